@@ -1,0 +1,53 @@
+"""Run the bot: ``python -m bot`` or the ``aide-de-camp`` console script."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+
+from pydantic import ValidationError
+
+from bot.config import Settings
+
+TOKEN_HELP = (
+    "DISCORD_TOKEN is not set: put DISCORD_TOKEN=<your bot token> in the environment or in a "
+    ".env file (Developer Portal → your application → Bot → Reset Token)."
+)
+
+
+def load_settings() -> Settings:
+    """Read the settings; on invalid values print one line per problem and exit 2."""
+    try:
+        return Settings()
+    except ValidationError as error:
+        for problem in error.errors():
+            field = ".".join(str(p) for p in problem["loc"]).upper()
+            print(f"Invalid setting {field}: {problem['msg']}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+async def run(settings: Settings) -> None:
+    """Start the bot and keep it running until it is closed."""
+    from bot.client import AideBot  # imported late so the token check above stays instant
+
+    async with AideBot(settings) as bot:
+        await bot.start(settings.discord_token)
+
+
+def main() -> None:
+    """Entry point: check the settings, set up logging, run."""
+    settings = load_settings()
+    if not settings.discord_token.strip():
+        print(TOKEN_HELP, file=sys.stderr)
+        raise SystemExit(2)
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(settings))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""The Bot subclass: migrates, loads every cog, syncs commands, handles command errors."""
+
+from __future__ import annotations
+
+import logging
+import pkgutil
+import random
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.clock import Clock, SystemClock
+from bot.config import Settings
+from bot.db.migrate import upgrade_to_head
+from bot.db.session import Database
+from bot.replies import report_error
+from bot.services import Services
+
+log = logging.getLogger(__name__)
+
+
+def cog_modules() -> list[str]:
+    """Every module in the cogs package, found rather than listed."""
+    return sorted(m.name for m in pkgutil.iter_modules(cogs.__path__, prefix="cogs."))
+
+
+class AideBot(commands.Bot):
+    """Aide-de-Camp: slash commands only, no privileged intents."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("intents", discord.Intents.default())
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **kwargs)
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self.db = Database.from_url(settings.database_url)
+        self.services = Services.build(self.db, rng=rng)
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        """Migrate to head, load the cogs, sync the command tree."""
+        await upgrade_to_head(self.settings.database_url)
+        for module in cog_modules():
+            await self.load_extension(module)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Sync to the development server when one is set (instant), else globally."""
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d commands", len(synced))
+        return synced
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """The one error handler of the command tree."""
+        await report_error(interaction, error)
+
+    async def close(self) -> None:
+        """Close the gateway, then the database."""
+        await super().close()
+        await self.db.dispose()

@@ -1,0 +1,81 @@
+"""Engine and sessions: one session per service call, BEGIN IMMEDIATE for writes on SQLite."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from bot.config import ensure_sqlite_folder
+
+BUSY_TIMEOUT_MS = 10_000
+_BEGIN_OPTION = "sqlite_begin"
+
+
+def create_engine(url: str, *, foreign_keys: bool = True, echo: bool = False) -> AsyncEngine:
+    """An async engine; on SQLite every connection gets WAL, foreign keys and a busy timeout."""
+    ensure_sqlite_folder(url)
+    engine = create_async_engine(url, echo=echo)
+    if engine.dialect.name == "sqlite":
+        _configure_sqlite(engine, foreign_keys=foreign_keys)
+    return engine
+
+
+def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        # Hand transaction control to us: pysqlite's own BEGIN is always DEFERRED.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # A deferred transaction that reads then writes can fail with "database is locked"
+        # however long the timeout; writers take the lock up front instead.
+        mode = conn.get_execution_options().get(_BEGIN_OPTION, "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+class Database:
+    """The engine and the two kinds of session the services use: read and write."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        writer = engine.execution_options(**{_BEGIN_OPTION: "IMMEDIATE"})
+        self._reader = async_sessionmaker(engine, expire_on_commit=False)
+        self._writer = async_sessionmaker(writer, expire_on_commit=False)
+
+    @classmethod
+    def from_url(cls, url: str) -> Database:
+        """A database for this URL."""
+        return cls(create_engine(url))
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        """A session for reading; nothing it does is committed."""
+        async with self._reader() as session:
+            yield session
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """A session in one write transaction: committed on success, rolled back on error."""
+        async with self._writer() as session, session.begin():
+            yield session
+
+    async def dispose(self) -> None:
+        """Close every pooled connection."""
+        await self.engine.dispose()

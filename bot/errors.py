@@ -1,0 +1,27 @@
+"""Errors a service raises when the user must be told something; the text is shown as is."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """Something the user did or asked for cannot be done; the message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(UserError):
+    """The thing the user named does not exist (here)."""
+
+
+class PermissionDenied(UserError):
+    """The user may not do this."""
+
+
+class Conflict(UserError):
+    """The request clashes with the current state (already joined, name taken, …)."""
+
+
+class InvalidInput(UserError):
+    """The user's input is malformed; the message lists every problem."""

@@ -1,0 +1,78 @@
+"""Embeds and lines the cogs send: plain data in, Discord objects out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.db.models import CampaignStatus
+from bot.services.armies import ArmyInfo
+from bot.services.campaigns import CampaignInfo
+from rules_core.dice import Roll
+
+STATUS_COLOURS = {
+    CampaignStatus.LOBBY: discord.Colour.blurple(),
+    CampaignStatus.ACTIVE: discord.Colour.green(),
+    CampaignStatus.PAUSED: discord.Colour.orange(),
+    CampaignStatus.FINISHED: discord.Colour.dark_grey(),
+}
+UNIT_DETAIL_KEYS = ("type", "grade", "quality", "size", "stands")
+
+
+def mentions(user_ids: list[int] | tuple[int, ...]) -> str:
+    """User mentions joined by commas, or a dash when there are none."""
+    return ", ".join(f"<@{uid}>" for uid in user_ids) or "—"
+
+
+def campaign_embed(info: CampaignInfo, title: str | None = None) -> discord.Embed:
+    """The campaign card: ruleset, status, GMs, sides, observers and armies."""
+    embed = discord.Embed(
+        title=title or info.name,
+        description=f"Ruleset: **{info.ruleset_name}** (`{info.ruleset_id}`)",
+        colour=STATUS_COLOURS[info.status],
+    )
+    embed.add_field(name="Status", value=info.status.value.capitalize())
+    embed.add_field(name="Channel", value=f"<#{info.channel_id}>")
+    embed.add_field(name="GM", value=mentions(info.gms), inline=False)
+    for side, players in info.sides().items():
+        embed.add_field(name=f"Side: {side}", value=mentions(players))
+    observers = [m.user_id for m in info.members if m.role.value == "observer"]
+    if observers:
+        embed.add_field(name="Observers", value=mentions(observers), inline=False)
+    armies = ", ".join(info.army_names) or "none yet — players use `/army import`"
+    embed.add_field(name="Armies", value=armies[:1024], inline=False)
+    return embed
+
+
+def campaign_line(info: CampaignInfo) -> str:
+    """One line of `/campaign list`."""
+    return (
+        f"**{info.name}** — {info.ruleset_name}, {info.status.value}, in <#{info.channel_id}> "
+        f"({len(info.members)} member{'s' if len(info.members) != 1 else ''})"
+    )
+
+
+def unit_line(index: int, unit: dict[str, Any]) -> str:
+    """One unit of an army list with the details the sheet grades it by."""
+    details = [f"{k} {unit[k]}" for k in UNIT_DETAIL_KEYS if unit.get(k) not in (None, "")]
+    suffix = f" — {', '.join(details)}" if details else ""
+    return f"{index}. {unit.get('name', '?')}{suffix}"
+
+
+def army_embed(info: ArmyInfo) -> discord.Embed:
+    """An army list: owner and one line per unit."""
+    lines = [unit_line(i, u) for i, u in enumerate(info.units, start=1)]
+    text = "\n".join(lines)
+    if len(text) > 4000:
+        text = text[:3990].rsplit("\n", 1)[0] + "\n…"
+    embed = discord.Embed(title=info.name, description=text, colour=discord.Colour.dark_gold())
+    embed.add_field(name="Owner", value=f"<@{info.owner_id}>")
+    embed.add_field(name="Units", value=str(len(info.units)))
+    embed.set_footer(text=f"Campaign: {info.campaign_name}")
+    return embed
+
+
+def roll_text(roll: Roll) -> str:
+    """A roll as one line with every die shown."""
+    return f"🎲 {roll.describe()}"

@@ -1,0 +1,125 @@
+"""How the bot answers: where a command was used, ephemeral errors, confirmation buttons."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.services.campaigns import Place
+
+log = logging.getLogger("bot.errors")
+
+ConfirmAction = Callable[[], Awaitable[tuple[str, str | None]]]
+
+
+def place_of(interaction: discord.Interaction) -> Place:
+    """The server and campaign channel of an interaction (a thread counts as its parent)."""
+    if interaction.guild_id is None:
+        raise UserError("Use this command in a server channel, not in direct messages.")
+    channel = interaction.channel
+    channel_id = interaction.channel_id
+    if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+        channel_id = channel.parent_id
+    if channel_id is None:
+        raise UserError("I cannot tell which channel this was used in.")
+    return Place(interaction.guild_id, channel_id)
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The exception a command raised, under discord.py's CommandInvokeError."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        return error.original
+    return error
+
+
+def error_text(interaction: discord.Interaction, error: BaseException) -> str:
+    """What the user is told about an error; unexpected ones are logged with a reference."""
+    original = unwrap(error)
+    if isinstance(original, UserError):
+        return original.message
+    if isinstance(original, app_commands.TransformerError):
+        return f"I could not read `{original.value}` as {original.type.name.lower()}."
+    if isinstance(original, app_commands.NoPrivateMessage):
+        return "Use this command in a server channel, not in direct messages."
+    if isinstance(original, app_commands.CheckFailure):
+        return str(original) or "You cannot use this command here."
+    ref = secrets.token_hex(4)
+    command = interaction.command.qualified_name if interaction.command else "component"
+    log.error("unhandled error in %s (ref %s)", command, ref, exc_info=original)
+    return f"Something went wrong (ref `{ref}`). The error has been logged; please tell a GM."
+
+
+async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately, whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not deliver an error message")
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the user what went wrong, privately."""
+    await send_ephemeral(interaction, error_text(interaction, error))
+
+
+class ConfirmView(discord.ui.View):
+    """Confirm / Cancel buttons for something destructive; only the asker may press them."""
+
+    def __init__(self, user_id: int, action: ConfirmAction, *, timeout: float = 120) -> None:
+        super().__init__(timeout=timeout)
+        self.user_id = user_id
+        self.action = action
+        self.message: discord.InteractionMessage | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only the user who asked may confirm or cancel."""
+        if interaction.user.id == self.user_id:
+            return True
+        await send_ephemeral(interaction, "Only the person who asked can confirm or cancel this.")
+        return False
+
+    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
+        """Do it: the private prompt becomes the result, and the channel is told."""
+        self.stop()
+        private, public = await self.action()
+        await interaction.response.edit_message(content=private, view=None)
+        if public:
+            await interaction.followup.send(public)
+
+    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
+        """Leave everything as it is."""
+        self.stop()
+        await interaction.response.edit_message(content="Cancelled; nothing changed.", view=None)
+
+    async def on_timeout(self) -> None:
+        """Say that nothing happened once the buttons expire."""
+        if self.message is not None:
+            try:
+                await self.message.edit(content="Timed out; nothing changed.", view=None)
+            except discord.HTTPException:
+                log.info("could not edit an expired confirmation")
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item
+    ) -> None:
+        """Errors in a button go through the same reporting as commands."""
+        await report_error(interaction, error)
+
+
+async def ask_confirmation(
+    interaction: discord.Interaction, question: str, action: ConfirmAction
+) -> None:
+    """Send a private question with Confirm / Cancel buttons that runs the action."""
+    view = ConfirmView(interaction.user.id, action)
+    await interaction.response.send_message(question, view=view, ephemeral=True)
+    view.message = await interaction.original_response()

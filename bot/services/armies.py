@@ -1,0 +1,198 @@
+"""Army lists: import from a JSON or YAML file, show, list, remove."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from bot.db.models import Army, Campaign, Role
+from bot.db.session import Database
+from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.services.campaigns import Place, find_member, load_open_campaign
+from rules_core import registry
+
+MAX_ROSTER_BYTES = 256 * 1024
+MAX_LISTED_PROBLEMS = 20
+
+
+@dataclass(frozen=True)
+class ArmyInfo:
+    """An army as the cogs show it."""
+
+    id: int
+    name: str
+    owner_id: int
+    campaign_name: str
+    roster: dict[str, Any]
+    replaced: bool = False
+
+    @property
+    def units(self) -> list[dict[str, Any]]:
+        """The roster's units."""
+        return list(self.roster.get("units", []))
+
+
+def parse_roster(content: bytes, filename: str) -> object:
+    """Read a roster file as JSON or YAML (by its extension; JSON first when unknown)."""
+    if len(content) > MAX_ROSTER_BYTES:
+        raise InvalidInput(f"`{filename}` is too large: at most {MAX_ROSTER_BYTES // 1024} KiB.")
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"`{filename}` is not UTF-8 text.") from None
+    lower = filename.lower()
+    if lower.endswith(".json"):
+        return _load_json(text, filename)
+    if lower.endswith((".yaml", ".yml")):
+        return _load_yaml(text, filename)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return _load_yaml(text, filename)
+
+
+def _load_json(text: str, filename: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidInput(
+            f"`{filename}` is not valid JSON: "
+            f"line {error.lineno}, column {error.colno}: {error.msg}."
+        ) from None
+
+
+def _load_yaml(text: str, filename: str) -> object:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
+        problem = getattr(error, "problem", None) or "cannot be parsed"
+        raise InvalidInput(f"`{filename}` is not valid YAML:{where} {problem}.") from None
+
+
+def check_roster(ruleset_id: str, roster: object) -> dict[str, Any]:
+    """Validate against the ruleset's roster schema; raise listing every problem with its path."""
+    problems = registry.get(ruleset_id).roster_schema.validate(roster)
+    if problems:
+        shown = problems[:MAX_LISTED_PROBLEMS]
+        more = len(problems) - len(shown)
+        lines = "\n".join(f"• `{p}`" for p in shown)
+        tail = f"\n…and {more} more." if more else ""
+        raise InvalidInput(f"The army list has {len(problems)} problem(s):\n{lines}{tail}")
+    assert isinstance(roster, dict)
+    return roster
+
+
+class ArmyService:
+    """Army lists of a campaign; each call is one database session."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def import_roster(
+        self, place: Place, user_id: int, content: bytes, filename: str
+    ) -> ArmyInfo:
+        """Import (or replace one's own) army from a roster file."""
+        parsed = parse_roster(content, filename)
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            _require_player(campaign, user_id)
+            roster = check_roster(campaign.ruleset_id, parsed)
+            name = " ".join(str(roster["name"]).split())
+            army = _find_army(campaign, name)
+            if army is not None and army.owner_id != user_id:
+                raise PermissionDenied(
+                    f"**{army.name}** belongs to <@{army.owner_id}>; give your army another name."
+                )
+            replaced = army is not None
+            if army is None:
+                army = Army(owner_id=user_id, name=name, roster=roster)
+                campaign.armies.append(army)
+            else:
+                army.roster = roster
+            await session.flush()
+            return _army_info(army, campaign, replaced=replaced)
+
+    async def show(self, place: Place, user_id: int, name: str) -> ArmyInfo:
+        """One army of the campaign, for its members."""
+        async with self.db.read() as session:
+            campaign = await load_open_campaign(session, place)
+            _require_member(campaign, user_id)
+            return _army_info(_get_army(campaign, name), campaign)
+
+    async def list(self, place: Place, user_id: int) -> list[ArmyInfo]:
+        """Every army of the campaign, by name, for its members."""
+        async with self.db.read() as session:
+            campaign = await load_open_campaign(session, place)
+            _require_member(campaign, user_id)
+            armies = sorted(campaign.armies, key=lambda a: a.name.casefold())
+            return [_army_info(a, campaign) for a in armies]
+
+    async def check_can_remove(self, place: Place, user_id: int, name: str) -> ArmyInfo:
+        """Raise unless the user may remove this army; used before asking to confirm."""
+        async with self.db.read() as session:
+            campaign = await load_open_campaign(session, place)
+            army = _get_army(campaign, name)
+            _require_owner_or_gm(campaign, army, user_id)
+            return _army_info(army, campaign)
+
+    async def remove(self, place: Place, user_id: int, name: str) -> ArmyInfo:
+        """Delete an army (its owner or a GM)."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            army = _get_army(campaign, name)
+            _require_owner_or_gm(campaign, army, user_id)
+            info = _army_info(army, campaign)
+            campaign.armies.remove(army)
+            await session.delete(army)
+            return info
+
+    async def names(self, place: Place, *, owner_id: int | None = None) -> list[str]:
+        """Army names in this channel's campaign, optionally only one owner's (autocomplete)."""
+        async with self.db.read() as session:
+            try:
+                campaign = await load_open_campaign(session, place)
+            except NotFound:
+                return []
+            armies = [a for a in campaign.armies if owner_id is None or a.owner_id == owner_id]
+            return sorted((a.name for a in armies), key=str.casefold)
+
+
+def _army_info(army: Army, campaign: Campaign, *, replaced: bool = False) -> ArmyInfo:
+    return ArmyInfo(army.id, army.name, army.owner_id, campaign.name, army.roster, replaced)
+
+
+def _find_army(campaign: Campaign, name: str) -> Army | None:
+    key = " ".join(name.split()).casefold()
+    return next((a for a in campaign.armies if a.name.casefold() == key), None)
+
+
+def _get_army(campaign: Campaign, name: str) -> Army:
+    army = _find_army(campaign, name)
+    if army is None:
+        raise NotFound(f"There is no army called **{name}** in **{campaign.name}**.")
+    return army
+
+
+def _require_member(campaign: Campaign, user_id: int) -> None:
+    if find_member(campaign, user_id) is None:
+        raise PermissionDenied(f"Join **{campaign.name}** with `/campaign join` to see its armies.")
+
+
+def _require_player(campaign: Campaign, user_id: int) -> None:
+    member = find_member(campaign, user_id)
+    if member is None or not member.side:
+        raise PermissionDenied(
+            f"Only players with a side can import armies; use `/campaign join side` in "
+            f"**{campaign.name}** first."
+        )
+
+
+def _require_owner_or_gm(campaign: Campaign, army: Army, user_id: int) -> None:
+    member = find_member(campaign, user_id)
+    if army.owner_id != user_id and (member is None or member.role is not Role.GM):
+        raise PermissionDenied(f"Only the owner of **{army.name}** or a GM can remove it.")

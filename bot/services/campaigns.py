@@ -1,0 +1,288 @@
+"""Campaigns and their members: create, join, leave, GMs, close."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from bot.db.models import Campaign, CampaignStatus, Membership, Role
+from bot.db.session import Database
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from rules_core import registry
+
+OPEN_STATUSES = (CampaignStatus.LOBBY, CampaignStatus.ACTIVE, CampaignStatus.PAUSED)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a command was used: the server and the campaign's channel."""
+
+    guild_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True)
+class MemberInfo:
+    """A member as the cogs show it."""
+
+    user_id: int
+    role: Role
+    side: str | None
+
+
+@dataclass(frozen=True)
+class CampaignInfo:
+    """A campaign as the cogs show it."""
+
+    id: int
+    name: str
+    ruleset_id: str
+    ruleset_name: str
+    status: CampaignStatus
+    guild_id: int
+    channel_id: int
+    created_at: datetime
+    members: tuple[MemberInfo, ...]
+    army_names: tuple[str, ...]
+
+    @property
+    def gms(self) -> tuple[int, ...]:
+        """User ids of the GMs."""
+        return tuple(m.user_id for m in self.members if m.role is Role.GM)
+
+    def sides(self) -> dict[str, list[int]]:
+        """Players (and GMs who play) grouped by side, in joining order."""
+        grouped: dict[str, list[int]] = {}
+        for member in self.members:
+            if member.side:
+                grouped.setdefault(member.side, []).append(member.user_id)
+        return grouped
+
+
+def campaign_info(campaign: Campaign) -> CampaignInfo:
+    """Plain data for a loaded campaign (members and armies eagerly loaded)."""
+    ruleset = registry.get(campaign.ruleset_id)
+    members = sorted(campaign.members, key=lambda m: (m.joined_at, m.id))
+    return CampaignInfo(
+        id=campaign.id,
+        name=campaign.name,
+        ruleset_id=campaign.ruleset_id,
+        ruleset_name=ruleset.name,
+        status=campaign.status,
+        guild_id=campaign.guild_id,
+        channel_id=campaign.channel_id,
+        created_at=campaign.created_at,
+        members=tuple(MemberInfo(m.user_id, m.role, m.side) for m in members),
+        army_names=tuple(sorted(a.name for a in campaign.armies)),
+    )
+
+
+async def load_open_campaign(session: AsyncSession, place: Place) -> Campaign:
+    """The campaign that is not finished in this channel, with members and armies loaded."""
+    campaign = await session.scalar(
+        select(Campaign)
+        .where(
+            Campaign.guild_id == place.guild_id,
+            Campaign.channel_id == place.channel_id,
+            Campaign.status.in_(OPEN_STATUSES),
+        )
+        .options(selectinload(Campaign.members), selectinload(Campaign.armies))
+    )
+    if campaign is None:
+        raise NotFound(
+            "There is no campaign in this channel. "
+            "Use `/campaign create` here, or go to a campaign's channel (`/campaign list`)."
+        )
+    return campaign
+
+
+def find_member(campaign: Campaign, user_id: int) -> Membership | None:
+    """The user's membership of the campaign, if any."""
+    return next((m for m in campaign.members if m.user_id == user_id), None)
+
+
+def require_gm(campaign: Campaign, user_id: int) -> None:
+    """Raise PermissionDenied unless the user is a GM of the campaign."""
+    member = find_member(campaign, user_id)
+    if member is None or member.role is not Role.GM:
+        raise PermissionDenied(f"Only a GM of **{campaign.name}** can do that.")
+
+
+def clean_text(value: str, what: str, limit: int) -> str:
+    """Strip the text and check it is 1..limit characters, or raise InvalidInput."""
+    cleaned = " ".join(value.split())
+    if not cleaned:
+        raise InvalidInput(f"The {what} cannot be empty.")
+    if len(cleaned) > limit:
+        raise InvalidInput(f"The {what} must be at most {limit} characters (got {len(cleaned)}).")
+    return cleaned
+
+
+class CampaignService:
+    """Everything about campaigns and membership; each call is one database session."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(self, place: Place, user_id: int, name: str, ruleset_id: str) -> CampaignInfo:
+        """Create a campaign in this channel with the caller as its first GM."""
+        name = clean_text(name, "campaign name", 100)
+        ruleset = _known_ruleset(ruleset_id)
+        async with self.db.write() as session:
+            existing = await session.scalar(
+                select(Campaign).where(
+                    Campaign.channel_id == place.channel_id, Campaign.status.in_(OPEN_STATUSES)
+                )
+            )
+            if existing is not None:
+                raise Conflict(
+                    f"This channel already hosts the campaign **{existing.name}**. "
+                    "Close it first or create the new one in another channel."
+                )
+            campaign = Campaign(
+                guild_id=place.guild_id,
+                channel_id=place.channel_id,
+                name=name,
+                ruleset_id=ruleset.id,
+                created_by=user_id,
+                settings={},
+                members=[Membership(user_id=user_id, role=Role.GM)],
+                armies=[],
+            )
+            session.add(campaign)
+            await session.flush()
+            return campaign_info(campaign)
+
+    async def info(self, place: Place) -> CampaignInfo:
+        """The campaign of this channel."""
+        async with self.db.read() as session:
+            return campaign_info(await load_open_campaign(session, place))
+
+    async def list(self, guild_id: int, *, include_finished: bool = False) -> list[CampaignInfo]:
+        """Campaigns of this server, newest first."""
+        query = (
+            select(Campaign)
+            .where(Campaign.guild_id == guild_id)
+            .options(selectinload(Campaign.members), selectinload(Campaign.armies))
+            .order_by(Campaign.created_at.desc(), Campaign.id.desc())
+        )
+        if not include_finished:
+            query = query.where(Campaign.status.in_(OPEN_STATUSES))
+        async with self.db.read() as session:
+            return [campaign_info(c) for c in await session.scalars(query)]
+
+    async def join(self, place: Place, user_id: int, side: str | None) -> CampaignInfo:
+        """Join as a player on a side, or as an observer when no side is given."""
+        side = clean_text(side, "side", 50) if side is not None else None
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            member = find_member(campaign, user_id)
+            if member is not None and (member.role is not Role.GM or member.side):
+                where = f" on side **{member.side}**" if member.side else ""
+                raise Conflict(
+                    f"You have already joined **{campaign.name}** as {member.role.value}{where}. "
+                    "Use `/campaign leave` first to change."
+                )
+            if member is None:
+                role = Role.PLAYER if side else Role.OBSERVER
+                campaign.members.append(Membership(user_id=user_id, role=role, side=side))
+            elif side is None:
+                raise Conflict(f"You are already a GM of **{campaign.name}**.")
+            else:
+                member.side = side  # a GM who also plays keeps the GM role
+            await session.flush()
+            return campaign_info(campaign)
+
+    async def leave(self, place: Place, user_id: int) -> CampaignInfo:
+        """Leave the campaign; the last GM and owners of armies cannot."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            member = find_member(campaign, user_id)
+            if member is None:
+                raise NotFound(f"You are not a member of **{campaign.name}**.")
+            owned = sorted(a.name for a in campaign.armies if a.owner_id == user_id)
+            if owned:
+                raise Conflict(
+                    "You still own armies in this campaign: "
+                    + ", ".join(f"**{n}**" for n in owned)
+                    + ". Remove them with `/army remove` first."
+                )
+            if member.role is Role.GM and len(_gm_members(campaign)) == 1:
+                raise Conflict(
+                    "You are the only GM. Add another GM with `/campaign gm add` "
+                    "or close the campaign with `/campaign close`."
+                )
+            campaign.members.remove(member)
+            await session.delete(member)
+            await session.flush()
+            return campaign_info(campaign)
+
+    async def add_gm(self, place: Place, actor_id: int, user_id: int) -> CampaignInfo:
+        """Make a user a GM (a GM only); a player keeps their side."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            require_gm(campaign, actor_id)
+            member = find_member(campaign, user_id)
+            if member is not None and member.role is Role.GM:
+                raise Conflict(f"<@{user_id}> is already a GM of **{campaign.name}**.")
+            if member is None:
+                campaign.members.append(Membership(user_id=user_id, role=Role.GM))
+            else:
+                member.role = Role.GM
+            await session.flush()
+            return campaign_info(campaign)
+
+    async def remove_gm(self, place: Place, actor_id: int, user_id: int) -> CampaignInfo:
+        """Take the GM role from a user (a GM only); the last GM stays."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            require_gm(campaign, actor_id)
+            member = find_member(campaign, user_id)
+            if member is None or member.role is not Role.GM:
+                raise NotFound(f"<@{user_id}> is not a GM of **{campaign.name}**.")
+            if len(_gm_members(campaign)) == 1:
+                raise Conflict("A campaign needs at least one GM; add another GM first.")
+            member.role = Role.PLAYER if member.side else Role.OBSERVER
+            await session.flush()
+            return campaign_info(campaign)
+
+    async def check_can_close(self, place: Place, actor_id: int) -> CampaignInfo:
+        """Raise unless the user may close this channel's campaign; used before confirming."""
+        async with self.db.read() as session:
+            campaign = await load_open_campaign(session, place)
+            require_gm(campaign, actor_id)
+            return campaign_info(campaign)
+
+    async def close(self, place: Place, actor_id: int) -> CampaignInfo:
+        """Finish the campaign (a GM only); its channel is then free for a new one."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            require_gm(campaign, actor_id)
+            campaign.status = CampaignStatus.FINISHED
+            await session.flush()
+            return campaign_info(campaign)
+
+    async def side_names(self, place: Place) -> list[str]:
+        """Sides already chosen in this channel's campaign (for autocomplete)."""
+        async with self.db.read() as session:
+            try:
+                campaign = await load_open_campaign(session, place)
+            except NotFound:
+                return []
+            return sorted({m.side for m in campaign.members if m.side})
+
+
+def _known_ruleset(ruleset_id: str) -> registry.Ruleset:
+    try:
+        return registry.get(ruleset_id)
+    except KeyError:
+        known = ", ".join(r.id for r in registry.all_rulesets())
+        raise InvalidInput(f"Unknown ruleset `{ruleset_id}`. Choose one of: {known}.") from None
+
+
+def _gm_members(campaign: Campaign) -> list[Membership]:
+    return [m for m in campaign.members if m.role is Role.GM]

@@ -1,0 +1,82 @@
+"""/army: import, show, list and remove army lists."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import AideBot
+from bot.errors import InvalidInput
+from bot.formatting import army_embed
+from bot.replies import ask_confirmation, place_of
+from bot.services.armies import MAX_ROSTER_BYTES
+
+
+@app_commands.guild_only()
+class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage army lists"):
+    """Army list commands for this channel's campaign."""
+
+    def __init__(self, bot: AideBot) -> None:
+        self.service = bot.services.armies
+
+    @app_commands.command(name="import", description="Import your army list (JSON or YAML file)")
+    @app_commands.describe(file="A .json or .yaml roster with a name and a list of units")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        """Validate and store an army list; re-importing your own army replaces it."""
+        if file.size > MAX_ROSTER_BYTES:
+            raise InvalidInput(f"`{file.filename}` is too large: at most 256 KiB.")
+        content = await file.read()
+        info = await self.service.import_roster(
+            place_of(interaction), interaction.user.id, content, file.filename
+        )
+        verb = "updated" if info.replaced else "imported"
+        await interaction.response.send_message(
+            f"{interaction.user.mention} {verb} **{info.name}** ({len(info.units)} units)."
+        )
+
+    @app_commands.command(name="show", description="Show an army list")
+    @app_commands.describe(name="The army's name")
+    async def show(self, interaction: discord.Interaction, name: str) -> None:
+        """Show one army, privately."""
+        info = await self.service.show(place_of(interaction), interaction.user.id, name)
+        await interaction.response.send_message(embed=army_embed(info), ephemeral=True)
+
+    @app_commands.command(name="list", description="List the armies of this campaign")
+    async def list(self, interaction: discord.Interaction) -> None:
+        """List every army with its owner, privately."""
+        infos = await self.service.list(place_of(interaction), interaction.user.id)
+        lines = [f"**{i.name}** — <@{i.owner_id}>, {len(i.units)} units" for i in infos]
+        text = "\n".join(lines) or "No armies yet: players use `/army import`."
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    @app_commands.command(name="remove", description="Delete an army list (its owner or a GM)")
+    @app_commands.describe(name="The army's name")
+    async def remove(self, interaction: discord.Interaction, name: str) -> None:
+        """Ask to confirm, then delete the army."""
+        place, user = place_of(interaction), interaction.user
+        info = await self.service.check_can_remove(place, user.id, name)
+
+        async def do_remove() -> tuple[str, str | None]:
+            removed = await self.service.remove(place, user.id, name)
+            return f"Removed **{removed.name}**.", f"{user.mention} removed **{removed.name}**."
+
+        await ask_confirmation(
+            interaction, f"Delete the army **{info.name}** of <@{info.owner_id}>?", do_remove
+        )
+
+    @show.autocomplete("name")
+    @remove.autocomplete("name")
+    async def name_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the campaign's army names."""
+        names = await self.service.names(place_of(interaction))
+        return [
+            app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()
+        ][:25]
+
+
+async def setup(bot: AideBot) -> None:
+    """Load the army commands."""
+    await bot.add_cog(ArmyCog(bot))

@@ -1,0 +1,125 @@
+"""/campaign: create, inspect, join and run campaigns."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import AideBot
+from bot.formatting import campaign_embed, campaign_line
+from bot.replies import ask_confirmation, place_of
+from rules_core.registry import all_rulesets
+
+RULESET_CHOICES = [app_commands.Choice(name=r.name, value=r.id) for r in all_rulesets()][:25]
+
+
+@app_commands.guild_only()
+class CampaignCog(
+    commands.GroupCog, group_name="campaign", group_description="Create, join and run campaigns"
+):
+    """Campaign commands; each one works on the campaign of the channel it is used in."""
+
+    gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
+
+    def __init__(self, bot: AideBot) -> None:
+        self.service = bot.services.campaigns
+
+    @app_commands.command(name="create", description="Start a campaign in this channel as its GM")
+    @app_commands.describe(name="The campaign's name", ruleset="The rules it is played with")
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    async def create(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100], ruleset: str
+    ) -> None:
+        """Create a campaign here; the creator is its first GM."""
+        info = await self.service.create(place_of(interaction), interaction.user.id, name, ruleset)
+        embed = campaign_embed(info, title=f"New campaign: {info.name}")
+        embed.set_footer(text="Players: /campaign join side:<your side> · then /army import")
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="info", description="Show this channel's campaign")
+    async def info(self, interaction: discord.Interaction) -> None:
+        """Show the campaign card."""
+        info = await self.service.info(place_of(interaction))
+        await interaction.response.send_message(embed=campaign_embed(info))
+
+    @app_commands.command(name="list", description="List the campaigns of this server")
+    async def list(self, interaction: discord.Interaction) -> None:
+        """List open campaigns of this server, privately."""
+        infos = await self.service.list(place_of(interaction).guild_id)
+        text = "\n".join(campaign_line(i) for i in infos) or "No campaigns yet: `/campaign create`."
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    @app_commands.command(name="join", description="Join this channel's campaign")
+    @app_commands.describe(side="Your side or faction; leave empty to watch as an observer")
+    async def join(
+        self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 50] | None = None
+    ) -> None:
+        """Join as a player on a side, or as an observer."""
+        info = await self.service.join(place_of(interaction), interaction.user.id, side)
+        role = f"on side **{side}**" if side else "as an observer"
+        await interaction.response.send_message(
+            f"{interaction.user.mention} joined **{info.name}** {role}."
+        )
+
+    @join.autocomplete("side")
+    async def side_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the sides already chosen."""
+        sides = await self.service.side_names(place_of(interaction))
+        return [
+            app_commands.Choice(name=s, value=s) for s in sides if current.lower() in s.lower()
+        ][:25]
+
+    @app_commands.command(name="leave", description="Leave this channel's campaign")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave the campaign."""
+        info = await self.service.leave(place_of(interaction), interaction.user.id)
+        await interaction.response.send_message(f"{interaction.user.mention} left **{info.name}**.")
+
+    @gm.command(name="add", description="Make a member a GM of this campaign (GMs only)")
+    @app_commands.describe(member="Who becomes a GM")
+    async def gm_add(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Add a GM."""
+        info = await self.service.add_gm(place_of(interaction), interaction.user.id, member.id)
+        await interaction.response.send_message(
+            f"{member.mention} is now a GM of **{info.name}** "
+            f"(added by {interaction.user.mention})."
+        )
+
+    @gm.command(name="remove", description="Take the GM role from a member (GMs only)")
+    @app_commands.describe(member="Who stops being a GM")
+    async def gm_remove(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Remove a GM."""
+        info = await self.service.remove_gm(place_of(interaction), interaction.user.id, member.id)
+        await interaction.response.send_message(
+            f"{member.mention} is no longer a GM of **{info.name}** "
+            f"(removed by {interaction.user.mention})."
+        )
+
+    @app_commands.command(name="close", description="Finish this channel's campaign (GMs only)")
+    async def close(self, interaction: discord.Interaction) -> None:
+        """Ask the GM to confirm, then finish the campaign."""
+        place, user = place_of(interaction), interaction.user
+        info = await self.service.check_can_close(place, user.id)
+
+        async def do_close() -> tuple[str, str | None]:
+            closed = await self.service.close(place, user.id)
+            return (
+                f"Closed **{closed.name}**.",
+                f"🏁 **{closed.name}** has been closed by {user.mention}. "
+                "This channel is free for a new campaign.",
+            )
+
+        await ask_confirmation(
+            interaction,
+            f"Close **{info.name}**? It is marked finished and no more orders are taken. "
+            "This cannot be undone.",
+            do_close,
+        )
+
+
+async def setup(bot: AideBot) -> None:
+    """Load the campaign commands."""
+    await bot.add_cog(CampaignCog(bot))

@@ -1,0 +1,49 @@
+"""Shared fixtures: a real, migrated SQLite file per test and the services over it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.db.migrate import upgrade_to_head
+from bot.db.session import Database
+from bot.services import Services
+from bot.services.campaigns import Place
+
+GUILD = 1000
+CHANNEL = 2000
+OTHER_CHANNEL = 2001
+GM = 11
+ALICE = 21
+BOB = 22
+OUTSIDER = 99
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """A URL for a fresh SQLite file in the test's own folder."""
+    return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+
+
+@pytest.fixture
+async def db(db_url: str) -> AsyncIterator[Database]:
+    """A database migrated to head."""
+    await upgrade_to_head(db_url)
+    database = Database.from_url(db_url)
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture
+def services(db: Database) -> Services:
+    """The services over the test database, with a seeded random generator."""
+    return Services.build(db, rng=random.Random(1))
+
+
+@pytest.fixture
+def place() -> Place:
+    """The channel of the campaign under test."""
+    return Place(GUILD, CHANNEL)
