@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.client import AideBot
+from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
 from bot.services import Services
@@ -47,3 +49,11 @@ def services(db: Database) -> Services:
 def place() -> Place:
     """The channel of the campaign under test."""
     return Place(GUILD, CHANNEL)
+
+
+@pytest.fixture
+async def bot(db_url: str, db: Database) -> AsyncIterator[AideBot]:
+    """An AideBot over the migrated test database (not connected to any gateway)."""
+    aide = AideBot(Settings(discord_token="unused", database_url=db_url))
+    yield aide
+    await aide.db.dispose()

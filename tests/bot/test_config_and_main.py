@@ -1,0 +1,89 @@
+"""Settings and the entry point: defaults, environment, the missing-token exit."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import DEFAULT_DATABASE_URL, Settings, ensure_sqlite_folder
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No settings leak in from the machine; no .env is read from the repository."""
+    for name in ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_defaults() -> None:
+    settings = Settings()
+    assert settings.discord_token == ""
+    assert settings.database_url == DEFAULT_DATABASE_URL
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+
+
+def test_environment_and_dotenv(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nDEV_GUILD_ID=123\n")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    monkeypatch.setenv("DEV_GUILD_ID", "456")
+    settings = Settings()
+    assert (settings.discord_token, settings.dev_guild_id, settings.log_level) == (
+        "from-file",
+        456,
+        "DEBUG",
+    )
+
+
+def test_blank_dev_guild_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEV_GUILD_ID", "")
+    assert Settings().dev_guild_id is None
+
+
+def test_bad_values_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOG_LEVEL", "loud")
+    with pytest.raises(ValidationError):
+        Settings()
+
+
+def test_sqlite_folder_is_created(tmp_path: Path) -> None:
+    ensure_sqlite_folder(f"sqlite+aiosqlite:///{tmp_path}/a/b/bot.db")
+    assert (tmp_path / "a" / "b").is_dir()
+    ensure_sqlite_folder("postgresql+asyncpg://u@h/db")  # not a file: nothing to do
+
+
+def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m bot`` in an empty folder with only the given settings."""
+    base = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DEV_GUILD_ID"}}
+    base["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_missing_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    result = run_bot(tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "DISCORD_TOKEN" in lines[0] and "Traceback" not in result.stderr
+
+
+def test_invalid_setting_exits_2_without_traceback(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", DEV_GUILD_ID="not-a-number")
+    assert result.returncode == 2
+    assert "Invalid setting DEV_GUILD_ID" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,116 @@
+"""Persistence on a real SQLite file: pragmas, UTC datetimes, write locking."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import select, text
+from sqlalchemy.exc import StatementError
+
+from bot.db.models import Campaign
+from bot.db.session import Database
+
+
+async def make_campaign(db: Database, **overrides: object) -> int:
+    """Insert a campaign and return its id."""
+    values: dict[str, object] = {
+        "guild_id": 2**62,
+        "channel_id": 2**62 + 1,
+        "name": "Test",
+        "ruleset_id": "impetus",
+        "created_by": 2**63 - 1,
+        "settings": {"counter": 0},
+    }
+    values.update(overrides)
+    async with db.write() as session:
+        campaign = Campaign(**values)
+        session.add(campaign)
+        await session.flush()
+        return campaign.id
+
+
+async def test_every_connection_has_wal_foreign_keys_and_timeout(db: Database) -> None:
+    async with db.engine.connect() as conn:
+        assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
+        assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+        assert (await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 10_000
+
+
+async def test_datetimes_come_back_aware_utc(db: Database) -> None:
+    paris = timezone(timedelta(hours=1))
+    created = datetime(2026, 11, 25, 23, 30, tzinfo=paris)
+    campaign_id = await make_campaign(db, created_at=created)
+    async with db.read() as session:
+        stored = await session.get(Campaign, campaign_id)
+    assert stored is not None
+    assert stored.created_at == created
+    assert stored.created_at.tzinfo is UTC
+    assert stored.created_at.hour == 22
+
+
+async def test_naive_datetime_refused(db: Database) -> None:
+    with pytest.raises(StatementError, match="naive datetime"):
+        await make_campaign(db, created_at=datetime(2026, 1, 1))
+
+
+async def test_discord_ids_beyond_32_bits_round_trip(db: Database) -> None:
+    campaign_id = await make_campaign(db)
+    async with db.read() as session:
+        stored = await session.get(Campaign, campaign_id)
+    assert stored is not None
+    assert (stored.guild_id, stored.created_by) == (2**62, 2**63 - 1)
+
+
+async def test_foreign_keys_are_enforced(db: Database) -> None:
+    with pytest.raises(Exception, match="FOREIGN KEY"):
+        async with db.write() as session:
+            await session.execute(
+                text(
+                    "INSERT INTO membership (campaign_id, user_id, role, joined_at) "
+                    "VALUES (999, 1, 'gm', '2026-01-01 00:00:00')"
+                )
+            )
+
+
+async def test_concurrent_read_then_write_loses_no_update(db_url: str, db: Database) -> None:
+    campaign_id = await make_campaign(db)
+    # Separate databases (engines) so the increments really run on separate connections.
+    writers = [Database.from_url(db_url) for _ in range(4)]
+
+    async def increment(writer: Database) -> None:
+        for _ in range(10):
+            async with writer.write() as session:
+                campaign = await session.get(Campaign, campaign_id)
+                assert campaign is not None
+                await asyncio.sleep(0)  # let the others interleave between read and write
+                campaign.settings = {"counter": campaign.settings["counter"] + 1}
+
+    try:
+        await asyncio.gather(*(increment(w) for w in writers))
+    finally:
+        for writer in writers:
+            await writer.dispose()
+    async with db.read() as session:
+        counter = await session.scalar(select(Campaign.settings).where(Campaign.id == campaign_id))
+    assert counter == {"counter": 40}
+
+
+async def test_failed_write_rolls_back(db: Database) -> None:
+    with pytest.raises(RuntimeError):
+        async with db.write() as session:
+            session.add(
+                Campaign(
+                    guild_id=1,
+                    channel_id=2,
+                    name="X",
+                    ruleset_id="impetus",
+                    created_by=3,
+                    settings={},
+                )
+            )
+            await session.flush()
+            raise RuntimeError("boom")
+    async with db.read() as session:
+        assert (await session.scalars(select(Campaign))).all() == []
