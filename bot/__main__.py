@@ -36,6 +36,20 @@ async def run(settings: Settings) -> None:
         await bot.start(settings.discord_token)
 
 
+def startup_failure(error: BaseException) -> tuple[str, int] | None:
+    """The one line and exit status for a failure a user can fix; None for real bugs."""
+    import aiohttp
+    import discord
+
+    if isinstance(error, discord.LoginFailure):
+        return "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal.", 2
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return "Discord refused a privileged intent; enable it for the bot or remove it.", 2
+    if isinstance(error, aiohttp.ClientConnectionError | OSError):
+        return f"Cannot reach Discord ({error}); check the network and try again.", 1
+    return None
+
+
 def main() -> None:
     """Entry point: check the settings, set up logging, run."""
     settings = load_settings()
@@ -45,8 +59,17 @@ def main() -> None:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run(settings))
+    if settings.log_level != "DEBUG":
+        logging.getLogger("alembic").setLevel(logging.WARNING)  # one line per plugin otherwise
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run(settings))
+    except Exception as error:
+        failure = startup_failure(error)
+        if failure is None:
+            raise
+        print(failure[0], file=sys.stderr)
+        raise SystemExit(failure[1]) from None
 
 
 if __name__ == "__main__":

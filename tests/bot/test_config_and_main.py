@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import aiohttp
+import discord
 import pytest
 from pydantic import ValidationError
 
+from bot.__main__ import startup_failure
 from bot.config import DEFAULT_DATABASE_URL, Settings, ensure_sqlite_folder
 
 
@@ -87,3 +90,13 @@ def test_invalid_setting_exits_2_without_traceback(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "Invalid setting DEV_GUILD_ID" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_startup_failures_a_user_can_fix_are_one_line() -> None:
+    assert startup_failure(discord.LoginFailure("bad")) == (
+        "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal.",
+        2,
+    )
+    line, status = startup_failure(aiohttp.ClientConnectionError("no route")) or ("", 0)
+    assert line.startswith("Cannot reach Discord (no route)") and status == 1
+    assert startup_failure(ZeroDivisionError()) is None
