@@ -30,6 +30,12 @@ def place_of(interaction: discord.Interaction) -> Place:
     return Place(interaction.guild_id, channel_id)
 
 
+def matching_choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices: the names containing what was typed so far, at most 25."""
+    typed = current.casefold()
+    return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
+
+
 def unwrap(error: BaseException) -> BaseException:
     """The exception a command raised, under discord.py's CommandInvokeError."""
     if isinstance(error, app_commands.CommandInvokeError):

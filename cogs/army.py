@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.client import AideBot
 from bot.errors import InvalidInput
 from bot.formatting import army_embed
-from bot.replies import ask_confirmation, place_of
+from bot.replies import ask_confirmation, matching_choices, place_of
 from bot.services.armies import MAX_ROSTER_BYTES
 
 
@@ -71,10 +71,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the campaign's army names."""
-        names = await self.service.names(place_of(interaction))
-        return [
-            app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()
-        ][:25]
+        return matching_choices(await self.service.names(place_of(interaction)), current)
 
 
 async def setup(bot: AideBot) -> None:

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.client import AideBot
 from bot.formatting import campaign_embed, campaign_line
-from bot.replies import ask_confirmation, place_of
+from bot.replies import ask_confirmation, matching_choices, place_of
 from rules_core.registry import all_rulesets
 
 RULESET_CHOICES = [app_commands.Choice(name=r.name, value=r.id) for r in all_rulesets()][:25]
@@ -67,10 +67,7 @@ class CampaignCog(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the sides already chosen."""
-        sides = await self.service.side_names(place_of(interaction))
-        return [
-            app_commands.Choice(name=s, value=s) for s in sides if current.lower() in s.lower()
-        ][:25]
+        return matching_choices(await self.service.side_names(place_of(interaction)), current)
 
     @app_commands.command(name="leave", description="Leave this channel's campaign")
     async def leave(self, interaction: discord.Interaction) -> None:
