@@ -109,3 +109,160 @@ class Army(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
     campaign: Mapped[Campaign] = relationship(back_populates="armies")
+
+
+class BattleStatus(enum.StrEnum):
+    """Where a battle stands: being set up, in play, paused by a GM, or over."""
+
+    SETUP = "setup"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+
+
+class DeadlineKind(enum.StrEnum):
+    """What a deadline does when it fires."""
+
+    STEP = "step"  # resolve the step with default orders for whoever is missing
+    REMINDER = "reminder"  # ping those who have not submitted
+    DECISION = "decision"  # answer a pending question with its default
+
+
+class DeadlineStatus(enum.StrEnum):
+    """A deadline is pending until it fires once or is cancelled."""
+
+    PENDING = "pending"
+    FIRED = "fired"
+    CANCELLED = "cancelled"
+
+
+class Battle(Base):
+    """A battle of a campaign: its secret seed, current rules state and where play stands.
+
+    ``stage`` counts every point at which the battle waits for input; orders, confirmations
+    and deadlines belong to one stage, and resolving moves the stage on in one transaction,
+    which is what makes a resolution happen exactly once.
+    """
+
+    __tablename__ = "battle"
+    __table_args__ = (
+        Index(
+            "uq_battle_open_campaign",
+            "campaign_id",
+            unique=True,
+            sqlite_where=text("status != 'finished'"),
+            postgresql_where=text("status != 'finished'"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(100))
+    ruleset_id: Mapped[str] = mapped_column(String(40))
+    status: Mapped[BattleStatus] = mapped_column(
+        _enum(BattleStatus, "battle_status"), default=BattleStatus.SETUP
+    )
+    seed: Mapped[str] = mapped_column(String(64))  # hex; secret until the battle ends
+    seed_sha256: Mapped[str] = mapped_column(String(64))
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    initial_state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    stage: Mapped[int] = mapped_column(default=0)
+    stage_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    paused_left_s: Mapped[float | None] = mapped_column()
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_by: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    sides: Mapped[list[BattleSide]] = relationship(
+        back_populates="battle", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class BattleSide(Base):
+    """One side of a battle: the army it fields and the player who gives its orders."""
+
+    __tablename__ = "battle_side"
+    __table_args__ = (UniqueConstraint("battle_id", "side_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    side_id: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(100))
+    army_id: Mapped[int | None] = mapped_column(ForeignKey("army.id", ondelete="SET NULL"))
+    owner_id: Mapped[int] = mapped_column(BigInteger)
+
+    battle: Mapped[Battle] = relationship(back_populates="sides")
+
+
+class StageLog(Base):
+    """History of one stage: the state it started from, its orders and what resolving did."""
+
+    __tablename__ = "stage_log"
+    __table_args__ = (UniqueConstraint("battle_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column()
+    turn: Mapped[int] = mapped_column()
+    step: Mapped[str] = mapped_column(String(60))
+    title: Mapped[str] = mapped_column(String(100))
+    start_state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    orders: Mapped[list[Any] | None] = mapped_column(JSON)
+    events: Mapped[list[Any] | None] = mapped_column(JSON)
+    entries: Mapped[list[Any] | None] = mapped_column(JSON)
+    resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    trigger: Mapped[str | None] = mapped_column(String(40))
+    missing: Mapped[list[Any] | None] = mapped_column(JSON)
+
+
+class BattleOrder(Base):
+    """An order given for one stage; secret until the stage resolves, replaceable until then."""
+
+    __tablename__ = "battle_order"
+    __table_args__ = (UniqueConstraint("battle_id", "stage", "actor"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    stage: Mapped[int] = mapped_column()
+    side_id: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    actor: Mapped[str] = mapped_column(String(60))
+    kind: Mapped[str] = mapped_column(String(40))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    summary: Mapped[str] = mapped_column(String(400))
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Readiness(Base):
+    """A side's confirmation that its orders for a stage are complete."""
+
+    __tablename__ = "readiness"
+    __table_args__ = (UniqueConstraint("battle_id", "stage", "side_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    stage: Mapped[int] = mapped_column()
+    side_id: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    confirmed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Deadline(Base):
+    """A time at which something must happen; the scheduler is only a cache of these rows."""
+
+    __tablename__ = "deadline"
+    __table_args__ = (Index("ix_deadline_status_due_at", "status", "due_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    stage: Mapped[int] = mapped_column()
+    kind: Mapped[DeadlineKind] = mapped_column(_enum(DeadlineKind, "deadline_kind"))
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    status: Mapped[DeadlineStatus] = mapped_column(
+        _enum(DeadlineStatus, "deadline_status"), default=DeadlineStatus.PENDING
+    )
+    fired_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    note: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

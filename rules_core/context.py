@@ -1,0 +1,150 @@
+"""The context a resolver works in: the state it changes, its orders, dice, questions, events."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules_core.codec import Json
+from rules_core.decisions import GM, Answer, Decision
+from rules_core.dice import Dice, Roll
+from rules_core.events import (
+    DecisionAnswered,
+    DecisionRequested,
+    DiceRolled,
+    Event,
+    SideOrderSet,
+    StatusChanged,
+    TestResolved,
+    UnitDestroyed,
+    UnitMoved,
+)
+from rules_core.orders import Order
+from rules_core.seeding import RecordingDice
+from rules_core.state import BattleState, Point
+from rules_core.steps import Step, Subject, active_side
+from rules_core.tables import Band, ScoreTable
+
+if TYPE_CHECKING:
+    from rules_core.plugin import Rules
+
+
+class Suspended(Exception):
+    """Raised inside a resolver when it asks a question nobody has answered yet."""
+
+    def __init__(self, decision: Decision) -> None:
+        super().__init__(decision.id)
+        self.decision = decision
+
+
+class Context:
+    """Everything a resolver may use; it changes the battle only through ``state``."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        state: BattleState,
+        orders: Sequence[Order],
+        answers: Sequence[Answer],
+        rng: random.Random,
+    ) -> None:
+        self.rules = rules
+        self.state = state
+        self.orders = tuple(orders)
+        self.events: list[Event] = []
+        # Every roll goes into the log, so the record holds each one for verification.
+        self.dice: Dice = RecordingDice(rng, lambda roll: self.emit(DiceRolled(roll)))
+        self._answers = {answer.decision: answer for answer in answers}
+        self.params: Mapping[str, Json] = rules.parameter_values(state.parameters)
+
+    @property
+    def step(self) -> Step:
+        """The step being resolved."""
+        return self.rules.sequence.step(self.state.cursor.step)
+
+    @property
+    def side(self) -> str | None:
+        """The side acting in this step, iteration or player turn (None if both)."""
+        return active_side(self.rules.sequence, self.state.cursor)
+
+    @property
+    def subject(self) -> Subject | None:
+        """The subject of this iteration of a repeated step."""
+        return self.state.cursor.subject
+
+    def emit(self, event: Event) -> None:
+        """Add an event to the resolution's log."""
+        self.events.append(event)
+
+    def number(self, name: str) -> float:
+        """A numeric parameter's value."""
+        value = self.params[name]
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise TypeError(f"parameter {name!r} is not a number")
+        return float(value)
+
+    def orders_of(self, side: str | None = None) -> tuple[Order, ...]:
+        """This step's orders, optionally only those for one side's units and leaders."""
+        if side is None:
+            return self.orders
+        owners = {unit.id: unit.side for unit in self.state.units}
+        owners.update({leader.id: leader.side for leader in self.state.leaders})
+        return tuple(order for order in self.orders if owners.get(order.actor) == side)
+
+    def ask(self, decision: Decision) -> str:
+        """The answer to a question; suspends the resolution until somebody gives it."""
+        self.emit(DecisionRequested(decision))
+        answer = self._answers.get(decision.id)
+        if answer is None:
+            raise Suspended(decision)
+        self.emit(DecisionAnswered(decision.id, answer.choice, answer.by))
+        return answer.choice
+
+    def test(
+        self, subject: str, test: str, roll: Roll, table: ScoreTable, passing: Collection[str]
+    ) -> Band:
+        """Look a roll's total up in a table and log the test with the row that decided it."""
+        band = table.lookup(roll.total)
+        self.emit(TestResolved(subject, test, roll.total, band.result in passing, band.row))
+        return band
+
+    def set_side_order(self, order: Sequence[str], reason: str) -> None:
+        """Set the order the sides act in (initiative, who goes first)."""
+        cursor = replace(self.state.cursor, side_order=tuple(order))
+        self.state = replace(self.state, cursor=cursor)
+        self.emit(SideOrderSet(tuple(order), reason))
+
+    def set_status(self, unit_id: str, reason: str, **changes: Json) -> None:
+        """Change status fields of a unit, logging each change with its reason."""
+        unit = self.state.unit(unit_id)
+        for name, value in changes.items():
+            old = unit.status.get(name)
+            if old != value:
+                self.emit(StatusChanged(unit_id, name, old, value, reason))
+        self.state = self.state.with_unit(unit.with_status(**changes))
+
+    def move(
+        self, unit_id: str, path: Sequence[Point], facing: float, notes: Sequence[str] = ()
+    ) -> None:
+        """Move a unit along a path to its last point, turned to ``facing``."""
+        unit = self.state.unit(unit_id)
+        end = path[-1]
+        length = sum(_leg(a, b) for a, b in itertools.pairwise(path))
+        self.state = self.state.with_unit(replace(unit, x=end[0], y=end[1], facing=facing % 360))
+        self.emit(UnitMoved(unit_id, tuple(path), round(length, 6), facing % 360, tuple(notes)))
+
+    def destroy(self, unit_id: str, reason: str) -> None:
+        """Remove a unit from the battle."""
+        self.state = self.state.without_unit(unit_id)
+        self.emit(UnitDestroyed(unit_id, reason))
+
+    def answerer(self, side: str | None) -> str:
+        """Who answers a question about a side's troops: that side, or the GM if none."""
+        return GM if side is None else side
+
+
+def _leg(a: Point, b: Point) -> float:
+    return float(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5)

@@ -1,0 +1,234 @@
+"""The engine: resolves the current step of a battle with a ruleset's hooks and a seeded stream.
+
+The engine is a set of pure functions of (rules, seed, state, input): ``begin`` places a new
+battle at its first step, ``waiting`` says what it waits for, ``resolve`` resolves a step with
+its orders, ``answer`` continues a resolution stopped at a question, ``void`` throws a stopped
+resolution away to be redone with fresh dice, and ``run`` resolves and carries on through the
+steps that need nobody. Each call returns a ``Resolution``: the new state, the new events and
+the ``Entry`` rows a battle record keeps so that ``rules_core.verify`` can replay them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from rules_core.codec import Serialisable
+from rules_core.context import Context, Suspended
+from rules_core.decisions import GM, Answer, Pending
+from rules_core.dice import Roll
+from rules_core.events import BattleEnded, DiceRolled, Event, OrderRejected, StepBegan
+from rules_core.orders import Illegal, Order
+from rules_core.plugin import Rules
+from rules_core.seeding import stream, stream_key
+from rules_core.state import BattleState
+from rules_core.steps import Cursor, Step, Subject, active_side, advance, start
+
+MAX_STEPS_PER_RUN = 10_000  # a guard against a sequence of play that never waits
+
+
+class EngineError(ValueError):
+    """The input does not fit where the battle stands (wrong step, no question pending)."""
+
+
+@dataclass(frozen=True)
+class Entry(Serialisable):
+    """One call on the engine as a battle record keeps it: where, the input, the rolls."""
+
+    action: str  # "resolve", "answer" or "void"
+    turn: int
+    step: str
+    attempt: int
+    orders: tuple[Order, ...] = ()
+    answer: Answer | None = None
+    rolls: tuple[Roll, ...] = ()
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a call on the engine produced: the new state, new events and record entries."""
+
+    state: BattleState
+    events: tuple[Event, ...]
+    entries: tuple[Entry, ...]
+
+    def then(self, later: Resolution) -> Resolution:
+        """This resolution followed by a later one."""
+        return Resolution(later.state, self.events + later.events, self.entries + later.entries)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the battle waits for: orders from some sides, an answer, or nothing (over)."""
+
+    step: str
+    title: str
+    sides: tuple[str, ...] = ()
+    pending: Pending | None = None
+    finished: bool = False
+
+
+def begin(rules: Rules, state: BattleState) -> BattleState:
+    """Place a new battle at the first step of its sequence of play."""
+    rules.parameter_values(state.parameters)  # refuse unknown overrides early
+    order = state.cursor.side_order or tuple(side.id for side in state.sides)
+    cursor = start(rules.sequence, order, lambda step: _subjects(rules, state, step))
+    return replace(state, cursor=cursor, pending=None, outcome=None)
+
+
+def waiting(rules: Rules, state: BattleState) -> Waiting:
+    """What the battle waits for now."""
+    step = rules.sequence.step(state.cursor.step)
+    if state.outcome is not None:
+        return Waiting(step.id, step.title, finished=True)
+    if state.pending is not None:
+        return Waiting(step.id, step.title, (state.pending.decision.who,), state.pending)
+    return Waiting(step.id, step.title, rules.acting_sides(state))
+
+
+def resolve(
+    rules: Rules, seed: bytes, state: BattleState, orders: Sequence[Order] = ()
+) -> Resolution:
+    """Resolve the current step (or loop iteration) with the orders given for it."""
+    _check_open(state)
+    if state.pending is not None:
+        raise EngineError("a question is waiting for an answer")
+    return _run_step(rules, seed, state, tuple(orders), (), shown=0, action="resolve")
+
+
+def answer(rules: Rules, seed: bytes, state: BattleState, given: Answer) -> Resolution:
+    """Continue the resolution stopped at the pending question with its answer."""
+    _check_open(state)
+    pending = state.pending
+    if pending is None or pending.decision.id != given.decision:
+        raise EngineError(f"no question {given.decision!r} is waiting")
+    if given.choice not in pending.decision.option_ids:
+        raise EngineError(f"{given.choice!r} is not an option of {given.decision!r}")
+    if given.by not in (pending.decision.who, GM):
+        raise EngineError(f"{given.by!r} may not answer {given.decision!r}")
+    answers = (*pending.answers, given)
+    return _run_step(
+        rules, seed, state, pending.orders, answers, shown=pending.shown, action="answer"
+    )
+
+
+def answer_default(rules: Rules, seed: bytes, state: BattleState) -> Resolution:
+    """Answer the pending question with its default (the deadline passed)."""
+    if state.pending is None:
+        raise EngineError("no question is waiting")
+    decision = state.pending.decision
+    return answer(rules, seed, state, Answer(decision.id, decision.default, GM))
+
+
+def void(state: BattleState) -> Resolution:
+    """Throw away a stopped resolution; the step is redone with a fresh random stream."""
+    cursor = state.cursor
+    entry = Entry("void", cursor.turn, cursor.step, cursor.attempt)
+    voided = replace(state, pending=None, cursor=replace(cursor, attempt=cursor.attempt + 1))
+    return Resolution(voided, (), (entry,))
+
+
+def run(rules: Rules, seed: bytes, state: BattleState, orders: Sequence[Order] = ()) -> Resolution:
+    """Resolve the current step, then every following step that needs nobody's input."""
+    result = resolve(rules, seed, state, orders)
+    for _ in range(MAX_STEPS_PER_RUN):
+        if waiting(rules, result.state).sides or result.state.outcome is not None:
+            return result
+        result = result.then(resolve(rules, seed, result.state))
+    raise EngineError("the sequence of play never waits for anyone")
+
+
+def _check_open(state: BattleState) -> None:
+    if state.outcome is not None:
+        raise EngineError("the battle is over")
+
+
+def _run_step(
+    rules: Rules,
+    seed: bytes,
+    state: BattleState,
+    orders: tuple[Order, ...],
+    answers: tuple[Answer, ...],
+    shown: int,
+    action: str,
+) -> Resolution:
+    cursor = state.cursor
+    label = cursor.label(rules.sequence)
+    rng = stream(seed, stream_key(state.battle_id, cursor.turn, label, cursor.attempt))
+    context = Context(rules, replace(state, pending=None), (), answers, rng)
+    step = rules.sequence.step(cursor.step)
+    context.emit(
+        StepBegan(
+            cursor.turn, step.id, step.title, active_side(rules.sequence, cursor), _subject(cursor)
+        )
+    )
+    context.orders = _complete_orders(rules, context, orders)
+    try:
+        if step.resolver:
+            rules.resolver(step)(context)
+    except Suspended as stop:
+        stopped = replace(
+            state, pending=Pending(stop.decision, orders, answers, len(context.events))
+        )
+        return _resolution(stopped, context.events[shown:], action, cursor, orders, answers)
+    finished = _after_step(rules, context)
+    return _resolution(finished, context.events[shown:], action, cursor, orders, answers)
+
+
+def _complete_orders(
+    rules: Rules, context: Context, orders: tuple[Order, ...]
+) -> tuple[Order, ...]:
+    """The legal orders given, plus defaults for every actor of the acting sides left without."""
+    state = context.state
+    kept: list[Order] = []
+    for order in orders:
+        verdict = rules.judge(state, order)
+        if isinstance(verdict, Illegal):
+            context.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+        elif all(order.actor != other.actor for other in kept):
+            kept.append(order)
+    acting = rules.acting_sides(state)
+    ordered = {order.actor for order in kept}
+    actors = [(u.id, u.side) for u in state.units] + [(ld.id, ld.side) for ld in state.leaders]
+    for actor, side in actors:
+        if (side in acting or GM in acting) and actor not in ordered:
+            default = rules.default_order(state, actor)
+            if default is not None and not isinstance(rules.judge(state, default), Illegal):
+                kept.append(default)
+    return tuple(kept)
+
+
+def _after_step(rules: Rules, context: Context) -> BattleState:
+    """Advance the cursor past the resolved step and check whether the battle is over."""
+    state = context.state
+    cursor = advance(rules.sequence, state.cursor, lambda step: _subjects(rules, state, step))
+    state = replace(state, cursor=cursor)
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        context.emit(BattleEnded(outcome.winner, outcome.reason))
+        state = replace(state, outcome=outcome)
+    return state
+
+
+def _resolution(
+    state: BattleState,
+    events: Sequence[Event],
+    action: str,
+    cursor: Cursor,
+    orders: tuple[Order, ...],
+    answers: tuple[Answer, ...],
+) -> Resolution:
+    rolls = tuple(event.roll for event in events if isinstance(event, DiceRolled))
+    given = answers[-1] if action == "answer" else None
+    shown_orders = orders if action == "resolve" else ()
+    entry = Entry(action, cursor.turn, cursor.step, cursor.attempt, shown_orders, given, rolls)
+    return Resolution(state, tuple(events), (entry,))
+
+
+def _subjects(rules: Rules, state: BattleState, step: Step) -> tuple[Subject, ...]:
+    assert step.repeat_for is not None
+    return rules.subjects(step.repeat_for, state)
+
+
+def _subject(cursor: Cursor) -> str | None:
+    return None if cursor.subject is None else cursor.subject.id

@@ -1,0 +1,166 @@
+"""Typed events: what a resolution did, in data that the text renderer and the map read."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rules_core.codec import Json, Serialisable, decode
+from rules_core.decisions import Decision
+from rules_core.dice import Roll
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Event(Serialisable):
+    """Base of every event; ``kind`` names the event in JSON."""
+
+    kind: ClassVar[str] = "event"
+
+
+@dataclass(frozen=True)
+class StepBegan(Event):
+    """A step (or one iteration of a repeated step) began."""
+
+    kind: ClassVar[str] = "step_began"
+    turn: int
+    step: str
+    title: str
+    side: str | None = None
+    subject: str | None = None
+
+
+@dataclass(frozen=True)
+class OrderRejected(Event):
+    """An order was refused at resolution; the unit falls back on its default."""
+
+    kind: ClassVar[str] = "order_rejected"
+    actor: str
+    order_kind: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class DiceRolled(Event):
+    """A roll: its label, dice and every modifier with its reason."""
+
+    kind: ClassVar[str] = "dice_rolled"
+    roll: Roll
+
+
+@dataclass(frozen=True)
+class TestResolved(Event):
+    """A test passed or failed, with the score and the table row that decided it."""
+
+    kind: ClassVar[str] = "test_resolved"
+    __test__: ClassVar[bool] = False  # not a pytest test class, despite its name
+    subject: str
+    test: str
+    score: int
+    passed: bool
+    row: str
+
+
+@dataclass(frozen=True)
+class UnitMoved(Event):
+    """A unit moved along a path and ended with a new facing."""
+
+    kind: ClassVar[str] = "unit_moved"
+    unit: str
+    path: tuple[Point, ...]
+    distance: float
+    facing: float
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StatusChanged(Event):
+    """A status field of a unit, leader, group or side changed, and why."""
+
+    kind: ClassVar[str] = "status_changed"
+    subject: str
+    field: str
+    old: Json
+    new: Json
+    reason: str
+
+
+@dataclass(frozen=True)
+class UnitDestroyed(Event):
+    """A unit left the battle: destroyed, routed off or surrendered."""
+
+    kind: ClassVar[str] = "unit_destroyed"
+    unit: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class LeaderHit(Event):
+    """A leader was hit: wounded, lost points or killed."""
+
+    kind: ClassVar[str] = "leader_hit"
+    leader: str
+    result: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class DecisionRequested(Event):
+    """Resolution stopped to ask a player or the GM a question."""
+
+    kind: ClassVar[str] = "decision_requested"
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class DecisionAnswered(Event):
+    """A question was answered (or defaulted) and resolution continued."""
+
+    kind: ClassVar[str] = "decision_answered"
+    decision: str
+    choice: str
+    by: str
+
+
+@dataclass(frozen=True)
+class SideOrderSet(Event):
+    """The order the sides act in was set, for example by initiative."""
+
+    kind: ClassVar[str] = "side_order_set"
+    order: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class BattleEnded(Event):
+    """The battle is over: a winner (None for a draw) and the reason."""
+
+    kind: ClassVar[str] = "battle_ended"
+    winner: str | None
+    reason: str
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        StepBegan, OrderRejected, DiceRolled, TestResolved, UnitMoved, StatusChanged,
+        UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
+        BattleEnded,
+    )
+}  # fmt: skip
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """An event as JSON-ready data tagged with its kind."""
+    return {"kind": event.kind, **event.to_dict()}
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """Rebuild an event from ``event_to_dict`` output."""
+    cls = EVENT_TYPES[data["kind"]]
+    fields = {key: value for key, value in data.items() if key != "kind"}
+    event = decode(cls, fields)
+    assert isinstance(event, Event)
+    return event

@@ -1,0 +1,201 @@
+"""Geometry of the table: footprints as rotated rectangles, zones, distances and contact.
+
+Coordinates are in the ruleset's measure with the origin at one corner of the table. Facing
+is in compass degrees: 0 faces +y, 90 faces +x. A footprint's position is its centre.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Protocol
+
+from shapely import LineString, Polygon, unary_union
+from shapely.geometry.base import BaseGeometry
+
+Point = tuple[float, float]
+EPSILON = 1e-6  # rounding slack for "touching" and "exactly at distance"
+EDGES = ("front", "rear", "left", "right")
+
+
+class Placed(Protocol):
+    """Anything with a footprint's fields, such as a ``Unit``."""
+
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def facing(self) -> float: ...
+    @property
+    def frontage(self) -> float: ...
+    @property
+    def depth(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """A unit's base on the table: centre, facing, frontage (width) and depth."""
+
+    x: float
+    y: float
+    facing: float
+    frontage: float
+    depth: float
+
+    @classmethod
+    def of(cls, placed: Placed) -> Footprint:
+        """The footprint of a unit (or anything placed like one)."""
+        return cls(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
+
+    @cached_property
+    def forward(self) -> Point:
+        """Unit vector the footprint faces."""
+        angle = math.radians(self.facing)
+        return (_clean(math.sin(angle)), _clean(math.cos(angle)))
+
+    @cached_property
+    def right(self) -> Point:
+        """Unit vector to the footprint's right."""
+        fx, fy = self.forward
+        return (fy, -fx)
+
+    def at(self, forward: float, right: float) -> Point:
+        """The table point ``forward`` ahead of and ``right`` to the right of the centre."""
+        (fx, fy), (rx, ry) = self.forward, self.right
+        return (self.x + fx * forward + rx * right, self.y + fy * forward + ry * right)
+
+    def corners(self) -> tuple[Point, Point, Point, Point]:
+        """Front-left, front-right, rear-right and rear-left corners."""
+        d, w = self.depth / 2, self.frontage / 2
+        return (self.at(d, -w), self.at(d, w), self.at(-d, w), self.at(-d, -w))
+
+    @cached_property
+    def polygon(self) -> Polygon:
+        """The footprint as a shapely polygon."""
+        return Polygon(self.corners())
+
+    def edge(self, name: str) -> LineString:
+        """One edge: ``front``, ``rear``, ``left`` or ``right``."""
+        fl, fr, rr, rl = self.corners()
+        ends = {"front": (fl, fr), "rear": (rl, rr), "left": (rl, fl), "right": (rr, fr)}
+        return LineString(ends[name])
+
+    @property
+    def front_centre(self) -> Point:
+        """The middle of the front edge, where a unit sees and measures from."""
+        return self.at(self.depth / 2, 0.0)
+
+    def local(self, point: Point) -> Point:
+        """A table point as (right, forward) offsets from the centre."""
+        dx, dy = point[0] - self.x, point[1] - self.y
+        (fx, fy), (rx, ry) = self.forward, self.right
+        return (dx * rx + dy * ry, dx * fx + dy * fy)
+
+    def moved_to(self, point: Point, facing: float | None = None) -> Footprint:
+        """The same footprint centred on ``point``, optionally turned to ``facing``."""
+        turned = self.facing if facing is None else facing % 360
+        return replace(self, x=point[0], y=point[1], facing=turned)
+
+    def advanced(self, distance: float) -> Footprint:
+        """The footprint moved straight ahead by ``distance`` (backwards if negative)."""
+        return self.moved_to(self.at(distance, 0.0))
+
+
+def _clean(value: float) -> float:
+    """Snap sin/cos noise such as 6e-17 to exact 0, 1 or -1 so right angles stay exact."""
+    for exact in (0.0, 1.0, -1.0):
+        if abs(value - exact) < 1e-12:
+            return exact
+    return value
+
+
+def facing_towards(origin: Point, target: Point) -> float:
+    """The compass facing from ``origin`` towards ``target``."""
+    dx, dy = target[0] - origin[0], target[1] - origin[1]
+    return math.degrees(math.atan2(dx, dy)) % 360
+
+
+def distance(a: Point, b: Point) -> float:
+    """Straight-line distance between two points."""
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def quarter(footprint: Footprint, point: Point) -> str:
+    """Which quarter of a footprint a point lies in, split by the diagonals through its corners.
+
+    Returns ``front``, ``rear``, ``left`` or ``right``; a point on a diagonal counts as front
+    or rear.
+    """
+    across, ahead = footprint.local(point)
+    half_w, half_d = footprint.frontage / 2, footprint.depth / 2
+    if abs(across) * half_d <= abs(ahead) * half_w + EPSILON:
+        return "front" if ahead >= 0 else "rear"
+    return "right" if across > 0 else "left"
+
+
+def zone(footprint: Footprint, edge: str, reach: float) -> Polygon:
+    """The strip ``reach`` deep beyond one edge, as wide as that edge."""
+    d, w = footprint.depth / 2, footprint.frontage / 2
+    strips = {
+        "front": ((d, -w), (d, w), (d + reach, w), (d + reach, -w)),
+        "rear": ((-d, -w), (-d, w), (-d - reach, w), (-d - reach, -w)),
+        "left": ((d, -w), (-d, -w), (-d, -w - reach), (d, -w - reach)),
+        "right": ((d, w), (-d, w), (-d, w + reach), (d, w + reach)),
+    }
+    return Polygon([footprint.at(ahead, across) for ahead, across in strips[edge]])
+
+
+def edge_distance(a: Footprint, b: Footprint) -> float:
+    """The shortest distance between the edges of two footprints (0 if they touch)."""
+    return float(a.polygon.distance(b.polygon))
+
+
+def within_to_front(footprint: Footprint, other: Footprint, reach: float) -> bool:
+    """True if ``other`` is within ``reach`` of ``footprint`` in the strip before its front."""
+    return bool(zone(footprint, "front", reach + EPSILON).intersects(other.polygon))
+
+
+def in_contact(a: Footprint, b: Footprint) -> bool:
+    """True if the footprints touch without overlapping."""
+    return edge_distance(a, b) <= EPSILON and overlap_area(a, b) <= EPSILON
+
+
+def contact_edge(a: Footprint, b: Footprint) -> str | None:
+    """The edge of ``a`` that ``b`` touches along the greatest length, or None."""
+    if edge_distance(a, b) > EPSILON:
+        return None
+    near = b.polygon.buffer(EPSILON * 10)
+    lengths = {name: a.edge(name).intersection(near).length for name in EDGES}
+    best = max(EDGES, key=lambda name: lengths[name])
+    return best if lengths[best] > EPSILON * 100 else None
+
+
+def range_from_front(shooter: Footprint, target: Footprint) -> float:
+    """The range from the shooter's front edge to the nearest part of the target."""
+    return float(shooter.edge("front").distance(target.polygon))
+
+
+def overlap_area(a: Footprint, b: Footprint) -> float:
+    """The area two footprints share."""
+    return float(a.polygon.intersection(b.polygon).area)
+
+
+def swept_area(poses: Sequence[Footprint]) -> BaseGeometry:
+    """The ground a footprint covers moving through successive poses along a path."""
+    legs = [
+        unary_union([start.polygon, end.polygon]).convex_hull
+        for start, end in itertools.pairwise(poses)
+    ]
+    return unary_union(legs or [poses[0].polygon])
+
+
+def interpenetrated(
+    poses: Sequence[Footprint], others: Iterable[tuple[str, Footprint]]
+) -> tuple[str, ...]:
+    """Ids of the footprints a move through ``poses`` would pass through (not merely touch)."""
+    ground = swept_area(poses)
+    return tuple(key for key, other in others if ground.intersection(other.polygon).area > EPSILON)

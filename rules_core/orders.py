@@ -1,0 +1,115 @@
+"""Orders: one model for every ruleset (who, what kind, parameters) and the verdict on one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rules_core.codec import Json, Serialisable
+
+PARAM_KINDS = ("unit", "leader", "point", "number", "choice", "text")
+
+
+@dataclass(frozen=True)
+class Order(Serialisable):
+    """An instruction to one unit or leader: an action kind and its parameters."""
+
+    actor: str
+    kind: str
+    params: Mapping[str, Json] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Param(Serialisable):
+    """One parameter an order kind takes: a unit or leader id, a point, a number or a choice."""
+
+    name: str
+    kind: str
+    required: bool = True
+    choices: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in PARAM_KINDS:
+            raise ValueError(f"unknown parameter kind {self.kind!r}")
+
+    def problem(self, value: Json) -> str | None:
+        """Why ``value`` does not fit this parameter, or None if it does."""
+        if self.kind in ("unit", "leader", "text"):
+            return None if isinstance(value, str) and value else f"{self.name} must be an id"
+        if self.kind == "number":
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+            return None if ok else f"{self.name} must be a number"
+        if self.kind == "point":
+            return None if _is_point(value) else f"{self.name} must be a point [x, y]"
+        if value in self.choices:
+            return None
+        return f"{self.name} must be one of {', '.join(self.choices)}"
+
+
+@dataclass(frozen=True)
+class OrderKind(Serialisable):
+    """An action a ruleset allows: its id, what it is called and who may take it."""
+
+    id: str
+    title: str
+    actor: str = "unit"  # "unit" or "leader"
+    params: tuple[Param, ...] = ()
+
+    def problems(self, order: Order) -> list[str]:
+        """Missing, unknown or malformed parameters of an order of this kind."""
+        known = {param.name for param in self.params}
+        found = [f"unknown parameter {name!r}" for name in order.params if name not in known]
+        for param in self.params:
+            if param.name not in order.params:
+                if param.required:
+                    found.append(f"{param.name} is required")
+                continue
+            problem = param.problem(order.params[param.name])
+            if problem:
+                found.append(problem)
+        return found
+
+
+@dataclass(frozen=True)
+class Preview(Serialisable):
+    """What a legal order will do, in words a player reads before the deadline."""
+
+    order: Order
+    summary: str
+    notes: tuple[str, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        """Always True: a preview is the verdict on a legal order."""
+        return True
+
+
+@dataclass(frozen=True)
+class Illegal(Serialisable):
+    """Why an order cannot be carried out."""
+
+    order: Order
+    reason: str
+
+    @property
+    def legal(self) -> bool:
+        """Always False: the order is refused."""
+        return False
+
+
+Verdict = Preview | Illegal
+
+
+def point_param(order: Order, name: str) -> tuple[float, float]:
+    """A point parameter of an already-checked order as a tuple."""
+    value = order.params[name]
+    assert isinstance(value, list | tuple) and _is_point(value)
+    x, y = value
+    assert isinstance(x, int | float) and isinstance(y, int | float)
+    return (float(x), float(y))
+
+
+def _is_point(value: object) -> bool:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return False
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)

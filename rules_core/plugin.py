@@ -1,0 +1,134 @@
+"""The ruleset plugin: the hooks a ruleset overrides, and the context its resolvers work in.
+
+A ruleset subclasses ``Rules`` (as a python-chess variant subclasses ``Board``), declares its
+sequence of play, order kinds, parameters and tables as class attributes, and writes one
+``resolve_<name>`` method for each resolver its steps name. Everything else has a default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from rules_core.codec import Json
+from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict
+from rules_core.state import BattleState, Outcome
+from rules_core.steps import Actors, SequenceOfPlay, Step, Subject, active_side
+from rules_core.tables import GridTable, ScoreTable
+
+if TYPE_CHECKING:
+    from rules_core.context import Context
+
+Table = ScoreTable | GridTable
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A number or setting of the rules that a campaign may override, and where it comes from."""
+
+    name: str
+    default: Json
+    description: str
+    source: str = ""
+
+
+class Rules:
+    """Base of every ruleset's rules; override the hooks below."""
+
+    sequence: ClassVar[SequenceOfPlay]
+    order_kinds: ClassVar[tuple[OrderKind, ...]] = ()
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    tables: ClassVar[Mapping[str, Table]] = {}
+
+    def __init__(self) -> None:
+        for step in self.sequence.steps:
+            if step.resolver and not hasattr(self, f"resolve_{step.resolver}"):
+                raise TypeError(f"{type(self).__name__} has no resolve_{step.resolver}")
+            for kind in step.order_kinds:
+                self.order_kind(kind)
+
+    # -- declared data -------------------------------------------------------------------
+
+    def order_kind(self, kind_id: str) -> OrderKind:
+        """The order kind with this id; KeyError if the ruleset has none."""
+        for kind in self.order_kinds:
+            if kind.id == kind_id:
+                return kind
+        raise KeyError(f"no order kind {kind_id!r}")
+
+    def parameter_values(self, overrides: Mapping[str, Json] = {}) -> dict[str, Json]:
+        """Every parameter's value: the defaults with a campaign's overrides applied."""
+        values = {parameter.name: parameter.default for parameter in self.parameters}
+        unknown = sorted(set(overrides) - set(values))
+        if unknown:
+            raise KeyError(f"unknown parameters: {', '.join(unknown)}")
+        return {**values, **overrides}
+
+    def resolver(self, step: Step) -> Callable[[Context], None]:
+        """The method that resolves a step."""
+        found: Callable[[Context], None] = getattr(self, f"resolve_{step.resolver}")
+        return found
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def subjects(self, name: str, state: BattleState) -> tuple[Subject, ...]:
+        """The subjects a repeated step runs for; ``sides`` is built in (the side order)."""
+        if name == "sides":
+            return tuple(Subject(side, side) for side in state.cursor.side_order)
+        raise KeyError(f"{type(self).__name__} lists no subjects named {name!r}")
+
+    def acting_sides(self, state: BattleState) -> tuple[str, ...]:
+        """The sides (or ``gm``) whose orders the current step waits for."""
+        step = self.sequence.step(state.cursor.step)
+        if not step.order_kinds or step.actors is Actors.NOBODY:
+            return ()
+        if step.actors is Actors.GM:
+            return ("gm",)
+        if step.actors is Actors.BOTH:
+            return tuple(state.cursor.side_order)
+        side = active_side(self.sequence, state.cursor)
+        return () if side is None else (side,)
+
+    def judge(self, state: BattleState, order: Order) -> Verdict:
+        """Check an order against the state: a preview of its effect, or why it is illegal."""
+        step = self.sequence.step(state.cursor.step)
+        if order.kind not in step.order_kinds:
+            return Illegal(order, f"{order.kind} orders are not given in the {step.title} step")
+        kind = self.order_kind(order.kind)
+        problem = self._actor_problem(state, order, kind)
+        problems = [problem] if problem else kind.problems(order)
+        if problems:
+            return Illegal(order, "; ".join(problems))
+        return self.preview(state, order)
+
+    def _actor_problem(self, state: BattleState, order: Order, kind: OrderKind) -> str | None:
+        actors = state.units if kind.actor == "unit" else state.leaders
+        actor = next((item for item in actors if item.id == order.actor), None)
+        if actor is None:
+            return f"no {kind.actor} {order.actor!r} on the table"
+        acting = self.acting_sides(state)
+        if "gm" not in acting and actor.side not in acting:
+            return f"it is not {actor.side}'s turn to give orders"
+        return None
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """The ruleset's own check of a well-formed order; override per ruleset."""
+        return Preview(order, self.order_kind(order.kind).title)
+
+    def default_order(self, state: BattleState, actor: str) -> Order | None:
+        """The order a unit or leader follows when given none (None: it does nothing)."""
+        return None
+
+    def army_broken(self, state: BattleState, side: str) -> bool:
+        """True if a side's army has broken; by default when it has no units left."""
+        return not state.units_of(side)
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        """The result once the battle is over, else None; by default the last unbroken side wins."""
+        standing = [side.id for side in state.sides if not self.army_broken(state, side.id)]
+        if len(standing) == 1:
+            return Outcome(standing[0], "every other army has broken")
+        if not standing:
+            return Outcome(None, "every army has broken")
+        return None

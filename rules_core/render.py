@@ -1,0 +1,143 @@
+"""The text renderer: events in, the plain lines players read out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import singledispatch
+
+from rules_core.codec import Json
+from rules_core.decisions import GM
+from rules_core.events import (
+    BattleEnded,
+    DecisionAnswered,
+    DecisionRequested,
+    DiceRolled,
+    Event,
+    LeaderHit,
+    OrderRejected,
+    SideOrderSet,
+    StatusChanged,
+    StepBegan,
+    TestResolved,
+    UnitDestroyed,
+    UnitMoved,
+)
+from rules_core.state import BattleState
+
+
+class Renderer:
+    """Turns events into lines, naming units, leaders and sides and writing the measure."""
+
+    def __init__(self, names: Mapping[str, str], measure: str = '"') -> None:
+        self.names = dict(names)
+        self.measure = measure
+
+    @classmethod
+    def for_state(cls, state: BattleState) -> Renderer:
+        """A renderer that knows every name in a state, writing its battlefield's measure."""
+        names = {side.id: side.name for side in state.sides}
+        names.update({group.id: group.name for group in state.groups})
+        names.update({leader.id: leader.name for leader in state.leaders})
+        names.update({unit.id: unit.name for unit in state.units})
+        measure = {"inch": '"', "SF": " SF", "H": " H"}.get(state.battlefield.measure, "")
+        return cls(names, measure)
+
+    def name(self, key: str | None) -> str:
+        """The display name of an id (the id itself if unknown)."""
+        return "" if key is None else self.names.get(key, key)
+
+    def length(self, value: float) -> str:
+        """A distance with the measure, to one decimal place without a trailing .0."""
+        return f"{value:.1f}".removesuffix(".0") + self.measure
+
+    def lines(self, events: Iterable[Event]) -> list[str]:
+        """One line per event."""
+        return [self.line(event) for event in events]
+
+    def line(self, event: Event) -> str:
+        """The line for one event."""
+        return _line(event, self)
+
+
+@singledispatch
+def _line(event: Event, r: Renderer) -> str:
+    raise TypeError(f"no renderer for {type(event).__name__}")
+
+
+@_line.register
+def _step(e: StepBegan, r: Renderer) -> str:
+    who = f" ({r.name(e.subject or e.side)})" if (e.subject or e.side) else ""
+    return f"— Turn {e.turn}: {e.title}{who} —"
+
+
+@_line.register
+def _rejected(e: OrderRejected, r: Renderer) -> str:
+    return f"{r.name(e.actor)}: {e.order_kind} refused, {e.reason}"
+
+
+@_line.register
+def _rolled(e: DiceRolled, r: Renderer) -> str:
+    return e.roll.describe()
+
+
+@_line.register
+def _moved(e: UnitMoved, r: Renderer) -> str:
+    end = e.path[-1]
+    notes = "".join(f"; {note}" for note in e.notes)
+    where = f"({_num(end[0])}, {_num(end[1])})"
+    facing = f"{round(e.facing) % 360}°"
+    return f"{r.name(e.unit)} moves {r.length(e.distance)} to {where} facing {facing}{notes}"
+
+
+def _num(value: float) -> str:
+    return f"{round(value, 1):g}"
+
+
+@_line.register
+def _test(e: TestResolved, r: Renderer) -> str:
+    verdict = "passed" if e.passed else "failed"
+    return f"{e.test} for {r.name(e.subject)}: {e.score}, {verdict} ({e.row})"
+
+
+@_line.register
+def _status(e: StatusChanged, r: Renderer) -> str:
+    return f"{r.name(e.subject)}: {e.field} {_value(e.old)} → {_value(e.new)} ({e.reason})"
+
+
+def _value(value: Json) -> str:
+    return "none" if value is None else str(value)
+
+
+@_line.register
+def _destroyed(e: UnitDestroyed, r: Renderer) -> str:
+    return f"{r.name(e.unit)} is destroyed: {e.reason}"
+
+
+@_line.register
+def _leader(e: LeaderHit, r: Renderer) -> str:
+    return f"{r.name(e.leader)} is hit: {e.result} ({e.reason})"
+
+
+@_line.register
+def _asked(e: DecisionRequested, r: Renderer) -> str:
+    options = ", ".join(option.label for option in e.decision.options)
+    who = "the GM" if e.decision.who == GM else r.name(e.decision.who)
+    return f"{who} must decide: {e.decision.question} [{options}; default {e.decision.default}]"
+
+
+@_line.register
+def _answered(e: DecisionAnswered, r: Renderer) -> str:
+    who = "the GM" if e.by == GM else r.name(e.by)
+    return f"{who} chose {e.choice} ({e.decision})"
+
+
+@_line.register
+def _order(e: SideOrderSet, r: Renderer) -> str:
+    return f"Order of play: {', '.join(r.name(side) for side in e.order)} ({e.reason})"
+
+
+@_line.register
+def _ended(e: BattleEnded, r: Renderer) -> str:
+    if e.winner is None:
+        return f"The battle ends in a draw: {e.reason}."
+    return f"{r.name(e.winner)} wins the battle: {e.reason}."

@@ -1,0 +1,109 @@
+"""Skirmish measurements: what a move costs through terrain, how far a unit can get, sight."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rules_core.codec import Json
+from rules_core.geometry import Footprint, Point, facing_towards, interpenetrated, range_from_front
+from rules_core.rulesets.skirmish.tables import kinds_where
+from rules_core.state import BattleState, Unit
+from rules_core.terrain import Sight, line_of_sight, trace_path
+
+DIFFICULT = kinds_where("movement", "difficult")
+IMPASSABLE = kinds_where("movement", "impassable")
+OBSTACLES = kinds_where("movement", "obstacle")
+SIGHT_BLOCKERS = kinds_where("blocks_sight", True)
+
+
+@dataclass(frozen=True)
+class MoveCost:
+    """What a straight move costs: inches of allowance used, the allowance, notes, a bar."""
+
+    cost: float
+    allowance: float
+    notes: tuple[str, ...]
+    barred_by: str = ""
+
+    @property
+    def possible(self) -> bool:
+        """True if the move is allowed and within the allowance."""
+        return not self.barred_by and self.cost <= self.allowance + 1e-9
+
+
+def number(params: Mapping[str, Json], name: str) -> float:
+    """A numeric parameter."""
+    value = params[name]
+    assert isinstance(value, int | float)
+    return float(value)
+
+
+def allowance(unit: Unit) -> float:
+    """A unit's move in inches, from its profile."""
+    value = unit.get("move", 0)
+    assert isinstance(value, int | float)
+    return float(value)
+
+
+def move_cost(state: BattleState, unit: Unit, end: Point, params: Mapping[str, Json]) -> MoveCost:
+    """The cost of moving a unit's centre straight to ``end`` through the terrain."""
+    report = trace_path([(unit.x, unit.y), end], state.terrain)
+    notes: list[str] = []
+    if report.crossed(IMPASSABLE) or report.length_in(IMPASSABLE):
+        return MoveCost(report.length, allowance(unit), (), "impassable terrain")
+    difficult = report.length_in(DIFFICULT)
+    extra = difficult * (number(params, "difficult_factor") - 1)
+    if difficult:
+        notes.append(f'{round(difficult, 1):g}" in difficult terrain counts double')
+    obstacles = report.crossed(OBSTACLES)
+    extra += obstacles * number(params, "obstacle_cost")
+    if obstacles:
+        notes.append(f"crosses {obstacles} obstacle{'s' if obstacles > 1 else ''}")
+    limit = allowance(unit)
+    if report.all_on_road:
+        limit += number(params, "road_bonus")
+        notes.append("follows the road")
+    return MoveCost(round(report.length + extra, 6), limit, tuple(notes))
+
+
+def farthest(state: BattleState, unit: Unit, end: Point, params: Mapping[str, Json]) -> Point:
+    """The farthest point towards ``end`` the unit can reach (halving the search 30 times)."""
+    if move_cost(state, unit, end, params).possible:
+        return end
+    low, high = 0.0, 1.0
+    for _ in range(30):
+        middle = (low + high) / 2
+        point = _between((unit.x, unit.y), end, middle)
+        low, high = (
+            (middle, high) if move_cost(state, unit, point, params).possible else (low, middle)
+        )
+    x, y = _between((unit.x, unit.y), end, low)
+    return (round(x, 2), round(y, 2))
+
+
+def _between(a: Point, b: Point, share: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
+
+
+def passes_through(state: BattleState, unit: Unit, end: Footprint, spare: str = "") -> str:
+    """The name of the first other unit a move would pass through, or "" if none."""
+    others = [(u.name, Footprint.of(u)) for u in state.units if u.id not in (unit.id, spare)]
+    found = interpenetrated([Footprint.of(unit), end], others)
+    return found[0] if found else ""
+
+
+def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
+    """Line of sight between two units; other units and blocking terrain block it."""
+    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
+    return line_of_sight(
+        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
+    )
+
+
+def charge_line(charger: Unit, target: Unit) -> tuple[Footprint, float]:
+    """The charger turned to face the target, and how far its front must go to touch it."""
+    turned = Footprint.of(charger).moved_to(
+        (charger.x, charger.y), facing_towards((charger.x, charger.y), (target.x, target.y))
+    )
+    return turned, range_from_front(turned, Footprint.of(target))

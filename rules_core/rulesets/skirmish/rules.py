@@ -1,0 +1,412 @@
+"""The skirmish ruleset: a small game that exercises every part of the rules core.
+
+Setup: both sides deploy at once. Each turn opens with a rally test per side (a repeated
+step) and an initiative roll whose winner chooses to go first or second (a decision). Then
+each side takes a player turn: it moves or charges (the charged player chooses to stand or
+evade), shoots (line of sight and range from the front edge), and both sides fight every
+melee (the winner chooses to follow up or halt). An army with half its units gone breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules_core.context import Context
+from rules_core.decisions import Decision, Option
+from rules_core.dice import Modifier
+from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, facing_towards, in_contact, quarter, range_from_front
+from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
+from rules_core.plugin import Parameter, Rules
+from rules_core.rulesets.skirmish import measure
+from rules_core.rulesets.skirmish.tables import RALLY, TERRAIN, TO_HIT
+from rules_core.state import BattleState, Outcome, Unit
+from rules_core.steps import Actors, SequenceOfPlay, Step
+
+SEQUENCE = SequenceOfPlay(
+    (
+        Step("deploy", "Deployment", Actors.BOTH, "deploy", None, ("place",)),
+        Step("rally", "Rally", Actors.NOBODY, "rally", "initiative", repeat_for="sides"),
+        Step("initiative", "Initiative", Actors.NOBODY, "initiative"),
+        Step("move", "Movement", Actors.ACTIVE, "movement", "shoot", ("move", "charge", "hold")),
+        Step("shoot", "Shooting", Actors.ACTIVE, "shooting", "melee", ("shoot", "hold")),
+        Step("melee", "Melee", Actors.NOBODY, "melee"),
+    ),
+    first="move",
+    player_turns=True,
+    turn_start="rally",
+    setup="deploy",
+)
+
+ORDER_KINDS = (
+    OrderKind("place", "Deploy", params=(Param("at", "point"), Param("facing", "number", False))),
+    OrderKind("move", "Move", params=(Param("to", "point"),)),
+    OrderKind("charge", "Charge", params=(Param("target", "unit"),)),
+    OrderKind("shoot", "Shoot", params=(Param("target", "unit"),)),
+    OrderKind("hold", "Hold"),
+)
+
+PARAMETERS = (
+    Parameter("max_turns", 6, "turns played before the battle is a draw"),
+    Parameter("difficult_factor", 2, "each inch in difficult terrain costs this many"),
+    Parameter("obstacle_cost", 2, "inches of move lost crossing an obstacle or stream"),
+    Parameter("road_bonus", 2, "extra inches for a move made wholly along a road"),
+    Parameter("evade_distance", 3, "inches an evading unit moves away from its charger"),
+    Parameter("fall_back", 2, "inches a beaten unit falls back after melee"),
+    Parameter("short_range", 0.5, "share of a weapon's range that counts as short range"),
+)
+
+
+def _g(value: float) -> str:
+    """A distance for a sentence: one decimal place at most."""
+    return f"{round(value, 1):g}"
+
+
+class SkirmishRules(Rules):
+    """The hooks of the skirmish ruleset."""
+
+    sequence = SEQUENCE
+    order_kinds = ORDER_KINDS
+    parameters = PARAMETERS
+    tables = {"to_hit": TO_HIT, "rally": RALLY, "terrain": TERRAIN}
+
+    # -- orders --------------------------------------------------------------------------
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """Dispatch to the check for the order's kind."""
+        checks: dict[str, Callable[[BattleState, Order, Unit], Verdict]] = {
+            "place": self._preview_place,
+            "move": self._preview_move,
+            "charge": self._preview_charge,
+            "shoot": self._preview_shoot,
+        }
+        check = checks.get(order.kind)
+        return (
+            Preview(order, "holds its ground")
+            if check is None
+            else check(state, order, state.unit(order.actor))
+        )
+
+    def default_order(self, state: BattleState, actor: str) -> Order | None:
+        """Units given no order hold (there is no default deployment move)."""
+        return None if state.cursor.step == "deploy" else Order(actor, "hold")
+
+    def _preview_place(self, state: BattleState, order: Order, unit: Unit) -> Verdict:
+        x, y = point_param(order, "at")
+        facing = order.params.get("facing", unit.facing)
+        assert isinstance(facing, int | float)
+        low, high = _zone(state, unit.side)
+        corners = Footprint.of(unit).moved_to((x, y), float(facing)).corners()
+        table = state.battlefield
+        inside = all(0 <= cx <= table.width and low <= cy <= high for cx, cy in corners)
+        if not inside:
+            zone = f"{state.side(unit.side).name}'s deployment zone (y {_g(low)} to {_g(high)})"
+            return Illegal(order, f"({_g(x)}, {_g(y)}) is outside {zone}")
+        return Preview(order, f"deploys at ({_g(x)}, {_g(y)}) facing {_g(float(facing))}°")
+
+    def _preview_move(self, state: BattleState, order: Order, unit: Unit) -> Verdict:
+        if _engaged(state, unit):
+            return Illegal(order, f"{unit.name} is in melee and may not move")
+        end = point_param(order, "to")
+        cost = measure.move_cost(state, unit, end, self.parameter_values(state.parameters))
+        if cost.barred_by:
+            return Illegal(order, f"the path crosses {cost.barred_by}")
+        if not cost.possible:
+            why = f'needs {_g(cost.cost)}" of movement, beyond its {_g(cost.allowance)}" move'
+            return Illegal(order, why)
+        pose = Footprint.of(unit).moved_to(end, facing_towards((unit.x, unit.y), end))
+        blocker = measure.passes_through(state, unit, pose)
+        if blocker:
+            return Illegal(order, f"{unit.name} would pass through {blocker}")
+        length = ((end[0] - unit.x) ** 2 + (end[1] - unit.y) ** 2) ** 0.5
+        summary = f'moves {_g(length)}" to ({_g(end[0])}, {_g(end[1])})'
+        return Preview(order, summary, cost.notes)
+
+    def _preview_charge(self, state: BattleState, order: Order, unit: Unit) -> Verdict:
+        target = _enemy(state, unit, order)
+        if isinstance(target, str):
+            return Illegal(order, target)
+        if _engaged(state, unit):
+            return Illegal(order, f"{unit.name} is already in melee")
+        if quarter(Footprint.of(unit), (target.x, target.y)) != "front":
+            return Illegal(order, f"{target.name} is not to {unit.name}'s front")
+        turned, gap = measure.charge_line(unit, target)
+        end = turned.advanced(gap)
+        cost = measure.move_cost(
+            state, unit, (end.x, end.y), self.parameter_values(state.parameters)
+        )
+        if not cost.possible:
+            why = f'{target.name} is {_g(gap)}" away, beyond its {_g(cost.allowance)}" charge'
+            return Illegal(order, why)
+        blocker = measure.passes_through(state, unit, end, spare=target.id)
+        if blocker:
+            return Illegal(order, f"{unit.name} would pass through {blocker}")
+        return Preview(order, f'charges {target.name}, {_g(gap)}" away', cost.notes)
+
+    def _preview_shoot(self, state: BattleState, order: Order, unit: Unit) -> Verdict:
+        target = _enemy(state, unit, order)
+        if isinstance(target, str):
+            return Illegal(order, target)
+        reach = unit.get("range", 0)
+        assert isinstance(reach, int | float)
+        if not reach:
+            return Illegal(order, f"{unit.name} has no missile weapons")
+        if _engaged(state, unit):
+            return Illegal(order, f"{unit.name} is in melee and may not shoot")
+        seen = measure.sight(state, unit, target)
+        if not seen.clear:
+            names = ", ".join(_name(state, key) for key in seen.blocked_by)
+            return Illegal(order, f"no line of sight to {target.name}: blocked by {names}")
+        gap = range_from_front(Footprint.of(unit), Footprint.of(target))
+        if gap > reach:
+            return Illegal(order, f'{target.name} is {_g(gap)}" away, beyond {_g(reach)}" range')
+        band, need = self._band(state, gap, float(reach))
+        notes = ("target partly obscured: one hit fewer",) if seen.partial else ()
+        summary = f'shoots at {target.name}, {_g(gap)}" away: {band} range, hits on {need}+'
+        return Preview(order, summary, notes)
+
+    def _band(self, state: BattleState, gap: float, reach: float) -> tuple[str, int]:
+        share = measure.number(self.parameter_values(state.parameters), "short_range")
+        band = "short" if gap <= reach * share else "long"
+        need = TO_HIT.lookup("shooting", band)
+        assert isinstance(need, int)
+        return band, need
+
+    # -- resolvers -----------------------------------------------------------------------
+
+    def resolve_deploy(self, ctx: Context) -> None:
+        """Place each unit given a deployment order."""
+        for order in _checked(self, ctx, ("place",)):
+            unit = ctx.state.unit(order.actor)
+            facing = order.params.get("facing", unit.facing)
+            assert isinstance(facing, int | float)
+            ctx.move(unit.id, [(unit.x, unit.y), point_param(order, "at")], float(facing))
+
+    def resolve_rally(self, ctx: Context) -> None:
+        """Each disordered unit of the side, out of melee, tests to rally."""
+        for unit in ctx.state.units_of(ctx.side or ""):
+            if unit.status.get("disordered") and not _engaged(ctx.state, unit):
+                roll = ctx.dice.d6(f"Rally: {unit.name}")
+                band = ctx.test(unit.id, "Rally test", roll, RALLY, passing=("rallied",))
+                if band.result == "rallied":
+                    ctx.set_status(unit.id, "rallied", disordered=False)
+
+    def resolve_initiative(self, ctx: Context) -> None:
+        """Both sides roll a D6 (re-rolling ties); the winner chooses to go first or second."""
+        first, second = ctx.state.sides[0], ctx.state.sides[1]
+        for _ in range(20):
+            a = ctx.dice.d6(f"Initiative: {first.name}").total
+            b = ctx.dice.d6(f"Initiative: {second.name}").total
+            if a != b:
+                break
+        winner, loser = (first, second) if a > b else (second, first)
+        options = (Option("first", "go first"), Option("second", "go second"))
+        question = f"{winner.name} won the initiative: go first or second?"
+        choice = ctx.ask(Decision("initiative", question, options, "first", winner.id))
+        order = (winner.id, loser.id) if choice == "first" else (loser.id, winner.id)
+        ctx.set_side_order(order, f"{winner.name} won the initiative and goes {choice}")
+
+    def resolve_movement(self, ctx: Context) -> None:
+        """Carry out moves and charges in roster order; a charge asks the target's player."""
+        for order in _checked(self, ctx, ("move", "charge")):
+            unit = ctx.state.unit(order.actor)
+            if order.kind == "move":
+                end = point_param(order, "to")
+                cost = measure.move_cost(ctx.state, unit, end, ctx.params)
+                facing = facing_towards((unit.x, unit.y), end)
+                ctx.move(unit.id, [(unit.x, unit.y), end], facing, cost.notes)
+            else:
+                target = order.params["target"]
+                assert isinstance(target, str)
+                self._charge(ctx, unit, ctx.state.unit(target))
+
+    def _charge(self, ctx: Context, unit: Unit, target: Unit) -> None:
+        evade = ctx.number("evade_distance")
+        options = (Option("stand", "stand"), Option("evade", f'evade {_g(evade)}"'))
+        question = f"{unit.name} charges {target.name}: stand or evade?"
+        choice = ctx.ask(Decision(f"response:{target.id}", question, options, "stand", target.side))
+        if choice == "evade":
+            away = facing_towards((unit.x, unit.y), (target.x, target.y))
+            if not _retreat(ctx, target, away, evade, "evades"):
+                return
+            target = ctx.state.unit(target.id)
+        turned, gap = measure.charge_line(unit, target)
+        end = turned.advanced(gap)
+        if measure.move_cost(ctx.state, unit, (end.x, end.y), ctx.params).possible:
+            ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], turned.facing, ("charges home",))
+            ctx.set_status(unit.id, "charged", charged=True)
+            return
+        stop = measure.farthest(ctx.state, unit, (end.x, end.y), ctx.params)
+        ctx.move(unit.id, [(unit.x, unit.y), stop], turned.facing, ("the charge falls short",))
+
+    def resolve_shooting(self, ctx: Context) -> None:
+        """Each shooter rolls a pool against the to-hit score for its range band."""
+        for order in _checked(self, ctx, ("shoot",)):
+            shooter = ctx.state.unit(order.actor)
+            target_id = order.params["target"]
+            assert isinstance(target_id, str)
+            target = ctx.state.unit(target_id)
+            reach = shooter.get("range", 0)
+            dice = shooter.get("shoot", 1)
+            assert isinstance(reach, int | float) and isinstance(dice, int)
+            gap = range_from_front(Footprint.of(shooter), Footprint.of(target))
+            band, need = self._band(ctx.state, gap, float(reach))
+            modifiers = []
+            if measure.sight(ctx.state, shooter, target).partial:
+                modifiers.append(Modifier(-1, "target partly obscured"))
+            if shooter.status.get("disordered"):
+                modifiers.append(Modifier(-1, "disordered"))
+            label = f"Shooting: {shooter.name} at {target.name} ({band} range)"
+            roll = ctx.dice.pool(label, dice, need, modifiers)
+            if roll.total:
+                _wound(ctx, target.id, roll.total, f"shot by {shooter.name}")
+
+    def resolve_melee(self, ctx: Context) -> None:
+        """Every pair of units in contact fights; the loser falls back, the winner may follow."""
+        for a_id, b_id in _pairs(ctx.state):
+            a, b = ctx.state.unit(a_id), ctx.state.unit(b_id)
+            hits_a, hits_b = _fight(ctx, a, b), _fight(ctx, b, a)
+            _wound(ctx, b.id, hits_a, f"beaten in melee by {a.name}")
+            _wound(ctx, a.id, hits_b, f"beaten in melee by {b.name}")
+            if hits_a != hits_b:
+                winner, loser = (a, b) if hits_a > hits_b else (b, a)
+                self._after_melee(ctx, winner.id, loser.id)
+        for unit in ctx.state.units:
+            if unit.status.get("charged"):
+                ctx.set_status(unit.id, "the charge is spent", charged=False)
+
+    def _after_melee(self, ctx: Context, winner_id: str, loser_id: str) -> None:
+        ids = {unit.id for unit in ctx.state.units}
+        if winner_id not in ids or loser_id not in ids:
+            return
+        winner, loser = ctx.state.unit(winner_id), ctx.state.unit(loser_id)
+        away = facing_towards((winner.x, winner.y), (loser.x, loser.y))
+        if not _retreat(ctx, loser, away, ctx.number("fall_back"), "falls back"):
+            return
+        options = (Option("follow_up", "follow up"), Option("halt", "halt"))
+        question = f"{loser.name} falls back: does {winner.name} follow up or halt?"
+        decision = Decision(f"after:{winner.id}", question, options, "halt", winner.side)
+        if ctx.ask(decision) == "follow_up":
+            turned, gap = measure.charge_line(winner, ctx.state.unit(loser.id))
+            end = turned.advanced(gap)
+            path = [(winner.x, winner.y), (end.x, end.y)]
+            ctx.move(winner.id, path, turned.facing, ("follows up",))
+
+    # -- the end of the battle -----------------------------------------------------------
+
+    def army_broken(self, state: BattleState, side: str) -> bool:
+        """An army breaks when half or more of its units have gone."""
+        start = state.side(side).status.get("units", 0)
+        assert isinstance(start, int)
+        return len(state.units_of(side)) * 2 <= start
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        """A broken army loses; past the turn limit the battle is a draw."""
+        found = super().outcome(state)
+        limit = self.parameter_values(state.parameters)["max_turns"]
+        assert isinstance(limit, int)
+        if found is None and state.cursor.turn > limit:
+            return Outcome(None, f"{limit} turns played with neither army broken")
+        return found
+
+
+def _zone(state: BattleState, side: str) -> tuple[float, float]:
+    zone = state.side(side).status["deploy_zone"]
+    assert isinstance(zone, list)
+    low, high = zone
+    assert isinstance(low, int | float) and isinstance(high, int | float)
+    return float(low), float(high)
+
+
+def _name(state: BattleState, key: str) -> str:
+    for unit in state.units:
+        if unit.id == key:
+            return unit.name
+    return next((f.name or f.id for f in state.terrain if f.id == key), key)
+
+
+def _enemy(state: BattleState, unit: Unit, order: Order) -> Unit | str:
+    """The enemy unit an order targets, or why it cannot."""
+    key = order.params["target"]
+    assert isinstance(key, str)
+    target = next((u for u in state.units if u.id == key), None)
+    if target is None:
+        return f"no unit {key!r} on the table"
+    if target.side == unit.side:
+        return f"{target.name} is a friendly unit"
+    return target
+
+
+def _engaged(state: BattleState, unit: Unit) -> bool:
+    here = Footprint.of(unit)
+    return any(in_contact(here, Footprint.of(enemy)) for enemy in state.enemies_of(unit.side))
+
+
+def _checked(rules: Rules, ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
+    """The orders of these kinds in roster order, each re-checked against the state as it is."""
+    position = {unit.id: index for index, unit in enumerate(ctx.state.units)}
+    chosen = sorted(
+        (order for order in ctx.orders if order.kind in kinds),
+        key=lambda order: position.get(order.actor, len(position)),
+    )
+    legal = []
+    for order in chosen:
+        if order.actor not in {unit.id for unit in ctx.state.units}:
+            continue  # the unit was destroyed earlier in this step
+        verdict = rules.judge(ctx.state, order)
+        if isinstance(verdict, Illegal):
+            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+        else:
+            legal.append(order)
+    return legal
+
+
+def _retreat(ctx: Context, unit: Unit, heading: float, length: float, note: str) -> bool:
+    """Move a unit ``length`` along ``heading``, keeping its facing; False if it left the table."""
+    end = Footprint.of(unit).moved_to((unit.x, unit.y), heading).advanced(length)
+    table = ctx.state.battlefield
+    if not (0 <= end.x <= table.width and 0 <= end.y <= table.depth):
+        ctx.destroy(unit.id, f"{note} off the table")
+        return False
+    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 6), round(end.y, 6))], unit.facing, (note,))
+    return True
+
+
+def _pairs(state: BattleState) -> list[tuple[str, str]]:
+    """Each unit in contact with an enemy, paired with the first such enemy, each unit once."""
+    pairs: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for unit in state.units:
+        for enemy in state.enemies_of(unit.side):
+            free = unit.id not in taken and enemy.id not in taken
+            if free and in_contact(Footprint.of(unit), Footprint.of(enemy)):
+                pairs.append((unit.id, enemy.id))
+                taken.update((unit.id, enemy.id))
+    return pairs
+
+
+def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:
+    dice = unit.get("melee", 1)
+    assert isinstance(dice, int)
+    modifiers = []
+    if unit.status.get("charged"):
+        modifiers.append(Modifier(1, "charged"))
+    if unit.status.get("disordered"):
+        modifiers.append(Modifier(-1, "disordered"))
+    need = TO_HIT.lookup("melee", "short")
+    assert isinstance(need, int)
+    return ctx.dice.pool(f"Melee: {unit.name} against {enemy.name}", dice, need, modifiers).total
+
+
+def _wound(ctx: Context, unit_id: str, hits: int, reason: str) -> None:
+    """Add hits to a unit; at its stamina it is destroyed, otherwise it is disordered."""
+    if not hits or unit_id not in {unit.id for unit in ctx.state.units}:
+        return
+    unit = ctx.state.unit(unit_id)
+    wounds = unit.status.get("wounds", 0)
+    stamina = unit.get("stamina", 1)
+    assert isinstance(wounds, int) and isinstance(stamina, int)
+    if wounds + hits >= stamina:
+        ctx.destroy(unit_id, reason)
+    else:
+        ctx.set_status(unit_id, reason, wounds=wounds + hits, disordered=True)

@@ -1,0 +1,40 @@
+"""The skirmish ruleset's reference tables, laid out as its (imaginary) sheet prints them."""
+
+from __future__ import annotations
+
+from rules_core.tables import Band, GridTable, ScoreTable
+
+# Score needed on each die to hit, by range band (short = up to half the weapon's range).
+TO_HIT = GridTable("To hit", ("short", "long"), {"shooting": (4, 5), "melee": (4, 4)})
+
+RALLY = ScoreTable(
+    "Rally test",
+    (
+        Band(None, 3, "disordered", "stays disordered"),
+        Band(4, None, "rallied", "rallies"),
+    ),
+)
+
+# What each kind of terrain does to a move, and whether it blocks sight.
+TERRAIN = GridTable(
+    "Terrain",
+    ("movement", "blocks_sight"),
+    {
+        "hill": ("open", True),
+        "wood": ("difficult", True),
+        "dense_wood": ("difficult", True),
+        "rough": ("difficult", False),
+        "marsh": ("difficult", False),
+        "river": ("impassable", False),
+        "stream": ("obstacle", False),
+        "road": ("road", False),
+        "village": ("difficult", True),
+        "linear_obstacle": ("obstacle", False),
+        "fortification": ("obstacle", True),
+    },
+)
+
+
+def kinds_where(column: str, value: object) -> frozenset[str]:
+    """The terrain kinds whose cell in ``column`` equals ``value``."""
+    return frozenset(kind for kind in TERRAIN.rows if TERRAIN.lookup(kind, column) == value)

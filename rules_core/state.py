@@ -1,0 +1,243 @@
+"""The state of a battle: table, terrain, sides, groups, leaders, units and where play stands.
+
+Every class is a frozen dataclass; a resolver changes the battle by building a new state with
+the ``with_*`` helpers. ``BattleState.to_dict`` gives JSON carrying ``SCHEMA_VERSION``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
+
+from rules_core.codec import Json, Serialisable
+from rules_core.decisions import Pending
+from rules_core.steps import Cursor
+
+SCHEMA_VERSION = 1
+
+TERRAIN_KINDS = (
+    "hill",
+    "wood",
+    "dense_wood",
+    "rough",
+    "marsh",
+    "river",
+    "stream",
+    "road",
+    "village",
+    "linear_obstacle",
+    "fortification",
+)
+# Kinds drawn as polylines: a unit crosses them rather than standing in them.
+LINEAR_KINDS = frozenset({"river", "stream", "road", "linear_obstacle"})
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Battlefield(Serialisable):
+    """The table: width and depth in the ruleset's measure, and millimetres per measure."""
+
+    width: float
+    depth: float
+    measure: str
+    mm_per_measure: float
+
+
+@dataclass(frozen=True)
+class TerrainFeature(Serialisable):
+    """A piece of terrain: a polygon (area) or a polyline (river, road, hedge) of one kind."""
+
+    id: str
+    kind: str
+    points: tuple[Point, ...]
+    name: str = ""
+    properties: Mapping[str, Json] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in TERRAIN_KINDS:
+            raise ValueError(f"unknown terrain kind {self.kind!r}")
+        if len(self.points) < (2 if self.linear else 3):
+            raise ValueError(f"terrain {self.id!r} has too few points")
+
+    @property
+    def linear(self) -> bool:
+        """True for polylines (rivers, streams, roads, linear obstacles)."""
+        return self.kind in LINEAR_KINDS
+
+
+@dataclass(frozen=True)
+class Side(Serialisable):
+    """One army in the battle, with ruleset-defined status (army will, card decks, ...)."""
+
+    id: str
+    name: str
+    status: Mapping[str, Json] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Group(Serialisable):
+    """A contingent, wing, division or command: the grouping a ruleset gives orders to."""
+
+    id: str
+    name: str
+    side: str
+    kind: str
+    leader: str | None = None
+    status: Mapping[str, Json] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Leader(Serialisable):
+    """A general or commander: position, attached unit, command points and wounds."""
+
+    id: str
+    name: str
+    side: str
+    group: str | None
+    x: float
+    y: float
+    attached_to: str | None = None
+    points: int = 0
+    wounds: int = 0
+    status: Mapping[str, Json] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Unit(Serialisable):
+    """A unit on the table; x, y is the centre of its footprint and facing is compass degrees."""
+
+    id: str
+    name: str
+    side: str
+    group: str
+    type: str
+    quality: str
+    frontage: float
+    depth: float
+    x: float
+    y: float
+    facing: float
+    stands: int = 1
+    formation: str = ""
+    profile: Mapping[str, Json] = field(default_factory=dict)
+    status: Mapping[str, Json] = field(default_factory=dict)
+
+    def get(self, key: str, default: Json = None) -> Json:
+        """A status field, falling back to the profile, then to ``default``."""
+        if key in self.status:
+            return self.status[key]
+        return self.profile.get(key, default)
+
+    def with_status(self, **changes: Json) -> Unit:
+        """A copy with some status fields changed."""
+        return replace(self, status={**self.status, **changes})
+
+
+@dataclass(frozen=True)
+class Outcome(Serialisable):
+    """How the battle ended: the winning side (None for a draw) and why."""
+
+    winner: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class BattleState(Serialisable):
+    """Everything the rules need to continue a battle; JSON round-trips exactly."""
+
+    battle_id: str
+    ruleset: str
+    battlefield: Battlefield
+    cursor: Cursor
+    sides: tuple[Side, ...]
+    groups: tuple[Group, ...] = ()
+    leaders: tuple[Leader, ...] = ()
+    units: tuple[Unit, ...] = ()
+    terrain: tuple[TerrainFeature, ...] = ()
+    parameters: Mapping[str, Json] = field(default_factory=dict)
+    status: Mapping[str, Json] = field(default_factory=dict)
+    pending: Pending | None = None
+    outcome: Outcome | None = None
+    schema_version: int = SCHEMA_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as JSON-ready data, schema version first."""
+        data = super().to_dict()
+        return {"schema_version": data.pop("schema_version"), **data}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BattleState:
+        """Rebuild a state; refuses a schema version this code does not know."""
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ValueError(f"battle state schema {version!r}; this code reads {SCHEMA_VERSION}")
+        state = super().from_dict(data)
+        assert isinstance(state, BattleState)
+        return state
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with this id; KeyError if there is none."""
+        return _find(self.units, unit_id, "unit")
+
+    def leader(self, leader_id: str) -> Leader:
+        """The leader with this id; KeyError if there is none."""
+        return _find(self.leaders, leader_id, "leader")
+
+    def group(self, group_id: str) -> Group:
+        """The group with this id; KeyError if there is none."""
+        return _find(self.groups, group_id, "group")
+
+    def side(self, side_id: str) -> Side:
+        """The side with this id; KeyError if there is none."""
+        return _find(self.sides, side_id, "side")
+
+    def units_of(self, side_id: str) -> tuple[Unit, ...]:
+        """The units of one side, in roster order."""
+        return tuple(unit for unit in self.units if unit.side == side_id)
+
+    def enemies_of(self, side_id: str) -> tuple[Unit, ...]:
+        """The units of every other side."""
+        return tuple(unit for unit in self.units if unit.side != side_id)
+
+    def with_unit(self, unit: Unit) -> BattleState:
+        """A copy with the unit of the same id replaced."""
+        return replace(self, units=_swap(self.units, unit))
+
+    def without_unit(self, unit_id: str) -> BattleState:
+        """A copy with the unit removed from the table."""
+        self.unit(unit_id)
+        return replace(self, units=tuple(u for u in self.units if u.id != unit_id))
+
+    def with_leader(self, leader: Leader) -> BattleState:
+        """A copy with the leader of the same id replaced."""
+        return replace(self, leaders=_swap(self.leaders, leader))
+
+    def with_group(self, group: Group) -> BattleState:
+        """A copy with the group of the same id replaced."""
+        return replace(self, groups=_swap(self.groups, group))
+
+    def with_side(self, side: Side) -> BattleState:
+        """A copy with the side of the same id replaced."""
+        return replace(self, sides=_swap(self.sides, side))
+
+    def with_status(self, **changes: Json) -> BattleState:
+        """A copy with some battle-level status fields changed."""
+        return replace(self, status={**self.status, **changes})
+
+
+Item = TypeVar("Item", Unit, Leader, Group, Side)
+
+
+def _find(items: tuple[Item, ...], key: str, what: str) -> Item:
+    for item in items:
+        if item.id == key:
+            return item
+    raise KeyError(f"no {what} {key!r}")
+
+
+def _swap(items: tuple[Item, ...], new: Item) -> tuple[Item, ...]:
+    if not any(item.id == new.id for item in items):
+        raise KeyError(f"no {type(new).__name__.lower()} {new.id!r}")
+    return tuple(new if item.id == new.id else item for item in items)

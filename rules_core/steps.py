@@ -1,0 +1,171 @@
+"""The sequence of play as data: steps, who acts in each, what follows, and the cursor.
+
+A ruleset declares its steps as three chains linked by ``next``: ``setup`` (once, before turn
+1), ``turn_start`` (once at the start of every turn) and the main chain from ``first``. With
+``player_turns`` the main chain runs once for each side in the turn's side order (alternate
+player turns); otherwise it runs once per turn with both sides in each step. A step with
+``repeat_for`` runs once for each subject the ruleset lists (one activation per command, one
+fatigue test per wing), each subject's side acting in its iteration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from rules_core.codec import Serialisable
+
+SETUP, TURN_START, MAIN = "setup", "turn_start", "main"
+
+
+class Actors(StrEnum):
+    """Who gives orders in a step."""
+
+    BOTH = "both"  # every side at once; resolved together
+    ACTIVE = "active"  # the side whose player turn, activation or loop iteration it is
+    GM = "gm"  # the game master (terrain placement, rulings)
+    NOBODY = "nobody"  # the resolver runs on its own
+
+
+@dataclass(frozen=True)
+class Step(Serialisable):
+    """One step of the sequence of play: actors, legal order kinds, resolver and what follows."""
+
+    id: str
+    title: str
+    actors: Actors = Actors.NOBODY
+    resolver: str = ""
+    next: str | None = None
+    order_kinds: tuple[str, ...] = ()
+    repeat_for: str | None = None
+
+
+@dataclass(frozen=True)
+class Subject(Serialisable):
+    """One iteration of a repeated step: what it is about (a command, a wing) and its side."""
+
+    id: str
+    side: str
+
+
+@dataclass(frozen=True)
+class SequenceOfPlay:
+    """A ruleset's declared turn structure."""
+
+    steps: tuple[Step, ...]
+    first: str
+    player_turns: bool = False
+    turn_start: str | None = None
+    setup: str | None = None
+
+    def __post_init__(self) -> None:
+        ids = [step.id for step in self.steps]
+        if len(set(ids)) != len(ids):
+            raise ValueError("step ids must be unique")
+        targets = [self.first, self.turn_start, self.setup, *(s.next for s in self.steps)]
+        for target in targets:
+            if target is not None and target not in ids:
+                raise ValueError(f"unknown step {target!r}")
+
+    def step(self, step_id: str) -> Step:
+        """The step with this id."""
+        for step in self.steps:
+            if step.id == step_id:
+                return step
+        raise KeyError(f"no step {step_id!r}")
+
+
+@dataclass(frozen=True)
+class Cursor(Serialisable):
+    """Where play stands: turn, chain, step, side order, active side and loop position."""
+
+    turn: int
+    segment: str
+    step: str
+    side_order: tuple[str, ...]
+    player_turn: int = 0
+    subjects: tuple[Subject, ...] = ()
+    subject_index: int = 0
+    attempt: int = 0
+
+    @property
+    def subject(self) -> Subject | None:
+        """The subject of the current iteration of a repeated step."""
+        return self.subjects[self.subject_index] if self.subjects else None
+
+    @property
+    def player_side(self) -> str | None:
+        """The side whose player turn it is, in a game of alternate player turns."""
+        return self.side_order[self.player_turn] if self.segment == MAIN else None
+
+    def label(self, sequence: SequenceOfPlay) -> str:
+        """The step as named in random-stream keys: ``shoot@red``, ``activate#cmd2``."""
+        text = self.step
+        if sequence.player_turns and self.segment == MAIN:
+            text += f"@{self.side_order[self.player_turn]}"
+        if self.subject is not None:
+            text += f"#{self.subject.id}"
+        return text
+
+
+SubjectsFor = Callable[[Step], tuple[Subject, ...]]
+
+
+def active_side(sequence: SequenceOfPlay, cursor: Cursor) -> str | None:
+    """The side that acts now: the loop subject's, else the player turn's, else None."""
+    if cursor.subject is not None:
+        return cursor.subject.side
+    return cursor.player_side if sequence.player_turns else None
+
+
+def start(sequence: SequenceOfPlay, side_order: tuple[str, ...], subjects: SubjectsFor) -> Cursor:
+    """The cursor at the start of a battle: setup if declared, else turn 1."""
+    if sequence.setup is not None:
+        cursor = Cursor(0, SETUP, sequence.setup, side_order)
+        return _enter(sequence, cursor, subjects)
+    return _next_chain(sequence, Cursor(0, SETUP, "", side_order), subjects)
+
+
+def advance(sequence: SequenceOfPlay, cursor: Cursor, subjects: SubjectsFor) -> Cursor:
+    """The cursor after the current step (or loop iteration) is resolved."""
+    if cursor.subject_index + 1 < len(cursor.subjects):
+        return replace(cursor, subject_index=cursor.subject_index + 1, attempt=0)
+    following = sequence.step(cursor.step).next
+    if following is not None:
+        return _enter(sequence, _at(cursor, following), subjects)
+    return _next_chain(sequence, cursor, subjects)
+
+
+def _at(cursor: Cursor, step_id: str) -> Cursor:
+    return replace(cursor, step=step_id, subjects=(), subject_index=0, attempt=0)
+
+
+def _enter(sequence: SequenceOfPlay, cursor: Cursor, subjects: SubjectsFor) -> Cursor:
+    """Enter a step, listing its subjects; a repeated step with none is skipped."""
+    step = sequence.step(cursor.step)
+    if step.repeat_for is None:
+        return cursor
+    listed = subjects(step)
+    if listed:
+        return replace(cursor, subjects=listed, subject_index=0)
+    return advance(sequence, replace(cursor, subjects=(), subject_index=0), subjects)
+
+
+def _next_chain(sequence: SequenceOfPlay, cursor: Cursor, subjects: SubjectsFor) -> Cursor:
+    """Where play goes when a chain of steps runs out."""
+    if cursor.segment == TURN_START:
+        return _enter(sequence, _chain(cursor, MAIN, sequence.first, cursor.turn, 0), subjects)
+    more_players = sequence.player_turns and cursor.player_turn + 1 < len(cursor.side_order)
+    if cursor.segment == MAIN and more_players:
+        main = _chain(cursor, MAIN, sequence.first, cursor.turn, cursor.player_turn + 1)
+        return _enter(sequence, main, subjects)
+    turn = cursor.turn + 1
+    if sequence.turn_start is not None:
+        opening = _chain(cursor, TURN_START, sequence.turn_start, turn, 0)
+        return _enter(sequence, opening, subjects)
+    return _enter(sequence, _chain(cursor, MAIN, sequence.first, turn, 0), subjects)
+
+
+def _chain(cursor: Cursor, segment: str, step_id: str, turn: int, player_turn: int) -> Cursor:
+    return replace(_at(cursor, step_id), segment=segment, turn=turn, player_turn=player_turn)

@@ -1,0 +1,120 @@
+"""Recompute every roll of an exported battle record: ``python -m rules_core.verify RECORD.json``.
+
+The seed must match its published SHA-256. The battle is then replayed from its first state
+through the same engine calls, and each roll the replay makes is compared with the recorded
+one. Rolls are compared as raw JSON, so a tampered roll is reported even when it no longer
+adds up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules_core import engine, registry
+from rules_core.codec import decode
+from rules_core.decisions import Answer
+from rules_core.engine import Resolution
+from rules_core.orders import Order
+from rules_core.plugin import Rules
+from rules_core.seeding import commitment
+from rules_core.state import BattleState
+
+
+@dataclass(frozen=True)
+class Report:
+    """The verdict on a record: ok, how much was checked, and the first problem found."""
+
+    ok: bool
+    entries: int
+    rolls: int
+    problem: str = ""
+
+    def text(self) -> str:
+        """One line for the terminal."""
+        if self.ok:
+            return f"OK: {self.rolls} rolls in {self.entries} engine calls recomputed"
+        return f"MISMATCH: {self.problem}"
+
+
+def verify(record: Mapping[str, Any]) -> Report:
+    """Check a record (as loaded from JSON) and report the first mismatch, if any."""
+    seed_hex = record.get("seed")
+    if not isinstance(seed_hex, str):
+        return Report(False, 0, 0, "the seed has not been revealed")
+    seed = bytes.fromhex(seed_hex)
+    if commitment(seed) != record["seed_sha256"]:
+        return Report(False, 0, 0, "the seed does not match its published SHA-256")
+    ruleset = registry.get(record["ruleset"])
+    if ruleset.rules is None:
+        return Report(False, 0, 0, f"ruleset {ruleset.id!r} has no rules to replay")
+    state = BattleState.from_dict(record["initial_state"])
+    return _replay(ruleset.rules, seed, state, record["entries"])
+
+
+def _replay(rules: Rules, seed: bytes, state: BattleState, entries: Sequence[Any]) -> Report:
+    rolls = 0
+    for index, entry in enumerate(entries):
+        where = f"entry {index} (turn {entry['turn']}, step {entry['step']})"
+        cursor = state.cursor
+        if (cursor.turn, cursor.step, cursor.attempt) != (
+            entry["turn"],
+            entry["step"],
+            entry["attempt"],
+        ):
+            return Report(False, index, rolls, f"{where}: the replay is at another step")
+        result = _call(rules, seed, state, entry)
+        recomputed = [roll.to_dict() for roll in result.entries[0].rolls]
+        problem = _compare(entry["rolls"], recomputed)
+        if problem:
+            return Report(False, index, rolls, f"{where}: {problem}")
+        rolls += len(recomputed)
+        state = result.state
+    return Report(True, len(entries), rolls)
+
+
+def _call(rules: Rules, seed: bytes, state: BattleState, entry: Mapping[str, Any]) -> Resolution:
+    if entry["action"] == "void":
+        return engine.void(state)
+    if entry["action"] == "answer":
+        return engine.answer(rules, seed, state, Answer.from_dict(entry["answer"]))
+    orders = decode(tuple[Order, ...], entry["orders"])
+    return engine.resolve(rules, seed, state, orders)
+
+
+def _compare(recorded: Sequence[Any], recomputed: Sequence[Mapping[str, Any]]) -> str:
+    for number, (old, new) in enumerate(zip(recorded, recomputed, strict=False), start=1):
+        if old != new:
+            return (
+                f"roll {number} ({new['label']}): recorded {_faces(old)}, recomputed {_faces(new)}"
+            )
+    if len(recorded) != len(recomputed):
+        return f"{len(recorded)} rolls recorded, {len(recomputed)} recomputed"
+    return ""
+
+
+def _faces(roll: Any) -> str:
+    try:
+        faces = [die["face"] for die in roll["dice"]]
+        return f"{roll['expression']} {faces} = {roll['total']}"
+    except (KeyError, TypeError):
+        return json.dumps(roll)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Verify the record file named on the command line; exit status 0 if it is untouched."""
+    parser = argparse.ArgumentParser(prog="python -m rules_core.verify", description=__doc__)
+    parser.add_argument("record", help="a battle record exported as JSON")
+    args = parser.parse_args(argv)
+    with open(args.record, encoding="utf-8") as handle:
+        report = verify(json.load(handle))
+    print(report.text())
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

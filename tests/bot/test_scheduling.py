@@ -1,0 +1,148 @@
+"""Deadlines: fired once at their time by our clock, re-armed after a restart, never lost."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from bot.db.models import Battle, Campaign, Deadline, DeadlineKind, DeadlineStatus
+from bot.db.session import Database
+from bot.scheduling import DeadlineScheduler, DueDeadline
+from tests.e2e.fake_clock import FakeClock
+
+START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+
+
+async def add_deadline(db: Database, due_at: datetime, kind: DeadlineKind) -> int:
+    """A battle with one pending deadline; returns the deadline's id."""
+    async with db.write() as session:
+        campaign = Campaign(
+            guild_id=1, channel_id=due_at.toordinal(), name="C", ruleset_id="impetus",
+            created_by=1, settings={},
+        )  # fmt: skip
+        battle = Battle(
+            name="B", ruleset_id="impetus", seed="00", seed_sha256="00", state={}, created_by=1
+        )
+        campaign_battles = [battle]
+        session.add(campaign)
+        await session.flush()
+        for b in campaign_battles:
+            b.campaign_id = campaign.id
+            session.add(b)
+        await session.flush()
+        deadline = Deadline(battle_id=battle.id, stage=1, kind=kind, due_at=due_at, note={})
+        session.add(deadline)
+        await session.flush()
+        return deadline.id
+
+
+async def status_of(db: Database, deadline_id: int) -> DeadlineStatus:
+    """The stored status of a deadline."""
+    async with db.read() as session:
+        status = await session.scalar(select(Deadline.status).where(Deadline.id == deadline_id))
+    assert status is not None
+    return status
+
+
+class Recorder:
+    """A handler that remembers what fired and can be told to fail."""
+
+    def __init__(self) -> None:
+        self.fired: list[DueDeadline] = []
+        self.fail = False
+
+    async def __call__(self, due: DueDeadline) -> None:
+        if self.fail:
+            raise RuntimeError("handler failed")
+        self.fired.append(due)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """Time that moves only when the test says."""
+    return FakeClock(START)
+
+
+async def test_fires_once_when_due_by_our_clock(db: Database, clock: FakeClock) -> None:
+    deadline_id = await add_deadline(db, START + timedelta(hours=24), DeadlineKind.STEP)
+    handler = Recorder()
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        assert await scheduler.start() == 0
+        clock.advance(timedelta(hours=23, minutes=59))
+        assert await scheduler.run_due() == 0 and handler.fired == []
+        clock.advance(timedelta(minutes=1))
+        assert await scheduler.run_due() == 1
+        assert await scheduler.run_due() == 0
+        assert await scheduler.fire(deadline_id) is False
+    finally:
+        scheduler.shutdown()
+    assert [(d.id, d.kind, d.stage) for d in handler.fired] == [(deadline_id, DeadlineKind.STEP, 1)]
+    assert await status_of(db, deadline_id) is DeadlineStatus.FIRED
+
+
+async def test_overdue_deadline_fires_at_start_up(db: Database, clock: FakeClock) -> None:
+    """The bot was down when the deadline passed: it fires as soon as the bot starts."""
+    deadline_id = await add_deadline(db, START - timedelta(hours=3), DeadlineKind.REMINDER)
+    handler = Recorder()
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        assert await scheduler.start() == 1
+    finally:
+        scheduler.shutdown()
+    assert [d.id for d in handler.fired] == [deadline_id]
+
+
+async def test_failed_handler_leaves_deadline_pending_for_retry(
+    db: Database, clock: FakeClock
+) -> None:
+    deadline_id = await add_deadline(db, START, DeadlineKind.STEP)
+    handler = Recorder()
+    handler.fail = True
+    first = DeadlineScheduler(db, clock, handler)
+    try:
+        assert await first.start() == 0
+    finally:
+        first.shutdown()
+    assert await status_of(db, deadline_id) is DeadlineStatus.PENDING
+    handler.fail = False
+    second = DeadlineScheduler(db, clock, handler)  # a restart
+    try:
+        assert await second.start() == 1
+    finally:
+        second.shutdown()
+    assert await status_of(db, deadline_id) is DeadlineStatus.FIRED
+
+
+async def test_cancelled_deadline_never_fires(db: Database, clock: FakeClock) -> None:
+    deadline_id = await add_deadline(db, START, DeadlineKind.STEP)
+    async with db.write() as session:
+        row = await session.get(Deadline, deadline_id)
+        assert row is not None
+        row.status = DeadlineStatus.CANCELLED
+    handler = Recorder()
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        assert await scheduler.start() == 0
+        assert await scheduler.fire(deadline_id) is False
+    finally:
+        scheduler.shutdown()
+    assert handler.fired == []
+
+
+async def test_armed_jobs_wake_by_the_injected_clock(db: Database, clock: FakeClock) -> None:
+    """A deadline an hour away by our clock is armed an hour away on the wall clock."""
+    deadline_id = await add_deadline(db, START + timedelta(hours=1), DeadlineKind.STEP)
+    scheduler = DeadlineScheduler(db, clock, Recorder())
+    try:
+        await scheduler.start()
+        job = scheduler._scheduler.get_job(f"deadline:{deadline_id}")
+        assert job is not None
+        wait = job.next_run_time - datetime.now(UTC)
+        assert timedelta(minutes=59) < wait <= timedelta(hours=1)
+        scheduler.disarm(deadline_id)
+        assert scheduler._scheduler.get_job(f"deadline:{deadline_id}") is None
+    finally:
+        scheduler.shutdown()

@@ -1,0 +1,321 @@
+"""REST v10 routes of the fake: login, command sync, interaction callbacks, webhooks, messages."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from tests.e2e.fake_discord import schema
+from tests.e2e.fake_discord.records import EPHEMERAL, LOADING, BotMessage, SentFile
+from tests.e2e.fake_discord.server import json_response
+from tests.e2e.fake_discord.world import snowflake
+
+if TYPE_CHECKING:
+    from tests.e2e.fake_discord.server import FakeDiscord
+
+UNKNOWN_MESSAGE = {"message": "Unknown Message", "code": 10008}
+UNKNOWN_WEBHOOK = {"message": "Unknown Webhook", "code": 10015}
+UNKNOWN_CHANNEL = {"message": "Unknown Channel", "code": 10003}
+
+
+async def read_body(request: web.Request) -> tuple[dict, list[SentFile]]:
+    """The JSON body, or payload_json plus files[n] of a multipart body."""
+    if not request.can_read_body:
+        return {}, []
+    if not request.content_type.startswith("multipart/"):
+        return await request.json(), []
+    payload: dict = {}
+    raw: dict[int, tuple[str, bytes, str | None]] = {}
+    reader = await request.multipart()
+    async for part in reader:
+        name = part.name or ""  # type: ignore[union-attr]
+        if name == "payload_json":
+            payload = json.loads(await part.text())  # type: ignore[union-attr]
+        elif name.startswith("files["):
+            data = await part.read()  # type: ignore[union-attr]
+            ctype = part.headers.get("Content-Type")
+            raw[int(name[6:-1])] = (part.filename or "file", bytes(data), ctype)  # type: ignore[union-attr]
+    return payload, _files_from(payload, raw)
+
+
+def _files_from(payload: dict, raw: dict[int, tuple[str, bytes, str | None]]) -> list[SentFile]:
+    """Pair uploaded parts with their entries in payload['attachments'] (or data.attachments)."""
+    meta_list = payload.get("attachments") or (payload.get("data") or {}).get("attachments") or []
+    meta = {int(a["id"]): a for a in meta_list if str(a.get("id", "")).isdigit()}
+    files = []
+    for index, (filename, data, ctype) in sorted(raw.items()):
+        info = meta.get(index, {})
+        name = info.get("filename", filename)
+        files.append(SentFile(snowflake(), name, data, ctype, info.get("description")))
+    return files
+
+
+class Rest:
+    """Handlers bound to one FakeDiscord."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        """Bind to the fake."""
+        self.fake = fake
+        self.world = fake.world
+
+    async def me(self, request: web.Request) -> web.Response:
+        """GET /users/@me: the bot user (login)."""
+        return json_response(self.world.bot.payload())
+
+    async def application(self, request: web.Request) -> web.Response:
+        """GET /oauth2/applications/@me (login)."""
+        return json_response(self.world.app_payload())
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        """GET /users/{id}."""
+        try:
+            return json_response(self.world.user(int(request.match_info["user_id"])).payload())
+        except KeyError:
+            return self.fake.reject(request, 404, {"message": "Unknown User", "code": 10013})
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        """POST /users/@me/channels: open a DM with a member."""
+        body = await request.json()
+        user = self.world.user(int(body["recipient_id"]))
+        return json_response(self.world.dm_channel(user).payload())
+
+    def _scope(self, request: web.Request) -> int | None:
+        """The guild id of a guild command route, None for global."""
+        guild = request.match_info.get("guild_id")
+        return int(guild) if guild else None
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        """GET application (guild) commands."""
+        return json_response(self.fake.commands.get(self._scope(request), []))
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        """PUT (bulk overwrite) application commands: validate, then echo with ids."""
+        payload = await request.json()
+        problems = schema.validate_commands(payload)
+        if problems:
+            return self.fake.reject(request, 400, schema.error_body(problems))
+        scope = self._scope(request)
+        old = {(c["name"], c.get("type", 1)): c["id"] for c in self.fake.commands.get(scope, [])}
+        synced = []
+        for cmd in payload:
+            key = (cmd["name"], cmd.get("type", 1))
+            synced.append(
+                {
+                    "type": 1,
+                    "default_member_permissions": None,
+                    "nsfw": False,
+                    **cmd,
+                    "id": old.get(key, str(snowflake())),
+                    "application_id": str(self.world.app_id),
+                    "version": str(snowflake()),
+                    **({"guild_id": str(scope)} if scope else {}),
+                }
+            )
+        self.fake.commands[scope] = synced
+        self.fake.notify()
+        return json_response(synced)
+
+    async def callback(self, request: web.Request) -> web.Response:
+        """POST /interactions/{id}/{token}/callback: the one response to an interaction."""
+        record = self.fake.interactions.get(int(request.match_info["interaction_id"]))
+        if record is None or record.token != request.match_info["token"]:
+            return self.fake.reject(request, 404, {"message": "Unknown interaction", "code": 10062})
+        body, files = await read_body(request)
+        if record.callbacks:
+            already = {"message": "Interaction has already been acknowledged.", "code": 40060}
+            return self.fake.reject(request, 400, already)
+        problems = self._callback_problems(body, len(files))
+        if problems:
+            return self.fake.reject(request, 400, schema.error_body(problems))
+        record.callbacks.append(body)
+        record.answered_after = time.monotonic() - record.sent_at
+        message = self._apply_callback(record, body, files)
+        self.fake.notify()
+        ctype = body["type"]
+        resource: dict = {"type": ctype}
+        if message is not None and ctype in (4, 7):
+            resource["message"] = message.payload(self.fake.base_url)
+        return json_response(
+            {
+                "interaction": {
+                    "id": str(record.id),
+                    "type": record.type,
+                    "response_message_id": str(message.id) if message else None,
+                    "response_message_loading": ctype == 5,
+                    "response_message_ephemeral": bool(message and message.ephemeral),
+                },
+                "resource": resource,
+            }
+        )
+
+    def _callback_problems(self, body: dict, n_files: int) -> schema.Problems:
+        """Validate a callback body by its type."""
+        ctype, data = body.get("type"), body.get("data") or {}
+        if ctype == 4:
+            return schema.validate_message(data, n_files, creating=True)
+        if ctype == 7:
+            return schema.validate_message(data, n_files, creating=False)
+        if ctype == 8:
+            return schema.validate_choices(data.get("choices") or [])
+        if ctype == 9:
+            return schema.validate_modal(data)
+        if ctype in (5, 6):
+            return []
+        return [("type", f"unsupported callback type {ctype!r}")]
+
+    def _apply_callback(self, record, body: dict, files: list[SentFile]) -> BotMessage | None:
+        """Create or edit the message a callback implies, and remember it as the original."""
+        ctype, data = body["type"], body.get("data") or {}
+        if ctype == 4:
+            record.original = self.fake.create_message(
+                record.channel_id, "response", data, files, record
+            )
+        elif ctype == 5:
+            flags = (data.get("flags") or 0) & EPHEMERAL | LOADING
+            record.original = self.fake.create_message(
+                record.channel_id, "response", {"flags": flags}, [], record
+            )
+            record.original.flags = flags
+        elif ctype in (6, 7):
+            record.original = record.source_message
+            if ctype == 7 and record.original is not None:
+                record.original.apply(data, files, record_edit=True)
+        return record.original
+
+    async def execute_webhook(self, request: web.Request) -> web.Response:
+        """POST /webhooks/{app}/{token}: an interaction followup."""
+        record = self.fake.interaction_by_token(request.match_info["token"])
+        if record is None or not record.callbacks:
+            return self.fake.reject(request, 404, UNKNOWN_WEBHOOK)
+        body, files = await read_body(request)
+        problems = schema.validate_message(body, len(files), creating=True)
+        if problems:
+            return self.fake.reject(request, 400, schema.error_body(problems))
+        original = record.original
+        if original is not None and original.loading and record.callback_type == 5:
+            ephemeral = original.flags & EPHEMERAL
+            original.apply(body, files, record_edit=False)
+            original.flags = (original.flags & ~(EPHEMERAL | LOADING)) | ephemeral
+            message = original
+        else:
+            message = self.fake.create_message(record.channel_id, "followup", body, files, record)
+        record.followups.append(message)
+        self.fake.notify()
+        return json_response(message.payload(self.fake.base_url))
+
+    def _webhook_message(self, request: web.Request) -> BotMessage | None:
+        """The @original or followup message addressed by a webhook message route."""
+        record = self.fake.interaction_by_token(request.match_info["token"])
+        if record is None:
+            return None
+        mid = request.match_info["message_id"]
+        if mid == "@original":
+            return record.original
+        wanted = int(mid)
+        owned = [record.original, *record.followups]
+        return next((m for m in owned if m is not None and m.id == wanted), None)
+
+    async def webhook_message(self, request: web.Request) -> web.Response:
+        """GET/PATCH/DELETE /webhooks/{app}/{token}/messages/{id|@original}."""
+        message = self._webhook_message(request)
+        if message is None or message.deleted:
+            return self.fake.reject(request, 404, UNKNOWN_MESSAGE)
+        return await self._message_verb(request, message)
+
+    async def _message_verb(self, request: web.Request, message: BotMessage) -> web.Response:
+        """Apply GET, PATCH or DELETE to a recorded message."""
+        if request.method == "DELETE":
+            message.deleted = True
+            self.fake.notify()
+            return web.Response(status=204)
+        if request.method == "PATCH":
+            body, files = await read_body(request)
+            problems = schema.validate_message(body, len(files), creating=False)
+            if problems:
+                return self.fake.reject(request, 400, schema.error_body(problems))
+            message.apply(body, files, record_edit=True)
+            self.fake.notify()
+        return json_response(message.payload(self.fake.base_url))
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        """GET /channels/{id}."""
+        channel = self.world.any_channel(int(request.match_info["channel_id"]))
+        if channel is None:
+            return self.fake.reject(request, 404, UNKNOWN_CHANNEL)
+        return json_response(channel.payload())
+
+    async def create_channel_message(self, request: web.Request) -> web.Response:
+        """POST /channels/{id}/messages: a plain message (or DM) from the bot."""
+        channel = self.world.any_channel(int(request.match_info["channel_id"]))
+        if channel is None:
+            return self.fake.reject(request, 404, UNKNOWN_CHANNEL)
+        body, files = await read_body(request)
+        problems = schema.validate_message(body, len(files), creating=True)
+        if problems:
+            return self.fake.reject(request, 400, schema.error_body(problems))
+        kind = "dm" if channel.type == 1 else "channel"
+        message = self.fake.create_message(channel.id, kind, body, files)
+        return json_response(message.payload(self.fake.base_url))
+
+    async def channel_message(self, request: web.Request) -> web.Response:
+        """GET/PATCH/DELETE /channels/{id}/messages/{id}."""
+        message = self.fake.messages.get(int(request.match_info["message_id"]))
+        if message is None or message.deleted or message.ephemeral:
+            return self.fake.reject(request, 404, UNKNOWN_MESSAGE)
+        return await self._message_verb(request, message)
+
+    async def guild(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id}."""
+        return json_response(self.world.guild_payload())
+
+    async def guild_channels(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id}/channels."""
+        return json_response([c.payload() for c in self.world.channels.values()])
+
+    async def guild_roles(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id}/roles."""
+        return json_response([r.payload() for r in self.world.roles])
+
+    async def guild_member(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id}/members/{user_id}."""
+        member = self.world.members.get(int(request.match_info["user_id"]))
+        if member is None:
+            return self.fake.reject(request, 404, {"message": "Unknown Member", "code": 10007})
+        return json_response(member.payload())
+
+
+def add_routes(app: web.Application, fake: FakeDiscord) -> None:
+    """Register every REST route under /api/v10."""
+    rest = Rest(fake)
+    api = "/api/v10"
+    cmds = "/applications/{app_id}/commands"
+    guild_cmds = "/applications/{app_id}/guilds/{guild_id}/commands"
+    hook_msg = "/webhooks/{app_id}/{token}/messages/{message_id}"
+    routes = [
+        ("GET", "/users/@me", rest.me),
+        ("GET", "/oauth2/applications/@me", rest.application),
+        ("POST", "/users/@me/channels", rest.open_dm),
+        ("GET", "/users/{user_id}", rest.get_user),
+        ("GET", cmds, rest.get_commands),
+        ("PUT", cmds, rest.put_commands),
+        ("GET", guild_cmds, rest.get_commands),
+        ("PUT", guild_cmds, rest.put_commands),
+        ("POST", "/interactions/{interaction_id}/{token}/callback", rest.callback),
+        ("POST", "/webhooks/{app_id}/{token}", rest.execute_webhook),
+        *[(verb, hook_msg, rest.webhook_message) for verb in ("GET", "PATCH", "DELETE")],
+        ("GET", "/channels/{channel_id}", rest.get_channel),
+        ("POST", "/channels/{channel_id}/messages", rest.create_channel_message),
+        *[
+            (verb, "/channels/{channel_id}/messages/{message_id}", rest.channel_message)
+            for verb in ("GET", "PATCH", "DELETE")
+        ],
+        ("GET", "/guilds/{guild_id}", rest.guild),
+        ("GET", "/guilds/{guild_id}/channels", rest.guild_channels),
+        ("GET", "/guilds/{guild_id}/roles", rest.guild_roles),
+        ("GET", "/guilds/{guild_id}/members/{user_id}", rest.guild_member),
+    ]
+    for method, path, handler in routes:
+        app.router.add_route(method, api + path, handler)

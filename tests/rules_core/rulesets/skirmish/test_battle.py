@@ -1,0 +1,41 @@
+"""The scripted skirmish battle plays to a victory; its log matches the golden file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rules_core import registry
+from rules_core.events import BattleEnded, DecisionRequested, event_from_dict, event_to_dict
+from rules_core.plugin import Rules
+from rules_core.render import Renderer
+from tests.rules_core.rulesets.skirmish.script import play
+
+GOLDEN = Path(__file__).parents[2] / "golden" / "skirmish_battle.txt"
+
+
+def rules() -> Rules:
+    found = registry.get("skirmish").rules
+    assert found is not None
+    return found
+
+
+def test_the_scripted_battle_ends_in_a_victory() -> None:
+    played = play(rules())
+    assert played.result.state.outcome is not None
+    assert played.result.state.outcome.winner in ("red", "blue")
+    assert isinstance(played.result.events[-1], BattleEnded)
+    assert any(isinstance(e, DecisionRequested) for e in played.result.events)
+
+
+def test_the_battle_log_matches_the_golden_file() -> None:
+    played = play(rules())
+    text = "\n".join(Renderer.for_state(played.first).lines(played.result.events)) + "\n"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_every_event_round_trips_through_json() -> None:
+    events = play(rules()).result.events
+    assert [event_from_dict(event_to_dict(e)) for e in events] == list(events)

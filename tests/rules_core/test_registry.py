@@ -1,0 +1,33 @@
+"""The registry keeps its API for the bot and finds ruleset packages on its own."""
+
+from __future__ import annotations
+
+from rules_core import registry
+from rules_core.roster import RosterSchema
+
+FIVE = ["tree_of_battles", "pike_and_shot", "hail_caesar", "impetus", "heroic_age"]
+
+
+def test_the_five_rulesets_are_listed_in_order_and_by_alias() -> None:
+    assert [r.id for r in registry.all_rulesets()] == FIVE
+    assert registry.get("hc").id == "hail_caesar" and registry.get("tob").measure == "SF"
+
+
+def test_the_skirmish_ruleset_is_found_but_not_listed() -> None:
+    skirmish = registry.get("skirmish")
+    assert skirmish.rules is not None and not skirmish.listed
+    assert "skirmish" in [r.id for r in registry.all_rulesets(include_unlisted=True)]
+
+
+def test_a_package_replaces_a_placeholder_in_place() -> None:
+    saved = dict(registry._REGISTRY), set(registry._PLACEHOLDERS)
+    try:
+        new = registry.Ruleset("hail_caesar", "Hail Caesar!", "inch", RosterSchema(()), ("hc2",))
+        registry.register(new)
+        assert registry.get("hail_caesar") is new and registry.get("hc2") is new
+        assert "hc" not in registry._REGISTRY
+        assert [r.id for r in registry.all_rulesets()] == FIVE
+    finally:
+        registry._REGISTRY.clear()
+        registry._REGISTRY.update(saved[0])
+        registry._PLACEHOLDERS.update(saved[1])
