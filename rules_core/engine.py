@@ -35,13 +35,15 @@ class EngineError(ValueError):
 class Entry(Serialisable):
     """One call on the engine as a battle record keeps it: where, the input, the rolls."""
 
-    action: str  # "resolve", "answer" or "void"
+    action: str  # "resolve", "answer", "void" or "edit"
     turn: int
     step: str
     attempt: int
     orders: tuple[Order, ...] = ()
     answer: Answer | None = None
     rolls: tuple[Roll, ...] = ()
+    state: BattleState | None = None  # the state a GM's edit left, for "edit" only
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,17 @@ def void(state: BattleState) -> Resolution:
     entry = Entry("void", cursor.turn, cursor.step, cursor.attempt)
     voided = replace(state, pending=None, cursor=replace(cursor, attempt=cursor.attempt + 1))
     return Resolution(voided, (), (entry,))
+
+
+def edit(before: BattleState, after: BattleState, reason: str) -> Resolution:
+    """A GM's change outside the rules (a unit moved, a status set, a step undone), on record.
+
+    An undo goes back to an earlier state; its cursor's attempt is raised past every attempt
+    already used at that step, so the step is replayed with fresh dice, not foreseen ones.
+    """
+    cursor = before.cursor
+    entry = Entry("edit", cursor.turn, cursor.step, cursor.attempt, state=after, reason=reason)
+    return Resolution(after, (), (entry,))
 
 
 def run(rules: Rules, seed: bytes, state: BattleState, orders: Sequence[Order] = ()) -> Resolution:

@@ -7,20 +7,21 @@ sequence of play, order kinds, parameters and tables as class attributes, and wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rules_core.codec import Json
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict
-from rules_core.state import BattleState, Outcome
-from rules_core.steps import Actors, SequenceOfPlay, Step, Subject, active_side
+from rules_core.state import Battlefield, BattleState, Group, Outcome, Point, Side, Unit
+from rules_core.steps import Actors, Cursor, SequenceOfPlay, Step, Subject, active_side
 from rules_core.tables import GridTable, ScoreTable
 
 if TYPE_CHECKING:
     from rules_core.context import Context
 
 Table = ScoreTable | GridTable
+ROSTER_KEYS = frozenset({"name", "type", "grade", "quality", "stands", "frontage", "depth"})
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,51 @@ class Rules:
         """The method that resolves a step."""
         found: Callable[[Context], None] = getattr(self, f"resolve_{step.resolver}")
         return found
+
+    # -- setting up a battle -------------------------------------------------------------
+
+    measure_mm: ClassVar[float] = 25.4  # millimetres in one unit of the ruleset's measure
+    deployment_depth: ClassVar[float] = 12.0  # depth of each side's deployment band
+
+    def new_battle(
+        self, battle_id: str, ruleset_id: str, width: float, depth: float, sides: Sequence[Side]
+    ) -> BattleState:
+        """An empty table for these sides: one group each, deployment bands on opposite edges."""
+        band = min(self.deployment_depth, depth / 3)
+        zones: tuple[list[Json], list[Json]] = ([0.0, band], [depth - band, depth])
+        placed = tuple(
+            Side(side.id, side.name, {**side.status, "deploy_zone": zones[index % 2]})
+            for index, side in enumerate(sides)
+        )
+        groups = tuple(Group(f"{s.id}_main", s.name, s.id, "army") for s in placed)
+        field = Battlefield(width, depth, self.measure_name(), self.measure_mm)
+        cursor = Cursor(0, "setup", "", tuple(s.id for s in placed))
+        return BattleState(battle_id, ruleset_id, field, cursor, placed, groups)
+
+    def measure_name(self) -> str:
+        """The name of the ruleset's measure (inch, SF, H)."""
+        return "inch"
+
+    def unit_from_roster(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
+    ) -> Unit:
+        """A unit built from one roster entry, not yet placed; profile values pass through."""
+        quality = entry.get("grade", entry.get("quality", ""))
+        profile = {key: value for key, value in entry.items() if key not in ROSTER_KEYS}
+        return Unit(
+            unit_id, str(entry["name"]), side, group, str(entry.get("type", "")), str(quality),
+            _number(entry.get("frontage"), 2.0), _number(entry.get("depth"), 1.0), 0.0, 0.0, 0.0,
+            stands=int(_number(entry.get("stands"), 1)), profile=profile,
+        )  # fmt: skip
+
+    def deployment_zone(self, state: BattleState, side: str) -> tuple[Point, ...] | None:
+        """The area a side deploys in (a polygon), or None for anywhere on the table."""
+        band = state.side(side).status.get("deploy_zone")
+        if not isinstance(band, list | tuple) or len(band) != 2:
+            return None
+        low, high = (float(v) for v in band if isinstance(v, int | float))
+        width = state.battlefield.width
+        return ((0.0, low), (width, low), (width, high), (0.0, high))
 
     # -- hooks ---------------------------------------------------------------------------
 
@@ -132,3 +178,10 @@ class Rules:
         if not standing:
             return Outcome(None, "every army has broken")
         return None
+
+
+def _number(value: Json, default: float) -> float:
+    """A roster number, or the default when it is missing or not a number."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return default

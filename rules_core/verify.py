@@ -80,6 +80,8 @@ def _replay(rules: Rules, seed: bytes, state: BattleState, entries: Sequence[Any
 def _call(rules: Rules, seed: bytes, state: BattleState, entry: Mapping[str, Any]) -> Resolution:
     if entry["action"] == "void":
         return engine.void(state)
+    if entry["action"] == "edit":
+        return engine.edit(state, BattleState.from_dict(entry["state"]), entry.get("reason", ""))
     if entry["action"] == "answer":
         return engine.answer(rules, seed, state, Answer.from_dict(entry["answer"]))
     orders = decode(tuple[Order, ...], entry["orders"])

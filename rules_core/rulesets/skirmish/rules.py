@@ -9,8 +9,9 @@ melee (the winner chooses to follow up or halt). An army with half its units gon
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier
@@ -19,6 +20,7 @@ from rules_core.geometry import Footprint, facing_towards, in_contact, quarter, 
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.skirmish import measure
+from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES
 from rules_core.rulesets.skirmish.tables import RALLY, TERRAIN, TO_HIT
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
@@ -86,6 +88,18 @@ class SkirmishRules(Rules):
             if check is None
             else check(state, order, state.unit(order.actor))
         )
+
+    def unit_from_roster(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
+    ) -> Unit:
+        """A skirmish unit: a 4" by 2" base of two stands, its profile from its type."""
+        kind = str(entry.get("type") or "infantry")
+        profile: dict[str, Json] = {**PROFILES.get(kind, INFANTRY)}
+        profile.update({key: entry[key] for key in ("move", "stamina") if key in entry})
+        return Unit(
+            unit_id, str(entry["name"]), side, group, kind, "B", 4.0, 2.0, 0.0, 0.0, 0.0,
+            stands=2, formation="line", profile=profile,
+        )  # fmt: skip
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Units given no order hold (there is no default deployment move)."""

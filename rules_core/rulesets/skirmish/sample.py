@@ -20,6 +20,7 @@ INFANTRY = {"move": 6, "melee": 3, "stamina": 3}
 ARCHERS = {"move": 6, "range": 12, "shoot": 3, "melee": 1, "stamina": 2}
 SLINGERS = {"move": 6, "range": 9, "shoot": 2, "melee": 1, "stamina": 2}
 HORSE = {"move": 9, "melee": 3, "stamina": 2}
+PROFILES = {"infantry": INFANTRY, "archers": ARCHERS, "skirmishers": SLINGERS, "cavalry": HORSE}
 
 
 def _unit(key: str, name: str, side: str, kind: str, x: float, profile: dict[str, int]) -> Unit:
