@@ -143,7 +143,11 @@ def edit(before: BattleState, after: BattleState, reason: str) -> Resolution:
 
 def run(rules: Rules, seed: bytes, state: BattleState, orders: Sequence[Order] = ()) -> Resolution:
     """Resolve the current step, then every following step that needs nobody's input."""
-    result = resolve(rules, seed, state, orders)
+    return settle(rules, seed, resolve(rules, seed, state, orders))
+
+
+def settle(rules: Rules, seed: bytes, result: Resolution) -> Resolution:
+    """Carry a resolution on through the steps that need nobody, until someone must act."""
     for _ in range(MAX_STEPS_PER_RUN):
         if waiting(rules, result.state).sides or result.state.outcome is not None:
             return result

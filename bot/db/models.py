@@ -212,10 +212,21 @@ class StageLog(Base):
     started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     orders: Mapped[list[Any] | None] = mapped_column(JSON)
     events: Mapped[list[Any] | None] = mapped_column(JSON)
-    entries: Mapped[list[Any] | None] = mapped_column(JSON)
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     trigger: Mapped[str | None] = mapped_column(String(40))
     missing: Mapped[list[Any] | None] = mapped_column(JSON)
+
+
+class RecordEntry(Base):
+    """One call on the rules engine, in order: what ``rules_core.verify`` replays."""
+
+    __tablename__ = "record_entry"
+    __table_args__ = (UniqueConstraint("battle_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column()
+    entry: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 class BattleOrder(Base):

@@ -35,6 +35,7 @@ def test_ruleset_choices_come_from_the_registry() -> None:
         "hail_caesar",
         "impetus",
         "heroic_age",
+        "skirmish",
     ]
 
 

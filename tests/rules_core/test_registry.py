@@ -9,14 +9,14 @@ FIVE = ["tree_of_battles", "pike_and_shot", "hail_caesar", "impetus", "heroic_ag
 
 
 def test_the_five_rulesets_are_listed_in_order_and_by_alias() -> None:
-    assert [r.id for r in registry.all_rulesets()] == FIVE
+    assert [r.id for r in registry.all_rulesets()] == [*FIVE, "skirmish"]
     assert registry.get("hc").id == "hail_caesar" and registry.get("tob").measure == "SF"
 
 
-def test_the_skirmish_ruleset_is_found_but_not_listed() -> None:
+def test_the_skirmish_tutorial_is_listed_last() -> None:
     skirmish = registry.get("skirmish")
-    assert skirmish.rules is not None and not skirmish.listed
-    assert "skirmish" in [r.id for r in registry.all_rulesets(include_unlisted=True)]
+    assert skirmish.rules is not None and skirmish.listed
+    assert skirmish.name == "Skirmish (tutorial)"
 
 
 def test_a_package_replaces_a_placeholder_in_place() -> None:
@@ -26,7 +26,7 @@ def test_a_package_replaces_a_placeholder_in_place() -> None:
         registry.register(new)
         assert registry.get("hail_caesar") is new and registry.get("hc2") is new
         assert "hc" not in registry._REGISTRY
-        assert [r.id for r in registry.all_rulesets()] == FIVE
+        assert [r.id for r in registry.all_rulesets()] == [*FIVE, "skirmish"]
     finally:
         registry._REGISTRY.clear()
         registry._REGISTRY.update(saved[0])

@@ -1,4 +1,5 @@
-"""The skirmish ruleset: the worked example of a plugin, used by the core's tests."""
+"""The skirmish ruleset: a short tutorial game, the worked example of a plugin, and the
+ruleset the core's and the bot's tests play."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from rules_core.rulesets.skirmish.rules import SkirmishRules
 
 RULESET = Ruleset(
     "skirmish",
-    "Skirmish (test ruleset)",
+    "Skirmish (tutorial)",
     "inch",
     RosterSchema(
         (
@@ -19,5 +20,4 @@ RULESET = Ruleset(
         )
     ),
     rules=SkirmishRules(),
-    listed=False,
 )
