@@ -73,6 +73,7 @@ class Waiting:
 def begin(rules: Rules, state: BattleState) -> BattleState:
     """Place a new battle at the first step of its sequence of play."""
     rules.parameter_values(state.parameters)  # refuse unknown overrides early
+    state = rules.prepare(state)
     order = state.cursor.side_order or tuple(side.id for side in state.sides)
     cursor = start(rules.sequence, order, lambda step: _subjects(rules, state, step))
     return replace(state, cursor=cursor, pending=None, outcome=None)

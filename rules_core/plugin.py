@@ -107,6 +107,10 @@ class Rules:
             stands=int(_number(entry.get("stands"), 1)), profile=profile,
         )  # fmt: skip
 
+    def prepare(self, state: BattleState) -> BattleState:
+        """The state as play begins, once every unit is deployed (counts, starting values)."""
+        return state
+
     def deployment_zone(self, state: BattleState, side: str) -> tuple[Point, ...] | None:
         """The area a side deploys in (a polygon), or None for anywhere on the table."""
         band = state.side(side).status.get("deploy_zone")

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from bot.clock import Clock, SystemClock
 from bot.db.session import Database
 from bot.services.armies import ArmyService
+from bot.services.battles import BattleService
 from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
+from bot.services.play import PlayService
 
 
 @dataclass(frozen=True)
@@ -18,8 +21,19 @@ class Services:
     campaigns: CampaignService
     armies: ArmyService
     dice: DiceService
+    battles: BattleService
+    play: PlayService
 
     @classmethod
-    def build(cls, db: Database, *, rng: random.Random | None = None) -> Services:
-        """Wire every service to one database."""
-        return cls(CampaignService(db), ArmyService(db), DiceService(rng))
+    def build(
+        cls, db: Database, *, rng: random.Random | None = None, clock: Clock | None = None
+    ) -> Services:
+        """Wire every service to one database and one clock."""
+        clock = clock or SystemClock()
+        return cls(
+            CampaignService(db),
+            ArmyService(db),
+            DiceService(rng),
+            BattleService(db, clock),
+            PlayService(db, clock),
+        )

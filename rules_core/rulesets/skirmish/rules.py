@@ -10,6 +10,7 @@ melee (the winner chooses to follow up or halt). An army with half its units gon
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -100,6 +101,14 @@ class SkirmishRules(Rules):
             unit_id, str(entry["name"]), side, group, kind, "B", 4.0, 2.0, 0.0, 0.0, 0.0,
             stands=2, formation="line", profile=profile,
         )  # fmt: skip
+
+    def prepare(self, state: BattleState) -> BattleState:
+        """Count each side's units at the start: an army breaks at half of them."""
+        for side in state.sides:
+            if "units" not in side.status:
+                counted = {**side.status, "units": len(state.units_of(side.id))}
+                state = state.with_side(replace(side, status=counted))
+        return state
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Units given no order hold (there is no default deployment move)."""

@@ -1,0 +1,197 @@
+"""Shared pieces of the battle services: loading the channel's battle, views, record keeping."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from bot.db.models import Battle, BattleStatus, Campaign, RecordEntry, Role
+from bot.errors import Conflict, NotFound, PermissionDenied
+from bot.services.campaigns import Place, find_member, load_open_campaign
+from rules_core import engine, registry
+from rules_core.plugin import Rules
+from rules_core.state import BattleState, Unit
+
+OPEN_BATTLE = (BattleStatus.SETUP, BattleStatus.RUNNING, BattleStatus.PAUSED)
+
+
+@dataclass(frozen=True)
+class SideView:
+    """A side as the cogs show it."""
+
+    side_id: str
+    name: str
+    owner_id: int
+    army_name: str
+
+
+@dataclass(frozen=True)
+class BattleView:
+    """A battle as the cogs show it: where play stands and who must act."""
+
+    id: int
+    name: str
+    campaign_name: str
+    ruleset_id: str
+    status: BattleStatus
+    channel_id: int
+    seed_sha256: str
+    stage: int
+    deadline_at: datetime | None
+    sides: tuple[SideView, ...]
+    state: BattleState
+    waiting_step: str
+    waiting_for: tuple[int, ...]  # user ids who must act now
+    gm_ids: tuple[int, ...]
+
+    def side_name(self, side_id: str) -> str:
+        """The display name of a side (or "GM")."""
+        found = next((s.name for s in self.sides if s.side_id == side_id), None)
+        return found or ("GM" if side_id == "gm" else side_id)
+
+
+@dataclass
+class Loaded:
+    """A battle loaded inside a session, with its campaign, rules and state."""
+
+    campaign: Campaign
+    battle: Battle
+    rules: Rules
+    state: BattleState
+
+    @property
+    def seed(self) -> bytes:
+        """The battle's secret seed."""
+        return bytes.fromhex(self.battle.seed)
+
+    def side_of(self, user_id: int) -> list[str]:
+        """The side ids a user gives orders for."""
+        return [s.side_id for s in self.battle.sides if s.owner_id == user_id]
+
+    def is_gm(self, user_id: int) -> bool:
+        """Whether the user is a GM of the campaign."""
+        member = find_member(self.campaign, user_id)
+        return member is not None and member.role is Role.GM
+
+    def require_gm(self, user_id: int) -> None:
+        """Raise unless the user is a GM."""
+        if not self.is_gm(user_id):
+            raise PermissionDenied(f"Only a GM of **{self.campaign.name}** can do that.")
+
+    def save(self, state: BattleState) -> None:
+        """Keep a new state on the battle row."""
+        self.state = state
+        self.battle.state = state.to_dict()
+
+
+def rules_of(ruleset_id: str) -> Rules:
+    """The rules object of a ruleset, or a clear error if it has none yet."""
+    rules = registry.get(ruleset_id).rules
+    if rules is None:
+        raise Conflict(
+            f"The ruleset `{ruleset_id}` cannot run battles yet: its rules are still being "
+            "written. Campaigns, armies and dice work meanwhile."
+        )
+    return rules
+
+
+async def load_battle(
+    session: AsyncSession, place: Place, statuses: Sequence[BattleStatus] = OPEN_BATTLE
+) -> Loaded:
+    """The open battle of this channel's campaign."""
+    campaign = await load_open_campaign(session, place)
+    battle = await session.scalar(
+        select(Battle)
+        .where(Battle.campaign_id == campaign.id, Battle.status.in_(statuses))
+        .options(selectinload(Battle.sides))
+        .order_by(Battle.id.desc())
+    )
+    if battle is None:
+        raise NotFound(
+            f"**{campaign.name}** has no battle in play. A GM starts one: `/battle create`."
+        )
+    return _loaded(campaign, battle)
+
+
+async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | None:
+    """A battle by id, with its campaign (for deadlines, which have no channel context)."""
+    battle = await session.scalar(
+        select(Battle).where(Battle.id == battle_id).options(selectinload(Battle.sides))
+    )
+    if battle is None:
+        return None
+    campaign = await session.scalar(
+        select(Campaign)
+        .where(Campaign.id == battle.campaign_id)
+        .options(selectinload(Campaign.members), selectinload(Campaign.armies))
+    )
+    assert campaign is not None
+    return _loaded(campaign, battle)
+
+
+def _loaded(campaign: Campaign, battle: Battle) -> Loaded:
+    state = BattleState.from_dict(battle.state)
+    return Loaded(campaign, battle, rules_of(battle.ruleset_id), state)
+
+
+async def append_entries(session: AsyncSession, battle_id: int, entries: Sequence[object]) -> None:
+    """Add the engine's record entries after those already kept."""
+    last = await session.scalar(
+        select(func.max(RecordEntry.seq)).where(RecordEntry.battle_id == battle_id)
+    )
+    seq = -1 if last is None else last
+    for entry in entries:
+        assert isinstance(entry, engine.Entry)
+        seq += 1
+        session.add(RecordEntry(battle_id=battle_id, seq=seq, entry=entry.to_dict()))
+
+
+def view_of(loaded: Loaded) -> BattleView:
+    """Plain data for a loaded battle."""
+    battle, state = loaded.battle, loaded.state
+    waiting = (
+        engine.waiting(loaded.rules, state) if battle.status is not BattleStatus.SETUP else None
+    )
+    gms = tuple(m.user_id for m in loaded.campaign.members if m.role is Role.GM)
+    users: list[int] = []
+    for side in waiting.sides if waiting else ():
+        users += (
+            list(gms) if side == "gm" else [s.owner_id for s in battle.sides if s.side_id == side]
+        )
+    armies = {a.id: a.name for a in loaded.campaign.armies}
+    return BattleView(
+        id=battle.id,
+        name=battle.name,
+        campaign_name=loaded.campaign.name,
+        ruleset_id=battle.ruleset_id,
+        status=battle.status,
+        channel_id=loaded.campaign.channel_id,
+        seed_sha256=battle.seed_sha256,
+        stage=battle.stage,
+        deadline_at=battle.deadline_at,
+        sides=tuple(
+            SideView(s.side_id, s.name, s.owner_id, armies.get(s.army_id or -1, "—"))
+            for s in sorted(battle.sides, key=lambda s: s.side_id)
+        ),
+        state=state,
+        waiting_step=waiting.title if waiting else "Setting up",
+        waiting_for=tuple(dict.fromkeys(users)),
+        gm_ids=gms,
+    )
+
+
+def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Unit:
+    """A unit by id or name (case-insensitive), optionally only among some sides."""
+    key = " ".join(ref.split()).casefold()
+    for unit in state.units:
+        if (unit.id.casefold() == key or unit.name.casefold() == key) and (
+            sides is None or unit.side in sides
+        ):
+            return unit
+    whose = "" if sides is None else " of yours"
+    raise NotFound(f"There is no unit{whose} called **{ref}** on the table.")

@@ -1,0 +1,281 @@
+"""Setting up a battle: create it from the campaign's armies, lay terrain, deploy units."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from shapely.geometry import Polygon
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.clock import Clock
+from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign
+from bot.db.session import Database
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.services.armies import parse_roster
+from bot.services.battle_state import (
+    BattleView,
+    Loaded,
+    load_battle,
+    rules_of,
+    view_of,
+)
+from bot.services.campaigns import Place, clean_text, load_open_campaign, require_gm
+from bot.services.shapes import check_on_table, parse_point, terrain_points
+from rules_core.geometry import Footprint, overlap_area
+from rules_core.seeding import commitment, new_seed
+from rules_core.state import TERRAIN_KINDS, BattleState, Side, TerrainFeature, Unit
+
+MIN_TABLE, MAX_TABLE = 6.0, 400.0
+SIDE_IDS = "abcdefgh"
+
+
+class BattleService:
+    """Battle set-up commands; each call is one database session."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def create(
+        self, place: Place, user_id: int, name: str, armies: list[str], width: float, depth: float
+    ) -> BattleView:
+        """A new battle in set-up, one side per named army (a GM only)."""
+        name = clean_text(name, "battle name", 100)
+        for size in (width, depth):
+            if not MIN_TABLE <= size <= MAX_TABLE:
+                raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            require_gm(campaign, user_id)
+            rules = rules_of(campaign.ruleset_id)
+            await _refuse_second_battle(session, campaign)
+            chosen = _chosen_armies(campaign, armies)
+            seed = new_seed()
+            battle = Battle(
+                campaign_id=campaign.id, name=name, ruleset_id=campaign.ruleset_id, seed=seed.hex(),
+                seed_sha256=commitment(seed), state={}, created_by=user_id,
+            )  # fmt: skip
+            battle.sides = [
+                BattleSide(side_id=SIDE_IDS[i], name=_side_name(campaign, a), army_id=a.id,
+                           owner_id=a.owner_id)
+                for i, a in enumerate(chosen)
+            ]  # fmt: skip
+            session.add(battle)
+            await session.flush()
+            sides = [Side(s.side_id, s.name) for s in battle.sides]
+            state = rules.new_battle(
+                f"battle-{battle.id}", campaign.ruleset_id, width, depth, sides
+            )
+            battle.state = state.to_dict()
+            return view_of(Loaded(campaign, battle, rules, state))
+
+    async def view(self, place: Place) -> BattleView:
+        """The channel's battle as it stands."""
+        async with self.db.read() as session:
+            return view_of(await load_battle(session, place))
+
+    async def add_terrain(
+        self, place: Place, user_id: int, kind: str, shape: str, at: str, size: str | None,
+        name: str | None,
+    ) -> TerrainFeature:  # fmt: skip
+        """Lay a piece of terrain during set-up (a GM only)."""
+        if kind not in TERRAIN_KINDS:
+            raise InvalidInput(f"Unknown terrain `{kind}`: use one of {', '.join(TERRAIN_KINDS)}.")
+        points = terrain_points(kind, shape, at, size)
+        async with self.db.write() as session:
+            loaded = await _setting_up(session, place, user_id)
+            feature_id = _next_id(f.id for f in loaded.state.terrain)
+            title = clean_text(name, "terrain name", 60) if name else kind.replace("_", " ").title()
+            feature = TerrainFeature(f"t{feature_id}", kind, points, title)
+            check_on_table(points, loaded.state.battlefield, feature.linear)
+            loaded.save(replace(loaded.state, terrain=(*loaded.state.terrain, feature)))
+            return feature
+
+    async def remove_terrain(self, place: Place, user_id: int, terrain_id: str) -> TerrainFeature:
+        """Take a piece of terrain off the table during set-up (a GM only)."""
+        async with self.db.write() as session:
+            loaded = await _setting_up(session, place, user_id)
+            feature = next((f for f in loaded.state.terrain if terrain_id in (f.id, f.name)), None)
+            if feature is None:
+                raise NotFound(f"There is no terrain `{terrain_id}`; see `/battle terrain list`.")
+            kept = tuple(f for f in loaded.state.terrain if f.id != feature.id)
+            loaded.save(replace(loaded.state, terrain=kept))
+            return feature
+
+    async def deploy(
+        self, place: Place, user_id: int, unit: str, at: str, facing: float | None
+    ) -> Unit:
+        """Place one of your units (or any, for a GM) at a position and facing during set-up."""
+        point = parse_point(at)
+        async with self.db.write() as session:
+            loaded = await load_battle(session, place, (BattleStatus.SETUP,))
+            placed = _place(loaded, user_id, unit, point, facing)
+            loaded.save(_with_unit(loaded.state, placed))
+            return placed
+
+    async def deploy_many(self, place: Place, user_id: int, content: bytes, filename: str) -> int:
+        """Place several units from a file of ``{unit, at: [x, y], facing}``; all or nothing."""
+        rows = _deployment_rows(parse_roster(content, filename))
+        async with self.db.write() as session:
+            loaded = await load_battle(session, place, (BattleStatus.SETUP,))
+            state = loaded.state
+            for index, row in enumerate(rows):
+                try:
+                    placed = _place(Loaded(loaded.campaign, loaded.battle, loaded.rules, state),
+                                    user_id, row["unit"], row["at"], row["facing"])  # fmt: skip
+                except (InvalidInput, NotFound, PermissionDenied, Conflict) as error:
+                    raise InvalidInput(
+                        f"Row {index + 1} ({row['unit']}): {error.message}"
+                    ) from None
+                state = _with_unit(state, placed)
+            loaded.save(state)
+            return len(rows)
+
+    async def roster_units(self, place: Place, user_id: int) -> list[tuple[str, str, bool]]:
+        """(id, name, deployed) of the units the user may deploy, for autocomplete."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+            on_table = {u.id for u in loaded.state.units}
+            return [
+                (unit_id, name, unit_id in on_table)
+                for unit_id, name, side in _roster_entries(loaded)
+                if loaded.is_gm(user_id) or side in loaded.side_of(user_id)
+            ]
+
+
+def undeployed(loaded: Loaded) -> list[str]:
+    """Names of the units of every side's army not yet on the table."""
+    on_table = {u.id for u in loaded.state.units}
+    return [name for unit_id, name, _ in _roster_entries(loaded) if unit_id not in on_table]
+
+
+async def _refuse_second_battle(session: AsyncSession, campaign: Campaign) -> None:
+    open_one = await session.scalar(
+        select(Battle).where(
+            Battle.campaign_id == campaign.id, Battle.status != BattleStatus.FINISHED
+        )
+    )
+    if open_one is not None:
+        raise Conflict(
+            f"**{open_one.name}** is still being played; end it with `/battle end` first."
+        )
+
+
+def _chosen_armies(campaign: Campaign, names: list[str]) -> list[Army]:
+    keys = [" ".join(n.split()).casefold() for n in names if n.strip()]
+    if len(keys) < 2 or len(set(keys)) != len(keys):
+        raise InvalidInput("A battle needs at least two different armies.")
+    if len(keys) > len(SIDE_IDS):
+        raise InvalidInput(f"At most {len(SIDE_IDS)} armies can fight one battle.")
+    by_name = {a.name.casefold(): a for a in campaign.armies}
+    missing = [n for n, k in zip(names, keys, strict=True) if k not in by_name]
+    if missing:
+        raise NotFound(f"No army called {', '.join(f'**{m}**' for m in missing)} in this campaign.")
+    return [by_name[k] for k in keys]
+
+
+def _side_name(campaign: Campaign, army: Army) -> str:
+    owner = next((m for m in campaign.members if m.user_id == army.owner_id), None)
+    return owner.side if owner is not None and owner.side else army.name
+
+
+async def _setting_up(session: AsyncSession, place: Place, user_id: int) -> Loaded:
+    loaded = await load_battle(session, place)
+    loaded.require_gm(user_id)
+    if loaded.battle.status is not BattleStatus.SETUP:
+        raise Conflict("The battle has started; terrain can only change during set-up.")
+    return loaded
+
+
+def _next_id(ids: Any) -> int:
+    numbers = [int(i[1:]) for i in ids if i[1:].isdigit()]
+    return max(numbers, default=0) + 1
+
+
+def _roster_entries(loaded: Loaded) -> list[tuple[str, str, str]]:
+    """(unit id, name, side id) for every unit of every side's army, in roster order."""
+    armies = {a.id: a for a in loaded.campaign.armies}
+    found = []
+    for side in sorted(loaded.battle.sides, key=lambda s: s.side_id):
+        army = armies.get(side.army_id or -1)
+        for index, entry in enumerate(army.roster["units"] if army else []):
+            found.append((f"{side.side_id}{index + 1}", str(entry["name"]), side.side_id))
+    return found
+
+
+def _roster_unit(loaded: Loaded, ref: str) -> Unit:
+    """A fresh unit from its side's roster, found by id or name."""
+    key = " ".join(ref.split()).casefold()
+    armies = {a.id: a for a in loaded.campaign.armies}
+    for unit_id, name, side_id in _roster_entries(loaded):
+        if key in (unit_id.casefold(), name.casefold()):
+            side = next(s for s in loaded.battle.sides if s.side_id == side_id)
+            entry = armies[side.army_id or -1].roster["units"][int(unit_id[1:]) - 1]
+            return loaded.rules.unit_from_roster(entry, unit_id, side_id, f"{side_id}_main")
+    raise NotFound(f"No unit called **{ref}** in this battle's armies.")
+
+
+def _place(loaded: Loaded, user_id: int, ref: str, at: Any, facing: Any) -> Unit:
+    unit = _roster_unit(loaded, ref)
+    if not loaded.is_gm(user_id) and unit.side not in loaded.side_of(user_id):
+        raise PermissionDenied(f"**{unit.name}** is not yours to deploy.")
+    current = next((u for u in loaded.state.units if u.id == unit.id), None)
+    turn = (
+        float(facing)
+        if facing is not None
+        else (current.facing if current else _facing(loaded, unit))
+    )
+    placed = replace(unit, x=float(at[0]), y=float(at[1]), facing=turn % 360)
+    _check_deployment(loaded.state, loaded.rules.deployment_zone(loaded.state, unit.side), placed)
+    return placed
+
+
+def _facing(loaded: Loaded, unit: Unit) -> float:
+    """Face the far edge: sides deploying in the lower half face +y (0), the others 180."""
+    zone = loaded.rules.deployment_zone(loaded.state, unit.side)
+    if zone is None:
+        return 0.0
+    middle = sum(y for _, y in zone) / len(zone)
+    return 0.0 if middle < loaded.state.battlefield.depth / 2 else 180.0
+
+
+def _check_deployment(state: BattleState, zone: Any, unit: Unit) -> None:
+    footprint = Footprint.of(unit)
+    field = state.battlefield
+    if not all(0 <= x <= field.width and 0 <= y <= field.depth for x, y in footprint.corners()):
+        raise InvalidInput(
+            f"**{unit.name}** at ({unit.x:g}, {unit.y:g}) would stand off the table "
+            f"({field.width:g} by {field.depth:g} {field.measure})."
+        )
+    if zone is not None and not Polygon(zone).buffer(1e-9).contains(footprint.polygon):
+        raise InvalidInput(f"**{unit.name}** must deploy inside its side's deployment zone.")
+    for other in state.units:
+        if other.id != unit.id and overlap_area(footprint, Footprint.of(other)) > 1e-9:
+            raise InvalidInput(f"**{unit.name}** would overlap **{other.name}**.")
+
+
+def _with_unit(state: BattleState, unit: Unit) -> BattleState:
+    if any(u.id == unit.id for u in state.units):
+        return state.with_unit(unit)
+    return replace(state, units=(*state.units, unit))
+
+
+def _deployment_rows(data: object) -> list[dict[str, Any]]:
+    rows = data.get("deploy") if isinstance(data, dict) else data
+    if not isinstance(rows, list) or not rows:
+        raise InvalidInput("A deployment file is a list of `{unit, at: [x, y], facing}` rows.")
+    checked = []
+    for index, row in enumerate(rows, 1):
+        at = row.get("at") if isinstance(row, dict) else None
+        if (
+            not isinstance(row, dict)
+            or not isinstance(row.get("unit"), str)
+            or not isinstance(at, list)
+            or len(at) != 2
+            or not all(isinstance(v, int | float) for v in at)
+        ):
+            raise InvalidInput(f"Row {index}: write it as `{{unit: Name, at: [x, y], facing: 0}}`.")
+        checked.append({"unit": row["unit"], "at": at, "facing": row.get("facing")})
+    return checked

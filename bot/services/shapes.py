@@ -1,0 +1,96 @@
+"""Terrain and positions typed by users: coordinates parsed and checked against the table."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from shapely.geometry import LineString, Polygon
+
+from bot.errors import InvalidInput
+from rules_core.state import LINEAR_KINDS, Battlefield, Point
+
+SHAPES = ("polygon", "line", "circle", "rectangle")
+_PAIR = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$")
+CIRCLE_POINTS = 16
+
+
+def parse_point(text: str, what: str = "position") -> Point:
+    """``x,y`` as a point, or InvalidInput saying what was expected."""
+    match = _PAIR.match(text)
+    if match is None:
+        raise InvalidInput(f"Malformed {what} `{text}`: write it as `x,y`, for example `12,4.5`.")
+    return (float(match.group(1)), float(match.group(2)))
+
+
+def parse_points(text: str) -> tuple[Point, ...]:
+    """Space-separated ``x,y`` pairs, e.g. ``10,12 20,12 20,18``."""
+    parts = text.split()
+    if not parts:
+        raise InvalidInput("No coordinates given: write points as `x,y x,y …`.")
+    return tuple(parse_point(part, f"point {index}") for index, part in enumerate(parts, 1))
+
+
+def parse_numbers(text: str, count: int, what: str) -> tuple[float, ...]:
+    """``count`` positive numbers separated by commas (a radius, or width,depth)."""
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != count or any(v <= 0 or not math.isfinite(v) for v in values):
+        example = "3" if count == 1 else "8,4"
+        raise InvalidInput(
+            f"Malformed {what} `{text}`: give {count} positive number(s), e.g. `{example}`."
+        )
+    return values
+
+
+def terrain_points(kind: str, shape: str, at: str, size: str | None) -> tuple[Point, ...]:
+    """The outline (or line) of a terrain piece from the typed shape, position and size."""
+    if shape not in SHAPES:
+        raise InvalidInput(f"Unknown shape `{shape}`: use one of {', '.join(SHAPES)}.")
+    linear = kind in LINEAR_KINDS
+    if linear != (shape == "line"):
+        need = "`line`" if linear else "`polygon`, `circle` or `rectangle`"
+        raise InvalidInput(f"A {kind.replace('_', ' ')} is drawn with the shape {need}.")
+    if shape in ("polygon", "line"):
+        return parse_points(at)
+    centre = parse_point(at, "centre")
+    if shape == "circle":
+        (radius,) = parse_numbers(size or "", 1, "radius")
+        return circle(centre, radius)
+    width, depth = parse_numbers(size or "", 2, "size")
+    return rectangle(centre, width, depth)
+
+
+def circle(centre: Point, radius: float) -> tuple[Point, ...]:
+    """A circle as a 16-sided polygon, rounded to hundredths."""
+    cx, cy = centre
+    return tuple(
+        (round(cx + radius * math.cos(a), 2), round(cy + radius * math.sin(a), 2))
+        for a in (2 * math.pi * i / CIRCLE_POINTS for i in range(CIRCLE_POINTS))
+    )
+
+
+def rectangle(centre: Point, width: float, depth: float) -> tuple[Point, ...]:
+    """An axis-aligned rectangle around a centre."""
+    cx, cy = centre
+    w, d = width / 2, depth / 2
+    return ((cx - w, cy - d), (cx + w, cy - d), (cx + w, cy + d), (cx - w, cy + d))
+
+
+def check_on_table(points: tuple[Point, ...], field: Battlefield, linear: bool) -> None:
+    """Refuse a shape that leaves the table or does not make a proper line or area."""
+    off = [p for p in points if not (0 <= p[0] <= field.width and 0 <= p[1] <= field.depth)]
+    if off:
+        x, y = off[0]
+        raise InvalidInput(
+            f"({x:g}, {y:g}) is off the table, which is {field.width:g} by {field.depth:g} "
+            f"{field.measure}."
+        )
+    if linear:
+        if len(points) < 2 or LineString(points).length == 0:
+            raise InvalidInput("A line needs at least two different points.")
+        return
+    if len(points) < 3 or not Polygon(points).is_valid or Polygon(points).area == 0:
+        raise InvalidInput("An area needs at least three points that do not cross or fold.")

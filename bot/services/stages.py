@@ -1,0 +1,216 @@
+"""Stages: each point where a battle waits for input, with its history row and deadlines.
+
+Moving a battle on always goes through ``advance``: it stores what the engine did, appends the
+record entries, keeps the new state, and opens the next stage with fresh deadlines, all in the
+caller's one write transaction. Orders, confirmations and deadlines carry the stage number,
+so anything that arrives for a stage already resolved finds nothing to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import (
+    BattleOrder,
+    BattleStatus,
+    Deadline,
+    DeadlineKind,
+    DeadlineStatus,
+    Readiness,
+    StageLog,
+)
+from bot.services.battle_state import BattleView, Loaded, append_entries, view_of
+from rules_core import engine
+from rules_core.engine import Resolution
+from rules_core.events import Event, event_to_dict
+from rules_core.orders import Order
+from rules_core.render import Renderer
+
+DEFAULT_POLICY: dict[str, Any] = {
+    "step_hours": 48.0,
+    "reminder_hours": [24.0, 1.0],
+    "decision_hours": 24.0,
+}
+
+
+@dataclass(frozen=True)
+class DecisionView:
+    """A question waiting for a player or the GM, for buttons."""
+
+    battle_id: int
+    stage: int
+    decision_id: str
+    question: str
+    options: tuple[tuple[str, str], ...]
+    default: str
+    side: str
+    user_ids: tuple[int, ...]
+    deadline_at: datetime | None
+
+
+@dataclass(frozen=True)
+class StageReport:
+    """What resolving a stage did, and where the battle waits now."""
+
+    title: str
+    trigger: str
+    lines: tuple[str, ...]
+    events: tuple[Event, ...]
+    missing: tuple[str, ...]
+    battle: BattleView
+    decision: DecisionView | None = None
+
+
+@dataclass
+class Arming:
+    """Deadline rows to arm and ids to disarm once the transaction has committed."""
+
+    armed: list[tuple[int, datetime]] = field(default_factory=list)
+    disarmed: list[int] = field(default_factory=list)
+
+
+def policy(settings: dict[str, Any]) -> dict[str, Any]:
+    """The campaign's deadline policy over the defaults."""
+    return {**DEFAULT_POLICY, **settings.get("deadlines", {})}
+
+
+async def stage_orders(session: AsyncSession, battle_id: int, stage: int) -> list[BattleOrder]:
+    """The orders given for one stage, in the order they were given."""
+    rows = await session.scalars(
+        select(BattleOrder)
+        .where(BattleOrder.battle_id == battle_id, BattleOrder.stage == stage)
+        .order_by(BattleOrder.submitted_at, BattleOrder.id)
+    )
+    return list(rows)
+
+
+async def ready_sides(session: AsyncSession, battle_id: int, stage: int) -> set[str]:
+    """The sides that confirmed their orders for a stage."""
+    rows = await session.scalars(
+        select(Readiness.side_id).where(Readiness.battle_id == battle_id, Readiness.stage == stage)
+    )
+    return set(rows)
+
+
+async def cancel_deadlines(session: AsyncSession, battle_id: int) -> list[int]:
+    """Cancel the battle's pending deadlines; their ids, to disarm."""
+    ids = list(
+        await session.scalars(
+            select(Deadline.id).where(
+                Deadline.battle_id == battle_id, Deadline.status == DeadlineStatus.PENDING
+            )
+        )
+    )
+    if ids:
+        await session.execute(
+            update(Deadline).where(Deadline.id.in_(ids)).values(status=DeadlineStatus.CANCELLED)
+        )
+    return ids
+
+
+async def set_deadlines(
+    session: AsyncSession, loaded: Loaded, now: datetime, hours: float, arming: Arming
+) -> None:
+    """The stage's deadline ``hours`` from now, with reminders before it (not for questions)."""
+    battle = loaded.battle
+    arming.disarmed += await cancel_deadlines(session, battle.id)
+    due = now + timedelta(hours=hours)
+    battle.deadline_at = due
+    pending = loaded.state.pending is not None
+    rows = [Deadline(battle_id=battle.id, stage=battle.stage, due_at=due, note={},
+                     kind=DeadlineKind.DECISION if pending else DeadlineKind.STEP)]  # fmt: skip
+    if not pending:
+        for before in policy(loaded.campaign.settings)["reminder_hours"]:
+            when = due - timedelta(hours=float(before))
+            if when > now:
+                reminder = Deadline(battle_id=battle.id, stage=battle.stage, due_at=when,
+                                    kind=DeadlineKind.REMINDER, note={"hours": before})  # fmt: skip
+                rows.append(reminder)
+    session.add_all(rows)
+    await session.flush()
+    arming.armed += [(row.id, row.due_at) for row in rows]
+
+
+async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, arming: Arming) -> None:
+    """Number a new stage, keep its starting state, and set its deadlines."""
+    battle, state = loaded.battle, loaded.state
+    battle.stage += 1
+    battle.stage_started_at = now
+    waiting = engine.waiting(loaded.rules, state)
+    session.add(
+        StageLog(battle_id=battle.id, number=battle.stage, turn=state.cursor.turn,
+                 step=state.cursor.step, title=stage_title(loaded), start_state=state.to_dict())
+    )  # fmt: skip
+    if waiting.finished or battle.status is not BattleStatus.RUNNING:
+        arming.disarmed += await cancel_deadlines(session, battle.id)
+        battle.deadline_at = None
+        return
+    rules = policy(loaded.campaign.settings)
+    hours = rules["decision_hours"] if state.pending else rules["step_hours"]
+    await set_deadlines(session, loaded, now, float(hours), arming)
+
+
+def stage_title(loaded: Loaded) -> str:
+    """``Turn 2 · Movement (Red)``: where the battle stands, in words."""
+    state = loaded.state
+    waiting = engine.waiting(loaded.rules, state)
+    turn = "Set-up" if state.cursor.turn == 0 else f"Turn {state.cursor.turn}"
+    sides = sorted(loaded.battle.sides, key=lambda s: s.side_id)
+    active = [s.name for s in sides if s.side_id in waiting.sides]
+    whose = f" ({', '.join(active)})" if active and len(active) < len(sides) else ""
+    return f"{turn} · {waiting.title}{whose}"
+
+
+async def advance(
+    session: AsyncSession,
+    loaded: Loaded,
+    result: Resolution,
+    *,
+    trigger: str,
+    now: datetime,
+    orders: Sequence[Order] = (),
+    missing: Sequence[str] = (),
+) -> tuple[StageReport, Arming]:
+    """Keep what the engine did to the current stage and open the next one."""
+    battle = loaded.battle
+    title = stage_title(loaded)
+    log = await session.scalar(
+        select(StageLog).where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
+    )
+    if log is not None:
+        log.orders = [o.to_dict() for o in orders]
+        log.events = [event_to_dict(e) for e in result.events]
+        log.resolved_at, log.trigger, log.missing = now, trigger, list(missing)
+    await append_entries(session, battle.id, result.entries)
+    loaded.save(result.state)
+    arming = Arming()
+    await open_stage(session, loaded, now, arming)
+    renderer = Renderer.for_state(loaded.state)
+    report = StageReport(
+        title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
+        view_of(loaded), decision_view(loaded),
+    )  # fmt: skip
+    return report, arming
+
+
+def decision_view(loaded: Loaded) -> DecisionView | None:
+    """The pending question, if the battle waits for one."""
+    pending = loaded.state.pending
+    if pending is None:
+        return None
+    decision = pending.decision
+    view = view_of(loaded)
+    users = view.gm_ids if decision.who == "gm" else tuple(
+        s.owner_id for s in loaded.battle.sides if s.side_id == decision.who
+    )  # fmt: skip
+    return DecisionView(
+        loaded.battle.id, loaded.battle.stage, decision.id, decision.question,
+        tuple((o.id, o.label) for o in decision.options), decision.default, decision.who,
+        users, loaded.battle.deadline_at,
+    )  # fmt: skip

@@ -1,0 +1,76 @@
+"""The turn loop through the services: start, orders, confirmation, questions, deadlines."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.db.session import Database
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.services import Services
+from bot.services.campaigns import Place
+from bot.services.play import OrderInput
+from tests.bot.battle_setup import START, deployed_battle
+from tests.conftest import ALICE, BOB, GM, OUTSIDER
+from tests.e2e.fake_clock import FakeClock
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The services' clock."""
+    return FakeClock(START)
+
+
+@pytest.fixture
+def services(db: Database, clock: FakeClock) -> Services:
+    """Services on the fake clock."""
+    return Services.build(db, rng=random.Random(1), clock=clock)
+
+
+async def test_start_publishes_hash_and_waits_for_deployment(
+    services: Services, place: Place
+) -> None:
+    await deployed_battle(services, place)
+    report = await services.play.start(place, GM)
+    assert report.battle.status.value == "running"
+    assert len(report.battle.seed_sha256) == 64
+    assert report.battle.waiting_step == "Deployment"
+    assert set(report.battle.waiting_for) == {ALICE, BOB}
+    assert report.battle.deadline_at is not None
+
+
+async def test_start_refused_until_every_unit_is_deployed(services: Services, place: Place) -> None:
+    from tests.bot.battle_setup import skirmish_campaign
+
+    await skirmish_campaign(services, place)
+    await services.battles.create(place, GM, "Ford", ["Red Host", "Blue Host"], 48, 36)
+    with pytest.raises(Conflict, match="Deploy every unit"):
+        await services.play.start(place, GM)
+    with pytest.raises(PermissionDenied):
+        await services.play.start(place, ALICE)
+
+
+async def test_orders_confirmation_and_resolution(services: Services, place: Place) -> None:
+    await deployed_battle(services, place)
+    await services.play.start(place, GM)
+    # deployment: Alice re-places her archers, then both confirm
+    view = await services.play.submit(place, ALICE, "place", "Red Archers", OrderInput(x=26, y=6))
+    assert view.summary.startswith("deploys at (26, 6)")
+    with pytest.raises(InvalidInput, match="outside"):
+        await services.play.submit(place, ALICE, "place", "Red Horse", OrderInput(x=26, y=30))
+    with pytest.raises(NotFound, match="no unit of yours"):
+        await services.play.submit(place, ALICE, "place", "Blue Riders", OrderInput(x=2, y=2))
+    with pytest.raises(PermissionDenied):
+        await services.play.submit(place, OUTSIDER, "place", "Red Horse", OrderInput(x=2, y=2))
+    assert [o.unit_name for o in await services.play.mine(place, ALICE)] == ["Red Archers"]
+    first = await services.play.confirm(place, ALICE)
+    assert first.report is None and first.side_names == ("Blue",)
+    done = await services.play.confirm(place, BOB)
+    assert done.report is not None
+    report = done.report
+    assert report.title.startswith("Set-up · Deployment")
+    assert any("Red Archers" in line for line in report.lines)
+    # initiative then stops at a question for the winner
+    assert report.decision is not None
+    assert report.decision.question.endswith("go first or second?")
