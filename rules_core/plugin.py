@@ -111,6 +111,12 @@ class Rules:
         """The state as play begins, once every unit is deployed (counts, starting values)."""
         return state
 
+    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
+        """A roster entry after a battle: marked destroyed if its unit is gone, else its stands."""
+        if unit is None:
+            return {**entry, "status": "destroyed"}
+        return {**entry, "stands": unit.stands} if "stands" in entry else dict(entry)
+
     def deployment_zone(self, state: BattleState, side: str) -> tuple[Point, ...] | None:
         """The area a side deploys in (a polygon), or None for anywhere on the table."""
         band = state.side(side).status.get("deploy_zone")

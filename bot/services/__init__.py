@@ -11,7 +11,7 @@ from bot.services.armies import ArmyService
 from bot.services.battles import BattleService
 from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
-from bot.services.play import PlayService
+from bot.services.gm import GmService
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Services:
     armies: ArmyService
     dice: DiceService
     battles: BattleService
-    play: PlayService
+    play: GmService  # the turn loop with the GM's tools on top
 
     @classmethod
     def build(
@@ -35,5 +35,5 @@ class Services:
             ArmyService(db),
             DiceService(rng),
             BattleService(db, clock),
-            PlayService(db, clock),
+            GmService(db, clock),
         )

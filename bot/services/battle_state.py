@@ -6,11 +6,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from bot.db.models import Battle, BattleStatus, Campaign, RecordEntry, Role
+from bot.db.models import (
+    Battle,
+    BattleStatus,
+    Campaign,
+    Deadline,
+    DeadlineStatus,
+    RecordEntry,
+    Role,
+)
 from bot.errors import Conflict, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
 from rules_core import engine, registry
@@ -195,3 +203,19 @@ def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) 
             return unit
     whose = "" if sides is None else " of yours"
     raise NotFound(f"There is no unit{whose} called **{ref}** on the table.")
+
+
+async def cancel_deadlines(session: AsyncSession, battle_id: int) -> list[int]:
+    """Cancel the battle's pending deadlines; their ids, to disarm."""
+    ids = list(
+        await session.scalars(
+            select(Deadline.id).where(
+                Deadline.battle_id == battle_id, Deadline.status == DeadlineStatus.PENDING
+            )
+        )
+    )
+    if ids:
+        await session.execute(
+            update(Deadline).where(Deadline.id.in_(ids)).values(status=DeadlineStatus.CANCELLED)
+        )
+    return ids

@@ -201,7 +201,8 @@ def _roster_entries(loaded: Loaded) -> list[tuple[str, str, str]]:
     for side in sorted(loaded.battle.sides, key=lambda s: s.side_id):
         army = armies.get(side.army_id or -1)
         for index, entry in enumerate(army.roster["units"] if army else []):
-            found.append((f"{side.side_id}{index + 1}", str(entry["name"]), side.side_id))
+            if entry.get("status") != "destroyed":  # lost in an earlier battle
+                found.append((f"{side.side_id}{index + 1}", str(entry["name"]), side.side_id))
     return found
 
 

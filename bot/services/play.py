@@ -14,9 +14,10 @@ from typing import Any, Protocol
 from sqlalchemy import delete, select
 
 from bot.clock import Clock
-from bot.db.models import BattleOrder, BattleStatus, Readiness
+from bot.db.models import BattleOrder, BattleStatus, DeadlineKind, Readiness
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.scheduling import DueDeadline
 from bot.services.battle_state import (
     Loaded,
     find_unit,
@@ -32,6 +33,7 @@ from bot.services.stages import (
     advance,
     ready_sides,
     stage_orders,
+    stage_title,
 )
 from rules_core import engine
 from rules_core.decisions import GM, Answer
@@ -68,6 +70,17 @@ class Confirmed:
     side_names: tuple[str, ...]
     waiting_for: tuple[int, ...]
     report: StageReport | None
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A reminder to post: who has not given orders for the step, and by when."""
+
+    channel_id: int
+    battle_name: str
+    title: str
+    user_ids: tuple[int, ...]
+    deadline_at: Any
 
 
 @dataclass(frozen=True)
@@ -195,7 +208,7 @@ class PlayService:
         return Confirmed((), (), report)
 
     async def answer(
-        self, battle_id: int, stage: int, user_id: int, decision_id: str, choice: str
+        self, battle_id: int, stage: int, user_id: int, decision_id: str | None, choice: str
     ) -> StageReport:
         """Answer the pending question (its player, or a GM) and carry the battle on."""
         async with self.db.write() as session:
@@ -203,8 +216,9 @@ class PlayService:
             if loaded is None or loaded.battle.stage != stage or loaded.state.pending is None:
                 raise Conflict("That question has already been answered.")
             pending = loaded.state.pending
-            if pending.decision.id != decision_id:
+            if decision_id is not None and pending.decision.id != decision_id:
                 raise Conflict("That question has already been answered.")
+            decision_id = pending.decision.id
             who = pending.decision.who
             if loaded.is_gm(user_id):
                 by = GM if who not in loaded.side_of(user_id) else who
@@ -224,6 +238,30 @@ class PlayService:
             )
         self._arm(arming)
         return report
+
+    async def on_deadline(self, due: DueDeadline) -> StageReport | Reminder | None:
+        """What a deadline does: resolve its step, answer its question, or remind."""
+        if due.kind is DeadlineKind.REMINDER:
+            return await self.reminder(due.battle_id, due.stage)
+        return await self.resolve_stage(due.battle_id, due.stage, trigger="deadline")
+
+    async def reminder(self, battle_id: int, stage: int) -> Reminder | None:
+        """Those who have neither given orders nor confirmed for a stage, if it is still open."""
+        async with self.db.read() as session:
+            loaded = await load_battle_by_id(session, battle_id)
+            if loaded is None or loaded.battle.stage != stage:
+                return None
+            if loaded.battle.status is not BattleStatus.RUNNING or loaded.state.pending:
+                return None
+            rows = await stage_orders(session, battle_id, stage)
+            done = {r.side_id for r in rows} | await ready_sides(session, battle_id, stage)
+            acting = engine.waiting(loaded.rules, loaded.state).sides
+            users = _users_of(loaded, [s for s in acting if s not in done])
+            if not users:
+                return None
+            view = view_of(loaded)
+            title = stage_title(loaded)
+            return Reminder(view.channel_id, view.name, title, tuple(users), view.deadline_at)
 
     async def resolve_stage(
         self, battle_id: int, stage: int, *, trigger: str

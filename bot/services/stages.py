@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import (
@@ -21,11 +21,17 @@ from bot.db.models import (
     BattleStatus,
     Deadline,
     DeadlineKind,
-    DeadlineStatus,
     Readiness,
     StageLog,
 )
-from bot.services.battle_state import BattleView, Loaded, append_entries, view_of
+from bot.services.battle_state import (
+    BattleView,
+    Loaded,
+    append_entries,
+    cancel_deadlines,
+    view_of,
+)
+from bot.services.endings import EndReport, finish
 from rules_core import engine
 from rules_core.engine import Resolution
 from rules_core.events import Event, event_to_dict
@@ -65,6 +71,7 @@ class StageReport:
     missing: tuple[str, ...]
     battle: BattleView
     decision: DecisionView | None = None
+    ended: EndReport | None = None
 
 
 @dataclass
@@ -96,22 +103,6 @@ async def ready_sides(session: AsyncSession, battle_id: int, stage: int) -> set[
         select(Readiness.side_id).where(Readiness.battle_id == battle_id, Readiness.stage == stage)
     )
     return set(rows)
-
-
-async def cancel_deadlines(session: AsyncSession, battle_id: int) -> list[int]:
-    """Cancel the battle's pending deadlines; their ids, to disarm."""
-    ids = list(
-        await session.scalars(
-            select(Deadline.id).where(
-                Deadline.battle_id == battle_id, Deadline.status == DeadlineStatus.PENDING
-            )
-        )
-    )
-    if ids:
-        await session.execute(
-            update(Deadline).where(Deadline.id.in_(ids)).values(status=DeadlineStatus.CANCELLED)
-        )
-    return ids
 
 
 async def set_deadlines(
@@ -191,10 +182,14 @@ async def advance(
     loaded.save(result.state)
     arming = Arming()
     await open_stage(session, loaded, now, arming)
+    ended = None
+    if loaded.state.outcome is not None:
+        ended, disarmed = await finish(session, loaded, loaded.state.outcome, now)
+        arming.disarmed += disarmed
     renderer = Renderer.for_state(loaded.state)
     report = StageReport(
         title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
-        view_of(loaded), decision_view(loaded),
+        view_of(loaded), decision_view(loaded), ended,
     )  # fmt: skip
     return report, arming
 

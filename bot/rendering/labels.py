@@ -1,0 +1,129 @@
+"""Label placement: each label takes the first spot around its item that nothing else covers.
+
+Boxes are (left, top, right, bottom) in pixels. Taken boxes are filed in buckets of a
+coarse grid, so a test looks only at the few boxes near it however full the map is.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+Box = tuple[float, float, float, float]
+CELL = 96  # px per bucket: about one label wide
+INSIDE_SLACK = 12.0  # px a label may overhang its unit's sides and still sit on it
+
+
+class Occupied:
+    """The parts of the map already taken by units, marks and labels."""
+
+    def __init__(self, bounds: Box) -> None:
+        self.bounds = bounds
+        self._cells: defaultdict[tuple[int, int], list[Box]] = defaultdict(list)
+
+    def _keys(self, box: Box) -> list[tuple[int, int]]:
+        rows = range(int(box[1] // CELL), int(box[3] // CELL) + 1)
+        return [
+            (cx, cy) for cx in range(int(box[0] // CELL), int(box[2] // CELL) + 1) for cy in rows
+        ]
+
+    def add(self, box: Box) -> None:
+        """Mark a box as taken."""
+        for key in self._keys(box):
+            self._cells[key].append(box)
+
+    def free(self, box: Box, ignore: Box | None = None) -> bool:
+        """True if the box is on the map and meets no taken box (``ignore`` excepted)."""
+        left, top, right, bottom = box
+        bounds = self.bounds
+        if left < bounds[0] or top < bounds[1] or right > bounds[2] or bottom > bounds[3]:
+            return False
+        for key in self._keys(box):
+            for other in self._cells.get(key, ()):
+                meets = (
+                    left < other[2] and other[0] < right and top < other[3] and other[1] < bottom
+                )
+                if meets and other != ignore:
+                    return False
+        return True
+
+    def overlap(self, box: Box, ignore: Box | None = None) -> float:
+        """The area of ``box`` covered by taken boxes (``ignore`` excepted), counted per box."""
+        left, top, right, bottom = box
+        total = 0.0
+        for cx, cy in self._keys(box):
+            for o_left, o_top, o_right, o_bottom in self._cells.get((cx, cy), ()):
+                # Plain comparisons: min() and max() calls dominate this loop's time.
+                low_x = left if left > o_left else o_left
+                low_y = top if top > o_top else o_top
+                width = (right if right < o_right else o_right) - low_x
+                height = (bottom if bottom < o_bottom else o_bottom) - low_y
+                if width <= 0 or height <= 0:
+                    continue
+                # A pair met in several buckets counts once: in the bucket of the shared corner.
+                home = int(low_x // CELL) == cx and int(low_y // CELL) == cy
+                if home and (o_left, o_top, o_right, o_bottom) != ignore:
+                    total += width * height
+        return total
+
+    def outside(self, box: Box) -> float:
+        """The area of ``box`` lying off the map."""
+        return _area(box) - _shared(box, self.bounds)
+
+
+def _area(box: Box) -> float:
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
+def _shared(a: Box, b: Box) -> float:
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0.0
+
+
+_DIRECTIONS = ((0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0),
+               (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7))  # fmt: skip
+
+
+def spots(item: Box, size: tuple[float, float], away: tuple[float, float]) -> list[Box]:
+    """Candidate boxes of ``size`` around an item, the side facing ``away`` first.
+
+    ``away`` is a pixel direction (for a unit, towards its rear) so labels keep clear of the
+    ground a unit faces. A label about as wide as the item or narrower is tried on it first.
+    """
+    w, h = size
+    left, top, right, bottom = item
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    pad = 3.0
+    ax, ay = away
+    boxes = []
+    if w <= right - left + INSIDE_SLACK and h <= bottom - top:
+        boxes.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    for dx, dy in sorted(_DIRECTIONS, key=lambda d: (-(d[0] * ax + d[1] * ay), d)):
+        x = cx - w / 2 if dx == 0 else (right + pad if dx > 0 else left - pad - w)
+        y = cy - h / 2 if dy == 0 else (bottom + pad if dy > 0 else top - pad - h)
+        boxes.append((x, y, x + w, y + h))
+    return boxes
+
+
+def first_free(occupied: Occupied, candidates: Sequence[Box], own: Box | None = None) -> Box | None:
+    """The first candidate that is on the map and meets nothing taken, or None."""
+    return next((box for box in candidates if occupied.free(box, own)), None)
+
+
+def least_covered(occupied: Occupied, candidates: Sequence[Box], own: Box | None = None) -> Box:
+    """The candidate least covered by taken boxes, counting what lies off the map double."""
+    return min(candidates, key=lambda box: occupied.overlap(box, own) + occupied.outside(box) * 2)
+
+
+def place(occupied: Occupied, candidates: Sequence[Box], own: Box | None = None) -> Box:
+    """The first free candidate, else the least covered; marks it taken."""
+    best = first_free(occupied, candidates, own) or least_covered(occupied, candidates, own)
+    occupied.add(best)
+    return best
+
+
+def add_all(occupied: Occupied, boxes: Iterable[Box]) -> None:
+    """Mark several boxes as taken."""
+    for box in boxes:
+        occupied.add(box)

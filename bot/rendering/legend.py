@@ -1,0 +1,172 @@
+"""The legend: a sample of everything drawn on this map, each with its words, in flowing rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PIL import ImageDraw
+
+from bot.rendering import badges
+from bot.rendering.overlays import dashed
+from bot.rendering.style import CONTACT, INK, REACH, SHOT, WHITE, SideStyle
+from bot.rendering.terrain import DRAW_ORDER, DRAWERS, OBSTACLE_DRAWERS
+from bot.rendering.text import width as text_width
+from bot.rendering.text import write
+from bot.rendering.units import Piece, draw_leader, draw_unit
+from bot.rendering.view import View
+from rules_core.codec import Json
+from rules_core.state import TerrainFeature, Unit
+
+TEXT_SIZE = 14
+ROW = 30  # px per legend row
+MIDDLE = 12  # px from a row's top to the middle of its samples
+SWATCH = (40, 24)
+SWATCH_SCALE = 5.0  # px per measure for the bands in terrain swatches
+SWATCH_MM = 25.4
+KIND_WORDS = {
+    "dense_wood": "dense wood",
+    "rough": "rough ground",
+}
+
+Paint = Callable[[ImageDraw.ImageDraw, float, float], None]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One legend entry: a sample drawn at (left, top), its width, and its words."""
+
+    width: float
+    paint: Paint
+    words: str
+
+
+def side_entry(name: str, style: SideStyle, ghost: bool = False) -> Entry:
+    """A unit in the side's colours, facing up."""
+
+    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+        corners = (
+            (left + 2, top + 5),
+            (left + 34, top + 5),
+            (left + 34, top + 19),
+            (left + 2, top + 19),
+        )
+        stub = Unit("legend", name, "", "", "", "", 1, 1, 0, 0, 0, stands=2)
+        draw_unit(draw, Piece(stub, corners, (left, top, left + 36, top + 20), style, ghost))
+
+    return Entry(36, paint, f"{name} (last seen)" if ghost else name)
+
+
+def leader_entry(style: SideStyle) -> Entry:
+    """The leader's star."""
+    return Entry(24, lambda d, x, y: draw_leader(d, (x + 12, y + MIDDLE), style), "leader")
+
+
+def terrain_entry(kind: str, style: str = "") -> Entry:
+    """A patch (or a length, for linear kinds) of one kind of terrain."""
+
+    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+        w, h = SWATCH[0] / SWATCH_SCALE, SWATCH[1] / SWATCH_SCALE
+        view = View((-left / SWATCH_SCALE, 0.0, 0.0, top / SWATCH_SCALE), SWATCH_SCALE)
+        if style:
+            OBSTACLE_DRAWERS[style](
+                draw, [(left + 2, top + MIDDLE + 5), (left + 38, top + MIDDLE - 5)]
+            )
+            return
+        linear = kind in ("river", "stream", "road")
+        points = ((0, -h * 0.7), (w, -h * 0.3)) if linear else ((0, 0), (w, 0), (w, -h), (0, -h))
+        DRAWERS[kind](draw, view, TerrainFeature("legend", kind, points), SWATCH_MM)
+
+    words = style or KIND_WORDS.get(kind, kind.replace("_", " "))
+    return Entry(SWATCH[0], paint, words)
+
+
+def terrain_entries(
+    terrain: Sequence[TerrainFeature], styles: Callable[[TerrainFeature], str]
+) -> list[Entry]:
+    """One entry per kind (and per obstacle style) on the map, in drawing order."""
+    kinds = {f.kind for f in terrain if f.kind != "linear_obstacle"}
+    entries = [terrain_entry(kind) for kind in DRAW_ORDER if kind in kinds]
+    seen = sorted({styles(f) for f in terrain if f.kind == "linear_obstacle"})
+    return entries + [terrain_entry("linear_obstacle", style) for style in seen]
+
+
+def move_entry() -> Entry:
+    """The movement arrow."""
+
+    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+        y = top + MIDDLE
+        draw.line(((left + 4, y), (left + 26, y)), fill=INK, width=3)
+        draw.ellipse((left, y - 4, left + 8, y + 4), fill=INK, outline=WHITE)
+        draw.polygon(((left + 36, y), (left + 25, y - 6), (left + 25, y + 6)), fill=INK)
+
+    return Entry(36, paint, "moved this step")
+
+
+def shot_entry() -> Entry:
+    """The shot line."""
+
+    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+        dashed(draw, ((left, top + MIDDLE), (left + 28, top + MIDDLE)), SHOT, 3, dash=7, gap=4)
+        draw.ellipse(
+            (left + 26, top + MIDDLE - 6, left + 38, top + MIDDLE + 6), outline=SHOT, width=2
+        )
+
+    return Entry(38, paint, "shot")
+
+
+def contact_entry() -> Entry:
+    """The combat mark."""
+
+    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+        x, y = left + 11, top + MIDDLE
+        draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=CONTACT, outline=WHITE, width=2)
+        for sign in (1, -1):
+            draw.line(((x - 5, y - 5 * sign), (x + 5, y + 5 * sign)), fill=WHITE, width=3)
+
+    return Entry(22, paint, "in combat")
+
+
+def reach_entry(words: str) -> Entry:
+    """The dashed outline of a unit's move or range."""
+
+    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+        dashed(draw, ((left, top + MIDDLE), (left + 36, top + MIDDLE)), REACH, 3, dash=9, gap=5)
+
+    return Entry(36, paint, words)
+
+
+def badge_entry(badge: badges.Badge, value: Json) -> Entry:
+    """One status badge with an example value."""
+    return Entry(
+        badge.width(value),
+        lambda d, x, y: badge.draw(d, x, y + MIDDLE - badges.HEIGHT // 2, value),
+        badge.meaning,
+    )
+
+
+def rows(entries: Sequence[Entry], width: float) -> list[list[Entry]]:
+    """The entries flowed into rows no wider than ``width``."""
+    lines: list[list[Entry]] = [[]]
+    used = 0.0
+    for entry in entries:
+        size = entry.width + 6 + text_width(entry.words, TEXT_SIZE) + 20
+        if lines[-1] and used + size > width:
+            lines.append([])
+            used = 0.0
+        lines[-1].append(entry)
+        used += size
+    return [line for line in lines if line]
+
+
+def draw_legend(
+    draw: ImageDraw.ImageDraw, left: float, top: float, lines: list[list[Entry]]
+) -> None:
+    """Draw the rows of entries from (left, top)."""
+    for index, line in enumerate(lines):
+        x, y = left, top + index * ROW
+        for entry in line:
+            entry.paint(draw, x, y)
+            x += entry.width + 6
+            write(draw, (x, y + MIDDLE), entry.words, INK, TEXT_SIZE, anchor="lm")
+            x += text_width(entry.words, TEXT_SIZE) + 20

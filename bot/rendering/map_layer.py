@@ -1,0 +1,223 @@
+"""The table itself: ground, terrain, grid, last step's marks, units, leaders and labels."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+from shapely import LineString
+
+from bot.rendering import overlays
+from bot.rendering.badges import badges_for
+from bot.rendering.frame import draw_major_grid, draw_minor_grid, grid_for
+from bot.rendering.labels import Box, Occupied, add_all, first_free, place
+from bot.rendering.overlays import contact_point, draw_contact
+from bot.rendering.scene import Scene, measure_mark
+from bot.rendering.style import INK_SOFT, REACH, SMALL_SIZE, TABLE
+from bot.rendering.terrain import draw_terrain
+from bot.rendering.text import width as text_width
+from bot.rendering.text import write
+from bot.rendering.units import (
+    Label,
+    Piece,
+    draw_label,
+    draw_leader,
+    draw_unit,
+    leader_box,
+    leader_label,
+    piece,
+    place_labels,
+    unit_label,
+)
+from bot.rendering.view import View
+from rules_core.state import Leader, TerrainFeature
+
+MARK_RADIUS = 11.0
+TERRAIN_TEXT = 14
+ALONG = (0.5, 0.3, 0.7, 0.15, 0.85)  # shares of a line's length tried for its name
+GROUNDS_KEPT = 8  # a few battles' tables (about 5 MB each at 1600 px)
+
+_grounds: OrderedDict[tuple[str, View, float], Image.Image] = OrderedDict()
+_grounds_lock = threading.Lock()  # maps are drawn in worker threads
+
+
+def ground(terrain: Sequence[TerrainFeature], view: View, mm: float) -> Image.Image:
+    """A fresh copy of the table with its grid and terrain.
+
+    Terrain rarely changes during a battle, so the last few grounds are kept and the next map
+    of the same battle starts from a copy.
+    """
+    key = (repr(tuple(terrain)), view, mm)
+    with _grounds_lock:
+        kept = _grounds.get(key)
+        if kept is not None:
+            _grounds.move_to_end(key)
+            return kept.copy()
+    image = draw_ground(terrain, view, mm)
+    with _grounds_lock:
+        _grounds[key] = image.copy()
+        while len(_grounds) > GROUNDS_KEPT:
+            _grounds.popitem(last=False)
+    return image
+
+
+def forget_grounds() -> None:
+    """Drop the kept grounds (the benchmark's cold runs use this)."""
+    with _grounds_lock:
+        _grounds.clear()
+
+
+def draw_ground(terrain: Sequence[TerrainFeature], view: View, mm: float) -> Image.Image:
+    """The open table, the light grid, the terrain and the labelled grid lines over it."""
+    image = Image.new("RGB", (view.width, view.height), TABLE)
+    draw = ImageDraw.Draw(image)
+    grid = grid_for(view.scale)
+    draw_minor_grid(draw, view, grid)
+    draw_terrain(draw, view, terrain, mm)
+    draw_major_grid(draw, view, grid)
+    return image
+
+
+def draw_table(scene: Scene, view: View) -> Image.Image:
+    """The table image, ``view.width`` by ``view.height`` pixels."""
+    state = scene.state
+    image = ground(state.terrain, view, state.battlefield.mm_per_measure)
+    draw = ImageDraw.Draw(image)
+    if state.cursor.segment == "setup":
+        _deploy_zones(draw, scene, view)
+    reach_top = _reach(draw, scene, view)
+    _moves(draw, scene, view)
+    pieces = _pieces(scene, view)
+    for item in pieces:
+        draw_unit(draw, item)
+    marks = _marks(draw, scene, view)
+    leaders = [(leader, view.px((leader.x, leader.y))) for leader in scene.leaders]
+    for leader, centre in leaders:
+        draw_leader(draw, centre, scene.style(leader.side))
+    occupied = Occupied((0.0, 0.0, float(view.width), float(view.height)))
+    add_all(occupied, [item.box for item in pieces] + marks + [leader_box(c) for _, c in leaders])
+    _labels(draw, scene, pieces, leaders, occupied)
+    if reach_top is not None:
+        _reach_label(draw, scene, reach_top, occupied)
+    _terrain_names(draw, view, state.terrain, occupied)
+    return image
+
+
+def _pieces(scene: Scene, view: View) -> list[Piece]:
+    """Ghosts first so units now in sight are drawn over them; off-view units are dropped."""
+    items = [piece(view, u, scene.style(u.side), ghost=True) for u in scene.ghosts]
+    items += [piece(view, u, scene.style(u.side)) for u in scene.units]
+    return [item for item in items if view.sees(item.box)]
+
+
+def _deploy_zones(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
+    """During setup, dashed lines where each side's deployment zone ends."""
+    table = scene.state.battlefield
+    for side in scene.state.sides:
+        zone = side.status.get("deploy_zone")
+        if not isinstance(zone, list | tuple) or len(zone) != 2:
+            continue
+        for y in zone:
+            if isinstance(y, int | float) and 0 < y < table.depth:
+                line = view.pxs(((0.0, float(y)), (table.width, float(y))))
+                overlays.dashed(draw, line, scene.style(side.id).fill, 3, dash=14.0, gap=8.0)
+
+
+def _reach(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> tuple[float, float] | None:
+    reach = scene.reach
+    unit = next((u for u in scene.units if reach and u.id == reach.unit), None)
+    if reach is None or unit is None or reach.length(unit) <= 0:
+        return None
+    return overlays.draw_reach(draw, view, reach, unit)
+
+
+def _moves(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
+    units = {unit.id: unit for unit in scene.units}
+    for unit_id, path in scene.marks.moves:
+        unit = units.get(unit_id)
+        style = scene.style(unit.side) if unit else scene.style("")
+        overlays.draw_move(draw, view, path, unit, style)
+
+
+def _marks(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> list[Box]:
+    """Shots, then a mark on every combat; returns the marks' boxes for label placement."""
+    units = {unit.id: unit for unit in scene.units}
+    for shooter, target in scene.marks.shots:
+        if shooter in units and target in units:
+            overlays.draw_shot(draw, view, units[shooter], units[target])
+    pairs = {(a.id, b.id): (a, b) for a, b in scene.contacts}
+    for first, second in scene.marks.combats:
+        if first in units and second in units and (second, first) not in pairs:
+            pairs.setdefault((first, second), (units[first], units[second]))
+    boxes = []
+    for a, b in pairs.values():
+        where = contact_point(a, b)
+        x, y = view.px(where)
+        draw_contact(draw, view, where)
+        boxes.append((x - MARK_RADIUS, y - MARK_RADIUS, x + MARK_RADIUS, y + MARK_RADIUS))
+    return boxes
+
+
+def _labels(
+    draw: ImageDraw.ImageDraw,
+    scene: Scene,
+    pieces: list[Piece],
+    leaders: list[tuple[Leader, tuple[float, float]]],
+    occupied: Occupied,
+) -> None:
+    shown = badges_for(scene.state.ruleset)
+    labels: list[Label] = [unit_label(item, shown) for item in pieces]
+    labels += [
+        leader_label(leader, centre, scene.style(leader.side), shown) for leader, centre in leaders
+    ]
+    for label, box in place_labels(occupied, labels):
+        draw_label(draw, label, box)
+
+
+def _reach_label(
+    draw: ImageDraw.ImageDraw, scene: Scene, top: tuple[float, float], occupied: Occupied
+) -> None:
+    reach = scene.reach
+    unit = next(u for u in scene.units if reach and u.id == reach.unit)
+    assert reach is not None
+    text = overlays.reach_text(reach, unit, measure_mark(scene.state.battlefield.measure))
+    width, x, y = text_width(text, SMALL_SIZE + 1, True), top[0], top[1]
+    candidates = [
+        (x - width / 2, y - 22, x + width / 2, y - 4),
+        (x - width / 2, y + 4, x + width / 2, y + 22),
+    ]
+    left, upper, _, _ = place(occupied, candidates)
+    write(draw, (left, upper), text, REACH, SMALL_SIZE + 1, bold=True, halo=2)
+
+
+def _terrain_names(
+    draw: ImageDraw.ImageDraw, view: View, terrain: tuple[TerrainFeature, ...], occupied: Occupied
+) -> None:
+    """Each named feature's name where it fits without covering units or their labels."""
+    for feature in terrain:
+        if not feature.name:
+            continue
+        width = text_width(feature.name, TERRAIN_TEXT)
+        boxes = [
+            (x - width / 2, y - TERRAIN_TEXT / 2 - 2, x + width / 2, y + TERRAIN_TEXT / 2 + 3)
+            for x, y in _anchors(view, feature)
+        ]
+        box = first_free(occupied, boxes)
+        if box is not None:
+            occupied.add(box)
+            write(draw, box[:2], feature.name, INK_SOFT, TERRAIN_TEXT, halo=2)
+
+
+def _anchors(view: View, feature: TerrainFeature) -> list[tuple[float, float]]:
+    """Where a name may go: along a line from its middle outwards, or an area's middle and
+    the rows above and below it."""
+    points = view.pxs(feature.points)
+    if feature.linear:
+        line = LineString(points)
+        spots = (line.interpolate(share, normalized=True) for share in ALONG)
+        return [(spot.x, spot.y) for spot in spots]
+    x = sum(p[0] for p in points) / len(points)
+    y = sum(p[1] for p in points) / len(points)
+    return [(x, y + dy) for dy in (0, 18, -18, 36, -36)]

@@ -1,0 +1,34 @@
+"""Render each sample battle's start to ``docs/maps/``: ``python -m bot.rendering.sample``.
+
+The README shows these maps; run this again after changing the renderer or a sample battle.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.rendering.render import render_map
+from rules_core.rulesets.skirmish.sample import sample_battle
+from rules_core.state import BattleState
+
+SAMPLES: dict[str, Callable[[], BattleState]] = {"skirmish": sample_battle}
+DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "docs" / "maps"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write one PNG per sample battle and print where each went."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_FOLDER, help="folder to write to")
+    folder = parser.parse_args(argv).out
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, build in SAMPLES.items():
+        path = folder / f"{name}.png"
+        path.write_bytes(render_map(build()))
+        print(f"{path} ({path.stat().st_size // 1024} KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,265 @@
+"""Terrain drawn by kind, so each piece reads without the legend: trees, contours, water, roofs.
+
+Bands (rivers, roads) keep their true width on the table; marks inside areas (trees, tufts,
+buildings) keep a fixed size in pixels so they stay recognisable at any scale.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+import shapely
+from PIL import ImageDraw
+from shapely import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from bot.rendering.shapes import outlined
+from bot.rendering.style import RGB, TERRAIN_COLOURS, shade
+from bot.rendering.view import View
+from rules_core.state import TerrainFeature
+from rules_core.terrain import DEFAULT_ROAD_WIDTH
+
+C = TERRAIN_COLOURS
+PixelPoint = tuple[float, float]
+Drawer = Callable[[ImageDraw.ImageDraw, View, TerrainFeature, float], None]
+
+# Kinds in the order they are drawn: ground first, then water, roads, buildings, obstacles.
+DRAW_ORDER = (
+    "hill",
+    "rough",
+    "marsh",
+    "wood",
+    "dense_wood",
+    "river",
+    "stream",
+    "road",
+    "village",
+    "fortification",
+    "linear_obstacle",
+)
+BAND_MM = {"river": 50.0, "stream": 20.0}  # drawn widths when a feature has no "width"
+MIN_BAND_PX = {"river": 9.0, "stream": 5.0, "road": 6.0}
+OBSTACLE_STYLES = ("hedge", "wall", "stakes", "fence")
+
+
+def draw_terrain(
+    draw: ImageDraw.ImageDraw, view: View, terrain: Iterable[TerrainFeature], mm: float
+) -> None:
+    """Draw every feature, kind by kind in ``DRAW_ORDER``; ``mm`` is millimetres per measure."""
+    rank = {kind: index for index, kind in enumerate(DRAW_ORDER)}
+    for feature in sorted(terrain, key=lambda f: rank.get(f.kind, len(rank))):
+        drawer = DRAWERS.get(feature.kind)
+        if drawer is not None:
+            drawer(draw, view, feature, mm)
+
+
+def _pixel_polygon(view: View, feature: TerrainFeature) -> Polygon:
+    return Polygon(view.pxs(feature.points))
+
+
+def _rings(geometry: BaseGeometry) -> Iterator[list[PixelPoint]]:
+    """The outer rings of a polygon or of each part of a multipolygon."""
+    for part in getattr(geometry, "geoms", [geometry]):
+        if isinstance(part, Polygon) and not part.is_empty:
+            yield list(part.exterior.coords)
+
+
+def _fill(
+    draw: ImageDraw.ImageDraw, geometry: BaseGeometry, fill: RGB, edge: RGB, width: int
+) -> None:
+    for ring in _rings(geometry):
+        outlined(draw, ring, fill, edge, width)
+
+
+def _grid_inside(shape: BaseGeometry, spacing: float, seed: str) -> list[PixelPoint]:
+    """A jittered grid of points inside a pixel shape; the jitter is fixed by ``seed``."""
+    if shape.is_empty:
+        return []
+    left, top, right, bottom = shape.bounds
+    grid_x, grid_y = np.meshgrid(np.arange(left, right, spacing), np.arange(top, bottom, spacing))
+    xs, ys = grid_x.ravel(), grid_y.ravel()
+    rng = np.random.default_rng(zlib.crc32(seed.encode()))
+    # Alternate rows shift half a step so marks sit in a staggered, natural pattern.
+    xs = xs + ((ys - top) // spacing % 2) * spacing / 2 + rng.uniform(-0.3, 0.3, xs.size) * spacing
+    ys = ys + rng.uniform(-0.3, 0.3, ys.size) * spacing
+    inside = shapely.contains_xy(shape, xs, ys)
+    return list(zip(xs[inside].tolist(), ys[inside].tolist(), strict=True))
+
+
+def _wood(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    dense = feature.kind == "dense_wood"
+    shape = _pixel_polygon(view, feature)
+    ground, tree = (C["dense_wood"], C["dense_tree"]) if dense else (C["wood"], C["tree"])
+    _fill(draw, shape, ground, C["wood_edge"] if not dense else C["dense_tree"], 2)
+    radius, spacing = (4.5, 11.0) if dense else (5.0, 15.0)
+    rim = shade(tree, 0.45)
+    for x, y in _grid_inside(shape.buffer(-radius - 1), spacing, feature.id):
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=tree, outline=rim)
+
+
+def _hill(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    shape = _pixel_polygon(view, feature)
+    left, top, right, bottom = shape.bounds
+    step = max(6.0, min(right - left, bottom - top) / 7)
+    for level, colour in enumerate((C["hill"], C["hill_2"], C["hill_3"])):
+        # Shrinking then growing back by less rounds the inner contours' corners.
+        inner = shape.buffer(-step * level - step / 2).buffer(step / 2) if level else shape
+        _fill(draw, inner, colour, C["contour"], 1)
+
+
+def _stipple(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["rough"], C["rough_mark"], 1)
+    mark = C["rough_mark"]
+    for x, y in _grid_inside(shape.buffer(-4), 13.0, feature.id):
+        draw.polygon(((x - 3, y + 2), (x, y - 3), (x + 3, y + 2)), outline=mark)
+
+
+def _marsh(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["marsh"], C["marsh_mark"], 1)
+    mark = C["marsh_mark"]
+    for x, y in _grid_inside(shape.buffer(-8), 16.0, feature.id):
+        draw.line(((x - 7, y + 3), (x + 7, y + 3)), fill=mark, width=2)
+        for dx in (-4, 0, 4):
+            draw.line(((x + dx, y + 3), (x + dx * 1.4, y - 4)), fill=mark, width=1)
+
+
+def _band_width(view: View, feature: TerrainFeature, mm: float) -> float:
+    """The band's width in pixels: the feature's ``width`` in measure, else a default."""
+    given = feature.properties.get("width")
+    if isinstance(given, int | float):
+        measure = float(given)
+    elif feature.kind == "road":
+        measure = DEFAULT_ROAD_WIDTH
+    else:
+        measure = BAND_MM.get(feature.kind, 25.0) / mm
+    return max(view.length(measure), MIN_BAND_PX.get(feature.kind, 3.0))
+
+
+def _band(view: View, feature: TerrainFeature, mm: float) -> BaseGeometry:
+    line = LineString(view.pxs(feature.points))
+    return line.buffer(_band_width(view, feature, mm) / 2, cap_style="flat", join_style="round")
+
+
+def _water(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    _fill(draw, _band(view, feature, mm), C["water"], C["water_edge"], 2)
+
+
+def _road(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    _fill(draw, _band(view, feature, mm), C["road"], C["road_edge"], 1)
+
+
+def _village(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["village"], C["road_edge"], 1)
+    roof, rim = C["roof"], shade(C["roof"], 0.5)
+    spots = _grid_inside(shape.buffer(-8), 18.0, feature.id)
+    for index, (x, y) in enumerate(spots):
+        w, h = (7, 5) if index % 2 else (5, 7)  # alternate long and tall blocks like streets
+        draw.rectangle((x - w, y - h, x + w, y + h), fill=roof, outline=rim)
+        draw.line(((x - w, y), (x + w, y)) if w > h else ((x, y - h), (x, y + h)), fill=rim)
+
+
+def _fortification(
+    draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float
+) -> None:
+    shape = _pixel_polygon(view, feature)
+    edge = C["fort_edge"]
+    _fill(draw, shape, C["fort"], edge, 4)
+    ring = list(shape.exterior.coords)
+    # Merlons go on the inner face so the work stays within its true outline; which normal
+    # points inwards depends on the ring's winding.
+    inward = 1.0 if shape.exterior.is_ccw else -1.0
+    for (x, y), (dx, dy) in _along(ring, 12.0):
+        cx, cy = x - dy * 4 * inward, y + dx * 4 * inward
+        draw.rectangle((cx - 2.5, cy - 2.5, cx + 2.5, cy + 2.5), fill=edge)
+
+
+def _along(points: Sequence[PixelPoint], spacing: float) -> Iterator[tuple[PixelPoint, PixelPoint]]:
+    """Points every ``spacing`` pixels along a polyline, each with its unit direction."""
+    carry = spacing / 2
+    for (x0, y0), (x1, y1) in pairwise(points):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length == 0:
+            continue
+        dx, dy = (x1 - x0) / length, (y1 - y0) / length
+        at = carry
+        while at < length:
+            yield (x0 + dx * at, y0 + dy * at), (dx, dy)
+            at += spacing
+        carry = at - length
+
+
+def obstacle_style(feature: TerrainFeature) -> str:
+    """The look of a linear obstacle: its ``type`` property, else a word in its name."""
+    given = str(feature.properties.get("type", "")).lower()
+    if given in OBSTACLE_STYLES:
+        return given
+    name = feature.name.lower()
+    return next((style for style in OBSTACLE_STYLES if style in name), "wall")
+
+
+def _obstacle(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    points = view.pxs(feature.points)
+    style = obstacle_style(feature)
+    OBSTACLE_DRAWERS[style](draw, points)
+
+
+def _hedge(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
+    colour = C["hedge"]
+    draw.line(points, fill=colour, width=5, joint="curve")
+    rim = shade(colour, 0.4)
+    for (x, y), _ in _along(points, 7.0):
+        draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour, outline=rim)
+
+
+def _wall(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
+    dark = shade(C["wall"], 0.5)
+    draw.line(points, fill=dark, width=7, joint="curve")
+    draw.line(points, fill=C["wall"], width=4, joint="curve")
+    for (x, y), (dx, dy) in _along(points, 9.0):
+        draw.line(((x - dy * 3, y + dx * 3), (x + dy * 3, y - dx * 3)), fill=dark)
+
+
+def _stakes(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
+    colour = C["stakes"]
+    draw.line(points, fill=colour, width=2)
+    for index, ((x, y), (dx, dy)) in enumerate(_along(points, 7.0)):
+        side = 1 if index % 2 else -1
+        tip = (x + (dx - dy * side) * 6, y + (dy + dx * side) * 6)
+        draw.line(((x, y), tip), fill=colour, width=2)
+
+
+def _fence(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
+    colour = C["stakes"]
+    draw.line(points, fill=colour, width=3)
+    for (x, y), _ in _along(points, 10.0):
+        draw.rectangle((x - 2, y - 2, x + 2, y + 2), fill=shade(colour, 0.4))
+
+
+OBSTACLE_DRAWERS: dict[str, Callable[[ImageDraw.ImageDraw, Sequence[PixelPoint]], Any]] = {
+    "hedge": _hedge,
+    "wall": _wall,
+    "stakes": _stakes,
+    "fence": _fence,
+}
+
+DRAWERS: dict[str, Drawer] = {
+    "hill": _hill,
+    "wood": _wood,
+    "dense_wood": _wood,
+    "rough": _stipple,
+    "marsh": _marsh,
+    "river": _water,
+    "stream": _water,
+    "road": _road,
+    "village": _village,
+    "linear_obstacle": _obstacle,
+    "fortification": _fortification,
+}

@@ -1,0 +1,79 @@
+"""Text on the map, each string rendered once and kept as a mask.
+
+FreeType rendering costs far more than stamping a ready mask; unit names, badge words and
+edge numbers repeat on every map of a battle, so the masks are kept (a bounded cache) and
+stamped with ``ImageDraw.bitmap``. The halo is the letters' mask grown by shifted copies,
+a tenth of the cost of FreeType's stroker.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
+
+from bot.rendering.style import RGB, WHITE, font
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A string's masks: the letters and (optionally) their halo, and where they sit."""
+
+    letters: Image.Image
+    halo: Image.Image | None
+    offset: tuple[int, int]  # from the anchor point to the masks' top-left corner
+
+
+@lru_cache(maxsize=4096)
+def rendered(text: str, size: int, bold: bool, halo: int, anchor: str) -> Rendered:
+    """Render a string once into masks."""
+    face = font(size, bold)
+    bounds = face.getbbox(text, anchor=anchor, stroke_width=halo)
+    left, top = math.floor(bounds[0]), math.floor(bounds[1])
+    box = (max(math.ceil(bounds[2]) - left, 1), max(math.ceil(bounds[3]) - top, 1))
+    letters = Image.new("L", box)
+    ImageDraw.Draw(letters).text((-left, -top), text, fill=255, font=face, anchor=anchor)
+    return Rendered(letters, grown(letters, halo) if halo else None, (left, top))
+
+
+def grown(mask: Image.Image, radius: int) -> Image.Image:
+    """The mask spread ``radius`` pixels each way (the mask needs that much empty border)."""
+    across = mask
+    for shift in (s for s in range(-radius, radius + 1) if s):
+        across = ImageChops.lighter(across, ImageChops.offset(mask, shift, 0))
+    spread = across
+    for shift in (s for s in range(-radius, radius + 1) if s):
+        spread = ImageChops.lighter(spread, ImageChops.offset(across, 0, shift))
+    return spread
+
+
+@lru_cache(maxsize=4096)
+def width(text: str, size: int, bold: bool = False) -> float:
+    """The advance width of a string in pixels."""
+    return font(size, bold).getlength(text)
+
+
+def write(
+    draw: ImageDraw.ImageDraw,
+    at: Point,
+    text: str,
+    colour: RGB,
+    size: int,
+    *,
+    bold: bool = False,
+    anchor: str = "la",
+    halo: int = 0,
+    halo_colour: RGB = WHITE,
+) -> None:
+    """Draw a string at ``at`` (placed by ``anchor`` as in Pillow), with an optional halo."""
+    if not text:
+        return
+    done = rendered(text, size, bold, halo, anchor)
+    corner = (round(at[0] + done.offset[0]), round(at[1] + done.offset[1]))
+    if done.halo is not None:
+        draw.bitmap(corner, done.halo, fill=halo_colour)
+    draw.bitmap(corner, done.letters, fill=colour)

@@ -1,0 +1,115 @@
+"""The end of a battle: the result, losses written back to the armies, the seed revealed."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import BattleStatus, RecordEntry, StageLog
+from bot.services.battle_state import Loaded, cancel_deadlines
+from rules_core.events import event_from_dict
+from rules_core.render import Renderer
+from rules_core.state import BattleState, Outcome
+
+
+@dataclass(frozen=True)
+class EndReport:
+    """How a battle ended, what each army lost, the revealed seed and the record file."""
+
+    battle_name: str
+    result: str
+    losses: tuple[str, ...]
+    seed: str
+    record: bytes
+
+
+async def finish(
+    session: AsyncSession, loaded: Loaded, outcome: Outcome, now: datetime
+) -> tuple[EndReport, list[int]]:
+    """Close the battle: keep the result, write losses back, reveal the seed."""
+    battle = loaded.battle
+    if loaded.state.outcome is None:
+        loaded.save(replace(loaded.state, outcome=outcome))
+    battle.status = BattleStatus.FINISHED
+    battle.finished_at = now
+    battle.deadline_at = None
+    disarmed = await cancel_deadlines(session, battle.id)
+    result = result_text(loaded, outcome)
+    battle.result = {"winner": outcome.winner, "reason": outcome.reason, "text": result}
+    losses = _write_back(loaded)
+    record = await record_bytes(session, loaded, reveal=True)
+    report = EndReport(battle.name, result, tuple(losses), battle.seed, record)
+    return report, disarmed
+
+
+def result_text(loaded: Loaded, outcome: Outcome) -> str:
+    """``Red wins: every other army has broken``, or a draw."""
+    names = {s.side_id: s.name for s in loaded.battle.sides}
+    if outcome.winner is None:
+        return f"A draw: {outcome.reason}"
+    return f"{names.get(outcome.winner, outcome.winner)} wins: {outcome.reason}"
+
+
+def _write_back(loaded: Loaded) -> list[str]:
+    """Each army's roster updated by the ruleset's carry-over rule; one line per army."""
+    armies = {a.id: a for a in loaded.campaign.armies}
+    on_table = {u.id: u for u in loaded.state.units}
+    lines = []
+    for side in sorted(loaded.battle.sides, key=lambda s: s.side_id):
+        army = armies.get(side.army_id or -1)
+        if army is None:
+            continue
+        entries = army.roster["units"]
+        updated = [
+            loaded.rules.carry_over(entry, on_table.get(f"{side.side_id}{i + 1}"))
+            for i, entry in enumerate(entries)
+        ]
+        lost = [str(e["name"]) for e in updated if e.get("status") == "destroyed"]
+        army.roster = {**army.roster, "units": updated}
+        lost_text = ", ".join(lost) if lost else "nothing"
+        lines.append(f"{army.name} lost {lost_text}.")
+    return lines
+
+
+async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -> bytes:
+    """The battle record as JSON: the first state, every engine call, the seed if revealed."""
+    battle = loaded.battle
+    entries = await session.scalars(
+        select(RecordEntry.entry)
+        .where(RecordEntry.battle_id == battle.id)
+        .order_by(RecordEntry.seq)
+    )
+    record: dict[str, Any] = {
+        "battle_id": loaded.state.battle_id,
+        "ruleset": battle.ruleset_id,
+        "seed_sha256": battle.seed_sha256,
+        "initial_state": battle.initial_state,
+        "entries": list(entries),
+        "seed": battle.seed if reveal else None,
+        "record_version": 1,
+    }
+    return json.dumps(record, indent=1, sort_keys=True).encode()
+
+
+async def turn_log(session: AsyncSession, loaded: Loaded, turn: int) -> list[str]:
+    """Every resolved step of one turn, as the lines players read."""
+    rows = await session.scalars(
+        select(StageLog)
+        .where(StageLog.battle_id == loaded.battle.id, StageLog.turn == turn)
+        .order_by(StageLog.number)
+    )
+    lines: list[str] = []
+    for row in rows:
+        if row.events is None:
+            continue
+        renderer = Renderer.for_state(BattleState.from_dict(row.start_state))
+        lines.append(f"**{row.title}** ({row.trigger})")
+        if row.missing:
+            lines.append(f"No orders from {', '.join(row.missing)}: defaults applied.")
+        lines += renderer.lines(event_from_dict(e) for e in row.events)
+    return lines

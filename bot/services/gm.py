@@ -1,0 +1,263 @@
+"""GM tools: pause, resume, extend, force, set, move, rule, undo, end. Each is on record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+
+from bot.db.models import BattleOrder, BattleStatus, Readiness, RecordEntry, StageLog
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.services.battle_state import (
+    Loaded,
+    append_entries,
+    cancel_deadlines,
+    find_unit,
+    load_battle,
+)
+from bot.services.campaigns import Place, clean_text
+from bot.services.endings import EndReport, finish, record_bytes, turn_log
+from bot.services.play import PlayService
+from bot.services.shapes import parse_point
+from bot.services.stages import Arming, StageReport, advance, set_deadlines
+from rules_core import engine
+from rules_core.state import BattleState, Outcome
+
+MAX_EXTENSION_HOURS = 24 * 30
+
+
+@dataclass(frozen=True)
+class GmChange:
+    """A GM's change, posted publicly: what, why, and the state before and after."""
+
+    what: str
+    reason: str
+    before: str
+    after: str
+    gm_id: int
+
+
+class GmService(PlayService):
+    """The GM's commands; every one checks the caller is a GM of the campaign."""
+
+    async def pause(self, place: Place, user_id: int, reason: str) -> GmChange:
+        """Stop the clock: deadlines are cancelled and the time left is kept."""
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            battle, now = loaded.battle, self.clock.now()
+            left = (battle.deadline_at - now).total_seconds() if battle.deadline_at else None
+            battle.paused_left_s = max(left, 60.0) if left is not None else None
+            arming = Arming(disarmed=await cancel_deadlines(session, battle.id))
+            battle.status, battle.deadline_at = BattleStatus.PAUSED, None
+            change = GmChange("paused the battle", reason, "running", _left(left), user_id)
+        self._arm(arming)
+        return change
+
+    async def resume(self, place: Place, user_id: int, reason: str) -> GmChange:
+        """Start the clock again with the time that was left."""
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.PAUSED)
+            battle, arming = loaded.battle, Arming()
+            battle.status = BattleStatus.RUNNING
+            hours = (battle.paused_left_s or 3600.0) / 3600
+            if loaded.state.outcome is None:
+                await set_deadlines(session, loaded, self.clock.now(), hours, arming)
+            change = GmChange("resumed the battle", reason, "paused", _left(hours * 3600), user_id)
+        self._arm(arming)
+        return change
+
+    async def extend(self, place: Place, user_id: int, hours: float, reason: str) -> GmChange:
+        """Push the current deadline (and its reminders) back."""
+        if not 0 < hours <= MAX_EXTENSION_HOURS:
+            raise InvalidInput(f"Extend by more than 0 and at most {MAX_EXTENSION_HOURS} hours.")
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            battle, now, arming = loaded.battle, self.clock.now(), Arming()
+            old = battle.deadline_at or now
+            new = old + timedelta(hours=hours)
+            await set_deadlines(session, loaded, now, (new - now).total_seconds() / 3600, arming)
+            change = GmChange("extended the deadline", reason, _stamp(old), _stamp(new), user_id)
+        self._arm(arming)
+        return change
+
+    async def force(self, place: Place, user_id: int) -> StageReport:
+        """Resolve the current step now, with defaults for missing orders."""
+        async with self.db.read() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            battle_id, stage = loaded.battle.id, loaded.battle.stage
+        report = await self.resolve_stage(battle_id, stage, trigger="forced by a GM")
+        if report is None:
+            raise Conflict("That step has just been resolved.")
+        return report
+
+    async def set_status(
+        self, place: Place, user_id: int, unit: str, field: str, value: str, reason: str
+    ) -> GmChange:
+        """Set any status field of a unit."""
+        field = clean_text(field, "field", 40)
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            target = find_unit(loaded.state, unit)
+            before = target.status.get(field, target.profile.get(field))
+            parsed = parse_value(value)
+            after = loaded.state.with_unit(target.with_status(**{field: parsed}))
+            await self._edit(session, loaded, after, f"{field} of {target.name}: {reason}")
+            what = f"set {field} of **{target.name}**"
+            return GmChange(what, reason, _show(before), _show(parsed), user_id)
+
+    async def move(
+        self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
+    ) -> GmChange:
+        """Put a unit somewhere else (and turn it)."""
+        x, y = parse_point(at)
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            target = find_unit(loaded.state, unit)
+            turned = target.facing if facing is None else facing % 360
+            moved = replace(target, x=x, y=y, facing=turned)
+            field = loaded.state.battlefield
+            if not (0 <= x <= field.width and 0 <= y <= field.depth):
+                raise InvalidInput(f"({x:g}, {y:g}) is off the table.")
+            await self._edit(session, loaded, loaded.state.with_unit(moved), f"moved {target.name}")
+            before = f"({target.x:g}, {target.y:g}) facing {target.facing:g}°"
+            return GmChange(
+                f"moved **{target.name}**",
+                reason,
+                before,
+                f"({x:g}, {y:g}) facing {turned:g}°",
+                user_id,
+            )
+
+    async def ruling(self, place: Place, user_id: int, choice: str) -> StageReport:
+        """Answer the pending question as the GM."""
+        async with self.db.read() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            pending = loaded.state.pending
+            if pending is None:
+                raise NotFound("No question is waiting for an answer.")
+            battle_id, stage = loaded.battle.id, loaded.battle.stage
+        return await self.answer(battle_id, stage, user_id, pending.decision.id, choice)
+
+    async def undo(self, place: Place, user_id: int, reason: str) -> tuple[GmChange, StageReport]:
+        """Go back to the start of the previous step; it is replayed with fresh dice."""
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            battle = loaded.battle
+            previous = await session.scalar(
+                select(StageLog).where(StageLog.battle_id == battle.id,
+                                       StageLog.number == battle.stage - 1)
+            )  # fmt: skip
+            if previous is None:
+                raise Conflict("There is no earlier step to go back to.")
+            restored = await _fresh_attempt(
+                session, battle.id, BattleState.from_dict(previous.start_state)
+            )
+            current = await session.scalar(
+                select(StageLog).where(
+                    StageLog.battle_id == battle.id, StageLog.number == battle.stage
+                )
+            )
+            for model in (BattleOrder, Readiness):
+                await session.execute(
+                    delete(model).where(model.battle_id == battle.id, model.stage == battle.stage)
+                )
+            result = engine.edit(loaded.state, restored, f"undo: {reason}")
+            report, arming = await advance(
+                session, loaded, result, trigger="undone by a GM", now=self.clock.now()
+            )
+            change = GmChange(
+                "undid a step", reason, current.title if current else "?", previous.title, user_id
+            )
+        self._arm(arming)
+        return change, report
+
+    async def end(self, place: Place, user_id: int, winner: str | None, reason: str) -> EndReport:
+        """End the battle now: the engine's result if it has one, else the GM's."""
+        async with self.db.write() as session:
+            loaded = await load_battle(session, place)
+            loaded.require_gm(user_id)
+            outcome = loaded.state.outcome or Outcome(_winner(loaded, winner), reason)
+            report, disarmed = await finish(session, loaded, outcome, self.clock.now())
+        self._arm(Arming(disarmed=disarmed))
+        return report
+
+    async def log(self, place: Place, turn: int) -> list[str]:
+        """The log of one turn."""
+        async with self.db.read() as session:
+            return await turn_log(session, await load_battle(session, place, _ANY), turn)
+
+    async def record(self, place: Place) -> bytes:
+        """The battle record so far (the seed only once the battle has ended)."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place, _ANY)
+            finished = loaded.battle.status is BattleStatus.FINISHED
+            return await record_bytes(session, loaded, reveal=finished)
+
+    async def _edit(self, session: Any, loaded: Loaded, after: BattleState, why: str) -> None:
+        result = engine.edit(loaded.state, after, why)
+        await append_entries(session, loaded.battle.id, result.entries)
+        loaded.save(after)
+
+
+_ANY = tuple(BattleStatus)
+
+
+async def _gm_battle(session: Any, place: Place, user_id: int, status: BattleStatus) -> Loaded:
+    loaded = await load_battle(session, place)
+    loaded.require_gm(user_id)
+    if loaded.battle.status is not status:
+        raise Conflict(f"The battle is {loaded.battle.status.value}, not {status.value}.")
+    return loaded
+
+
+async def _fresh_attempt(session: Any, battle_id: int, state: BattleState) -> BattleState:
+    """The state with its attempt past every attempt the record used at that step."""
+    entries = await session.scalars(
+        select(RecordEntry.entry).where(RecordEntry.battle_id == battle_id)
+    )
+    cursor = state.cursor
+    used = [e["attempt"] for e in entries if e["turn"] == cursor.turn and e["step"] == cursor.step]
+    return replace(
+        state, cursor=replace(cursor, attempt=max(used, default=cursor.attempt) + 1), pending=None
+    )
+
+
+def _winner(loaded: Loaded, winner: str | None) -> str | None:
+    if winner is None:
+        return None
+    key = winner.casefold()
+    for side in loaded.battle.sides:
+        if key in (side.side_id.casefold(), side.name.casefold()):
+            return side.side_id
+    raise NotFound(f"No side called **{winner}** in this battle.")
+
+
+def parse_value(text: str) -> Any:
+    """A typed status value: true/false, a number, or text."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "yes"):
+        return True
+    if lowered in ("false", "no"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def _show(value: Any) -> str:
+    return "(unset)" if value is None else str(value)
+
+
+def _stamp(when: Any) -> str:
+    return f"<t:{int(when.timestamp())}:f>"
+
+
+def _left(seconds: float | None) -> str:
+    if seconds is None:
+        return "no deadline"
+    return f"{seconds / 3600:.1f} h left on the clock"
