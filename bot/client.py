@@ -12,11 +12,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.announce import DecisionButton, announce
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
 from bot.replies import report_error
+from bot.scheduling import DeadlineScheduler, DueDeadline
 from bot.services import Services
 
 log = logging.getLogger(__name__)
@@ -44,15 +46,28 @@ class AideBot(commands.Bot):
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self.db = Database.from_url(settings.database_url)
-        self.services = Services.build(self.db, rng=rng)
+        self.services = Services.build(self.db, rng=rng, clock=self.clock)
+        self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
+        self.services.play.armer = self.deadlines
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
-        """Migrate to head, load the cogs, sync the command tree."""
+        """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
         await upgrade_to_head(self.settings.database_url)
+        self.add_dynamic_items(DecisionButton)
         for module in cog_modules():
             await self.load_extension(module)
         await self.sync_commands()
+        fired = await self.deadlines.start()
+        log.info("deadlines re-armed; %d overdue fired at start-up", fired)
+
+    async def on_deadline(self, due: DueDeadline) -> None:
+        """A deadline came: let the services act, then tell the channel."""
+        outcome = await self.services.play.on_deadline(due)
+        try:
+            await announce(self, outcome)
+        except discord.HTTPException:
+            log.exception("could not post the result of deadline %s", due.id)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Sync to the development server when one is set (instant), else globally."""
@@ -72,6 +87,7 @@ class AideBot(commands.Bot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
-        """Close the gateway, then the database."""
+        """Stop the deadlines, close the gateway, then the database."""
+        self.deadlines.shutdown()
         await super().close()
         await self.db.dispose()

@@ -8,6 +8,7 @@ import discord
 
 from bot.db.models import CampaignStatus
 from bot.services.armies import ArmyInfo
+from bot.services.battle_state import BattleView
 from bot.services.campaigns import CampaignInfo
 from rules_core.dice import Roll
 
@@ -76,3 +77,26 @@ def army_embed(info: ArmyInfo) -> discord.Embed:
 def roll_text(roll: Roll) -> str:
     """A roll as one line with every die shown."""
     return f"🎲 {roll.describe()}"
+
+
+def battle_embed(view: BattleView) -> discord.Embed:
+    """The battle card: status, sides, where play stands, who must act, the deadline."""
+    embed = discord.Embed(
+        title=f"{view.name} ({view.status.value})",
+        description=f"Campaign **{view.campaign_name}**, `{view.ruleset_id}`",
+        colour=discord.Colour.dark_red(),
+    )
+    for side in view.sides:
+        embed.add_field(name=side.name, value=f"<@{side.owner_id}> — {side.army_name}")
+    field = view.state.battlefield
+    embed.add_field(name="Table", value=f"{field.width:g} × {field.depth:g} {field.measure}")
+    embed.add_field(name="Now", value=view.waiting_step, inline=False)
+    if view.waiting_for:
+        embed.add_field(name="Waiting for", value=mentions(view.waiting_for))
+    if view.deadline_at is not None:
+        embed.add_field(name="Deadline", value=f"<t:{int(view.deadline_at.timestamp())}:R>")
+    units = len(view.state.units)
+    embed.set_footer(
+        text=f"{units} units on the table · dice seed SHA-256 {view.seed_sha256[:16]}…"
+    )
+    return embed

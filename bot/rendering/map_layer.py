@@ -88,7 +88,16 @@ def draw_table(scene: Scene, view: View) -> Image.Image:
     if state.cursor.segment == "setup":
         _deploy_zones(draw, scene, view)
     reach_top = _reach(draw, scene, view)
-    _moves(draw, scene, view)
+    _moves(draw, scene, view)  # under the units, so each arrow ends at its unit's edge
+    occupied = _bodies(draw, scene, view)
+    if reach_top is not None:
+        _reach_label(draw, scene, reach_top, occupied)
+    _terrain_names(draw, view, state.terrain, occupied)
+    return image
+
+
+def _bodies(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> Occupied:
+    """Units, combat marks, leaders and their labels; returns the ground they take."""
     pieces = _pieces(scene, view)
     for item in pieces:
         draw_unit(draw, item)
@@ -99,10 +108,7 @@ def draw_table(scene: Scene, view: View) -> Image.Image:
     occupied = Occupied((0.0, 0.0, float(view.width), float(view.height)))
     add_all(occupied, [item.box for item in pieces] + marks + [leader_box(c) for _, c in leaders])
     _labels(draw, scene, pieces, leaders, occupied)
-    if reach_top is not None:
-        _reach_label(draw, scene, reach_top, occupied)
-    _terrain_names(draw, view, state.terrain, occupied)
-    return image
+    return occupied
 
 
 def _pieces(scene: Scene, view: View) -> list[Piece]:

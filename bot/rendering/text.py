@@ -9,6 +9,7 @@ a tenth of the cost of FreeType's stroker.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -17,6 +18,8 @@ from PIL import Image, ImageChops, ImageDraw
 from bot.rendering.style import RGB, WHITE, font
 
 Point = tuple[float, float]
+# Maps are drawn in worker threads and a FreeType face must not render two strings at once.
+_FREETYPE = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -32,11 +35,12 @@ class Rendered:
 def rendered(text: str, size: int, bold: bool, halo: int, anchor: str) -> Rendered:
     """Render a string once into masks."""
     face = font(size, bold)
-    bounds = face.getbbox(text, anchor=anchor, stroke_width=halo)
-    left, top = math.floor(bounds[0]), math.floor(bounds[1])
-    box = (max(math.ceil(bounds[2]) - left, 1), max(math.ceil(bounds[3]) - top, 1))
-    letters = Image.new("L", box)
-    ImageDraw.Draw(letters).text((-left, -top), text, fill=255, font=face, anchor=anchor)
+    with _FREETYPE:
+        bounds = face.getbbox(text, anchor=anchor, stroke_width=halo)
+        left, top = math.floor(bounds[0]), math.floor(bounds[1])
+        box = (max(math.ceil(bounds[2]) - left, 1), max(math.ceil(bounds[3]) - top, 1))
+        letters = Image.new("L", box)
+        ImageDraw.Draw(letters).text((-left, -top), text, fill=255, font=face, anchor=anchor)
     return Rendered(letters, grown(letters, halo) if halo else None, (left, top))
 
 
@@ -54,7 +58,8 @@ def grown(mask: Image.Image, radius: int) -> Image.Image:
 @lru_cache(maxsize=4096)
 def width(text: str, size: int, bold: bool = False) -> float:
     """The advance width of a string in pixels."""
-    return font(size, bold).getlength(text)
+    with _FREETYPE:
+        return font(size, bold).getlength(text)
 
 
 def write(

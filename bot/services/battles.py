@@ -133,6 +133,43 @@ class BattleService:
             loaded.save(state)
             return len(rows)
 
+    async def units_on_table(self, place: Place, user_id: int, *, own: bool) -> list[str]:
+        """Names of the user's units on the table (own) or of everyone else's (targets)."""
+        async with self.db.read() as session:
+            try:
+                loaded = await load_battle(session, place)
+            except (NotFound, Conflict):
+                return []
+            mine = set(loaded.side_of(user_id))
+            if own and loaded.is_gm(user_id) and not mine:
+                return [u.name for u in loaded.state.units]
+            return [u.name for u in loaded.state.units if (u.side in mine) == own]
+
+    async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
+        """(id, title) of the orders the current step takes, for autocomplete."""
+        async with self.db.read() as session:
+            try:
+                loaded = await load_battle(session, place)
+            except (NotFound, Conflict):
+                return []
+            step = loaded.rules.sequence.step(loaded.state.cursor.step)
+            return [(k, loaded.rules.order_kind(k).title) for k in step.order_kinds]
+
+    async def pending_options(self, place: Place) -> list[tuple[str, str]]:
+        """(id, label) of the answers to the waiting question, for autocomplete."""
+        async with self.db.read() as session:
+            try:
+                loaded = await load_battle(session, place)
+            except (NotFound, Conflict):
+                return []
+            pending = loaded.state.pending
+            return [] if pending is None else [(o.id, o.label) for o in pending.decision.options]
+
+    async def terrain(self, place: Place) -> list[TerrainFeature]:
+        """The terrain on the table."""
+        async with self.db.read() as session:
+            return list((await load_battle(session, place)).state.terrain)
+
     async def roster_units(self, place: Place, user_id: int) -> list[tuple[str, str, bool]]:
         """(id, name, deployed) of the units the user may deploy, for autocomplete."""
         async with self.db.read() as session:

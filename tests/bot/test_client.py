@@ -16,7 +16,14 @@ from tests.discord_mocks import make_interaction
 
 
 def test_cogs_are_discovered() -> None:
-    assert cog_modules() == ["cogs.army", "cogs.campaign", "cogs.roll"]
+    assert cog_modules() == [
+        "cogs.army",
+        "cogs.battle",
+        "cogs.campaign",
+        "cogs.gm",
+        "cogs.order",
+        "cogs.roll",
+    ]
 
 
 async def test_every_cog_loads_and_registers_its_commands(bot: AideBot) -> None:
@@ -37,6 +44,17 @@ async def test_every_cog_loads_and_registers_its_commands(bot: AideBot) -> None:
         "army list",
         "army remove",
         "roll",
+        "battle create",
+        "battle terrain add",
+        "battle deploy",
+        "battle start",
+        "battle end",
+        "order move",
+        "order give",
+        "order done",
+        "orders mine",
+        "gm undo",
+        "gm force",
     } <= names
     assert bot.tree.get_command("campaign").guild_only is True  # type: ignore[union-attr]
 

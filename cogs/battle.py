@@ -1,0 +1,265 @@
+"""/battle: create a battle, lay terrain, deploy, start, look at it, end it."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.announce import end_embed, post_report, record_file
+from bot.client import AideBot
+from bot.errors import InvalidInput
+from bot.formatting import battle_embed
+from bot.rendering.render import render_map_async
+from bot.replies import ask_confirmation, matching_choices, place_of
+from bot.services.armies import MAX_ROSTER_BYTES
+from bot.services.shapes import SHAPES
+from rules_core.state import TERRAIN_KINDS
+
+TERRAIN_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in TERRAIN_KINDS]
+SHAPE_CHOICES = [app_commands.Choice(name=s, value=s) for s in SHAPES]
+
+
+@app_commands.guild_only()
+class BattleCog(commands.GroupCog, group_name="battle", group_description="Set up and run battles"):
+    """Battle commands for this channel's campaign."""
+
+    terrain = app_commands.Group(name="terrain", description="Lay out the table's terrain")
+
+    def __init__(self, bot: AideBot) -> None:
+        self.bot = bot
+        self.battles = bot.services.battles
+        self.play = bot.services.play
+
+    @app_commands.command(name="create", description="Start setting up a battle (GMs only)")
+    @app_commands.describe(
+        name="The battle's name",
+        army_a="The first army (its owner plays that side)",
+        army_b="The second army",
+        width="Table width in the ruleset's measure (default 48)",
+        depth="Table depth in the ruleset's measure (default 36)",
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        army_a: str,
+        army_b: str,
+        width: app_commands.Range[float, 6, 400] = 48.0,
+        depth: app_commands.Range[float, 6, 400] = 36.0,
+    ) -> None:
+        """Create the battle; sides come from the two armies."""
+        view = await self.battles.create(
+            place_of(interaction), interaction.user.id, name, [army_a, army_b], width, depth
+        )
+        embed = battle_embed(view)
+        embed.set_footer(text="Next: /battle terrain add, /battle deploy, then /battle start")
+        await interaction.response.send_message(embed=embed)
+
+    @create.autocomplete("army_a")
+    @create.autocomplete("army_b")
+    async def army_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the campaign's armies."""
+        names = await self.bot.services.armies.names(place_of(interaction))
+        return matching_choices(names, current)
+
+    @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
+    @app_commands.describe(
+        kind="What it is",
+        shape="polygon/line: points in `at`; circle: centre in `at`, radius in `size`; "
+        "rectangle: centre in `at`, width,depth in `size`",
+        at="Points `x,y x,y …`, or the centre `x,y`",
+        size="Radius, or width,depth",
+        name="A name to show on the map",
+    )
+    @app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
+    async def terrain_add(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        shape: str,
+        at: app_commands.Range[str, 3, 400],
+        size: app_commands.Range[str, 1, 40] | None = None,
+        name: app_commands.Range[str, 1, 60] | None = None,
+    ) -> None:
+        """Lay terrain."""
+        feature = await self.battles.add_terrain(
+            place_of(interaction), interaction.user.id, kind, shape, at, size, name
+        )
+        await interaction.response.send_message(
+            f"Laid **{feature.name}** ({feature.kind.replace('_', ' ')}, `{feature.id}`)."
+        )
+
+    @terrain.command(name="remove", description="Take a piece of terrain away (GMs, set-up)")
+    @app_commands.describe(feature="The terrain's id or name")
+    async def terrain_remove(self, interaction: discord.Interaction, feature: str) -> None:
+        """Remove terrain."""
+        removed = await self.battles.remove_terrain(
+            place_of(interaction), interaction.user.id, feature
+        )
+        await interaction.response.send_message(f"Removed **{removed.name}** (`{removed.id}`).")
+
+    @terrain_remove.autocomplete("feature")
+    async def feature_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the terrain on the table."""
+        features = await self.battles.terrain(place_of(interaction))
+        typed = current.casefold()
+        return [
+            app_commands.Choice(name=f"{f.name} ({f.id})", value=f.id)
+            for f in features
+            if typed in f"{f.name} {f.id}".casefold()
+        ][:25]
+
+    @terrain.command(name="list", description="List the terrain on the table")
+    async def terrain_list(self, interaction: discord.Interaction) -> None:
+        """List terrain, privately."""
+        features = await self.battles.terrain(place_of(interaction))
+        lines = [
+            f"`{f.id}` **{f.name}** — {f.kind.replace('_', ' ')}, "
+            + " ".join(f"{x:g},{y:g}" for x, y in f.points[:8])
+            for f in features
+        ]
+        text = "\n".join(lines) or "No terrain yet: `/battle terrain add`."
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    @terrain.command(name="roll", description="Roll the terrain from the ruleset's tables")
+    async def terrain_roll(self, interaction: discord.Interaction) -> None:
+        """Terrain tables belong to rulesets that have them."""
+        raise InvalidInput(
+            "This campaign's ruleset has no terrain tables; lay terrain with `/battle terrain add`."
+        )
+
+    @app_commands.command(name="deploy", description="Place one of your units (set-up)")
+    @app_commands.describe(
+        unit="Your unit", at="Where its centre goes: `x,y`", facing="Compass degrees, 0 = up"
+    )
+    async def deploy(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        at: app_commands.Range[str, 3, 40],
+        facing: app_commands.Range[float, 0, 360] | None = None,
+    ) -> None:
+        """Deploy a unit."""
+        placed = await self.battles.deploy(
+            place_of(interaction), interaction.user.id, unit, at, facing
+        )
+        await interaction.response.send_message(
+            f"**{placed.name}** deployed at ({placed.x:g}, {placed.y:g}), "
+            f"facing {placed.facing:g}°.",
+            ephemeral=True,
+        )
+
+    @deploy.autocomplete("unit")
+    async def roster_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the units you may deploy, undeployed first."""
+        units = await self.battles.roster_units(place_of(interaction), interaction.user.id)
+        ordered = sorted(units, key=lambda u: u[2])
+        names = [f"{name}" for _, name, _ in ordered]
+        return matching_choices(names, current)
+
+    @app_commands.command(name="deploy-file", description="Place many units from a file (set-up)")
+    @app_commands.describe(file="JSON or YAML: a list of {unit, at: [x, y], facing}")
+    async def deploy_file(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        """Deploy from a file, all or nothing."""
+        if file.size > MAX_ROSTER_BYTES:
+            raise InvalidInput(f"`{file.filename}` is too large: at most 256 KiB.")
+        count = await self.battles.deploy_many(
+            place_of(interaction), interaction.user.id, await file.read(), file.filename
+        )
+        await interaction.response.send_message(f"Deployed {count} units.", ephemeral=True)
+
+    @app_commands.command(name="start", description="Start the battle (GMs only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Begin play: publish the seed's hash and announce the first step."""
+        await interaction.response.defer()
+        report = await self.play.start(place_of(interaction), interaction.user.id)
+        await interaction.followup.send(
+            f"⚔️ **{report.battle.name}** has begun. The dice seed's SHA-256 is "
+            f"`{report.battle.seed_sha256}`; the seed is revealed when the battle ends."
+        )
+        await post_report(self.bot, report)
+
+    @app_commands.command(name="status", description="Where the battle stands")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show the battle card."""
+        view = await self.battles.view(place_of(interaction))
+        await interaction.response.send_message(embed=battle_embed(view))
+
+    @app_commands.command(name="map", description="Post the current map")
+    async def map(self, interaction: discord.Interaction) -> None:
+        """Render and post the map."""
+        view = await self.battles.view(place_of(interaction))
+        await interaction.response.defer()
+        png = await render_map_async(view.state)
+        await interaction.followup.send(file=discord.File(io.BytesIO(png), "map.png"))
+
+    @app_commands.command(name="log", description="The full log of one turn")
+    @app_commands.describe(turn="Turn number (0 is set-up)")
+    async def log(
+        self, interaction: discord.Interaction, turn: app_commands.Range[int, 0, 1000]
+    ) -> None:
+        """Send one turn's log, privately."""
+        lines = await self.play.log(place_of(interaction), turn)
+        text = "\n".join(lines) or f"Nothing has been resolved in turn {turn} yet."
+        if len(text) <= 1900:
+            await interaction.response.send_message(text, ephemeral=True)
+        else:
+            data = discord.File(io.BytesIO(text.encode()), f"turn-{turn}.txt")
+            await interaction.response.send_message(file=data, ephemeral=True)
+
+    @app_commands.command(name="record", description="The battle record as JSON, to verify")
+    async def record(self, interaction: discord.Interaction) -> None:
+        """Send the record, privately."""
+        data = await self.play.record(place_of(interaction))
+        await interaction.response.send_message(
+            "The battle record (the seed is included once the battle has ended):",
+            file=discord.File(io.BytesIO(data), "record.json"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="end", description="End the battle (GMs only)")
+    @app_commands.describe(winner="The winning side; leave empty for a draw", reason="Why")
+    async def end(
+        self,
+        interaction: discord.Interaction,
+        reason: app_commands.Range[str, 1, 200],
+        winner: str | None = None,
+    ) -> None:
+        """Ask to confirm, then end the battle and post the result with the record."""
+        place, user = place_of(interaction), interaction.user
+        view = await self.battles.view(place)
+
+        async def do_end() -> tuple[str, str | None]:
+            ended = await self.play.end(place, user.id, winner, reason)
+            channel = self.bot.get_partial_messageable(view.channel_id)
+            await channel.send(embed=end_embed(ended), file=record_file(ended))
+            return f"Ended **{ended.battle_name}**.", None
+
+        await ask_confirmation(
+            interaction,
+            f"End **{view.name}** now ({'winner: ' + winner if winner else 'a draw'})? "
+            "Losses are written back to the armies and the seed is revealed.",
+            do_end,
+        )
+
+    @end.autocomplete("winner")
+    async def side_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the battle's sides."""
+        view = await self.battles.view(place_of(interaction))
+        return matching_choices([s.name for s in view.sides], current)
+
+
+async def setup(bot: AideBot) -> None:
+    """Load the battle commands."""
+    await bot.add_cog(BattleCog(bot))

@@ -1,0 +1,151 @@
+"""/gm: the GM's tools during play; every change is posted publicly with its reason."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.announce import post_report
+from bot.client import AideBot
+from bot.replies import ask_confirmation, matching_choices, place_of
+from bot.services.gm import GmChange
+
+Reason = app_commands.Range[str, 1, 200]
+
+
+def change_text(change: GmChange) -> str:
+    """A GM's change as the channel reads it."""
+    return (
+        f"🛠️ <@{change.gm_id}> {change.what}: {change.reason}\n"
+        f"Before: {change.before}\nAfter: {change.after}"
+    )
+
+
+@app_commands.guild_only()
+class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools during a battle"):
+    """GM-only commands; the services refuse anyone else."""
+
+    def __init__(self, bot: AideBot) -> None:
+        self.bot = bot
+        self.play = bot.services.play
+        self.battles = bot.services.battles
+
+    @app_commands.command(name="pause", description="Stop the clock")
+    async def pause(self, interaction: discord.Interaction, reason: Reason) -> None:
+        """Pause the battle."""
+        change = await self.play.pause(place_of(interaction), interaction.user.id, reason)
+        await interaction.response.send_message(change_text(change))
+
+    @app_commands.command(name="resume", description="Start the clock again")
+    async def resume(self, interaction: discord.Interaction, reason: Reason = "resumed") -> None:
+        """Resume the battle."""
+        change = await self.play.resume(place_of(interaction), interaction.user.id, reason)
+        await interaction.response.send_message(change_text(change))
+
+    @app_commands.command(name="extend", description="Push the current deadline back")
+    @app_commands.describe(hours="How many hours to add")
+    async def extend(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0.1, 720.0],
+        reason: Reason,
+    ) -> None:
+        """Extend the deadline."""
+        change = await self.play.extend(place_of(interaction), interaction.user.id, hours, reason)
+        await interaction.response.send_message(change_text(change))
+
+    @app_commands.command(name="force", description="Resolve the current step now")
+    async def force(self, interaction: discord.Interaction) -> None:
+        """Resolve now with defaults for missing orders."""
+        await interaction.response.defer()
+        report = await self.play.force(place_of(interaction), interaction.user.id)
+        await interaction.followup.send(f"🛠️ {interaction.user.mention} forced **{report.title}**.")
+        await post_report(self.bot, report)
+
+    @app_commands.command(name="set", description="Set a status field of a unit")
+    @app_commands.describe(unit="The unit", field="e.g. disordered, dps, wounds", value="New value")
+    async def set_(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        field: app_commands.Range[str, 1, 40],
+        value: app_commands.Range[str, 1, 60],
+        reason: Reason,
+    ) -> None:
+        """Set a unit's status."""
+        change = await self.play.set_status(
+            place_of(interaction), interaction.user.id, unit, field, value, reason
+        )
+        await interaction.response.send_message(change_text(change))
+
+    @app_commands.command(name="move", description="Move or turn a unit")
+    @app_commands.describe(unit="The unit", at="New centre `x,y`", facing="Compass degrees")
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        at: app_commands.Range[str, 3, 40],
+        reason: Reason,
+        facing: app_commands.Range[float, 0, 360] | None = None,
+    ) -> None:
+        """Move a unit."""
+        change = await self.play.move(
+            place_of(interaction), interaction.user.id, unit, at, facing, reason
+        )
+        await interaction.response.send_message(change_text(change))
+
+    @app_commands.command(name="ruling", description="Answer the waiting question as GM")
+    @app_commands.describe(choice="The answer")
+    async def ruling(self, interaction: discord.Interaction, choice: str) -> None:
+        """Answer a pending decision."""
+        await interaction.response.defer()
+        report = await self.play.ruling(place_of(interaction), interaction.user.id, choice)
+        await interaction.followup.send(f"🛠️ {interaction.user.mention} ruled: **{choice}**.")
+        await post_report(self.bot, report)
+
+    @ruling.autocomplete("choice")
+    async def choice_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the answers of the waiting question."""
+        options = await self.battles.pending_options(place_of(interaction))
+        typed = current.casefold()
+        return [
+            app_commands.Choice(name=label, value=option)
+            for option, label in options
+            if typed in f"{option} {label}".casefold()
+        ][:25]
+
+    @app_commands.command(name="undo", description="Go back to the start of the previous step")
+    async def undo(self, interaction: discord.Interaction, reason: Reason) -> None:
+        """Ask to confirm, then undo."""
+        place, user = place_of(interaction), interaction.user
+
+        async def do_undo() -> tuple[str, str | None]:
+            change, report = await self.play.undo(place, user.id, reason)
+            await post_report(self.bot, report)
+            return "Undone.", change_text(change)
+
+        await ask_confirmation(
+            interaction,
+            "Go back to the start of the previous step? Its results are discarded, orders "
+            "given since are cleared, and the step is replayed with fresh dice.",
+            do_undo,
+        )
+
+    @set_.autocomplete("unit")
+    @move.autocomplete("unit")
+    async def unit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer every unit on the table."""
+        place, user = place_of(interaction), interaction.user.id
+        names = await self.battles.units_on_table(place, user, own=True)
+        names += await self.battles.units_on_table(place, user, own=False)
+        return matching_choices(sorted(set(names)), current)
+
+
+async def setup(bot: AideBot) -> None:
+    """Load the GM commands."""
+    await bot.add_cog(GmCog(bot))

@@ -1,0 +1,205 @@
+"""/order and /orders: give, change, withdraw and confirm orders; each is answered privately."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.announce import mentions, post_report
+from bot.client import AideBot
+from bot.replies import matching_choices, place_of
+from bot.services.play import OrderInput, OrderView
+
+X = app_commands.Range[float, -1000, 1000]
+
+
+def preview_text(view: OrderView) -> str:
+    """The private answer to an order: what it will do."""
+    notes = "".join(f"\n• {note}" for note in view.notes)
+    return f"✅ **{view.unit_name}**: {view.summary}{notes}\n(secret until the step resolves)"
+
+
+@app_commands.guild_only()
+class OrderCog(commands.GroupCog, group_name="order", group_description="Give orders"):
+    """One subcommand per kind of order; the ruleset checks each at once."""
+
+    def __init__(self, bot: AideBot) -> None:
+        self.bot = bot
+        self.play = bot.services.play
+        self.battles = bot.services.battles
+
+    async def _give(
+        self, interaction: discord.Interaction, kind: str, unit: str, given: OrderInput
+    ) -> None:
+        view = await self.play.submit(place_of(interaction), interaction.user.id, kind, unit, given)
+        await interaction.response.send_message(preview_text(view), ephemeral=True)
+
+    @app_commands.command(name="move", description="Move a unit to a point")
+    @app_commands.describe(unit="Your unit", x="Destination x", y="Destination y")
+    async def move(self, interaction: discord.Interaction, unit: str, x: X, y: X) -> None:
+        """Order a move."""
+        await self._give(interaction, "move", unit, OrderInput(x=x, y=y))
+
+    @app_commands.command(name="charge", description="Charge an enemy unit")
+    @app_commands.describe(unit="Your unit", target="The enemy unit")
+    async def charge(self, interaction: discord.Interaction, unit: str, target: str) -> None:
+        """Order a charge."""
+        await self._give(interaction, "charge", unit, OrderInput(target=target))
+
+    @app_commands.command(name="shoot", description="Shoot at an enemy unit")
+    @app_commands.describe(unit="Your unit", target="The enemy unit")
+    async def shoot(self, interaction: discord.Interaction, unit: str, target: str) -> None:
+        """Order shooting."""
+        await self._give(interaction, "shoot", unit, OrderInput(target=target))
+
+    @app_commands.command(name="hold", description="Hold position")
+    @app_commands.describe(unit="Your unit")
+    async def hold(self, interaction: discord.Interaction, unit: str) -> None:
+        """Order a unit to hold."""
+        await self._give(interaction, "hold", unit, OrderInput())
+
+    @app_commands.command(name="place", description="Re-place a unit during deployment")
+    @app_commands.describe(unit="Your unit", x="x", y="y", facing="Compass degrees, 0 = up")
+    async def place(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        x: X,
+        y: X,
+        facing: app_commands.Range[float, 0, 360] | None = None,
+    ) -> None:
+        """Order a deployment move."""
+        await self._give(interaction, "place", unit, OrderInput(x=x, y=y, number=facing))
+
+    @app_commands.command(name="rally", description="Try to rally a unit")
+    @app_commands.describe(unit="Your unit")
+    async def rally(self, interaction: discord.Interaction, unit: str) -> None:
+        """Order a rally."""
+        await self._give(interaction, "rally", unit, OrderInput())
+
+    @app_commands.command(name="command", description="A leader's command action")
+    @app_commands.describe(
+        unit="Your leader or unit", option="The action", target="Who it is aimed at"
+    )
+    async def command(
+        self, interaction: discord.Interaction, unit: str, option: str, target: str | None = None
+    ) -> None:
+        """Order a command action."""
+        await self._give(interaction, "command", unit, OrderInput(target=target, option=option))
+
+    @app_commands.command(name="give", description="Any order the ruleset has, by its kind")
+    @app_commands.describe(
+        kind="The kind of order (offered for the current step)",
+        unit="Your unit",
+        target="A target unit, if the order takes one",
+        x="A destination x",
+        y="A destination y",
+        number="A number, if the order takes one",
+        option="A choice, if the order takes one",
+    )
+    async def give(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        unit: str,
+        target: str | None = None,
+        x: X | None = None,
+        y: X | None = None,
+        number: float | None = None,
+        option: str | None = None,
+    ) -> None:
+        """Order anything the ruleset defines."""
+        given = OrderInput(target=target, x=x, y=y, number=number, option=option)
+        await self._give(interaction, kind, unit, given)
+
+    @app_commands.command(name="withdraw", description="Take back a unit's order")
+    @app_commands.describe(unit="Your unit")
+    async def withdraw(self, interaction: discord.Interaction, unit: str) -> None:
+        """Withdraw an order."""
+        view = await self.play.withdraw(place_of(interaction), interaction.user.id, unit)
+        await interaction.response.send_message(
+            f"Withdrawn: **{view.unit_name}** will follow its default.", ephemeral=True
+        )
+
+    @app_commands.command(name="done", description="Your orders are complete for this step")
+    async def done(self, interaction: discord.Interaction) -> None:
+        """Confirm; the step resolves when every player has."""
+        await interaction.response.defer(ephemeral=True)
+        confirmed = await self.play.confirm(place_of(interaction), interaction.user.id)
+        if confirmed.report is None:
+            await interaction.followup.send(
+                f"Confirmed. Still waiting for {', '.join(confirmed.side_names)} "
+                f"({mentions(confirmed.waiting_for)}).",
+                ephemeral=True,
+            )
+            return
+        await interaction.followup.send("Confirmed: every order is in, resolving.", ephemeral=True)
+        await post_report(self.bot, confirmed.report)
+
+    @move.autocomplete("unit")
+    @charge.autocomplete("unit")
+    @shoot.autocomplete("unit")
+    @hold.autocomplete("unit")
+    @place.autocomplete("unit")
+    @rally.autocomplete("unit")
+    @command.autocomplete("unit")
+    @give.autocomplete("unit")
+    @withdraw.autocomplete("unit")
+    async def own_unit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer only the player's own units."""
+        names = await self.battles.units_on_table(
+            place_of(interaction), interaction.user.id, own=True
+        )
+        return matching_choices(names, current)
+
+    @charge.autocomplete("target")
+    @shoot.autocomplete("target")
+    @command.autocomplete("target")
+    @give.autocomplete("target")
+    async def target_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the other sides' units."""
+        names = await self.battles.units_on_table(
+            place_of(interaction), interaction.user.id, own=False
+        )
+        return matching_choices(names, current)
+
+    @give.autocomplete("kind")
+    async def kind_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the orders the current step takes."""
+        kinds = await self.battles.order_kinds(place_of(interaction))
+        typed = current.casefold()
+        return [
+            app_commands.Choice(name=title, value=kind)
+            for kind, title in kinds
+            if typed in f"{kind} {title}".casefold()
+        ][:25]
+
+
+@app_commands.guild_only()
+class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your orders"):
+    """Looking at your own orders."""
+
+    def __init__(self, bot: AideBot) -> None:
+        self.play = bot.services.play
+
+    @app_commands.command(name="mine", description="Your orders for the current step")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        """List your orders, privately."""
+        views = await self.play.mine(place_of(interaction), interaction.user.id)
+        text = "\n".join(f"**{v.unit_name}** ({v.kind}): {v.summary}" for v in views)
+        await interaction.response.send_message(
+            text[:2000] or "You have given no orders for this step.", ephemeral=True
+        )
+
+
+async def setup(bot: AideBot) -> None:
+    """Load the order commands."""
+    await bot.add_cog(OrderCog(bot))
+    await bot.add_cog(OrdersCog(bot))
