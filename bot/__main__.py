@@ -51,7 +51,11 @@ def startup_failure(error: BaseException) -> tuple[str, int] | None:
 
 
 def main() -> None:
-    """Entry point: check the settings, set up logging, run."""
+    """Entry point: ``demo`` plays offline; otherwise check the settings and run the bot."""
+    if sys.argv[1:2] == ["demo"]:
+        from bot.demo import main as demo
+
+        raise SystemExit(demo(sys.argv[2:]))
     settings = load_settings()
     if not settings.discord_token.strip():
         print(TOKEN_HELP, file=sys.stderr)

@@ -126,6 +126,21 @@ class Rules:
         width = state.battlefield.width
         return ((0.0, low), (width, low), (width, high), (0.0, high))
 
+    # -- the demo ----------------------------------------------------------------------
+
+    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
+        """Two rosters a demo or a new GM can start from (editable defaults); none by default."""
+        return ()
+
+    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
+        """Orders a scripted player gives for one side in the current step; none by default."""
+        return []
+
+    def demo_answer(self, state: BattleState) -> str:
+        """A scripted player's answer to the pending question: its default."""
+        assert state.pending is not None
+        return state.pending.decision.default
+
     # -- hooks ---------------------------------------------------------------------------
 
     def subjects(self, name: str, state: BattleState) -> tuple[Subject, ...]:

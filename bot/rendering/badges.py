@@ -18,9 +18,9 @@ from bot.rendering import text as lettering
 from bot.rendering.style import BADGE_COLOURS, RGB, WHITE
 from rules_core.codec import Json
 
-HEIGHT = 17  # px of every badge
+HEIGHT = 18  # px of every badge
 GAP = 4  # px between badges in a row
-TEXT_SIZE = 13
+TEXT_SIZE = 14
 B = BADGE_COLOURS
 
 

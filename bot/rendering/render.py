@@ -43,7 +43,7 @@ class MapOptions:
     side_view: SideView | None = None
     reach: Reach | None = None
     legend: bool = True
-    compress_level: int = 3  # zlib level: 6 saves a fifth of the bytes for twice the time
+    compress_level: int = 3  # zlib: level 6 saves a fifth of the bytes, 1.7 times slower
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ class BattleService:
             state = rules.new_battle(
                 f"battle-{battle.id}", campaign.ruleset_id, width, depth, sides
             )
+            state = state.with_status(name=name)  # the map's title
             battle.state = state.to_dict()
             return view_of(Loaded(campaign, battle, rules, state))
 

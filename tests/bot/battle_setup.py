@@ -7,25 +7,11 @@ from datetime import UTC, datetime
 
 from bot.services import Services
 from bot.services.campaigns import Place
+from rules_core.rulesets.skirmish.sample import SAMPLE_ARMIES
 from tests.conftest import ALICE, BOB, GM
 
 START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
-RED = {
-    "name": "Red Host",
-    "units": [
-        {"name": "Red Spearmen", "type": "infantry", "move": 6, "stamina": 3},
-        {"name": "Red Archers", "type": "archers", "move": 6, "stamina": 2},
-        {"name": "Red Horse", "type": "cavalry", "move": 9, "stamina": 2},
-    ],
-}
-BLUE = {
-    "name": "Blue Host",
-    "units": [
-        {"name": "Blue Warriors", "type": "infantry", "move": 6, "stamina": 3},
-        {"name": "Blue Slingers", "type": "skirmishers", "move": 6, "stamina": 2},
-        {"name": "Blue Riders", "type": "cavalry", "move": 9, "stamina": 2},
-    ],
-}
+RED, BLUE = SAMPLE_ARMIES
 DEPLOYMENT = {
     "Red Spearmen": "12,4",
     "Red Archers": "24,4",

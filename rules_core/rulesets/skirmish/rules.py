@@ -20,8 +20,8 @@ from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, facing_towards, in_contact, quarter, range_from_front
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
-from rules_core.rulesets.skirmish import measure
-from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES
+from rules_core.rulesets.skirmish import demo, measure
+from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES, SAMPLE_ARMIES
 from rules_core.rulesets.skirmish.tables import RALLY, TERRAIN, TO_HIT
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
@@ -109,6 +109,14 @@ class SkirmishRules(Rules):
                 counted = {**side.status, "units": len(state.units_of(side.id))}
                 state = state.with_side(replace(side, status=counted))
         return state
+
+    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
+        """The Red and Blue hosts of the sample battle, as rosters."""
+        return SAMPLE_ARMIES
+
+    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
+        """Close on the nearest enemy, charge when possible, shoot what can be seen."""
+        return demo.orders_for(self, state, side)
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Units given no order hold (there is no default deployment move)."""

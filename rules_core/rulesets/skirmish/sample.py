@@ -5,6 +5,7 @@ These are editable defaults for tests and the design note, not a balanced scenar
 
 from __future__ import annotations
 
+from rules_core.codec import Json
 from rules_core.state import (
     Battlefield,
     BattleState,
@@ -20,6 +21,24 @@ INFANTRY = {"move": 6, "melee": 3, "stamina": 3}
 ARCHERS = {"move": 6, "range": 12, "shoot": 3, "melee": 1, "stamina": 2}
 SLINGERS = {"move": 6, "range": 9, "shoot": 2, "melee": 1, "stamina": 2}
 HORSE = {"move": 9, "melee": 3, "stamina": 2}
+SAMPLE_ARMIES: tuple[dict[str, Json], ...] = (
+    {
+        "name": "Red Host",
+        "units": [
+            {"name": "Red Spearmen", "type": "infantry", "move": 6, "stamina": 3},
+            {"name": "Red Archers", "type": "archers", "move": 6, "stamina": 2},
+            {"name": "Red Horse", "type": "cavalry", "move": 9, "stamina": 2},
+        ],
+    },
+    {
+        "name": "Blue Host",
+        "units": [
+            {"name": "Blue Warriors", "type": "infantry", "move": 6, "stamina": 3},
+            {"name": "Blue Slingers", "type": "skirmishers", "move": 6, "stamina": 2},
+            {"name": "Blue Riders", "type": "cavalry", "move": 9, "stamina": 2},
+        ],
+    },
+)
 PROFILES = {"infantry": INFANTRY, "archers": ARCHERS, "skirmishers": SLINGERS, "cavalry": HORSE}
 
 

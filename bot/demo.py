@@ -1,0 +1,206 @@
+"""``python -m bot demo``: play a sample battle offline through the same services the cogs use.
+
+A temporary database, a GM and two scripted players: the ruleset's sample armies are imported,
+deployed across their zones, and each step is given the ruleset's demo orders, confirmed and
+resolved. The transcript, the map of every step and the verified battle record are written
+to the output folder. No Discord token is needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.db.migrate import upgrade_to_head
+from bot.db.session import Database
+from bot.rendering.render import render_map_async
+from bot.services import Services
+from bot.services.battle_state import BattleView
+from bot.services.campaigns import Place
+from bot.services.play import OrderInput
+from bot.services.stages import StageReport
+from rules_core import registry
+from rules_core.orders import Order
+from rules_core.plugin import Rules
+from rules_core.verify import verify
+
+GM, PLAYERS = 1, (2, 3)
+PLACE = Place(guild_id=100, channel_id=200)
+MAX_STAGES = 400
+DEMO_TERRAIN = (
+    ("wood", "rectangle", "18,18", "8,6", "Thornwood"),
+    ("hill", "circle", "38,27", "3", "Gallows Hill"),
+    ("stream", "line", "26,16 48,20", None, "Mill Stream"),
+)
+
+
+class StepClock:
+    """A clock that moves on an hour each time it is asked to."""
+
+    def __init__(self) -> None:
+        self._now = datetime(2026, 1, 1, 12, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        """The demo's current time."""
+        return self._now
+
+    def tick(self) -> None:
+        """An hour passes."""
+        self._now += timedelta(hours=1)
+
+
+@dataclass
+class Transcript:
+    """What the demo writes: lines of text and one map per resolved step."""
+
+    out: Path
+    lines: list[str]
+    maps: int = 0
+
+    async def step(self, report: StageReport) -> None:
+        """Write down one resolved step and draw its map."""
+        self.maps += 1
+        name = f"step-{self.maps:03d}.png"
+        png = await render_map_async(report.battle.state, report.events)
+        (self.out / name).write_bytes(png)
+        self.lines += [f"## {report.title}", "", *report.lines, "", f"![map]({name})", ""]
+
+
+def order_input(rules: Rules, order: Order) -> OrderInput:
+    """A scripted order as the generic options a player would type."""
+    kind = rules.order_kind(order.kind)
+    given: dict[str, Any] = {}
+    for param in kind.params:
+        value = order.params.get(param.name)
+        if value is None:
+            continue
+        if param.kind == "point":
+            given["x"], given["y"] = value
+        elif param.kind in ("unit", "leader"):
+            given["target"] = value
+        elif param.kind == "number":
+            given["number"] = value
+        else:
+            given["option"] = value
+    return OrderInput(**given)
+
+
+async def set_up(services: Services, ruleset_id: str, rules: Rules) -> None:
+    """Campaign, players, sample armies, a battle with every unit deployed in its zone."""
+    armies = rules.sample_armies()
+    if len(armies) < 2:
+        raise SystemExit(f"The ruleset {ruleset_id} has no sample armies to play a demo with.")
+    await services.campaigns.create(PLACE, GM, "Demo campaign", ruleset_id)
+    for player, army in zip(PLAYERS, armies, strict=False):
+        await services.campaigns.join(PLACE, player, str(army["name"]))
+        await services.armies.import_roster(PLACE, player, json.dumps(army).encode(), "army.json")
+    names = [str(a["name"]) for a in armies[:2]]
+    view = await services.battles.create(PLACE, GM, "Demo battle", names, 48, 36)
+    for kind, shape, at, size, name in DEMO_TERRAIN:
+        await services.battles.add_terrain(PLACE, GM, kind, shape, at, size, name)
+    await deploy_in_lines(services, rules, view)
+
+
+async def deploy_in_lines(services: Services, rules: Rules, view: BattleView) -> None:
+    """Each side's units spread along the middle of its deployment zone."""
+    units = await services.battles.roster_units(PLACE, GM)
+    width = view.state.battlefield.width
+    for side in view.sides:
+        zone = rules.deployment_zone(view.state, side.side_id) or ((0, 0), (width, 6))
+        y = sum(p[1] for p in zone) / len(zone)
+        own = [u for u in units if u[0].startswith(side.side_id)]
+        for index, (unit_id, _, _) in enumerate(own):
+            x = width * (index + 1) / (len(own) + 1)
+            await services.battles.deploy(PLACE, GM, unit_id, f"{x:g},{y:g}", None)
+
+
+async def play(
+    services: Services, rules: Rules, clock: StepClock, turns: int, log: Transcript
+) -> BattleView:
+    """Scripted players give orders and confirm until the battle ends or the turns run out."""
+    report = await services.play.start(PLACE, GM)
+    await log.step(report)
+    for _ in range(MAX_STAGES):
+        view = report.battle
+        if report.ended is not None or view.state.cursor.turn > turns:
+            return view
+        clock.tick()
+        report = await next_stage(services, rules, view)
+        await log.step(report)
+    return report.battle
+
+
+async def next_stage(services: Services, rules: Rules, view: BattleView) -> StageReport:
+    """Answer the waiting question, or give every acting side its orders and confirm."""
+    state = view.state
+    if state.pending is not None:
+        decision = state.pending.decision
+        owner = GM if decision.who == "gm" else _owner(view, decision.who)
+        choice = rules.demo_answer(state)
+        return await services.play.answer(view.id, view.stage, owner, None, choice)
+    acting = [s for s in view.sides if s.owner_id in view.waiting_for]
+    for side in acting:
+        for order in rules.demo_orders(state, side.side_id):
+            unit = state.unit(order.actor).name
+            await services.play.submit(
+                PLACE, side.owner_id, order.kind, unit, order_input(rules, order)
+            )
+    report = None
+    for side in acting:
+        report = (await services.play.confirm(PLACE, side.owner_id)).report or report
+    if report is None:
+        report = await services.play.force(PLACE, GM)
+    return report
+
+
+def _owner(view: BattleView, side_id: str) -> int:
+    return next(s.owner_id for s in view.sides if s.side_id == side_id)
+
+
+async def run_demo(ruleset_id: str, turns: int, out: Path, seed: int = 0) -> Path:
+    """Play the demo and write transcript.md, the maps and record.json into ``out``."""
+    rules = registry.get(ruleset_id).rules
+    if rules is None:
+        raise SystemExit(f"The ruleset {ruleset_id} cannot run battles yet.")
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{Path(folder) / 'demo.db'}"
+        await upgrade_to_head(url)
+        db, clock = Database.from_url(url), StepClock()
+        try:
+            services = Services.build(db, clock=clock)
+            log = Transcript(out, [f"# Demo: {registry.get(ruleset_id).name}", ""])
+            await set_up(services, ruleset_id, rules)
+            final = await play(services, rules, clock, turns, log)
+            if final.status.value != "finished":
+                ended = await services.play.end(
+                    PLACE, GM, None, f"the demo stops after {turns} turns"
+                )
+            else:
+                ended = None
+            record = await services.play.record(PLACE) if ended is None else ended.record
+        finally:
+            await db.dispose()
+    (out / "record.json").write_bytes(record)
+    check = verify(json.loads(record))
+    log.lines += ["## The record", "", check.text(), ""]
+    (out / "transcript.md").write_text("\n".join(log.lines), encoding="utf-8")
+    return out / "transcript.md"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the demo's options and run it."""
+    parser = argparse.ArgumentParser(prog="python -m bot demo", description=__doc__)
+    parser.add_argument("--ruleset", default="skirmish", help="ruleset id (default skirmish)")
+    parser.add_argument("--turns", type=int, default=3, help="turns to play (default 3)")
+    parser.add_argument("--out", type=Path, default=Path("demo-out"), help="output folder")
+    args = parser.parse_args(argv)
+    transcript = asyncio.run(run_demo(args.ruleset, args.turns, args.out))
+    print(f"Wrote {transcript} and the maps beside it.")
+    return 0

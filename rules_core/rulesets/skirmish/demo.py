@@ -1,0 +1,62 @@
+"""A simple order policy for the skirmish ruleset: close on the nearest enemy, charge when
+it can, shoot what it can see. The bot's demo and the core's scripted battle both use it."""
+
+from __future__ import annotations
+
+import math
+
+from rules_core.geometry import Footprint, range_from_front
+from rules_core.orders import Order, Preview
+from rules_core.plugin import Rules
+from rules_core.rulesets.skirmish import measure
+from rules_core.state import BattleState, Unit
+
+
+def nearest_enemy(state: BattleState, unit: Unit) -> Unit:
+    """The closest enemy, edge to edge; ties go to roster order."""
+    here = Footprint.of(unit)
+    return min(
+        state.enemies_of(unit.side),
+        key=lambda enemy: here.polygon.distance(Footprint.of(enemy).polygon),
+    )
+
+
+def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
+    """The script's orders for one side in the current step."""
+    step = state.cursor.step
+    if step == "deploy":
+        return []  # the units stay where they were deployed
+    orders = []
+    for unit in state.units_of(side):
+        order = _shoot(rules, state, unit) if step == "shoot" else _move(rules, state, unit)
+        if order is not None:
+            orders.append(order)
+    return orders
+
+
+def _shoot(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
+    for enemy in sorted(state.enemies_of(unit.side), key=lambda e: _gap(unit, e)):
+        order = Order(unit.id, "shoot", {"target": enemy.id})
+        if isinstance(rules.judge(state, order), Preview):
+            return order
+    return None
+
+
+def _move(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
+    enemy = nearest_enemy(state, unit)
+    charge = Order(unit.id, "charge", {"target": enemy.id})
+    if isinstance(rules.judge(state, charge), Preview):
+        return charge
+    if unit.get("range") and isinstance(_shoot(rules, state, unit), Order):
+        return None  # in range already: stay and shoot
+    gap = math.dist((unit.x, unit.y), (enemy.x, enemy.y))
+    share = max(0.0, (gap - 4) / gap)
+    goal = (unit.x + (enemy.x - unit.x) * share, unit.y + (enemy.y - unit.y) * share)
+    params = rules.parameter_values(state.parameters)
+    end = measure.farthest(state, unit, goal, params)
+    order = Order(unit.id, "move", {"to": [end[0], end[1]]})
+    return order if isinstance(rules.judge(state, order), Preview) else None
+
+
+def _gap(unit: Unit, enemy: Unit) -> float:
+    return range_from_front(Footprint.of(unit), Footprint.of(enemy))

@@ -1,0 +1,26 @@
+"""`python -m bot demo`: a sample battle played offline, written out and verified."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PIL import Image
+
+from bot.demo import run_demo
+from rules_core.verify import verify
+
+
+async def test_demo_plays_writes_maps_and_a_verified_record(tmp_path: Path) -> None:
+    transcript = await run_demo("skirmish", 2, tmp_path)
+    text = transcript.read_text(encoding="utf-8")
+    assert text.startswith("# Demo: Skirmish (tutorial)")
+    assert "## Turn 1 · Movement" in text and "## Turn 2 · Movement" in text
+    maps = sorted(tmp_path.glob("step-*.png"))
+    assert len(maps) >= 8
+    assert all(f"![map]({m.name})" in text for m in maps)
+    with Image.open(maps[-1]) as image:
+        assert image.format == "PNG" and image.width == 1600
+    record = json.loads((tmp_path / "record.json").read_text())
+    assert record["seed"] is not None and verify(record).ok
+    assert text.rstrip().endswith(verify(record).text())
