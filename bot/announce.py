@@ -147,6 +147,13 @@ async def post_report(bot: AideBot, report: StageReport) -> None:
 async def post_reminder(bot: AideBot, reminder: Reminder) -> None:
     """Ping only those who have not yet given orders."""
     channel = bot.get_partial_messageable(reminder.channel_id)
+    if reminder.late is not None:
+        await channel.send(
+            f"⌛ {mentions(reminder.user_ids)}: the deadline for **{reminder.battle_name}** "
+            f"({reminder.title}) has passed; still waiting for {mentions(reminder.late)}. "
+            "This campaign leaves it to a GM: `/gm force` or `/gm extend`."
+        )
+        return
     await channel.send(
         f"⏰ {mentions(reminder.user_ids)}: orders for **{reminder.battle_name}** "
         f"({reminder.title}) are due {timestamp(reminder.deadline_at)}. "

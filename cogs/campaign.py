@@ -95,6 +95,38 @@ class CampaignCog(
             f"(removed by {interaction.user.mention})."
         )
 
+    @app_commands.command(name="deadlines", description="Set the deadline policy (GMs only)")
+    @app_commands.describe(
+        step_hours="Hours players have for each step (default 48)",
+        reminders="Hours before the deadline to remind the late, e.g. 24,1",
+        question_hours="Hours to answer a question before its default applies (default 24)",
+        missing="At a deadline, missing orders become the ruleset's defaults, or a GM decides",
+    )
+    @app_commands.choices(
+        missing=[
+            app_commands.Choice(name="the ruleset's default orders", value="default"),
+            app_commands.Choice(name="a GM decides (no automatic resolution)", value="gm"),
+        ]
+    )
+    async def deadlines(
+        self,
+        interaction: discord.Interaction,
+        step_hours: app_commands.Range[float, 0.25, 1440.0] | None = None,
+        reminders: app_commands.Range[str, 1, 40] | None = None,
+        question_hours: app_commands.Range[float, 0.25, 1440.0] | None = None,
+        missing: str | None = None,
+    ) -> None:
+        """Change the deadline policy; it applies from the next step."""
+        policy = await self.service.set_deadlines(
+            place_of(interaction), interaction.user.id, step_hours, reminders, question_hours,
+            missing,
+        )  # fmt: skip
+        shown = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in sorted(policy.items()))
+        await interaction.response.send_message(
+            f"Deadline policy updated by {interaction.user.mention} ({shown}); "
+            "it applies from the next step."
+        )
+
     @app_commands.command(name="close", description="Finish this channel's campaign (GMs only)")
     async def close(self, interaction: discord.Interaction) -> None:
         """Ask the GM to confirm, then finish the campaign."""

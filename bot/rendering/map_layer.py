@@ -36,6 +36,7 @@ from rules_core.state import Leader, TerrainFeature
 
 MARK_RADIUS = 11.0
 TERRAIN_TEXT = 14
+NAME_GAP = 6  # px kept clear on each side of a terrain name, so it never runs into a label
 ALONG = (0.5, 0.3, 0.7, 0.15, 0.85)  # shares of a line's length tried for its name
 GROUNDS_KEPT = 8  # a few battles' tables (about 5 MB each at 1600 px)
 
@@ -205,15 +206,15 @@ def _terrain_names(
     for feature in terrain:
         if not feature.name:
             continue
-        width = text_width(feature.name, TERRAIN_TEXT)
+        half = text_width(feature.name, TERRAIN_TEXT) / 2 + NAME_GAP
         boxes = [
-            (x - width / 2, y - TERRAIN_TEXT / 2 - 2, x + width / 2, y + TERRAIN_TEXT / 2 + 3)
+            (x - half, y - TERRAIN_TEXT / 2 - 2, x + half, y + TERRAIN_TEXT / 2 + 3)
             for x, y in _anchors(view, feature)
         ]
         box = first_free(occupied, boxes)
         if box is not None:
             occupied.add(box)
-            write(draw, box[:2], feature.name, INK_SOFT, TERRAIN_TEXT, halo=2)
+            write(draw, (box[0] + NAME_GAP, box[1]), feature.name, INK_SOFT, TERRAIN_TEXT, halo=2)
 
 
 def _anchors(view: View, feature: TerrainFeature) -> list[tuple[float, float]]:

@@ -30,6 +30,7 @@ from rules_core.state import BattleState
 TITLE_HEIGHT = 44
 FURNITURE_WIDTH = 360  # scale bar and compass, left of the legend
 FURNITURE_HEIGHT = 150
+SIDE_BY_SIDE = 1200  # px: narrower maps put the legend under the scale bar and compass
 PAD = 14
 
 
@@ -55,6 +56,7 @@ class Layout:
     origin: tuple[int, int]  # top-left pixel of the table image
     strip_top: int
     legend_rows: list[list[legend.Entry]]
+    legend_at: tuple[int, int]
 
 
 def render_map(
@@ -131,19 +133,33 @@ def _badge_entries(scene: Scene) -> list[legend.Entry]:
 
 
 def lay_out(scene: Scene, options: MapOptions) -> Layout:
-    """Fit the table between the title bar and the furniture strip."""
+    """Fit the table between the title bar and the strip of scale bar, compass and legend."""
     table = scene.state.battlefield
     area = options.area or (0.0, 0.0, table.width, table.depth)
     margin = _margin(area)
-    legend_width = options.width - FURNITURE_WIDTH - 2 * PAD
-    rows = legend.rows(legend_entries(scene), legend_width) if options.legend else []
-    strip = max(FURNITURE_HEIGHT, len(rows) * legend.ROW + 2 * PAD)
+    rows, strip, legend_at = _legend_strip(scene, options)
     room = None if options.height is None else options.height - TITLE_HEIGHT - 2 * margin - strip
     view = View(area, fit(area, options.width - 2 * margin, room))
     height = options.height or TITLE_HEIGHT + 2 * margin + view.height + strip
     spare = height - TITLE_HEIGHT - 2 * margin - view.height - strip
     origin = ((options.width - view.width) // 2, TITLE_HEIGHT + margin + spare // 2)
-    return Layout((options.width, height), view, origin, origin[1] + view.height + margin, rows)
+    strip_top = origin[1] + view.height + margin
+    at = (legend_at[0], strip_top + legend_at[1])
+    return Layout((options.width, height), view, origin, strip_top, rows, at)
+
+
+def _legend_strip(
+    scene: Scene, options: MapOptions
+) -> tuple[list[list[legend.Entry]], int, tuple[int, int]]:
+    """The legend's rows, the strip's height and the legend's place in the strip: beside
+    the scale bar and compass on a wide map, under them on a narrow one."""
+    beside = options.width >= SIDE_BY_SIDE
+    left = FURNITURE_WIDTH + PAD if beside else PAD
+    rows = legend.rows(legend_entries(scene), options.width - left - PAD) if options.legend else []
+    tall = len(rows) * legend.ROW
+    if beside:
+        return rows, max(FURNITURE_HEIGHT, tall + 2 * PAD), (left, PAD)
+    return rows, FURNITURE_HEIGHT + tall + PAD, (left, FURNITURE_HEIGHT)
 
 
 def _margin(area: Area) -> int:
@@ -170,7 +186,7 @@ def draw_frame(
     frame.draw_scale_bar(draw, PAD + 6, top, view, grid, table.measure, table.mm_per_measure)
     frame.draw_compass(draw, (PAD + 40, top + 92), deploys)
     if layout.legend_rows:
-        legend.draw_legend(draw, FURNITURE_WIDTH + PAD, top, layout.legend_rows)
+        legend.draw_legend(draw, *layout.legend_at, layout.legend_rows)
 
 
 def _deploys(scene: Scene) -> list[tuple[str, str, SideStyle]]:

@@ -138,7 +138,8 @@ class Label:
     @property
     def size(self) -> tuple[float, float]:
         """Width and height of the text line plus the badge row."""
-        across = max(width(self.text, self.text_size, self.bold) + 4, badges.row_width(self.badges))
+        # Eight pixels of air keep two neighbouring labels from reading as one.
+        across = max(width(self.text, self.text_size, self.bold) + 8, badges.row_width(self.badges))
         height = LABEL_SIZE + 4 + (badges.HEIGHT + LINE_GAP if self.badges else 0)
         return (across, height)
 

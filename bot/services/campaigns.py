@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -266,6 +267,24 @@ class CampaignService:
             await session.flush()
             return campaign_info(campaign)
 
+    async def set_deadlines(
+        self,
+        place: Place,
+        actor_id: int,
+        step_hours: float | None,
+        reminders: str | None,
+        decision_hours: float | None,
+        missing: str | None,
+    ) -> dict[str, Any]:
+        """Change the campaign's deadline policy (a GM only); it applies from the next step."""
+        changes = _deadline_changes(step_hours, reminders, decision_hours, missing)
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            require_gm(campaign, actor_id)
+            merged = {**campaign.settings.get("deadlines", {}), **changes}
+            campaign.settings = {**campaign.settings, "deadlines": merged}
+            return merged
+
     async def side_names(self, place: Place) -> list[str]:
         """Sides already chosen in this channel's campaign (for autocomplete)."""
         async with self.db.read() as session:
@@ -274,6 +293,40 @@ class CampaignService:
             except NotFound:
                 return []
             return sorted({m.side for m in campaign.members if m.side})
+
+
+MISSING_POLICIES = ("default", "gm")
+
+
+def _deadline_changes(
+    step_hours: float | None,
+    reminders: str | None,
+    decision_hours: float | None,
+    missing: str | None,
+) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for key, hours in (("step_hours", step_hours), ("decision_hours", decision_hours)):
+        if hours is not None:
+            if not 0.25 <= hours <= 24 * 60:
+                raise InvalidInput("Deadlines run from 0.25 hours to 60 days.")
+            changes[key] = float(hours)
+    if reminders is not None:
+        try:
+            before = [float(h) for h in reminders.replace(" ", "").split(",") if h]
+        except ValueError:
+            raise InvalidInput(
+                f"Malformed reminders `{reminders}`: hours before, e.g. `24,1`."
+            ) from None
+        if len(before) > 5 or any(h <= 0 for h in before):
+            raise InvalidInput("Give at most five positive reminder times, e.g. `24,1`.")
+        changes["reminder_hours"] = sorted(before, reverse=True)
+    if missing is not None:
+        if missing not in MISSING_POLICIES:
+            raise InvalidInput(f"Missing orders become `default` or `gm`, not `{missing}`.")
+        changes["missing"] = missing
+    if not changes:
+        raise InvalidInput("Nothing to change: give at least one setting.")
+    return changes
 
 
 def _known_ruleset(ruleset_id: str) -> registry.Ruleset:

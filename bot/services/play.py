@@ -31,6 +31,7 @@ from bot.services.stages import (
     Arming,
     StageReport,
     advance,
+    policy,
     ready_sides,
     stage_orders,
     stage_title,
@@ -81,6 +82,7 @@ class Reminder:
     title: str
     user_ids: tuple[int, ...]
     deadline_at: Any
+    late: tuple[int, ...] | None = None  # set when the deadline passed and a GM decides
 
 
 @dataclass(frozen=True)
@@ -243,10 +245,19 @@ class PlayService:
         """What a deadline does: resolve its step, answer its question, or remind."""
         if due.kind is DeadlineKind.REMINDER:
             return await self.reminder(due.battle_id, due.stage)
+        if due.kind is DeadlineKind.STEP and await self._gm_decides(due.battle_id):
+            return await self.reminder(due.battle_id, due.stage, to_gm=True)
         return await self.resolve_stage(due.battle_id, due.stage, trigger="deadline")
 
-    async def reminder(self, battle_id: int, stage: int) -> Reminder | None:
-        """Those who have neither given orders nor confirmed for a stage, if it is still open."""
+    async def _gm_decides(self, battle_id: int) -> bool:
+        """Whether the campaign leaves a passed deadline to its GM rather than to defaults."""
+        async with self.db.read() as session:
+            loaded = await load_battle_by_id(session, battle_id)
+            return loaded is not None and policy(loaded.campaign.settings)["missing"] == "gm"
+
+    async def reminder(self, battle_id: int, stage: int, *, to_gm: bool = False) -> Reminder | None:
+        """Those who have neither given orders nor confirmed for a stage, if it is still open;
+        with ``to_gm``, the GMs, told the deadline has passed."""
         async with self.db.read() as session:
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage:
@@ -257,9 +268,12 @@ class PlayService:
             done = {r.side_id for r in rows} | await ready_sides(session, battle_id, stage)
             acting = engine.waiting(loaded.rules, loaded.state).sides
             users = _users_of(loaded, [s for s in acting if s not in done])
+            view = view_of(loaded)
+            if to_gm:
+                return Reminder(view.channel_id, view.name, stage_title(loaded), view.gm_ids,
+                                view.deadline_at, late=tuple(users))  # fmt: skip
             if not users:
                 return None
-            view = view_of(loaded)
             title = stage_title(loaded)
             return Reminder(view.channel_id, view.name, title, tuple(users), view.deadline_at)
 

@@ -42,6 +42,7 @@ DEFAULT_POLICY: dict[str, Any] = {
     "step_hours": 48.0,
     "reminder_hours": [24.0, 1.0],
     "decision_hours": 24.0,
+    "missing": "default",  # at the deadline: "default" orders, or "gm" decides
 }
 
 

@@ -223,3 +223,40 @@ async def test_end_writes_losses_back_reveals_the_seed_and_verifies(
     assert not verify(tampered).ok
     with pytest.raises(Exception, match="no battle in play"):
         await services.battles.view(place)
+
+
+async def test_deadline_policy_is_the_campaigns(
+    services: Services, place: Place, db: Database, clock: FakeClock
+) -> None:
+    await deployed_battle(services, place)
+    with pytest.raises(PermissionDenied):
+        await services.campaigns.set_deadlines(place, ALICE, 12, None, None, None)
+    with pytest.raises(InvalidInput, match="Malformed reminders"):
+        await services.campaigns.set_deadlines(place, GM, None, "soon", None, None)
+    with pytest.raises(InvalidInput, match="`default` or `gm`"):
+        await services.campaigns.set_deadlines(place, GM, None, None, None, "skip")
+    policy = await services.campaigns.set_deadlines(place, GM, 12, "6, 2", None, "gm")
+    assert policy == {"step_hours": 12.0, "reminder_hours": [6.0, 2.0], "missing": "gm"}
+    report = await services.play.start(place, GM)
+    assert report.battle.deadline_at == START + timedelta(hours=12)
+    reminders = [
+        s
+        for k, st, s in await deadlines(db)
+        if k is DeadlineKind.REMINDER and st is DeadlineStatus.PENDING
+    ]
+    assert len(reminders) == 2
+    clock.advance(timedelta(hours=12))
+    fired: list[object] = []
+
+    async def handler(due: object) -> None:
+        fired.append(await services.play.on_deadline(due))  # type: ignore[arg-type]
+
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        await scheduler.start()
+    finally:
+        scheduler.shutdown()
+    notices = [f for f in fired if isinstance(f, Reminder) and f.late is not None]
+    assert len(notices) == 1 and notices[0].user_ids == (GM,)
+    assert set(notices[0].late or ()) == {ALICE, BOB}
+    assert (await services.battles.view(place)).stage == report.battle.stage  # not resolved
