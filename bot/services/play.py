@@ -40,7 +40,6 @@ from rules_core import engine
 from rules_core.decisions import GM, Answer
 from rules_core.engine import Resolution
 from rules_core.orders import Illegal, Order, OrderKind
-from rules_core.render import Renderer
 
 
 class Armer(Protocol):
@@ -406,8 +405,3 @@ def _check_ready_to_start(loaded: Loaded) -> None:
         shown = ", ".join(f"**{name}**" for name in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
         raise Conflict(f"Deploy every unit before the battle starts; still: {shown}{more}.")
-
-
-def lines_for(loaded: Loaded, events: Any) -> list[str]:
-    """The events as the lines players read."""
-    return Renderer.for_state(loaded.state).lines(events)

@@ -42,6 +42,27 @@ async def started(services: Services, place: Place) -> StageReport:
     return await services.play.start(place, GM)
 
 
+async def fire_deadlines(
+    services: Services, db: Database, clock: FakeClock, then: timedelta | None = None
+) -> list[object]:
+    """Start a scheduler (firing what is overdue), optionally let time pass, and return what
+    each deadline produced."""
+    fired: list[object] = []
+
+    async def handler(due: object) -> None:
+        fired.append(await services.play.on_deadline(due))  # type: ignore[arg-type]
+
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        await scheduler.start()
+        if then is not None:
+            clock.advance(then)
+            await scheduler.run_due()
+    finally:
+        scheduler.shutdown()
+    return fired
+
+
 async def deadlines(db: Database) -> list[tuple[DeadlineKind, DeadlineStatus, int]]:
     """Every deadline row: kind, status, stage."""
     async with db.read() as session:
@@ -65,18 +86,7 @@ async def test_reminder_pings_only_those_without_orders(
 ) -> None:
     await started(services, place)
     await services.play.submit(place, ALICE, "place", "Red Archers", OrderInput(x=26, y=6))
-    fired: list[object] = []
-
-    async def handler(due: object) -> None:
-        fired.append(await services.play.on_deadline(due))  # type: ignore[arg-type]
-
-    scheduler = DeadlineScheduler(db, clock, handler)
-    try:
-        await scheduler.start()
-        clock.advance(timedelta(hours=24))
-        assert await scheduler.run_due() == 1
-    finally:
-        scheduler.shutdown()
+    fired = await fire_deadlines(services, db, clock, then=timedelta(hours=24))
     (reminder,) = fired
     assert isinstance(reminder, Reminder)
     assert reminder.user_ids == (BOB,)
@@ -89,16 +99,7 @@ async def test_deadline_resolves_with_defaults_and_names_the_missing(
     first = await started(services, place)
     await services.play.submit(place, ALICE, "place", "Red Archers", OrderInput(x=26, y=6))
     clock.advance(timedelta(hours=48))
-    fired: list[object] = []
-
-    async def handler(due: object) -> None:
-        fired.append(await services.play.on_deadline(due))  # type: ignore[arg-type]
-
-    scheduler = DeadlineScheduler(db, clock, handler)
-    try:
-        await scheduler.start()
-    finally:
-        scheduler.shutdown()
+    fired = await fire_deadlines(services, db, clock)
     reports = [f for f in fired if isinstance(f, StageReport)]
     assert len(reports) == 1
     assert reports[0].trigger == "deadline" and reports[0].missing == ("Blue",)
@@ -246,16 +247,7 @@ async def test_deadline_policy_is_the_campaigns(
     ]
     assert len(reminders) == 2
     clock.advance(timedelta(hours=12))
-    fired: list[object] = []
-
-    async def handler(due: object) -> None:
-        fired.append(await services.play.on_deadline(due))  # type: ignore[arg-type]
-
-    scheduler = DeadlineScheduler(db, clock, handler)
-    try:
-        await scheduler.start()
-    finally:
-        scheduler.shutdown()
+    fired = await fire_deadlines(services, db, clock)
     notices = [f for f in fired if isinstance(f, Reminder) and f.late is not None]
     assert len(notices) == 1 and notices[0].user_ids == (GM,)
     assert set(notices[0].late or ()) == {ALICE, BOB}
