@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules_core.codec import Json
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict
-from rules_core.state import Battlefield, BattleState, Group, Outcome, Point, Side, Unit
+from rules_core.state import (
+    Battlefield,
+    BattleState,
+    Group,
+    Leader,
+    Outcome,
+    Point,
+    Side,
+    Unit,
+)
 from rules_core.steps import Actors, Cursor, SequenceOfPlay, Step, Subject, active_side
 from rules_core.tables import GridTable, ScoreTable
 
@@ -106,6 +115,15 @@ class Rules:
             _number(entry.get("frontage"), 2.0), _number(entry.get("depth"), 1.0), 0.0, 0.0, 0.0,
             stands=int(_number(entry.get("stands"), 1)), profile=profile,
         )  # fmt: skip
+
+    def forces_from_roster(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """The groups (divisions, wings, commands) and leaders an army list brings; none here.
+
+        Unit ids are ``<side><n>`` in roster order, so a leader's ``attached_to`` can name one.
+        """
+        return (), ()
 
     def prepare(self, state: BattleState) -> BattleState:
         """The state as play begins, once every unit is deployed (counts, starting values)."""

@@ -24,6 +24,7 @@ from bot.services.battle_state import (
 from bot.services.campaigns import Place, clean_text, load_open_campaign, require_gm
 from bot.services.shapes import check_on_table, parse_point, terrain_points
 from rules_core.geometry import Footprint, overlap_area
+from rules_core.plugin import Rules
 from rules_core.seeding import commitment, new_seed
 from rules_core.state import TERRAIN_KINDS, BattleState, Side, TerrainFeature, Unit
 
@@ -69,6 +70,7 @@ class BattleService:
                 f"battle-{battle.id}", campaign.ruleset_id, width, depth, sides
             )
             state = state.with_status(name=name)  # the map's title
+            state = _with_forces(rules, state, battle.sides, chosen)
             battle.state = state.to_dict()
             return view_of(Loaded(campaign, battle, rules, state))
 
@@ -181,6 +183,18 @@ class BattleService:
                 for unit_id, name, side in _roster_entries(loaded)
                 if loaded.is_gm(user_id) or side in loaded.side_of(user_id)
             ]
+
+
+def _with_forces(
+    rules: Rules, state: BattleState, sides: list[BattleSide], armies: list[Army]
+) -> BattleState:
+    """Add the groups and leaders each army list brings (divisions, wings, generals)."""
+    groups, leaders = list(state.groups), list(state.leaders)
+    for side, army in zip(sides, armies, strict=True):
+        more_groups, more_leaders = rules.forces_from_roster(army.roster, side.side_id)
+        groups += more_groups
+        leaders += more_leaders
+    return replace(state, groups=tuple(groups), leaders=tuple(leaders))
 
 
 def undeployed(loaded: Loaded) -> list[str]:

@@ -22,11 +22,13 @@ def test_the_skirmish_tutorial_is_listed_last() -> None:
 def test_a_package_replaces_a_placeholder_in_place() -> None:
     saved = dict(registry._REGISTRY), set(registry._PLACEHOLDERS)
     try:
-        new = registry.Ruleset("hail_caesar", "Hail Caesar!", "inch", RosterSchema(()), ("hc2",))
+        registry.discover()
+        registry._placeholder(registry.Ruleset("zz", "Old", "inch", RosterSchema(()), ("z1",)))
+        new = registry.Ruleset("zz", "New", "inch", RosterSchema(()), ("z2",))
         registry.register(new)
-        assert registry.get("hail_caesar") is new and registry.get("hc2") is new
-        assert "hc" not in registry._REGISTRY
-        assert [r.id for r in registry.all_rulesets()] == [*FIVE, "skirmish"]
+        assert registry.get("zz") is new and registry.get("z2") is new
+        assert "z1" not in registry._REGISTRY
+        assert [r.id for r in registry.all_rulesets()] == [*FIVE, "skirmish", "zz"]
     finally:
         registry._REGISTRY.clear()
         registry._REGISTRY.update(saved[0])

@@ -1,0 +1,183 @@
+"""Hand-to-hand: clash then sustained dice, supports, to-hit and saves, results, break tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules_core.context import Context
+from rules_core.dice import Modifier
+from rules_core.geometry import Footprint, in_contact
+from rules_core.rulesets.hail_caesar import measure, morale
+from rules_core.rulesets.hail_caesar.tables import (
+    FORMATION_HAND_TO_HAND,
+    UNIT_SIZE_HAND_TO_HAND,
+    dice_after,
+)
+from rules_core.state import BattleState, Unit
+
+
+def pairs(state: BattleState) -> list[tuple[str, str]]:
+    """Each unit in contact with an enemy, paired with the first such enemy, each unit once."""
+    found: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for unit in state.units:
+        for enemy in state.enemies_of(unit.side):
+            free = unit.id not in taken and enemy.id not in taken
+            if free and in_contact(Footprint.of(unit), Footprint.of(enemy)):
+                found.append((unit.id, enemy.id))
+                taken.update((unit.id, enemy.id))
+    return found
+
+
+def combat_dice(state: BattleState, unit: Unit) -> tuple[int, list[str]]:
+    """Clash (first round) or sustained value, moved by the size and formation tables."""
+    first = not measure.flag(unit, "fought")
+    value = measure.stat(unit, "clash" if first else "sustained")
+    notes = [f"{'clash' if first else 'sustained'} {value}"]
+    size = str(unit.get("size", "standard"))
+    dice = value
+    if size != "standard" and size in UNIT_SIZE_HAND_TO_HAND.rows:
+        dice = dice_after(dice, UNIT_SIZE_HAND_TO_HAND.lookup(size, "combat_value"))
+        notes.append(f"{size} unit")
+    if "village" in measure.terrain_kinds_at(state, unit):
+        dice = dice_after(dice, FORMATION_HAND_TO_HAND.lookup("buildings", "combat_value"))
+        notes.append("in buildings")
+    elif unit.formation in FORMATION_HAND_TO_HAND.rows:
+        dice = dice_after(dice, FORMATION_HAND_TO_HAND.lookup(unit.formation, "combat_value"))
+        notes.append(unit.formation)
+    return dice, notes
+
+
+def to_hit(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:
+    """The hand-to-hand to-hit modifiers the state knows."""
+    mods: list[Modifier] = []
+    if measure.flag(unit, "charged") and not measure.flag(unit, "fought"):
+        mods.append(Modifier(1, "charging"))
+    if measure.flag(unit, "won"):
+        mods.append(Modifier(1, "winning"))
+    here, there = measure.terrain_kinds_at(state, unit), measure.terrain_kinds_at(state, enemy)
+    if "hill" in here and "hill" not in there:
+        mods.append(Modifier(1, "uphill"))
+    if measure.flag(unit, "shaken") or measure.flag(unit, "disordered"):
+        mods.append(Modifier(-1, "shaken and/or disordered"))
+    if unit.formation == measure.OPEN_ORDER:
+        mods.append(Modifier(-1, "open order"))
+    if measure.edge_touched(unit, enemy) != "front":
+        mods.append(Modifier(-1, "enemy to its flank or rear"))
+    return mods
+
+
+def attacks(ctx: Context, unit: Unit, enemy: Unit, helpers: Sequence[Unit]) -> int:
+    """A unit's hand-to-hand hits on an enemy, supports adding their short value."""
+    dice, notes = combat_dice(ctx.state, unit)
+    for friend in helpers:
+        extra = measure.stat(friend, "short")
+        if extra:
+            dice += extra
+            notes.append(f"+{extra} support from {friend.name}")
+    label = f"Hand-to-hand: {unit.name} against {enemy.name} ({', '.join(notes)} → {dice} dice)"
+    roll = morale.attack(ctx, label, dice, to_hit(ctx.state, unit, enemy))
+    return 0 if roll is None else roll.total
+
+
+def resolve_combat(ctx: Context) -> None:
+    """Both sides fight every combat; losers, shaken drawers and shot chargers test."""
+    for a_id, b_id in pairs(ctx.state):
+        if morale.alive(ctx.state, a_id) and morale.alive(ctx.state, b_id):
+            fight(ctx, a_id, b_id)
+    for unit in ctx.state.units:
+        if measure.flag(unit, "charged"):
+            ctx.set_status(unit.id, "the charge is spent", charged=False)
+
+
+def fight(ctx: Context, a_id: str, b_id: str) -> None:
+    """One round of one combat and its break tests."""
+    reach = ctx.number("support_distance")
+    a, b = ctx.state.unit(a_id), ctx.state.unit(b_id)
+    helpers = {u.id: measure.supports(ctx.state, u, reach) for u in (a, b)}
+    hits_a = attacks(ctx, a, b, helpers[a.id])
+    hits_b = attacks(ctx, b, a, helpers[b.id])
+    lost_b = morale.saves(ctx, b, hits_a, morale.save_modifiers(ctx.state, b))
+    lost_a = morale.saves(ctx, a, hits_b, morale.save_modifiers(ctx.state, a))
+    shattered = {
+        a.id: _suffer(ctx, a, lost_a, b, [u.id for u in helpers[a.id]]),
+        b.id: _suffer(ctx, b, lost_b, a, [u.id for u in helpers[b.id]]),
+    }
+    diff = abs(lost_a - lost_b)
+    loser = a.id if lost_a > lost_b else b.id if lost_b > lost_a else None
+    for unit, enemy in sorted(((a, b), (b, a)), key=lambda pair: pair[0].id != loser):
+        if shattered[unit.id]:
+            _supports_test(ctx, helpers[unit.id], diff, enemy, "supported unit shattered")
+            continue
+        _after(ctx, unit, enemy, loser, diff, [u.id for u in helpers[unit.id]])
+
+
+def _suffer(ctx: Context, unit: Unit, lost: int, enemy: Unit, helpers: list[str]) -> bool:
+    """Add casualties; excess goes to supports; at double stamina the unit is shattered."""
+    stamina = measure.stat(unit, "stamina", 6)
+    total = measure.stat(unit, "casualties") + lost
+    excess = morale.add_casualties(ctx, unit.id, lost, f"fighting {enemy.name}")
+    for index in range(excess):
+        if helpers:
+            morale.add_casualties(ctx, helpers[index % len(helpers)], 1, "casualties passed back")
+    if lost and total >= 2 * stamina:
+        morale.remove(ctx, unit.id, f"shattered: {total} casualties, double its stamina")
+        return True
+    return False
+
+
+def _after(
+    ctx: Context, unit: Unit, enemy: Unit, loser: str | None, diff: int, helpers: list[str]
+) -> None:
+    """Break test for a loser, a shaken unit that drew, or a charger shaken by closing shots."""
+    if not morale.alive(ctx.state, unit.id):
+        return
+    current = ctx.state.unit(unit.id)
+    still = morale.alive(ctx.state, enemy.id)
+    why = ""
+    mods: list[Modifier] = []
+    if loser == unit.id:
+        why, mods = "lost the combat", [Modifier(-diff, f"lost by {diff}")]
+    elif loser is None and measure.flag(current, "shaken"):
+        why = "shaken and drew the combat"
+    elif measure.flag(current, "closing_test"):
+        why = "hit by closing shots"
+    if measure.flag(current, "closing_test"):
+        ctx.set_status(unit.id, "closing shots taken into account", closing_test=False)
+    outcome = "held"
+    if why:
+        result = morale.break_test(ctx, current, "hand_to_hand", mods, why)
+        outcome = morale.apply_hand_to_hand(ctx, unit.id, result, enemy, helpers)
+        if outcome == "broken":
+            supporters = [ctx.state.unit(h) for h in helpers if morale.alive(ctx.state, h)]
+            _supports_test(ctx, supporters, 0, enemy, "supported unit broke")
+    _mark(ctx, unit.id, enemy.id, loser, outcome, still)
+
+
+def _mark(
+    ctx: Context, unit_id: str, enemy_id: str, loser: str | None, outcome: str, still: bool
+) -> None:
+    """Remember the round: fought (sustained next time) and winning, while still in contact."""
+    if not morale.alive(ctx.state, unit_id):
+        return
+    unit = ctx.state.unit(unit_id)
+    touching = still and morale.alive(ctx.state, enemy_id) and measure.engaged(ctx.state, unit)
+    won = touching and loser is not None and loser != unit_id
+    changes = {
+        key: value
+        for key, value in (("fought", touching), ("won", won))
+        if measure.flag(unit, key) != value
+    }
+    if changes:
+        ctx.set_status(unit_id, "after the round", **changes)
+
+
+def _supports_test(ctx: Context, helpers: Sequence[Unit], diff: int, enemy: Unit, why: str) -> None:
+    """Each supporting unit takes a break test when the unit it supported breaks or shatters."""
+    for helper in helpers:
+        if not morale.alive(ctx.state, helper.id):
+            continue
+        mods = [Modifier(-diff, f"lost by {diff}")] if diff else []
+        unit = ctx.state.unit(helper.id)
+        result = morale.break_test(ctx, unit, "hand_to_hand", mods, why)
+        morale.apply_hand_to_hand(ctx, helper.id, result, enemy, ())

@@ -1,0 +1,246 @@
+"""Hail Caesar measurements in inches: move rates, sight, proximity, charges and free paths."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from rules_core.codec import Json
+from rules_core.geometry import (
+    EPSILON,
+    Footprint,
+    Point,
+    contact_edge,
+    edge_distance,
+    facing_towards,
+    in_contact,
+    interpenetrated,
+    quarter,
+)
+from rules_core.rulesets.hail_caesar.tables import (
+    FAST_IN_OPEN_ORDER,
+    MOVE_ROW,
+    MOVING_UNITS,
+    SIX,
+    TWELVE,
+)
+from rules_core.state import BattleState, Unit
+from rules_core.terrain import Sight, line_of_sight
+
+# Hills, woods and buildings block sight (the sheet's Visibility section).
+SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village"})
+OPEN_ORDER = "open_order"
+# Offsets of a charger's facing from its target's, by the target's edge it touches.
+EDGE_TURN = {"front": 180.0, "rear": 0.0, "left": 90.0, "right": 270.0}
+
+
+def stat(unit: Unit, key: str, default: int = 0) -> int:
+    """A whole-number profile or status value of a unit."""
+    value = unit.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return int(value)
+
+
+def flag(unit: Unit, key: str) -> bool:
+    """A true/false status or profile value of a unit."""
+    return bool(unit.get(key, False))
+
+
+def rate(unit: Unit) -> float:
+    """Inches in one move, from the Moving Units Table by troop type and formation."""
+    row = MOVE_ROW.get(unit.type, SIX)
+    if unit.type in FAST_IN_OPEN_ORDER and unit.formation == OPEN_ORDER:
+        row = TWELVE
+    value = MOVING_UNITS.lookup(row, "inches")
+    assert isinstance(value, int)
+    return float(value)
+
+
+def g(value: float) -> str:
+    """A distance for a sentence: one decimal place at most."""
+    return f"{round(value, 1):g}"
+
+
+def gap(a: Unit, b: Unit) -> float:
+    """Edge-to-edge distance between two units."""
+    return edge_distance(Footprint.of(a), Footprint.of(b))
+
+
+def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
+    """Sight from the viewer's centre-front; hills, woods, buildings and units block it."""
+    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
+    return line_of_sight(
+        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
+    )
+
+
+def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
+    """Enemy units within ``reach`` inches edge to edge, optionally only those it can see."""
+    near = [e for e in state.enemies_of(unit.side) if gap(unit, e) <= reach + EPSILON]
+    return [e for e in near if sight(state, unit, e).clear] if seen else near
+
+
+def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
+    """The closest enemy unit edge to edge (generals are never units, so never counted)."""
+    enemies = state.enemies_of(unit.side)
+    return min(enemies, key=lambda e: gap(unit, e)) if enemies else None
+
+
+def contacts(state: BattleState, unit: Unit) -> list[Unit]:
+    """Enemy units in base contact with this one."""
+    here = Footprint.of(unit)
+    return [e for e in state.enemies_of(unit.side) if in_contact(here, Footprint.of(e))]
+
+
+def engaged(state: BattleState, unit: Unit) -> bool:
+    """True if the unit is in hand-to-hand contact with an enemy."""
+    return bool(contacts(state, unit))
+
+
+def edge_touched(unit: Unit, other: Unit) -> str:
+    """Which edge of ``unit`` the other unit touches (front if unclear)."""
+    return contact_edge(Footprint.of(unit), Footprint.of(other)) or "front"
+
+
+def charge_pose(charger: Unit, target: Unit) -> tuple[Footprint, str]:
+    """Where a charger ends touching its target, and the target's edge it strikes.
+
+    The edge is the target's quarter the charger's centre stands in; the charger is centred
+    on that edge and faces squarely into it.
+    """
+    aim = Footprint.of(target)
+    edge = quarter(aim, (charger.x, charger.y))
+    half = charger.depth / 2
+    offsets = {
+        "front": (aim.depth / 2 + half, 0.0),
+        "rear": (-aim.depth / 2 - half, 0.0),
+        "left": (0.0, -aim.frontage / 2 - half),
+        "right": (0.0, aim.frontage / 2 + half),
+    }
+    ahead, across = offsets[edge]
+    centre = aim.at(ahead, across)
+    facing = (target.facing + EDGE_TURN[edge]) % 360
+    return Footprint.of(charger).moved_to(centre, facing), edge
+
+
+def charge_distance(charger: Unit, target: Unit) -> float:
+    """How far a charger travels (its centre, and so its front) to its place at the target."""
+    pose, _ = charge_pose(charger, target)
+    return math.dist((charger.x, charger.y), (pose.x, pose.y))
+
+
+def blocker(state: BattleState, unit: Unit, end: Footprint, spare: tuple[str, ...] = ()) -> str:
+    """The first unit a move to ``end`` passes through, or "" if none."""
+    skip = {unit.id, *spare}
+    others = [(u.name, Footprint.of(u)) for u in state.units if u.id not in skip]
+    found = interpenetrated([Footprint.of(unit), end], others)
+    return found[0] if found else ""
+
+
+def too_close(
+    state: BattleState, unit: Unit, end: Footprint, keep_off: float, spare: tuple[str, ...] = ()
+) -> str:
+    """The first enemy a move would end within ``keep_off`` inches of, or "" if none."""
+    for enemy in state.enemies_of(unit.side):
+        if enemy.id in spare:
+            continue
+        if edge_distance(end, Footprint.of(enemy)) < keep_off - EPSILON:
+            return enemy.name
+    return ""
+
+
+def on_table(state: BattleState, pose: Footprint) -> bool:
+    """True if the whole footprint lies on the table."""
+    field = state.battlefield
+    return all(
+        -EPSILON <= x <= field.width + EPSILON and -EPSILON <= y <= field.depth + EPSILON
+        for x, y in pose.corners()
+    )
+
+
+def reachable(
+    state: BattleState, unit: Unit, goal: Point, length: float, facing: float, keep_off: float
+) -> Footprint:
+    """The farthest pose towards ``goal`` within ``length`` that passes through nobody."""
+    start = (unit.x, unit.y)
+    whole = math.dist(start, goal)
+    share = 1.0 if whole <= length + EPSILON else length / whole
+
+    def fits(part: float) -> bool:
+        pose = Footprint.of(unit).moved_to(_between(start, goal, part), facing)
+        return (
+            on_table(state, pose)
+            and not blocker(state, unit, pose)
+            and not too_close(state, unit, pose, keep_off)
+        )
+
+    if fits(share):
+        return Footprint.of(unit).moved_to(_rounded(_between(start, goal, share)), facing)
+    low, high = 0.0, share
+    for _ in range(30):
+        middle = (low + high) / 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return Footprint.of(unit).moved_to(_rounded(_between(start, goal, low)), facing)
+
+
+def shifted(unit: Unit, direction: str, length: float) -> Point:
+    """The point ``length`` inches from the unit's centre to its front, back, left or right."""
+    here = Footprint.of(unit)
+    ahead, across = {
+        "forward": (length, 0.0),
+        "back": (-length, 0.0),
+        "left": (0.0, -length),
+        "right": (0.0, length),
+    }[direction]
+    return here.at(ahead, across)
+
+
+def away_from(unit: Unit, other: Unit, length: float) -> Point:
+    """The point ``length`` inches from the unit directly away from another unit."""
+    heading = facing_towards((other.x, other.y), (unit.x, unit.y))
+    return Footprint.of(unit).moved_to((unit.x, unit.y), heading).at(length, 0.0)
+
+
+def terrain_kinds_at(state: BattleState, unit: Unit) -> set[str]:
+    """The kinds of area terrain the unit's centre stands in."""
+    from shapely import Point as ShapelyPoint
+    from shapely import Polygon
+
+    spot = ShapelyPoint(unit.x, unit.y)
+    return {f.kind for f in state.terrain if not f.linear and Polygon(f.points).covers(spot)}
+
+
+def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
+    """Friendly units behind or beside this one within ``reach``, not fighting themselves."""
+    here = Footprint.of(unit)
+    found = []
+    for friend in state.units_of(unit.side):
+        if friend.id == unit.id or engaged(state, friend):
+            continue
+        if gap(unit, friend) <= reach + EPSILON and quarter(here, (friend.x, friend.y)) != "front":
+            found.append(friend)
+    return found
+
+
+def face(unit: Unit, target: Unit) -> float:
+    """The facing that turns a unit towards another."""
+    return facing_towards((unit.x, unit.y), (target.x, target.y))
+
+
+def placed(unit: Unit, pose: Footprint) -> Unit:
+    """The unit moved to a footprint's position and facing."""
+    return replace(unit, x=pose.x, y=pose.y, facing=pose.facing)
+
+
+def json_float(value: Json, default: float = 0.0) -> float:
+    """A JSON number as a float."""
+    return float(value) if isinstance(value, int | float) else default
+
+
+def _between(a: Point, b: Point, share: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
+
+
+def _rounded(point: Point) -> Point:
+    return (round(point[0], 4), round(point[1], 4))

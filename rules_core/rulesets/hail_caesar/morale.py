@@ -1,0 +1,236 @@
+"""Hits, morale saves, casualties, shaken, break tests and what their results do.
+
+Shooting and hand-to-hand share these. Pools hit on a score (4+ by default) moved by the
+to-hit modifiers; each hit is saved on the target's morale save moved by the save modifiers.
+Both are shown in the roll's label; break tests are 2D6 rolls with their modifiers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.decisions import Decision, Option
+from rules_core.dice import Modifier, Roll
+from rules_core.events import StatusChanged
+from rules_core.geometry import Footprint
+from rules_core.rulesets.hail_caesar import measure
+from rules_core.rulesets.hail_caesar.tables import BREAK_AS, break_tables
+from rules_core.state import BattleState, Unit
+
+GIVE_GROUND = {"give_ground", "give_ground_disordered", "give_ground_disordered_alone"}
+RETREATS = {"retreat", "retreat_disordered"}
+
+
+def describe(modifiers: Sequence[Modifier]) -> str:
+    """Modifiers as words for a roll label, e.g. "+1 charging, -1 disordered"."""
+    return ", ".join(m.describe() for m in modifiers) or "no modifiers"
+
+
+def attack(ctx: Context, label: str, dice: int, modifiers: Sequence[Modifier]) -> Roll | None:
+    """Roll an attack pool; the score needed is the base score moved by the modifiers."""
+    if dice <= 0:
+        return None
+    base = int(ctx.number("hit_score"))
+    need = min(6, max(2, base - sum(m.value for m in modifiers)))
+    text = f"{label} (hits on {base}+, {describe(modifiers)} → {need}+)"
+    return ctx.dice.pool(text, dice, need)
+
+
+def saves(ctx: Context, target: Unit, hits: int, modifiers: Sequence[Modifier]) -> int:
+    """Roll the target's morale saves against hits; returns the casualties (unsaved hits)."""
+    save = measure.stat(target, "morale")
+    if hits <= 0:
+        return 0
+    if save <= 0:
+        return hits
+    need = save - sum(m.value for m in modifiers)
+    if need > 6:
+        return hits
+    need = max(2, need)
+    text = f"Morale saves: {target.name} (save {save}+, {describe(modifiers)} → {need}+)"
+    return hits - ctx.dice.pool(text, hits, need).total
+
+
+def save_modifiers(state: BattleState, target: Unit, weapon: str = "") -> list[Modifier]:
+    """The morale-save modifiers the state knows: formation, cover, buildings, artillery."""
+    mods: list[Modifier] = []
+    kinds = measure.terrain_kinds_at(state, target)
+    if target.formation in ("square", "wedge"):
+        mods.append(Modifier(1, f"{target.formation}"))
+    if kinds & {"wood", "dense_wood"}:
+        mods.append(Modifier(1, "cover"))
+    if target.formation == "testudo":
+        mods.append(Modifier(2, "testudo"))
+    if "village" in kinds:
+        mods.append(Modifier(2, "buildings"))
+    if "fortification" in kinds:
+        mods.append(Modifier(3, "fortifications"))
+    if weapon == "light_artillery":
+        mods.append(Modifier(-1, "hit by light artillery"))
+    if weapon in ("medium_artillery", "heavy_artillery"):
+        mods.append(Modifier(-2, "hit by medium or heavy artillery"))
+    if target.formation == "column":
+        mods.append(Modifier(-2, "column"))
+    return mods
+
+
+def add_casualties(ctx: Context, unit_id: str, count: int, reason: str) -> int:
+    """Add casualties up to the unit's stamina (shaken at stamina); returns the excess."""
+    if count <= 0 or not alive(ctx.state, unit_id):
+        return 0
+    unit = ctx.state.unit(unit_id)
+    stamina = measure.stat(unit, "stamina", 6)
+    before = measure.stat(unit, "casualties")
+    after = min(stamina, before + count)
+    changes: dict[str, int | bool] = {"casualties": after}
+    if after >= stamina:
+        changes["shaken"] = True
+    ctx.set_status(unit_id, reason, **changes)
+    check_divisions(ctx, reason)
+    return before + count - after
+
+
+def alive(state: BattleState, unit_id: str) -> bool:
+    """True if the unit is still on the table."""
+    return any(unit.id == unit_id for unit in state.units)
+
+
+def remove(ctx: Context, unit_id: str, reason: str) -> None:
+    """Take a broken or shattered unit off the table, counting it against its division."""
+    if not alive(ctx.state, unit_id):
+        return
+    unit = ctx.state.unit(unit_id)
+    side = ctx.state.side(unit.side)
+    lost: dict[str, Json] = dict(_mapping(side.status.get("lost")))
+    lost[unit.group] = _mapping(side.status.get("lost")).get(unit.group, 0) + 1
+    ctx.state = ctx.state.with_side(replace(side, status={**side.status, "lost": lost}))
+    ctx.destroy(unit_id, reason)
+    check_divisions(ctx, reason)
+
+
+def _mapping(value: object) -> dict[str, int]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): int(v) for k, v in value.items() if isinstance(v, int)}
+
+
+def division_counts(state: BattleState, side: str, division: str) -> tuple[int, int]:
+    """A division's units lost or shaken, and its units at the start."""
+    lost = _mapping(state.side(side).status.get("lost")).get(division, 0)
+    present = [u for u in state.units_of(side) if u.group == division]
+    shaken = sum(1 for u in present if u.status.get("shaken"))
+    return lost + shaken, lost + len(present)
+
+
+def divisions_of(state: BattleState, side: str) -> list[str]:
+    """Every division a side began with, in roster order."""
+    found = [u.group for u in state.units_of(side)]
+    found += list(_mapping(state.side(side).status.get("lost")))
+    return list(dict.fromkeys(found))
+
+
+def broken_divisions(state: BattleState, side: str) -> list[str]:
+    """The side's divisions already marked broken."""
+    value = state.side(side).status.get("broken_divisions", [])
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def check_divisions(ctx: Context, reason: str) -> None:
+    """Mark divisions broken once more than the parameter's share of units is lost or shaken."""
+    share = ctx.number("division_break_share")
+    for side in ctx.state.sides:
+        broken = broken_divisions(ctx.state, side.id)
+        for division in divisions_of(ctx.state, side.id):
+            bad, total = division_counts(ctx.state, side.id, division)
+            if division not in broken and total and bad > share * total:
+                broken.append(division)
+                current = ctx.state.side(side.id)
+                marked: list[Json] = list(broken)
+                status = {**current.status, "broken_divisions": marked}
+                ctx.state = ctx.state.with_side(replace(current, status=status))
+                why = f"{reason}: {bad} of its {total} units lost or shaken"
+                ctx.emit(StatusChanged(division, "broken", False, True, why))
+
+
+def break_test(ctx: Context, unit: Unit, test: str, modifiers: Sequence[Modifier], why: str) -> str:
+    """Roll a break test (2D6) on the hand-to-hand or ranged table for the unit's troop type."""
+    rows = ctx.params[f"break_test_{test}"]
+    troop = BREAK_AS.get(unit.type, "infantry")
+    table = break_tables(rows, "Break test" if test == "hand_to_hand" else "Ranged break test")
+    roll = ctx.dice.two_d6(f"Break test: {unit.name} ({why})", modifiers)
+    band = ctx.test(unit.id, table[troop].name, roll, table[troop], ("hold",))
+    return band.result
+
+
+def fall_back(ctx: Context, unit_id: str, enemy: Unit, length: float, note: str) -> bool:
+    """Move a unit directly away from an enemy, keeping its facing; False if it left the table."""
+    unit = ctx.state.unit(unit_id)
+    end = measure.away_from(unit, enemy, length)
+    if not measure.on_table(ctx.state, Footprint.of(unit).moved_to(end)):
+        remove(ctx, unit_id, f"{note} off the table")
+        return False
+    pose = measure.reachable(ctx.state, unit, end, length, unit.facing, 0.0)
+    ctx.move(unit_id, [(unit.x, unit.y), (pose.x, pose.y)], unit.facing, (note,))
+    return True
+
+
+def disorder(ctx: Context, unit_id: str, reason: str) -> None:
+    """Put a disorder marker on a unit still on the table."""
+    if alive(ctx.state, unit_id):
+        ctx.set_status(unit_id, reason, disordered=True)
+
+
+def apply_hand_to_hand(
+    ctx: Context, unit_id: str, result: str, enemy: Unit, helpers: Sequence[str]
+) -> str:
+    """Carry out a hand-to-hand break-test result; returns "broken", "moved" or "held"."""
+    unit = ctx.state.unit(unit_id)
+    shaken = measure.flag(unit, "shaken")
+    if result == "break" or (result.startswith("break_if_shaken") and shaken):
+        remove(ctx, unit_id, "breaks")
+        return "broken"
+    if result == "hold":
+        return "held"
+    length = ctx.number("give_ground_distance")
+    disordered = result != "give_ground"
+    together = result in ("give_ground", "give_ground_disordered", "break_if_shaken")
+    for key in (unit_id, *(helpers if together else ())):
+        moved = alive(ctx.state, key) and fall_back(ctx, key, enemy, length, "gives ground")
+        if moved and disordered and (key == unit_id or result == "break_if_shaken"):
+            disorder(ctx, key, "gives ground disordered")
+    return "moved"
+
+
+def apply_ranged(ctx: Context, unit_id: str, result: str, shooter: Unit) -> None:
+    """Carry out a ranged break-test result: hold, retreat, break, or the player's choice."""
+    unit = ctx.state.unit(unit_id)
+    if result == "break_if_shaken_retreat":
+        result = "break" if measure.flag(unit, "shaken") else "retreat_disordered"
+    if result == "break_if_casualties":
+        result = "break" if measure.stat(unit, "casualties") else "retreat_disordered"
+    if result == "hold_disordered_or_retreat":
+        result = _hold_or_retreat(ctx, unit)
+    if result == "break":
+        remove(ctx, unit_id, "breaks under fire")
+    elif result in RETREATS:
+        if fall_back(ctx, unit_id, shooter, measure.rate(unit), "retreats") and (
+            result == "retreat_disordered"
+        ):
+            disorder(ctx, unit_id, "retreats disordered")
+    elif result == "hold_disordered":
+        disorder(ctx, unit_id, "holds its ground disordered")
+
+
+def _hold_or_retreat(ctx: Context, unit: Unit) -> str:
+    options = (
+        Option("hold_disordered", "hold your ground disordered"),
+        Option("retreat", "retreat in good order"),
+    )
+    question = f"{unit.name}: hold its ground disordered or retreat in good order?"
+    decision = Decision(
+        f"hold_or_retreat:{unit.id}", question, options, "hold_disordered", unit.side
+    )
+    return ctx.ask(decision)

@@ -1,0 +1,130 @@
+"""Carrying out moves: ordered, initiative and free moves, charges, formations, blunders."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from rules_core.context import Context
+from rules_core.events import StatusChanged
+from rules_core.geometry import Footprint, facing_towards, quarter
+from rules_core.orders import Order, point_param
+from rules_core.rulesets.hail_caesar import measure, morale, shooting
+from rules_core.rulesets.hail_caesar.measure import g
+from rules_core.rulesets.hail_caesar.orders import superseded
+from rules_core.state import Unit
+
+
+def carry_out(ctx: Context, order: Order, moves: int, note: str) -> None:
+    """Carry out a unit's move, charge, change of formation or retirement with ``moves``."""
+    if moves <= 0 or not morale.alive(ctx.state, order.actor):
+        return
+    unit = ctx.state.unit(order.actor)
+    if order.kind == "charge":
+        target = order.params["target"]
+        assert isinstance(target, str)
+        if morale.alive(ctx.state, target):
+            charge(ctx, unit, ctx.state.unit(target), moves, note)
+    elif order.kind == "form":
+        set_formation(ctx, unit, str(order.params["option"]), note)
+    elif order.kind in ("move", "retire"):
+        facing = order.params.get("facing")
+        turn = None if facing is None else measure.json_float(facing)
+        move_to(ctx, unit, point_param(order, "to"), moves, turn, note)
+
+
+def move_to(
+    ctx: Context, unit: Unit, goal: tuple[float, float], moves: int, facing: float | None, note: str
+) -> None:
+    """Move towards a point as far as ``moves`` allow; under proximity it turns to face."""
+    length = moves * measure.rate(unit)
+    heading = facing_towards((unit.x, unit.y), goal) if goal != (unit.x, unit.y) else unit.facing
+    keep_off = ctx.number("enemy_keep_off")
+    pose = measure.reachable(ctx.state, unit, goal, length, heading, keep_off)
+    end_facing = heading
+    if facing is not None and math.dist((pose.x, pose.y), goal) < 1e-6:
+        end_facing = facing
+    enemy = superseded(ctx.state, measure.placed(unit, pose), ctx.params)
+    notes = [note]
+    if enemy is not None:
+        end_facing = measure.face(measure.placed(unit, pose), enemy)
+        notes.append(f"turns to face {enemy.name} (proximity)")
+    if math.dist((pose.x, pose.y), goal) > 1e-6:
+        notes.append(f'stops short after {g(math.dist((unit.x, unit.y), (pose.x, pose.y)))}"')
+    relocate(ctx, unit, (pose.x, pose.y), end_facing, notes)
+
+
+def relocate(
+    ctx: Context, unit: Unit, end: tuple[float, float], facing: float, notes: list[str]
+) -> None:
+    """Move a unit and any general riding with it."""
+    ctx.move(unit.id, [(unit.x, unit.y), end], facing, tuple(notes))
+    for leader in ctx.state.leaders:
+        if leader.attached_to == unit.id:
+            ctx.state = ctx.state.with_leader(replace(leader, x=end[0], y=end[1]))
+
+
+def set_formation(ctx: Context, unit: Unit, formation: str, note: str) -> None:
+    """Change a unit's formation (it uses one move)."""
+    ctx.state = ctx.state.with_unit(replace(unit, formation=formation))
+    ctx.emit(StatusChanged(unit.id, "formation", unit.formation, formation, note))
+
+
+def charge(ctx: Context, unit: Unit, target: Unit, moves: int, note: str) -> None:
+    """Charge home if ``moves`` reach the target (closing shots first), else fall short."""
+    reach = moves * measure.rate(unit)
+    pose, edge = measure.charge_pose(unit, target)
+    if measure.charge_distance(unit, target) > reach + 1e-6:
+        stop = measure.reachable(
+            ctx.state, unit, (pose.x, pose.y), reach, pose.facing, ctx.number("enemy_keep_off")
+        )
+        relocate(ctx, unit, (stop.x, stop.y), pose.facing, [note, "the charge falls short"])
+        return
+    if shooting.may_close_shoot(ctx.state, target, unit):
+        shooting.closing_shots(ctx, target, unit)
+        if not morale.alive(ctx.state, unit.id):
+            return
+        unit = ctx.state.unit(unit.id)
+    relocate(
+        ctx, unit, (pose.x, pose.y), pose.facing, [note, f"charges the {edge} of {target.name}"]
+    )
+    ctx.set_status(unit.id, "charged", charged=True)
+
+
+def forward(ctx: Context, unit: Unit, note: str) -> None:
+    """One move straight ahead (General Advance), stopping short of other units."""
+    goal = measure.shifted(unit, "forward", measure.rate(unit))
+    keep_off = ctx.number("enemy_keep_off")
+    pose = measure.reachable(ctx.state, unit, goal, measure.rate(unit), unit.facing, keep_off)
+    relocate(ctx, unit, (pose.x, pose.y), unit.facing, [note])
+
+
+def blunder(ctx: Context, unit: Unit, result: str) -> None:
+    """Carry out a blunder result ``kind:moves``: back, retreat, left, right, forward, charge."""
+    kind, count = result.split(":")
+    moves = int(count)
+    length = moves * measure.rate(unit)
+    if kind in ("forward", "charge"):
+        target = _ahead(ctx, unit, length)
+        if target is not None:
+            charge(ctx, unit, target, moves, f"blunder: {kind}")
+            return
+    direction = {"retreat": "back", "back": "back", "left": "left", "right": "right"}.get(
+        kind, "forward"
+    )
+    goal = measure.shifted(unit, direction, length)
+    pose = measure.reachable(ctx.state, unit, goal, length, unit.facing, 0.0)
+    relocate(ctx, unit, (pose.x, pose.y), unit.facing, [f"blunder: {kind}"])
+
+
+def _ahead(ctx: Context, unit: Unit, length: float) -> Unit | None:
+    """The nearest enemy to the unit's front that ``length`` inches of charge would reach."""
+    here = Footprint.of(unit)
+    found = [
+        e
+        for e in ctx.state.enemies_of(unit.side)
+        if quarter(here, (e.x, e.y)) == "front"
+        and measure.charge_distance(unit, e) <= length + 1e-6
+        and measure.sight(ctx.state, unit, e).clear
+    ]
+    return min(found, key=lambda e: measure.gap(unit, e)) if found else None

@@ -1,0 +1,413 @@
+"""Hail Caesar order kinds and their previews: what an order will do, or why it cannot."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from shapely import Point as ShapelyPoint
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
+from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
+from rules_core.rulesets.hail_caesar import measure, morale
+from rules_core.rulesets.hail_caesar.measure import g
+from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
+from rules_core.rulesets.hail_caesar.tables import weapon_range
+from rules_core.state import BattleState, Leader, Unit
+
+MODES = ("order", "initiative")
+COMMANDS = ("units", "division", "follow_me", "rally", "courage")
+FREE_MOVERS = frozenset({"baggage", "wagons"})
+
+ORDER_KINDS = (
+    OrderKind("place", "Deploy", params=(Param("to", "point"), Param("facing", "number", False))),
+    OrderKind(
+        "move",
+        "Move",
+        params=(
+            Param("to", "point"),
+            Param("facing", "number", False),
+            Param("option", "choice", False, MODES),
+        ),
+    ),
+    OrderKind(
+        "charge",
+        "Charge",
+        params=(Param("target", "unit"), Param("option", "choice", False, MODES)),
+    ),
+    OrderKind("form", "Change formation", params=(Param("option", "choice", True, FORMATIONS),)),
+    OrderKind("retire", "Retire (broken division)", params=(Param("to", "point"),)),
+    OrderKind("hold", "Hold"),
+    OrderKind(
+        "command",
+        "Give orders",
+        actor="leader",
+        params=(
+            Param("option", "choice", False, COMMANDS),
+            Param("target", "unit", False),
+            Param("to", "point", False),
+        ),
+    ),
+    OrderKind("general_advance", "General Advance", actor="leader"),
+    OrderKind(
+        "shoot",
+        "Shoot",
+        params=(Param("target", "unit"), Param("option", "choice", False, ("extreme_range",))),
+    ),
+)
+
+Params = Mapping[str, Json]
+
+
+def num(params: Params, name: str) -> float:
+    """A numeric parameter."""
+    value = params[name]
+    assert isinstance(value, int | float)
+    return float(value)
+
+
+def preview(state: BattleState, order: Order, params: Params) -> Verdict:
+    """Dispatch to the check for the order's kind."""
+    checks: dict[str, Callable[[BattleState, Order, Params], Verdict]] = {
+        "place": _place,
+        "move": _move,
+        "charge": _charge,
+        "form": _form,
+        "retire": _retire,
+        "command": _command,
+        "general_advance": _general_advance,
+        "shoot": _shoot,
+    }
+    check = checks.get(order.kind)
+    return Preview(order, "holds") if check is None else check(state, order, params)
+
+
+# -- who may move, and how ------------------------------------------------------------------
+
+
+def superseded(state: BattleState, unit: Unit, params: Params) -> Unit | None:
+    """The enemy whose nearness supersedes orders (12" formed, 6" open order), if any."""
+    reach = num(params, "open_order_proximity" if _open(unit) else "proximity")
+    near = measure.enemies_within(state, unit, reach)
+    return min(near, key=lambda e: measure.gap(unit, e)) if near else None
+
+
+def may_use_initiative(state: BattleState, unit: Unit, params: Params) -> bool:
+    """Within 12" of an enemy (formed, seen or not), or seeing one (open order)."""
+    reach = num(params, "initiative_range")
+    return bool(measure.enemies_within(state, unit, reach, seen=_open(unit)))
+
+
+def mode(state: BattleState, unit: Unit, order: Order, params: Params) -> str:
+    """How a unit moves: "initiative" or "order", or why neither is allowed (text)."""
+    wanted = order.params.get("option")
+    enemy = superseded(state, unit, params)
+    if enemy is not None and wanted != "order":
+        return "initiative"
+    if enemy is not None:
+        return f"{enemy.name} is within proximity, so {unit.name} may only use its initiative"
+    if wanted == "initiative" and not may_use_initiative(state, unit, params):
+        return f"{unit.name} is not close enough to the enemy to use its initiative"
+    return "initiative" if wanted == "initiative" else "order"
+
+
+def unable(state: BattleState, unit: Unit) -> str:
+    """Why the unit may not move in the command step at all, or ""."""
+    subject = state.cursor.subject
+    if subject is not None and subject.id != unit.group:
+        return f"{unit.name} belongs to another division: order it in that division's turn"
+    if measure.flag(unit, "disordered"):
+        return f"{unit.name} is disordered and cannot move"
+    if measure.engaged(state, unit):
+        return f"{unit.name} is fighting hand-to-hand"
+    if measure.flag(unit, "advanced"):
+        return f"{unit.name} has already moved in the General Advance"
+    return ""
+
+
+def leader_of(state: BattleState, division: str) -> Leader | None:
+    """The general of a division: the group's leader, else a leader placed in it."""
+    for group in state.groups:
+        if group.id == division and group.leader:
+            return next((ld for ld in state.leaders if ld.id == group.leader), None)
+    return next((ld for ld in state.leaders if ld.group == division), None)
+
+
+def distance_penalty(leader: Leader, unit: Unit, params: Params) -> int:
+    """Order-test distance modifier: -1 for each full step (12") from general to unit."""
+    apart = Footprint.of(unit).polygon.distance(_point(leader))
+    return -int(apart // num(params, "command_distance_step"))
+
+
+def _point(leader: Leader) -> ShapelyPoint:
+    return ShapelyPoint(leader.x, leader.y)
+
+
+def _test_note(state: BattleState, unit: Unit, params: Params) -> str:
+    leader = leader_of(state, unit.group)
+    if leader is None:
+        return "its division has no general: only initiative and free moves"
+    penalty = distance_penalty(leader, unit, params)
+    extra = f", {penalty} for distance" if penalty else ""
+    return f"order test by {leader.name} (Leadership {leader.points}{extra})"
+
+
+def _open(unit: Unit) -> bool:
+    return unit.formation == measure.OPEN_ORDER
+
+
+def free_mover(unit: Unit) -> bool:
+    """Units in column, tiny units, baggage and wagons move once even when orders fail."""
+    return unit.formation == "column" or unit.get("size") == "tiny" or unit.type in FREE_MOVERS
+
+
+def _broken_note(state: BattleState, unit: Unit) -> tuple[str, ...]:
+    if unit.group in morale.broken_divisions(state, unit.side):
+        return ("its division is broken: it moves only under Where Is Your Courage",)
+    return ()
+
+
+# -- previews -----------------------------------------------------------------------------
+
+
+def _place(state: BattleState, order: Order, params: Params) -> Verdict:
+    unit = state.unit(order.actor)
+    x, y = point_param(order, "to")
+    facing = measure.json_float(order.params.get("facing", unit.facing))
+    pose = Footprint.of(unit).moved_to((x, y), facing)
+    zone = state.side(unit.side).status.get("deploy_zone")
+    low, high = (measure.json_float(v) for v in zone) if isinstance(zone, list) else (0, 1e9)
+    if not measure.on_table(state, pose) or not all(low <= cy <= high for _, cy in pose.corners()):
+        return Illegal(order, f"({g(x)}, {g(y)}) is outside {unit.side}'s deployment zone")
+    return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(facing)}°")
+
+
+def _move(state: BattleState, order: Order, params: Params) -> Verdict:
+    unit = state.unit(order.actor)
+    problem = unable(state, unit)
+    how = mode(state, unit, order, params)
+    if problem or how not in MODES:
+        return Illegal(order, problem or how)
+    end = point_param(order, "to")
+    length = math.dist((unit.x, unit.y), end)
+    moves = max(1, math.ceil(length / measure.rate(unit) - 1e-9))
+    limit = 1 if how == "initiative" else 3
+    if moves > limit:
+        most = f'{limit} move{"s" if limit > 1 else ""} of {g(measure.rate(unit))}"'
+        return Illegal(order, f'{g(length)}" needs {moves} moves; it may make at most {most}')
+    facing = measure.json_float(order.params.get("facing", facing_towards((unit.x, unit.y), end)))
+    pose = Footprint.of(unit).moved_to(end, facing)
+    reason = _blocked(state, unit, pose, params)
+    if reason:
+        return Illegal(order, reason)
+    summary = f'moves {g(length)}" to ({g(end[0])}, {g(end[1])}): {_moves(moves)}'
+    if how == "initiative":
+        return Preview(order, summary + " on its initiative (no order test)")
+    notes = _broken_note(state, unit)
+    if free_mover(unit):
+        notes += ("if the order fails it still makes one move",)
+    return Preview(order, f"{summary}, {_test_note(state, unit, params)}", notes)
+
+
+def _moves(count: int) -> str:
+    return f"needs {count} move{'s' if count > 1 else ''}"
+
+
+def _blocked(state: BattleState, unit: Unit, pose: Footprint, params: Params) -> str:
+    if not measure.on_table(state, pose):
+        return "the move would leave the table"
+    through = measure.blocker(state, unit, pose)
+    if through:
+        return f"{unit.name} would pass through {through}"
+    near = measure.too_close(state, unit, pose, num(params, "enemy_keep_off"))
+    if near:
+        return f'{unit.name} would end within {g(num(params, "enemy_keep_off"))}" of {near}'
+    return ""
+
+
+def enemy_target(state: BattleState, unit: Unit, order: Order) -> Unit | str:
+    """The enemy unit an order targets, or why it cannot."""
+    key = order.params.get("target")
+    target = next((u for u in state.units if u.id == key), None)
+    if target is None:
+        return f"no unit {key!r} on the table"
+    if target.side == unit.side:
+        return f"{target.name} is a friendly unit"
+    return target
+
+
+def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
+    unit = state.unit(order.actor)
+    target = enemy_target(state, unit, order)
+    problem = unable(state, unit) or (target if isinstance(target, str) else "")
+    how = mode(state, unit, order, params)
+    if problem or how not in MODES or isinstance(target, str):
+        return Illegal(order, problem or how)
+    if not measure.sight(state, unit, target).clear:
+        return Illegal(order, f"{unit.name} cannot see {target.name}")
+    pose, edge = measure.charge_pose(unit, target)
+    through = measure.blocker(state, unit, pose, (target.id,))
+    if through:
+        return Illegal(order, f"{unit.name} would pass through {through}")
+    length = measure.charge_distance(unit, target)
+    moves = max(1, math.ceil(length / measure.rate(unit) - 1e-9))
+    if moves > (1 if how == "initiative" else 3):
+        return Illegal(order, f'{target.name} is {g(length)}" away: {_moves(moves)}, too many')
+    summary = f'charges the {edge} of {target.name}, {g(length)}" away: {_moves(moves)}'
+    if how == "initiative":
+        return Preview(order, summary + " on its initiative (no order test)")
+    return Preview(
+        order, f"{summary}, {_test_note(state, unit, params)}", _broken_note(state, unit)
+    )
+
+
+def _form(state: BattleState, order: Order, params: Params) -> Verdict:
+    unit = state.unit(order.actor)
+    problem = unable(state, unit)
+    how = mode(state, unit, order, params)
+    if problem or how not in MODES:
+        return Illegal(order, problem or how)
+    wanted = order.params["option"]
+    if wanted == unit.formation:
+        return Illegal(order, f"{unit.name} is already in {wanted}")
+    summary = f"changes formation to {wanted} (one move)"
+    if how == "initiative":
+        return Preview(order, summary + " on its initiative")
+    return Preview(order, f"{summary}, {_test_note(state, unit, params)}")
+
+
+def _retire(state: BattleState, order: Order, params: Params) -> Verdict:
+    unit = state.unit(order.actor)
+    problem = unable(state, unit)
+    if problem:
+        return Illegal(order, problem)
+    if unit.group not in morale.broken_divisions(state, unit.side):
+        return Illegal(order, f"{unit.name}'s division is not broken")
+    end = point_param(order, "to")
+    length = math.dist((unit.x, unit.y), end)
+    if length > measure.rate(unit) + 1e-9:
+        return Illegal(order, f'a retirement is one move of {g(measure.rate(unit))}"')
+    enemy = measure.nearest_enemy(state, unit)
+    pose = Footprint.of(unit).moved_to(end)
+    if enemy is not None:
+        after = pose.polygon.distance(Footprint.of(enemy).polygon)
+        if after < measure.gap(unit, enemy) - 1e-6:
+            return Illegal(order, f"a retirement may not go nearer to {enemy.name}")
+    reason = _blocked(state, unit, pose, params)
+    if reason:
+        return Illegal(order, reason)
+    return Preview(order, f'retires {g(length)}" to ({g(end[0])}, {g(end[1])}), no order test')
+
+
+def _command(state: BattleState, order: Order, params: Params) -> Verdict:
+    leader = state.leader(order.actor)
+    subject = state.cursor.subject
+    if subject is not None and leader.group != subject.id:
+        return Illegal(order, f"{leader.name} does not command this division")
+    option = str(order.params.get("option", "units"))
+    if option in ("units", "division"):
+        words = "one test for each ordered unit" if option == "units" else "one test for all"
+        return Preview(order, f"{leader.name} gives orders to his division: {words}")
+    key = order.params.get("target")
+    unit = next((u for u in state.units if u.id == key and u.side == leader.side), None)
+    if unit is None:
+        return Illegal(order, f"{option} needs a friendly unit as target")
+    return _join(state, order, leader, unit, option, params)
+
+
+def _join(
+    state: BattleState, order: Order, leader: Leader, unit: Unit, option: str, params: Params
+) -> Verdict:
+    where = point_param(order, "to") if "to" in order.params else (leader.x, leader.y)
+    apart = Footprint.of(unit).polygon.distance(_point(replace(leader, x=where[0], y=where[1])))
+    if apart > num(params, "join_range") + 1e-9:
+        return Illegal(order, f'{unit.name} is {g(apart)}" from {leader.name}, beyond 12"')
+    if option == "follow_me" and unit.group != leader.group:
+        return Illegal(order, f"{unit.name} is not in {leader.name}'s division")
+    if option == "rally" and measure.stat(unit, "casualties") < num(params, "rally_min_hits"):
+        return Illegal(
+            order, f"{unit.name} has not received {g(num(params, 'rally_min_hits'))} hits"
+        )
+    if option == "courage":
+        if leader.status.get("rank") != "army":
+            return Illegal(order, "only the army commander gives Where Is Your Courage")
+        if unit.group not in morale.broken_divisions(state, unit.side):
+            return Illegal(order, f"{unit.name}'s division is not broken")
+    words = {
+        "follow_me": "Follow me! (three moves if the test passes)",
+        "rally": "Rally (one casualty recovered for each move the test gives)",
+        "courage": "Where Is Your Courage? (the unit may take its order)",
+    }[option]
+    return Preview(order, f"{leader.name} joins {unit.name}: {words}; he gives no other order")
+
+
+def _general_advance(state: BattleState, order: Order, params: Params) -> Verdict:
+    leader = state.leader(order.actor)
+    if leader.status.get("rank") != "army":
+        return Illegal(order, "only the army commander may order a General Advance")
+    return Preview(
+        order, "General Advance: one order test with no distance modifiers; one move for all"
+    )
+
+
+def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
+    unit = state.unit(order.actor)
+    target = enemy_target(state, unit, order)
+    if isinstance(target, str):
+        return Illegal(order, target)
+    reach = weapon_range(str(unit.get("weapon", "none")))
+    if not reach or not (measure.stat(unit, "short") or measure.stat(unit, "long")):
+        return Illegal(order, f"{unit.name} has no ranged attack")
+    if measure.engaged(state, unit):
+        return Illegal(order, f"{unit.name} is fighting hand-to-hand")
+    if unit.formation in ("column", "testudo"):
+        return Illegal(order, f"{unit.name} cannot shoot in {unit.formation}")
+    if quarter(Footprint.of(unit), (target.x, target.y)) != "front":
+        return Illegal(order, f"{target.name} is not to {unit.name}'s front")
+    apart = range_from_front(Footprint.of(unit), Footprint.of(target))
+    if apart > reach + 1e-9:
+        return Illegal(order, f'{target.name} is {g(apart)}" away, beyond {g(reach)}" range')
+    closer = _closer(state, unit, target, apart)
+    if closer:
+        return Illegal(order, f"{closer} is closer: a unit shoots at the closest enemy it sees")
+    seen = measure.sight(state, unit, target)
+    band = "short" if apart <= num(params, "short_range") else "long"
+    summary = f'shoots at {target.name}, {g(apart)}" away: {band} range'
+    if not seen.clear:
+        return Preview(order, summary, ("no line of sight by the geometry: the GM will rule",))
+    return Preview(order, summary, ("partly obscured: -1 to hit",) if seen.partial else ())
+
+
+def _closer(state: BattleState, unit: Unit, target: Unit, apart: float) -> str:
+    for enemy in state.enemies_of(unit.side):
+        if enemy.id == target.id or quarter(Footprint.of(unit), (enemy.x, enemy.y)) != "front":
+            continue
+        there = range_from_front(Footprint.of(unit), Footprint.of(enemy))
+        if there < apart - 0.5 and measure.sight(state, unit, enemy).clear:
+            return enemy.name
+    return ""
+
+
+def checked(ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
+    """This step's orders of these kinds in roster order, each re-checked against the state."""
+    actors: list[Unit | Leader] = [*ctx.state.units, *ctx.state.leaders]
+    position = {actor.id: index for index, actor in enumerate(actors)}
+    chosen = sorted(
+        (order for order in ctx.orders if order.kind in kinds),
+        key=lambda order: position.get(order.actor, len(position)),
+    )
+    legal = []
+    for order in chosen:
+        present: list[Unit | Leader] = [*ctx.state.units, *ctx.state.leaders]
+        if order.actor not in {actor.id for actor in present}:
+            continue  # the unit was destroyed earlier in this step
+        verdict = ctx.rules.judge(ctx.state, order)
+        if isinstance(verdict, Illegal):
+            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+        else:
+            legal.append(order)
+    return legal

@@ -1,0 +1,135 @@
+"""Unit profiles, the roster schema and the sample armies.
+
+The stat lines are not on the sheet: they are profile fields of each roster entry. The values
+in ``SAMPLE_PROFILES`` are editable defaults (typical values for each troop type), labelled so,
+and any roster entry or campaign may override every one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rules_core.codec import Json
+from rules_core.roster import Field, RosterSchema
+from rules_core.rulesets.hail_caesar.tables import RANGE_TABLE, ROSTER_TYPES
+from rules_core.state import Leader, Unit
+
+SIZES = ("large", "standard", "small", "tiny")
+FORMATIONS = ("line", "column", "square", "testudo", "wedge", "open_order")
+WEAPONS = ("none", *RANGE_TABLE.rows)
+PROFILE_KEYS = ("clash", "sustained", "short", "long", "morale", "stamina", "elite", "weapon")
+ARMIES = Path(__file__).parent / "armies"
+
+
+# Editable defaults: typical stat lines by troop type (clash, sustained, short, long,
+# morale save, stamina). Not from the sheet; a roster entry's own values win.
+def _stats(
+    clash: int, sustained: int, short: int, long: int, morale: int, stamina: int
+) -> dict[str, Json]:
+    """One stat line as profile fields."""
+    return {
+        "clash": clash,
+        "sustained": sustained,
+        "short": short,
+        "long": long,
+        "morale": morale,
+        "stamina": stamina,
+    }
+
+
+# type               clash, sustained, short, long, morale save, stamina
+SAMPLE_PROFILES: Mapping[str, Mapping[str, Json]] = {
+    "heavy_infantry": _stats(7, 7, 3, 0, 4, 6),
+    "medium_infantry": _stats(6, 6, 2, 0, 4, 6),
+    "light_infantry": _stats(5, 5, 3, 0, 5, 6),
+    "infantry": _stats(6, 6, 2, 0, 5, 6),
+    "skirmishers": _stats(2, 2, 2, 2, 0, 4),
+    "cavalry": _stats(8, 6, 0, 0, 4, 6),
+    "light_cavalry": _stats(5, 4, 2, 0, 0, 6),
+    "horse_archers": _stats(5, 4, 3, 3, 0, 6),
+    "cataphracts": _stats(9, 6, 0, 0, 3, 6),
+    "elephants": _stats(6, 4, 2, 0, 4, 4),
+    "heavy_chariots": _stats(8, 6, 2, 0, 4, 6),
+    "light_chariots": _stats(6, 4, 3, 3, 5, 6),
+    "artillery": _stats(1, 1, 1, 1, 0, 3),
+    "baggage": _stats(1, 1, 0, 0, 0, 3),
+    "wagons": _stats(1, 1, 0, 0, 0, 3),
+}
+
+# Frontage by unit size and depth by troop type, in inches (editable defaults).
+FRONTAGE = {"large": 8.0, "standard": 6.0, "small": 4.0, "tiny": 3.0}
+DEPTH = {"cavalry": 3.0, "infantry": 2.0}
+OPEN_BY_DEFAULT = frozenset({"skirmishers", "light_cavalry", "horse_archers"})
+MOUNTED = frozenset(
+    {"cavalry", "light_cavalry", "horse_archers", "cataphracts", "elephants"}
+    | {"heavy_chariots", "light_chariots"}
+)
+
+
+def _count(name: str, top: int) -> Field:
+    return Field(name, int, minimum=0, maximum=top)
+
+
+SCHEMA = RosterSchema(
+    (
+        Field("name", str, required=True),
+        Field("type", choices=ROSTER_TYPES),
+        Field("size", choices=SIZES),
+        Field("formation", choices=FORMATIONS),
+        Field("division"),
+        _count("clash", 20),
+        _count("sustained", 20),
+        _count("short", 20),
+        _count("long", 20),
+        _count("morale", 6),
+        Field("stamina", int, minimum=1, maximum=12),
+        _count("elite", 6),
+        Field("weapon", choices=WEAPONS),
+        Field("shields", bool),
+    )
+)
+
+
+def profile_for(entry: Mapping[str, Json]) -> dict[str, Json]:
+    """A unit's profile: the sample values of its type, overridden by the roster entry."""
+    kind = str(entry.get("type") or "infantry")
+    profile: dict[str, Json] = {**SAMPLE_PROFILES.get(kind, SAMPLE_PROFILES["infantry"])}
+    profile.update({"size": "standard", "elite": 0, "weapon": "none", "shields": False})
+    profile.update({key: entry[key] for key in (*PROFILE_KEYS, "size", "shields") if key in entry})
+    return profile
+
+
+def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:
+    """A Hail Caesar unit built from one roster entry, not yet placed."""
+    kind = str(entry.get("type") or "infantry")
+    profile = profile_for(entry)
+    size = str(profile["size"])
+    default_formation = "open_order" if kind in OPEN_BY_DEFAULT else "line"
+    depth = DEPTH["cavalry" if kind in MOUNTED else "infantry"]
+    return Unit(
+        unit_id, str(entry["name"]), side, group, kind, "", FRONTAGE.get(size, 6.0), depth,
+        0.0, 0.0, 0.0, formation=str(entry.get("formation") or default_formation),
+        profile=profile, status={"casualties": 0},
+    )  # fmt: skip
+
+
+def leader_from_entry(entry: Mapping[str, Json], side: str) -> Leader:
+    """A general from an army file: Leadership is held in ``points``, rank in status."""
+    leadership = entry.get("leadership", 8)
+    assert isinstance(leadership, int)
+    return Leader(
+        str(entry["id"]), str(entry["name"]), side, str(entry.get("division") or "") or None,
+        0.0, 0.0, points=leadership, status={"rank": str(entry.get("rank") or "general")},
+    )  # fmt: skip
+
+
+def load_army(name: str) -> dict[str, Any]:
+    """A sample army (``romans`` or ``gauls``) as roster data."""
+    with open(ARMIES / f"{name}.yaml", encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    assert isinstance(data, dict)
+    return data

@@ -1,0 +1,234 @@
+"""The Hail Caesar ruleset: alternate player turns of Command, Shooting, Hand-to-hand and tidy.
+
+Setup: both sides deploy at once. In each player turn the side rallies its elite units, its
+army commander may order a General Advance, each of its divisions takes its orders (a step
+repeated per division), it shoots, then every combat on the table is fought by both sides,
+and the side's disorder markers come off. The numbers the sheet does not print are in
+``PARAMETERS`` with their sources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.orders import Order, Verdict, point_param
+from rules_core.plugin import Parameter, Rules
+from rules_core.rulesets.hail_caesar import (
+    combat,
+    command,
+    measure,
+    morale,
+    orders,
+    shooting,
+    tables,
+)
+from rules_core.rulesets.hail_caesar.profiles import unit_from_entry
+from rules_core.state import BattleState, Outcome, Unit
+from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
+
+UNIT_ORDERS = ("move", "charge", "form", "retire", "hold", "command")
+SEQUENCE = SequenceOfPlay(
+    (
+        Step("deploy", "Deployment", Actors.BOTH, "deploy", None, ("place",)),
+        Step("rally", "Command: Rally Elite", Actors.NOBODY, "rally", "army"),
+        Step(
+            "army", "Command: General Advance", Actors.ACTIVE, "army", "orders",
+            ("general_advance", "hold"),
+        ),
+        Step(
+            "orders", "Command: Orders", Actors.ACTIVE, "orders", "shooting", UNIT_ORDERS,
+            repeat_for="divisions",
+        ),
+        Step("shooting", "Shooting", Actors.ACTIVE, "shooting", "combat", ("shoot", "hold")),
+        Step("combat", "Hand-to-hand", Actors.NOBODY, "combat", "tidy"),
+        Step("tidy", "Remove Disorder Markers", Actors.NOBODY, "tidy"),
+    ),
+    first="rally",
+    player_turns=True,
+    setup="deploy",
+)  # fmt: skip
+
+PUBLISHED = "published Hail Caesar rules as widely described (not on the sheet)"
+PARAMETERS = (
+    Parameter("max_turns", 8, "turns played before the battle is a draw"),
+    Parameter("hit_score", 4, "score each attack die needs before modifiers", PUBLISHED),
+    Parameter(
+        "order_test_moves",
+        tables.ORDER_TEST_MOVES,
+        "order test: [2D6 score minus Leadership, moves]; above Leadership fails",
+        "published order test: equal 1 move, one less 2, two or more less 3, double six blunders",
+    ),
+    Parameter(
+        "default_leadership", 8, "Leadership of a general whose profile gives none", PUBLISHED
+    ),
+    Parameter(
+        "blunder_table", tables.BLUNDER_TABLE, "D6 blunder results [score, kind, moves]", PUBLISHED
+    ),
+    Parameter(
+        "command_distance_step",
+        12,
+        "-1 to an order test per full step from general to unit",
+        PUBLISHED,
+    ),
+    Parameter("initiative_range", 12, "an enemy this close allows an initiative move", "the sheet"),
+    Parameter(
+        "proximity", 12, "formed units this close to an enemy may not take orders", "the sheet"
+    ),
+    Parameter("open_order_proximity", 6, "the same for units in open order", "the sheet"),
+    Parameter(
+        "join_range", 12, "a general joins units and re-rolls for generals this close", "the sheet"
+    ),
+    Parameter(
+        "enemy_keep_off", 1, "inches a move (not a charge) stops short of the enemy", PUBLISHED
+    ),
+    Parameter(
+        "short_range", 6, "targets this close are shot with the short-range value", PUBLISHED
+    ),
+    Parameter("give_ground_distance", 3, "inches a unit gives ground (the sheet gives none)"),
+    Parameter("support_distance", 3, "inches behind or beside a fighter a supporter may stand"),
+    Parameter(
+        "rally_min_hits", 2, "casualties a unit needs before a general may rally it", "the sheet"
+    ),
+    Parameter(
+        "division_break_share",
+        0.5,
+        "a division breaks when more than this share of its units is lost or shaken",
+        PUBLISHED,
+    ),
+    Parameter(
+        "army_break_share",
+        0.5,
+        "an army breaks when this share (or more) of its divisions is broken",
+        PUBLISHED,
+    ),
+    Parameter(
+        "break_test_hand_to_hand",
+        tables.BREAK_TEST_HAND_TO_HAND,
+        "hand-to-hand break test [low, high, infantry, cavalry, skirmishers]",
+        "the sheet, damaged cells rebuilt",
+    ),
+    Parameter(
+        "break_test_ranged",
+        tables.BREAK_TEST_RANGED,
+        "ranged break test [low, high, infantry, cavalry, skirmishers]",
+        "the sheet, damaged cells rebuilt",
+    ),
+)
+
+
+class HailCaesarRules(Rules):
+    """The hooks of the Hail Caesar ruleset."""
+
+    sequence = SEQUENCE
+    order_kinds = orders.ORDER_KINDS
+    parameters = PARAMETERS
+    tables = tables.all_tables()
+
+    # -- setting up ------------------------------------------------------------------------
+
+    def unit_from_roster(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
+    ) -> Unit:
+        """A unit from a roster entry: its profile from its type, overridden by the entry."""
+        division = entry.get("division")
+        return unit_from_entry(entry, unit_id, side, str(division) if division else group)
+
+    # -- orders --------------------------------------------------------------------------
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """What an order will do, or why it is illegal."""
+        return orders.preview(state, order, self.parameter_values(state.parameters))
+
+    def default_order(self, state: BattleState, actor: str) -> Order | None:
+        """Units given no order hold; generals with no order give orders unit by unit."""
+        if state.cursor.step == "deploy" or not any(u.id == actor for u in state.units):
+            return None
+        return Order(actor, "hold")
+
+    def subjects(self, name: str, state: BattleState) -> tuple[Subject, ...]:
+        """Divisions of the side whose player turn it is, the army commander's first."""
+        if name != "divisions":
+            return super().subjects(name, state)
+        side = state.cursor.player_side
+        if side is None:
+            return ()
+        found = list(dict.fromkeys(u.group for u in state.units_of(side)))
+        chiefs = [ld for ld in state.leaders if ld.side == side and ld.status.get("rank") == "army"]
+        chief = chiefs[0].group if chiefs else None
+        found.sort(key=lambda division: division != chief)
+        return tuple(Subject(division, side) for division in found)
+
+    # -- resolvers -----------------------------------------------------------------------
+
+    def resolve_deploy(self, ctx: Context) -> None:
+        """Place each unit given a deployment order."""
+        for order in orders.checked(ctx, ("place",)):
+            unit = ctx.state.unit(order.actor)
+            facing = orders.num({"f": order.params.get("facing", unit.facing)}, "f")
+            end = point_param(order, "to")
+            ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
+
+    def resolve_rally(self, ctx: Context) -> None:
+        """Rally Elite."""
+        command.resolve_rally(ctx)
+
+    def resolve_army(self, ctx: Context) -> None:
+        """The army commander's General Advance."""
+        command.resolve_army(ctx)
+
+    def resolve_orders(self, ctx: Context) -> None:
+        """One division's initiative moves, orders, free moves and retirements."""
+        command.resolve_orders(ctx)
+
+    def resolve_shooting(self, ctx: Context) -> None:
+        """Ranged attacks and their break tests."""
+        shooting.resolve_shooting(ctx)
+
+    def resolve_combat(self, ctx: Context) -> None:
+        """Hand-to-hand: both sides fight."""
+        combat.resolve_combat(ctx)
+
+    def resolve_tidy(self, ctx: Context) -> None:
+        """Remove the side's disorder markers and this turn's marks."""
+        side = ctx.side or ""
+        for unit in ctx.state.units:
+            changes: dict[str, Json] = {}
+            if unit.side == side:
+                for key in ("disordered", "advanced", "no_free_move"):
+                    if unit.status.get(key):
+                        changes[key] = False
+                if unit.status.get("granted_moves"):
+                    changes["granted_moves"] = 0
+            if not measure.engaged(ctx.state, unit):
+                changes.update({k: False for k in ("fought", "won") if unit.status.get(k)})
+            if changes:
+                ctx.set_status(unit.id, "end of the player turn", **changes)
+        command.detach_generals(ctx, side)
+
+    # -- the end of the battle -----------------------------------------------------------
+
+    def army_broken(self, state: BattleState, side: str) -> bool:
+        """An army breaks when half or more of its divisions are broken (or it has no units)."""
+        divisions = morale.divisions_of(state, side)
+        broken = morale.broken_divisions(state, side)
+        share = self.parameter_values(state.parameters)["army_break_share"]
+        assert isinstance(share, int | float)
+        if not state.units_of(side):
+            return True
+        return bool(divisions) and len(broken) >= share * len(divisions)
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        """A broken army loses; past the turn limit the battle is a draw."""
+        if state.cursor.segment == "setup":
+            return None
+        found = super().outcome(state)
+        if found is not None:
+            reason = found.reason.replace("every other army has broken", "the enemy army broke")
+            return Outcome(found.winner, reason)
+        limit = self.parameter_values(state.parameters)["max_turns"]
+        assert isinstance(limit, int)
+        if state.cursor.turn > limit:
+            return Outcome(None, f"{limit} turns played with neither army broken")
+        return None

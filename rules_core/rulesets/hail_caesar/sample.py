@@ -1,0 +1,82 @@
+"""A sample battle: the sample Roman and Gallic armies across a 60" by 48" table.
+
+Editable defaults for tests and demonstrations, not a balanced scenario.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_core.rulesets.hail_caesar.profiles import leader_from_entry, load_army, unit_from_entry
+from rules_core.state import Battlefield, BattleState, Group, Leader, Side, TerrainFeature, Unit
+from rules_core.steps import Cursor
+
+WIDTH, DEPTH = 60.0, 48.0
+
+
+def army_pieces(
+    data: dict[str, Any], side: str, prefix: str
+) -> tuple[list[Group], list[Leader], list[Unit]]:
+    """The divisions, generals and units of one army file, placed where it says."""
+    leaders = [leader_from_entry(entry, side) for entry in data.get("leaders", [])]
+    units: list[Unit] = []
+    for index, entry in enumerate(data["units"], start=1):
+        unit = unit_from_entry(entry, f"{prefix}{index}", side, str(entry["division"]))
+        x, y, facing = entry.get("at", [0, 0, 0])
+        units.append(_at(unit, float(x), float(y), float(facing)))
+    groups = []
+    for division in dict.fromkeys(u.group for u in units):
+        leader = next((ld for ld in leaders if ld.group == division), None)
+        chief = leader.id if leader else None
+        groups.append(Group(division, _title(division), side, "division", chief))
+    placed = [_beside(ld, [u for u in units if u.group == ld.group]) for ld in leaders]
+    return groups, placed, units
+
+
+def _at(unit: Unit, x: float, y: float, facing: float) -> Unit:
+    from dataclasses import replace
+
+    return replace(unit, x=x, y=y, facing=facing)
+
+
+def _beside(leader: Leader, units: list[Unit]) -> Leader:
+    """A general placed behind the middle of his division."""
+    from dataclasses import replace
+
+    if not units:
+        return leader
+    x = sum(u.x for u in units) / len(units)
+    y = sum(u.y for u in units) / len(units)
+    back = -3.0 if units[0].facing == 0 else 3.0
+    return replace(leader, x=round(x, 2), y=round(y + back, 2))
+
+
+def _title(division: str) -> str:
+    return division.split("_", 1)[-1].replace("_", " ").title()
+
+
+def sample_battle(battle_id: str = "hail-caesar-1") -> BattleState:
+    """A ready-to-begin battle: Legio IX against the Arverni, already deployed."""
+    rom = army_pieces(load_army("romans"), "rom", "r")
+    gau = army_pieces(load_army("gauls"), "gau", "g")
+    return BattleState(
+        battle_id=battle_id,
+        ruleset="hail_caesar",
+        battlefield=Battlefield(WIDTH, DEPTH, "inch", 25.4),
+        cursor=Cursor(0, "setup", "deploy", ("rom", "gau")),
+        sides=(
+            Side("rom", "Legio IX", {"deploy_zone": [0, 16]}),
+            Side("gau", "Arverni", {"deploy_zone": [32, 48]}),
+        ),
+        groups=(*rom[0], *gau[0]),
+        leaders=(*rom[1], *gau[1]),
+        units=(*rom[2], *gau[2]),
+        terrain=(
+            TerrainFeature(
+                "hill1", "hill", ((2, 18), (12, 18), (12, 28), (2, 28)), "Gergovia Hill"
+            ),
+            TerrainFeature(
+                "wood1", "wood", ((50, 20), (58, 20), (58, 28), (50, 28)), "Sacred Grove"
+            ),
+        ),
+    )

@@ -1,0 +1,156 @@
+"""Ranged attacks: dice by unit size and formation, to-hit and save modifiers, break tests."""
+
+from __future__ import annotations
+
+from rules_core.context import Context
+from rules_core.decisions import GM, Decision, Option
+from rules_core.dice import Modifier
+from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, quarter, range_from_front
+from rules_core.rulesets.hail_caesar import measure, morale
+from rules_core.rulesets.hail_caesar.orders import checked
+from rules_core.rulesets.hail_caesar.tables import (
+    FORMATION_RANGED,
+    UNIT_SIZE_RANGED,
+    dice_after,
+)
+from rules_core.state import BattleState, Unit
+
+SLOW_TARGETS = frozenset({"artillery", "baggage", "wagons"})
+
+
+def ranged_dice(state: BattleState, unit: Unit, value: int) -> tuple[int, list[str]]:
+    """A ranged value adjusted by the unit-size and formation tables, with the reasons."""
+    notes: list[str] = []
+    size = str(unit.get("size", "standard"))
+    dice = value
+    if size in UNIT_SIZE_RANGED.rows and size != "standard":
+        dice = dice_after(dice, UNIT_SIZE_RANGED.lookup(size, "ranged_value"))
+        notes.append(f"{size} unit")
+    if "village" in measure.terrain_kinds_at(state, unit):
+        dice = dice_after(dice, FORMATION_RANGED.lookup("buildings", "ranged_value"))
+        notes.append("in buildings")
+    elif unit.formation in FORMATION_RANGED.rows:
+        dice = dice_after(dice, FORMATION_RANGED.lookup(unit.formation, "ranged_value"))
+        notes.append(unit.formation)
+    return dice, notes
+
+
+def to_hit(
+    state: BattleState, shooter: Unit, target: Unit, partial: bool, extra: tuple[str, ...]
+) -> list[Modifier]:
+    """The ranged to-hit modifiers the state knows, plus declared ones (closing, extreme)."""
+    mods: list[Modifier] = []
+    if measure.flag(shooter, "shaken") or measure.flag(shooter, "disordered"):
+        mods.append(Modifier(-1, "shooters shaken or disordered"))
+    if partial:
+        mods.append(Modifier(-1, "target partly obscured"))
+    if target.formation == measure.OPEN_ORDER:
+        mods.append(Modifier(-1, "target in open order"))
+    if target.type in SLOW_TARGETS:
+        mods.append(Modifier(-1, "target is artillery or baggage"))
+    formed = target.formation != measure.OPEN_ORDER
+    front = quarter(Footprint.of(target), (shooter.x, shooter.y)) == "front"
+    if formed and front and target.type == "heavy_infantry" and measure.flag(target, "shields"):
+        mods.append(Modifier(-1, "formed shielded heavy infantry, shot from the front"))
+    if formed and target.type == "cataphracts":
+        mods.append(Modifier(-1, "formed cataphract cavalry"))
+    for reason in extra:
+        mods.append(Modifier(-1, reason))
+    return mods
+
+
+def resolve_shooting(ctx: Context) -> None:
+    """Each unit given a shoot order shoots at its target."""
+    for order in checked(ctx, ("shoot",)):
+        shooter = ctx.state.unit(order.actor)
+        target_id = order.params["target"]
+        assert isinstance(target_id, str)
+        if not morale.alive(ctx.state, target_id):
+            continue
+        target = ctx.state.unit(target_id)
+        seen = measure.sight(ctx.state, shooter, target)
+        if not seen.clear and not _gm_sees(ctx, shooter, target, seen.blocked_by):
+            ctx.emit(OrderRejected(shooter.id, "shoot", "the GM ruled it cannot see its target"))
+            continue
+        extra = ("extreme range",) if order.params.get("option") == "extreme_range" else ()
+        shoot(ctx, shooter, target, seen.partial, extra)
+
+
+def _gm_sees(ctx: Context, shooter: Unit, target: Unit, blocked: tuple[str, ...]) -> bool:
+    options = (Option("blocked", "it cannot see"), Option("clear", "it can see"))
+    question = (
+        f"By the geometry {shooter.name} cannot see {target.name} (blocked by "
+        f"{', '.join(_name(ctx, key) for key in blocked)}). Does it see?"
+    )
+    return ctx.ask(Decision(f"sight:{shooter.id}", question, options, "blocked", GM)) == "clear"
+
+
+def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple[str, ...]) -> bool:
+    """One unit's ranged attack; returns True if the target must take a break test."""
+    apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
+    short = apart <= ctx.number("short_range") or "closing shots" in extra
+    value = measure.stat(shooter, "short" if short else "long")
+    dice, notes = ranged_dice(ctx.state, shooter, value)
+    mods = to_hit(ctx.state, shooter, target, partial, extra)
+    band = "short" if short else "long"
+    label = f"Shooting: {shooter.name} at {target.name} ({band} range {value}"
+    label += "".join(f", {note}" for note in notes) + f" → {dice} dice)"
+    roll = morale.attack(ctx, label, dice, mods)
+    if roll is None:
+        return False
+    weapon = str(shooter.get("weapon", "none"))
+    was_shaken = measure.flag(target, "shaken")
+    lost = morale.saves(ctx, target, roll.total, morale.save_modifiers(ctx.state, target, weapon))
+    morale.add_casualties(ctx, target.id, lost, f"shot by {shooter.name}")
+    need = roll.target or 6
+    test = _must_test(ctx, target.id, was_shaken, lost, roll.total, need, roll.faces)
+    if test and "closing shots" not in extra:
+        result = morale.break_test(ctx, ctx.state.unit(target.id), "ranged", (), "shot at")
+        morale.apply_ranged(ctx, target.id, result, shooter)
+    return test
+
+
+def _must_test(
+    ctx: Context,
+    unit_id: str,
+    was_shaken: bool,
+    lost: int,
+    hits: int,
+    need: int,
+    faces: tuple[int, ...],
+) -> bool:
+    """The sheet's triggers: shaken now (or already and hurt), two 6s needed, or any 6."""
+    if not morale.alive(ctx.state, unit_id):
+        return False
+    shaken_now = measure.flag(ctx.state.unit(unit_id), "shaken")
+    if (shaken_now and not was_shaken) or (was_shaken and lost > 0):
+        return True
+    if need >= 6:
+        return hits >= 2
+    return hits > 0 and 6 in faces
+
+
+def may_close_shoot(state: BattleState, target: Unit, charger: Unit) -> bool:
+    """True if a charged unit can shoot closing shots at its charger (to its front)."""
+    has_weapon = str(target.get("weapon", "none")) != "none" and measure.stat(target, "short") > 0
+    facing = quarter(Footprint.of(target), (charger.x, charger.y)) == "front"
+    shaped = target.formation not in ("column", "testudo")
+    return has_weapon and facing and shaped and not measure.engaged(state, target)
+
+
+def closing_shots(ctx: Context, target: Unit, charger: Unit) -> None:
+    """The charged unit shoots at the charger; a break test it triggers is taken in combat."""
+    partial = measure.sight(ctx.state, target, charger).partial
+    if shoot(ctx, target, charger, partial, ("closing shots",)) and morale.alive(
+        ctx.state, charger.id
+    ):
+        ctx.set_status(charger.id, "hurt by closing shots", closing_test=True)
+
+
+def _name(ctx: Context, key: str) -> str:
+    """The name of a unit or terrain feature from its id."""
+    for unit in ctx.state.units:
+        if unit.id == key:
+            return unit.name
+    return next((f.name or f.id for f in ctx.state.terrain if f.id == key), key)
