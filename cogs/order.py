@@ -168,6 +168,16 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         )
         return matching_choices(names, current)
 
+    @give.autocomplete("option")
+    @command.autocomplete("option")
+    async def option_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the choices of the order kind being given."""
+        kind = getattr(interaction.namespace, "kind", None) or interaction.command.name  # type: ignore[union-attr]
+        options = await self.battles.order_options(place_of(interaction), str(kind))
+        return matching_choices(options, current)
+
     @give.autocomplete("kind")
     async def kind_autocomplete(
         self, interaction: discord.Interaction, current: str

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.rendering import badges
 from bot.rendering.overlays import dashed
-from bot.rendering.style import CONTACT, INK, REACH, SHOT, WHITE, SideStyle
+from bot.rendering.style import CONTACT, INK, PAPER, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.terrain import DRAW_ORDER, DRAWERS, OBSTACLE_DRAWERS
 from bot.rendering.text import width as text_width
 from bot.rendering.text import write
@@ -29,7 +30,7 @@ KIND_WORDS = {
     "rough": "rough ground",
 }
 
-Paint = Callable[[ImageDraw.ImageDraw, float, float], None]
+Paint = Callable[[Image.Image, float, float], None]  # draws a sample at (left, top)
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class Entry:
 def side_entry(name: str, style: SideStyle, ghost: bool = False) -> Entry:
     """A unit in the side's colours, facing up."""
 
-    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
         corners = (
             (left + 2, top + 5),
             (left + 34, top + 5),
@@ -59,26 +61,35 @@ def side_entry(name: str, style: SideStyle, ghost: bool = False) -> Entry:
 
 def leader_entry(style: SideStyle) -> Entry:
     """The leader's star."""
-    return Entry(24, lambda d, x, y: draw_leader(d, (x + 12, y + MIDDLE), style), "leader")
+    return Entry(
+        24, lambda im, x, y: draw_leader(ImageDraw.Draw(im), (x + 12, y + MIDDLE), style), "leader"
+    )
 
 
 def terrain_entry(kind: str, style: str = "") -> Entry:
     """A patch (or a length, for linear kinds) of one kind of terrain."""
 
-    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
-        w, h = SWATCH[0] / SWATCH_SCALE, SWATCH[1] / SWATCH_SCALE
-        view = View((-left / SWATCH_SCALE, 0.0, 0.0, top / SWATCH_SCALE), SWATCH_SCALE)
-        if style:
-            OBSTACLE_DRAWERS[style](
-                draw, [(left + 2, top + MIDDLE + 5), (left + 38, top + MIDDLE - 5)]
-            )
-            return
-        linear = kind in ("river", "stream", "road")
-        points = ((0, -h * 0.7), (w, -h * 0.3)) if linear else ((0, 0), (w, 0), (w, -h), (0, -h))
-        DRAWERS[kind](draw, view, TerrainFeature("legend", kind, points), SWATCH_MM)
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        image.paste(_swatch(kind, style), (round(left), round(top)))
 
     words = style or KIND_WORDS.get(kind, kind.replace("_", " "))
     return Entry(SWATCH[0], paint, words)
+
+
+@cache
+def _swatch(kind: str, style: str) -> Image.Image:
+    """A terrain sample, drawn once on the legend's paper."""
+    picture = Image.new("RGB", SWATCH, PAPER)
+    draw = ImageDraw.Draw(picture)
+    w, h = SWATCH[0] / SWATCH_SCALE, SWATCH[1] / SWATCH_SCALE
+    if style:
+        OBSTACLE_DRAWERS[style](draw, [(2, MIDDLE + 5), (SWATCH[0] - 2, MIDDLE - 5)])
+    else:
+        linear = kind in ("river", "stream", "road")
+        points = ((0, h * 0.3), (w, h * 0.7)) if linear else ((0, 0), (w, 0), (w, h), (0, h))
+        view = View((0.0, 0.0, w, h), SWATCH_SCALE)
+        DRAWERS[kind](draw, view, TerrainFeature("legend", kind, points), SWATCH_MM)
+    return picture
 
 
 def terrain_entries(
@@ -94,7 +105,8 @@ def terrain_entries(
 def move_entry() -> Entry:
     """The movement arrow."""
 
-    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
         y = top + MIDDLE
         draw.line(((left + 4, y), (left + 26, y)), fill=INK, width=3)
         draw.ellipse((left, y - 4, left + 8, y + 4), fill=INK, outline=WHITE)
@@ -106,7 +118,8 @@ def move_entry() -> Entry:
 def shot_entry() -> Entry:
     """The shot line."""
 
-    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
         dashed(draw, ((left, top + MIDDLE), (left + 28, top + MIDDLE)), SHOT, 3, dash=7, gap=4)
         draw.ellipse(
             (left + 26, top + MIDDLE - 6, left + 38, top + MIDDLE + 6), outline=SHOT, width=2
@@ -118,7 +131,8 @@ def shot_entry() -> Entry:
 def contact_entry() -> Entry:
     """The combat mark."""
 
-    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
         x, y = left + 11, top + MIDDLE
         draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=CONTACT, outline=WHITE, width=2)
         for sign in (1, -1):
@@ -130,7 +144,8 @@ def contact_entry() -> Entry:
 def reach_entry(words: str) -> Entry:
     """The dashed outline of a unit's move or range."""
 
-    def paint(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
         dashed(draw, ((left, top + MIDDLE), (left + 36, top + MIDDLE)), REACH, 3, dash=9, gap=5)
 
     return Entry(36, paint, words)
@@ -140,7 +155,7 @@ def badge_entry(badge: badges.Badge, value: Json) -> Entry:
     """One status badge with an example value."""
     return Entry(
         badge.width(value),
-        lambda d, x, y: badge.draw(d, x, y + MIDDLE - badges.HEIGHT // 2, value),
+        lambda im, x, y: badge.draw(ImageDraw.Draw(im), x, y + MIDDLE - badges.HEIGHT // 2, value),
         badge.meaning,
     )
 
@@ -159,14 +174,13 @@ def rows(entries: Sequence[Entry], width: float) -> list[list[Entry]]:
     return [line for line in lines if line]
 
 
-def draw_legend(
-    draw: ImageDraw.ImageDraw, left: float, top: float, lines: list[list[Entry]]
-) -> None:
+def draw_legend(image: Image.Image, left: float, top: float, lines: list[list[Entry]]) -> None:
     """Draw the rows of entries from (left, top)."""
+    draw = ImageDraw.Draw(image)
     for index, line in enumerate(lines):
         x, y = left, top + index * ROW
         for entry in line:
-            entry.paint(draw, x, y)
+            entry.paint(image, x, y)
             x += entry.width + 6
             write(draw, (x, y + MIDDLE), entry.words, INK, TEXT_SIZE, anchor="lm")
             x += text_width(entry.words, TEXT_SIZE) + 20

@@ -81,26 +81,33 @@ def _dashes(
         offset = (length + offset) % period
 
 
-def _trim(path: Sequence[Point], end: Unit | None) -> list[Point]:
+def arrow_path(path: Sequence[Point], end: Unit | None) -> list[Point]:
     """The path cut where it enters the unit's final footprint, so the arrow meets its edge."""
     points = list(path)
     if end is None:
         return points
     foot = Footprint.of(end)
-    start = points[-2]
-    if _inside(foot, start):
-        return points
-    low, high = 0.0, 1.0
-    for _ in range(20):
-        middle = (low + high) / 2
-        probe = _mix(start, points[-1], middle)
-        low, high = (low, middle) if _inside(foot, probe) else (middle, high)
-    return [*points[:-1], _mix(start, points[-1], low)]
+    share = _entry(foot, points[-2], points[-1])
+    return points if share is None else [*points[:-1], _mix(points[-2], points[-1], share)]
 
 
-def _inside(foot: Footprint, point: Point) -> bool:
-    across, ahead = foot.local(point)
-    return abs(across) <= foot.frontage / 2 and abs(ahead) <= foot.depth / 2
+def _entry(foot: Footprint, start: Point, end: Point) -> float | None:
+    """How far along start→end the segment enters the footprint (None: from inside, or never).
+
+    Clips the segment against the footprint's two pairs of sides in its own frame.
+    """
+    enter, leave = 0.0, 1.0
+    sides = zip(
+        foot.local(start), foot.local(end), (foot.frontage / 2, foot.depth / 2), strict=True
+    )
+    for a, b, half in sides:
+        if a == b:
+            if abs(a) > half:
+                return None
+            continue
+        low, high = sorted(((-half - a) / (b - a), (half - a) / (b - a)))
+        enter, leave = max(enter, low), min(leave, high)
+    return enter if 0.0 < enter <= leave else None
 
 
 def _mix(a: Point, b: Point, share: float) -> Point:
@@ -111,7 +118,7 @@ def draw_move(
     draw: ImageDraw.ImageDraw, view: View, path: Sequence[Point], end: Unit | None, style: SideStyle
 ) -> None:
     """A move: a dot where it began and an arrow along its path to the unit's new place."""
-    points = view.pxs(_trim(path, end))
+    points = view.pxs(arrow_path(path, end))
     if math.dist(points[0], points[-1]) < 2:
         return
     sx, sy = points[0]
@@ -134,7 +141,7 @@ def draw_shot(draw: ImageDraw.ImageDraw, view: View, shooter: Unit, target: Unit
     """A shot: a dashed line from the shooter's front to the target, with a burst on it."""
     start = view.px(Footprint.of(shooter).front_centre)
     end = view.px((target.x, target.y))
-    dashed(draw, (start, end), WHITE, 5)
+    draw.line((start, end), fill=WHITE, width=5)
     dashed(draw, (start, end), SHOT, 3)
     x, y = end
     draw.ellipse((x - 7, y - 7, x + 7, y + 7), outline=WHITE, width=4)

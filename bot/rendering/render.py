@@ -80,7 +80,7 @@ def render_image(state: BattleState, events: Iterable[Event], options: MapOption
     layout = lay_out(scene, options)
     canvas = Image.new("RGB", layout.size, PAPER)
     canvas.paste(draw_table(scene, layout.view), layout.origin)
-    draw_frame(ImageDraw.Draw(canvas), scene, layout, options)
+    draw_frame(canvas, scene, layout, options)
     return canvas.quantize(palette=palette_image(), dither=Image.Dither.NONE)
 
 
@@ -168,10 +168,9 @@ def _margin(area: Area) -> int:
     return max(30, 10 * widest + 14)
 
 
-def draw_frame(
-    draw: ImageDraw.ImageDraw, scene: Scene, layout: Layout, options: MapOptions
-) -> None:
+def draw_frame(canvas: Image.Image, scene: Scene, layout: Layout, options: MapOptions) -> None:
     """Title bar, labelled edges, deployment bands, scale bar, compass and legend."""
+    draw = ImageDraw.Draw(canvas)
     state, view = scene.state, layout.view
     left, right = title_words(state, scene.side_view)
     frame.draw_title(draw, layout.size[0], TITLE_HEIGHT, left, right)
@@ -186,7 +185,7 @@ def draw_frame(
     frame.draw_scale_bar(draw, PAD + 6, top, view, grid, table.measure, table.mm_per_measure)
     frame.draw_compass(draw, (PAD + 40, top + 92), deploys)
     if layout.legend_rows:
-        legend.draw_legend(draw, *layout.legend_at, layout.legend_rows)
+        legend.draw_legend(canvas, *layout.legend_at, layout.legend_rows)
 
 
 def _deploys(scene: Scene) -> list[tuple[str, str, SideStyle]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from PIL import ImageDraw
 
@@ -135,7 +136,7 @@ class Label:
         """Unit names in bold at the label size, leaders' names a little smaller."""
         return LABEL_SIZE if self.bold else SMALL_SIZE + 1
 
-    @property
+    @cached_property
     def size(self) -> tuple[float, float]:
         """Width and height of the text line plus the badge row."""
         # Eight pixels of air keep two neighbouring labels from reading as one.

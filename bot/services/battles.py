@@ -158,6 +158,16 @@ class BattleService:
             step = loaded.rules.sequence.step(loaded.state.cursor.step)
             return [(k, loaded.rules.order_kind(k).title) for k in step.order_kinds]
 
+    async def order_options(self, place: Place, kind: str) -> list[str]:
+        """The choices an order kind's option takes (formations, command actions …)."""
+        async with self.db.read() as session:
+            try:
+                loaded = await load_battle(session, place)
+                params = loaded.rules.order_kind(kind).params
+            except (NotFound, Conflict, KeyError):
+                return []
+            return [c for p in params if p.kind == "choice" for c in p.choices]
+
     async def pending_options(self, place: Place) -> list[tuple[str, str]]:
         """(id, label) of the answers to the waiting question, for autocomplete."""
         async with self.db.read() as session:

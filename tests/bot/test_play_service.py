@@ -74,3 +74,36 @@ async def test_orders_confirmation_and_resolution(services: Services, place: Pla
     # initiative then stops at a question for the winner
     assert report.decision is not None
     assert report.decision.question.endswith("go first or second?")
+
+
+async def test_autocomplete_sources(services: Services, place: Place) -> None:
+    await deployed_battle(services, place)
+    assert await services.battles.units_on_table(place, ALICE, own=True) == [
+        "Red Spearmen",
+        "Red Archers",
+        "Red Horse",
+    ]
+    assert await services.battles.units_on_table(place, ALICE, own=False) == [
+        "Blue Warriors",
+        "Blue Slingers",
+        "Blue Riders",
+    ]
+    assert len(await services.battles.units_on_table(place, GM, own=True)) == 6
+    await services.play.start(place, GM)
+    assert await services.battles.order_kinds(place) == [("place", "Deploy")]
+    assert await services.battles.order_options(place, "place") == []
+    assert await services.battles.order_options(place, "nonsense") == []
+    assert await services.battles.pending_options(place) == []
+    assert await services.battles.units_on_table(Place(1, 1), ALICE, own=True) == []
+
+
+async def test_illegal_order_kind_for_the_step_is_refused(services: Services, place: Place) -> None:
+    await deployed_battle(services, place)
+    await services.play.start(place, GM)
+    with pytest.raises(InvalidInput, match="move orders are not given in the Deployment step"):
+        await services.play.submit(place, ALICE, "move", "Red Horse", OrderInput(x=36, y=8))
+    with pytest.raises(InvalidInput, match="no `fly` order"):
+        await services.play.submit(place, ALICE, "fly", "Red Horse", OrderInput())
+    with pytest.raises(InvalidInput, match="needs a destination"):
+        await services.play.submit(place, ALICE, "place", "Red Horse", OrderInput())
+    assert await services.play.mine(place, ALICE) == []
