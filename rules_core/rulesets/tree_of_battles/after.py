@@ -1,0 +1,186 @@
+"""Movement after combat: each result's troop-specific clauses, then halt, fall back, follow up,
+retire, break and pursue (a pursuer meeting new enemy fights it at once as a new charge)."""
+
+from __future__ import annotations
+
+from rules_core.context import Context
+from rules_core.decisions import Decision, Option
+from rules_core.geometry import Footprint
+from rules_core.rulesets.tree_of_battles import combat, losses, measure, movement, retreats
+from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.state import BattleState, Unit
+
+WORDS = {
+    "halt": "halt",
+    "fall_back": "fall back",
+    "follow_up": "follow up",
+    "retire": "retire",
+    "break": "break",
+    "pursue": "pursue",
+}
+LOSERS = ("break", "retire", "fall_back")
+MAX_NEW_CHARGES = 3
+
+
+def _foot_may_halt(unit: Unit) -> bool:
+    """Non-chivalrous A and B grade foot who did not charge or counter-charge."""
+    plain = not u.mounted(unit) and not u.chivalrous(unit) and unit.quality in ("A", "B")
+    return plain and not u.flag(unit, "charged")
+
+
+def _charged_good_foot(state: BattleState, unit: Unit, enemy: Unit) -> bool:
+    """Mounted who frontally charged good array foot."""
+    frontal = measure.quarter_of(enemy, unit) == "front"
+    good_foot = not u.mounted(enemy) and u.array(enemy) == "good"
+    return u.mounted(unit) and u.flag(unit, "charged") and frontal and good_foot
+
+
+def choices(state: BattleState, unit: Unit, enemy: Unit, result: str) -> list[str]:
+    """The moves a result allows this contingent, the sheet's default first."""
+    if result == "victory":
+        return ["halt", "pursue"] if _foot_may_halt(unit) else ["pursue"]
+    if result == "success":
+        stood = not u.mounted(unit) and u.text(unit, "response") == "stand"
+        if stood and u.mounted(enemy) and u.flag(enemy, "charged"):
+            return ["halt"]
+        if _charged_good_foot(state, unit, enemy):
+            return ["retire"]
+        return ["follow_up", "pursue"] + (["halt"] if _foot_may_halt(unit) else [])
+    if result == "inconclusive":
+        if not u.mounted(unit):
+            return ["halt", "fall_back"]
+        if _charged_good_foot(state, unit, enemy) or u.flag(unit, "fought_melee"):
+            return ["retire"]
+        return ["halt", "follow_up", "retire"]
+    return _beaten(unit, enemy, result)
+
+
+def _beaten(unit: Unit, enemy: Unit, result: str) -> list[str]:
+    """Set-back, defeat and rout."""
+    if result == "rout" or (result != "set_back" and u.array(unit) in ("skirmish", "disarray")):
+        return ["break"]
+    if result == "defeat":
+        return ["retire"]
+    if u.array(unit) == "disarray":
+        return ["break"]
+    charged_by_mounted = (
+        u.mounted(enemy) and u.flag(enemy, "charged") and not u.flag(unit, "charged")
+    )
+    if not u.mounted(unit) and charged_by_mounted:
+        return ["halt"]
+    return ["retire"] if u.array(unit) == "skirmish" else ["fall_back"]
+
+
+def choose(ctx: Context, unit: Unit, enemy: Unit, result: str) -> str:
+    """The move: forced if only one is allowed, else the owning player chooses."""
+    allowed = choices(ctx.state, unit, enemy, result)
+    if len(allowed) == 1:
+        return allowed[0]
+    options = tuple(Option(key, WORDS[key]) for key in allowed)
+    question = (
+        f"{unit.name} ({result.replace('_', ' ')}) against {enemy.name}: what move after combat?"
+    )
+    return ctx.ask(Decision(f"after:{unit.id}", question, options, allowed[0], unit.side))
+
+
+def carry_out(ctx: Context, unit_id: str, enemy_id: str, move: str, depth: int = 0) -> None:
+    """Carry out one move after combat."""
+    if not u.alive(ctx.state, unit_id):
+        return
+    unit = ctx.state.unit(unit_id)
+    enemy = ctx.state.unit(enemy_id) if u.alive(ctx.state, enemy_id) else None
+    threat = (enemy.x, enemy.y) if enemy else retreats.threat_of(ctx, unit)
+    if move == "fall_back":
+        retreats.fall_back(ctx, unit, threat)
+    elif move == "retire":
+        if u.text(unit, "combat_result") == "defeat":
+            u.set_array(ctx, unit.id, "disarray", "defeated: falls into disarray")
+        retreats.retire(ctx, ctx.state.unit(unit.id), threat, "after combat")
+    elif move == "break":
+        retreats.rout(ctx, unit, threat, "after combat")
+    elif move == "follow_up" and enemy is not None:
+        _follow_up(ctx, unit, enemy)
+    elif move == "pursue":
+        pursue(ctx, unit, enemy, depth)
+
+
+def _follow_up(ctx: Context, unit: Unit, enemy: Unit) -> None:
+    """Move forward to remain in combat with the opponent (if it fell back, not if it fled)."""
+    if combat.touching(ctx.state, unit):
+        return
+    need = measure.distance_to_contact(unit, enemy)
+    if need > enemy.depth + 1e-6:
+        return
+    pose = measure.contact_pose(unit, enemy)
+    ctx.move(
+        unit.id,
+        [(unit.x, unit.y), (pose.x, pose.y)],
+        pose.facing,
+        ["follows up"],
+    )
+
+
+def pursue(ctx: Context, unit: Unit, quarry: Unit | None, depth: int = 0) -> None:
+    """A full fast move in disarray after the opponent; catching it or new enemy means combat."""
+    u.set_array(ctx, unit.id, "disarray", "pursues")
+    u.set_flags(ctx, unit.id, "pursues", pursuing=True)
+    u.mark(ctx, unit.id, stationary=False)
+    if quarry is None:
+        return
+    unit = ctx.state.unit(unit.id)
+    length, _ = movement.roll_distance(ctx, unit, "Fast move (pursuit)", movement.fast_dice(unit))
+    need = measure.distance_to_contact(unit, quarry)
+    pose = measure.contact_pose(unit, quarry)
+    start = Footprint.of(unit)
+    if length + 1e-6 >= need and not measure.blockers(ctx.state, unit, [start, pose], {quarry.id}):
+        ctx.move(
+            unit.id,
+            [(unit.x, unit.y), (pose.x, pose.y)],
+            pose.facing,
+            ["pursuit catches its quarry"],
+        )
+        caught(ctx, ctx.state.unit(unit.id), quarry)
+        return
+    movement.go(ctx, unit, (pose.x, pose.y), length, pose.facing, "pursues", halt=False)
+    _new_enemy(ctx, ctx.state.unit(unit.id), quarry, depth)
+
+
+def caught(ctx: Context, pursuer: Unit, quarry: Unit) -> None:
+    """Retiring or routing troops caught by pursuers break, and the pursuers get a free hack."""
+    hack = int(ctx.number("free_hack_casualties"))
+    losses.casualties(ctx, quarry, hack, f"free hack by {pursuer.name}")
+    if u.alive(ctx.state, quarry.id):
+        retreats.rout(
+            ctx, ctx.state.unit(quarry.id), (pursuer.x, pursuer.y), f"caught by {pursuer.name}"
+        )
+
+
+def _new_enemy(ctx: Context, pursuer: Unit, quarry: Unit, depth: int) -> None:
+    """Pursuers encountering new enemy come into combat with them, worked out as a new charge."""
+    met = [e for e in combat.touching(ctx.state, pursuer) if e.id != quarry.id]
+    if not met or depth >= MAX_NEW_CHARGES:
+        return
+    enemy = met[0]
+    u.mark(ctx, pursuer.id, charged=True, melee_with=None)
+    first, second = combat.fight(ctx, pursuer, enemy)
+    for outcome, other in ((first, enemy), (second, pursuer)):
+        if u.alive(ctx.state, outcome.unit):
+            archers = combat.mounted_charged_archers(ctx.state.unit(outcome.unit), other)
+            combat.apply_losses(ctx, outcome, archers)
+    resolve_pair(ctx, pursuer.id, enemy.id, depth + 1)
+
+
+def resolve_pair(ctx: Context, a: str, b: str, depth: int = 0) -> None:
+    """Choose and carry out both sides' moves after one combat, the beaten side first."""
+    plans: list[tuple[str, str, str]] = []
+    for mine, theirs in ((a, b), (b, a)):
+        if not u.alive(ctx.state, mine):
+            continue
+        unit = ctx.state.unit(mine)
+        result = u.text(unit, "combat_result")
+        if not result or not u.alive(ctx.state, theirs):
+            continue
+        plans.append((mine, theirs, choose(ctx, unit, ctx.state.unit(theirs), result)))
+    plans.sort(key=lambda plan: plan[2] not in LOSERS)
+    for mine, theirs, move in plans:
+        carry_out(ctx, mine, theirs, move, depth)

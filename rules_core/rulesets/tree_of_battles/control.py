@@ -1,0 +1,179 @@
+"""Control tests: when they are taken, their modifiers, and what each result makes troops do."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules_core.context import Context
+from rules_core.decisions import GM, Decision, Option
+from rules_core.dice import Modifier
+from rules_core.events import StatusChanged, TestResolved
+from rules_core.geometry import Footprint, edge_distance, zone
+from rules_core.rulesets.tree_of_battles import losses, measure, retreats, tables
+from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.state import BattleState, Unit
+
+TOUCHING = 0.01  # SF: contingents this close form a continuous line
+REAR_SUPPORT = 2.0  # SF behind a contingent in which friends count as "to the rear"
+ADJUST = (Option("plus", "+1"), Option("minus", "-1"), Option("none", "no change"))
+ADJUST_VALUE = {"plus": 1, "minus": -1, "none": 0}
+
+
+def in_command(state: BattleState, unit: Unit) -> bool:
+    """Within 1 SF of a captain or 2 SF of a marshal, or in a continuous line joined to one."""
+    line = _line_of(state, unit)
+    for leader in state.leaders:
+        if leader.side != unit.side:
+            continue
+        rank = str(leader.status.get("rank", "captain"))
+        reach = tables.COMMAND_RANGE.get(rank, 1.0)
+        if any(losses.leader_gap(state, leader, member) <= reach + 1e-6 for member in line):
+            return True
+    return False
+
+
+def _line_of(state: BattleState, unit: Unit) -> list[Unit]:
+    """The contingent and every friend joined to it by contingents touching side by side."""
+    line, todo = [unit], [unit]
+    friends = [f for f in state.units_of(unit.side) if f.id != unit.id]
+    while todo:
+        here = Footprint.of(todo.pop())
+        for friend in friends:
+            if friend not in line and edge_distance(here, Footprint.of(friend)) <= TOUCHING:
+                line.append(friend)
+                todo.append(friend)
+    return line
+
+
+def must_test_out_of_command(state: BattleState, unit: Unit) -> bool:
+    """The first case: beyond command range (baggage and broken contingents never test)."""
+    return unit.type != "baggage" and not u.flag(unit, "broken") and not in_command(state, unit)
+
+
+def may_restrain(state: BattleState, unit: Unit) -> bool:
+    """Pursuing or looting, or chivalrous within 6 SF of enemy: it may ask to test."""
+    if u.flag(unit, "pursuing") or u.flag(unit, "looting"):
+        return True
+    chivalrous = u.chivalrous(unit) and not u.flag(unit, "in_combat") and not u.flag(unit, "broken")
+    return chivalrous and measure.enemy_within(state, unit, tables.CHIVALROUS_RANGE)
+
+
+def modifiers(state: BattleState, unit: Unit, shooting: bool) -> list[Modifier]:
+    """The modifiers the state decides: chivalrous, D grade or mercenary, friends to the rear."""
+    found: list[Modifier] = []
+    if u.chivalrous(unit):
+        found.append(Modifier(1, "chivalrous"))
+    if unit.quality == "D" or u.flag(unit, "mercenary"):
+        found.append(Modifier(-1, "D grade" if unit.quality == "D" else "mercenary"))
+    if shooting:
+        behind = zone(Footprint.of(unit), "rear", REAR_SUPPORT)
+        backed = any(
+            behind.intersects(Footprint.of(f).polygon)
+            for f in state.units_of(unit.side)
+            if f.id != unit.id
+        )
+        found.append(
+            Modifier(
+                1 if backed else -1,
+                "friendly troops to the rear" if backed else "no friendly troops to the rear",
+            )
+        )
+    return found
+
+
+def _default_adjust(score: int) -> str:
+    """Steer towards 3-4, "act as player wishes"."""
+    return "plus" if score < 3 else "minus" if score > 4 else "none"
+
+
+def _adjust(ctx: Context, unit: Unit, score: int, key: str, who: str, why: str) -> int:
+    question = f"Control test for {unit.name} scored {score}: {why}?"
+    choice = ctx.ask(
+        Decision(f"control:{unit.id}:{key}", question, ADJUST, _default_adjust(score), who)
+    )
+    return ADJUST_VALUE[choice]
+
+
+def control_test(ctx: Context, unit: Unit, cause: str) -> str:
+    """Take a control test; returns the outcome now in the contingent's ``control`` status."""
+    shooting = cause == "shooting"
+    why = tables.CONTROL_TRIGGERS.lookup(cause, "sheet")
+    roll = ctx.dice.d6(
+        f"Control test: {unit.name} ({cause.replace('_', ' ')})",
+        modifiers(ctx.state, unit, shooting),
+    )
+    score = roll.total
+    if unit.quality == "A" and not u.chivalrous(unit):
+        score += _adjust(ctx, unit, score, "a_grade", unit.side, "+/-1 as a non-chivalrous A grade")
+    leader_id = unit.get("controlled_by")
+    if isinstance(leader_id, str) and any(ld.id == leader_id for ld in ctx.state.leaders):
+        leader = ctx.state.leader(leader_id)
+        score += _adjust(
+            ctx, unit, score, "leader", leader.side, f"+/-1 for {leader.name} exerting control"
+        )
+    band = tables.CONTROL_TEST.lookup(score)
+    ctx.emit(TestResolved(unit.id, f"Control test ({why})", score, band.result == "free", band.row))
+    if cause == "stop_pursuit":
+        return _stop_pursuit(ctx, unit, band.result)
+    outcome = outcome_of(unit, band.result, shooting)
+    u.set_flags(ctx, unit.id, f"control test {band.scores}", control=outcome)
+    _carry_out(ctx, unit, outcome, band.result)
+    return outcome
+
+
+def outcome_of(unit: Unit, result: str, shooting: bool) -> str:
+    """What a result makes this contingent do, clause by clause of the sheet."""
+    if result == "halt":
+        return "retire" if shooting else "halt"
+    if result == "halt_2":
+        by_guns = u.flag(unit, "shot_by_artillery")
+        return "retire" if unit.quality == "D" and by_guns else "halt"
+    if result == "free":
+        return "free"
+    if u.chivalrous(unit):
+        return "charge_a" if result == "advance" else "charge_a_max"
+    if unit.quality == "D" or (result == "advance_max" and shooting):
+        return "advance"
+    return "repeat"
+
+
+def _stop_pursuit(ctx: Context, unit: Unit, result: str) -> str:
+    """In pursuit or looting: continue on all results except 3-4."""
+    if result != "free":
+        u.set_flags(ctx, unit.id, tables.CONTROL_PURSUIT, control="continue")
+        return "continue"
+    u.set_flags(
+        ctx, unit.id, "control test 3-4: stops", pursuing=False, looting=False, control="free"
+    )
+    return "free"
+
+
+def _carry_out(ctx: Context, unit: Unit, outcome: str, result: str) -> None:
+    """Retire at once; a failed test (1-) in a civil war asks the GM about treachery."""
+    if outcome == "retire":
+        retreats.retire(ctx, unit, retreats.threat_of(ctx, unit), "control test")
+    civil_war = ctx.params.get("civil_war") is True
+    if (
+        result == "halt"
+        and civil_war
+        and not u.flag(unit, "mercenary")
+        and u.alive(ctx.state, unit.id)
+    ):
+        treachery(ctx, ctx.state.unit(unit.id))
+
+
+def treachery(ctx: Context, unit: Unit) -> None:
+    """The treachery test: the sheet names it but not its procedure, so the GM rules."""
+    options = (
+        Option("loyal", "stays loyal"),
+        Option("leaves", "leaves the field"),
+        Option("defects", "changes sides"),
+    )
+    question = f"{unit.name} failed a control test in a civil war: rule on its treachery test"
+    choice = ctx.ask(Decision(f"treachery:{unit.id}", question, options, "loyal", GM))
+    if choice == "leaves":
+        losses.destroy(ctx, unit, "leaves the field (treachery)")
+    elif choice == "defects":
+        other = next(s.id for s in ctx.state.sides if s.id != unit.side)
+        ctx.state = ctx.state.with_unit(replace(unit, side=other))
+        ctx.emit(StatusChanged(unit.id, "side", unit.side, other, "treachery"))

@@ -1,0 +1,155 @@
+"""Measuring in SF: terrain along a path, enemy to the front, contact poses, free ground."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+
+from shapely import Point as ShapelyPoint
+
+from rules_core.geometry import (
+    Footprint,
+    Point,
+    edge_distance,
+    facing_towards,
+    interpenetrated,
+    quarter,
+    within_to_front,
+)
+from rules_core.state import BattleState, TerrainFeature, Unit
+from rules_core.terrain import PathReport, Sight, feature_shape, line_of_sight, trace_path
+
+DIFFICULT = frozenset({"wood", "dense_wood", "rough", "marsh", "village"})
+DENSE = frozenset({"dense_wood"})
+COVER = frozenset({"wood", "dense_wood", "village", "fortification"})
+SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village", "fortification"})
+ON_ROAD_SLACK = 0.01
+
+
+def g(value: float) -> str:
+    """A distance for a sentence: at most one decimal place."""
+    return f"{round(value, 1):g}"
+
+
+def path_report(state: BattleState, start: Point, end: Point) -> PathReport:
+    """Terrain along a straight path."""
+    return trace_path([start, end], state.terrain)
+
+
+def obstacles_crossed(report: PathReport, terrain: Iterable[TerrainFeature]) -> dict[str, int]:
+    """How many minor, major and defensive obstacles a path crosses."""
+    kinds = {f.id: f for f in terrain}
+    found = {"minor": 0, "major": 0, "defensive": 0}
+    for crossing in report.crossings:
+        feature = kinds[crossing.feature]
+        props = feature.properties
+        major = crossing.kind == "river" or props.get("major") is True
+        found["major" if major else "minor"] += crossing.times
+        if props.get("defensive") is True:
+            found["defensive"] += crossing.times
+    return found
+
+
+def areas_at(state: BattleState, point: Point) -> frozenset[str]:
+    """The kinds of area terrain covering a point."""
+    here = ShapelyPoint(point)
+    return frozenset(
+        f.kind for f in state.terrain if not f.linear and feature_shape(f).covers(here)
+    )
+
+
+def on_road(state: BattleState, point: Point) -> bool:
+    """True if a point lies on a road."""
+    report = trace_path([point, (point[0] + ON_ROAD_SLACK, point[1])], state.terrain)
+    return report.all_on_road
+
+
+def gap(a: Unit, b: Unit) -> float:
+    """Edge-to-edge distance between two contingents."""
+    return edge_distance(Footprint.of(a), Footprint.of(b))
+
+
+def nearest(units: Iterable[Unit], unit: Unit) -> Unit | None:
+    """The nearest of some contingents, edge to edge; ties go to roster order."""
+    found = list(units)
+    return min(found, key=lambda other: gap(unit, other)) if found else None
+
+
+def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
+    """True if any enemy is within ``reach`` SF, edge to edge."""
+    return any(gap(unit, enemy) <= reach + 1e-6 for enemy in state.enemies_of(unit.side))
+
+
+def enemy_to_front(state: BattleState, pose: Footprint, side: str, reach: float) -> Unit | None:
+    """The first enemy within ``reach`` SF to the front of a pose."""
+    for enemy in state.enemies_of(side):
+        if within_to_front(pose, Footprint.of(enemy), reach - 1e-6):
+            return enemy
+    return None
+
+
+def quarter_of(target: Unit, attacker: Unit) -> str:
+    """Which quarter of the target the attacker stands in (front, rear, left, right)."""
+    return quarter(Footprint.of(target), (attacker.x, attacker.y))
+
+
+def contact_pose(mover: Unit, target: Unit) -> Footprint:
+    """Where a charger stands when its front meets the target's nearest face, centred on it."""
+    face = quarter_of(target, mover)
+    there = Footprint.of(target)
+    half_d, half_w, mine = target.depth / 2, target.frontage / 2, mover.depth / 2
+    offsets = {
+        "front": (half_d + mine, 0.0),
+        "rear": (-half_d - mine, 0.0),
+        "left": (0.0, -half_w - mine),
+        "right": (0.0, half_w + mine),
+    }
+    ahead, across = offsets[face]
+    centre = there.at(ahead, across)
+    facing = facing_towards(centre, (target.x, target.y))
+    return Footprint.of(mover).moved_to(centre, facing)
+
+
+def distance_to_contact(mover: Unit, target: Unit) -> float:
+    """How far the mover's front centre travels to reach its contact pose."""
+    pose = contact_pose(mover, target)
+    return math.dist(Footprint.of(mover).front_centre, pose.front_centre)
+
+
+def blockers(state: BattleState, unit: Unit, poses: list[Footprint], spare: set[str]) -> list[Unit]:
+    """Other contingents a move through these poses would pass through."""
+    others = [(u.id, Footprint.of(u)) for u in state.units if u.id != unit.id and u.id not in spare]
+    found = set(interpenetrated(poses, others))
+    return [u for u in state.units if u.id in found]
+
+
+def on_table(state: BattleState, pose: Footprint) -> bool:
+    """True if every corner of a pose is on the table."""
+    field = state.battlefield
+    return all(0 <= x <= field.width and 0 <= y <= field.depth for x, y in pose.corners())
+
+
+def farthest(
+    start: Footprint, heading: float, length: float, ok: Callable[[Footprint], bool]
+) -> float:
+    """The longest distance up to ``length`` along ``heading`` whose pose is acceptable."""
+
+    def pose_at(share: float) -> Footprint:
+        moved = start.moved_to((start.x, start.y), heading).advanced(length * share)
+        return moved.moved_to((moved.x, moved.y), start.facing)
+
+    if length <= 0 or ok(pose_at(1.0)):
+        return max(0.0, length)
+    low, high = 0.0, 1.0
+    for _ in range(25):
+        middle = (low + high) / 2
+        low, high = (middle, high) if ok(pose_at(middle)) else (low, middle)
+    return round(length * low, 3)
+
+
+def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
+    """Line of sight between two contingents; other contingents and blocking terrain block it."""
+    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
+    return line_of_sight(
+        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
+    )

@@ -1,0 +1,226 @@
+"""Move distances and moving: march, normal and fast moves, rough ground, obstacles, lines."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rules_core.context import Context
+from rules_core.dice import Modifier
+from rules_core.geometry import Footprint, Point, edge_distance, facing_towards
+from rules_core.rulesets.tree_of_battles import measure, tables
+from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.state import BattleState, Unit
+
+HALF = tables.MOVE_DIE_SF
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The dice of a move: AvD, the mounted D6, and the per-die adjustments in ½ SF."""
+
+    avd: int
+    d6: bool
+    skirmish_bonus: bool
+    rough: bool
+
+    @property
+    def count(self) -> int:
+        """Dice rolled in all."""
+        return self.avd + (1 if self.d6 else 0)
+
+    def reach(self) -> tuple[float, float]:
+        """The shortest and longest distance these dice can give, in SF."""
+        per_die = (1 if self.skirmish_bonus else 0) - (1 if self.rough else 0)
+        low = 2 * self.avd + (1 if self.d6 else 0) + per_die * self.count
+        high = 5 * self.avd + (6 if self.d6 else 0) + per_die * self.count
+        return max(0.0, low * HALF), max(0.0, high * HALF)
+
+    def words(self) -> str:
+        """The dice as the sheet writes them: ``2 AvD + D6 x ½ SF``."""
+        text = f"{self.avd} AvD" + (" + D6" if self.d6 else "") + " x ½ SF"
+        if self.skirmish_bonus:
+            text += ", +½ SF a die"
+        if self.rough:
+            text += ", -½ SF a die in rough ground"
+        return text
+
+
+def normal_dice(unit: Unit, count: int, option: str, rough: bool) -> Dice:
+    """The dice of a normal move: 1 or 2 AvD, the optional D6 and skirmish bonus if taken."""
+    d6 = u.mounted(unit) and option in ("extra_d6", "all")
+    bonus = u.array(unit) == "skirmish" and option in ("skirmish_bonus", "all")
+    return Dice(max(1, min(2, count)), d6, bonus, rough)
+
+
+def fast_dice(unit: Unit) -> Dice:
+    """A fast move: "use max dice and all optional additions"."""
+    return Dice(2, u.mounted(unit), u.array(unit) == "skirmish", False)
+
+
+def roll_distance(ctx: Context, unit: Unit, what: str, dice: Dice) -> tuple[float, tuple[int, ...]]:
+    """Roll a move's dice; the distance in SF and the faces rolled (modifiers are in ½ SF)."""
+    per_die: list[Modifier] = []
+    if dice.skirmish_bonus:
+        per_die.append(Modifier(1, "skirmish array: +½ SF"))
+    if dice.rough:
+        per_die.append(Modifier(-1, "rough terrain: -½ SF"))
+    mods = [Modifier(m.value * dice.avd, m.reason + " a die") for m in per_die]
+    roll = ctx.dice.avd(f"{what}: {unit.name}, {dice.avd} AvD x ½ SF", dice.avd, mods)
+    halves, faces = roll.total, roll.faces
+    if dice.d6:
+        extra = ctx.dice.d6(f"{what}: {unit.name}, mounted D6 x ½ SF", per_die)
+        halves, faces = halves + extra.total, faces + extra.faces
+    return max(0.0, halves * HALF), faces
+
+
+def rough_on(state: BattleState, start: Point, end: Point) -> tuple[bool, bool]:
+    """Whether a path enters rough ground, and whether it enters dense woods."""
+    report = measure.path_report(state, start, end)
+    return bool(report.length_in(measure.DIFFICULT)), bool(report.length_in(measure.DENSE))
+
+
+def road_move(state: BattleState, unit: Unit, end: Point) -> bool:
+    """True if a move may use the road rate: in column, beginning and ending on a road."""
+    start = (unit.x, unit.y)
+    return (
+        u.array(unit) == "column" and measure.on_road(state, start) and measure.on_road(state, end)
+    )
+
+
+def final_facing(unit: Unit, end: Point, facing: float | None) -> float:
+    """The facing after a move: as ordered, else kept if within 45° of the heading, else wheeled."""
+    if facing is not None:
+        return facing % 360
+    if math.dist((unit.x, unit.y), end) < 1e-9:
+        return unit.facing
+    heading = facing_towards((unit.x, unit.y), end)
+    turn = abs((heading - unit.facing + 180) % 360 - 180)
+    return unit.facing if turn <= 45 else heading
+
+
+def go(
+    ctx: Context, unit: Unit, end: Point, length: float, facing: float, note: str, halt: bool = True
+) -> float:
+    """Move towards ``end`` up to ``length`` SF, stopping at 1 SF from enemy to the front."""
+    start = Footprint.of(unit)
+    heading = facing_towards((unit.x, unit.y), end) if math.dist((unit.x, unit.y), end) else 0.0
+    wanted = min(length, math.dist((unit.x, unit.y), end))
+    state = ctx.state
+    friends = {f.id for f in state.units_of(unit.side)}
+    ahead_now = measure.enemy_to_front(state, start, unit.side, 1.0)
+
+    def acceptable(pose: Footprint) -> bool:
+        turned = pose.moved_to((pose.x, pose.y), facing)
+        if not measure.on_table(state, turned) or measure.blockers(
+            state, unit, [start, pose], friends
+        ):
+            return False
+        if any(
+            u.id != unit.id and turned.polygon.intersection(Footprint.of(u).polygon).area > 1e-6
+            for u in state.units
+        ):
+            return False
+        near = measure.enemy_to_front(state, turned, unit.side, 1.0) if halt else None
+        if near is None:
+            return True
+        closing = edge_distance(turned, Footprint.of(near)) < edge_distance(
+            start, Footprint.of(near)
+        )
+        return near is ahead_now and not closing
+
+    moved = measure.farthest(start, heading, wanted, acceptable)
+    stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
+    notes = [note] + (
+        ["halts 1 SF from the enemy to its front"] if halt and moved + 1e-6 < wanted else []
+    )
+    if moved <= 1e-6 and abs((facing - unit.facing + 180) % 360 - 180) < 1e-6:
+        return 0.0
+    ctx.move(unit.id, [(unit.x, unit.y), (round(stop.x, 3), round(stop.y, 3))], facing, notes)
+    if moved > 1e-6:
+        _passage_of_lines(ctx, unit, start, Footprint.of(ctx.state.unit(unit.id)), friends)
+    return moved
+
+
+def terrain_dps(ctx: Context, unit: Unit, start: Point, faces: tuple[int, ...]) -> None:
+    """DPs for moving through rough ground and across obstacles."""
+    now = ctx.state.unit(unit.id)
+    report = measure.path_report(ctx.state, start, (now.x, now.y))
+    loose = u.array(unit) in u.LOOSE_ARRAYS
+    if report.length_in(measure.DIFFICULT):
+        if not loose and u.array(unit) != "skirmish":
+            u.add_dps(ctx, unit.id, tables.ROUGH_TERRAIN_DP, "moved in rough terrain in good array")
+        if not u.mounted(unit) and u.armour(unit) == 2 and tables.FULL_HARNESS_DIE in faces:
+            u.add_dps(ctx, unit.id, 1, "foot in full harness rolled a 4 in rough terrain")
+    crossed = measure.obstacles_crossed(report, ctx.state.terrain)
+    if crossed["minor"] and u.array(unit) not in ("skirmish", "disarray"):
+        u.add_dps(ctx, unit.id, 1, "crossed a minor obstacle")
+    if crossed["defensive"] and u.mounted(unit):
+        u.add_dps(ctx, unit.id, 1, "mounted crossing a defensive obstacle")
+    if crossed["major"]:
+        dps = tables.MAJOR_OBSTACLE_FULL_HARNESS_DPS if u.armour(unit) == 2 else 1
+        u.add_dps(ctx, unit.id, dps, "crossed a major obstacle")
+
+
+def wheel_dps(ctx: Context, unit: Unit, facing: float) -> None:
+    """Wheel: 1 DP in 6 SF of enemy, no penalty if column, skirmish or disarray."""
+    if abs((facing - unit.facing + 180) % 360 - 180) < 1e-6:
+        return
+    if u.array(unit) in u.LOOSE_ARRAYS or not measure.enemy_within(ctx.state, unit, 6.0):
+        return
+    u.add_dps(ctx, unit.id, 1, "wheeled within 6 SF of the enemy")
+
+
+def _passage_of_lines(
+    ctx: Context, unit: Unit, start: Footprint, end: Footprint, friends: set[str]
+) -> None:
+    """Passage of lines: no penalty if one is stationary and one skirmish; else 1 DP each."""
+    passed = measure.blockers(
+        ctx.state, unit, [start, end], {e.id for e in ctx.state.enemies_of(unit.side)}
+    )
+    for other in passed:
+        if other.id not in friends:
+            continue
+        spared = (u.skirmishers(unit) or u.array(unit) == "skirmish") and u.flag(
+            other, "stationary"
+        )
+        spared = spared or (
+            (u.skirmishers(other) or u.array(other) == "skirmish") and u.flag(unit, "stationary")
+        )
+        if spared:
+            continue
+        u.add_dps(ctx, unit.id, 1, f"passage of lines through {other.name}")
+        extra = tables.PASSAGE_BY_MOUNTED_EXTRA_DP if u.mounted(unit) else 0
+        u.add_dps(ctx, other.id, 1 + extra, f"passage of lines by {unit.name}")
+
+
+def away_from(unit: Unit, threat: Point) -> float:
+    """The heading straight away from a threat."""
+    if math.dist((unit.x, unit.y), threat) < 1e-9:
+        return (unit.facing + 180) % 360
+    return facing_towards(threat, (unit.x, unit.y))
+
+
+def flee(ctx: Context, unit: Unit, threat: Point, length: float, note: str) -> tuple[float, bool]:
+    """Turn away from a threat and move up to ``length``; (distance moved, left the table)."""
+    heading = away_from(unit, threat)
+    start = Footprint.of(unit).moved_to((unit.x, unit.y), heading)
+    others = [o for o in ctx.state.units if o.id != unit.id]
+
+    def clear(pose: Footprint) -> bool:
+        return not any(
+            pose.polygon.intersection(Footprint.of(o).polygon).area > 1e-6 for o in others
+        )
+
+    def free(pose: Footprint) -> bool:
+        return clear(pose) and measure.on_table(ctx.state, pose)
+
+    moved = measure.farthest(start, heading, length, free)
+    beyond = start.advanced(length)
+    if moved + 1e-6 < length and clear(beyond) and not measure.on_table(ctx.state, beyond):
+        ctx.destroy(unit.id, f"{note} off the table")
+        return length, True
+    end = start.advanced(moved)
+    if moved > 1e-6:
+        ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, [note])
+    return moved, False

@@ -1,0 +1,131 @@
+"""Troop types, their sample profiles, the roster schema and the units and leaders built from it.
+
+Combat factors, armour classes and stand depths are not on the sheet: they are fields of each
+unit's profile. The values below are EDITABLE DEFAULTS shipped with the bot, not the book's;
+a roster entry overrides any of them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+from rules_core.codec import Json
+from rules_core.roster import Field, RosterSchema
+from rules_core.state import Leader, Unit
+
+GRADES = ("A", "B", "C", "D")
+ARRAYS = ("good", "column", "skirmish", "square", "disarray")
+ARMOUR = ("unarmoured", "armoured", "full_harness")
+MISSILES = ("none", "archers", "crossbowmen", "hand_gunners", "skirmishers", "artillery")
+RANKS = ("captain", "marshal")
+
+# Editable defaults per troop type (not from the sheet): mounted, missile, combat factor,
+# armour, chivalrous, array, ranks, stand depth in SF.
+_COLUMNS = (
+    "mounted", "missile", "combat_factor", "armour", "chivalrous", "array", "ranks",
+    "stand_depth",
+)  # fmt: skip
+_TYPES: dict[str, tuple[Json, ...]] = {
+    "men_at_arms": (True, "none", 3, "full_harness", True, "good", 1, 1.0),
+    "dismounted_men_at_arms": (False, "none", 3, "full_harness", True, "good", 2, 0.5),
+    "billmen": (False, "none", 2, "armoured", False, "good", 2, 0.5),
+    "spearmen": (False, "none", 2, "armoured", False, "good", 2, 0.5),
+    "pikemen": (False, "none", 1, "armoured", False, "good", 2, 0.5),
+    "archers": (False, "archers", 1, "unarmoured", False, "good", 1, 0.5),
+    "crossbowmen": (False, "crossbowmen", 1, "armoured", False, "good", 1, 0.5),
+    "hand_gunners": (False, "hand_gunners", 0, "unarmoured", False, "good", 1, 0.5),
+    "light_infantry": (False, "none", 1, "unarmoured", False, "good", 1, 0.5),
+    "foot_skirmishers": (False, "skirmishers", 0, "unarmoured", False, "skirmish", 1, 0.5),
+    "light_horse": (True, "none", 1, "unarmoured", False, "good", 1, 1.0),
+    "mounted_skirmishers": (True, "skirmishers", 0, "unarmoured", False, "skirmish", 1, 1.0),
+    "artillery": (False, "artillery", 0, "unarmoured", False, "good", 1, 1.0),
+    "baggage": (False, "none", 0, "unarmoured", False, "good", 1, 1.0),
+}
+TROOP_TYPES = tuple(_TYPES)
+SKIRMISHER_TYPES = ("foot_skirmishers", "mounted_skirmishers")
+LIGHT_TYPES = ("light_infantry", "light_horse")
+
+SCHEMA = RosterSchema(
+    (
+        Field("name", str, required=True),
+        Field("type", choices=TROOP_TYPES),
+        Field("grade", choices=GRADES),
+        Field("stands", int, minimum=1, maximum=50),
+        Field("ranks", int, minimum=1, maximum=8),
+        Field("combat_factor", int, minimum=-3, maximum=9),
+        Field("armour", choices=ARMOUR),
+        Field("missile", choices=MISSILES),
+        Field("array", choices=ARRAYS),
+        Field("chivalrous", bool),
+        Field("mercenary", bool),
+        Field("mounted", bool),
+    )
+)
+
+
+def profile_for(troop_type: str) -> dict[str, Json]:
+    """The editable default profile of a troop type (billmen if the type is not given)."""
+    values = _TYPES.get(troop_type, _TYPES["billmen"])
+    return dict(zip(_COLUMNS, values, strict=True))
+
+
+def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:
+    """A contingent from a roster entry: one SF of frontage per stand in its front rank."""
+    kind = str(entry.get("type") or "billmen")
+    profile = profile_for(kind)
+    profile.update({key: entry[key] for key in _COLUMNS if key in entry})
+    profile["mercenary"] = bool(entry.get("mercenary", False))
+    stands = int(_num(entry.get("stands"), 4))
+    ranks = max(1, min(int(_num(profile["ranks"], 1)), stands))
+    profile["ranks"] = ranks
+    array = str(profile.pop("array"))
+    depth = ranks * _num(profile["stand_depth"], 0.5)
+    return Unit(
+        unit_id, str(entry["name"]), side, group, kind, str(entry.get("grade") or "C"),
+        float(math.ceil(stands / ranks)), depth, 0.0, 0.0, 0.0, stands=stands,
+        formation=array, profile=profile, status=fresh_status(array),
+    )  # fmt: skip
+
+
+def fresh_status(array: str) -> dict[str, Json]:
+    """The status a contingent starts the battle with."""
+    return {
+        "array": array, "dps": 0, "casualties": 0, "broken": False, "pursuing": False,
+        "looting": False, "control": None, "response": None, "last_target": None,
+        "last_range": None, "stationary": True, "shot_at": False, "shooting_dps": 0,
+        "in_combat": False,
+    }  # fmt: skip
+
+
+def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leader:
+    """A leader from an army file's ``leaders`` list: rank (captain or marshal), CPs, noble."""
+    rank = str(entry.get("rank") or "captain")
+    status: dict[str, Json] = {"rank": rank if rank in RANKS else "captain"}
+    status["noble"] = bool(entry.get("noble", True))
+    return Leader(
+        str(entry["id"]), str(entry["name"]), side, group, 0.0, 0.0,
+        attached_to=_text(entry.get("with")), points=int(_num(entry.get("cps"), 2)), status=status,
+    )  # fmt: skip
+
+
+ARMIES = Path(__file__).parent / "armies"
+
+
+def load_army(name: str) -> dict[str, Json]:
+    """A sample army file (``english`` or ``french``) as plain data."""
+    data = json.loads((ARMIES / f"{name}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _num(value: Json, default: float) -> float:
+    return (
+        float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+    )
+
+
+def _text(value: Json) -> str | None:
+    return value if isinstance(value, str) and value else None

@@ -1,0 +1,448 @@
+"""The Tree of Battles: its sequence of play, parameters and phase resolvers.
+
+One turn, both sides in every phase: Command (command actions, then control tests) → Approach
+→ Shooting (then control tests) → Tactical movement → Combat (charges and responses, shooting
+at chargers, hand to hand, moves after combat) → Rally. The sheet gives no victory condition:
+an army with no fighting contingents left has broken, and after ``max_turns`` it is a draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.events import OrderRejected
+from rules_core.orders import Illegal, Order, Verdict
+from rules_core.plugin import Parameter, Rules
+from rules_core.rulesets.tree_of_battles import (
+    after,
+    charges,
+    combat,
+    command,
+    control,
+    losses,
+    measure,
+    orders,
+    profiles,
+    shooting,
+    tables,
+    tactical,
+)  # fmt: skip
+from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.state import BattleState, Outcome, Side, Unit
+from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
+
+UNIT_STEPS = ("restrain", "march", "shoot", "move", "manoeuvre", "charge", "hold")
+SEQUENCE = SequenceOfPlay(
+    (
+        Step(
+            "command",
+            "Command",
+            Actors.BOTH,
+            "command",
+            "control",
+            ("leader_move", "steady", "control", "new_orders"),
+            repeat_for="command_rounds",
+        ),
+        Step(
+            "control",
+            "Command: control tests",
+            Actors.BOTH,
+            "control",
+            "approach",
+            ("restrain", "hold"),
+        ),
+        Step("approach", "Approach", Actors.BOTH, "approach", "shooting", ("march", "hold")),
+        Step("shooting", "Shooting", Actors.BOTH, "shooting", "tactical", ("shoot", "hold")),
+        Step(
+            "tactical",
+            "Tactical movement",
+            Actors.BOTH,
+            "tactical",
+            "charges",
+            ("move", "manoeuvre", "hold"),
+        ),
+        Step(
+            "charges",
+            "Combat: charges and responses",
+            Actors.BOTH,
+            "charges",
+            "charge_shooting",
+            ("charge", "hold"),
+        ),
+        Step(
+            "charge_shooting",
+            "Combat: shooting at chargers",
+            Actors.NOBODY,
+            "charge_shooting",
+            "melee",
+        ),
+        Step("melee", "Combat: hand to hand", Actors.NOBODY, "melee", "after_combat"),
+        Step("after_combat", "Combat: moves after combat", Actors.NOBODY, "after_combat", "rally"),
+        Step("rally", "Rally", Actors.NOBODY, "rally"),
+    ),
+    first="command",
+)
+
+PARAMETERS = (
+    Parameter("max_turns", 8, "turns played before the battle is a draw", "not on the sheet"),
+    Parameter(
+        "command_rounds",
+        2,
+        "command actions a leader may take each turn, one a round (CPs still limit)",
+        "by-post procedure, not on the sheet",
+    ),
+    Parameter(
+        "artillery_maximum",
+        42,
+        "artillery maximum range in SF",
+        'sheet prints "42 SF"; doubtful, kept as printed',
+    ),
+    Parameter(
+        "understrength_share",
+        0.5,
+        "a contingent with fewer than this share of its stands is understrength",
+        "not on the sheet",
+    ),
+    Parameter(
+        "free_hack_casualties",
+        1,
+        "casualties a pursuer's free hack inflicts on troops it catches",
+        "sheet names the free hack without its effect",
+    ),
+    Parameter(
+        "civil_war",
+        False,
+        "a civil war: failed control tests (1-) of non-mercenaries test for treachery",
+        "sheet",
+    ),
+)
+
+
+class TreeOfBattlesRules(Rules):
+    """The hooks of The Tree of Battles."""
+
+    sequence = SEQUENCE
+    order_kinds = orders.ORDER_KINDS
+    parameters = PARAMETERS
+    tables = {
+        table.name: table
+        for table in (
+            tables.REMOVE_DPS, tables.CAUSES_OF_DPS, tables.RISK_TO_LEADER, tables.LEADER_HIT,
+            tables.MOVE_DISTANCES, tables.COMMAND_ACTIONS, tables.CONTROL_TRIGGERS,
+            tables.CONTROL_MODIFIERS, tables.CONTROL_TEST, tables.MANOEUVRES, tables.RANGES,
+            tables.SHOOTING_HIT, tables.SHOOTING_MODIFIERS, tables.ARTILLERY_MODIFIERS,
+            tables.ARTILLERY_EFFECTIVE, tables.ARTILLERY_CLOSE, tables.CHARGE_RESTRICTIONS,
+            tables.CHARGE_RESPONSES, tables.COMBAT_RESULTS, tables.COMBAT_LOSSES,
+            tables.COMBAT_FACTORS, tables.MOVES_AFTER_COMBAT,
+        )
+    }  # fmt: skip
+    measure_mm = 40.0  # one SF: a 40 mm stand frontage (15 mm figures); an editable default
+    deployment_depth = 4.0
+
+    # -- setting up ----------------------------------------------------------------------
+
+    def measure_name(self) -> str:
+        """Distances are in SF, one stand's frontage."""
+        return "SF"
+
+    def new_battle(
+        self, battle_id: str, ruleset_id: str, width: float, depth: float, sides: Sequence[Side]
+    ) -> BattleState:
+        """An empty table in SF with deployment bands 4 SF deep."""
+        return super().new_battle(battle_id, ruleset_id, width, depth, sides)
+
+    def unit_from_roster(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
+    ) -> Unit:
+        """A contingent: its troop type's editable profile, frontage in SF from its stands."""
+        return profiles.unit_from_entry(entry, unit_id, side, group)
+
+    # -- orders --------------------------------------------------------------------------
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """What an order will do, with the numbers, or why it is illegal."""
+        return orders.preview(state, order, self.parameter_values(state.parameters))
+
+    def judge(self, state: BattleState, order: Order) -> Verdict:
+        """As the base, but in a simultaneous phase either side may always give orders."""
+        step = self.sequence.step(state.cursor.step)
+        if order.kind not in step.order_kinds:
+            return Illegal(order, f"{order.kind} orders are not given in the {step.title} step")
+        kind = self.order_kind(order.kind)
+        actors = state.units if kind.actor == "unit" else state.leaders
+        if not any(actor.id == order.actor for actor in actors):
+            return Illegal(order, f"no {kind.actor} {order.actor!r} on the table")
+        problems = kind.problems(order)
+        return Illegal(order, "; ".join(problems)) if problems else self.preview(state, order)
+
+    def subjects(self, name: str, state: BattleState) -> tuple[Subject, ...]:
+        """Command rounds: as many as the most CPs any leader can still spend (and the limit)."""
+        if name != "command_rounds":
+            return super().subjects(name, state)
+        limit = self.parameter_values(state.parameters)["command_rounds"]
+        assert isinstance(limit, int)
+        rounds = min(limit, max((command.left(ld) for ld in state.leaders), default=0))
+        return tuple(Subject(f"action {n}", "") for n in range(1, rounds + 1))
+
+    def acting_sides(self, state: BattleState) -> tuple[str, ...]:
+        """Only the sides with something to order in this step."""
+        step = state.cursor.step
+        found = super().acting_sides(state)
+        return tuple(side for side in found if self._has_business(state, side, step))
+
+    def _has_business(self, state: BattleState, side: str, step: str) -> bool:
+        if step == "command":
+            return any(command.left(ld) >= 1 for ld in state.leaders if ld.side == side)
+        mine = [x for x in state.units_of(side) if x.type != "baggage"]
+        params = self.parameter_values(state.parameters)
+        enemies = state.enemies_of(side)
+
+        def free(unit: Unit) -> bool:
+            return orders.moving_problem(state, unit) is None
+
+        checks: dict[str, Callable[[Unit], bool]] = {
+            "control": lambda x: control.may_restrain(state, x),
+            "approach": lambda x: free(x) and not measure.enemy_within(state, x, 6.0),
+            "shooting": lambda x: any(
+                not isinstance(shooting.plan(state, x, e, params), str) for e in enemies
+            ),
+            "tactical": free,
+            "charges": lambda x: any(charges.problem(state, x, e) is None for e in enemies),
+        }  # fmt: skip
+        check = checks.get(step)
+        return check is not None and any(check(x) for x in mine)
+
+    # -- resolvers -----------------------------------------------------------------------
+
+    def resolve_command(self, ctx: Context) -> None:
+        """Command actions, paid with CPs."""
+        for order in self._checked(ctx, tuple(command.ACTIONS)):
+            command.carry_out(ctx, order)
+
+    def resolve_control(self, ctx: Context) -> None:
+        """Control tests: out of command, stopping pursuit or looting, chivalry holding back."""
+        asked = {o.actor for o in self._checked(ctx, ("restrain",))}
+        for unit in list(ctx.state.units):
+            if not u.alive(ctx.state, unit.id):
+                continue
+            if unit.id in asked:
+                stop = u.flag(unit, "pursuing") or u.flag(unit, "looting")
+                control.control_test(ctx, unit, "stop_pursuit" if stop else "chivalrous")
+            elif (
+                control.may_restrain(ctx.state, unit)
+                and u.chivalrous(unit)
+                and not u.flag(unit, "pursuing")
+            ):
+                u.set_flags(
+                    ctx, unit.id, "chivalrous within 6 SF of the enemy", control="full_speed"
+                )
+            elif control.must_test_out_of_command(ctx.state, unit):
+                control.control_test(ctx, unit, "out_of_command")
+
+    def resolve_approach(self, ctx: Context) -> None:
+        """March moves of contingents beyond 6 SF of the enemy."""
+        for order in self._checked(ctx, ("march",)):
+            tactical.march(ctx, order)
+
+    def resolve_shooting(self, ctx: Context) -> None:
+        """All shooting at once, then control tests for contingents it hit hard."""
+        planned = []
+        for order in self._checked(ctx, ("shoot",)):
+            shot = shooting.plan(
+                ctx.state,
+                ctx.state.unit(order.actor),
+                ctx.state.unit(str(order.params["target"])),
+                ctx.params,
+            )
+            assert not isinstance(shot, str)
+            planned.append((shot, shooting.resolve(ctx, shot)))
+        for shot, hits in planned:
+            tactical.apply_shooting(ctx, shot, hits)
+        for unit in {shot.target.id: shot.target for shot, _ in planned}.values():
+            if u.alive(ctx.state, unit.id):
+                self._after_shooting(ctx, ctx.state.unit(unit.id))
+
+    def _after_shooting(self, ctx: Context, unit: Unit) -> None:
+        """Risk to leaders of contingents hit; control tests for 1 DP a stand or C/D hit by guns."""
+        if u.number(unit, "shooting_dps"):
+            losses.risk_to_leaders(ctx, unit, "contingent shot at")
+        guns = u.flag(unit, "shot_by_artillery") or u.flag(unit, "shot_by_handguns")
+        if u.one_dp_per_stand(unit) or (unit.quality in ("C", "D") and guns):
+            control.control_test(ctx, ctx.state.unit(unit.id), "shooting")
+
+    def resolve_tactical(self, ctx: Context) -> None:
+        """Routs and pursuits, then forced moves, then ordered moves and manoeuvres."""
+        tactical.routs_and_pursuits(ctx)
+        done = tactical.forced(ctx)
+        for order in self._checked(ctx, ("move", "manoeuvre")):
+            if order.actor in done:
+                continue
+            (tactical.move if order.kind == "move" else tactical.manoeuvre)(ctx, order)
+
+    def resolve_charges(self, ctx: Context) -> None:
+        """Declare and execute charges; each charged contingent's player chooses its response."""
+        declared = [(o.actor, str(o.params["target"])) for o in self._checked(ctx, ("charge",))]
+        declared += self._forced_charges(ctx, {a for a, _ in declared})
+        responded: dict[str, str] = {}
+        for charger_id, target_id in declared:
+            if not (u.alive(ctx.state, charger_id) and u.alive(ctx.state, target_id)):
+                continue
+            charger, target = ctx.state.unit(charger_id), ctx.state.unit(target_id)
+            fled = responded.get(charger_id) in ("evade", "break")
+            if fled or u.flag(charger, "counter_charged"):
+                continue
+            if charges.problem(ctx.state, charger, target):
+                continue
+            if target_id in responded:
+                response = "stand"
+            elif (target_id, charger_id) in declared:
+                response = "counter_charge"
+            else:
+                response = charges.respond(ctx, target, charger)
+            responded.setdefault(target_id, response)
+            charges.execute(ctx, charger, target, response)
+
+    def _forced_charges(self, ctx: Context, ordered: set[str]) -> list[tuple[str, str]]:
+        """Chivalry that must charge the nearest A grade, or that advances at full speed."""
+        found = []
+        for unit in ctx.state.units:
+            how = u.text(unit, "control")
+            if unit.id in ordered or how not in ("charge_a", "charge_a_max", "full_speed"):
+                continue
+            target = tactical.quarry_for(ctx, unit, how)
+            if target is not None and charges.problem(ctx.state, unit, target) is None:
+                found.append((unit.id, target.id))
+        return found
+
+    def resolve_charge_shooting(self, ctx: Context) -> None:
+        """Contingents that stood to receive a charge shoot at their chargers."""
+        planned = []
+        for unit in ctx.state.units:
+            charger = unit.get("charged_by")
+            if (
+                u.text(unit, "response") != "stand"
+                or not isinstance(charger, str)
+                or not u.alive(ctx.state, charger)
+            ):
+                continue
+            free = unit.with_status(in_combat=False)
+            shot = shooting.plan(ctx.state, free, ctx.state.unit(charger), ctx.params)
+            if not isinstance(shot, str):
+                planned.append((shot, shooting.resolve(ctx, shot)))
+        for shot, hits in planned:
+            tactical.apply_shooting(ctx, shot, hits)
+
+    def resolve_melee(self, ctx: Context) -> None:
+        """Every combat: both roll with their factors; results by difference; leaders at risk."""
+        for a_id, b_id in combat.pairs(ctx.state):
+            a, b = ctx.state.unit(a_id), ctx.state.unit(b_id)
+            if "baggage" in (a.type, b.type):
+                self._loot(ctx, a, b)
+                continue
+            first, second = combat.fight(ctx, a, b)
+            combat.apply_losses(ctx, first, combat.mounted_charged_archers(a, b))
+            combat.apply_losses(ctx, second, combat.mounted_charged_archers(b, a))
+            for unit_id, why in ((a_id, f"fighting {b.name}"), (b_id, f"fighting {a.name}")):
+                if u.alive(ctx.state, unit_id):
+                    losses.risk_to_leaders(ctx, ctx.state.unit(unit_id), why)
+
+    def _loot(self, ctx: Context, a: Unit, b: Unit) -> None:
+        """Baggage contacted is looted: 2 DPs to its side's contingents; the looters loot."""
+        baggage, looter = (a, b) if a.type == "baggage" else (b, a)
+        losses.destroy(ctx, baggage, f"looted by {looter.name}")
+        u.set_flags(ctx, looter.id, "loots the baggage", looting=True, pursuing=False)
+        dps = tables.CAUSES_OF_DPS.lookup("baggage_looted", "dps")
+        assert isinstance(dps, int)
+        for friend in ctx.state.units_of(baggage.side):
+            u.add_dps(ctx, friend.id, dps, "baggage train looted")
+
+    def resolve_after_combat(self, ctx: Context) -> None:
+        """Moves after combat for every combat fought this turn, the beaten side first."""
+        done: set[str] = set()
+        for unit in list(ctx.state.units):
+            enemy = unit.get("combat_enemy")
+            if unit.id in done or not isinstance(enemy, str) or not u.text(unit, "combat_result"):
+                continue
+            done.update((unit.id, enemy))
+            after.resolve_pair(ctx, unit.id, enemy)
+
+    def resolve_rally(self, ctx: Context) -> None:
+        """Remove DPs by grade if eligible, then clear this turn's marks."""
+        for unit in list(ctx.state.units):
+            engaged = charges.engaged(ctx.state, unit)
+            if u.dps(unit) and _may_rally(unit, engaged):
+                u.add_dps(ctx, unit.id, -1, f"rallies ({unit.quality} grade)")
+            u.mark(ctx, unit.id, **_fresh_turn(engaged))
+        for leader in ctx.state.leaders:
+            if leader.status.get("spent"):
+                ctx.state = ctx.state.with_leader(
+                    replace(leader, status={**leader.status, "spent": 0})
+                )
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _checked(self, ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
+        """Orders of these kinds in roster order, each re-checked against the state as it is."""
+        actors = [x.id for x in ctx.state.leaders] + [x.id for x in ctx.state.units]
+        chosen = sorted(
+            (o for o in ctx.orders if o.kind in kinds),
+            key=lambda o: actors.index(o.actor) if o.actor in actors else len(actors),
+        )
+        legal = []
+        for order in chosen:
+            if order.actor not in actors or (
+                order.kind not in command.ACTIONS and not u.alive(ctx.state, order.actor)
+            ):
+                continue
+            verdict = self.judge(ctx.state, order)
+            if isinstance(verdict, Illegal):
+                ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+            else:
+                legal.append(order)
+        return legal
+
+    def default_order(self, state: BattleState, actor: str) -> Order | None:
+        """Nobody is given an order by default: forced moves are the resolvers' business."""
+        return None
+
+    def army_broken(self, state: BattleState, side: str) -> bool:
+        """An army with no fighting contingents left (the sheet gives no army break)."""
+        return not [
+            x for x in state.units_of(side) if x.type != "baggage" and not u.flag(x, "broken")
+        ]
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        """A broken army loses; after ``max_turns`` the battle is a draw."""
+        found = super().outcome(state)
+        limit = self.parameter_values(state.parameters)["max_turns"]
+        assert isinstance(limit, int)
+        if found is None and state.cursor.turn > limit:
+            return Outcome(None, f"{limit} turns played with neither army broken")
+        return found
+
+
+def _may_rally(unit: Unit, engaged: bool) -> bool:
+    """The "Remove DPs" row for the contingent's grade."""
+    row = unit.quality if unit.quality in tables.REMOVE_DPS.rows else "C"
+    needs = dict(zip(tables.REMOVE_DPS.columns, tables.REMOVE_DPS.rows[row], strict=True))
+    checks = {
+        "stationary": u.flag(unit, "stationary"),
+        "not_in_combat": not engaged and not u.flag(unit, "in_combat"),
+        "no_shooting_dps": not u.number(unit, "shooting_dps"),
+        "not_shot_at": not u.flag(unit, "shot_at"),
+    }
+    return all(ok or not needs[key] for key, ok in checks.items())
+
+
+def _fresh_turn(engaged: bool) -> dict[str, Json]:
+    """Status marks that last one turn."""
+    return {
+        "stationary": True, "shot_at": False, "shooting_dps": 0, "shot_by_artillery": False,
+        "shot_by_handguns": False, "charged": False, "counter_charged": False, "response": None,
+        "charged_by": None, "combat_result": None, "control": None, "controlled_by": None,
+        "retiring": False, "in_combat": engaged,
+        **({} if engaged else {"melee_with": None, "fought_melee": False}),
+    }  # fmt: skip

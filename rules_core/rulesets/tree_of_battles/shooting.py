@@ -1,0 +1,221 @@
+"""Shooting: range bands, missile dice per stand and their halving, artillery per gun."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.dice import Modifier
+from rules_core.events import TestResolved
+from rules_core.geometry import Footprint, quarter, range_from_front
+from rules_core.rulesets.tree_of_battles import measure, tables
+from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.measure import g
+from rules_core.state import BattleState, Unit
+
+FORTIFIED = frozenset({"fortification"})
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A legal shot: range, its band, and the modifiers known before the dice."""
+
+    shooter: Unit
+    target: Unit
+    distance: float
+    band: str  # close, effective, beyond (artillery) or maximum (missile troops)
+    modifiers: tuple[Modifier, ...]
+    dice: int
+    halved: tuple[str, ...]
+
+    @property
+    def artillery(self) -> bool:
+        """True for guns."""
+        return u.missile(self.shooter) == "artillery"
+
+    def need(self) -> int:
+        """The D6 score each missile die needs: 5 less the modifiers."""
+        return 5 - sum(m.value for m in self.modifiers)
+
+
+def ranges(kind: str, params: Mapping[str, Json]) -> tuple[float, float | None, float | None]:
+    """Maximum, effective and close range of a missile kind (the artillery maximum as set)."""
+    maximum, effective, close = (tables.RANGES.lookup(kind, c) for c in tables.RANGES.columns)
+    if kind == "artillery":
+        maximum = params.get("artillery_maximum", maximum)
+    assert isinstance(maximum, int | float)
+    eff = float(effective) if isinstance(effective, int | float) else None
+    near = float(close) if isinstance(close, int | float) else None
+    return float(maximum), eff, near
+
+
+def band_of(kind: str, distance: float, params: Mapping[str, Json]) -> str | None:
+    """The range band of a distance, or None beyond maximum range."""
+    maximum, effective, close = ranges(kind, params)
+    if close is not None and distance <= close + 1e-6:
+        return "close"
+    if effective is not None and distance <= effective + 1e-6:
+        return "effective"
+    if distance <= maximum + 1e-6:
+        return "beyond" if effective is not None else "maximum"
+    return None
+
+
+def plan(state: BattleState, shooter: Unit, target: Unit, params: Mapping[str, Json]) -> Shot | str:
+    """The shot a contingent would take at a target, or why it may not shoot."""
+    kind = u.missile(shooter)
+    if kind == "none":
+        return f"{shooter.name} has no missiles"
+    if target.side == shooter.side:
+        return f"{target.name} is a friendly contingent"
+    if u.flag(shooter, "in_combat") or u.flag(shooter, "broken"):
+        return f"{shooter.name} is {'in combat' if u.flag(shooter, 'in_combat') else 'routing'}"
+    if quarter(Footprint.of(shooter), (target.x, target.y)) != "front":
+        return f"{target.name} is not to {shooter.name}'s front"
+    seen = measure.sight(state, shooter, target)
+    if not seen.clear:
+        return f"no line of sight to {target.name}"
+    distance = range_from_front(Footprint.of(shooter), Footprint.of(target))
+    band = band_of(kind, distance, params)
+    if band is None:
+        maximum = ranges(kind, params)[0]
+        return f"{target.name} is {g(distance)} SF away, beyond {g(maximum)} SF maximum range"
+    if kind == "artillery":
+        mods = artillery_modifiers(state, shooter, target, distance, band)
+        return Shot(shooter, target, distance, band, tuple(mods), u.stands_left(shooter), ())
+    halved = halving(shooter, params)
+    dice = u.front_stands(shooter)
+    dice = math.ceil(dice / 2) if halved else dice
+    mods = missile_modifiers(state, shooter, target, band)
+    return Shot(shooter, target, distance, band, tuple(mods), dice, halved)
+
+
+def halving(shooter: Unit, params: Mapping[str, Json]) -> tuple[str, ...]:
+    """Why the dice are halved: 1 DP per stand, in disarray, or understrength."""
+    share = params.get("understrength_share", 0.5)
+    assert isinstance(share, int | float)
+    found = (
+        u.one_dp_per_stand(shooter),
+        u.array(shooter) == "disarray",
+        u.understrength(shooter, share),
+    )
+    return tuple(why for why, hit in zip(tables.HALVE_DICE, found, strict=True) if hit)
+
+
+def _value(table_key: str) -> int:
+    value = tables.SHOOTING_MODIFIERS.lookup(table_key, "value")
+    assert isinstance(value, int)
+    return value
+
+
+def in_cover(state: BattleState, target: Unit) -> bool:
+    """True if the target stands in a wood, village or fortification."""
+    return bool(measure.areas_at(state, (target.x, target.y)) & measure.COVER)
+
+
+def missile_modifiers(state: BattleState, shooter: Unit, target: Unit, band: str) -> list[Modifier]:
+    """Every shooting modifier the state and geometry decide."""
+    kind = u.missile(shooter)
+    foot = not u.mounted(target)
+    found: list[Modifier] = []
+    if kind in ("archers", "skirmishers") and foot and u.armour(target) >= 1:
+        found.append(Modifier(_value("armoured_foot"), "archers/skirmishers at armoured foot"))
+    if u.foot_skirmishers(target):
+        found.append(Modifier(_value("foot_skirmishers"), "shooting at foot skirmishers"))
+    if in_cover(state, target):
+        found.append(Modifier(_value("cover"), "target in cover"))
+    if band == "close" and not (kind == "archers" and u.armour(target) == 2):
+        found.append(Modifier(_value("close"), "close range"))
+    if kind == "archers" and u.mounted(target) and u.array(target) != "skirmish":
+        found.append(Modifier(_value("archers_at_mounted"), "archers at non-skirmishing mounted"))
+    return found
+
+
+def _art(key: str) -> int:
+    value = tables.ARTILLERY_MODIFIERS.lookup(key, "value")
+    assert isinstance(value, int)
+    return value
+
+
+def artillery_modifiers(
+    state: BattleState, gun: Unit, target: Unit, distance: float, band: str
+) -> list[Modifier]:
+    """Every artillery modifier; "same target and range" compares the remembered last shot."""
+    found: list[Modifier] = []
+    last, last_range = gun.status.get("last_target"), gun.status.get("last_range")
+    same_range = isinstance(last_range, int | float) and abs(float(last_range) - distance) <= 0.25
+    if last == target.id and same_range:
+        found.append(Modifier(_art("same_target"), "same target and range"))
+    else:
+        found.append(Modifier(_art("new_target"), "new target"))
+    enfilade = measure.quarter_of(target, gun) in ("left", "right")
+    if u.array(target) == "column" or enfilade:
+        found.append(Modifier(_art("column_or_enfilade"), "column" if not enfilade else "enfilade"))
+    if u.dps(gun):
+        found.append(
+            Modifier(
+                _art("each_dp") * u.dps(gun), f"{u.dps(gun)} DP{'s' if u.dps(gun) > 1 else ''}"
+            )
+        )
+    if band == "beyond":
+        found.append(Modifier(_art("beyond_effective"), "beyond effective range"))
+    if measure.areas_at(state, (target.x, target.y)) & FORTIFIED:
+        found.append(Modifier(_art("fortification"), "target in fortification"))
+    return found
+
+
+def describe(shot: Shot) -> str:
+    """A preview of a shot."""
+    if shot.artillery:
+        mods = "".join(f", {m.describe()}" for m in shot.modifiers)
+        where = f"{g(shot.distance)} SF ({shot.band} range)"
+        return f"{shot.dice} D6 (one a gun) at {shot.target.name}, {where}{mods}"
+    halved = f", halved ({', '.join(shot.halved)})" if shot.halved else ""
+    return (
+        f"{shot.dice} D6 at {shot.target.name}, {g(shot.distance)} SF ({shot.band} range){halved}: "
+        f"1 DP for each {shot.need()}+"
+    )
+
+
+def resolve(ctx: Context, shot: Shot) -> int:
+    """Roll a shot and look it up; the DPs it causes (applied by the caller, simultaneously)."""
+    if shot.artillery:
+        return _guns(ctx, shot)
+    need = shot.need()
+    reasons = ", ".join(m.describe() for m in shot.modifiers) or "no modifiers"
+    label = f"Shooting: {shot.shooter.name} at {shot.target.name} (5-6 = 1 DP; {reasons}: {need}+)"
+    if need > 6:
+        row = f"5-6 = 1 DP; modified to {need}+: no hit possible"
+        ctx.emit(TestResolved(shot.target.id, "Shooting", 0, False, row))
+        return 0
+    roll = ctx.dice.pool(label, shot.dice, max(1, need))
+    row = f"5-6 = 1 DP (modified: {max(1, need)}+)"
+    ctx.emit(
+        TestResolved(
+            shot.target.id, f"Shooting by {shot.shooter.name}", roll.total, roll.total > 0, row
+        )
+    )
+    return roll.total
+
+
+def _guns(ctx: Context, shot: Shot) -> int:
+    """Artillery: 1 D6 per gun, each looked up in the band's results table."""
+    table = tables.ARTILLERY_CLOSE if shot.band == "close" else tables.ARTILLERY_EFFECTIVE
+    total = 0
+    for gun in range(1, shot.dice + 1):
+        roll = ctx.dice.d6(
+            f"Artillery: {shot.shooter.name} gun {gun} at {shot.target.name}", shot.modifiers
+        )
+        band = ctx.test(shot.target.id, table.name, roll, table, ("1", "2"))
+        total += int(band.result) if band.result != "none" else 0
+    u.set_flags(
+        ctx,
+        shot.shooter.id,
+        "artillery remembers its target",
+        last_target=shot.target.id,
+        last_range=round(shot.distance, 2),
+    )
+    return total
