@@ -33,10 +33,11 @@ from rules_core.verify import verify
 GM, PLAYERS = 1, (2, 3)
 PLACE = Place(guild_id=100, channel_id=200)
 MAX_STAGES = 400
+# Terrain for the demo table, in fractions of its width and depth, so it fits any measure.
 DEMO_TERRAIN = (
-    ("wood", "rectangle", "18,18", "8,6", "Thornwood"),
-    ("hill", "circle", "38,27", "3", "Gallows Hill"),
-    ("stream", "line", "26,16 48,20", None, "Mill Stream"),
+    ("wood", "rectangle", (0.375, 0.5), (1 / 6, 1 / 6), "Thornwood"),
+    ("hill", "circle", (0.79, 0.75), (1 / 12,), "Gallows Hill"),
+    ("stream", "line", ((0.54, 0.44), (1.0, 0.56)), None, "Mill Stream"),
 )
 
 
@@ -72,6 +73,18 @@ class Transcript:
         self.lines += [f"## {report.title}", "", *report.lines, "", f"![map]({name})", ""]
 
 
+def demo_terrain(rules: Rules) -> list[tuple[str, str, str, str | None, str]]:
+    """The demo's terrain scaled to the ruleset's usual table, as a GM would type it."""
+    width, depth = rules.default_table
+    laid = []
+    for kind, shape, at, size, name in DEMO_TERRAIN:
+        points = at if shape == "line" else (at,)
+        typed = " ".join(f"{x * width:.1f},{y * depth:.1f}" for x, y in points)
+        scale = None if size is None else ",".join(f"{v * width:.1f}" for v in size)
+        laid.append((kind, shape, typed, scale, name))
+    return laid
+
+
 def order_input(rules: Rules, order: Order) -> OrderInput:
     """A scripted order as the generic options a player would type."""
     kind = rules.order_kind(order.kind)
@@ -101,8 +114,8 @@ async def set_up(services: Services, ruleset_id: str, rules: Rules) -> None:
         await services.campaigns.join(PLACE, player, str(army["name"]))
         await services.armies.import_roster(PLACE, player, json.dumps(army).encode(), "army.json")
     names = [str(a["name"]) for a in armies[:2]]
-    view = await services.battles.create(PLACE, GM, "Demo battle", names, 48, 36)
-    for kind, shape, at, size, name in DEMO_TERRAIN:
+    view = await services.battles.create(PLACE, GM, "Demo battle", names)
+    for kind, shape, at, size, name in demo_terrain(rules):
         await services.battles.add_terrain(PLACE, GM, kind, shape, at, size, name)
     await deploy_in_lines(services, rules, view)
 

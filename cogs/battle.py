@@ -38,8 +38,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         name="The battle's name",
         army_a="The first army (its owner plays that side)",
         army_b="The second army",
-        width="Table width in the ruleset's measure (default 48)",
-        depth="Table depth in the ruleset's measure (default 36)",
+        width="Table width in the ruleset's measure (default: the ruleset's usual table)",
+        depth="Table depth in the ruleset's measure (default: the ruleset's usual table)",
     )
     async def create(
         self,
@@ -47,8 +47,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         name: app_commands.Range[str, 1, 100],
         army_a: str,
         army_b: str,
-        width: app_commands.Range[float, 6, 400] = 48.0,
-        depth: app_commands.Range[float, 6, 400] = 36.0,
+        width: app_commands.Range[float, 6, 400] | None = None,
+        depth: app_commands.Range[float, 6, 400] | None = None,
     ) -> None:
         """Create the battle; sides come from the two armies."""
         view = await self.battles.create(

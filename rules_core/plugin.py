@@ -84,6 +84,7 @@ class Rules:
 
     measure_mm: ClassVar[float] = 25.4  # millimetres in one unit of the ruleset's measure
     deployment_depth: ClassVar[float] = 12.0  # depth of each side's deployment band
+    default_table: ClassVar[tuple[float, float]] = (48.0, 36.0)  # width, depth in the measure
 
     def new_battle(
         self, battle_id: str, ruleset_id: str, width: float, depth: float, sides: Sequence[Side]

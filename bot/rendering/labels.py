@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 Box = tuple[float, float, float, float]
 CELL = 96  # px per bucket: about one label wide
@@ -98,6 +99,12 @@ _DIRECTIONS = ((0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0),
                (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7))  # fmt: skip
 
 
+@cache
+def _ranked(ax: float, ay: float) -> list[tuple[float, float]]:
+    """The eight directions, the one closest to (ax, ay) first."""
+    return sorted(_DIRECTIONS, key=lambda d: (-(d[0] * ax + d[1] * ay), d))
+
+
 def spots(item: Box, size: tuple[float, float], away: tuple[float, float]) -> list[Box]:
     """Candidate boxes of ``size`` around an item, the side facing ``away`` first.
 
@@ -108,11 +115,10 @@ def spots(item: Box, size: tuple[float, float], away: tuple[float, float]) -> li
     left, top, right, bottom = item
     cx, cy = (left + right) / 2, (top + bottom) / 2
     pad = 3.0
-    ax, ay = away
     boxes = []
     if w <= right - left + INSIDE_SLACK and h <= bottom - top:
         boxes.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-    for dx, dy in sorted(_DIRECTIONS, key=lambda d: (-(d[0] * ax + d[1] * ay), d)):
+    for dx, dy in _ranked(round(away[0], 2), round(away[1], 2)):
         x = cx - w / 2 if dx == 0 else (right + pad if dx > 0 else left - pad - w)
         y = cy - h / 2 if dy == 0 else (bottom + pad if dy > 0 else top - pad - h)
         boxes.append((x, y, x + w, y + h))

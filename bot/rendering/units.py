@@ -27,7 +27,7 @@ LINE_GAP = 2
 
 @dataclass(frozen=True)
 class Piece:
-    """A unit as the map draws it: pixel corners, box, the side's colours and badges."""
+    """A unit as the map draws it: pixel corners, the box around them, the side's colours."""
 
     unit: Unit
     corners: tuple[PixelPoint, ...]  # front-left, front-right, rear-right, rear-left
@@ -37,7 +37,7 @@ class Piece:
 
     @property
     def rear(self) -> PixelPoint:
-        """Unit pixel direction towards the unit's rear."""
+        """The direction, in pixels and of length one, from the unit's front to its rear."""
         (flx, fly), _, _, (rlx, rly) = self.corners[:4]
         dx, dy = rlx - flx, rly - fly
         length = math.hypot(dx, dy) or 1.0

@@ -40,17 +40,26 @@ class BattleService:
         self.clock = clock
 
     async def create(
-        self, place: Place, user_id: int, name: str, armies: list[str], width: float, depth: float
+        self,
+        place: Place,
+        user_id: int,
+        name: str,
+        armies: list[str],
+        width: float | None = None,
+        depth: float | None = None,
     ) -> BattleView:
-        """A new battle in set-up, one side per named army (a GM only)."""
+        """A new battle in set-up, one side per named army (a GM only); the table's size
+        defaults to the ruleset's usual one."""
         name = clean_text(name, "battle name", 100)
-        for size in (width, depth):
-            if not MIN_TABLE <= size <= MAX_TABLE:
-                raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
             rules = rules_of(campaign.ruleset_id)
+            width = width or rules.default_table[0]
+            depth = depth or rules.default_table[1]
+            for size in (width, depth):
+                if not MIN_TABLE <= size <= MAX_TABLE:
+                    raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
             await _refuse_second_battle(session, campaign)
             chosen = _chosen_armies(campaign, armies)
             seed = new_seed()
