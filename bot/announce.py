@@ -41,8 +41,11 @@ def report_embed(report: StageReport) -> discord.Embed:
     text = "\n".join(shown) or "Nothing happened."
     if report.missing:
         text = f"No orders from {', '.join(report.missing)}: defaults applied.\n" + text
+    title = f"{battle.name} — {report.title}"
+    if report.trigger == "start":
+        title, text = f"⚔️ {battle.name} begins", "\n".join(shown) or "The armies stand ready."
     embed = discord.Embed(
-        title=f"{battle.name} — {report.title}",
+        title=title[:256],
         description=text[:4000],
         colour=discord.Colour.dark_green(),
     )

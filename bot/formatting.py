@@ -18,7 +18,7 @@ STATUS_COLOURS = {
     CampaignStatus.PAUSED: discord.Colour.orange(),
     CampaignStatus.FINISHED: discord.Colour.dark_grey(),
 }
-UNIT_DETAIL_KEYS = ("type", "grade", "quality", "size", "stands")
+UNIT_DETAIL_KEYS = ("type", "grade", "quality", "size", "stands", "status")
 
 
 def mentions(user_ids: list[int] | tuple[int, ...]) -> str:

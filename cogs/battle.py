@@ -180,8 +180,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @app_commands.command(name="start", description="Start the battle (GMs only)")
     async def start(self, interaction: discord.Interaction) -> None:
         """Begin play: publish the seed's hash and announce the first step."""
+        place = place_of(interaction)
+        await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
         await interaction.response.defer()
-        report = await self.play.start(place_of(interaction), interaction.user.id)
+        report = await self.play.start(place, interaction.user.id)
         await interaction.followup.send(
             f"⚔️ **{report.battle.name}** has begun. The dice seed's SHA-256 is "
             f"`{report.battle.seed_sha256}`; the seed is revealed when the battle ends."
@@ -236,7 +238,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     ) -> None:
         """Ask to confirm, then end the battle and post the result with the record."""
         place, user = place_of(interaction), interaction.user
-        view = await self.battles.view(place)
+        view = await self.battles.check_gm(place, user.id)
 
         async def do_end() -> tuple[str, str | None]:
             ended = await self.play.end(place, user.id, winner, reason)

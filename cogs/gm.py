@@ -58,8 +58,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     @app_commands.command(name="force", description="Resolve the current step now")
     async def force(self, interaction: discord.Interaction) -> None:
         """Resolve now with defaults for missing orders."""
+        place = place_of(interaction)
+        await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
         await interaction.response.defer()
-        report = await self.play.force(place_of(interaction), interaction.user.id)
+        report = await self.play.force(place, interaction.user.id)
         await interaction.followup.send(f"🛠️ {interaction.user.mention} forced **{report.title}**.")
         await post_report(self.bot, report)
 
@@ -99,8 +101,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     @app_commands.describe(choice="The answer")
     async def ruling(self, interaction: discord.Interaction, choice: str) -> None:
         """Answer a pending decision."""
+        place = place_of(interaction)
+        await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
         await interaction.response.defer()
-        report = await self.play.ruling(place_of(interaction), interaction.user.id, choice)
+        report = await self.play.ruling(place, interaction.user.id, choice)
         await interaction.followup.send(f"🛠️ {interaction.user.mention} ruled: **{choice}**.")
         await post_report(self.bot, report)
 
@@ -121,11 +125,14 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     async def undo(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Ask to confirm, then undo."""
         place, user = place_of(interaction), interaction.user
+        view = await self.battles.check_gm(place, user.id)
 
         async def do_undo() -> tuple[str, str | None]:
             change, report = await self.play.undo(place, user.id, reason)
+            channel = self.bot.get_partial_messageable(view.channel_id)
+            await channel.send(change_text(change))
             await post_report(self.bot, report)
-            return "Undone.", change_text(change)
+            return "Undone.", None
 
         await ask_confirmation(
             interaction,

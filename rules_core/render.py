@@ -33,12 +33,15 @@ class Renderer:
         self.measure = measure
 
     @classmethod
-    def for_state(cls, state: BattleState) -> Renderer:
-        """A renderer that knows every name in a state, writing its battlefield's measure."""
-        names = {side.id: side.name for side in state.sides}
-        names.update({group.id: group.name for group in state.groups})
-        names.update({leader.id: leader.name for leader in state.leaders})
-        names.update({unit.id: unit.name for unit in state.units})
+    def for_state(cls, state: BattleState, *earlier: BattleState) -> Renderer:
+        """A renderer that knows every name in a state (and in earlier states, for units that
+        have since left the table), writing its battlefield's measure."""
+        names: dict[str, str] = {}
+        for known in (*earlier, state):
+            names.update({side.id: side.name for side in known.sides})
+            names.update({group.id: group.name for group in known.groups})
+            names.update({leader.id: leader.name for leader in known.leaders})
+            names.update({unit.id: unit.name for unit in known.units})
         measure = {"inch": '"', "SF": " SF", "H": " H"}.get(state.battlefield.measure, "")
         return cls(names, measure)
 

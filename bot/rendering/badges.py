@@ -276,3 +276,13 @@ def draw_row(
     for badge, value in items:
         badge.draw(draw, left, top, value)
         left += badge.width(value) + GAP
+
+
+# Hail Caesar's own status keys (casualties, shaken, disordered and charged are shared above).
+HC = "hail_caesar"
+register_badge("won", Tag("won the last round of hand-to-hand", "WINNING", B["good"]), HC)
+register_badge("advanced", Tag("moved in the General Advance", "ADVANCED", B["calm"]), HC)
+register_badge("granted_moves", Count("moves granted by the C-in-C", "{} mv", B["calm"]), HC)
+register_badge(
+    "rank", Level("general's rank", {"army": ("C-IN-C", B["calm"])}, frozenset({"general"})), HC
+)

@@ -122,7 +122,7 @@ class BattleService:
         """Place one of your units (or any, for a GM) at a position and facing during set-up."""
         point = parse_point(at)
         async with self.db.write() as session:
-            loaded = await load_battle(session, place, (BattleStatus.SETUP,))
+            loaded = await _in_set_up(session, place)
             placed = _place(loaded, user_id, unit, point, facing)
             loaded.save(_with_unit(loaded.state, placed))
             return placed
@@ -131,7 +131,7 @@ class BattleService:
         """Place several units from a file of ``{unit, at: [x, y], facing}``; all or nothing."""
         rows = _deployment_rows(parse_roster(content, filename))
         async with self.db.write() as session:
-            loaded = await load_battle(session, place, (BattleStatus.SETUP,))
+            loaded = await _in_set_up(session, place)
             state = loaded.state
             for index, row in enumerate(rows):
                 try:
@@ -144,6 +144,13 @@ class BattleService:
                 state = _with_unit(state, placed)
             loaded.save(state)
             return len(rows)
+
+    async def check_gm(self, place: Place, user_id: int) -> BattleView:
+        """The channel's battle, if the user is one of its GMs; refuses anyone else."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+            loaded.require_gm(user_id)
+            return view_of(loaded)
 
     async def units_on_table(self, place: Place, user_id: int, *, own: bool) -> list[str]:
         """Names of the user's units on the table (own) or of everyone else's (targets)."""
@@ -202,6 +209,16 @@ class BattleService:
                 for unit_id, name, side in _roster_entries(loaded)
                 if loaded.is_gm(user_id) or side in loaded.side_of(user_id)
             ]
+
+
+async def _in_set_up(session: AsyncSession, place: Place) -> Loaded:
+    """The channel's battle, refusing once it has started."""
+    loaded = await load_battle(session, place)
+    if loaded.battle.status is not BattleStatus.SETUP:
+        raise Conflict(
+            "The battle has started: units move by orders now, or by a GM with `/gm move`."
+        )
+    return loaded
 
 
 def _with_forces(

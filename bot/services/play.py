@@ -263,6 +263,9 @@ class PlayService:
                 return None
             if loaded.battle.status is not BattleStatus.RUNNING or loaded.state.pending:
                 return None
+            deadline = loaded.battle.deadline_at
+            if not to_gm and deadline is not None and deadline <= self.clock.now():
+                return None  # overdue after downtime: the step resolves instead
             rows = await stage_orders(session, battle_id, stage)
             done = {r.side_id for r in rows} | await ready_sides(session, battle_id, stage)
             acting = engine.waiting(loaded.rules, loaded.state).sides

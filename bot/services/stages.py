@@ -37,6 +37,7 @@ from rules_core.engine import Resolution
 from rules_core.events import Event, event_to_dict
 from rules_core.orders import Order
 from rules_core.render import Renderer
+from rules_core.steps import active_side
 
 DEFAULT_POLICY: dict[str, Any] = {
     "step_hours": 48.0,
@@ -153,9 +154,10 @@ def stage_title(loaded: Loaded) -> str:
     state = loaded.state
     waiting = engine.waiting(loaded.rules, state)
     turn = "Set-up" if state.cursor.turn == 0 else f"Turn {state.cursor.turn}"
-    sides = sorted(loaded.battle.sides, key=lambda s: s.side_id)
-    active = [s.name for s in sides if s.side_id in waiting.sides]
-    whose = f" ({', '.join(active)})" if active and len(active) < len(sides) else ""
+    # The side whose turn or activation it is, not whoever a pending question waits for.
+    side = active_side(loaded.rules.sequence, state.cursor)
+    names = {s.side_id: s.name for s in loaded.battle.sides}
+    whose = f" ({names.get(side, side)})" if side is not None else ""
     return f"{turn} · {waiting.title}{whose}"
 
 
@@ -180,6 +182,7 @@ async def advance(
         log.events = [event_to_dict(e) for e in result.events]
         log.resolved_at, log.trigger, log.missing = now, trigger, list(missing)
     await append_entries(session, battle.id, result.entries)
+    before = loaded.state
     loaded.save(result.state)
     arming = Arming()
     await open_stage(session, loaded, now, arming)
@@ -187,7 +190,7 @@ async def advance(
     if loaded.state.outcome is not None:
         ended, disarmed = await finish(session, loaded, loaded.state.outcome, now)
         arming.disarmed += disarmed
-    renderer = Renderer.for_state(loaded.state)
+    renderer = Renderer.for_state(loaded.state, before)  # names of units lost in the step
     report = StageReport(
         title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
         view_of(loaded), decision_view(loaded), ended,
