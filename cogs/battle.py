@@ -12,11 +12,34 @@ from bot.announce import end_embed, post_report, record_file
 from bot.client import AideBot
 from bot.errors import InvalidInput
 from bot.formatting import battle_embed
-from bot.rendering.render import render_map_async
+from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.replies import ask_confirmation, matching_choices, place_of
 from bot.services.armies import MAX_ROSTER_BYTES
-from bot.services.shapes import SHAPES
+from bot.services.battle_state import BattleView, find_unit
+from bot.services.shapes import SHAPES, parse_points
 from rules_core.state import TERRAIN_KINDS
+
+
+def map_options(
+    view: BattleView, user_id: int, zoom: str | None, unit: str | None, reach: str, fog: bool
+) -> MapOptions:
+    """The map's options from the command's: an area, a unit's reach, one side's view."""
+    area = None
+    if zoom is not None:
+        corners = parse_points(zoom)
+        if len(corners) != 2:
+            raise InvalidInput("Zoom to an area with two corners: `x0,y0 x1,y1`.")
+        (x0, y0), (x1, y1) = corners
+        area = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    shown = None if unit is None else Reach(find_unit(view.state, unit).id, reach)
+    side_view = None
+    if fog:
+        sides = [s.side_id for s in view.sides if s.owner_id == user_id]
+        if not sides:
+            raise InvalidInput("You have no side in this battle, so there is no view of yours.")
+        side_view = SideView(sides[0])
+    return MapOptions(area=area, reach=shown, side_view=side_view)
+
 
 TERRAIN_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in TERRAIN_KINDS]
 SHAPE_CHOICES = [app_commands.Choice(name=s, value=s) for s in SHAPES]
@@ -197,12 +220,43 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await interaction.response.send_message(embed=battle_embed(view))
 
     @app_commands.command(name="map", description="Post the current map")
-    async def map(self, interaction: discord.Interaction) -> None:
-        """Render and post the map."""
-        view = await self.battles.view(place_of(interaction))
-        await interaction.response.defer()
-        png = await render_map_async(view.state)
-        await interaction.followup.send(file=discord.File(io.BytesIO(png), "map.png"))
+    @app_commands.describe(
+        zoom="Only this area, by two corners: `x0,y0 x1,y1` in the ruleset's measure",
+        unit="Outline how far this unit can move or shoot",
+        reach="What to outline for the unit: its move (default) or its shooting range",
+        fog="Only what your side can see, sent privately to you",
+    )
+    @app_commands.choices(
+        reach=[
+            app_commands.Choice(name="move", value="move"),
+            app_commands.Choice(name="range", value="range"),
+        ]
+    )
+    async def map(
+        self,
+        interaction: discord.Interaction,
+        zoom: app_commands.Range[str, 7, 60] | None = None,
+        unit: str | None = None,
+        reach: str = "move",
+        fog: bool = False,
+    ) -> None:
+        """Render and post the map, zoomed, with a unit's reach, or as one side sees it."""
+        place = place_of(interaction)
+        view = await self.battles.view(place)
+        options = map_options(view, interaction.user.id, zoom, unit, reach, fog)
+        await interaction.response.defer(ephemeral=fog)
+        png = await render_map_async(view.state, (), options)
+        await interaction.followup.send(
+            file=discord.File(io.BytesIO(png), "map.png"), ephemeral=fog
+        )
+
+    @map.autocomplete("unit")
+    async def map_unit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer every unit on the table."""
+        names = [u.name for u in (await self.battles.view(place_of(interaction))).state.units]
+        return matching_choices(names, current)
 
     @app_commands.command(name="log", description="The full log of one turn")
     @app_commands.describe(turn="Turn number (0 is set-up)")

@@ -120,3 +120,28 @@ async def test_roll_refuses_malformed(bot: AideBot, expression: str, reason: str
     text, kwargs = reply(interaction)
     assert kwargs["ephemeral"] is True
     assert text.startswith(f"Cannot roll `{expression}`: ") and reason in text
+
+
+def test_map_options_from_the_command() -> None:
+    from bot.db.models import BattleStatus
+    from bot.errors import InvalidInput
+    from bot.services.battle_state import BattleView
+    from bot.services.battle_state import SideView as Seat
+    from cogs.battle import map_options
+    from rules_core.rulesets.skirmish.sample import sample_battle
+
+    state = sample_battle()
+    view = BattleView(
+        1, "Ford", "C", "skirmish", BattleStatus.RUNNING, 2, "0" * 64, 1, None,
+        (Seat("red", "Red", ALICE, "Red Host"), Seat("blue", "Blue", BOB, "Blue Host")),
+        state, "Movement", (), (GM,),
+    )  # fmt: skip
+    options = map_options(view, ALICE, "30,20 10,5", "Red Archers", "range", True)
+    assert options.area == (10.0, 5.0, 30.0, 20.0)
+    assert options.reach is not None and (options.reach.unit, options.reach.kind) == ("r2", "range")
+    assert options.side_view is not None and options.side_view.side == "red"
+    assert map_options(view, GM, None, None, "move", False).side_view is None
+    with pytest.raises(InvalidInput, match="two corners"):
+        map_options(view, ALICE, "1,2 3,4 5,6", None, "move", False)
+    with pytest.raises(InvalidInput, match="no side"):
+        map_options(view, GM, None, None, "move", True)
