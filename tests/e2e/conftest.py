@@ -77,3 +77,17 @@ def make_aide(make_harness: MakeHarness, tmp_path: Path, clock: FakeClock) -> Ma
 async def aide(make_aide: MakeHarness) -> Harness:
     """The real bot, connected and ready, with an empty database."""
     return await make_aide()
+
+
+@pytest.fixture
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> bytes:
+    """Every battle created gets this dice seed, so a scenario's rolls are the same each run.
+
+    The seed is the one edge of the bot's randomness (``secrets`` in new_seed); everything
+    else (the rolls, the record, its verification) stays the bot's own.
+    """
+    import bot.services.battles
+
+    seed = bytes(range(32))
+    monkeypatch.setattr(bot.services.battles, "new_seed", lambda: seed)
+    return seed

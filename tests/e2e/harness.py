@@ -7,6 +7,7 @@ import contextlib
 import logging
 import socket
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -28,6 +29,7 @@ HANDLER_TASK_PREFIXES = (
     "CommandTree-invoker",
     "discord-ui-view-dispatch",
     "discord-ui-modal-dispatch",
+    "discord-ui-dynamic-item",
 )
 WATCHED_LOGGERS = ("", "bot", "cogs", "discord")
 
@@ -189,6 +191,11 @@ class Harness:
         self._guard_network()
         for name in WATCHED_LOGGERS:
             logging.getLogger(name).addHandler(self._errors)
+        await self.start_bot()
+
+    async def start_bot(self) -> None:
+        """Start a new bot from the factory (same database, same world) and wait until ready."""
+        assert self.bot is None, "stop_bot() first"
         self.bot = self.bot_factory()
         self.bot_task = asyncio.create_task(self.bot.start("fake-token"), name="e2e-bot")
         self.bot_task.add_done_callback(lambda _: self.fake.notify())
@@ -200,6 +207,23 @@ class Harness:
             ready.cancel()
             self.check()
             raise AssertionError(f"bot not ready after {self.timeout}s")
+        self.check()
+
+    async def stop_bot(self) -> None:
+        """Stop the bot the way a process exits; the fake, its record and the database stay.
+
+        Start another with start_bot(): it reconnects to the same fake Discord, so messages
+        before and after the restart are in one record.
+        """
+        await self._handlers_done()
+        self.check()
+        bot, task = self.bot, self.bot_task
+        self.bot, self.bot_task = None, None
+        if bot is not None:
+            await bot.close()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, self.timeout)
         self.check()
 
     async def close(self) -> None:
@@ -350,6 +374,21 @@ class Harness:
         late = record.answered_after or 0.0
         assert late <= RESPONSE_DEADLINE, f"answered after {late:.1f}s; Discord gives up after 3s"
         return InteractionResult(record)
+
+    async def advance(self, delta: timedelta) -> int:
+        """Move the fake clock on, fire every deadline now due, and let the posts settle.
+
+        Returns how many deadlines fired (none while the bot is stopped: time just passes).
+        """
+        assert self.clock is not None, "this harness was given no clock"
+        self.check()
+        self.clock.advance(delta)
+        if self.bot is None:
+            return 0
+        fired = await asyncio.wait_for(self.bot.deadlines.run_due(), self.timeout)
+        await self._handlers_done()
+        self.check()
+        return fired
 
     @staticmethod
     def upload(filename: str, data: bytes | str, content_type: str | None = None) -> Upload:
