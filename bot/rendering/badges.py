@@ -286,3 +286,28 @@ register_badge("granted_moves", Count("moves granted by the C-in-C", "{} mv", B[
 register_badge(
     "rank", Level("general's rank", {"army": ("C-IN-C", B["calm"])}, frozenset({"general"})), HC
 )
+
+# The Tree of Battles' own status keys (dps, array, casualties, pursuing, looting and broken
+# are shared above): what a control test makes a contingent do, and the marshal's rank.
+TOB = "tree_of_battles"
+register_badge(
+    "control",
+    Level(
+        "control test result",
+        {
+            "halt": ("HALT", B["warn"]),
+            "retire": ("RETIRE", B["bad"]),
+            "advance": ("ADVANCE", B["warn"]),
+            "repeat": ("REPEAT", B["warn"]),
+            "charge_a": ("CHARGE A", B["worse"]),
+            "charge_a_max": ("CHARGE A!", B["worse"]),
+            "full_speed": ("FULL SPEED", B["warn"]),
+        },
+        frozenset({"free", "continue"}),
+    ),
+    TOB,
+)
+register_badge("retiring", Tag("retired this turn", "RETIRING", B["warn"]), TOB)
+register_badge(
+    "rank", Level("leader's rank", {"marshal": ("MARSHAL", B["calm"])}, frozenset({"captain"})), TOB
+)

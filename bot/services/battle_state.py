@@ -23,7 +23,7 @@ from bot.errors import Conflict, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
 from rules_core import engine, registry
 from rules_core.plugin import Rules
-from rules_core.state import BattleState, Unit
+from rules_core.state import BattleState, Leader, Unit
 
 OPEN_BATTLE = (BattleStatus.SETUP, BattleStatus.RUNNING, BattleStatus.PAUSED)
 
@@ -191,6 +191,30 @@ def view_of(loaded: Loaded) -> BattleView:
         waiting_for=tuple(dict.fromkeys(users)),
         gm_ids=gms,
     )
+
+
+def find_leader(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Leader:
+    """A leader by id or name (case-insensitive), optionally only among some sides."""
+    key = " ".join(ref.split()).casefold()
+    for leader in state.leaders:
+        if key in (leader.id.casefold(), leader.name.casefold()) and (
+            sides is None or leader.side in sides
+        ):
+            return leader
+    whose = "" if sides is None else " of yours"
+    raise NotFound(f"There is no leader{whose} called **{ref}** in this battle.")
+
+
+def find_actor(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Unit | Leader:
+    """A unit, or failing that a leader, by id or name."""
+    try:
+        return find_unit(state, ref, sides)
+    except NotFound:
+        try:
+            return find_leader(state, ref, sides)
+        except NotFound:
+            whose = "" if sides is None else " of yours"
+            raise NotFound(f"There is no unit or leader{whose} called **{ref}**.") from None
 
 
 def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Unit:

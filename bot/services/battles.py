@@ -153,16 +153,22 @@ class BattleService:
             return view_of(loaded)
 
     async def units_on_table(self, place: Place, user_id: int, *, own: bool) -> list[str]:
-        """Names of the user's units on the table (own) or of everyone else's (targets)."""
+        """Names of the user's units and leaders (own), or of possible targets: the enemy's
+        units, then the user's own."""
         async with self.db.read() as session:
             try:
                 loaded = await load_battle(session, place)
             except (NotFound, Conflict):
                 return []
             mine = set(loaded.side_of(user_id))
+            state = loaded.state
             if own and loaded.is_gm(user_id) and not mine:
-                return [u.name for u in loaded.state.units]
-            return [u.name for u in loaded.state.units if (u.side in mine) == own]
+                return [a.name for a in (*state.units, *state.leaders)]
+            if own:
+                return [a.name for a in (*state.units, *state.leaders) if a.side in mine]
+            # targets: the enemy first, then friends (joining, steadying, controlling them)
+            enemy = [u.name for u in state.units if u.side not in mine]
+            return enemy + [u.name for u in state.units if u.side in mine]
 
     async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
         """(id, title) of the orders the current step takes, for autocomplete."""

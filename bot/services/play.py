@@ -20,6 +20,8 @@ from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.scheduling import DueDeadline
 from bot.services.battle_state import (
     Loaded,
+    find_actor,
+    find_leader,
     find_unit,
     load_battle,
     load_battle_by_id,
@@ -40,6 +42,7 @@ from rules_core import engine
 from rules_core.decisions import GM, Answer
 from rules_core.engine import Resolution
 from rules_core.orders import Illegal, Order, OrderKind
+from rules_core.state import Leader, Unit
 
 
 class Armer(Protocol):
@@ -134,8 +137,13 @@ class PlayService:
         async with self.db.write() as session:
             loaded = await _running(session, place)
             sides = _acting_sides_of(loaded, user_id)
-            actor = find_unit(loaded.state, unit, None if GM in sides else sides)
             order_kind = _order_kind(loaded, kind)
+            mine = None if GM in sides else sides
+            actor: Unit | Leader = (
+                find_leader(loaded.state, unit, mine)
+                if order_kind.actor == "leader"
+                else find_unit(loaded.state, unit, mine)
+            )
             order = Order(actor.id, kind, _params(order_kind, given, loaded))
             verdict = loaded.rules.judge(loaded.state, order)
             if isinstance(verdict, Illegal):
@@ -160,7 +168,7 @@ class PlayService:
         async with self.db.write() as session:
             loaded = await _running(session, place)
             sides = _acting_sides_of(loaded, user_id)
-            actor = find_unit(loaded.state, unit, None if GM in sides else sides)
+            actor = find_actor(loaded.state, unit, None if GM in sides else sides)
             row = await session.scalar(
                 select(BattleOrder).where(
                     BattleOrder.battle_id == loaded.battle.id,
@@ -178,7 +186,7 @@ class PlayService:
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
             rows = await stage_orders(session, loaded.battle.id, loaded.battle.stage)
-            names = {u.id: u.name for u in loaded.state.units}
+            names = {a.id: a.name for a in (*loaded.state.units, *loaded.state.leaders)}
             return [
                 OrderView(r.actor, names.get(r.actor, r.actor), r.kind, r.summary)
                 for r in rows

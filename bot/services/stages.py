@@ -157,7 +157,7 @@ def stage_title(loaded: Loaded) -> str:
     # The side whose turn or activation it is, not whoever a pending question waits for.
     side = active_side(loaded.rules.sequence, state.cursor)
     names = {s.side_id: s.name for s in loaded.battle.sides}
-    whose = f" ({names.get(side, side)})" if side is not None else ""
+    whose = f" ({names.get(side, side)})" if side else ""
     return f"{turn} · {waiting.title}{whose}"
 
 

@@ -87,6 +87,9 @@ async def test_autocomplete_sources(services: Services, place: Place) -> None:
         "Blue Warriors",
         "Blue Slingers",
         "Blue Riders",
+        "Red Spearmen",
+        "Red Archers",
+        "Red Horse",
     ]
     assert len(await services.battles.units_on_table(place, GM, own=True)) == 6
     await services.play.start(place, GM)

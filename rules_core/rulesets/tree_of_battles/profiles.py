@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from pathlib import Path
+from importlib.resources import files
 
 from rules_core.codec import Json
 from rules_core.roster import Field, RosterSchema
@@ -62,6 +62,7 @@ SCHEMA = RosterSchema(
         Field("chivalrous", bool),
         Field("mercenary", bool),
         Field("mounted", bool),
+        Field("battle", str),
     )
 )
 
@@ -111,12 +112,13 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     )  # fmt: skip
 
 
-ARMIES = Path(__file__).parent / "armies"
+ARMIES = files("rules_core.rulesets.tree_of_battles").joinpath("armies")
+SAMPLE_ARMIES = ("english", "french")
 
 
 def load_army(name: str) -> dict[str, Json]:
     """A sample army file (``english`` or ``french``) as plain data."""
-    data = json.loads((ARMIES / f"{name}.json").read_text(encoding="utf-8"))
+    data = json.loads(ARMIES.joinpath(f"{name}.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
 

@@ -8,7 +8,7 @@ an army with no fighting contingents left has broken, and after ``max_turns`` it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from rules_core.codec import Json
@@ -22,6 +22,8 @@ from rules_core.rulesets.tree_of_battles import (
     combat,
     command,
     control,
+    demo,
+    forces,
     losses,
     measure,
     orders,
@@ -31,7 +33,7 @@ from rules_core.rulesets.tree_of_battles import (
     tactical,
 )  # fmt: skip
 from rules_core.rulesets.tree_of_battles import units as u
-from rules_core.state import BattleState, Outcome, Side, Unit
+from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 
 UNIT_STEPS = ("restrain", "march", "shoot", "move", "manoeuvre", "charge", "hold")
@@ -141,6 +143,7 @@ class TreeOfBattlesRules(Rules):
     }  # fmt: skip
     measure_mm = 40.0  # one SF: a 40 mm stand frontage (15 mm figures); an editable default
     deployment_depth = 4.0
+    default_table = (24.0, 16.0)  # SF: about 96 by 64 cm with 40 mm stands
 
     # -- setting up ----------------------------------------------------------------------
 
@@ -148,17 +151,37 @@ class TreeOfBattlesRules(Rules):
         """Distances are in SF, one stand's frontage."""
         return "SF"
 
-    def new_battle(
-        self, battle_id: str, ruleset_id: str, width: float, depth: float, sides: Sequence[Side]
-    ) -> BattleState:
-        """An empty table in SF with deployment bands 4 SF deep."""
-        return super().new_battle(battle_id, ruleset_id, width, depth, sides)
-
     def unit_from_roster(
         self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
     ) -> Unit:
-        """A contingent: its troop type's editable profile, frontage in SF from its stands."""
-        return profiles.unit_from_entry(entry, unit_id, side, group)
+        """A contingent: its troop type's editable profile, in the battle its entry names."""
+        return profiles.unit_from_entry(entry, unit_id, side, forces.group_of(entry, side, group))
+
+    def forces_from_roster(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """Each leader of the army list (CPs in points) and the battle he commands."""
+        return forces.forces(roster, side)
+
+    def prepare(self, state: BattleState) -> BattleState:
+        """Every leader with a contingent, every contingent in a known battle."""
+        return forces.prepare(state)
+
+    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
+        """Casualties cost stands for good; a contingent gone from the table is lost."""
+        return forces.carry_over(entry, unit)
+
+    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
+        """The English and French at Agincourt."""
+        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
+
+    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
+        """The scripted player's orders for its contingents and leaders."""
+        return demo.orders_for(self, state, side)
+
+    def demo_answer(self, state: BattleState) -> str:
+        """The scripted player's answer: the attacker's horse counter-charges and pursues."""
+        return demo.answer_for(state)
 
     # -- orders --------------------------------------------------------------------------
 
@@ -216,6 +239,16 @@ class TreeOfBattlesRules(Rules):
         return check is not None and any(check(x) for x in mine)
 
     # -- resolvers -----------------------------------------------------------------------
+
+    def resolver(self, step: Step) -> Callable[[Context], None]:
+        """The step's resolver; afterwards leaders stand where their contingents stand."""
+        inner = super().resolver(step)
+
+        def run(ctx: Context) -> None:
+            inner(ctx)
+            ctx.state = forces.follow_leaders(ctx.state)
+
+        return run
 
     def resolve_command(self, ctx: Context) -> None:
         """Command actions, paid with CPs."""
