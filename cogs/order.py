@@ -157,15 +157,22 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
 
     @charge.autocomplete("target")
     @shoot.autocomplete("target")
-    @command.autocomplete("target")
-    @give.autocomplete("target")
-    async def target_autocomplete(
+    async def enemy_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the other sides' units."""
         names = await self.battles.units_on_table(
             place_of(interaction), interaction.user.id, own=False
         )
+        return matching_choices(names, current)
+
+    @command.autocomplete("target")
+    @give.autocomplete("target")
+    async def target_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer every unit, the enemy's first (commands may aim at friends)."""
+        names = await self.battles.any_targets(place_of(interaction), interaction.user.id)
         return matching_choices(names, current)
 
     @give.autocomplete("option")

@@ -10,11 +10,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.rendering.render import render_map
-from rules_core.rulesets.skirmish.sample import sample_battle
+from rules_core import engine, registry
+from rules_core.rulesets.hail_caesar import sample as hail_caesar
+from rules_core.rulesets.skirmish import sample as skirmish
+from rules_core.rulesets.tree_of_battles import sample as tree_of_battles
 from rules_core.state import BattleState
 
-SAMPLES: dict[str, Callable[[], BattleState]] = {"skirmish": sample_battle}
+SAMPLES: dict[str, Callable[[], BattleState]] = {
+    "skirmish": skirmish.sample_battle,
+    "tree_of_battles": tree_of_battles.sample_battle,
+    "hail_caesar": hail_caesar.sample_battle,
+}
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "docs" / "maps"
+
+
+def at_first_step(state: BattleState) -> BattleState:
+    """The sample as play begins, so the title names the first step."""
+    rules = registry.get(state.ruleset).rules
+    return state if rules is None else engine.begin(rules, state)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     for name, build in SAMPLES.items():
         path = folder / f"{name}.png"
-        path.write_bytes(render_map(build()))
+        path.write_bytes(render_map(at_first_step(build())))
         print(f"{path} ({path.stat().st_size // 1024} KB)")
     return 0
 

@@ -172,6 +172,7 @@ def view_of(loaded: Loaded) -> BattleView:
             list(gms) if side == "gm" else [s.owner_id for s in battle.sides if s.side_id == side]
         )
     armies = {a.id: a.name for a in loaded.campaign.armies}
+    step_words = waiting.title + subject_words(state) if waiting else "Setting up"
     return BattleView(
         id=battle.id,
         name=battle.name,
@@ -187,10 +188,19 @@ def view_of(loaded: Loaded) -> BattleView:
             for s in sorted(battle.sides, key=lambda s: s.side_id)
         ),
         state=state,
-        waiting_step=waiting.title if waiting else "Setting up",
+        waiting_step=step_words,
         waiting_for=tuple(dict.fromkeys(users)),
         gm_ids=gms,
     )
+
+
+def subject_words(state: BattleState) -> str:
+    """`` — Legio IX`` when a step runs once per division, command or round, else nothing."""
+    subject = state.cursor.subject
+    if subject is None:
+        return ""
+    names = {g.id: g.name for g in state.groups} | {ld.id: ld.name for ld in state.leaders}
+    return f" — {names.get(subject.id, subject.id.replace('_', ' '))}"
 
 
 def find_leader(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Leader:

@@ -153,22 +153,29 @@ class BattleService:
             return view_of(loaded)
 
     async def units_on_table(self, place: Place, user_id: int, *, own: bool) -> list[str]:
-        """Names of the user's units and leaders (own), or of possible targets: the enemy's
-        units, then the user's own."""
+        """Names of the user's units and leaders (own), or of the enemy's units (targets)."""
+        return [name for name, mine in await self._table_names(place, user_id) if mine == own]
+
+    async def any_targets(self, place: Place, user_id: int) -> list[str]:
+        """Every unit on the table, the enemy's first, for orders aimed at friend or foe."""
+        names = await self._table_names(place, user_id, leaders=False)
+        return [n for n, mine in names if not mine] + [n for n, mine in names if mine]
+
+    async def _table_names(
+        self, place: Place, user_id: int, *, leaders: bool = True
+    ) -> list[tuple[str, bool]]:
+        """(name, whether it is the user's) for every unit (and leader) on the table."""
         async with self.db.read() as session:
             try:
                 loaded = await load_battle(session, place)
             except (NotFound, Conflict):
                 return []
             mine = set(loaded.side_of(user_id))
+            if not mine and loaded.is_gm(user_id):
+                mine = {s.side_id for s in loaded.battle.sides}  # a GM may act for anyone
             state = loaded.state
-            if own and loaded.is_gm(user_id) and not mine:
-                return [a.name for a in (*state.units, *state.leaders)]
-            if own:
-                return [a.name for a in (*state.units, *state.leaders) if a.side in mine]
-            # targets: the enemy first, then friends (joining, steadying, controlling them)
-            enemy = [u.name for u in state.units if u.side not in mine]
-            return enemy + [u.name for u in state.units if u.side in mine]
+            actors = (*state.units, *state.leaders) if leaders else state.units
+            return [(a.name, a.side in mine) for a in actors]
 
     async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
         """(id, title) of the orders the current step takes, for autocomplete."""
@@ -185,8 +192,14 @@ class BattleService:
         async with self.db.read() as session:
             try:
                 loaded = await load_battle(session, place)
-                params = loaded.rules.order_kind(kind).params
-            except (NotFound, Conflict, KeyError):
+            except (NotFound, Conflict):
+                return []
+            rules = loaded.rules
+            if kind == "command" and kind not in {k.id for k in rules.order_kinds}:
+                return [k.id for k in rules.order_kinds if k.actor == "leader"]
+            try:
+                params = rules.order_kind(kind).params
+            except KeyError:
                 return []
             return [c for p in params if p.kind == "choice" for c in p.choices]
 

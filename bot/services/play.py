@@ -8,7 +8,7 @@ find nothing to do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from sqlalchemy import delete, select
@@ -137,6 +137,7 @@ class PlayService:
         async with self.db.write() as session:
             loaded = await _running(session, place)
             sides = _acting_sides_of(loaded, user_id)
+            kind, given = _command_action(loaded, kind, given)
             order_kind = _order_kind(loaded, kind)
             mine = None if GM in sides else sides
             actor: Unit | Leader = (
@@ -361,6 +362,18 @@ def _users_of(loaded: Loaded, sides: list[str]) -> list[int]:
             else [s.owner_id for s in view.sides if s.side_id == side]
         )
     return users
+
+
+def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:
+    """``/order command``: a ruleset without a ``command`` order names the action in option."""
+    kinds = loaded.rules.order_kinds
+    if kind != "command" or any(k.id == "command" for k in kinds):
+        return kind, given
+    actions = [k.id for k in kinds if k.actor == "leader"]
+    if given.option not in actions:
+        shown = ", ".join(actions) or "none"
+        raise InvalidInput(f"Name the command action in `option`: one of {shown}.")
+    return str(given.option), replace(given, option=None)
 
 
 def _order_kind(loaded: Loaded, kind: str) -> OrderKind:

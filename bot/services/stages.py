@@ -29,6 +29,7 @@ from bot.services.battle_state import (
     Loaded,
     append_entries,
     cancel_deadlines,
+    subject_words,
     view_of,
 )
 from bot.services.endings import EndReport, finish
@@ -158,7 +159,7 @@ def stage_title(loaded: Loaded) -> str:
     side = active_side(loaded.rules.sequence, state.cursor)
     names = {s.side_id: s.name for s in loaded.battle.sides}
     whose = f" ({names.get(side, side)})" if side else ""
-    return f"{turn} · {waiting.title}{whose}"
+    return f"{turn} · {waiting.title}{subject_words(state)}{whose}"
 
 
 async def advance(

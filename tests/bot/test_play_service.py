@@ -87,6 +87,8 @@ async def test_autocomplete_sources(services: Services, place: Place) -> None:
         "Blue Warriors",
         "Blue Slingers",
         "Blue Riders",
+    ]
+    assert (await services.battles.any_targets(place, ALICE))[3:] == [
         "Red Spearmen",
         "Red Archers",
         "Red Horse",

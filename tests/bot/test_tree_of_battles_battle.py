@@ -123,7 +123,7 @@ async def test_a_turn_of_the_tree_of_battles_through_the_services(
     assert (henry.attached_to, henry.x, henry.y, henry.points) == ("a3", 12.0, 3.0, 4)
     assert first.unit("a2").group == "a_york_battle"
     assert first.group("b_main").leader == "b_albret"
-    assert report.battle.waiting_step == "Command"
+    assert report.battle.waiting_step == "Command — action 1"
     with pytest.raises(InvalidInput, match="not given in the Command step"):
         await services.play.submit(
             place, ALICE, "shoot", "Right-wing Archers", OrderInput(target="Bombards")
@@ -161,3 +161,17 @@ async def test_the_demo_plays_the_tree_of_battles(tmp_path: Path) -> None:
     assert "## Turn 3 · Shooting" in text
     record = json.loads((tmp_path / "record.json").read_text())
     assert verify(record).ok
+
+
+async def test_order_command_names_the_action_in_its_option(
+    services: Services, place: Place
+) -> None:
+    await set_up(services, place)
+    await services.play.start(place, GM)
+    actions = await services.battles.order_options(place, "command")
+    assert {"leader_move", "steady", "control", "new_orders"} <= set(actions)
+    with pytest.raises(InvalidInput, match="Name the command action in `option`"):
+        await services.play.submit(place, ALICE, "command", "Edward, Duke of York", OrderInput())
+    given = OrderInput(option="new_orders")
+    with pytest.raises(InvalidInput, match="needs"):
+        await services.play.submit(place, ALICE, "command", "Edward, Duke of York", given)

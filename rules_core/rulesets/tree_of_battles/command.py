@@ -44,7 +44,9 @@ def problem(state: BattleState, leader: Leader, order: Order) -> str | None:
     """Why a command action cannot be taken, or None."""
     price = cost(order.kind)
     if left(leader) < price:
-        return f"{leader.name} has {left(leader)} CPs left; {ACTIONS[order.kind]} costs {price}"
+        points = left(leader)
+        unit = "CP" if points == 1 else "CPs"
+        return f"{leader.name} has {points} {unit} left; {ACTIONS[order.kind]} costs {price}"
     if order.kind == "new_orders":
         return None
     if order.kind == "leader_move":

@@ -193,7 +193,7 @@ def test_command_actions_cost_cps_and_reach(rules: Rules) -> None:
     broke = judge(rules, poor, "camoys", "control", target="e4")
     assert (
         isinstance(broke, Illegal)
-        and broke.reason == "Thomas, Lord Camoys has 1 CPs left; control costs 2"
+        and broke.reason == "Thomas, Lord Camoys has 1 CP left; control costs 2"
     )
 
 
