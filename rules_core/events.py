@@ -76,6 +76,25 @@ class UnitMoved(Event):
 
 
 @dataclass(frozen=True)
+class ShotFired(Event):
+    """A unit shot at another; the map draws a line between them."""
+
+    kind: ClassVar[str] = "shot_fired"
+    shooter: str
+    target: str
+    distance: float | None = None
+
+
+@dataclass(frozen=True)
+class MeleeFought(Event):
+    """Two units fought hand to hand; the map marks where they meet."""
+
+    kind: ClassVar[str] = "melee_fought"
+    attacker: str
+    defender: str
+
+
+@dataclass(frozen=True)
 class StatusChanged(Event):
     """A status field of a unit, leader, group or side changed, and why."""
 
@@ -145,7 +164,8 @@ class BattleEnded(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
-        StepBegan, OrderRejected, DiceRolled, TestResolved, UnitMoved, StatusChanged,
+        StepBegan, OrderRejected, DiceRolled, TestResolved, UnitMoved, ShotFired, MeleeFought,
+        StatusChanged,
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
         BattleEnded,
     )

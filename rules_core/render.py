@@ -14,7 +14,9 @@ from rules_core.events import (
     DiceRolled,
     Event,
     LeaderHit,
+    MeleeFought,
     OrderRejected,
+    ShotFired,
     SideOrderSet,
     StatusChanged,
     StepBegan,
@@ -137,6 +139,17 @@ def _answered(e: DecisionAnswered, r: Renderer) -> str:
 @_line.register
 def _order(e: SideOrderSet, r: Renderer) -> str:
     return f"Order of play: {', '.join(r.name(side) for side in e.order)} ({e.reason})"
+
+
+@_line.register
+def _shot(e: ShotFired, r: Renderer) -> str:
+    at = "" if e.distance is None else f", {r.length(e.distance)} away"
+    return f"{r.name(e.shooter)} shoots at {r.name(e.target)}{at}"
+
+
+@_line.register
+def _melee(e: MeleeFought, r: Renderer) -> str:
+    return f"{r.name(e.attacker)} and {r.name(e.defender)} fight hand to hand"
 
 
 @_line.register

@@ -16,7 +16,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier
-from rules_core.events import OrderRejected
+from rules_core.events import MeleeFought, OrderRejected, ShotFired
 from rules_core.geometry import Footprint, facing_towards, in_contact, quarter, range_from_front
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
@@ -288,6 +288,7 @@ class SkirmishRules(Rules):
             if shooter.status.get("disordered"):
                 modifiers.append(Modifier(-1, "disordered"))
             label = f"Shooting: {shooter.name} at {target.name} ({band} range)"
+            ctx.emit(ShotFired(shooter.id, target.id, round(gap, 2)))
             roll = ctx.dice.pool(label, dice, need, modifiers)
             if roll.total:
                 _wound(ctx, target.id, roll.total, f"shot by {shooter.name}")
@@ -296,6 +297,7 @@ class SkirmishRules(Rules):
         """Every pair of units in contact fights; the loser falls back, the winner may follow."""
         for a_id, b_id in _pairs(ctx.state):
             a, b = ctx.state.unit(a_id), ctx.state.unit(b_id)
+            ctx.emit(MeleeFought(a.id, b.id))
             hits_a, hits_b = _fight(ctx, a, b), _fight(ctx, b, a)
             _wound(ctx, b.id, hits_a, f"beaten in melee by {a.name}")
             _wound(ctx, a.id, hits_b, f"beaten in melee by {b.name}")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rules_core.context import Context
 from rules_core.dice import Modifier
-from rules_core.events import TestResolved
+from rules_core.events import MeleeFought, TestResolved
 from rules_core.geometry import Footprint, in_contact
 from rules_core.rulesets.tree_of_battles import losses, measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -169,6 +169,7 @@ def score(ctx: Context, unit: Unit, enemy: Unit, charge: bool) -> int:
 def fight(ctx: Context, a: Unit, b: Unit) -> tuple[Outcome, Outcome]:
     """One combat: both roll, each reads its difference in the results table."""
     charge = charge_combat(a, b)
+    ctx.emit(MeleeFought(a.id, b.id))
     first, second = score(ctx, a, b, charge), score(ctx, b, a, charge)
     results = []
     for unit, enemy, diff in ((a, b, first - second), (b, a, second - first)):

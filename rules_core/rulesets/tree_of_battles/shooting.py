@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
-from rules_core.events import TestResolved
+from rules_core.events import ShotFired, TestResolved
 from rules_core.geometry import Footprint, quarter, range_from_front
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -182,6 +182,7 @@ def describe(shot: Shot) -> str:
 
 def resolve(ctx: Context, shot: Shot) -> int:
     """Roll a shot and look it up; the DPs it causes (applied by the caller, simultaneously)."""
+    ctx.emit(ShotFired(shot.shooter.id, shot.target.id, round(shot.distance, 2)))
     if shot.artillery:
         return _guns(ctx, shot)
     need = shot.need()
