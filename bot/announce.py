@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.rendering.render import render_map_async
+from bot.rendering.render import MapOptions, render_map_async
 from bot.services.endings import EndReport
 from bot.services.play import Reminder
 from bot.services.stages import DecisionView, StageReport
@@ -75,7 +75,8 @@ def record_file(ended: EndReport) -> discord.File:
 
 async def map_file(report: StageReport) -> discord.File:
     """The map after the step, with the step's moves, shots and combats drawn."""
-    png = await render_map_async(report.battle.state, report.events)
+    options = MapOptions(lost=report.lost)
+    png = await render_map_async(report.battle.state, report.events, options)
     return discord.File(io.BytesIO(png), filename="map.png")
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
-from bot.rendering.render import render_map_async
+from bot.rendering.render import MapOptions, render_map_async
 from bot.services import Services
 from bot.services.battle_state import BattleView
 from bot.services.campaigns import Place
@@ -68,7 +68,8 @@ class Transcript:
         """Write down one resolved step and draw its map."""
         self.maps += 1
         name = f"step-{self.maps:03d}.png"
-        png = await render_map_async(report.battle.state, report.events)
+        options = MapOptions(lost=report.lost)
+        png = await render_map_async(report.battle.state, report.events, options)
         (self.out / name).write_bytes(png)
         self.lines += [f"## {report.title}", "", *report.lines, "", f"![map]({name})", ""]
 

@@ -42,7 +42,7 @@ class Entry:
     words: str
 
 
-def side_entry(name: str, style: SideStyle, ghost: bool = False) -> Entry:
+def side_entry(name: str, style: SideStyle, ghost: bool = False, label: str = "") -> Entry:
     """A unit in the side's colours, facing up."""
 
     def paint(image: Image.Image, left: float, top: float) -> None:
@@ -56,7 +56,7 @@ def side_entry(name: str, style: SideStyle, ghost: bool = False) -> Entry:
         stub = Unit("legend", name, "", "", "", "", 1, 1, 0, 0, 0, stands=2)
         draw_unit(draw, Piece(stub, corners, (left, top, left + 36, top + 20), style, ghost))
 
-    return Entry(36, paint, f"{name} (last seen)" if ghost else name)
+    return Entry(36, paint, label or (f"{name} (last seen)" if ghost else name))
 
 
 def leader_entry(style: SideStyle) -> Entry:

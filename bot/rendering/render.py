@@ -25,7 +25,7 @@ from bot.rendering.style import PAPER, SideStyle, palette_image
 from bot.rendering.terrain import obstacle_style
 from bot.rendering.view import Area, View, fit
 from rules_core.events import Event
-from rules_core.state import BattleState
+from rules_core.state import BattleState, Unit
 
 TITLE_HEIGHT = 44
 FURNITURE_WIDTH = 360  # scale bar and compass, left of the legend
@@ -43,6 +43,7 @@ class MapOptions:
     area: Area | None = None  # x0, y0, x1, y1 in the ruleset's measure; None is the table
     side_view: SideView | None = None
     reach: Reach | None = None
+    lost: tuple[Unit, ...] = ()  # units gone during the step: pale, where they last stood
     legend: bool = True
     compress_level: int = 3  # zlib: level 6 saves a fifth of the bytes, 1.7 times slower
 
@@ -76,7 +77,7 @@ async def render_map_async(
 
 def render_image(state: BattleState, events: Iterable[Event], options: MapOptions) -> Image.Image:
     """The map as a palette image."""
-    scene = build_scene(state, events, options.side_view, options.reach)
+    scene = build_scene(state, events, options.side_view, options.reach, options.lost)
     layout = lay_out(scene, options)
     canvas = Image.new("RGB", layout.size, PAPER)
     canvas.paste(draw_table(scene, layout.view), layout.origin)
@@ -96,7 +97,9 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     state = scene.state
     entries = [legend.side_entry(s.name, scene.style(s.id)) for s in state.sides]
     if scene.ghosts:
-        entries.append(legend.side_entry("enemy", scene.style(scene.ghosts[0].side), ghost=True))
+        style = scene.style(scene.ghosts[0].side)
+        words = "" if scene.side_view is not None else "lost this step"
+        entries.append(legend.side_entry("enemy", style, ghost=True, label=words))
     if scene.leaders:
         entries.append(legend.leader_entry(scene.style(scene.leaders[0].side)))
     entries += legend.terrain_entries(state.terrain, obstacle_style)

@@ -35,14 +35,20 @@ class Scene:
 
 
 def build_scene(
-    state: BattleState, events: Iterable[Event], side_view: SideView | None, reach: Reach | None
+    state: BattleState,
+    events: Iterable[Event],
+    side_view: SideView | None,
+    reach: Reach | None,
+    lost: tuple[Unit, ...] = (),
 ) -> Scene:
-    """Decide what the map shows; with a side view, hide what that side cannot see."""
+    """Decide what the map shows; with a side view, hide what that side cannot see. Units
+    ``lost`` in the step are drawn pale where they stood, so its shots and combats show."""
     marks = read_events(events)
     styles = side_styles(state)
     if side_view is None:
         units = state.units
-        return Scene(state, units, (), state.leaders, marks, styles, None, reach, contacts(units))
+        gone = tuple(u for u in lost if all(u.id != kept.id for kept in units))
+        return Scene(state, units, gone, state.leaders, marks, styles, None, reach, contacts(units))
     seen = visible_enemies(state, side_view)
     units = tuple(u for u in state.units if u.side == side_view.side or u.id in seen)
     shown = {unit.id for unit in units}

@@ -38,6 +38,7 @@ from rules_core.engine import Resolution
 from rules_core.events import Event, event_to_dict
 from rules_core.orders import Order
 from rules_core.render import Renderer
+from rules_core.state import BattleState, Unit
 from rules_core.steps import active_side
 
 DEFAULT_POLICY: dict[str, Any] = {
@@ -75,6 +76,7 @@ class StageReport:
     battle: BattleView
     decision: DecisionView | None = None
     ended: EndReport | None = None
+    lost: tuple[Unit, ...] = ()  # units that left the table in the step, as they last stood
 
 
 @dataclass
@@ -194,9 +196,15 @@ async def advance(
     renderer = Renderer.for_state(loaded.state, before)  # names of units lost in the step
     report = StageReport(
         title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
-        view_of(loaded), decision_view(loaded), ended,
+        view_of(loaded), decision_view(loaded), ended, _lost(before, loaded.state),
     )  # fmt: skip
     return report, arming
+
+
+def _lost(before: BattleState, after: BattleState) -> tuple[Unit, ...]:
+    """Units on the table before a step and not after it."""
+    kept = {unit.id for unit in after.units}
+    return tuple(unit for unit in before.units if unit.id not in kept)
 
 
 def decision_view(loaded: Loaded) -> DecisionView | None:

@@ -16,7 +16,7 @@ from bot.rendering.render import render_image
 from bot.rendering.style import side_style
 from bot.rendering.units import piece
 from bot.rendering.view import View
-from rules_core.events import Event
+from rules_core.events import Event, MeleeFought, ShotFired
 from tests.rendering import states
 from tests.rendering.helpers import PLAIN, changed, picture
 
@@ -123,3 +123,13 @@ def test_a_move_arrow_ends_where_the_path_enters_the_units_footprint() -> None:
     spearmen = state.unit("r1")  # 4" wide, 2" deep, centred on (12, 20) facing north
     assert arrow_path(((12.0, 4.0), (12.0, 20.0)), spearmen)[-1] == pytest.approx((12.0, 19.0))
     assert arrow_path(((12.0, 19.5), (12.0, 20.0)), spearmen)[-1] == (12.0, 20.0)  # from inside
+
+
+def test_units_lost_in_the_step_are_drawn_where_they_stood() -> None:
+    state = states.start()
+    gone, survivor = state.units[0], state.units[-1]
+    after = replace(state, units=state.units[1:])
+    events = (ShotFired(survivor.id, gone.id, 5.0), MeleeFought(survivor.id, gone.id))
+    plain = render_image(after, events, MapOptions(width=800))
+    marked = render_image(after, events, MapOptions(width=800, lost=(gone,)))
+    assert plain.tobytes() != marked.tobytes()
