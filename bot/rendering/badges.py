@@ -284,7 +284,7 @@ register_badge("won", Tag("won the last round of hand-to-hand", "WINNING", B["go
 register_badge("advanced", Tag("moved in the General Advance", "ADVANCED", B["calm"]), HC)
 register_badge("granted_moves", Count("moves granted by the C-in-C", "{} mv", B["calm"]), HC)
 register_badge(
-    "rank", Level("general's rank", {"army": ("C-IN-C", B["calm"])}, frozenset({"general"})), HC
+    "rank", Level("the army commander", {"army": ("C-IN-C", B["calm"])}, frozenset({"general"})), HC
 )
 
 # The Tree of Battles' own status keys (dps, array, casualties, pursuing, looting and broken

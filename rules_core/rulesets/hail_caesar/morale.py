@@ -17,6 +17,7 @@ from rules_core.dice import Modifier, Roll
 from rules_core.events import StatusChanged
 from rules_core.geometry import Footprint
 from rules_core.rulesets.hail_caesar import measure
+from rules_core.rulesets.hail_caesar.forces import START_COUNTS
 from rules_core.rulesets.hail_caesar.tables import BREAK_AS, break_tables
 from rules_core.state import BattleState, Unit
 
@@ -118,17 +119,25 @@ def _mapping(value: object) -> dict[str, int]:
 
 
 def division_counts(state: BattleState, side: str, division: str) -> tuple[int, int]:
-    """A division's units lost or shaken, and its units at the start."""
-    lost = _mapping(state.side(side).status.get("lost")).get(division, 0)
+    """A division's units lost or shaken, and its units at the start.
+
+    The start is the count ``prepare`` kept, so units taken off by other means (a GM) count
+    as lost too; a state that never went through ``prepare`` counts the lost and present.
+    """
+    status = state.side(side).status
+    lost = _mapping(status.get("lost")).get(division, 0)
     present = [u for u in state.units_of(side) if u.group == division]
     shaken = sum(1 for u in present if u.status.get("shaken"))
-    return lost + shaken, lost + len(present)
+    total = max(_mapping(status.get(START_COUNTS)).get(division, 0), lost + len(present))
+    return total - len(present) + shaken, total
 
 
 def divisions_of(state: BattleState, side: str) -> list[str]:
     """Every division a side began with, in roster order."""
-    found = [u.group for u in state.units_of(side)]
-    found += list(_mapping(state.side(side).status.get("lost")))
+    status = state.side(side).status
+    found = list(_mapping(status.get(START_COUNTS)))
+    found += [u.group for u in state.units_of(side)]
+    found += list(_mapping(status.get("lost")))
     return list(dict.fromkeys(found))
 
 

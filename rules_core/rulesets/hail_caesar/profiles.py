@@ -8,7 +8,7 @@ and any roster entry or campaign may override every one of them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 import yaml
@@ -22,7 +22,7 @@ SIZES = ("large", "standard", "small", "tiny")
 FORMATIONS = ("line", "column", "square", "testudo", "wedge", "open_order")
 WEAPONS = ("none", *RANGE_TABLE.rows)
 PROFILE_KEYS = ("clash", "sustained", "short", "long", "morale", "stamina", "elite", "weapon")
-ARMIES = Path(__file__).parent / "armies"
+ARMIES = files("rules_core.rulesets.hail_caesar").joinpath("armies")
 
 
 # Editable defaults: typical stat lines by troop type (clash, sustained, short, long,
@@ -128,8 +128,8 @@ def leader_from_entry(entry: Mapping[str, Json], side: str) -> Leader:
 
 
 def load_army(name: str) -> dict[str, Any]:
-    """A sample army (``romans`` or ``gauls``) as roster data."""
-    with open(ARMIES / f"{name}.yaml", encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+    """A sample army (``romans`` or ``gauls``) as roster data, read from the package."""
+    text = ARMIES.joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
     assert isinstance(data, dict)
     return data

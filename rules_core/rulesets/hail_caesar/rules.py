@@ -18,14 +18,16 @@ from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.hail_caesar import (
     combat,
     command,
+    demo,
+    forces,
     measure,
     morale,
     orders,
     shooting,
     tables,
 )
-from rules_core.rulesets.hail_caesar.profiles import unit_from_entry
-from rules_core.state import BattleState, Outcome, Unit
+from rules_core.rulesets.hail_caesar.profiles import load_army, unit_from_entry
+from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 
 UNIT_ORDERS = ("move", "charge", "form", "retire", "hold", "command")
@@ -131,9 +133,36 @@ class HailCaesarRules(Rules):
     def unit_from_roster(
         self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
     ) -> Unit:
-        """A unit from a roster entry: its profile from its type, overridden by the entry."""
-        division = entry.get("division")
-        return unit_from_entry(entry, unit_id, side, str(division) if division else group)
+        """A unit from a roster entry, in its (side-prefixed) division if it names one."""
+        return unit_from_entry(entry, unit_id, side, forces.division_of(entry, side) or group)
+
+    def forces_from_roster(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """The army list's divisions and generals (Leadership, rank), ids prefixed by side."""
+        return forces.forces(roster, side)
+
+    def prepare(self, state: BattleState) -> BattleState:
+        """Generals behind their divisions; each division's units counted for break tests."""
+        return forces.prepare(state)
+
+    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
+        """Units that broke or shattered are lost; survivors' casualties are noted."""
+        return forces.carry_over(entry, unit)
+
+    # -- the demo ----------------------------------------------------------------------
+
+    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
+        """The sample Roman legion and Gallic host, as the army files give them."""
+        return (load_army("romans"), load_army("gauls"))
+
+    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
+        """Advance, charge and shoot; generals order General Advances, divisions and rallies."""
+        return demo.orders_for(self, state, side)
+
+    def demo_answer(self, state: BattleState) -> str:
+        """Re-roll failed orders, retreat rather than hold disordered, else the default."""
+        return demo.answer(state)
 
     # -- orders --------------------------------------------------------------------------
 

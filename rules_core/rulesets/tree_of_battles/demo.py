@@ -56,10 +56,11 @@ def _command(rules: Rules, state: BattleState, side: str) -> list[Order]:
     """Steady a leader's own contingent if it has DPs; the herald's new orders on turn 1."""
     herald = _herald(state, side)
     found = []
+    on_table = {unit.id: unit for unit in state.units}
     for leader in state.leaders:
-        if leader.side != side or not leader.attached_to:
-            continue
-        unit = state.unit(leader.attached_to)
+        if leader.side != side or leader.attached_to not in on_table:
+            continue  # unattached, or his contingent is gone
+        unit = on_table[leader.attached_to]
         if unit.status.get("dps"):
             order = Order(leader.id, "steady", {"target": unit.id})
         elif (

@@ -156,7 +156,7 @@ def test_the_sample_armies_fit_the_roster_schema_and_load_through_the_hook() -> 
         assert SCHEMA.validate(army) == []
         entry = army["units"][0]
         unit = RULES.unit_from_roster(entry, "u1", "a", "a_main")
-        assert unit.get("stamina") and unit.group == entry["division"]
+        assert unit.get("stamina") and unit.group == f"a_{entry['division']}"
     warband = RULES.unit_from_roster(load_army("gauls")["units"][0], "u1", "a", "a_main")
     assert warband.get("clash") == 7 and warband.get("size") == "large"
     assert SCHEMA.validate({"name": "x", "units": [{"name": "y", "size": "huge"}]}) == [
