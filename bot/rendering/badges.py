@@ -221,6 +221,19 @@ DEFAULT_BADGES: dict[str, Badge] = {
         },
         frozenset({"good array", "good"}),
     ),
+    "formation": Level(
+        "formation",
+        {
+            "column": ("COLUMN", B["calm"]),
+            "square": ("SQUARE", B["calm"]),
+            "testudo": ("TESTUDO", B["calm"]),
+            "wedge": ("WEDGE", B["calm"]),
+            "open_order": ("OPEN", B["calm"]),
+            "open order": ("OPEN", B["calm"]),
+            "march_column": ("MARCH", B["calm"]),
+        },
+        frozenset({"", "line", "formed", "close order", "good array", "good"}),
+    ),
     "freshness": Level(
         "freshness",
         {"no longer fresh": ("TIRED", B["warn"]), "exhausted": ("EXHAUSTED", B["bad"])},

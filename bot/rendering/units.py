@@ -150,7 +150,8 @@ def unit_label(item: Piece, shown: Mapping[str, badges.Badge]) -> Label:
     given = item.unit.get("label")
     name = given if isinstance(given, str) and given else item.unit.name
     mark = " ?" if item.ghost else ""
-    row = badges.shown(item.unit.status, shown)
+    # The unit's formation is a field of its own; a status of the same name wins.
+    row = badges.shown({"formation": item.unit.formation, **item.unit.status}, shown)
     fallback = compact(name) + mark
     return Label(short(name) + mark, item.style.text, row, item.box, item.rear, fallback=fallback)
 

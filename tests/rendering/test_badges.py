@@ -87,3 +87,12 @@ def test_every_badge_shape_can_be_registered_for_all_rulesets() -> None:
     register_badge("ammo", Pips("ammunition", (0, 0, 160), most=4))
     for key, value in (("morale", "Wavering"), ("ammo", 3)):
         assert changed(picture(states.one_unit({key: value})), plain_unit()) is not None
+
+
+@pytest.mark.parametrize("formation", ["column", "square", "testudo", "wedge", "open_order"])
+def test_a_units_own_formation_field_shows_as_a_badge(formation: str) -> None:
+    base = states.one_unit()
+    formed = replace(base, units=(replace(base.units[0], formation=formation),))
+    assert changed(picture(formed), plain_unit()) is not None
+    in_line = replace(base, units=(replace(base.units[0], formation="line"),))
+    assert changed(picture(in_line), plain_unit()) is None
