@@ -187,11 +187,19 @@ def view_of(loaded: Loaded) -> BattleView:
             SideView(s.side_id, s.name, s.owner_id, armies.get(s.army_id or -1, "—"))
             for s in sorted(battle.sides, key=lambda s: s.side_id)
         ),
-        state=state,
+        state=_as_shown(loaded) if battle.status is BattleStatus.SETUP else state,
         waiting_step=step_words,
         waiting_for=tuple(dict.fromkeys(users)),
         gm_ids=gms,
     )
+
+
+def _as_shown(loaded: Loaded) -> BattleState:
+    """During set-up, the state as it will begin (leaders beside their troops), for maps."""
+    try:
+        return loaded.rules.prepare(loaded.state)
+    except (KeyError, ValueError, IndexError, StopIteration):
+        return loaded.state  # not every unit is deployed yet: show it as it stands
 
 
 def subject_words(state: BattleState) -> str:

@@ -79,6 +79,8 @@ async def test_set_up_brings_divisions_and_generals(services: Services, place: P
     units = (await services.battles.view(place)).state.units
     assert {u.id: u.group for u in units}["a5"] == "a_rom_equites"
     assert all(u.facing == (0 if u.side == "a" else 180) for u in units)
+    shown = await services.battles.view(place)  # set-up maps show generals with their troops
+    assert all((ld.x, ld.y) != (0.0, 0.0) for ld in shown.state.leaders)
 
 
 async def answer(services: Services, view: BattleView) -> StageReport:
