@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
 import pytest
 
 from rules_core import registry
-from rules_core.events import BattleEnded, DecisionRequested, event_from_dict, event_to_dict
+from rules_core.events import BattleEnded, DecisionRequested
 from rules_core.plugin import Rules
-from rules_core.record import BattleRecord
-from rules_core.render import Renderer
 from rules_core.rulesets.hail_caesar import RULESET
-from rules_core.verify import verify
 from tests.rules_core.rulesets.hail_caesar.script import SEED, Played, play
+from tests.rules_core.scripted import matches_golden, round_trips, verified
 
 GOLDEN = Path(__file__).parent / "golden" / "hail_caesar_battle.txt"
 
@@ -46,20 +42,14 @@ def test_the_battle_lasts_three_turns_and_ends_by_an_army_breaking(played: Playe
 
 
 def test_the_battle_log_matches_the_golden_file(played: Played) -> None:
-    text = "\n".join(Renderer.for_state(played.first).lines(played.result.events)) + "\n"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert matches_golden(played, GOLDEN)
 
 
 def test_every_event_round_trips_through_json(played: Played) -> None:
-    events = played.result.events
-    assert [event_from_dict(event_to_dict(e)) for e in events] == list(events)
+    assert round_trips(played)
 
 
 def test_the_record_verifies(played: Played) -> None:
-    kept = BattleRecord.start(played.first, SEED).extended(played.result.entries)
-    record = json.loads(json.dumps(kept.revealed(SEED).to_dict()))
-    report = verify(record)
+    report = verified(played, SEED)
     assert report.ok, report.problem
     assert report.rolls > 30

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from rules_core import registry
-from rules_core.events import BattleEnded, DecisionRequested, event_from_dict, event_to_dict
+from rules_core.events import BattleEnded, DecisionRequested
 from rules_core.plugin import Rules
-from rules_core.render import Renderer
 from tests.rules_core.rulesets.skirmish.script import play
+from tests.rules_core.scripted import matches_golden, round_trips
 
 GOLDEN = Path(__file__).parents[2] / "golden" / "skirmish_battle.txt"
 
@@ -29,13 +28,8 @@ def test_the_scripted_battle_ends_in_a_victory() -> None:
 
 
 def test_the_battle_log_matches_the_golden_file() -> None:
-    played = play(rules())
-    text = "\n".join(Renderer.for_state(played.first).lines(played.result.events)) + "\n"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert matches_golden(play(rules()), GOLDEN)
 
 
 def test_every_event_round_trips_through_json() -> None:
-    events = play(rules()).result.events
-    assert [event_from_dict(event_to_dict(e)) for e in events] == list(events)
+    assert round_trips(play(rules()))
