@@ -192,7 +192,9 @@ class SkirmishRules(Rules):
         if gap > reach:
             return Illegal(order, f'{target.name} is {_g(gap)}" away, beyond {_g(reach)}" range')
         band, need = self._band(state, gap, float(reach))
-        notes = ("target partly obscured: one hit fewer",) if seen.partial else ()
+        notes: tuple[str, ...] = ("target partly obscured: one hit fewer",) if seen.partial else ()
+        if unit.status.get("disordered"):
+            notes += ("disordered: one hit fewer",)
         summary = f'shoots at {target.name}, {_g(gap)}" away: {band} range, hits on {need}+'
         return Preview(order, summary, notes)
 
