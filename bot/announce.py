@@ -106,6 +106,7 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DE
         from bot.replies import report_error
 
         bot: AideBot = interaction.client  # type: ignore[assignment]
+        bot.open_questions.pop(self.battle_id, None)  # this click closes it
         try:
             report = await bot.services.play.answer(
                 self.battle_id, self.stage, interaction.user.id, None, self.option
@@ -129,6 +130,7 @@ def decision_view(decision: DecisionView) -> discord.ui.View:
 
 async def post_report(bot: AideBot, report: StageReport) -> None:
     """Post a resolved step to the campaign channel: summary, full log, map, question."""
+    await close_question(bot, report.battle.id, f"closed: {report.trigger}")
     channel = bot.get_partial_messageable(report.battle.channel_id)
     files = [await map_file(report)]
     if len(report.lines) > SUMMARY_LINES:
@@ -141,11 +143,22 @@ async def post_report(bot: AideBot, report: StageReport) -> None:
     decision = report.decision
     if decision is not None and report.ended is None:
         who = mentions(decision.user_ids)
-        await channel.send(
+        bot.open_questions[report.battle.id] = await channel.send(
             f"{who}: {decision.question} (default **{decision.default}** "
             f"{timestamp(decision.deadline_at)})",
             view=decision_view(decision),
         )
+
+
+async def close_question(bot: AideBot, battle_id: int, why: str) -> None:
+    """Take the buttons off a battle's last question once something else has answered it."""
+    message = bot.open_questions.pop(battle_id, None)
+    if message is None:
+        return
+    try:
+        await message.edit(content=f"{message.content}\n({why})", view=None)
+    except discord.HTTPException:
+        log.info("could not close question %s of battle %s", message.id, battle_id)
 
 
 async def post_reminder(bot: AideBot, reminder: Reminder) -> None:

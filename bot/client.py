@@ -49,6 +49,7 @@ class AideBot(commands.Bot):
         self.services = Services.build(self.db, rng=rng, clock=self.clock)
         self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
         self.services.play.armer = self.deadlines
+        self.open_questions: dict[int, discord.Message] = {}  # battle id → its question post
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
