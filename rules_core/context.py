@@ -23,7 +23,6 @@ from rules_core.events import (
     UnitMoved,
 )
 from rules_core.orders import Order
-from rules_core.seeding import RecordingDice
 from rules_core.state import BattleState, Point
 from rules_core.steps import Step, Subject, active_side
 from rules_core.tables import Band, ScoreTable
@@ -56,7 +55,7 @@ class Context:
         self.orders = tuple(orders)
         self.events: list[Event] = []
         # Every roll goes into the log, so the record holds each one for verification.
-        self.dice: Dice = RecordingDice(rng, lambda roll: self.emit(DiceRolled(roll)))
+        self.dice = Dice(rng, lambda roll: self.emit(DiceRolled(roll)))
         self._answers = {answer.decision: answer for answer in answers}
         self.params: Mapping[str, Json] = rules.parameter_values(state.parameters)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -287,11 +287,17 @@ def _check_keep_count(keep: object, n: int) -> int:
     return keep
 
 
+def _keep_nothing(roll: Roll) -> None:
+    """The default listener: rolls are only returned."""
+
+
 @dataclass
 class Dice:
-    """The randomiser every ruleset uses: all draws come from the injected ``rng``."""
+    """The randomiser every ruleset uses: all draws come from the injected ``rng``, and every
+    roll and re-roll is also handed to ``listener`` (the battle record keeps them all)."""
 
     rng: random.Random = field(repr=False)
+    listener: Callable[[Roll], None] = field(default=_keep_nothing, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.rng, random.Random):
@@ -327,7 +333,7 @@ class Dice:
             _check_target(target, kind)
         dice = [Die(kind, self.face(kind)) for _ in range(n)]
         spec = _Spec(mode, keep, keep_lowest, target)
-        return spec.build(label, spec.expression(n, kind), dice, modifiers)
+        return self._told(spec.build(label, spec.expression(n, kind), dice, modifiers))
 
     def d6(self, label: str, modifiers: Sequence[Modifier] = ()) -> Roll:
         """Roll one D6 (faces 1-6)."""
@@ -378,7 +384,11 @@ class Dice:
             dice[i] = Die(old.kind, self.face(old.kind), previous=(*old.previous, old.face))
         spec = _Spec(roll.mode, roll.keep, roll.keep_lowest, roll.target)
         new_label = roll.label if label is None else check_label(label)
-        return spec.build(new_label, roll.expression, dice, roll.modifiers)
+        return self._told(spec.build(new_label, roll.expression, dice, roll.modifiers))
+
+    def _told(self, roll: Roll) -> Roll:
+        self.listener(roll)
+        return roll
 
 
 def _check_indexes(indexes: Sequence[int], size: int) -> list[int]:

@@ -11,10 +11,6 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-
-from rules_core.dice import Dice, Modifier, Roll
 
 
 def new_seed() -> bytes:
@@ -36,40 +32,3 @@ def stream(seed: bytes, key: str) -> random.Random:
     """The random stream for one key: ``random.Random`` seeded by HMAC-SHA256(seed, key)."""
     digest = hmac.new(seed, key.encode(), hashlib.sha256).digest()
     return random.Random(int.from_bytes(digest, "big"))
-
-
-def _ignore(roll: Roll) -> None:
-    """The default roll listener: keep nothing."""
-
-
-@dataclass
-class RecordingDice(Dice):
-    """Dice that report every roll and re-roll to a listener, so none escapes the record."""
-
-    listener: Callable[[Roll], None] = field(default=_ignore, repr=False)
-
-    def roll(
-        self,
-        label: str,
-        n: int,
-        kind: str = "D6",
-        *,
-        mode: str = "sum",
-        keep: int | None = None,
-        keep_lowest: bool = False,
-        target: int | None = None,
-        modifiers: Sequence[Modifier] = (),
-    ) -> Roll:
-        """Roll as ``Dice.roll`` does, then report the roll."""
-        result = super().roll(
-            label, n, kind, mode=mode, keep=keep, keep_lowest=keep_lowest, target=target,
-            modifiers=modifiers,
-        )  # fmt: skip
-        self.listener(result)
-        return result
-
-    def reroll(self, roll: Roll, indexes: Sequence[int], label: str | None = None) -> Roll:
-        """Re-roll as ``Dice.reroll`` does, then report the new roll."""
-        result = super().reroll(roll, indexes, label)
-        self.listener(result)
-        return result

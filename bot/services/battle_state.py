@@ -159,6 +159,16 @@ async def append_entries(session: AsyncSession, battle_id: int, entries: Sequenc
         session.add(RecordEntry(battle_id=battle_id, seq=seq, entry=entry.to_dict()))
 
 
+def users_for(loaded: Loaded, sides: Sequence[str]) -> list[int]:
+    """The users who act for these sides: each side's player, and the GMs for ``gm``."""
+    gms = [m.user_id for m in loaded.campaign.members if m.role is Role.GM]
+    users: list[int] = []
+    for side in sides:
+        owners = [s.owner_id for s in loaded.battle.sides if s.side_id == side]
+        users += gms if side == "gm" else owners
+    return list(dict.fromkeys(users))
+
+
 def view_of(loaded: Loaded) -> BattleView:
     """Plain data for a loaded battle."""
     battle, state = loaded.battle, loaded.state
@@ -166,11 +176,7 @@ def view_of(loaded: Loaded) -> BattleView:
         engine.waiting(loaded.rules, state) if battle.status is not BattleStatus.SETUP else None
     )
     gms = tuple(m.user_id for m in loaded.campaign.members if m.role is Role.GM)
-    users: list[int] = []
-    for side in waiting.sides if waiting else ():
-        users += (
-            list(gms) if side == "gm" else [s.owner_id for s in battle.sides if s.side_id == side]
-        )
+    users = users_for(loaded, waiting.sides if waiting else ())
     armies = {a.id: a.name for a in loaded.campaign.armies}
     step_words = waiting.title + subject_words(state) if waiting else "Setting up"
     return BattleView(
@@ -189,7 +195,7 @@ def view_of(loaded: Loaded) -> BattleView:
         ),
         state=_as_shown(loaded) if battle.status is BattleStatus.SETUP else state,
         waiting_step=step_words,
-        waiting_for=tuple(dict.fromkeys(users)),
+        waiting_for=tuple(users),
         gm_ids=gms,
     )
 

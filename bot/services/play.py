@@ -25,6 +25,7 @@ from bot.services.battle_state import (
     find_unit,
     load_battle,
     load_battle_by_id,
+    users_for,
     view_of,
 )
 from bot.services.battles import undeployed
@@ -212,7 +213,7 @@ class PlayService:
             view = view_of(loaded)
             if not set(acting) <= ready:
                 names = tuple(view.side_name(s) for s in acting if s not in ready)
-                awaited = tuple(_users_of(loaded, [s for s in acting if s not in ready]))
+                awaited = tuple(users_for(loaded, [s for s in acting if s not in ready]))
                 return Confirmed(names, awaited, None)
         report = await self.resolve_stage(battle.id, stage, trigger="all orders confirmed")
         return Confirmed((), (), report)
@@ -278,7 +279,7 @@ class PlayService:
             rows = await stage_orders(session, battle_id, stage)
             done = {r.side_id for r in rows} | await ready_sides(session, battle_id, stage)
             acting = engine.waiting(loaded.rules, loaded.state).sides
-            users = _users_of(loaded, [s for s in acting if s not in done])
+            users = users_for(loaded, [s for s in acting if s not in done])
             view = view_of(loaded)
             if to_gm:
                 return Reminder(view.channel_id, view.name, stage_title(loaded), view.gm_ids,
@@ -350,18 +351,6 @@ def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
     raise Conflict(
         f"It is not your turn to give orders: the {waiting.title} step waits for others."
     )
-
-
-def _users_of(loaded: Loaded, sides: list[str]) -> list[int]:
-    view = view_of(loaded)
-    users: list[int] = []
-    for side in sides:
-        users += (
-            list(view.gm_ids)
-            if side == GM
-            else [s.owner_id for s in view.sides if s.side_id == side]
-        )
-    return users
 
 
 def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:

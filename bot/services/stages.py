@@ -30,6 +30,7 @@ from bot.services.battle_state import (
     append_entries,
     cancel_deadlines,
     subject_words,
+    users_for,
     view_of,
 )
 from bot.services.endings import EndReport, finish
@@ -213,10 +214,7 @@ def decision_view(loaded: Loaded) -> DecisionView | None:
     if pending is None:
         return None
     decision = pending.decision
-    view = view_of(loaded)
-    users = view.gm_ids if decision.who == "gm" else tuple(
-        s.owner_id for s in loaded.battle.sides if s.side_id == decision.who
-    )  # fmt: skip
+    users = tuple(users_for(loaded, [decision.who]))
     return DecisionView(
         loaded.battle.id, loaded.battle.stage, decision.id, decision.question,
         tuple((o.id, o.label) for o in decision.options), decision.default, decision.who,

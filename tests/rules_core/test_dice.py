@@ -632,3 +632,12 @@ def test_dice_like_text_parses_and_rolls_or_raises_expression_error(text: str) -
     roll = expression.roll(Dice(random.Random(len(text))))
     assert len(roll.dice) == expression.count
     assert parse_expression(expression.text) == expression
+
+
+def test_every_roll_and_reroll_is_handed_to_the_listener() -> None:
+    heard: list[Roll] = []
+    dice = Dice(random.Random(3), heard.append)
+    first = dice.two_d6("Order test")
+    pool = dice.pool("Shooting", 4, 4)
+    again = dice.reroll(pool, [0])
+    assert heard == [first, pool, again]
