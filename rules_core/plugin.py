@@ -23,6 +23,7 @@ from rules_core.state import (
     Side,
     Unit,
 )
+from rules_core.status import StatusSheet
 from rules_core.steps import Actors, Cursor, SequenceOfPlay, Step, Subject, active_side
 from rules_core.tables import GridTable, ScoreTable
 
@@ -50,6 +51,7 @@ class Rules:
     order_kinds: ClassVar[tuple[OrderKind, ...]] = ()
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     tables: ClassVar[Mapping[str, Table]] = {}
+    statuses: ClassVar[StatusSheet] = StatusSheet()  # every status key the rules keep
 
     def __init__(self) -> None:
         for step in self.sequence.steps:
