@@ -24,6 +24,7 @@ from rules_core.events import (
 )
 from rules_core.orders import Order
 from rules_core.state import BattleState, Point
+from rules_core.status import Scope
 from rules_core.steps import Step, Subject, active_side
 from rules_core.tables import Band, ScoreTable
 
@@ -116,14 +117,54 @@ class Context:
         self.state = replace(self.state, cursor=cursor)
         self.emit(SideOrderSet(tuple(order), reason))
 
-    def set_status(self, unit_id: str, reason: str, **changes: Json) -> None:
-        """Change status fields of a unit, logging each change with its reason."""
+    def set_status(self, unit_id: str, reason: str | None, **changes: Json) -> None:
+        """Change declared status fields of a unit, logging each with its reason (None: quietly)."""
+        self.rules.statuses.check(Scope.UNIT, changes)
         unit = self.state.unit(unit_id)
-        for name, value in changes.items():
-            old = unit.status.get(name)
-            if old != value:
-                self.emit(StatusChanged(unit_id, name, old, value, reason))
+        self._log(unit_id, unit.status, reason, changes)
         self.state = self.state.with_unit(unit.with_status(**changes))
+
+    def set_leader_status(self, leader_id: str, reason: str | None, **changes: Json) -> None:
+        """Change declared status fields of a leader, logging each with its reason."""
+        self.rules.statuses.check(Scope.LEADER, changes)
+        leader = self.state.leader(leader_id)
+        self._log(leader_id, leader.status, reason, changes)
+        self.state = self.state.with_leader(replace(leader, status={**leader.status, **changes}))
+
+    def set_group_status(self, group_id: str, reason: str | None, **changes: Json) -> None:
+        """Change declared status fields of a group (wing, division), logging each change."""
+        self.rules.statuses.check(Scope.GROUP, changes)
+        group = self.state.group(group_id)
+        self._log(group_id, group.status, reason, changes)
+        self.state = self.state.with_group(replace(group, status={**group.status, **changes}))
+
+    def set_side_status(self, side_id: str, reason: str | None, **changes: Json) -> None:
+        """Change declared status fields of a side (army will, tallies), logging each change."""
+        self.rules.statuses.check(Scope.SIDE, changes)
+        side = self.state.side(side_id)
+        self._log(side_id, side.status, reason, changes)
+        self.state = self.state.with_side(replace(side, status={**side.status, **changes}))
+
+    def set_battle_status(self, reason: str | None, **changes: Json) -> None:
+        """Change declared status fields of the battle itself."""
+        self.rules.statuses.check(Scope.BATTLE, changes)
+        self._log("battle", self.state.status, reason, changes)
+        self.state = self.state.with_status(**changes)
+
+    def _log(
+        self,
+        subject: str,
+        before: Mapping[str, Json],
+        reason: str | None,
+        changes: Mapping[str, Json],
+    ) -> None:
+        """A StatusChanged event per changed field; bookkeeping (no reason) is not logged."""
+        if reason is None:
+            return
+        for name, value in changes.items():
+            old = before.get(name)
+            if old != value:
+                self.emit(StatusChanged(subject, name, old, value, reason))
 
     def move(
         self, unit_id: str, path: Sequence[Point], facing: float, notes: Sequence[str] = ()

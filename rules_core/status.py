@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Protocol
 
 from rules_core.codec import Json
+from rules_core.state import BattleState
 
 
 class Scope(Enum):
@@ -99,6 +100,7 @@ class Count:
     badge: Badge | None = None
     scope: Scope = Scope.UNIT
     default: int = 0
+    private: bool = False  # bookkeeping (a tally, a turn number): not described to players
 
     def of(self, holder: Holder) -> int:
         """The count, or the default when it is missing or not a number."""
@@ -114,8 +116,13 @@ class Count:
         return value
 
     def words(self, value: Json) -> str | None:
-        """Plain words for the value, or None for zero."""
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value:
+        """Plain words for the value, or None for zero or a private count."""
+        if (
+            self.private
+            or isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not value
+        ):
             return None
         return f"{self.meaning}: {value:g}"
 
@@ -174,7 +181,58 @@ class Level:
         return f"{self.meaning}: {value}"
 
 
-Declared = Flag | Count | Level
+@dataclass(frozen=True)
+class Text:
+    """A word or an id the rules keep (the enemy in combat, a charge response); never drawn."""
+
+    key: str
+    meaning: str
+    scope: Scope = Scope.UNIT
+    badge: None = None
+
+    def of(self, holder: Holder) -> str:
+        """The text, or "" when it is missing or not text."""
+        value = _raw(holder, self.key)
+        return value if isinstance(value, str) else ""
+
+    def check(self, value: Json) -> Json:
+        """The value if it is text (or None, for unset); ValueError otherwise."""
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{self.key} is text, not {value!r}")
+        return value
+
+    def words(self, value: Json) -> str | None:
+        """Plain words for the value, or None when it is unset."""
+        return f"{self.meaning}: {value}" if isinstance(value, str) and value else None
+
+
+@dataclass(frozen=True)
+class Note:
+    """Structured bookkeeping (a last move, a tally by division); never drawn or described."""
+
+    key: str
+    meaning: str
+    scope: Scope = Scope.UNIT
+    shown: bool = False  # True: described to players (a list of broken divisions)
+    badge: None = None
+
+    def of(self, holder: Holder) -> Json:
+        """The raw value, or None when it is missing."""
+        return _raw(holder, self.key)
+
+    def check(self, value: Json) -> Json:
+        """Any JSON value will do: the rules that keep it read it."""
+        return value
+
+    def words(self, value: Json) -> str | None:
+        """Plain words for a shown note that holds something; bookkeeping is not shown."""
+        if not self.shown or value in (None, "", [], {}):
+            return None
+        items = value if isinstance(value, list) else [value]
+        return f"{self.meaning}: {', '.join(str(item) for item in items)}"
+
+
+Declared = Flag | Count | Level | Text | Note
 
 
 class UndeclaredStatus(KeyError):
@@ -223,6 +281,10 @@ class StatusSheet:
         """The declarations for one scope, in order."""
         return tuple(item for item in self.items if item.scope is scope)
 
+    def badges(self, *scopes: Scope) -> tuple[Declared, ...]:
+        """The declarations with a badge for some scopes, in drawing (declaration) order."""
+        return tuple(item for item in self.items if item.scope in scopes and item.badge)
+
     def describe(self, scope: Scope, status: Mapping[str, Json]) -> list[str]:
         """Plain words for every declared value set in a status mapping, in declared order."""
         lines = []
@@ -238,8 +300,46 @@ def sheet(*groups: Iterable[Declared] | Declared) -> StatusSheet:
     """A sheet from declarations and groups of them (a shared group plus a ruleset's own)."""
     items: list[Declared] = []
     for group in groups:
-        if isinstance(group, Flag | Count | Level):
+        if isinstance(group, Flag | Count | Level | Text | Note):
             items.append(group)
         else:
             items.extend(group)
     return StatusSheet(tuple(items))
+
+
+def describe_state(statuses: StatusSheet, state: BattleState) -> dict[str, list[str]]:
+    """Plain words, per side, for its declared side-, group- and leader-level state."""
+    found: dict[str, list[str]] = {}
+    for side in state.sides:
+        lines = statuses.describe(Scope.SIDE, side.status)
+        for group in state.groups:
+            if group.side == side.id:
+                words = statuses.describe(Scope.GROUP, group.status)
+                lines += [f"{group.name}: {line}" for line in words]
+        for leader in state.leaders:
+            if leader.side == side.id:
+                words = statuses.describe(Scope.LEADER, leader.status)
+                lines += [f"{leader.name}: {line}" for line in words]
+        if lines:
+            found[side.id] = lines
+    return found
+
+
+def held(state: BattleState) -> Iterator[tuple[Scope, str]]:
+    """Every (scope, key) a state keeps in any unit, leader, group, side or battle status."""
+    parts: tuple[tuple[Scope, Iterable[Holder]], ...] = (
+        (Scope.UNIT, state.units),
+        (Scope.LEADER, state.leaders),
+        (Scope.GROUP, state.groups),
+        (Scope.SIDE, state.sides),
+        (Scope.BATTLE, (state,)),
+    )
+    for scope, holders in parts:
+        for holder in holders:
+            for key in holder.status:
+                yield scope, key
+
+
+def undeclared(statuses: StatusSheet, state: BattleState) -> set[tuple[Scope, str]]:
+    """The (scope, key) pairs a state keeps that the sheet does not declare."""
+    return {slot for slot in held(state) if not statuses.declares(slot[1], slot[0])}

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules_core import profile
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.geometry import Footprint, in_contact
 from rules_core.rulesets.hail_caesar import measure, morale
+from rules_core.rulesets.hail_caesar.status import (
+    CASUALTIES,
+    CHARGED,
+    CLOSING_TEST,
+    DISORDERED,
+    FOUGHT,
+    SHAKEN,
+    WON,
+)
 from rules_core.rulesets.hail_caesar.tables import (
     FORMATION_HAND_TO_HAND,
     UNIT_SIZE_HAND_TO_HAND,
@@ -31,8 +41,8 @@ def pairs(state: BattleState) -> list[tuple[str, str]]:
 
 def combat_dice(state: BattleState, unit: Unit) -> tuple[int, list[str]]:
     """Clash (first round) or sustained value, moved by the size and formation tables."""
-    first = not measure.flag(unit, "fought")
-    value = measure.stat(unit, "clash" if first else "sustained")
+    first = not FOUGHT.of(unit)
+    value = profile.number(unit, "clash" if first else "sustained")
     notes = [f"{'clash' if first else 'sustained'} {value}"]
     size = str(unit.get("size", "standard"))
     dice = value
@@ -51,14 +61,14 @@ def combat_dice(state: BattleState, unit: Unit) -> tuple[int, list[str]]:
 def to_hit(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:
     """The hand-to-hand to-hit modifiers the state knows."""
     mods: list[Modifier] = []
-    if measure.flag(unit, "charged") and not measure.flag(unit, "fought"):
+    if CHARGED.of(unit) and not FOUGHT.of(unit):
         mods.append(Modifier(1, "charging"))
-    if measure.flag(unit, "won"):
+    if WON.of(unit):
         mods.append(Modifier(1, "winning"))
     here, there = measure.terrain_kinds_at(state, unit), measure.terrain_kinds_at(state, enemy)
     if "hill" in here and "hill" not in there:
         mods.append(Modifier(1, "uphill"))
-    if measure.flag(unit, "shaken") or measure.flag(unit, "disordered"):
+    if SHAKEN.of(unit) or DISORDERED.of(unit):
         mods.append(Modifier(-1, "shaken and/or disordered"))
     if unit.formation == measure.OPEN_ORDER:
         mods.append(Modifier(-1, "open order"))
@@ -71,7 +81,7 @@ def attacks(ctx: Context, unit: Unit, enemy: Unit, helpers: Sequence[Unit]) -> i
     """A unit's hand-to-hand hits on an enemy, supports adding their short value."""
     dice, notes = combat_dice(ctx.state, unit)
     for friend in helpers:
-        extra = measure.stat(friend, "short")
+        extra = profile.number(friend, "short")
         if extra:
             dice += extra
             notes.append(f"+{extra} support from {friend.name}")
@@ -86,7 +96,7 @@ def resolve_combat(ctx: Context) -> None:
         if morale.alive(ctx.state, a_id) and morale.alive(ctx.state, b_id):
             fight(ctx, a_id, b_id)
     for unit in ctx.state.units:
-        if measure.flag(unit, "charged"):
+        if CHARGED.of(unit):
             ctx.set_status(unit.id, "the charge is spent", charged=False)
 
 
@@ -114,8 +124,8 @@ def fight(ctx: Context, a_id: str, b_id: str) -> None:
 
 def _suffer(ctx: Context, unit: Unit, lost: int, enemy: Unit, helpers: list[str]) -> bool:
     """Add casualties; excess goes to supports; at double stamina the unit is shattered."""
-    stamina = measure.stat(unit, "stamina", 6)
-    total = measure.stat(unit, "casualties") + lost
+    stamina = profile.number(unit, "stamina", 6)
+    total = CASUALTIES.of(unit) + lost
     excess = morale.add_casualties(ctx, unit.id, lost, f"fighting {enemy.name}")
     for index in range(excess):
         if helpers:
@@ -138,11 +148,11 @@ def _after(
     mods: list[Modifier] = []
     if loser == unit.id:
         why, mods = "lost the combat", [Modifier(-diff, f"lost by {diff}")]
-    elif loser is None and measure.flag(current, "shaken"):
+    elif loser is None and SHAKEN.of(current):
         why = "shaken and drew the combat"
-    elif measure.flag(current, "closing_test"):
+    elif CLOSING_TEST.of(current):
         why = "hit by closing shots"
-    if measure.flag(current, "closing_test"):
+    if CLOSING_TEST.of(current):
         ctx.set_status(unit.id, "closing shots taken into account", closing_test=False)
     outcome = "held"
     if why:
@@ -164,9 +174,9 @@ def _mark(
     touching = still and morale.alive(ctx.state, enemy_id) and measure.engaged(ctx.state, unit)
     won = touching and loser is not None and loser != unit_id
     changes = {
-        key: value
-        for key, value in (("fought", touching), ("won", won))
-        if measure.flag(unit, key) != value
+        flag.key: value
+        for flag, value in ((FOUGHT, touching), (WON, won))
+        if flag.of(unit) != value
     }
     if changes:
         ctx.set_status(unit_id, "after the round", **changes)

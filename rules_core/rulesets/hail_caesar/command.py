@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules_core import profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
@@ -26,6 +27,15 @@ from rules_core.rulesets.hail_caesar.orders import (
     mode,
     superseded,
 )
+from rules_core.rulesets.hail_caesar.status import (
+    CASUALTIES,
+    DISORDERED,
+    GRANTED_MOVES,
+    NO_FREE_MOVE,
+    RANK,
+    REROLL_TURN,
+    SHAKEN,
+)
 from rules_core.rulesets.hail_caesar.tables import blunder_table, order_table
 from rules_core.state import Leader, Unit
 from rules_core.tables import Band, ScoreTable
@@ -37,8 +47,8 @@ UNIT_KINDS = ("move", "charge", "form", "retire")
 def resolve_rally(ctx: Context) -> None:
     """Rally Elite: each disordered elite unit of the side tests to lose its disorder."""
     for unit in ctx.state.units_of(ctx.side or ""):
-        elite = measure.stat(unit, "elite")
-        if not elite or not measure.flag(unit, "disordered"):
+        elite = profile.number(unit, "elite")
+        if not elite or not DISORDERED.of(unit):
             continue
         table = ScoreTable(
             f"Rally elite ({elite}+)",
@@ -60,7 +70,7 @@ def resolve_army(ctx: Context) -> None:
         return
     broken = morale.broken_divisions(ctx.state, leader.side)
     for unit in ctx.state.units_of(leader.side):
-        blocked = measure.flag(unit, "disordered") or measure.engaged(ctx.state, unit)
+        blocked = DISORDERED.of(unit) or measure.engaged(ctx.state, unit)
         if blocked or unit.group in broken or superseded(ctx.state, unit, ctx.params):
             continue
         movement.forward(ctx, unit, "General Advance")
@@ -83,7 +93,7 @@ def resolve_orders(ctx: Context) -> None:
             movement.carry_out(ctx, order, 1, "initiative move")
             skip.add(order.actor)
     for order in orders:
-        granted = measure.stat(ctx.state.unit(order.actor), "granted_moves")
+        granted = GRANTED_MOVES.of(ctx.state.unit(order.actor))
         if granted and order.actor not in skip:
             movement.carry_out(ctx, order, granted, "ordered move")
             skip.add(order.actor)
@@ -94,7 +104,7 @@ def resolve_orders(ctx: Context) -> None:
     failed = _ordered(ctx, leader, pending, option == "division", done)
     for order in failed:
         unit = ctx.state.unit(order.actor)
-        if order.kind == "move" and free_mover(unit) and not measure.flag(unit, "no_free_move"):
+        if order.kind == "move" and free_mover(unit) and not NO_FREE_MOVE.of(unit):
             movement.carry_out(ctx, order, 1, "free move after a failed order")
     for order in orders:
         if order.kind == "retire" and order.actor not in skip:
@@ -142,9 +152,9 @@ def _joined(ctx: Context, option: str, unit: Unit, moves: int, orders: list[Orde
     own = next((o for o in orders if o.actor == unit.id), None)
     if option == "rally":
         if moves > 0:
-            left = max(0, measure.stat(unit, "casualties") - moves)
+            left = max(0, CASUALTIES.of(unit) - moves)
             changes: dict[str, Json] = {"casualties": left}
-            if measure.flag(unit, "shaken") and left < measure.stat(unit, "stamina", 6):
+            if SHAKEN.of(unit) and left < profile.number(unit, "stamina", 6):
                 changes["shaken"] = False
             ctx.set_status(unit.id, "rallied", **changes)
         return {unit.id}
@@ -230,7 +240,7 @@ def _judge(ctx: Context, subject: str, table: ScoreTable, roll: Roll) -> int:
 def _reroll_allowed(ctx: Context, leader: Leader, subject: str) -> bool:
     """The army commander's re-roll: once a turn, for himself or a general within 12"."""
     side = ctx.state.side(leader.side)
-    used = side.status.get("reroll_turn") == ctx.state.cursor.turn
+    used = REROLL_TURN.of(side) == ctx.state.cursor.turn
     chief = army_commander(ctx, leader.side)
     if used or chief is None:
         return False
@@ -241,8 +251,7 @@ def _reroll_allowed(ctx: Context, leader: Leader, subject: str) -> bool:
     key = f"reroll:{leader.id}:{subject}:{len(ctx.events)}"
     if ctx.ask(Decision(key, question, options, "keep", leader.side)) != "reroll":
         return False
-    status = {**side.status, "reroll_turn": ctx.state.cursor.turn}
-    ctx.state = ctx.state.with_side(replace(side, status=status))
+    ctx.set_side_status(side.id, None, reroll_turn=ctx.state.cursor.turn)
     return True
 
 
@@ -256,5 +265,5 @@ def detach_generals(ctx: Context, side: str) -> None:
 
 def army_commander(ctx: Context, side: str) -> Leader | None:
     """The side's army commander, if it has one."""
-    chiefs = [ld for ld in ctx.state.leaders if ld.side == side and ld.status.get("rank") == "army"]
+    chiefs = [ld for ld in ctx.state.leaders if ld.side == side and RANK.of(ld) == "army"]
     return chiefs[0] if chiefs else None

@@ -14,6 +14,7 @@ from rules_core.codec import Json
 from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
 from rules_core.rulesets.hail_caesar import measure
+from rules_core.rulesets.hail_caesar.status import CASUALTIES, RANK
 from rules_core.state import BattleState, Unit
 
 
@@ -49,9 +50,7 @@ def _army(state: BattleState, side: str) -> list[Order]:
     order = state.cursor.side_order
     if state.cursor.turn != 1 or not order or side != order[0]:
         return []
-    chief = next(
-        (ld for ld in state.leaders if ld.side == side and ld.status.get("rank") == "army"), None
-    )
+    chief = next((ld for ld in state.leaders if ld.side == side and RANK.of(ld) == "army"), None)
     return [] if chief is None else [Order(chief.id, "general_advance")]
 
 
@@ -70,7 +69,7 @@ def _division(rules: Rules, state: BattleState, side: str) -> list[Order]:
 def _command(rules: Rules, state: BattleState, leader: str, units: list[Unit]) -> Order | None:
     """Rally a battered unit out of combat, else give the whole division one order."""
     for unit in units:
-        if measure.stat(unit, "casualties") >= 2 and not measure.engaged(state, unit):
+        if CASUALTIES.of(unit) >= 2 and not measure.engaged(state, unit):
             order = Order(leader, "command", {"option": "rally", "target": unit.id})
             if _legal(rules, state, order):
                 return order

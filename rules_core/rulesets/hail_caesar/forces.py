@@ -12,9 +12,10 @@ from dataclasses import replace
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint
+from rules_core.rulesets.hail_caesar.status import CASUALTIES, DIVISION_UNITS
 from rules_core.state import BattleState, Group, Leader, Point, Unit
 
-START_COUNTS = "division_units"  # side status: each division's units as play began
+START_COUNTS = DIVISION_UNITS.key  # each division's units as play began
 BEHIND = 1.0  # inches between a general and the rear of his division's first unit
 
 
@@ -113,7 +114,7 @@ def carry_over(entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
     if unit is None:
         return {**entry, "status": "destroyed"}
     kept = {key: value for key, value in entry.items() if key != "casualties"}
-    casualties = unit.status.get("casualties")
-    if isinstance(casualties, int) and not isinstance(casualties, bool) and casualties > 0:
+    casualties = CASUALTIES.of(unit)
+    if casualties > 0:
         kept["casualties"] = casualties
     return kept

@@ -34,19 +34,6 @@ OPEN_ORDER = "open_order"
 EDGE_TURN = {"front": 180.0, "rear": 0.0, "left": 90.0, "right": 270.0}
 
 
-def stat(unit: Unit, key: str, default: int = 0) -> int:
-    """A whole-number profile or status value of a unit."""
-    value = unit.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return default
-    return int(value)
-
-
-def flag(unit: Unit, key: str) -> bool:
-    """A true/false status or profile value of a unit."""
-    return bool(unit.get(key, False))
-
-
 def rate(unit: Unit) -> float:
     """Inches in one move, from the Moving Units Table by troop type and formation."""
     row = MOVE_ROW.get(unit.type, SIX)

@@ -8,8 +8,8 @@ Both are shown in the roll's label; break tests are 2D6 rolls with their modifie
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
+from rules_core import profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
@@ -17,7 +17,13 @@ from rules_core.dice import Modifier, Roll
 from rules_core.events import StatusChanged
 from rules_core.geometry import Footprint
 from rules_core.rulesets.hail_caesar import measure
-from rules_core.rulesets.hail_caesar.forces import START_COUNTS
+from rules_core.rulesets.hail_caesar.status import (
+    BROKEN_DIVISIONS,
+    CASUALTIES,
+    DIVISION_UNITS,
+    LOST,
+    SHAKEN,
+)
 from rules_core.rulesets.hail_caesar.tables import BREAK_AS, break_tables
 from rules_core.state import BattleState, Unit
 
@@ -42,7 +48,7 @@ def attack(ctx: Context, label: str, dice: int, modifiers: Sequence[Modifier]) -
 
 def saves(ctx: Context, target: Unit, hits: int, modifiers: Sequence[Modifier]) -> int:
     """Roll the target's morale saves against hits; returns the casualties (unsaved hits)."""
-    save = measure.stat(target, "morale")
+    save = profile.number(target, "morale")
     if hits <= 0:
         return 0
     if save <= 0:
@@ -83,8 +89,8 @@ def add_casualties(ctx: Context, unit_id: str, count: int, reason: str) -> int:
     if count <= 0 or not alive(ctx.state, unit_id):
         return 0
     unit = ctx.state.unit(unit_id)
-    stamina = measure.stat(unit, "stamina", 6)
-    before = measure.stat(unit, "casualties")
+    stamina = profile.number(unit, "stamina", 6)
+    before = CASUALTIES.of(unit)
     after = min(stamina, before + count)
     changes: dict[str, int | bool] = {"casualties": after}
     if after >= stamina:
@@ -105,9 +111,9 @@ def remove(ctx: Context, unit_id: str, reason: str) -> None:
         return
     unit = ctx.state.unit(unit_id)
     side = ctx.state.side(unit.side)
-    lost: dict[str, Json] = dict(_mapping(side.status.get("lost")))
-    lost[unit.group] = _mapping(side.status.get("lost")).get(unit.group, 0) + 1
-    ctx.state = ctx.state.with_side(replace(side, status={**side.status, "lost": lost}))
+    lost: dict[str, Json] = dict(_mapping(LOST.of(side)))
+    lost[unit.group] = _mapping(LOST.of(side)).get(unit.group, 0) + 1
+    ctx.set_side_status(side.id, None, lost=lost)
     ctx.destroy(unit_id, reason)
     check_divisions(ctx, reason)
 
@@ -124,26 +130,26 @@ def division_counts(state: BattleState, side: str, division: str) -> tuple[int, 
     The start is the count ``prepare`` kept, so units taken off by other means (a GM) count
     as lost too; a state that never went through ``prepare`` counts the lost and present.
     """
-    status = state.side(side).status
-    lost = _mapping(status.get("lost")).get(division, 0)
+    kept = state.side(side)
+    lost = _mapping(LOST.of(kept)).get(division, 0)
     present = [u for u in state.units_of(side) if u.group == division]
-    shaken = sum(1 for u in present if u.status.get("shaken"))
-    total = max(_mapping(status.get(START_COUNTS)).get(division, 0), lost + len(present))
+    shaken = sum(1 for u in present if SHAKEN.of(u))
+    total = max(_mapping(DIVISION_UNITS.of(kept)).get(division, 0), lost + len(present))
     return total - len(present) + shaken, total
 
 
 def divisions_of(state: BattleState, side: str) -> list[str]:
     """Every division a side began with, in roster order."""
-    status = state.side(side).status
-    found = list(_mapping(status.get(START_COUNTS)))
+    kept = state.side(side)
+    found = list(_mapping(DIVISION_UNITS.of(kept)))
     found += [u.group for u in state.units_of(side)]
-    found += list(_mapping(status.get("lost")))
+    found += list(_mapping(LOST.of(kept)))
     return list(dict.fromkeys(found))
 
 
 def broken_divisions(state: BattleState, side: str) -> list[str]:
     """The side's divisions already marked broken."""
-    value = state.side(side).status.get("broken_divisions", [])
+    value = BROKEN_DIVISIONS.of(state.side(side))
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
@@ -156,10 +162,8 @@ def check_divisions(ctx: Context, reason: str) -> None:
             bad, total = division_counts(ctx.state, side.id, division)
             if division not in broken and total and bad > share * total:
                 broken.append(division)
-                current = ctx.state.side(side.id)
                 marked: list[Json] = list(broken)
-                status = {**current.status, "broken_divisions": marked}
-                ctx.state = ctx.state.with_side(replace(current, status=status))
+                ctx.set_side_status(side.id, None, broken_divisions=marked)
                 why = f"{reason}: {bad} of its {total} units lost or shaken"
                 ctx.emit(StatusChanged(division, "broken", False, True, why))
 
@@ -197,7 +201,7 @@ def apply_hand_to_hand(
 ) -> str:
     """Carry out a hand-to-hand break-test result; returns "broken", "moved" or "held"."""
     unit = ctx.state.unit(unit_id)
-    shaken = measure.flag(unit, "shaken")
+    shaken = SHAKEN.of(unit)
     if result == "break" or (result.startswith("break_if_shaken") and shaken):
         remove(ctx, unit_id, "breaks")
         return "broken"
@@ -217,9 +221,9 @@ def apply_ranged(ctx: Context, unit_id: str, result: str, shooter: Unit) -> None
     """Carry out a ranged break-test result: hold, retreat, break, or the player's choice."""
     unit = ctx.state.unit(unit_id)
     if result == "break_if_shaken_retreat":
-        result = "break" if measure.flag(unit, "shaken") else "retreat_disordered"
+        result = "break" if SHAKEN.of(unit) else "retreat_disordered"
     if result == "break_if_casualties":
-        result = "break" if measure.stat(unit, "casualties") else "retreat_disordered"
+        result = "break" if CASUALTIES.of(unit) else "retreat_disordered"
     if result == "hold_disordered_or_retreat":
         result = _hold_or_retreat(ctx, unit)
     if result == "break":

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from shapely import Point as ShapelyPoint
 
+from rules_core import profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.events import OrderRejected
@@ -16,7 +17,9 @@ from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.rulesets.hail_caesar import measure, morale
 from rules_core.rulesets.hail_caesar.measure import g
 from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
+from rules_core.rulesets.hail_caesar.status import ADVANCED, CASUALTIES, DISORDERED, RANK
 from rules_core.rulesets.hail_caesar.tables import weapon_range
+from rules_core.shared_status import DEPLOY_ZONE
 from rules_core.state import BattleState, Leader, Unit
 
 MODES = ("order", "initiative")
@@ -120,11 +123,11 @@ def unable(state: BattleState, unit: Unit) -> str:
     subject = state.cursor.subject
     if subject is not None and subject.id != unit.group:
         return f"{unit.name} belongs to another division: order it in that division's turn"
-    if measure.flag(unit, "disordered"):
+    if DISORDERED.of(unit):
         return f"{unit.name} is disordered and cannot move"
     if measure.engaged(state, unit):
         return f"{unit.name} is fighting hand-to-hand"
-    if measure.flag(unit, "advanced"):
+    if ADVANCED.of(unit):
         return f"{unit.name} has already moved in the General Advance"
     return ""
 
@@ -179,7 +182,7 @@ def _place(state: BattleState, order: Order, params: Params) -> Verdict:
     x, y = point_param(order, "to")
     facing = measure.json_float(order.params.get("facing", unit.facing))
     pose = Footprint.of(unit).moved_to((x, y), facing)
-    zone = state.side(unit.side).status.get("deploy_zone")
+    zone = DEPLOY_ZONE.of(state.side(unit.side))
     low, high = (measure.json_float(v) for v in zone) if isinstance(zone, list) else (0, 1e9)
     if not measure.on_table(state, pose) or not all(low <= cy <= high for _, cy in pose.corners()):
         return Illegal(order, f"({g(x)}, {g(y)}) is outside {unit.side}'s deployment zone")
@@ -328,12 +331,12 @@ def _join(
         return Illegal(order, f'{unit.name} is {g(apart)}" from {leader.name}, beyond 12"')
     if option == "follow_me" and unit.group != leader.group:
         return Illegal(order, f"{unit.name} is not in {leader.name}'s division")
-    if option == "rally" and measure.stat(unit, "casualties") < num(params, "rally_min_hits"):
+    if option == "rally" and CASUALTIES.of(unit) < num(params, "rally_min_hits"):
         return Illegal(
             order, f"{unit.name} has not received {g(num(params, 'rally_min_hits'))} hits"
         )
     if option == "courage":
-        if leader.status.get("rank") != "army":
+        if RANK.of(leader) != "army":
             return Illegal(order, "only the army commander gives Where Is Your Courage")
         if unit.group not in morale.broken_divisions(state, unit.side):
             return Illegal(order, f"{unit.name}'s division is not broken")
@@ -347,7 +350,7 @@ def _join(
 
 def _general_advance(state: BattleState, order: Order, params: Params) -> Verdict:
     leader = state.leader(order.actor)
-    if leader.status.get("rank") != "army":
+    if RANK.of(leader) != "army":
         return Illegal(order, "only the army commander may order a General Advance")
     return Preview(
         order, "General Advance: one order test with no distance modifiers; one move for all"
@@ -360,7 +363,7 @@ def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
     if isinstance(target, str):
         return Illegal(order, target)
     reach = weapon_range(str(unit.get("weapon", "none")))
-    if not reach or not (measure.stat(unit, "short") or measure.stat(unit, "long")):
+    if not reach or not (profile.number(unit, "short") or profile.number(unit, "long")):
         return Illegal(order, f"{unit.name} has no ranged attack")
     if measure.engaged(state, unit):
         return Illegal(order, f"{unit.name} is fighting hand-to-hand")

@@ -27,6 +27,16 @@ from rules_core.rulesets.hail_caesar import (
     tables,
 )
 from rules_core.rulesets.hail_caesar.profiles import load_army, unit_from_entry
+from rules_core.rulesets.hail_caesar.status import (
+    ADVANCED,
+    DISORDERED,
+    FOUGHT,
+    GRANTED_MOVES,
+    NO_FREE_MOVE,
+    RANK,
+    STATUSES,
+    WON,
+)
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 
@@ -127,6 +137,7 @@ class HailCaesarRules(Rules):
     order_kinds = orders.ORDER_KINDS
     parameters = PARAMETERS
     tables = tables.all_tables()
+    statuses = STATUSES
 
     # -- setting up ------------------------------------------------------------------------
 
@@ -184,7 +195,7 @@ class HailCaesarRules(Rules):
         if side is None:
             return ()
         found = list(dict.fromkeys(u.group for u in state.units_of(side)))
-        chiefs = [ld for ld in state.leaders if ld.side == side and ld.status.get("rank") == "army"]
+        chiefs = [ld for ld in state.leaders if ld.side == side and RANK.of(ld) == "army"]
         chief = chiefs[0].group if chiefs else None
         found.sort(key=lambda division: division != chief)
         return tuple(Subject(division, side) for division in found)
@@ -225,13 +236,13 @@ class HailCaesarRules(Rules):
         for unit in ctx.state.units:
             changes: dict[str, Json] = {}
             if unit.side == side:
-                for key in ("disordered", "advanced", "no_free_move"):
-                    if unit.status.get(key):
-                        changes[key] = False
-                if unit.status.get("granted_moves"):
-                    changes["granted_moves"] = 0
+                for flag in (DISORDERED, ADVANCED, NO_FREE_MOVE):
+                    if flag.of(unit):
+                        changes[flag.key] = False
+                if GRANTED_MOVES.of(unit):
+                    changes[GRANTED_MOVES.key] = 0
             if not measure.engaged(ctx.state, unit):
-                changes.update({k: False for k in ("fought", "won") if unit.status.get(k)})
+                changes.update({f.key: False for f in (FOUGHT, WON) if f.of(unit)})
             if changes:
                 ctx.set_status(unit.id, "end of the player turn", **changes)
         command.detach_generals(ctx, side)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules_core import profile
 from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
 from rules_core.dice import Modifier
@@ -9,6 +10,7 @@ from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, quarter, range_from_front
 from rules_core.rulesets.hail_caesar import measure, morale
 from rules_core.rulesets.hail_caesar.orders import checked
+from rules_core.rulesets.hail_caesar.status import DISORDERED, SHAKEN
 from rules_core.rulesets.hail_caesar.tables import (
     FORMATION_RANGED,
     UNIT_SIZE_RANGED,
@@ -41,7 +43,7 @@ def to_hit(
 ) -> list[Modifier]:
     """The ranged to-hit modifiers the state knows, plus declared ones (closing, extreme)."""
     mods: list[Modifier] = []
-    if measure.flag(shooter, "shaken") or measure.flag(shooter, "disordered"):
+    if SHAKEN.of(shooter) or DISORDERED.of(shooter):
         mods.append(Modifier(-1, "shooters shaken or disordered"))
     if partial:
         mods.append(Modifier(-1, "target partly obscured"))
@@ -51,7 +53,7 @@ def to_hit(
         mods.append(Modifier(-1, "target is artillery or baggage"))
     formed = target.formation != measure.OPEN_ORDER
     front = quarter(Footprint.of(target), (shooter.x, shooter.y)) == "front"
-    if formed and front and target.type == "heavy_infantry" and measure.flag(target, "shields"):
+    if formed and front and target.type == "heavy_infantry" and profile.flag(target, "shields"):
         mods.append(Modifier(-1, "formed shielded heavy infantry, shot from the front"))
     if formed and target.type == "cataphracts":
         mods.append(Modifier(-1, "formed cataphract cavalry"))
@@ -90,7 +92,7 @@ def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple
     """One unit's ranged attack; returns True if the target must take a break test."""
     apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
     short = apart <= ctx.number("short_range") or "closing shots" in extra
-    value = measure.stat(shooter, "short" if short else "long")
+    value = profile.number(shooter, "short" if short else "long")
     dice, notes = ranged_dice(ctx.state, shooter, value)
     mods = to_hit(ctx.state, shooter, target, partial, extra)
     band = "short" if short else "long"
@@ -100,7 +102,7 @@ def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple
     if roll is None:
         return False
     weapon = str(shooter.get("weapon", "none"))
-    was_shaken = measure.flag(target, "shaken")
+    was_shaken = SHAKEN.of(target)
     lost = morale.saves(ctx, target, roll.total, morale.save_modifiers(ctx.state, target, weapon))
     morale.add_casualties(ctx, target.id, lost, f"shot by {shooter.name}")
     need = roll.target or 6
@@ -123,7 +125,7 @@ def _must_test(
     """The sheet's triggers: shaken now (or already and hurt), two 6s needed, or any 6."""
     if not morale.alive(ctx.state, unit_id):
         return False
-    shaken_now = measure.flag(ctx.state.unit(unit_id), "shaken")
+    shaken_now = SHAKEN.of(ctx.state.unit(unit_id))
     if (shaken_now and not was_shaken) or (was_shaken and lost > 0):
         return True
     if need >= 6:
@@ -133,7 +135,7 @@ def _must_test(
 
 def may_close_shoot(state: BattleState, target: Unit, charger: Unit) -> bool:
     """True if a charged unit can shoot closing shots at its charger (to its front)."""
-    has_weapon = str(target.get("weapon", "none")) != "none" and measure.stat(target, "short") > 0
+    has_weapon = str(target.get("weapon", "none")) != "none" and profile.number(target, "short") > 0
     facing = quarter(Footprint.of(target), (charger.x, charger.y)) == "front"
     shaped = target.formation not in ("column", "testudo")
     return has_weapon and facing and shaped and not measure.engaged(state, target)

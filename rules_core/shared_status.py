@@ -1,0 +1,124 @@
+"""Status keys that mean the same in every ruleset, declared once for rulesets to include.
+
+A ruleset's ``status.py`` picks the ones it keeps (``sheet(CASUALTIES, DISORDERED, own...)``);
+the order here is the map's badge order for them. ``COMMON`` is every unit and leader key, for a
+ruleset that has no rules of its own yet (its map still shows these badges).
+"""
+
+from __future__ import annotations
+
+from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text
+
+# -- the battle and its sides ------------------------------------------------------------------
+
+BATTLE_NAME = Text("name", "the battle's name", Scope.BATTLE)  # the map's title
+DEPLOY_ZONE = Note("deploy_zone", "the side's deployment zone (y from, y to)", Scope.SIDE)
+
+# -- units and leaders, in the map's badge order ------------------------------------------------
+
+DPS = Count("dps", "disorder points (DPs)", Badge("pips", tone="pip"))
+CASUALTIES = Count("casualties", "casualties", Badge("count", "{} cas", "bad"))
+LOSSES = Count("losses", "VBU losses", Badge("count", "{} VBU lost", "bad"))
+WOUNDS = Count("wounds", "wounds", Badge("count", "{} wd", "bad"))  # a leader's field, too
+COHESION = Level(
+    "cohesion",
+    "cohesion",
+    (
+        LevelValue("sound", quiet=True),
+        LevelValue("disordered", "DISORD", "warn"),
+        LevelValue("disrupted", "DISRUPT", "bad"),
+        LevelValue("routed", "ROUTED", "worse"),
+    ),
+)
+AGGRESSION = Level(
+    "aggression",
+    "aggression level",
+    (
+        LevelValue("shaken", "SHAKEN", "bad"),
+        LevelValue("present", "PRESENT", "neutral"),
+        LevelValue("ready for battle", "READY", "good"),
+        LevelValue("blood lust", "BLOODLUST", "worse"),
+    ),
+)
+ARRAY = Level(
+    "array",
+    "array",
+    (
+        LevelValue("good array", quiet=True),
+        LevelValue("good", quiet=True),
+        LevelValue("disarray", "DISARRAY", "bad"),
+        LevelValue("column", "COLUMN", "calm"),
+        LevelValue("skirmish", "SKIRMISH", "calm"),
+        LevelValue("square", "SQUARE", "calm"),
+    ),
+)
+# A unit's formation is a field of its own; the map shows it as if it were this status.
+FORMATION = Level(
+    "formation",
+    "formation",
+    (
+        LevelValue("", quiet=True),
+        LevelValue("line", quiet=True),
+        LevelValue("formed", quiet=True),
+        LevelValue("close order", quiet=True),
+        LevelValue("good array", quiet=True),
+        LevelValue("good", quiet=True),
+        LevelValue("column", "COLUMN", "calm"),
+        LevelValue("square", "SQUARE", "calm"),
+        LevelValue("testudo", "TESTUDO", "calm"),
+        LevelValue("wedge", "WEDGE", "calm"),
+        LevelValue("open_order", "OPEN", "calm"),
+        LevelValue("open order", "OPEN", "calm"),
+        LevelValue("march_column", "MARCH", "calm"),
+    ),
+    open=True,
+)
+FRESHNESS = Level(
+    "freshness",
+    "freshness",
+    (
+        LevelValue("fresh", quiet=True),
+        LevelValue("no longer fresh", "TIRED", "warn"),
+        LevelValue("exhausted", "EXHAUSTED", "bad"),
+    ),
+)
+DISORDERED = Flag("disordered", "disordered", Badge("tag", "DISORD", "warn"))
+DISRUPTED = Flag("disrupted", "disrupted", Badge("tag", "DISRUPT", "bad"))
+SHAKEN = Flag("shaken", "shaken", Badge("tag", "SHAKEN", "bad"))
+EXHAUSTED = Flag("exhausted", "exhausted", Badge("tag", "EXHAUSTED", "bad"))
+UNFORMED = Flag("unformed", "unformed", Badge("tag", "UNFORMED", "warn"))
+ROUTED = Flag("routed", "routed", Badge("tag", "ROUTED", "worse"))
+BROKEN = Flag("broken", "broken", Badge("tag", "BROKEN", "worse"))
+SHATTERED = Flag("shattered", "shattered", Badge("tag", "SHATTERED", "worse"))
+PURSUING = Flag("pursuing", "pursuing", Badge("tag", "PURSUING", "calm"))
+LOOTING = Flag("looting", "looting", Badge("tag", "LOOTING", "calm"))
+CHARGED = Flag("charged", "charged this turn", Badge("tag", "CHARGED", "calm"))
+WOUNDED = Flag("wounded", "leader wounded", Badge("tag", "WOUNDED", "warn"), Scope.LEADER)
+KILLED = Flag("killed", "leader killed", Badge("tag", "KILLED", "worse"), Scope.LEADER)
+
+COMMON = (
+    BATTLE_NAME,
+    DEPLOY_ZONE,
+    DPS,
+    CASUALTIES,
+    LOSSES,
+    WOUNDS,
+    COHESION,
+    AGGRESSION,
+    ARRAY,
+    FORMATION,
+    FRESHNESS,
+    DISORDERED,
+    DISRUPTED,
+    SHAKEN,
+    EXHAUSTED,
+    UNFORMED,
+    ROUTED,
+    BROKEN,
+    SHATTERED,
+    PURSUING,
+    LOOTING,
+    CHARGED,
+    WOUNDED,
+    KILLED,
+)
