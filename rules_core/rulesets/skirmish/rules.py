@@ -22,6 +22,14 @@ from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.skirmish import demo, measure
 from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES, SAMPLE_ARMIES
+from rules_core.rulesets.skirmish.status import (
+    CHARGED,
+    DEPLOY_ZONE,
+    DISORDERED,
+    START_UNITS,
+    STATUSES,
+    WOUNDS,
+)
 from rules_core.rulesets.skirmish.tables import RALLY, TERRAIN, TO_HIT
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
@@ -71,6 +79,7 @@ class SkirmishRules(Rules):
     sequence = SEQUENCE
     order_kinds = ORDER_KINDS
     parameters = PARAMETERS
+    statuses = STATUSES
     tables = {"to_hit": TO_HIT, "rally": RALLY, "terrain": TERRAIN}
 
     # -- orders --------------------------------------------------------------------------
@@ -105,8 +114,8 @@ class SkirmishRules(Rules):
     def prepare(self, state: BattleState) -> BattleState:
         """Count each side's units at the start: an army breaks at half of them."""
         for side in state.sides:
-            if "units" not in side.status:
-                counted = {**side.status, "units": len(state.units_of(side.id))}
+            if START_UNITS.key not in side.status:
+                counted = {**side.status, START_UNITS.key: len(state.units_of(side.id))}
                 state = state.with_side(replace(side, status=counted))
         return state
 
@@ -193,7 +202,7 @@ class SkirmishRules(Rules):
             return Illegal(order, f'{target.name} is {_g(gap)}" away, beyond {_g(reach)}" range')
         band, need = self._band(state, gap, float(reach))
         notes: tuple[str, ...] = ("target partly obscured: one hit fewer",) if seen.partial else ()
-        if unit.status.get("disordered"):
+        if DISORDERED.of(unit):
             notes += ("disordered: one hit fewer",)
         summary = f'shoots at {target.name}, {_g(gap)}" away: {band} range, hits on {need}+'
         return Preview(order, summary, notes)
@@ -218,7 +227,7 @@ class SkirmishRules(Rules):
     def resolve_rally(self, ctx: Context) -> None:
         """Each disordered unit of the side, out of melee, tests to rally."""
         for unit in ctx.state.units_of(ctx.side or ""):
-            if unit.status.get("disordered") and not _engaged(ctx.state, unit):
+            if DISORDERED.of(unit) and not _engaged(ctx.state, unit):
                 roll = ctx.dice.d6(f"Rally: {unit.name}")
                 band = ctx.test(unit.id, "Rally test", roll, RALLY, passing=("rallied",))
                 if band.result == "rallied":
@@ -287,7 +296,7 @@ class SkirmishRules(Rules):
             modifiers = []
             if measure.sight(ctx.state, shooter, target).partial:
                 modifiers.append(Modifier(-1, "target partly obscured"))
-            if shooter.status.get("disordered"):
+            if DISORDERED.of(shooter):
                 modifiers.append(Modifier(-1, "disordered"))
             label = f"Shooting: {shooter.name} at {target.name} ({band} range)"
             ctx.emit(ShotFired(shooter.id, target.id, round(gap, 2)))
@@ -307,7 +316,7 @@ class SkirmishRules(Rules):
                 winner, loser = (a, b) if hits_a > hits_b else (b, a)
                 self._after_melee(ctx, winner.id, loser.id)
         for unit in ctx.state.units:
-            if unit.status.get("charged"):
+            if CHARGED.of(unit):
                 ctx.set_status(unit.id, "the charge is spent", charged=False)
 
     def _after_melee(self, ctx: Context, winner_id: str, loser_id: str) -> None:
@@ -331,7 +340,7 @@ class SkirmishRules(Rules):
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """An army breaks when half or more of its units have gone."""
-        start = state.side(side).status.get("units", 0)
+        start = START_UNITS.of(state.side(side))
         assert isinstance(start, int)
         return len(state.units_of(side)) * 2 <= start
 
@@ -346,7 +355,7 @@ class SkirmishRules(Rules):
 
 
 def _zone(state: BattleState, side: str) -> tuple[float, float]:
-    zone = state.side(side).status["deploy_zone"]
+    zone = DEPLOY_ZONE.of(state.side(side))
     assert isinstance(zone, list)
     low, high = zone
     assert isinstance(low, int | float) and isinstance(high, int | float)
@@ -424,9 +433,9 @@ def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:
     dice = unit.get("melee", 1)
     assert isinstance(dice, int)
     modifiers = []
-    if unit.status.get("charged"):
+    if CHARGED.of(unit):
         modifiers.append(Modifier(1, "charged"))
-    if unit.status.get("disordered"):
+    if DISORDERED.of(unit):
         modifiers.append(Modifier(-1, "disordered"))
     need = TO_HIT.lookup("melee", "short")
     assert isinstance(need, int)
@@ -438,7 +447,7 @@ def _wound(ctx: Context, unit_id: str, hits: int, reason: str) -> None:
     if not hits or unit_id not in {unit.id for unit in ctx.state.units}:
         return
     unit = ctx.state.unit(unit_id)
-    wounds = unit.status.get("wounds", 0)
+    wounds = WOUNDS.of(unit)
     stamina = unit.get("stamina", 1)
     assert isinstance(wounds, int) and isinstance(stamina, int)
     if wounds + hits >= stamina:

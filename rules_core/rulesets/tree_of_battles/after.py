@@ -8,6 +8,12 @@ from rules_core.decisions import Decision, Option
 from rules_core.geometry import Footprint
 from rules_core.rulesets.tree_of_battles import combat, losses, measure, movement, retreats
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.status import (
+    CHARGED,
+    COMBAT_RESULT,
+    FOUGHT_MELEE,
+    RESPONSE,
+)
 from rules_core.state import BattleState, Unit
 
 WORDS = {
@@ -25,14 +31,14 @@ MAX_NEW_CHARGES = 3
 def _foot_may_halt(unit: Unit) -> bool:
     """Non-chivalrous A and B grade foot who did not charge or counter-charge."""
     plain = not u.mounted(unit) and not u.chivalrous(unit) and unit.quality in ("A", "B")
-    return plain and not u.flag(unit, "charged")
+    return plain and not CHARGED.of(unit)
 
 
 def _charged_good_foot(state: BattleState, unit: Unit, enemy: Unit) -> bool:
     """Mounted who frontally charged good array foot."""
     frontal = measure.quarter_of(enemy, unit) == "front"
     good_foot = not u.mounted(enemy) and u.array(enemy) == "good"
-    return u.mounted(unit) and u.flag(unit, "charged") and frontal and good_foot
+    return u.mounted(unit) and CHARGED.of(unit) and frontal and good_foot
 
 
 def choices(state: BattleState, unit: Unit, enemy: Unit, result: str) -> list[str]:
@@ -40,8 +46,8 @@ def choices(state: BattleState, unit: Unit, enemy: Unit, result: str) -> list[st
     if result == "victory":
         return ["halt", "pursue"] if _foot_may_halt(unit) else ["pursue"]
     if result == "success":
-        stood = not u.mounted(unit) and u.text(unit, "response") == "stand"
-        if stood and u.mounted(enemy) and u.flag(enemy, "charged"):
+        stood = not u.mounted(unit) and RESPONSE.of(unit) == "stand"
+        if stood and u.mounted(enemy) and CHARGED.of(enemy):
             return ["halt"]
         if _charged_good_foot(state, unit, enemy):
             return ["retire"]
@@ -49,7 +55,7 @@ def choices(state: BattleState, unit: Unit, enemy: Unit, result: str) -> list[st
     if result == "inconclusive":
         if not u.mounted(unit):
             return ["halt", "fall_back"]
-        if _charged_good_foot(state, unit, enemy) or u.flag(unit, "fought_melee"):
+        if _charged_good_foot(state, unit, enemy) or FOUGHT_MELEE.of(unit):
             return ["retire"]
         return ["halt", "follow_up", "retire"]
     return _beaten(unit, enemy, result)
@@ -63,9 +69,7 @@ def _beaten(unit: Unit, enemy: Unit, result: str) -> list[str]:
         return ["retire"]
     if u.array(unit) == "disarray":
         return ["break"]
-    charged_by_mounted = (
-        u.mounted(enemy) and u.flag(enemy, "charged") and not u.flag(unit, "charged")
-    )
+    charged_by_mounted = u.mounted(enemy) and CHARGED.of(enemy) and not CHARGED.of(unit)
     if not u.mounted(unit) and charged_by_mounted:
         return ["halt"]
     return ["retire"] if u.array(unit) == "skirmish" else ["fall_back"]
@@ -93,7 +97,7 @@ def carry_out(ctx: Context, unit_id: str, enemy_id: str, move: str, depth: int =
     if move == "fall_back":
         retreats.fall_back(ctx, unit, threat)
     elif move == "retire":
-        if u.text(unit, "combat_result") == "defeat":
+        if COMBAT_RESULT.of(unit) == "defeat":
             u.set_array(ctx, unit.id, "disarray", "defeated: falls into disarray")
         retreats.retire(ctx, ctx.state.unit(unit.id), threat, "after combat")
     elif move == "break":
@@ -177,7 +181,7 @@ def resolve_pair(ctx: Context, a: str, b: str, depth: int = 0) -> None:
         if not u.alive(ctx.state, mine):
             continue
         unit = ctx.state.unit(mine)
-        result = u.text(unit, "combat_result")
+        result = COMBAT_RESULT.of(unit)
         if not result or not u.alive(ctx.state, theirs):
             continue
         plans.append((mine, theirs, choose(ctx, unit, ctx.state.unit(theirs), result)))

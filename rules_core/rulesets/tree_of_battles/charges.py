@@ -8,6 +8,7 @@ from rules_core.geometry import Footprint, in_contact, quarter
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.measure import g
+from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, PURSUING
 from rules_core.state import BattleState, Unit
 
 RESPONSE_WORDS = {
@@ -43,7 +44,7 @@ def problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
     limited = charger.type in tables.LIMITED_CHARGERS or u.missile(charger) == "archers"
     exposed = measure.quarter_of(target, charger) != "front"
     soft = u.array(target) in ("skirmish", "disarray")
-    if limited and not u.flag(charger, "pursuing") and not (soft or exposed):
+    if limited and not PURSUING.of(charger) and not (soft or exposed):
         where = "skirmish array, disarray, or an exposed flank or rear"
         return f"{charger.name} may only charge enemy in {where}"
     if quarter(Footprint.of(charger), (target.x, target.y)) != "front":
@@ -78,10 +79,10 @@ def _barred(charger: Unit) -> str:
         return f"in {u.array(charger)} array"
     if charger.type in tables.NO_CHARGE_TYPES or u.missile(charger) in tables.NO_CHARGE_TYPES:
         return f"{charger.type.replace('_', ' ')} may not charge"
-    if u.text(charger, "control") == "halt":
+    if CONTROL.of(charger) == "halt":
         return "halt reaction from a control test"
-    if u.flag(charger, "broken") or charger.type == "baggage":
-        return "routing" if u.flag(charger, "broken") else "baggage"
+    if BROKEN.of(charger) or charger.type == "baggage":
+        return "routing" if BROKEN.of(charger) else "baggage"
     return ""
 
 
@@ -99,7 +100,7 @@ def summary(state: BattleState, charger: Unit, target: Unit) -> str:
 
 def responses(state: BattleState, target: Unit, charger: Unit) -> list[str]:
     """The responses open to a charged contingent, first the sheet's preferred one."""
-    if u.flag(target, "in_combat") and engaged(state, target):
+    if IN_COMBAT.of(target) and engaged(state, target):
         return ["stand"]
     loose = target.type in (*tables.LIMITED_CHARGERS[2:], "foot_skirmishers", "mounted_skirmishers")
     if u.array(target) == "disarray" and (loose or target.quality == "D"):

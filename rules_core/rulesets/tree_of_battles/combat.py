@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules_core import profile
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, TestResolved
 from rules_core.geometry import Footprint, in_contact
 from rules_core.rulesets.tree_of_battles import losses, measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.status import (
+    CHARGED,
+    FOUGHT_MELEE,
+    MELEE_WITH,
+    NOBLE,
+    PURSUING,
+)
 from rules_core.state import BattleState, Unit
 from rules_core.tables import Band
 
@@ -53,8 +61,8 @@ def pairs(state: BattleState) -> list[tuple[str, str]]:
 
 def charge_combat(a: Unit, b: Unit) -> bool:
     """A charge combat: either side charged this turn and they have not fought before."""
-    charged = u.flag(a, "charged") or u.flag(b, "charged")
-    return charged and a.get("melee_with") != b.id and b.get("melee_with") != a.id
+    charged = CHARGED.of(a) or CHARGED.of(b)
+    return charged and MELEE_WITH.of(a) != b.id and MELEE_WITH.of(b) != a.id
 
 
 def _stands(units: list[Unit]) -> int:
@@ -76,7 +84,7 @@ def outnumbering(state: BattleState, unit: Unit, enemy: Unit) -> Modifier | None
 
 def factors(state: BattleState, unit: Unit, enemy: Unit, charge: bool) -> list[Modifier]:
     """Every combat factor on the sheet that applies; starred ones only in charge combats."""
-    found = [Modifier(u.number(unit, "combat_factor"), "combat factor (profile)")]
+    found = [Modifier(profile.number(unit, "combat_factor"), "combat factor (profile)")]
     found += _grade(unit) + _ground(state, unit, enemy) + _formation(unit, enemy)
     found += _momentum(state, unit, enemy, charge) + _nobles(state, unit)
     crowd = outnumbering(state, unit, enemy)
@@ -107,7 +115,7 @@ def _ground(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:
     )
     if "hill" in here and "hill" not in there:
         found.append(Modifier(_factor("ground"), "advantage of ground (uphill)"))
-    if "fortification" in here and not u.flag(unit, "charged"):
+    if "fortification" in here and not CHARGED.of(unit):
         found.append(Modifier(_factor("fortification"), "defending fortification"))
     return found
 
@@ -122,15 +130,15 @@ def _formation(unit: Unit, enemy: Unit) -> list[Modifier]:
 def _momentum(state: BattleState, unit: Unit, enemy: Unit, charge: bool) -> list[Modifier]:
     """Pursuing, reinforcement, armour, chivalrous charge and pikes."""
     found: list[Modifier] = []
-    if u.flag(unit, "pursuing"):
+    if PURSUING.of(unit):
         key = "pursuing_mounted" if u.mounted(unit) else "pursuing"
         found.append(Modifier(_factor(key), "mounted pursuing" if u.mounted(unit) else "pursuing"))
     helpers = [f for f in touching(state, enemy) if f.side == unit.side and f.id != unit.id]
-    if not charge and any(u.flag(f, "charged") for f in helpers):
+    if not charge and any(CHARGED.of(f) for f in helpers):
         found.append(Modifier(_factor("reinforced"), "mêlée reinforced this turn"))
     if not charge and u.armour(unit) > u.armour(enemy):
         found.append(Modifier(_factor("armour"), "heavier armour (mêlée)"))
-    if u.mounted(unit) and u.chivalrous(unit) and u.flag(unit, "charged"):
+    if u.mounted(unit) and u.chivalrous(unit) and CHARGED.of(unit):
         found.append(Modifier(_factor("chivalrous_charge"), "mounted chivalrous charge"))
     facing = measure.quarter_of(unit, enemy) == "front"
     if charge and unit.type == "pikemen" and u.array(unit) == "good" and facing:
@@ -147,7 +155,7 @@ def _momentum(state: BattleState, unit: Unit, enemy: Unit, charge: bool) -> list
 
 
 def _nobles(state: BattleState, unit: Unit) -> list[Modifier]:
-    nobles = [ld for ld in u.leaders_with(state, unit) if ld.status.get("noble") is True]
+    nobles = [ld for ld in u.leaders_with(state, unit) if NOBLE.of(ld)]
     if not nobles:
         return []
     best = max(ld.points for ld in nobles)
@@ -193,7 +201,7 @@ def apply_losses(ctx: Context, outcome: Outcome, archers_charged: bool) -> None:
     u.add_dps(ctx, unit.id, dps, f"combat: {result.replace('_', ' ')}")
     u.mark(
         ctx, unit.id, in_combat=True, combat_result=result, combat_enemy=outcome.enemy,
-        melee_with=outcome.enemy, fought_melee=u.flag(unit, "fought_melee") or not outcome.charge,
+        melee_with=outcome.enemy, fought_melee=FOUGHT_MELEE.of(unit) or not outcome.charge,
     )  # fmt: skip
     if hurt:
         losses.casualties(ctx, unit, hurt, f"combat: {result}")
@@ -201,4 +209,4 @@ def apply_losses(ctx: Context, outcome: Outcome, archers_charged: bool) -> None:
 
 def mounted_charged_archers(unit: Unit, enemy: Unit) -> bool:
     """Mounted who charged archers (for the inconclusive 2 DPs)."""
-    return u.mounted(unit) and u.flag(unit, "charged") and u.missile(enemy) == "archers"
+    return u.mounted(unit) and CHARGED.of(unit) and u.missile(enemy) == "archers"

@@ -10,6 +10,7 @@ from rules_core.orders import Order, point_param
 from rules_core.rulesets.tree_of_battles import losses, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.measure import g
+from rules_core.rulesets.tree_of_battles.status import SPENT
 from rules_core.state import BattleState, Leader
 
 ACTIONS = {
@@ -36,8 +37,7 @@ def reach(kind: str) -> float:
 
 def left(leader: Leader) -> int:
     """CPs the leader has left to spend this turn."""
-    spent = leader.status.get("spent", 0)
-    return leader.points - (spent if isinstance(spent, int) else 0)
+    return leader.points - SPENT.of(leader)
 
 
 def problem(state: BattleState, leader: Leader, order: Order) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules_core import profile
 from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
 from rules_core.dice import Modifier
@@ -11,6 +12,15 @@ from rules_core.events import StatusChanged, TestResolved
 from rules_core.geometry import Footprint, edge_distance, zone
 from rules_core.rulesets.tree_of_battles import losses, measure, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.status import (
+    BROKEN,
+    CONTROLLED_BY,
+    IN_COMBAT,
+    LOOTING,
+    PURSUING,
+    RANK,
+    SHOT_BY_ARTILLERY,
+)
 from rules_core.state import BattleState, Unit
 
 TOUCHING = 0.01  # SF: contingents this close form a continuous line
@@ -25,7 +35,7 @@ def in_command(state: BattleState, unit: Unit) -> bool:
     for leader in state.leaders:
         if leader.side != unit.side:
             continue
-        rank = str(leader.status.get("rank", "captain"))
+        rank = RANK.of(leader)
         reach = tables.COMMAND_RANGE.get(rank, 1.0)
         if any(losses.leader_gap(state, leader, member) <= reach + 1e-6 for member in line):
             return True
@@ -47,14 +57,14 @@ def _line_of(state: BattleState, unit: Unit) -> list[Unit]:
 
 def must_test_out_of_command(state: BattleState, unit: Unit) -> bool:
     """The first case: beyond command range (baggage and broken contingents never test)."""
-    return unit.type != "baggage" and not u.flag(unit, "broken") and not in_command(state, unit)
+    return unit.type != "baggage" and not BROKEN.of(unit) and not in_command(state, unit)
 
 
 def may_restrain(state: BattleState, unit: Unit) -> bool:
     """Pursuing or looting, or chivalrous within 6 SF of enemy: it may ask to test."""
-    if u.flag(unit, "pursuing") or u.flag(unit, "looting"):
+    if PURSUING.of(unit) or LOOTING.of(unit):
         return True
-    chivalrous = u.chivalrous(unit) and not u.flag(unit, "in_combat") and not u.flag(unit, "broken")
+    chivalrous = u.chivalrous(unit) and not IN_COMBAT.of(unit) and not BROKEN.of(unit)
     return chivalrous and measure.enemy_within(state, unit, tables.CHIVALROUS_RANGE)
 
 
@@ -63,7 +73,7 @@ def modifiers(state: BattleState, unit: Unit, shooting: bool) -> list[Modifier]:
     found: list[Modifier] = []
     if u.chivalrous(unit):
         found.append(Modifier(1, "chivalrous"))
-    if unit.quality == "D" or u.flag(unit, "mercenary"):
+    if unit.quality == "D" or profile.flag(unit, "mercenary"):
         found.append(Modifier(-1, "D grade" if unit.quality == "D" else "mercenary"))
     if shooting:
         behind = zone(Footprint.of(unit), "rear", REAR_SUPPORT)
@@ -105,8 +115,8 @@ def control_test(ctx: Context, unit: Unit, cause: str) -> str:
     score = roll.total
     if unit.quality == "A" and not u.chivalrous(unit):
         score += _adjust(ctx, unit, score, "a_grade", unit.side, "+/-1 as a non-chivalrous A grade")
-    leader_id = unit.get("controlled_by")
-    if isinstance(leader_id, str) and any(ld.id == leader_id for ld in ctx.state.leaders):
+    leader_id = CONTROLLED_BY.of(unit)
+    if leader_id and any(ld.id == leader_id for ld in ctx.state.leaders):
         leader = ctx.state.leader(leader_id)
         score += _adjust(
             ctx, unit, score, "leader", leader.side, f"+/-1 for {leader.name} exerting control"
@@ -126,7 +136,7 @@ def outcome_of(unit: Unit, result: str, shooting: bool) -> str:
     if result == "halt":
         return "retire" if shooting else "halt"
     if result == "halt_2":
-        by_guns = u.flag(unit, "shot_by_artillery")
+        by_guns = SHOT_BY_ARTILLERY.of(unit)
         return "retire" if unit.quality == "D" and by_guns else "halt"
     if result == "free":
         return "free"
@@ -156,7 +166,7 @@ def _carry_out(ctx: Context, unit: Unit, outcome: str, result: str) -> None:
     if (
         result == "halt"
         and civil_war
-        and not u.flag(unit, "mercenary")
+        and not profile.flag(unit, "mercenary")
         and u.alive(ctx.state, unit.id)
     ):
         treachery(ctx, ctx.state.unit(unit.id))

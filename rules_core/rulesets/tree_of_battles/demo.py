@@ -17,6 +17,7 @@ from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
 from rules_core.rulesets.tree_of_battles import command
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.status import DPS, MOUNTED, PURSUING, RANK
 from rules_core.state import BattleState, Leader, Unit
 
 # Answers the attacker's mounted contingents give instead of the defaults, by question kind.
@@ -46,9 +47,7 @@ def _herald(state: BattleState, side: str) -> Leader | None:
     """The defender's first captain, who issues new orders on the first turn."""
     if side == attacker(state):
         return None
-    captains = (
-        ld for ld in state.leaders if ld.side == side and ld.status.get("rank") != "marshal"
-    )
+    captains = (ld for ld in state.leaders if ld.side == side and RANK.of(ld) != "marshal")
     return next(captains, None)
 
 
@@ -61,7 +60,7 @@ def _command(rules: Rules, state: BattleState, side: str) -> list[Order]:
         if leader.side != side or leader.attached_to not in on_table:
             continue  # unattached, or his contingent is gone
         unit = on_table[leader.attached_to]
-        if unit.status.get("dps"):
+        if DPS.of(unit):
             order = Order(leader.id, "steady", {"target": unit.id})
         elif (
             herald is not None
@@ -82,7 +81,7 @@ def _unit_order(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     step = state.cursor.step
     if step == "control":
         order = Order(unit.id, "restrain")
-        wanted = unit.side != attacker(state) or u.flag(unit, "pursuing")
+        wanted = unit.side != attacker(state) or PURSUING.of(unit)
         return order if wanted and _legal(rules, state, order) else None
     if step in ("shooting", "charges"):
         kind = "shoot" if step == "shooting" else "charge"
@@ -110,7 +109,7 @@ def _approach(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
 def _advance(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     """A normal move towards the nearest enemy, stopping 1.5 SF short of its centre."""
     enemy = _by_gap(state, unit)[0]
-    option = "extra_d6" if unit.get("mounted") else "plain"
+    option = "extra_d6" if MOUNTED.of(unit) else "plain"
     gap = math.dist((unit.x, unit.y), (enemy.x, enemy.y))
     share = max(0.0, (gap - 1.5) / gap)
     goal: list[Json] = [
@@ -139,6 +138,6 @@ def answer_for(state: BattleState) -> str:
     choice = decision.default
     if kind in MOUNTED_ANSWERS and u.alive(state, unit_id):
         unit = state.unit(unit_id)
-        if unit.side == attacker(state) and u.flag(unit, "mounted"):
+        if unit.side == attacker(state) and MOUNTED.of(unit):
             choice = MOUNTED_ANSWERS[kind]
     return choice if choice in decision.option_ids else decision.default

@@ -16,6 +16,7 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.profiles import leader_from_entry
+from rules_core.rulesets.tree_of_battles.status import RANK
 from rules_core.state import BattleState, Group, Leader, Unit
 
 
@@ -93,7 +94,7 @@ def prepare(state: BattleState) -> BattleState:
 
 def _rank(leader: Leader) -> str:
     """A leader's rank: captain or marshal."""
-    return str(leader.status.get("rank", "captain"))
+    return RANK.of(leader)
 
 
 def _post(state: BattleState, leader: Leader) -> BattleState:

@@ -10,6 +10,7 @@ from rules_core.events import LeaderHit, StatusChanged
 from rules_core.geometry import Footprint, edge_distance
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.status import NOBLE
 from rules_core.state import BattleState, Leader, Unit
 
 NEAR = 3.0  # "within 3 SF"
@@ -47,7 +48,7 @@ def routed(ctx: Context, unit: Unit, what: str) -> None:
         key = "routs_or_destroyed_chivalrous" if u.chivalrous(friend) else "routs_or_destroyed"
         u.add_dps(ctx, friend.id, _cause(key), f"{unit.name} {what} within 3 SF")
     for leader in u.leaders_with(ctx.state, unit):
-        if leader.status.get("noble") is True:
+        if NOBLE.of(leader):
             noble_lost(ctx, unit, f"{leader.name} routed with {unit.name}")
 
 
@@ -95,18 +96,15 @@ def leader_gap(state: BattleState, leader: Leader, unit: Unit) -> float:
 
 def set_leader(ctx: Context, leader: Leader, reason: str, **changes: Json) -> None:
     """Change a leader's points, attachment or status entries, logging each change."""
-    fresh = ctx.state.leader(leader.id)
-    status = dict(fresh.status)
-    fields: dict[str, Json] = {}
     for name, value in changes.items():
-        old = getattr(fresh, name) if name in LEADER_FIELDS else status.get(name)
+        if name not in LEADER_FIELDS:
+            ctx.set_leader_status(leader.id, reason, **{name: value})
+            continue
+        fresh = ctx.state.leader(leader.id)
+        old = getattr(fresh, name)
         if old != value:
             ctx.emit(StatusChanged(leader.id, name, old, value, reason))
-        if name in LEADER_FIELDS:
-            fields[name] = value
-        else:
-            status[name] = value
-    ctx.state = ctx.state.with_leader(replace(fresh, status=status, **fields))  # type: ignore[arg-type]
+        ctx.state = ctx.state.with_leader(replace(fresh, **{name: value}))  # type: ignore[arg-type]
 
 
 def risk_to_leaders(ctx: Context, unit: Unit, why: str) -> None:
@@ -133,5 +131,5 @@ def _killed(ctx: Context, leader: Leader, unit: Unit) -> None:
     ctx.state = replace(
         ctx.state, leaders=tuple(ld for ld in ctx.state.leaders if ld.id != leader.id)
     )
-    if leader.status.get("noble") is True and u.alive(ctx.state, unit.id):
+    if NOBLE.of(leader) and u.alive(ctx.state, unit.id):
         noble_lost(ctx, ctx.state.unit(unit.id), f"{leader.name} killed", with_own=True)

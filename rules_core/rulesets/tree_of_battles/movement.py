@@ -10,6 +10,7 @@ from rules_core.dice import Modifier
 from rules_core.geometry import Footprint, Point, edge_distance, facing_towards
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.status import STATIONARY
 from rules_core.state import BattleState, Unit
 
 HALF = tables.MOVE_DIE_SF
@@ -181,11 +182,9 @@ def _passage_of_lines(
     for other in passed:
         if other.id not in friends:
             continue
-        spared = (u.skirmishers(unit) or u.array(unit) == "skirmish") and u.flag(
-            other, "stationary"
-        )
+        spared = (u.skirmishers(unit) or u.array(unit) == "skirmish") and STATIONARY.of(other)
         spared = spared or (
-            (u.skirmishers(other) or u.array(other) == "skirmish") and u.flag(unit, "stationary")
+            (u.skirmishers(other) or u.array(other) == "skirmish") and STATIONARY.of(unit)
         )
         if spared:
             continue

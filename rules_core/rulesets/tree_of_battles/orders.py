@@ -19,6 +19,7 @@ from rules_core.rulesets.tree_of_battles import (
 )  # fmt: skip
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.measure import g
+from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, LOOTING, PURSUING
 from rules_core.state import BattleState, Unit
 
 MOVE_OPTIONS = ("plain", "extra_d6", "skirmish_bonus", "all", "road")
@@ -123,18 +124,18 @@ def _restrain(
 
 def moving_problem(state: BattleState, unit: Unit) -> str | None:
     """Why a contingent may not be ordered to move this turn, or None."""
-    if charges.engaged(state, unit) or u.flag(unit, "in_combat"):
+    if charges.engaged(state, unit) or IN_COMBAT.of(unit):
         return f"{unit.name} is in combat"
     if unit.type == "baggage":
         return "the baggage train does not manoeuvre"
-    for key, words in (
-        ("broken", "is routing"),
-        ("pursuing", "is pursuing"),
-        ("looting", "is looting"),
+    for flag, words in (
+        (BROKEN, "is routing"),
+        (PURSUING, "is pursuing"),
+        (LOOTING, "is looting"),
     ):
-        if u.flag(unit, key):
+        if flag.of(unit):
             return f"{unit.name} {words} and moves on its own (a control test may stop it)"
-    forced = FORCED.get(u.text(unit, "control"))
+    forced = FORCED.get(CONTROL.of(unit))
     return f"{unit.name} {forced}" if forced else None
 
 
@@ -255,7 +256,7 @@ def _manoeuvre(
     found = moving_problem(state, unit)
     option = str(order.params["option"])
     if found and not (
-        option == "rally" and u.text(unit, "control") != "halt" and not charges.engaged(state, unit)
+        option == "rally" and CONTROL.of(unit) != "halt" and not charges.engaged(state, unit)
     ):
         return found
     key = "change_array" if option in ARRAY_CHANGES else option
@@ -273,7 +274,7 @@ def manoeuvre_problem(state: BattleState, unit: Unit, option: str, order: Order)
     if option == "rally":
         if u.array(unit) != "disarray":
             return f"{unit.name} is not in disarray"
-        if u.flag(unit, "broken") or u.flag(unit, "pursuing") or charges.engaged(state, unit):
+        if BROKEN.of(unit) or PURSUING.of(unit) or charges.engaged(state, unit):
             return "the cause of the disarray has not ceased"
     if option in ARRAY_CHANGES and u.array(unit) in (ARRAY_CHANGES[option], "disarray"):
         return f"{unit.name} is in {u.array(unit)}"

@@ -6,6 +6,7 @@ from rules_core.context import Context
 from rules_core.geometry import Footprint, Point
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, tables
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.status import BROKEN
 from rules_core.state import Unit
 
 
@@ -59,7 +60,7 @@ def retire(ctx: Context, unit: Unit, threat: Point, why: str) -> bool:
 
 def rout(ctx: Context, unit: Unit, threat: Point, why: str) -> bool:
     """Break: a full fast rout move in disarray; unable to move, 1 casualty. False if gone."""
-    first = not u.flag(unit, "broken")
+    first = not BROKEN.of(unit)
     if first:
         u.set_array(ctx, unit.id, "disarray", f"breaks ({why})")
         u.set_flags(ctx, unit.id, f"breaks ({why})", broken=True, pursuing=False)

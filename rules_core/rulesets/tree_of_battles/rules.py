@@ -9,7 +9,6 @@ an army with no fighting contingents left has broken, and after ``max_turns`` it
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -33,6 +32,25 @@ from rules_core.rulesets.tree_of_battles import (
     tactical,
 )  # fmt: skip
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.status import (
+    BROKEN,
+    CHARGED_BY,
+    COMBAT_ENEMY,
+    COMBAT_RESULT,
+    CONTROL,
+    COUNTER_CHARGED,
+    IN_COMBAT,
+    LOOTING,
+    PURSUING,
+    RESPONSE,
+    SHOOTING_DPS,
+    SHOT_AT,
+    SHOT_BY_ARTILLERY,
+    SHOT_BY_HANDGUNS,
+    SPENT,
+    STATIONARY,
+    STATUSES,
+)
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 
@@ -129,6 +147,7 @@ class TreeOfBattlesRules(Rules):
     sequence = SEQUENCE
     order_kinds = orders.ORDER_KINDS
     parameters = PARAMETERS
+    statuses = STATUSES
     tables = {
         table.name: table
         for table in (
@@ -262,12 +281,12 @@ class TreeOfBattlesRules(Rules):
             if not u.alive(ctx.state, unit.id):
                 continue
             if unit.id in asked:
-                stop = u.flag(unit, "pursuing") or u.flag(unit, "looting")
+                stop = PURSUING.of(unit) or LOOTING.of(unit)
                 control.control_test(ctx, unit, "stop_pursuit" if stop else "chivalrous")
             elif (
                 control.may_restrain(ctx.state, unit)
                 and u.chivalrous(unit)
-                and not u.flag(unit, "pursuing")
+                and not PURSUING.of(unit)
             ):
                 u.set_flags(
                     ctx, unit.id, "chivalrous within 6 SF of the enemy", control="full_speed"
@@ -300,9 +319,9 @@ class TreeOfBattlesRules(Rules):
 
     def _after_shooting(self, ctx: Context, unit: Unit) -> None:
         """Risk to leaders of contingents hit; control tests for 1 DP a stand or C/D hit by guns."""
-        if u.number(unit, "shooting_dps"):
+        if SHOOTING_DPS.of(unit):
             losses.risk_to_leaders(ctx, unit, "contingent shot at")
-        guns = u.flag(unit, "shot_by_artillery") or u.flag(unit, "shot_by_handguns")
+        guns = SHOT_BY_ARTILLERY.of(unit) or SHOT_BY_HANDGUNS.of(unit)
         if u.one_dp_per_stand(unit) or (unit.quality in ("C", "D") and guns):
             control.control_test(ctx, ctx.state.unit(unit.id), "shooting")
 
@@ -325,7 +344,7 @@ class TreeOfBattlesRules(Rules):
                 continue
             charger, target = ctx.state.unit(charger_id), ctx.state.unit(target_id)
             fled = responded.get(charger_id) in ("evade", "break")
-            if fled or u.flag(charger, "counter_charged"):
+            if fled or COUNTER_CHARGED.of(charger):
                 continue
             if charges.problem(ctx.state, charger, target):
                 continue
@@ -342,7 +361,7 @@ class TreeOfBattlesRules(Rules):
         """Chivalry that must charge the nearest A grade, or that advances at full speed."""
         found = []
         for unit in ctx.state.units:
-            how = u.text(unit, "control")
+            how = CONTROL.of(unit)
             if unit.id in ordered or how not in ("charge_a", "charge_a_max", "full_speed"):
                 continue
             target = tactical.quarry_for(ctx, unit, how)
@@ -354,12 +373,8 @@ class TreeOfBattlesRules(Rules):
         """Contingents that stood to receive a charge shoot at their chargers."""
         planned = []
         for unit in ctx.state.units:
-            charger = unit.get("charged_by")
-            if (
-                u.text(unit, "response") != "stand"
-                or not isinstance(charger, str)
-                or not u.alive(ctx.state, charger)
-            ):
+            charger = CHARGED_BY.of(unit)
+            if RESPONSE.of(unit) != "stand" or not charger or not u.alive(ctx.state, charger):
                 continue
             free = unit.with_status(in_combat=False)
             shot = shooting.plan(ctx.state, free, ctx.state.unit(charger), ctx.params)
@@ -396,8 +411,8 @@ class TreeOfBattlesRules(Rules):
         """Moves after combat for every combat fought this turn, the beaten side first."""
         done: set[str] = set()
         for unit in list(ctx.state.units):
-            enemy = unit.get("combat_enemy")
-            if unit.id in done or not isinstance(enemy, str) or not u.text(unit, "combat_result"):
+            enemy = COMBAT_ENEMY.of(unit)
+            if unit.id in done or not enemy or not COMBAT_RESULT.of(unit):
                 continue
             done.update((unit.id, enemy))
             after.resolve_pair(ctx, unit.id, enemy)
@@ -410,10 +425,8 @@ class TreeOfBattlesRules(Rules):
                 u.add_dps(ctx, unit.id, -1, f"rallies ({unit.quality} grade)")
             u.mark(ctx, unit.id, **_fresh_turn(engaged))
         for leader in ctx.state.leaders:
-            if leader.status.get("spent"):
-                ctx.state = ctx.state.with_leader(
-                    replace(leader, status={**leader.status, "spent": 0})
-                )
+            if SPENT.of(leader):
+                ctx.set_leader_status(leader.id, None, spent=0)
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -443,9 +456,7 @@ class TreeOfBattlesRules(Rules):
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """An army with no fighting contingents left (the sheet gives no army break)."""
-        return not [
-            x for x in state.units_of(side) if x.type != "baggage" and not u.flag(x, "broken")
-        ]
+        return not [x for x in state.units_of(side) if x.type != "baggage" and not BROKEN.of(x)]
 
     def outcome(self, state: BattleState) -> Outcome | None:
         """A broken army loses; after ``max_turns`` the battle is a draw."""
@@ -462,10 +473,10 @@ def _may_rally(unit: Unit, engaged: bool) -> bool:
     row = unit.quality if unit.quality in tables.REMOVE_DPS.rows else "C"
     needs = dict(zip(tables.REMOVE_DPS.columns, tables.REMOVE_DPS.rows[row], strict=True))
     checks = {
-        "stationary": u.flag(unit, "stationary"),
-        "not_in_combat": not engaged and not u.flag(unit, "in_combat"),
-        "no_shooting_dps": not u.number(unit, "shooting_dps"),
-        "not_shot_at": not u.flag(unit, "shot_at"),
+        "stationary": STATIONARY.of(unit),
+        "not_in_combat": not engaged and not IN_COMBAT.of(unit),
+        "no_shooting_dps": not SHOOTING_DPS.of(unit),
+        "not_shot_at": not SHOT_AT.of(unit),
     }
     return all(ok or not needs[key] for key, ok in checks.items())
 

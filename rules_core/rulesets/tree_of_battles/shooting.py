@@ -14,6 +14,7 @@ from rules_core.geometry import Footprint, quarter, range_from_front
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.measure import g
+from rules_core.rulesets.tree_of_battles.status import BROKEN, IN_COMBAT, LAST_RANGE, LAST_TARGET
 from rules_core.state import BattleState, Unit
 
 FORTIFIED = frozenset({"fortification"})
@@ -71,8 +72,8 @@ def plan(state: BattleState, shooter: Unit, target: Unit, params: Mapping[str, J
         return f"{shooter.name} has no missiles"
     if target.side == shooter.side:
         return f"{target.name} is a friendly contingent"
-    if u.flag(shooter, "in_combat") or u.flag(shooter, "broken"):
-        return f"{shooter.name} is {'in combat' if u.flag(shooter, 'in_combat') else 'routing'}"
+    if IN_COMBAT.of(shooter) or BROKEN.of(shooter):
+        return f"{shooter.name} is {'in combat' if IN_COMBAT.of(shooter) else 'routing'}"
     if quarter(Footprint.of(shooter), (target.x, target.y)) != "front":
         return f"{target.name} is not to {shooter.name}'s front"
     seen = measure.sight(state, shooter, target)
@@ -145,7 +146,7 @@ def artillery_modifiers(
 ) -> list[Modifier]:
     """Every artillery modifier; "same target and range" compares the remembered last shot."""
     found: list[Modifier] = []
-    last, last_range = gun.status.get("last_target"), gun.status.get("last_range")
+    last, last_range = LAST_TARGET.of(gun), LAST_RANGE.of(gun)
     same_range = isinstance(last_range, int | float) and abs(float(last_range) - distance) <= 0.25
     if last == target.id and same_range:
         found.append(Modifier(_art("same_target"), "same target and range"))

@@ -64,6 +64,7 @@ RANK = Level(
     "leader's rank",
     (LevelValue("captain", quiet=True), LevelValue("marshal", "MARSHAL", "calm")),
     scope=Scope.LEADER,
+    default="captain",
 )
 NOBLE = Flag("noble", "a noble", scope=Scope.LEADER)
 SPENT = Count("spent", "command points spent this turn", scope=Scope.LEADER, private=True)

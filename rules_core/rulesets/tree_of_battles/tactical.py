@@ -19,6 +19,14 @@ from rules_core.rulesets.tree_of_battles import (
 )
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.orders import ARRAY_CHANGES, move_dice
+from rules_core.rulesets.tree_of_battles.status import (
+    BROKEN,
+    CONTROL,
+    LAST_MOVE,
+    PURSUING,
+    RETIRING,
+    SHOOTING_DPS,
+)
 from rules_core.state import Unit
 
 
@@ -47,17 +55,15 @@ def routs_and_pursuits(ctx: Context) -> None:
         if not u.alive(ctx.state, unit_id):
             continue
         unit = ctx.state.unit(unit_id)
-        if u.flag(unit, "broken"):
+        if BROKEN.of(unit):
             retreats.keep_routing(ctx, unit)
-        elif u.flag(unit, "pursuing") and not charges.engaged(ctx.state, unit):
+        elif PURSUING.of(unit) and not charges.engaged(ctx.state, unit):
             _chase(ctx, unit)
 
 
 def _chase(ctx: Context, unit: Unit) -> None:
     """A pursuer's fast move toward the nearest fleeing enemy (else the nearest enemy)."""
-    fleeing = [
-        e for e in ctx.state.enemies_of(unit.side) if u.flag(e, "broken") or u.flag(e, "retiring")
-    ]
+    fleeing = [e for e in ctx.state.enemies_of(unit.side) if BROKEN.of(e) or RETIRING.of(e)]
     quarry = measure.nearest(fleeing, unit) or measure.nearest(
         ctx.state.enemies_of(unit.side), unit
     )
@@ -75,10 +81,10 @@ def forced(ctx: Context) -> set[str]:
     """Moves a control test (or chivalry within 6 SF) imposes; the ids of those moved."""
     done: set[str] = set()
     for unit in list(ctx.state.units):
-        how = u.text(unit, "control")
+        how = CONTROL.of(unit)
         if how not in ("charge_a", "charge_a_max", "advance", "repeat", "full_speed"):
             continue
-        if charges.engaged(ctx.state, unit) or u.flag(unit, "broken"):
+        if charges.engaged(ctx.state, unit) or BROKEN.of(unit):
             continue
         done.add(unit.id)
         if how == "repeat":
@@ -123,7 +129,7 @@ def _advance(ctx: Context, unit: Unit, how: str) -> None:
 
 
 def _repeat(ctx: Context, unit: Unit) -> None:
-    last = unit.get("last_move")
+    last = LAST_MOVE.of(unit)
     if not isinstance(last, list) or len(last) != 3 or not any(last[:2]):
         return
     dx, dy, facing = (float(v) for v in last)  # type: ignore[arg-type]
@@ -174,7 +180,7 @@ def apply_shooting(ctx: Context, shot: shooting.Shot, hits: int) -> None:
         return
     target = ctx.state.unit(shot.target.id)
     kind = u.missile(shot.shooter)
-    changes = {"shot_at": True, "shooting_dps": u.number(target, "shooting_dps") + hits}
+    changes = {"shot_at": True, "shooting_dps": SHOOTING_DPS.of(target) + hits}
     if kind == "artillery":
         changes["shot_by_artillery"] = True
     if kind == "hand_gunners":

@@ -4,44 +4,29 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules_core import profile
 from rules_core.codec import Json
 from rules_core.context import Context
+from rules_core.rulesets.tree_of_battles.status import ARRAY, CASUALTIES, DPS, MOUNTED, RANKS
 from rules_core.state import BattleState, Leader, Unit
 
 ARMOUR_ORDER = ("unarmoured", "armoured", "full_harness")
 LOOSE_ARRAYS = ("column", "skirmish", "disarray")  # spared rough-terrain and wheel DPs
 
 
-def number(unit: Unit, key: str, default: int = 0) -> int:
-    """A whole-number status or profile field."""
-    value = unit.get(key, default)
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
-
-
-def flag(unit: Unit, key: str) -> bool:
-    """A true-or-false status or profile field."""
-    return unit.get(key, False) is True
-
-
-def text(unit: Unit, key: str, default: str = "") -> str:
-    """A text status or profile field."""
-    value = unit.get(key, default)
-    return value if isinstance(value, str) else default
-
-
 def array(unit: Unit) -> str:
     """The contingent's array: good, column, skirmish, square or disarray."""
-    return text(unit, "array", unit.formation or "good")
+    return ARRAY.of(unit) or unit.formation or "good"
 
 
 def dps(unit: Unit) -> int:
     """Disorder points (DPs) the contingent carries."""
-    return number(unit, "dps")
+    return DPS.of(unit)
 
 
 def casualties(unit: Unit) -> int:
     """Casualties taken; each costs a stand."""
-    return number(unit, "casualties")
+    return CASUALTIES.of(unit)
 
 
 def stands_left(unit: Unit) -> int:
@@ -56,27 +41,27 @@ def front_stands(unit: Unit) -> int:
 
 def ranks(unit: Unit) -> int:
     """Ranks of stands, front to rear."""
-    return max(1, number(unit, "ranks", 1))
+    return max(1, RANKS.of(unit))
 
 
 def mounted(unit: Unit) -> bool:
     """True for horse."""
-    return flag(unit, "mounted")
+    return MOUNTED.of(unit)
 
 
 def missile(unit: Unit) -> str:
     """The missile kind: archers, crossbowmen, hand_gunners, skirmishers, artillery or none."""
-    return text(unit, "missile", "none")
+    return profile.text(unit, "missile", "none")
 
 
 def chivalrous(unit: Unit) -> bool:
     """True for chivalrous troops."""
-    return flag(unit, "chivalrous")
+    return profile.flag(unit, "chivalrous")
 
 
 def armour(unit: Unit) -> int:
     """Armour class as a number: 0 unarmoured, 1 armoured, 2 full harness."""
-    found = text(unit, "armour", "unarmoured")
+    found = profile.text(unit, "armour", "unarmoured")
     return ARMOUR_ORDER.index(found) if found in ARMOUR_ORDER else 0
 
 
@@ -149,4 +134,4 @@ def set_flags(ctx: Context, unit_id: str, reason: str, **changes: Json) -> None:
 def mark(ctx: Context, unit_id: str, **changes: Json) -> None:
     """Set bookkeeping marks (moved, shot at, charged this turn) without a log line each."""
     if alive(ctx.state, unit_id):
-        ctx.state = ctx.state.with_unit(ctx.state.unit(unit_id).with_status(**changes))
+        ctx.set_status(unit_id, None, **changes)
