@@ -1,6 +1,6 @@
 """Battle maps with Pillow: a battle state and the last step's events in, PNG bytes out."""
 
-from bot.rendering.badges import Count, Level, Pips, Tag, register_badge
+from bot.rendering.badges import Count, Level, Pips, Tag
 from bot.rendering.fog import SideView
 from bot.rendering.overlays import Reach
 from bot.rendering.render import MapOptions, render_map, render_map_async
@@ -13,7 +13,6 @@ __all__ = [
     "Reach",
     "SideView",
     "Tag",
-    "register_badge",
     "render_map",
     "render_map_async",
 ]

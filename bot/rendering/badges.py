@@ -1,9 +1,10 @@
-"""Status badges: a registry from a unit's status key to how the map shows its value.
+"""Status badges: how the map shows each status key a ruleset declares.
 
 Four shapes cover the rulesets' unit state: ``Pips`` for small counts (disorder points),
 ``Tag`` for flags (disordered, shaken), ``Count`` for numbers (casualties, losses) and
-``Level`` for named levels (aggression, cohesion). A ruleset adds or overrides keys with
-``register_badge(key, badge, ruleset=...)``; a key with no badge is not drawn.
+``Level`` for named levels (aggression, cohesion). Each ruleset's badges are built from the
+``Badge`` of its status declarations (``rulesets/<id>/status.py``), in declaration order; a
+key declared without a badge is not drawn.
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from PIL import ImageDraw
 
 from bot.rendering import text as lettering
 from bot.rendering.style import BADGE_COLOURS, RGB, WHITE
+from rules_core import registry
 from rules_core.codec import Json
+from rules_core.plugin import Rules
+from rules_core.shared_status import COMMON
+from rules_core.status import Declared, Scope, StatusSheet, sheet
+from rules_core.status import Level as StatusLevel
 
 HEIGHT = 18  # px of every badge
 GAP = 4  # px between badges in a row
@@ -187,85 +193,54 @@ class Level:
         return next(iter(self.words))
 
 
-# The keys the rulesets keep (see RULESETS.md); shared keys mean the same in each ruleset.
-DEFAULT_BADGES: dict[str, Badge] = {
-    "dps": Pips("disorder points (DPs)"),
-    "casualties": Count("casualties", "{} cas"),
-    "losses": Count("VBU losses", "{} VBU lost"),
-    "wounds": Count("wounds", "{} wd"),
-    "cohesion": Level(
-        "cohesion",
-        {
-            "disordered": ("DISORD", B["warn"]),
-            "disrupted": ("DISRUPT", B["bad"]),
-            "routed": ("ROUTED", B["worse"]),
-        },
-        frozenset({"sound"}),
-    ),
-    "aggression": Level(
-        "aggression level",
-        {
-            "shaken": ("SHAKEN", B["bad"]),
-            "present": ("PRESENT", B["neutral"]),
-            "ready for battle": ("READY", B["good"]),
-            "blood lust": ("BLOODLUST", B["worse"]),
-        },
-    ),
-    "array": Level(
-        "array",
-        {
-            "disarray": ("DISARRAY", B["bad"]),
-            "column": ("COLUMN", B["calm"]),
-            "skirmish": ("SKIRMISH", B["calm"]),
-            "square": ("SQUARE", B["calm"]),
-        },
-        frozenset({"good array", "good"}),
-    ),
-    "formation": Level(
-        "formation",
-        {
-            "column": ("COLUMN", B["calm"]),
-            "square": ("SQUARE", B["calm"]),
-            "testudo": ("TESTUDO", B["calm"]),
-            "wedge": ("WEDGE", B["calm"]),
-            "open_order": ("OPEN", B["calm"]),
-            "open order": ("OPEN", B["calm"]),
-            "march_column": ("MARCH", B["calm"]),
-        },
-        frozenset({"", "line", "formed", "close order", "good array", "good"}),
-    ),
-    "freshness": Level(
-        "freshness",
-        {"no longer fresh": ("TIRED", B["warn"]), "exhausted": ("EXHAUSTED", B["bad"])},
-        frozenset({"fresh"}),
-    ),
-    "disordered": Tag("disordered", "DISORD"),
-    "disrupted": Tag("disrupted", "DISRUPT", B["bad"]),
-    "shaken": Tag("shaken", "SHAKEN", B["bad"]),
-    "exhausted": Tag("exhausted", "EXHAUSTED", B["bad"]),
-    "unformed": Tag("unformed", "UNFORMED", B["warn"]),
-    "routed": Tag("routed", "ROUTED", B["worse"]),
-    "broken": Tag("broken", "BROKEN", B["worse"]),
-    "shattered": Tag("shattered", "SHATTERED", B["worse"]),
-    "pursuing": Tag("pursuing", "PURSUING", B["calm"]),
-    "looting": Tag("looting", "LOOTING", B["calm"]),
-    "charged": Tag("charged this turn", "CHARGED", B["calm"]),
-    "wounded": Tag("leader wounded", "WOUNDED", B["warn"]),
-    "killed": Tag("leader killed", "KILLED", B["worse"]),
-}
-
-_BY_RULESET: dict[str, dict[str, Badge]] = {}
+def _drawn(item: Declared) -> Badge | None:
+    """The drawing for one declaration: its shape picks the class, its tone the colour."""
+    look = item.badge
+    if look is None:
+        return None
+    if isinstance(item, StatusLevel):
+        words = {v.value.lower(): (v.word, B[v.tone]) for v in item.values if not v.quiet}
+        quiet = frozenset(v.value.lower() for v in item.values if v.quiet)
+        return Level(item.meaning, words, quiet)
+    if look.shape == "pips":
+        return Pips(item.meaning, B[look.tone])
+    if look.shape == "count":
+        return Count(item.meaning, look.word, B[look.tone])
+    return Tag(item.meaning, look.word, B[look.tone])
 
 
-def register_badge(key: str, badge: Badge, ruleset: str | None = None) -> None:
-    """Draw a status key with ``badge``, for every ruleset or for one ruleset only."""
-    table = DEFAULT_BADGES if ruleset is None else _BY_RULESET.setdefault(ruleset, {})
-    table[key] = badge
+def badges_from(statuses: StatusSheet) -> dict[str, Badge]:
+    """The badges of a sheet's unit and leader keys, in declaration (drawing) order."""
+    found: dict[str, Badge] = {}
+    for item in statuses.badges(Scope.UNIT, Scope.LEADER):
+        badge = _drawn(item)
+        if badge is not None:
+            found.setdefault(item.key, badge)
+    return found
 
 
-def badges_for(ruleset: str) -> dict[str, Badge]:
-    """The badges a ruleset's units show, in drawing order: defaults, then its own."""
-    return {**DEFAULT_BADGES, **_BY_RULESET.get(ruleset, {})}
+# The shared keys' badges: what a ruleset with no rules of its own yet shows.
+DEFAULT_BADGES: Mapping[str, Badge] = badges_from(sheet(COMMON))
+
+
+def statuses_of(ruleset: str) -> StatusSheet:
+    """A ruleset's status declarations; the shared keys for one without rules yet."""
+    rules = _rules(ruleset)
+    return rules.statuses if rules is not None else sheet(COMMON)
+
+
+def badges_for(ruleset: str) -> Mapping[str, Badge]:
+    """The badges a ruleset's units and leaders show, in its declaration order."""
+    rules = _rules(ruleset)
+    return DEFAULT_BADGES if rules is None else badges_from(rules.statuses)
+
+
+def _rules(ruleset: str) -> Rules | None:
+    """The ruleset's rules, or None for an unknown id or a placeholder entry."""
+    try:
+        return registry.get(ruleset).rules
+    except KeyError:
+        return None
 
 
 def shown(status: Mapping[str, Json], badges: Mapping[str, Badge]) -> list[tuple[Badge, Json]]:
@@ -289,38 +264,3 @@ def draw_row(
     for badge, value in items:
         badge.draw(draw, left, top, value)
         left += badge.width(value) + GAP
-
-
-# Hail Caesar's own status keys (casualties, shaken, disordered and charged are shared above).
-HC = "hail_caesar"
-register_badge("won", Tag("won the last round of hand-to-hand", "WINNING", B["good"]), HC)
-register_badge("advanced", Tag("moved in the General Advance", "ADVANCED", B["calm"]), HC)
-register_badge("granted_moves", Count("moves granted by the C-in-C", "{} mv", B["calm"]), HC)
-register_badge(
-    "rank", Level("the army commander", {"army": ("C-IN-C", B["calm"])}, frozenset({"general"})), HC
-)
-
-# The Tree of Battles' own status keys (dps, array, casualties, pursuing, looting and broken
-# are shared above): what a control test makes a contingent do, and the marshal's rank.
-TOB = "tree_of_battles"
-register_badge(
-    "control",
-    Level(
-        "control test result",
-        {
-            "halt": ("HALT", B["warn"]),
-            "retire": ("RETIRE", B["bad"]),
-            "advance": ("ADVANCE", B["warn"]),
-            "repeat": ("REPEAT", B["warn"]),
-            "charge_a": ("CHARGE A", B["worse"]),
-            "charge_a_max": ("CHARGE A!", B["worse"]),
-            "full_speed": ("FULL SPEED", B["warn"]),
-        },
-        frozenset({"free", "continue"}),
-    ),
-    TOB,
-)
-register_badge("retiring", Tag("retired this turn", "RETIRING", B["warn"]), TOB)
-register_badge(
-    "rank", Level("leader's rank", {"marshal": ("MARSHAL", B["calm"])}, frozenset({"captain"})), TOB
-)

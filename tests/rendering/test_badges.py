@@ -1,17 +1,22 @@
-"""Status badges: every registered badge draws something; quiet values draw nothing."""
+"""Status badges: every declared badge draws something; quiet values draw nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
 
 import pytest
 from PIL import Image
 
-from bot.rendering import Count, Level, Pips, Tag, badges, register_badge
+from bot.rendering import Count, Level, Pips, Tag, badges
 from bot.rendering.badges import DEFAULT_BADGES, badges_for, shown
+from bot.rendering.style import BADGE_COLOURS
 from rules_core.codec import Json
+from rules_core.rulesets.hail_caesar.status import STATUSES as HC_STATUSES
+from rules_core.status import Badge as StatusBadge
+from rules_core.status import Count as StatusCount
+from rules_core.status import Flag, LevelValue, Scope, sheet
+from rules_core.status import Level as StatusLevel
 from tests.rendering import states
 from tests.rendering.helpers import changed, picture
 
@@ -23,7 +28,7 @@ def plain_unit() -> Image.Image:
 
 
 @pytest.mark.parametrize("key", sorted(DEFAULT_BADGES))
-def test_each_registered_badge_draws_something(key: str) -> None:
+def test_each_shared_badge_draws_something(key: str) -> None:
     value = DEFAULT_BADGES[key].example()
     assert changed(picture(states.one_unit({key: value})), plain_unit()) is not None
 
@@ -53,40 +58,41 @@ def test_levels_are_matched_without_regard_to_case_and_unknown_levels_still_show
     assert level.text("berserk") == "BERSERK"
 
 
-def test_badges_come_in_registry_order() -> None:
+def test_badges_come_in_declaration_order() -> None:
     row = shown({"disordered": True, "dps": 2}, DEFAULT_BADGES)
     assert [badge for badge, _ in row] == [DEFAULT_BADGES["dps"], DEFAULT_BADGES["disordered"]]
 
 
-@pytest.fixture
-def restore_registry() -> Iterator[None]:
-    before = dict(DEFAULT_BADGES)
-    kept = {key: dict(table) for key, table in badges._BY_RULESET.items()}
-    yield
-    DEFAULT_BADGES.clear()
-    DEFAULT_BADGES.update(before)
-    badges._BY_RULESET.clear()
-    badges._BY_RULESET.update(kept)
+def test_a_rulesets_badges_come_from_its_declaration_in_its_order() -> None:
+    shown_hc = badges_for("hail_caesar")
+    assert list(shown_hc) == [item.key for item in HC_STATUSES.badges(Scope.UNIT, Scope.LEADER)]
+    assert "won" in shown_hc and "dps" not in shown_hc  # declared by HC; a Tree of Battles key
+    assert "control" in badges_for("tree_of_battles") and "control" not in DEFAULT_BADGES
+    heroic = states.one_unit({"won": True})
+    assert changed(picture(heroic), plain_unit()) is None  # heroic_age does not declare it
+    hail = replace(heroic, ruleset="hail_caesar")
+    assert changed(picture(hail), picture(replace(states.one_unit(), ruleset="hail_caesar")))
 
 
-@pytest.mark.usefixtures("restore_registry")
-def test_a_ruleset_can_add_badges_of_its_own() -> None:
-    register_badge("impetus_bonus", Count("impetus bonus", "+{} imp", (0, 90, 0)), "impetus")
-    register_badge("signal", Tag("advance signalled", "ADV"), "impetus")
-    assert "impetus_bonus" in badges_for("impetus")
-    assert "impetus_bonus" not in badges_for("heroic_age")
-    heroic = states.one_unit({"impetus_bonus": 2})
-    assert changed(picture(heroic), plain_unit()) is None  # heroic_age does not know the key
-    impetus = replace(heroic, ruleset="impetus")
-    assert changed(picture(impetus), picture(replace(states.one_unit(), ruleset="impetus")))
-
-
-@pytest.mark.usefixtures("restore_registry")
-def test_every_badge_shape_can_be_registered_for_all_rulesets() -> None:
-    register_badge("morale", Level("morale", {"wavering": ("WAVER", (200, 100, 0))}))
-    register_badge("ammo", Pips("ammunition", (0, 0, 160), most=4))
-    for key, value in (("morale", "Wavering"), ("ammo", 3)):
-        assert changed(picture(states.one_unit({key: value})), plain_unit()) is not None
+def test_every_badge_shape_is_built_from_plain_data() -> None:
+    declared = sheet(
+        StatusLevel(
+            "morale",
+            "morale",
+            (LevelValue("steady", quiet=True), LevelValue("wavering", "WAVER", "warn")),
+        ),
+        StatusCount("ammo", "ammunition", StatusBadge("pips", tone="calm")),
+        StatusCount("kills", "kills", StatusBadge("count", "{} k", "good")),
+        Flag("signal", "advance signalled", StatusBadge("tag", "ADV", "good")),
+        Flag("quiet_mark", "bookkeeping only"),
+    )
+    drawn = badges.badges_from(declared)
+    assert list(drawn) == ["morale", "ammo", "kills", "signal"]
+    assert isinstance(drawn["morale"], Level) and drawn["morale"].text("Wavering") == "WAVER"
+    assert drawn["morale"].text("steady") is None
+    assert isinstance(drawn["ammo"], Pips) and drawn["ammo"].colour == BADGE_COLOURS["calm"]
+    assert isinstance(drawn["kills"], Count) and drawn["kills"].text(2) == "2 k"
+    assert isinstance(drawn["signal"], Tag) and drawn["signal"].colour == BADGE_COLOURS["good"]
 
 
 @pytest.mark.parametrize("formation", ["column", "square", "testudo", "wedge", "open_order"])
