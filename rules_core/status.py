@@ -9,7 +9,7 @@ status view words side-, group- and leader-level state from the same declaration
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
@@ -307,19 +307,25 @@ def sheet(*groups: Iterable[Declared] | Declared) -> StatusSheet:
     return StatusSheet(tuple(items))
 
 
-def describe_state(statuses: StatusSheet, state: BattleState) -> dict[str, list[str]]:
-    """Plain words, per side, for its declared side-, group- and leader-level state."""
+def describe_state(
+    statuses: StatusSheet,
+    state: BattleState,
+    scopes: Collection[Scope] = (Scope.SIDE, Scope.GROUP, Scope.LEADER),
+) -> dict[str, list[str]]:
+    """Plain words, per side id, for its declared side-, group- and leader-level state.
+
+    Only sides with something to say appear; group and leader lines start with their name.
+    """
     found: dict[str, list[str]] = {}
     for side in state.sides:
-        lines = statuses.describe(Scope.SIDE, side.status)
-        for group in state.groups:
-            if group.side == side.id:
-                words = statuses.describe(Scope.GROUP, group.status)
-                lines += [f"{group.name}: {line}" for line in words]
-        for leader in state.leaders:
-            if leader.side == side.id:
-                words = statuses.describe(Scope.LEADER, leader.status)
-                lines += [f"{leader.name}: {line}" for line in words]
+        lines = statuses.describe(Scope.SIDE, side.status) if Scope.SIDE in scopes else []
+        parts: list[tuple[Scope, str, Mapping[str, Json]]] = [
+            (Scope.GROUP, g.name, g.status) for g in state.groups if g.side == side.id
+        ]
+        parts += [(Scope.LEADER, ld.name, ld.status) for ld in state.leaders if ld.side == side.id]
+        for scope, name, status in parts:
+            if scope in scopes:
+                lines += [f"{name}: {line}" for line in statuses.describe(scope, status)]
         if lines:
             found[side.id] = lines
     return found

@@ -102,6 +102,19 @@ def terrain_entries(
     return entries + [terrain_entry("linear_obstacle", style) for style in seen]
 
 
+def side_state_entry(words: str, style: SideStyle) -> Entry:
+    """A side's own state (General Will, broken divisions, wing orders) beside its flag."""
+
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((left + 2, top + 4, left + 6, top + 22), fill=style.edge)
+        draw.rectangle(
+            (left + 6, top + 4, left + 22, top + 14), fill=style.fill, outline=style.edge
+        )
+
+    return Entry(24, paint, words)
+
+
 def move_entry() -> Entry:
     """The movement arrow."""
 

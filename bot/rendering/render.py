@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.rendering import frame, legend
-from bot.rendering.badges import badges_for
+from bot.rendering.badges import badges_for, statuses_of
 from bot.rendering.fog import SideView
 from bot.rendering.map_layer import draw_table
 from bot.rendering.overlays import Reach
@@ -26,6 +26,7 @@ from bot.rendering.terrain import obstacle_style
 from bot.rendering.view import Area, View, fit
 from rules_core.events import Event
 from rules_core.state import BattleState, Unit
+from rules_core.status import Scope, describe_state
 
 TITLE_HEIGHT = 44
 FURNITURE_WIDTH = 360  # scale bar and compass, left of the legend
@@ -96,6 +97,7 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     """Legend entries for what this map shows."""
     state = scene.state
     entries = [legend.side_entry(s.name, scene.style(s.id)) for s in state.sides]
+    entries += side_state_entries(scene)
     if scene.ghosts:
         style = scene.style(scene.ghosts[0].side)
         words = "" if scene.side_view is not None else "lost this step"
@@ -106,6 +108,20 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     entries += _mark_entries(scene)
     entries += _badge_entries(scene)
     return entries
+
+
+def side_state_entries(scene: Scene) -> list[legend.Entry]:
+    """One entry per side with declared side- or group-level state to show."""
+    state = scene.state
+    # Leaders' state is drawn as badges by their markers; a side's and its wings' has no marker.
+    described = describe_state(statuses_of(state.ruleset), state, (Scope.SIDE, Scope.GROUP))
+    return [
+        legend.side_state_entry(
+            f"{side.name}: {'; '.join(described[side.id])}", scene.style(side.id)
+        )
+        for side in state.sides
+        if side.id in described
+    ]
 
 
 def _mark_entries(scene: Scene) -> list[legend.Entry]:
