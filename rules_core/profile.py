@@ -6,6 +6,7 @@ declaration; these read only what the army list gave the unit.
 
 from __future__ import annotations
 
+from rules_core.codec import Json
 from rules_core.state import Unit
 
 
@@ -26,3 +27,8 @@ def text(unit: Unit, key: str, default: str = "") -> str:
     """A text roster value, or ``default`` when the profile has none."""
     value = unit.profile.get(key, default)
     return value if isinstance(value, str) else default
+
+
+def value(unit: Unit, key: str, default: Json = None) -> Json:
+    """A roster value as the army list gave it (a number that may be whole or not)."""
+    return unit.profile.get(key, default)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from rules_core import profile
 from rules_core.geometry import Footprint, range_from_front
 from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
@@ -47,7 +48,7 @@ def _move(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     charge = Order(unit.id, "charge", {"target": enemy.id})
     if isinstance(rules.judge(state, charge), Preview):
         return charge
-    if unit.get("range") and isinstance(_shoot(rules, state, unit), Order):
+    if profile.value(unit, "range") and isinstance(_shoot(rules, state, unit), Order):
         return None  # in range already: stay and shoot
     gap = math.dist((unit.x, unit.y), (enemy.x, enemy.y))
     share = max(0.0, (gap - 4) / gap)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from rules_core import profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
@@ -187,7 +188,7 @@ class SkirmishRules(Rules):
         target = _enemy(state, unit, order)
         if isinstance(target, str):
             return Illegal(order, target)
-        reach = unit.get("range", 0)
+        reach = profile.value(unit, "range", 0)
         assert isinstance(reach, int | float)
         if not reach:
             return Illegal(order, f"{unit.name} has no missile weapons")
@@ -288,8 +289,8 @@ class SkirmishRules(Rules):
             target_id = order.params["target"]
             assert isinstance(target_id, str)
             target = ctx.state.unit(target_id)
-            reach = shooter.get("range", 0)
-            dice = shooter.get("shoot", 1)
+            reach = profile.value(shooter, "range", 0)
+            dice = profile.value(shooter, "shoot", 1)
             assert isinstance(reach, int | float) and isinstance(dice, int)
             gap = range_from_front(Footprint.of(shooter), Footprint.of(target))
             band, need = self._band(ctx.state, gap, float(reach))
@@ -430,7 +431,7 @@ def _pairs(state: BattleState) -> list[tuple[str, str]]:
 
 
 def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:
-    dice = unit.get("melee", 1)
+    dice = profile.value(unit, "melee", 1)
     assert isinstance(dice, int)
     modifiers = []
     if CHARGED.of(unit):

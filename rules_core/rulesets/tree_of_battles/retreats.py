@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules_core import profile
 from rules_core.context import Context
 from rules_core.geometry import Footprint, Point
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, tables
@@ -21,7 +22,7 @@ def threat_of(ctx: Context, unit: Unit) -> Point:
 
 def fall_back(ctx: Context, unit: Unit, threat: Point) -> None:
     """Move back base depth facing the enemy; if unable to, 1 DP and remain in place."""
-    value = unit.get("stand_depth")
+    value = profile.value(unit, "stand_depth")
     stand = float(value) if isinstance(value, int | float) else unit.depth / u.ranks(unit)
     start = Footprint.of(unit)
     heading = movement.away_from(unit, threat)
