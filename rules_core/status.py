@@ -1,10 +1,11 @@
 """Status declared once: the keys a ruleset keeps on units, leaders, groups, sides and the battle.
 
-A ruleset lists its status in one module (``rulesets/<id>/status.py``) as ``Flag``, ``Count``
-and ``Level`` declarations collected in a ``StatusSheet``. The rules read a value with
-``DISORDERED.of(unit)`` and write it through ``Context`` (which refuses an undeclared key); the
-map builds its badges from each declaration's ``Badge`` (plain data: shape, word, tone), and the
-status view words side-, group- and leader-level state from the same declarations.
+A ruleset lists its status in one module (``rulesets/<id>/status.py``) as ``Flag``, ``Count``,
+``Level``, ``Text`` (an id or a word) and ``Note`` (structured bookkeeping) declarations
+collected in a ``StatusSheet``. The rules read a value with ``DISORDERED.of(unit)`` and write it
+through ``Context`` (which refuses an undeclared key or a value of the wrong kind); the map
+builds its badges from each declaration's ``Badge`` (plain data: shape, word, tone), and
+``describe_state`` words side-, group- and leader-level state from the same declarations.
 """
 
 from __future__ import annotations
