@@ -6,8 +6,7 @@ from dataclasses import replace
 
 from bot.rendering.render import MapOptions, legend_entries
 from bot.rendering.scene import build_scene
-from rules_core.state import BattleState, Group
-from rules_core.status import Badge, Count, Flag, Scope, describe_state, sheet
+from rules_core.state import BattleState
 from tests.rendering import states
 from tests.rendering.helpers import changed, picture
 
@@ -41,23 +40,6 @@ def test_bookkeeping_and_empty_state_add_nothing() -> None:
     assert words(quiet) == words(hail_caesar())
     plain = picture(hail_caesar(), options=WITH_LEGEND)
     assert changed(picture(quiet, options=WITH_LEGEND), plain) is None
-
-
-def test_describe_state_words_side_group_and_leader_values_per_side() -> None:
-    will = Count("will", "General Will", scope=Scope.SIDE)
-    fatigued = Flag("fatigued", "fatigued", Badge("tag", "TIRED"), Scope.GROUP)
-    statuses = sheet(will, fatigued)
-    base = states.one_unit()
-    side = base.sides[0]
-    wing = Group("left", "Left wing", side.id, "wing", status={"fatigued": True})
-    state = replace(
-        base,
-        sides=(replace(side, status={"will": 7}), *base.sides[1:]),
-        groups=(wing,),
-    )
-    assert describe_state(statuses, state) == {side.id: ["General Will: 7", "Left wing: fatigued"]}
-    assert describe_state(statuses, state, (Scope.GROUP,)) == {side.id: ["Left wing: fatigued"]}
-    assert describe_state(statuses, base) == {}
 
 
 def test_sides_show_in_the_legend_only_when_declared() -> None:

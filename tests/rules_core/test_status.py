@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -18,8 +18,18 @@ from rules_core.events import Event
 from rules_core.plugin import Rules
 from rules_core.rulesets.hail_caesar.sample import sample_battle as hc_battle
 from rules_core.rulesets.skirmish.sample import sample_battle as skirmish_battle
-from rules_core.state import BattleState
-from rules_core.status import Scope, UndeclaredStatus, undeclared
+from rules_core.rulesets.tree_of_battles.sample import sample_battle as tob_battle
+from rules_core.state import BattleState, Group
+from rules_core.status import (
+    Badge,
+    Count,
+    Flag,
+    Scope,
+    UndeclaredStatus,
+    describe_state,
+    sheet,
+    undeclared,
+)
 from tests.rules_core.rulesets.hail_caesar import script as hc_script
 from tests.rules_core.rulesets.skirmish import script as skirmish_script
 from tests.rules_core.rulesets.tree_of_battles import script as tob_script
@@ -81,6 +91,37 @@ def test_context_checks_leader_side_group_and_battle_keys_against_their_scope() 
     assert ctx.state.leader(leader).status["rank"] == "army"
     assert ctx.state.side(side).status["reroll_turn"] == 2
     assert [e.field for e in ctx.events] == ["rank"]  # type: ignore[attr-defined]
+
+
+# -- side-, group- and leader-level state in words, for the status view --------------------------
+
+
+def test_describe_state_words_side_group_and_leader_values_per_side() -> None:
+    will = Count("will", "General Will", scope=Scope.SIDE)
+    fatigued = Flag("fatigued", "fatigued", Badge("tag", "TIRED"), Scope.GROUP)
+    statuses = sheet(will, fatigued)
+    base = skirmish_battle()
+    side = base.sides[0]
+    wing = Group("left", "Left wing", side.id, "wing", status={"fatigued": True})
+    state = replace(
+        base,
+        sides=(replace(side, status={"will": 7}), *base.sides[1:]),
+        groups=(wing,),
+    )
+    assert describe_state(statuses, state) == {side.id: ["General Will: 7", "Left wing: fatigued"]}
+    assert describe_state(statuses, state, (Scope.GROUP,)) == {side.id: ["Left wing: fatigued"]}
+    assert describe_state(statuses, base) == {}
+
+
+def test_describe_state_words_a_leaders_declared_state_but_not_bookkeeping() -> None:
+    statuses = rules_of("tree_of_battles").statuses
+    state = tob_battle()
+    leader = state.leaders[0]
+    kept = {**leader.status, "orders": "hold the line", "spent": 2}
+    state = replace(state, leaders=(replace(leader, status=kept),))
+    words = describe_state(statuses, state)[leader.side]
+    assert f"{leader.name}: orders: hold the line" in words
+    assert not any("spent" in line for line in words)  # CPs spent: private bookkeeping
 
 
 # -- (2) every state of every scripted battle keeps only declared keys -------------------------
