@@ -119,37 +119,35 @@ class Context:
 
     def set_status(self, unit_id: str, reason: str | None, **changes: Json) -> None:
         """Change declared status fields of a unit, logging each with its reason (None: quietly)."""
-        self.rules.statuses.check(Scope.UNIT, changes)
-        unit = self.state.unit(unit_id)
-        self._log(unit_id, unit.status, reason, changes)
-        self.state = self.state.with_unit(unit.with_status(**changes))
+        self._set(Scope.UNIT, unit_id, self.state.unit(unit_id).status, reason, changes)
 
     def set_leader_status(self, leader_id: str, reason: str | None, **changes: Json) -> None:
         """Change declared status fields of a leader, logging each with its reason."""
-        self.rules.statuses.check(Scope.LEADER, changes)
-        leader = self.state.leader(leader_id)
-        self._log(leader_id, leader.status, reason, changes)
-        self.state = self.state.with_leader(replace(leader, status={**leader.status, **changes}))
+        self._set(Scope.LEADER, leader_id, self.state.leader(leader_id).status, reason, changes)
 
     def set_group_status(self, group_id: str, reason: str | None, **changes: Json) -> None:
         """Change declared status fields of a group (wing, division), logging each change."""
-        self.rules.statuses.check(Scope.GROUP, changes)
-        group = self.state.group(group_id)
-        self._log(group_id, group.status, reason, changes)
-        self.state = self.state.with_group(replace(group, status={**group.status, **changes}))
+        self._set(Scope.GROUP, group_id, self.state.group(group_id).status, reason, changes)
 
     def set_side_status(self, side_id: str, reason: str | None, **changes: Json) -> None:
         """Change declared status fields of a side (army will, tallies), logging each change."""
-        self.rules.statuses.check(Scope.SIDE, changes)
-        side = self.state.side(side_id)
-        self._log(side_id, side.status, reason, changes)
-        self.state = self.state.with_side(replace(side, status={**side.status, **changes}))
+        self._set(Scope.SIDE, side_id, self.state.side(side_id).status, reason, changes)
 
     def set_battle_status(self, reason: str | None, **changes: Json) -> None:
         """Change declared status fields of the battle itself."""
-        self.rules.statuses.check(Scope.BATTLE, changes)
-        self._log("battle", self.state.status, reason, changes)
-        self.state = self.state.with_status(**changes)
+        self._set(Scope.BATTLE, "", self.state.status, reason, changes)
+
+    def _set(
+        self,
+        scope: Scope,
+        holder: str,
+        before: Mapping[str, Json],
+        reason: str | None,
+        changes: Mapping[str, Json],
+    ) -> None:
+        """Validate, log and apply a change of one holder's status."""
+        self.state = self.rules.statuses.apply(self.state, scope, holder, changes)
+        self._log(holder or "battle", before, reason, changes)
 
     def _log(
         self,

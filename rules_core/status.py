@@ -11,7 +11,7 @@ builds its badges from each declaration's ``Badge`` (plain data: shape, word, to
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Protocol
 
@@ -277,6 +277,27 @@ class StatusSheet:
         """Refuse undeclared keys and values of the wrong kind."""
         for key, value in changes.items():
             self.get(key, scope).check(value)
+
+    def apply(
+        self, state: BattleState, scope: Scope, holder: str, changes: Mapping[str, Json]
+    ) -> BattleState:
+        """The state with declared status fields of one holder changed (its id; "" the battle).
+
+        For hooks that build a state before play (``prepare``); resolvers use ``Context``.
+        """
+        self.check(scope, changes)
+        if scope is Scope.UNIT:
+            return state.with_unit(state.unit(holder).with_status(**changes))
+        if scope is Scope.LEADER:
+            leader = state.leader(holder)
+            return state.with_leader(replace(leader, status={**leader.status, **changes}))
+        if scope is Scope.GROUP:
+            group = state.group(holder)
+            return state.with_group(replace(group, status={**group.status, **changes}))
+        if scope is Scope.SIDE:
+            side = state.side(holder)
+            return state.with_side(replace(side, status={**side.status, **changes}))
+        return state.with_status(**changes)
 
     def of_scope(self, scope: Scope) -> tuple[Declared, ...]:
         """The declarations for one scope, in order."""

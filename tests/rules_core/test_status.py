@@ -93,6 +93,15 @@ def test_context_checks_leader_side_group_and_battle_keys_against_their_scope() 
     assert [e.field for e in ctx.events] == ["rank"]  # type: ignore[attr-defined]
 
 
+def test_a_hook_building_a_state_before_play_is_checked_too() -> None:
+    statuses = rules_of("skirmish").statuses
+    state = skirmish_battle()
+    side = state.sides[0].id
+    with pytest.raises(UndeclaredStatus):
+        statuses.apply(state, Scope.SIDE, side, {"unts": 3})
+    assert statuses.apply(state, Scope.SIDE, side, {"units": 3}).side(side).status["units"] == 3
+
+
 # -- side-, group- and leader-level state in words, for the status view --------------------------
 
 

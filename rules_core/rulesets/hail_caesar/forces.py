@@ -12,8 +12,9 @@ from dataclasses import replace
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint
-from rules_core.rulesets.hail_caesar.status import CASUALTIES, DIVISION_UNITS
+from rules_core.rulesets.hail_caesar.status import CASUALTIES, DIVISION_UNITS, STATUSES
 from rules_core.state import BattleState, Group, Leader, Point, Unit
+from rules_core.status import Scope
 
 START_COUNTS = DIVISION_UNITS.key  # each division's units as play began
 BEHIND = 1.0  # inches between a general and the rear of his division's first unit
@@ -85,7 +86,7 @@ def prepare(state: BattleState) -> BattleState:
             for unit in state.units_of(side.id):
                 counts[unit.group] = counts.get(unit.group, 0) + 1
             marked: dict[str, Json] = dict(counts)
-            state = state.with_side(replace(side, status={**side.status, START_COUNTS: marked}))
+            state = STATUSES.apply(state, Scope.SIDE, side.id, {START_COUNTS: marked})
     return state
 
 

@@ -10,7 +10,6 @@ melee (the winner chooses to follow up or halt). An army with half its units gon
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from rules_core import profile
 from rules_core.codec import Json
@@ -33,6 +32,7 @@ from rules_core.rulesets.skirmish.status import (
 )
 from rules_core.rulesets.skirmish.tables import RALLY, TERRAIN, TO_HIT
 from rules_core.state import BattleState, Outcome, Unit
+from rules_core.status import Scope
 from rules_core.steps import Actors, SequenceOfPlay, Step
 
 SEQUENCE = SequenceOfPlay(
@@ -116,8 +116,8 @@ class SkirmishRules(Rules):
         """Count each side's units at the start: an army breaks at half of them."""
         for side in state.sides:
             if START_UNITS.key not in side.status:
-                counted = {**side.status, START_UNITS.key: len(state.units_of(side.id))}
-                state = state.with_side(replace(side, status=counted))
+                counted = {START_UNITS.key: len(state.units_of(side.id))}
+                state = STATUSES.apply(state, Scope.SIDE, side.id, counted)
         return state
 
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
