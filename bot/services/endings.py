@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import BattleStatus, RecordEntry, StageLog
+from bot.db.models import BattleStatus
 from bot.services.battle_state import Loaded, cancel_deadlines
-from rules_core.events import event_from_dict
-from rules_core.render import Renderer
-from rules_core.state import BattleState, Outcome
+from bot.services.records import record_bytes
+from rules_core.state import Outcome
 
 
 @dataclass(frozen=True)
@@ -73,43 +69,4 @@ def _write_back(loaded: Loaded) -> list[str]:
         army.roster = {**army.roster, "units": updated}
         lost_text = ", ".join(lost) if lost else "nothing"
         lines.append(f"{army.name} lost {lost_text}.")
-    return lines
-
-
-async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -> bytes:
-    """The battle record as JSON: the first state, every engine call, the seed if revealed."""
-    battle = loaded.battle
-    entries = await session.scalars(
-        select(RecordEntry.entry)
-        .where(RecordEntry.battle_id == battle.id)
-        .order_by(RecordEntry.seq)
-    )
-    record: dict[str, Any] = {
-        "battle_id": loaded.state.battle_id,
-        "ruleset": battle.ruleset_id,
-        "seed_sha256": battle.seed_sha256,
-        "initial_state": battle.initial_state,
-        "entries": list(entries),
-        "seed": battle.seed if reveal else None,
-        "record_version": 1,
-    }
-    return json.dumps(record, indent=1, sort_keys=True).encode()
-
-
-async def turn_log(session: AsyncSession, loaded: Loaded, turn: int) -> list[str]:
-    """Every resolved step of one turn, as the lines players read."""
-    rows = await session.scalars(
-        select(StageLog)
-        .where(StageLog.battle_id == loaded.battle.id, StageLog.turn == turn)
-        .order_by(StageLog.number)
-    )
-    lines: list[str] = []
-    for row in rows:
-        if row.events is None:
-            continue
-        renderer = Renderer.for_state(BattleState.from_dict(row.start_state))
-        lines.append(f"**{row.title}** ({row.trigger})")
-        if row.missing:
-            lines.append(f"No orders from {', '.join(row.missing)}: defaults applied.")
-        lines += renderer.lines(event_from_dict(e) for e in row.events)
     return lines

@@ -103,7 +103,7 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DE
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer the question and post what follows."""
-        from bot.replies import report_error
+        from bot.presentation.replies import report_error
 
         bot: AideBot = interaction.client  # type: ignore[assignment]
         bot.open_questions.pop(self.battle_id, None)  # this click closes it
