@@ -14,12 +14,20 @@ from rules_core.state import Outcome
 
 
 @dataclass(frozen=True)
+class ArmyLosses:
+    """The units one army lost in the battle (destroyed, by the carry-over rule)."""
+
+    army: str
+    lost: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class EndReport:
     """How a battle ended, what each army lost, the revealed seed and the record file."""
 
     battle_name: str
     result: str
-    losses: tuple[str, ...]
+    losses: tuple[ArmyLosses, ...]
     seed: str
     record: bytes
 
@@ -51,11 +59,11 @@ def result_text(loaded: Loaded, outcome: Outcome) -> str:
     return f"{names.get(outcome.winner, outcome.winner)} wins: {outcome.reason}"
 
 
-def _write_back(loaded: Loaded) -> list[str]:
-    """Each army's roster updated by the ruleset's carry-over rule; one line per army."""
+def _write_back(loaded: Loaded) -> list[ArmyLosses]:
+    """Each army's roster updated by the ruleset's carry-over rule; what each army lost."""
     armies = {a.id: a for a in loaded.campaign.armies}
     on_table = {u.id: u for u in loaded.state.units}
-    lines = []
+    losses = []
     for side in sorted(loaded.battle.sides, key=lambda s: s.side_id):
         army = armies.get(side.army_id or -1)
         if army is None:
@@ -67,6 +75,5 @@ def _write_back(loaded: Loaded) -> list[str]:
         ]
         lost = [str(e["name"]) for e in updated if e.get("status") == "destroyed"]
         army.roster = {**army.roster, "units": updated}
-        lost_text = ", ".join(lost) if lost else "nothing"
-        lines.append(f"{army.name} lost {lost_text}.")
-    return lines
+        losses.append(ArmyLosses(army.name, tuple(lost)))
+    return losses

@@ -139,7 +139,7 @@ async def test_a_turn_of_orders_ends_in_a_verified_record(services: Services, pl
     ended = report.ended or await services.gm.end(place, GM, None, "the test stops here")
     check = verify(json.loads(ended.record))
     assert check.ok, check.problem
-    assert any(line.startswith(ROMANS) for line in ended.losses)
+    assert any(loss.army.startswith(ROMANS) for loss in ended.losses)
 
 
 async def test_the_demo_plays_hail_caesar_and_verifies(tmp_path: Path) -> None:

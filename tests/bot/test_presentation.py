@@ -6,8 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.presentation.announce import loss_line
 from bot.presentation.battles import log_text
 from bot.presentation.gm import answer_choices, change_text
+from bot.services.endings import ArmyLosses
 from bot.services.gm import Change, GmChange, Placement, TimeLeft
 from bot.services.records import LoggedStep
 
@@ -66,3 +68,10 @@ def test_answers_are_offered_by_label_and_matched_on_id_too() -> None:
     options = [("yes", "Pursue"), ("no", "Halt")]
     assert [c.value for c in answer_choices(options, "")] == ["yes", "no"]
     assert [c.name for c in answer_choices(options, "NO")] == ["Halt"]
+
+
+def test_losses_read_one_army_a_line() -> None:
+    assert loss_line(ArmyLosses("Red Host", ("Red Horse", "Red Foot"))) == (
+        "Red Host lost Red Horse, Red Foot."
+    )
+    assert loss_line(ArmyLosses("Blue Host", ())) == "Blue Host lost nothing."
