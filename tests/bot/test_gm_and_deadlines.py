@@ -254,3 +254,38 @@ async def test_deadline_policy_is_the_campaigns(
     assert len(notices) == 1 and notices[0].user_ids == (GM,)
     assert set(notices[0].late or ()) == {ALICE, BOB}
     assert (await services.battles.view(place)).stage == report.battle.stage  # not resolved
+
+
+class RecordingArmer:
+    """Keeps what the services ask the scheduler to arm and disarm."""
+
+    def __init__(self) -> None:
+        self.armed: list[int] = []
+        self.disarmed: list[int] = []
+
+    def arm(self, deadline_id: int, due_at: object) -> None:
+        """Note an armed deadline."""
+        self.armed.append(deadline_id)
+
+    def disarm(self, deadline_id: int) -> None:
+        """Note a disarmed deadline."""
+        self.disarmed.append(deadline_id)
+
+
+async def test_gm_changes_arm_deadlines_through_the_play_services_armer(
+    services: Services, place: Place, db: Database
+) -> None:
+    armer = RecordingArmer()
+    services.play.armer = armer  # the bot sets only this one; the GM's tools share it
+    await started(services, place)
+    armed_at_start = list(armer.armed)
+    await services.gm.pause(place, GM, "holiday")
+    assert set(armer.disarmed) == set(armed_at_start)
+    await services.gm.resume(place, GM, "back")
+    async with db.read() as session:
+        pending = set(
+            await session.scalars(
+                select(Deadline.id).where(Deadline.status == DeadlineStatus.PENDING)
+            )
+        )
+    assert pending and pending <= set(armer.armed) - set(armed_at_start)
