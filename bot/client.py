@@ -12,12 +12,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.announce import DecisionButton, announce
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
-from bot.replies import report_error
+from bot.presentation.announce import DecisionButton, announce
+from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler, DueDeadline
 from bot.services import Services
 

@@ -123,7 +123,7 @@ async def set_up(services: Services, ruleset_id: str, rules: Rules) -> None:
 
 async def deploy_in_lines(services: Services, rules: Rules, view: BattleView) -> None:
     """Each side's units spread along the middle of its deployment zone."""
-    units = await services.battles.roster_units(PLACE, GM)
+    units = await services.lookups.roster_units(PLACE, GM)
     width = view.state.battlefield.width
     for side in view.sides:
         zone = rules.deployment_zone(view.state, side.side_id) or ((0, 0), (width, 6))
@@ -169,7 +169,7 @@ async def next_stage(services: Services, rules: Rules, view: BattleView) -> Stag
     for side in acting:
         report = (await services.play.confirm(PLACE, side.owner_id)).report or report
     if report is None:
-        report = await services.play.force(PLACE, GM)
+        report = await services.gm.force(PLACE, GM)
     return report
 
 
@@ -193,12 +193,12 @@ async def run_demo(ruleset_id: str, turns: int, out: Path, seed: int = 0) -> Pat
             await set_up(services, ruleset_id, rules)
             final = await play(services, rules, clock, turns, log)
             if final.status.value != "finished":
-                ended = await services.play.end(
+                ended = await services.gm.end(
                     PLACE, GM, None, f"the demo stops after {turns} turns"
                 )
             else:
                 ended = None
-            record = await services.play.record(PLACE) if ended is None else ended.record
+            record = await services.records.record(PLACE) if ended is None else ended.record
         finally:
             await db.dispose()
     (out / "record.json").write_bytes(record)

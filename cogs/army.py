@@ -8,8 +8,14 @@ from discord.ext import commands
 
 from bot.client import AideBot
 from bot.errors import InvalidInput
-from bot.formatting import army_embed
-from bot.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.formatting import (
+    army_embed,
+    army_imported_text,
+    army_list_text,
+    army_remove_question,
+    army_removed_texts,
+)
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from bot.services.armies import MAX_ROSTER_BYTES
 
 
@@ -30,10 +36,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
         info = await self.service.import_roster(
             place_of(interaction), interaction.user.id, content, file.filename
         )
-        verb = "updated" if info.replaced else "imported"
-        await interaction.response.send_message(
-            f"{interaction.user.mention} {verb} **{info.name}** ({len(info.units)} units)."
-        )
+        await interaction.response.send_message(army_imported_text(interaction.user.id, info))
 
     @app_commands.command(name="show", description="Show an army list")
     @app_commands.describe(name="The army's name")
@@ -46,9 +49,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
     async def list(self, interaction: discord.Interaction) -> None:
         """List every army with its owner, privately."""
         infos = await self.service.list(place_of(interaction), interaction.user.id)
-        lines = [f"**{i.name}** — <@{i.owner_id}>, {len(i.units)} units" for i in infos]
-        text = "\n".join(lines) or "No armies yet: players use `/army import`."
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await interaction.response.send_message(army_list_text(infos), ephemeral=True)
 
     @app_commands.command(name="remove", description="Delete an army list (its owner or a GM)")
     @app_commands.describe(name="The army's name")
@@ -59,11 +60,9 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
 
         async def do_remove() -> tuple[str, str | None]:
             removed = await self.service.remove(place, user.id, name)
-            return f"Removed **{removed.name}**.", f"{user.mention} removed **{removed.name}**."
+            return army_removed_texts(user.id, removed)
 
-        await ask_confirmation(
-            interaction, f"Delete the army **{info.name}** of <@{info.owner_id}>?", do_remove
-        )
+        await ask_confirmation(interaction, army_remove_question(info), do_remove)
 
     @show.autocomplete("name")
     @remove.autocomplete("name")

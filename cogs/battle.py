@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
-import io
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.announce import end_embed, post_report, record_file
 from bot.client import AideBot
 from bot.errors import InvalidInput
-from bot.formatting import battle_embed
+from bot.presentation.announce import end_embed, post_report, record_file
+from bot.presentation.battles import (
+    LOG_INLINE_LIMIT,
+    NEXT_STEPS,
+    RECORD_CAPTION,
+    begun_text,
+    deployed_many_text,
+    deployed_text,
+    end_question,
+    ended_text,
+    feature_choices,
+    laid_text,
+    log_file,
+    log_text,
+    map_attachment,
+    record_attachment,
+    removed_text,
+    terrain_text,
+)
+from bot.presentation.formatting import battle_embed
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
-from bot.replies import ask_confirmation, matching_choices, place_of
 from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
 from bot.services.shapes import SHAPES, parse_points
@@ -54,7 +70,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     def __init__(self, bot: AideBot) -> None:
         self.bot = bot
         self.battles = bot.services.battles
+        self.lookups = bot.services.lookups
         self.play = bot.services.play
+        self.gm = bot.services.gm
+        self.records = bot.services.records
 
     @app_commands.command(name="create", description="Start setting up a battle (GMs only)")
     @app_commands.describe(
@@ -78,7 +97,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
             place_of(interaction), interaction.user.id, name, [army_a, army_b], width, depth
         )
         embed = battle_embed(view)
-        embed.set_footer(text="Next: /battle terrain add, /battle deploy, then /battle start")
+        embed.set_footer(text=NEXT_STEPS)
         await interaction.response.send_message(embed=embed)
 
     @create.autocomplete("army_a")
@@ -113,9 +132,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         feature = await self.battles.add_terrain(
             place_of(interaction), interaction.user.id, kind, shape, at, size, name
         )
-        await interaction.response.send_message(
-            f"Laid **{feature.name}** ({feature.kind.replace('_', ' ')}, `{feature.id}`)."
-        )
+        await interaction.response.send_message(laid_text(feature))
 
     @terrain.command(name="remove", description="Take a piece of terrain away (GMs, set-up)")
     @app_commands.describe(feature="The terrain's id or name")
@@ -124,32 +141,21 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         removed = await self.battles.remove_terrain(
             place_of(interaction), interaction.user.id, feature
         )
-        await interaction.response.send_message(f"Removed **{removed.name}** (`{removed.id}`).")
+        await interaction.response.send_message(removed_text(removed))
 
     @terrain_remove.autocomplete("feature")
     async def feature_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the terrain on the table."""
-        features = await self.battles.terrain(place_of(interaction))
-        typed = current.casefold()
-        return [
-            app_commands.Choice(name=f"{f.name} ({f.id})", value=f.id)
-            for f in features
-            if typed in f"{f.name} {f.id}".casefold()
-        ][:25]
+        features = await self.lookups.terrain(place_of(interaction))
+        return feature_choices(features, current)
 
     @terrain.command(name="list", description="List the terrain on the table")
     async def terrain_list(self, interaction: discord.Interaction) -> None:
         """List terrain, privately."""
-        features = await self.battles.terrain(place_of(interaction))
-        lines = [
-            f"`{f.id}` **{f.name}** — {f.kind.replace('_', ' ')}, "
-            + " ".join(f"{x:g},{y:g}" for x, y in f.points[:8])
-            for f in features
-        ]
-        text = "\n".join(lines) or "No terrain yet: `/battle terrain add`."
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        features = await self.lookups.terrain(place_of(interaction))
+        await interaction.response.send_message(terrain_text(features), ephemeral=True)
 
     @terrain.command(name="roll", description="Roll the terrain from the ruleset's tables")
     async def terrain_roll(self, interaction: discord.Interaction) -> None:
@@ -173,18 +179,14 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         placed = await self.battles.deploy(
             place_of(interaction), interaction.user.id, unit, at, facing
         )
-        await interaction.response.send_message(
-            f"**{placed.name}** deployed at ({placed.x:g}, {placed.y:g}), "
-            f"facing {placed.facing:g}°.",
-            ephemeral=True,
-        )
+        await interaction.response.send_message(deployed_text(placed), ephemeral=True)
 
     @deploy.autocomplete("unit")
     async def roster_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the units you may deploy, undeployed first."""
-        units = await self.battles.roster_units(place_of(interaction), interaction.user.id)
+        units = await self.lookups.roster_units(place_of(interaction), interaction.user.id)
         ordered = sorted(units, key=lambda u: u[2])
         names = [f"{name}" for _, name, _ in ordered]
         return matching_choices(names, current)
@@ -198,7 +200,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         count = await self.battles.deploy_many(
             place_of(interaction), interaction.user.id, await file.read(), file.filename
         )
-        await interaction.response.send_message(f"Deployed {count} units.", ephemeral=True)
+        await interaction.response.send_message(deployed_many_text(count), ephemeral=True)
 
     @app_commands.command(name="start", description="Start the battle (GMs only)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -207,10 +209,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
         await interaction.response.defer()
         report = await self.play.start(place, interaction.user.id)
-        await interaction.followup.send(
-            f"⚔️ **{report.battle.name}** has begun. The dice seed's SHA-256 is "
-            f"`{report.battle.seed_sha256}`; the seed is revealed when the battle ends."
-        )
+        await interaction.followup.send(begun_text(report))
         await post_report(self.bot, report)
 
     @app_commands.command(name="status", description="Where the battle stands")
@@ -246,9 +245,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         options = map_options(view, interaction.user.id, zoom, unit, reach, fog)
         await interaction.response.defer(ephemeral=fog)
         png = await render_map_async(view.state, (), options)
-        await interaction.followup.send(
-            file=discord.File(io.BytesIO(png), "map.png"), ephemeral=fog
-        )
+        await interaction.followup.send(file=map_attachment(png), ephemeral=fog)
 
     @map.autocomplete("unit")
     async def map_unit_autocomplete(
@@ -264,22 +261,18 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         self, interaction: discord.Interaction, turn: app_commands.Range[int, 0, 1000]
     ) -> None:
         """Send one turn's log, privately."""
-        lines = await self.play.log(place_of(interaction), turn)
-        text = "\n".join(lines) or f"Nothing has been resolved in turn {turn} yet."
-        if len(text) <= 1900:
+        text = log_text(await self.records.log(place_of(interaction), turn), turn)
+        if len(text) <= LOG_INLINE_LIMIT:
             await interaction.response.send_message(text, ephemeral=True)
         else:
-            data = discord.File(io.BytesIO(text.encode()), f"turn-{turn}.txt")
-            await interaction.response.send_message(file=data, ephemeral=True)
+            await interaction.response.send_message(file=log_file(text, turn), ephemeral=True)
 
     @app_commands.command(name="record", description="The battle record as JSON, to verify")
     async def record(self, interaction: discord.Interaction) -> None:
         """Send the record, privately."""
-        data = await self.play.record(place_of(interaction))
+        data = await self.records.record(place_of(interaction))
         await interaction.response.send_message(
-            "The battle record (the seed is included once the battle has ended):",
-            file=discord.File(io.BytesIO(data), "record.json"),
-            ephemeral=True,
+            RECORD_CAPTION, file=record_attachment(data), ephemeral=True
         )
 
     @app_commands.command(name="end", description="End the battle (GMs only)")
@@ -295,17 +288,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         view = await self.battles.check_gm(place, user.id)
 
         async def do_end() -> tuple[str, str | None]:
-            ended = await self.play.end(place, user.id, winner, reason)
+            ended = await self.gm.end(place, user.id, winner, reason)
             channel = self.bot.get_partial_messageable(view.channel_id)
             await channel.send(embed=end_embed(ended), file=record_file(ended))
-            return f"Ended **{ended.battle_name}**.", None
+            return ended_text(ended.battle_name), None
 
-        await ask_confirmation(
-            interaction,
-            f"End **{view.name}** now ({'winner: ' + winner if winner else 'a draw'})? "
-            "Losses are written back to the armies and the seed is revealed.",
-            do_end,
-        )
+        await ask_confirmation(interaction, end_question(view, winner), do_end)
 
     @end.autocomplete("winner")
     async def side_autocomplete(

@@ -7,8 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
-from bot.formatting import campaign_embed, campaign_line
-from bot.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.formatting import campaign_embed, campaign_line
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from rules_core.registry import all_rulesets
 
 RULESET_CHOICES = [app_commands.Choice(name=r.name, value=r.id) for r in all_rulesets()][:25]

@@ -6,20 +6,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.announce import post_report
 from bot.client import AideBot
-from bot.replies import ask_confirmation, matching_choices, place_of
-from bot.services.gm import GmChange
+from bot.presentation.announce import post_report
+from bot.presentation.gm import (
+    UNDO_QUESTION,
+    answer_choices,
+    change_text,
+    forced_text,
+    ruled_text,
+)
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 
 Reason = app_commands.Range[str, 1, 200]
-
-
-def change_text(change: GmChange) -> str:
-    """A GM's change as the channel reads it."""
-    return (
-        f"🛠️ <@{change.gm_id}> {change.what}: {change.reason}\n"
-        f"Before: {change.before}\nAfter: {change.after}"
-    )
 
 
 @app_commands.guild_only()
@@ -28,19 +26,20 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     def __init__(self, bot: AideBot) -> None:
         self.bot = bot
-        self.play = bot.services.play
+        self.gm = bot.services.gm
         self.battles = bot.services.battles
+        self.lookups = bot.services.lookups
 
     @app_commands.command(name="pause", description="Stop the clock")
     async def pause(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Pause the battle."""
-        change = await self.play.pause(place_of(interaction), interaction.user.id, reason)
+        change = await self.gm.pause(place_of(interaction), interaction.user.id, reason)
         await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="resume", description="Start the clock again")
     async def resume(self, interaction: discord.Interaction, reason: Reason = "resumed") -> None:
         """Resume the battle."""
-        change = await self.play.resume(place_of(interaction), interaction.user.id, reason)
+        change = await self.gm.resume(place_of(interaction), interaction.user.id, reason)
         await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="extend", description="Push the current deadline back")
@@ -52,7 +51,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         reason: Reason,
     ) -> None:
         """Extend the deadline."""
-        change = await self.play.extend(place_of(interaction), interaction.user.id, hours, reason)
+        change = await self.gm.extend(place_of(interaction), interaction.user.id, hours, reason)
         await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="force", description="Resolve the current step now")
@@ -61,8 +60,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         place = place_of(interaction)
         await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
         await interaction.response.defer()
-        report = await self.play.force(place, interaction.user.id)
-        await interaction.followup.send(f"🛠️ {interaction.user.mention} forced **{report.title}**.")
+        report = await self.gm.force(place, interaction.user.id)
+        await interaction.followup.send(forced_text(interaction.user.id, report.title))
         await post_report(self.bot, report)
 
     @app_commands.command(name="set", description="Set a status field of a unit")
@@ -76,7 +75,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         reason: Reason,
     ) -> None:
         """Set a unit's status."""
-        change = await self.play.set_status(
+        change = await self.gm.set_status(
             place_of(interaction), interaction.user.id, unit, field, value, reason
         )
         await interaction.response.send_message(change_text(change))
@@ -92,7 +91,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         facing: app_commands.Range[float, 0, 360] | None = None,
     ) -> None:
         """Move a unit."""
-        change = await self.play.move(
+        change = await self.gm.move(
             place_of(interaction), interaction.user.id, unit, at, facing, reason
         )
         await interaction.response.send_message(change_text(change))
@@ -104,8 +103,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         place = place_of(interaction)
         await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
         await interaction.response.defer()
-        report = await self.play.ruling(place, interaction.user.id, choice)
-        await interaction.followup.send(f"🛠️ {interaction.user.mention} ruled: **{choice}**.")
+        report = await self.gm.ruling(place, interaction.user.id, choice)
+        await interaction.followup.send(ruled_text(interaction.user.id, choice))
         await post_report(self.bot, report)
 
     @ruling.autocomplete("choice")
@@ -113,13 +112,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the answers of the waiting question."""
-        options = await self.battles.pending_options(place_of(interaction))
-        typed = current.casefold()
-        return [
-            app_commands.Choice(name=label, value=option)
-            for option, label in options
-            if typed in f"{option} {label}".casefold()
-        ][:25]
+        options = await self.lookups.pending_options(place_of(interaction))
+        return answer_choices(options, current)
 
     @app_commands.command(name="undo", description="Go back to the start of the previous step")
     async def undo(self, interaction: discord.Interaction, reason: Reason) -> None:
@@ -128,18 +122,13 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         view = await self.battles.check_gm(place, user.id)
 
         async def do_undo() -> tuple[str, str | None]:
-            change, report = await self.play.undo(place, user.id, reason)
+            change, report = await self.gm.undo(place, user.id, reason)
             channel = self.bot.get_partial_messageable(view.channel_id)
             await channel.send(change_text(change))
             await post_report(self.bot, report)
             return "Undone.", None
 
-        await ask_confirmation(
-            interaction,
-            "Go back to the start of the previous step? Its results are discarded, orders "
-            "given since are cleared, and the step is replayed with fresh dice.",
-            do_undo,
-        )
+        await ask_confirmation(interaction, UNDO_QUESTION, do_undo)
 
     @set_.autocomplete("unit")
     @move.autocomplete("unit")
@@ -148,8 +137,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     ) -> list[app_commands.Choice[str]]:
         """Offer every unit on the table."""
         place, user = place_of(interaction), interaction.user.id
-        names = await self.battles.units_on_table(place, user, own=True)
-        names += await self.battles.units_on_table(place, user, own=False)
+        names = await self.lookups.units_on_table(place, user, own=True)
+        names += await self.lookups.units_on_table(place, user, own=False)
         return matching_choices(sorted(set(names)), current)
 
 

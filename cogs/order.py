@@ -6,18 +6,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.announce import mentions, post_report
 from bot.client import AideBot
-from bot.replies import matching_choices, place_of
-from bot.services.play import OrderInput, OrderView
+from bot.presentation.announce import post_report
+from bot.presentation.orders import (
+    RESOLVING,
+    kind_choices,
+    orders_text,
+    preview_text,
+    waiting_text,
+    withdrawn_text,
+)
+from bot.presentation.replies import matching_choices, place_of
+from bot.services.play import OrderInput
 
 X = app_commands.Range[float, -1000, 1000]
-
-
-def preview_text(view: OrderView) -> str:
-    """The private answer to an order: what it will do."""
-    notes = "".join(f"\n• {note}" for note in view.notes)
-    return f"✅ **{view.unit_name}**: {view.summary}{notes}\n(secret until the step resolves)"
 
 
 @app_commands.guild_only()
@@ -27,7 +29,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     def __init__(self, bot: AideBot) -> None:
         self.bot = bot
         self.play = bot.services.play
-        self.battles = bot.services.battles
+        self.lookups = bot.services.lookups
 
     async def _give(
         self, interaction: discord.Interaction, kind: str, unit: str, given: OrderInput
@@ -118,9 +120,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     async def withdraw(self, interaction: discord.Interaction, unit: str) -> None:
         """Withdraw an order."""
         view = await self.play.withdraw(place_of(interaction), interaction.user.id, unit)
-        await interaction.response.send_message(
-            f"Withdrawn: **{view.unit_name}** will follow its default.", ephemeral=True
-        )
+        await interaction.response.send_message(withdrawn_text(view), ephemeral=True)
 
     @app_commands.command(name="done", description="Your orders are complete for this step")
     async def done(self, interaction: discord.Interaction) -> None:
@@ -128,13 +128,9 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         await interaction.response.defer(ephemeral=True)
         confirmed = await self.play.confirm(place_of(interaction), interaction.user.id)
         if confirmed.report is None:
-            await interaction.followup.send(
-                f"Confirmed. Still waiting for {', '.join(confirmed.side_names)} "
-                f"({mentions(confirmed.waiting_for)}).",
-                ephemeral=True,
-            )
+            await interaction.followup.send(waiting_text(confirmed), ephemeral=True)
             return
-        await interaction.followup.send("Confirmed: every order is in, resolving.", ephemeral=True)
+        await interaction.followup.send(RESOLVING, ephemeral=True)
         await post_report(self.bot, confirmed.report)
 
     @move.autocomplete("unit")
@@ -150,7 +146,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer only the player's own units."""
-        names = await self.battles.units_on_table(
+        names = await self.lookups.units_on_table(
             place_of(interaction), interaction.user.id, own=True
         )
         return matching_choices(names, current)
@@ -161,7 +157,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the other sides' units."""
-        names = await self.battles.units_on_table(
+        names = await self.lookups.units_on_table(
             place_of(interaction), interaction.user.id, own=False
         )
         return matching_choices(names, current)
@@ -172,7 +168,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer every unit, the enemy's first (commands may aim at friends)."""
-        names = await self.battles.any_targets(place_of(interaction), interaction.user.id)
+        names = await self.lookups.any_targets(place_of(interaction), interaction.user.id)
         return matching_choices(names, current)
 
     @give.autocomplete("option")
@@ -182,7 +178,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     ) -> list[app_commands.Choice[str]]:
         """Offer the choices of the order kind being given."""
         kind = getattr(interaction.namespace, "kind", None) or interaction.command.name  # type: ignore[union-attr]
-        options = await self.battles.order_options(place_of(interaction), str(kind))
+        options = await self.lookups.order_options(place_of(interaction), str(kind))
         return matching_choices(options, current)
 
     @give.autocomplete("kind")
@@ -190,13 +186,8 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the orders the current step takes."""
-        kinds = await self.battles.order_kinds(place_of(interaction))
-        typed = current.casefold()
-        return [
-            app_commands.Choice(name=title, value=kind)
-            for kind, title in kinds
-            if typed in f"{kind} {title}".casefold()
-        ][:25]
+        kinds = await self.lookups.order_kinds(place_of(interaction))
+        return kind_choices(kinds, current)
 
 
 @app_commands.guild_only()
@@ -210,10 +201,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     async def mine(self, interaction: discord.Interaction) -> None:
         """List your orders, privately."""
         views = await self.play.mine(place_of(interaction), interaction.user.id)
-        text = "\n".join(f"**{v.unit_name}** ({v.kind}): {v.summary}" for v in views)
-        await interaction.response.send_message(
-            text[:2000] or "You have given no orders for this step.", ephemeral=True
-        )
+        await interaction.response.send_message(orders_text(views), ephemeral=True)
 
 
 async def setup(bot: AideBot) -> None:

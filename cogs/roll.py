@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
-from bot.formatting import roll_text
+from bot.presentation.formatting import roll_reply
 
 
 class RollCog(commands.Cog):
@@ -29,7 +29,7 @@ class RollCog(commands.Cog):
     ) -> None:
         """Roll and show every die."""
         roll = self.service.roll(expression, label)
-        await interaction.response.send_message(f"{interaction.user.mention} {roll_text(roll)}")
+        await interaction.response.send_message(roll_reply(interaction.user.id, roll))
 
 
 async def setup(bot: AideBot) -> None:

@@ -9,7 +9,7 @@ from unittest.mock import MagicMock
 import discord
 from discord import app_commands
 
-from bot.replies import report_error
+from bot.presentation.replies import report_error
 from tests.conftest import CHANNEL, GUILD
 
 

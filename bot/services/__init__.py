@@ -12,6 +12,9 @@ from bot.services.battles import BattleService
 from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
 from bot.services.gm import GmService
+from bot.services.lookups import LookupService
+from bot.services.play import PlayService
+from bot.services.records import RecordService
 
 
 @dataclass(frozen=True)
@@ -22,7 +25,10 @@ class Services:
     armies: ArmyService
     dice: DiceService
     battles: BattleService
-    play: GmService  # the turn loop with the GM's tools on top
+    lookups: LookupService
+    play: PlayService
+    gm: GmService
+    records: RecordService
 
     @classmethod
     def build(
@@ -30,10 +36,14 @@ class Services:
     ) -> Services:
         """Wire every service to one database and one clock."""
         clock = clock or SystemClock()
+        play = PlayService(db, clock)
         return cls(
-            CampaignService(db),
-            ArmyService(db),
-            DiceService(rng),
-            BattleService(db, clock),
-            GmService(db, clock),
+            campaigns=CampaignService(db),
+            armies=ArmyService(db),
+            dice=DiceService(rng),
+            battles=BattleService(db, clock),
+            lookups=LookupService(db),
+            play=play,
+            gm=GmService(db, clock, play),  # the GM's tools share the turn loop and its armer
+            records=RecordService(db),
         )

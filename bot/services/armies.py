@@ -106,7 +106,7 @@ class ArmyService:
             army = _find_army(campaign, name)
             if army is not None and army.owner_id != user_id:
                 raise PermissionDenied(
-                    f"**{army.name}** belongs to <@{army.owner_id}>; give your army another name."
+                    f"**{army.name}** belongs to another player; give your army another name."
                 )
             replaced = army is not None
             if army is None:

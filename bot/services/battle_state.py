@@ -1,4 +1,4 @@
-"""Shared pieces of the battle services: loading the channel's battle, views, record keeping."""
+"""Shared pieces of the battle services: loading the channel's battle, its view, finding units."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -16,7 +16,6 @@ from bot.db.models import (
     Campaign,
     Deadline,
     DeadlineStatus,
-    RecordEntry,
     Role,
 )
 from bot.errors import Conflict, NotFound, PermissionDenied
@@ -145,18 +144,6 @@ async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | N
 def _loaded(campaign: Campaign, battle: Battle) -> Loaded:
     state = BattleState.from_dict(battle.state)
     return Loaded(campaign, battle, rules_of(battle.ruleset_id), state)
-
-
-async def append_entries(session: AsyncSession, battle_id: int, entries: Sequence[object]) -> None:
-    """Add the engine's record entries after those already kept."""
-    last = await session.scalar(
-        select(func.max(RecordEntry.seq)).where(RecordEntry.battle_id == battle_id)
-    )
-    seq = -1 if last is None else last
-    for entry in entries:
-        assert isinstance(entry, engine.Entry)
-        seq += 1
-        session.add(RecordEntry(battle_id=battle_id, seq=seq, entry=entry.to_dict()))
 
 
 def users_for(loaded: Loaded, sides: Sequence[str]) -> list[int]:

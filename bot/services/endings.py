@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import BattleStatus, RecordEntry, StageLog
+from bot.db.models import BattleStatus
 from bot.services.battle_state import Loaded, cancel_deadlines
-from rules_core.events import event_from_dict
-from rules_core.render import Renderer
-from rules_core.state import BattleState, Outcome
+from bot.services.records import record_bytes
+from rules_core.state import Outcome
+
+
+@dataclass(frozen=True)
+class ArmyLosses:
+    """The units one army lost in the battle (destroyed, by the carry-over rule)."""
+
+    army: str
+    lost: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -23,7 +27,7 @@ class EndReport:
 
     battle_name: str
     result: str
-    losses: tuple[str, ...]
+    losses: tuple[ArmyLosses, ...]
     seed: str
     record: bytes
 
@@ -55,11 +59,11 @@ def result_text(loaded: Loaded, outcome: Outcome) -> str:
     return f"{names.get(outcome.winner, outcome.winner)} wins: {outcome.reason}"
 
 
-def _write_back(loaded: Loaded) -> list[str]:
-    """Each army's roster updated by the ruleset's carry-over rule; one line per army."""
+def _write_back(loaded: Loaded) -> list[ArmyLosses]:
+    """Each army's roster updated by the ruleset's carry-over rule; what each army lost."""
     armies = {a.id: a for a in loaded.campaign.armies}
     on_table = {u.id: u for u in loaded.state.units}
-    lines = []
+    losses = []
     for side in sorted(loaded.battle.sides, key=lambda s: s.side_id):
         army = armies.get(side.army_id or -1)
         if army is None:
@@ -71,45 +75,5 @@ def _write_back(loaded: Loaded) -> list[str]:
         ]
         lost = [str(e["name"]) for e in updated if e.get("status") == "destroyed"]
         army.roster = {**army.roster, "units": updated}
-        lost_text = ", ".join(lost) if lost else "nothing"
-        lines.append(f"{army.name} lost {lost_text}.")
-    return lines
-
-
-async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -> bytes:
-    """The battle record as JSON: the first state, every engine call, the seed if revealed."""
-    battle = loaded.battle
-    entries = await session.scalars(
-        select(RecordEntry.entry)
-        .where(RecordEntry.battle_id == battle.id)
-        .order_by(RecordEntry.seq)
-    )
-    record: dict[str, Any] = {
-        "battle_id": loaded.state.battle_id,
-        "ruleset": battle.ruleset_id,
-        "seed_sha256": battle.seed_sha256,
-        "initial_state": battle.initial_state,
-        "entries": list(entries),
-        "seed": battle.seed if reveal else None,
-        "record_version": 1,
-    }
-    return json.dumps(record, indent=1, sort_keys=True).encode()
-
-
-async def turn_log(session: AsyncSession, loaded: Loaded, turn: int) -> list[str]:
-    """Every resolved step of one turn, as the lines players read."""
-    rows = await session.scalars(
-        select(StageLog)
-        .where(StageLog.battle_id == loaded.battle.id, StageLog.turn == turn)
-        .order_by(StageLog.number)
-    )
-    lines: list[str] = []
-    for row in rows:
-        if row.events is None:
-            continue
-        renderer = Renderer.for_state(BattleState.from_dict(row.start_state))
-        lines.append(f"**{row.title}** ({row.trigger})")
-        if row.missing:
-            lines.append(f"No orders from {', '.join(row.missing)}: defaults applied.")
-        lines += renderer.lines(event_from_dict(e) for e in row.events)
-    return lines
+        losses.append(ArmyLosses(army.name, tuple(lost)))
+    return losses

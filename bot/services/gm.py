@@ -4,22 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from enum import Enum
 from typing import Any
 
 from sqlalchemy import delete, select
 
+from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, Readiness, RecordEntry, StageLog
+from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.services.battle_state import (
-    Loaded,
-    append_entries,
-    cancel_deadlines,
-    find_unit,
-    load_battle,
-)
+from bot.services.battle_state import Loaded, cancel_deadlines, find_unit, load_battle
 from bot.services.campaigns import Place, clean_text
-from bot.services.endings import EndReport, finish, record_bytes, turn_log
+from bot.services.endings import EndReport, finish
 from bot.services.play import PlayService
+from bot.services.records import append_entries
 from bot.services.shapes import parse_point
 from bot.services.stages import Arming, StageReport, advance, set_deadlines
 from rules_core import engine
@@ -28,19 +26,62 @@ from rules_core.state import BattleState, Outcome
 MAX_EXTENSION_HOURS = 24 * 30
 
 
+class Change(Enum):
+    """What a GM changed."""
+
+    PAUSE = "pause"
+    RESUME = "resume"
+    EXTEND = "extend"
+    SET = "set"
+    MOVE = "move"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True)
+class TimeLeft:
+    """Time left on the battle's clock; None when it had no deadline."""
+
+    seconds: float | None
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a unit stands and which way it faces."""
+
+    x: float
+    y: float
+    facing: float
+
+
 @dataclass(frozen=True)
 class GmChange:
-    """A GM's change, posted publicly: what, why, and the state before and after."""
+    """A GM's change, posted publicly: what, why, and the state before and after.
 
-    what: str
+    ``before`` and ``after`` are typed by the change: a status word and a ``TimeLeft`` for a
+    pause or resume, deadlines (datetime) for an extension, status values for a set,
+    ``Placement`` for a move, step titles for an undo.
+    """
+
+    change: Change
     reason: str
-    before: str
-    after: str
+    before: Any
+    after: Any
     gm_id: int
+    unit: str = ""  # the unit set or moved
+    field: str = ""  # the status field set
 
 
-class GmService(PlayService):
-    """The GM's commands; every one checks the caller is a GM of the campaign."""
+class GmService:
+    """The GM's commands; every one checks the caller is a GM of the campaign.
+
+    It holds the play service for what a GM shares with players (resolving a step, answering
+    a question) and for arming deadlines after each commit.
+    """
+
+    def __init__(self, db: Database, clock: Clock, play: PlayService) -> None:
+        self.db = db
+        self.clock = clock
+        self.play = play
 
     async def pause(self, place: Place, user_id: int, reason: str) -> GmChange:
         """Stop the clock: deadlines are cancelled and the time left is kept."""
@@ -51,8 +92,8 @@ class GmService(PlayService):
             battle.paused_left_s = max(left, 60.0) if left is not None else None
             arming = Arming(disarmed=await cancel_deadlines(session, battle.id))
             battle.status, battle.deadline_at = BattleStatus.PAUSED, None
-            change = GmChange("paused the battle", reason, "running", _left(left), user_id)
-        self._arm(arming)
+            change = GmChange(Change.PAUSE, reason, "running", TimeLeft(left), user_id)
+        self.play.arm(arming)
         return change
 
     async def resume(self, place: Place, user_id: int, reason: str) -> GmChange:
@@ -64,8 +105,8 @@ class GmService(PlayService):
             hours = (battle.paused_left_s or 3600.0) / 3600
             if loaded.state.outcome is None:
                 await set_deadlines(session, loaded, self.clock.now(), hours, arming)
-            change = GmChange("resumed the battle", reason, "paused", _left(hours * 3600), user_id)
-        self._arm(arming)
+            change = GmChange(Change.RESUME, reason, "paused", TimeLeft(hours * 3600), user_id)
+        self.play.arm(arming)
         return change
 
     async def extend(self, place: Place, user_id: int, hours: float, reason: str) -> GmChange:
@@ -78,8 +119,8 @@ class GmService(PlayService):
             old = battle.deadline_at or now
             new = old + timedelta(hours=hours)
             await set_deadlines(session, loaded, now, (new - now).total_seconds() / 3600, arming)
-            change = GmChange("extended the deadline", reason, _stamp(old), _stamp(new), user_id)
-        self._arm(arming)
+            change = GmChange(Change.EXTEND, reason, old, new, user_id)
+        self.play.arm(arming)
         return change
 
     async def force(self, place: Place, user_id: int) -> StageReport:
@@ -87,7 +128,7 @@ class GmService(PlayService):
         async with self.db.read() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             battle_id, stage = loaded.battle.id, loaded.battle.stage
-        report = await self.resolve_stage(battle_id, stage, trigger="forced by a GM")
+        report = await self.play.resolve_stage(battle_id, stage, trigger="forced by a GM")
         if report is None:
             raise Conflict("That step has just been resolved.")
         return report
@@ -104,8 +145,7 @@ class GmService(PlayService):
             parsed = parse_value(value)
             after = loaded.state.with_unit(target.with_status(**{field: parsed}))
             await self._edit(session, loaded, after, f"{field} of {target.name}: {reason}")
-            what = f"set {field} of **{target.name}**"
-            return GmChange(what, reason, _show(before), _show(parsed), user_id)
+            return GmChange(Change.SET, reason, before, parsed, user_id, target.name, field)
 
     async def move(
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
@@ -121,14 +161,9 @@ class GmService(PlayService):
             if not (0 <= x <= field.width and 0 <= y <= field.depth):
                 raise InvalidInput(f"({x:g}, {y:g}) is off the table.")
             await self._edit(session, loaded, loaded.state.with_unit(moved), f"moved {target.name}")
-            before = f"({target.x:g}, {target.y:g}) facing {target.facing:g}°"
-            return GmChange(
-                f"moved **{target.name}**",
-                reason,
-                before,
-                f"({x:g}, {y:g}) facing {turned:g}°",
-                user_id,
-            )
+            before = Placement(target.x, target.y, target.facing)
+            after = Placement(x, y, turned)
+            return GmChange(Change.MOVE, reason, before, after, user_id, target.name)
 
     async def ruling(self, place: Place, user_id: int, choice: str) -> StageReport:
         """Answer the pending question as the GM."""
@@ -138,7 +173,7 @@ class GmService(PlayService):
             if pending is None:
                 raise NotFound("No question is waiting for an answer.")
             battle_id, stage = loaded.battle.id, loaded.battle.stage
-        return await self.answer(battle_id, stage, user_id, pending.decision.id, choice)
+        return await self.play.answer(battle_id, stage, user_id, pending.decision.id, choice)
 
     async def undo(self, place: Place, user_id: int, reason: str) -> tuple[GmChange, StageReport]:
         """Go back to the start of the previous step; it is replayed with fresh dice."""
@@ -167,10 +202,9 @@ class GmService(PlayService):
             report, arming = await advance(
                 session, loaded, result, trigger="undone by a GM", now=self.clock.now()
             )
-            change = GmChange(
-                "undid a step", reason, current.title if current else "?", previous.title, user_id
-            )
-        self._arm(arming)
+            was = current.title if current else "?"
+            change = GmChange(Change.UNDO, reason, was, previous.title, user_id)
+        self.play.arm(arming)
         return change, report
 
     async def end(self, place: Place, user_id: int, winner: str | None, reason: str) -> EndReport:
@@ -180,28 +214,13 @@ class GmService(PlayService):
             loaded.require_gm(user_id)
             outcome = loaded.state.outcome or Outcome(_winner(loaded, winner), reason)
             report, disarmed = await finish(session, loaded, outcome, self.clock.now())
-        self._arm(Arming(disarmed=disarmed))
+        self.play.arm(Arming(disarmed=disarmed))
         return report
-
-    async def log(self, place: Place, turn: int) -> list[str]:
-        """The log of one turn."""
-        async with self.db.read() as session:
-            return await turn_log(session, await load_battle(session, place, _ANY), turn)
-
-    async def record(self, place: Place) -> bytes:
-        """The battle record so far (the seed only once the battle has ended)."""
-        async with self.db.read() as session:
-            loaded = await load_battle(session, place, _ANY)
-            finished = loaded.battle.status is BattleStatus.FINISHED
-            return await record_bytes(session, loaded, reveal=finished)
 
     async def _edit(self, session: Any, loaded: Loaded, after: BattleState, why: str) -> None:
         result = engine.edit(loaded.state, after, why)
         await append_entries(session, loaded.battle.id, result.entries)
         loaded.save(after)
-
-
-_ANY = tuple(BattleStatus)
 
 
 async def _gm_battle(session: Any, place: Place, user_id: int, status: BattleStatus) -> Loaded:
@@ -247,17 +266,3 @@ def parse_value(text: str) -> Any:
         except ValueError:
             pass
     return text.strip()
-
-
-def _show(value: Any) -> str:
-    return "(unset)" if value is None else str(value)
-
-
-def _stamp(when: Any) -> str:
-    return f"<t:{int(when.timestamp())}:f>"
-
-
-def _left(seconds: float | None) -> str:
-    if seconds is None:
-        return "no deadline"
-    return f"{seconds / 3600:.1f} h left on the clock"

@@ -107,7 +107,8 @@ class PlayService:
         self.clock = clock
         self.armer: Armer | None = None
 
-    def _arm(self, arming: Arming) -> None:
+    def arm(self, arming: Arming) -> None:
+        """Arm and disarm deadlines once the transaction that made them has committed."""
         if self.armer is None:
             return
         for deadline_id in arming.disarmed:
@@ -128,7 +129,7 @@ class PlayService:
             first = engine.settle(loaded.rules, loaded.seed, Resolution(state, (), ()))
             now = self.clock.now()
             report, arming = await advance(session, loaded, first, trigger="start", now=now)
-        self._arm(arming)
+        self.arm(arming)
         return report
 
     async def submit(
@@ -247,7 +248,7 @@ class PlayService:
             report, arming = await advance(
                 session, loaded, result, trigger=trigger, now=self.clock.now()
             )
-        self._arm(arming)
+        self.arm(arming)
         return report
 
     async def on_deadline(self, due: DueDeadline) -> StageReport | Reminder | None:
@@ -300,7 +301,7 @@ class PlayService:
             if loaded.battle.status is not BattleStatus.RUNNING:
                 return None
             report, arming = await self._resolve(session, loaded, trigger)
-        self._arm(arming)
+        self.arm(arming)
         return report
 
     async def _resolve(

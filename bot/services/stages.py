@@ -27,13 +27,13 @@ from bot.db.models import (
 from bot.services.battle_state import (
     BattleView,
     Loaded,
-    append_entries,
     cancel_deadlines,
     subject_words,
     users_for,
     view_of,
 )
 from bot.services.endings import EndReport, finish
+from bot.services.records import append_entries
 from rules_core import engine
 from rules_core.engine import Resolution
 from rules_core.events import Event, event_to_dict

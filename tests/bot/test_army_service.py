@@ -78,7 +78,7 @@ async def test_reimport_replaces_own_army(services: Services, campaign: Place) -
 
 async def test_same_name_of_another_owner_refused(services: Services, campaign: Place) -> None:
     await services.armies.import_roster(campaign, ALICE, json.dumps(ENGLISH).encode(), "a.json")
-    with pytest.raises(PermissionDenied, match="belongs to <@21>"):
+    with pytest.raises(PermissionDenied, match="belongs to another player"):
         await services.armies.import_roster(campaign, BOB, json.dumps(ENGLISH).encode(), "b.json")
     assert await stored_armies(services) == {"English Army": ALICE}
 

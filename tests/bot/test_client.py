@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.client import AideBot, cog_modules
 from bot.errors import PermissionDenied
-from bot.replies import error_text, report_error
+from bot.presentation.replies import error_text, report_error
 from tests.discord_mocks import make_interaction
 
 

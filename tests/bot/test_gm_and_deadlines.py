@@ -16,6 +16,7 @@ from bot.errors import Conflict, InvalidInput, PermissionDenied
 from bot.scheduling import DeadlineScheduler
 from bot.services import Services
 from bot.services.campaigns import Place
+from bot.services.gm import Change, Placement, TimeLeft
 from bot.services.play import OrderInput, Reminder
 from bot.services.stages import StageReport
 from rules_core.verify import verify
@@ -118,7 +119,7 @@ async def test_deadline_force_and_confirmation_race_resolve_once(
     await services.play.confirm(place, ALICE)
     results = await asyncio.gather(
         services.play.resolve_stage(battle_id, stage, trigger="deadline"),
-        services.play.force(place, GM),
+        services.gm.force(place, GM),
         services.play.confirm(place, BOB),
         return_exceptions=True,
     )
@@ -156,33 +157,34 @@ async def test_pause_resume_and_extend(
 ) -> None:
     await started(services, place)
     clock.advance(timedelta(hours=8))
-    paused = await services.play.pause(place, GM, "holiday")
-    assert paused.after == "40.0 h left on the clock"
+    paused = await services.gm.pause(place, GM, "holiday")
+    assert (paused.before, paused.after) == ("running", TimeLeft(40 * 3600))
     assert all(st is not DeadlineStatus.PENDING for _, st, _ in await deadlines(db))
     with pytest.raises(Conflict, match="paused"):
         await services.play.submit(place, ALICE, "hold", "Red Archers", OrderInput())
     clock.advance(timedelta(days=10))
-    await services.play.resume(place, GM, "back")
+    await services.gm.resume(place, GM, "back")
     view = await services.battles.view(place)
     assert view.deadline_at == clock.now() + timedelta(hours=40)
-    await services.play.extend(place, GM, 12, "slow week")
+    await services.gm.extend(place, GM, 12, "slow week")
     assert (await services.battles.view(place)).deadline_at == clock.now() + timedelta(hours=52)
     with pytest.raises(PermissionDenied):
-        await services.play.extend(place, ALICE, 12, "mine")
+        await services.gm.extend(place, ALICE, 12, "mine")
     with pytest.raises(InvalidInput):
-        await services.play.extend(place, GM, 0, "nothing")
+        await services.gm.extend(place, GM, 0, "nothing")
 
 
 async def test_gm_set_and_move_are_on_record(services: Services, place: Place) -> None:
     await started(services, place)
-    change = await services.play.set_status(place, GM, "Blue Riders", "disordered", "true", "fell")
-    assert (change.before, change.after) == ("(unset)", "True")
-    moved = await services.play.move(place, GM, "Blue Riders", "40,30", 90, "misplaced")
-    assert moved.after == "(40, 30) facing 90°"
+    change = await services.gm.set_status(place, GM, "Blue Riders", "disordered", "true", "fell")
+    assert (change.change, change.unit, change.field) == (Change.SET, "Blue Riders", "disordered")
+    assert (change.before, change.after) == (None, True)
+    moved = await services.gm.move(place, GM, "Blue Riders", "40,30", 90, "misplaced")
+    assert moved.after == Placement(40, 30, 90)
     with pytest.raises(InvalidInput, match="off the table"):
-        await services.play.move(place, GM, "Blue Riders", "99,30", None, "oops")
+        await services.gm.move(place, GM, "Blue Riders", "99,30", None, "oops")
     with pytest.raises(PermissionDenied):
-        await services.play.set_status(place, ALICE, "Blue Riders", "wounds", "2", "cheat")
+        await services.gm.set_status(place, ALICE, "Blue Riders", "wounds", "2", "cheat")
     unit = next(u for u in (await services.battles.view(place)).state.units if u.id == "b3")
     assert (unit.x, unit.y, unit.facing, unit.status["disordered"]) == (40, 30, 90, True)
 
@@ -194,22 +196,22 @@ async def test_undo_replays_the_previous_step_with_fresh_dice(
     await services.play.confirm(place, ALICE)
     report = (await services.play.confirm(place, BOB)).report
     assert report is not None and report.decision is not None
-    change, undone = await services.play.undo(place, GM, "wrong deployment")
+    change, undone = await services.gm.undo(place, GM, "wrong deployment")
     assert change.after.startswith("Set-up · Deployment")
     assert undone.battle.waiting_step == "Deployment"
     assert undone.battle.state.cursor.attempt == 1
     with pytest.raises(PermissionDenied):
-        await services.play.undo(place, ALICE, "me too")
+        await services.gm.undo(place, ALICE, "me too")
 
 
 async def test_end_writes_losses_back_reveals_the_seed_and_verifies(
     services: Services, place: Place
 ) -> None:
     await started(services, place)
-    await services.play.set_status(place, GM, "Blue Riders", "disordered", "yes", "test")
+    await services.gm.set_status(place, GM, "Blue Riders", "disordered", "yes", "test")
     await services.play.confirm(place, ALICE)
     await services.play.confirm(place, BOB)
-    ended = await services.play.end(place, GM, "Red", "Blue conceded")
+    ended = await services.gm.end(place, GM, "Red", "Blue conceded")
     assert ended.result == "Red wins: Blue conceded"
     record = json.loads(ended.record)
     assert record["seed"] == ended.seed
@@ -252,3 +254,38 @@ async def test_deadline_policy_is_the_campaigns(
     assert len(notices) == 1 and notices[0].user_ids == (GM,)
     assert set(notices[0].late or ()) == {ALICE, BOB}
     assert (await services.battles.view(place)).stage == report.battle.stage  # not resolved
+
+
+class RecordingArmer:
+    """Keeps what the services ask the scheduler to arm and disarm."""
+
+    def __init__(self) -> None:
+        self.armed: list[int] = []
+        self.disarmed: list[int] = []
+
+    def arm(self, deadline_id: int, due_at: object) -> None:
+        """Note an armed deadline."""
+        self.armed.append(deadline_id)
+
+    def disarm(self, deadline_id: int) -> None:
+        """Note a disarmed deadline."""
+        self.disarmed.append(deadline_id)
+
+
+async def test_gm_changes_arm_deadlines_through_the_play_services_armer(
+    services: Services, place: Place, db: Database
+) -> None:
+    armer = RecordingArmer()
+    services.play.armer = armer  # the bot sets only this one; the GM's tools share it
+    await started(services, place)
+    armed_at_start = list(armer.armed)
+    await services.gm.pause(place, GM, "holiday")
+    assert set(armer.disarmed) == set(armed_at_start)
+    await services.gm.resume(place, GM, "back")
+    async with db.read() as session:
+        pending = set(
+            await session.scalars(
+                select(Deadline.id).where(Deadline.status == DeadlineStatus.PENDING)
+            )
+        )
+    assert pending and pending <= set(armer.armed) - set(armed_at_start)

@@ -136,10 +136,10 @@ async def test_a_turn_of_orders_ends_in_a_verified_record(services: Services, pl
     assert "Order test (Leadership 8) for Gallic Horse" in text
     assert "Shooting: Cretan Archers at Slingers" in text
     assert "Turn 1: Command: Orders (Warbands)" in text or report.ended is not None
-    ended = report.ended or await services.play.end(place, GM, None, "the test stops here")
+    ended = report.ended or await services.gm.end(place, GM, None, "the test stops here")
     check = verify(json.loads(ended.record))
     assert check.ok, check.problem
-    assert any(line.startswith(ROMANS) for line in ended.losses)
+    assert any(loss.army.startswith(ROMANS) for loss in ended.losses)
 
 
 async def test_the_demo_plays_hail_caesar_and_verifies(tmp_path: Path) -> None:

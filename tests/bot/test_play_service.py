@@ -78,28 +78,28 @@ async def test_orders_confirmation_and_resolution(services: Services, place: Pla
 
 async def test_autocomplete_sources(services: Services, place: Place) -> None:
     await deployed_battle(services, place)
-    assert await services.battles.units_on_table(place, ALICE, own=True) == [
+    assert await services.lookups.units_on_table(place, ALICE, own=True) == [
         "Red Spearmen",
         "Red Archers",
         "Red Horse",
     ]
-    assert await services.battles.units_on_table(place, ALICE, own=False) == [
+    assert await services.lookups.units_on_table(place, ALICE, own=False) == [
         "Blue Warriors",
         "Blue Slingers",
         "Blue Riders",
     ]
-    assert (await services.battles.any_targets(place, ALICE))[3:] == [
+    assert (await services.lookups.any_targets(place, ALICE))[3:] == [
         "Red Spearmen",
         "Red Archers",
         "Red Horse",
     ]
-    assert len(await services.battles.units_on_table(place, GM, own=True)) == 6
+    assert len(await services.lookups.units_on_table(place, GM, own=True)) == 6
     await services.play.start(place, GM)
-    assert await services.battles.order_kinds(place) == [("place", "Deploy")]
-    assert await services.battles.order_options(place, "place") == []
-    assert await services.battles.order_options(place, "nonsense") == []
-    assert await services.battles.pending_options(place) == []
-    assert await services.battles.units_on_table(Place(1, 1), ALICE, own=True) == []
+    assert await services.lookups.order_kinds(place) == [("place", "Deploy")]
+    assert await services.lookups.order_options(place, "place") == []
+    assert await services.lookups.order_options(place, "nonsense") == []
+    assert await services.lookups.pending_options(place) == []
+    assert await services.lookups.units_on_table(Place(1, 1), ALICE, own=True) == []
 
 
 async def test_illegal_order_kind_for_the_step_is_refused(services: Services, place: Place) -> None:

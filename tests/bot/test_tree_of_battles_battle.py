@@ -17,6 +17,7 @@ from bot.demo import run_demo
 from bot.errors import InvalidInput
 from bot.services import Services
 from bot.services.campaigns import Place
+from bot.services.endings import ArmyLosses
 from bot.services.play import OrderInput
 from bot.services.stages import StageReport
 from rules_core import registry
@@ -137,9 +138,9 @@ async def test_a_turn_of_the_tree_of_battles_through_the_services(
     assert report.battle.state.cursor.turn == 2
     horse = report.battle.state.unit("b1")
     assert horse.get("broken") is True and horse.get("casualties") == 1
-    ended = await services.play.end(place, GM, None, "one turn is enough for a test")
+    ended = await services.gm.end(place, GM, None, "one turn is enough for a test")
     assert ended.result.startswith("A draw")
-    assert ended.losses == (f"{ENGLAND} lost nothing.", f"{FRANCE} lost nothing.")
+    assert ended.losses == (ArmyLosses(ENGLAND, ()), ArmyLosses(FRANCE, ()))
     french = await services.armies.show(place, BOB, FRANCE)
     assert french.units[0]["stands"] == 3  # the casualty costs Vendôme's Horse a stand
     check = verify(json.loads(ended.record))
@@ -168,7 +169,7 @@ async def test_order_command_names_the_action_in_its_option(
 ) -> None:
     await set_up(services, place)
     await services.play.start(place, GM)
-    actions = await services.battles.order_options(place, "command")
+    actions = await services.lookups.order_options(place, "command")
     assert {"leader_move", "steady", "control", "new_orders"} <= set(actions)
     with pytest.raises(InvalidInput, match="Name the command action in `option`"):
         await services.play.submit(place, ALICE, "command", "Edward, Duke of York", OrderInput())

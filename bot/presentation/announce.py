@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.rendering.render import MapOptions, render_map_async
-from bot.services.endings import EndReport
+from bot.services.endings import ArmyLosses, EndReport
 from bot.services.play import Reminder
 from bot.services.stages import DecisionView, StageReport
 
@@ -62,10 +62,16 @@ def end_embed(ended: EndReport) -> discord.Embed:
     embed = discord.Embed(
         title=f"🏁 {ended.battle_name}: {ended.result}", colour=discord.Colour.gold()
     )
-    embed.add_field(name="Losses", value="\n".join(ended.losses)[:1024] or "—", inline=False)
+    losses = "\n".join(loss_line(loss) for loss in ended.losses)
+    embed.add_field(name="Losses", value=losses[:1024] or "—", inline=False)
     embed.add_field(name="Seed (revealed)", value=f"`{ended.seed}`", inline=False)
     embed.set_footer(text="Check every roll: python -m rules_core.verify record.json")
     return embed
+
+
+def loss_line(loss: ArmyLosses) -> str:
+    """``Red Host lost Red Horse, Red Foot.``, or that it lost nothing."""
+    return f"{loss.army} lost {', '.join(loss.lost) if loss.lost else 'nothing'}."
 
 
 def record_file(ended: EndReport) -> discord.File:
@@ -103,7 +109,7 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DE
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer the question and post what follows."""
-        from bot.replies import report_error
+        from bot.presentation.replies import report_error
 
         bot: AideBot = interaction.client  # type: ignore[assignment]
         bot.open_questions.pop(self.battle_id, None)  # this click closes it

@@ -100,3 +100,30 @@ def battle_embed(view: BattleView) -> discord.Embed:
         text=f"{units} units on the table · dice seed SHA-256 {view.seed_sha256[:16]}…"
     )
     return embed
+
+
+def roll_reply(user_id: int, roll: Roll) -> str:
+    """The public answer to ``/roll``: who rolled, then every die."""
+    return f"<@{user_id}> {roll_text(roll)}"
+
+
+def army_imported_text(user_id: int, info: ArmyInfo) -> str:
+    """The public note that a player imported or replaced an army."""
+    verb = "updated" if info.replaced else "imported"
+    return f"<@{user_id}> {verb} **{info.name}** ({len(info.units)} units)."
+
+
+def army_list_text(infos: list[ArmyInfo]) -> str:
+    """The campaign's armies, one a line with owner and size."""
+    lines = [f"**{i.name}** — <@{i.owner_id}>, {len(i.units)} units" for i in infos]
+    return ("\n".join(lines) or "No armies yet: players use `/army import`.")[:2000]
+
+
+def army_remove_question(info: ArmyInfo) -> str:
+    """The question asked before deleting an army."""
+    return f"Delete the army **{info.name}** of <@{info.owner_id}>?"
+
+
+def army_removed_texts(user_id: int, info: ArmyInfo) -> tuple[str, str]:
+    """The private and the public answer once an army is deleted."""
+    return f"Removed **{info.name}**.", f"<@{user_id}> removed **{info.name}**."

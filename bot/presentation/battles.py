@@ -1,0 +1,104 @@
+"""How set-up, the battle's start, its log and its record read."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+
+from bot.services.battle_state import BattleView
+from bot.services.records import LoggedStep
+from bot.services.stages import StageReport
+from rules_core.state import TerrainFeature, Unit
+
+NEXT_STEPS = "Next: /battle terrain add, /battle deploy, then /battle start"
+RECORD_CAPTION = "The battle record (the seed is included once the battle has ended):"
+LOG_INLINE_LIMIT = 1900
+
+
+def laid_text(feature: TerrainFeature) -> str:
+    """The answer to laying terrain."""
+    return f"Laid **{feature.name}** ({feature.kind.replace('_', ' ')}, `{feature.id}`)."
+
+
+def removed_text(feature: TerrainFeature) -> str:
+    """The answer to removing terrain."""
+    return f"Removed **{feature.name}** (`{feature.id}`)."
+
+
+def terrain_text(features: list[TerrainFeature]) -> str:
+    """The terrain on the table, one feature a line with its first points."""
+    lines = [
+        f"`{f.id}` **{f.name}** — {f.kind.replace('_', ' ')}, "
+        + " ".join(f"{x:g},{y:g}" for x, y in f.points[:8])
+        for f in features
+    ]
+    return ("\n".join(lines) or "No terrain yet: `/battle terrain add`.")[:2000]
+
+
+def feature_choices(features: list[TerrainFeature], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a terrain feature: name and id shown, the id given."""
+    typed = current.casefold()
+    return [
+        app_commands.Choice(name=f"{f.name} ({f.id})", value=f.id)
+        for f in features
+        if typed in f"{f.name} {f.id}".casefold()
+    ][:25]
+
+
+def deployed_text(unit: Unit) -> str:
+    """The private answer to deploying a unit."""
+    return f"**{unit.name}** deployed at ({unit.x:g}, {unit.y:g}), facing {unit.facing:g}°."
+
+
+def deployed_many_text(count: int) -> str:
+    """The private answer to a deployment file."""
+    return f"Deployed {count} units."
+
+
+def begun_text(report: StageReport) -> str:
+    """The public note that a battle has begun, with the hash of its dice seed."""
+    return (
+        f"⚔️ **{report.battle.name}** has begun. The dice seed's SHA-256 is "
+        f"`{report.battle.seed_sha256}`; the seed is revealed when the battle ends."
+    )
+
+
+def end_question(view: BattleView, winner: str | None) -> str:
+    """The question a GM confirms before ending a battle."""
+    return (
+        f"End **{view.name}** now ({'winner: ' + winner if winner else 'a draw'})? "
+        "Losses are written back to the armies and the seed is revealed."
+    )
+
+
+def ended_text(battle_name: str) -> str:
+    """The private answer once a battle has been ended."""
+    return f"Ended **{battle_name}**."
+
+
+def log_text(steps: list[LoggedStep], turn: int) -> str:
+    """One turn's log: each step's title and trigger, missing orders, then its events."""
+    lines: list[str] = []
+    for step in steps:
+        lines.append(f"**{step.title}** ({step.trigger})")
+        if step.missing:
+            lines.append(f"No orders from {', '.join(step.missing)}: defaults applied.")
+        lines += step.lines
+    return "\n".join(lines) or f"Nothing has been resolved in turn {turn} yet."
+
+
+def log_file(text: str, turn: int) -> discord.File:
+    """A log too long for a message, as a text file."""
+    return discord.File(io.BytesIO(text.encode()), f"turn-{turn}.txt")
+
+
+def record_attachment(data: bytes) -> discord.File:
+    """The battle record as a JSON attachment."""
+    return discord.File(io.BytesIO(data), "record.json")
+
+
+def map_attachment(png: bytes) -> discord.File:
+    """A rendered map as a PNG attachment."""
+    return discord.File(io.BytesIO(png), "map.png")

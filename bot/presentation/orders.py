@@ -1,0 +1,45 @@
+"""How orders read to the player who gives them."""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from bot.presentation.announce import mentions
+from bot.services.play import Confirmed, OrderView
+
+RESOLVING = "Confirmed: every order is in, resolving."
+
+
+def preview_text(view: OrderView) -> str:
+    """The private answer to an order: what it will do."""
+    notes = "".join(f"\n• {note}" for note in view.notes)
+    return f"✅ **{view.unit_name}**: {view.summary}{notes}\n(secret until the step resolves)"
+
+
+def withdrawn_text(view: OrderView) -> str:
+    """The private answer to withdrawing an order."""
+    return f"Withdrawn: **{view.unit_name}** will follow its default."
+
+
+def waiting_text(confirmed: Confirmed) -> str:
+    """The private answer to ``/order done`` while others have still to confirm."""
+    return (
+        f"Confirmed. Still waiting for {', '.join(confirmed.side_names)} "
+        f"({mentions(confirmed.waiting_for)})."
+    )
+
+
+def orders_text(views: list[OrderView]) -> str:
+    """A player's orders for the step, one a line."""
+    text = "\n".join(f"**{v.unit_name}** ({v.kind}): {v.summary}" for v in views)
+    return text[:2000] or "You have given no orders for this step."
+
+
+def kind_choices(kinds: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for an order kind: its title shown, its id given, matched on both."""
+    typed = current.casefold()
+    return [
+        app_commands.Choice(name=title, value=kind)
+        for kind, title in kinds
+        if typed in f"{kind} {title}".casefold()
+    ][:25]

@@ -1,0 +1,100 @@
+"""The battle record and log: record entries appended, the record file, one turn's log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import BattleStatus, RecordEntry, StageLog
+from bot.db.session import Database
+from bot.services.battle_state import Loaded, load_battle
+from bot.services.campaigns import Place
+from rules_core import engine
+from rules_core.events import event_from_dict
+from rules_core.render import Renderer
+from rules_core.state import BattleState
+
+_ANY = tuple(BattleStatus)
+
+
+@dataclass(frozen=True)
+class LoggedStep:
+    """One resolved step of a turn: its title, what resolved it, who gave no orders, events."""
+
+    title: str
+    trigger: str | None  # set on every resolved step; None only on an open one
+    missing: tuple[str, ...]
+    lines: tuple[str, ...]
+
+
+class RecordService:
+    """Reading the record and the log of the channel's battle, open or finished."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def log(self, place: Place, turn: int) -> list[LoggedStep]:
+        """The log of one turn."""
+        async with self.db.read() as session:
+            return await turn_log(session, await load_battle(session, place, _ANY), turn)
+
+    async def record(self, place: Place) -> bytes:
+        """The battle record so far (the seed only once the battle has ended)."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place, _ANY)
+            finished = loaded.battle.status is BattleStatus.FINISHED
+            return await record_bytes(session, loaded, reveal=finished)
+
+
+async def append_entries(session: AsyncSession, battle_id: int, entries: Sequence[object]) -> None:
+    """Add the engine's record entries after those already kept."""
+    last = await session.scalar(
+        select(func.max(RecordEntry.seq)).where(RecordEntry.battle_id == battle_id)
+    )
+    seq = -1 if last is None else last
+    for entry in entries:
+        assert isinstance(entry, engine.Entry)
+        seq += 1
+        session.add(RecordEntry(battle_id=battle_id, seq=seq, entry=entry.to_dict()))
+
+
+async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -> bytes:
+    """The battle record as JSON: the first state, every engine call, the seed if revealed."""
+    battle = loaded.battle
+    entries = await session.scalars(
+        select(RecordEntry.entry)
+        .where(RecordEntry.battle_id == battle.id)
+        .order_by(RecordEntry.seq)
+    )
+    record: dict[str, Any] = {
+        "battle_id": loaded.state.battle_id,
+        "ruleset": battle.ruleset_id,
+        "seed_sha256": battle.seed_sha256,
+        "initial_state": battle.initial_state,
+        "entries": list(entries),
+        "seed": battle.seed if reveal else None,
+        "record_version": 1,
+    }
+    return json.dumps(record, indent=1, sort_keys=True).encode()
+
+
+async def turn_log(session: AsyncSession, loaded: Loaded, turn: int) -> list[LoggedStep]:
+    """Every resolved step of one turn, with the event lines players read."""
+    rows = await session.scalars(
+        select(StageLog)
+        .where(StageLog.battle_id == loaded.battle.id, StageLog.turn == turn)
+        .order_by(StageLog.number)
+    )
+    steps: list[LoggedStep] = []
+    for row in rows:
+        if row.events is None:
+            continue
+        renderer = Renderer.for_state(BattleState.from_dict(row.start_state))
+        lines = renderer.lines(event_from_dict(e) for e in row.events)
+        steps.append(LoggedStep(row.title, row.trigger, tuple(row.missing or ()), tuple(lines)))
+    return steps
