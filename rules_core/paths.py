@@ -72,7 +72,6 @@ def sweep(
     friends_pass: bool = False,
     impassable: Collection[str] = (),
     leaves_table: bool = False,
-    ignore: Collection[str] = (),
 ) -> Sweep:
     """Sweep ``mover`` ``length`` along ``heading`` (keeping ``facing``) and report what stops it.
 
@@ -84,7 +83,7 @@ def sweep(
     stops: list[tuple[float, Blocker]] = []
     passed: list[tuple[float, float, str]] = []
     for other in state.units:
-        if other.id == mover.id or other.id in ignore:
+        if other.id == mover.id:
             continue
         span = _unit_span(Footprint.of(mover), start, heading, length, Footprint.of(other))
         if span is None:

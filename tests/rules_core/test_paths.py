@@ -106,3 +106,9 @@ def test_a_turned_start_leaves_behind_units_it_overlaps() -> None:
     state = table(unit("e", "b", 10.0, 11.0))
     move = paths.sweep(state, MOVER, 180.0, 3.0, facing=90.0)
     assert move.clear and move.end.facing == 90.0
+
+
+def test_a_unit_already_overlapping_the_mover_still_holds_it() -> None:
+    # Overlapping before any turn (a bad placement) is not a way out: it blocks at once.
+    move = paths.sweep(table(unit("f", "a", 10.0, 9.5)), MOVER, 180.0, 3.0)
+    assert move.blocker == paths.Blocker(paths.FRIEND, "f") and move.reached == 0.0

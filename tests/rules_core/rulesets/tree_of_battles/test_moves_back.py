@@ -176,3 +176,13 @@ def test_friends_take_dps_from_where_a_contingent_began_to_rout() -> None:
     retreats.rout(ctx, ctx.state.unit("e2"), THREAT, "test")
     assert centre(ctx, "e2") == (12.0, 5.0)
     assert u.dps(ctx.state.unit("e4")) == 2 and u.dps(ctx.state.unit("e5")) == 0
+
+
+def test_an_evade_may_run_off_the_table() -> None:
+    # Brigands 1 SF from the north edge evade a charge from the south: 5 SF takes them off.
+    ctx = context(placed(f6=(12.0, 19.0, 180.0), e3=(12.0, 17.5, 0.0)), FIVE_SF)
+    charges._evade(ctx, ctx.state.unit("f6"), (12.0, 17.5))
+    assert not u.alive(ctx.state, "f6")
+    assert [e.reason for e in ctx.events if isinstance(e, UnitDestroyed)] == [
+        "evades off the table"
+    ]
