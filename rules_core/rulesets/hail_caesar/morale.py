@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules_core import profile
+from rules_core import paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Roll
 from rules_core.events import StatusChanged
-from rules_core.geometry import Footprint
+from rules_core.geometry import facing_towards
 from rules_core.rulesets.hail_caesar import measure
 from rules_core.rulesets.hail_caesar.status import (
     BROKEN_DIVISIONS,
@@ -179,15 +179,28 @@ def break_test(ctx: Context, unit: Unit, test: str, modifiers: Sequence[Modifier
 
 
 def fall_back(ctx: Context, unit_id: str, enemy: Unit, length: float, note: str) -> bool:
-    """Move a unit directly away from an enemy, keeping its facing; False if it left the table."""
+    """Move a unit directly away from an enemy, keeping its facing; False if it left the table.
+
+    The path is checked as it goes: a unit in the way stops it short, even one standing
+    between it and the table edge, so only a clear path carries a unit off the table.
+    """
     unit = ctx.state.unit(unit_id)
-    end = measure.away_from(unit, enemy, length)
-    if not measure.on_table(ctx.state, Footprint.of(unit).moved_to(end)):
+    heading = facing_towards((enemy.x, enemy.y), (unit.x, unit.y))
+    move = paths.sweep(ctx.state, unit, heading, length, leaves_table=True)
+    if not measure.on_table(ctx.state, move.end):
         remove(ctx, unit_id, f"{note} off the table")
         return False
-    pose = measure.reachable(ctx.state, unit, end, length, unit.facing, 0.0)
-    ctx.move(unit_id, [(unit.x, unit.y), (pose.x, pose.y)], unit.facing, (note,))
+    notes = [note]
+    if move.blocker is not None:
+        notes.append(f'stops short after {measure.g(move.reached)}": {_way(ctx, move.blocker)}')
+    end = (round(move.end.x, 4), round(move.end.y, 4))
+    ctx.move(unit_id, [(unit.x, unit.y), end], unit.facing, tuple(notes))
     return True
+
+
+def _way(ctx: Context, blocker: paths.Blocker) -> str:
+    """The unit in a retreating unit's way."""
+    return f"{ctx.state.unit(blocker.id).name} in the way"
 
 
 def disorder(ctx: Context, unit_id: str, reason: str) -> None:

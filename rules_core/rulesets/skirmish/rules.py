@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from rules_core import profile
+from rules_core import paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
@@ -407,13 +407,20 @@ def _checked(rules: Rules, ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
 
 
 def _retreat(ctx: Context, unit: Unit, heading: float, length: float, note: str) -> bool:
-    """Move a unit ``length`` along ``heading``, keeping its facing; False if it left the table."""
-    end = Footprint.of(unit).moved_to((unit.x, unit.y), heading).advanced(length)
+    """Move a unit ``length`` along ``heading``, keeping its facing; False if it left the table.
+
+    Any unit in the path stops it short (so one between it and the edge keeps it on the table).
+    """
+    move = paths.sweep(ctx.state, unit, heading, length, leaves_table=True)
+    end = move.end
     table = ctx.state.battlefield
     if not (0 <= end.x <= table.width and 0 <= end.y <= table.depth):
         ctx.destroy(unit.id, f"{note} off the table")
         return False
-    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 6), round(end.y, 6))], unit.facing, (note,))
+    notes = [note]
+    if move.blocker is not None:
+        notes.append(f"stops short: {ctx.state.unit(move.blocker.id).name} in the way")
+    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 6), round(end.y, 6))], unit.facing, notes)
     return True
 
 

@@ -162,7 +162,13 @@ def _evade(ctx: Context, target: Unit, threat: tuple[float, float]) -> None:
         losses.destroy(ctx, target, "the gunners evade and abandon their guns")
         return
     length, _ = movement.roll_distance(ctx, target, "Fast move (evade)", movement.fast_dice(target))
-    movement.flee(ctx, target, threat, length, "evades")
+    # The sheet gives an evade no penalty for being blocked: it stops short of what is in its
+    # way, passing friends; like a rout it may run off the table.
+    move = movement.flight(ctx.state, target, threat, length, leaves_table=True)
+    if measure.on_table(ctx.state, move.end):
+        movement.carry(ctx, target, move, "evades")
+    else:
+        ctx.destroy(target.id, "evades off the table")
     u.mark(ctx, target.id, stationary=False)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rules_core import paths
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.geometry import Footprint, Point, edge_distance, facing_towards
@@ -139,7 +140,7 @@ def go(
         return 0.0
     ctx.move(unit.id, [(unit.x, unit.y), (round(stop.x, 3), round(stop.y, 3))], facing, notes)
     if moved > 1e-6:
-        _passage_of_lines(ctx, unit, start, Footprint.of(ctx.state.unit(unit.id)), friends)
+        passage_of_lines(ctx, unit, start, Footprint.of(ctx.state.unit(unit.id)), friends)
     return moved
 
 
@@ -172,7 +173,7 @@ def wheel_dps(ctx: Context, unit: Unit, facing: float) -> None:
     u.add_dps(ctx, unit.id, 1, "wheeled within 6 SF of the enemy")
 
 
-def _passage_of_lines(
+def passage_of_lines(
     ctx: Context, unit: Unit, start: Footprint, end: Footprint, friends: set[str]
 ) -> None:
     """Passage of lines: no penalty if one is stationary and one skirmish; else 1 DP each."""
@@ -200,26 +201,49 @@ def away_from(unit: Unit, threat: Point) -> float:
     return facing_towards(threat, (unit.x, unit.y))
 
 
-def flee(ctx: Context, unit: Unit, threat: Point, length: float, note: str) -> tuple[float, bool]:
-    """Turn away from a threat and move up to ``length``; (distance moved, left the table)."""
+def impassable(unit: Unit) -> frozenset[str]:
+    """Terrain a contingent may not enter: "Mounted may not enter dense woods"."""
+    return measure.DENSE if u.mounted(unit) else frozenset()
+
+
+def flight(
+    state: BattleState, unit: Unit, threat: Point, length: float, leaves_table: bool
+) -> paths.Sweep:
+    """A fast move straight away from a threat, turned to face away, checked along its path.
+
+    Friends are passed through (the sheet's passage of lines) but never ended on; enemies and
+    ground the contingent may not enter stop it; the edge stops it unless it may leave the table.
+    """
     heading = away_from(unit, threat)
-    start = Footprint.of(unit).moved_to((unit.x, unit.y), heading)
-    others = [o for o in ctx.state.units if o.id != unit.id]
+    return paths.sweep(
+        state,
+        unit,
+        heading,
+        length,
+        facing=heading,
+        friends_pass=True,
+        impassable=impassable(unit),
+        leaves_table=leaves_table,
+    )
 
-    def clear(pose: Footprint) -> bool:
-        return not any(
-            pose.polygon.intersection(Footprint.of(o).polygon).area > 1e-6 for o in others
-        )
 
-    def free(pose: Footprint) -> bool:
-        return clear(pose) and measure.on_table(ctx.state, pose)
+def carry(ctx: Context, unit: Unit, move: paths.Sweep, note: str) -> None:
+    """Move a contingent to where a checked move stops, paying for any passage of lines."""
+    if move.reached <= 1e-6:
+        return
+    end = move.end
+    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], end.facing, [note])
+    if move.passed:
+        friends = {f.id for f in ctx.state.units_of(unit.side)}
+        passage_of_lines(ctx, unit, move.start, Footprint.of(ctx.state.unit(unit.id)), friends)
 
-    moved = measure.farthest(start, heading, length, free)
-    beyond = start.advanced(length)
-    if moved + 1e-6 < length and clear(beyond) and not measure.on_table(ctx.state, beyond):
-        ctx.destroy(unit.id, f"{note} off the table")
-        return length, True
-    end = start.advanced(moved)
-    if moved > 1e-6:
-        ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, [note])
-    return moved, False
+
+def in_the_way(state: BattleState, blocker: paths.Blocker | None) -> str:
+    """What stopped a move, for the log."""
+    if blocker is None:
+        return "nothing"
+    if blocker.kind == paths.EDGE:
+        return "the table edge"
+    if blocker.kind == paths.TERRAIN:
+        return next((f.name or f.id for f in state.terrain if f.id == blocker.id), blocker.id)
+    return state.unit(blocker.id).name

@@ -144,13 +144,14 @@ def _art(key: str) -> int:
 def artillery_modifiers(
     state: BattleState, gun: Unit, target: Unit, distance: float, band: str
 ) -> list[Modifier]:
-    """Every artillery modifier; "same target and range" compares the remembered last shot."""
+    """Every artillery modifier; "same target and range" and "new target" compare the last shot."""
     found: list[Modifier] = []
     last, last_range = LAST_TARGET.of(gun), LAST_RANGE.of(gun)
     same_range = isinstance(last_range, int | float) and abs(float(last_range) - distance) <= 0.25
     if last == target.id and same_range:
         found.append(Modifier(_art("same_target"), "same target and range"))
-    else:
+    elif last != target.id:
+        # The same target at a changed range earns neither: it is not a new target.
         found.append(Modifier(_art("new_target"), "new target"))
     enfilade = measure.quarter_of(target, gun) in ("left", "right")
     if u.array(target) == "column" or enfilade:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
 from rules_core import engine, registry
+from rules_core.context import Context
 from rules_core.orders import Illegal, Order, Preview
 from rules_core.plugin import Rules
 from rules_core.rulesets.skirmish import measure
+from rules_core.rulesets.skirmish.rules import _retreat
 from rules_core.rulesets.skirmish.sample import sample_battle
 from rules_core.state import BattleState, Leader
 from rules_core.steps import Cursor
@@ -155,3 +158,14 @@ def test_a_leader_on_the_table_is_data_like_any_other(rules: Rules) -> None:
     assert state.leader("red_lord") == Leader(
         "red_lord", "Earl Aelfric", "red", "red_main", 24.0, 2.0, points=3
     )
+
+
+def test_a_unit_in_the_way_stops_a_fall_back_short_of_the_table_edge(rules: Rules) -> None:
+    # Red Spearmen (2" deep, y 4 to 6) fall back 4"; Red Horse stands 1" behind (y 1 to 3).
+    state = in_step("melee", r1=(12.0, 5.0, 0.0), r3=(12.0, 2.0, 0.0))
+    ctx = Context(rules, state, (), (), random.Random(0))
+    assert _retreat(ctx, ctx.state.unit("r1"), 180.0, 4.0, "falls back")
+    assert ctx.state.unit("r1").y == pytest.approx(4.0, abs=0.003)
+    # With the way clear, 6" takes its centre off the table.
+    ctx = Context(rules, state.without_unit("r3"), (), (), random.Random(0))
+    assert not _retreat(ctx, ctx.state.unit("r1"), 180.0, 6.0, "falls back")

@@ -150,6 +150,18 @@ def test_artillery_remembers_its_target() -> None:
     assert shooting.band_of("artillery", 42.5, {"artillery_maximum": 42}) is None
 
 
+def test_the_same_target_at_a_changed_range_is_not_a_new_target() -> None:
+    # "Same target and range +1 New target -1": last shot at 14.25 SF, now at 8.25 SF.
+    state = at("shooting")
+    guns, archers = state.unit("f5"), state.unit("e5")
+    moved = guns.with_status(last_target="e5", last_range=14.25)
+    assert shooting.artillery_modifiers(state, moved, archers, 8.25, "effective") == []
+    other = guns.with_status(last_target="e1", last_range=8.25)
+    assert shooting.artillery_modifiers(state, other, archers, 8.25, "effective") == [
+        Modifier(-1, "new target")
+    ]
+
+
 def test_charge_restrictions(rules: Rules) -> None:
     state = at("charges", e1=(4, 13, 0), f4=(18, 13, 180))
     archers = judge(rules, state, "e1", "charge", target="f1")

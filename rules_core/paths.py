@@ -1,0 +1,229 @@
+"""Moves checked along their whole path: the first thing in the way, and how far a unit got.
+
+A ruleset moving a unit without a player choosing the path (a retreat, rout, evade or fall
+back) sweeps the unit's footprint along a straight heading and asks what stops it first: an
+enemy unit, a friendly unit, terrain it may not enter, or the table edge. Which of those may be
+passed is the ruleset's call (its sheet says); the sweep only measures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from shapely import LineString, MultiPoint, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from rules_core.geometry import EPSILON, Footprint, swept_area
+from rules_core.state import BattleState, TerrainFeature, Unit
+from rules_core.terrain import feature_shape
+
+ENEMY, FRIEND, TERRAIN, EDGE = "enemy", "friend", "terrain", "edge"
+# Overlap shallower than this counts as touching, so coordinates rounded to 0.001 never block.
+TOUCH = 1e-3
+# A blocked unit stops touching what blocks it, its distance rounded down to this.
+STEP = 1e-6
+BISECTIONS = 30
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """What stops a move: an ``enemy`` or ``friend`` unit, ``terrain``, or the table ``edge``."""
+
+    kind: str
+    id: str  # the unit's or terrain feature's id; "" for the table edge
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A straight move checked along its path: how far it was meant to go and how far it got."""
+
+    start: Footprint  # the pose it moves from, already turned to the facing it moves with
+    heading: float
+    wanted: float
+    reached: float
+    blocker: Blocker | None
+    passed: tuple[str, ...]  # friends it passed through (only when friends may be passed)
+
+    @property
+    def clear(self) -> bool:
+        """True if nothing stopped the move short of its full length."""
+        return self.blocker is None
+
+    @property
+    def end(self) -> Footprint:
+        """The pose where the move stops."""
+        return self.pose(self.reached)
+
+    def pose(self, distance: float) -> Footprint:
+        """The pose ``distance`` along the path, keeping the start's facing."""
+        fx, fy = _unit_vector(self.heading)
+        return self.start.moved_to((self.start.x + fx * distance, self.start.y + fy * distance))
+
+
+def sweep(
+    state: BattleState,
+    mover: Unit,
+    heading: float,
+    length: float,
+    *,
+    facing: float | None = None,
+    friends_pass: bool = False,
+    impassable: Collection[str] = (),
+    leaves_table: bool = False,
+) -> Sweep:
+    """Sweep ``mover`` ``length`` along ``heading`` (keeping ``facing``) and report what stops it.
+
+    Units the start pose overlaps only because the mover turned to go are left behind.
+    ``impassable`` lists terrain kinds the unit may not enter; with ``leaves_table`` the edge
+    does not stop it (the caller decides what leaving the table means).
+    """
+    start = Footprint.of(mover).moved_to((mover.x, mover.y), facing)
+    stops: list[tuple[float, Blocker]] = []
+    passed: list[tuple[float, float, str]] = []
+    for other in state.units:
+        if other.id == mover.id:
+            continue
+        span = _unit_span(Footprint.of(mover), start, heading, length, Footprint.of(other))
+        if span is None:
+            continue
+        if other.side == mover.side and friends_pass:
+            passed.append((*span, other.id))
+        else:
+            stops.append(
+                (span[0], Blocker(FRIEND if other.side == mover.side else ENEMY, other.id))
+            )
+    stops += _terrain_stops(start, heading, length, state.terrain, impassable)
+    if not leaves_table:
+        edge = _edge_reach(start, heading, length, state.battlefield.width, state.battlefield.depth)
+        if edge is not None:
+            stops.append((edge, Blocker(EDGE, "")))
+    first = min(stops, key=lambda stop: stop[0], default=None)
+    reached, blocker = (length, None) if first is None else (_short_of(first[0]), first[1])
+    reached, blocker = _off_friends(reached, blocker, passed)
+    gone_past = tuple(key for enter, leave, key in sorted(passed) if leave <= reached + EPSILON)
+    return Sweep(start, heading, length, reached, blocker, gone_past)
+
+
+def _unit_vector(heading: float) -> tuple[float, float]:
+    """The direction of a compass heading."""
+    angle = math.radians(heading)
+    return (math.sin(angle), math.cos(angle))
+
+
+def _short_of(distance: float) -> float:
+    """Where a unit stops before something that blocks it at ``distance``."""
+    return max(0.0, math.floor(distance / STEP) * STEP)
+
+
+def _overlaps(a: Footprint, b: Footprint) -> bool:
+    """True if two footprints share more than a touch."""
+    return bool(a.polygon.intersection(b.polygon).area > TOUCH * TOUCH)
+
+
+def _unit_span(
+    placed: Footprint, start: Footprint, heading: float, length: float, other: Footprint
+) -> tuple[float, float] | None:
+    """The stretch of the path along which the moving footprint overlaps ``other``, if any.
+
+    Both footprints are convex, so the moves that overlap form one segment of the path: where
+    the path meets the other footprint widened by the mover's shape (a Minkowski difference).
+    """
+    if _overlaps(start, other) and not _overlaps(placed, other):
+        return None  # overlapped only by turning to move away: left behind
+    sums = [(bx - ax, by - ay) for bx, by in other.corners() for ax, ay in start.corners()]
+    obstacle = MultiPoint(sums).convex_hull
+    fx, fy = _unit_vector(heading)
+    path = LineString([(0.0, 0.0), (fx * length, fy * length)])
+    if path.intersection(obstacle.buffer(-TOUCH)).is_empty:
+        return None
+    # Measured along the whole line, not only the move, so a move ending inside has its exit.
+    beyond = length + obstacle.length
+    line = LineString([(0.0, 0.0), (fx * beyond, fy * beyond)])
+    along = [px * fx + py * fy for px, py in _coords(line.intersection(obstacle))]
+    return (min(along), max(along))
+
+
+def _coords(shape: BaseGeometry) -> list[tuple[float, float]]:
+    """The points of a segment or point that shapely returned."""
+    return [(float(x), float(y)) for x, y in getattr(shape, "coords", [])]
+
+
+def _terrain_stops(
+    start: Footprint,
+    heading: float,
+    length: float,
+    terrain: Iterable[TerrainFeature],
+    impassable: Collection[str],
+) -> list[tuple[float, Blocker]]:
+    """Where the path first enters each impassable feature the unit does not already stand in."""
+    found: list[tuple[float, Blocker]] = []
+    for feature in terrain:
+        if feature.kind not in impassable:
+            continue
+        shape = feature_shape(feature)
+        if _enters(start.polygon, shape):
+            continue  # already in it: a unit may always leave
+        entry = _first_entry(start, heading, length, shape)
+        if entry is not None:
+            found.append((entry, Blocker(TERRAIN, feature.id)))
+    return found
+
+
+def _enters(ground: BaseGeometry, shape: BaseGeometry) -> bool:
+    """True if ground covers part of an area, or crosses a line, beyond a touch."""
+    meeting = ground.intersection(shape)
+    size = meeting.area if isinstance(shape, Polygon) else meeting.length
+    return bool(size > EPSILON)
+
+
+def _first_entry(
+    start: Footprint, heading: float, length: float, shape: BaseGeometry
+) -> float | None:
+    """The distance at which the swept footprint first enters ``shape`` (None if never).
+
+    The swept ground only grows with distance, so bisection finds the first entry even for
+    terrain of any shape.
+    """
+    fx, fy = _unit_vector(heading)
+
+    def entered(distance: float) -> bool:
+        end = start.moved_to((start.x + fx * distance, start.y + fy * distance))
+        return _enters(swept_area([start, end]), shape)
+
+    if not entered(length):
+        return None
+    low, high = 0.0, length
+    for _ in range(BISECTIONS):
+        middle = (low + high) / 2
+        low, high = (low, middle) if entered(middle) else (middle, high)
+    return low
+
+
+def _edge_reach(
+    start: Footprint, heading: float, length: float, width: float, depth: float
+) -> float | None:
+    """How far the footprint goes before a corner leaves the table (None if it never does)."""
+    fx, fy = _unit_vector(heading)
+    limit = length
+    for x, y in start.corners():
+        for position, step, size in ((x, fx, width), (y, fy, depth)):
+            if step > EPSILON:
+                limit = min(limit, (size + EPSILON - position) / step)
+            elif step < -EPSILON:
+                limit = min(limit, (-EPSILON - position) / step)
+    return None if limit >= length - EPSILON else max(0.0, limit)
+
+
+def _off_friends(
+    reached: float, blocker: Blocker | None, passed: list[tuple[float, float, str]]
+) -> tuple[float, Blocker | None]:
+    """Step back until the unit does not end on a friend it was passing through."""
+    moved = True
+    while moved:
+        moved = False
+        for enter, leave, key in passed:
+            if enter < reached - EPSILON and reached < leave - EPSILON:
+                reached, blocker, moved = _short_of(enter), Blocker(FRIEND, key), True
+    return reached, blocker
