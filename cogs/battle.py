@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.announce import end_embed, post_report, record_file
+from bot.checks import is_gm
 from bot.client import AideBot
 from bot.errors import InvalidInput
 from bot.formatting import battle_embed
@@ -57,6 +58,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         self.play = bot.services.play
 
     @app_commands.command(name="create", description="Start setting up a battle (GMs only)")
+    @is_gm()
     @app_commands.describe(
         name="The battle's name",
         army_a="The first army (its owner plays that side)",
@@ -91,6 +93,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         return matching_choices(names, current)
 
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
+    @is_gm()
     @app_commands.describe(
         kind="What it is",
         shape="polygon/line: points in `at`; circle: centre in `at`, radius in `size`; "
@@ -118,6 +121,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         )
 
     @terrain.command(name="remove", description="Take a piece of terrain away (GMs, set-up)")
+    @is_gm()
     @app_commands.describe(feature="The terrain's id or name")
     async def terrain_remove(self, interaction: discord.Interaction, feature: str) -> None:
         """Remove terrain."""
@@ -201,6 +205,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await interaction.response.send_message(f"Deployed {count} units.", ephemeral=True)
 
     @app_commands.command(name="start", description="Start the battle (GMs only)")
+    @is_gm()
     async def start(self, interaction: discord.Interaction) -> None:
         """Begin play: publish the seed's hash and announce the first step."""
         place = place_of(interaction)
@@ -283,6 +288,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         )
 
     @app_commands.command(name="end", description="End the battle (GMs only)")
+    @is_gm()
     @app_commands.describe(winner="The winning side; leave empty for a draw", reason="Why")
     async def end(
         self,

@@ -2,16 +2,71 @@
 
 from __future__ import annotations
 
+import json
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import is_gm
 from bot.client import AideBot
 from bot.formatting import campaign_embed, campaign_line
 from bot.replies import ask_confirmation, matching_choices, place_of
+from bot.services.parameters import ParameterRow, ParameterSheet
+from bot.services.settings import DeadlinePolicy
+from rules_core.codec import Json
 from rules_core.registry import all_rulesets
 
 RULESET_CHOICES = [app_commands.Choice(name=r.name, value=r.id) for r in all_rulesets()][:25]
+LONG_VALUE = 60  # longer values (tables) are summarised in the list and shown in full alone
+MESSAGE_LIMIT = 1900
+
+
+def value_text(value: Json, *, full: bool = True) -> str:
+    """A parameter's value as code; a long table is summarised unless shown in full."""
+    shown = json.dumps(value, ensure_ascii=False)
+    if full or len(shown) <= LONG_VALUE:
+        return f"`{shown}`"
+    rows = f"{len(value)} rows" if isinstance(value, list) else f"{len(shown)} characters"
+    return f"a table of {rows}"
+
+
+def row_text(row: ParameterRow, *, full: bool = False) -> str:
+    """One parameter: its value here, the ruleset's value when changed, what it is, its source."""
+    value = value_text(row.value, full=full)
+    if row.overridden:
+        value += f" (ruleset: {value_text(row.default, full=full)})"
+    source = f" · source: {row.source}" if row.source else ""
+    return f"• **{row.name}** = {value} — {row.description}{source}"
+
+
+def sheet_pages(sheet: ParameterSheet, *, full: bool) -> list[str]:
+    """The parameter sheet as messages short enough for Discord."""
+    head = (
+        f"**{sheet.ruleset_name}** parameters for **{sheet.campaign_name}** "
+        "(a change applies to battles created after it):"
+    )
+    if not sheet.rows:
+        return [f"{head}\nThis ruleset has no parameters yet."]
+    pages = [head]
+    for row in sheet.rows:
+        line = row_text(row, full=full)[:MESSAGE_LIMIT]
+        if len(pages[-1]) + len(line) + 1 > MESSAGE_LIMIT:
+            pages.append(line)
+        else:
+            pages[-1] += "\n" + line
+    pages[-1] += "\nGMs: `/campaign rules set`, `/campaign rules reset`."
+    return pages
+
+
+def policy_text(policy: DeadlinePolicy) -> str:
+    """The deadline policy in one line."""
+    reminders = ", ".join(f"{hours:g}" for hours in policy.reminder_hours) or "none"
+    missing = "a GM decides" if policy.missing == "gm" else "the ruleset's defaults"
+    return (
+        f"steps {policy.step_hours:g} h, questions {policy.decision_hours:g} h, "
+        f"reminders {reminders} h before, missing orders: {missing}"
+    )
 
 
 @app_commands.guild_only()
@@ -21,9 +76,11 @@ class CampaignCog(
     """Campaign commands; each one works on the campaign of the channel it is used in."""
 
     gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
+    rules = app_commands.Group(name="rules", description="The ruleset's parameters here")
 
     def __init__(self, bot: AideBot) -> None:
         self.service = bot.services.campaigns
+        self.parameters = bot.services.parameters
 
     @app_commands.command(name="create", description="Start a campaign in this channel as its GM")
     @app_commands.describe(name="The campaign's name", ruleset="The rules it is played with")
@@ -76,6 +133,7 @@ class CampaignCog(
         await interaction.response.send_message(f"{interaction.user.mention} left **{info.name}**.")
 
     @gm.command(name="add", description="Make a member a GM of this campaign (GMs only)")
+    @is_gm()
     @app_commands.describe(member="Who becomes a GM")
     async def gm_add(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """Add a GM."""
@@ -86,6 +144,7 @@ class CampaignCog(
         )
 
     @gm.command(name="remove", description="Take the GM role from a member (GMs only)")
+    @is_gm()
     @app_commands.describe(member="Who stops being a GM")
     async def gm_remove(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """Remove a GM."""
@@ -96,6 +155,7 @@ class CampaignCog(
         )
 
     @app_commands.command(name="deadlines", description="Set the deadline policy (GMs only)")
+    @is_gm()
     @app_commands.describe(
         step_hours="Hours players have for each step (default 48)",
         reminders="Hours before the deadline to remind the late, e.g. 24,1",
@@ -121,13 +181,66 @@ class CampaignCog(
             place_of(interaction), interaction.user.id, step_hours, reminders, question_hours,
             missing,
         )  # fmt: skip
-        shown = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in sorted(policy.items()))
         await interaction.response.send_message(
-            f"Deadline policy updated by {interaction.user.mention} ({shown}); "
+            f"Deadline policy updated by {interaction.user.mention} ({policy_text(policy)}); "
             "it applies from the next step."
         )
 
+    @rules.command(name="show", description="The ruleset's parameters and their values here")
+    @app_commands.describe(name="Only this parameter, with its whole table")
+    async def rules_show(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        """List the parameters privately: value here, the ruleset's value, description, source."""
+        sheet = await self.parameters.sheet(place_of(interaction), name)
+        first, *rest = sheet_pages(sheet, full=name is not None)
+        await interaction.response.send_message(first, ephemeral=True)
+        for page in rest:
+            await interaction.followup.send(page, ephemeral=True)
+
+    @rules.command(name="set", description="Change a ruleset parameter here (GMs only)")
+    @app_commands.describe(
+        name="The parameter (see /campaign rules show)",
+        value="A number, true/false, or JSON shaped like the ruleset's value for a table",
+    )
+    @is_gm()
+    async def rules_set(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        value: app_commands.Range[str, 1, 1000],
+    ) -> None:
+        """Override one parameter for the battles created from now on."""
+        row = await self.parameters.override(
+            place_of(interaction), interaction.user.id, name, value
+        )
+        await interaction.response.send_message(
+            f"{interaction.user.mention} set **{row.name}** to {value_text(row.value)} "
+            f"(ruleset: {value_text(row.default)}); battles created from now on use it."
+        )
+
+    @rules.command(name="reset", description="Use the ruleset's own value again (GMs only)")
+    @app_commands.describe(name="The parameter to reset")
+    @is_gm()
+    async def rules_reset(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]
+    ) -> None:
+        """Take a parameter's override away."""
+        row = await self.parameters.reset(place_of(interaction), interaction.user.id, name)
+        await interaction.response.send_message(
+            f"{interaction.user.mention} reset **{row.name}** to the ruleset's "
+            f"{value_text(row.default)}; battles created from now on use it."
+        )
+
+    @rules_show.autocomplete("name")
+    @rules_set.autocomplete("name")
+    @rules_reset.autocomplete("name")
+    async def parameter_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the ruleset's parameter names."""
+        return matching_choices(await self.parameters.names(place_of(interaction)), current)
+
     @app_commands.command(name="close", description="Finish this channel's campaign (GMs only)")
+    @is_gm()
     async def close(self, interaction: discord.Interaction) -> None:
         """Ask the GM to confirm, then finish the campaign."""
         place, user = place_of(interaction), interaction.user

@@ -12,6 +12,7 @@ from bot.services.battles import BattleService
 from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
 from bot.services.gm import GmService
+from bot.services.parameters import ParameterService
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Services:
     dice: DiceService
     battles: BattleService
     play: GmService  # the turn loop with the GM's tools on top
+    parameters: ParameterService
 
     @classmethod
     def build(
@@ -36,4 +38,5 @@ class Services:
             DiceService(rng),
             BattleService(db, clock),
             GmService(db, clock),
+            ParameterService(db),
         )
