@@ -253,3 +253,19 @@ def test_shapes() -> None:
     assert not fits(8, 8.5) and fits(0.5, 1) and not fits(False, 0) and not fits(1, True)
     assert fits({"a": 1}, {"a": 2}) and not fits({"a": 1}, {"b": 2})
     assert not fits(table, []) and fits([], []) and not fits([1], [[1]])
+
+
+async def test_the_rules_play_with_the_copied_override(services: Services, place: Place) -> None:
+    """A turn limit of 1 set for the campaign ends its next battle as a draw after turn 1."""
+    await skirmish_campaign(services, place)
+    await services.parameters.override(place, GM, "max_turns", "1")
+    await services.battles.create(place, GM, "Ford", ["Red Host", "Blue Host"])
+    for unit, at in DEPLOYMENT.items():
+        await services.battles.deploy(place, GM, unit, at, None)
+    report = await services.play.start(place, GM)
+    for _ in range(40):
+        if report.ended is not None:
+            break
+        report = await services.play.force(place, GM)
+    assert report.ended is not None, "the battle should have ended at the turn limit"
+    assert "1 turns played with neither army broken" in report.ended.result
