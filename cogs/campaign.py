@@ -27,8 +27,9 @@ def value_text(value: Json, *, full: bool = True) -> str:
     shown = json.dumps(value, ensure_ascii=False)
     if full or len(shown) <= LONG_VALUE:
         return f"`{shown}`"
-    rows = f"{len(value)} rows" if isinstance(value, list) else f"{len(shown)} characters"
-    return f"a table of {rows}"
+    if isinstance(value, list):
+        return f"a table of {len(value)} rows"
+    return f"a value of {len(shown)} characters"
 
 
 def row_text(row: ParameterRow, *, full: bool = False) -> str:
@@ -212,9 +213,11 @@ class CampaignCog(
         row = await self.parameters.override(
             place_of(interaction), interaction.user.id, name, value
         )
+        value, default = value_text(row.value, full=False), value_text(row.default, full=False)
+        what = f"{value} (ruleset: {default})" if row.overridden else f"the ruleset's {default}"
         await interaction.response.send_message(
-            f"{interaction.user.mention} set **{row.name}** to {value_text(row.value)} "
-            f"(ruleset: {value_text(row.default)}); battles created from now on use it."
+            f"{interaction.user.mention} set **{row.name}** to {what}; "
+            "battles created from now on use it."
         )
 
     @rules.command(name="reset", description="Use the ruleset's own value again (GMs only)")
@@ -227,7 +230,7 @@ class CampaignCog(
         row = await self.parameters.reset(place_of(interaction), interaction.user.id, name)
         await interaction.response.send_message(
             f"{interaction.user.mention} reset **{row.name}** to the ruleset's "
-            f"{value_text(row.default)}; battles created from now on use it."
+            f"{value_text(row.default, full=False)}; battles created from now on use it."
         )
 
     @rules_show.autocomplete("name")
