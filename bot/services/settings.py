@@ -96,12 +96,25 @@ def validated(model: type[M], data: dict[str, Any]) -> M:
 
 
 def load(campaign: Campaign) -> CampaignSettings:
-    """The campaign's settings; a stored value that no longer validates falls back to defaults."""
+    """The campaign's settings; a stored section that no longer validates takes its default."""
+    raw = campaign.settings or {}
     try:
-        return CampaignSettings.model_validate(campaign.settings or {})
+        return CampaignSettings.model_validate(raw)
     except ValidationError:
-        log.warning("campaign %s: stored settings invalid, using defaults", campaign.id)
-        return CampaignSettings()
+        log.warning("campaign %s: stored settings invalid, keeping the valid parts", campaign.id)
+    kept = {name: raw[name] for name in CampaignSettings.model_fields if _valid(name, raw)}
+    return CampaignSettings.model_validate(kept)
+
+
+def _valid(name: str, raw: dict[str, Any]) -> bool:
+    """Whether a stored section is present and would load on its own."""
+    if name not in raw:
+        return False
+    try:
+        CampaignSettings.model_validate({name: raw[name]})
+    except ValidationError:
+        return False
+    return True
 
 
 def save(campaign: Campaign, settings: CampaignSettings) -> None:

@@ -79,14 +79,14 @@ async def test_an_old_stored_dict_still_loads_and_drives_deadlines(
     assert report.battle.deadline_at == START + timedelta(hours=12)
 
 
-async def test_an_invalid_stored_dict_falls_back_to_the_defaults(
+async def test_an_invalid_stored_section_falls_back_to_its_defaults_alone(
     services: Services, place: Place
 ) -> None:
     await skirmish_campaign(services, place)
-    await store(services, {"deadlines": {"step_hours": -3}})
+    await store(services, {"deadlines": {"step_hours": -3}, "parameters": {"max_turns": 4}})
     async with services.campaigns.db.read() as session:
         loaded = settings.load(await session.scalar(select(Campaign)))  # type: ignore[arg-type]
-    assert loaded == CampaignSettings()
+    assert loaded == CampaignSettings(parameters={"max_turns": 4})
 
 
 async def test_deadlines_store_only_what_differs_and_bad_input_changes_nothing(
