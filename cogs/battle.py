@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import is_gm
 from bot.client import AideBot
 from bot.errors import InvalidInput
 from bot.presentation.announce import end_embed, post_report, record_file
@@ -76,6 +77,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         self.records = bot.services.records
 
     @app_commands.command(name="create", description="Start setting up a battle (GMs only)")
+    @is_gm()
     @app_commands.describe(
         name="The battle's name",
         army_a="The first army (its owner plays that side)",
@@ -110,6 +112,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         return matching_choices(names, current)
 
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
+    @is_gm()
     @app_commands.describe(
         kind="What it is",
         shape="polygon/line: points in `at`; circle: centre in `at`, radius in `size`; "
@@ -135,6 +138,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await interaction.response.send_message(laid_text(feature))
 
     @terrain.command(name="remove", description="Take a piece of terrain away (GMs, set-up)")
+    @is_gm()
     @app_commands.describe(feature="The terrain's id or name")
     async def terrain_remove(self, interaction: discord.Interaction, feature: str) -> None:
         """Remove terrain."""
@@ -203,6 +207,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await interaction.response.send_message(deployed_many_text(count), ephemeral=True)
 
     @app_commands.command(name="start", description="Start the battle (GMs only)")
+    @is_gm()
     async def start(self, interaction: discord.Interaction) -> None:
         """Begin play: publish the seed's hash and announce the first step."""
         place = place_of(interaction)
@@ -276,6 +281,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         )
 
     @app_commands.command(name="end", description="End the battle (GMs only)")
+    @is_gm()
     @app_commands.describe(winner="The winning side; leave empty for a draw", reason="Why")
     async def end(
         self,

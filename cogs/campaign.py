@@ -6,7 +6,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import is_gm
 from bot.client import AideBot
+from bot.presentation.campaigns import (
+    close_question,
+    closed_texts,
+    deadlines_text,
+    gm_added_text,
+    gm_removed_text,
+    joined_text,
+    left_text,
+    rule_reset_text,
+    rule_set_text,
+    sheet_pages,
+)
 from bot.presentation.formatting import campaign_embed, campaign_line
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from rules_core.registry import all_rulesets
@@ -21,9 +34,11 @@ class CampaignCog(
     """Campaign commands; each one works on the campaign of the channel it is used in."""
 
     gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
+    rules = app_commands.Group(name="rules", description="The ruleset's parameters here")
 
     def __init__(self, bot: AideBot) -> None:
         self.service = bot.services.campaigns
+        self.parameters = bot.services.parameters
 
     @app_commands.command(name="create", description="Start a campaign in this channel as its GM")
     @app_commands.describe(name="The campaign's name", ruleset="The rules it is played with")
@@ -57,10 +72,7 @@ class CampaignCog(
     ) -> None:
         """Join as a player on a side, or as an observer."""
         info = await self.service.join(place_of(interaction), interaction.user.id, side)
-        role = f"on side **{side}**" if side else "as an observer"
-        await interaction.response.send_message(
-            f"{interaction.user.mention} joined **{info.name}** {role}."
-        )
+        await interaction.response.send_message(joined_text(interaction.user.id, info.name, side))
 
     @join.autocomplete("side")
     async def side_autocomplete(
@@ -73,29 +85,30 @@ class CampaignCog(
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the campaign."""
         info = await self.service.leave(place_of(interaction), interaction.user.id)
-        await interaction.response.send_message(f"{interaction.user.mention} left **{info.name}**.")
+        await interaction.response.send_message(left_text(interaction.user.id, info.name))
 
     @gm.command(name="add", description="Make a member a GM of this campaign (GMs only)")
+    @is_gm()
     @app_commands.describe(member="Who becomes a GM")
     async def gm_add(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """Add a GM."""
         info = await self.service.add_gm(place_of(interaction), interaction.user.id, member.id)
         await interaction.response.send_message(
-            f"{member.mention} is now a GM of **{info.name}** "
-            f"(added by {interaction.user.mention})."
+            gm_added_text(member.id, interaction.user.id, info.name)
         )
 
     @gm.command(name="remove", description="Take the GM role from a member (GMs only)")
+    @is_gm()
     @app_commands.describe(member="Who stops being a GM")
     async def gm_remove(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """Remove a GM."""
         info = await self.service.remove_gm(place_of(interaction), interaction.user.id, member.id)
         await interaction.response.send_message(
-            f"{member.mention} is no longer a GM of **{info.name}** "
-            f"(removed by {interaction.user.mention})."
+            gm_removed_text(member.id, interaction.user.id, info.name)
         )
 
     @app_commands.command(name="deadlines", description="Set the deadline policy (GMs only)")
+    @is_gm()
     @app_commands.describe(
         step_hours="Hours players have for each step (default 48)",
         reminders="Hours before the deadline to remind the late, e.g. 24,1",
@@ -121,13 +134,57 @@ class CampaignCog(
             place_of(interaction), interaction.user.id, step_hours, reminders, question_hours,
             missing,
         )  # fmt: skip
-        shown = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in sorted(policy.items()))
-        await interaction.response.send_message(
-            f"Deadline policy updated by {interaction.user.mention} ({shown}); "
-            "it applies from the next step."
+        await interaction.response.send_message(deadlines_text(interaction.user.id, policy))
+
+    @rules.command(name="show", description="The ruleset's parameters and their values here")
+    @app_commands.describe(name="Only this parameter, with its whole table")
+    async def rules_show(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        """List the parameters privately: value here, the ruleset's value, description, source."""
+        sheet = await self.parameters.sheet(place_of(interaction), name)
+        first, *rest = sheet_pages(sheet, full=name is not None)
+        await interaction.response.send_message(first, ephemeral=True)
+        for page in rest:
+            await interaction.followup.send(page, ephemeral=True)
+
+    @rules.command(name="set", description="Change a ruleset parameter here (GMs only)")
+    @app_commands.describe(
+        name="The parameter (see /campaign rules show)",
+        value="A number, true/false, or JSON shaped like the ruleset's value for a table",
+    )
+    @is_gm()
+    async def rules_set(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        value: app_commands.Range[str, 1, 1000],
+    ) -> None:
+        """Override one parameter for the battles created from now on."""
+        row = await self.parameters.override(
+            place_of(interaction), interaction.user.id, name, value
         )
+        await interaction.response.send_message(rule_set_text(interaction.user.id, row))
+
+    @rules.command(name="reset", description="Use the ruleset's own value again (GMs only)")
+    @app_commands.describe(name="The parameter to reset")
+    @is_gm()
+    async def rules_reset(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]
+    ) -> None:
+        """Take a parameter's override away."""
+        row = await self.parameters.reset(place_of(interaction), interaction.user.id, name)
+        await interaction.response.send_message(rule_reset_text(interaction.user.id, row))
+
+    @rules_show.autocomplete("name")
+    @rules_set.autocomplete("name")
+    @rules_reset.autocomplete("name")
+    async def parameter_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the ruleset's parameter names."""
+        return matching_choices(await self.parameters.names(place_of(interaction)), current)
 
     @app_commands.command(name="close", description="Finish this channel's campaign (GMs only)")
+    @is_gm()
     async def close(self, interaction: discord.Interaction) -> None:
         """Ask the GM to confirm, then finish the campaign."""
         place, user = place_of(interaction), interaction.user
@@ -135,18 +192,9 @@ class CampaignCog(
 
         async def do_close() -> tuple[str, str | None]:
             closed = await self.service.close(place, user.id)
-            return (
-                f"Closed **{closed.name}**.",
-                f"🏁 **{closed.name}** has been closed by {user.mention}. "
-                "This channel is free for a new campaign.",
-            )
+            return closed_texts(user.id, closed.name)
 
-        await ask_confirmation(
-            interaction,
-            f"Close **{info.name}**? It is marked finished and no more orders are taken. "
-            "This cannot be undone.",
-            do_close,
-        )
+        await ask_confirmation(interaction, close_question(info.name), do_close)
 
 
 async def setup(bot: AideBot) -> None:

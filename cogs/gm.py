@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import is_gm
 from bot.client import AideBot
 from bot.presentation.announce import post_report
 from bot.presentation.gm import (
@@ -31,18 +32,21 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         self.lookups = bot.services.lookups
 
     @app_commands.command(name="pause", description="Stop the clock")
+    @is_gm()
     async def pause(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Pause the battle."""
         change = await self.gm.pause(place_of(interaction), interaction.user.id, reason)
         await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="resume", description="Start the clock again")
+    @is_gm()
     async def resume(self, interaction: discord.Interaction, reason: Reason = "resumed") -> None:
         """Resume the battle."""
         change = await self.gm.resume(place_of(interaction), interaction.user.id, reason)
         await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="extend", description="Push the current deadline back")
+    @is_gm()
     @app_commands.describe(hours="How many hours to add")
     async def extend(
         self,
@@ -55,6 +59,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="force", description="Resolve the current step now")
+    @is_gm()
     async def force(self, interaction: discord.Interaction) -> None:
         """Resolve now with defaults for missing orders."""
         place = place_of(interaction)
@@ -65,6 +70,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         await post_report(self.bot, report)
 
     @app_commands.command(name="set", description="Set a status field of a unit")
+    @is_gm()
     @app_commands.describe(unit="The unit", field="e.g. disordered, dps, wounds", value="New value")
     async def set_(
         self,
@@ -81,6 +87,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="move", description="Move or turn a unit")
+    @is_gm()
     @app_commands.describe(unit="The unit", at="New centre `x,y`", facing="Compass degrees")
     async def move(
         self,
@@ -97,6 +104,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="ruling", description="Answer the waiting question as GM")
+    @is_gm()
     @app_commands.describe(choice="The answer")
     async def ruling(self, interaction: discord.Interaction, choice: str) -> None:
         """Answer a pending decision."""
@@ -116,6 +124,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         return answer_choices(options, current)
 
     @app_commands.command(name="undo", description="Go back to the start of the previous step")
+    @is_gm()
     async def undo(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Ask to confirm, then undo."""
         place, user = place_of(interaction), interaction.user

@@ -13,6 +13,7 @@ from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
 from bot.services.gm import GmService
 from bot.services.lookups import LookupService
+from bot.services.parameters import ParameterService
 from bot.services.play import PlayService
 from bot.services.records import RecordService
 
@@ -29,6 +30,7 @@ class Services:
     play: PlayService
     gm: GmService
     records: RecordService
+    parameters: ParameterService
 
     @classmethod
     def build(
@@ -46,4 +48,5 @@ class Services:
             play=play,
             gm=GmService(db, clock, play),  # the GM's tools share the turn loop and its armer
             records=RecordService(db),
+            parameters=ParameterService(db),
         )

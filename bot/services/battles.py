@@ -22,13 +22,14 @@ from bot.services.battle_state import (
     view_of,
 )
 from bot.services.campaigns import Place, clean_text, load_open_campaign, require_gm
+from bot.services.parameters import battle_parameters, table_size
+from bot.services.settings import MAX_TABLE, MIN_TABLE
 from bot.services.shapes import check_on_table, parse_point, terrain_points
 from rules_core.geometry import Footprint, overlap_area
 from rules_core.plugin import Rules
 from rules_core.seeding import commitment, new_seed
 from rules_core.state import TERRAIN_KINDS, BattleState, Side, TerrainFeature, Unit
 
-MIN_TABLE, MAX_TABLE = 6.0, 400.0
 SIDE_IDS = "abcdefgh"
 
 
@@ -55,8 +56,8 @@ class BattleService:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
             rules = rules_of(campaign.ruleset_id)
-            width = width or rules.default_table[0]
-            depth = depth or rules.default_table[1]
+            usual_width, usual_depth = table_size(campaign, rules)
+            width, depth = width or usual_width, depth or usual_depth
             for size in (width, depth):
                 if not MIN_TABLE <= size <= MAX_TABLE:
                     raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
@@ -79,6 +80,7 @@ class BattleService:
                 f"battle-{battle.id}", campaign.ruleset_id, width, depth, sides
             )
             state = state.with_status(name=name)  # the map's title
+            state = replace(state, parameters=battle_parameters(campaign, rules))
             state = _with_forces(rules, state, battle.sides, chosen)
             battle.state = state.to_dict()
             return view_of(Loaded(campaign, battle, rules, state))

@@ -263,7 +263,7 @@ class PlayService:
         """Whether the campaign leaves a passed deadline to its GM rather than to defaults."""
         async with self.db.read() as session:
             loaded = await load_battle_by_id(session, battle_id)
-            return loaded is not None and policy(loaded.campaign.settings)["missing"] == "gm"
+            return loaded is not None and policy(loaded.campaign).missing == "gm"
 
     async def reminder(self, battle_id: int, stage: int, *, to_gm: bool = False) -> Reminder | None:
         """Those who have neither given orders nor confirmed for a stage, if it is still open;

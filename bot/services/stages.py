@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,11 +18,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import (
     BattleOrder,
     BattleStatus,
+    Campaign,
     Deadline,
     DeadlineKind,
     Readiness,
     StageLog,
 )
+from bot.services import settings
 from bot.services.battle_state import (
     BattleView,
     Loaded,
@@ -34,6 +35,7 @@ from bot.services.battle_state import (
 )
 from bot.services.endings import EndReport, finish
 from bot.services.records import append_entries
+from bot.services.settings import DeadlinePolicy
 from rules_core import engine
 from rules_core.engine import Resolution
 from rules_core.events import Event, event_to_dict
@@ -41,13 +43,6 @@ from rules_core.orders import Order
 from rules_core.render import Renderer
 from rules_core.state import BattleState, Unit
 from rules_core.steps import active_side
-
-DEFAULT_POLICY: dict[str, Any] = {
-    "step_hours": 48.0,
-    "reminder_hours": [24.0, 1.0],
-    "decision_hours": 24.0,
-    "missing": "default",  # at the deadline: "default" orders, or "gm" decides
-}
 
 
 @dataclass(frozen=True)
@@ -88,9 +83,9 @@ class Arming:
     disarmed: list[int] = field(default_factory=list)
 
 
-def policy(settings: dict[str, Any]) -> dict[str, Any]:
-    """The campaign's deadline policy over the defaults."""
-    return {**DEFAULT_POLICY, **settings.get("deadlines", {})}
+def policy(campaign: Campaign) -> DeadlinePolicy:
+    """The campaign's deadline policy (the defaults where it sets none)."""
+    return settings.load(campaign).deadlines
 
 
 async def stage_orders(session: AsyncSession, battle_id: int, stage: int) -> list[BattleOrder]:
@@ -123,7 +118,7 @@ async def set_deadlines(
     rows = [Deadline(battle_id=battle.id, stage=battle.stage, due_at=due, note={},
                      kind=DeadlineKind.DECISION if pending else DeadlineKind.STEP)]  # fmt: skip
     if not pending:
-        for before in policy(loaded.campaign.settings)["reminder_hours"]:
+        for before in policy(loaded.campaign).reminder_hours:
             when = due - timedelta(hours=float(before))
             if when > now:
                 reminder = Deadline(battle_id=battle.id, stage=battle.stage, due_at=when,
@@ -148,9 +143,9 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
         arming.disarmed += await cancel_deadlines(session, battle.id)
         battle.deadline_at = None
         return
-    rules = policy(loaded.campaign.settings)
-    hours = rules["decision_hours"] if state.pending else rules["step_hours"]
-    await set_deadlines(session, loaded, now, float(hours), arming)
+    rules = policy(loaded.campaign)
+    hours = rules.decision_hours if state.pending else rules.step_hours
+    await set_deadlines(session, loaded, now, hours, arming)
 
 
 def stage_title(loaded: Loaded) -> str:

@@ -18,6 +18,7 @@ from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.gm import Change, Placement, TimeLeft
 from bot.services.play import OrderInput, Reminder
+from bot.services.settings import DeadlinePolicy
 from bot.services.stages import StageReport
 from rules_core.verify import verify
 from tests.bot.battle_setup import START, deployed_battle
@@ -239,7 +240,8 @@ async def test_deadline_policy_is_the_campaigns(
     with pytest.raises(InvalidInput, match="`default` or `gm`"):
         await services.campaigns.set_deadlines(place, GM, None, None, None, "skip")
     policy = await services.campaigns.set_deadlines(place, GM, 12, "6, 2", None, "gm")
-    assert policy == {"step_hours": 12.0, "reminder_hours": [6.0, 2.0], "missing": "gm"}
+    assert policy == DeadlinePolicy(step_hours=12, reminder_hours=(6, 2), missing="gm")
+    assert policy.decision_hours == 24.0  # the default, kept
     report = await services.play.start(place, GM)
     assert report.battle.deadline_at == START + timedelta(hours=12)
     reminders = [

@@ -9,7 +9,9 @@ import pytest
 
 from bot.client import AideBot
 from bot.db.models import CampaignStatus
+from bot.presentation.campaigns import sheet_pages
 from bot.services.campaigns import Place
+from bot.services.parameters import ParameterRow, ParameterSheet
 from cogs.campaign import RULESET_CHOICES, CampaignCog
 from tests.conftest import ALICE, BOB, GM, OUTSIDER
 from tests.discord_mocks import invoke, make_interaction, member, reply
@@ -165,3 +167,18 @@ async def test_close_cancel_changes_nothing(cog: CampaignCog, place: Place) -> N
         content="Cancelled; nothing changed.", view=None
     )
     assert (await cog.service.info(place)).status is CampaignStatus.LOBBY
+
+
+def test_a_parameter_sheet_pages_under_discords_limit() -> None:
+    """Many long rows split into pages of at most 2000 characters, every row on one page."""
+    rows = tuple(
+        ParameterRow(f"p{i}", "d" * 150, [[i, "x" * 20]] * 3, [[0, "y"]], "the sheet")
+        for i in range(40)
+    )
+    pages = sheet_pages(ParameterSheet("Cannae", "Hail Caesar", rows), full=False)
+    assert len(pages) > 1 and all(len(page) <= 2000 for page in pages)
+    lines = [line for page in pages for line in page.splitlines()]
+    assert [line.split("**")[1] for line in lines if line.startswith("• ")] == [
+        f"p{i}" for i in range(40)
+    ]
+    assert '= a table of 3 rows (ruleset: `[[0, "y"]]`)' in pages[0]
