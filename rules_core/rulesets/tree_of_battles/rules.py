@@ -407,7 +407,7 @@ class TreeOfBattlesRules(Rules):
         for unit in list(ctx.state.units):
             engaged = charges.engaged(ctx.state, unit)
             if u.dps(unit) and _may_rally(unit, engaged):
-                u.add_dps(ctx, unit.id, -1, f"rallies ({unit.quality} grade)")
+                u.add_dps(ctx, unit.id, -_rally_dps(unit), f"rallies ({unit.quality} grade)")
             u.mark(ctx, unit.id, **_fresh_turn(engaged))
         for leader in ctx.state.leaders:
             if leader.status.get("spent"):
@@ -457,9 +457,21 @@ class TreeOfBattlesRules(Rules):
         return found
 
 
+def _remove_dps_row(unit: Unit) -> str:
+    """The "Remove DPs" row for the contingent's grade (C for a grade the sheet lacks)."""
+    return unit.quality if unit.quality in tables.REMOVE_DPS.rows else "C"
+
+
+def _rally_dps(unit: Unit) -> int:
+    """The DPs the contingent's "Remove DPs" row takes off."""
+    dps = tables.REMOVE_DPS.lookup(_remove_dps_row(unit), "dps")
+    assert isinstance(dps, int)
+    return dps
+
+
 def _may_rally(unit: Unit, engaged: bool) -> bool:
     """The "Remove DPs" row for the contingent's grade."""
-    row = unit.quality if unit.quality in tables.REMOVE_DPS.rows else "C"
+    row = _remove_dps_row(unit)
     needs = dict(zip(tables.REMOVE_DPS.columns, tables.REMOVE_DPS.rows[row], strict=True))
     checks = {
         "stationary": u.flag(unit, "stationary"),

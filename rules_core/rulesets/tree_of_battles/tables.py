@@ -299,6 +299,7 @@ COMBAT_FACTORS = GridTable(
     },
 )
 MAX_DP_FACTOR = 5
+NOBLE_MANY_CPS = 4  # "+2 if 4 CPs or more": the CPs from which a noble reads noble_4cp
 
 # -- "Movement after Combat" -----------------------------------------------------------------
 MOVES_AFTER_COMBAT = GridTable(
