@@ -228,7 +228,9 @@ class TreeOfBattlesRules(Rules):
 
         checks: dict[str, Callable[[Unit], bool]] = {
             "control": lambda x: control.may_restrain(state, x),
-            "approach": lambda x: free(x) and not measure.enemy_within(state, x, 6.0),
+            "approach": lambda x: (
+                free(x) and not measure.enemy_within(state, x, tables.MARCH_CLEAR_SF)
+            ),
             "shooting": lambda x: any(
                 not isinstance(shooting.plan(state, x, e, params), str) for e in enemies
             ),
