@@ -19,6 +19,7 @@ from rules_core.rulesets.tree_of_battles import (
     charges,
     combat,
     control,
+    losses,
     movement,
     rules,
     shooting,
@@ -29,7 +30,7 @@ from rules_core.rulesets.tree_of_battles.rules import TreeOfBattlesRules
 from rules_core.rulesets.tree_of_battles.sample import sample_battle
 from rules_core.state import BattleState, TerrainFeature
 from rules_core.steps import Cursor
-from rules_core.tables import GridTable
+from rules_core.tables import Band, GridTable, ScoreTable
 
 RULES = TreeOfBattlesRules()
 
@@ -445,3 +446,80 @@ def test_the_default_control_adjustment_steers_to_the_free_band(
 
 def test_the_rally_row_is_read_through_the_rules_module() -> None:
     assert rules._rally_dps(sample_battle().unit("e4")) == tables.REMOVE_DPS.lookup("B", "dps")
+
+
+# -- results tables, walked score by score ---------------------------------------------------
+@pytest.mark.parametrize("band", tables.COMBAT_RESULTS.bands, ids=lambda b: b.result)
+def test_each_combat_result_gives_the_losses_of_its_row(
+    band: Band, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def taken() -> tuple[int, int]:
+        state = meet()
+        ctx = Context(RULES, state, (), (), Dealt([]))
+        combat.apply_losses(ctx, combat.Outcome("e2", "f1", band, True), False)
+        unit = ctx.state.unit("e2") if u.alive(ctx.state, "e2") else state.unit("e2")
+        return u.dps(unit), u.casualties(unit)
+
+    dps, hurt = (tables.COMBAT_LOSSES.lookup(band.result, c) for c in ("dps", "casualties"))
+    assert taken() == (dps, hurt)
+    assert tables.COMBAT_RESULTS.lookup(band.low if band.low is not None else -9) == band
+    moved = {**tables.COMBAT_LOSSES.rows, band.result: (3, 2)}
+    swapped = GridTable(tables.COMBAT_LOSSES.name, tables.COMBAT_LOSSES.columns, moved)
+    monkeypatch.setattr(tables, "COMBAT_LOSSES", swapped)
+    assert taken() == (3, 2)
+
+
+def test_a_combat_reads_its_result_row_by_the_difference() -> None:
+    state = meet()
+    ctx = Context(RULES, state, (), (), Dealt([6, 1]))
+    first, second = combat.fight(ctx, state.unit("f1"), state.unit("e2"))
+    rows = [e for e in ctx.events if isinstance(e, TestResolved)]
+    diff = rows[0].score
+    assert first.band == tables.COMBAT_RESULTS.lookup(diff) and rows[0].row == first.band.row
+    assert second.band == tables.COMBAT_RESULTS.lookup(-diff)
+
+
+@pytest.mark.parametrize("close", [True, False])
+@pytest.mark.parametrize("face", range(1, 7))
+def test_every_artillery_score_reads_its_band(
+    face: int, close: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = at("shooting")
+    guns, target = state.unit("f5"), state.unit("e5")
+    band = "close" if close else "effective"
+    shot = shooting.Shot(guns, target, 2.0, band, (), 1, ())  # one gun, no modifiers
+    table = tables.ARTILLERY_CLOSE if close else tables.ARTILLERY_EFFECTIVE
+    ctx = Context(RULES, state, (), (), Dealt([face]))
+    dps = shooting.resolve(ctx, shot)
+    row = table.lookup(face)
+    assert dps == (0 if row.result == "none" else int(row.result))
+    assert [e.row for e in ctx.events if isinstance(e, TestResolved)] == [row.row]
+    name = "ARTILLERY_CLOSE" if close else "ARTILLERY_EFFECTIVE"
+    monkeypatch.setattr(tables, name, ScoreTable(table.name, (Band(None, None, "2", "all"),)))
+    assert shooting.resolve(Context(RULES, state, (), (), Dealt([face])), shot) == 2
+
+
+@pytest.mark.parametrize("face", range(1, 7))
+def test_every_control_score_reads_its_band(face: int) -> None:
+    state = at("control")  # Camoys' billmen: B grade, not chivalrous or mercenary
+    ctx = Context(RULES, state, (), (), Dealt([face]))
+    control.control_test(ctx, ctx.state.unit("e4"), "out_of_command")
+    (found,) = [e for e in ctx.events if isinstance(e, TestResolved)]
+    assert found.score == face and found.row == tables.CONTROL_TEST.lookup(face).row
+
+
+@pytest.mark.parametrize("face", range(1, 7))
+def test_every_leader_hit_score_reads_its_band(face: int) -> None:
+    state = at("shooting")
+    ctx = Context(RULES, state, (), (), Dealt([1, face]))  # 1 = hit, then the second roll
+    losses.risk_to_leaders(ctx, ctx.state.unit("e4"), "test")
+    tests = [e for e in ctx.events if isinstance(e, TestResolved)]
+    assert [t.row for t in tests] == [
+        tables.RISK_TO_LEADER.lookup(1).row,
+        tables.LEADER_HIT.lookup(face).row,
+    ]
+    result = tables.LEADER_HIT.lookup(face).result
+    if result == "killed":
+        assert all(ld.id != "camoys" for ld in ctx.state.leaders)
+    else:
+        assert ctx.state.leader("camoys").points == 2 + tables.LEADER_HIT_CPS[result]
