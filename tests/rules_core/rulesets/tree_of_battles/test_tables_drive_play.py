@@ -15,15 +15,18 @@ from rules_core.context import Context
 from rules_core.decisions import Answer
 from rules_core.dice import Modifier
 from rules_core.events import TestResolved
+from rules_core.orders import Order
 from rules_core.rulesets.tree_of_battles import (
     charges,
     combat,
+    command,
     control,
     losses,
     movement,
     rules,
     shooting,
     tables,
+    tactical,
 )
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.rules import TreeOfBattlesRules
@@ -523,3 +526,53 @@ def test_every_leader_hit_score_reads_its_band(face: int) -> None:
         assert all(ld.id != "camoys" for ld in ctx.state.leaders)
     else:
         assert ctx.state.leader("camoys").points == 2 + tables.LEADER_HIT_CPS[result]
+
+
+# -- manoeuvres ordered, and command actions -------------------------------------------------
+ORDERED = {
+    "change_array": "column",
+    "exchange_ranks": "exchange_ranks",
+    "about_face": "about_face",
+    "change_frontage": "change_frontage",
+    "mount": "mount",
+    "dismount": "dismount",
+    "pass_gap": "pass_gap",
+}
+
+
+@pytest.mark.parametrize("row", list(ORDERED))
+def test_an_ordered_manoeuvre_costs_its_rows_dps(row: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Camoys' billmen, made C grade (A and B are spared some rows), 0.6 SF from the French.
+    state = replace_quality(at("tactical", e4=(15.5, 10, 0), f3=(15.5, 11.6, 180)), "e4", "C")
+    extra = {"count": 4} if row == "change_frontage" else {}  # four stands wide
+    order = Order("e4", "manoeuvre", {"option": ORDERED[row], **extra})
+
+    def dps() -> int:
+        ctx = Context(RULES, state, (), (), Dealt([]))
+        tactical.manoeuvre(ctx, order)
+        return u.dps(ctx.state.unit("e4"))
+
+    assert dps() == tables.MANOEUVRES.lookup(row, "dps")
+    monkeypatch.setattr(tables, "MANOEUVRES", with_dps("MANOEUVRES", row, "dps", 3))
+    assert dps() == 3
+
+
+@pytest.mark.parametrize(("kind", "row"), list(command.ACTIONS.items()))
+def test_command_actions_cost_and_reach_come_from_the_table(
+    kind: str, row: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert command.cost(kind) == tables.COMMAND_ACTIONS.lookup(row, "cps")
+    monkeypatch.setattr(tables, "COMMAND_ACTIONS", with_dps("COMMAND_ACTIONS", row, "cps", 5))
+    assert command.cost(kind) == 5
+
+
+@pytest.mark.parametrize("kind", list(tables.RANGES.rows))
+def test_range_bands_come_from_the_ranges_table(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    maximum = tables.RANGES.lookup(kind, "maximum")
+    assert isinstance(maximum, float)
+    assert shooting.band_of(kind, maximum + 0.5, {}) is None
+    moved = {**tables.RANGES.rows, kind: (maximum + 1.0, *tables.RANGES.rows[kind][1:])}
+    monkeypatch.setattr(
+        tables, "RANGES", GridTable(tables.RANGES.name, tables.RANGES.columns, moved)
+    )
+    assert shooting.band_of(kind, maximum + 0.5, {}) in ("beyond", "maximum")
