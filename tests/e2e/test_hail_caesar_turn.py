@@ -209,7 +209,8 @@ async def roman_shooting(h: Harness) -> BotMessage:
     shot = await confirm(h, where, BATTLE, h.alice)
     check_post(h, shot, title("Shooting (Rome)"), "Command: General Advance", [h.bob])
     summary = lines(shot)
-    assert summary[1] == (
+    assert summary[1] == 'Cretan Archers shoots at Slingers, 12" away'  # the map's shot line
+    assert summary[2] == (
         "Shooting: Cretan Archers at Slingers (long range 2 → 2 dice) "
         "(hits on 4+, -1 target in open order → 5+): 2D6>=5 (**6**, 2) = 1 success"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 from dataclasses import replace
 
 import pytest
@@ -11,12 +12,17 @@ from PIL import Image
 from bot.rendering import MapOptions, Reach, SideView, render_map, render_map_async, text
 from bot.rendering.fog import visible_enemies
 from bot.rendering.map_layer import forget_grounds
-from bot.rendering.overlays import arrow_path
+from bot.rendering.overlays import arrow_path, read_events
 from bot.rendering.render import render_image
 from bot.rendering.style import side_style
 from bot.rendering.units import piece
 from bot.rendering.view import View
+from rules_core.context import Context
 from rules_core.events import Event, MeleeFought, ShotFired
+from rules_core.orders import Order
+from rules_core.rulesets.hail_caesar.rules import HailCaesarRules
+from rules_core.rulesets.hail_caesar.sample import sample_battle
+from rules_core.steps import Cursor
 from tests.rendering import states
 from tests.rendering.helpers import PLAIN, changed, picture
 
@@ -133,3 +139,24 @@ def test_units_lost_in_the_step_are_drawn_where_they_stood() -> None:
     plain = render_image(after, events, MapOptions(width=800))
     marked = render_image(after, events, MapOptions(width=800, lost=(gone,)))
     assert plain.tobytes() != marked.tobytes()
+
+
+def test_a_hail_caesar_shooting_step_draws_its_shot_and_its_combat() -> None:
+    rules = HailCaesarRules()
+    state = replace(sample_battle(), cursor=Cursor(1, "main", "shooting", ("rom", "gau")))
+    state = state.with_unit(replace(state.unit("r4"), x=24, y=26))  # archers 6" from slingers
+    order = Order("r4", "shoot", {"target": "g3"})
+    ctx = Context(rules, state, (order,), (), random.Random(3))
+    rules.resolve_shooting(ctx)
+    assert ShotFired("r4", "g3", 6.0) in ctx.events
+    assert read_events(ctx.events).shots == [("r4", "g3")]
+    shot = picture(ctx.state, ctx.events)
+    assert changed(shot, picture(ctx.state)) is not None  # the line is drawn
+
+    # Hand-to-hand: the warband touching the First Cohort fights it, and the map marks it.
+    fighting = state.with_unit(replace(state.unit("g1"), x=20, y=10, facing=180))
+    fighting = replace(fighting, cursor=Cursor(1, "main", "combat", ("rom", "gau")))
+    ctx = Context(rules, fighting, (), (), random.Random(3))
+    rules.resolve_combat(ctx)
+    assert MeleeFought("r1", "g1") in ctx.events
+    assert ("r1", "g1") in read_events(ctx.events).combats

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from rules_core import profile
 from rules_core.context import Context
 from rules_core.dice import Modifier
+from rules_core.events import MeleeFought
 from rules_core.geometry import Footprint, in_contact
-from rules_core.rulesets.hail_caesar import measure, morale
+from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.status import (
     CASUALTIES,
     CHARGED,
@@ -19,9 +20,8 @@ from rules_core.rulesets.hail_caesar.status import (
     WON,
 )
 from rules_core.rulesets.hail_caesar.tables import (
-    FORMATION_HAND_TO_HAND,
-    UNIT_SIZE_HAND_TO_HAND,
     dice_after,
+    modifier,
 )
 from rules_core.state import BattleState, Unit
 
@@ -44,37 +44,46 @@ def combat_dice(state: BattleState, unit: Unit) -> tuple[int, list[str]]:
     first = not FOUGHT.of(unit)
     value = profile.number(unit, "clash" if first else "sustained")
     notes = [f"{'clash' if first else 'sustained'} {value}"]
-    size = str(unit.get("size", "standard"))
+    # Tables are looked up through the module at call time so a swapped-in table drives play.
+    size, formation = tables.UNIT_SIZE_HAND_TO_HAND, tables.FORMATION_HAND_TO_HAND
+    row = str(unit.get("size", "standard"))
     dice = value
-    if size != "standard" and size in UNIT_SIZE_HAND_TO_HAND.rows:
-        dice = dice_after(dice, UNIT_SIZE_HAND_TO_HAND.lookup(size, "combat_value"))
-        notes.append(f"{size} unit")
+    if row in size.rows:
+        dice = dice_after(dice, size.lookup(row, "combat_value"))
+        if row != "standard":  # the sheet's baseline, never named in a label
+            notes.append(f"{row} unit")
     if "village" in measure.terrain_kinds_at(state, unit):
-        dice = dice_after(dice, FORMATION_HAND_TO_HAND.lookup("buildings", "combat_value"))
+        dice = dice_after(dice, formation.lookup("buildings", "combat_value"))
         notes.append("in buildings")
-    elif unit.formation in FORMATION_HAND_TO_HAND.rows:
-        dice = dice_after(dice, FORMATION_HAND_TO_HAND.lookup(unit.formation, "combat_value"))
+    elif unit.formation in formation.rows:
+        dice = dice_after(dice, formation.lookup(unit.formation, "combat_value"))
         notes.append(unit.formation)
     return dice, notes
 
 
-def to_hit(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:
-    """The hand-to-hand to-hit modifiers the state knows."""
-    mods: list[Modifier] = []
+def to_hit_rows(state: BattleState, unit: Unit, enemy: Unit) -> list[tuple[str, str]]:
+    """The rows of the hand-to-hand to-hit table that apply, with the reason the log gives."""
+    rows: list[tuple[str, str]] = []
     if CHARGED.of(unit) and not FOUGHT.of(unit):
-        mods.append(Modifier(1, "charging"))
+        rows.append(("charging", "charging"))
     if WON.of(unit):
-        mods.append(Modifier(1, "winning"))
+        rows.append(("winning", "winning"))
     here, there = measure.terrain_kinds_at(state, unit), measure.terrain_kinds_at(state, enemy)
     if "hill" in here and "hill" not in there:
-        mods.append(Modifier(1, "uphill"))
+        rows.append(("uphill", "uphill"))
     if SHAKEN.of(unit) or DISORDERED.of(unit):
-        mods.append(Modifier(-1, "shaken and/or disordered"))
+        rows.append(("shaken_or_disordered", "shaken and/or disordered"))
     if unit.formation == measure.OPEN_ORDER:
-        mods.append(Modifier(-1, "open order"))
+        rows.append(("open_order", "open order"))
     if measure.edge_touched(unit, enemy) != "front":
-        mods.append(Modifier(-1, "enemy to its flank or rear"))
-    return mods
+        rows.append(("flank_rear", "enemy to its flank or rear"))
+    return rows
+
+
+def to_hit(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:
+    """The hand-to-hand to-hit modifiers: the rows that apply, each number from the table."""
+    table = tables.TO_HIT_HAND_TO_HAND
+    return [Modifier(modifier(table, row), why) for row, why in to_hit_rows(state, unit, enemy)]
 
 
 def attacks(ctx: Context, unit: Unit, enemy: Unit, helpers: Sequence[Unit]) -> int:
@@ -104,6 +113,7 @@ def fight(ctx: Context, a_id: str, b_id: str) -> None:
     """One round of one combat and its break tests."""
     reach = ctx.number("support_distance")
     a, b = ctx.state.unit(a_id), ctx.state.unit(b_id)
+    ctx.emit(MeleeFought(a.id, b.id))  # the map marks where they meet
     helpers = {u.id: measure.supports(ctx.state, u, reach) for u in (a, b)}
     hits_a = attacks(ctx, a, b, helpers[a.id])
     hits_b = attacks(ctx, b, a, helpers[b.id])

@@ -17,13 +17,8 @@ from rules_core.geometry import (
     interpenetrated,
     quarter,
 )
-from rules_core.rulesets.hail_caesar.tables import (
-    FAST_IN_OPEN_ORDER,
-    MOVE_ROW,
-    MOVING_UNITS,
-    SIX,
-    TWELVE,
-)
+from rules_core.rulesets.hail_caesar import tables
+from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import Sight, line_of_sight
 
@@ -39,7 +34,7 @@ def rate(unit: Unit) -> float:
     row = MOVE_ROW.get(unit.type, SIX)
     if unit.type in FAST_IN_OPEN_ORDER and unit.formation == OPEN_ORDER:
         row = TWELVE
-    value = MOVING_UNITS.lookup(row, "inches")
+    value = tables.MOVING_UNITS.lookup(row, "inches")  # at call time: a swapped table moves
     assert isinstance(value, int)
     return float(value)
 

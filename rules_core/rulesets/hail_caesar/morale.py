@@ -16,7 +16,7 @@ from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Roll
 from rules_core.events import StatusChanged
 from rules_core.geometry import facing_towards
-from rules_core.rulesets.hail_caesar import measure
+from rules_core.rulesets.hail_caesar import measure, tables
 from rules_core.rulesets.hail_caesar.status import (
     BROKEN_DIVISIONS,
     CASUALTIES,
@@ -24,7 +24,7 @@ from rules_core.rulesets.hail_caesar.status import (
     LOST,
     SHAKEN,
 )
-from rules_core.rulesets.hail_caesar.tables import BREAK_AS, break_tables
+from rules_core.rulesets.hail_caesar.tables import BREAK_AS, break_tables, modifier
 from rules_core.state import BattleState, Unit
 
 GIVE_GROUND = {"give_ground", "give_ground_disordered", "give_ground_disordered_alone"}
@@ -61,27 +61,39 @@ def saves(ctx: Context, target: Unit, hits: int, modifiers: Sequence[Modifier]) 
     return hits - ctx.dice.pool(text, hits, need).total
 
 
-def save_modifiers(state: BattleState, target: Unit, weapon: str = "") -> list[Modifier]:
-    """The morale-save modifiers the state knows: formation, cover, buildings, artillery."""
-    mods: list[Modifier] = []
+def save_rows(state: BattleState, target: Unit, weapon: str = "") -> list[tuple[str, str]]:
+    """The rows of the morale-save table that apply, each with the reason the log gives."""
+    rows: list[tuple[str, str]] = []
     kinds = measure.terrain_kinds_at(state, target)
     if target.formation in ("square", "wedge"):
-        mods.append(Modifier(1, f"{target.formation}"))
+        rows.append(("square_or_wedge", target.formation))
     if kinds & {"wood", "dense_wood"}:
-        mods.append(Modifier(1, "cover"))
+        rows.append(("cover", "cover"))
     if target.formation == "testudo":
-        mods.append(Modifier(2, "testudo"))
+        rows.append(("testudo", "testudo"))
     if "village" in kinds:
-        mods.append(Modifier(2, "buildings"))
+        rows.append(("buildings", "buildings"))
     if "fortification" in kinds:
-        mods.append(Modifier(3, "fortifications"))
+        rows.append(("fortifications", "fortifications"))
     if weapon == "light_artillery":
-        mods.append(Modifier(-1, "hit by light artillery"))
+        rows.append(("light_artillery", "hit by light artillery"))
     if weapon in ("medium_artillery", "heavy_artillery"):
-        mods.append(Modifier(-2, "hit by medium or heavy artillery"))
+        rows.append(("medium_or_heavy_artillery", "hit by medium or heavy artillery"))
     if target.formation == "column":
-        mods.append(Modifier(-2, "column"))
-    return mods
+        rows.append(("column", "column"))
+    return rows
+
+
+def save_modifiers(
+    state: BattleState, target: Unit, weapon: str = "", ranged: bool = False
+) -> list[Modifier]:
+    """The morale-save modifiers: the rows that apply, each number from the sheet's table.
+
+    The sheet prints the table twice, under hand-to-hand and under ranged attacks; each
+    attack reads its own copy.
+    """
+    table = tables.MORALE_SAVE_MODIFIERS_RANGED if ranged else tables.MORALE_SAVE_MODIFIERS
+    return [Modifier(modifier(table, row), why) for row, why in save_rows(state, target, weapon)]
 
 
 def add_casualties(ctx: Context, unit_id: str, count: int, reason: str) -> int:

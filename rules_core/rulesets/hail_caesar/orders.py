@@ -14,11 +14,11 @@ from rules_core.context import Context
 from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
-from rules_core.rulesets.hail_caesar import measure, morale
+from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.measure import g
 from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
 from rules_core.rulesets.hail_caesar.status import ADVANCED, CASUALTIES, DISORDERED, RANK
-from rules_core.rulesets.hail_caesar.tables import weapon_range
+from rules_core.rulesets.hail_caesar.tables import modifier, no_ranged_dice, weapon_range
 from rules_core.shared_status import DEPLOY_ZONE
 from rules_core.state import BattleState, Leader, Unit
 
@@ -367,7 +367,7 @@ def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
         return Illegal(order, f"{unit.name} has no ranged attack")
     if measure.engaged(state, unit):
         return Illegal(order, f"{unit.name} is fighting hand-to-hand")
-    if unit.formation in ("column", "testudo"):
+    if no_ranged_dice(unit.formation):
         return Illegal(order, f"{unit.name} cannot shoot in {unit.formation}")
     if quarter(Footprint.of(unit), (target.x, target.y)) != "front":
         return Illegal(order, f"{target.name} is not to {unit.name}'s front")
@@ -382,7 +382,10 @@ def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
     summary = f'shoots at {target.name}, {g(apart)}" away: {band} range'
     if not seen.clear:
         return Preview(order, summary, ("no line of sight by the geometry: the GM will rule",))
-    return Preview(order, summary, ("partly obscured: -1 to hit",) if seen.partial else ())
+    obscured = modifier(tables.TO_HIT_RANGED, "partly_obscured")
+    return Preview(
+        order, summary, (f"partly obscured: {obscured:+d} to hit",) if seen.partial else ()
+    )
 
 
 def _closer(state: BattleState, unit: Unit, target: Unit, apart: float) -> str:

@@ -6,15 +6,14 @@ from rules_core import profile
 from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
 from rules_core.dice import Modifier
-from rules_core.events import OrderRejected
+from rules_core.events import OrderRejected, ShotFired
 from rules_core.geometry import Footprint, quarter, range_from_front
-from rules_core.rulesets.hail_caesar import measure, morale
+from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.orders import checked
 from rules_core.rulesets.hail_caesar.status import DISORDERED, SHAKEN
 from rules_core.rulesets.hail_caesar.tables import (
-    FORMATION_RANGED,
-    UNIT_SIZE_RANGED,
     dice_after,
+    modifier,
 )
 from rules_core.state import BattleState, Unit
 
@@ -23,43 +22,55 @@ SLOW_TARGETS = frozenset({"artillery", "baggage", "wagons"})
 
 def ranged_dice(state: BattleState, unit: Unit, value: int) -> tuple[int, list[str]]:
     """A ranged value adjusted by the unit-size and formation tables, with the reasons."""
+    # Tables are looked up through the module at call time so a swapped-in table drives play.
     notes: list[str] = []
-    size = str(unit.get("size", "standard"))
+    size, formation = tables.UNIT_SIZE_RANGED, tables.FORMATION_RANGED
+    row = str(unit.get("size", "standard"))
     dice = value
-    if size in UNIT_SIZE_RANGED.rows and size != "standard":
-        dice = dice_after(dice, UNIT_SIZE_RANGED.lookup(size, "ranged_value"))
-        notes.append(f"{size} unit")
+    if row in size.rows:
+        dice = dice_after(dice, size.lookup(row, "ranged_value"))
+        if row != "standard":  # the sheet's baseline, never named in a label
+            notes.append(f"{row} unit")
     if "village" in measure.terrain_kinds_at(state, unit):
-        dice = dice_after(dice, FORMATION_RANGED.lookup("buildings", "ranged_value"))
+        dice = dice_after(dice, formation.lookup("buildings", "ranged_value"))
         notes.append("in buildings")
-    elif unit.formation in FORMATION_RANGED.rows:
-        dice = dice_after(dice, FORMATION_RANGED.lookup(unit.formation, "ranged_value"))
+    elif unit.formation in formation.rows:
+        dice = dice_after(dice, formation.lookup(unit.formation, "ranged_value"))
         notes.append(unit.formation)
     return dice, notes
+
+
+def to_hit_rows(
+    state: BattleState, shooter: Unit, target: Unit, partial: bool, extra: tuple[str, ...]
+) -> list[tuple[str, str]]:
+    """The rows of the ranged to-hit table that apply, each with the reason the log gives."""
+    rows: list[tuple[str, str]] = []
+    if SHAKEN.of(shooter) or DISORDERED.of(shooter):
+        rows.append(("shaken_or_disordered", "shooters shaken or disordered"))
+    if partial:
+        rows.append(("partly_obscured", "target partly obscured"))
+    if target.formation == measure.OPEN_ORDER:
+        rows.append(("open_order", "target in open order"))
+    if target.type in SLOW_TARGETS:
+        rows.append(("artillery_or_baggage", "target is artillery or baggage"))
+    formed = target.formation != measure.OPEN_ORDER
+    front = quarter(Footprint.of(target), (shooter.x, shooter.y)) == "front"
+    if formed and front and target.type == "heavy_infantry" and profile.flag(target, "shields"):
+        why = "formed shielded heavy infantry, shot from the front"
+        rows.append(("shielded_heavy_infantry_front", why))
+    if formed and target.type == "cataphracts":
+        rows.append(("cataphracts", "formed cataphract cavalry"))
+    # Declared situations ("closing shots", "extreme range") name their row in words.
+    rows.extend((reason.replace(" ", "_"), reason) for reason in extra)
+    return rows
 
 
 def to_hit(
     state: BattleState, shooter: Unit, target: Unit, partial: bool, extra: tuple[str, ...]
 ) -> list[Modifier]:
-    """The ranged to-hit modifiers the state knows, plus declared ones (closing, extreme)."""
-    mods: list[Modifier] = []
-    if SHAKEN.of(shooter) or DISORDERED.of(shooter):
-        mods.append(Modifier(-1, "shooters shaken or disordered"))
-    if partial:
-        mods.append(Modifier(-1, "target partly obscured"))
-    if target.formation == measure.OPEN_ORDER:
-        mods.append(Modifier(-1, "target in open order"))
-    if target.type in SLOW_TARGETS:
-        mods.append(Modifier(-1, "target is artillery or baggage"))
-    formed = target.formation != measure.OPEN_ORDER
-    front = quarter(Footprint.of(target), (shooter.x, shooter.y)) == "front"
-    if formed and front and target.type == "heavy_infantry" and profile.flag(target, "shields"):
-        mods.append(Modifier(-1, "formed shielded heavy infantry, shot from the front"))
-    if formed and target.type == "cataphracts":
-        mods.append(Modifier(-1, "formed cataphract cavalry"))
-    for reason in extra:
-        mods.append(Modifier(-1, reason))
-    return mods
+    """The ranged to-hit modifiers: the rows that apply, each number from the table."""
+    rows = to_hit_rows(state, shooter, target, partial, extra)
+    return [Modifier(modifier(tables.TO_HIT_RANGED, row), why) for row, why in rows]
 
 
 def resolve_shooting(ctx: Context) -> None:
@@ -94,6 +105,8 @@ def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple
     short = apart <= ctx.number("short_range") or "closing shots" in extra
     value = profile.number(shooter, "short" if short else "long")
     dice, notes = ranged_dice(ctx.state, shooter, value)
+    if dice > 0:  # the map draws a line for every shot taken
+        ctx.emit(ShotFired(shooter.id, target.id, round(apart, 2)))
     mods = to_hit(ctx.state, shooter, target, partial, extra)
     band = "short" if short else "long"
     label = f"Shooting: {shooter.name} at {target.name} ({band} range {value}"
@@ -103,7 +116,9 @@ def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple
         return False
     weapon = str(shooter.get("weapon", "none"))
     was_shaken = SHAKEN.of(target)
-    lost = morale.saves(ctx, target, roll.total, morale.save_modifiers(ctx.state, target, weapon))
+    lost = morale.saves(
+        ctx, target, roll.total, morale.save_modifiers(ctx.state, target, weapon, True)
+    )
     morale.add_casualties(ctx, target.id, lost, f"shot by {shooter.name}")
     need = roll.target or 6
     test = _must_test(ctx, target.id, was_shaken, lost, roll.total, need, roll.faces)
@@ -137,7 +152,7 @@ def may_close_shoot(state: BattleState, target: Unit, charger: Unit) -> bool:
     """True if a charged unit can shoot closing shots at its charger (to its front)."""
     has_weapon = str(target.get("weapon", "none")) != "none" and profile.number(target, "short") > 0
     facing = quarter(Footprint.of(target), (charger.x, charger.y)) == "front"
-    shaped = target.formation not in ("column", "testudo")
+    shaped = not tables.no_ranged_dice(target.formation)
     return has_weapon and facing and shaped and not measure.engaged(state, target)
 
 

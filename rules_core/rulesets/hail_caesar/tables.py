@@ -300,6 +300,13 @@ def modifier(table: GridTable, situation: str) -> int:
     return value
 
 
+def no_ranged_dice(formation: str) -> bool:
+    """True for a formation the ranged formation table leaves no dice ("None": column, testudo)."""
+    if formation not in FORMATION_RANGED.rows:
+        return False
+    return dice_after(1, FORMATION_RANGED.lookup(formation, "ranged_value")) == 0
+
+
 def weapon_range(weapon: str) -> float:
     """A weapon's maximum range in inches (0 for none)."""
     if weapon not in RANGE_TABLE.rows:

@@ -11,11 +11,6 @@ from rules_core.rulesets.skirmish.tables import kinds_where
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import Sight, line_of_sight, trace_path
 
-DIFFICULT = kinds_where("movement", "difficult")
-IMPASSABLE = kinds_where("movement", "impassable")
-OBSTACLES = kinds_where("movement", "obstacle")
-SIGHT_BLOCKERS = kinds_where("blocks_sight", True)
-
 
 @dataclass(frozen=True)
 class MoveCost:
@@ -50,13 +45,15 @@ def move_cost(state: BattleState, unit: Unit, end: Point, params: Mapping[str, J
     """The cost of moving a unit's centre straight to ``end`` through the terrain."""
     report = trace_path([(unit.x, unit.y), end], state.terrain)
     notes: list[str] = []
-    if report.crossed(IMPASSABLE) or report.length_in(IMPASSABLE):
+    # The terrain table is read on every move, so a changed cell changes play.
+    impassable = kinds_where("movement", "impassable")
+    if report.crossed(impassable) or report.length_in(impassable):
         return MoveCost(report.length, allowance(unit), (), "impassable terrain")
-    difficult = report.length_in(DIFFICULT)
+    difficult = report.length_in(kinds_where("movement", "difficult"))
     extra = difficult * (number(params, "difficult_factor") - 1)
     if difficult:
         notes.append(f'{round(difficult, 1):g}" in difficult terrain counts double')
-    obstacles = report.crossed(OBSTACLES)
+    obstacles = report.crossed(kinds_where("movement", "obstacle"))
     extra += obstacles * number(params, "obstacle_cost")
     if obstacles:
         notes.append(f"crosses {obstacles} obstacle{'s' if obstacles > 1 else ''}")
@@ -96,8 +93,9 @@ def passes_through(state: BattleState, unit: Unit, end: Footprint, spare: str = 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Line of sight between two units; other units and blocking terrain block it."""
     others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
+    blockers = kinds_where("blocks_sight", True)
     return line_of_sight(
-        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
+        Footprint.of(viewer), Footprint.of(target), state.terrain, others, blockers
     )
 
 

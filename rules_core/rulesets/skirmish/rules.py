@@ -20,7 +20,7 @@ from rules_core.events import MeleeFought, OrderRejected, ShotFired
 from rules_core.geometry import Footprint, facing_towards, in_contact, quarter, range_from_front
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
-from rules_core.rulesets.skirmish import demo, measure
+from rules_core.rulesets.skirmish import demo, measure, tables
 from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES, SAMPLE_ARMIES
 from rules_core.rulesets.skirmish.status import (
     CHARGED,
@@ -81,7 +81,12 @@ class SkirmishRules(Rules):
     order_kinds = ORDER_KINDS
     parameters = PARAMETERS
     statuses = STATUSES
-    tables = {"to_hit": TO_HIT, "rally": RALLY, "terrain": TERRAIN}
+    tables = {
+        "to_hit": TO_HIT,
+        "rally": RALLY,
+        "terrain": TERRAIN,
+        "modifiers": tables.MODIFIERS,
+    }
 
     # -- orders --------------------------------------------------------------------------
 
@@ -202,16 +207,17 @@ class SkirmishRules(Rules):
         if gap > reach:
             return Illegal(order, f'{target.name} is {_g(gap)}" away, beyond {_g(reach)}" range')
         band, need = self._band(state, gap, float(reach))
-        notes: tuple[str, ...] = ("target partly obscured: one hit fewer",) if seen.partial else ()
-        if DISORDERED.of(unit):
-            notes += ("disordered: one hit fewer",)
+        notes = tuple(
+            f"{why}: {_hits(tables.modifier(row, 'shooting'))}"
+            for row, why in _shooting_rows(unit, seen.partial)
+        )
         summary = f'shoots at {target.name}, {_g(gap)}" away: {band} range, hits on {need}+'
         return Preview(order, summary, notes)
 
     def _band(self, state: BattleState, gap: float, reach: float) -> tuple[str, int]:
         share = measure.number(self.parameter_values(state.parameters), "short_range")
         band = "short" if gap <= reach * share else "long"
-        need = TO_HIT.lookup("shooting", band)
+        need = tables.TO_HIT.lookup("shooting", band)
         assert isinstance(need, int)
         return band, need
 
@@ -230,7 +236,7 @@ class SkirmishRules(Rules):
         for unit in ctx.state.units_of(ctx.side or ""):
             if DISORDERED.of(unit) and not _engaged(ctx.state, unit):
                 roll = ctx.dice.d6(f"Rally: {unit.name}")
-                band = ctx.test(unit.id, "Rally test", roll, RALLY, passing=("rallied",))
+                band = ctx.test(unit.id, "Rally test", roll, tables.RALLY, passing=("rallied",))
                 if band.result == "rallied":
                     ctx.set_status(unit.id, "rallied", disordered=False)
 
@@ -294,11 +300,11 @@ class SkirmishRules(Rules):
             assert isinstance(reach, int | float) and isinstance(dice, int)
             gap = range_from_front(Footprint.of(shooter), Footprint.of(target))
             band, need = self._band(ctx.state, gap, float(reach))
-            modifiers = []
-            if measure.sight(ctx.state, shooter, target).partial:
-                modifiers.append(Modifier(-1, "target partly obscured"))
-            if DISORDERED.of(shooter):
-                modifiers.append(Modifier(-1, "disordered"))
+            partial = measure.sight(ctx.state, shooter, target).partial
+            modifiers = [
+                Modifier(tables.modifier(row, "shooting"), why)
+                for row, why in _shooting_rows(shooter, partial)
+            ]
             label = f"Shooting: {shooter.name} at {target.name} ({band} range)"
             ctx.emit(ShotFired(shooter.id, target.id, round(gap, 2)))
             roll = ctx.dice.pool(label, dice, need, modifiers)
@@ -406,6 +412,20 @@ def _checked(rules: Rules, ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
     return legal
 
 
+def _shooting_rows(shooter: Unit, partial: bool) -> list[tuple[str, str]]:
+    """The rows of the modifiers table a shot reads, each with the reason the log gives."""
+    rows = [("partly_obscured", "target partly obscured")] if partial else []
+    if DISORDERED.of(shooter):
+        rows.append(("disordered", "disordered"))
+    return rows
+
+
+def _hits(value: int) -> str:
+    """A modifier to a pool's hits in words, e.g. "one hit fewer"."""
+    count = "one" if abs(value) == 1 else str(abs(value))
+    return f"{count} hit{'s' if abs(value) != 1 else ''} {'fewer' if value < 0 else 'more'}"
+
+
 def _retreat(ctx: Context, unit: Unit, heading: float, length: float, note: str) -> bool:
     """Move a unit ``length`` along ``heading``, keeping its facing; False if it left the table.
 
@@ -440,12 +460,9 @@ def _pairs(state: BattleState) -> list[tuple[str, str]]:
 def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:
     dice = profile.value(unit, "melee", 1)
     assert isinstance(dice, int)
-    modifiers = []
-    if CHARGED.of(unit):
-        modifiers.append(Modifier(1, "charged"))
-    if DISORDERED.of(unit):
-        modifiers.append(Modifier(-1, "disordered"))
-    need = TO_HIT.lookup("melee", "short")
+    rows = [flag.key for flag in (CHARGED, DISORDERED) if flag.of(unit)]
+    modifiers = [Modifier(tables.modifier(row, "melee"), row) for row in rows]
+    need = tables.TO_HIT.lookup("melee", "short")
     assert isinstance(need, int)
     return ctx.dice.pool(f"Melee: {unit.name} against {enemy.name}", dice, need, modifiers).total
 

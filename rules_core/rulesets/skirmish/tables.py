@@ -7,6 +7,26 @@ from rules_core.tables import Band, GridTable, ScoreTable
 # Score needed on each die to hit, by range band (short = up to half the weapon's range).
 TO_HIT = GridTable("To hit", ("short", "long"), {"shooting": (4, 5), "melee": (4, 4)})
 
+# Modifiers to the hits a pool scores, by situation (None: the situation does not apply).
+MODIFIERS = GridTable(
+    "Modifiers",
+    ("shooting", "melee"),
+    {
+        "partly_obscured": (-1, None),  # the target is partly obscured
+        "disordered": (-1, -1),  # the unit rolling is disordered
+        "charged": (None, 1),  # the unit charged this turn
+    },
+)
+
+
+def modifier(row: str, column: str) -> int:
+    """A modifier of the table; KeyError where the sheet gives none."""
+    value = MODIFIERS.lookup(row, column)
+    if not isinstance(value, int):
+        raise KeyError(f"{MODIFIERS.name}: no {column} modifier for {row!r}")
+    return value
+
+
 RALLY = ScoreTable(
     "Rally test",
     (

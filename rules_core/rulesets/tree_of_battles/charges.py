@@ -153,7 +153,14 @@ def execute(ctx: Context, charger: Unit, target: Unit, response: str) -> None:
         return
     target, charger = ctx.state.unit(target.id), ctx.state.unit(charger.id)
     if _close(ctx, charger, target) and face != "front" and response == "stand":
-        u.add_dps(ctx, target.id, 2, "charged from behind the flank or rear")
+        u.add_dps(ctx, target.id, _dps("flank_or_rear"), "charged from behind the flank or rear")
+
+
+def _dps(cause: str) -> int:
+    """The DPs a cause gives, from the sheet's "Cause of DPs" table."""
+    dps = tables.CAUSES_OF_DPS.lookup(cause, "dps")
+    assert isinstance(dps, int)
+    return dps
 
 
 def _evade(ctx: Context, target: Unit, threat: tuple[float, float]) -> None:
@@ -181,7 +188,12 @@ def _counter(ctx: Context, charger: Unit, target: Unit) -> None:
         ctx, target.id, "counter-charges", charged=True, counter_charged=True, stationary=False
     )
     if u.mounted(target) and not u.mounted(charger):
-        u.add_dps(ctx, charger.id, 2, "foot who charged contacted by mounted")
+        u.add_dps(
+            ctx,
+            charger.id,
+            _dps("foot_charged_by_mounted"),
+            "foot who charged contacted by mounted",
+        )
 
 
 def _close(ctx: Context, charger: Unit, target: Unit) -> bool:

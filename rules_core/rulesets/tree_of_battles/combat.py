@@ -94,7 +94,10 @@ def factors(state: BattleState, unit: Unit, enemy: Unit, charge: bool) -> list[M
         found.append(Modifier(_factor("array"), f"in {u.array(unit)}"))
     if charge and u.dps(unit):
         found.append(
-            Modifier(_factor("dp") * min(u.dps(unit), tables.MAX_DP_FACTOR), "DPs (max -5)*")
+            Modifier(
+                _factor("dp") * min(u.dps(unit), tables.MAX_DP_FACTOR),
+                f"DPs (max {_factor('dp') * tables.MAX_DP_FACTOR})*",
+            )
         )
     if u.casualties(unit):
         found.append(Modifier(_factor("casualty") * u.casualties(unit), "casualties"))
@@ -159,7 +162,7 @@ def _nobles(state: BattleState, unit: Unit) -> list[Modifier]:
     if not nobles:
         return []
     best = max(ld.points for ld in nobles)
-    if best >= 4:
+    if best >= tables.NOBLE_MANY_CPS:
         return [Modifier(_factor("noble_4cp"), "noble fighting with 4 CPs or more")]
     return [Modifier(_factor("noble"), "noble fighting")]
 

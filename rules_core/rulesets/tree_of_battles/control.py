@@ -25,8 +25,7 @@ from rules_core.state import BattleState, Unit
 
 TOUCHING = 0.01  # SF: contingents this close form a continuous line
 REAR_SUPPORT = 2.0  # SF behind a contingent in which friends count as "to the rear"
-ADJUST = (Option("plus", "+1"), Option("minus", "-1"), Option("none", "no change"))
-ADJUST_VALUE = {"plus": 1, "minus": -1, "none": 0}
+ADJUST_SIGN = {"plus": 1, "minus": -1, "none": 0}
 
 
 def in_command(state: BattleState, unit: Unit) -> bool:
@@ -68,13 +67,24 @@ def may_restrain(state: BattleState, unit: Unit) -> bool:
     return chivalrous and measure.enemy_within(state, unit, tables.CHIVALROUS_RANGE)
 
 
+def value(key: str) -> int:
+    """A control-test modifier from its table; a "+/-1" cell gives its size (the sign is chosen)."""
+    cell = tables.CONTROL_MODIFIERS.lookup(key, "value")
+    if isinstance(cell, str):
+        return int(cell.removeprefix("+/-"))
+    assert isinstance(cell, int)
+    return cell
+
+
 def modifiers(state: BattleState, unit: Unit, shooting: bool) -> list[Modifier]:
     """The modifiers the state decides: chivalrous, D grade or mercenary, friends to the rear."""
     found: list[Modifier] = []
     if u.chivalrous(unit):
-        found.append(Modifier(1, "chivalrous"))
-    if unit.quality == "D" or profile.flag(unit, "mercenary"):
-        found.append(Modifier(-1, "D grade" if unit.quality == "D" else "mercenary"))
+        found.append(Modifier(value("chivalrous"), "chivalrous"))
+    if unit.quality == "D":
+        found.append(Modifier(value("d_grade"), "D grade"))
+    elif profile.flag(unit, "mercenary"):
+        found.append(Modifier(value("mercenary"), "mercenary"))
     if shooting:
         behind = zone(Footprint.of(unit), "rear", REAR_SUPPORT)
         backed = any(
@@ -82,9 +92,10 @@ def modifiers(state: BattleState, unit: Unit, shooting: bool) -> list[Modifier]:
             for f in state.units_of(unit.side)
             if f.id != unit.id
         )
+        size = value("rear_support")
         found.append(
             Modifier(
-                1 if backed else -1,
+                size if backed else -size,
                 "friendly troops to the rear" if backed else "no friendly troops to the rear",
             )
         )
@@ -92,16 +103,22 @@ def modifiers(state: BattleState, unit: Unit, shooting: bool) -> list[Modifier]:
 
 
 def _default_adjust(score: int) -> str:
-    """Steer towards 3-4, "act as player wishes"."""
-    return "plus" if score < 3 else "minus" if score > 4 else "none"
+    """Steer towards the "act as player wishes" band (3-4 on the sheet)."""
+    free = next(band for band in tables.CONTROL_TEST.bands if band.result == "free")
+    if free.low is not None and score < free.low:
+        return "plus"
+    return "minus" if free.high is not None and score > free.high else "none"
 
 
 def _adjust(ctx: Context, unit: Unit, score: int, key: str, who: str, why: str) -> int:
+    """Ask whether a "+/-" modifier (the table's row ``key``) raises or lowers the score."""
+    size = value(key)
+    options = (Option("plus", f"+{size}"), Option("minus", f"-{size}"), Option("none", "no change"))
     question = f"Control test for {unit.name} scored {score}: {why}?"
     choice = ctx.ask(
-        Decision(f"control:{unit.id}:{key}", question, ADJUST, _default_adjust(score), who)
+        Decision(f"control:{unit.id}:{key}", question, options, _default_adjust(score), who)
     )
-    return ADJUST_VALUE[choice]
+    return ADJUST_SIGN[choice] * size
 
 
 def control_test(ctx: Context, unit: Unit, cause: str) -> str:

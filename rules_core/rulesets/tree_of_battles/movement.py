@@ -33,7 +33,9 @@ class Dice:
 
     def reach(self) -> tuple[float, float]:
         """The shortest and longest distance these dice can give, in SF."""
-        per_die = (1 if self.skirmish_bonus else 0) - (1 if self.rough else 0)
+        per_die = (per_die_halves("skirmish_array") if self.skirmish_bonus else 0) + (
+            per_die_halves("rough_terrain") if self.rough else 0
+        )
         low = 2 * self.avd + (1 if self.d6 else 0) + per_die * self.count
         high = 5 * self.avd + (6 if self.d6 else 0) + per_die * self.count
         return max(0.0, low * HALF), max(0.0, high * HALF)
@@ -46,6 +48,25 @@ class Dice:
         if self.rough:
             text += ", -½ SF a die in rough ground"
         return text
+
+
+def per_die_halves(row: str) -> int:
+    """A Move Distances row's "for each die" adjustment, in the ½ SF the dice count in."""
+    cell = tables.MOVE_DISTANCES.lookup(row, "foot")
+    assert isinstance(cell, int | float)
+    return round(cell / HALF)
+
+
+def manoeuvre_dps(row: str) -> int:
+    """The DPs a row of the Manoeuvre table gives."""
+    dps = tables.MANOEUVRES.lookup(row, "dps")
+    assert isinstance(dps, int)
+    return dps
+
+
+def manoeuvre_spared(row: str) -> tuple[str, ...]:
+    """The arrays (or grades) a row of the Manoeuvre table spares its DPs."""
+    return tuple(str(tables.MANOEUVRES.lookup(row, "spared")).split(","))
 
 
 def normal_dice(unit: Unit, count: int, option: str, rough: bool) -> Dice:
@@ -64,9 +85,9 @@ def roll_distance(ctx: Context, unit: Unit, what: str, dice: Dice) -> tuple[floa
     """Roll a move's dice; the distance in SF and the faces rolled (modifiers are in ½ SF)."""
     per_die: list[Modifier] = []
     if dice.skirmish_bonus:
-        per_die.append(Modifier(1, "skirmish array: +½ SF"))
+        per_die.append(Modifier(per_die_halves("skirmish_array"), "skirmish array: +½ SF"))
     if dice.rough:
-        per_die.append(Modifier(-1, "rough terrain: -½ SF"))
+        per_die.append(Modifier(per_die_halves("rough_terrain"), "rough terrain: -½ SF"))
     mods = [Modifier(m.value * dice.avd, m.reason + " a die") for m in per_die]
     roll = ctx.dice.avd(f"{what}: {unit.name}, {dice.avd} AvD x ½ SF", dice.avd, mods)
     halves, faces = roll.total, roll.faces
@@ -153,14 +174,17 @@ def terrain_dps(ctx: Context, unit: Unit, start: Point, faces: tuple[int, ...]) 
         if not loose and u.array(unit) != "skirmish":
             u.add_dps(ctx, unit.id, tables.ROUGH_TERRAIN_DP, "moved in rough terrain in good array")
         if not u.mounted(unit) and u.armour(unit) == 2 and tables.FULL_HARNESS_DIE in faces:
-            u.add_dps(ctx, unit.id, 1, "foot in full harness rolled a 4 in rough terrain")
+            why = "foot in full harness rolled a 4 in rough terrain"
+            u.add_dps(ctx, unit.id, tables.FULL_HARNESS_DP, why)
     crossed = measure.obstacles_crossed(report, ctx.state.terrain)
-    if crossed["minor"] and u.array(unit) not in ("skirmish", "disarray"):
-        u.add_dps(ctx, unit.id, 1, "crossed a minor obstacle")
+    if crossed["minor"] and u.array(unit) not in manoeuvre_spared("minor_obstacle"):
+        u.add_dps(ctx, unit.id, manoeuvre_dps("minor_obstacle"), "crossed a minor obstacle")
     if crossed["defensive"] and u.mounted(unit):
-        u.add_dps(ctx, unit.id, 1, "mounted crossing a defensive obstacle")
+        why = "mounted crossing a defensive obstacle"
+        u.add_dps(ctx, unit.id, manoeuvre_dps("defensive_obstacle"), why)
     if crossed["major"]:
-        dps = tables.MAJOR_OBSTACLE_FULL_HARNESS_DPS if u.armour(unit) == 2 else 1
+        major = manoeuvre_dps("major_obstacle")
+        dps = tables.MAJOR_OBSTACLE_FULL_HARNESS_DPS if u.armour(unit) == 2 else major
         u.add_dps(ctx, unit.id, dps, "crossed a major obstacle")
 
 
@@ -168,9 +192,12 @@ def wheel_dps(ctx: Context, unit: Unit, facing: float) -> None:
     """Wheel: 1 DP in 6 SF of enemy, no penalty if column, skirmish or disarray."""
     if abs((facing - unit.facing + 180) % 360 - 180) < 1e-6:
         return
-    if u.array(unit) in u.LOOSE_ARRAYS or not measure.enemy_within(ctx.state, unit, 6.0):
+    within = tables.MANOEUVRES.lookup("wheel", "enemy_within")
+    assert isinstance(within, float)
+    spared = u.array(unit) in manoeuvre_spared("wheel")
+    if spared or not measure.enemy_within(ctx.state, unit, within):
         return
-    u.add_dps(ctx, unit.id, 1, "wheeled within 6 SF of the enemy")
+    u.add_dps(ctx, unit.id, manoeuvre_dps("wheel"), "wheeled within 6 SF of the enemy")
 
 
 def passage_of_lines(
@@ -189,9 +216,10 @@ def passage_of_lines(
         )
         if spared:
             continue
-        u.add_dps(ctx, unit.id, 1, f"passage of lines through {other.name}")
+        each = manoeuvre_dps("passage_of_lines")
+        u.add_dps(ctx, unit.id, each, f"passage of lines through {other.name}")
         extra = tables.PASSAGE_BY_MOUNTED_EXTRA_DP if u.mounted(unit) else 0
-        u.add_dps(ctx, other.id, 1 + extra, f"passage of lines by {unit.name}")
+        u.add_dps(ctx, other.id, each + extra, f"passage of lines by {unit.name}")
 
 
 def away_from(unit: Unit, threat: Point) -> float:

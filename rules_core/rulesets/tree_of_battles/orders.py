@@ -151,14 +151,15 @@ def _march(
     length = math.dist((unit.x, unit.y), end)
     if length > limit + 1e-6:
         return f"{g(length)} SF is beyond the {g(limit)} SF march move"
-    if measure.enemy_within(state, unit, 6.0):
-        return f"{unit.name} begins within 6 SF of the enemy: no march move"
+    clear = tables.MARCH_CLEAR_SF
+    if measure.enemy_within(state, unit, clear):
+        return f"{unit.name} begins within {g(clear)} SF of the enemy: no march move"
     facing = float(order.params.get("facing", unit.facing))  # type: ignore[arg-type]
     pose = Footprint.of(unit).moved_to(end, facing)
     if any(
-        Footprint.of(e).polygon.distance(pose.polygon) <= 6.0 for e in state.enemies_of(unit.side)
+        Footprint.of(e).polygon.distance(pose.polygon) <= clear for e in state.enemies_of(unit.side)
     ):
-        return "the march would end within 6 SF of the enemy"
+        return f"the march would end within {g(clear)} SF of the enemy"
     _, dense = movement.rough_on(state, (unit.x, unit.y), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
@@ -240,11 +241,13 @@ def _move_notes(
         unit, end, float(facing) if isinstance(facing, int | float) else None
     )
     if abs((turned - unit.facing + 180) % 360 - 180) > 1e-6:
-        spared = u.array(unit) in u.LOOSE_ARRAYS or not measure.enemy_within(state, unit, 6.0)
-        notes.append(
-            f"wheels to face {round(turned)}°"
-            + ("" if spared else ": 1 DP within 6 SF of the enemy")
-        )
+        within = tables.MANOEUVRES.lookup("wheel", "enemy_within")
+        assert isinstance(within, float)
+        spared = u.array(unit) in movement.manoeuvre_spared("wheel")
+        spared = spared or not measure.enemy_within(state, unit, within)
+        dps = movement.manoeuvre_dps("wheel")
+        cost = f": {dps} DP{'s' if dps != 1 else ''} within {g(within)} SF of the enemy"
+        notes.append(f"wheels to face {round(turned)}°" + ("" if spared else cost))
     if "target" in order.params and not u.skirmishers(unit):
         notes.append("only skirmishers may shoot during their move: the target is ignored")
     return notes

@@ -247,7 +247,9 @@ class TreeOfBattlesRules(Rules):
 
         checks: dict[str, Callable[[Unit], bool]] = {
             "control": lambda x: control.may_restrain(state, x),
-            "approach": lambda x: free(x) and not measure.enemy_within(state, x, 6.0),
+            "approach": lambda x: (
+                free(x) and not measure.enemy_within(state, x, tables.MARCH_CLEAR_SF)
+            ),
             "shooting": lambda x: any(
                 not isinstance(shooting.plan(state, x, e, params), str) for e in enemies
             ),
@@ -422,7 +424,7 @@ class TreeOfBattlesRules(Rules):
         for unit in list(ctx.state.units):
             engaged = charges.engaged(ctx.state, unit)
             if u.dps(unit) and _may_rally(unit, engaged):
-                u.add_dps(ctx, unit.id, -1, f"rallies ({unit.quality} grade)")
+                u.add_dps(ctx, unit.id, -_rally_dps(unit), f"rallies ({unit.quality} grade)")
             u.mark(ctx, unit.id, **_fresh_turn(engaged))
         for leader in ctx.state.leaders:
             if SPENT.of(leader):
@@ -468,9 +470,21 @@ class TreeOfBattlesRules(Rules):
         return found
 
 
+def _remove_dps_row(unit: Unit) -> str:
+    """The "Remove DPs" row for the contingent's grade (C for a grade the sheet lacks)."""
+    return unit.quality if unit.quality in tables.REMOVE_DPS.rows else "C"
+
+
+def _rally_dps(unit: Unit) -> int:
+    """The DPs the contingent's "Remove DPs" row takes off."""
+    dps = tables.REMOVE_DPS.lookup(_remove_dps_row(unit), "dps")
+    assert isinstance(dps, int)
+    return dps
+
+
 def _may_rally(unit: Unit, engaged: bool) -> bool:
     """The "Remove DPs" row for the contingent's grade."""
-    row = unit.quality if unit.quality in tables.REMOVE_DPS.rows else "C"
+    row = _remove_dps_row(unit)
     needs = dict(zip(tables.REMOVE_DPS.columns, tables.REMOVE_DPS.rows[row], strict=True))
     checks = {
         "stationary": STATIONARY.of(unit),

@@ -38,8 +38,15 @@ class Shot:
         return u.missile(self.shooter) == "artillery"
 
     def need(self) -> int:
-        """The D6 score each missile die needs: 5 less the modifiers."""
-        return 5 - sum(m.value for m in self.modifiers)
+        """The D6 score each missile die needs: the table's hit score less the modifiers."""
+        return hit_score() - sum(m.value for m in self.modifiers)
+
+
+def hit_score() -> int:
+    """The lowest D6 score the shooting table counts as a hit (5 on the sheet)."""
+    hit = next(band for band in tables.SHOOTING_HIT.bands if band.result == "hit")
+    assert hit.low is not None
+    return hit.low
 
 
 def ranges(kind: str, params: Mapping[str, Json]) -> tuple[float, float | None, float | None]:
@@ -189,13 +196,14 @@ def resolve(ctx: Context, shot: Shot) -> int:
         return _guns(ctx, shot)
     need = shot.need()
     reasons = ", ".join(m.describe() for m in shot.modifiers) or "no modifiers"
-    label = f"Shooting: {shot.shooter.name} at {shot.target.name} (5-6 = 1 DP; {reasons}: {need}+)"
+    rule = f"{hit_score()}-6 = 1 DP"  # the sheet's row, "D6 roll 5-6 = 1 DP"
+    label = f"Shooting: {shot.shooter.name} at {shot.target.name} ({rule}; {reasons}: {need}+)"
     if need > 6:
-        row = f"5-6 = 1 DP; modified to {need}+: no hit possible"
+        row = f"{rule}; modified to {need}+: no hit possible"
         ctx.emit(TestResolved(shot.target.id, "Shooting", 0, False, row))
         return 0
     roll = ctx.dice.pool(label, shot.dice, max(1, need))
-    row = f"5-6 = 1 DP (modified: {max(1, need)}+)"
+    row = f"{rule} (modified: {max(1, need)}+)"
     ctx.emit(
         TestResolved(
             shot.target.id, f"Shooting by {shot.shooter.name}", roll.total, roll.total > 0, row

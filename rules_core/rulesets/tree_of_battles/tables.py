@@ -72,8 +72,10 @@ MOVE_DISTANCES = GridTable(
     },
 )  # fmt: skip
 MOVE_DIE_SF = 0.5  # "AvD x ½ SF"
+MARCH_CLEAR_SF = 6.0  # march: "Must begin and end beyond 6 SF of enemy"
 ROUGH_TERRAIN_DP = 1  # "1 DP unless in column, skirmish, or disarray."
 FULL_HARNESS_DIE = 4  # "+1 DP if move die = '4' for foot in FH"
+FULL_HARNESS_DP = 1  # the "+1 DP" of the same line
 
 # -- "Command Actions" -----------------------------------------------------------------------
 # Columns: CPs, reach in SF, what it does.
@@ -299,6 +301,7 @@ COMBAT_FACTORS = GridTable(
     },
 )
 MAX_DP_FACTOR = 5
+NOBLE_MANY_CPS = 4  # "+2 if 4 CPs or more": the CPs from which a noble reads noble_4cp
 
 # -- "Movement after Combat" -----------------------------------------------------------------
 MOVES_AFTER_COMBAT = GridTable(
