@@ -86,6 +86,13 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         )
         await interaction.response.send_message(change_text(change))
 
+    @set_.autocomplete("field")
+    async def field_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the unit status keys the ruleset declares."""
+        return matching_choices(await self.lookups.status_fields(place_of(interaction)), current)
+
     @app_commands.command(name="move", description="Move or turn a unit")
     @is_gm()
     @app_commands.describe(unit="The unit", at="New centre `x,y`", facing="Compass degrees")

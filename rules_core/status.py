@@ -307,12 +307,20 @@ class StatusSheet:
         """The declarations with a badge for some scopes, in drawing (declaration) order."""
         return tuple(item for item in self.items if item.scope in scopes and item.badge)
 
-    def describe(self, scope: Scope, status: Mapping[str, Json]) -> list[str]:
-        """Plain words for every declared value set in a status mapping, in declared order."""
+    def describe(
+        self, scope: Scope, status: Mapping[str, Json], names: Mapping[str, str] = {}
+    ) -> list[str]:
+        """Plain words for every declared value set in a status mapping, in declared order.
+
+        A note listing ids (broken divisions, say) shows each id's name where ``names`` has it.
+        """
         lines = []
         for item in self.of_scope(scope):
             if item.key in status:
-                words = item.words(status[item.key])
+                value = status[item.key]
+                if isinstance(item, Note) and isinstance(value, list):
+                    value = [names.get(v, v) if isinstance(v, str) else v for v in value]
+                words = item.words(value)
                 if words:
                     lines.append(words)
         return lines
@@ -339,15 +347,17 @@ def describe_state(
     Only sides with something to say appear; group and leader lines start with their name.
     """
     found: dict[str, list[str]] = {}
+    names = {g.id: g.name for g in state.groups}
+    names |= {u.id: u.name for u in state.units} | {ld.id: ld.name for ld in state.leaders}
     for side in state.sides:
-        lines = statuses.describe(Scope.SIDE, side.status) if Scope.SIDE in scopes else []
+        lines = statuses.describe(Scope.SIDE, side.status, names) if Scope.SIDE in scopes else []
         parts: list[tuple[Scope, str, Mapping[str, Json]]] = [
             (Scope.GROUP, g.name, g.status) for g in state.groups if g.side == side.id
         ]
         parts += [(Scope.LEADER, ld.name, ld.status) for ld in state.leaders if ld.side == side.id]
         for scope, name, status in parts:
             if scope in scopes:
-                lines += [f"{name}: {line}" for line in statuses.describe(scope, status)]
+                lines += [f"{name}: {line}" for line in statuses.describe(scope, status, names)]
         if lines:
             found[side.id] = lines
     return found

@@ -8,7 +8,7 @@ import discord
 
 from bot.db.models import CampaignStatus
 from bot.services.armies import ArmyInfo
-from bot.services.battle_state import BattleView
+from bot.services.battle_state import BattleView, SideView
 from bot.services.campaigns import CampaignInfo
 from rules_core.dice import Roll
 
@@ -79,6 +79,12 @@ def roll_text(roll: Roll) -> str:
     return f"🎲 {roll.describe()}"
 
 
+def side_text(view: BattleView, side: SideView) -> str:
+    """A side on the battle card: its player and army, then its declared side-level state."""
+    lines = [f"<@{side.owner_id}> — {side.army_name}", *view.side_state.get(side.side_id, ())]
+    return "\n".join(lines)[:1024]
+
+
 def battle_embed(view: BattleView) -> discord.Embed:
     """The battle card: status, sides, where play stands, who must act, the deadline."""
     embed = discord.Embed(
@@ -87,7 +93,7 @@ def battle_embed(view: BattleView) -> discord.Embed:
         colour=discord.Colour.dark_red(),
     )
     for side in view.sides:
-        embed.add_field(name=side.name, value=f"<@{side.owner_id}> — {side.army_name}")
+        embed.add_field(name=side.name, value=side_text(view, side))
     field = view.state.battlefield
     embed.add_field(name="Table", value=f"{field.width:g} × {field.depth:g} {field.measure}")
     embed.add_field(name="Now", value=view.waiting_step, inline=False)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import select, update
@@ -23,6 +23,7 @@ from bot.services.campaigns import Place, find_member, load_open_campaign
 from rules_core import engine, registry
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Leader, Unit
+from rules_core.status import describe_state
 
 OPEN_BATTLE = (BattleStatus.SETUP, BattleStatus.RUNNING, BattleStatus.PAUSED)
 
@@ -55,6 +56,7 @@ class BattleView:
     waiting_step: str
     waiting_for: tuple[int, ...]  # user ids who must act now
     gm_ids: tuple[int, ...]
+    side_state: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # declared words
 
     def side_name(self, side_id: str) -> str:
         """The display name of a side (or "GM")."""
@@ -184,6 +186,10 @@ def view_of(loaded: Loaded) -> BattleView:
         waiting_step=step_words,
         waiting_for=tuple(users),
         gm_ids=gms,
+        side_state={
+            side: tuple(lines)
+            for side, lines in describe_state(loaded.rules.statuses, state).items()
+        },
     )
 
 

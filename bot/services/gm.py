@@ -22,6 +22,7 @@ from bot.services.shapes import parse_point
 from bot.services.stages import Arming, StageReport, advance, set_deadlines
 from rules_core import engine
 from rules_core.state import BattleState, Outcome
+from rules_core.status import Scope
 
 MAX_EXTENSION_HOURS = 24 * 30
 
@@ -143,6 +144,7 @@ class GmService:
             target = find_unit(loaded.state, unit)
             before = target.status.get(field, target.profile.get(field))
             parsed = parse_value(value)
+            _check_status(loaded, field, parsed)
             after = loaded.state.with_unit(target.with_status(**{field: parsed}))
             await self._edit(session, loaded, after, f"{field} of {target.name}: {reason}")
             return GmChange(Change.SET, reason, before, parsed, user_id, target.name, field)
@@ -221,6 +223,18 @@ class GmService:
         result = engine.edit(loaded.state, after, why)
         await append_entries(session, loaded.battle.id, result.entries)
         loaded.save(after)
+
+
+def _check_status(loaded: Loaded, field: str, value: Any) -> None:
+    """Refuse a unit status the ruleset does not declare, or a value of the wrong kind."""
+    statuses = loaded.rules.statuses
+    if not statuses.declares(field, Scope.UNIT):
+        known = ", ".join(sorted(item.key for item in statuses.of_scope(Scope.UNIT)))
+        raise InvalidInput(f"Units have no status `{field}` in this ruleset; they keep: {known}.")
+    try:
+        statuses.check(Scope.UNIT, {field: value})
+    except ValueError as error:
+        raise InvalidInput(f"{error}.") from None
 
 
 async def _gm_battle(session: Any, place: Place, user_id: int, status: BattleStatus) -> Loaded:

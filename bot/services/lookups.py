@@ -12,6 +12,7 @@ from bot.services.battle_state import load_battle
 from bot.services.battles import _roster_entries
 from bot.services.campaigns import Place
 from rules_core.state import TerrainFeature
+from rules_core.status import Scope
 
 
 class LookupService:
@@ -80,6 +81,15 @@ class LookupService:
                 return []
             pending = loaded.state.pending
             return [] if pending is None else [(o.id, o.label) for o in pending.decision.options]
+
+    async def status_fields(self, place: Place) -> list[str]:
+        """The unit status keys the battle's ruleset declares, for the GM's autocomplete."""
+        async with self.db.read() as session:
+            try:
+                loaded = await load_battle(session, place)
+            except (NotFound, Conflict):
+                return []
+            return [item.key for item in loaded.rules.statuses.of_scope(Scope.UNIT)]
 
     async def terrain(self, place: Place) -> list[TerrainFeature]:
         """The terrain on the table."""

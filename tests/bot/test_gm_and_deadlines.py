@@ -190,6 +190,19 @@ async def test_gm_set_and_move_are_on_record(services: Services, place: Place) -
     assert (unit.x, unit.y, unit.facing, unit.status["disordered"]) == (40, 30, 90, True)
 
 
+async def test_gm_set_refuses_a_status_the_ruleset_does_not_declare(
+    services: Services, place: Place
+) -> None:
+    await started(services, place)
+    before = (await services.battles.view(place)).state
+    with pytest.raises(InvalidInput, match="no status `disorderd`.*disordered"):
+        await services.gm.set_status(place, GM, "Blue Riders", "disorderd", "true", "typo")
+    with pytest.raises(InvalidInput, match="disordered is a flag"):
+        await services.gm.set_status(place, GM, "Blue Riders", "disordered", "3", "not a flag")
+    assert (await services.battles.view(place)).state == before
+    assert "disordered" in await services.lookups.status_fields(place)
+
+
 async def test_undo_replays_the_previous_step_with_fresh_dice(
     services: Services, place: Place
 ) -> None:

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace as copy
 from datetime import UTC, datetime
 
 import pytest
 
+from bot.db.models import BattleStatus
 from bot.presentation.announce import loss_line
 from bot.presentation.battles import log_text
+from bot.presentation.formatting import battle_embed
 from bot.presentation.gm import answer_choices, change_text
+from bot.services.battle_state import BattleView, SideView
 from bot.services.endings import ArmyLosses
 from bot.services.gm import Change, GmChange, Placement, TimeLeft
 from bot.services.records import LoggedStep
+from rules_core import registry
+from rules_core.rulesets.hail_caesar.sample import sample_battle
+from rules_core.status import describe_state
 
 WHEN = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
@@ -75,3 +82,25 @@ def test_losses_read_one_army_a_line() -> None:
         "Red Host lost Red Horse, Red Foot."
     )
     assert loss_line(ArmyLosses("Blue Host", ())) == "Blue Host lost nothing."
+
+
+def test_the_battle_card_shows_each_sides_declared_state() -> None:
+    state = sample_battle()
+    first, second = state.sides
+    division = next(g for g in state.groups if g.side == first.id)
+    state = copy(state, sides=(copy(first, status={"broken_divisions": [division.id]}), second))
+    rules = registry.get("hail_caesar").rules
+    assert rules is not None
+    words = describe_state(rules.statuses, state)
+    sides = (SideView(first.id, first.name, 11, "Legio"), SideView(second.id, second.name, 12, "G"))
+    view = BattleView(
+        1, "Alesia", "Gallic War", "hail_caesar", BattleStatus.RUNNING, 5, "ab" * 32, 3, None,
+        sides, state, "Shooting", (), (), {side: tuple(lines) for side, lines in words.items()},
+    )  # fmt: skip
+    fields = {field.name: field.value for field in battle_embed(view).fields}
+    assert fields[first.name].splitlines()[:2] == [
+        "<@11> — Legio",
+        f"broken divisions: {division.name}",
+    ]
+    assert fields[second.name].splitlines()[0] == "<@12> — G"
+    assert "broken divisions" not in (fields[second.name] or "")

@@ -122,6 +122,17 @@ def test_describe_state_words_side_group_and_leader_values_per_side() -> None:
     assert describe_state(statuses, base) == {}
 
 
+def test_describe_state_names_the_divisions_a_note_lists() -> None:
+    statuses = rules_of("hail_caesar").statuses
+    state = hc_battle()
+    division = next(g for g in state.groups if g.side == state.sides[0].id)
+    side = replace(state.sides[0], status={"broken_divisions": [division.id]})
+    state = replace(state, sides=(side, *state.sides[1:]))
+    words = describe_state(statuses, state)[side.id]
+    assert f"broken divisions: {division.name}" in words
+    assert not any(division.id in line for line in words)
+
+
 def test_describe_state_words_a_leaders_declared_state_but_not_bookkeeping() -> None:
     statuses = rules_of("tree_of_battles").statuses
     state = tob_battle()
