@@ -53,12 +53,14 @@ def move_cost(state: BattleState, unit: Unit, end: Point, params: Mapping[str, J
     extra = difficult * (number(params, "difficult_factor") - 1)
     if difficult:
         notes.append(f'{round(difficult, 1):g}" in difficult terrain counts double')
-    obstacles = report.crossed(kinds_where("movement", "obstacle"))
+    obstacle = kinds_where("movement", "obstacle")
+    # A line is crossed; an area (a fortification) is entered: each counts as one obstacle.
+    obstacles = report.crossed(obstacle) + sum(1 for item in report.inside if item.kind in obstacle)
     extra += obstacles * number(params, "obstacle_cost")
     if obstacles:
         notes.append(f"crosses {obstacles} obstacle{'s' if obstacles > 1 else ''}")
     limit = allowance(unit)
-    if report.all_on_road:
+    if report.all_on_road and "road" in kinds_where("movement", "road"):
         limit += number(params, "road_bonus")
         notes.append("follows the road")
     return MoveCost(round(report.length + extra, 6), limit, tuple(notes))

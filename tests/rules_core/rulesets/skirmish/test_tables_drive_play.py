@@ -165,7 +165,10 @@ def feature(kind: str) -> TerrainFeature:
 
 
 def crossing(kind: str) -> measure.MoveCost:
-    """What a 6" move of the archers across the feature costs."""
+    """What a 6" move of the archers across the feature costs (along it, for a road)."""
+    if kind == "road":  # a road matters to a move that follows it
+        state = replace(in_step("move", r2=(18, 12, 90)), terrain=(feature(kind),))
+        return measure.move_cost(state, state.unit("r2"), (24.0, 12.0), RULES.parameter_values({}))
     state = replace(in_step("move", r2=(24, 9, 0)), terrain=(feature(kind),))
     return measure.move_cost(state, state.unit("r2"), (24.0, 15.0), RULES.parameter_values({}))
 
@@ -175,31 +178,17 @@ EFFECT = {
     "difficult": lambda c: any("difficult" in n for n in c.notes),
     "impassable": lambda c: c.barred_by == "impassable terrain",
     "obstacle": lambda c: "crosses 1 obstacle" in c.notes,
-    "road": lambda c: c.possible and c.cost == 6 and not c.notes,  # crossing a road: no effect
+    "road": lambda c: "follows the road" in c.notes and c.allowance == 6 + 2,  # road_bonus
 }
 
 
-UNREAD = {
-    "road": "roads act through the core's path trace (all along a road), not this cell",
-    "fortification": "an area, never crossed as an obstacle: a move through it costs nothing",
-}
-
-
-@pytest.mark.parametrize(
-    "kind",
-    [
-        pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=UNREAD[k]))
-        if k in UNREAD
-        else k
-        for k in tables.TERRAIN.rows
-    ],
-)
+@pytest.mark.parametrize("kind", tables.TERRAIN.rows)
 def test_each_terrain_rows_movement_cell_decides_the_move(
     kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cell = tables.TERRAIN.lookup(kind, "movement")
     assert EFFECT[str(cell)](crossing(kind)), (kind, crossing(kind))
-    other = "open" if cell == "impassable" else "impassable"
+    other = "open" if cell in ("impassable", "road") else "impassable"
     monkeypatch.setattr(tables, "TERRAIN", grid(tables.TERRAIN, kind, "movement", other))
     assert EFFECT[other](crossing(kind))
 
