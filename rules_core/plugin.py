@@ -11,7 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from shapely.geometry import Polygon
+
 from rules_core.codec import Json
+from rules_core.geometry import Footprint, overlap_area
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict
 from rules_core.state import (
     Battlefield,
@@ -32,6 +35,15 @@ if TYPE_CHECKING:
 
 Table = ScoreTable | GridTable
 ROSTER_KEYS = frozenset({"name", "type", "grade", "quality", "stands", "frontage", "depth"})
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """Why a unit may not deploy where it was put: the words that follow its name, then the
+    unit in its way, if any ("would overlap" Red Archers)."""
+
+    reason: str
+    other: Unit | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,11 @@ class Rules:
         if unknown:
             raise KeyError(f"unknown parameters: {', '.join(unknown)}")
         return {**values, **overrides}
+
+    def command_kinds(self) -> tuple[str, ...]:
+        """The order kinds a player picks by name when giving a leader a command; by default
+        every order a leader gives."""
+        return tuple(kind.id for kind in self.order_kinds if kind.actor == "leader")
 
     def resolver(self, step: Step) -> Callable[[Context], None]:
         """The method that resolves a step."""
@@ -140,14 +157,31 @@ class Rules:
 
     def deployment_zone(self, state: BattleState, side: str) -> tuple[Point, ...] | None:
         """The area a side deploys in (a polygon), or None for anywhere on the table."""
-        band = state.side(side).status.get("deploy_zone")
-        if not isinstance(band, list | tuple) or len(band) != 2:
-            return None
-        low, high = (float(v) for v in band if isinstance(v, int | float))
-        width = state.battlefield.width
-        return ((0.0, low), (width, low), (width, high), (0.0, high))
+        return band_zone(state, side)
+
+    def deployment_problem(self, state: BattleState, unit: Unit) -> Misplaced | None:
+        """Why a unit may not be deployed where it stands (off the table, outside its side's
+        zone, over another unit), or None if it may."""
+        footprint = Footprint.of(unit)
+        table = state.battlefield
+        if not all(0 <= x <= table.width and 0 <= y <= table.depth for x, y in footprint.corners()):
+            return Misplaced(
+                f"at ({unit.x:g}, {unit.y:g}) would stand off the table "
+                f"({table.width:g} by {table.depth:g} {table.measure})"
+            )
+        zone = self.deployment_zone(state, unit.side)
+        if zone is not None and not Polygon(zone).buffer(1e-9).contains(footprint.polygon):
+            return Misplaced("must deploy inside its side's deployment zone")
+        for other in state.units:
+            if other.id != unit.id and overlap_area(footprint, Footprint.of(other)) > 1e-9:
+                return Misplaced("would overlap", other)
+        return None
 
     # -- the demo ----------------------------------------------------------------------
+
+    def sample_battle(self) -> BattleState | None:
+        """A battle laid out at deployment, for the README's map and tests; none by default."""
+        return None
 
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
         """Two rosters a demo or a new GM can start from (editable defaults); none by default."""
@@ -199,9 +233,13 @@ class Rules:
         actor = next((item for item in actors if item.id == order.actor), None)
         if actor is None:
             return f"no {kind.actor} {order.actor!r} on the table"
+        return self.turn_problem(state, actor.side)
+
+    def turn_problem(self, state: BattleState, side: str) -> str | None:
+        """Why a side may not give orders now (the step waits for others), or None if it may."""
         acting = self.acting_sides(state)
-        if "gm" not in acting and actor.side not in acting:
-            return f"it is not {actor.side}'s turn to give orders"
+        if "gm" not in acting and side not in acting:
+            return f"it is not {side}'s turn to give orders"
         return None
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
@@ -224,6 +262,16 @@ class Rules:
         if not standing:
             return Outcome(None, "every army has broken")
         return None
+
+
+def band_zone(state: BattleState, side: str) -> tuple[Point, ...] | None:
+    """The default deployment zone: the band of y that ``new_battle`` gave the side, if any."""
+    band = state.side(side).status.get("deploy_zone")
+    if not isinstance(band, list | tuple) or len(band) != 2:
+        return None
+    low, high = (float(v) for v in band if isinstance(v, int | float))
+    width = state.battlefield.width
+    return ((0.0, low), (width, low), (width, high), (0.0, high))
 
 
 def _number(value: Json, default: float) -> float:

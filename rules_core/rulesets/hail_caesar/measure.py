@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from rules_core import toolkit
 from rules_core.codec import Json
 from rules_core.geometry import (
     EPSILON,
@@ -13,7 +14,6 @@ from rules_core.geometry import (
     contact_edge,
     edge_distance,
     facing_towards,
-    in_contact,
     interpenetrated,
     quarter,
 )
@@ -25,7 +25,7 @@ from rules_core.rulesets.hail_caesar.tables import (
     TWELVE,
 )
 from rules_core.state import BattleState, Unit
-from rules_core.terrain import Sight, line_of_sight
+from rules_core.terrain import Sight
 
 # Hills, woods and buildings block sight (the sheet's Visibility section).
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village"})
@@ -57,11 +57,6 @@ def rate(unit: Unit) -> float:
     return float(value)
 
 
-def g(value: float) -> str:
-    """A distance for a sentence: one decimal place at most."""
-    return f"{round(value, 1):g}"
-
-
 def gap(a: Unit, b: Unit) -> float:
     """Edge-to-edge distance between two units."""
     return edge_distance(Footprint.of(a), Footprint.of(b))
@@ -69,10 +64,7 @@ def gap(a: Unit, b: Unit) -> float:
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Sight from the viewer's centre-front; hills, woods, buildings and units block it."""
-    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
-    return line_of_sight(
-        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
-    )
+    return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)
 
 
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
@@ -85,17 +77,6 @@ def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
     """The closest enemy unit edge to edge (generals are never units, so never counted)."""
     enemies = state.enemies_of(unit.side)
     return min(enemies, key=lambda e: gap(unit, e)) if enemies else None
-
-
-def contacts(state: BattleState, unit: Unit) -> list[Unit]:
-    """Enemy units in base contact with this one."""
-    here = Footprint.of(unit)
-    return [e for e in state.enemies_of(unit.side) if in_contact(here, Footprint.of(e))]
-
-
-def engaged(state: BattleState, unit: Unit) -> bool:
-    """True if the unit is in hand-to-hand contact with an enemy."""
-    return bool(contacts(state, unit))
 
 
 def edge_touched(unit: Unit, other: Unit) -> str:
@@ -216,7 +197,7 @@ def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
     here = Footprint.of(unit)
     found = []
     for friend in state.units_of(unit.side):
-        if friend.id == unit.id or engaged(state, friend):
+        if friend.id == unit.id or toolkit.engaged(state, friend):
             continue
         if gap(unit, friend) <= reach + EPSILON and quarter(here, (friend.x, friend.y)) != "front":
             found.append(friend)

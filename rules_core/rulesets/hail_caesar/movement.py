@@ -10,9 +10,9 @@ from rules_core.events import StatusChanged
 from rules_core.geometry import Footprint, facing_towards, quarter
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.hail_caesar import measure, morale, shooting
-from rules_core.rulesets.hail_caesar.measure import g
 from rules_core.rulesets.hail_caesar.orders import superseded
 from rules_core.state import Unit
+from rules_core.toolkit import g
 
 
 def carry_out(ctx: Context, order: Order, moves: int, note: str) -> None:

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from shapely import Point as ShapelyPoint
 
 from rules_core.codec import Json
-from rules_core.context import Context
-from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.rulesets.hail_caesar import measure, morale
-from rules_core.rulesets.hail_caesar.measure import g
 from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
 from rules_core.rulesets.hail_caesar.tables import weapon_range
-from rules_core.state import BattleState, Leader, Unit
+from rules_core.state import BattleState, Leader, Point, Unit
+from rules_core.toolkit import enemy_target, engaged, g
 
 MODES = ("order", "initiative")
 COMMANDS = ("units", "division", "follow_me", "rally", "courage")
@@ -73,7 +71,6 @@ def num(params: Params, name: str) -> float:
 def preview(state: BattleState, order: Order, params: Params) -> Verdict:
     """Dispatch to the check for the order's kind."""
     checks: dict[str, Callable[[BattleState, Order, Params], Verdict]] = {
-        "place": _place,
         "move": _move,
         "charge": _charge,
         "form": _form,
@@ -122,7 +119,7 @@ def unable(state: BattleState, unit: Unit) -> str:
         return f"{unit.name} belongs to another division: order it in that division's turn"
     if measure.flag(unit, "disordered"):
         return f"{unit.name} is disordered and cannot move"
-    if measure.engaged(state, unit):
+    if engaged(state, unit):
         return f"{unit.name} is fighting hand-to-hand"
     if measure.flag(unit, "advanced"):
         return f"{unit.name} has already moved in the General Advance"
@@ -174,13 +171,14 @@ def _broken_note(state: BattleState, unit: Unit) -> tuple[str, ...]:
 # -- previews -----------------------------------------------------------------------------
 
 
-def _place(state: BattleState, order: Order, params: Params) -> Verdict:
+def place(state: BattleState, order: Order, zone: Sequence[Point] | None) -> Verdict:
+    """A deployment order: on the table, inside the band of y its side's ``zone`` spans."""
     unit = state.unit(order.actor)
     x, y = point_param(order, "to")
     facing = measure.json_float(order.params.get("facing", unit.facing))
     pose = Footprint.of(unit).moved_to((x, y), facing)
-    zone = state.side(unit.side).status.get("deploy_zone")
-    low, high = (measure.json_float(v) for v in zone) if isinstance(zone, list) else (0, 1e9)
+    ys = [corner[1] for corner in zone or ()]
+    low, high = (min(ys), max(ys)) if ys else (0.0, 1e9)
     if not measure.on_table(state, pose) or not all(low <= cy <= high for _, cy in pose.corners()):
         return Illegal(order, f"({g(x)}, {g(y)}) is outside {unit.side}'s deployment zone")
     return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(facing)}°")
@@ -227,17 +225,6 @@ def _blocked(state: BattleState, unit: Unit, pose: Footprint, params: Params) ->
     if near:
         return f'{unit.name} would end within {g(num(params, "enemy_keep_off"))}" of {near}'
     return ""
-
-
-def enemy_target(state: BattleState, unit: Unit, order: Order) -> Unit | str:
-    """The enemy unit an order targets, or why it cannot."""
-    key = order.params.get("target")
-    target = next((u for u in state.units if u.id == key), None)
-    if target is None:
-        return f"no unit {key!r} on the table"
-    if target.side == unit.side:
-        return f"{target.name} is a friendly unit"
-    return target
 
 
 def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
@@ -362,7 +349,7 @@ def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
     reach = weapon_range(str(unit.get("weapon", "none")))
     if not reach or not (measure.stat(unit, "short") or measure.stat(unit, "long")):
         return Illegal(order, f"{unit.name} has no ranged attack")
-    if measure.engaged(state, unit):
+    if engaged(state, unit):
         return Illegal(order, f"{unit.name} is fighting hand-to-hand")
     if unit.formation in ("column", "testudo"):
         return Illegal(order, f"{unit.name} cannot shoot in {unit.formation}")
@@ -390,24 +377,3 @@ def _closer(state: BattleState, unit: Unit, target: Unit, apart: float) -> str:
         if there < apart - 0.5 and measure.sight(state, unit, enemy).clear:
             return enemy.name
     return ""
-
-
-def checked(ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
-    """This step's orders of these kinds in roster order, each re-checked against the state."""
-    actors: list[Unit | Leader] = [*ctx.state.units, *ctx.state.leaders]
-    position = {actor.id: index for index, actor in enumerate(actors)}
-    chosen = sorted(
-        (order for order in ctx.orders if order.kind in kinds),
-        key=lambda order: position.get(order.actor, len(position)),
-    )
-    legal = []
-    for order in chosen:
-        present: list[Unit | Leader] = [*ctx.state.units, *ctx.state.leaders]
-        if order.actor not in {actor.id for actor in present}:
-            continue  # the unit was destroyed earlier in this step
-        verdict = ctx.rules.judge(ctx.state, order)
-        if isinstance(verdict, Illegal):
-            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
-        else:
-            legal.append(order)
-    return legal

@@ -20,15 +20,16 @@ from rules_core.rulesets.hail_caesar import (
     command,
     demo,
     forces,
-    measure,
     morale,
     orders,
+    sample,
     shooting,
     tables,
 )
 from rules_core.rulesets.hail_caesar.profiles import load_army, unit_from_entry
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
+from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
 
 UNIT_ORDERS = ("move", "charge", "form", "retire", "hold", "command")
 SEQUENCE = SequenceOfPlay(
@@ -156,6 +157,10 @@ class HailCaesarRules(Rules):
         """The sample Roman legion and Gallic host, as the army files give them."""
         return (load_army("romans"), load_army("gauls"))
 
+    def sample_battle(self) -> BattleState:
+        """The Roman legion and the Gallic host at deployment."""
+        return sample.sample_battle()
+
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
         """Advance, charge and shoot; generals order General Advances, divisions and rallies."""
         return demo.orders_for(self, state, side)
@@ -168,6 +173,9 @@ class HailCaesarRules(Rules):
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
         """What an order will do, or why it is illegal."""
+        if order.kind == "place":
+            zone = self.deployment_zone(state, state.unit(order.actor).side)
+            return orders.place(state, order, zone)
         return orders.preview(state, order, self.parameter_values(state.parameters))
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
@@ -193,7 +201,7 @@ class HailCaesarRules(Rules):
 
     def resolve_deploy(self, ctx: Context) -> None:
         """Place each unit given a deployment order."""
-        for order in orders.checked(ctx, ("place",)):
+        for order in checked_orders(ctx, ("place",)):
             unit = ctx.state.unit(order.actor)
             facing = orders.num({"f": order.params.get("facing", unit.facing)}, "f")
             end = point_param(order, "to")
@@ -230,7 +238,7 @@ class HailCaesarRules(Rules):
                         changes[key] = False
                 if unit.status.get("granted_moves"):
                     changes["granted_moves"] = 0
-            if not measure.engaged(ctx.state, unit):
+            if not engaged(ctx.state, unit):
                 changes.update({k: False for k in ("fought", "won") if unit.status.get(k)})
             if changes:
                 ctx.set_status(unit.id, "end of the player turn", **changes)
@@ -256,8 +264,4 @@ class HailCaesarRules(Rules):
         if found is not None:
             reason = found.reason.replace("every other army has broken", "the enemy army broke")
             return Outcome(found.winner, reason)
-        limit = self.parameter_values(state.parameters)["max_turns"]
-        assert isinstance(limit, int)
-        if state.cursor.turn > limit:
-            return Outcome(None, f"{limit} turns played with neither army broken")
-        return None
+        return turn_limit_outcome(self, state)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rules_core import toolkit
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, Point, facing_towards, interpenetrated, range_from_front
 from rules_core.rulesets.skirmish.tables import kinds_where
 from rules_core.state import BattleState, Unit
-from rules_core.terrain import Sight, line_of_sight, trace_path
+from rules_core.terrain import Sight, trace_path
 
 DIFFICULT = kinds_where("movement", "difficult")
 IMPASSABLE = kinds_where("movement", "impassable")
@@ -95,10 +96,7 @@ def passes_through(state: BattleState, unit: Unit, end: Footprint, spare: str = 
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Line of sight between two units; other units and blocking terrain block it."""
-    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
-    return line_of_sight(
-        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
-    )
+    return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)
 
 
 def charge_line(charger: Unit, target: Unit) -> tuple[Footprint, float]:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 from shapely import Point as ShapelyPoint
 
+from rules_core import toolkit
 from rules_core.geometry import (
     Footprint,
     Point,
@@ -17,18 +18,13 @@ from rules_core.geometry import (
     within_to_front,
 )
 from rules_core.state import BattleState, TerrainFeature, Unit
-from rules_core.terrain import PathReport, Sight, feature_shape, line_of_sight, trace_path
+from rules_core.terrain import PathReport, Sight, feature_shape, trace_path
 
 DIFFICULT = frozenset({"wood", "dense_wood", "rough", "marsh", "village"})
 DENSE = frozenset({"dense_wood"})
 COVER = frozenset({"wood", "dense_wood", "village", "fortification"})
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village", "fortification"})
 ON_ROAD_SLACK = 0.01
-
-
-def g(value: float) -> str:
-    """A distance for a sentence: at most one decimal place."""
-    return f"{round(value, 1):g}"
 
 
 def path_report(state: BattleState, start: Point, end: Point) -> PathReport:
@@ -149,7 +145,4 @@ def farthest(
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Line of sight between two contingents; other contingents and blocking terrain block it."""
-    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
-    return line_of_sight(
-        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
-    )
+    return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)

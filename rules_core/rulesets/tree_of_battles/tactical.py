@@ -10,7 +10,6 @@ from rules_core.context import Context
 from rules_core.geometry import facing_towards
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.tree_of_battles import (
-    charges,
     measure,
     movement,
     retreats,
@@ -20,6 +19,7 @@ from rules_core.rulesets.tree_of_battles import (
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.orders import ARRAY_CHANGES, move_dice
 from rules_core.state import Unit
+from rules_core.toolkit import engaged
 
 
 def march(ctx: Context, order: Order) -> None:
@@ -49,7 +49,7 @@ def routs_and_pursuits(ctx: Context) -> None:
         unit = ctx.state.unit(unit_id)
         if u.flag(unit, "broken"):
             retreats.keep_routing(ctx, unit)
-        elif u.flag(unit, "pursuing") and not charges.engaged(ctx.state, unit):
+        elif u.flag(unit, "pursuing") and not engaged(ctx.state, unit):
             _chase(ctx, unit)
 
 
@@ -66,7 +66,7 @@ def _chase(ctx: Context, unit: Unit) -> None:
     length, _ = movement.roll_distance(ctx, unit, "Fast move (pursuit)", movement.fast_dice(unit))
     pose = measure.contact_pose(unit, quarry)
     movement.go(ctx, unit, (pose.x, pose.y), length, pose.facing, "pursues", halt=False)
-    if charges.engaged(ctx.state, ctx.state.unit(unit.id)):
+    if engaged(ctx.state, ctx.state.unit(unit.id)):
         u.mark(ctx, unit.id, charged=True)
     _moved(ctx, unit)
 
@@ -78,7 +78,7 @@ def forced(ctx: Context) -> set[str]:
         how = u.text(unit, "control")
         if how not in ("charge_a", "charge_a_max", "advance", "repeat", "full_speed"):
             continue
-        if charges.engaged(ctx.state, unit) or u.flag(unit, "broken"):
+        if engaged(ctx.state, unit) or u.flag(unit, "broken"):
             continue
         done.add(unit.id)
         if how == "repeat":
