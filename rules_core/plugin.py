@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from shapely.geometry import Polygon
 
-from rules_core.codec import Json
+from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict
 from rules_core.state import (
@@ -130,10 +130,11 @@ class Rules:
         """A unit built from one roster entry, not yet placed; profile values pass through."""
         quality = entry.get("grade", entry.get("quality", ""))
         profile = {key: value for key, value in entry.items() if key not in ROSTER_KEYS}
+        frontage, depth = number_or(entry.get("frontage"), 2.0), number_or(entry.get("depth"), 1.0)
         return Unit(
             unit_id, str(entry["name"]), side, group, str(entry.get("type", "")), str(quality),
-            _number(entry.get("frontage"), 2.0), _number(entry.get("depth"), 1.0), 0.0, 0.0, 0.0,
-            stands=int(_number(entry.get("stands"), 1)), profile=profile,
+            frontage, depth, 0.0, 0.0, 0.0,
+            stands=int(number_or(entry.get("stands"), 1)), profile=profile,
         )  # fmt: skip
 
     def forces_from_roster(
@@ -272,10 +273,3 @@ def band_zone(state: BattleState, side: str) -> tuple[Point, ...] | None:
     low, high = (float(v) for v in band if isinstance(v, int | float))
     width = state.battlefield.width
     return ((0.0, low), (width, low), (width, high), (0.0, high))
-
-
-def _number(value: Json, default: float) -> float:
-    """A roster number, or the default when it is missing or not a number."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return default

@@ -6,9 +6,10 @@ ruleset so far has answered it, so a new ruleset starts from the same behaviour.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from rules_core.codec import Json
 from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, in_contact
 from rules_core.orders import Illegal, Order
@@ -23,6 +24,13 @@ if TYPE_CHECKING:
 def g(value: float) -> str:
     """A distance for a sentence: one decimal place at most."""
     return f"{round(value, 1):g}"
+
+
+def param_number(params: Mapping[str, Json], name: str) -> float:
+    """A numeric parameter's value (``Context.number`` inside a resolver)."""
+    value = params[name]
+    assert isinstance(value, int | float)
+    return float(value)
 
 
 # -- orders -------------------------------------------------------------------------------

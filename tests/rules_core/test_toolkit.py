@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from rules_core import registry
+from rules_core.codec import number_or
 from rules_core.context import Context
 from rules_core.events import OrderRejected
 from rules_core.orders import Order
@@ -23,6 +24,8 @@ from rules_core.toolkit import (
     engaged,
     find_leader,
     find_unit,
+    g,
+    param_number,
     turn_limit_outcome,
 )
 
@@ -103,3 +106,16 @@ def test_the_battle_is_a_draw_once_the_turn_limit_is_passed(rules: Rules) -> Non
     )
     shorter = replace(beyond, parameters={"max_turns": 8})
     assert turn_limit_outcome(rules, shorter) is None
+
+
+def test_numbers_from_json_and_parameters() -> None:
+    assert number_or(3, 1.0) == 3.0 and number_or(2.5, 1.0) == 2.5
+    assert number_or(None, 1.0) == 1.0 and number_or("4", 1.0) == 1.0
+    assert number_or(True, 1.0) == 1.0  # a flag is not a number
+    assert param_number({"reach": 6}, "reach") == 6.0
+    with pytest.raises(AssertionError):
+        param_number({"reach": "far"}, "reach")
+
+
+def test_distances_are_written_with_one_decimal_at_most() -> None:
+    assert (g(6), g(2.25), g(0.04)) == ("6", "2.2", "0")

@@ -6,7 +6,6 @@ import math
 from dataclasses import replace
 
 from rules_core import toolkit
-from rules_core.codec import Json
 from rules_core.geometry import (
     EPSILON,
     Footprint,
@@ -212,11 +211,6 @@ def face(unit: Unit, target: Unit) -> float:
 def placed(unit: Unit, pose: Footprint) -> Unit:
     """The unit moved to a footprint's position and facing."""
     return replace(unit, x=pose.x, y=pose.y, facing=pose.facing)
-
-
-def json_float(value: Json, default: float = 0.0) -> float:
-    """A JSON number as a float."""
-    return float(value) if isinstance(value, int | float) else default
 
 
 def _between(a: Point, b: Point, share: float) -> Point:

@@ -8,14 +8,14 @@ from dataclasses import replace
 
 from shapely import Point as ShapelyPoint
 
-from rules_core.codec import Json
+from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.rulesets.hail_caesar import measure, morale
 from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
 from rules_core.rulesets.hail_caesar.tables import weapon_range
 from rules_core.state import BattleState, Leader, Point, Unit
-from rules_core.toolkit import enemy_target, engaged, g
+from rules_core.toolkit import enemy_target, engaged, g, param_number
 
 MODES = ("order", "initiative")
 COMMANDS = ("units", "division", "follow_me", "rally", "courage")
@@ -61,13 +61,6 @@ ORDER_KINDS = (
 Params = Mapping[str, Json]
 
 
-def num(params: Params, name: str) -> float:
-    """A numeric parameter."""
-    value = params[name]
-    assert isinstance(value, int | float)
-    return float(value)
-
-
 def preview(state: BattleState, order: Order, params: Params) -> Verdict:
     """Dispatch to the check for the order's kind."""
     checks: dict[str, Callable[[BattleState, Order, Params], Verdict]] = {
@@ -88,14 +81,14 @@ def preview(state: BattleState, order: Order, params: Params) -> Verdict:
 
 def superseded(state: BattleState, unit: Unit, params: Params) -> Unit | None:
     """The enemy whose nearness supersedes orders (12" formed, 6" open order), if any."""
-    reach = num(params, "open_order_proximity" if _open(unit) else "proximity")
+    reach = param_number(params, "open_order_proximity" if _open(unit) else "proximity")
     near = measure.enemies_within(state, unit, reach)
     return min(near, key=lambda e: measure.gap(unit, e)) if near else None
 
 
 def may_use_initiative(state: BattleState, unit: Unit, params: Params) -> bool:
     """Within 12" of an enemy (formed, seen or not), or seeing one (open order)."""
-    reach = num(params, "initiative_range")
+    reach = param_number(params, "initiative_range")
     return bool(measure.enemies_within(state, unit, reach, seen=_open(unit)))
 
 
@@ -137,7 +130,7 @@ def leader_of(state: BattleState, division: str) -> Leader | None:
 def distance_penalty(leader: Leader, unit: Unit, params: Params) -> int:
     """Order-test distance modifier: -1 for each full step (12") from general to unit."""
     apart = Footprint.of(unit).polygon.distance(_point(leader))
-    return -int(apart // num(params, "command_distance_step"))
+    return -int(apart // param_number(params, "command_distance_step"))
 
 
 def _point(leader: Leader) -> ShapelyPoint:
@@ -175,7 +168,7 @@ def place(state: BattleState, order: Order, zone: Sequence[Point] | None) -> Ver
     """A deployment order: on the table, inside the band of y its side's ``zone`` spans."""
     unit = state.unit(order.actor)
     x, y = point_param(order, "to")
-    facing = measure.json_float(order.params.get("facing", unit.facing))
+    facing = number_or(order.params.get("facing", unit.facing), 0.0)
     pose = Footprint.of(unit).moved_to((x, y), facing)
     ys = [corner[1] for corner in zone or ()]
     low, high = (min(ys), max(ys)) if ys else (0.0, 1e9)
@@ -197,7 +190,8 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
     if moves > limit:
         most = f'{limit} move{"s" if limit > 1 else ""} of {g(measure.rate(unit))}"'
         return Illegal(order, f'{g(length)}" needs {moves} moves; it may make at most {most}')
-    facing = measure.json_float(order.params.get("facing", facing_towards((unit.x, unit.y), end)))
+    heading = facing_towards((unit.x, unit.y), end)
+    facing = number_or(order.params.get("facing", heading), 0.0)
     pose = Footprint.of(unit).moved_to(end, facing)
     reason = _blocked(state, unit, pose, params)
     if reason:
@@ -221,9 +215,11 @@ def _blocked(state: BattleState, unit: Unit, pose: Footprint, params: Params) ->
     through = measure.blocker(state, unit, pose)
     if through:
         return f"{unit.name} would pass through {through}"
-    near = measure.too_close(state, unit, pose, num(params, "enemy_keep_off"))
+    near = measure.too_close(state, unit, pose, param_number(params, "enemy_keep_off"))
     if near:
-        return f'{unit.name} would end within {g(num(params, "enemy_keep_off"))}" of {near}'
+        return (
+            f'{unit.name} would end within {g(param_number(params, "enemy_keep_off"))}" of {near}'
+        )
     return ""
 
 
@@ -311,13 +307,15 @@ def _join(
 ) -> Verdict:
     where = point_param(order, "to") if "to" in order.params else (leader.x, leader.y)
     apart = Footprint.of(unit).polygon.distance(_point(replace(leader, x=where[0], y=where[1])))
-    if apart > num(params, "join_range") + 1e-9:
+    if apart > param_number(params, "join_range") + 1e-9:
         return Illegal(order, f'{unit.name} is {g(apart)}" from {leader.name}, beyond 12"')
     if option == "follow_me" and unit.group != leader.group:
         return Illegal(order, f"{unit.name} is not in {leader.name}'s division")
-    if option == "rally" and measure.stat(unit, "casualties") < num(params, "rally_min_hits"):
+    if option == "rally" and measure.stat(unit, "casualties") < param_number(
+        params, "rally_min_hits"
+    ):
         return Illegal(
-            order, f"{unit.name} has not received {g(num(params, 'rally_min_hits'))} hits"
+            order, f"{unit.name} has not received {g(param_number(params, 'rally_min_hits'))} hits"
         )
     if option == "courage":
         if leader.status.get("rank") != "army":
@@ -362,7 +360,7 @@ def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
     if closer:
         return Illegal(order, f"{closer} is closer: a unit shoots at the closest enemy it sees")
     seen = measure.sight(state, unit, target)
-    band = "short" if apart <= num(params, "short_range") else "long"
+    band = "short" if apart <= param_number(params, "short_range") else "long"
     summary = f'shoots at {target.name}, {g(apart)}" away: {band} range'
     if not seen.clear:
         return Preview(order, summary, ("no line of sight by the geometry: the GM will rule",))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_core.codec import Json
+from rules_core.codec import Json, number_or
 from rules_core.context import Context
 from rules_core.orders import Order, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
@@ -203,7 +203,7 @@ class HailCaesarRules(Rules):
         """Place each unit given a deployment order."""
         for order in checked_orders(ctx, ("place",)):
             unit = ctx.state.unit(order.actor)
-            facing = orders.num({"f": order.params.get("facing", unit.facing)}, "f")
+            facing = number_or(order.params.get("facing", unit.facing), 0.0)
             end = point_param(order, "to")
             ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
 

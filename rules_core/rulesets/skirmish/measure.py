@@ -11,6 +11,7 @@ from rules_core.geometry import Footprint, Point, facing_towards, interpenetrate
 from rules_core.rulesets.skirmish.tables import kinds_where
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import Sight, trace_path
+from rules_core.toolkit import param_number
 
 DIFFICULT = kinds_where("movement", "difficult")
 IMPASSABLE = kinds_where("movement", "impassable")
@@ -33,13 +34,6 @@ class MoveCost:
         return not self.barred_by and self.cost <= self.allowance + 1e-9
 
 
-def number(params: Mapping[str, Json], name: str) -> float:
-    """A numeric parameter."""
-    value = params[name]
-    assert isinstance(value, int | float)
-    return float(value)
-
-
 def allowance(unit: Unit) -> float:
     """A unit's move in inches, from its profile."""
     value = unit.get("move", 0)
@@ -54,16 +48,16 @@ def move_cost(state: BattleState, unit: Unit, end: Point, params: Mapping[str, J
     if report.crossed(IMPASSABLE) or report.length_in(IMPASSABLE):
         return MoveCost(report.length, allowance(unit), (), "impassable terrain")
     difficult = report.length_in(DIFFICULT)
-    extra = difficult * (number(params, "difficult_factor") - 1)
+    extra = difficult * (param_number(params, "difficult_factor") - 1)
     if difficult:
         notes.append(f'{round(difficult, 1):g}" in difficult terrain counts double')
     obstacles = report.crossed(OBSTACLES)
-    extra += obstacles * number(params, "obstacle_cost")
+    extra += obstacles * param_number(params, "obstacle_cost")
     if obstacles:
         notes.append(f"crosses {obstacles} obstacle{'s' if obstacles > 1 else ''}")
     limit = allowance(unit)
     if report.all_on_road:
-        limit += number(params, "road_bonus")
+        limit += param_number(params, "road_bonus")
         notes.append("follows the road")
     return MoveCost(round(report.length + extra, 6), limit, tuple(notes))
 

@@ -31,6 +31,7 @@ from rules_core.toolkit import (
     enemy_target,
     engaged,
     g,
+    param_number,
     turn_limit_outcome,
 )
 
@@ -208,7 +209,7 @@ class SkirmishRules(Rules):
         return Preview(order, summary, notes)
 
     def _band(self, state: BattleState, gap: float, reach: float) -> tuple[str, int]:
-        share = measure.number(self.parameter_values(state.parameters), "short_range")
+        share = param_number(self.parameter_values(state.parameters), "short_range")
         band = "short" if gap <= reach * share else "long"
         need = TO_HIT.lookup("shooting", band)
         assert isinstance(need, int)
