@@ -6,12 +6,12 @@ ruleset so far has answered it, so a new ruleset starts from the same behaviour.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rules_core.codec import Json
 from rules_core.events import OrderRejected
-from rules_core.geometry import Footprint, in_contact
+from rules_core.geometry import Footprint, edge_distance, in_contact
 from rules_core.orders import Illegal, Order
 from rules_core.state import BattleState, Leader, Outcome, Unit
 from rules_core.terrain import Sight, line_of_sight
@@ -111,6 +111,22 @@ def contact_pairs(
             found.append((unit.id, enemies[0].id))
             taken.update((unit.id, enemies[0].id))
     return found
+
+
+def gap(a: Unit, b: Unit) -> float:
+    """Edge-to-edge distance between two units."""
+    return edge_distance(Footprint.of(a), Footprint.of(b))
+
+
+def nearest(units: Iterable[Unit], unit: Unit) -> Unit | None:
+    """The nearest of some units to this one, edge to edge; ties go to the first."""
+    found = list(units)
+    return min(found, key=lambda other: gap(unit, other)) if found else None
+
+
+def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
+    """The closest enemy unit, edge to edge (leaders are never units, so never counted)."""
+    return nearest(state.enemies_of(unit.side), unit)
 
 
 def sight(state: BattleState, viewer: Unit, target: Unit, blockers: frozenset[str]) -> Sight:

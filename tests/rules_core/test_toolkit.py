@@ -25,6 +25,9 @@ from rules_core.toolkit import (
     find_leader,
     find_unit,
     g,
+    gap,
+    nearest,
+    nearest_enemy,
     param_number,
     turn_limit_outcome,
 )
@@ -119,3 +122,16 @@ def test_numbers_from_json_and_parameters() -> None:
 
 def test_distances_are_written_with_one_decimal_at_most() -> None:
     assert (g(6), g(2.25), g(0.04)) == ("6", "2.2", "0")
+
+
+def test_the_nearest_enemy_is_measured_edge_to_edge() -> None:
+    state = _placed(sample_battle(), "b3", 24, 9, 180)  # 3 inches beyond Red Archers' front
+    archers = state.unit("r2")
+    assert gap(archers, state.unit("b3")) == pytest.approx(3.0)
+    assert nearest_enemy(state, archers) == state.unit("b3")
+    assert nearest([state.unit("b1"), state.unit("b2")], archers) == state.unit("b2")
+    assert nearest([], archers) is None
+    assert (
+        nearest_enemy(state.without_unit("b1").without_unit("b2").without_unit("b3"), archers)
+        is None
+    )

@@ -25,6 +25,8 @@ from rules_core.rulesets.hail_caesar.tables import (
 )
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import Sight
+from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
+from rules_core.toolkit import nearest_enemy as nearest_enemy
 
 # Hills, woods and buildings block sight (the sheet's Visibility section).
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village"})
@@ -56,11 +58,6 @@ def rate(unit: Unit) -> float:
     return float(value)
 
 
-def gap(a: Unit, b: Unit) -> float:
-    """Edge-to-edge distance between two units."""
-    return edge_distance(Footprint.of(a), Footprint.of(b))
-
-
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Sight from the viewer's centre-front; hills, woods, buildings and units block it."""
     return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)
@@ -70,12 +67,6 @@ def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = Fa
     """Enemy units within ``reach`` inches edge to edge, optionally only those it can see."""
     near = [e for e in state.enemies_of(unit.side) if gap(unit, e) <= reach + EPSILON]
     return [e for e in near if sight(state, unit, e).clear] if seen else near
-
-
-def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
-    """The closest enemy unit edge to edge (generals are never units, so never counted)."""
-    enemies = state.enemies_of(unit.side)
-    return min(enemies, key=lambda e: gap(unit, e)) if enemies else None
 
 
 def edge_touched(unit: Unit, other: Unit) -> str:

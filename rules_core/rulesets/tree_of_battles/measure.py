@@ -11,7 +11,6 @@ from rules_core import toolkit
 from rules_core.geometry import (
     Footprint,
     Point,
-    edge_distance,
     facing_towards,
     interpenetrated,
     quarter,
@@ -19,6 +18,8 @@ from rules_core.geometry import (
 )
 from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import PathReport, Sight, feature_shape, trace_path
+from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
+from rules_core.toolkit import nearest as nearest
 
 DIFFICULT = frozenset({"wood", "dense_wood", "rough", "marsh", "village"})
 DENSE = frozenset({"dense_wood"})
@@ -58,17 +59,6 @@ def on_road(state: BattleState, point: Point) -> bool:
     """True if a point lies on a road."""
     report = trace_path([point, (point[0] + ON_ROAD_SLACK, point[1])], state.terrain)
     return report.all_on_road
-
-
-def gap(a: Unit, b: Unit) -> float:
-    """Edge-to-edge distance between two contingents."""
-    return edge_distance(Footprint.of(a), Footprint.of(b))
-
-
-def nearest(units: Iterable[Unit], unit: Unit) -> Unit | None:
-    """The nearest of some contingents, edge to edge; ties go to roster order."""
-    found = list(units)
-    return min(found, key=lambda other: gap(unit, other)) if found else None
 
 
 def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
