@@ -160,6 +160,15 @@ class Rules:
         """The area a side deploys in (a polygon), or None for anywhere on the table."""
         return band_zone(state, side)
 
+    def deployment_facing(self, state: BattleState, side: str) -> float:
+        """The facing a side's units deploy with unless told: towards the far edge (0 for a
+        zone in the lower half of the table, else 180)."""
+        zone = self.deployment_zone(state, side)
+        if zone is None:
+            return 0.0
+        middle = sum(y for _, y in zone) / len(zone)
+        return 0.0 if middle < state.battlefield.depth / 2 else 180.0
+
     def deployment_problem(self, state: BattleState, unit: Unit) -> Misplaced | None:
         """Why a unit may not be deployed where it stands (off the table, outside its side's
         zone, over another unit), or None if it may."""

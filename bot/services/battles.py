@@ -328,26 +328,17 @@ def _place(loaded: Loaded, user_id: int, ref: str, at: Any, facing: Any) -> Unit
     if not loaded.is_gm(user_id) and unit.side not in loaded.side_of(user_id):
         raise PermissionDenied(f"**{unit.name}** is not yours to deploy.")
     current = next((u for u in loaded.state.units if u.id == unit.id), None)
-    turn = (
-        float(facing)
-        if facing is not None
-        else (current.facing if current else _facing(loaded, unit))
-    )
+    if facing is not None:
+        turn = float(facing)
+    else:
+        default = loaded.rules.deployment_facing(loaded.state, unit.side)
+        turn = current.facing if current else default
     placed = replace(unit, x=float(at[0]), y=float(at[1]), facing=turn % 360)
     problem = loaded.rules.deployment_problem(loaded.state, placed)
     if problem is not None:
         other = f" **{problem.other.name}**" if problem.other is not None else ""
         raise InvalidInput(f"**{placed.name}** {problem.reason}{other}.")
     return placed
-
-
-def _facing(loaded: Loaded, unit: Unit) -> float:
-    """Face the far edge: sides deploying in the lower half face +y (0), the others 180."""
-    zone = loaded.rules.deployment_zone(loaded.state, unit.side)
-    if zone is None:
-        return 0.0
-    middle = sum(y for _, y in zone) / len(zone)
-    return 0.0 if middle < loaded.state.battlefield.depth / 2 else 180.0
 
 
 def _with_unit(state: BattleState, unit: Unit) -> BattleState:

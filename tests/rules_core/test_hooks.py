@@ -67,3 +67,11 @@ def test_each_ruleset_with_rules_gives_its_sample_battle() -> None:
             assert battle is not None and battle.ruleset == ruleset.id
         else:
             assert battle is None
+
+
+def test_units_deploy_facing_the_far_edge_unless_the_zone_says_nothing() -> None:
+    rules, state = _rules("skirmish"), sample_battle()
+    assert rules.deployment_facing(state, "red") == 0.0
+    assert rules.deployment_facing(state, "blue") == 180.0
+    unzoned = state.with_side(replace(state.side("blue"), status={}))
+    assert rules.deployment_facing(unzoned, "blue") == 0.0
