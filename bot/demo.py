@@ -126,7 +126,9 @@ async def deploy_in_lines(services: Services, rules: Rules, view: BattleView) ->
     units = await services.lookups.roster_units(PLACE, GM)
     width = view.state.battlefield.width
     for side in view.sides:
-        zone = rules.deployment_zone(view.state, side.side_id) or ((0, 0), (width, 6))
+        zone = rules.deployment_zone(view.state, side.side_id)
+        if zone is None:
+            raise SystemExit(f"The ruleset gives {side.name} no deployment zone to line up in.")
         y = sum(p[1] for p in zone) / len(zone)
         own = [u for u in units if u[0].startswith(side.side_id)]
         for index, (unit_id, _, _) in enumerate(own):

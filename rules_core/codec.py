@@ -15,6 +15,13 @@ T = TypeVar("T")
 Json = str | int | float | bool | None | list["Json"] | dict[str, "Json"]
 
 
+def number_or(value: Json, default: float) -> float:
+    """A JSON number as a float, or the default when it is missing, a bool or not a number."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return default
+
+
 class Serialisable:
     """Mixin for dataclasses: ``to_dict`` and ``from_dict`` through the codec."""
 

@@ -75,8 +75,25 @@ class UnitMoved(Event):
     notes: tuple[str, ...] = ()
 
 
+class ShotMark:
+    """Mixed into an event the map draws as a shot: a line from ``shooter`` to ``target``.
+
+    A ruleset's own shot event inherits it (or is a ``ShotFired``) and the map draws it.
+    """
+
+    shooter: str
+    target: str
+
+
+class CombatMark:
+    """Mixed into an event the map marks as a combat between ``attacker`` and ``defender``."""
+
+    attacker: str
+    defender: str
+
+
 @dataclass(frozen=True)
-class ShotFired(Event):
+class ShotFired(Event, ShotMark):
     """A unit shot at another; the map draws a line between them."""
 
     kind: ClassVar[str] = "shot_fired"
@@ -86,7 +103,7 @@ class ShotFired(Event):
 
 
 @dataclass(frozen=True)
-class MeleeFought(Event):
+class MeleeFought(Event, CombatMark):
     """Two units fought hand to hand; the map marks where they meet."""
 
     kind: ClassVar[str] = "melee_fought"

@@ -11,7 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from rules_core.codec import Json
+from shapely.geometry import Polygon
+
+from rules_core.codec import Json, number_or
+from rules_core.geometry import Footprint, overlap_area
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict
 from rules_core.state import (
     Battlefield,
@@ -32,6 +35,15 @@ if TYPE_CHECKING:
 
 Table = ScoreTable | GridTable
 ROSTER_KEYS = frozenset({"name", "type", "grade", "quality", "stands", "frontage", "depth"})
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """Why a unit may not deploy where it was put: the words that follow its name, then the
+    unit in its way, if any ("would overlap" Red Archers)."""
+
+    reason: str
+    other: Unit | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,11 @@ class Rules:
             raise KeyError(f"unknown parameters: {', '.join(unknown)}")
         return {**values, **overrides}
 
+    def command_kinds(self) -> tuple[str, ...]:
+        """The order kinds a player picks by name when giving a leader a command; by default
+        every order a leader gives."""
+        return tuple(kind.id for kind in self.order_kinds if kind.actor == "leader")
+
     def resolver(self, step: Step) -> Callable[[Context], None]:
         """The method that resolves a step."""
         found: Callable[[Context], None] = getattr(self, f"resolve_{step.resolver}")
@@ -113,10 +130,11 @@ class Rules:
         """A unit built from one roster entry, not yet placed; profile values pass through."""
         quality = entry.get("grade", entry.get("quality", ""))
         profile = {key: value for key, value in entry.items() if key not in ROSTER_KEYS}
+        frontage, depth = number_or(entry.get("frontage"), 2.0), number_or(entry.get("depth"), 1.0)
         return Unit(
             unit_id, str(entry["name"]), side, group, str(entry.get("type", "")), str(quality),
-            _number(entry.get("frontage"), 2.0), _number(entry.get("depth"), 1.0), 0.0, 0.0, 0.0,
-            stands=int(_number(entry.get("stands"), 1)), profile=profile,
+            frontage, depth, 0.0, 0.0, 0.0,
+            stands=int(number_or(entry.get("stands"), 1)), profile=profile,
         )  # fmt: skip
 
     def forces_from_roster(
@@ -140,14 +158,40 @@ class Rules:
 
     def deployment_zone(self, state: BattleState, side: str) -> tuple[Point, ...] | None:
         """The area a side deploys in (a polygon), or None for anywhere on the table."""
-        band = state.side(side).status.get("deploy_zone")
-        if not isinstance(band, list | tuple) or len(band) != 2:
-            return None
-        low, high = (float(v) for v in band if isinstance(v, int | float))
-        width = state.battlefield.width
-        return ((0.0, low), (width, low), (width, high), (0.0, high))
+        return band_zone(state, side)
+
+    def deployment_facing(self, state: BattleState, side: str) -> float:
+        """The facing a side's units deploy with unless told: towards the far edge (0 for a
+        zone in the lower half of the table, else 180)."""
+        zone = self.deployment_zone(state, side)
+        if zone is None:
+            return 0.0
+        middle = sum(y for _, y in zone) / len(zone)
+        return 0.0 if middle < state.battlefield.depth / 2 else 180.0
+
+    def deployment_problem(self, state: BattleState, unit: Unit) -> Misplaced | None:
+        """Why a unit may not be deployed where it stands (off the table, outside its side's
+        zone, over another unit), or None if it may."""
+        footprint = Footprint.of(unit)
+        table = state.battlefield
+        if not all(0 <= x <= table.width and 0 <= y <= table.depth for x, y in footprint.corners()):
+            return Misplaced(
+                f"at ({unit.x:g}, {unit.y:g}) would stand off the table "
+                f"({table.width:g} by {table.depth:g} {table.measure})"
+            )
+        zone = self.deployment_zone(state, unit.side)
+        if zone is not None and not Polygon(zone).buffer(1e-9).contains(footprint.polygon):
+            return Misplaced("must deploy inside its side's deployment zone")
+        for other in state.units:
+            if other.id != unit.id and overlap_area(footprint, Footprint.of(other)) > 1e-9:
+                return Misplaced("would overlap", other)
+        return None
 
     # -- the demo ----------------------------------------------------------------------
+
+    def sample_battle(self) -> BattleState | None:
+        """A battle laid out at deployment, for the README's map and tests; none by default."""
+        return None
 
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
         """Two rosters a demo or a new GM can start from (editable defaults); none by default."""
@@ -199,9 +243,13 @@ class Rules:
         actor = next((item for item in actors if item.id == order.actor), None)
         if actor is None:
             return f"no {kind.actor} {order.actor!r} on the table"
+        return self.turn_problem(state, actor.side)
+
+    def turn_problem(self, state: BattleState, side: str) -> str | None:
+        """Why a side may not give orders now (the step waits for others), or None if it may."""
         acting = self.acting_sides(state)
-        if "gm" not in acting and actor.side not in acting:
-            return f"it is not {actor.side}'s turn to give orders"
+        if "gm" not in acting and side not in acting:
+            return f"it is not {side}'s turn to give orders"
         return None
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
@@ -226,8 +274,11 @@ class Rules:
         return None
 
 
-def _number(value: Json, default: float) -> float:
-    """A roster number, or the default when it is missing or not a number."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return default
+def band_zone(state: BattleState, side: str) -> tuple[Point, ...] | None:
+    """The default deployment zone: the band of y that ``new_battle`` gave the side, if any."""
+    band = state.side(side).status.get("deploy_zone")
+    if not isinstance(band, list | tuple) or len(band) != 2:
+        return None
+    low, high = (float(v) for v in band if isinstance(v, int | float))
+    width = state.battlefield.width
+    return ((0.0, low), (width, low), (width, high), (0.0, high))

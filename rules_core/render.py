@@ -25,6 +25,7 @@ from rules_core.events import (
     UnitMoved,
 )
 from rules_core.state import BattleState
+from rules_core.toolkit import g
 
 
 class Renderer:
@@ -89,13 +90,9 @@ def _rolled(e: DiceRolled, r: Renderer) -> str:
 def _moved(e: UnitMoved, r: Renderer) -> str:
     end = e.path[-1]
     notes = "".join(f"; {note}" for note in e.notes)
-    where = f"({_num(end[0])}, {_num(end[1])})"
+    where = f"({g(end[0])}, {g(end[1])})"
     facing = f"{round(e.facing) % 360}°"
     return f"{r.name(e.unit)} moves {r.length(e.distance)} to {where} facing {facing}{notes}"
-
-
-def _num(value: float) -> str:
-    return f"{round(value, 1):g}"
 
 
 @_line.register

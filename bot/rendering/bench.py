@@ -19,7 +19,7 @@ from bot.rendering import text
 from bot.rendering.map_layer import forget_grounds
 from bot.rendering.render import MapOptions, render_map
 from rules_core.codec import Json
-from rules_core.events import Event, StatusChanged, UnitMoved
+from rules_core.events import Event, ShotFired, StatusChanged, UnitMoved
 from rules_core.geometry import Footprint
 from rules_core.state import (
     TERRAIN_KINDS,
@@ -34,14 +34,6 @@ from rules_core.steps import Cursor
 
 WIDTH, HEIGHT = 1600, 1067
 TARGET_MS, TARGET_KB, TARGET_RATIO = 80.0, 400.0, 5.0
-
-
-@dataclass(frozen=True)
-class Shot(Event):
-    """A stand-in shot event for the benchmark (the core has none yet)."""
-
-    shooter: str
-    target: str
 
 
 def _terrain(rng: random.Random, count: int) -> tuple[TerrainFeature, ...]:
@@ -127,7 +119,7 @@ def _events(units: tuple[Unit, ...]) -> tuple[Event, ...]:
         start = Footprint.of(unit).advanced(-4)
         events.append(UnitMoved(unit.id, ((start.x, start.y), (unit.x, unit.y)), 4.0, unit.facing))
     for shooter, target in zip(units[12:22], units[60:70], strict=True):
-        events.append(Shot(shooter.id, target.id))
+        events.append(ShotFired(shooter.id, target.id))
     events.append(StatusChanged(units[0].id, "disordered", None, True, "shot"))
     return tuple(events)
 

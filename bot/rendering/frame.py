@@ -21,7 +21,7 @@ from bot.rendering.style import (
 )
 from bot.rendering.text import width, write
 from bot.rendering.view import View
-from rules_core.state import BattleState
+from rules_core.state import BattleState, Point
 
 STEPS = (0.25, 0.5, 1.0, 2.0, 3.0, 6.0, 12.0, 24.0, 48.0, 96.0)
 MIN_MINOR_PX = 16.0  # closer grid lines turn into a grey wash
@@ -96,22 +96,20 @@ def draw_edges(draw: ImageDraw.ImageDraw, view: View, grid: Grid, origin: tuple[
     draw.rectangle((left - 1, top - 1, right, bottom), outline=INK, width=1)
 
 
-def side_edge(state: BattleState, side: str) -> str | None:
+def side_edge(state: BattleState, side: str, zone: Sequence[Point] | None = None) -> str | None:
     """The table edge a side deploys on: N, E, S or W, or None if nothing says.
 
-    Read from the side's ``edge`` status, else its ``deploy_zone`` (a band of y), else the
-    edge nearest the middle of its units.
+    Read from the side's ``edge`` status, else its deployment ``zone`` (nearer the south or
+    the north edge), else the edge nearest the middle of its units.
     """
     status = state.side(side).status
     table = state.battlefield
     edge = str(status.get("edge", "")).upper()[:1]
     if edge in COMPASS:
         return edge
-    zone = status.get("deploy_zone")
-    if isinstance(zone, list | tuple) and len(zone) == 2:
-        low, high = zone
-        if isinstance(low, int | float) and isinstance(high, int | float):
-            return "S" if (low + high) / 2 < table.depth / 2 else "N"
+    if zone:
+        middle = sum(y for _, y in zone) / len(zone)
+        return "S" if middle < table.depth / 2 else "N"
     units = state.units_of(side)
     if not units:
         return None

@@ -32,7 +32,7 @@ from bot.rendering.units import (
     unit_label,
 )
 from bot.rendering.view import View
-from rules_core.state import Leader, TerrainFeature
+from rules_core.state import Leader, Point, TerrainFeature
 
 MARK_RADIUS = 11.0
 TERRAIN_TEXT = 14
@@ -120,16 +120,25 @@ def _pieces(scene: Scene, view: View) -> list[Piece]:
 
 
 def _deploy_zones(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
-    """During setup, dashed lines where each side's deployment zone ends."""
+    """During setup, dashed lines where each side's deployment zone ends: the zone's edges
+    that run inside the table, not along its border."""
     table = scene.state.battlefield
     for side in scene.state.sides:
-        zone = side.status.get("deploy_zone")
-        if not isinstance(zone, list | tuple) or len(zone) != 2:
-            continue
-        for y in zone:
-            if isinstance(y, int | float) and 0 < y < table.depth:
-                line = view.pxs(((0.0, float(y)), (table.width, float(y))))
+        zone = scene.zones.get(side.id, ())
+        for start, end in zip(zone, (*zone[1:], *zone[:1]), strict=True):
+            if _inside_table(start, end, table.width, table.depth):
+                line = view.pxs(tuple(sorted((start, end))))  # drawn left to right, as always
                 overlays.dashed(draw, line, scene.style(side.id).fill, 3, dash=14.0, gap=8.0)
+
+
+def _inside_table(start: Point, end: Point, width: float, depth: float) -> bool:
+    """Whether a zone edge lies on the table and not along one of its borders."""
+    on_table = all(0 <= x <= width and 0 <= y <= depth for x, y in (start, end))
+    border = any(
+        start[axis] == end[axis] == limit
+        for axis, limit in ((0, 0.0), (0, width), (1, 0.0), (1, depth))
+    )
+    return on_table and not border
 
 
 def _reach(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> tuple[float, float] | None:

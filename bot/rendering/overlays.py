@@ -1,9 +1,9 @@
 """What the last step did, drawn over the table: moves as arrows, shots as lines, contacts.
 
-Events are dispatched on their type and unknown ones are ignored. The core has no shot or
-combat event yet, so any event carrying ``shooter`` and ``target`` unit ids is drawn as a shot
-and any carrying ``attacker`` and ``defender`` as a combat; units in contact with an enemy
-are marked from the state itself.
+Events are dispatched on their type and unknown ones are ignored: an event is drawn as a shot
+if it is a ``ShotMark`` and as a combat if it is a ``CombatMark`` (rules_core.events), so a
+ruleset's own events are drawn without naming them here; units in contact with an enemy are
+marked from the state itself.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from shapely import Polygon
 
 from bot.rendering.style import CONTACT, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.view import View
-from rules_core.events import Event, UnitMoved
+from rules_core.events import CombatMark, Event, ShotMark, UnitMoved
 from rules_core.geometry import EPSILON, Footprint, in_contact
 from rules_core.state import Unit
 
@@ -42,16 +42,11 @@ def read_events(events: Iterable[Event]) -> Marks:
     for event in events:
         if isinstance(event, UnitMoved) and len(event.path) >= 2:
             marks.moves.append((event.unit, tuple(event.path)))
-        elif (shot := _ids(event, "shooter", "target")) is not None:
-            marks.shots.append(shot)
-        elif (combat := _ids(event, "attacker", "defender")) is not None:
-            marks.combats.append(combat)
+        elif isinstance(event, ShotMark):
+            marks.shots.append((event.shooter, event.target))
+        elif isinstance(event, CombatMark):
+            marks.combats.append((event.attacker, event.defender))
     return marks
-
-
-def _ids(event: Event, first: str, second: str) -> tuple[str, str] | None:
-    a, b = getattr(event, first, None), getattr(event, second, None)
-    return (a, b) if isinstance(a, str) and isinstance(b, str) else None
 
 
 def dashed(

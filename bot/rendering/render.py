@@ -209,7 +209,10 @@ def draw_frame(canvas: Image.Image, scene: Scene, layout: Layout, options: MapOp
 
 def _deploys(scene: Scene) -> list[tuple[str, str, SideStyle]]:
     """Each side's edge, leaving out edges two sides would share (a guess gone wrong)."""
-    edges = {side.id: frame.side_edge(scene.state, side.id) for side in scene.state.sides}
+    edges = {
+        side.id: frame.side_edge(scene.state, side.id, scene.zones.get(side.id))
+        for side in scene.state.sides
+    }
     taken = [edge for edge in edges.values() if edge is not None]
     return [
         (edge, side.name, scene.style(side.id))

@@ -6,21 +6,12 @@ The README shows these maps; run this again after changing the renderer or a sam
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 
 from bot.rendering.render import render_map
 from rules_core import engine, registry
-from rules_core.rulesets.hail_caesar import sample as hail_caesar
-from rules_core.rulesets.skirmish import sample as skirmish
-from rules_core.rulesets.tree_of_battles import sample as tree_of_battles
 from rules_core.state import BattleState
 
-SAMPLES: dict[str, Callable[[], BattleState]] = {
-    "skirmish": skirmish.sample_battle,
-    "tree_of_battles": tree_of_battles.sample_battle,
-    "hail_caesar": hail_caesar.sample_battle,
-}
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "docs" / "maps"
 
 
@@ -30,15 +21,25 @@ def at_first_step(state: BattleState) -> BattleState:
     return state if rules is None else engine.begin(rules, state)
 
 
+def sample_battles() -> dict[str, BattleState]:
+    """Each ruleset's sample battle, by ruleset id (rulesets without one are left out)."""
+    found = {}
+    for ruleset in registry.all_rulesets(include_unlisted=True):
+        state = ruleset.rules.sample_battle() if ruleset.rules is not None else None
+        if state is not None:
+            found[ruleset.id] = state
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write one PNG per sample battle and print where each went."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_FOLDER, help="folder to write to")
     folder = parser.parse_args(argv).out
     folder.mkdir(parents=True, exist_ok=True)
-    for name, build in SAMPLES.items():
+    for name, state in sample_battles().items():
         path = folder / f"{name}.png"
-        path.write_bytes(render_map(at_first_step(build())))
+        path.write_bytes(render_map(at_first_step(state)))
         print(f"{path} ({path.stat().st_size // 1024} KB)")
     return 0
 

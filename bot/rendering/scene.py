@@ -10,7 +10,8 @@ from bot.rendering.overlays import Marks, Reach, contacts, read_events
 from bot.rendering.style import SIDE_COLOURS, SIDE_ORDER, SideStyle, side_style
 from rules_core import registry
 from rules_core.events import Event
-from rules_core.state import BattleState, Leader, Unit
+from rules_core.plugin import band_zone
+from rules_core.state import BattleState, Leader, Point, Unit
 
 MEASURE_MARKS = {"inch": '"', "SF": " SF", "H": " H"}
 
@@ -28,6 +29,7 @@ class Scene:
     side_view: SideView | None
     reach: Reach | None
     contacts: list[tuple[Unit, Unit]] = field(default_factory=list)  # enemies touching
+    zones: dict[str, tuple[Point, ...]] = field(default_factory=dict)  # where each side deploys
 
     def style(self, side: str) -> SideStyle:
         """The colours of a side (grey for a side the state does not list)."""
@@ -45,10 +47,13 @@ def build_scene(
     ``lost`` in the step are drawn pale where they stood, so its shots and combats show."""
     marks = read_events(events)
     styles = side_styles(state)
+    zones = deployment_zones(state)
     if side_view is None:
         units = state.units
         gone = tuple(u for u in lost if all(u.id != kept.id for kept in units))
-        return Scene(state, units, gone, state.leaders, marks, styles, None, reach, contacts(units))
+        return Scene(
+            state, units, gone, state.leaders, marks, styles, None, reach, contacts(units), zones
+        )
     seen = visible_enemies(state, side_view)
     units = tuple(u for u in state.units if u.side == side_view.side or u.id in seen)
     shown = {unit.id for unit in units}
@@ -61,7 +66,22 @@ def build_scene(
     leaders = tuple(visible_leaders(state, side_view, seen))
     if reach is not None and reach.unit not in shown:
         reach = None
-    return Scene(state, units, ghosts, leaders, marks, styles, side_view, reach, contacts(units))
+    return Scene(
+        state, units, ghosts, leaders, marks, styles, side_view, reach, contacts(units), zones
+    )
+
+
+def deployment_zones(state: BattleState) -> dict[str, tuple[Point, ...]]:
+    """Each side's deployment zone as its ruleset gives it (the core's default for a state
+    whose ruleset is not registered, as in the rendering tests); sides with none left out."""
+    ruleset = _rules(state)
+    zone_of = ruleset.rules.deployment_zone if ruleset and ruleset.rules else None
+    found = {}
+    for side in state.sides:
+        zone = zone_of(state, side.id) if zone_of else band_zone(state, side.id)
+        if zone is not None:
+            found[side.id] = zone
+    return found
 
 
 def side_styles(state: BattleState) -> dict[str, SideStyle]:

@@ -20,7 +20,7 @@ from bot.db.models import (
 )
 from bot.errors import Conflict, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
-from rules_core import engine, registry
+from rules_core import engine, registry, toolkit
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Leader, Unit
 from rules_core.status import describe_state
@@ -212,12 +212,9 @@ def subject_words(state: BattleState) -> str:
 
 def find_leader(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Leader:
     """A leader by id or name (case-insensitive), optionally only among some sides."""
-    key = " ".join(ref.split()).casefold()
-    for leader in state.leaders:
-        if key in (leader.id.casefold(), leader.name.casefold()) and (
-            sides is None or leader.side in sides
-        ):
-            return leader
+    leader = toolkit.find_leader(state, ref, sides)
+    if leader is not None:
+        return leader
     whose = "" if sides is None else " of yours"
     raise NotFound(f"There is no leader{whose} called **{ref}** in this battle.")
 
@@ -236,12 +233,9 @@ def find_actor(state: BattleState, ref: str, sides: Sequence[str] | None = None)
 
 def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Unit:
     """A unit by id or name (case-insensitive), optionally only among some sides."""
-    key = " ".join(ref.split()).casefold()
-    for unit in state.units:
-        if (unit.id.casefold() == key or unit.name.casefold() == key) and (
-            sides is None or unit.side in sides
-        ):
-            return unit
+    unit = toolkit.find_unit(state, ref, sides)
+    if unit is not None:
+        return unit
     whose = "" if sides is None else " of yours"
     raise NotFound(f"There is no unit{whose} called **{ref}** on the table.")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from shapely.geometry import Polygon
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -25,7 +24,6 @@ from bot.services.campaigns import Place, clean_text, load_open_campaign, requir
 from bot.services.parameters import battle_parameters, table_size
 from bot.services.settings import MAX_TABLE, MIN_TABLE
 from bot.services.shapes import check_on_table, parse_point, terrain_points
-from rules_core.geometry import Footprint, overlap_area
 from rules_core.plugin import Rules
 from rules_core.seeding import commitment, new_seed
 from rules_core.state import TERRAIN_KINDS, BattleState, Side, TerrainFeature, Unit
@@ -255,38 +253,17 @@ def _place(loaded: Loaded, user_id: int, ref: str, at: Any, facing: Any) -> Unit
     if not loaded.is_gm(user_id) and unit.side not in loaded.side_of(user_id):
         raise PermissionDenied(f"**{unit.name}** is not yours to deploy.")
     current = next((u for u in loaded.state.units if u.id == unit.id), None)
-    turn = (
-        float(facing)
-        if facing is not None
-        else (current.facing if current else _facing(loaded, unit))
-    )
+    if facing is not None:
+        turn = float(facing)
+    else:
+        default = loaded.rules.deployment_facing(loaded.state, unit.side)
+        turn = current.facing if current else default
     placed = replace(unit, x=float(at[0]), y=float(at[1]), facing=turn % 360)
-    _check_deployment(loaded.state, loaded.rules.deployment_zone(loaded.state, unit.side), placed)
+    problem = loaded.rules.deployment_problem(loaded.state, placed)
+    if problem is not None:
+        other = f" **{problem.other.name}**" if problem.other is not None else ""
+        raise InvalidInput(f"**{placed.name}** {problem.reason}{other}.")
     return placed
-
-
-def _facing(loaded: Loaded, unit: Unit) -> float:
-    """Face the far edge: sides deploying in the lower half face +y (0), the others 180."""
-    zone = loaded.rules.deployment_zone(loaded.state, unit.side)
-    if zone is None:
-        return 0.0
-    middle = sum(y for _, y in zone) / len(zone)
-    return 0.0 if middle < loaded.state.battlefield.depth / 2 else 180.0
-
-
-def _check_deployment(state: BattleState, zone: Any, unit: Unit) -> None:
-    footprint = Footprint.of(unit)
-    field = state.battlefield
-    if not all(0 <= x <= field.width and 0 <= y <= field.depth for x, y in footprint.corners()):
-        raise InvalidInput(
-            f"**{unit.name}** at ({unit.x:g}, {unit.y:g}) would stand off the table "
-            f"({field.width:g} by {field.depth:g} {field.measure})."
-        )
-    if zone is not None and not Polygon(zone).buffer(1e-9).contains(footprint.polygon):
-        raise InvalidInput(f"**{unit.name}** must deploy inside its side's deployment zone.")
-    for other in state.units:
-        if other.id != unit.id and overlap_area(footprint, Footprint.of(other)) > 1e-9:
-            raise InvalidInput(f"**{unit.name}** would overlap **{other.name}**.")
 
 
 def _with_unit(state: BattleState, unit: Unit) -> BattleState:

@@ -65,7 +65,7 @@ class LookupService:
                 return []
             rules = loaded.rules
             if kind == "command" and kind not in {k.id for k in rules.order_kinds}:
-                return [k.id for k in rules.order_kinds if k.actor == "leader"]
+                return list(rules.command_kinds())
             try:
                 params = rules.order_kind(kind).params
             except KeyError:

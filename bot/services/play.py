@@ -359,7 +359,7 @@ def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, 
     kinds = loaded.rules.order_kinds
     if kind != "command" or any(k.id == "command" for k in kinds):
         return kind, given
-    actions = [k.id for k in kinds if k.actor == "leader"]
+    actions = loaded.rules.command_kinds()
     if given.option not in actions:
         shown = ", ".join(actions) or "none"
         raise InvalidInput(f"Name the command action in `option`: one of {shown}.")

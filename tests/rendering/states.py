@@ -3,10 +3,10 @@ only when the renderer does (not when a ruleset's sample battle or names change)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rules_core.codec import Json
-from rules_core.events import Event, StatusChanged, UnitMoved
+from rules_core.events import Event, MeleeFought, ShotFired, StatusChanged, UnitMoved
 from rules_core.state import (
     TERRAIN_KINDS,
     Battlefield,
@@ -18,23 +18,6 @@ from rules_core.state import (
     Unit,
 )
 from rules_core.steps import Cursor
-
-
-@dataclass(frozen=True)
-class ShotFired(Event):
-    """A shot as the core may one day report it: the renderer reads ``shooter`` and ``target``."""
-
-    shooter: str
-    target: str
-
-
-@dataclass(frozen=True)
-class CombatFought(Event):
-    """A combat as the core may one day report it: ``attacker`` and ``defender``."""
-
-    attacker: str
-    defender: str
-
 
 RULESET = "rendering-tests"  # not registered: titles show the step id, names stay put
 PROFILES: dict[str, dict[str, Json]] = {
@@ -118,7 +101,7 @@ def mid_battle() -> tuple[BattleState, tuple[Event, ...]]:
         UnitMoved("r3", ((36.0, 4.0), (36.0, 12.0)), 8.0, 0.0, ("follows the road",)),
         ShotFired("r2", "b2"),
         StatusChanged("b2", "wounds", None, 1, "shot by Red Archers"),
-        CombatFought("r1", "b1"),
+        MeleeFought("r1", "b1"),
     )
     return state, events
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+
+import pytest
+
 from rules_core import registry
 from rules_core.roster import RosterSchema
 
@@ -19,17 +23,23 @@ def test_the_skirmish_tutorial_is_listed_last() -> None:
     assert skirmish.name == "Skirmish (tutorial)"
 
 
-def test_a_package_replaces_a_placeholder_in_place() -> None:
-    saved = dict(registry._REGISTRY), set(registry._PLACEHOLDERS)
+def test_rulesets_without_rules_yet_come_from_their_own_packages() -> None:
+    for ruleset_id in ("pike_and_shot", "impetus", "heroic_age"):
+        found = registry.get(ruleset_id)
+        assert found.rules is None and found.roster_schema.unit_fields
+        assert importlib.import_module(f"rules_core.rulesets.{ruleset_id}").RULESET is found
+    assert "_PLACEHOLDERS" not in vars(registry)
+
+
+def test_a_new_ruleset_is_listed_by_its_position_and_an_id_is_taken_once() -> None:
+    saved = dict(registry._REGISTRY)
     try:
-        registry.discover()
-        registry._placeholder(registry.Ruleset("zz", "Old", "inch", RosterSchema(()), ("z1",)))
-        new = registry.Ruleset("zz", "New", "inch", RosterSchema(()), ("z2",))
-        registry.register(new)
-        assert registry.get("zz") is new and registry.get("z2") is new
-        assert "z1" not in registry._REGISTRY
-        assert [r.id for r in registry.all_rulesets()] == [*FIVE, "skirmish", "zz"]
+        registry.register(registry.Ruleset("zz", "New", "inch", RosterSchema(()), ("z2",)))
+        registry.register(registry.Ruleset("aa", "First", "inch", RosterSchema(()), position=0))
+        assert registry.get("z2").id == "zz"
+        assert [r.id for r in registry.all_rulesets()] == ["aa", *FIVE, "skirmish", "zz"]
+        with pytest.raises(ValueError, match="already registered"):
+            registry.register(registry.Ruleset("z2", "Again", "inch", RosterSchema(())))
     finally:
         registry._REGISTRY.clear()
-        registry._REGISTRY.update(saved[0])
-        registry._PLACEHOLDERS.update(saved[1])
+        registry._REGISTRY.update(saved)

@@ -7,5 +7,11 @@ from rules_core.rulesets.hail_caesar.profiles import SCHEMA
 from rules_core.rulesets.hail_caesar.rules import HailCaesarRules
 
 RULESET = Ruleset(
-    "hail_caesar", "Hail Caesar", "inch", SCHEMA, aliases=("hc",), rules=HailCaesarRules()
+    "hail_caesar",
+    "Hail Caesar",
+    "inch",
+    SCHEMA,
+    aliases=("hc",),
+    rules=HailCaesarRules(),
+    position=3,
 )

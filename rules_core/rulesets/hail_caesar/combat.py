@@ -8,7 +8,6 @@ from rules_core import profile
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought
-from rules_core.geometry import Footprint, in_contact
 from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.status import (
     CASUALTIES,
@@ -24,19 +23,7 @@ from rules_core.rulesets.hail_caesar.tables import (
     modifier,
 )
 from rules_core.state import BattleState, Unit
-
-
-def pairs(state: BattleState) -> list[tuple[str, str]]:
-    """Each unit in contact with an enemy, paired with the first such enemy, each unit once."""
-    found: list[tuple[str, str]] = []
-    taken: set[str] = set()
-    for unit in state.units:
-        for enemy in state.enemies_of(unit.side):
-            free = unit.id not in taken and enemy.id not in taken
-            if free and in_contact(Footprint.of(unit), Footprint.of(enemy)):
-                found.append((unit.id, enemy.id))
-                taken.update((unit.id, enemy.id))
-    return found
+from rules_core.toolkit import contact_pairs, engaged
 
 
 def combat_dice(state: BattleState, unit: Unit) -> tuple[int, list[str]]:
@@ -101,7 +88,7 @@ def attacks(ctx: Context, unit: Unit, enemy: Unit, helpers: Sequence[Unit]) -> i
 
 def resolve_combat(ctx: Context) -> None:
     """Both sides fight every combat; losers, shaken drawers and shot chargers test."""
-    for a_id, b_id in pairs(ctx.state):
+    for a_id, b_id in contact_pairs(ctx.state):
         if morale.alive(ctx.state, a_id) and morale.alive(ctx.state, b_id):
             fight(ctx, a_id, b_id)
     for unit in ctx.state.units:
@@ -181,7 +168,7 @@ def _mark(
     if not morale.alive(ctx.state, unit_id):
         return
     unit = ctx.state.unit(unit_id)
-    touching = still and morale.alive(ctx.state, enemy_id) and measure.engaged(ctx.state, unit)
+    touching = still and morale.alive(ctx.state, enemy_id) and engaged(ctx.state, unit)
     won = touching and loser is not None and loser != unit_id
     changes = {
         flag.key: value

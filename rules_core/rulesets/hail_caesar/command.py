@@ -18,9 +18,8 @@ from rules_core.dice import Modifier, Roll
 from rules_core.events import StatusChanged, TestResolved
 from rules_core.geometry import distance
 from rules_core.orders import Order, point_param
-from rules_core.rulesets.hail_caesar import measure, morale, movement
+from rules_core.rulesets.hail_caesar import morale, movement
 from rules_core.rulesets.hail_caesar.orders import (
-    checked,
     distance_penalty,
     free_mover,
     leader_of,
@@ -39,6 +38,7 @@ from rules_core.rulesets.hail_caesar.status import (
 from rules_core.rulesets.hail_caesar.tables import blunder_table, order_table
 from rules_core.state import Leader, Unit
 from rules_core.tables import Band, ScoreTable
+from rules_core.toolkit import checked_orders, engaged
 
 BLUNDER = -1
 UNIT_KINDS = ("move", "charge", "form", "retire")
@@ -61,7 +61,7 @@ def resolve_rally(ctx: Context) -> None:
 
 def resolve_army(ctx: Context) -> None:
     """General Advance: one test with no distance modifiers, then one move for every unit."""
-    order = next((o for o in checked(ctx, ("general_advance",))), None)
+    order = next((o for o in checked_orders(ctx, ("general_advance",))), None)
     if order is None:
         return
     leader = ctx.state.leader(order.actor)
@@ -70,7 +70,7 @@ def resolve_army(ctx: Context) -> None:
         return
     broken = morale.broken_divisions(ctx.state, leader.side)
     for unit in ctx.state.units_of(leader.side):
-        blocked = DISORDERED.of(unit) or measure.engaged(ctx.state, unit)
+        blocked = DISORDERED.of(unit) or engaged(ctx.state, unit)
         if blocked or unit.group in broken or superseded(ctx.state, unit, ctx.params):
             continue
         movement.forward(ctx, unit, "General Advance")
@@ -81,7 +81,9 @@ def resolve_orders(ctx: Context) -> None:
     """One division's orders, in the sheet's order."""
     division = ctx.subject.id if ctx.subject else ""
     leader = leader_of(ctx.state, division)
-    orders = [o for o in checked(ctx, UNIT_KINDS) if ctx.state.unit(o.actor).group == division]
+    orders = [
+        o for o in checked_orders(ctx, UNIT_KINDS) if ctx.state.unit(o.actor).group == division
+    ]
     modes = {o.actor: _mode(ctx, o) for o in orders}
     command = _command(ctx, leader)
     option = str(command.params.get("option", "units")) if command else "units"
@@ -120,7 +122,7 @@ def _mode(ctx: Context, order: Order) -> str:
 def _command(ctx: Context, leader: Leader | None) -> Order | None:
     if leader is None:
         return None
-    found = [o for o in checked(ctx, ("command",)) if o.actor == leader.id]
+    found = [o for o in checked_orders(ctx, ("command",)) if o.actor == leader.id]
     return found[0] if found else Order(leader.id, "command", {})
 
 

@@ -16,6 +16,7 @@ from rules_core.plugin import Rules
 from rules_core.rulesets.hail_caesar import measure
 from rules_core.rulesets.hail_caesar.status import CASUALTIES, RANK
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import engaged
 
 
 def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
@@ -69,7 +70,7 @@ def _division(rules: Rules, state: BattleState, side: str) -> list[Order]:
 def _command(rules: Rules, state: BattleState, leader: str, units: list[Unit]) -> Order | None:
     """Rally a battered unit out of combat, else give the whole division one order."""
     for unit in units:
-        if CASUALTIES.of(unit) >= 2 and not measure.engaged(state, unit):
+        if CASUALTIES.of(unit) >= 2 and not engaged(state, unit):
             order = Order(leader, "command", {"option": "rally", "target": unit.id})
             if _legal(rules, state, order):
                 return order
@@ -78,7 +79,7 @@ def _command(rules: Rules, state: BattleState, leader: str, units: list[Unit]) -
 
 def _unit_order(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     enemy = measure.nearest_enemy(state, unit)
-    if enemy is None or measure.engaged(state, unit):
+    if enemy is None or engaged(state, unit):
         return None
     charge = _legal(rules, state, Order(unit.id, "charge", {"target": enemy.id}))
     if charge is not None and unit.type != "skirmishers":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from rules_core.codec import Json
+from rules_core import toolkit
 from rules_core.geometry import (
     EPSILON,
     Footprint,
@@ -13,14 +13,15 @@ from rules_core.geometry import (
     contact_edge,
     edge_distance,
     facing_towards,
-    in_contact,
     interpenetrated,
     quarter,
 )
 from rules_core.rulesets.hail_caesar import tables
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, Unit
-from rules_core.terrain import Sight, line_of_sight
+from rules_core.terrain import Sight
+from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
+from rules_core.toolkit import nearest_enemy as nearest_enemy
 
 # Hills, woods and buildings block sight (the sheet's Visibility section).
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village"})
@@ -39,45 +40,15 @@ def rate(unit: Unit) -> float:
     return float(value)
 
 
-def g(value: float) -> str:
-    """A distance for a sentence: one decimal place at most."""
-    return f"{round(value, 1):g}"
-
-
-def gap(a: Unit, b: Unit) -> float:
-    """Edge-to-edge distance between two units."""
-    return edge_distance(Footprint.of(a), Footprint.of(b))
-
-
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Sight from the viewer's centre-front; hills, woods, buildings and units block it."""
-    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
-    return line_of_sight(
-        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
-    )
+    return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)
 
 
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
     """Enemy units within ``reach`` inches edge to edge, optionally only those it can see."""
     near = [e for e in state.enemies_of(unit.side) if gap(unit, e) <= reach + EPSILON]
     return [e for e in near if sight(state, unit, e).clear] if seen else near
-
-
-def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
-    """The closest enemy unit edge to edge (generals are never units, so never counted)."""
-    enemies = state.enemies_of(unit.side)
-    return min(enemies, key=lambda e: gap(unit, e)) if enemies else None
-
-
-def contacts(state: BattleState, unit: Unit) -> list[Unit]:
-    """Enemy units in base contact with this one."""
-    here = Footprint.of(unit)
-    return [e for e in state.enemies_of(unit.side) if in_contact(here, Footprint.of(e))]
-
-
-def engaged(state: BattleState, unit: Unit) -> bool:
-    """True if the unit is in hand-to-hand contact with an enemy."""
-    return bool(contacts(state, unit))
 
 
 def edge_touched(unit: Unit, other: Unit) -> str:
@@ -198,7 +169,7 @@ def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
     here = Footprint.of(unit)
     found = []
     for friend in state.units_of(unit.side):
-        if friend.id == unit.id or engaged(state, friend):
+        if friend.id == unit.id or toolkit.engaged(state, friend):
             continue
         if gap(unit, friend) <= reach + EPSILON and quarter(here, (friend.x, friend.y)) != "front":
             found.append(friend)
@@ -213,11 +184,6 @@ def face(unit: Unit, target: Unit) -> float:
 def placed(unit: Unit, pose: Footprint) -> Unit:
     """The unit moved to a footprint's position and facing."""
     return replace(unit, x=pose.x, y=pose.y, facing=pose.facing)
-
-
-def json_float(value: Json, default: float = 0.0) -> float:
-    """A JSON number as a float."""
-    return float(value) if isinstance(value, int | float) else default
 
 
 def _between(a: Point, b: Point, share: float) -> Point:

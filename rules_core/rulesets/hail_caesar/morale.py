@@ -26,6 +26,7 @@ from rules_core.rulesets.hail_caesar.status import (
 )
 from rules_core.rulesets.hail_caesar.tables import BREAK_AS, break_tables, modifier
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import g
 
 GIVE_GROUND = {"give_ground", "give_ground_disordered", "give_ground_disordered_alone"}
 RETREATS = {"retreat", "retreat_disordered"}
@@ -204,7 +205,7 @@ def fall_back(ctx: Context, unit_id: str, enemy: Unit, length: float, note: str)
         return False
     notes = [note]
     if move.blocker is not None:
-        notes.append(f'stops short after {measure.g(move.reached)}": {_way(ctx, move.blocker)}')
+        notes.append(f'stops short after {g(move.reached)}": {_way(ctx, move.blocker)}')
     end = (round(move.end.x, 4), round(move.end.y, 4))
     ctx.move(unit_id, [(unit.x, unit.y), end], unit.facing, tuple(notes))
     return True

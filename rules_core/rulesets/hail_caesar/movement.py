@@ -5,14 +5,15 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from rules_core.codec import number_or
 from rules_core.context import Context
 from rules_core.events import StatusChanged
 from rules_core.geometry import Footprint, facing_towards, quarter
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.hail_caesar import measure, morale, shooting
-from rules_core.rulesets.hail_caesar.measure import g
 from rules_core.rulesets.hail_caesar.orders import superseded
 from rules_core.state import Unit
+from rules_core.toolkit import g
 
 
 def carry_out(ctx: Context, order: Order, moves: int, note: str) -> None:
@@ -29,7 +30,7 @@ def carry_out(ctx: Context, order: Order, moves: int, note: str) -> None:
         set_formation(ctx, unit, str(order.params["option"]), note)
     elif order.kind in ("move", "retire"):
         facing = order.params.get("facing")
-        turn = None if facing is None else measure.json_float(facing)
+        turn = None if facing is None else number_or(facing, 0.0)
         move_to(ctx, unit, point_param(order, "to"), moves, turn, note)
 
 

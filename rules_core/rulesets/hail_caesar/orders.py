@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from shapely import Point as ShapelyPoint
 
 from rules_core import profile
-from rules_core.codec import Json
-from rules_core.context import Context
-from rules_core.events import OrderRejected
+from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.rulesets.hail_caesar import measure, morale, tables
-from rules_core.rulesets.hail_caesar.measure import g
 from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
 from rules_core.rulesets.hail_caesar.status import ADVANCED, CASUALTIES, DISORDERED, RANK
 from rules_core.rulesets.hail_caesar.tables import modifier, no_ranged_dice, weapon_range
-from rules_core.shared_status import DEPLOY_ZONE
-from rules_core.state import BattleState, Leader, Unit
+from rules_core.state import BattleState, Leader, Point, Unit
+from rules_core.toolkit import enemy_target, engaged, g, param_number
 
 MODES = ("order", "initiative")
 COMMANDS = ("units", "division", "follow_me", "rally", "courage")
@@ -66,17 +63,9 @@ ORDER_KINDS = (
 Params = Mapping[str, Json]
 
 
-def num(params: Params, name: str) -> float:
-    """A numeric parameter."""
-    value = params[name]
-    assert isinstance(value, int | float)
-    return float(value)
-
-
 def preview(state: BattleState, order: Order, params: Params) -> Verdict:
     """Dispatch to the check for the order's kind."""
     checks: dict[str, Callable[[BattleState, Order, Params], Verdict]] = {
-        "place": _place,
         "move": _move,
         "charge": _charge,
         "form": _form,
@@ -94,14 +83,14 @@ def preview(state: BattleState, order: Order, params: Params) -> Verdict:
 
 def superseded(state: BattleState, unit: Unit, params: Params) -> Unit | None:
     """The enemy whose nearness supersedes orders (12" formed, 6" open order), if any."""
-    reach = num(params, "open_order_proximity" if _open(unit) else "proximity")
+    reach = param_number(params, "open_order_proximity" if _open(unit) else "proximity")
     near = measure.enemies_within(state, unit, reach)
     return min(near, key=lambda e: measure.gap(unit, e)) if near else None
 
 
 def may_use_initiative(state: BattleState, unit: Unit, params: Params) -> bool:
     """Within 12" of an enemy (formed, seen or not), or seeing one (open order)."""
-    reach = num(params, "initiative_range")
+    reach = param_number(params, "initiative_range")
     return bool(measure.enemies_within(state, unit, reach, seen=_open(unit)))
 
 
@@ -125,7 +114,7 @@ def unable(state: BattleState, unit: Unit) -> str:
         return f"{unit.name} belongs to another division: order it in that division's turn"
     if DISORDERED.of(unit):
         return f"{unit.name} is disordered and cannot move"
-    if measure.engaged(state, unit):
+    if engaged(state, unit):
         return f"{unit.name} is fighting hand-to-hand"
     if ADVANCED.of(unit):
         return f"{unit.name} has already moved in the General Advance"
@@ -143,7 +132,7 @@ def leader_of(state: BattleState, division: str) -> Leader | None:
 def distance_penalty(leader: Leader, unit: Unit, params: Params) -> int:
     """Order-test distance modifier: -1 for each full step (12") from general to unit."""
     apart = Footprint.of(unit).polygon.distance(_point(leader))
-    return -int(apart // num(params, "command_distance_step"))
+    return -int(apart // param_number(params, "command_distance_step"))
 
 
 def _point(leader: Leader) -> ShapelyPoint:
@@ -177,13 +166,14 @@ def _broken_note(state: BattleState, unit: Unit) -> tuple[str, ...]:
 # -- previews -----------------------------------------------------------------------------
 
 
-def _place(state: BattleState, order: Order, params: Params) -> Verdict:
+def place(state: BattleState, order: Order, zone: Sequence[Point] | None) -> Verdict:
+    """A deployment order: on the table, inside the band of y its side's ``zone`` spans."""
     unit = state.unit(order.actor)
     x, y = point_param(order, "to")
-    facing = measure.json_float(order.params.get("facing", unit.facing))
+    facing = number_or(order.params.get("facing", unit.facing), 0.0)
     pose = Footprint.of(unit).moved_to((x, y), facing)
-    zone = DEPLOY_ZONE.of(state.side(unit.side))
-    low, high = (measure.json_float(v) for v in zone) if isinstance(zone, list) else (0, 1e9)
+    ys = [corner[1] for corner in zone or ()]
+    low, high = (min(ys), max(ys)) if ys else (0.0, 1e9)
     if not measure.on_table(state, pose) or not all(low <= cy <= high for _, cy in pose.corners()):
         return Illegal(order, f"({g(x)}, {g(y)}) is outside {unit.side}'s deployment zone")
     return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(facing)}°")
@@ -202,7 +192,8 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
     if moves > limit:
         most = f'{limit} move{"s" if limit > 1 else ""} of {g(measure.rate(unit))}"'
         return Illegal(order, f'{g(length)}" needs {moves} moves; it may make at most {most}')
-    facing = measure.json_float(order.params.get("facing", facing_towards((unit.x, unit.y), end)))
+    heading = facing_towards((unit.x, unit.y), end)
+    facing = number_or(order.params.get("facing", heading), 0.0)
     pose = Footprint.of(unit).moved_to(end, facing)
     reason = _blocked(state, unit, pose, params)
     if reason:
@@ -226,21 +217,12 @@ def _blocked(state: BattleState, unit: Unit, pose: Footprint, params: Params) ->
     through = measure.blocker(state, unit, pose)
     if through:
         return f"{unit.name} would pass through {through}"
-    near = measure.too_close(state, unit, pose, num(params, "enemy_keep_off"))
+    near = measure.too_close(state, unit, pose, param_number(params, "enemy_keep_off"))
     if near:
-        return f'{unit.name} would end within {g(num(params, "enemy_keep_off"))}" of {near}'
+        return (
+            f'{unit.name} would end within {g(param_number(params, "enemy_keep_off"))}" of {near}'
+        )
     return ""
-
-
-def enemy_target(state: BattleState, unit: Unit, order: Order) -> Unit | str:
-    """The enemy unit an order targets, or why it cannot."""
-    key = order.params.get("target")
-    target = next((u for u in state.units if u.id == key), None)
-    if target is None:
-        return f"no unit {key!r} on the table"
-    if target.side == unit.side:
-        return f"{target.name} is a friendly unit"
-    return target
 
 
 def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
@@ -327,13 +309,13 @@ def _join(
 ) -> Verdict:
     where = point_param(order, "to") if "to" in order.params else (leader.x, leader.y)
     apart = Footprint.of(unit).polygon.distance(_point(replace(leader, x=where[0], y=where[1])))
-    if apart > num(params, "join_range") + 1e-9:
+    if apart > param_number(params, "join_range") + 1e-9:
         return Illegal(order, f'{unit.name} is {g(apart)}" from {leader.name}, beyond 12"')
     if option == "follow_me" and unit.group != leader.group:
         return Illegal(order, f"{unit.name} is not in {leader.name}'s division")
-    if option == "rally" and CASUALTIES.of(unit) < num(params, "rally_min_hits"):
+    if option == "rally" and CASUALTIES.of(unit) < param_number(params, "rally_min_hits"):
         return Illegal(
-            order, f"{unit.name} has not received {g(num(params, 'rally_min_hits'))} hits"
+            order, f"{unit.name} has not received {g(param_number(params, 'rally_min_hits'))} hits"
         )
     if option == "courage":
         if RANK.of(leader) != "army":
@@ -365,7 +347,7 @@ def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
     reach = weapon_range(str(unit.get("weapon", "none")))
     if not reach or not (profile.number(unit, "short") or profile.number(unit, "long")):
         return Illegal(order, f"{unit.name} has no ranged attack")
-    if measure.engaged(state, unit):
+    if engaged(state, unit):
         return Illegal(order, f"{unit.name} is fighting hand-to-hand")
     if no_ranged_dice(unit.formation):
         return Illegal(order, f"{unit.name} cannot shoot in {unit.formation}")
@@ -378,7 +360,7 @@ def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
     if closer:
         return Illegal(order, f"{closer} is closer: a unit shoots at the closest enemy it sees")
     seen = measure.sight(state, unit, target)
-    band = "short" if apart <= num(params, "short_range") else "long"
+    band = "short" if apart <= param_number(params, "short_range") else "long"
     summary = f'shoots at {target.name}, {g(apart)}" away: {band} range'
     if not seen.clear:
         return Preview(order, summary, ("no line of sight by the geometry: the GM will rule",))
@@ -396,24 +378,3 @@ def _closer(state: BattleState, unit: Unit, target: Unit, apart: float) -> str:
         if there < apart - 0.5 and measure.sight(state, unit, enemy).clear:
             return enemy.name
     return ""
-
-
-def checked(ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
-    """This step's orders of these kinds in roster order, each re-checked against the state."""
-    actors: list[Unit | Leader] = [*ctx.state.units, *ctx.state.leaders]
-    position = {actor.id: index for index, actor in enumerate(actors)}
-    chosen = sorted(
-        (order for order in ctx.orders if order.kind in kinds),
-        key=lambda order: position.get(order.actor, len(position)),
-    )
-    legal = []
-    for order in chosen:
-        present: list[Unit | Leader] = [*ctx.state.units, *ctx.state.leaders]
-        if order.actor not in {actor.id for actor in present}:
-            continue  # the unit was destroyed earlier in this step
-        verdict = ctx.rules.judge(ctx.state, order)
-        if isinstance(verdict, Illegal):
-            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
-        else:
-            legal.append(order)
-    return legal

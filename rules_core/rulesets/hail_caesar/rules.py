@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_core.codec import Json
+from rules_core.codec import Json, number_or
 from rules_core.context import Context
 from rules_core.orders import Order, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
@@ -20,9 +20,9 @@ from rules_core.rulesets.hail_caesar import (
     command,
     demo,
     forces,
-    measure,
     morale,
     orders,
+    sample,
     shooting,
     tables,
 )
@@ -39,6 +39,7 @@ from rules_core.rulesets.hail_caesar.status import (
 )
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
+from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
 
 UNIT_ORDERS = ("move", "charge", "form", "retire", "hold", "command")
 SEQUENCE = SequenceOfPlay(
@@ -167,6 +168,10 @@ class HailCaesarRules(Rules):
         """The sample Roman legion and Gallic host, as the army files give them."""
         return (load_army("romans"), load_army("gauls"))
 
+    def sample_battle(self) -> BattleState:
+        """The Roman legion and the Gallic host at deployment."""
+        return sample.sample_battle()
+
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
         """Advance, charge and shoot; generals order General Advances, divisions and rallies."""
         return demo.orders_for(self, state, side)
@@ -179,6 +184,9 @@ class HailCaesarRules(Rules):
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
         """What an order will do, or why it is illegal."""
+        if order.kind == "place":
+            zone = self.deployment_zone(state, state.unit(order.actor).side)
+            return orders.place(state, order, zone)
         return orders.preview(state, order, self.parameter_values(state.parameters))
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
@@ -204,9 +212,9 @@ class HailCaesarRules(Rules):
 
     def resolve_deploy(self, ctx: Context) -> None:
         """Place each unit given a deployment order."""
-        for order in orders.checked(ctx, ("place",)):
+        for order in checked_orders(ctx, ("place",)):
             unit = ctx.state.unit(order.actor)
-            facing = orders.num({"f": order.params.get("facing", unit.facing)}, "f")
+            facing = number_or(order.params.get("facing", unit.facing), 0.0)
             end = point_param(order, "to")
             ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
 
@@ -241,7 +249,7 @@ class HailCaesarRules(Rules):
                         changes[flag.key] = False
                 if GRANTED_MOVES.of(unit):
                     changes[GRANTED_MOVES.key] = 0
-            if not measure.engaged(ctx.state, unit):
+            if not engaged(ctx.state, unit):
                 changes.update({f.key: False for f in (FOUGHT, WON) if f.of(unit)})
             if changes:
                 ctx.set_status(unit.id, "end of the player turn", **changes)
@@ -267,8 +275,4 @@ class HailCaesarRules(Rules):
         if found is not None:
             reason = found.reason.replace("every other army has broken", "the enemy army broke")
             return Outcome(found.winner, reason)
-        limit = self.parameter_values(state.parameters)["max_turns"]
-        assert isinstance(limit, int)
-        if state.cursor.turn > limit:
-            return Outcome(None, f"{limit} turns played with neither army broken")
-        return None
+        return turn_limit_outcome(self, state)

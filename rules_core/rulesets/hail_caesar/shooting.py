@@ -9,13 +9,13 @@ from rules_core.dice import Modifier
 from rules_core.events import OrderRejected, ShotFired
 from rules_core.geometry import Footprint, quarter, range_from_front
 from rules_core.rulesets.hail_caesar import measure, morale, tables
-from rules_core.rulesets.hail_caesar.orders import checked
 from rules_core.rulesets.hail_caesar.status import DISORDERED, SHAKEN
 from rules_core.rulesets.hail_caesar.tables import (
     dice_after,
     modifier,
 )
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import checked_orders, engaged
 
 SLOW_TARGETS = frozenset({"artillery", "baggage", "wagons"})
 
@@ -75,7 +75,7 @@ def to_hit(
 
 def resolve_shooting(ctx: Context) -> None:
     """Each unit given a shoot order shoots at its target."""
-    for order in checked(ctx, ("shoot",)):
+    for order in checked_orders(ctx, ("shoot",)):
         shooter = ctx.state.unit(order.actor)
         target_id = order.params["target"]
         assert isinstance(target_id, str)
@@ -153,7 +153,7 @@ def may_close_shoot(state: BattleState, target: Unit, charger: Unit) -> bool:
     has_weapon = str(target.get("weapon", "none")) != "none" and profile.number(target, "short") > 0
     facing = quarter(Footprint.of(target), (charger.x, charger.y)) == "front"
     shaped = not tables.no_ranged_dice(target.formation)
-    return has_weapon and facing and shaped and not measure.engaged(state, target)
+    return has_weapon and facing and shaped and not engaged(state, target)
 
 
 def closing_shots(ctx: Context, target: Unit, charger: Unit) -> None:

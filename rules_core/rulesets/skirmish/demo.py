@@ -11,15 +11,7 @@ from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
 from rules_core.rulesets.skirmish import measure
 from rules_core.state import BattleState, Unit
-
-
-def nearest_enemy(state: BattleState, unit: Unit) -> Unit:
-    """The closest enemy, edge to edge; ties go to roster order."""
-    here = Footprint.of(unit)
-    return min(
-        state.enemies_of(unit.side),
-        key=lambda enemy: here.polygon.distance(Footprint.of(enemy).polygon),
-    )
+from rules_core.toolkit import nearest_enemy
 
 
 def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
@@ -45,6 +37,8 @@ def _shoot(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
 
 def _move(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     enemy = nearest_enemy(state, unit)
+    if enemy is None:
+        return None
     charge = Order(unit.id, "charge", {"target": enemy.id})
     if isinstance(rules.judge(state, charge), Preview):
         return charge

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rules_core import toolkit
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, Point, facing_towards, interpenetrated, range_from_front
 from rules_core.rulesets.skirmish.tables import kinds_where
 from rules_core.state import BattleState, Unit
-from rules_core.terrain import Sight, line_of_sight, trace_path
+from rules_core.terrain import Sight, trace_path
+from rules_core.toolkit import param_number
 
 
 @dataclass(frozen=True)
@@ -25,13 +27,6 @@ class MoveCost:
     def possible(self) -> bool:
         """True if the move is allowed and within the allowance."""
         return not self.barred_by and self.cost <= self.allowance + 1e-9
-
-
-def number(params: Mapping[str, Json], name: str) -> float:
-    """A numeric parameter."""
-    value = params[name]
-    assert isinstance(value, int | float)
-    return float(value)
 
 
 def allowance(unit: Unit) -> float:
@@ -50,18 +45,18 @@ def move_cost(state: BattleState, unit: Unit, end: Point, params: Mapping[str, J
     if report.crossed(impassable) or report.length_in(impassable):
         return MoveCost(report.length, allowance(unit), (), "impassable terrain")
     difficult = report.length_in(kinds_where("movement", "difficult"))
-    extra = difficult * (number(params, "difficult_factor") - 1)
+    extra = difficult * (param_number(params, "difficult_factor") - 1)
     if difficult:
         notes.append(f'{round(difficult, 1):g}" in difficult terrain counts double')
     obstacle = kinds_where("movement", "obstacle")
     # A line is crossed; an area (a fortification) is entered: each counts as one obstacle.
     obstacles = report.crossed(obstacle) + sum(1 for item in report.inside if item.kind in obstacle)
-    extra += obstacles * number(params, "obstacle_cost")
+    extra += obstacles * param_number(params, "obstacle_cost")
     if obstacles:
         notes.append(f"crosses {obstacles} obstacle{'s' if obstacles > 1 else ''}")
     limit = allowance(unit)
     if report.all_on_road and "road" in kinds_where("movement", "road"):
-        limit += number(params, "road_bonus")
+        limit += param_number(params, "road_bonus")
         notes.append("follows the road")
     return MoveCost(round(report.length + extra, 6), limit, tuple(notes))
 
@@ -94,11 +89,7 @@ def passes_through(state: BattleState, unit: Unit, end: Footprint, spare: str = 
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Line of sight between two units; other units and blocking terrain block it."""
-    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
-    blockers = kinds_where("blocks_sight", True)
-    return line_of_sight(
-        Footprint.of(viewer), Footprint.of(target), state.terrain, others, blockers
-    )
+    return toolkit.sight(state, viewer, target, kinds_where("blocks_sight", True))
 
 
 def charge_line(charger: Unit, target: Unit) -> tuple[Footprint, float]:

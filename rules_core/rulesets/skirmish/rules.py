@@ -16,15 +16,14 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier
-from rules_core.events import MeleeFought, OrderRejected, ShotFired
-from rules_core.geometry import Footprint, facing_towards, in_contact, quarter, range_from_front
+from rules_core.events import MeleeFought, ShotFired
+from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.skirmish import demo, measure, tables
-from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES, SAMPLE_ARMIES
+from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES, SAMPLE_ARMIES, sample_battle
 from rules_core.rulesets.skirmish.status import (
     CHARGED,
-    DEPLOY_ZONE,
     DISORDERED,
     START_UNITS,
     STATUSES,
@@ -34,6 +33,15 @@ from rules_core.rulesets.skirmish.tables import RALLY, TERRAIN, TO_HIT
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.status import Scope
 from rules_core.steps import Actors, SequenceOfPlay, Step
+from rules_core.toolkit import (
+    checked_orders,
+    contact_pairs,
+    enemy_target,
+    engaged,
+    g,
+    param_number,
+    turn_limit_outcome,
+)
 
 SEQUENCE = SequenceOfPlay(
     (
@@ -67,11 +75,6 @@ PARAMETERS = (
     Parameter("fall_back", 2, "inches a beaten unit falls back after melee"),
     Parameter("short_range", 0.5, "share of a weapon's range that counts as short range"),
 )
-
-
-def _g(value: float) -> str:
-    """A distance for a sentence: one decimal place at most."""
-    return f"{round(value, 1):g}"
 
 
 class SkirmishRules(Rules):
@@ -129,6 +132,10 @@ class SkirmishRules(Rules):
         """The Red and Blue hosts of the sample battle, as rosters."""
         return SAMPLE_ARMIES
 
+    def sample_battle(self) -> BattleState:
+        """Red and Blue at deployment on a 48 by 36 inch table."""
+        return sample_battle()
+
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
         """Close on the nearest enemy, charge when possible, shoot what can be seen."""
         return demo.orders_for(self, state, side)
@@ -141,38 +148,40 @@ class SkirmishRules(Rules):
         x, y = point_param(order, "at")
         facing = order.params.get("facing", unit.facing)
         assert isinstance(facing, int | float)
-        low, high = _zone(state, unit.side)
+        zone = self.deployment_zone(state, unit.side)
+        assert zone is not None  # every side deploys in a band (``new_battle``, the sample)
+        low, high = min(py for _, py in zone), max(py for _, py in zone)
         corners = Footprint.of(unit).moved_to((x, y), float(facing)).corners()
         table = state.battlefield
         inside = all(0 <= cx <= table.width and low <= cy <= high for cx, cy in corners)
         if not inside:
-            zone = f"{state.side(unit.side).name}'s deployment zone (y {_g(low)} to {_g(high)})"
-            return Illegal(order, f"({_g(x)}, {_g(y)}) is outside {zone}")
-        return Preview(order, f"deploys at ({_g(x)}, {_g(y)}) facing {_g(float(facing))}°")
+            where = f"{state.side(unit.side).name}'s deployment zone (y {g(low)} to {g(high)})"
+            return Illegal(order, f"({g(x)}, {g(y)}) is outside {where}")
+        return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(float(facing))}°")
 
     def _preview_move(self, state: BattleState, order: Order, unit: Unit) -> Verdict:
-        if _engaged(state, unit):
+        if engaged(state, unit):
             return Illegal(order, f"{unit.name} is in melee and may not move")
         end = point_param(order, "to")
         cost = measure.move_cost(state, unit, end, self.parameter_values(state.parameters))
         if cost.barred_by:
             return Illegal(order, f"the path crosses {cost.barred_by}")
         if not cost.possible:
-            why = f'needs {_g(cost.cost)}" of movement, beyond its {_g(cost.allowance)}" move'
+            why = f'needs {g(cost.cost)}" of movement, beyond its {g(cost.allowance)}" move'
             return Illegal(order, why)
         pose = Footprint.of(unit).moved_to(end, facing_towards((unit.x, unit.y), end))
         blocker = measure.passes_through(state, unit, pose)
         if blocker:
             return Illegal(order, f"{unit.name} would pass through {blocker}")
         length = ((end[0] - unit.x) ** 2 + (end[1] - unit.y) ** 2) ** 0.5
-        summary = f'moves {_g(length)}" to ({_g(end[0])}, {_g(end[1])})'
+        summary = f'moves {g(length)}" to ({g(end[0])}, {g(end[1])})'
         return Preview(order, summary, cost.notes)
 
     def _preview_charge(self, state: BattleState, order: Order, unit: Unit) -> Verdict:
-        target = _enemy(state, unit, order)
+        target = enemy_target(state, unit, order)
         if isinstance(target, str):
             return Illegal(order, target)
-        if _engaged(state, unit):
+        if engaged(state, unit):
             return Illegal(order, f"{unit.name} is already in melee")
         if quarter(Footprint.of(unit), (target.x, target.y)) != "front":
             return Illegal(order, f"{target.name} is not to {unit.name}'s front")
@@ -182,22 +191,22 @@ class SkirmishRules(Rules):
             state, unit, (end.x, end.y), self.parameter_values(state.parameters)
         )
         if not cost.possible:
-            why = f'{target.name} is {_g(gap)}" away, beyond its {_g(cost.allowance)}" charge'
+            why = f'{target.name} is {g(gap)}" away, beyond its {g(cost.allowance)}" charge'
             return Illegal(order, why)
         blocker = measure.passes_through(state, unit, end, spare=target.id)
         if blocker:
             return Illegal(order, f"{unit.name} would pass through {blocker}")
-        return Preview(order, f'charges {target.name}, {_g(gap)}" away', cost.notes)
+        return Preview(order, f'charges {target.name}, {g(gap)}" away', cost.notes)
 
     def _preview_shoot(self, state: BattleState, order: Order, unit: Unit) -> Verdict:
-        target = _enemy(state, unit, order)
+        target = enemy_target(state, unit, order)
         if isinstance(target, str):
             return Illegal(order, target)
         reach = profile.value(unit, "range", 0)
         assert isinstance(reach, int | float)
         if not reach:
             return Illegal(order, f"{unit.name} has no missile weapons")
-        if _engaged(state, unit):
+        if engaged(state, unit):
             return Illegal(order, f"{unit.name} is in melee and may not shoot")
         seen = measure.sight(state, unit, target)
         if not seen.clear:
@@ -205,17 +214,17 @@ class SkirmishRules(Rules):
             return Illegal(order, f"no line of sight to {target.name}: blocked by {names}")
         gap = range_from_front(Footprint.of(unit), Footprint.of(target))
         if gap > reach:
-            return Illegal(order, f'{target.name} is {_g(gap)}" away, beyond {_g(reach)}" range')
+            return Illegal(order, f'{target.name} is {g(gap)}" away, beyond {g(reach)}" range')
         band, need = self._band(state, gap, float(reach))
         notes = tuple(
             f"{why}: {_hits(tables.modifier(row, 'shooting'))}"
             for row, why in _shooting_rows(unit, seen.partial)
         )
-        summary = f'shoots at {target.name}, {_g(gap)}" away: {band} range, hits on {need}+'
+        summary = f'shoots at {target.name}, {g(gap)}" away: {band} range, hits on {need}+'
         return Preview(order, summary, notes)
 
     def _band(self, state: BattleState, gap: float, reach: float) -> tuple[str, int]:
-        share = measure.number(self.parameter_values(state.parameters), "short_range")
+        share = param_number(self.parameter_values(state.parameters), "short_range")
         band = "short" if gap <= reach * share else "long"
         need = tables.TO_HIT.lookup("shooting", band)
         assert isinstance(need, int)
@@ -225,7 +234,7 @@ class SkirmishRules(Rules):
 
     def resolve_deploy(self, ctx: Context) -> None:
         """Place each unit given a deployment order."""
-        for order in _checked(self, ctx, ("place",)):
+        for order in checked_orders(ctx, ("place",)):
             unit = ctx.state.unit(order.actor)
             facing = order.params.get("facing", unit.facing)
             assert isinstance(facing, int | float)
@@ -234,7 +243,7 @@ class SkirmishRules(Rules):
     def resolve_rally(self, ctx: Context) -> None:
         """Each disordered unit of the side, out of melee, tests to rally."""
         for unit in ctx.state.units_of(ctx.side or ""):
-            if DISORDERED.of(unit) and not _engaged(ctx.state, unit):
+            if DISORDERED.of(unit) and not engaged(ctx.state, unit):
                 roll = ctx.dice.d6(f"Rally: {unit.name}")
                 band = ctx.test(unit.id, "Rally test", roll, tables.RALLY, passing=("rallied",))
                 if band.result == "rallied":
@@ -257,7 +266,7 @@ class SkirmishRules(Rules):
 
     def resolve_movement(self, ctx: Context) -> None:
         """Carry out moves and charges in roster order; a charge asks the target's player."""
-        for order in _checked(self, ctx, ("move", "charge")):
+        for order in checked_orders(ctx, ("move", "charge")):
             unit = ctx.state.unit(order.actor)
             if order.kind == "move":
                 end = point_param(order, "to")
@@ -271,7 +280,7 @@ class SkirmishRules(Rules):
 
     def _charge(self, ctx: Context, unit: Unit, target: Unit) -> None:
         evade = ctx.number("evade_distance")
-        options = (Option("stand", "stand"), Option("evade", f'evade {_g(evade)}"'))
+        options = (Option("stand", "stand"), Option("evade", f'evade {g(evade)}"'))
         question = f"{unit.name} charges {target.name}: stand or evade?"
         choice = ctx.ask(Decision(f"response:{target.id}", question, options, "stand", target.side))
         if choice == "evade":
@@ -290,7 +299,7 @@ class SkirmishRules(Rules):
 
     def resolve_shooting(self, ctx: Context) -> None:
         """Each shooter rolls a pool against the to-hit score for its range band."""
-        for order in _checked(self, ctx, ("shoot",)):
+        for order in checked_orders(ctx, ("shoot",)):
             shooter = ctx.state.unit(order.actor)
             target_id = order.params["target"]
             assert isinstance(target_id, str)
@@ -313,7 +322,7 @@ class SkirmishRules(Rules):
 
     def resolve_melee(self, ctx: Context) -> None:
         """Every pair of units in contact fights; the loser falls back, the winner may follow."""
-        for a_id, b_id in _pairs(ctx.state):
+        for a_id, b_id in contact_pairs(ctx.state):
             a, b = ctx.state.unit(a_id), ctx.state.unit(b_id)
             ctx.emit(MeleeFought(a.id, b.id))
             hits_a, hits_b = _fight(ctx, a, b), _fight(ctx, b, a)
@@ -353,20 +362,7 @@ class SkirmishRules(Rules):
 
     def outcome(self, state: BattleState) -> Outcome | None:
         """A broken army loses; past the turn limit the battle is a draw."""
-        found = super().outcome(state)
-        limit = self.parameter_values(state.parameters)["max_turns"]
-        assert isinstance(limit, int)
-        if found is None and state.cursor.turn > limit:
-            return Outcome(None, f"{limit} turns played with neither army broken")
-        return found
-
-
-def _zone(state: BattleState, side: str) -> tuple[float, float]:
-    zone = DEPLOY_ZONE.of(state.side(side))
-    assert isinstance(zone, list)
-    low, high = zone
-    assert isinstance(low, int | float) and isinstance(high, int | float)
-    return float(low), float(high)
+        return super().outcome(state) or turn_limit_outcome(self, state)
 
 
 def _name(state: BattleState, key: str) -> str:
@@ -374,42 +370,6 @@ def _name(state: BattleState, key: str) -> str:
         if unit.id == key:
             return unit.name
     return next((f.name or f.id for f in state.terrain if f.id == key), key)
-
-
-def _enemy(state: BattleState, unit: Unit, order: Order) -> Unit | str:
-    """The enemy unit an order targets, or why it cannot."""
-    key = order.params["target"]
-    assert isinstance(key, str)
-    target = next((u for u in state.units if u.id == key), None)
-    if target is None:
-        return f"no unit {key!r} on the table"
-    if target.side == unit.side:
-        return f"{target.name} is a friendly unit"
-    return target
-
-
-def _engaged(state: BattleState, unit: Unit) -> bool:
-    here = Footprint.of(unit)
-    return any(in_contact(here, Footprint.of(enemy)) for enemy in state.enemies_of(unit.side))
-
-
-def _checked(rules: Rules, ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
-    """The orders of these kinds in roster order, each re-checked against the state as it is."""
-    position = {unit.id: index for index, unit in enumerate(ctx.state.units)}
-    chosen = sorted(
-        (order for order in ctx.orders if order.kind in kinds),
-        key=lambda order: position.get(order.actor, len(position)),
-    )
-    legal = []
-    for order in chosen:
-        if order.actor not in {unit.id for unit in ctx.state.units}:
-            continue  # the unit was destroyed earlier in this step
-        verdict = rules.judge(ctx.state, order)
-        if isinstance(verdict, Illegal):
-            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
-        else:
-            legal.append(order)
-    return legal
 
 
 def _shooting_rows(shooter: Unit, partial: bool) -> list[tuple[str, str]]:
@@ -442,19 +402,6 @@ def _retreat(ctx: Context, unit: Unit, heading: float, length: float, note: str)
         notes.append(f"stops short: {ctx.state.unit(move.blocker.id).name} in the way")
     ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 6), round(end.y, 6))], unit.facing, notes)
     return True
-
-
-def _pairs(state: BattleState) -> list[tuple[str, str]]:
-    """Each unit in contact with an enemy, paired with the first such enemy, each unit once."""
-    pairs: list[tuple[str, str]] = []
-    taken: set[str] = set()
-    for unit in state.units:
-        for enemy in state.enemies_of(unit.side):
-            free = unit.id not in taken and enemy.id not in taken
-            if free and in_contact(Footprint.of(unit), Footprint.of(enemy)):
-                pairs.append((unit.id, enemy.id))
-                taken.update((unit.id, enemy.id))
-    return pairs
 
 
 def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:

@@ -13,4 +13,5 @@ RULESET = Ruleset(
     SCHEMA,
     aliases=("tob",),
     rules=TreeOfBattlesRules(),
+    position=1,
 )

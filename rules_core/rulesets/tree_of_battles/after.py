@@ -15,6 +15,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     RESPONSE,
 )
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import enemies_in_contact
 
 WORDS = {
     "halt": "halt",
@@ -110,7 +111,7 @@ def carry_out(ctx: Context, unit_id: str, enemy_id: str, move: str, depth: int =
 
 def _follow_up(ctx: Context, unit: Unit, enemy: Unit) -> None:
     """Move forward to remain in combat with the opponent (if it fell back, not if it fled)."""
-    if combat.touching(ctx.state, unit):
+    if enemies_in_contact(ctx.state, unit):
         return
     need = measure.distance_to_contact(unit, enemy)
     if need > enemy.depth + 1e-6:
@@ -161,7 +162,7 @@ def caught(ctx: Context, pursuer: Unit, quarry: Unit) -> None:
 
 def _new_enemy(ctx: Context, pursuer: Unit, quarry: Unit, depth: int) -> None:
     """Pursuers encountering new enemy come into combat with them, worked out as a new charge."""
-    met = [e for e in combat.touching(ctx.state, pursuer) if e.id != quarry.id]
+    met = [e for e in enemies_in_contact(ctx.state, pursuer) if e.id != quarry.id]
     if not met or depth >= MAX_NEW_CHARGES:
         return
     enemy = met[0]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.geometry import Footprint, in_contact, quarter
+from rules_core.geometry import Footprint, quarter
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
-from rules_core.rulesets.tree_of_battles.measure import g
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, PURSUING
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import engaged, g
 
 RESPONSE_WORDS = {
     "stand": "stand to receive",
@@ -17,12 +17,6 @@ RESPONSE_WORDS = {
     "counter_charge": "counter-charge",
     "break": "break",
 }
-
-
-def engaged(state: BattleState, unit: Unit) -> bool:
-    """True if the contingent touches an enemy."""
-    here = Footprint.of(unit)
-    return any(in_contact(here, Footprint.of(e)) for e in state.enemies_of(unit.side))
 
 
 def charge_dice(state: BattleState, charger: Unit, target: Unit) -> movement.Dice:

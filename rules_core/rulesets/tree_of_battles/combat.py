@@ -8,7 +8,6 @@ from rules_core import profile
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, TestResolved
-from rules_core.geometry import Footprint, in_contact
 from rules_core.rulesets.tree_of_battles import losses, measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
@@ -20,6 +19,7 @@ from rules_core.rulesets.tree_of_battles.status import (
 )
 from rules_core.state import BattleState, Unit
 from rules_core.tables import Band
+from rules_core.toolkit import contact_pairs, enemies_in_contact
 
 
 @dataclass(frozen=True)
@@ -38,25 +38,9 @@ def _factor(key: str) -> int:
     return value
 
 
-def touching(state: BattleState, unit: Unit) -> list[Unit]:
-    """Enemies in contact with a contingent."""
-    here = Footprint.of(unit)
-    return [e for e in state.enemies_of(unit.side) if in_contact(here, Footprint.of(e))]
-
-
 def pairs(state: BattleState) -> list[tuple[str, str]]:
     """Each combat once: a contingent and the enemy it fights (its front contact first)."""
-    found: list[tuple[str, str]] = []
-    taken: set[str] = set()
-    for unit in state.units:
-        if unit.id in taken:
-            continue
-        enemies = [e for e in touching(state, unit) if e.id not in taken]
-        enemies.sort(key=lambda e: measure.quarter_of(unit, e) != "front")
-        if enemies:
-            found.append((unit.id, enemies[0].id))
-            taken.update((unit.id, enemies[0].id))
-    return found
+    return contact_pairs(state, prefer=lambda unit, e: measure.quarter_of(unit, e) == "front")
 
 
 def charge_combat(a: Unit, b: Unit) -> bool:
@@ -71,8 +55,8 @@ def _stands(units: list[Unit]) -> int:
 
 def outnumbering(state: BattleState, unit: Unit, enemy: Unit) -> Modifier | None:
     """-1 if outnumbered, -2 at least 2:1, -3 at 3:1 or more (stands in contact)."""
-    mine = _stands([f for f in touching(state, enemy) if f.side == unit.side] or [unit])
-    theirs = _stands(touching(state, unit) or [enemy])
+    mine = _stands([f for f in enemies_in_contact(state, enemy) if f.side == unit.side] or [unit])
+    theirs = _stands(enemies_in_contact(state, unit) or [enemy])
     if theirs >= 3 * mine:
         return Modifier(_factor("outnumbered_3"), "outnumbered 3:1+")
     if theirs >= 2 * mine:
@@ -136,7 +120,9 @@ def _momentum(state: BattleState, unit: Unit, enemy: Unit, charge: bool) -> list
     if PURSUING.of(unit):
         key = "pursuing_mounted" if u.mounted(unit) else "pursuing"
         found.append(Modifier(_factor(key), "mounted pursuing" if u.mounted(unit) else "pursuing"))
-    helpers = [f for f in touching(state, enemy) if f.side == unit.side and f.id != unit.id]
+    helpers = [
+        f for f in enemies_in_contact(state, enemy) if f.side == unit.side and f.id != unit.id
+    ]
     if not charge and any(CHARGED.of(f) for f in helpers):
         found.append(Modifier(_factor("reinforced"), "mêlée reinforced this turn"))
     if not charge and u.armour(unit) > u.armour(enemy):

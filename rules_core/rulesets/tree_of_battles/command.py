@@ -9,9 +9,9 @@ from rules_core.geometry import Footprint, edge_distance
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.tree_of_battles import losses, tables
 from rules_core.rulesets.tree_of_battles import units as u
-from rules_core.rulesets.tree_of_battles.measure import g
 from rules_core.rulesets.tree_of_battles.status import SPENT
 from rules_core.state import BattleState, Leader
+from rules_core.toolkit import g
 
 ACTIONS = {
     "leader_move": "move",

@@ -7,28 +7,25 @@ from collections.abc import Callable, Iterable
 
 from shapely import Point as ShapelyPoint
 
+from rules_core import toolkit
 from rules_core.geometry import (
     Footprint,
     Point,
-    edge_distance,
     facing_towards,
     interpenetrated,
     quarter,
     within_to_front,
 )
 from rules_core.state import BattleState, TerrainFeature, Unit
-from rules_core.terrain import PathReport, Sight, feature_shape, line_of_sight, trace_path
+from rules_core.terrain import PathReport, Sight, feature_shape, trace_path
+from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
+from rules_core.toolkit import nearest as nearest
 
 DIFFICULT = frozenset({"wood", "dense_wood", "rough", "marsh", "village"})
 DENSE = frozenset({"dense_wood"})
 COVER = frozenset({"wood", "dense_wood", "village", "fortification"})
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village", "fortification"})
 ON_ROAD_SLACK = 0.01
-
-
-def g(value: float) -> str:
-    """A distance for a sentence: at most one decimal place."""
-    return f"{round(value, 1):g}"
 
 
 def path_report(state: BattleState, start: Point, end: Point) -> PathReport:
@@ -62,17 +59,6 @@ def on_road(state: BattleState, point: Point) -> bool:
     """True if a point lies on a road."""
     report = trace_path([point, (point[0] + ON_ROAD_SLACK, point[1])], state.terrain)
     return report.all_on_road
-
-
-def gap(a: Unit, b: Unit) -> float:
-    """Edge-to-edge distance between two contingents."""
-    return edge_distance(Footprint.of(a), Footprint.of(b))
-
-
-def nearest(units: Iterable[Unit], unit: Unit) -> Unit | None:
-    """The nearest of some contingents, edge to edge; ties go to roster order."""
-    found = list(units)
-    return min(found, key=lambda other: gap(unit, other)) if found else None
 
 
 def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
@@ -149,7 +135,4 @@ def farthest(
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Line of sight between two contingents; other contingents and blocking terrain block it."""
-    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
-    return line_of_sight(
-        Footprint.of(viewer), Footprint.of(target), state.terrain, others, SIGHT_BLOCKERS
-    )
+    return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)

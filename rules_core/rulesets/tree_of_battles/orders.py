@@ -18,9 +18,9 @@ from rules_core.rulesets.tree_of_battles import (
     tables,
 )  # fmt: skip
 from rules_core.rulesets.tree_of_battles import units as u
-from rules_core.rulesets.tree_of_battles.measure import g
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, LOOTING, PURSUING
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import engaged, g
 
 MOVE_OPTIONS = ("plain", "extra_d6", "skirmish_bonus", "all", "road")
 ARRAY_CHANGES = {
@@ -124,7 +124,7 @@ def _restrain(
 
 def moving_problem(state: BattleState, unit: Unit) -> str | None:
     """Why a contingent may not be ordered to move this turn, or None."""
-    if charges.engaged(state, unit) or IN_COMBAT.of(unit):
+    if engaged(state, unit) or IN_COMBAT.of(unit):
         return f"{unit.name} is in combat"
     if unit.type == "baggage":
         return "the baggage train does not manoeuvre"
@@ -259,7 +259,7 @@ def _manoeuvre(
     found = moving_problem(state, unit)
     option = str(order.params["option"])
     if found and not (
-        option == "rally" and CONTROL.of(unit) != "halt" and not charges.engaged(state, unit)
+        option == "rally" and CONTROL.of(unit) != "halt" and not engaged(state, unit)
     ):
         return found
     key = "change_array" if option in ARRAY_CHANGES else option
@@ -277,7 +277,7 @@ def manoeuvre_problem(state: BattleState, unit: Unit, option: str, order: Order)
     if option == "rally":
         if u.array(unit) != "disarray":
             return f"{unit.name} is not in disarray"
-        if BROKEN.of(unit) or PURSUING.of(unit) or charges.engaged(state, unit):
+        if BROKEN.of(unit) or PURSUING.of(unit) or engaged(state, unit):
             return "the cause of the disarray has not ceased"
     if option in ARRAY_CHANGES and u.array(unit) in (ARRAY_CHANGES[option], "disarray"):
         return f"{unit.name} is in {u.array(unit)}"

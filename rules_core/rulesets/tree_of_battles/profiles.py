@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from importlib.resources import files
 
-from rules_core.codec import Json
+from rules_core.codec import Json, number_or
 from rules_core.roster import Field, RosterSchema
 from rules_core.state import Leader, Unit
 
@@ -79,11 +79,11 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     profile = profile_for(kind)
     profile.update({key: entry[key] for key in _COLUMNS if key in entry})
     profile["mercenary"] = bool(entry.get("mercenary", False))
-    stands = int(_num(entry.get("stands"), 4))
-    ranks = max(1, min(int(_num(profile["ranks"], 1)), stands))
+    stands = int(number_or(entry.get("stands"), 4))
+    ranks = max(1, min(int(number_or(profile["ranks"], 1)), stands))
     profile["ranks"] = ranks
     array = str(profile.pop("array"))
-    depth = ranks * _num(profile["stand_depth"], 0.5)
+    depth = ranks * number_or(profile["stand_depth"], 0.5)
     return Unit(
         unit_id, str(entry["name"]), side, group, kind, str(entry.get("grade") or "C"),
         float(math.ceil(stands / ranks)), depth, 0.0, 0.0, 0.0, stands=stands,
@@ -106,9 +106,10 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     rank = str(entry.get("rank") or "captain")
     status: dict[str, Json] = {"rank": rank if rank in RANKS else "captain"}
     status["noble"] = bool(entry.get("noble", True))
+    points = int(number_or(entry.get("cps"), 2))
     return Leader(
         str(entry["id"]), str(entry["name"]), side, group, 0.0, 0.0,
-        attached_to=_text(entry.get("with")), points=int(_num(entry.get("cps"), 2)), status=status,
+        attached_to=_text(entry.get("with")), points=points, status=status,
     )  # fmt: skip
 
 
@@ -121,12 +122,6 @@ def load_army(name: str) -> dict[str, Json]:
     data = json.loads(ARMIES.joinpath(f"{name}.json").read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
-
-
-def _num(value: Json, default: float) -> float:
-    return (
-        float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
-    )
 
 
 def _text(value: Json) -> str | None:

@@ -12,8 +12,7 @@ from collections.abc import Callable, Mapping
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.events import OrderRejected
-from rules_core.orders import Illegal, Order, Verdict
+from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.tree_of_battles import (
     after,
@@ -27,6 +26,7 @@ from rules_core.rulesets.tree_of_battles import (
     measure,
     orders,
     profiles,
+    sample,
     shooting,
     tables,
     tactical,
@@ -53,6 +53,7 @@ from rules_core.rulesets.tree_of_battles.status import (
 )
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
+from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
 
 UNIT_STEPS = ("restrain", "march", "shoot", "move", "manoeuvre", "charge", "hold")
 SEQUENCE = SequenceOfPlay(
@@ -194,6 +195,10 @@ class TreeOfBattlesRules(Rules):
         """The English and French at Agincourt."""
         return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
 
+    def sample_battle(self) -> BattleState:
+        """The English and French at Agincourt, at deployment."""
+        return sample.sample_battle()
+
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
         """The scripted player's orders for its contingents and leaders."""
         return demo.orders_for(self, state, side)
@@ -208,17 +213,9 @@ class TreeOfBattlesRules(Rules):
         """What an order will do, with the numbers, or why it is illegal."""
         return orders.preview(state, order, self.parameter_values(state.parameters))
 
-    def judge(self, state: BattleState, order: Order) -> Verdict:
-        """As the base, but in a simultaneous phase either side may always give orders."""
-        step = self.sequence.step(state.cursor.step)
-        if order.kind not in step.order_kinds:
-            return Illegal(order, f"{order.kind} orders are not given in the {step.title} step")
-        kind = self.order_kind(order.kind)
-        actors = state.units if kind.actor == "unit" else state.leaders
-        if not any(actor.id == order.actor for actor in actors):
-            return Illegal(order, f"no {kind.actor} {order.actor!r} on the table")
-        problems = kind.problems(order)
-        return Illegal(order, "; ".join(problems)) if problems else self.preview(state, order)
+    def turn_problem(self, state: BattleState, side: str) -> str | None:
+        """None: in a simultaneous phase either side may always give orders."""
+        return None
 
     def subjects(self, name: str, state: BattleState) -> tuple[Subject, ...]:
         """Command rounds: as many as the most CPs any leader can still spend (and the limit)."""
@@ -273,12 +270,12 @@ class TreeOfBattlesRules(Rules):
 
     def resolve_command(self, ctx: Context) -> None:
         """Command actions, paid with CPs."""
-        for order in self._checked(ctx, tuple(command.ACTIONS)):
+        for order in checked_orders(ctx, tuple(command.ACTIONS)):
             command.carry_out(ctx, order)
 
     def resolve_control(self, ctx: Context) -> None:
         """Control tests: out of command, stopping pursuit or looting, chivalry holding back."""
-        asked = {o.actor for o in self._checked(ctx, ("restrain",))}
+        asked = {o.actor for o in checked_orders(ctx, ("restrain",))}
         for unit in list(ctx.state.units):
             if not u.alive(ctx.state, unit.id):
                 continue
@@ -298,13 +295,13 @@ class TreeOfBattlesRules(Rules):
 
     def resolve_approach(self, ctx: Context) -> None:
         """March moves of contingents beyond 6 SF of the enemy."""
-        for order in self._checked(ctx, ("march",)):
+        for order in checked_orders(ctx, ("march",)):
             tactical.march(ctx, order)
 
     def resolve_shooting(self, ctx: Context) -> None:
         """All shooting at once, then control tests for contingents it hit hard."""
         planned = []
-        for order in self._checked(ctx, ("shoot",)):
+        for order in checked_orders(ctx, ("shoot",)):
             shot = shooting.plan(
                 ctx.state,
                 ctx.state.unit(order.actor),
@@ -331,14 +328,14 @@ class TreeOfBattlesRules(Rules):
         """Routs and pursuits, then forced moves, then ordered moves and manoeuvres."""
         tactical.routs_and_pursuits(ctx)
         done = tactical.forced(ctx)
-        for order in self._checked(ctx, ("move", "manoeuvre")):
+        for order in checked_orders(ctx, ("move", "manoeuvre")):
             if order.actor in done:
                 continue
             (tactical.move if order.kind == "move" else tactical.manoeuvre)(ctx, order)
 
     def resolve_charges(self, ctx: Context) -> None:
         """Declare and execute charges; each charged contingent's player chooses its response."""
-        declared = [(o.actor, str(o.params["target"])) for o in self._checked(ctx, ("charge",))]
+        declared = [(o.actor, str(o.params["target"])) for o in checked_orders(ctx, ("charge",))]
         declared += self._forced_charges(ctx, {a for a, _ in declared})
         responded: dict[str, str] = {}
         for charger_id, target_id in declared:
@@ -422,35 +419,15 @@ class TreeOfBattlesRules(Rules):
     def resolve_rally(self, ctx: Context) -> None:
         """Remove DPs by grade if eligible, then clear this turn's marks."""
         for unit in list(ctx.state.units):
-            engaged = charges.engaged(ctx.state, unit)
-            if u.dps(unit) and _may_rally(unit, engaged):
+            touching = engaged(ctx.state, unit)
+            if u.dps(unit) and _may_rally(unit, touching):
                 u.add_dps(ctx, unit.id, -_rally_dps(unit), f"rallies ({unit.quality} grade)")
-            u.mark(ctx, unit.id, **_fresh_turn(engaged))
+            u.mark(ctx, unit.id, **_fresh_turn(touching))
         for leader in ctx.state.leaders:
             if SPENT.of(leader):
                 ctx.set_leader_status(leader.id, None, spent=0)
 
     # -- helpers ------------------------------------------------------------------------
-
-    def _checked(self, ctx: Context, kinds: tuple[str, ...]) -> list[Order]:
-        """Orders of these kinds in roster order, each re-checked against the state as it is."""
-        actors = [x.id for x in ctx.state.leaders] + [x.id for x in ctx.state.units]
-        chosen = sorted(
-            (o for o in ctx.orders if o.kind in kinds),
-            key=lambda o: actors.index(o.actor) if o.actor in actors else len(actors),
-        )
-        legal = []
-        for order in chosen:
-            if order.actor not in actors or (
-                order.kind not in command.ACTIONS and not u.alive(ctx.state, order.actor)
-            ):
-                continue
-            verdict = self.judge(ctx.state, order)
-            if isinstance(verdict, Illegal):
-                ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
-            else:
-                legal.append(order)
-        return legal
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Nobody is given an order by default: forced moves are the resolvers' business."""
@@ -462,12 +439,7 @@ class TreeOfBattlesRules(Rules):
 
     def outcome(self, state: BattleState) -> Outcome | None:
         """A broken army loses; after ``max_turns`` the battle is a draw."""
-        found = super().outcome(state)
-        limit = self.parameter_values(state.parameters)["max_turns"]
-        assert isinstance(limit, int)
-        if found is None and state.cursor.turn > limit:
-            return Outcome(None, f"{limit} turns played with neither army broken")
-        return found
+        return super().outcome(state) or turn_limit_outcome(self, state)
 
 
 def _remove_dps_row(unit: Unit) -> str:

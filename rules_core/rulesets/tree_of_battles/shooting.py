@@ -13,9 +13,9 @@ from rules_core.events import ShotFired, TestResolved
 from rules_core.geometry import Footprint, quarter, range_from_front
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
-from rules_core.rulesets.tree_of_battles.measure import g
 from rules_core.rulesets.tree_of_battles.status import BROKEN, IN_COMBAT, LAST_RANGE, LAST_TARGET
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import g
 
 FORTIFIED = frozenset({"fortification"})
 

@@ -10,7 +10,6 @@ from rules_core.context import Context
 from rules_core.geometry import facing_towards
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.tree_of_battles import (
-    charges,
     measure,
     movement,
     retreats,
@@ -28,6 +27,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     SHOOTING_DPS,
 )
 from rules_core.state import Unit
+from rules_core.toolkit import engaged
 
 
 def march(ctx: Context, order: Order) -> None:
@@ -57,7 +57,7 @@ def routs_and_pursuits(ctx: Context) -> None:
         unit = ctx.state.unit(unit_id)
         if BROKEN.of(unit):
             retreats.keep_routing(ctx, unit)
-        elif PURSUING.of(unit) and not charges.engaged(ctx.state, unit):
+        elif PURSUING.of(unit) and not engaged(ctx.state, unit):
             _chase(ctx, unit)
 
 
@@ -72,7 +72,7 @@ def _chase(ctx: Context, unit: Unit) -> None:
     length, _ = movement.roll_distance(ctx, unit, "Fast move (pursuit)", movement.fast_dice(unit))
     pose = measure.contact_pose(unit, quarry)
     movement.go(ctx, unit, (pose.x, pose.y), length, pose.facing, "pursues", halt=False)
-    if charges.engaged(ctx.state, ctx.state.unit(unit.id)):
+    if engaged(ctx.state, ctx.state.unit(unit.id)):
         u.mark(ctx, unit.id, charged=True)
     _moved(ctx, unit)
 
@@ -84,7 +84,7 @@ def forced(ctx: Context) -> set[str]:
         how = CONTROL.of(unit)
         if how not in ("charge_a", "charge_a_max", "advance", "repeat", "full_speed"):
             continue
-        if charges.engaged(ctx.state, unit) or BROKEN.of(unit):
+        if engaged(ctx.state, unit) or BROKEN.of(unit):
             continue
         done.add(unit.id)
         if how == "repeat":

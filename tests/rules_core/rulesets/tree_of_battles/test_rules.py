@@ -15,6 +15,7 @@ from rules_core.rulesets.tree_of_battles.rules import _may_rally
 from rules_core.rulesets.tree_of_battles.sample import sample_battle
 from rules_core.state import BattleState, Unit
 from rules_core.steps import Cursor
+from rules_core.toolkit import enemies_in_contact
 
 
 @pytest.fixture
@@ -255,7 +256,7 @@ def _meet(state: BattleState) -> tuple[BattleState, Unit, Unit]:
 
 def test_combat_factors_in_a_charge() -> None:
     state, vaward, horse = _meet(at("melee"))
-    assert combat.touching(state, vaward) == [horse]
+    assert enemies_in_contact(state, vaward) == [horse]
     assert combat.charge_combat(vaward, horse)
     assert combat.factors(state, horse, vaward, True) == [
         Modifier(3, "combat factor (profile)"), Modifier(1, "A grade"),

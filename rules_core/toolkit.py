@@ -1,0 +1,172 @@
+"""Helpers every ruleset needs: checking a step's orders, contacts, lookups, the turn limit.
+
+A ruleset calls these rather than writing its own; each answers one question the way every
+ruleset so far has answered it, so a new ruleset starts from the same behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from rules_core.codec import Json
+from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, edge_distance, in_contact
+from rules_core.orders import Illegal, Order
+from rules_core.state import BattleState, Leader, Outcome, Unit
+from rules_core.terrain import Sight, line_of_sight
+
+if TYPE_CHECKING:
+    from rules_core.context import Context
+    from rules_core.plugin import Rules
+
+
+def g(value: float) -> str:
+    """A distance for a sentence: one decimal place at most."""
+    return f"{round(value, 1):g}"
+
+
+def param_number(params: Mapping[str, Json], name: str) -> float:
+    """A numeric parameter's value (``Context.number`` inside a resolver)."""
+    value = params[name]
+    assert isinstance(value, int | float)
+    return float(value)
+
+
+# -- orders -------------------------------------------------------------------------------
+
+
+def checked_orders(ctx: Context, kinds: Collection[str]) -> list[Order]:
+    """This step's orders of these kinds in roster order, each re-checked against the state.
+
+    An order whose unit or leader has gone earlier in the step is dropped; one the state now
+    makes illegal is refused with an ``OrderRejected`` event.
+    """
+    actors: list[Unit | Leader] = [*ctx.state.units, *ctx.state.leaders]
+    position = {actor.id: index for index, actor in enumerate(actors)}
+    chosen = sorted(
+        (order for order in ctx.orders if order.kind in kinds),
+        key=lambda order: position.get(order.actor, len(position)),
+    )
+    legal = []
+    for order in chosen:
+        if not _present(ctx.state, order.actor):
+            continue  # destroyed earlier in this step
+        verdict = ctx.rules.judge(ctx.state, order)
+        if isinstance(verdict, Illegal):
+            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+        else:
+            legal.append(order)
+    return legal
+
+
+def _present(state: BattleState, actor: str) -> bool:
+    """Whether a unit or leader with this id is on the table."""
+    return any(u.id == actor for u in state.units) or any(ld.id == actor for ld in state.leaders)
+
+
+def enemy_target(state: BattleState, unit: Unit, order: Order, param: str = "target") -> Unit | str:
+    """The enemy unit an order's parameter names, or why it cannot be the target."""
+    key = order.params.get(param)
+    target = next((other for other in state.units if other.id == key), None)
+    if target is None:
+        return f"no unit {key!r} on the table"
+    if target.side == unit.side:
+        return f"{target.name} is a friendly unit"
+    return target
+
+
+# -- contact ------------------------------------------------------------------------------
+
+
+def enemies_in_contact(state: BattleState, unit: Unit) -> list[Unit]:
+    """The enemy units touching this one, in the state's order."""
+    here = Footprint.of(unit)
+    return [e for e in state.enemies_of(unit.side) if in_contact(here, Footprint.of(e))]
+
+
+def engaged(state: BattleState, unit: Unit) -> bool:
+    """True if the unit touches an enemy."""
+    here = Footprint.of(unit)
+    return any(in_contact(here, Footprint.of(e)) for e in state.enemies_of(unit.side))
+
+
+def contact_pairs(
+    state: BattleState, prefer: Callable[[Unit, Unit], bool] | None = None
+) -> list[tuple[str, str]]:
+    """Each fight once: a unit in contact with an enemy and the first such enemy still free.
+
+    Units are taken in the state's order; ``prefer(unit, enemy)`` puts the enemies it likes
+    first (a front contact, say), keeping the state's order among equals.
+    """
+    found: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for unit in state.units:
+        if unit.id in taken:
+            continue
+        enemies = [e for e in enemies_in_contact(state, unit) if e.id not in taken]
+        if prefer is not None:
+            enemies.sort(key=lambda enemy: not prefer(unit, enemy))
+        if enemies:
+            found.append((unit.id, enemies[0].id))
+            taken.update((unit.id, enemies[0].id))
+    return found
+
+
+def gap(a: Unit, b: Unit) -> float:
+    """Edge-to-edge distance between two units."""
+    return edge_distance(Footprint.of(a), Footprint.of(b))
+
+
+def nearest(units: Iterable[Unit], unit: Unit) -> Unit | None:
+    """The nearest of some units to this one, edge to edge; ties go to the first."""
+    found = list(units)
+    return min(found, key=lambda other: gap(unit, other)) if found else None
+
+
+def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
+    """The closest enemy unit, edge to edge (leaders are never units, so never counted)."""
+    return nearest(state.enemies_of(unit.side), unit)
+
+
+def sight(state: BattleState, viewer: Unit, target: Unit, blockers: frozenset[str]) -> Sight:
+    """Line of sight between two units; other units and terrain of these kinds block it."""
+    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
+    return line_of_sight(
+        Footprint.of(viewer), Footprint.of(target), state.terrain, others, blockers
+    )
+
+
+# -- finding ------------------------------------------------------------------------------
+
+
+def _matches(ref: str) -> Callable[[Unit | Leader], bool]:
+    """A test of an id or name against what a player typed (case and spacing ignored)."""
+    key = " ".join(ref.split()).casefold()
+    return lambda item: key in (item.id.casefold(), item.name.casefold())
+
+
+def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Unit | None:
+    """A unit by id or name, optionally only among some sides; None if there is none."""
+    found = _matches(ref)
+    return next((u for u in state.units if found(u) and (sides is None or u.side in sides)), None)
+
+
+def find_leader(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Leader | None:
+    """A leader by id or name, optionally only among some sides; None if there is none."""
+    found = _matches(ref)
+    return next(
+        (ld for ld in state.leaders if found(ld) and (sides is None or ld.side in sides)), None
+    )
+
+
+# -- the end of the battle ------------------------------------------------------------------
+
+
+def turn_limit_outcome(rules: Rules, state: BattleState) -> Outcome | None:
+    """A draw once more turns are played than the ``max_turns`` parameter allows, else None."""
+    limit = rules.parameter_values(state.parameters)["max_turns"]
+    assert isinstance(limit, int)
+    if state.cursor.turn > limit:
+        return Outcome(None, f"{limit} turns played with neither army broken")
+    return None
