@@ -11,12 +11,11 @@ from bot.client import AideBot
 from bot.presentation.announce import post_report
 from bot.presentation.gm import (
     UNDO_QUESTION,
-    answer_choices,
     change_text,
     forced_text,
     ruled_text,
 )
-from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.replies import ask_confirmation, labelled_choices, matching_choices, place_of
 
 Reason = app_commands.Range[str, 1, 200]
 
@@ -128,7 +127,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     ) -> list[app_commands.Choice[str]]:
         """Offer the answers of the waiting question."""
         options = await self.lookups.pending_options(place_of(interaction))
-        return answer_choices(options, current)
+        return labelled_choices(options, current)
 
     @app_commands.command(name="undo", description="Go back to the start of the previous step")
     @is_gm()

@@ -10,13 +10,12 @@ from bot.client import AideBot
 from bot.presentation.announce import post_report
 from bot.presentation.orders import (
     RESOLVING,
-    kind_choices,
     orders_text,
     preview_text,
     waiting_text,
     withdrawn_text,
 )
-from bot.presentation.replies import matching_choices, place_of
+from bot.presentation.replies import labelled_choices, matching_choices, place_of
 from bot.services.play import OrderInput
 
 X = app_commands.Range[float, -1000, 1000]
@@ -187,7 +186,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     ) -> list[app_commands.Choice[str]]:
         """Offer the orders the current step takes."""
         kinds = await self.lookups.order_kinds(place_of(interaction))
-        return kind_choices(kinds, current)
+        return labelled_choices(kinds, current)
 
 
 @app_commands.guild_only()

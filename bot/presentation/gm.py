@@ -5,8 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from discord import app_commands
-
 from bot.services.gm import Change, GmChange, Placement, TimeLeft
 
 UNDO_QUESTION = (
@@ -46,16 +44,6 @@ def forced_text(gm_id: int, title: str) -> str:
 def ruled_text(gm_id: int, choice: str) -> str:
     """The public note that a GM answered the waiting question."""
     return f"🛠️ <@{gm_id}> ruled: **{choice}**."
-
-
-def answer_choices(options: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for an answer: its label shown, its id given, matched on both."""
-    typed = current.casefold()
-    return [
-        app_commands.Choice(name=label, value=option)
-        for option, label in options
-        if typed in f"{option} {label}".casefold()
-    ][:25]
 
 
 def _show(value: Any) -> str:

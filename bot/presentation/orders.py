@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from discord import app_commands
-
 from bot.presentation.announce import mentions
 from bot.services.play import Confirmed, OrderView
 
@@ -33,13 +31,3 @@ def orders_text(views: list[OrderView]) -> str:
     """A player's orders for the step, one a line."""
     text = "\n".join(f"**{v.unit_name}** ({v.kind}): {v.summary}" for v in views)
     return text[:2000] or "You have given no orders for this step."
-
-
-def kind_choices(kinds: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for an order kind: its title shown, its id given, matched on both."""
-    typed = current.casefold()
-    return [
-        app_commands.Choice(name=title, value=kind)
-        for kind, title in kinds
-        if typed in f"{kind} {title}".casefold()
-    ][:25]

@@ -36,6 +36,16 @@ def matching_choices(names: list[str], current: str) -> list[app_commands.Choice
     return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
 
 
+def labelled_choices(pairs: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for (id, label) pairs: the label shown, the id given, matched on both."""
+    typed = current.casefold()
+    return [
+        app_commands.Choice(name=label, value=value)
+        for value, label in pairs
+        if typed in f"{value} {label}".casefold()
+    ][:25]
+
+
 def unwrap(error: BaseException) -> BaseException:
     """The exception a command raised, under discord.py's CommandInvokeError."""
     if isinstance(error, app_commands.CommandInvokeError):

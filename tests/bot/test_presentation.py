@@ -11,7 +11,8 @@ from bot.db.models import BattleStatus
 from bot.presentation.announce import loss_line
 from bot.presentation.battles import log_text
 from bot.presentation.formatting import battle_embed
-from bot.presentation.gm import answer_choices, change_text
+from bot.presentation.gm import change_text
+from bot.presentation.replies import labelled_choices
 from bot.services.battle_state import BattleView, SideView
 from bot.services.endings import ArmyLosses
 from bot.services.gm import Change, GmChange, Placement, TimeLeft
@@ -73,8 +74,8 @@ def test_a_turn_log_names_each_step_and_who_gave_no_orders() -> None:
 
 def test_answers_are_offered_by_label_and_matched_on_id_too() -> None:
     options = [("yes", "Pursue"), ("no", "Halt")]
-    assert [c.value for c in answer_choices(options, "")] == ["yes", "no"]
-    assert [c.name for c in answer_choices(options, "NO")] == ["Halt"]
+    assert [c.value for c in labelled_choices(options, "")] == ["yes", "no"]
+    assert [c.name for c in labelled_choices(options, "NO")] == ["Halt"]
 
 
 def test_losses_read_one_army_a_line() -> None:
