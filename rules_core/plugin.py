@@ -252,6 +252,10 @@ class Rules:
             return f"it is not {side}'s turn to give orders"
         return None
 
+    def legal(self, state: BattleState, order: Order) -> Order | None:
+        """The order if the rules accept it now, else None (for scripted players and hints)."""
+        return order if isinstance(self.judge(state, order), Preview) else None
+
     def preview(self, state: BattleState, order: Order) -> Verdict:
         """The ruleset's own check of a well-formed order; override per ruleset."""
         return Preview(order, self.order_kind(order.kind).title)

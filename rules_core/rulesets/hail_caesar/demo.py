@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from rules_core.codec import Json
-from rules_core.orders import Order, Preview
+from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.rulesets.hail_caesar import measure
 from rules_core.rulesets.hail_caesar.status import CASUALTIES, RANK
@@ -42,10 +42,6 @@ def answer(state: BattleState) -> str:
     return decision.default
 
 
-def _legal(rules: Rules, state: BattleState, order: Order) -> Order | None:
-    return order if isinstance(rules.judge(state, order), Preview) else None
-
-
 def _army(state: BattleState, side: str) -> list[Order]:
     """The first side's army commander tries a General Advance in the first turn."""
     order = state.cursor.side_order
@@ -72,16 +68,16 @@ def _command(rules: Rules, state: BattleState, leader: str, units: list[Unit]) -
     for unit in units:
         if CASUALTIES.of(unit) >= 2 and not engaged(state, unit):
             order = Order(leader, "command", {"option": "rally", "target": unit.id})
-            if _legal(rules, state, order):
+            if rules.legal(state, order):
                 return order
-    return _legal(rules, state, Order(leader, "command", {"option": "division"}))
+    return rules.legal(state, Order(leader, "command", {"option": "division"}))
 
 
 def _unit_order(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     enemy = measure.nearest_enemy(state, unit)
     if enemy is None or engaged(state, unit):
         return None
-    charge = _legal(rules, state, Order(unit.id, "charge", {"target": enemy.id}))
+    charge = rules.legal(state, Order(unit.id, "charge", {"target": enemy.id}))
     if charge is not None and unit.type != "skirmishers":
         return charge
     if _shoot(rules, state, unit) is not None:
@@ -104,7 +100,7 @@ def _advance(rules: Rules, state: BattleState, unit: Unit, enemy: Unit) -> Order
                     round(unit.x + (aim[0] - unit.x) * length / whole, 1),
                     round(unit.y + (aim[1] - unit.y) * length / whole, 1),
                 ]
-                order = _legal(rules, state, Order(unit.id, "move", {"to": end}))
+                order = rules.legal(state, Order(unit.id, "move", {"to": end}))
                 if order is not None:
                     return order
     return None
@@ -114,7 +110,7 @@ def _shoot(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     if unit.get("weapon", "none") == "none":
         return None
     for enemy in sorted(state.enemies_of(unit.side), key=lambda e: measure.gap(unit, e)):
-        order = _legal(rules, state, Order(unit.id, "shoot", {"target": enemy.id}))
+        order = rules.legal(state, Order(unit.id, "shoot", {"target": enemy.id}))
         if order is not None:
             return order
     return None

@@ -7,7 +7,7 @@ import math
 
 from rules_core import profile
 from rules_core.geometry import Footprint, range_from_front
-from rules_core.orders import Order, Preview
+from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.rulesets.skirmish import measure
 from rules_core.state import BattleState, Unit
@@ -29,8 +29,8 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
 
 def _shoot(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     for enemy in sorted(state.enemies_of(unit.side), key=lambda e: _gap(unit, e)):
-        order = Order(unit.id, "shoot", {"target": enemy.id})
-        if isinstance(rules.judge(state, order), Preview):
+        order = rules.legal(state, Order(unit.id, "shoot", {"target": enemy.id}))
+        if order is not None:
             return order
     return None
 
@@ -39,8 +39,8 @@ def _move(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     enemy = nearest_enemy(state, unit)
     if enemy is None:
         return None
-    charge = Order(unit.id, "charge", {"target": enemy.id})
-    if isinstance(rules.judge(state, charge), Preview):
+    charge = rules.legal(state, Order(unit.id, "charge", {"target": enemy.id}))
+    if charge is not None:
         return charge
     if profile.value(unit, "range") and isinstance(_shoot(rules, state, unit), Order):
         return None  # in range already: stay and shoot
@@ -49,8 +49,7 @@ def _move(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     goal = (unit.x + (enemy.x - unit.x) * share, unit.y + (enemy.y - unit.y) * share)
     params = rules.parameter_values(state.parameters)
     end = measure.farthest(state, unit, goal, params)
-    order = Order(unit.id, "move", {"to": [end[0], end[1]]})
-    return order if isinstance(rules.judge(state, order), Preview) else None
+    return rules.legal(state, Order(unit.id, "move", {"to": [end[0], end[1]]}))
 
 
 def _gap(unit: Unit, enemy: Unit) -> float:

@@ -13,7 +13,7 @@ import math
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, range_from_front
-from rules_core.orders import Order, Preview
+from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.rulesets.tree_of_battles import command
 from rules_core.rulesets.tree_of_battles import units as u
@@ -28,11 +28,6 @@ HOLD_ORDERS = "hold the line behind the stakes"
 def attacker(state: BattleState) -> str:
     """The side that attacks: the last one."""
     return state.sides[-1].id
-
-
-def _legal(rules: Rules, state: BattleState, order: Order) -> bool:
-    """True if the rules accept the order now."""
-    return isinstance(rules.judge(state, order), Preview)
 
 
 def _by_gap(state: BattleState, unit: Unit) -> list[Unit]:
@@ -71,7 +66,7 @@ def _command(rules: Rules, state: BattleState, side: str) -> list[Order]:
             order = Order(leader.id, "new_orders", {"text": HOLD_ORDERS})
         else:
             continue
-        if _legal(rules, state, order):
+        if rules.legal(state, order):
             found.append(order)
     return found
 
@@ -82,12 +77,12 @@ def _unit_order(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     if step == "control":
         order = Order(unit.id, "restrain")
         wanted = unit.side != attacker(state) or PURSUING.of(unit)
-        return order if wanted and _legal(rules, state, order) else None
+        return order if wanted and rules.legal(state, order) else None
     if step in ("shooting", "charges"):
         kind = "shoot" if step == "shooting" else "charge"
         for enemy in _by_gap(state, unit):
             order = Order(unit.id, kind, {"target": enemy.id})
-            if _legal(rules, state, order):
+            if rules.legal(state, order):
                 return order
         return None
     if unit.side != attacker(state) or unit.type in ("artillery", "baggage"):
@@ -101,7 +96,7 @@ def _approach(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     for tenths in range(60, 4, -5):
         ahead = here.advanced(tenths / 10)
         order = Order(unit.id, "march", {"to": [round(ahead.x, 2), round(ahead.y, 2)]})
-        if _legal(rules, state, order):
+        if rules.legal(state, order):
             return order
     return None
 
@@ -117,7 +112,7 @@ def _advance(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
         round(unit.y + (enemy.y - unit.y) * share, 2),
     ]
     order = Order(unit.id, "move", {"to": goal, "option": option})
-    return order if _legal(rules, state, order) else None
+    return order if rules.legal(state, order) else None
 
 
 def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
