@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
-
-import yaml
 
 from bot.db.models import Army, Campaign, Role
 from bot.db.session import Database
 from bot.errors import InvalidInput, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
+from bot.services.data_files import load_json, load_yaml, shown_name
 from rules_core import registry
 
 MAX_ROSTER_BYTES = 256 * 1024
@@ -38,40 +36,22 @@ class ArmyInfo:
 def parse_roster(content: bytes, filename: str) -> object:
     """Read a roster file as JSON or YAML (by its extension; JSON first when unknown)."""
     if len(content) > MAX_ROSTER_BYTES:
-        raise InvalidInput(f"`{filename}` is too large: at most {MAX_ROSTER_BYTES // 1024} KiB.")
+        raise InvalidInput(
+            f"`{shown_name(filename)}` is too large: at most {MAX_ROSTER_BYTES // 1024} KiB."
+        )
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InvalidInput(f"`{filename}` is not UTF-8 text.") from None
+        raise InvalidInput(f"`{shown_name(filename)}` is not UTF-8 text.") from None
     lower = filename.lower()
     if lower.endswith(".json"):
-        return _load_json(text, filename)
+        return load_json(text, filename)
     if lower.endswith((".yaml", ".yml")):
-        return _load_yaml(text, filename)
+        return load_yaml(text, filename)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return _load_yaml(text, filename)
-
-
-def _load_json(text: str, filename: str) -> object:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidInput(
-            f"`{filename}` is not valid JSON: "
-            f"line {error.lineno}, column {error.colno}: {error.msg}."
-        ) from None
-
-
-def _load_yaml(text: str, filename: str) -> object:
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        problem = getattr(error, "problem", None) or "cannot be parsed"
-        raise InvalidInput(f"`{filename}` is not valid YAML:{where} {problem}.") from None
+        return load_json(text, filename)
+    except InvalidInput:
+        return load_yaml(text, filename)
 
 
 def check_roster(ruleset_id: str, roster: object) -> dict[str, Any]:
