@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.db.models import Army, Campaign, Role
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
 from bot.db.session import Database
-from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
 from bot.services.data_files import load_json, load_yaml, shown_name
 from rules_core import registry
@@ -89,6 +92,8 @@ class ArmyService:
                     f"**{army.name}** belongs to another player; give your army another name."
                 )
             replaced = army is not None
+            if army is not None:
+                await _require_not_fighting(session, army)
             if army is None:
                 army = Army(owner_id=user_id, name=name, roster=roster)
                 campaign.armies.append(army)
@@ -118,6 +123,7 @@ class ArmyService:
             campaign = await load_open_campaign(session, place)
             army = _get_army(campaign, name)
             _require_owner_or_gm(campaign, army, user_id)
+            await _require_not_fighting(session, army)
             return _army_info(army, campaign)
 
     async def remove(self, place: Place, user_id: int, name: str) -> ArmyInfo:
@@ -126,6 +132,7 @@ class ArmyService:
             campaign = await load_open_campaign(session, place)
             army = _get_army(campaign, name)
             _require_owner_or_gm(campaign, army, user_id)
+            await _require_not_fighting(session, army)
             info = _army_info(army, campaign)
             campaign.armies.remove(army)
             await session.delete(army)
@@ -156,6 +163,21 @@ def _get_army(campaign: Campaign, name: str) -> Army:
     if army is None:
         raise NotFound(f"There is no army called **{name}** in **{campaign.name}**.")
     return army
+
+
+async def _require_not_fighting(session: AsyncSession, army: Army) -> None:
+    """Refuse to change an army while a battle it fields is not over: losses are written to
+    the list it was fought with."""
+    battle = await session.scalar(
+        select(Battle.name)
+        .join(BattleSide, BattleSide.battle_id == Battle.id)
+        .where(BattleSide.army_id == army.id, Battle.status != BattleStatus.FINISHED)
+    )
+    if battle is not None:
+        raise Conflict(
+            f"**{army.name}** is fighting in **{battle}**; it can be replaced or removed "
+            "once that battle has ended."
+        )
 
 
 def _require_member(campaign: Campaign, user_id: int) -> None:
