@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -50,16 +51,46 @@ def startup_failure(error: BaseException) -> tuple[str, int] | None:
     return None
 
 
+def backup_command(arguments: list[str]) -> int:
+    """``python -m bot backup PATH``: copy the live database to PATH; the exit status."""
+    from bot.db.maintenance import DatabaseRefused, backup
+
+    if len(arguments) != 1:
+        print("Usage: python -m bot backup PATH", file=sys.stderr)
+        return 2
+    try:
+        pages = backup(load_settings().database_url, Path(arguments[0]))
+    except DatabaseRefused as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(f"Backed up {pages} pages to {arguments[0]}.")
+    return 0
+
+
+def check_database_or_exit(settings: Settings) -> None:
+    """Stop with one line (exit 2) if the database file is empty, corrupt or too new."""
+    from bot.db.maintenance import DatabaseRefused, check_database
+
+    try:
+        check_database(settings.database_url)
+    except DatabaseRefused as error:
+        print(error, file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def main() -> None:
-    """Entry point: ``demo`` plays offline; otherwise check the settings and run the bot."""
+    """Entry point: ``demo`` plays offline, ``backup`` copies the database; else run the bot."""
     if sys.argv[1:2] == ["demo"]:
         from bot.demo import main as demo
 
         raise SystemExit(demo(sys.argv[2:]))
+    if sys.argv[1:2] == ["backup"]:
+        raise SystemExit(backup_command(sys.argv[2:]))
     settings = load_settings()
     if not settings.discord_token.strip():
         print(TOKEN_HELP, file=sys.stderr)
         raise SystemExit(2)
+    check_database_or_exit(settings)
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
