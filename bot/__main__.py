@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from bot.config import Settings
 
+log = logging.getLogger("bot")
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set: put DISCORD_TOKEN=<your bot token> in the environment or in a "
     ".env file (Developer Portal → your application → Bot → Reset Token)."
@@ -34,7 +37,21 @@ async def run(settings: Settings) -> None:
     from bot.client import AideBot  # imported late so the token check above stays instant
 
     async with AideBot(settings) as bot:
+        stop_on_sigterm(bot)
         await bot.start(settings.discord_token)
+
+
+def stop_on_sigterm(bot: Any) -> None:
+    """Close the bot gracefully on SIGTERM (``docker stop``): the handler in flight finishes."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []  # keep a reference so the task is not collected
+
+    def stop() -> None:
+        log.info("SIGTERM: finishing the work in progress, then stopping")
+        closing.append(loop.create_task(bot.close()))
+
+    with contextlib.suppress(NotImplementedError):  # Windows has no loop signal handlers
+        loop.add_signal_handler(signal.SIGTERM, stop)
 
 
 def startup_failure(error: BaseException) -> tuple[str, int] | None:
