@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
+from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from bot.config import Settings
 
+log = logging.getLogger("bot")
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set: put DISCORD_TOKEN=<your bot token> in the environment or in a "
     ".env file (Developer Portal → your application → Bot → Reset Token)."
@@ -33,7 +37,21 @@ async def run(settings: Settings) -> None:
     from bot.client import AideBot  # imported late so the token check above stays instant
 
     async with AideBot(settings) as bot:
+        stop_on_sigterm(bot)
         await bot.start(settings.discord_token)
+
+
+def stop_on_sigterm(bot: Any) -> None:
+    """Close the bot gracefully on SIGTERM (``docker stop``): the handler in flight finishes."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []  # keep a reference so the task is not collected
+
+    def stop() -> None:
+        log.info("SIGTERM: finishing the work in progress, then stopping")
+        closing.append(loop.create_task(bot.close()))
+
+    with contextlib.suppress(NotImplementedError):  # Windows has no loop signal handlers
+        loop.add_signal_handler(signal.SIGTERM, stop)
 
 
 def startup_failure(error: BaseException) -> tuple[str, int] | None:
@@ -50,16 +68,46 @@ def startup_failure(error: BaseException) -> tuple[str, int] | None:
     return None
 
 
+def backup_command(arguments: list[str]) -> int:
+    """``python -m bot backup PATH``: copy the live database to PATH; the exit status."""
+    from bot.db.maintenance import DatabaseRefused, backup
+
+    if len(arguments) != 1:
+        print("Usage: python -m bot backup PATH", file=sys.stderr)
+        return 2
+    try:
+        pages = backup(load_settings().database_url, Path(arguments[0]))
+    except DatabaseRefused as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(f"Backed up {pages} pages to {arguments[0]}.")
+    return 0
+
+
+def check_database_or_exit(settings: Settings) -> None:
+    """Stop with one line (exit 2) if the database file is empty, corrupt or too new."""
+    from bot.db.maintenance import DatabaseRefused, check_database
+
+    try:
+        check_database(settings.database_url)
+    except DatabaseRefused as error:
+        print(error, file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def main() -> None:
-    """Entry point: ``demo`` plays offline; otherwise check the settings and run the bot."""
+    """Entry point: ``demo`` plays offline, ``backup`` copies the database; else run the bot."""
     if sys.argv[1:2] == ["demo"]:
         from bot.demo import main as demo
 
         raise SystemExit(demo(sys.argv[2:]))
+    if sys.argv[1:2] == ["backup"]:
+        raise SystemExit(backup_command(sys.argv[2:]))
     settings = load_settings()
     if not settings.discord_token.strip():
         print(TOKEN_HELP, file=sys.stderr)
         raise SystemExit(2)
+    check_database_or_exit(settings)
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

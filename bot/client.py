@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
 import random
@@ -16,12 +17,13 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
-from bot.presentation.announce import DecisionButton, announce
+from bot.presentation.announce import DecisionButton, announce, flush_outbox
 from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler, DueDeadline
 from bot.services import Services
 
 log = logging.getLogger(__name__)
+SHUTDOWN_GRACE_S = 8.0  # within the 10 s `docker stop` gives before it kills
 
 
 def cog_modules() -> list[str]:
@@ -50,6 +52,7 @@ class AideBot(commands.Bot):
         self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
         self.services.play.armer = self.deadlines
         self.open_questions: dict[int, discord.Message] = {}  # battle id → its question post
+        self.outbox_lock = asyncio.Lock()  # one poster at a time: each result goes out once
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
@@ -61,6 +64,8 @@ class AideBot(commands.Bot):
         await self.sync_commands()
         fired = await self.deadlines.start()
         log.info("deadlines re-armed; %d overdue fired at start-up", fired)
+        posted = await flush_outbox(self)
+        log.info("%d step results left unposted by the last run posted now", posted)
 
     async def on_deadline(self, due: DueDeadline) -> None:
         """A deadline came: let the services act, then tell the channel."""
@@ -69,6 +74,7 @@ class AideBot(commands.Bot):
             await announce(self, outcome)
         except discord.HTTPException:
             log.exception("could not post the result of deadline %s", due.id)
+        await flush_outbox(self)  # a deadline is also the retry for results left unposted
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Sync to the development server when one is set (instant), else globally."""
@@ -88,7 +94,11 @@ class AideBot(commands.Bot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
-        """Stop the deadlines, close the gateway, then the database."""
+        """Stop the deadlines, let a handler in flight finish, close the gateway, then the
+        database; what is left unposted goes out at the next start (the outbox)."""
         self.deadlines.shutdown()
+        left = await self.deadlines.drain(SHUTDOWN_GRACE_S)
+        if left:
+            log.warning("%d deadline handlers still running at shutdown", left)
         await super().close()
         await self.db.dispose()

@@ -2,13 +2,16 @@
 
 At start-up every pending deadline is armed again and the overdue ones fire at once, so a
 deadline that passed while the bot was down is not lost (APScheduler's default misfire grace
-of one second would silently drop it). A deadline is marked fired only after its handler ran,
-and handlers are idempotent (a step resolves only if the battle is still at that stage), so a
-crash between the two fires it again harmlessly rather than losing it.
+of one second would silently drop it). A step or question deadline is marked fired only
+after its handler ran, and handlers are idempotent (a step resolves only if the battle is
+still at that stage), so a crash between the two fires it again harmlessly rather than
+losing it. A reminder is the other way round: marked fired first, so a restart never posts
+it twice (a lost reminder costs less than a repeated ping).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -22,6 +25,7 @@ from sqlalchemy import select, update
 from bot.clock import Clock
 from bot.db.models import Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
+from bot.services.battle_state import FIRING
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(minutes=1)
@@ -54,6 +58,7 @@ class DeadlineScheduler:
         self.clock = clock
         self.handler = handler
         self._running: set[int] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()  # handlers in flight, awaited at shutdown
         self._scheduler = AsyncIOScheduler(
             timezone=UTC,
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
@@ -78,6 +83,14 @@ class DeadlineScheduler:
         """Stop firing; the rows stay and are armed again at the next start."""
         if self._scheduler.running:
             self._scheduler.shutdown(wait=False)
+
+    async def drain(self, grace_s: float) -> int:
+        """Wait (at most ``grace_s`` seconds) for handlers in flight; how many were left."""
+        tasks = {t for t in self._tasks if not t.done() and t is not asyncio.current_task()}
+        if not tasks:
+            return 0
+        _done, pending = await asyncio.wait(tasks, timeout=grace_s)
+        return len(pending)
 
     def arm(self, deadline_id: int, due_at: datetime) -> None:
         """Schedule (or reschedule) one deadline by its row id."""
@@ -122,10 +135,16 @@ class DeadlineScheduler:
         if deadline_id in self._running:
             return False
         self._running.add(deadline_id)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        token = FIRING.set(deadline_id)
         try:
             return await self._fire(deadline_id)
         finally:
+            FIRING.reset(token)
             self._running.discard(deadline_id)
+            self._tasks.discard(task)  # type: ignore[arg-type]
 
     async def _fire(self, deadline_id: int) -> bool:
         async with self.db.read() as session:
@@ -136,16 +155,25 @@ class DeadlineScheduler:
         if due.due_at > self.clock.now():
             self.arm(due.id, due.due_at)  # woken early (clock skew): wait for the real time
             return False
+        if due.kind is DeadlineKind.REMINDER and not await self._mark_fired(deadline_id):
+            return False
         try:
             await self.handler(due)
         except Exception:
             log.exception("deadline %s (%s) failed; retrying later", due.id, due.kind.value)
-            self.arm(due.id, self.clock.now() + RETRY_AFTER)
+            if due.kind is not DeadlineKind.REMINDER:
+                self.arm(due.id, self.clock.now() + RETRY_AFTER)
             return False
+        if due.kind is not DeadlineKind.REMINDER:
+            await self._mark_fired(deadline_id)
+        return True
+
+    async def _mark_fired(self, deadline_id: int) -> bool:
+        """Mark a pending deadline fired; False if it was no longer pending."""
         async with self.db.write() as session:
-            await session.execute(
+            result = await session.execute(
                 update(Deadline)
                 .where(Deadline.id == deadline_id, Deadline.status == DeadlineStatus.PENDING)
                 .values(status=DeadlineStatus.FIRED, fired_at=self.clock.now())
             )
-        return True
+            return bool(result.rowcount)  # type: ignore[attr-defined]

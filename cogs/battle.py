@@ -33,7 +33,8 @@ from bot.presentation.replies import ask_confirmation, matching_choices, place_o
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
-from bot.services.shapes import SHAPES, parse_points
+from bot.services.data_files import shown_name
+from bot.services.shapes import SHAPES, zoom_area
 from rules_core.state import TERRAIN_KINDS
 
 
@@ -41,13 +42,7 @@ def map_options(
     view: BattleView, user_id: int, zoom: str | None, unit: str | None, reach: str, fog: bool
 ) -> MapOptions:
     """The map's options from the command's: an area, a unit's reach, one side's view."""
-    area = None
-    if zoom is not None:
-        corners = parse_points(zoom)
-        if len(corners) != 2:
-            raise InvalidInput("Zoom to an area with two corners: `x0,y0 x1,y1`.")
-        (x0, y0), (x1, y1) = corners
-        area = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    area = None if zoom is None else zoom_area(zoom, view.state.battlefield)
     shown = None if unit is None else Reach(find_unit(view.state, unit).id, reach)
     side_view = None
     if fog:
@@ -200,7 +195,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     async def deploy_file(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         """Deploy from a file, all or nothing."""
         if file.size > MAX_ROSTER_BYTES:
-            raise InvalidInput(f"`{file.filename}` is too large: at most 256 KiB.")
+            raise InvalidInput(f"`{shown_name(file.filename)}` is too large: at most 256 KiB.")
         count = await self.battles.deploy_many(
             place_of(interaction), interaction.user.id, await file.read(), file.filename
         )

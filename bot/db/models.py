@@ -215,6 +215,8 @@ class StageLog(Base):
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     trigger: Mapped[str | None] = mapped_column(String(40))
     missing: Mapped[list[Any] | None] = mapped_column(JSON)
+    # The outbox marker: set once the result that opened this stage (and its question) is posted.
+    announced_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class RecordEntry(Base):

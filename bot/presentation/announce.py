@@ -135,10 +135,39 @@ def decision_view(decision: DecisionView) -> discord.ui.View:
 
 
 async def post_report(bot: AideBot, report: StageReport) -> None:
-    """Post a resolved step to the campaign channel: summary, full log, map, question."""
+    """Post a resolved step (and any earlier result still unposted) through the outbox."""
+    await flush_outbox(bot, report)
+
+
+async def flush_outbox(bot: AideBot, fresh: StageReport | None = None) -> int:
+    """Post every result not yet marked posted, oldest first, marking each once it is out;
+    stop at the first Discord failure (the next flush retries). How many were posted."""
+    posted = 0
+    async with bot.outbox_lock:
+        for battle_id, stage in await bot.services.outbox.pending():
+            known = fresh is not None and (fresh.battle.id, fresh.stage) == (battle_id, stage)
+            report = fresh if known else await bot.services.outbox.rebuild(battle_id, stage)
+            if report is not None:
+                try:
+                    await _post_report(bot, report)
+                except discord.HTTPException:
+                    log.warning("stage %s of battle %s unposted; retried later", stage, battle_id,
+                                exc_info=True)  # fmt: skip
+                    return posted
+            await bot.services.outbox.mark_posted(battle_id, stage)
+            posted += 1
+    return posted
+
+
+async def _post_report(bot: AideBot, report: StageReport) -> None:
+    """Post one resolved step to the campaign channel: summary, full log, map, question."""
     await close_question(bot, report.battle.id, f"closed: {report.trigger}")
     channel = bot.get_partial_messageable(report.battle.channel_id)
-    files = [await map_file(report)]
+    files = []
+    try:
+        files.append(await map_file(report))
+    except Exception:  # a result without its map is better than no result
+        log.warning("posting battle %s without its map", report.battle.id, exc_info=True)
     if len(report.lines) > SUMMARY_LINES:
         files.append(discord.File(io.BytesIO("\n".join(report.lines).encode()), "log.txt"))
     embeds = [report_embed(report)]

@@ -20,7 +20,10 @@ def withdrawn_text(view: OrderView) -> str:
 
 
 def waiting_text(confirmed: Confirmed) -> str:
-    """The private answer to ``/order done`` while others have still to confirm."""
+    """The private answer to ``/order done`` while others have still to confirm (or when a
+    deadline or a GM resolved the step first)."""
+    if not confirmed.side_names:
+        return "Confirmed. The step has just been resolved; its result is in the channel."
     return (
         f"Confirmed. Still waiting for {', '.join(confirmed.side_names)} "
         f"({mentions(confirmed.waiting_for)})."

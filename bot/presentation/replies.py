@@ -59,7 +59,8 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     if isinstance(original, UserError):
         return original.message
     if isinstance(original, app_commands.TransformerError):
-        return f"I could not read `{original.value}` as {original.type.name.lower()}."
+        value = within_limit(str(original.value), 100)
+        return f"I could not read `{value}` as {original.type.name.lower()}."
     if isinstance(original, app_commands.NoPrivateMessage):
         return "Use this command in a server channel, not in direct messages."
     if isinstance(original, app_commands.CheckFailure):
@@ -70,8 +71,17 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     return f"Something went wrong (ref `{ref}`). The error has been logged; please tell a GM."
 
 
+MESSAGE_LIMIT = 2000  # Discord refuses longer message contents
+
+
+def within_limit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """The text cut to what Discord delivers, marked with an ellipsis where cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, whether or not the interaction was already answered."""
+    text = within_limit(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -35,6 +35,9 @@ SIDE_BY_SIDE = 1200  # px: narrower maps put the legend under the scale bar and 
 PAD = 14
 
 
+MAX_TABLE_HEIGHT = 4000  # pixels: a tall narrow area is drawn narrower, never taller
+
+
 @dataclass(frozen=True)
 class MapOptions:
     """How to draw a map: size in pixels, a zoomed area, one side's view, a unit's reach."""
@@ -157,7 +160,11 @@ def lay_out(scene: Scene, options: MapOptions) -> Layout:
     area = options.area or (0.0, 0.0, table.width, table.depth)
     margin = _margin(area)
     rows, strip, legend_at = _legend_strip(scene, options)
-    room = None if options.height is None else options.height - TITLE_HEIGHT - 2 * margin - strip
+    room = (
+        MAX_TABLE_HEIGHT
+        if options.height is None
+        else options.height - TITLE_HEIGHT - 2 * margin - strip
+    )
     view = View(area, fit(area, options.width - 2 * margin, room))
     height = options.height or TITLE_HEIGHT + 2 * margin + view.height + strip
     spare = height - TITLE_HEIGHT - 2 * margin - view.height - strip

@@ -13,6 +13,7 @@ from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
 from bot.services.gm import GmService
 from bot.services.lookups import LookupService
+from bot.services.outbox import OutboxService
 from bot.services.parameters import ParameterService
 from bot.services.play import PlayService
 from bot.services.records import RecordService
@@ -31,6 +32,7 @@ class Services:
     gm: GmService
     records: RecordService
     parameters: ParameterService
+    outbox: OutboxService
 
     @classmethod
     def build(
@@ -49,4 +51,5 @@ class Services:
             gm=GmService(db, clock, play),  # the GM's tools share the turn loop and its armer
             records=RecordService(db),
             parameters=ParameterService(db),
+            outbox=OutboxService(db, clock),
         )

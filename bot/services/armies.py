@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Army, Campaign, Role
+from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
 from bot.db.session import Database
-from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
+from bot.services.data_files import load_json, load_yaml, shown_name
 from rules_core import registry
 
 MAX_ROSTER_BYTES = 256 * 1024
@@ -38,40 +39,22 @@ class ArmyInfo:
 def parse_roster(content: bytes, filename: str) -> object:
     """Read a roster file as JSON or YAML (by its extension; JSON first when unknown)."""
     if len(content) > MAX_ROSTER_BYTES:
-        raise InvalidInput(f"`{filename}` is too large: at most {MAX_ROSTER_BYTES // 1024} KiB.")
+        raise InvalidInput(
+            f"`{shown_name(filename)}` is too large: at most {MAX_ROSTER_BYTES // 1024} KiB."
+        )
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InvalidInput(f"`{filename}` is not UTF-8 text.") from None
+        raise InvalidInput(f"`{shown_name(filename)}` is not UTF-8 text.") from None
     lower = filename.lower()
     if lower.endswith(".json"):
-        return _load_json(text, filename)
+        return load_json(text, filename)
     if lower.endswith((".yaml", ".yml")):
-        return _load_yaml(text, filename)
+        return load_yaml(text, filename)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return _load_yaml(text, filename)
-
-
-def _load_json(text: str, filename: str) -> object:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidInput(
-            f"`{filename}` is not valid JSON: "
-            f"line {error.lineno}, column {error.colno}: {error.msg}."
-        ) from None
-
-
-def _load_yaml(text: str, filename: str) -> object:
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        problem = getattr(error, "problem", None) or "cannot be parsed"
-        raise InvalidInput(f"`{filename}` is not valid YAML:{where} {problem}.") from None
+        return load_json(text, filename)
+    except InvalidInput:
+        return load_yaml(text, filename)
 
 
 def check_roster(ruleset_id: str, roster: object) -> dict[str, Any]:
@@ -109,6 +92,8 @@ class ArmyService:
                     f"**{army.name}** belongs to another player; give your army another name."
                 )
             replaced = army is not None
+            if army is not None:
+                await _require_not_fighting(session, army)
             if army is None:
                 army = Army(owner_id=user_id, name=name, roster=roster)
                 campaign.armies.append(army)
@@ -138,6 +123,7 @@ class ArmyService:
             campaign = await load_open_campaign(session, place)
             army = _get_army(campaign, name)
             _require_owner_or_gm(campaign, army, user_id)
+            await _require_not_fighting(session, army)
             return _army_info(army, campaign)
 
     async def remove(self, place: Place, user_id: int, name: str) -> ArmyInfo:
@@ -146,6 +132,7 @@ class ArmyService:
             campaign = await load_open_campaign(session, place)
             army = _get_army(campaign, name)
             _require_owner_or_gm(campaign, army, user_id)
+            await _require_not_fighting(session, army)
             info = _army_info(army, campaign)
             campaign.armies.remove(army)
             await session.delete(army)
@@ -176,6 +163,21 @@ def _get_army(campaign: Campaign, name: str) -> Army:
     if army is None:
         raise NotFound(f"There is no army called **{name}** in **{campaign.name}**.")
     return army
+
+
+async def _require_not_fighting(session: AsyncSession, army: Army) -> None:
+    """Refuse to change an army while a battle it fields is not over: losses are written to
+    the list it was fought with."""
+    battle = await session.scalar(
+        select(Battle.name)
+        .join(BattleSide, BattleSide.battle_id == Battle.id)
+        .where(BattleSide.army_id == army.id, Battle.status != BattleStatus.FINISHED)
+    )
+    if battle is not None:
+        raise Conflict(
+            f"**{army.name}** is fighting in **{battle}**; it can be replaced or removed "
+            "once that battle has ended."
+        )
 
 
 def _require_member(campaign: Campaign, user_id: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -240,12 +241,19 @@ def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) 
     raise NotFound(f"There is no unit{whose} called **{ref}** on the table.")
 
 
+# The deadline whose handler runs in this task: it is marked fired, not cancelled, by the
+# scheduler once its handler is done.
+FIRING: ContextVar[int] = ContextVar("firing_deadline", default=-1)
+
+
 async def cancel_deadlines(session: AsyncSession, battle_id: int) -> list[int]:
-    """Cancel the battle's pending deadlines; their ids, to disarm."""
+    """Cancel the battle's pending deadlines (not the one firing now); their ids, to disarm."""
     ids = list(
         await session.scalars(
             select(Deadline.id).where(
-                Deadline.battle_id == battle_id, Deadline.status == DeadlineStatus.PENDING
+                Deadline.battle_id == battle_id,
+                Deadline.status == DeadlineStatus.PENDING,
+                Deadline.id != FIRING.get(),
             )
         )
     )

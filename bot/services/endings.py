@@ -35,8 +35,12 @@ class EndReport:
 async def finish(
     session: AsyncSession, loaded: Loaded, outcome: Outcome, now: datetime
 ) -> tuple[EndReport, list[int]]:
-    """Close the battle: keep the result, write losses back, reveal the seed."""
+    """Close the battle: keep the result, write losses back, reveal the seed.
+
+    A battle ended during set-up was never fought: its armies are left exactly as they were.
+    """
     battle = loaded.battle
+    fought = battle.status is not BattleStatus.SETUP
     if loaded.state.outcome is None:
         loaded.save(replace(loaded.state, outcome=outcome))
     battle.status = BattleStatus.FINISHED
@@ -45,7 +49,7 @@ async def finish(
     disarmed = await cancel_deadlines(session, battle.id)
     result = result_text(loaded, outcome)
     battle.result = {"winner": outcome.winner, "reason": outcome.reason, "text": result}
-    losses = _write_back(loaded)
+    losses = _write_back(loaded) if fought else []
     record = await record_bytes(session, loaded, reveal=True)
     report = EndReport(battle.name, result, tuple(losses), battle.seed, record)
     return report, disarmed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import Enum
@@ -267,6 +268,9 @@ def _winner(loaded: Loaded, winner: str | None) -> str | None:
     raise NotFound(f"No side called **{winner}** in this battle.")
 
 
+MAX_STATUS_NUMBER = 1000
+
+
 def parse_value(text: str) -> Any:
     """A typed status value: true/false, a number, or text."""
     lowered = text.strip().lower()
@@ -276,7 +280,12 @@ def parse_value(text: str) -> Any:
         return False
     for kind in (int, float):
         try:
-            return kind(text)
+            number = kind(text)
         except ValueError:
-            pass
+            continue
+        if not (math.isfinite(number) and abs(number) <= MAX_STATUS_NUMBER):
+            raise InvalidInput(
+                f"A status number runs from -{MAX_STATUS_NUMBER} to {MAX_STATUS_NUMBER}."
+            )
+        return number
     return text.strip()

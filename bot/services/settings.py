@@ -33,10 +33,11 @@ def _hours(value: float) -> float:
 
 
 def _reminders(value: tuple[float, ...]) -> tuple[float, ...]:
-    """At most five positive hours before a deadline, latest reminder last."""
-    if len(value) > MAX_REMINDERS or any(hours <= 0 for hours in value):
+    """At most five positive hours (up to sixty days) before a deadline, latest reminder last."""
+    if len(value) > MAX_REMINDERS or any(not 0 < hours <= MAX_HOURS for hours in value):
         raise PydanticCustomError(
-            "reminders", "Give at most five positive reminder times, e.g. `24,1`."
+            "reminders",
+            "Give at most five positive reminder times, each at most 1440 hours, e.g. `24,1`.",
         )
     return tuple(sorted(value, reverse=True))
 

@@ -13,6 +13,7 @@ from rules_core.state import LINEAR_KINDS, Battlefield, Point
 SHAPES = ("polygon", "line", "circle", "rectangle")
 _PAIR = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$")
 CIRCLE_POINTS = 16
+ZOOM_FRACTION = 12  # the smallest zoom is a twelfth of the table's longer side, each way
 
 
 def parse_point(text: str, what: str = "position") -> Point:
@@ -29,6 +30,27 @@ def parse_points(text: str) -> tuple[Point, ...]:
     if not parts:
         raise InvalidInput("No coordinates given: write points as `x,y x,y …`.")
     return tuple(parse_point(part, f"point {index}") for index, part in enumerate(parts, 1))
+
+
+def zoom_area(text: str, field: Battlefield) -> tuple[float, float, float, float]:
+    """Two corners ``x0,y0 x1,y1`` as an area within the table, no smaller than it can draw."""
+    corners = parse_points(text)
+    if len(corners) != 2:
+        raise InvalidInput("Zoom to an area with two corners: `x0,y0 x1,y1`.")
+    (x0, y0), (x1, y1) = corners
+    area = (
+        max(0.0, min(x0, x1)),
+        max(0.0, min(y0, y1)),
+        min(field.width, max(x0, x1)),
+        min(field.depth, max(y0, y1)),
+    )
+    smallest = max(field.width, field.depth) / ZOOM_FRACTION
+    if area[2] - area[0] < smallest or area[3] - area[1] < smallest:
+        raise InvalidInput(
+            f"Zoom to an area at least {smallest:g} by {smallest:g} on the table "
+            f"({field.width:g} by {field.depth:g})."
+        )
+    return area
 
 
 def parse_numbers(text: str, count: int, what: str) -> tuple[float, ...]:

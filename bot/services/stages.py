@@ -73,6 +73,7 @@ class StageReport:
     decision: DecisionView | None = None
     ended: EndReport | None = None
     lost: tuple[Unit, ...] = ()  # units that left the table in the step, as they last stood
+    stage: int = 0  # the stage this result opened: its row carries the outbox marker
 
 
 @dataclass
@@ -192,12 +193,13 @@ async def advance(
     renderer = Renderer.for_state(loaded.state, before)  # names of units lost in the step
     report = StageReport(
         title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
-        view_of(loaded), decision_view(loaded), ended, _lost(before, loaded.state),
+        view_of(loaded), decision_view(loaded), ended, lost_units(before, loaded.state),
+        loaded.battle.stage,
     )  # fmt: skip
     return report, arming
 
 
-def _lost(before: BattleState, after: BattleState) -> tuple[Unit, ...]:
+def lost_units(before: BattleState, after: BattleState) -> tuple[Unit, ...]:
     """Units on the table before a step and not after it."""
     kept = {unit.id for unit in after.units}
     return tuple(unit for unit in before.units if unit.id not in kept)

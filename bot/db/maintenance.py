@@ -1,0 +1,78 @@
+"""Backing up the SQLite database and checking it at start-up, before anything writes to it."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from alembic.script import ScriptDirectory
+
+from bot.db.migrate import alembic_config
+
+SQLITE_PREFIX = "sqlite+aiosqlite:///"
+
+
+class DatabaseRefused(Exception):
+    """The database file cannot be used as it is; the message says why and what to do."""
+
+
+def sqlite_path(database_url: str) -> Path | None:
+    """The file of a file-based SQLite URL; None for other databases and in-memory ones."""
+    if not database_url.startswith(SQLITE_PREFIX):
+        return None
+    path = database_url.removeprefix(SQLITE_PREFIX).split("?", 1)[0]
+    return None if not path or path == ":memory:" else Path(path).expanduser()
+
+
+def backup(database_url: str, target: Path) -> int:
+    """Copy the live database to ``target`` with SQLite's online backup API; the page count.
+
+    Unlike a file copy this includes what is still in the write-ahead log, and it is safe
+    while the bot runs.
+    """
+    source = sqlite_path(database_url)
+    if source is None or not source.is_file():
+        raise DatabaseRefused(f"No SQLite database file at {database_url}.")
+    if target.exists():
+        raise DatabaseRefused(f"{target} already exists; choose a new file for the backup.")
+    with closing(sqlite3.connect(source)) as live, closing(sqlite3.connect(target)) as copy:
+        live.backup(copy)
+        return int(copy.execute("PRAGMA page_count").fetchone()[0])
+
+
+def check_database(database_url: str) -> None:
+    """Refuse, with one clear line, a database file that is empty, corrupt or newer than us."""
+    path = sqlite_path(database_url)
+    if path is None or not path.exists():
+        return  # a missing file is a new database, created by the first migration
+    if path.stat().st_size == 0:
+        raise DatabaseRefused(
+            f"{path} is an empty file, not a database: delete it to start a new database, "
+            "or restore a backup over it."
+        )
+    revision = _checked_revision(path)
+    known = {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+    if revision is not None and revision not in known:
+        raise DatabaseRefused(
+            f"{path} was written by a newer Aide-de-Camp (migration {revision}); "
+            "run that version or restore a backup made with this one."
+        )
+
+
+def _checked_revision(path: Path) -> str | None:
+    """The file's migration revision after SQLite's own consistency check."""
+    try:
+        with closing(sqlite3.connect(path)) as connection:
+            verdict = connection.execute("PRAGMA quick_check").fetchone()[0]
+            if verdict != "ok":
+                raise DatabaseRefused(f"{path} is damaged ({verdict}); restore a backup.")
+            tables = {r[0] for r in connection.execute("SELECT name FROM sqlite_master")}
+            if "alembic_version" not in tables:
+                return None
+            row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.DatabaseError as error:
+        raise DatabaseRefused(
+            f"{path} is not a readable database ({error}); restore a backup."
+        ) from None
+    return None if row is None else str(row[0])

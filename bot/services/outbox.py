@@ -1,0 +1,84 @@
+"""The outbox: every resolved step is posted at least once, after restarts and failures.
+
+A stage's row is marked ``announced_at`` once the result that opened it (with its question)
+has been posted. Whatever is unmarked is rebuilt from the rows and posted again, in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sqlalchemy import select, update
+
+from bot.clock import Clock
+from bot.db.models import BattleStatus, StageLog
+from bot.db.session import Database
+from bot.services.battle_state import load_battle_by_id, view_of
+from bot.services.endings import EndReport
+from bot.services.records import record_bytes
+from bot.services.stages import StageReport, decision_view, lost_units
+from rules_core.events import event_from_dict
+from rules_core.render import Renderer
+from rules_core.state import BattleState
+
+
+class OutboxService:
+    """What is still to be posted, rebuilt from the database, and marking it posted."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def pending(self) -> list[tuple[int, int]]:
+        """(battle id, stage) of every result not yet posted, oldest first."""
+        async with self.db.read() as session:
+            rows = await session.execute(
+                select(StageLog.battle_id, StageLog.number)
+                .where(StageLog.announced_at.is_(None))
+                .order_by(StageLog.battle_id, StageLog.number)
+            )
+            return [(battle_id, number) for battle_id, number in rows]
+
+    async def mark_posted(self, battle_id: int, stage: int) -> None:
+        """Record that the result opening this stage has been posted."""
+        async with self.db.write() as session:
+            await session.execute(
+                update(StageLog)
+                .where(StageLog.battle_id == battle_id, StageLog.number == stage)
+                .values(announced_at=self.clock.now())
+            )
+
+    async def rebuild(self, battle_id: int, stage: int) -> StageReport | None:
+        """The report that opened a stage, as it was posted (or should have been)."""
+        async with self.db.read() as session:
+            loaded = await load_battle_by_id(session, battle_id)
+            rows = await session.scalars(
+                select(StageLog).where(
+                    StageLog.battle_id == battle_id, StageLog.number.in_((stage - 1, stage))
+                )
+            )
+            logs = {row.number: row for row in rows}
+            opened, resolved = logs.get(stage), logs.get(stage - 1)
+            if loaded is None or opened is None:
+                return None
+            latest = loaded.battle.stage == stage
+            after = BattleState.from_dict(opened.start_state) if not latest else loaded.state
+            before = BattleState.from_dict(resolved.start_state) if resolved else after
+            events = tuple(event_from_dict(e) for e in (resolved.events or [])) if resolved else ()
+            ended = None
+            if latest and loaded.battle.status is BattleStatus.FINISHED:
+                result = (loaded.battle.result or {}).get("text", "")
+                record = await record_bytes(session, loaded, reveal=True)
+                ended = EndReport(loaded.battle.name, result, (), loaded.battle.seed, record)
+            return StageReport(
+                resolved.title if resolved else opened.title,
+                (resolved.trigger if resolved else None) or "start",
+                tuple(Renderer.for_state(after, before).lines(events)),
+                events,
+                tuple(resolved.missing or []) if resolved else (),
+                replace(view_of(loaded), state=after),
+                decision_view(loaded) if latest else None,
+                ended,
+                lost_units(before, after),
+                stage,
+            )

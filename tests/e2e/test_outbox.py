@@ -1,0 +1,105 @@
+"""The outbox: a step result that could not be posted is posted later, once, with its question."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+import bot.presentation.announce as announce
+from tests.e2e.harness import Harness
+from tests.e2e.skirmish_battle import (
+    BATTLE,
+    open_questions,
+    order,
+    posts,
+    reports,
+    set_up_battle,
+)
+
+pytestmark = pytest.mark.usefixtures("fixed_seed")
+
+
+def failing_sends(monkeypatch: pytest.MonkeyPatch, times: int) -> list[int]:
+    """Make the bot's next ``times`` channel posts fail as Discord's 500 would."""
+    real = discord.PartialMessageable.send
+    failed: list[int] = []
+
+    async def send(self: discord.PartialMessageable, *args: Any, **kwargs: Any) -> Any:
+        if len(failed) < times:
+            failed.append(1)
+            raise discord.HTTPException(SimpleNamespace(status=500, reason="down"), "down")
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.PartialMessageable, "send", send)
+    return failed
+
+
+async def resolve_deployment(h: Harness) -> None:
+    """Both players give an order and confirm: deployment resolves."""
+    where = h.channel("hundred-years")
+    await order(h, h.alice, where, "place", unit="Red Archers", x=26, y=11)
+    await h.slash(h.alice, "order done", channel=where)
+    await h.slash(h.bob, "order done", channel=where)
+
+
+async def test_result_lost_to_discord_is_posted_at_start_up_once(
+    aide: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h, where = aide, aide.channel("hundred-years")
+    await set_up_battle(h, where)
+    await h.slash(h.gm, "battle start", channel=where)
+    failing_sends(monkeypatch, 1)
+    await resolve_deployment(h)
+    assert reports(h, where) == []  # Discord refused the post
+    assert open_questions(h, where) == []
+    monkeypatch.undo()
+
+    await h.stop_bot()
+    await h.start_bot()
+    (result,) = reports(h, where)
+    assert result.embeds[0]["title"] == f"{BATTLE} — Set-up · Deployment"
+    assert 'Red Archers moves 2.2" to (26, 11) facing 0°' in result.text
+    assert result.files  # with its map
+    (question,) = open_questions(h, where)
+    assert question.content.startswith(f"{h.bob.mention}: Blue won the initiative")
+
+    count = len(posts(h, where))
+    await h.stop_bot()
+    await h.start_bot()
+    assert len(posts(h, where)) == count  # never twice
+
+
+async def test_unposted_result_goes_out_before_the_next_one(
+    aide: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next post of the battle carries the one that failed first, in order."""
+    h, where = aide, aide.channel("hundred-years")
+    await set_up_battle(h, where)
+    await h.slash(h.gm, "battle start", channel=where)
+    failing_sends(monkeypatch, 1)
+    await resolve_deployment(h)
+    assert reports(h, where) == []
+    monkeypatch.undo()
+    await h.slash(h.gm, "gm ruling", channel=where, choice="first")
+    titles = [r.embeds[0]["title"] for r in reports(h, where)]
+    assert titles == [f"{BATTLE} — Set-up · Deployment", f"{BATTLE} — Turn 1 · Initiative"]
+
+
+async def test_a_map_that_cannot_be_drawn_does_not_lose_the_result(
+    aide: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h, where = aide, aide.channel("hundred-years")
+    await set_up_battle(h, where)
+    await h.slash(h.gm, "battle start", channel=where)
+
+    async def broken(_report: object) -> discord.File:
+        raise MemoryError("map too large")
+
+    monkeypatch.setattr(announce, "map_file", broken)
+    await resolve_deployment(h)
+    (result,) = reports(h, where)
+    assert result.files == [] and "Red Archers" in result.text
+    assert open_questions(h, where)
