@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
 import random
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -16,6 +18,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
+from bot.health import beat_forever
 from bot.presentation.announce import DecisionButton, announce
 from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler, DueDeadline
@@ -51,6 +54,7 @@ class AideBot(commands.Bot):
         self.services.play.armer = self.deadlines
         self.open_questions: dict[int, discord.Message] = {}  # battle id → its question post
         self.tree.on_error = self.on_app_command_error
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
@@ -61,6 +65,9 @@ class AideBot(commands.Bot):
         await self.sync_commands()
         fired = await self.deadlines.start()
         log.info("deadlines re-armed; %d overdue fired at start-up", fired)
+        if self.settings.heartbeat_file:
+            beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready)
+            self._heartbeat = asyncio.create_task(beat)
 
     async def on_deadline(self, due: DueDeadline) -> None:
         """A deadline came: let the services act, then tell the channel."""
@@ -90,5 +97,7 @@ class AideBot(commands.Bot):
     async def close(self) -> None:
         """Stop the deadlines, close the gateway, then the database."""
         self.deadlines.shutdown()
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         await super().close()
         await self.db.dispose()

@@ -25,6 +25,9 @@ class Settings(BaseSettings):
         default=None, description="Sync commands to this server only (instant, for testing)."
     )
     log_level: str = Field(default="INFO", description="Python logging level.")
+    heartbeat_file: str = Field(
+        default="", description="A file touched every 30 s while connected (for health checks)."
+    )
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod
