@@ -1,0 +1,26 @@
+"""The README's example army is one its ruleset accepts, and the sample folders it names exist."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from rules_core import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_example_army_is_accepted_by_the_tree_of_battles() -> None:
+    block = re.search(r"```yaml\n(.*?)```", README, re.S)
+    assert block is not None
+    roster = yaml.safe_load(block.group(1))
+    assert registry.get("tree_of_battles").roster_schema.validate(roster) == []
+
+
+def test_every_ruleset_with_sample_armies_keeps_them_where_the_readme_says() -> None:
+    assert "rules_core/rulesets/<id>/armies/" in README
+    for ruleset_id in ("tree_of_battles", "hail_caesar"):
+        assert any((ROOT / "rules_core/rulesets" / ruleset_id / "armies").iterdir())
