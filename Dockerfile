@@ -4,19 +4,35 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    DATABASE_URL=sqlite+aiosqlite:////data/aide-de-camp.db
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    DATABASE_URL=sqlite+aiosqlite:////data/aide-de-camp.db \
+    HEARTBEAT_FILE=/tmp/aide-de-camp.heartbeat
 
 RUN useradd --create-home --uid 10001 aide \
     && mkdir /data && chown aide:aide /data
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+
+# Dependencies first, read from pyproject.toml alone: this layer is rebuilt only when they
+# change, not on every code change.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+COPY README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY rules_core ./rules_core
 COPY migrations ./migrations
-RUN pip install .
+RUN pip install --no-deps .
 
-USER aide
+# The entrypoint starts as root only to give /data to the bot's user (a bind-mounted folder
+# keeps the host's owner), then runs the bot as that user.
+COPY --chmod=755 docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 VOLUME ["/data"]
+# Healthy while the bot is connected to Discord: it touches HEARTBEAT_FILE every 30 s.
+HEALTHCHECK --interval=60s --timeout=10s --start-period=120s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
+ENTRYPOINT ["docker-entrypoint.sh"]
 CMD ["python", "-m", "bot"]

@@ -12,7 +12,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.config import Settings, database_problem
+
+USAGE = """usage: python -m bot [demo ... | backup PATH]
+
+Run the Aide-de-Camp Discord bot. Settings come from the environment or a .env file:
+  DISCORD_TOKEN  the bot token (required)
+  DATABASE_URL   SQLAlchemy async URL (default sqlite+aiosqlite:///data/aide-de-camp.db)
+  DEV_GUILD_ID   sync commands to this server only
+  LOG_LEVEL      DEBUG, INFO, WARNING, ERROR or CRITICAL
+  AIDE_RULESETS  extra folders holding ruleset packages
+
+  python -m bot demo --help   play a sample battle offline, no token needed
+  python -m bot backup PATH   copy the live SQLite database to PATH (safe while running)
+"""
 
 log = logging.getLogger("bot")
 TOKEN_HELP = (
@@ -58,11 +71,15 @@ def startup_failure(error: BaseException) -> tuple[str, int] | None:
     """The one line and exit status for a failure a user can fix; None for real bugs."""
     import aiohttp
     import discord
+    from sqlalchemy.exc import SQLAlchemyError
 
     if isinstance(error, discord.LoginFailure):
         return "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal.", 2
     if isinstance(error, discord.PrivilegedIntentsRequired):
         return "Discord refused a privileged intent; enable it for the bot or remove it.", 2
+    if isinstance(error, SQLAlchemyError):
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return f"Cannot open the database at DATABASE_URL: {first}", 1
     if isinstance(error, aiohttp.ClientConnectionError | OSError):
         return f"Cannot reach Discord ({error}); check the network and try again.", 1
     return None
@@ -95,6 +112,15 @@ def check_database_or_exit(settings: Settings) -> None:
         raise SystemExit(2) from None
 
 
+def usage(arguments: list[str]) -> int:
+    """Print the usage for ``--help`` (status 0) or for anything else unknown (status 2)."""
+    if arguments[0] in ("-h", "--help"):
+        print(USAGE, end="")
+        return 0
+    print(f"Unknown argument {arguments[0]!r}.\n{USAGE}", end="", file=sys.stderr)
+    return 2
+
+
 def main() -> None:
     """Entry point: ``demo`` plays offline, ``backup`` copies the database; else run the bot."""
     if sys.argv[1:2] == ["demo"]:
@@ -103,9 +129,15 @@ def main() -> None:
         raise SystemExit(demo(sys.argv[2:]))
     if sys.argv[1:2] == ["backup"]:
         raise SystemExit(backup_command(sys.argv[2:]))
+    if sys.argv[1:]:
+        raise SystemExit(usage(sys.argv[1:]))
     settings = load_settings()
     if not settings.discord_token.strip():
         print(TOKEN_HELP, file=sys.stderr)
+        raise SystemExit(2)
+    problem = database_problem(settings.database_url)
+    if problem is not None:
+        print(problem, file=sys.stderr)
         raise SystemExit(2)
     check_database_or_exit(settings)
     logging.basicConfig(

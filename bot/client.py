@@ -6,6 +6,7 @@ import asyncio
 import logging
 import pkgutil
 import random
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -17,6 +18,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
+from bot.health import beat_forever
 from bot.presentation.announce import DecisionButton, announce, flush_outbox
 from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler, DueDeadline
@@ -54,6 +56,7 @@ class AideBot(commands.Bot):
         self.open_questions: dict[int, discord.Message] = {}  # battle id → its question post
         self.outbox_lock = asyncio.Lock()  # one poster at a time: each result goes out once
         self.tree.on_error = self.on_app_command_error
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
@@ -66,6 +69,9 @@ class AideBot(commands.Bot):
         log.info("deadlines re-armed; %d overdue fired at start-up", fired)
         posted = await flush_outbox(self)
         log.info("%d step results left unposted by the last run posted now", posted)
+        if self.settings.heartbeat_file:
+            beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready)
+            self._heartbeat = asyncio.create_task(beat)
 
     async def on_deadline(self, due: DueDeadline) -> None:
         """A deadline came: let the services act, then tell the channel."""
@@ -97,6 +103,8 @@ class AideBot(commands.Bot):
         """Stop the deadlines, let a handler in flight finish, close the gateway, then the
         database; what is left unposted goes out at the next start (the outbox)."""
         self.deadlines.shutdown()
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         left = await self.deadlines.drain(SHUTDOWN_GRACE_S)
         if left:
             log.warning("%d deadline handlers still running at shutdown", left)

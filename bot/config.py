@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pydantic import Field, field_validator
@@ -24,6 +25,9 @@ class Settings(BaseSettings):
         default=None, description="Sync commands to this server only (instant, for testing)."
     )
     log_level: str = Field(default="INFO", description="Python logging level.")
+    heartbeat_file: str = Field(
+        default="", description="A file touched every 30 s while connected (for health checks)."
+    )
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod
@@ -47,3 +51,47 @@ def ensure_sqlite_folder(database_url: str) -> None:
     path = database_url.removeprefix(prefix).split("?", 1)[0]
     if path and path != ":memory:":
         Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def database_problem(database_url: str) -> str | None:
+    """One line saying why DATABASE_URL cannot be used, before the bot logs in; None if fine."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        url = make_url(database_url)
+        dialect = url.get_dialect()
+        dialect.import_dbapi()
+    except ArgumentError:
+        return (
+            f"DATABASE_URL {database_url!r} is not a database URL; "
+            f"expected e.g. {DEFAULT_DATABASE_URL}."
+        )
+    except NoSuchModuleError:
+        return f"DATABASE_URL names an unknown database driver {url.drivername!r}."
+    except ImportError as error:
+        return f"DATABASE_URL needs the {error.name or 'database'} package: pip install it."
+    if not dialect.is_async:
+        return (
+            f"DATABASE_URL must name an async driver (sqlite+aiosqlite:// or "
+            f"postgresql+asyncpg://), not {url.drivername!r}."
+        )
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        return _sqlite_file_problem(Path(url.database).expanduser())
+    return None
+
+
+def _sqlite_file_problem(path: Path) -> str | None:
+    """Why the bot could not create or write this SQLite file; None if it can."""
+    if any(p.exists() and not p.is_dir() for p in path.parents):
+        return f"DATABASE_URL: {path.parent} cannot be a folder: a file is in the way."
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"DATABASE_URL: cannot create the folder {path.parent} ({error.strerror})."
+    target = path if path.exists() else path.parent
+    if path.exists() and path.is_dir():
+        return f"DATABASE_URL: {path} is a folder, not a database file."
+    if not os.access(target, os.W_OK):
+        return f"DATABASE_URL: {target} is not writable by this user."
+    return None

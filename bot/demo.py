@@ -210,6 +210,18 @@ async def run_demo(ruleset_id: str, turns: int, out: Path, seed: int = 0) -> Pat
     return out / "transcript.md"
 
 
+def ruleset_problem(ruleset_id: str) -> str | None:
+    """Why the demo cannot play this ruleset, in one line naming those it can; None if it can."""
+    playable = [r.id for r in registry.all_rulesets() if r.rules is not None]
+    try:
+        ruleset = registry.get(ruleset_id)
+    except KeyError:
+        return f"No ruleset {ruleset_id!r}; the demo plays {', '.join(playable)}."
+    if ruleset.rules is None or len(ruleset.rules.sample_armies()) < 2:
+        return f"{ruleset.name} cannot play a demo yet; the demo plays {', '.join(playable)}."
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the demo's options and run it."""
     parser = argparse.ArgumentParser(prog="python -m bot demo", description=__doc__)
@@ -217,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=3, help="turns to play (default 3)")
     parser.add_argument("--out", type=Path, default=Path("demo-out"), help="output folder")
     args = parser.parse_args(argv)
+    problem = ruleset_problem(args.ruleset)
+    if problem is not None:
+        parser.exit(2, problem + "\n")
     transcript = asyncio.run(run_demo(args.ruleset, args.turns, args.out))
     print(f"Wrote {transcript} and the maps beside it.")
     return 0

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, UserError
 from bot.presentation.formatting import (
     army_embed,
     army_imported_text,
@@ -16,6 +16,13 @@ from bot.presentation.formatting import (
     army_removed_texts,
 )
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.rosters import (
+    LOAD_NEEDS_NAME,
+    sample_file,
+    samples_text,
+    template_file,
+    template_text,
+)
 from bot.services.armies import MAX_ROSTER_BYTES
 
 
@@ -63,6 +70,47 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
             return army_removed_texts(user.id, removed)
 
         await ask_confirmation(interaction, army_remove_question(info), do_remove)
+
+    @app_commands.command(name="template", description="Download an army list file to fill in")
+    async def template(self, interaction: discord.Interaction) -> None:
+        """Send the campaign ruleset's army template, every field explained, privately."""
+        ruleset = (await self.service.samples(place_of(interaction))).ruleset
+        await interaction.response.send_message(
+            template_text(ruleset), file=template_file(ruleset), ephemeral=True
+        )
+
+    @app_commands.command(name="sample", description="Download or load the ruleset's sample armies")
+    @app_commands.describe(
+        name="One sample army (all of them when left out)",
+        load="Import it as your army instead of downloading it",
+    )
+    async def sample(
+        self, interaction: discord.Interaction, name: str | None = None, load: bool = False
+    ) -> None:
+        """Send sample armies privately, or import one as the player's army."""
+        place, user_id = place_of(interaction), interaction.user.id
+        if load:
+            if name is None:
+                raise InvalidInput(LOAD_NEEDS_NAME)
+            info = await self.service.import_sample(place, user_id, name)
+            await interaction.response.send_message(army_imported_text(user_id, info))
+            return
+        found = await self.service.samples(place)
+        armies = list(found.armies) if name is None else [found.named(name)]
+        files = [sample_file(a) for a in armies]
+        text = samples_text(found.ruleset, [str(a["name"]) for a in armies])
+        await interaction.response.send_message(text, files=files, ephemeral=True)
+
+    @sample.autocomplete("name")
+    async def sample_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the ruleset's sample army names."""
+        try:
+            found = await self.service.samples(place_of(interaction))
+        except UserError:
+            return []
+        return matching_choices([str(a["name"]) for a in found.armies], current)
 
     @show.autocomplete("name")
     @remove.autocomplete("name")

@@ -106,9 +106,11 @@ class Context:
     def test(
         self, subject: str, test: str, roll: Roll, table: ScoreTable, passing: Collection[str]
     ) -> Band:
-        """Look a roll's total up in a table and log the test with the row that decided it."""
+        """Look a roll's total up in a table and log the test with the row that decided it
+        (with no ``passing`` results it is a look-up, logged without passed or failed)."""
         band = table.lookup(roll.total)
-        self.emit(TestResolved(subject, test, roll.total, band.result in passing, band.row))
+        passed = band.result in passing
+        self.emit(TestResolved(subject, test, roll.total, passed, band.row, bool(passing)))
         return band
 
     def set_side_order(self, order: Sequence[str], reason: str) -> None:

@@ -52,7 +52,8 @@ class DiceRolled(Event):
 
 @dataclass(frozen=True)
 class TestResolved(Event):
-    """A test passed or failed, with the score and the table row that decided it."""
+    """A test passed or failed, with the score and the table row that decided it; a table
+    looked up with nothing to pass (a combat result, a blunder) has ``verdict`` False."""
 
     kind: ClassVar[str] = "test_resolved"
     __test__: ClassVar[bool] = False  # not a pytest test class, despite its name
@@ -61,6 +62,7 @@ class TestResolved(Event):
     score: int
     passed: bool
     row: str
+    verdict: bool = True
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from rules_core.state import (
 from rules_core.status import StatusSheet
 from rules_core.steps import Actors, Cursor, SequenceOfPlay, Step, Subject, active_side
 from rules_core.tables import GridTable, ScoreTable
+from rules_core.toolkit import zone_words
 
 if TYPE_CHECKING:
     from rules_core.context import Context
@@ -181,7 +182,7 @@ class Rules:
             )
         zone = self.deployment_zone(state, unit.side)
         if zone is not None and not Polygon(zone).buffer(1e-9).contains(footprint.polygon):
-            return Misplaced("must deploy inside its side's deployment zone")
+            return Misplaced(f"must deploy inside {zone_words(state, unit.side, zone)}")
         for other in state.units:
             if other.id != unit.id and overlap_area(footprint, Footprint.of(other)) > 1e-9:
                 return Misplaced("would overlap", other)

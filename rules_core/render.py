@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import singledispatch
 
+from rules_core import registry
 from rules_core.codec import Json
 from rules_core.decisions import GM
 from rules_core.events import (
@@ -25,15 +26,19 @@ from rules_core.events import (
     UnitMoved,
 )
 from rules_core.state import BattleState
+from rules_core.status import Count, Declared, Flag, Note, StatusSheet, Text
 from rules_core.toolkit import g
 
 
 class Renderer:
     """Turns events into lines, naming units, leaders and sides and writing the measure."""
 
-    def __init__(self, names: Mapping[str, str], measure: str = '"') -> None:
+    def __init__(
+        self, names: Mapping[str, str], measure: str = '"', statuses: StatusSheet | None = None
+    ) -> None:
         self.names = dict(names)
         self.measure = measure
+        self.statuses = statuses
 
     @classmethod
     def for_state(cls, state: BattleState, *earlier: BattleState) -> Renderer:
@@ -46,7 +51,13 @@ class Renderer:
             names.update({leader.id: leader.name for leader in known.leaders})
             names.update({unit.id: unit.name for unit in known.units})
         measure = {"inch": '"', "SF": " SF", "H": " H"}.get(state.battlefield.measure, "")
-        return cls(names, measure)
+        return cls(names, measure, _statuses_of(state.ruleset))
+
+    def declaration(self, key: str) -> Declared | None:
+        """The ruleset's declaration of a status key (any scope), if it declares it."""
+        if self.statuses is None:
+            return None
+        return next((item for item in self.statuses if item.key == key), None)
 
     def name(self, key: str | None) -> str:
         """The display name of an id (the id itself if unknown)."""
@@ -57,12 +68,21 @@ class Renderer:
         return f"{value:.1f}".removesuffix(".0") + self.measure
 
     def lines(self, events: Iterable[Event]) -> list[str]:
-        """One line per event."""
-        return [self.line(event) for event in events]
+        """One line per event a player needs to read (bookkeeping changes are left out)."""
+        return [line for line in map(self.line, events) if line]
 
     def line(self, event: Event) -> str:
-        """The line for one event."""
+        """The line for one event; "" for a change of the rules' own bookkeeping."""
         return _line(event, self)
+
+
+def _statuses_of(ruleset_id: str) -> StatusSheet | None:
+    """The status declarations of a registered ruleset; None for an unknown one."""
+    try:
+        rules = registry.get(ruleset_id).rules
+    except KeyError:
+        return None
+    return None if rules is None else rules.statuses
 
 
 @singledispatch
@@ -97,16 +117,57 @@ def _moved(e: UnitMoved, r: Renderer) -> str:
 
 @_line.register
 def _test(e: TestResolved, r: Renderer) -> str:
+    if not e.verdict:  # a table looked up: the row is the result, nothing passed or failed
+        return f"{e.test} for {r.name(e.subject)}: {e.score} → {e.row}"
     verdict = "passed" if e.passed else "failed"
     return f"{e.test} for {r.name(e.subject)}: {e.score}, {verdict} ({e.row})"
 
 
 @_line.register
 def _status(e: StatusChanged, r: Renderer) -> str:
-    return f"{r.name(e.subject)}: {e.field} {_value(e.old)} → {_value(e.new)} ({e.reason})"
+    item = r.declaration(e.field)
+    who = r.name(e.subject)
+    if item is None:
+        return f"{who}: {e.field} {_value(e.old)} → {_value(e.new)}{_why(e.reason, e.field)}"
+    if not _shown(item, e) or (isinstance(item, Text) and str(e.new) in r.names):
+        return ""
+    why = _why(e.reason, e.field, item.meaning)
+    if isinstance(item, Flag):
+        return f"{who}: {'' if e.new else 'no longer '}{item.meaning}{why}"
+    old = item.default if e.old is None and isinstance(item, Count) else e.old
+    if old is None or isinstance(item, Text):
+        return f"{who}: {item.meaning}: {_value(e.new)}{why}"
+    return f"{who}: {item.meaning} {_value(old)} → {_value(e.new)}{why}"
+
+
+def _shown(item: Declared, e: StatusChanged) -> bool:
+    """Whether players read this change: not the rules' bookkeeping (notes, tallies, unbadged
+    flags, cleared text) nor the clearing of a passing mark (charged, advanced, winning)."""
+    if isinstance(item, Note) or (isinstance(item, Count) and item.private):
+        return False
+    if isinstance(item, Text):
+        return isinstance(e.new, str) and bool(e.new)
+    if isinstance(item, Flag):
+        if item.badge is None or bool(e.old) == bool(e.new):
+            return False
+        return bool(e.new) or item.badge.tone in ("warn", "bad", "worse")
+    return True
+
+
+def _why(reason: str, *said: str) -> str:
+    """The reason in brackets, unless it only repeats the key or its meaning."""
+    plain = reason.strip().casefold()
+    if not plain or any(plain == words.casefold() for words in said):
+        return ""
+    if any(plain in words.casefold() for words in said[1:]):
+        return ""
+    return f" ({reason})"
 
 
 def _value(value: Json) -> str:
+    """A status value in words: ``charge_a_max`` as "charge a max", None as "none"."""
+    if isinstance(value, str):
+        return value.replace("_", " ")
     return "none" if value is None else str(value)
 
 
@@ -130,7 +191,7 @@ def _asked(e: DecisionRequested, r: Renderer) -> str:
 @_line.register
 def _answered(e: DecisionAnswered, r: Renderer) -> str:
     who = "the GM" if e.by == GM else r.name(e.by)
-    return f"{who} chose {e.choice} ({e.decision})"
+    return f"{who} chose {e.choice}"
 
 
 @_line.register

@@ -17,6 +17,7 @@ class Field:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    help: str = ""
 
 
 @dataclass(frozen=True)

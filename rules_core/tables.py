@@ -25,12 +25,16 @@ class Band(Serialisable):
 
     @property
     def scores(self) -> str:
-        """The band as printed on a sheet: ``5+``, ``1-``, ``3-4`` or ``2``."""
+        """The band as printed on a sheet: ``5+``, ``1-``, ``3-4`` or ``2``; with a negative
+        score in it, words instead of a dash: ``-4 to -2``, ``-7 or less``, ``-1 or more``."""
+        negative = any(v is not None and v < 0 for v in (self.low, self.high))
         if self.low is None:
-            return f"{self.high}-"
+            return f"{self.high} or less" if negative else f"{self.high}-"
         if self.high is None:
-            return f"{self.low}+"
-        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+            return f"{self.low} or more" if negative else f"{self.low}+"
+        if self.low == self.high:
+            return str(self.low)
+        return f"{self.low} to {self.high}" if negative else f"{self.low}-{self.high}"
 
     @property
     def row(self) -> str:

@@ -26,6 +26,36 @@ def g(value: float) -> str:
     return f"{round(value, 1):g}"
 
 
+def zone_words(state: BattleState, side: str, zone: Sequence[tuple[float, float]]) -> str:
+    """Where a side's deployment zone is, for a refusal: "Red's deployment zone (y from 0 to 8
+    inch, the south edge)"; a zone not running edge to edge gives both spans."""
+    table, eps = state.battlefield, 1e-9
+    xs, ys = [x for x, _ in zone], [y for _, y in zone]
+    (west, east), (south, north) = (min(xs), max(xs)), (min(ys), max(ys))
+    wide, deep = (
+        west <= eps and east >= table.width - eps,
+        south <= eps and north >= table.depth - eps,
+    )
+    if wide and not deep:
+        span = f"y from {g(south)} to {g(north)} {table.measure}"
+        edge = _edge(south <= eps, north >= table.depth - eps, "south", "north")
+    elif deep and not wide:
+        span = f"x from {g(west)} to {g(east)} {table.measure}"
+        edge = _edge(west <= eps, east >= table.width - eps, "west", "east")
+    else:
+        span = f"x from {g(west)} to {g(east)}, y from {g(south)} to {g(north)} {table.measure}"
+        edge = ""
+    where = f"{span}, {edge}" if edge else span
+    return f"{state.side(side).name}'s deployment zone ({where})"
+
+
+def _edge(low: bool, high: bool, low_name: str, high_name: str) -> str:
+    """Which table edge a band of the table runs along, in words."""
+    if low:
+        return f"the {low_name} edge"
+    return f"the {high_name} edge" if high else "across the middle"
+
+
 def param_number(params: Mapping[str, Json], name: str) -> float:
     """A numeric parameter's value (``Context.number`` inside a resolver)."""
     value = params[name]

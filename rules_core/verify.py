@@ -112,10 +112,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules_core.verify", description=__doc__)
     parser.add_argument("record", help="a battle record exported as JSON")
     args = parser.parse_args(argv)
-    with open(args.record, encoding="utf-8") as handle:
-        report = verify(json.load(handle))
+    try:
+        with open(args.record, encoding="utf-8") as handle:
+            report = verify(json.load(handle))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        print(f"Cannot read {args.record}: {error}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        print(f"{args.record} is not a battle record: {_problem(error)}", file=sys.stderr)
+        return 2
     print(report.text())
     return 0 if report.ok else 1
+
+
+def _problem(error: Exception) -> str:
+    """Why a file that is JSON is still not a record, in a few words."""
+    if isinstance(error, KeyError):
+        return f"no {error.args[0]!r} in it"
+    return str(error) or type(error).__name__
 
 
 if __name__ == "__main__":

@@ -164,6 +164,17 @@ def reach_entry(words: str) -> Entry:
     return Entry(36, paint, words)
 
 
+def zone_entry(side: str, style: SideStyle) -> Entry:
+    """The dashed line where a side's deployment zone ends, in the side's colour."""
+
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
+        line = ((left, top + MIDDLE), (left + 36, top + MIDDLE))
+        dashed(draw, line, style.fill, 3, dash=14.0, gap=8.0)
+
+    return Entry(36, paint, f"{side} deploys up to this line")
+
+
 def badge_entry(badge: badges.Badge, value: Json) -> Entry:
     """One status badge with an example value."""
     return Entry(

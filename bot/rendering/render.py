@@ -108,6 +108,7 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     if scene.leaders:
         entries.append(legend.leader_entry(scene.style(scene.leaders[0].side)))
     entries += legend.terrain_entries(state.terrain, obstacle_style)
+    entries += _zone_entries(scene)
     entries += _mark_entries(scene)
     entries += _badge_entries(scene)
     return entries
@@ -125,6 +126,14 @@ def side_state_entries(scene: Scene) -> list[legend.Entry]:
         for side in state.sides
         if side.id in described
     ]
+
+
+def _zone_entries(scene: Scene) -> list[legend.Entry]:
+    """During set-up, the dashed line ending each side's deployment zone."""
+    if scene.state.cursor.segment != "setup":
+        return []
+    sides = [s for s in scene.state.sides if scene.zones.get(s.id)]
+    return [legend.zone_entry(s.name, scene.style(s.id)) for s in sides]
 
 
 def _mark_entries(scene: Scene) -> list[legend.Entry]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +16,7 @@ from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
 from bot.services.data_files import load_json, load_yaml, shown_name
 from rules_core import registry
+from rules_core.registry import Ruleset
 
 MAX_ROSTER_BYTES = 256 * 1024
 MAX_LISTED_PROBLEMS = 20
@@ -34,6 +37,22 @@ class ArmyInfo:
     def units(self) -> list[dict[str, Any]]:
         """The roster's units."""
         return list(self.roster.get("units", []))
+
+
+@dataclass(frozen=True)
+class SampleArmies:
+    """A campaign's ruleset and the sample armies its package ships (none for some)."""
+
+    ruleset: Ruleset
+    armies: tuple[Mapping[str, Any], ...]
+
+    def named(self, name: str) -> Mapping[str, Any]:
+        """The sample army of this name (any case); NotFound naming those there are."""
+        for army in self.armies:
+            if str(army["name"]).casefold() == name.strip().casefold():
+                return army
+        offered = ", ".join(f"**{a['name']}**" for a in self.armies) or "none"
+        raise NotFound(f"No sample army **{name}** in {self.ruleset.name}; there are: {offered}.")
 
 
 def parse_roster(content: bytes, filename: str) -> object:
@@ -101,6 +120,19 @@ class ArmyService:
                 army.roster = roster
             await session.flush()
             return _army_info(army, campaign, replaced=replaced)
+
+    async def samples(self, place: Place) -> SampleArmies:
+        """The ruleset of this channel's campaign and its sample armies."""
+        async with self.db.read() as session:
+            campaign = await load_open_campaign(session, place)
+            ruleset = registry.get(campaign.ruleset_id)
+        armies = ruleset.rules.sample_armies() if ruleset.rules is not None else ()
+        return SampleArmies(ruleset, tuple(armies))
+
+    async def import_sample(self, place: Place, user_id: int, name: str) -> ArmyInfo:
+        """Import one of the ruleset's sample armies as the player's own."""
+        army = (await self.samples(place)).named(name)
+        return await self.import_roster(place, user_id, json.dumps(army).encode(), "sample.json")
 
     async def show(self, place: Place, user_id: int, name: str) -> ArmyInfo:
         """One army of the campaign, for its members."""

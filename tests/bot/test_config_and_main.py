@@ -13,7 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.__main__ import startup_failure
-from bot.config import DEFAULT_DATABASE_URL, Settings, ensure_sqlite_folder
+from bot.config import DEFAULT_DATABASE_URL, Settings, database_problem, ensure_sqlite_folder
 
 
 @pytest.fixture(autouse=True)
@@ -100,3 +100,61 @@ def test_startup_failures_a_user_can_fix_are_one_line() -> None:
     line, status = startup_failure(aiohttp.ClientConnectionError("no route")) or ("", 0)
     assert line.startswith("Cannot reach Discord (no route)") and status == 1
     assert startup_failure(ZeroDivisionError()) is None
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("nonsense", "is not a database URL"),
+        ("sqlite:///x.db", "must name an async driver"),
+        ("postgresql+asyncpg://u@h/db", "asyncpg"),
+        ("sqlite+aiosqlite:///blocker/x.db", "a file is in the way"),
+    ],
+)
+def test_bad_database_url_is_one_line_before_login(tmp_path: Path, url: str, words: str) -> None:
+    (tmp_path / "blocker").write_text("not a folder")
+    result = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_URL=url)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "DATABASE_URL" in lines[0]
+    assert "Traceback" not in result.stderr and "Cannot reach Discord" not in result.stderr
+
+
+def test_database_problem_accepts_the_default_and_memory(tmp_path: Path) -> None:
+    assert database_problem(f"sqlite+aiosqlite:///{tmp_path / 'new' / 'x.db'}") is None
+    assert database_problem("sqlite+aiosqlite:///:memory:") is None
+    assert "folder" in (database_problem(f"sqlite+aiosqlite:///{tmp_path}") or "")
+
+
+def test_database_errors_after_start_are_not_called_discord() -> None:
+    from sqlalchemy.exc import OperationalError
+
+    error = OperationalError("SELECT 1", {}, Exception("unable to open database file"))
+    line, status = startup_failure(error) or ("", 0)
+    assert line.startswith("Cannot open the database at DATABASE_URL") and status == 1
+
+
+def test_help_prints_usage_and_unknown_arguments_are_refused(tmp_path: Path) -> None:
+    base = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    base["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    run = [sys.executable, "-m", "bot"]
+    shown = subprocess.run(
+        [*run, "--help"],
+        cwd=tmp_path,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert shown.returncode == 0 and "DISCORD_TOKEN" in shown.stdout and "demo" in shown.stdout
+    wrong = subprocess.run(
+        [*run, "--bogus"],
+        cwd=tmp_path,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert wrong.returncode == 2 and "Unknown argument '--bogus'" in wrong.stderr

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
-from bot.demo import run_demo
+from bot.demo import main, ruleset_problem, run_demo
 from rules_core.verify import verify
 
 
@@ -24,3 +25,25 @@ async def test_demo_plays_writes_maps_and_a_verified_record(tmp_path: Path) -> N
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["seed"] is not None and verify(record).ok
     assert text.rstrip().endswith(verify(record).text())
+
+
+def test_unknown_ruleset_is_one_line_naming_the_playable_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--ruleset", "nope"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["No ruleset 'nope'; the demo plays tree_of_battles, hail_caesar, skirmish."]
+
+
+def test_a_ruleset_without_rules_is_refused_in_one_line() -> None:
+    assert ruleset_problem("impetus") == (
+        "Impetus 2 cannot play a demo yet; the demo plays tree_of_battles, hail_caesar, skirmish."
+    )
+
+
+async def test_hail_caesar_demo_stops_at_the_turns_asked_for(tmp_path: Path) -> None:
+    transcript = await run_demo("hail_caesar", 1, tmp_path)
+    text = transcript.read_text(encoding="utf-8")
+    assert "## Turn 1 · " in text and "## Turn 2 · " not in text

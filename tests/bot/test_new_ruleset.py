@@ -146,7 +146,9 @@ async def test_a_new_ruleset_plays_through_the_services_and_the_map(
 
     # The ruleset's own zones decide: the default band along the south edge would refuse this.
     await services.battles.deploy(place, ALICE, "Red Pikes", "5,18", 90)
-    with pytest.raises(InvalidInput, match="must deploy inside its side's deployment zone"):
+    with pytest.raises(
+        InvalidInput, match=r"inside Blue's deployment zone \(x from 38 to 48 inch, the east edge\)"
+    ):
         await services.battles.deploy(place, BOB, "Blue Axes", "5,30", 270)
     await services.battles.deploy(place, BOB, "Blue Axes", "43,18", 270)
 

@@ -110,7 +110,8 @@ async def test_set_up_refusals(battle: Harness) -> None:
     )  # fmt: skip
     assert off_table == "(50, 16) is off the table, which is 48 by 36 inch."
     assert await refused(h, h.alice, where, "battle deploy", unit="Red Horse", at="32,20") == (
-        "**Red Horse** must deploy inside its side's deployment zone."
+        "**Red Horse** must deploy inside Red's deployment zone (y from 0 to 12 inch, the south"
+        " edge)."
     )
     assert await refused(h, h.alice, where, "battle deploy", unit="Red Horse", at="25,10") == (
         "**Red Horse** would overlap **Red Archers**."

@@ -94,7 +94,8 @@ async def deployment(h: Harness, where: FakeChannel) -> BotMessage:
     assert previewed.content.startswith("✅ **Red Archers**: deploys at (26, 11) facing 0°")
     outside = await refused(h, h.alice, where, "order place", unit="Red Horse", x=26, y=30)
     assert outside == (
-        "**Red Horse** cannot place: (26, 30) is outside Red's deployment zone (y 0 to 12)."
+        "**Red Horse** cannot place: (26, 30) is outside Red's deployment zone"
+        " (y from 0 to 12 inch, the south edge)."
     )
     mine = await h.slash(h.alice, "orders mine", channel=where)
     assert (

@@ -175,7 +175,7 @@ async def roman_orders(h: Harness) -> None:
     check_post(
         h, rerolled, title("Command: Orders — Legio (Rome)"), "Command: Orders — Equites", [h.alice]
     )
-    assert lines(rerolled)[0].startswith("Rome chose reroll (reroll:")
+    assert lines(rerolled)[0] == "Rome chose reroll"  # no internal decision id
     assert lines(rerolled)[1:] == [
         "Order test re-rolled: Legate Quintus, division order: 2D6 (~~6~~→6, ~~3~~→4) = 10",
         f"{ORDER_TEST}Legate Quintus: 10, failed (9+: no move: the order fails)",
@@ -292,7 +292,7 @@ async def gallic_turn(h: Harness) -> BotMessage:
     )
     shot = await confirm(h, where, BATTLE, h.bob)
     check_post(h, shot, title("Shooting (Gaul)"), "Command: General Advance", [h.alice])
-    assert "Slingers: disordered True → False (end of the player turn)" in lines(shot)
+    assert "Slingers: no longer disordered (end of the player turn)" in lines(shot)
     assert lines(shot)[-1] == "— Turn 2: Command: Rally Elite (Rome) —"
     return shot
 

@@ -51,7 +51,11 @@ def test_illegal_orders_are_refused_with_their_reason(rules: Rules) -> None:
     result = engine.resolve(rules, SEED, state, [Order("r1", "place", {"at": [12, 20]})])
     rejected = [e for e in result.events if isinstance(e, OrderRejected)]
     assert rejected == [
-        OrderRejected("r1", "place", "(12, 20) is outside Red's deployment zone (y 0 to 8)")
+        OrderRejected(
+            "r1",
+            "place",
+            "(12, 20) is outside Red's deployment zone (y from 0 to 8 inch, the south edge)",
+        )
     ]
 
 

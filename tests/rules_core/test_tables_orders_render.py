@@ -8,6 +8,7 @@ from rules_core.decisions import Decision, Option
 from rules_core.dice import Dice
 from rules_core.events import (
     BattleEnded,
+    DecisionAnswered,
     DecisionRequested,
     DiceRolled,
     LeaderHit,
@@ -108,3 +109,44 @@ def test_the_renderer_writes_the_lines_players_read() -> None:
         "York wins the battle: the enemy army broke.",
         "The battle ends in a draw: turn limit.",
     ]
+
+
+def test_negative_bands_are_printed_in_words() -> None:
+    assert Band(-4, -2, "x").scores == "-4 to -2"
+    assert Band(None, -7, "x").scores == "-7 or less"
+    assert Band(-1, None, "x").scores == "-1 or more"
+    assert Band(-1, 1, "x").scores == "-1 to 1"
+    assert (Band(3, 4, "x").scores, Band(None, 1, "x").scores) == ("3-4", "1-")
+
+
+def test_status_lines_are_words_and_bookkeeping_is_left_out() -> None:
+    from rules_core.rulesets.hail_caesar.sample import sample_battle as hail_caesar_battle
+
+    state = hail_caesar_battle()
+    r = Renderer.for_state(state)
+    first = state.units[0]
+    assert r.lines(
+        [
+            StatusChanged(first.id, "charged", None, True, "charged"),
+            StatusChanged(first.id, "charged", True, False, "the charge is spent"),
+            StatusChanged(first.id, "fought", None, True, "after the round"),
+            StatusChanged(first.id, "disordered", None, True, "gives ground"),
+            StatusChanged(first.id, "disordered", True, False, "rallied"),
+            StatusChanged(first.id, "casualties", None, 2, "shot"),
+            DecisionAnswered("reroll:rom_legate:g3:4", "reroll", "rom"),
+        ]
+    ) == [
+        f"{first.name}: charged this turn",
+        f"{first.name}: disordered (gives ground)",
+        f"{first.name}: no longer disordered (rallied)",
+        f"{first.name}: casualties 0 → 2 (shot)",
+        "Legio IX chose reroll",
+    ]
+
+
+def test_a_table_looked_up_says_neither_passed_nor_failed() -> None:
+    r = Renderer({"a": "Archers"})
+    looked_up = TestResolved("a", "Combat result", -1, False, "-1 to 1: inconclusive", False)
+    tested = TestResolved("a", "Rally test", 4, True, "4+: rallies")
+    assert r.line(looked_up) == "Combat result for Archers: -1 → -1 to 1: inconclusive"
+    assert r.line(tested) == "Rally test for Archers: 4, passed (4+: rallies)"

@@ -30,6 +30,7 @@ from rules_core.toolkit import (
     nearest_enemy,
     param_number,
     turn_limit_outcome,
+    zone_words,
 )
 
 
@@ -58,7 +59,11 @@ def test_orders_come_in_roster_order_without_the_gone_and_with_the_illegal_refus
     legal = checked_orders(ctx, ("place",))
     assert [order.actor for order in legal] == ["r3", "b1"]
     assert ctx.events == [
-        OrderRejected("r1", "place", "(12, 20) is outside Red's deployment zone (y 0 to 8)")
+        OrderRejected(
+            "r1",
+            "place",
+            "(12, 20) is outside Red's deployment zone (y from 0 to 8 inch, the south edge)",
+        )
     ]
     assert checked_orders(ctx, ("move",)) == []
 
@@ -134,4 +139,20 @@ def test_the_nearest_enemy_is_measured_edge_to_edge() -> None:
     assert (
         nearest_enemy(state.without_unit("b1").without_unit("b2").without_unit("b3"), archers)
         is None
+    )
+
+
+def test_zone_words_say_where_a_zone_is_in_the_measure_and_by_edge() -> None:
+    state = sample_battle()
+    assert zone_words(state, "red", ((0, 0), (48, 0), (48, 8), (0, 8))) == (
+        "Red's deployment zone (y from 0 to 8 inch, the south edge)"
+    )
+    assert zone_words(state, "blue", ((0, 28), (48, 28), (48, 36), (0, 36))).endswith(
+        "(y from 28 to 36 inch, the north edge)"
+    )
+    assert zone_words(state, "blue", ((38, 0), (48, 0), (48, 36), (38, 36))).endswith(
+        "(x from 38 to 48 inch, the east edge)"
+    )
+    assert zone_words(state, "blue", ((3, 3), (12, 3), (12, 6), (3, 6))).endswith(
+        "(x from 3 to 12, y from 3 to 6 inch)"
     )

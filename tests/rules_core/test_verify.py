@@ -98,3 +98,22 @@ def test_the_command_line(record: dict[str, Any], tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 1
     assert done.stdout.startswith("MISMATCH: entry ")
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("{", "Cannot read"),
+        ("[1]", "is not a battle record"),
+        ('{"seed": "00"}', "is not a battle record"),
+    ],
+)
+def test_a_bad_file_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, words: str
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(content)
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0]
+    assert main([str(tmp_path / "missing.json")]) == 2

@@ -17,7 +17,7 @@ from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
 from rules_core.rulesets.hail_caesar.status import ADVANCED, CASUALTIES, DISORDERED, RANK
 from rules_core.rulesets.hail_caesar.tables import modifier, no_ranged_dice, weapon_range
 from rules_core.state import BattleState, Leader, Point, Unit
-from rules_core.toolkit import enemy_target, engaged, g, param_number
+from rules_core.toolkit import enemy_target, engaged, g, param_number, zone_words
 
 MODES = ("order", "initiative")
 COMMANDS = ("units", "division", "follow_me", "rally", "courage")
@@ -175,7 +175,8 @@ def place(state: BattleState, order: Order, zone: Sequence[Point] | None) -> Ver
     ys = [corner[1] for corner in zone or ()]
     low, high = (min(ys), max(ys)) if ys else (0.0, 1e9)
     if not measure.on_table(state, pose) or not all(low <= cy <= high for _, cy in pose.corners()):
-        return Illegal(order, f"({g(x)}, {g(y)}) is outside {unit.side}'s deployment zone")
+        where = zone_words(state, unit.side, zone) if zone else "the table"
+        return Illegal(order, f"({g(x)}, {g(y)}) is outside {where}")
     return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(facing)}°")
 
 

@@ -70,26 +70,26 @@ MOUNTED = frozenset(
 )
 
 
-def _count(name: str, top: int) -> Field:
-    return Field(name, int, minimum=0, maximum=top)
+def _count(name: str, top: int, help: str) -> Field:
+    return Field(name, int, minimum=0, maximum=top, help=help)
 
 
 SCHEMA = RosterSchema(
     (
-        Field("name", str, required=True),
-        Field("type", choices=ROSTER_TYPES),
-        Field("size", choices=SIZES),
-        Field("formation", choices=FORMATIONS),
-        Field("division"),
-        _count("clash", 20),
-        _count("sustained", 20),
-        _count("short", 20),
-        _count("long", 20),
-        _count("morale", 6),
-        Field("stamina", int, minimum=1, maximum=12),
-        _count("elite", 6),
-        Field("weapon", choices=WEAPONS),
-        Field("shields", bool),
+        Field("name", str, required=True, help="the unit's name, unique in the army"),
+        Field("type", choices=ROSTER_TYPES, help="troop type; sets the sample stat line"),
+        Field("size", choices=SIZES, help="unit size (default standard)"),
+        Field("formation", choices=FORMATIONS, help="starting formation"),
+        Field("division", help="id of the division: a leader's division under leaders:"),
+        _count("clash", 20, "hand-to-hand attacks when charging"),
+        _count("sustained", 20, "hand-to-hand attacks after the first round"),
+        _count("short", 20, "shooting attacks at short range"),
+        _count("long", 20, "shooting attacks at long range"),
+        _count("morale", 6, "morale save: 4 means 4+, 0 none"),
+        Field("stamina", int, minimum=1, maximum=12, help="casualties before shaken"),
+        _count("elite", 6, "elite: a disordered unit rallies on this or more (0 none)"),
+        Field("weapon", choices=WEAPONS, help="missile weapon"),
+        Field("shields", bool, help="large shields"),
     )
 )
 

@@ -13,10 +13,10 @@ RULESET = Ruleset(
     "inch",
     RosterSchema(
         (
-            Field("name", str, required=True),
+            Field("name", str, required=True, help="the unit's name, unique in the army"),
             Field("type", choices=("infantry", "archers", "skirmishers", "cavalry")),
-            Field("move", int, required=True, minimum=1, maximum=24),
-            Field("stamina", int, required=True, minimum=1, maximum=10),
+            Field("move", int, required=True, minimum=1, maximum=24, help="inches a move"),
+            Field("stamina", int, required=True, minimum=1, maximum=10, help="wounds it takes"),
         )
     ),
     rules=SkirmishRules(),

@@ -41,6 +41,7 @@ from rules_core.toolkit import (
     g,
     param_number,
     turn_limit_outcome,
+    zone_words,
 )
 
 SEQUENCE = SequenceOfPlay(
@@ -155,7 +156,7 @@ class SkirmishRules(Rules):
         table = state.battlefield
         inside = all(0 <= cx <= table.width and low <= cy <= high for cx, cy in corners)
         if not inside:
-            where = f"{state.side(unit.side).name}'s deployment zone (y {g(low)} to {g(high)})"
+            where = zone_words(state, unit.side, zone)
             return Illegal(order, f"({g(x)}, {g(y)}) is outside {where}")
         return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(float(facing))}°")
 

@@ -173,7 +173,7 @@ def fight(ctx: Context, a: Unit, b: Unit) -> tuple[Outcome, Outcome]:
         band = tables.COMBAT_RESULTS.lookup(diff)
         won = band.result in ("victory", "success")
         test = f"Combat result against {enemy.name} (difference)"
-        ctx.emit(TestResolved(unit.id, test, diff, won, band.row))
+        ctx.emit(TestResolved(unit.id, test, diff, won, band.row, verdict=False))
         results.append(Outcome(unit.id, enemy.id, band, charge))
     return results[0], results[1]
 

@@ -50,19 +50,19 @@ LIGHT_TYPES = ("light_infantry", "light_horse")
 
 SCHEMA = RosterSchema(
     (
-        Field("name", str, required=True),
-        Field("type", choices=TROOP_TYPES),
-        Field("grade", choices=GRADES),
-        Field("stands", int, minimum=1, maximum=50),
-        Field("ranks", int, minimum=1, maximum=8),
-        Field("combat_factor", int, minimum=-3, maximum=9),
-        Field("armour", choices=ARMOUR),
-        Field("missile", choices=MISSILES),
-        Field("array", choices=ARRAYS),
-        Field("chivalrous", bool),
-        Field("mercenary", bool),
-        Field("mounted", bool),
-        Field("battle", str),
+        Field("name", str, required=True, help="the contingent's name, unique in the army"),
+        Field("type", choices=TROOP_TYPES, help="troop type; sets the default profile"),
+        Field("grade", choices=GRADES, help="A best to D worst (default C)"),
+        Field("stands", int, minimum=1, maximum=50, help="stands (default 4)"),
+        Field("ranks", int, minimum=1, maximum=8, help="ranks deep (default by type)"),
+        Field("combat_factor", int, minimum=-3, maximum=9, help="overrides the type's factor"),
+        Field("armour", choices=ARMOUR, help="overrides the type's armour"),
+        Field("missile", choices=MISSILES, help="overrides the type's missile weapon"),
+        Field("array", choices=ARRAYS, help="starting array (default good order)"),
+        Field("chivalrous", bool, help="chivalrous knights (must charge)"),
+        Field("mercenary", bool, help="mercenaries"),
+        Field("mounted", bool, help="overrides whether the type is mounted"),
+        Field("battle", str, help="id of the leader (under leaders:) whose battle it is in"),
     )
 )
 

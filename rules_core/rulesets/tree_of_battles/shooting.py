@@ -200,7 +200,7 @@ def resolve(ctx: Context, shot: Shot) -> int:
     label = f"Shooting: {shot.shooter.name} at {shot.target.name} ({rule}; {reasons}: {need}+)"
     if need > 6:
         row = f"{rule}; modified to {need}+: no hit possible"
-        ctx.emit(TestResolved(shot.target.id, "Shooting", 0, False, row))
+        ctx.emit(TestResolved(shot.target.id, "Shooting", 0, False, row, verdict=False))
         return 0
     roll = ctx.dice.pool(label, shot.dice, max(1, need))
     row = f"{rule} (modified: {max(1, need)}+)"

@@ -172,3 +172,12 @@ def test_the_battle_waits_for_the_active_side_only(side: str) -> None:
     played = engine.run(RULES, b"s" * 32, state, []).state
     assert engine.waiting(RULES, played).sides == ("rom",)
     assert side in ("rom", "gau")
+
+
+def test_a_placement_outside_the_zone_names_the_side_and_where_its_zone_is() -> None:
+    deploying = replace(sample_battle(), cursor=Cursor(0, "setup", "deploy", ("rom", "gau")))
+    found = judge(deploying, "r1", "place", to=[20, 30])
+    assert isinstance(found, Illegal)
+    assert found.reason == (
+        "(20, 30) is outside Legio IX's deployment zone (y from 0 to 16 inch, the south edge)"
+    )

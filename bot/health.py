@@ -1,0 +1,55 @@
+"""Liveness for a container: the bot touches a heartbeat file; ``python -m bot.health`` checks it.
+
+The bot writes the file every ``BEAT_SECONDS`` while it is connected to Discord, so a stale or
+missing file means the process hangs or has lost the gateway. Docker's HEALTHCHECK runs this
+module; it exits 0 when the last beat is recent and 1 (with one line saying why) otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+BEAT_SECONDS = 30
+STALE_SECONDS = 120
+
+
+async def beat_forever(path: Path, connected: Callable[[], bool]) -> None:
+    """Touch the heartbeat file every BEAT_SECONDS while ``connected()`` says so."""
+    while True:
+        if connected():
+            path.touch()  # noqa: ASYNC240 - a microsecond, every 30 s
+        await asyncio.sleep(BEAT_SECONDS)
+
+
+def problem(path: Path, now: float | None = None) -> str | None:
+    """Why the bot looks unhealthy from its heartbeat file; None if the last beat is recent."""
+    try:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+    except OSError:
+        return f"no heartbeat at {path}: the bot has not connected to Discord yet"
+    if age > STALE_SECONDS:
+        return f"last heartbeat {age:.0f} s ago: the bot is stuck or disconnected"
+    return None
+
+
+def main() -> int:
+    """Exit 0 if the heartbeat named by HEARTBEAT_FILE is fresh, else 1 with the reason."""
+    from bot.config import Settings
+
+    setting = Settings().heartbeat_file
+    if not setting:
+        print("HEARTBEAT_FILE is not set, so there is no heartbeat to check", file=sys.stderr)
+        return 1
+    found = problem(Path(setting))
+    if found is not None:
+        print(found, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""/army template and /army sample: a newcomer gets a valid army list from Discord."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from bot.presentation.rosters import example_roster, roster_template
+from rules_core import registry
+from tests.e2e.harness import Harness
+
+
+async def campaign_of(aide: Harness, ruleset: str) -> None:
+    """A campaign of this ruleset in #general with Alice and Bob on sides."""
+    await aide.slash(aide.gm, "campaign create", name="First Evening", ruleset=ruleset)
+    await aide.slash(aide.alice, "campaign join", side="North")
+    await aide.slash(aide.bob, "campaign join", side="South")
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in registry.all_rulesets(include_unlisted=True)])
+def test_every_template_is_an_army_its_ruleset_accepts(ruleset: str) -> None:
+    found = registry.get(ruleset)
+    text = roster_template(found)
+    assert found.roster_schema.validate(yaml.safe_load(text)) == []
+    assert found.roster_schema.validate(example_roster(found.roster_schema)) == []
+    for spec in found.roster_schema.unit_fields:
+        assert f"#   {spec.name} (" in text
+
+
+async def test_template_downloaded_filled_and_imported(aide: Harness) -> None:
+    await campaign_of(aide, "tree_of_battles")
+    sent = await aide.slash(aide.alice, "army template")
+    assert sent.ephemeral and "every field explained" in sent.text
+    [file] = sent.files
+    assert file.filename == "tree_of_battles-army-template.yaml"
+    text = file.data.decode()
+    assert "#   grade (optional): one of A, B, C, D — A best to D worst (default C)" in text
+    imported = await aide.slash(aide.alice, "army import", file=aide.upload("a.yaml", text))
+    assert imported.content == f"{aide.alice.mention} imported **My Army** (2 units)."
+
+
+async def test_sample_armies_downloaded_then_one_loaded(aide: Harness) -> None:
+    await campaign_of(aide, "hail_caesar")
+    offered = await aide.autocomplete(aide.alice, "army sample", "name", name="leg")
+    assert [c["value"] for c in offered] == ["Legio IX (sample)"]
+    sent = await aide.slash(aide.alice, "army sample")
+    assert sent.ephemeral and "Legio IX (sample)" in sent.text
+    assert sorted(f.filename for f in sent.files) == ["arverni-sample.json", "legio-ix-sample.json"]
+    roman = next(f for f in sent.files if f.filename.startswith("legio"))
+    assert json.loads(roman.data)["name"] == "Legio IX (sample)"
+    loaded = await aide.slash(aide.alice, "army sample", name="legio ix (sample)", load=True)
+    assert not loaded.ephemeral
+    assert loaded.content == f"{aide.alice.mention} imported **Legio IX (sample)** (6 units)."
+
+
+async def test_sample_refusals_are_private_and_say_what_is_accepted(aide: Harness) -> None:
+    await campaign_of(aide, "impetus")
+    none = await aide.slash(aide.alice, "army sample")
+    assert none.ephemeral and "ships no sample armies" in none.text and not none.files
+    wrong = await aide.slash(aide.alice, "army sample", name="Nope", load=True)
+    assert wrong.ephemeral and "No sample army **Nope**" in wrong.text
+    unnamed = await aide.slash(aide.alice, "army sample", load=True)
+    assert unnamed.ephemeral and "name:<army> load:true" in unnamed.text
+    watcher = await aide.slash(aide.outsider, "army template")
+    assert watcher.ephemeral and watcher.files
