@@ -161,13 +161,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         features = await self.lookups.terrain(place_of(interaction))
         await interaction.response.send_message(terrain_text(features), ephemeral=True)
 
-    @terrain.command(name="roll", description="Roll the terrain from the ruleset's tables")
-    async def terrain_roll(self, interaction: discord.Interaction) -> None:
-        """Terrain tables belong to rulesets that have them."""
-        raise InvalidInput(
-            "This campaign's ruleset has no terrain tables; lay terrain with `/battle terrain add`."
-        )
-
     @app_commands.command(name="deploy", description="Place one of your units (set-up)")
     @app_commands.describe(
         unit="Your unit", at="Where its centre goes: `x,y`", facing="Compass degrees, 0 = up"
