@@ -14,6 +14,7 @@ from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
     NEXT_STEPS,
     RECORD_CAPTION,
+    battle_list_text,
     begun_text,
     deployed_many_text,
     deployed_text,
@@ -209,6 +210,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         report = await self.play.start(place, interaction.user.id)
         await interaction.followup.send(begun_text(report))
         await post_report(self.bot, report)
+
+    @app_commands.command(name="list", description="The campaign's battles and where each stands")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        """List the campaign's battles, privately."""
+        battles = await self.battles.list(place_of(interaction))
+        await interaction.response.send_message(battle_list_text(battles), ephemeral=True)
 
     @app_commands.command(name="status", description="Where the battle stands")
     async def status(self, interaction: discord.Interaction) -> None:
