@@ -16,6 +16,7 @@ from bot.services.lookups import LookupService
 from bot.services.parameters import ParameterService
 from bot.services.play import PlayService
 from bot.services.records import RecordService
+from bot.services.reference import ReferenceService
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Services:
     gm: GmService
     records: RecordService
     parameters: ParameterService
+    reference: ReferenceService
 
     @classmethod
     def build(
@@ -49,4 +51,5 @@ class Services:
             gm=GmService(db, clock, play),  # the GM's tools share the turn loop and its armer
             records=RecordService(db),
             parameters=ParameterService(db),
+            reference=ReferenceService(db),
         )
