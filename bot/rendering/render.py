@@ -46,6 +46,7 @@ class MapOptions:
     reach: Reach | None = None
     lost: tuple[Unit, ...] = ()  # units gone during the step: pale, where they last stood
     legend: bool = True
+    after: str = ""  # the step just resolved ("Turn 1 · Shooting"): the title names it
     compress_level: int = 3  # zlib: level 6 saves a fifth of the bytes, 1.7 times slower
 
 
@@ -200,7 +201,7 @@ def draw_frame(canvas: Image.Image, scene: Scene, layout: Layout, options: MapOp
     """Title bar, labelled edges, deployment bands, scale bar, compass and legend."""
     draw = ImageDraw.Draw(canvas)
     state, view = scene.state, layout.view
-    left, right = title_words(state, scene.side_view)
+    left, right = title_words(state, scene.side_view, options.after)
     frame.draw_title(draw, layout.size[0], TITLE_HEIGHT, left, right)
     grid = frame.grid_for(view.scale)
     deploys = _deploys(scene)

@@ -54,3 +54,24 @@ def test_short_and_compact_labels() -> None:
     assert short("Household Knights of the Duke", 12) == "Household K…"
     assert compact("Orange band 28") == "OB28"
     assert compact("Red Spearmen") == "Red Spe…"
+
+
+def test_emoji_are_left_out_of_map_text_and_long_titles_are_cut() -> None:
+    from bot.rendering.text import drawable, shortened, width
+
+    assert drawable("Ford 🐎 of the Dead ⚔️") == "Ford of the Dead"
+    assert drawable("Vendôme · Turn 1 → 2") == "Vendôme · Turn 1 → 2"
+    long = "The Very Long Battle of " * 10
+    cut = shortened(long, 20, 300, bold=True)
+    assert cut.endswith("…") and width(cut, 20, bold=True) <= 300
+    assert shortened("Ford", 20, 300) == "Ford"
+
+
+def test_the_title_names_the_step_just_resolved() -> None:
+    from bot.rendering.scene import title_words
+    from tests.rendering import states
+
+    state = states.start()
+    left, _ = title_words(state, None, after="Turn 1 · Shooting (Red)")
+    assert left.endswith("· after Turn 1 · Shooting (Red)")
+    assert "Setup" in title_words(state, None)[0]
