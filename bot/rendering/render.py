@@ -150,7 +150,8 @@ def _mark_entries(scene: Scene) -> list[legend.Entry]:
 def _badge_entries(scene: Scene) -> list[legend.Entry]:
     shown = badges_for(scene.state.ruleset)
     used: dict[str, legend.Entry] = {}
-    holders = [u.status for u in scene.units] + [
+    # As on the units' labels: the formation field, unless a status of that name is kept.
+    holders = [{"formation": u.formation, **u.status} for u in scene.units] + [
         {**leader.status, "wounds": leader.wounds} for leader in scene.leaders
     ]
     for status in holders:
