@@ -25,6 +25,7 @@ from bot.presentation.battles import (
     log_file,
     log_text,
     map_attachment,
+    no_reach_text,
     record_attachment,
     removed_text,
     terrain_text,
@@ -32,6 +33,7 @@ from bot.presentation.battles import (
 from bot.presentation.formatting import battle_embed
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
+from bot.rendering.overlays import measured
 from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
 from bot.services.shapes import SHAPES, parse_points
@@ -49,7 +51,12 @@ def map_options(
             raise InvalidInput("Zoom to an area with two corners: `x0,y0 x1,y1`.")
         (x0, y0), (x1, y1) = corners
         area = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-    shown = None if unit is None else Reach(find_unit(view.state, unit).id, reach)
+    shown = None
+    if unit is not None:
+        found = find_unit(view.state, unit)
+        shown = measured(view.state, Reach(found.id, reach))
+        if not shown.distance:
+            raise InvalidInput(no_reach_text(found.name, reach))
     side_view = None
     if fog:
         sides = [s.side_id for s in view.sides if s.owner_id == user_id]

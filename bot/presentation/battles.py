@@ -127,3 +127,12 @@ def _battle_line(battle: BattleSummary) -> str:
         elif battle.deadline_at is not None:
             where += f", orders due <t:{int(battle.deadline_at.timestamp())}:R>"
     return f"**{battle.name}** — {sides}: {where}"
+
+
+def no_reach_text(unit: str, kind: str) -> str:
+    """Why a unit's reach cannot be outlined: it has no move or no missile weapon."""
+    if kind == "range":
+        return (
+            f"**{unit}** has no missile weapon, so there is no range to outline; try `reach:move`."
+        )
+    return f"**{unit}** cannot move, so there is no move to outline."
