@@ -22,6 +22,7 @@ def test_cogs_are_discovered() -> None:
         "cogs.campaign",
         "cogs.gm",
         "cogs.order",
+        "cogs.reference",
         "cogs.roll",
     ]
 
