@@ -44,6 +44,8 @@ class AideBot(commands.Bot):
         rng: random.Random | None = None,
         **kwargs: Any,
     ) -> None:
+        # The bot never joins voice: no start-up warnings about voice libraries it does not need.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         kwargs.setdefault("intents", discord.Intents.default())
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **kwargs)

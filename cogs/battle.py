@@ -14,6 +14,7 @@ from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
     NEXT_STEPS,
     RECORD_CAPTION,
+    battle_list_text,
     begun_text,
     deployed_many_text,
     deployed_text,
@@ -24,6 +25,7 @@ from bot.presentation.battles import (
     log_file,
     log_text,
     map_attachment,
+    no_reach_text,
     record_attachment,
     removed_text,
     terrain_text,
@@ -31,6 +33,7 @@ from bot.presentation.battles import (
 from bot.presentation.formatting import battle_embed
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
+from bot.rendering.overlays import measured
 from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
 from bot.services.data_files import shown_name
@@ -43,7 +46,12 @@ def map_options(
 ) -> MapOptions:
     """The map's options from the command's: an area, a unit's reach, one side's view."""
     area = None if zoom is None else zoom_area(zoom, view.state.battlefield)
-    shown = None if unit is None else Reach(find_unit(view.state, unit).id, reach)
+    shown = None
+    if unit is not None:
+        found = find_unit(view.state, unit)
+        shown = measured(view.state, Reach(found.id, reach))
+        if not shown.distance:
+            raise InvalidInput(no_reach_text(found.name, reach))
     side_view = None
     if fog:
         sides = [s.side_id for s in view.sides if s.owner_id == user_id]
@@ -156,13 +164,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         features = await self.lookups.terrain(place_of(interaction))
         await interaction.response.send_message(terrain_text(features), ephemeral=True)
 
-    @terrain.command(name="roll", description="Roll the terrain from the ruleset's tables")
-    async def terrain_roll(self, interaction: discord.Interaction) -> None:
-        """Terrain tables belong to rulesets that have them."""
-        raise InvalidInput(
-            "This campaign's ruleset has no terrain tables; lay terrain with `/battle terrain add`."
-        )
-
     @app_commands.command(name="deploy", description="Place one of your units (set-up)")
     @app_commands.describe(
         unit="Your unit", at="Where its centre goes: `x,y`", facing="Compass degrees, 0 = up"
@@ -211,6 +212,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         report = await self.play.start(place, interaction.user.id)
         await interaction.followup.send(begun_text(report))
         await post_report(self.bot, report)
+
+    @app_commands.command(name="list", description="The campaign's battles and where each stands")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        """List the campaign's battles, privately."""
+        battles = await self.battles.list(place_of(interaction))
+        await interaction.response.send_message(battle_list_text(battles), ephemeral=True)
 
     @app_commands.command(name="status", description="Where the battle stands")
     async def status(self, interaction: discord.Interaction) -> None:

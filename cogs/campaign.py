@@ -20,11 +20,13 @@ from bot.presentation.campaigns import (
     rule_set_text,
     sheet_pages,
 )
-from bot.presentation.formatting import campaign_embed, campaign_line
+from bot.presentation.formatting import campaign_embed, campaign_line, ruleset_choice_name
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from rules_core.registry import all_rulesets
 
-RULESET_CHOICES = [app_commands.Choice(name=r.name, value=r.id) for r in all_rulesets()][:25]
+RULESET_CHOICES = [
+    app_commands.Choice(name=ruleset_choice_name(r), value=r.id) for r in all_rulesets()
+][:25]
 
 
 @app_commands.guild_only()

@@ -18,6 +18,7 @@ from bot.presentation.gm import (
 from bot.presentation.replies import ask_confirmation, labelled_choices, matching_choices, place_of
 
 Reason = app_commands.Range[str, 1, 200]
+WHY = "Why: posted with the change for everyone to read"
 
 
 @app_commands.guild_only()
@@ -32,6 +33,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @app_commands.command(name="pause", description="Stop the clock")
     @is_gm()
+    @app_commands.describe(reason=WHY)
     async def pause(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Pause the battle."""
         change = await self.gm.pause(place_of(interaction), interaction.user.id, reason)
@@ -39,6 +41,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @app_commands.command(name="resume", description="Start the clock again")
     @is_gm()
+    @app_commands.describe(reason=WHY + " (default: resumed)")
     async def resume(self, interaction: discord.Interaction, reason: Reason = "resumed") -> None:
         """Resume the battle."""
         change = await self.gm.resume(place_of(interaction), interaction.user.id, reason)
@@ -46,7 +49,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @app_commands.command(name="extend", description="Push the current deadline back")
     @is_gm()
-    @app_commands.describe(hours="How many hours to add")
+    @app_commands.describe(hours="How many hours to add", reason=WHY)
     async def extend(
         self,
         interaction: discord.Interaction,
@@ -70,7 +73,9 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @app_commands.command(name="set", description="Set a status field of a unit")
     @is_gm()
-    @app_commands.describe(unit="The unit", field="e.g. disordered, dps, wounds", value="New value")
+    @app_commands.describe(
+        unit="The unit", field="e.g. disordered, dps, wounds", value="New value", reason=WHY
+    )
     async def set_(
         self,
         interaction: discord.Interaction,
@@ -94,7 +99,9 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @app_commands.command(name="move", description="Move or turn a unit")
     @is_gm()
-    @app_commands.describe(unit="The unit", at="New centre `x,y`", facing="Compass degrees")
+    @app_commands.describe(
+        unit="The unit", at="New centre `x,y`", facing="Compass degrees", reason=WHY
+    )
     async def move(
         self,
         interaction: discord.Interaction,
@@ -131,6 +138,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @app_commands.command(name="undo", description="Go back to the start of the previous step")
     @is_gm()
+    @app_commands.describe(reason=WHY)
     async def undo(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Ask to confirm, then undo."""
         place, user = place_of(interaction), interaction.user

@@ -170,6 +170,12 @@ class Rules:
         middle = sum(y for _, y in zone) / len(zone)
         return 0.0 if middle < state.battlefield.depth / 2 else 180.0
 
+    def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
+        """How far the map outlines a unit's ``move`` or shooting ``range``, in the measure;
+        0 for none (default: the unit's own ``move`` or ``range`` field)."""
+        value = unit.get(kind, 0)
+        return float(value) if isinstance(value, int | float) else 0.0
+
     def deployment_problem(self, state: BattleState, unit: Unit) -> Misplaced | None:
         """Why a unit may not be deployed where it stands (off the table, outside its side's
         zone, over another unit), or None if it may."""

@@ -128,7 +128,7 @@ def _status(e: StatusChanged, r: Renderer) -> str:
     item = r.declaration(e.field)
     who = r.name(e.subject)
     if item is None:
-        return f"{who}: {e.field} {_value(e.old)} → {_value(e.new)}{_why(e.reason, e.field)}"
+        return _undeclared(e, r)
     if not _shown(item, e) or (isinstance(item, Text) and str(e.new) in r.names):
         return ""
     why = _why(e.reason, e.field, item.meaning)
@@ -138,6 +138,22 @@ def _status(e: StatusChanged, r: Renderer) -> str:
     if old is None or isinstance(item, Text):
         return f"{who}: {item.meaning}: {_value(e.new)}{why}"
     return f"{who}: {item.meaning} {_value(old)} → {_value(e.new)}{why}"
+
+
+def _undeclared(e: StatusChanged, r: Renderer) -> str:
+    """A change of a field no declaration words (a leader joining a unit, a group broken)."""
+    who, words = r.name(e.subject), e.field.replace("_", " ")
+    why = _why(e.reason, e.field, words)
+    if isinstance(e.new, bool) or (e.new is None and isinstance(e.old, bool)):
+        if bool(e.old) == bool(e.new):
+            return ""
+        return f"{who}: {'' if e.new else 'no longer '}{words}{why}"
+    if isinstance(e.new, int | float) and isinstance(e.old, int | float):
+        return f"{who}: {words} {e.old:g} → {e.new:g}{why}"
+    if e.new is None and isinstance(e.old, str):
+        return f"{who}: no longer {words} {r.name(e.old)}{why}"
+    value = r.name(e.new) if isinstance(e.new, str) else _value(e.new)
+    return f"{who}: {words} {_value(value)}{why}"
 
 
 def _shown(item: Declared, e: StatusChanged) -> bool:
@@ -191,7 +207,7 @@ def _asked(e: DecisionRequested, r: Renderer) -> str:
 @_line.register
 def _answered(e: DecisionAnswered, r: Renderer) -> str:
     who = "the GM" if e.by == GM else r.name(e.by)
-    return f"{who} chose {e.choice}"
+    return f"{who} chose {_value(e.choice)}"
 
 
 @_line.register

@@ -81,7 +81,7 @@ def record_file(ended: EndReport) -> discord.File:
 
 async def map_file(report: StageReport) -> discord.File:
     """The map after the step, with the step's moves, shots and combats drawn."""
-    options = MapOptions(lost=report.lost)
+    options = MapOptions(lost=report.lost, after=report.title)
     png = await render_map_async(report.battle.state, report.events, options)
     return discord.File(io.BytesIO(png), filename="map.png")
 

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.services.battle_state import BattleView
+from bot.services.battles import BattleSummary
 from bot.services.records import LoggedStep
 from bot.services.stages import StageReport
 from rules_core.state import TerrainFeature, Unit
@@ -102,3 +103,36 @@ def record_attachment(data: bytes) -> discord.File:
 def map_attachment(png: bytes) -> discord.File:
     """A rendered map as a PNG attachment."""
     return discord.File(io.BytesIO(png), "map.png")
+
+
+def battle_list_text(battles: list[BattleSummary]) -> str:
+    """/battle list: the campaign's battles, newest first, each with where it stands."""
+    if not battles:
+        return "No battles in this campaign yet: a GM starts one with `/battle create`."
+    return "\n".join(_battle_line(b) for b in battles)[:2000]
+
+
+def _battle_line(battle: BattleSummary) -> str:
+    """One battle: name, sides, and its state in words."""
+    sides = " against ".join(battle.sides)
+    status = battle.status.value
+    if status == "setup":
+        where = "setting up (terrain and deployment)"
+    elif status == "finished":
+        where = f"over: {battle.result}" if battle.result else "over"
+    else:
+        where = f"turn {battle.turn}, {battle.step}" if battle.turn else battle.step
+        if status == "paused":
+            where += ", paused by a GM"
+        elif battle.deadline_at is not None:
+            where += f", orders due <t:{int(battle.deadline_at.timestamp())}:R>"
+    return f"**{battle.name}** — {sides}: {where}"
+
+
+def no_reach_text(unit: str, kind: str) -> str:
+    """Why a unit's reach cannot be outlined: it has no move or no missile weapon."""
+    if kind == "range":
+        return (
+            f"**{unit}** has no missile weapon, so there is no range to outline; try `reach:move`."
+        )
+    return f"**{unit}** cannot move, so there is no move to outline."

@@ -11,6 +11,7 @@ from bot.services.armies import ArmyInfo
 from bot.services.battle_state import BattleView, SideView
 from bot.services.campaigns import CampaignInfo
 from rules_core.dice import Roll
+from rules_core.registry import Ruleset, all_rulesets
 
 STATUS_COLOURS = {
     CampaignStatus.LOBBY: discord.Colour.blurple(),
@@ -26,11 +27,28 @@ def mentions(user_ids: list[int] | tuple[int, ...]) -> str:
     return ", ".join(f"<@{uid}>" for uid in user_ids) or "—"
 
 
+def ruleset_choice_name(ruleset: Ruleset) -> str:
+    """A ruleset as /campaign create offers it, saying when it cannot fight battles yet."""
+    return ruleset.name if ruleset.rules is not None else f"{ruleset.name} (no battles yet)"
+
+
+def ruleset_words(ruleset_id: str, ruleset_name: str) -> str:
+    """The ruleset line of a campaign card, with a warning when it cannot fight battles."""
+    line = f"Ruleset: **{ruleset_name}** (`{ruleset_id}`)"
+    found = next((r for r in all_rulesets(include_unlisted=True) if r.id == ruleset_id), None)
+    if found is not None and found.rules is None:
+        line += (
+            "\nThis ruleset cannot fight battles yet: campaigns, armies and `/roll` work, "
+            "`/battle create` does not."
+        )
+    return line
+
+
 def campaign_embed(info: CampaignInfo, title: str | None = None) -> discord.Embed:
     """The campaign card: ruleset, status, GMs, sides, observers and armies."""
     embed = discord.Embed(
         title=title or info.name,
-        description=f"Ruleset: **{info.ruleset_name}** (`{info.ruleset_id}`)",
+        description=ruleset_words(info.ruleset_id, info.ruleset_name),
         colour=STATUS_COLOURS[info.status],
     )
     embed.add_field(name="Status", value=info.status.value.capitalize())

@@ -19,7 +19,7 @@ from bot.rendering.style import (
     WHITE,
     SideStyle,
 )
-from bot.rendering.text import width, write
+from bot.rendering.text import shortened, width, write
 from bot.rendering.view import View
 from rules_core.state import BattleState, Point
 
@@ -197,5 +197,8 @@ def draw_compass(
 def draw_title(draw: ImageDraw.ImageDraw, size: int, height: int, left: str, right: str) -> None:
     """The title bar: battle, turn and step on the left, ruleset and view on the right."""
     draw.rectangle((0, 0, size, height), fill=TITLE_BAR)
+    right = shortened(right, EDGE_TEXT + 2, size / 3)
+    room = size - 14 * 3 - width(right, EDGE_TEXT + 2)
+    left = shortened(left, TITLE_SIZE, room, bold=True)
     write(draw, (14, height / 2), left, WHITE, TITLE_SIZE, bold=True, anchor="lm")
     write(draw, (size - 14, height / 2), right, WHITE, EDGE_TEXT + 2, anchor="rm")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 import numpy as np
@@ -19,9 +19,10 @@ from shapely import Polygon
 
 from bot.rendering.style import CONTACT, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.view import View
+from rules_core import registry
 from rules_core.events import CombatMark, Event, ShotMark, UnitMoved
 from rules_core.geometry import EPSILON, Footprint, in_contact
-from rules_core.state import Unit
+from rules_core.state import BattleState, Unit
 
 PixelPoint = tuple[float, float]
 Point = tuple[float, float]
@@ -199,6 +200,19 @@ class Reach:
             return self.distance
         value = unit.get(self.kind, 0)
         return float(value) if isinstance(value, int | float) else 0.0
+
+
+def measured(state: BattleState, reach: Reach) -> Reach:
+    """The reach with the distance the unit's ruleset gives it (its ``reach`` hook)."""
+    if reach.distance is not None:
+        return reach
+    try:
+        rules = registry.get(state.ruleset).rules
+    except KeyError:
+        rules = None
+    unit = state.unit(reach.unit)
+    length = rules.reach(state, unit, reach.kind) if rules is not None else reach.length(unit)
+    return replace(reach, distance=length)
 
 
 def reach_shape(reach: Reach, unit: Unit) -> Polygon:

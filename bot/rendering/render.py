@@ -49,6 +49,7 @@ class MapOptions:
     reach: Reach | None = None
     lost: tuple[Unit, ...] = ()  # units gone during the step: pale, where they last stood
     legend: bool = True
+    after: str = ""  # the step just resolved ("Turn 1 · Shooting"): the title names it
     compress_level: int = 3  # zlib: level 6 saves a fifth of the bytes, 1.7 times slower
 
 
@@ -152,7 +153,8 @@ def _mark_entries(scene: Scene) -> list[legend.Entry]:
 def _badge_entries(scene: Scene) -> list[legend.Entry]:
     shown = badges_for(scene.state.ruleset)
     used: dict[str, legend.Entry] = {}
-    holders = [u.status for u in scene.units] + [
+    # As on the units' labels: the formation field, unless a status of that name is kept.
+    holders = [{"formation": u.formation, **u.status} for u in scene.units] + [
         {**leader.status, "wounds": leader.wounds} for leader in scene.leaders
     ]
     for status in holders:
@@ -207,7 +209,7 @@ def draw_frame(canvas: Image.Image, scene: Scene, layout: Layout, options: MapOp
     """Title bar, labelled edges, deployment bands, scale bar, compass and legend."""
     draw = ImageDraw.Draw(canvas)
     state, view = scene.state, layout.view
-    left, right = title_words(state, scene.side_view)
+    left, right = title_words(state, scene.side_view, options.after)
     frame.draw_title(draw, layout.size[0], TITLE_HEIGHT, left, right)
     grid = frame.grid_for(view.scale)
     deploys = _deploys(scene)

@@ -101,19 +101,22 @@ def side_styles(state: BattleState) -> dict[str, SideStyle]:
     return {key: side_style(SIDE_COLOURS[colour]) for key, colour in chosen.items()}
 
 
-def title_words(state: BattleState, side_view: SideView | None) -> tuple[str, str]:
-    """The title bar's two halves: battle, turn and step; ruleset and whose view."""
+def title_words(state: BattleState, side_view: SideView | None, after: str = "") -> tuple[str, str]:
+    """The title bar's two halves: battle, and the step just resolved (``after``) or the
+    turn and step play stands at; ruleset and whose view."""
     name = state.status.get("name")
     battle = name if isinstance(name, str) and name else state.battle_id
+    right = _ruleset_name(state)
+    if side_view is not None:
+        right += f" · as seen by {_side_name(state, side_view.side)}"
+    if after:
+        return f"{battle} · after {after}", right
     cursor = state.cursor
     step = _step_title(state)
     when = f"Setup: {step}" if cursor.segment == "setup" else f"Turn {cursor.turn}: {step}"
     player = cursor.player_side if _player_turns(state) else None
     if player is not None:
         when += f" ({_side_name(state, player)})"
-    right = _ruleset_name(state)
-    if side_view is not None:
-        right += f" · as seen by {_side_name(state, side_view.side)}"
     return f"{battle} · {when}", right
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import threading
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,6 +30,30 @@ class Rendered:
     letters: Image.Image
     halo: Image.Image | None
     offset: tuple[int, int]  # from the anchor point to the masks' top-left corner
+
+
+@lru_cache(maxsize=4096)
+def drawable(text: str) -> str:
+    """The text without what the map's font cannot draw (emoji and their joiners would be
+    boxes), its spaces tidied."""
+    kept = (
+        ch
+        for ch in text
+        if ord(ch) <= 0xFFFF
+        and unicodedata.category(ch) not in ("So", "Cs", "Co", "Cn")
+        and ch not in "\u200d\ufe0f\ufe0e"
+    )
+    return " ".join("".join(kept).split()) if text.strip() else text
+
+
+def shortened(text: str, size: int, room: float, bold: bool = False) -> str:
+    """The text cut with "…" to fit ``room`` pixels (whole if it fits)."""
+    text = drawable(text)
+    if width(text, size, bold) <= room:
+        return text
+    while text and width(text + "…", size, bold) > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 @lru_cache(maxsize=4096)
@@ -59,7 +84,7 @@ def grown(mask: Image.Image, radius: int) -> Image.Image:
 def width(text: str, size: int, bold: bool = False) -> float:
     """The advance width of a string in pixels."""
     with _FREETYPE:
-        return font(size, bold).getlength(text)
+        return font(size, bold).getlength(drawable(text))
 
 
 def write(
@@ -75,6 +100,7 @@ def write(
     halo_colour: RGB = WHITE,
 ) -> None:
     """Draw a string at ``at`` (placed by ``anchor`` as in Pillow), with an optional halo."""
+    text = drawable(text)
     if not text:
         return
     done = rendered(text, size, bold, halo, anchor)

@@ -130,6 +130,7 @@ class Label:
     away: PixelPoint
     bold: bool = True
     fallback: str = ""  # a shorter text for when the full one finds no free spot
+    last_resort: str = ""  # shorter still, for a crowded spot
 
     @property
     def text_size(self) -> int:
@@ -152,8 +153,9 @@ def unit_label(item: Piece, shown: Mapping[str, badges.Badge]) -> Label:
     mark = " ?" if item.ghost else ""
     # The unit's formation is a field of its own; a status of the same name wins.
     row = badges.shown({"formation": item.unit.formation, **item.unit.status}, shown)
-    fallback = compact(name) + mark
-    return Label(short(name) + mark, item.style.text, row, item.box, item.rear, fallback=fallback)
+    # The whole name where there is room; the short one only where the full one finds none.
+    fallback, crowded = short(name) + mark, compact(name) + mark
+    return Label(name + mark, item.style.text, row, item.box, item.rear, True, fallback, crowded)
 
 
 def leader_label(
@@ -162,7 +164,8 @@ def leader_label(
     """The label of a leader: a short name and badges for wounds and status."""
     status = {**leader.status, **({"wounds": leader.wounds} if leader.wounds else {})}
     row = badges.shown(status, shown)
-    return Label(short(leader.name, 16), style.text, row, leader_box(centre), (0.0, 1.0), False)
+    box, away = leader_box(centre), (0.0, 1.0)
+    return Label(leader.name, style.text, row, box, away, False, fallback=short(leader.name, 16))
 
 
 def place_labels(occupied: Occupied, labels: Sequence[Label]) -> list[tuple[Label, Box]]:
@@ -173,8 +176,9 @@ def place_labels(occupied: Occupied, labels: Sequence[Label]) -> list[tuple[Labe
 def _place(occupied: Occupied, label: Label) -> tuple[Label, Box]:
     """A free spot for the full text, else for the shorter one, else the least covered."""
     tries = [label]
-    if label.fallback and label.fallback != label.text:
-        tries.append(replace(label, text=label.fallback))
+    for text in (label.fallback, label.last_resort):
+        if text and text not in (t.text for t in tries):
+            tries.append(replace(label, text=text))
     for option in tries:
         box = first_free(occupied, spots(option.item, option.size, option.away), option.item)
         if box is not None:

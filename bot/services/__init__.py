@@ -17,6 +17,7 @@ from bot.services.outbox import OutboxService
 from bot.services.parameters import ParameterService
 from bot.services.play import PlayService
 from bot.services.records import RecordService
+from bot.services.reference import ReferenceService
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Services:
     records: RecordService
     parameters: ParameterService
     outbox: OutboxService
+    reference: ReferenceService
 
     @classmethod
     def build(
@@ -52,4 +54,5 @@ class Services:
             records=RecordService(db),
             parameters=ParameterService(db),
             outbox=OutboxService(db, clock),
+            reference=ReferenceService(db),
         )

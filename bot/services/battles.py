@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
 
 from bot.clock import Clock
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign
@@ -24,11 +26,25 @@ from bot.services.campaigns import Place, clean_text, load_open_campaign, requir
 from bot.services.parameters import battle_parameters, table_size
 from bot.services.settings import MAX_TABLE, MIN_TABLE
 from bot.services.shapes import check_on_table, parse_point, terrain_points
+from rules_core import registry
 from rules_core.plugin import Rules
 from rules_core.seeding import commitment, new_seed
 from rules_core.state import TERRAIN_KINDS, BattleState, Side, TerrainFeature, Unit
 
 SIDE_IDS = "abcdefgh"
+
+
+@dataclass(frozen=True)
+class BattleSummary:
+    """One battle of a campaign as /battle list shows it."""
+
+    name: str
+    status: BattleStatus
+    sides: tuple[str, ...]
+    turn: int
+    step: str  # the title of the step play stands at
+    deadline_at: datetime | None
+    result: str  # how it ended, "" while it is not over
 
 
 class BattleService:
@@ -82,6 +98,18 @@ class BattleService:
             state = _with_forces(rules, state, battle.sides, chosen)
             battle.state = state.to_dict()
             return view_of(Loaded(campaign, battle, rules, state))
+
+    async def list(self, place: Place) -> list[BattleSummary]:
+        """Every battle of this channel's campaign, newest first."""
+        async with self.db.read() as session:
+            campaign = await load_open_campaign(session, place)
+            found = await session.scalars(
+                select(Battle)
+                .where(Battle.campaign_id == campaign.id)
+                .options(selectinload(Battle.sides))
+                .order_by(Battle.id.desc())
+            )
+            return [_summary(b) for b in found]
 
     async def view(self, place: Place) -> BattleView:
         """The channel's battle as it stands."""
@@ -289,3 +317,18 @@ def _deployment_rows(data: object) -> list[dict[str, Any]]:
             raise InvalidInput(f"Row {index}: write it as `{{unit: Name, at: [x, y], facing: 0}}`.")
         checked.append({"unit": row["unit"], "at": at, "facing": row.get("facing")})
     return checked
+
+
+def _summary(battle: Battle) -> BattleSummary:
+    """A battle row in a few words: status, sides, where play stands, how it ended."""
+    state = BattleState.from_dict(battle.state)
+    ruleset = registry.get(battle.ruleset_id)
+    try:
+        step = ruleset.rules.sequence.step(state.cursor.step).title if ruleset.rules else ""
+    except KeyError:
+        step = state.cursor.step
+    result = str((battle.result or {}).get("text") or (battle.result or {}).get("reason") or "")
+    sides = tuple(s.name for s in sorted(battle.sides, key=lambda s: s.side_id))
+    return BattleSummary(
+        battle.name, battle.status, sides, state.cursor.turn, step, battle.deadline_at, result
+    )

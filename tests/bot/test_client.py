@@ -22,6 +22,7 @@ def test_cogs_are_discovered() -> None:
         "cogs.campaign",
         "cogs.gm",
         "cogs.order",
+        "cogs.reference",
         "cogs.roll",
     ]
 
@@ -111,3 +112,22 @@ def test_check_failures_have_their_own_text() -> None:
 def test_intents_are_not_privileged(bot: AideBot) -> None:
     assert bot.intents.value == discord.Intents.default().value
     assert not bot.intents.members and not bot.intents.message_content
+
+
+def test_no_voice_library_warnings_at_start(tmp_path) -> None:
+    """The bot never joins voice, so PyNaCl and davey are not asked for on every start."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import logging; logging.basicConfig(level=logging.WARNING)\n"
+        "from bot.client import AideBot; from bot.config import Settings\n"
+        f"AideBot(Settings(discord_token='x', database_url='sqlite+aiosqlite:///{tmp_path}/a.db'))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    assert "voice will NOT be supported" not in run.stderr

@@ -65,3 +65,13 @@ async def test_sample_refusals_are_private_and_say_what_is_accepted(aide: Harnes
     assert unnamed.ephemeral and "name:<army> load:true" in unnamed.text
     watcher = await aide.slash(aide.outsider, "army template")
     assert watcher.ephemeral and watcher.files
+
+
+async def test_campaign_create_says_which_rulesets_cannot_fight_yet(aide: Harness) -> None:
+    create = next(c for c in aide.synced_commands() if c["name"] == "campaign")
+    sub = next(o for o in create["options"] if o["name"] == "create")
+    offered = {c["value"]: c["name"] for o in sub["options"] for c in o.get("choices") or []}
+    assert offered["impetus"] == "Impetus 2 (no battles yet)"
+    assert offered["tree_of_battles"] == "The Tree of Battles"
+    created = await aide.slash(aide.gm, "campaign create", name="Later", ruleset="impetus")
+    assert "cannot fight battles yet" in created.embeds[0]["description"]

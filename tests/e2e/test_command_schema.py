@@ -120,3 +120,28 @@ def _paths(prefix: str, options: list[dict]) -> set[str]:
     if not subs:
         return {prefix}
     return set().union(*(_paths(f"{prefix} {o['name']}", o.get("options") or []) for o in subs))
+
+
+def _undescribed(prefix: str, node: dict) -> list[str]:
+    """Options Discord would show with the placeholder description "…"."""
+    found = []
+    for child in node.get("options") or []:
+        path = f"{prefix} {child['name']}"
+        if child.get("description") in ("…", "...", ""):
+            found.append(path)
+        found += _undescribed(path, child)
+    return found
+
+
+async def test_every_option_is_described(aide: Harness) -> None:
+    """No option shows Discord's "…" placeholder (the /gm reasons did)."""
+    missing = [p for cmd in aide.synced_commands() for p in _undescribed(cmd["name"], cmd)]
+    assert missing == []
+
+
+async def test_no_command_that_always_fails_is_offered(aide: Harness) -> None:
+    """/battle terrain roll refused every time (no ruleset has terrain tables): it is gone."""
+    paths = set()
+    for cmd in aide.synced_commands():
+        paths |= _paths(cmd["name"], cmd.get("options") or [])
+    assert "battle terrain add" in paths and "battle terrain roll" not in paths

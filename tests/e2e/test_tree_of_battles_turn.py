@@ -267,7 +267,7 @@ async def tactical_and_combat(h: Harness) -> BotMessage:
         [h.alice],
     )  # fmt: skip
     log = full_log(fought)
-    assert "England chose counter_charge" in log
+    assert "England chose counter charge" in log
     assert "Vendôme's Horse moves 2.9 SF to (8.5, 4) facing 180°; charges home" in log
     assert (
         "Combat (charge): York's Vaward against Vendôme's Horse: D6 (4) +3 combat factor "

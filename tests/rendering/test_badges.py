@@ -102,3 +102,14 @@ def test_a_units_own_formation_field_shows_as_a_badge(formation: str) -> None:
     assert changed(picture(formed), plain_unit()) is not None
     in_line = replace(base, units=(replace(base.units[0], formation="line"),))
     assert changed(picture(in_line), plain_unit()) is None
+
+
+def test_the_legend_lists_a_level_badge_that_comes_from_the_formation_field() -> None:
+    from bot.rendering.render import legend_entries
+    from bot.rendering.scene import build_scene
+    from rules_core.rulesets.hail_caesar.sample import sample_battle
+
+    state = sample_battle()
+    assert any(u.formation == "open_order" and "formation" not in u.status for u in state.units)
+    words = [entry.words for entry in legend_entries(build_scene(state, (), None, None, ()))]
+    assert "formation" in words, words

@@ -54,3 +54,34 @@ def test_short_and_compact_labels() -> None:
     assert short("Household Knights of the Duke", 12) == "Household K…"
     assert compact("Orange band 28") == "OB28"
     assert compact("Red Spearmen") == "Red Spe…"
+
+
+def test_emoji_are_left_out_of_map_text_and_long_titles_are_cut() -> None:
+    from bot.rendering.text import drawable, shortened, width
+
+    assert drawable("Ford 🐎 of the Dead ⚔️") == "Ford of the Dead"
+    assert drawable("Vendôme · Turn 1 → 2") == "Vendôme · Turn 1 → 2"
+    long = "The Very Long Battle of " * 10
+    cut = shortened(long, 20, 300, bold=True)
+    assert cut.endswith("…") and width(cut, 20, bold=True) <= 300
+    assert shortened("Ford", 20, 300) == "Ford"
+
+
+def test_the_title_names_the_step_just_resolved() -> None:
+    from bot.rendering.scene import title_words
+    from tests.rendering import states
+
+    state = states.start()
+    left, _ = title_words(state, None, after="Turn 1 · Shooting (Red)")
+    assert left.endswith("· after Turn 1 · Shooting (Red)")
+    assert "Setup" in title_words(state, None)[0]
+
+
+def test_a_long_name_is_written_whole_where_there_is_room() -> None:
+    from bot.rendering.style import side_style
+    from bot.rendering.units import leader_label
+    from rules_core.rulesets.hail_caesar.sample import sample_battle
+
+    king = next(ld for ld in sample_battle().leaders if len(ld.name) > 16)
+    label = leader_label(king, (100.0, 100.0), side_style((200, 40, 40)), {})
+    assert label.text == king.name and label.fallback.endswith("…")

@@ -33,3 +33,14 @@ def test_sample_writes_a_map_of_each_sample_battle(tmp_path: Path) -> None:
     assert sample.main(["--out", str(tmp_path)]) == 0
     image = Image.open(tmp_path / "skirmish.png")
     assert image.width == 1600
+
+
+def test_the_committed_sample_maps_are_fresh() -> None:
+    """docs/maps holds what `python -m bot.rendering.sample` draws today; rerun it if not."""
+    from bot.rendering.render import render_map
+    from bot.rendering.sample import DEFAULT_FOLDER, at_first_step, sample_battles
+
+    for name, state in sample_battles().items():
+        if name in ("tree_of_battles", "hail_caesar", "skirmish"):
+            committed = (DEFAULT_FOLDER / f"{name}.png").read_bytes()
+            assert render_map(at_first_step(state)) == committed, name

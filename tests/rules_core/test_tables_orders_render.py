@@ -150,3 +150,22 @@ def test_a_table_looked_up_says_neither_passed_nor_failed() -> None:
     tested = TestResolved("a", "Rally test", 4, True, "4+: rallies")
     assert r.line(looked_up) == "Combat result for Archers: -1 → -1 to 1: inconclusive"
     assert r.line(tested) == "Rally test for Archers: 4, passed (4+: rallies)"
+
+
+def test_a_field_no_declaration_words_is_still_plain() -> None:
+    r = Renderer({"k": "King", "g3": "Slingers", "w": "Warbands"})
+    assert r.lines(
+        [
+            StatusChanged("k", "attached_to", None, "g3", "joins"),
+            StatusChanged("k", "attached_to", "g3", None, "leaves"),
+            StatusChanged("w", "broken", False, True, "two units lost"),
+            StatusChanged("k", "points", 3, 1, "-2 CPs"),
+            DecisionAnswered("response:r3", "follow_up", "w"),
+        ]
+    ) == [
+        "King: attached to Slingers (joins)",
+        "King: no longer attached to Slingers (leaves)",
+        "Warbands: broken (two units lost)",
+        "King: points 3 → 1 (-2 CPs)",
+        "Warbands chose follow up",
+    ]

@@ -20,6 +20,7 @@ from rules_core.rulesets.hail_caesar import (
     command,
     demo,
     forces,
+    measure,
     morale,
     orders,
     sample,
@@ -163,6 +164,16 @@ class HailCaesarRules(Rules):
         return forces.carry_over(entry, unit)
 
     # -- the demo ----------------------------------------------------------------------
+
+    def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
+        """One move by the Moving Units Table for ``move``; the weapon's range for ``range``."""
+        if kind == "move":
+            return measure.rate(unit)
+        weapon = str(unit.get("weapon", "none"))
+        if weapon not in tables.RANGE_TABLE.rows:
+            return 0.0
+        value = tables.RANGE_TABLE.lookup(weapon, "inches")
+        return float(value) if isinstance(value, int | float) else 0.0
 
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
         """The sample Roman legion and Gallic host, as the army files give them."""

@@ -191,6 +191,17 @@ class TreeOfBattlesRules(Rules):
         """Casualties cost stands for good; a contingent gone from the table is lost."""
         return forces.carry_over(entry, unit)
 
+    def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
+        """A march for ``move`` (foot or mounted); the missile's maximum range for ``range``."""
+        if kind == "move":
+            column = "mounted" if u.mounted(unit) else "foot"
+            value = tables.MOVE_DISTANCES.lookup("march", column)
+            return float(value) if isinstance(value, int | float) else 0.0
+        missile = u.missile(unit)
+        if missile == "none":
+            return 0.0
+        return shooting.ranges(missile, self.parameter_values(state.parameters))[0]
+
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
         """The English and French at Agincourt."""
         return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)

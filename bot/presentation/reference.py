@@ -1,0 +1,75 @@
+"""How /help and /rules read: the game loop, this ruleset's steps and orders, its tables."""
+
+from __future__ import annotations
+
+from bot.services.reference import Table
+from rules_core.registry import Ruleset
+from rules_core.steps import Actors
+from rules_core.tables import ScoreTable
+
+LIMIT = 1990
+GAME_LOOP = """\
+**How a battle by post runs**
+1. A GM creates the campaign (`/campaign create`); players `/campaign join side:<side>`.
+2. Each player brings an army: `/army sample`, `/army template` or `/army import`.
+3. The GM sets up (`/battle create`, `/battle terrain add`); players `/battle deploy` in \
+their zones; the GM runs `/battle start`.
+4. The bot posts each step: what happens, who must act, the deadline. Give orders with \
+`/order …` (each answered privately with what it will do), then `/order done`.
+5. When everyone is done, or at the deadline, the step resolves: dice, results and a map \
+are posted. Questions come as buttons.
+6. `/battle status`, `/battle map`, `/battle log` and `/battle list` show where things stand.
+When everyone answers promptly a step takes minutes; otherwise it waits for the deadline \
+(48 hours unless a GM changes it with `/campaign deadlines`)."""
+NO_CAMPAIGN = "There is no campaign in this channel: `/campaign create` starts one here."
+NO_RULES = "{name} cannot fight battles yet: campaigns, armies and `/roll` work here."
+WHO = {
+    Actors.BOTH: "every side",
+    Actors.ACTIVE: "the side whose turn it is",
+    Actors.NOBODY: "nobody (the bot resolves it)",
+}
+
+
+def help_text(ruleset: Ruleset | None) -> str:
+    """/help: the game loop, then this campaign's steps and the orders each accepts."""
+    if ruleset is None:
+        return f"{GAME_LOOP}\n\n{NO_CAMPAIGN}"[:LIMIT]
+    if ruleset.rules is None:
+        return f"{GAME_LOOP}\n\n{NO_RULES.format(name=ruleset.name)}"[:LIMIT]
+    lines = [GAME_LOOP, "", f"**{ruleset.name}: the steps and the orders each accepts**"]
+    for step in ruleset.rules.sequence.steps:
+        orders = ", ".join(f"`{kind}`" for kind in step.order_kinds)
+        who = WHO.get(step.actors, str(step.actors))
+        lines.append(f"• {step.title}: {who}" + (f"; orders {orders}" if orders else ""))
+    lines.append("Tables of the sheet: `/rules table:<name>`.")
+    return "\n".join(lines)[:LIMIT]
+
+
+def tables_text(ruleset: Ruleset, names: list[str]) -> str:
+    """/rules without a table: the names of the ruleset's tables."""
+    if not names:
+        return f"{ruleset.name} has no tables to show yet."
+    listed = ", ".join(f"`{n}`" for n in names)
+    return f"The tables of **{ruleset.name}**: {listed}. Show one with `/rules table:<name>`."[
+        :LIMIT
+    ]
+
+
+def table_text(ruleset: Ruleset, name: str, table: Table) -> str:
+    """One table as the sheet prints it: bands and results, or a grid row by row."""
+    title = f"**{name}** ({ruleset.name})"
+    if isinstance(table, ScoreTable):
+        body = [f"{band.scores}: {band.text or band.result}" for band in table.bands]
+        text = "\n".join([title, "```", *body, "```"])
+    else:
+        header = " | ".join(("", *table.columns))
+        rows = [" | ".join((key, *(_cell(c) for c in cells))) for key, cells in table.rows.items()]
+        text = "\n".join([title, "```", header.strip(" |"), *rows, "```"])
+    if len(text) > LIMIT:
+        text = text[: LIMIT - 8].rsplit("\n", 1)[0] + "\n…\n```"
+    return text
+
+
+def _cell(value: object) -> str:
+    """A grid cell in words: none as a dash."""
+    return "-" if value is None else str(value)

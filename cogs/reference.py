@@ -1,0 +1,51 @@
+"""/help and /rules: how play runs, and the ruleset's tables as its sheet prints them."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import AideBot
+from bot.presentation.reference import help_text, table_text, tables_text
+from bot.presentation.replies import matching_choices, place_of
+from bot.services.reference import tables_of
+
+
+class ReferenceCog(commands.Cog):
+    """Help and the ruleset reference, answered privately."""
+
+    def __init__(self, bot: AideBot) -> None:
+        self.reference = bot.services.reference
+
+    @app_commands.command(name="help", description="How a battle runs and this campaign's orders")
+    @app_commands.guild_only()
+    async def help(self, interaction: discord.Interaction) -> None:
+        """The game loop, then the campaign's steps and the orders each accepts."""
+        ruleset = await self.reference.ruleset_here(place_of(interaction))
+        await interaction.response.send_message(help_text(ruleset), ephemeral=True)
+
+    @app_commands.command(name="rules", description="A table of this campaign's ruleset sheet")
+    @app_commands.guild_only()
+    @app_commands.describe(table="The table to show (all their names when left out)")
+    async def rules(self, interaction: discord.Interaction, table: str | None = None) -> None:
+        """Show one table, or list the table names."""
+        place = place_of(interaction)
+        if table is None:
+            found = await self.reference.ruleset_here(place)
+            text = help_text(None) if found is None else tables_text(found, list(tables_of(found)))
+        else:
+            text = table_text(*await self.reference.table(place, table))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @rules.autocomplete("table")
+    async def table_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the ruleset's table names."""
+        return matching_choices(await self.reference.table_names(place_of(interaction)), current)
+
+
+async def setup(bot: AideBot) -> None:
+    """Load /help and /rules."""
+    await bot.add_cog(ReferenceCog(bot))

@@ -1,0 +1,36 @@
+"""/help and /rules: the game loop, the campaign's steps and orders, the sheet's tables."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import Harness
+
+
+async def test_help_explains_the_loop_and_this_rulesets_orders(aide: Harness) -> None:
+    bare = await aide.slash(aide.alice, "help")
+    assert bare.ephemeral and "How a battle by post runs" in bare.text
+    assert "no campaign in this channel" in bare.text
+    await aide.slash(aide.gm, "campaign create", name="Agincourt", ruleset="tree_of_battles")
+    shown = await aide.slash(aide.alice, "help")
+    assert "The Tree of Battles: the steps and the orders each accepts" in shown.text
+    assert "`march`" in shown.text and "`hold`" in shown.text
+    assert len(shown.text) <= 2000
+
+
+async def test_rules_lists_the_tables_and_shows_one(aide: Harness) -> None:
+    await aide.slash(aide.gm, "campaign create", name="Gergovia", ruleset="hail_caesar")
+    listed = await aide.slash(aide.alice, "rules")
+    assert listed.ephemeral and "`blunder`" in listed.text
+    offered = await aide.autocomplete(aide.alice, "rules", "table", table="break_hand")
+    assert "break_hand_to_hand_infantry" in [c["value"] for c in offered]
+    shown = await aide.slash(aide.alice, "rules", table="Blunder")
+    assert shown.ephemeral and shown.text.startswith("**blunder** (Hail Caesar)")
+    assert "```" in shown.text
+    grid = await aide.slash(aide.alice, "rules", table="morale_save")
+    assert grid.text.count("\n") > 3
+
+
+async def test_an_unknown_table_is_refused_naming_the_tables(aide: Harness) -> None:
+    await aide.slash(aide.gm, "campaign create", name="Ford", ruleset="skirmish")
+    refused = await aide.slash(aide.alice, "rules", table="nope")
+    assert refused.ephemeral
+    assert refused.text.startswith("Skirmish (tutorial) has no table `nope`; its tables: `to_hit`")
