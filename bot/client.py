@@ -43,7 +43,9 @@ class AideBot(commands.Bot):
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("intents", discord.Intents.default())
-        kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
+        # Nobody is pinged unless a message names whom it means to ping (reminders, questions):
+        # a mention typed into a unit or army name stays text.
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **kwargs)
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
