@@ -47,7 +47,9 @@ class AideBot(commands.Bot):
         # The bot never joins voice: no start-up warnings about voice libraries it does not need.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         kwargs.setdefault("intents", discord.Intents.default())
-        kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
+        # Nobody is pinged unless a message names whom it means to ping (reminders, questions):
+        # a mention typed into a unit or army name stays text.
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **kwargs)
         self.settings = settings
         self.clock: Clock = clock or SystemClock()

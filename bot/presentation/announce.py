@@ -32,6 +32,17 @@ def mentions(user_ids: Any) -> str:
     return ", ".join(f"<@{u}>" for u in user_ids) or "nobody"
 
 
+def plain(name: str) -> str:
+    """A name typed by a user, shown as typed: its markdown and mentions made inert."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def only_pinging(user_ids: Any) -> discord.AllowedMentions:
+    """Mentions limited to the people a message means to ping."""
+    users = [discord.Object(id=u) for u in user_ids]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+
 def report_embed(report: StageReport) -> discord.Embed:
     """The short summary of a resolved step and what happens next."""
     battle = report.battle
@@ -179,9 +190,10 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
     if decision is not None and report.ended is None:
         who = mentions(decision.user_ids)
         bot.open_questions[report.battle.id] = await channel.send(
-            f"{who}: {decision.question} (default **{decision.default}** "
+            f"{who}: {plain(decision.question)} (default **{decision.default}** "
             f"{timestamp(decision.deadline_at)})",
             view=decision_view(decision),
+            allowed_mentions=only_pinging(decision.user_ids),
         )
 
 
@@ -199,17 +211,20 @@ async def close_question(bot: AideBot, battle_id: int, why: str) -> None:
 async def post_reminder(bot: AideBot, reminder: Reminder) -> None:
     """Ping only those who have not yet given orders."""
     channel = bot.get_partial_messageable(reminder.channel_id)
+    name, title = plain(reminder.battle_name), plain(reminder.title)
     if reminder.late is not None:
         await channel.send(
-            f"⌛ {mentions(reminder.user_ids)}: the deadline for **{reminder.battle_name}** "
-            f"({reminder.title}) has passed; still waiting for {mentions(reminder.late)}. "
-            "This campaign leaves it to a GM: `/gm force` or `/gm extend`."
+            f"⌛ {mentions(reminder.user_ids)}: the deadline for **{name}** "
+            f"({title}) has passed; still waiting for {mentions(reminder.late)}. "
+            "This campaign leaves it to a GM: `/gm force` or `/gm extend`.",
+            allowed_mentions=only_pinging(reminder.user_ids),
         )
         return
     await channel.send(
-        f"⏰ {mentions(reminder.user_ids)}: orders for **{reminder.battle_name}** "
-        f"({reminder.title}) are due {timestamp(reminder.deadline_at)}. "
-        "Use `/order …`, then `/order done`."
+        f"⏰ {mentions(reminder.user_ids)}: orders for **{name}** "
+        f"({title}) are due {timestamp(reminder.deadline_at)}. "
+        "Use `/order …`, then `/order done`.",
+        allowed_mentions=only_pinging(reminder.user_ids),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.presentation.announce import plain
 from bot.services.gm import Change, GmChange, Placement, TimeLeft
 
 UNDO_QUESTION = (
@@ -22,7 +23,7 @@ _DONE = {
 def change_text(change: GmChange) -> str:
     """A GM's change as the channel reads it."""
     return (
-        f"🛠️ <@{change.gm_id}> {change_what(change)}: {change.reason}\n"
+        f"🛠️ <@{change.gm_id}> {change_what(change)}: {plain(change.reason)}\n"
         f"Before: {_show(change.before)}\nAfter: {_show(change.after)}"
     )
 
@@ -30,9 +31,9 @@ def change_text(change: GmChange) -> str:
 def change_what(change: GmChange) -> str:
     """What the GM did, in a few words."""
     if change.change is Change.SET:
-        return f"set {change.field} of **{change.unit}**"
+        return f"set {change.field} of **{plain(change.unit)}**"
     if change.change is Change.MOVE:
-        return f"moved **{change.unit}**"
+        return f"moved **{plain(change.unit)}**"
     return _DONE[change.change]
 
 

@@ -43,20 +43,27 @@ def load_json(text: str, filename: str) -> object:
 
 def load_yaml(text: str, filename: str) -> object:
     """Parse YAML with a loader that refuses anchors and aliases and limits depth."""
-    loader = _BoundedLoader(text, filename)
     try:
-        value = loader.get_single_data()
+        value = _load_bounded(text, filename)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        problem = getattr(error, "problem", None) or "cannot be parsed"
+        problem = getattr(error, "problem", None) or getattr(error, "reason", None)
+        name = shown_name(filename)
         raise InvalidInput(
-            f"`{shown_name(filename)}` is not valid YAML:{where} {problem}."
+            f"`{name}` is not valid YAML:{where} {problem or 'unreadable'}."
         ) from None
-    finally:
-        loader.dispose()
     _check_size(value, filename)
     return value
+
+
+def _load_bounded(text: str, filename: str) -> object:
+    """One YAML document through the bounded loader (which reads the text as it is built)."""
+    loader = _BoundedLoader(text, filename)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def _number(text: str, kind: type[int] | type[float], filename: str) -> int | float:
