@@ -10,6 +10,7 @@ from rules_core.geometry import (
     EPSILON,
     Footprint,
     Point,
+    boxes_apart,
     contact_edge,
     edge_distance,
     facing_towards,
@@ -98,7 +99,10 @@ def too_close(
     for enemy in state.enemies_of(unit.side):
         if enemy.id in spare:
             continue
-        if edge_distance(end, Footprint.of(enemy)) < keep_off - EPSILON:
+        there = Footprint.of(enemy)
+        if boxes_apart(end, there, keep_off):
+            continue  # farther than the boxes' gap, so not too close
+        if edge_distance(end, there) < keep_off - EPSILON:
             return enemy.name
     return ""
 
