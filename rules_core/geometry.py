@@ -130,8 +130,15 @@ def _footprint(x: float, y: float, facing: float, frontage: float, depth: float)
 
 def _frozen(placed: Placed) -> bool:
     """Whether a placed thing is a frozen dataclass, whose fields never change."""
-    params = getattr(type(placed), "__dataclass_params__", None)
-    return bool(params is not None and params.frozen)
+    kind = type(placed)
+    found = _FROZEN_TYPES.get(kind)
+    if found is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        found = _FROZEN_TYPES[kind] = bool(params is not None and params.frozen)
+    return found
+
+
+_FROZEN_TYPES: dict[type, bool] = {}
 
 
 def boxes_apart(a: Footprint, b: Footprint, gap: float) -> bool:

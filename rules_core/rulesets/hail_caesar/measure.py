@@ -48,7 +48,12 @@ def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
 
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
     """Enemy units within ``reach`` inches edge to edge, optionally only those it can see."""
-    near = [e for e in state.enemies_of(unit.side) if gap(unit, e) <= reach + EPSILON]
+    here, limit = Footprint.of(unit), reach + EPSILON
+    near = [
+        e
+        for e in state.enemies_of(unit.side)
+        if not boxes_apart(here, Footprint.of(e), limit) and gap(unit, e) <= limit
+    ]
     return [e for e in near if sight(state, unit, e).clear] if seen else near
 
 
