@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
+from rules_core import parking
 from rules_core.codec import Serialisable
-from rules_core.context import Context, Suspended
+from rules_core.context import Context
 from rules_core.decisions import GM, Answer, Pending
 from rules_core.dice import Roll
 from rules_core.events import BattleEnded, DiceRolled, Event, OrderRejected, StepBegan
@@ -25,6 +27,7 @@ from rules_core.state import BattleState
 from rules_core.steps import Cursor, Step, Subject, active_side, advance, start
 
 MAX_STEPS_PER_RUN = 10_000  # a guard against a sequence of play that never waits
+_WAITING = "_waiting"  # where ``waiting`` keeps its answer beside a state's fields
 
 
 class EngineError(ValueError):
@@ -80,7 +83,17 @@ def begin(rules: Rules, state: BattleState) -> BattleState:
 
 
 def waiting(rules: Rules, state: BattleState) -> Waiting:
-    """What the battle waits for now."""
+    """What the battle waits for now (worked out once per state and ruleset: states are frozen)."""
+    kept = state.__dict__.get(_WAITING)
+    if kept is not None and kept[0] is rules:
+        return kept[1]  # type: ignore[no-any-return]
+    found = _waiting(rules, state)
+    state.__dict__[_WAITING] = (rules, found)
+    return found
+
+
+def _waiting(rules: Rules, state: BattleState) -> Waiting:
+    """What the battle waits for, worked out."""
     step = rules.sequence.step(state.cursor.step)
     if state.outcome is not None:
         return Waiting(step.id, step.title, finished=True)
@@ -171,6 +184,37 @@ def _run_step(
     action: str,
 ) -> Resolution:
     cursor = state.cursor
+    parked = parking.take(rules, seed, state) if action == "answer" else None
+    if parked is not None:  # the step waits in its thread: carry on from the question
+        context, run = cast(Context, parked.context), parked.run
+        signal = run.resume(answers[-1])
+    else:
+        context = _fresh_context(rules, seed, state, orders, answers)
+        step = rules.sequence.step(cursor.step)
+        resolver = rules.resolver(step) if step.resolver else None
+        run = parking.Run(lambda: None if resolver is None else resolver(context))
+        context.wait_for_answer = run.wait_for_answer
+        signal = run.start()
+    if signal.error is not None:
+        raise signal.error
+    if signal.decision is not None:
+        pending = Pending(signal.decision, orders, answers, len(context.events))
+        stopped = replace(state, pending=pending)
+        parking.park(parking.Parked(run, stopped, rules, seed, context))
+        return _resolution(stopped, context.events[shown:], action, cursor, orders, answers)
+    finished = _after_step(rules, context)
+    return _resolution(finished, context.events[shown:], action, cursor, orders, answers)
+
+
+def _fresh_context(
+    rules: Rules,
+    seed: bytes,
+    state: BattleState,
+    orders: tuple[Order, ...],
+    answers: tuple[Answer, ...],
+) -> Context:
+    """A context at the start of the step: its stream, its opening event and complete orders."""
+    cursor = state.cursor
     label = cursor.label(rules.sequence)
     rng = stream(seed, stream_key(state.battle_id, cursor.turn, label, cursor.attempt))
     context = Context(rules, replace(state, pending=None), (), answers, rng)
@@ -181,16 +225,7 @@ def _run_step(
         )
     )
     context.orders = _complete_orders(rules, context, orders)
-    try:
-        if step.resolver:
-            rules.resolver(step)(context)
-    except Suspended as stop:
-        stopped = replace(
-            state, pending=Pending(stop.decision, orders, answers, len(context.events))
-        )
-        return _resolution(stopped, context.events[shown:], action, cursor, orders, answers)
-    finished = _after_step(rules, context)
-    return _resolution(finished, context.events[shown:], action, cursor, orders, answers)
+    return context
 
 
 def _complete_orders(

@@ -10,7 +10,7 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Protocol
 
 from shapely import LineString, Polygon, unary_union
@@ -19,6 +19,8 @@ from shapely.geometry.base import BaseGeometry
 Point = tuple[float, float]
 EPSILON = 1e-6  # rounding slack for "touching" and "exactly at distance"
 EDGES = ("front", "rear", "left", "right")
+KEPT = "_footprint"  # where Footprint.of keeps a placed thing's footprint (as cached_property)
+BOX_SLACK = 1e-9  # float noise between our corners and shapely's bounds
 
 
 class Placed(Protocol):
@@ -48,8 +50,17 @@ class Footprint:
 
     @classmethod
     def of(cls, placed: Placed) -> Footprint:
-        """The footprint of a unit (or anything placed like one)."""
-        return cls(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
+        """The footprint of a unit (or anything placed like one), shared while it stays put."""
+        if cls is not Footprint:
+            return cls(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
+        kept = getattr(placed, "__dict__", None) if _frozen(placed) else None
+        if kept is None:
+            return _footprint(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
+        found: Footprint | None = kept.get(KEPT)
+        if found is None:  # a frozen unit never moves: its footprint is kept beside its fields
+            found = _footprint(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
+            kept[KEPT] = found
+        return found
 
     @cached_property
     def forward(self) -> Point:
@@ -78,6 +89,12 @@ class Footprint:
         """The footprint as a shapely polygon."""
         return Polygon(self.corners())
 
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The smallest upright box around the footprint: min x, min y, max x, max y."""
+        xs, ys = [c[0] for c in self.corners()], [c[1] for c in self.corners()]
+        return (min(xs), min(ys), max(xs), max(ys))
+
     def edge(self, name: str) -> LineString:
         """One edge: ``front``, ``rear``, ``left`` or ``right``."""
         fl, fr, rr, rl = self.corners()
@@ -103,6 +120,32 @@ class Footprint:
     def advanced(self, distance: float) -> Footprint:
         """The footprint moved straight ahead by ``distance`` (backwards if negative)."""
         return self.moved_to(self.at(distance, 0.0))
+
+
+@lru_cache(maxsize=16_384, typed=True)
+def _footprint(x: float, y: float, facing: float, frontage: float, depth: float) -> Footprint:
+    """One footprint per placement, so its polygon is built once however often it is asked."""
+    return Footprint(x, y, facing, frontage, depth)
+
+
+def _frozen(placed: Placed) -> bool:
+    """Whether a placed thing is a frozen dataclass, whose fields never change."""
+    kind = type(placed)
+    found = _FROZEN_TYPES.get(kind)
+    if found is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        found = _FROZEN_TYPES[kind] = bool(params is not None and params.frozen)
+    return found
+
+
+_FROZEN_TYPES: dict[type, bool] = {}
+
+
+def boxes_apart(a: Footprint, b: Footprint, gap: float) -> bool:
+    """True if the footprints' upright boxes are more than ``gap`` apart (so are they)."""
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.bounds, b.bounds
+    slack = gap + BOX_SLACK
+    return bx0 - ax1 > slack or ax0 - bx1 > slack or by0 - ay1 > slack or ay0 - by1 > slack
 
 
 def _clean(value: float) -> float:
@@ -156,17 +199,21 @@ def edge_distance(a: Footprint, b: Footprint) -> float:
 
 def within_to_front(footprint: Footprint, other: Footprint, reach: float) -> bool:
     """True if ``other`` is within ``reach`` of ``footprint`` in the strip before its front."""
+    if boxes_apart(footprint, other, reach + EPSILON):
+        return False  # the strip lies inside the footprint's box widened by the reach
     return bool(zone(footprint, "front", reach + EPSILON).intersects(other.polygon))
 
 
 def in_contact(a: Footprint, b: Footprint) -> bool:
     """True if the footprints touch without overlapping."""
+    if boxes_apart(a, b, EPSILON):
+        return False
     return edge_distance(a, b) <= EPSILON and overlap_area(a, b) <= EPSILON
 
 
 def contact_edge(a: Footprint, b: Footprint) -> str | None:
     """The edge of ``a`` that ``b`` touches along the greatest length, or None."""
-    if edge_distance(a, b) > EPSILON:
+    if boxes_apart(a, b, EPSILON) or edge_distance(a, b) > EPSILON:
         return None
     near = b.polygon.buffer(EPSILON * 10)
     lengths = {name: a.edge(name).intersection(near).length for name in EDGES}
@@ -181,6 +228,8 @@ def range_from_front(shooter: Footprint, target: Footprint) -> float:
 
 def overlap_area(a: Footprint, b: Footprint) -> float:
     """The area two footprints share."""
+    if boxes_apart(a, b, 0.0):
+        return 0.0
     return float(a.polygon.intersection(b.polygon).area)
 
 
@@ -198,4 +247,20 @@ def interpenetrated(
 ) -> tuple[str, ...]:
     """Ids of the footprints a move through ``poses`` would pass through (not merely touch)."""
     ground = swept_area(poses)
-    return tuple(key for key, other in others if ground.intersection(other.polygon).area > EPSILON)
+    x0, y0, x1, y1 = ground.bounds
+    return tuple(
+        key
+        for key, other in others
+        if _box_meets(other.bounds, (x0, y0, x1, y1))
+        and ground.intersection(other.polygon).area > EPSILON
+    )
+
+
+def _box_meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """True if two upright boxes overlap or touch (within float noise)."""
+    return not (
+        b[0] - a[2] > BOX_SLACK
+        or a[0] - b[2] > BOX_SLACK
+        or b[1] - a[3] > BOX_SLACK
+        or a[1] - b[3] > BOX_SLACK
+    )

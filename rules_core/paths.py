@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from shapely import LineString, MultiPoint, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from rules_core.geometry import EPSILON, Footprint, swept_area
+from rules_core.geometry import EPSILON, Footprint, overlap_area, swept_area
 from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import feature_shape
 
@@ -24,6 +24,7 @@ ENEMY, FRIEND, TERRAIN, EDGE = "enemy", "friend", "terrain", "edge"
 TOUCH = 1e-3
 # A blocked unit stops touching what blocks it, its distance rounded down to this.
 STEP = 1e-6
+REACH_SLACK = 1e-6  # float noise allowed when a box test skips shapely
 BISECTIONS = 30
 
 
@@ -119,7 +120,7 @@ def _short_of(distance: float) -> float:
 
 def _overlaps(a: Footprint, b: Footprint) -> bool:
     """True if two footprints share more than a touch."""
-    return bool(a.polygon.intersection(b.polygon).area > TOUCH * TOUCH)
+    return bool(overlap_area(a, b) > TOUCH * TOUCH)
 
 
 def _unit_span(
@@ -130,6 +131,8 @@ def _unit_span(
     Both footprints are convex, so the moves that overlap form one segment of the path: where
     the path meets the other footprint widened by the mover's shape (a Minkowski difference).
     """
+    if _out_of_reach(start, heading, length, other):
+        return None
     if _overlaps(start, other) and not _overlaps(placed, other):
         return None  # overlapped only by turning to move away: left behind
     sums = [(bx - ax, by - ay) for bx, by in other.corners() for ax, ay in start.corners()]
@@ -143,6 +146,23 @@ def _unit_span(
     line = LineString([(0.0, 0.0), (fx * beyond, fy * beyond)])
     along = [px * fx + py * fy for px, py in _coords(line.intersection(obstacle))]
     return (min(along), max(along))
+
+
+def _out_of_reach(start: Footprint, heading: float, length: float, other: Footprint) -> bool:
+    """True if ``other`` lies outside the box around the start and end poses (so the sweep).
+
+    The footprint moves in a straight line, so all it covers lies inside that box; a footprint
+    whose box is apart from it cannot be met, and the shapely work is skipped.
+    """
+    fx, fy = _unit_vector(heading)
+    x0, y0, x1, y1 = start.bounds
+    dx, dy = fx * length, fy * length
+    box = (x0 + min(dx, 0.0), y0 + min(dy, 0.0), x1 + max(dx, 0.0), y1 + max(dy, 0.0))
+    ox0, oy0, ox1, oy1 = other.bounds
+    slack = REACH_SLACK
+    return (
+        ox0 - box[2] > slack or box[0] - ox1 > slack or oy0 - box[3] > slack or box[1] - oy1 > slack
+    )
 
 
 def _coords(shape: BaseGeometry) -> list[tuple[float, float]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, TypeVar
 
 from rules_core.codec import Json, Serialisable
@@ -179,11 +180,27 @@ class BattleState(Serialisable):
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id; KeyError if there is none."""
-        return _find(self.units, unit_id, "unit")
+        found = self._units_by_id.get(unit_id)
+        if found is None:
+            raise KeyError(f"no unit {unit_id!r}")
+        return found
 
     def leader(self, leader_id: str) -> Leader:
         """The leader with this id; KeyError if there is none."""
-        return _find(self.leaders, leader_id, "leader")
+        found = self._leaders_by_id.get(leader_id)
+        if found is None:
+            raise KeyError(f"no leader {leader_id!r}")
+        return found
+
+    @cached_property
+    def _units_by_id(self) -> dict[str, Unit]:
+        """Units by id, the first of each id as a scan would find it (the state never changes)."""
+        return _first_by_id(self.units)
+
+    @cached_property
+    def _leaders_by_id(self) -> dict[str, Leader]:
+        """Leaders by id, the first of each id."""
+        return _first_by_id(self.leaders)
 
     def group(self, group_id: str) -> Group:
         """The group with this id; KeyError if there is none."""
@@ -228,6 +245,14 @@ class BattleState(Serialisable):
 
 
 Item = TypeVar("Item", Unit, Leader, Group, Side)
+
+
+def _first_by_id(items: tuple[Item, ...]) -> dict[str, Item]:
+    """Items by id, keeping the first of each id."""
+    found: dict[str, Item] = {}
+    for item in items:
+        found.setdefault(item.id, item)
+    return found
 
 
 def _find(items: tuple[Item, ...], key: str, what: str) -> Item:

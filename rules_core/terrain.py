@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from shapely import LineString, Polygon, get_num_geometries
 from shapely import Point as ShapelyPoint
@@ -63,20 +64,33 @@ class PathReport:
 
 def feature_shape(feature: TerrainFeature) -> BaseGeometry:
     """The feature as shapely geometry: a polygon, or a polyline for linear kinds."""
-    return LineString(feature.points) if feature.linear else Polygon(feature.points)
+    try:
+        return _shape(feature.linear, tuple(feature.points))
+    except TypeError:  # points given as lists: nothing to key a cache on
+        return LineString(feature.points) if feature.linear else Polygon(feature.points)
+
+
+@lru_cache(maxsize=4_096)
+def _shape(linear: bool, points: tuple[Point, ...]) -> BaseGeometry:
+    """One shape per outline: terrain stays put, and shapely geometry is immutable."""
+    return LineString(points) if linear else Polygon(points)
 
 
 def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> PathReport:
     """Measure a path through the terrain: lengths inside areas, crossings, road followed."""
     line = LineString(points)
+    box = _box(points)
     inside: list[Inside] = []
     crossings: list[Crossing] = []
-    road_parts: list[BaseGeometry] = []
+    roads: list[tuple[tuple[Point, ...], float]] = []
     for feature in terrain:
-        shape = feature_shape(feature)
         if feature.kind == "road":
-            road_parts.append(shape.buffer(_road_width(feature) / 2))
-        elif feature.linear:
+            roads.append((tuple((x, y) for x, y in feature.points), _road_width(feature)))
+            continue
+        if _apart(box, _bounds(feature)):
+            continue  # nothing of the path is in or across it
+        shape = feature_shape(feature)
+        if feature.linear:
             times = _crossings(line, shape)
             if times:
                 crossings.append(Crossing(feature.id, feature.kind, times))
@@ -84,8 +98,40 @@ def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> Pa
             length = float(line.intersection(shape).length)
             if length > EPSILON:
                 inside.append(Inside(feature.id, feature.kind, length))
-    road = float(line.intersection(_union(road_parts)).length) if road_parts else 0.0
+    road = float(line.intersection(_road_ground(tuple(roads))).length) if roads else 0.0
     return PathReport(tuple(points), float(line.length), tuple(inside), tuple(crossings), road)
+
+
+def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:
+    """The upright box around some points."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _bounds(feature: TerrainFeature) -> tuple[float, float, float, float]:
+    """The upright box around a feature."""
+    try:
+        return _shape_bounds(tuple(feature.points))
+    except TypeError:  # points given as lists
+        return _box(feature.points)
+
+
+@lru_cache(maxsize=4_096)
+def _shape_bounds(points: tuple[Point, ...]) -> tuple[float, float, float, float]:
+    """The upright box around a feature's outline, kept."""
+    return _box(points)
+
+
+def _apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """True if two boxes are clearly apart, so their shapes cannot meet."""
+    slack = EPSILON
+    return b[0] - a[2] > slack or a[0] - b[2] > slack or b[1] - a[3] > slack or a[1] - b[3] > slack
+
+
+@lru_cache(maxsize=256)
+def _road_ground(roads: tuple[tuple[tuple[Point, ...], float], ...]) -> BaseGeometry:
+    """The ground the roads cover (each buffered by half its width), built once per layout."""
+    return _union([LineString(points).buffer(width / 2) for points, width in roads])
 
 
 def _road_width(feature: TerrainFeature) -> float:
@@ -139,11 +185,20 @@ def line_of_sight(
     unless the viewer stands in it (a unit on a hill sees over it, in a wood sees out).
     """
     eye = viewer.front_centre
-    screens = [(f.id, feature_shape(f)) for f in terrain if f.kind in blocking_kinds]
+    aims = ((target.x, target.y), *target.corners())
+    box = _box((eye, *aims))  # every sight line lies inside it: what is outside cannot block
+    screens = [
+        (f.id, feature_shape(f))
+        for f in terrain
+        if f.kind in blocking_kinds and not _apart(box, _bounds(f))
+    ]
     screens = [(key, shape) for key, shape in screens if not shape.covers(ShapelyPoint(eye))]
     # Shrunk a hair so a sight line grazing a unit's edge is not blocked by it.
-    bodies = [(key, other.polygon.buffer(-EPSILON * 10)) for key, other in others]
-    aims = ((target.x, target.y), *target.corners())
+    bodies = [
+        (key, other.polygon.buffer(-EPSILON * 10))
+        for key, other in others
+        if not _apart(box, other.bounds)
+    ]
     blocked: set[str] = set()
     clear = 0
     for aim in aims:

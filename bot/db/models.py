@@ -153,6 +153,8 @@ class Battle(Base):
             sqlite_where=text("status != 'finished'"),
             postgresql_where=text("status != 'finished'"),
         ),
+        # Loading a campaign's battle in some statuses reads a few rows, not the whole table.
+        Index("ix_battle_campaign_id_status", "campaign_id", "status"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -267,7 +269,10 @@ class Deadline(Base):
     """A time at which something must happen; the scheduler is only a cache of these rows."""
 
     __tablename__ = "deadline"
-    __table_args__ = (Index("ix_deadline_status_due_at", "status", "due_at"),)
+    __table_args__ = (
+        Index("ix_deadline_status_due_at", "status", "due_at"),
+        Index("ix_deadline_battle_id_status", "battle_id", "status"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))

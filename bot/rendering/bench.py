@@ -133,7 +133,7 @@ class Timing:
     size: int
 
 
-def _timed(render: Callable[[], bytes], runs: int) -> Timing:
+def timed(render: Callable[[], bytes], runs: int) -> Timing:
     """Render ``runs`` times and take the medians."""
     walls, cpus, size = [], [], 0
     for _ in range(runs):
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     state, events = busy_battle()
     render = ours(state, events)
     render()  # the first render loads the fonts
-    warm, first = _timed(render, runs), _timed(cold(render), max(runs // 3, 3))
+    warm, first = timed(render, runs), timed(cold(render), max(runs // 3, 3))
     kb = warm.size / 1024
     features = len(state.terrain)
     print(f"scene: {WIDTH}x{HEIGHT} px, {len(state.units)} units, {features} terrain features")
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if other is None:
         print("matplotlib comparison skipped: matplotlib is not installed (pip install matplotlib)")
         return 0 if ok else 1
-    theirs = _timed(other, max(runs // 3, 3))
+    theirs = timed(other, max(runs // 3, 3))
     ratio = theirs.wall_ms / warm.wall_ms
     print(f"matplotlib: median {theirs.wall_ms:.1f} ms, PNG {theirs.size / 1024:.0f} KB")
     print(f"ours is {ratio:.1f} times faster (target >= {TARGET_RATIO:g})")

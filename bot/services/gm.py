@@ -8,7 +8,7 @@ from datetime import timedelta
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, Readiness, RecordEntry, StageLog
@@ -248,14 +248,18 @@ async def _gm_battle(session: Any, place: Place, user_id: int, status: BattleSta
 
 async def _fresh_attempt(session: Any, battle_id: int, state: BattleState) -> BattleState:
     """The state with its attempt past every attempt the record used at that step."""
-    entries = await session.scalars(
-        select(RecordEntry.entry).where(RecordEntry.battle_id == battle_id)
-    )
     cursor = state.cursor
-    used = [e["attempt"] for e in entries if e["turn"] == cursor.turn and e["step"] == cursor.step]
-    return replace(
-        state, cursor=replace(cursor, attempt=max(used, default=cursor.attempt) + 1), pending=None
+    entry = RecordEntry.entry
+    # The database picks the step's entries out, so no record is carried into Python.
+    used = await session.scalar(
+        select(func.max(entry["attempt"].as_integer())).where(
+            RecordEntry.battle_id == battle_id,
+            entry["turn"].as_integer() == cursor.turn,
+            entry["step"].as_string() == cursor.step,
+        )
     )
+    attempt = cursor.attempt if used is None else used
+    return replace(state, cursor=replace(cursor, attempt=attempt + 1), pending=None)
 
 
 def _winner(loaded: Loaded, winner: str | None) -> str | None:

@@ -30,6 +30,7 @@ from bot.services.battle_state import (
 )
 from bot.services.battles import undeployed
 from bot.services.campaigns import Place
+from bot.services.resolving import answered, defaulted, off_loop
 from bot.services.stages import (
     Arming,
     StageReport,
@@ -126,7 +127,9 @@ class PlayService:
             loaded.battle.status = BattleStatus.RUNNING
             loaded.battle.initial_state = state.to_dict()
             loaded.save(state)
-            first = engine.settle(loaded.rules, loaded.seed, Resolution(state, (), ()))
+            first = await off_loop(
+                engine.settle, loaded.rules, loaded.seed, Resolution(state, (), ())
+            )
             now = self.clock.now()
             report, arming = await advance(session, loaded, first, trigger="start", now=now)
         self.arm(arming)
@@ -240,10 +243,8 @@ class PlayService:
                 raise PermissionDenied("This question is not yours to answer.")
             if choice not in pending.decision.option_ids:
                 raise InvalidInput(f"`{choice}` is not one of the answers.")
-            result = engine.answer(
-                loaded.rules, loaded.seed, loaded.state, Answer(decision_id, choice, by)
-            )
-            result = engine.settle(loaded.rules, loaded.seed, result)
+            given = Answer(decision_id, choice, by)
+            result = await off_loop(answered, loaded.rules, loaded.seed, loaded.state, given)
             trigger = "GM ruling" if by == GM else "answered"
             report, arming = await advance(
                 session, loaded, result, trigger=trigger, now=self.clock.now()
@@ -310,7 +311,7 @@ class PlayService:
         rules, seed, state, battle = loaded.rules, loaded.seed, loaded.state, loaded.battle
         now = self.clock.now()
         if state.pending is not None:
-            result = engine.settle(rules, seed, engine.answer_default(rules, seed, state))
+            result = await off_loop(defaulted, rules, seed, state)
             return await advance(session, loaded, result, trigger=trigger, now=now)
         rows = await stage_orders(session, battle.id, battle.stage)
         orders = [Order(r.actor, r.kind, r.params) for r in rows]
@@ -319,7 +320,7 @@ class PlayService:
         given = {r.side_id for r in rows} | ready
         view = view_of(loaded)
         missing = [view.side_name(s) for s in acting if s not in given]
-        result = engine.run(rules, seed, state, orders)
+        result = await off_loop(engine.run, rules, seed, state, orders)
         return await advance(
             session, loaded, result, trigger=trigger, now=now, orders=orders, missing=missing
         )

@@ -218,6 +218,17 @@ async def test_undo_replays_the_previous_step_with_fresh_dice(
         await services.gm.undo(place, ALICE, "me too")
 
 
+async def test_a_second_undo_of_the_same_step_takes_the_next_fresh_attempt(
+    services: Services, place: Place
+) -> None:
+    await started(services, place)
+    for expected in (1, 2):
+        await services.play.confirm(place, ALICE)
+        await services.play.confirm(place, BOB)
+        _, undone = await services.gm.undo(place, GM, "again")
+        assert undone.battle.state.cursor.attempt == expected
+
+
 async def test_end_writes_losses_back_reveals_the_seed_and_verifies(
     services: Services, place: Place
 ) -> None:

@@ -10,6 +10,7 @@ from rules_core.geometry import (
     EPSILON,
     Footprint,
     Point,
+    boxes_apart,
     contact_edge,
     edge_distance,
     facing_towards,
@@ -47,7 +48,12 @@ def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
 
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
     """Enemy units within ``reach`` inches edge to edge, optionally only those it can see."""
-    near = [e for e in state.enemies_of(unit.side) if gap(unit, e) <= reach + EPSILON]
+    here, limit = Footprint.of(unit), reach + EPSILON
+    near = [
+        e
+        for e in state.enemies_of(unit.side)
+        if not boxes_apart(here, Footprint.of(e), limit) and gap(unit, e) <= limit
+    ]
     return [e for e in near if sight(state, unit, e).clear] if seen else near
 
 
@@ -98,7 +104,10 @@ def too_close(
     for enemy in state.enemies_of(unit.side):
         if enemy.id in spare:
             continue
-        if edge_distance(end, Footprint.of(enemy)) < keep_off - EPSILON:
+        there = Footprint.of(enemy)
+        if boxes_apart(end, there, keep_off):
+            continue  # farther than the boxes' gap, so not too close
+        if edge_distance(end, there) < keep_off - EPSILON:
             return enemy.name
     return ""
 

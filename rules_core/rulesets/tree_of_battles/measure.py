@@ -11,6 +11,7 @@ from rules_core import toolkit
 from rules_core.geometry import (
     Footprint,
     Point,
+    boxes_apart,
     facing_towards,
     interpenetrated,
     quarter,
@@ -63,7 +64,11 @@ def on_road(state: BattleState, point: Point) -> bool:
 
 def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
     """True if any enemy is within ``reach`` SF, edge to edge."""
-    return any(gap(unit, enemy) <= reach + 1e-6 for enemy in state.enemies_of(unit.side))
+    here, reach = Footprint.of(unit), reach + 1e-6
+    return any(
+        not boxes_apart(here, Footprint.of(enemy), reach) and gap(unit, enemy) <= reach
+        for enemy in state.enemies_of(unit.side)
+    )
 
 
 def enemy_to_front(state: BattleState, pose: Footprint, side: str, reach: float) -> Unit | None:

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 
 from rules_core.codec import Json
-from rules_core.geometry import Footprint, facing_towards
+from rules_core.geometry import Footprint, boxes_apart, facing_towards
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.rulesets.tree_of_battles import (
     charges,
@@ -157,7 +157,9 @@ def _march(
     facing = float(order.params.get("facing", unit.facing))  # type: ignore[arg-type]
     pose = Footprint.of(unit).moved_to(end, facing)
     if any(
-        Footprint.of(e).polygon.distance(pose.polygon) <= clear for e in state.enemies_of(unit.side)
+        not boxes_apart(Footprint.of(e), pose, clear)
+        and Footprint.of(e).polygon.distance(pose.polygon) <= clear
+        for e in state.enemies_of(unit.side)
     ):
         return f"the march would end within {g(clear)} SF of the enemy"
     _, dense = movement.rough_on(state, (unit.x, unit.y), end)

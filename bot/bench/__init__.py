@@ -1,0 +1,1 @@
+"""``python -m bot.bench``: how fast the engine and the map are on big battles, beside targets."""

@@ -1,0 +1,79 @@
+"""Engine timing: full turns of big battles played with a ruleset's demo orders."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from bot.bench.battles import big_battle
+from rules_core import engine, registry
+from rules_core.decisions import Answer
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
+
+SEED = b"bench-seed"
+MAX_CALLS = 2_000  # a guard against a battle that never finishes a turn
+
+
+@dataclass
+class Played:
+    """Engine time of each full turn played and of the largest single call, in ms."""
+
+    ruleset: str
+    units: int
+    turns: list[float] = field(default_factory=list)
+    largest: float = 0.0
+
+    @property
+    def p50(self) -> float:
+        """The median engine time of a full turn."""
+        return statistics.median(self.turns) if self.turns else 0.0
+
+
+def play_turns(rules: Rules, state: BattleState, turns: int) -> Played:
+    """Play ``turns`` full turns (or until the battle ends), timing only the engine's calls."""
+    played = Played(state.ruleset, len(state.units))
+    state = engine.begin(rules, state)
+    spent, turn = 0.0, state.cursor.turn
+    for _ in range(MAX_CALLS):
+        if state.outcome is not None or len(played.turns) >= turns:
+            break
+        state, took = _step(rules, state)
+        played.largest = max(played.largest, took)
+        spent += took
+        if state.cursor.turn != turn:
+            if turn >= 1:
+                played.turns.append(spent)
+            spent, turn = 0.0, state.cursor.turn
+    return played
+
+
+def _step(rules: Rules, state: BattleState) -> tuple[BattleState, float]:
+    """One call on the engine (an answer, or the step's orders) and its time in ms.
+
+    The scripted players' choices are made before the clock starts: only the engine is timed.
+    """
+    if state.pending is not None:
+        decision = state.pending.decision
+        given = Answer(decision.id, rules.demo_answer(state), decision.who)
+        started = time.process_time()
+        state = engine.answer(rules, SEED, state, given).state
+        return state, (time.process_time() - started) * 1000
+    sides = engine.waiting(rules, state).sides
+    orders = [o for side in sides for o in rules.demo_orders(state, side)]
+    started = time.process_time()
+    state = engine.run(rules, SEED, state, orders).state
+    engine.waiting(rules, state)  # what the bot asks after every resolution
+    return state, (time.process_time() - started) * 1000
+
+
+def engine_figures(rulesets: tuple[str, ...], sizes: tuple[int, ...], turns: int) -> list[Played]:
+    """Every ruleset at every size."""
+    found = []
+    for ruleset in rulesets:
+        rules = registry.get(ruleset).rules
+        assert rules is not None
+        for size in sizes:
+            found.append(play_turns(rules, big_battle(rules, size), turns))
+    return found

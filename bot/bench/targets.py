@@ -1,0 +1,42 @@
+"""The issue's targets applied to the engine's figures."""
+
+from __future__ import annotations
+
+from bot.bench.engine import Played
+from bot.bench.report import Figure
+
+TURN_MS = 50.0  # one full turn at 2 x 60 units, engine time p50
+TARGET_UNITS = 120
+LINEAR_SLACK = 1.5  # "about linearly": per-unit cost at most this much above the smallest's
+
+
+def engine_targets(played: list[Played]) -> list[Figure]:
+    """Per-turn p50 and the largest single call of every battle, with growth per ruleset."""
+    figures = []
+    for p in played:
+        name = f"engine {p.ruleset} {p.units} units: full turn p50"
+        near = abs(p.units - TARGET_UNITS) <= 10
+        target = f"<= {TURN_MS:g} ms" if near else ""
+        figures.append(Figure(name, p.p50, "ms", target, p.p50 <= TURN_MS if near else None))
+        largest = f"engine {p.ruleset} {p.units} units: largest single call"
+        figures.append(Figure(largest, p.largest, "ms"))
+    figures += [_growth(p, played) for p in played if p is _largest(p.ruleset, played)]
+    return figures
+
+
+def _largest(ruleset: str, played: list[Played]) -> Played:
+    """The battle of a ruleset with the most units."""
+    return max((p for p in played if p.ruleset == ruleset), key=lambda p: p.units)
+
+
+def _growth(big: Played, played: list[Played]) -> Figure:
+    """How much more a unit costs per turn in the biggest battle than in the smallest."""
+    small = min((p for p in played if p.ruleset == big.ruleset), key=lambda p: p.units)
+    ratio = _per_unit(big) / _per_unit(small) if _per_unit(small) else 0.0
+    name = f"engine {big.ruleset}: cost per unit, {big.units} vs {small.units} units"
+    return Figure(name, ratio, "x", f"<= {LINEAR_SLACK:g} x (about linear)", ratio <= LINEAR_SLACK)
+
+
+def _per_unit(p: Played) -> float:
+    """Turn time per unit."""
+    return p.p50 / p.units if p.units else 0.0

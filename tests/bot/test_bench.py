@@ -1,0 +1,56 @@
+"""The benchmark runs in its smoke mode and its big battles are what they claim to be."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.bench.__main__ import main
+from bot.bench.battles import big_battle
+from bot.bench.engine import play_turns
+from rules_core import registry
+
+
+@pytest.mark.parametrize("ruleset", ["skirmish", "tree_of_battles", "hail_caesar"])
+def test_big_battle_copies_the_sample_with_unique_ids_and_closes_up(ruleset: str) -> None:
+    rules = registry.get(ruleset).rules
+    assert rules is not None
+    sample = rules.sample_battle()
+    assert sample is not None
+    big = big_battle(rules, len(sample.units) * 4)
+    assert len(big.units) == len(sample.units) * 4
+    assert len({u.id for u in big.units}) == len(big.units)
+    assert {u.group for u in big.units} <= {g.id for g in big.groups}
+    assert big.battlefield.width == sample.battlefield.width * 4
+    assert all(0 <= u.x <= big.battlefield.width for u in big.units)
+    gap = _gap(big)
+    assert gap < _gap(sample)
+
+
+def _gap(state) -> float:  # type: ignore[no-untyped-def]
+    """The distance between the two sides' mean depths."""
+    a, b = (sum(u.y for u in state.units_of(s.id)) / len(state.units_of(s.id)) for s in state.sides)
+    return abs(a - b)
+
+
+def test_a_turn_of_a_copied_battle_is_played_and_timed() -> None:
+    rules = registry.get("hail_caesar").rules
+    assert rules is not None
+    played = play_turns(rules, big_battle(rules, 22), turns=1)
+    assert played.units == 22
+    assert len(played.turns) == 1
+    assert played.largest > 0
+
+
+def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "bench.json"
+    assert main(["--smoke", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "| figure | value | target | met |" in printed
+    data = json.loads(out.read_text())
+    names = [f["name"] for f in data["figures"]]
+    assert any(n.startswith("engine tree_of_battles") for n in names)
+    assert any(n.startswith("map 120 units") for n in names)
+    assert all(isinstance(f["value"], float) for f in data["figures"])

@@ -1,0 +1,41 @@
+"""Loading a battle reads through an index, so its cost does not grow with the battle table."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.dialects import sqlite
+
+from bot.db.models import Battle, BattleStatus, Deadline, DeadlineStatus
+from bot.db.session import Database
+from bot.services.battle_state import OPEN_BATTLE
+
+
+async def plan(db: Database, statement: object) -> str:
+    """SQLite's query plan for a statement, its details joined."""
+    compiled = statement.compile(  # type: ignore[attr-defined]
+        dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}
+    )
+    async with db.read() as session:
+        connection = await session.connection()
+        found = await connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}")
+        return " | ".join(str(row[-1]) for row in found)
+
+
+async def test_a_campaigns_open_battle_is_found_through_an_index(db: Database) -> None:
+    query = (
+        select(Battle)
+        .where(Battle.campaign_id == 7, Battle.status.in_(OPEN_BATTLE))
+        .order_by(Battle.id.desc())
+    )
+    found = await plan(db, query)
+    assert "ix_battle_campaign_id_status" in found or "uq_battle_open_campaign" in found
+    assert "SCAN battle" not in found
+
+
+async def test_a_battles_pending_deadlines_are_found_through_an_index(db: Database) -> None:
+    query = select(Deadline).where(
+        Deadline.battle_id == 7, Deadline.status == DeadlineStatus.PENDING
+    )
+    found = await plan(db, query)
+    assert "ix_deadline_battle_id_status" in found
+    assert BattleStatus.FINISHED not in OPEN_BATTLE
