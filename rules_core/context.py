@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -58,8 +58,6 @@ class Context:
         # Every roll goes into the log, so the record holds each one for verification.
         self.dice = Dice(rng, lambda roll: self.emit(DiceRolled(roll)))
         self._answers = {answer.decision: answer for answer in answers}
-        # Set by the engine when the resolver runs in a thread that may wait for an answer.
-        self.wait_for_answer: Callable[[Decision], Answer] | None = None
         self.params: Mapping[str, Json] = rules.parameter_values(state.parameters)
 
     @property
@@ -100,12 +98,8 @@ class Context:
         """The answer to a question; suspends the resolution until somebody gives it."""
         self.emit(DecisionRequested(decision))
         answer = self._answers.get(decision.id)
-        if answer is None and self.wait_for_answer is None:
-            raise Suspended(decision)
         if answer is None:
-            assert self.wait_for_answer is not None
-            answer = self.wait_for_answer(decision)
-            self._answers[decision.id] = answer
+            raise Suspended(decision)
         self.emit(DecisionAnswered(decision.id, answer.choice, answer.by))
         return answer.choice
 

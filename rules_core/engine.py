@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import cast
 
-from rules_core import parking
 from rules_core.codec import Serialisable
-from rules_core.context import Context
+from rules_core.context import Context, Suspended
 from rules_core.decisions import GM, Answer, Pending
 from rules_core.dice import Roll
 from rules_core.events import BattleEnded, DiceRolled, Event, OrderRejected, StepBegan
@@ -183,27 +181,17 @@ def _run_step(
     shown: int,
     action: str,
 ) -> Resolution:
-    cursor = state.cursor
-    parked = parking.take(rules, seed, state) if action == "answer" else None
-    if parked is not None:  # the step waits in its thread: carry on from the question
-        context, run = cast(Context, parked.context), parked.run
-        signal = run.resume(answers[-1])
-    else:
-        context = _fresh_context(rules, seed, state, orders, answers)
-        step = rules.sequence.step(cursor.step)
-        resolver = rules.resolver(step) if step.resolver else None
-        run = parking.Run(lambda: None if resolver is None else resolver(context))
-        context.wait_for_answer = run.wait_for_answer
-        signal = run.start()
-    if signal.error is not None:
-        raise signal.error
-    if signal.decision is not None:
-        pending = Pending(signal.decision, orders, answers, len(context.events))
+    context = _fresh_context(rules, seed, state, orders, answers)
+    step = rules.sequence.step(state.cursor.step)
+    try:
+        if step.resolver:
+            rules.resolver(step)(context)
+    except Suspended as stop:
+        pending = Pending(stop.decision, orders, answers, len(context.events))
         stopped = replace(state, pending=pending)
-        parking.park(parking.Parked(run, stopped, rules, seed, context))
-        return _resolution(stopped, context.events[shown:], action, cursor, orders, answers)
+        return _resolution(stopped, context.events[shown:], action, state.cursor, orders, answers)
     finished = _after_step(rules, context)
-    return _resolution(finished, context.events[shown:], action, cursor, orders, answers)
+    return _resolution(finished, context.events[shown:], action, state.cursor, orders, answers)
 
 
 def _fresh_context(

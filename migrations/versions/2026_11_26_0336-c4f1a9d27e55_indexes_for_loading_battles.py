@@ -1,7 +1,7 @@
 """indexes for loading battles: battle by campaign and status, deadlines by battle
 
 Revision ID: c4f1a9d27e55
-Revises: 901f263a5064
+Revises: a1c0e5b0b0c5
 Create Date: 2026-11-26 03:36:00
 
 """
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "c4f1a9d27e55"
-down_revision: str | None = "901f263a5064"
+down_revision: str | None = "a1c0e5b0b0c5"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
