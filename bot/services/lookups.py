@@ -14,7 +14,7 @@ from bot.services.battles import _roster_entries
 from bot.services.campaigns import Place
 from bot.services.order_params import side_of
 from rules_core.orders import ACTOR_KINDS
-from rules_core.state import TerrainFeature
+from rules_core.state import Leader, TerrainFeature, Unit
 from rules_core.status import Scope
 
 
@@ -64,7 +64,8 @@ class LookupService:
             mine = _sides_for(loaded, user_id)
             state = loaded.state
             actors = (*state.units, *state.leaders) if leaders else state.units
-            return [(a.name, a.side in mine) for a in actors]
+            names = [a.name for a in actors]
+            return [(_shown(a, names), a.side in mine) for a in actors]
 
     async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
         """(id, title) of the orders the current step takes, for autocomplete."""
@@ -167,6 +168,12 @@ class LookupService:
                 for unit_id, name, side in _roster_entries(loaded)
                 if loaded.is_gm(user_id) or side in loaded.side_of(user_id)
             ]
+
+
+def _shown(actor: Unit | Leader, names: list[str]) -> str:
+    """An actor's name as offered, with its id when another shares the name: "Pikes (b1)",
+    which the services read back as that id."""
+    return f"{actor.name} ({actor.id})" if names.count(actor.name) > 1 else actor.name
 
 
 def _sides_for(loaded: Loaded, user_id: int) -> set[str]:

@@ -21,6 +21,7 @@ from rules_core.state import BattleState, Group, Leader, Side, Unit
 SLOT_OF = {"unit": "target", "leader": "leader", "group": "group", "path": "path",
            "number": "number", "text": "text"}  # fmt: skip
 NUMBER = r"-?\d+(?:\.\d+)?"
+TAGGED = re.compile(r"^.*\(([^()]+)\)$")
 POINT = re.compile(rf"^\(?\s*({NUMBER})\s*[, ]\s*({NUMBER})\s*\)?$")
 
 
@@ -112,7 +113,10 @@ def resolve(
 ) -> Unit | Leader | Group | Side:
     """The one unit, leader, group or side an id or name means; a shared name is refused."""
     key = " ".join(ref.split()).casefold()
+    tagged = TAGGED.match(key)  # "Red Pikes (b1)", as autocomplete offers a shared name
     mine = [a for a in actors if sides is None or side_of(a) in sides]
+    if tagged and any(a.id.casefold() == tagged[1] for a in mine):
+        key = tagged[1]
     by_id = [a for a in mine if a.id.casefold() == key]
     found = by_id or [a for a in mine if a.name.casefold() == key]
     if len(found) == 1:

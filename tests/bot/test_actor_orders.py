@@ -138,3 +138,12 @@ async def test_a_name_both_sides_share_is_refused_with_the_candidates(
     own = next(i for i in ids if i.startswith(general.side))
     view = await services.play.submit(place, ALICE, "inspire", general.id, OrderInput(target=own))
     assert view.summary == "inspires Red Pikes"
+    # Autocomplete offers a shared name with its id, which resolves to that unit.
+    offered = await services.lookups.any_targets(place, ALICE)
+    assert sorted(n for n in offered if n.startswith("Red Pikes")) == [
+        f"Red Pikes ({unit_id})" for unit_id in ids
+    ]
+    tagged = OrderInput(target=f"Red Pikes ({own})")
+    assert (await services.play.submit(place, ALICE, "inspire", general.id, tagged)).summary == (
+        "inspires Red Pikes"
+    )

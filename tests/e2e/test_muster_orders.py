@@ -190,3 +190,39 @@ async def test_every_actor_parameter_and_answer_kind_through_discord(
     record = json.loads(await services.records.record(place))
     last = [e["answer"] for e in record["entries"] if e["action"] == "answer"][-1]
     assert (last["by"], last["reason"]) == ("gm", "Blue is away")
+
+
+async def test_gm_sets_leaders_groups_sides_and_terrain_through_discord(
+    muster: Rules, aide: Harness
+) -> None:
+    h, where = aide, aide.channel("hundred-years")
+    await set_up(h, where, muster)
+    offered = await h.autocomplete(h.gm, "gm set", "unit", channel=where, unit="wing a")
+    assert [(c["name"], c["value"]) for c in offered] == [
+        ("Left wing a", "a_left"), ("Right wing a", "a_right"),
+    ]  # fmt: skip
+    fields = await h.autocomplete(
+        h.gm, "gm set", "field", channel=where, unit="a_general", field=""
+    )
+    assert [c["value"] for c in fields][:2] == ["points", "wounds"]
+    points = await h.slash(h.gm, "gm set", channel=where, unit="a_general", field="points",
+                           value="2", reason="a hero's boon")  # fmt: skip
+    assert points.content == (
+        f"🛠️ {h.gm.mention} set points of **General a**: a hero's boon\nBefore: 0\nAfter: 2"
+    )
+    posture = await h.slash(h.gm, "gm set", channel=where, unit="a_left", field="posture",
+                            value="withdraw", reason="panic")  # fmt: skip
+    assert posture.content.endswith("Before: (unset)\nAfter: withdraw")
+    wrong = await h.slash(h.gm, "gm set", channel=where, unit="a", field="posture",
+                          value="attack", reason="typo")  # fmt: skip
+    assert wrong.ephemeral and wrong.content.startswith("Sides have no status `posture`")
+    refused = await h.slash(h.alice, "gm terrain add", channel=where, kind="wood",
+                            shape="circle", at="24,18", size="3", reason="mine")  # fmt: skip
+    assert refused.ephemeral
+    laid = await h.slash(h.gm, "gm terrain add", channel=where, kind="wood", shape="circle",
+                         at="24,18", size="3", reason="a fire")  # fmt: skip
+    assert laid.content.endswith("laid terrain: a fire\nBefore: (unset)\nAfter: Wood")
+    features = await h.autocomplete(h.gm, "gm terrain remove", "feature", channel=where, feature="")
+    lifted = await h.slash(h.gm, "gm terrain remove", channel=where,
+                           feature=features[0]["value"], reason="burnt out")  # fmt: skip
+    assert lifted.content.endswith("lifted terrain: burnt out\nBefore: Wood\nAfter: (unset)")
