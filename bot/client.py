@@ -19,7 +19,8 @@ from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
 from bot.health import beat_forever
-from bot.presentation.announce import DecisionButton, announce, flush_outbox
+from bot.presentation.announce import announce, flush_outbox
+from bot.presentation.questions import DecisionButton, DecisionMenu
 from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler, DueDeadline
 from bot.services import Services
@@ -57,7 +58,7 @@ class AideBot(commands.Bot):
         self.services = Services.build(self.db, rng=rng, clock=self.clock)
         self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
         self.services.play.armer = self.deadlines
-        self.open_questions: dict[int, discord.Message] = {}  # battle id → its question post
+        self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
         self.outbox_lock = asyncio.Lock()  # one poster at a time: each result goes out once
         self.tree.on_error = self.on_app_command_error
         self._heartbeat: asyncio.Task[None] | None = None
@@ -65,7 +66,7 @@ class AideBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
         await upgrade_to_head(self.settings.database_url)
-        self.add_dynamic_items(DecisionButton)
+        self.add_dynamic_items(DecisionButton, DecisionMenu)
         for module in cog_modules():
             await self.load_extension(module)
         await self.sync_commands()

@@ -23,7 +23,7 @@ from bot.rendering.render import MapOptions, render_map_async
 from bot.services import Services
 from bot.services.battle_state import BattleView
 from bot.services.campaigns import Place
-from bot.services.play import OrderInput
+from bot.services.order_params import SLOT_OF, OrderInput
 from bot.services.stages import StageReport
 from rules_core import registry
 from rules_core.orders import Order
@@ -87,21 +87,23 @@ def demo_terrain(rules: Rules) -> list[tuple[str, str, str, str | None, str]]:
 
 
 def order_input(rules: Rules, order: Order) -> OrderInput:
-    """A scripted order as the generic options a player would type."""
+    """A scripted order as the typed slots a player would fill."""
     kind = rules.order_kind(order.kind)
     given: dict[str, Any] = {}
+    choices = 0
     for param in kind.params:
         value = order.params.get(param.name)
         if value is None:
             continue
         if param.kind == "point":
             given["x"], given["y"] = value
-        elif param.kind in ("unit", "leader"):
-            given["target"] = value
-        elif param.kind == "number":
-            given["number"] = value
+        elif param.kind == "path":
+            given["path"] = " ".join(f"{x:g},{y:g}" for x, y in value)
+        elif param.kind == "choice":
+            given["option2" if choices else "option"] = value
+            choices += 1
         else:
-            given["option"] = value
+            given[SLOT_OF[param.kind]] = value
     return OrderInput(**given)
 
 
@@ -159,7 +161,9 @@ async def next_stage(services: Services, rules: Rules, view: BattleView) -> Stag
         decision = state.pending.decision
         owner = GM if decision.who == "gm" else _owner(view, decision.who)
         choice = rules.demo_answer(state)
-        return await services.play.answer(view.id, view.stage, owner, None, choice)
+        report = await services.play.answer(view.id, view.stage, owner, decision.id, choice)
+        assert report is not None  # the shipped rulesets ask one question at a time
+        return report
     acting = [s for s in view.sides if s.owner_id in view.waiting_for]
     for side in acting:
         for order in rules.demo_orders(state, side.side_id):

@@ -16,9 +16,13 @@ from bot.presentation.gm import (
     ruled_text,
 )
 from bot.presentation.replies import ask_confirmation, labelled_choices, matching_choices, place_of
+from bot.services.shapes import SHAPES
+from rules_core.state import TERRAIN_KINDS
 
 Reason = app_commands.Range[str, 1, 200]
 WHY = "Why: posted with the change for everyone to read"
+TERRAIN_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in TERRAIN_KINDS]
+SHAPE_CHOICES = [app_commands.Choice(name=s, value=s) for s in SHAPES]
 
 
 @app_commands.guild_only()
@@ -71,10 +75,15 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         await interaction.followup.send(forced_text(interaction.user.id, report.title))
         await post_report(self.bot, report)
 
-    @app_commands.command(name="set", description="Set a status field of a unit")
+    terrain = app_commands.Group(name="terrain", description="Change the terrain mid-battle")
+
+    @app_commands.command(name="set", description="Set a field of a unit, leader, group or side")
     @is_gm()
     @app_commands.describe(
-        unit="The unit", field="e.g. disordered, dps, wounds", value="New value", reason=WHY
+        unit="A unit, leader, group or side",
+        field="e.g. disordered, dps, wounds; a leader's points or wounds",
+        value="New value",
+        reason=WHY,
     )
     async def set_(
         self,
@@ -94,8 +103,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     async def field_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Offer the unit status keys the ruleset declares."""
-        return matching_choices(await self.lookups.status_fields(place_of(interaction)), current)
+        """Offer the fields of what is being set (a unit's by default)."""
+        holder = getattr(interaction.namespace, "unit", None) or None
+        fields = await self.lookups.status_fields(place_of(interaction), holder)
+        return matching_choices(fields, current)
 
     @app_commands.command(name="move", description="Move or turn a unit")
     @is_gm()
@@ -118,15 +129,18 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @app_commands.command(name="ruling", description="Answer the waiting question as GM")
     @is_gm()
-    @app_commands.describe(choice="The answer")
-    async def ruling(self, interaction: discord.Interaction, choice: str) -> None:
-        """Answer a pending decision."""
+    @app_commands.describe(choice="The answer", reason="Why the GM answers (kept on the record)")
+    async def ruling(
+        self, interaction: discord.Interaction, choice: str, reason: Reason | None = None
+    ) -> None:
+        """Answer a pending decision, for any side."""
         place = place_of(interaction)
         await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
         await interaction.response.defer()
-        report = await self.gm.ruling(place, interaction.user.id, choice)
-        await interaction.followup.send(ruled_text(interaction.user.id, choice))
-        await post_report(self.bot, report)
+        report = await self.gm.ruling(place, interaction.user.id, choice, reason or "")
+        await interaction.followup.send(ruled_text(interaction.user.id, choice, reason or ""))
+        if report is not None:  # None: other questions of the step are still open
+            await post_report(self.bot, report)
 
     @ruling.autocomplete("choice")
     async def choice_autocomplete(
@@ -153,7 +167,53 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
         await ask_confirmation(interaction, UNDO_QUESTION, do_undo)
 
+    @terrain.command(name="add", description="Lay a piece of terrain mid-battle")
+    @is_gm()
+    @app_commands.describe(
+        kind="What it is", shape="polygon, line, circle or rectangle",
+        at="Points `x,y x,y …`, or the centre `x,y`", size="Radius, or width,depth",
+    )  # fmt: skip
+    @app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
+    async def terrain_add(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        shape: str,
+        at: app_commands.Range[str, 3, 400],
+        reason: Reason,
+        size: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        """Lay terrain, on the record."""
+        place, user = place_of(interaction), interaction.user.id
+        change = await self.gm.lay_terrain(place, user, kind, shape, at, size, reason)
+        await interaction.response.send_message(change_text(change))
+
+    @terrain.command(name="remove", description="Take a piece of terrain away mid-battle")
+    @is_gm()
+    @app_commands.describe(feature="The terrain's id or name")
+    async def terrain_remove(
+        self, interaction: discord.Interaction, feature: str, reason: Reason
+    ) -> None:
+        """Lift terrain, on the record."""
+        place, user = place_of(interaction), interaction.user.id
+        change = await self.gm.lift_terrain(place, user, feature, reason)
+        await interaction.response.send_message(change_text(change))
+
+    @terrain_remove.autocomplete("feature")
+    async def feature_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the terrain on the table."""
+        features = await self.lookups.terrain(place_of(interaction))
+        return labelled_choices([(f.id, f"{f.name} ({f.id})") for f in features], current)
+
     @set_.autocomplete("unit")
+    async def holder_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer every unit, leader, group and side; the value is its id."""
+        return labelled_choices(await self.lookups.gm_targets(place_of(interaction)), current)
+
     @move.autocomplete("unit")
     async def unit_autocomplete(
         self, interaction: discord.Interaction, current: str

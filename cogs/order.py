@@ -16,7 +16,7 @@ from bot.presentation.orders import (
     withdrawn_text,
 )
 from bot.presentation.replies import labelled_choices, matching_choices, place_of
-from bot.services.play import OrderInput
+from bot.services.order_params import OrderInput
 
 X = app_commands.Range[float, -1000, 1000]
 
@@ -92,12 +92,17 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     @app_commands.command(name="give", description="Any order the ruleset has, by its kind")
     @app_commands.describe(
         kind="The kind of order (offered for the current step)",
-        unit="Your unit",
+        unit="Your unit, leader, group or side that gives it",
         target="A target unit, if the order takes one",
         x="A destination x",
         y="A destination y",
         number="A number, if the order takes one",
         option="A choice, if the order takes one",
+        option2="A second choice, if the order takes two",
+        leader="A leader, if the order takes one",
+        group="A group (wing, division, command), if the order takes one",
+        path="A path of points: x,y x,y …",
+        text="Free text, if the order takes it",
     )
     async def give(
         self,
@@ -109,16 +114,33 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         y: X | None = None,
         number: float | None = None,
         option: str | None = None,
+        option2: str | None = None,
+        leader: str | None = None,
+        group: str | None = None,
+        path: app_commands.Range[str, 1, 400] | None = None,
+        text: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
         """Order anything the ruleset defines."""
-        given = OrderInput(target=target, x=x, y=y, number=number, option=option)
+        given = OrderInput(
+            target=target, x=x, y=y, number=number, option=option, option2=option2,
+            leader=leader, group=group, path=path, text=text,
+        )  # fmt: skip
         await self._give(interaction, kind, unit, given)
 
     @app_commands.command(name="withdraw", description="Take back a unit's order")
-    @app_commands.describe(unit="Your unit")
-    async def withdraw(self, interaction: discord.Interaction, unit: str) -> None:
+    @app_commands.describe(
+        unit="Your unit, leader, group or side",
+        number="Which of its orders this step (1 = first given); default the last",
+    )
+    async def withdraw(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        number: app_commands.Range[int, 1, 50] | None = None,
+    ) -> None:
         """Withdraw an order."""
-        view = await self.play.withdraw(place_of(interaction), interaction.user.id, unit)
+        place, user_id = place_of(interaction), interaction.user.id
+        view = await self.play.withdraw(place, user_id, unit, number)
         await interaction.response.send_message(withdrawn_text(view), ephemeral=True)
 
     @app_commands.command(name="done", description="Your orders are complete for this step")
@@ -138,9 +160,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     @hold.autocomplete("unit")
     @place.autocomplete("unit")
     @rally.autocomplete("unit")
-    @command.autocomplete("unit")
-    @give.autocomplete("unit")
-    @withdraw.autocomplete("unit")
     async def own_unit_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -148,6 +167,19 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         names = await self.lookups.units_on_table(
             place_of(interaction), interaction.user.id, own=True
         )
+        return matching_choices(names, current)
+
+    @command.autocomplete("unit")
+    @give.autocomplete("unit")
+    @withdraw.autocomplete("unit")
+    async def giver_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the player's units, leaders, groups or side that give the kind of order."""
+        kind = getattr(interaction.namespace, "kind", None)
+        if kind is None and interaction.command is not None:
+            kind = None if interaction.command.name == "withdraw" else interaction.command.name
+        names = await self.lookups.givers(place_of(interaction), interaction.user.id, kind)
         return matching_choices(names, current)
 
     @charge.autocomplete("target")
@@ -179,6 +211,31 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         kind = getattr(interaction.namespace, "kind", None) or interaction.command.name  # type: ignore[union-attr]
         options = await self.lookups.order_options(place_of(interaction), str(kind))
         return matching_choices(options, current)
+
+    @give.autocomplete("option2")
+    async def option2_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the choices of the order kind's second choice."""
+        kind = str(getattr(interaction.namespace, "kind", None) or "")
+        options = await self.lookups.order_options(place_of(interaction), kind, 1)
+        return matching_choices(options, current)
+
+    @give.autocomplete("leader")
+    async def leader_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer every leader on the table; the value is its id."""
+        pairs = await self.lookups.named_actors(place_of(interaction), "leader")
+        return labelled_choices(pairs, current)
+
+    @give.autocomplete("group")
+    async def group_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer every group on the table; the value is its id."""
+        pairs = await self.lookups.named_actors(place_of(interaction), "group")
+        return labelled_choices(pairs, current)
 
     @give.autocomplete("kind")
     async def kind_autocomplete(

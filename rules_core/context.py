@@ -12,10 +12,12 @@ from rules_core.codec import Json
 from rules_core.decisions import GM, Answer, Decision
 from rules_core.dice import Dice, Roll
 from rules_core.events import (
+    ArrivedOrLeft,
     DecisionAnswered,
     DecisionRequested,
     DiceRolled,
     Event,
+    LeaderMoved,
     SideOrderSet,
     StatusChanged,
     TestResolved,
@@ -23,7 +25,7 @@ from rules_core.events import (
     UnitMoved,
 )
 from rules_core.orders import Order
-from rules_core.state import BattleState, Point
+from rules_core.state import BattleState, Leader, Point, Unit
 from rules_core.status import Scope
 from rules_core.steps import Step, Subject, active_side
 from rules_core.tables import Band, ScoreTable
@@ -35,9 +37,10 @@ if TYPE_CHECKING:
 class Suspended(Exception):
     """Raised inside a resolver when it asks a question nobody has answered yet."""
 
-    def __init__(self, decision: Decision) -> None:
+    def __init__(self, decision: Decision, others: tuple[Decision, ...] = ()) -> None:
         super().__init__(decision.id)
         self.decision = decision
+        self.others = others  # further questions asked at the same time
 
 
 class Context:
@@ -102,6 +105,19 @@ class Context:
             raise Suspended(decision)
         self.emit(DecisionAnswered(decision.id, answer.choice, answer.by))
         return answer.choice
+
+    def ask_all(self, decisions: Sequence[Decision]) -> tuple[str, ...]:
+        """The answers to independent questions asked at once (two charged units choosing
+        their response): the step waits until every one is answered, in any order."""
+        for decision in decisions:
+            self.emit(DecisionRequested(decision))
+        missing = [d for d in decisions if d.id not in self._answers]
+        if missing:
+            raise Suspended(missing[0], tuple(missing[1:]))
+        for decision in decisions:
+            answer = self._answers[decision.id]
+            self.emit(DecisionAnswered(decision.id, answer.choice, answer.by))
+        return tuple(self._answers[d.id].choice for d in decisions)
 
     def test(
         self, subject: str, test: str, roll: Roll, table: ScoreTable, passing: Collection[str]
@@ -180,6 +196,41 @@ class Context:
         """Remove a unit from the battle."""
         self.state = self.state.without_unit(unit_id)
         self.emit(UnitDestroyed(unit_id, reason))
+
+    def move_leader(self, leader_id: str, path: Sequence[Point], notes: Sequence[str] = ()) -> None:
+        """Move a leader along a path to its last point (detached from any unit)."""
+        leader = self.state.leader(leader_id)
+        end = path[-1]
+        length = sum(_leg(a, b) for a, b in itertools.pairwise(path))
+        moved = replace(leader, x=end[0], y=end[1], attached_to=None)
+        self.state = self.state.with_leader(moved)
+        self.emit(LeaderMoved(leader_id, tuple(path), round(length, 6), tuple(notes)))
+
+    def add_unit(self, unit: Unit, reason: str) -> None:
+        """Bring a new unit onto the table (reinforcements, a unit raised by a card)."""
+        if any(u.id == unit.id for u in self.state.units):
+            raise KeyError(f"unit {unit.id!r} is already on the table")
+        self.state = replace(self.state, units=(*self.state.units, unit))
+        self.emit(ArrivedOrLeft(unit.id, "unit", True, reason))
+
+    def remove_unit(self, unit_id: str, reason: str) -> None:
+        """Take a unit off the table without destroying it (withdrawn, sent away)."""
+        self.state = self.state.without_unit(unit_id)
+        self.emit(ArrivedOrLeft(unit_id, "unit", False, reason))
+
+    def add_leader(self, leader: Leader, reason: str) -> None:
+        """Bring a leader into the battle (a hero appears, a replacement commander)."""
+        if any(ld.id == leader.id for ld in self.state.leaders):
+            raise KeyError(f"leader {leader.id!r} is already in the battle")
+        self.state = replace(self.state, leaders=(*self.state.leaders, leader))
+        self.emit(ArrivedOrLeft(leader.id, "leader", True, reason))
+
+    def remove_leader(self, leader_id: str, reason: str) -> None:
+        """Take a leader out of the battle (killed, captured, replaced)."""
+        self.state.leader(leader_id)
+        leaders = tuple(ld for ld in self.state.leaders if ld.id != leader_id)
+        self.state = replace(self.state, leaders=leaders)
+        self.emit(ArrivedOrLeft(leader_id, "leader", False, reason))
 
     def answerer(self, side: str | None) -> str:
         """Who answers a question about a side's troops: that side, or the GM if none."""

@@ -8,12 +8,14 @@ continues with the answer. The pending resolution is plain data and survives a r
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from rules_core.codec import Serialisable
+from rules_core.codec import Json, Serialisable
 from rules_core.orders import Order
 
 GM = "gm"  # the ``who`` of a question for the game master rather than a side
+ANSWER_KINDS = ("option", "unit", "leader", "point", "number", "facing")
 
 
 @dataclass(frozen=True)
@@ -26,31 +28,92 @@ class Option(Serialisable):
 
 @dataclass(frozen=True)
 class Decision(Serialisable):
-    """A question: its id (unique within a step), options, default and who must answer."""
+    """A question: its id (unique within a step), what kind of answer it takes, its default
+    and who must answer.
+
+    ``answer`` is one of ``ANSWER_KINDS``: ``option`` (one of ``options``), ``unit`` or
+    ``leader`` (one of ``options``, whose ids are unit or leader ids), ``point`` (``x,y``),
+    ``number`` (from ``low`` to ``high``) or ``facing`` (compass degrees, 0 to 360). An answer
+    travels as text; ``value`` reads it as the kind's value.
+    """
 
     id: str
     question: str
     options: tuple[Option, ...]
     default: str
     who: str
+    answer: str = "option"
+    low: float | None = None
+    high: float | None = None
 
     def __post_init__(self) -> None:
-        if self.default not in self.option_ids:
-            raise ValueError(f"default {self.default!r} is not an option of {self.id!r}")
+        if self.answer not in ANSWER_KINDS:
+            raise ValueError(f"unknown answer kind {self.answer!r}")
+        if self.problem(self.default) is not None:
+            raise ValueError(f"default {self.default!r} is not an answer to {self.id!r}")
 
     @property
     def option_ids(self) -> tuple[str, ...]:
         """The ids of the options, in the order offered."""
         return tuple(option.id for option in self.options)
 
+    @property
+    def chosen(self) -> bool:
+        """Whether the answer is picked from ``options`` (rather than typed)."""
+        return self.answer in ("option", "unit", "leader")
+
+    def problem(self, choice: str) -> str | None:
+        """Why ``choice`` does not answer this question, or None if it does."""
+        if self.chosen:
+            return None if choice in self.option_ids else f"{choice!r} is not an option"
+        if self.answer == "point":
+            return None if _point(choice) else f"{choice!r} is not a point x,y"
+        number = _number(choice)
+        if number is None:
+            return f"{choice!r} is not a number"
+        low, high = (0.0, 360.0) if self.answer == "facing" else (self.low, self.high)
+        if (low is not None and number < low) or (high is not None and number > high):
+            return f"{choice} is not from {low:g} to {high:g}"
+        return None
+
+    def value(self, choice: str) -> Json:
+        """An answer as the kind's value: an id, a point ``[x, y]`` or a number."""
+        if self.answer == "point":
+            point = _point(choice)
+            assert point is not None
+            return list(point)
+        if self.answer in ("number", "facing"):
+            return _number(choice)
+        return choice
+
+
+def _number(text: str) -> float | None:
+    """A typed number, or None."""
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _point(text: str) -> tuple[float, float] | None:
+    """A typed point ``x,y`` (brackets and spaces allowed), or None."""
+    parts = text.strip().strip("()[]").split(",")
+    numbers = [_number(part) for part in parts]
+    if len(numbers) != 2 or None in numbers:
+        return None
+    return (float(numbers[0] or 0), float(numbers[1] or 0))
+
 
 @dataclass(frozen=True)
 class Answer(Serialisable):
-    """The chosen option for one decision, and who chose it (a side id or ``GM``)."""
+    """The answer to one decision, who gave it (a side id or ``GM``) and, for a GM answering
+    for a side, why."""
 
     decision: str
     choice: str
     by: str
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,3 +124,13 @@ class Pending(Serialisable):
     orders: tuple[Order, ...]
     answers: tuple[Answer, ...] = ()
     shown: int = 0
+    others: tuple[Decision, ...] = ()  # questions open at the same time, answered in any order
+
+    @property
+    def open(self) -> tuple[Decision, ...]:
+        """Every question waiting for an answer, in the order asked."""
+        return (self.decision, *self.others)
+
+    def asked(self, decision_id: str) -> Decision | None:
+        """The open question with this id, or None."""
+        return next((d for d in self.open if d.id == decision_id), None)

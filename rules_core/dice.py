@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 MAX_DICE = 100
@@ -137,10 +137,12 @@ class Roll:
     mode: str = "sum"
     keep: int | None = None
     keep_lowest: bool = False
+    dice_modifiers: tuple[Modifier, ...] = ()  # changes to the number of dice, with reasons
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dice", tuple(self.dice))
         object.__setattr__(self, "modifiers", tuple(self.modifiers))
+        object.__setattr__(self, "dice_modifiers", tuple(self.dice_modifiers))
         check_label(self.label)
         self._check_shape()
         self._check_keep()
@@ -157,7 +159,7 @@ class Roll:
             raise ValueError("a roll's expression must be text and keep_lowest true or false")
         if not self.dice or not all(isinstance(die, Die) for die in self.dice):
             raise ValueError("a roll needs at least one Die")
-        if not all(isinstance(modifier, Modifier) for modifier in self.modifiers):
+        if not all(isinstance(m, Modifier) for m in (*self.modifiers, *self.dice_modifiers)):
             raise ValueError("roll modifiers must be Modifier records")
 
     def _check_keep(self) -> None:
@@ -185,7 +187,9 @@ class Roll:
         result = f"{self.total}"
         if self.mode == "pool":
             result += " success" if self.total == 1 else " successes"
-        return f"{self.label}: {self.expression} ({dice}){modifiers} = {result}"
+        count = ", ".join(_dice_words(m) for m in self.dice_modifiers)
+        count = f" [{count}]" if count else ""
+        return f"{self.label}: {self.expression}{count} ({dice}){modifiers} = {result}"
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-compatible dict that ``Roll.from_dict`` turns back into an equal Roll."""
@@ -203,7 +207,15 @@ class Roll:
             "successes": self.successes,
             "keep": self.keep,
             "keep_lowest": self.keep_lowest,
-        }
+        } | (
+            {
+                "dice_modifiers": [
+                    {"value": m.value, "reason": m.reason} for m in self.dice_modifiers
+                ]
+            }
+            if self.dice_modifiers
+            else {}
+        )  # only when there are some: records of rolls without them stay as they were
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Roll:
@@ -221,7 +233,17 @@ class Roll:
             mode=_typed(data, "mode", str),
             keep=_optional_int(data, "keep"),
             keep_lowest=_typed(data, "keep_lowest", bool),
+            dice_modifiers=tuple(
+                _modifier_from_dict(m)
+                for m in (_typed(data, "dice_modifiers", list) if "dice_modifiers" in data else [])
+            ),
         )
+
+
+def _dice_words(modifier: Modifier) -> str:
+    """A change to the number of dice as a roll line shows it, e.g. "+1 die charging"."""
+    dice = "die" if abs(modifier.value) == 1 else "dice"
+    return f"{modifier.value:+d} {dice} {modifier.reason}".rstrip()
 
 
 def _typed(data: Mapping[str, object], key: str, kind: type[_T]) -> _T:
@@ -321,9 +343,16 @@ class Dice:
         keep_lowest: bool = False,
         target: int | None = None,
         modifiers: Sequence[Modifier] = (),
+        dice_modifiers: Sequence[Modifier] = (),
     ) -> Roll:
-        """Roll ``n`` dice of ``kind``; the general form the methods below build on."""
+        """Roll ``n`` dice of ``kind``; the general form the methods below build on.
+
+        ``dice_modifiers`` change the number of dice (never below one), each with its reason,
+        and are kept on the roll.
+        """
         check_label(label)
+        _check_count(n)
+        n = max(1, n + sum(m.value for m in dice_modifiers))
         _check_count(n)
         faces_of(kind)
         check_mode(mode, keep, target)
@@ -333,7 +362,8 @@ class Dice:
             _check_target(target, kind)
         dice = [Die(kind, self.face(kind)) for _ in range(n)]
         spec = _Spec(mode, keep, keep_lowest, target)
-        return self._told(spec.build(label, spec.expression(n, kind), dice, modifiers))
+        built = spec.build(label, spec.expression(n, kind), dice, modifiers)
+        return self._told(replace(built, dice_modifiers=tuple(dice_modifiers)))
 
     def d6(self, label: str, modifiers: Sequence[Modifier] = ()) -> Roll:
         """Roll one D6 (faces 1-6)."""

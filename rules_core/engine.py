@@ -10,7 +10,7 @@ the ``Entry`` rows a battle record keeps so that ``rules_core.verify`` can repla
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rules_core.codec import Serialisable
@@ -18,7 +18,7 @@ from rules_core.context import Context, Suspended
 from rules_core.decisions import GM, Answer, Pending
 from rules_core.dice import Roll
 from rules_core.events import BattleEnded, DiceRolled, Event, OrderRejected, StepBegan
-from rules_core.orders import Illegal, Order
+from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
 from rules_core.plugin import Rules
 from rules_core.seeding import stream, stream_key
 from rules_core.state import BattleState
@@ -96,7 +96,8 @@ def _waiting(rules: Rules, state: BattleState) -> Waiting:
     if state.outcome is not None:
         return Waiting(step.id, step.title, finished=True)
     if state.pending is not None:
-        return Waiting(step.id, step.title, (state.pending.decision.who,), state.pending)
+        who = tuple(dict.fromkeys(d.who for d in state.pending.open))
+        return Waiting(step.id, step.title, who, state.pending)
     return Waiting(step.id, step.title, rules.acting_sides(state))
 
 
@@ -111,14 +112,17 @@ def resolve(
 
 
 def answer(rules: Rules, seed: bytes, state: BattleState, given: Answer) -> Resolution:
-    """Continue the resolution stopped at the pending question with its answer."""
+    """Continue the resolution stopped at its questions with the answer to one of them; while
+    others are open the step stays stopped, waiting for them."""
     _check_open(state)
     pending = state.pending
-    if pending is None or pending.decision.id != given.decision:
+    decision = None if pending is None else pending.asked(given.decision)
+    if pending is None or decision is None:
         raise EngineError(f"no question {given.decision!r} is waiting")
-    if given.choice not in pending.decision.option_ids:
-        raise EngineError(f"{given.choice!r} is not an option of {given.decision!r}")
-    if given.by not in (pending.decision.who, GM):
+    problem = decision.problem(given.choice)
+    if problem is not None:
+        raise EngineError(f"{problem} of {given.decision!r}")
+    if given.by not in (decision.who, GM):
         raise EngineError(f"{given.by!r} may not answer {given.decision!r}")
     answers = (*pending.answers, given)
     return _run_step(
@@ -127,11 +131,17 @@ def answer(rules: Rules, seed: bytes, state: BattleState, given: Answer) -> Reso
 
 
 def answer_default(rules: Rules, seed: bytes, state: BattleState) -> Resolution:
-    """Answer the pending question with its default (the deadline passed)."""
+    """Answer every open question with its default (the deadline passed)."""
     if state.pending is None:
         raise EngineError("no question is waiting")
-    decision = state.pending.decision
-    return answer(rules, seed, state, Answer(decision.id, decision.default, GM))
+    result = Resolution(state, (), ())
+    for decision in state.pending.open:
+        pending = result.state.pending
+        if pending is None or pending.asked(decision.id) is None:
+            break  # the step went on (and may have asked anew): those get their own deadline
+        given = Answer(decision.id, decision.default, GM)
+        result = result.then(answer(rules, seed, result.state, given))
+    return result
 
 
 def void(state: BattleState) -> Resolution:
@@ -187,7 +197,7 @@ def _run_step(
         if step.resolver:
             rules.resolver(step)(context)
     except Suspended as stop:
-        pending = Pending(stop.decision, orders, answers, len(context.events))
+        pending = Pending(stop.decision, orders, answers, len(context.events), stop.others)
         stopped = replace(state, pending=pending)
         return _resolution(stopped, context.events[shown:], action, state.cursor, orders, answers)
     finished = _after_step(rules, context)
@@ -219,24 +229,52 @@ def _fresh_context(
 def _complete_orders(
     rules: Rules, context: Context, orders: tuple[Order, ...]
 ) -> tuple[Order, ...]:
-    """The legal orders given, plus defaults for every actor of the acting sides left without."""
+    """The legal orders given, in the order given, plus defaults for every actor of the acting
+    sides left without.
+
+    An actor's later order that may not join its earlier ones is dropped (a second order of a
+    kind that does not combine) or refused (more of a kind than its limit).
+    """
     state = context.state
+    kinds = rules.kinds_by_id()
     kept: list[Order] = []
     for order in orders:
         verdict = rules.judge(state, order)
         if isinstance(verdict, Illegal):
             context.emit(OrderRejected(order.actor, order.kind, verdict.reason))
-        elif all(order.actor != other.actor for other in kept):
+            continue
+        earlier = [o for o in kept if _same_actor(kinds, o, order)]
+        if not earlier:
             kept.append(order)
+        elif kinds[order.kind].combines and all(kinds[o.kind].combines for o in earlier):
+            joined, problem = rules.join_orders(state, earlier, order)
+            if problem:
+                context.emit(OrderRejected(order.actor, order.kind, problem))
+            else:
+                kept.append(joined[-1])
+    return (*kept, *_defaults(rules, state, kept))
+
+
+def _same_actor(kinds: Mapping[str, OrderKind], one: Order, other: Order) -> bool:
+    """Whether two orders are given by the same unit, leader, group or side."""
+    return one.actor == other.actor and kinds[one.kind].actor == kinds[other.kind].actor
+
+
+def _defaults(rules: Rules, state: BattleState, kept: Sequence[Order]) -> list[Order]:
+    """Default orders for the acting sides' actors that were given none."""
     acting = rules.acting_sides(state)
-    ordered = {order.actor for order in kept}
-    actors = [(u.id, u.side) for u in state.units] + [(ld.id, ld.side) for ld in state.leaders]
-    for actor, side in actors:
-        if (side in acting or GM in acting) and actor not in ordered:
-            default = rules.default_order(state, actor)
-            if default is not None and not isinstance(rules.judge(state, default), Illegal):
-                kept.append(default)
-    return tuple(kept)
+    kinds = rules.kinds_by_id()
+    ordered = {(kinds[order.kind].actor, order.actor) for order in kept}
+    used = {kind.actor for kind in rules.order_kinds} | {"unit", "leader"}
+    found: list[Order] = []
+    for actor_kind in (kind for kind in ACTOR_KINDS if kind in used):
+        for actor in state.actors(actor_kind):
+            side = state.owner(actor_kind, actor.id)
+            if (side in acting or GM in acting) and (actor_kind, actor.id) not in ordered:
+                default = rules.default_order(state, actor.id)
+                if default is not None and not isinstance(rules.judge(state, default), Illegal):
+                    found.append(default)
+    return found
 
 
 def _after_step(rules: Rules, context: Context) -> BattleState:

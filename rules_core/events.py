@@ -172,6 +172,29 @@ class SideOrderSet(Event):
 
 
 @dataclass(frozen=True)
+class LeaderMoved(Event):
+    """A leader moved along a path (the map draws it like a unit's move)."""
+
+    kind: ClassVar[str] = "leader_moved"
+    leader: str
+    path: tuple[Point, ...]
+    distance: float
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArrivedOrLeft(Event):
+    """A unit or leader joined the battle or left it without being destroyed (a hero
+    appears, a commander is replaced, reinforcements arrive)."""
+
+    kind: ClassVar[str] = "arrived_or_left"
+    subject: str
+    what: str  # "unit" or "leader"
+    arrived: bool
+    reason: str
+
+
+@dataclass(frozen=True)
 class BattleEnded(Event):
     """The battle is over: a winner (None for a draw) and the reason."""
 
@@ -184,7 +207,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         StepBegan, OrderRejected, DiceRolled, TestResolved, UnitMoved, ShotFired, MeleeFought,
-        StatusChanged,
+        StatusChanged, LeaderMoved, ArrivedOrLeft,
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
         BattleEnded,
     )

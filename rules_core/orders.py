@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules_core.codec import Json, Serialisable
 
-PARAM_KINDS = ("unit", "leader", "point", "number", "choice", "text")
+PARAM_KINDS = ("unit", "leader", "group", "point", "path", "number", "choice", "text")
+ACTOR_KINDS = ("unit", "leader", "group", "side")  # who gives an order of a kind
 
 
 @dataclass(frozen=True)
 class Order(Serialisable):
-    """An instruction to one unit or leader: an action kind and its parameters."""
+    """An instruction to one unit, leader, group or side: an action kind and its parameters."""
 
     actor: str
     kind: str
@@ -21,7 +22,8 @@ class Order(Serialisable):
 
 @dataclass(frozen=True)
 class Param(Serialisable):
-    """One parameter an order kind takes: a unit or leader id, a point, a number or a choice."""
+    """One parameter an order kind takes: a unit, leader or group id, a point, a path of
+    points, a number, a choice or free text."""
 
     name: str
     kind: str
@@ -34,13 +36,16 @@ class Param(Serialisable):
 
     def problem(self, value: Json) -> str | None:
         """Why ``value`` does not fit this parameter, or None if it does."""
-        if self.kind in ("unit", "leader", "text"):
+        if self.kind in ("unit", "leader", "group", "text"):
             return None if isinstance(value, str) and value else f"{self.name} must be an id"
         if self.kind == "number":
             ok = isinstance(value, int | float) and not isinstance(value, bool)
             return None if ok else f"{self.name} must be a number"
         if self.kind == "point":
             return None if _is_point(value) else f"{self.name} must be a point [x, y]"
+        if self.kind == "path":
+            ok = isinstance(value, list | tuple) and bool(value) and all(map(_is_point, value))
+            return None if ok else f"{self.name} must be a path of points [[x, y], ...]"
         if value in self.choices:
             return None
         return f"{self.name} must be one of {', '.join(self.choices)}"
@@ -48,12 +53,25 @@ class Param(Serialisable):
 
 @dataclass(frozen=True)
 class OrderKind(Serialisable):
-    """An action a ruleset allows: its id, what it is called and who may take it."""
+    """An action a ruleset allows: its id, what it is called, who gives it and how often.
+
+    ``actor`` is one of ``ACTOR_KINDS``. An order of a kind that ``combines`` joins the actor's
+    other combining orders of the step, in the order given, up to ``limit`` of this kind; any
+    other order replaces the actor's earlier orders of the step.
+    """
 
     id: str
     title: str
-    actor: str = "unit"  # "unit" or "leader"
+    actor: str = "unit"
     params: tuple[Param, ...] = ()
+    combines: bool = False
+    limit: int = 1
+
+    def __post_init__(self) -> None:
+        if self.actor not in ACTOR_KINDS:
+            raise ValueError(f"unknown actor kind {self.actor!r}")
+        if self.limit < 1:
+            raise ValueError(f"{self.id}: limit must be at least 1")
 
     def problems(self, order: Order) -> list[str]:
         """Missing, unknown or malformed parameters of an order of this kind."""
@@ -100,6 +118,20 @@ class Illegal(Serialisable):
 Verdict = Preview | Illegal
 
 
+def joined(
+    kinds: Mapping[str, OrderKind], earlier: Sequence[Order], order: Order
+) -> tuple[tuple[Order, ...], str | None]:
+    """An actor's orders for a step once ``order`` is given after ``earlier`` (its own so far),
+    or the earlier ones unchanged and why the new one may not join them."""
+    kind = kinds[order.kind]
+    if not kind.combines:
+        return (order,), None
+    kept = tuple(o for o in earlier if kinds[o.kind].combines)
+    if sum(o.kind == order.kind for o in kept) >= kind.limit:
+        return tuple(earlier), f"at most {kind.limit} {kind.title.lower()} order(s) per step"
+    return (*kept, order), None
+
+
 def point_param(order: Order, name: str) -> tuple[float, float]:
     """A point parameter of an already-checked order as a tuple."""
     value = order.params[name]
@@ -107,6 +139,13 @@ def point_param(order: Order, name: str) -> tuple[float, float]:
     x, y = value
     assert isinstance(x, int | float) and isinstance(y, int | float)
     return (float(x), float(y))
+
+
+def path_param(order: Order, name: str) -> tuple[tuple[float, float], ...]:
+    """A path parameter of an already-checked order as a tuple of points."""
+    value = order.params[name]
+    assert isinstance(value, list | tuple)
+    return tuple(point_param(Order(order.actor, order.kind, {name: p}), name) for p in value)
 
 
 def _is_point(value: object) -> bool:

@@ -15,7 +15,7 @@ from shapely.geometry import Polygon
 
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
-from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict
+from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
 from rules_core.state import (
     Battlefield,
     BattleState,
@@ -246,11 +246,21 @@ class Rules:
         return self.preview(state, order)
 
     def _actor_problem(self, state: BattleState, order: Order, kind: OrderKind) -> str | None:
-        actors = state.units if kind.actor == "unit" else state.leaders
-        actor = next((item for item in actors if item.id == order.actor), None)
-        if actor is None:
+        side = state.owner(kind.actor, order.actor)
+        if side is None:
             return f"no {kind.actor} {order.actor!r} on the table"
-        return self.turn_problem(state, actor.side)
+        return self.turn_problem(state, side)
+
+    def kinds_by_id(self) -> dict[str, OrderKind]:
+        """Every order kind of the ruleset by its id."""
+        return {kind.id: kind for kind in self.order_kinds}
+
+    def join_orders(
+        self, state: BattleState, earlier: Sequence[Order], order: Order
+    ) -> tuple[tuple[Order, ...], str | None]:
+        """An actor's orders for the step once ``order`` follows ``earlier``, or the earlier ones
+        and why it may not; by default each kind's ``combines`` and ``limit`` decide."""
+        return joined(self.kinds_by_id(), earlier, order)
 
     def turn_problem(self, state: BattleState, side: str) -> str | None:
         """Why a side may not give orders now (the step waits for others), or None if it may."""
@@ -268,7 +278,7 @@ class Rules:
         return Preview(order, self.order_kind(order.kind).title)
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
-        """The order a unit or leader follows when given none (None: it does nothing)."""
+        """The order a unit, leader, group or side follows when given none (None: nothing)."""
         return None
 
     def army_broken(self, state: BattleState, side: str) -> bool:

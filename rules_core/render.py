@@ -9,12 +9,14 @@ from rules_core import registry
 from rules_core.codec import Json
 from rules_core.decisions import GM
 from rules_core.events import (
+    ArrivedOrLeft,
     BattleEnded,
     DecisionAnswered,
     DecisionRequested,
     DiceRolled,
     Event,
     LeaderHit,
+    LeaderMoved,
     MeleeFought,
     OrderRejected,
     ShotFired,
@@ -185,6 +187,19 @@ def _value(value: Json) -> str:
     if isinstance(value, str):
         return value.replace("_", " ")
     return "none" if value is None else str(value)
+
+
+@_line.register
+def _leader_moved(e: LeaderMoved, r: Renderer) -> str:
+    end = e.path[-1]
+    notes = "".join(f"; {note}" for note in e.notes)
+    return f"{r.name(e.leader)} moves {r.length(e.distance)} to ({g(end[0])}, {g(end[1])}){notes}"
+
+
+@_line.register
+def _arrived_or_left(e: ArrivedOrLeft, r: Renderer) -> str:
+    verb = "joins the battle" if e.arrived else "leaves the battle"
+    return f"{r.name(e.subject)} {verb}: {e.reason}"
 
 
 @_line.register

@@ -210,6 +210,20 @@ class BattleState(Serialisable):
         """The side with this id; KeyError if there is none."""
         return _find(self.sides, side_id, "side")
 
+    def actors(self, actor_kind: str) -> tuple[Unit | Leader | Group | Side, ...]:
+        """Whoever can give orders of one actor kind: units, leaders, groups or sides."""
+        found: dict[str, tuple[Unit | Leader | Group | Side, ...]] = {
+            "unit": self.units, "leader": self.leaders, "group": self.groups, "side": self.sides
+        }  # fmt: skip
+        return found[actor_kind]
+
+    def owner(self, actor_kind: str, actor_id: str) -> str | None:
+        """The side of the unit, leader, group or side with this id; None if it is not here."""
+        for actor in self.actors(actor_kind):
+            if actor.id == actor_id:
+                return actor.id if isinstance(actor, Side) else actor.side
+        return None
+
     def units_of(self, side_id: str) -> tuple[Unit, ...]:
         """The units of one side, in roster order."""
         return tuple(unit for unit in self.units if unit.side == side_id)

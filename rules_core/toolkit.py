@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from rules_core.codec import Json
 from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, edge_distance, in_contact
-from rules_core.orders import Illegal, Order
+from rules_core.orders import ACTOR_KINDS, Illegal, Order
 from rules_core.state import BattleState, Leader, Outcome, Unit
 from rules_core.terrain import Sight, line_of_sight
 
@@ -69,19 +69,19 @@ def param_number(params: Mapping[str, Json], name: str) -> float:
 def checked_orders(ctx: Context, kinds: Collection[str]) -> list[Order]:
     """This step's orders of these kinds in roster order, each re-checked against the state.
 
-    An order whose unit or leader has gone earlier in the step is dropped; one the state now
-    makes illegal is refused with an ``OrderRejected`` event.
+    Units come first, then leaders, groups and sides, each in roster order; one actor's several
+    orders keep the order they were given in. An order whose actor has gone earlier in the step
+    is dropped; one the state now makes illegal is refused with an ``OrderRejected`` event.
     """
-    actors: list[Unit | Leader] = [*ctx.state.units, *ctx.state.leaders]
-    position = {actor.id: index for index, actor in enumerate(actors)}
+    position = _roster_positions(ctx.state)
     chosen = sorted(
         (order for order in ctx.orders if order.kind in kinds),
-        key=lambda order: position.get(order.actor, len(position)),
+        key=lambda order: position.get(_actor_key(ctx, order), len(position)),
     )
     legal = []
     for order in chosen:
-        if not _present(ctx.state, order.actor):
-            continue  # destroyed earlier in this step
+        if _actor_key(ctx, order) not in position:
+            continue  # destroyed or removed earlier in this step
         verdict = ctx.rules.judge(ctx.state, order)
         if isinstance(verdict, Illegal):
             ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
@@ -90,9 +90,15 @@ def checked_orders(ctx: Context, kinds: Collection[str]) -> list[Order]:
     return legal
 
 
-def _present(state: BattleState, actor: str) -> bool:
-    """Whether a unit or leader with this id is on the table."""
-    return any(u.id == actor for u in state.units) or any(ld.id == actor for ld in state.leaders)
+def _roster_positions(state: BattleState) -> dict[tuple[str, str], int]:
+    """Each actor's place in roster order: units, leaders, groups, then sides."""
+    keys = [(kind, a.id) for kind in ACTOR_KINDS for a in state.actors(kind)]
+    return {key: index for index, key in enumerate(keys)}
+
+
+def _actor_key(ctx: Context, order: Order) -> tuple[str, str]:
+    """Who gives an order: its kind's actor kind and the actor's id."""
+    return (ctx.rules.order_kind(order.kind).actor, order.actor)
 
 
 def enemy_target(state: BattleState, unit: Unit, order: Order, param: str = "target") -> Unit | str:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+import sys
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
 from bot.services import Services
 from bot.services.campaigns import Place
+from rules_core import registry
+from rules_core.plugin import Rules
 
 GUILD = 1000
 CHANNEL = 2000
@@ -57,3 +60,25 @@ async def bot(db_url: str, db: Database) -> AsyncIterator[AideBot]:
     aide = AideBot(Settings(discord_token="unused", database_url=db_url))
     yield aide
     await aide.db.dispose()
+
+
+TEST_RULESETS = Path(__file__).parent / "rulesets"  # rulesets kept in the tests, like outside ones
+
+
+@pytest.fixture
+def muster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
+    """The ``muster`` test ruleset, found through ``AIDE_RULESETS``; forgotten after the test."""
+    import rules_core.rulesets as package
+
+    saved_path, saved_entries = list(package.__path__), dict(registry._REGISTRY)
+    saved_scan = registry._scanned
+    monkeypatch.setenv(registry.EXTRA_FOLDERS, str(TEST_RULESETS))
+    rules = registry.get("muster").rules
+    assert rules is not None
+    yield rules
+    package.__path__[:] = saved_path
+    registry._REGISTRY.clear()
+    registry._REGISTRY.update(saved_entries)
+    registry._scanned = saved_scan
+    for module in [m for m in sys.modules if m.startswith("rules_core.rulesets.muster")]:
+        del sys.modules[module]

@@ -234,10 +234,14 @@ class RecordEntry(Base):
 
 
 class BattleOrder(Base):
-    """An order given for one stage; secret until the stage resolves, replaceable until then."""
+    """An order given for one stage; secret until the stage resolves, replaceable until then.
+
+    ``actor`` is a unit, leader, group or side id (the order kind says which); an actor giving
+    several orders in a stage has one row each, ``seq`` keeping the order they were given in.
+    """
 
     __tablename__ = "battle_order"
-    __table_args__ = (UniqueConstraint("battle_id", "stage", "actor"),)
+    __table_args__ = (UniqueConstraint("battle_id", "stage", "actor", "seq"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
@@ -245,6 +249,7 @@ class BattleOrder(Base):
     side_id: Mapped[str] = mapped_column(String(40))
     user_id: Mapped[int] = mapped_column(BigInteger)
     actor: Mapped[str] = mapped_column(String(60))
+    seq: Mapped[int] = mapped_column(default=0, server_default=text("0"))
     kind: Mapped[str] = mapped_column(String(40))
     params: Mapped[dict[str, Any]] = mapped_column(JSON)
     summary: Mapped[str] = mapped_column(String(400))

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.presentation.questions import decision_view, question_text
 from bot.rendering.render import MapOptions, render_map_async
 from bot.services.endings import ArmyLosses, EndReport
 from bot.services.play import Reminder
-from bot.services.stages import DecisionView, StageReport
+from bot.services.stages import StageReport
 
 if TYPE_CHECKING:
     from bot.client import AideBot
 
 log = logging.getLogger(__name__)
 SUMMARY_LINES = 12
-DECIDE_ID = re.compile(r"decide:(?P<battle>\d+):(?P<stage>\d+):(?P<option>[\w:.-]{1,60})")
 
 
 def timestamp(when: Any, style: str = "R") -> str:
@@ -97,54 +96,6 @@ async def map_file(report: StageReport) -> discord.File:
     return discord.File(io.BytesIO(png), filename="map.png")
 
 
-class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DECIDE_ID.pattern):
-    """One answer to a question; its custom id carries the battle, stage and option, so the
-    button still works after the bot restarts."""
-
-    def __init__(self, battle_id: int, stage: int, option: str, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=(label or option)[:80],
-                style=discord.ButtonStyle.primary,
-                custom_id=f"decide:{battle_id}:{stage}:{option}",
-            )
-        )
-        self.battle_id, self.stage, self.option = battle_id, stage, option
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
-    ) -> DecisionButton:
-        """Rebuild the button from a click."""
-        return cls(int(match["battle"]), int(match["stage"]), match["option"], item.label or "")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Answer the question and post what follows."""
-        from bot.presentation.replies import report_error
-
-        bot: AideBot = interaction.client  # type: ignore[assignment]
-        bot.open_questions.pop(self.battle_id, None)  # this click closes it
-        try:
-            report = await bot.services.play.answer(
-                self.battle_id, self.stage, interaction.user.id, None, self.option
-            )
-        except Exception as error:
-            await report_error(interaction, error)
-            return
-        await interaction.response.edit_message(
-            content=f"Answered by {interaction.user.mention}: **{self.item.label}**", view=None
-        )
-        await post_report(bot, report)
-
-
-def decision_view(decision: DecisionView) -> discord.ui.View:
-    """Buttons, one per option, for a pending question."""
-    view = discord.ui.View(timeout=None)
-    for option, label in decision.options[:25]:
-        view.add_item(DecisionButton(decision.battle_id, decision.stage, option, label))
-    return view
-
-
 async def post_report(bot: AideBot, report: StageReport) -> None:
     """Post a resolved step (and any earlier result still unposted) through the outbox."""
     await flush_outbox(bot, report)
@@ -186,26 +137,35 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
         embeds.append(end_embed(report.ended))
         files.append(record_file(report.ended))
     await channel.send(embeds=embeds, files=files)
-    decision = report.decision
-    if decision is not None and report.ended is None:
+    if report.ended is None:
+        await post_questions(bot, channel, report)
+
+
+async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
+    """Post each open question with its buttons or menus; remember them to close later."""
+    posted = []
+    for decision in report.questions:
         who = mentions(decision.user_ids)
-        bot.open_questions[report.battle.id] = await channel.send(
-            f"{who}: {plain(decision.question)} (default **{decision.default}** "
-            f"{timestamp(decision.deadline_at)})",
-            view=decision_view(decision),
-            allowed_mentions=only_pinging(decision.user_ids),
+        text = question_text(decision, who, timestamp(decision.deadline_at))
+        view = decision_view(decision, named=len(report.questions) > 1)
+        pings = only_pinging(decision.user_ids)
+        sent = await (
+            channel.send(text, view=view, allowed_mentions=pings)
+            if view
+            else channel.send(text, allowed_mentions=pings)
         )
+        posted.append(sent)
+    if posted:
+        bot.open_questions[report.battle.id] = posted
 
 
 async def close_question(bot: AideBot, battle_id: int, why: str) -> None:
-    """Take the buttons off a battle's last question once something else has answered it."""
-    message = bot.open_questions.pop(battle_id, None)
-    if message is None:
-        return
-    try:
-        await message.edit(content=f"{message.content}\n({why})", view=None)
-    except discord.HTTPException:
-        log.info("could not close question %s of battle %s", message.id, battle_id)
+    """Take the buttons off a battle's open questions once something else has answered them."""
+    for message in bot.open_questions.pop(battle_id, []):
+        try:
+            await message.edit(content=f"{message.content}\n({why})", view=None)
+        except discord.HTTPException:
+            log.info("could not close question %s of battle %s", message.id, battle_id)
 
 
 async def post_reminder(bot: AideBot, reminder: Reminder) -> None:

@@ -34,6 +34,8 @@ def change_what(change: GmChange) -> str:
         return f"set {change.field} of **{plain(change.unit)}**"
     if change.change is Change.MOVE:
         return f"moved **{plain(change.unit)}**"
+    if change.change is Change.TERRAIN:
+        return "laid terrain" if change.before is None else "lifted terrain"
     return _DONE[change.change]
 
 
@@ -42,9 +44,16 @@ def forced_text(gm_id: int, title: str) -> str:
     return f"🛠️ <@{gm_id}> forced **{title}**."
 
 
-def ruled_text(gm_id: int, choice: str) -> str:
-    """The public note that a GM answered the waiting question."""
-    return f"🛠️ <@{gm_id}> ruled: **{choice}**."
+def ruled_text(gm_id: int, choice: str, reason: str = "") -> str:
+    """The public note that a GM answered the waiting question, and why."""
+    why = f" ({reason})" if reason else ""
+    return f"🛠️ <@{gm_id}> ruled: **{choice}**{why}."
+
+
+def answered_text(user_id: int, choice: str, reason: str = "") -> str:
+    """The public note that someone answered the waiting question with ``/answer``."""
+    why = f" ({reason})" if reason else ""
+    return f"<@{user_id}> answered: **{choice}**{why}."
 
 
 def _show(value: Any) -> str:

@@ -16,6 +16,8 @@ def preview_text(view: OrderView) -> str:
 
 def withdrawn_text(view: OrderView) -> str:
     """The private answer to withdrawing an order."""
+    if view.remaining:
+        return f"Withdrawn: **{view.unit_name}**'s {view.kind} order; {view.remaining} left."
     return f"Withdrawn: **{view.unit_name}** will follow its default."
 
 

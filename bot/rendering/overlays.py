@@ -20,7 +20,7 @@ from shapely import Polygon
 from bot.rendering.style import CONTACT, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.view import View
 from rules_core import registry
-from rules_core.events import CombatMark, Event, ShotMark, UnitMoved
+from rules_core.events import CombatMark, Event, LeaderMoved, ShotMark, UnitMoved
 from rules_core.geometry import EPSILON, Footprint, in_contact
 from rules_core.state import BattleState, Unit
 
@@ -43,6 +43,8 @@ def read_events(events: Iterable[Event]) -> Marks:
     for event in events:
         if isinstance(event, UnitMoved) and len(event.path) >= 2:
             marks.moves.append((event.unit, tuple(event.path)))
+        elif isinstance(event, LeaderMoved) and len(event.path) >= 2:
+            marks.moves.append((event.leader, tuple(event.path)))  # drawn like a unit's move
         elif isinstance(event, ShotMark):
             marks.shots.append((event.shooter, event.target))
         elif isinstance(event, CombatMark):

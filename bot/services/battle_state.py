@@ -21,9 +21,11 @@ from bot.db.models import (
 )
 from bot.errors import Conflict, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
-from rules_core import engine, registry, toolkit
+from bot.services.order_params import resolve
+from rules_core import engine, registry
+from rules_core.orders import ACTOR_KINDS
 from rules_core.plugin import Rules
-from rules_core.state import BattleState, Leader, Unit
+from rules_core.state import BattleState, Group, Leader, Side, Unit
 from rules_core.status import describe_state
 
 OPEN_BATTLE = (BattleStatus.SETUP, BattleStatus.RUNNING, BattleStatus.PAUSED)
@@ -213,32 +215,38 @@ def subject_words(state: BattleState) -> str:
 
 def find_leader(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Leader:
     """A leader by id or name (case-insensitive), optionally only among some sides."""
-    leader = toolkit.find_leader(state, ref, sides)
-    if leader is not None:
-        return leader
-    whose = "" if sides is None else " of yours"
-    raise NotFound(f"There is no leader{whose} called **{ref}** in this battle.")
+    leader = resolve(state.leaders, "leader", ref, sides)
+    assert isinstance(leader, Leader)
+    return leader
 
 
-def find_actor(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Unit | Leader:
-    """A unit, or failing that a leader, by id or name."""
-    try:
-        return find_unit(state, ref, sides)
-    except NotFound:
+def find_actor(
+    state: BattleState, ref: str, sides: Sequence[str] | None = None
+) -> Unit | Leader | Group | Side:
+    """A unit, or failing that a leader, group or side, by id or name."""
+    for actor_kind in ACTOR_KINDS:
         try:
-            return find_leader(state, ref, sides)
+            return resolve(state.actors(actor_kind), actor_kind, ref, sides)
         except NotFound:
-            whose = "" if sides is None else " of yours"
-            raise NotFound(f"There is no unit or leader{whose} called **{ref}**.") from None
+            continue
+    whose = "" if sides is None else " of yours"
+    raise NotFound(f"There is no unit, leader, group or side{whose} called **{ref}**.")
+
+
+def find_giver(
+    state: BattleState, actor_kind: str, ref: str, sides: Sequence[str] | None = None
+) -> Unit | Leader | Group | Side:
+    """Who gives an order of one actor kind (a unit, leader, group or side), by id or name;
+    a name two of them share is refused with the candidates."""
+    return resolve(state.actors(actor_kind), actor_kind, ref, sides)
 
 
 def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) -> Unit:
-    """A unit by id or name (case-insensitive), optionally only among some sides."""
-    unit = toolkit.find_unit(state, ref, sides)
-    if unit is not None:
-        return unit
-    whose = "" if sides is None else " of yours"
-    raise NotFound(f"There is no unit{whose} called **{ref}** on the table.")
+    """A unit by id or name (case-insensitive), optionally only among some sides; a name
+    units of both sides share is refused with their ids."""
+    unit = resolve(state.units, "unit", ref, sides)
+    assert isinstance(unit, Unit)
+    return unit
 
 
 # The deadline whose handler runs in this task: it is marked fired, not cancelled, by the

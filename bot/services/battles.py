@@ -264,20 +264,27 @@ def _roster_entries(loaded: Loaded) -> list[tuple[str, str, str]]:
     return found
 
 
-def _roster_unit(loaded: Loaded, ref: str) -> Unit:
-    """A fresh unit from its side's roster, found by id or name."""
+def _roster_unit(loaded: Loaded, ref: str, user_id: int) -> Unit:
+    """A fresh unit from its side's roster, found by id or name: the user's own first, and
+    a name that still means several is refused with their ids."""
     key = " ".join(ref.split()).casefold()
     armies = {a.id: a for a in loaded.campaign.armies}
-    for unit_id, name, side_id in _roster_entries(loaded):
-        if key in (unit_id.casefold(), name.casefold()):
-            side = next(s for s in loaded.battle.sides if s.side_id == side_id)
-            entry = armies[side.army_id or -1].roster["units"][int(unit_id[1:]) - 1]
-            return loaded.rules.unit_from_roster(entry, unit_id, side_id, f"{side_id}_main")
-    raise NotFound(f"No unit called **{ref}** in this battle's armies.")
+    found = [e for e in _roster_entries(loaded) if key in (e[0].casefold(), e[1].casefold())]
+    own = [e for e in found if e[2] in loaded.side_of(user_id)]
+    found = own or found
+    if len(found) > 1:
+        shown = ", ".join(f"`{unit_id}` ({name})" for unit_id, name, _ in found)
+        raise InvalidInput(f"**{ref}** names several units; give one by id: {shown}.")
+    if not found:
+        raise NotFound(f"No unit called **{ref}** in this battle's armies.")
+    unit_id, _, side_id = found[0]
+    side = next(s for s in loaded.battle.sides if s.side_id == side_id)
+    entry = armies[side.army_id or -1].roster["units"][int(unit_id[1:]) - 1]
+    return loaded.rules.unit_from_roster(entry, unit_id, side_id, f"{side_id}_main")
 
 
 def _place(loaded: Loaded, user_id: int, ref: str, at: Any, facing: Any) -> Unit:
-    unit = _roster_unit(loaded, ref)
+    unit = _roster_unit(loaded, ref, user_id)
     if not loaded.is_gm(user_id) and unit.side not in loaded.side_of(user_id):
         raise PermissionDenied(f"**{unit.name}** is not yours to deploy.")
     current = next((u for u in loaded.state.units if u.id == unit.id), None)

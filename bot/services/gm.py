@@ -14,16 +14,16 @@ from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, Readiness, RecordEntry, StageLog
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.services.battle_state import Loaded, cancel_deadlines, find_unit, load_battle
+from bot.services import holders
+from bot.services.battle_state import Loaded, cancel_deadlines, find_actor, find_unit, load_battle
 from bot.services.campaigns import Place, clean_text
 from bot.services.endings import EndReport, finish
 from bot.services.play import PlayService
 from bot.services.records import append_entries
-from bot.services.shapes import parse_point
+from bot.services.shapes import check_on_table, parse_point, terrain_points
 from bot.services.stages import Arming, StageReport, advance, set_deadlines
 from rules_core import engine
-from rules_core.state import BattleState, Outcome
-from rules_core.status import Scope
+from rules_core.state import TERRAIN_KINDS, BattleState, Outcome, TerrainFeature
 
 MAX_EXTENSION_HOURS = 24 * 30
 
@@ -37,6 +37,7 @@ class Change(Enum):
     SET = "set"
     MOVE = "move"
     UNDO = "undo"
+    TERRAIN = "terrain"
 
 
 @dataclass(frozen=True)
@@ -138,17 +139,51 @@ class GmService:
     async def set_status(
         self, place: Place, user_id: int, unit: str, field: str, value: str, reason: str
     ) -> GmChange:
-        """Set any status field of a unit."""
+        """Set a status field of a unit, leader, group or side, or a leader's points or wounds
+        (``unit`` names any of them, a unit first)."""
         field = clean_text(field, "field", 40)
         async with self.db.write() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
-            target = find_unit(loaded.state, unit)
-            before = target.status.get(field, target.profile.get(field))
-            parsed = parse_value(value)
-            _check_status(loaded, field, parsed)
-            after = loaded.state.with_unit(target.with_status(**{field: parsed}))
+            target = _holder(loaded, unit, field)
+            before = holders.value_of(target, field)
+            parsed = holders.check(loaded.rules, target, field, parse_value(value))
+            after = holders.with_value(loaded.state, target, field, parsed)
             await self._edit(session, loaded, after, f"{field} of {target.name}: {reason}")
             return GmChange(Change.SET, reason, before, parsed, user_id, target.name, field)
+
+    async def lay_terrain(
+        self, place: Place, user_id: int, kind: str, shape: str, at: str, size: str | None,
+        reason: str,
+    ) -> GmChange:  # fmt: skip
+        """Lay a piece of terrain mid-battle, on the record with the reason."""
+        if kind not in TERRAIN_KINDS:
+            raise InvalidInput(f"Unknown terrain `{kind}`: use one of {', '.join(TERRAIN_KINDS)}.")
+        points = terrain_points(kind, shape, at, size)
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            state = loaded.state
+            number = 1 + max(
+                (int(f.id[1:]) for f in state.terrain if f.id[1:].isdigit()), default=0
+            )
+            feature = TerrainFeature(f"t{number}", kind, points, kind.replace("_", " ").title())
+            check_on_table(points, state.battlefield, feature.linear)
+            after = replace(state, terrain=(*state.terrain, feature))
+            await self._edit(session, loaded, after, f"laid {feature.name}: {reason}")
+            return GmChange(Change.TERRAIN, reason, None, feature.name, user_id, feature.id)
+
+    async def lift_terrain(
+        self, place: Place, user_id: int, terrain_id: str, reason: str
+    ) -> GmChange:
+        """Take a piece of terrain off the table mid-battle, on the record with the reason."""
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            state = loaded.state
+            feature = next((f for f in state.terrain if terrain_id in (f.id, f.name)), None)
+            if feature is None:
+                raise NotFound(f"There is no terrain `{terrain_id}`; see `/battle terrain list`.")
+            after = replace(state, terrain=tuple(f for f in state.terrain if f.id != feature.id))
+            await self._edit(session, loaded, after, f"lifted {feature.name}: {reason}")
+            return GmChange(Change.TERRAIN, reason, feature.name, None, user_id, feature.id)
 
     async def move(
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
@@ -168,15 +203,18 @@ class GmService:
             after = Placement(x, y, turned)
             return GmChange(Change.MOVE, reason, before, after, user_id, target.name)
 
-    async def ruling(self, place: Place, user_id: int, choice: str) -> StageReport:
-        """Answer the pending question as the GM."""
+    async def ruling(
+        self, place: Place, user_id: int, choice: str, reason: str = ""
+    ) -> StageReport | None:
+        """Answer the pending question as the GM, for any side; the reason goes on the record."""
         async with self.db.read() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             pending = loaded.state.pending
             if pending is None:
                 raise NotFound("No question is waiting for an answer.")
             battle_id, stage = loaded.battle.id, loaded.battle.stage
-        return await self.play.answer(battle_id, stage, user_id, pending.decision.id, choice)
+        which = None if pending.others else pending.decision.id  # several: the answer decides
+        return await self.play.answer(battle_id, stage, user_id, which, choice, reason)
 
     async def undo(self, place: Place, user_id: int, reason: str) -> tuple[GmChange, StageReport]:
         """Go back to the start of the previous step; it is replayed with fresh dice."""
@@ -226,16 +264,18 @@ class GmService:
         loaded.save(after)
 
 
-def _check_status(loaded: Loaded, field: str, value: Any) -> None:
-    """Refuse a unit status the ruleset does not declare, or a value of the wrong kind."""
-    statuses = loaded.rules.statuses
-    if not statuses.declares(field, Scope.UNIT):
-        known = ", ".join(sorted(item.key for item in statuses.of_scope(Scope.UNIT)))
-        raise InvalidInput(f"Units have no status `{field}` in this ruleset; they keep: {known}.")
-    try:
-        statuses.check(Scope.UNIT, {field: value})
-    except ValueError as error:
-        raise InvalidInput(f"{error}.") from None
+def _holder(loaded: Loaded, ref: str, field: str) -> holders.Holder:
+    """The unit, leader, group or side an id or name means; a name several kinds share (a
+    side and its army's group) goes to the one that keeps the field, else it is refused."""
+    found = holders.named(loaded.state, ref)
+    if len(found) > 1:
+        found = [h for h in found if field in holders.fields_of(loaded.rules, holders.scope_of(h))]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return find_actor(loaded.state, ref)  # its "no such unit, leader, ..." refusal
+    shown = ", ".join(f"`{h.id}`" for h in found)
+    raise InvalidInput(f"**{ref}** names several things here; give one by id: {shown}.")
 
 
 async def _gm_battle(session: Any, place: Place, user_id: int, status: BattleStatus) -> Loaded:

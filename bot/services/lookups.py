@@ -7,11 +7,14 @@ answer with nothing rather than an error when there is no battle to look in.
 from __future__ import annotations
 
 from bot.db.session import Database
-from bot.errors import Conflict, NotFound
-from bot.services.battle_state import load_battle
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.services import holders
+from bot.services.battle_state import Loaded, find_actor, load_battle
 from bot.services.battles import _roster_entries
 from bot.services.campaigns import Place
-from rules_core.state import TerrainFeature
+from bot.services.order_params import side_of
+from rules_core.orders import ACTOR_KINDS
+from rules_core.state import Leader, TerrainFeature, Unit
 from rules_core.status import Scope
 
 
@@ -24,6 +27,25 @@ class LookupService:
     async def units_on_table(self, place: Place, user_id: int, *, own: bool) -> list[str]:
         """Names of the user's units and leaders (own), or of the enemy's units (targets)."""
         return [name for name, mine in await self._table_names(place, user_id) if mine == own]
+
+    async def givers(self, place: Place, user_id: int, kind: str | None) -> list[str]:
+        """Names of the user's units, leaders, groups or sides that give orders of a kind
+        (every kind's givers when the kind is not known yet)."""
+        async with self.db.read() as session:
+            try:
+                loaded = await load_battle(session, place)
+            except (NotFound, Conflict):
+                return []
+            known = {k.id: k.actor for k in loaded.rules.order_kinds}
+            actor_kinds = [known[kind]] if kind in known else sorted(set(known.values()))
+            mine = _sides_for(loaded, user_id)
+            state = loaded.state
+            return [
+                actor.name
+                for actor_kind in ACTOR_KINDS if actor_kind in actor_kinds
+                for actor in state.actors(actor_kind)
+                if side_of(actor) in mine
+            ]  # fmt: skip
 
     async def any_targets(self, place: Place, user_id: int) -> list[str]:
         """Every unit on the table, the enemy's first, for orders aimed at friend or foe."""
@@ -39,12 +61,11 @@ class LookupService:
                 loaded = await load_battle(session, place)
             except (NotFound, Conflict):
                 return []
-            mine = set(loaded.side_of(user_id))
-            if not mine and loaded.is_gm(user_id):
-                mine = {s.side_id for s in loaded.battle.sides}  # a GM may act for anyone
+            mine = _sides_for(loaded, user_id)
             state = loaded.state
             actors = (*state.units, *state.leaders) if leaders else state.units
-            return [(a.name, a.side in mine) for a in actors]
+            names = [a.name for a in actors]
+            return [(_shown(a, names), a.side in mine) for a in actors]
 
     async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
         """(id, title) of the orders the current step takes, for autocomplete."""
@@ -56,8 +77,9 @@ class LookupService:
             step = loaded.rules.sequence.step(loaded.state.cursor.step)
             return [(k, loaded.rules.order_kind(k).title) for k in step.order_kinds]
 
-    async def order_options(self, place: Place, kind: str) -> list[str]:
-        """The choices an order kind's option takes (formations, command actions …)."""
+    async def order_options(self, place: Place, kind: str, which: int = 0) -> list[str]:
+        """The choices an order kind's ``which``-th choice parameter takes (formations,
+        command actions …): ``option`` is the first, ``option2`` the second."""
         async with self.db.read() as session:
             try:
                 loaded = await load_battle(session, place)
@@ -70,7 +92,27 @@ class LookupService:
                 params = rules.order_kind(kind).params
             except KeyError:
                 return []
-            return [c for p in params if p.kind == "choice" for c in p.choices]
+            choosing = [p for p in params if p.kind == "choice"]
+            return list(choosing[which].choices) if which < len(choosing) else []
+
+    async def named_actors(self, place: Place, actor_kind: str) -> list[tuple[str, str]]:
+        """(id, label) of every leader, group or unit on the table; a name shared by two
+        carries its side so the labels tell them apart."""
+        async with self.db.read() as session:
+            try:
+                loaded = await load_battle(session, place)
+            except (NotFound, Conflict):
+                return []
+            actors = loaded.state.actors(actor_kind)
+            names = [a.name for a in actors]
+            sides = {s.side_id: s.name for s in loaded.battle.sides}
+            return [
+                (
+                    a.id,
+                    a.name if names.count(a.name) == 1 else f"{a.name} ({sides.get(side_of(a))})",
+                )
+                for a in actors
+            ]
 
     async def pending_options(self, place: Place) -> list[tuple[str, str]]:
         """(id, label) of the answers to the waiting question, for autocomplete."""
@@ -80,16 +122,36 @@ class LookupService:
             except (NotFound, Conflict):
                 return []
             pending = loaded.state.pending
-            return [] if pending is None else [(o.id, o.label) for o in pending.decision.options]
+            questions = () if pending is None else pending.open
+            return list(dict.fromkeys((o.id, o.label) for d in questions for o in d.options))
 
-    async def status_fields(self, place: Place) -> list[str]:
-        """The unit status keys the battle's ruleset declares, for the GM's autocomplete."""
+    async def open_questions(self, place: Place) -> list[tuple[str, str]]:
+        """(id, question) of every question the battle waits for, for ``/answer question``."""
         async with self.db.read() as session:
             try:
                 loaded = await load_battle(session, place)
             except (NotFound, Conflict):
                 return []
-            return [item.key for item in loaded.rules.statuses.of_scope(Scope.UNIT)]
+            pending = loaded.state.pending
+            return [] if pending is None else [(d.id, d.question) for d in pending.open]
+
+    async def status_fields(self, place: Place, holder: str | None = None) -> list[str]:
+        """The fields a GM may set on a unit (or on the leader, group or side named), for
+        autocomplete: the ruleset's declared status keys, a leader's points and wounds."""
+        async with self.db.read() as session:
+            try:
+                loaded = await load_battle(session, place)
+                scope = holders.scope_of(find_actor(loaded.state, holder)) if holder else None
+            except (NotFound, Conflict, InvalidInput):
+                return []
+            return holders.fields_of(loaded.rules, scope or Scope.UNIT)
+
+    async def gm_targets(self, place: Place) -> list[tuple[str, str]]:
+        """(id, label) of every unit, leader, group and side, for the GM's ``/gm set``."""
+        pairs: list[tuple[str, str]] = []
+        for actor_kind in ACTOR_KINDS:
+            pairs += await self.named_actors(place, actor_kind)
+        return pairs
 
     async def terrain(self, place: Place) -> list[TerrainFeature]:
         """The terrain on the table."""
@@ -106,3 +168,17 @@ class LookupService:
                 for unit_id, name, side in _roster_entries(loaded)
                 if loaded.is_gm(user_id) or side in loaded.side_of(user_id)
             ]
+
+
+def _shown(actor: Unit | Leader, names: list[str]) -> str:
+    """An actor's name as offered, with its id when another shares the name: "Pikes (b1)",
+    which the services read back as that id."""
+    return f"{actor.name} ({actor.id})" if names.count(actor.name) > 1 else actor.name
+
+
+def _sides_for(loaded: Loaded, user_id: int) -> set[str]:
+    """The sides a user gives orders for: their own, or every side for a GM without one."""
+    mine = set(loaded.side_of(user_id))
+    if not mine and loaded.is_gm(user_id):
+        mine = {s.side_id for s in loaded.battle.sides}  # a GM may act for anyone
+    return mine

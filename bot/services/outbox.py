@@ -16,7 +16,7 @@ from bot.db.session import Database
 from bot.services.battle_state import load_battle_by_id, view_of
 from bot.services.endings import EndReport
 from bot.services.records import record_bytes
-from bot.services.stages import StageReport, decision_view, lost_units
+from bot.services.stages import StageReport, decision_view, decision_views, lost_units
 from rules_core.events import event_from_dict
 from rules_core.render import Renderer
 from rules_core.state import BattleState
@@ -81,4 +81,5 @@ class OutboxService:
                 ended,
                 lost_units(before, after),
                 stage,
+                decision_views(loaded) if latest else (),
             )

@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from sqlalchemy import delete, select
-
 from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, DeadlineKind, Readiness
 from bot.db.session import Database
@@ -21,8 +19,7 @@ from bot.scheduling import DueDeadline
 from bot.services.battle_state import (
     Loaded,
     find_actor,
-    find_leader,
-    find_unit,
+    find_giver,
     load_battle,
     load_battle_by_id,
     users_for,
@@ -30,7 +27,9 @@ from bot.services.battle_state import (
 )
 from bot.services.battles import undeployed
 from bot.services.campaigns import Place
-from bot.services.resolving import answered, defaulted, off_loop
+from bot.services.order_params import OrderInput, params_for, side_of
+from bot.services.records import append_entries
+from bot.services.resolving import defaulted, off_loop
 from bot.services.stages import (
     Arming,
     StageReport,
@@ -41,10 +40,9 @@ from bot.services.stages import (
     stage_title,
 )
 from rules_core import engine
-from rules_core.decisions import GM, Answer
+from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
-from rules_core.orders import Illegal, Order, OrderKind
-from rules_core.state import Leader, Unit
+from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
 
 
 class Armer(Protocol):
@@ -66,6 +64,7 @@ class OrderView:
     kind: str
     summary: str
     notes: tuple[str, ...] = ()
+    remaining: int = 0  # the actor's orders still given, after a withdrawal
 
 
 @dataclass(frozen=True)
@@ -87,17 +86,6 @@ class Reminder:
     user_ids: tuple[int, ...]
     deadline_at: Any
     late: tuple[int, ...] | None = None  # set when the deadline passed and a GM decides
-
-
-@dataclass(frozen=True)
-class OrderInput:
-    """The generic options of an order command, mapped onto the order kind's parameters."""
-
-    target: str | None = None
-    x: float | None = None
-    y: float | None = None
-    number: float | None = None
-    option: str | None = None
 
 
 class PlayService:
@@ -145,54 +133,57 @@ class PlayService:
             kind, given = _command_action(loaded, kind, given)
             order_kind = _order_kind(loaded, kind)
             mine = None if GM in sides else sides
-            actor: Unit | Leader = (
-                find_leader(loaded.state, unit, mine)
-                if order_kind.actor == "leader"
-                else find_unit(loaded.state, unit, mine)
-            )
-            order = Order(actor.id, kind, _params(order_kind, given, loaded))
+            actor = find_giver(loaded.state, order_kind.actor, unit, mine)
+            order = Order(actor.id, kind, params_for(order_kind, given, loaded.state))
             verdict = loaded.rules.judge(loaded.state, order)
             if isinstance(verdict, Illegal):
                 raise InvalidInput(f"**{actor.name}** cannot {kind}: {verdict.reason}.")
-            await session.execute(
-                delete(BattleOrder).where(
-                    BattleOrder.battle_id == loaded.battle.id,
-                    BattleOrder.stage == loaded.battle.stage,
-                    BattleOrder.actor == actor.id,
-                )
-            )
+            rows = await _actor_orders(session, loaded, order_kind.actor, actor.id)
+            earlier = [Order(r.actor, r.kind, r.params) for r in rows]
+            joined, problem = loaded.rules.join_orders(loaded.state, earlier, order)
+            if problem:
+                raise InvalidInput(f"**{actor.name}** cannot {kind}: {problem}.")
+            for row, before in zip(rows, earlier, strict=True):
+                if before not in joined[:-1]:
+                    await session.delete(row)
+            await session.flush()
+            seq = max((r.seq for r in rows), default=-1) + 1
             session.add(
                 BattleOrder(battle_id=loaded.battle.id, stage=loaded.battle.stage,
-                            side_id=actor.side, user_id=user_id, actor=actor.id, kind=kind,
-                            params=dict(order.params), summary=verdict.summary[:400],
-                            submitted_at=self.clock.now())
+                            side_id=side_of(actor), user_id=user_id, actor=actor.id,
+                            seq=seq, kind=kind, params=dict(order.params),
+                            summary=verdict.summary[:400], submitted_at=self.clock.now())
             )  # fmt: skip
             return OrderView(actor.id, actor.name, kind, verdict.summary, tuple(verdict.notes))
 
-    async def withdraw(self, place: Place, user_id: int, unit: str) -> OrderView:
-        """Take back an order before its stage resolves."""
+    async def withdraw(
+        self, place: Place, user_id: int, unit: str, number: int | None = None
+    ) -> OrderView:
+        """Take back one order before its stage resolves: the ``number``-th the actor gave
+        (counting from 1), or its last."""
         async with self.db.write() as session:
             loaded = await _running(session, place)
             sides = _acting_sides_of(loaded, user_id)
             actor = find_actor(loaded.state, unit, None if GM in sides else sides)
-            row = await session.scalar(
-                select(BattleOrder).where(
-                    BattleOrder.battle_id == loaded.battle.id,
-                    BattleOrder.stage == loaded.battle.stage,
-                    BattleOrder.actor == actor.id,
-                )
-            )
-            if row is None:
+            rows = await _actor_orders(session, loaded, None, actor.id)
+            if not rows:
                 raise NotFound(f"**{actor.name}** has no order to withdraw.")
+            if number is not None and not 1 <= number <= len(rows):
+                raise InvalidInput(
+                    f"**{actor.name}** has {len(rows)} order(s) this step; give 1 to {len(rows)}."
+                )
+            row = rows[-1 if number is None else number - 1]
             await session.delete(row)
-            return OrderView(actor.id, actor.name, row.kind, row.summary)
+            left = len(rows) - 1
+            return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=left)
 
     async def mine(self, place: Place, user_id: int) -> list[OrderView]:
         """The user's orders for the current stage."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
             rows = await stage_orders(session, loaded.battle.id, loaded.battle.stage)
-            names = {a.id: a.name for a in (*loaded.state.units, *loaded.state.leaders)}
+            state = loaded.state
+            names = {a.id: a.name for k in reversed(ACTOR_KINDS) for a in state.actors(k)}
             return [
                 OrderView(r.actor, names.get(r.actor, r.actor), r.kind, r.summary)
                 for r in rows
@@ -223,34 +214,52 @@ class PlayService:
         return Confirmed((), (), report)
 
     async def answer(
-        self, battle_id: int, stage: int, user_id: int, decision_id: str | None, choice: str
-    ) -> StageReport:
-        """Answer the pending question (its player, or a GM) and carry the battle on."""
+        self,
+        battle_id: int,
+        stage: int,
+        user_id: int,
+        decision_id: str | None,
+        choice: str,
+        reason: str = "",
+    ) -> StageReport | None:
+        """Answer a pending question (its player, or a GM with a reason kept on the record)
+        and carry the battle on; None while other questions of the step are still open.
+
+        An option may be named by its id or its label. Without a ``decision_id`` the answer
+        goes to the one open question the user may answer that takes it.
+        """
         async with self.db.write() as session:
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage or loaded.state.pending is None:
                 raise Conflict("That question has already been answered.")
             pending = loaded.state.pending
-            if decision_id is not None and pending.decision.id != decision_id:
-                raise Conflict("That question has already been answered.")
-            decision_id = pending.decision.id
-            who = pending.decision.who
-            if loaded.is_gm(user_id):
-                by = GM if who not in loaded.side_of(user_id) else who
-            elif who in loaded.side_of(user_id):
-                by = who
-            else:
-                raise PermissionDenied("This question is not yours to answer.")
-            if choice not in pending.decision.option_ids:
-                raise InvalidInput(f"`{choice}` is not one of the answers.")
-            given = Answer(decision_id, choice, by)
-            result = await off_loop(answered, loaded.rules, loaded.seed, loaded.state, given)
+            decision = _question(loaded, pending, user_id, decision_id, choice)
+            by = _answerer(loaded, user_id, decision.who)
+            choice = _typed_answer(decision, choice)
+            given = Answer(decision.id, choice, by, reason if by == GM else "")
+            result = await off_loop(engine.answer, loaded.rules, loaded.seed, loaded.state, given)
+            if _others_open(pending, result.state.pending):
+                await append_entries(session, battle_id, result.entries)
+                loaded.save(result.state)
+                return None
+            result = await off_loop(engine.settle, loaded.rules, loaded.seed, result)
             trigger = "GM ruling" if by == GM else "answered"
             report, arming = await advance(
                 session, loaded, result, trigger=trigger, now=self.clock.now()
             )
         self.arm(arming)
         return report
+
+    async def answer_here(
+        self, place: Place, user_id: int, text: str, reason: str = "", question: str | None = None
+    ) -> StageReport | None:
+        """``/answer``: answer the channel's waiting question with a typed answer."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+            if loaded.state.pending is None:
+                raise NotFound("No question is waiting for an answer.")
+            battle_id, stage = loaded.battle.id, loaded.battle.stage
+        return await self.answer(battle_id, stage, user_id, question, text, reason)
 
     async def on_deadline(self, due: DueDeadline) -> StageReport | Reminder | None:
         """What a deadline does: resolve its step, answer its question, or remind."""
@@ -326,6 +335,26 @@ class PlayService:
         )
 
 
+async def _actor_orders(
+    session: Any, loaded: Loaded, actor_kind: str | None, actor_id: str
+) -> list[BattleOrder]:
+    """One actor's orders for the current stage in the order given (of one actor kind, if
+    named: a group and a unit may share an id)."""
+    rows = await stage_orders(session, loaded.battle.id, loaded.battle.stage)
+    kinds = loaded.rules.kinds_by_id()
+    mine = [
+        r for r in rows
+        if r.actor == actor_id and (actor_kind is None or _actor_kind(kinds, r.kind) == actor_kind)
+    ]  # fmt: skip
+    return sorted(mine, key=lambda r: r.seq)
+
+
+def _actor_kind(kinds: dict[str, OrderKind], kind: str) -> str | None:
+    """Who gives orders of a kind, or None for a kind the ruleset no longer has."""
+    found = kinds.get(kind)
+    return None if found is None else found.actor
+
+
 async def _running(session: Any, place: Place) -> Loaded:
     loaded = await load_battle(session, place)
     status = loaded.battle.status
@@ -355,6 +384,79 @@ def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
     )
 
 
+def _question(
+    loaded: Loaded, pending: Pending, user_id: int, decision_id: str | None, typed: str
+) -> Decision:
+    """The open question an answer is for: the one named, or the only one the user may answer
+    (preferring one the typed answer fits); several left to choose among are refused."""
+    if decision_id is not None:
+        found = pending.asked(decision_id)
+        if found is None:
+            raise Conflict("That question has already been answered.")
+        return found
+    mine = [d for d in pending.open if d.who in loaded.side_of(user_id)] or (
+        list(pending.open) if loaded.is_gm(user_id) else []
+    )
+    if not mine:
+        raise PermissionDenied("This question is not yours to answer.")
+    fitting = [d for d in mine if _fits(d, typed)]
+    if len(mine) > 1 and len(fitting) != 1:
+        shown = ", ".join(f"`{d.id}`" for d in mine)
+        raise InvalidInput(f"Several questions are open; name the one you answer: {shown}.")
+    return fitting[0] if fitting else mine[0]
+
+
+def _fits(decision: Decision, typed: str) -> bool:
+    """Whether a typed answer answers a question."""
+    try:
+        _typed_answer(decision, typed)
+    except InvalidInput:
+        return False
+    return True
+
+
+def _others_open(before: Pending, after: Pending | None) -> bool:
+    """Whether an answer left others of the same questions still open (the step waits on)."""
+    if after is None:
+        return False
+    earlier = {d.id for d in before.open}
+    return all(d.id in earlier for d in after.open) and len(after.open) < len(before.open)
+
+
+def _answerer(loaded: Loaded, user_id: int, who: str) -> str:
+    """Who answers: the side asked, or the GM (for any side); anyone else is refused."""
+    if who in loaded.side_of(user_id):
+        return who
+    if loaded.is_gm(user_id):
+        return GM
+    raise PermissionDenied("This question is not yours to answer.")
+
+
+def _typed_answer(decision: Decision, typed: str) -> str:
+    """The answer a player typed, checked: an option by its id or label, or a typed value."""
+    text = typed.strip()
+    if decision.chosen:
+        key = text.casefold()
+        found = [o.id for o in decision.options if key in (o.id.casefold(), o.label.casefold())]
+        if len(found) == 1:
+            return found[0]
+    problem = decision.problem(text)
+    if problem is not None:
+        raise InvalidInput(f"{_answer_hint(decision, text)}")
+    return text
+
+
+def _answer_hint(decision: Decision, text: str) -> str:
+    """Why a typed answer does not fit, and what would."""
+    if decision.chosen:
+        return f"`{text}` is not one of the answers; `/answer` offers them as you type."
+    if decision.answer == "point":
+        return f"`{text}` is not a point: answer `x,y`."
+    low, high = (0, 360) if decision.answer == "facing" else (decision.low, decision.high)
+    span = "" if low is None or high is None else f" from {low:g} to {high:g}"
+    return f"`{text}` is not an answer: give a number{span}."
+
+
 def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:
     """``/order command``: a ruleset without a ``command`` order names the action in option."""
     kinds = loaded.rules.order_kinds
@@ -375,43 +477,6 @@ def _order_kind(loaded: Loaded, kind: str) -> OrderKind:
         raise InvalidInput(
             f"This ruleset has no `{kind}` order; its orders are: {known}."
         ) from None
-
-
-def _params(kind: OrderKind, given: OrderInput, loaded: Loaded) -> dict[str, Any]:
-    """The generic command options placed into the order kind's named parameters."""
-    params: dict[str, Any] = {}
-    for param in kind.params:
-        value = _value_for(param.kind, param.name, given, loaded)
-        if value is not None:
-            params[param.name] = value
-        elif param.required:
-            raise InvalidInput(
-                f"A {kind.title.lower()} order needs {_asking(param.kind, param.name)}."
-            )
-    return params
-
-
-def _value_for(param_kind: str, name: str, given: OrderInput, loaded: Loaded) -> Any:
-    if param_kind == "point":
-        if given.x is None or given.y is None:
-            return None
-        return [given.x, given.y]
-    if param_kind == "unit":
-        return None if given.target is None else find_unit(loaded.state, given.target).id
-    if param_kind == "leader":
-        return given.target
-    if param_kind == "number":
-        return given.number
-    return given.option
-
-
-def _asking(param_kind: str, name: str) -> str:
-    return {
-        "point": "a destination: give `x` and `y`",
-        "unit": "a `target` unit",
-        "leader": "a `target` leader",
-        "number": f"a number for {name}",
-    }.get(param_kind, f"an `option` for {name}")
 
 
 def _check_ready_to_start(loaded: Loaded) -> None:

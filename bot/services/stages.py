@@ -37,6 +37,7 @@ from bot.services.endings import EndReport, finish
 from bot.services.records import append_entries
 from bot.services.settings import DeadlinePolicy
 from rules_core import engine
+from rules_core.decisions import Decision
 from rules_core.engine import Resolution
 from rules_core.events import Event, event_to_dict
 from rules_core.orders import Order
@@ -58,6 +59,9 @@ class DecisionView:
     side: str
     user_ids: tuple[int, ...]
     deadline_at: datetime | None
+    answer: str = "option"  # what the answer is: an option, unit, leader, point, number, facing
+    low: float | None = None
+    high: float | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,7 @@ class StageReport:
     ended: EndReport | None = None
     lost: tuple[Unit, ...] = ()  # units that left the table in the step, as they last stood
     stage: int = 0  # the stage this result opened: its row carries the outbox marker
+    questions: tuple[DecisionView, ...] = ()  # every open question, ``decision`` the first
 
 
 @dataclass
@@ -194,7 +199,7 @@ async def advance(
     report = StageReport(
         title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
         view_of(loaded), decision_view(loaded), ended, lost_units(before, loaded.state),
-        loaded.battle.stage,
+        loaded.battle.stage, decision_views(loaded),
     )  # fmt: skip
     return report, arming
 
@@ -206,14 +211,23 @@ def lost_units(before: BattleState, after: BattleState) -> tuple[Unit, ...]:
 
 
 def decision_view(loaded: Loaded) -> DecisionView | None:
-    """The pending question, if the battle waits for one."""
+    """The (first) pending question, if the battle waits for one."""
+    views = decision_views(loaded)
+    return views[0] if views else None
+
+
+def decision_views(loaded: Loaded) -> tuple[DecisionView, ...]:
+    """Every question the battle waits for, in the order asked."""
     pending = loaded.state.pending
     if pending is None:
-        return None
-    decision = pending.decision
-    users = tuple(users_for(loaded, [decision.who]))
+        return ()
+    return tuple(_decision_view(loaded, d) for d in pending.open)
+
+
+def _decision_view(loaded: Loaded, d: Decision) -> DecisionView:
+    """One open question, for buttons, menus or ``/answer``."""
     return DecisionView(
-        loaded.battle.id, loaded.battle.stage, decision.id, decision.question,
-        tuple((o.id, o.label) for o in decision.options), decision.default, decision.who,
-        users, loaded.battle.deadline_at,
+        loaded.battle.id, loaded.battle.stage, d.id, d.question,
+        tuple((o.id, o.label) for o in d.options), d.default, d.who,
+        tuple(users_for(loaded, [d.who])), loaded.battle.deadline_at, d.answer, d.low, d.high,
     )  # fmt: skip

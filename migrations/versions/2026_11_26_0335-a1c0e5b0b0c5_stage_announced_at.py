@@ -1,7 +1,7 @@
 """stage announced_at: the outbox marker for posting each step's result
 
 Revision ID: a1c0e5b0b0c5
-Revises: 901f263a5064
+Revises: 3b7d51c2a9e4
 Create Date: 2026-11-26 03:35:00
 """
 
@@ -13,7 +13,7 @@ from alembic import op
 import bot.db.base
 
 revision: str = "a1c0e5b0b0c5"
-down_revision: str | None = "901f263a5064"
+down_revision: str | None = "3b7d51c2a9e4"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -17,6 +17,7 @@ from tests.discord_mocks import make_interaction
 
 def test_cogs_are_discovered() -> None:
     assert cog_modules() == [
+        "cogs.answer",
         "cogs.army",
         "cogs.battle",
         "cogs.campaign",

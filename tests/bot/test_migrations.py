@@ -1,7 +1,12 @@
-"""Migrations: an empty database upgrades to head with no drift, and downgrades to base."""
+"""Migrations: an empty database upgrades to head with no drift, and downgrades to base;
+rows written under an older revision carry over."""
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
+
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -9,7 +14,7 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
 from bot.db.base import Base
-from bot.db.migrate import alembic_config, downgrade_to_base, upgrade_to_head
+from bot.db.migrate import alembic_config, downgrade_to_base, run_alembic, upgrade_to_head
 from bot.db.session import create_engine
 
 
@@ -66,3 +71,46 @@ async def test_upgrade_twice_is_a_no_op(db_url: str) -> None:
 
 def test_single_head() -> None:
     assert len(ScriptDirectory.from_config(alembic_config()).get_heads()) == 1
+
+
+ORDERS_BEFORE_SEQ = "901f263a5064"  # the revision before several orders per actor
+
+
+def _file_of(db_url: str) -> str:
+    """The SQLite file a test database URL names."""
+    return db_url.split("///", 1)[1]
+
+
+def _insert(conn: sqlite3.Connection, table: str, **given: object) -> int:
+    """A row with the given values and a placeholder in every other required column."""
+    values = dict(given)
+    for _, name, kind, notnull, default, pk in conn.execute(f"PRAGMA table_info({table})"):
+        if notnull and default is None and not pk and name not in values:
+            values[name] = 1 if "INT" in kind.upper() else "{}" if kind == "JSON" else "x"
+    names = ", ".join(values)
+    marks = ", ".join("?" for _ in values)
+    cursor = conn.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values.values()))
+    return int(cursor.lastrowid or 0)
+
+
+async def test_existing_orders_carry_over_as_first_of_their_actor(db_url: str) -> None:
+    await run_alembic(db_url, lambda cfg: command.upgrade(cfg, ORDERS_BEFORE_SEQ))
+    with closing(sqlite3.connect(_file_of(db_url))) as conn, conn:
+        campaign = _insert(conn, "campaign", status="open", settings="{}")
+        battle = _insert(conn, "battle", campaign_id=campaign, status="running", state="{}")
+        for actor in ("r1", "r2"):
+            _insert(conn, "battle_order", battle_id=battle, stage=3, actor=actor, kind="move",
+                    params='{"to": [1, 2]}', summary="moves")  # fmt: skip
+
+    await upgrade_to_head(db_url)
+    with closing(sqlite3.connect(_file_of(db_url))) as conn, conn:
+        rows = conn.execute("SELECT actor, seq, kind FROM battle_order ORDER BY id").fetchall()
+        assert rows == [("r1", 0, "move"), ("r2", 0, "move")]
+        _insert(conn, "battle_order", battle_id=battle, stage=3, actor="r1", seq=1, kind="hold",
+                params="{}", summary="holds")  # fmt: skip
+
+    # Going back keeps each actor's first order, as the old constraint allows only one.
+    await run_alembic(db_url, lambda cfg: command.downgrade(cfg, ORDERS_BEFORE_SEQ))
+    with closing(sqlite3.connect(_file_of(db_url))) as conn:
+        rows = conn.execute("SELECT actor, kind FROM battle_order ORDER BY id").fetchall()
+        assert rows == [("r1", "move"), ("r2", "move")]

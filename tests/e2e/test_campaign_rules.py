@@ -32,6 +32,8 @@ GM_COMMANDS = (
     "gm force",
     "gm set",
     "gm move",
+    "gm terrain add",
+    "gm terrain remove",
     "gm ruling",
     "gm undo",
 )

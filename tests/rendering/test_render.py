@@ -18,7 +18,7 @@ from bot.rendering.style import side_style
 from bot.rendering.units import piece
 from bot.rendering.view import View
 from rules_core.context import Context
-from rules_core.events import Event, MeleeFought, ShotFired
+from rules_core.events import Event, LeaderMoved, MeleeFought, ShotFired
 from rules_core.orders import Order
 from rules_core.rulesets.hail_caesar.rules import HailCaesarRules
 from rules_core.rulesets.hail_caesar.sample import sample_battle
@@ -160,3 +160,8 @@ def test_a_hail_caesar_shooting_step_draws_its_shot_and_its_combat() -> None:
     rules.resolve_combat(ctx)
     assert MeleeFought("r1", "g1") in ctx.events
     assert ("r1", "g1") in read_events(ctx.events).combats
+
+
+def test_a_leaders_move_is_drawn_like_a_units() -> None:
+    moved = LeaderMoved("red_lord", ((10.0, 4.0), (13.0, 8.0)), 5.0)
+    assert read_events([moved]).moves == [("red_lord", ((10.0, 4.0), (13.0, 8.0)))]

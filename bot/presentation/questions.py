@@ -1,0 +1,163 @@
+"""A waiting question as the channel sees it: buttons, select menus, or a typed ``/answer``.
+
+Up to 25 options are buttons; more are select menus of 25 each (Discord's limit, up to five
+menus); every option can also be typed into ``/answer``, which offers them as you type. A point,
+number or facing is typed into ``/answer``. Buttons and menus carry the battle and stage in
+their custom id, so they still work after the bot restarts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.services.stages import DecisionView
+
+if TYPE_CHECKING:
+    from bot.client import AideBot
+
+# ``decision/`` is named only when several questions are open at once.
+DECIDE_ID = re.compile(
+    r"decide:(?P<battle>\d+):(?P<stage>\d+):(?:(?P<decision>[\w.-]{1,40})/)?(?P<option>[\w:.-]{1,60})"
+)
+MENU_ID = re.compile(
+    r"decide-menu:(?P<battle>\d+):(?P<stage>\d+):(?P<page>\d)(?:/(?P<decision>[\w.-]{1,40}))?"
+)
+BUTTONS = 25
+MENU_SIZE = 25
+MENUS = 5
+
+
+def question_text(decision: DecisionView, who: str, when: str) -> str:
+    """The question as posted: who answers, the question, its default and how to answer."""
+    how = ""
+    if decision.answer in ("point", "number", "facing"):
+        how = f"\nAnswer with `/answer` ({answer_shape(decision)})."
+    elif len(decision.options) > BUTTONS:
+        how = "\nPick from the menus, or type the answer into `/answer`."
+    return f"{who}: {decision.question} (default **{decision.default}** {when}){how}"
+
+
+def answer_shape(decision: DecisionView) -> str:
+    """What a typed answer looks like."""
+    if decision.answer == "point":
+        return "a point `x,y`"
+    if decision.answer == "facing":
+        return "a facing in degrees, 0 to 360"
+    low, high = decision.low, decision.high
+    return "a number" if low is None or high is None else f"a number from {low:g} to {high:g}"
+
+
+def decision_view(decision: DecisionView, named: bool = False) -> discord.ui.View | None:
+    """Buttons or select menus for a question picked from options; None for a typed one.
+    ``named``: several questions are open, so each component names its question."""
+    if decision.answer in ("point", "number", "facing"):
+        return None
+    view = discord.ui.View(timeout=None)
+    options, which = decision.options, decision.decision_id if named else ""
+    battle, stage = decision.battle_id, decision.stage
+    if len(options) <= BUTTONS:
+        for option, label in options:
+            view.add_item(DecisionButton(battle, stage, option, label, which))
+        return view
+    for page in range(min(MENUS, -(-len(options) // MENU_SIZE))):
+        chunk = options[page * MENU_SIZE : (page + 1) * MENU_SIZE]
+        view.add_item(DecisionMenu(battle, stage, page, chunk, which))
+    return view
+
+
+async def _answer(interaction: discord.Interaction, battle_id: int, stage: int,
+                  decision: str | None, choice: str, shown: str) -> None:  # fmt: skip
+    """Answer from a click or a pick, close that question and post what follows (once every
+    open question is answered)."""
+    from bot.presentation.announce import post_report
+    from bot.presentation.replies import report_error
+
+    bot: AideBot = interaction.client  # type: ignore[assignment]
+    message_id = interaction.message.id if interaction.message else None
+    left = [m for m in bot.open_questions.get(battle_id, []) if m.id != message_id]
+    bot.open_questions[battle_id] = left  # a click on a question closes it (as it always has)
+    play = bot.services.play
+    try:
+        report = await play.answer(battle_id, stage, interaction.user.id, decision, choice)
+    except Exception as error:
+        await report_error(interaction, error)
+        return
+    await interaction.response.edit_message(
+        content=f"Answered by {interaction.user.mention}: **{shown}**", view=None
+    )
+    if report is not None:
+        await post_report(bot, report)
+
+
+class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DECIDE_ID.pattern):
+    """One answer to a question; its custom id carries the battle, stage and option."""
+
+    def __init__(
+        self, battle_id: int, stage: int, option: str, label: str = "", decision: str = ""
+    ) -> None:
+        which = f"{decision}/" if decision else ""
+        super().__init__(
+            discord.ui.Button(
+                label=(label or option)[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=f"decide:{battle_id}:{stage}:{which}{option}",
+            )
+        )
+        self.battle_id, self.stage, self.option = battle_id, stage, option
+        self.decision = decision or None
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> DecisionButton:
+        """Rebuild the button from a click."""
+        battle, stage, decision = int(match["battle"]), int(match["stage"]), match["decision"]
+        return cls(battle, stage, match["option"], item.label or "", decision or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer the question and post what follows."""
+        shown = self.item.label or self.option
+        await _answer(interaction, self.battle_id, self.stage, self.decision, self.option, shown)
+
+
+class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_ID.pattern):
+    """A select menu of up to 25 of a question's options; one of up to five."""
+
+    def __init__(
+        self,
+        battle_id: int,
+        stage: int,
+        page: int,
+        options: tuple[tuple[str, str], ...] = (),
+        decision: str = "",
+    ) -> None:
+        first, last = page * MENU_SIZE + 1, page * MENU_SIZE + len(options)
+        choices = [discord.SelectOption(label=text[:100], value=value) for value, text in options]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"decide-menu:{battle_id}:{stage}:{page}"
+                + (f"/{decision}" if decision else ""),
+                placeholder=f"Answers {first}–{last}" if options else "Answers",
+                options=choices or [discord.SelectOption(label="…", value="…")],
+            )
+        )
+        self.battle_id, self.stage, self.decision = battle_id, stage, decision or None
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> DecisionMenu:
+        """Rebuild the menu from a pick."""
+        battle, stage, page = int(match["battle"]), int(match["stage"]), int(match["page"])
+        return cls(battle, stage, page, (), match["decision"] or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer with the picked option."""
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        values = [str(v) for v in data.get("values", [])]
+        if not values:
+            return
+        await _answer(interaction, self.battle_id, self.stage, self.decision, values[0], values[0])
