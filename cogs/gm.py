@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.checks import is_gm
 from bot.client import AideBot
 from bot.presentation.announce import post_report
+from bot.presentation.battles import feature_choices
 from bot.presentation.gm import (
     UNDO_QUESTION,
     change_text,
@@ -171,7 +172,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     @is_gm()
     @app_commands.describe(
         kind="What it is", shape="polygon, line, circle or rectangle",
-        at="Points `x,y x,y …`, or the centre `x,y`", size="Radius, or width,depth",
+        at="Points `x,y x,y …`, or the centre `x,y`", size="Radius, or width,depth", reason=WHY,
     )  # fmt: skip
     @app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
     async def terrain_add(
@@ -190,7 +191,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @terrain.command(name="remove", description="Take a piece of terrain away mid-battle")
     @is_gm()
-    @app_commands.describe(feature="The terrain's id or name")
+    @app_commands.describe(feature="The terrain's id or name", reason=WHY)
     async def terrain_remove(
         self, interaction: discord.Interaction, feature: str, reason: Reason
     ) -> None:
@@ -205,7 +206,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     ) -> list[app_commands.Choice[str]]:
         """Offer the terrain on the table."""
         features = await self.lookups.terrain(place_of(interaction))
-        return labelled_choices([(f.id, f"{f.name} ({f.id})") for f in features], current)
+        return feature_choices(features, current)
 
     @set_.autocomplete("unit")
     async def holder_autocomplete(

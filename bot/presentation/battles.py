@@ -7,6 +7,7 @@ import io
 import discord
 from discord import app_commands
 
+from bot.presentation.replies import labelled_choices
 from bot.services.battle_state import BattleView
 from bot.services.battles import BattleSummary
 from bot.services.records import LoggedStep
@@ -40,12 +41,7 @@ def terrain_text(features: list[TerrainFeature]) -> str:
 
 def feature_choices(features: list[TerrainFeature], current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a terrain feature: name and id shown, the id given."""
-    typed = current.casefold()
-    return [
-        app_commands.Choice(name=f"{f.name} ({f.id})", value=f.id)
-        for f in features
-        if typed in f"{f.name} {f.id}".casefold()
-    ][:25]
+    return labelled_choices([(f.id, f"{f.name} ({f.id})") for f in features], current)
 
 
 def deployed_text(unit: Unit) -> str:
