@@ -40,11 +40,12 @@ class LookupService:
             actor_kinds = [known[kind]] if kind in known else sorted(set(known.values()))
             mine = _sides_for(loaded, user_id)
             state = loaded.state
+            gm = loaded.is_gm(user_id)
             return [
                 actor.name
                 for actor_kind in ACTOR_KINDS if actor_kind in actor_kinds
                 for actor in state.actors(actor_kind)
-                if side_of(actor) in mine
+                if side_of(actor) in mine and (gm or loaded.commander_of(actor) in (None, user_id))
             ]  # fmt: skip
 
     async def any_targets(self, place: Place, user_id: int) -> list[str]:
