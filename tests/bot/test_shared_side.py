@@ -77,6 +77,10 @@ async def test_each_orders_their_own_and_the_step_waits_for_both(
     assert (refused.value.group, refused.value.commander_id) == ("Legio", ALICE)
     carols = await services.lookups.givers(place, CAROL, None)
     assert "First Cohort" not in carols and "Gallic Horse" in carols
+    own = await services.lookups.units_on_table(place, CAROL, own=True)
+    assert "First Cohort" not in own and "Gallic Horse" in own
+    targets = await services.lookups.units_on_table(place, CAROL, own=False)
+    assert "First Cohort" not in targets and "Slingers" in targets
     assert (await services.play.confirm(place, ALICE)).report is not None
 
     # The horse's step: Carol's; Alice may not order it, nor withdraw Carol's order.
