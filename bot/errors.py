@@ -25,3 +25,11 @@ class Conflict(UserError):
 
 class InvalidInput(UserError):
     """The user's input is malformed; the message lists every problem."""
+
+
+class NotYourGroup(PermissionDenied):
+    """A player ordered a unit of a group another player of their side commands."""
+
+    def __init__(self, actor: str, group: str, commander_id: int) -> None:
+        super().__init__(f"**{actor}** is in **{group}**, which another player commands.")
+        self.actor, self.group, self.commander_id = actor, group, commander_id

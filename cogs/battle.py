@@ -14,6 +14,7 @@ from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
     NEXT_STEPS,
     RECORD_CAPTION,
+    assigned_text,
     battle_list_text,
     begun_text,
     deployed_many_text,
@@ -31,7 +32,12 @@ from bot.presentation.battles import (
     terrain_text,
 )
 from bot.presentation.formatting import battle_embed
-from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.replies import (
+    ask_confirmation,
+    labelled_choices,
+    matching_choices,
+    place_of,
+)
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.rendering.overlays import measured
 from bot.services.armies import MAX_ROSTER_BYTES
@@ -113,6 +119,30 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         """Offer the campaign's armies."""
         names = await self.bot.services.armies.names(place_of(interaction))
         return matching_choices(names, current)
+
+    @app_commands.command(
+        name="assign", description="Give a division, wing or command to a player (GMs only)"
+    )
+    @is_gm()
+    @app_commands.describe(
+        group="The division, wing or command", member="A player of that group's side"
+    )
+    async def assign(
+        self, interaction: discord.Interaction, group: str, member: discord.Member
+    ) -> None:
+        """Assign a group to one of its side's players; only they order it from now on."""
+        assignment = await self.battles.assign(
+            place_of(interaction), interaction.user.id, group, member.id
+        )
+        await interaction.response.send_message(assigned_text(assignment))
+
+    @assign.autocomplete("group")
+    async def group_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the battle's groups by name."""
+        groups = await self.lookups.named_actors(place_of(interaction), "group")
+        return labelled_choices(groups, current)
 
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
     @is_gm()

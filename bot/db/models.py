@@ -194,6 +194,8 @@ class BattleSide(Base):
     name: Mapped[str] = mapped_column(String(100))
     army_id: Mapped[int | None] = mapped_column(ForeignKey("army.id", ondelete="SET NULL"))
     owner_id: Mapped[int] = mapped_column(BigInteger)
+    # Several players on one side: group id -> the member who orders it (none: the owner does all).
+    commanders: Mapped[dict[str, int] | None] = mapped_column(JSON)
 
     battle: Mapped[Battle] = relationship(back_populates="sides")
 

@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.presentation.replies import labelled_choices
 from bot.services.battle_state import BattleView
-from bot.services.battles import BattleSummary
+from bot.services.battles import Assignment, BattleSummary
 from bot.services.records import LoggedStep
 from bot.services.stages import StageReport
 from rules_core.state import TerrainFeature, Unit
@@ -17,6 +17,16 @@ from rules_core.state import TerrainFeature, Unit
 NEXT_STEPS = "Next: /battle terrain add, /battle deploy, then /battle start"
 RECORD_CAPTION = "The battle record (the seed is included once the battle has ended):"
 LOG_INLINE_LIMIT = 1900
+
+
+def assigned_text(assignment: Assignment) -> str:
+    """The answer to ``/battle assign``: who now commands the group, and who did before."""
+    before = assignment.previous_id
+    was = "" if before in (None, assignment.user_id) else f" (instead of <@{before}>)"
+    return (
+        f"<@{assignment.user_id}> now commands **{assignment.group_name}** of "
+        f"**{assignment.side_name}**{was}: only they order it, and each step waits for them."
+    )
 
 
 def laid_text(feature: TerrainFeature) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
-from bot.errors import UserError
+from bot.errors import NotYourGroup, UserError
 from bot.services.campaigns import Place
 
 log = logging.getLogger("bot.errors")
@@ -46,6 +46,13 @@ def labelled_choices(pairs: list[tuple[str, str]], current: str) -> list[app_com
     ][:25]
 
 
+def not_your_group_text(error: NotYourGroup) -> str:
+    """Who to ask instead: the player commanding the unit's group."""
+    if error.actor == error.group:  # a group's (or the side's) own order
+        return f"**{error.actor}** is commanded by <@{error.commander_id}>."
+    return f"**{error.actor}** is in **{error.group}**, which <@{error.commander_id}> commands."
+
+
 def unwrap(error: BaseException) -> BaseException:
     """The exception a command raised, under discord.py's CommandInvokeError."""
     if isinstance(error, app_commands.CommandInvokeError):
@@ -56,6 +63,8 @@ def unwrap(error: BaseException) -> BaseException:
 def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     """What the user is told about an error; unexpected ones are logged with a reference."""
     original = unwrap(error)
+    if isinstance(original, NotYourGroup):
+        return not_your_group_text(original)
     if isinstance(original, UserError):
         return original.message
     if isinstance(original, app_commands.TransformerError):

@@ -13,6 +13,7 @@ from sqlalchemy.orm import selectinload
 
 from bot.db.models import (
     Battle,
+    BattleSide,
     BattleStatus,
     Campaign,
     Deadline,
@@ -21,7 +22,7 @@ from bot.db.models import (
 )
 from bot.errors import Conflict, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
-from bot.services.order_params import resolve
+from bot.services.order_params import resolve, side_of
 from rules_core import engine, registry
 from rules_core.orders import ACTOR_KINDS
 from rules_core.plugin import Rules
@@ -82,8 +83,40 @@ class Loaded:
         return bytes.fromhex(self.battle.seed)
 
     def side_of(self, user_id: int) -> list[str]:
-        """The side ids a user gives orders for."""
-        return [s.side_id for s in self.battle.sides if s.owner_id == user_id]
+        """The side ids a user gives orders for: sides they own, joined or command groups of."""
+        member = find_member(self.campaign, user_id)
+        joined = member.side if member is not None and member.role is not Role.OBSERVER else None
+        return [
+            s.side_id
+            for s in self.battle.sides
+            if s.owner_id == user_id or s.name == joined or user_id in (s.commanders or {}).values()
+        ]
+
+    def side_row(self, side_id: str) -> BattleSide | None:
+        """The battle's row for a side."""
+        return next((s for s in self.battle.sides if s.side_id == side_id), None)
+
+    def commander_of(self, actor: Unit | Leader | Group | Side) -> int | None:
+        """Who alone may order an actor when its side's groups are assigned to players: the
+        player commanding its group, or the side's owner for side-level orders and groups no
+        one was given; None when the side has no assignments (any of its players may)."""
+        row = self.side_row(actor.id if isinstance(actor, Side) else actor.side)
+        if row is None or not row.commanders:
+            return None
+        group = (
+            actor.id
+            if isinstance(actor, Group)
+            else None
+            if isinstance(actor, Side)
+            else actor.group
+        )
+        return row.commanders.get(group or "", row.owner_id)
+
+    def key_of(self, side_id: str, user_id: int) -> str:
+        """What a user's confirmation is kept under: the side, or with assigned groups the
+        side and the player (each of them confirms their own part)."""
+        row = self.side_row(side_id)
+        return f"{side_id}:{user_id}" if row is not None and row.commanders else side_id
 
     def is_gm(self, user_id: int) -> bool:
         """Whether the user is a GM of the campaign."""
@@ -152,13 +185,42 @@ def _loaded(campaign: Campaign, battle: Battle) -> Loaded:
 
 
 def users_for(loaded: Loaded, sides: Sequence[str]) -> list[int]:
-    """The users who act for these sides: each side's player, and the GMs for ``gm``."""
+    """The users who act for these sides: each side's player (or, with groups assigned, each
+    player with something to order in this step), and the GMs for ``gm``."""
+    return list(dict.fromkeys(user for _, user in awaited(loaded, sides)))
+
+
+def awaited(loaded: Loaded, sides: Sequence[str]) -> list[tuple[str, int]]:
+    """(side, user) for everyone the step waits on among these sides."""
     gms = [m.user_id for m in loaded.campaign.members if m.role is Role.GM]
-    users: list[int] = []
+    found: list[tuple[str, int]] = []
     for side in sides:
-        owners = [s.owner_id for s in loaded.battle.sides if s.side_id == side]
-        users += gms if side == "gm" else owners
-    return list(dict.fromkeys(users))
+        if side == "gm":
+            found += [(side, gm) for gm in gms]
+            continue
+        row = loaded.side_row(side)
+        if row is None:
+            continue
+        users = _step_commanders(loaded, side) if row.commanders else [row.owner_id]
+        found += [(side, user) for user in users or [row.owner_id]]
+    return list(dict.fromkeys(found))
+
+
+def _step_commanders(loaded: Loaded, side: str) -> list[int]:
+    """The players of a side with assigned groups who have something to order in this step:
+    the commander of the step's subject, or of any actor of the step's order kinds."""
+    state = loaded.state
+    subject = state.cursor.subject
+    actors: list[Unit | Leader | Group | Side]
+    if subject is not None:
+        both = state.actors("group") + state.actors("leader")
+        actors = [a for a in both if a.id == subject.id]
+    else:
+        step = loaded.rules.sequence.step(state.cursor.step)
+        kinds = {loaded.rules.order_kind(k).actor for k in step.order_kinds}
+        actors = [a for k in ACTOR_KINDS if k in kinds for a in state.actors(k)]
+    users = [loaded.commander_of(a) for a in actors if side_of(a) == side]
+    return list(dict.fromkeys(u for u in users if u is not None))
 
 
 def view_of(loaded: Loaded) -> BattleView:

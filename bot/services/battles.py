@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from bot.clock import Clock
-from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign
+from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.armies import parse_roster
@@ -22,14 +22,21 @@ from bot.services.battle_state import (
     rules_of,
     view_of,
 )
-from bot.services.campaigns import Place, clean_text, load_open_campaign, require_gm
+from bot.services.campaigns import (
+    Place,
+    clean_text,
+    find_member,
+    load_open_campaign,
+    require_gm,
+)
+from bot.services.order_params import resolve
 from bot.services.parameters import battle_parameters, table_size
 from bot.services.settings import MAX_TABLE, MIN_TABLE
 from bot.services.shapes import check_on_table, parse_point, terrain_points
 from rules_core import registry
 from rules_core.plugin import Rules
 from rules_core.seeding import commitment, new_seed
-from rules_core.state import TERRAIN_KINDS, BattleState, Side, TerrainFeature, Unit
+from rules_core.state import TERRAIN_KINDS, BattleState, Group, Side, TerrainFeature, Unit
 
 SIDE_IDS = "abcdefgh"
 
@@ -45,6 +52,16 @@ class BattleSummary:
     step: str  # the title of the step play stands at
     deadline_at: datetime | None
     result: str  # how it ended, "" while it is not over
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """A group of a side given to one of its players by ``/battle assign``."""
+
+    group_name: str
+    side_name: str
+    user_id: int
+    previous_id: int | None  # who commanded it before, if anyone was assigned
 
 
 class BattleService:
@@ -172,6 +189,35 @@ class BattleService:
                 state = _with_unit(state, placed)
             loaded.save(state)
             return len(rows)
+
+    async def assign(self, place: Place, user_id: int, group: str, member_id: int) -> Assignment:
+        """Give a group (wing, division, command) of a side to one of that side's players (a
+        GM only); from then on only they order it, and the step waits for them."""
+        async with self.db.write() as session:
+            loaded = await load_battle(session, place)
+            loaded.require_gm(user_id)
+            found = resolve(loaded.state.groups, "group", group)
+            assert isinstance(found, Group)
+            row = loaded.side_row(found.side)
+            if row is None:
+                raise NotFound(f"**{found.name}** belongs to no side of this battle.")
+            member = find_member(loaded.campaign, member_id)
+            if found.side not in loaded.side_of(member_id):
+                if member is not None and member.role is Role.GM:
+                    raise InvalidInput(
+                        f"That member is a GM, not a player of **{row.name}**: a GM may order "
+                        f"any unit already. Assign **{found.name}** to a player who joined "
+                        f"**{row.name}**."
+                    )
+                raise InvalidInput(
+                    f"That member is not a player of **{row.name}**: only its players "
+                    f"(`/campaign join side:{row.name}`) can command **{found.name}**."
+                )
+            commanders = dict(row.commanders or {})
+            previous = commanders.get(found.id)
+            commanders[found.id] = member_id
+            row.commanders = commanders
+            return Assignment(found.name, row.name, member_id, previous)
 
     async def check_gm(self, place: Place, user_id: int) -> BattleView:
         """The channel's battle, if the user is one of its GMs; refuses anyone else."""

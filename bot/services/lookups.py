@@ -26,7 +26,8 @@ class LookupService:
 
     async def units_on_table(self, place: Place, user_id: int, *, own: bool) -> list[str]:
         """Names of the user's units and leaders (own), or of the enemy's units (targets)."""
-        return [name for name, mine in await self._table_names(place, user_id) if mine == own]
+        names = await self._table_names(place, user_id, own=own)
+        return [name for name, mine in names if mine == own]
 
     async def givers(self, place: Place, user_id: int, kind: str | None) -> list[str]:
         """Names of the user's units, leaders, groups or sides that give orders of a kind
@@ -40,11 +41,12 @@ class LookupService:
             actor_kinds = [known[kind]] if kind in known else sorted(set(known.values()))
             mine = _sides_for(loaded, user_id)
             state = loaded.state
+            gm = loaded.is_gm(user_id)
             return [
                 actor.name
                 for actor_kind in ACTOR_KINDS if actor_kind in actor_kinds
                 for actor in state.actors(actor_kind)
-                if side_of(actor) in mine
+                if side_of(actor) in mine and (gm or loaded.commander_of(actor) in (None, user_id))
             ]  # fmt: skip
 
     async def any_targets(self, place: Place, user_id: int) -> list[str]:
@@ -53,9 +55,10 @@ class LookupService:
         return [n for n, mine in names if not mine] + [n for n, mine in names if mine]
 
     async def _table_names(
-        self, place: Place, user_id: int, *, leaders: bool = True
+        self, place: Place, user_id: int, *, leaders: bool = True, own: bool = False
     ) -> list[tuple[str, bool]]:
-        """(name, whether it is the user's) for every unit (and leader) on the table."""
+        """(name, whether it is the user's) for every unit (and leader) on the table; with
+        ``own``, the user's own leave out those of groups another player of the side commands."""
         async with self.db.read() as session:
             try:
                 loaded = await load_battle(session, place)
@@ -65,7 +68,12 @@ class LookupService:
             state = loaded.state
             actors = (*state.units, *state.leaders) if leaders else state.units
             names = [a.name for a in actors]
-            return [(_shown(a, names), a.side in mine) for a in actors]
+            gm = loaded.is_gm(user_id)
+            return [
+                (_shown(a, names), a.side in mine)
+                for a in actors
+                if not own or gm or loaded.commander_of(a) in (None, user_id)
+            ]
 
     async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
         """(id, title) of the orders the current step takes, for autocomplete."""

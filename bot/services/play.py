@@ -14,15 +14,15 @@ from typing import Any, Protocol
 from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, DeadlineKind, Readiness
 from bot.db.session import Database
-from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.errors import Conflict, InvalidInput, NotFound, NotYourGroup, PermissionDenied
 from bot.scheduling import DueDeadline
 from bot.services.battle_state import (
     Loaded,
+    awaited,
     find_actor,
     find_giver,
     load_battle,
     load_battle_by_id,
-    users_for,
     view_of,
 )
 from bot.services.battles import undeployed
@@ -43,6 +43,7 @@ from rules_core import engine
 from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
 from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
+from rules_core.state import Group, Leader, Side, Unit
 
 
 class Armer(Protocol):
@@ -134,6 +135,7 @@ class PlayService:
             order_kind = _order_kind(loaded, kind)
             mine = None if GM in sides else sides
             actor = find_giver(loaded.state, order_kind.actor, unit, mine)
+            _check_commands(loaded, user_id, actor, GM in sides)
             order = Order(actor.id, kind, params_for(order_kind, given, loaded.state))
             verdict = loaded.rules.judge(loaded.state, order)
             if isinstance(verdict, Illegal):
@@ -165,6 +167,7 @@ class PlayService:
             loaded = await _running(session, place)
             sides = _acting_sides_of(loaded, user_id)
             actor = find_actor(loaded.state, unit, None if GM in sides else sides)
+            _check_commands(loaded, user_id, actor, GM in sides)
             rows = await _actor_orders(session, loaded, None, actor.id)
             if not rows:
                 raise NotFound(f"**{actor.name}** has no order to withdraw.")
@@ -197,19 +200,20 @@ class PlayService:
             battle = loaded.battle
             sides = _acting_sides_of(loaded, user_id)
             ready = await ready_sides(session, battle.id, battle.stage)
-            for side in sides:
-                if side not in ready:
-                    row = Readiness(battle_id=battle.id, stage=battle.stage, side_id=side,
+            for key in dict.fromkeys(loaded.key_of(side, user_id) for side in sides):
+                if key not in ready:
+                    row = Readiness(battle_id=battle.id, stage=battle.stage, side_id=key,
                                     user_id=user_id, confirmed_at=self.clock.now())  # fmt: skip
                     session.add(row)
-            ready |= set(sides)
+                    ready.add(key)
             acting = engine.waiting(loaded.rules, loaded.state).sides
             stage = battle.stage
             view = view_of(loaded)
-            if not set(acting) <= ready:
-                names = tuple(view.side_name(s) for s in acting if s not in ready)
-                awaited = tuple(users_for(loaded, [s for s in acting if s not in ready]))
-                return Confirmed(names, awaited, None)
+            left = [(s, u) for s, u in awaited(loaded, acting) if loaded.key_of(s, u) not in ready]
+            if left:
+                names = tuple(dict.fromkeys(view.side_name(s) for s, _ in left))
+                users = tuple(dict.fromkeys(u for _, u in left))
+                return Confirmed(names, users, None)
         report = await self.resolve_stage(battle.id, stage, trigger="all orders confirmed")
         return Confirmed((), (), report)
 
@@ -288,9 +292,11 @@ class PlayService:
             if not to_gm and deadline is not None and deadline <= self.clock.now():
                 return None  # overdue after downtime: the step resolves instead
             rows = await stage_orders(session, battle_id, stage)
-            done = {r.side_id for r in rows} | await ready_sides(session, battle_id, stage)
+            done = {loaded.key_of(r.side_id, r.user_id) for r in rows}
+            done |= await ready_sides(session, battle_id, stage)
             acting = engine.waiting(loaded.rules, loaded.state).sides
-            users = users_for(loaded, [s for s in acting if s not in done])
+            waiting = awaited(loaded, acting)
+            users = list(dict.fromkeys(u for s, u in waiting if loaded.key_of(s, u) not in done))
             view = view_of(loaded)
             if to_gm:
                 return Reminder(view.channel_id, view.name, stage_title(loaded), view.gm_ids,
@@ -382,6 +388,21 @@ def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
     raise Conflict(
         f"It is not your turn to give orders: the {waiting.title} step waits for others."
     )
+
+
+def _check_commands(
+    loaded: Loaded, user_id: int, actor: Unit | Leader | Group | Side, gm: bool
+) -> None:
+    """Refuses a player ordering a group (or its units and leaders) another player of the side
+    commands; side-level orders stay with the side's owner."""
+    commander = loaded.commander_of(actor)
+    if gm or commander is None or commander == user_id:
+        return
+    group_id = actor.id if isinstance(actor, Group | Side) else actor.group
+    names = {g.id: g.name for g in loaded.state.groups}
+    side = loaded.side_row(actor.id if isinstance(actor, Side) else actor.side)
+    group = names.get(group_id or "", side.name if side is not None else "the side")
+    raise NotYourGroup(actor.name, group, commander)
 
 
 def _question(

@@ -22,6 +22,7 @@ GM_COMMANDS = (
     "campaign rules set",
     "campaign rules reset",
     "battle create",
+    "battle assign",
     "battle terrain add",
     "battle terrain remove",
     "battle start",
