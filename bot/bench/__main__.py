@@ -13,9 +13,15 @@ from bot.bench import maps
 from bot.bench.engine import engine_figures
 from bot.bench.report import Figure, load, table, write_json
 from bot.bench.targets import engine_targets
+from rules_core.registry import all_rulesets
 
-RULESETS = ("skirmish", "tree_of_battles", "hail_caesar")
 SIZES, SMOKE_SIZES = (12, 60, 120, 240), (12,)
+
+
+def playable() -> tuple[str, ...]:
+    """The rulesets the engine can play a sample battle of, tutorial ones included."""
+    found = all_rulesets(include_unlisted=True)
+    return tuple(r.id for r in found if r.rules is not None and r.rules.sample_battle() is not None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = tuple(args.sizes or (SMOKE_SIZES if args.smoke else SIZES))
     turns = 1 if args.smoke else args.turns
     figures: list[Figure] = []
-    figures += engine_targets(engine_figures(RULESETS, sizes, turns))
+    figures += engine_targets(engine_figures(playable(), sizes, turns))
     figures += maps.figures(runs=1 if args.smoke else 11)
     machine = load()
     print(f"Aide-de-Camp benchmark ({machine})\n")

@@ -106,7 +106,7 @@ def busy_battle(seed: int = 7) -> tuple[BattleState, tuple[Event, ...]]:
         )
     )
     state = BattleState(
-        "bench", "heroic_age", Battlefield(72.0, 48.0, "inch", 25.4),
+        "bench", "bench", Battlefield(72.0, 48.0, "inch", 25.4),  # shared status keys only
         Cursor(3, "main", "movement", ("blue", "orange")), sides,
         leaders=leaders, units=units, terrain=_terrain(rng, 30),
     )  # fmt: skip

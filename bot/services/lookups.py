@@ -6,6 +6,9 @@ answer with nothing rather than an error when there is no battle to look in.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services import holders
@@ -24,6 +27,16 @@ class LookupService:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    @asynccontextmanager
+    async def _battle(self, place: Place) -> AsyncIterator[Loaded | None]:
+        """The channel's battle in a read session, or None when there is none to look in."""
+        async with self.db.read() as session:
+            try:
+                loaded: Loaded | None = await load_battle(session, place)
+            except (NotFound, Conflict):
+                loaded = None
+            yield loaded
+
     async def units_on_table(self, place: Place, user_id: int, *, own: bool) -> list[str]:
         """Names of the user's units and leaders (own), or of the enemy's units (targets)."""
         names = await self._table_names(place, user_id, own=own)
@@ -32,10 +45,8 @@ class LookupService:
     async def givers(self, place: Place, user_id: int, kind: str | None) -> list[str]:
         """Names of the user's units, leaders, groups or sides that give orders of a kind
         (every kind's givers when the kind is not known yet)."""
-        async with self.db.read() as session:
-            try:
-                loaded = await load_battle(session, place)
-            except (NotFound, Conflict):
+        async with self._battle(place) as loaded:
+            if loaded is None:
                 return []
             known = {k.id: k.actor for k in loaded.rules.order_kinds}
             actor_kinds = [known[kind]] if kind in known else sorted(set(known.values()))
@@ -59,10 +70,8 @@ class LookupService:
     ) -> list[tuple[str, bool]]:
         """(name, whether it is the user's) for every unit (and leader) on the table; with
         ``own``, the user's own leave out those of groups another player of the side commands."""
-        async with self.db.read() as session:
-            try:
-                loaded = await load_battle(session, place)
-            except (NotFound, Conflict):
+        async with self._battle(place) as loaded:
+            if loaded is None:
                 return []
             mine = _sides_for(loaded, user_id)
             state = loaded.state
@@ -77,10 +86,8 @@ class LookupService:
 
     async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
         """(id, title) of the orders the current step takes, for autocomplete."""
-        async with self.db.read() as session:
-            try:
-                loaded = await load_battle(session, place)
-            except (NotFound, Conflict):
+        async with self._battle(place) as loaded:
+            if loaded is None:
                 return []
             step = loaded.rules.sequence.step(loaded.state.cursor.step)
             return [(k, loaded.rules.order_kind(k).title) for k in step.order_kinds]
@@ -88,10 +95,8 @@ class LookupService:
     async def order_options(self, place: Place, kind: str, which: int = 0) -> list[str]:
         """The choices an order kind's ``which``-th choice parameter takes (formations,
         command actions …): ``option`` is the first, ``option2`` the second."""
-        async with self.db.read() as session:
-            try:
-                loaded = await load_battle(session, place)
-            except (NotFound, Conflict):
+        async with self._battle(place) as loaded:
+            if loaded is None:
                 return []
             rules = loaded.rules
             if kind == "command" and kind not in {k.id for k in rules.order_kinds}:
@@ -106,10 +111,8 @@ class LookupService:
     async def named_actors(self, place: Place, actor_kind: str) -> list[tuple[str, str]]:
         """(id, label) of every leader, group or unit on the table; a name shared by two
         carries its side so the labels tell them apart."""
-        async with self.db.read() as session:
-            try:
-                loaded = await load_battle(session, place)
-            except (NotFound, Conflict):
+        async with self._battle(place) as loaded:
+            if loaded is None:
                 return []
             actors = loaded.state.actors(actor_kind)
             names = [a.name for a in actors]
@@ -124,10 +127,8 @@ class LookupService:
 
     async def pending_options(self, place: Place) -> list[tuple[str, str]]:
         """(id, label) of the answers to the waiting question, for autocomplete."""
-        async with self.db.read() as session:
-            try:
-                loaded = await load_battle(session, place)
-            except (NotFound, Conflict):
+        async with self._battle(place) as loaded:
+            if loaded is None:
                 return []
             pending = loaded.state.pending
             questions = () if pending is None else pending.open
@@ -135,10 +136,8 @@ class LookupService:
 
     async def open_questions(self, place: Place) -> list[tuple[str, str]]:
         """(id, question) of every question the battle waits for, for ``/answer question``."""
-        async with self.db.read() as session:
-            try:
-                loaded = await load_battle(session, place)
-            except (NotFound, Conflict):
+        async with self._battle(place) as loaded:
+            if loaded is None:
                 return []
             pending = loaded.state.pending
             return [] if pending is None else [(d.id, d.question) for d in pending.open]
