@@ -1,10 +1,19 @@
-"""Playing-card decks shuffled by an injected random.Random, with storable state."""
+"""Playing cards and card decks kept in the battle state.
+
+A ``DeckState`` lives in ``BattleState.decks``: its draw pile is a sorted set of card codes
+(never a future order), with the discards, the cards face up on the table, and hands and
+retained piles keyed by owner (a side id, or a leader's or unit's id). A resolver works a deck
+through ``Context.cards(deck_id)``; a draw picks a card from the step's random stream at draw
+time and is logged as a ``CardDrawn`` event, which the battle record keeps like a dice roll.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from rules_core.codec import Serialisable
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
@@ -63,6 +72,49 @@ class Card:
 
     def __str__(self) -> str:
         return JOKER if self.suit is None else f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
+
+
+CONCEALED = "?"  # a card code a viewer may not see (``rules_core.secrets.view``)
+
+
+@dataclass(frozen=True)
+class DeckState(Serialisable):
+    """One deck as the battle keeps it; every card is in exactly one place."""
+
+    id: str
+    pile: tuple[str, ...] = ()  # the cards to draw, sorted: the order is drawn at draw time
+    discards: tuple[str, ...] = ()
+    face_up: tuple[str, ...] = ()  # played or drawn face up, seen by everyone
+    hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    retained: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def hand(self, owner: str) -> tuple[str, ...]:
+        """The codes of one owner's hand (empty if they hold none)."""
+        return tuple(self.hands.get(owner, ()))
+
+    def kept(self, owner: str) -> tuple[str, ...]:
+        """The codes of one owner's retained pile."""
+        return tuple(self.retained.get(owner, ()))
+
+    def every_card(self) -> tuple[str, ...]:
+        """Every card code of the deck wherever it is (concealed ones as ``CONCEALED``)."""
+        held = [code for pile in (*self.hands.values(), *self.retained.values()) for code in pile]
+        return (*self.pile, *self.discards, *self.face_up, *held)
+
+
+@dataclass(frozen=True)
+class Draw(Serialisable):
+    """One card drawn: the deck, who drew it (None: turned face up) and its code ("" where
+    the viewer may not see it)."""
+
+    deck: str
+    owner: str | None
+    card: str
+
+
+def sort_codes(codes: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """Card codes in deck order (suit, rank, Jokers last); a pile is kept this way."""
+    return tuple(sorted(codes, key=lambda code: _order(Card.from_code(code))))
 
 
 def full_deck(jokers: bool = True) -> tuple[Card, ...]:
