@@ -325,10 +325,10 @@ class Cards:
     def draw(self, owner: str | None = None) -> str:
         """Draw a card into ``owner``'s hand (private to their side), or face up onto the
         table when ``owner`` is None; EmptyDeckError when the pile is empty."""
+        audience = None if owner is None else self._audience(owner)
         deck = self.deck
         if not deck.pile:
             raise EmptyDeckError(f"the {self.id} deck is empty: shuffle the discards back")
-        audience = None if owner is None else self._audience(owner)
         card = deck.pile[self._context.rng.randrange(len(deck.pile))]
         pile = tuple(code for code in deck.pile if code != card)
         if owner is None:
