@@ -60,7 +60,11 @@ def map_options(
             raise InvalidInput(no_reach_text(found.name, reach))
     side_view = None
     if fog:
-        sides = [s.side_id for s in view.sides if s.owner_id == user_id]
+        sides = (
+            view.seat.sides
+            if view.seat is not None
+            else [s.side_id for s in view.sides if s.owner_id == user_id]
+        )
         if not sides:
             raise InvalidInput("You have no side in this battle, so there is no view of yours.")
         side_view = SideView(sides[0])

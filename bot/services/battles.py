@@ -129,9 +129,13 @@ class BattleService:
             return [_summary(b) for b in found]
 
     async def view(self, place: Place) -> BattleView:
-        """The channel's battle as it stands."""
+        """The channel's battle as it stands, as the one who asks may see it (their seat)."""
         async with self.db.read() as session:
-            return view_of(await load_battle(session, place))
+            loaded = await load_battle(session, place)
+            shown = view_of(loaded)
+            if place.user_id is None:
+                return shown
+            return replace(shown, seat=loaded.seat(place.user_id))
 
     async def add_terrain(
         self, place: Place, user_id: int, kind: str, shape: str, at: str, size: str | None,

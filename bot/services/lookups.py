@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.db.session import Database
-from bot.errors import Conflict, InvalidInput, NotFound
+from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound
 from bot.services import holders
 from bot.services.battle_state import Loaded, find_actor, load_battle
 from bot.services.battles import _roster_entries
@@ -33,7 +33,7 @@ class LookupService:
         async with self.db.read() as session:
             try:
                 loaded: Loaded | None = await load_battle(session, place)
-            except (NotFound, Conflict):
+            except (NotFound, Conflict, ClosedCampaign):
                 loaded = None
             yield loaded
 
@@ -149,7 +149,7 @@ class LookupService:
             try:
                 loaded = await load_battle(session, place)
                 scope = holders.scope_of(find_actor(loaded.state, holder)) if holder else None
-            except (NotFound, Conflict, InvalidInput):
+            except (NotFound, Conflict, InvalidInput, ClosedCampaign):
                 return []
             return holders.fields_of(loaded.rules, scope or Scope.UNIT)
 

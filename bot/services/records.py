@@ -14,8 +14,11 @@ from bot.db.models import BattleStatus, RecordEntry, StageLog
 from bot.db.session import Database
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
+from bot.services.order_params import side_of
+from bot.services.seats import seat_of
 from rules_core import engine
 from rules_core.events import event_from_dict
+from rules_core.orders import ACTOR_KINDS
 from rules_core.render import Renderer
 from rules_core.state import BattleState
 
@@ -39,16 +42,43 @@ class RecordService:
         self.db = db
 
     async def log(self, place: Place, turn: int) -> list[LoggedStep]:
-        """The log of one turn."""
+        """The log of one turn (an outsider of a closed campaign is refused on loading)."""
         async with self.db.read() as session:
             return await turn_log(session, await load_battle(session, place, _ANY), turn)
 
     async def record(self, place: Place) -> bytes:
-        """The battle record so far (the seed only once the battle has ended)."""
+        """The battle record so far (the seed only once the battle has ended). Mid-battle a GM
+        (or the bot: no user in the place) gets it whole; anyone else as their seat may see
+        it: while the battle waits at a question, the other sides' orders of that open step
+        are left out."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place, _ANY)
             finished = loaded.battle.status is BattleStatus.FINISHED
-            return await record_bytes(session, loaded, reveal=finished)
+            data = await record_bytes(session, loaded, reveal=finished)
+            if finished or place.user_id is None:
+                return data
+            seat = seat_of(loaded.campaign, place.user_id, loaded.battle)
+            if seat.is_gm:
+                return data
+            record = seen_record(json.loads(data), loaded.state, seat.sides)
+            return json.dumps(record, indent=1, sort_keys=True).encode()
+
+
+def seen_record(record: dict[str, Any], state: BattleState, sides: Sequence[str]) -> dict[str, Any]:
+    """A record read mid-battle by a player of ``sides`` (none: an observer): when the battle
+    is stopped at a question, the entries of that open step (its last "resolve" and the
+    answers after it) keep only the orders of the reader's own sides."""
+    if state.pending is None:
+        return record
+    owners = {a.id: side_of(a) for kind in ACTOR_KINDS for a in state.actors(kind)}
+    entries = [dict(e) for e in record["entries"]]
+    starts = [i for i, e in enumerate(entries) if e.get("action") == "resolve"]
+    for entry in entries[starts[-1] :] if starts else ():
+        if entry.get("action") in ("resolve", "answer"):
+            entry["orders"] = [
+                o for o in entry.get("orders", ()) if owners.get(str(o.get("actor"))) in sides
+            ]
+    return {**record, "entries": entries}
 
 
 async def append_entries(session: AsyncSession, battle_id: int, entries: Sequence[object]) -> None:
