@@ -165,10 +165,16 @@ class LookupService:
         async with self.db.read() as session:
             return list((await load_battle(session, place)).state.terrain)
 
+    async def terrain_choices(self, place: Place) -> list[TerrainFeature]:
+        """The terrain on the table, for autocomplete: none where there is nothing to see."""
+        async with self._battle(place) as loaded:
+            return [] if loaded is None else list(loaded.state.terrain)
+
     async def roster_units(self, place: Place, user_id: int) -> list[tuple[str, str, bool]]:
         """(id, name, deployed) of the units the user may deploy, for autocomplete."""
-        async with self.db.read() as session:
-            loaded = await load_battle(session, place)
+        async with self._battle(place) as loaded:
+            if loaded is None:
+                return []
             on_table = {u.id for u in loaded.state.units}
             return [
                 (unit_id, name, unit_id in on_table)
