@@ -34,7 +34,8 @@ class Decision(Serialisable):
     ``answer`` is one of ``ANSWER_KINDS``: ``option`` (one of ``options``), ``unit`` or
     ``leader`` (one of ``options``, whose ids are unit or leader ids), ``point`` (``x,y``),
     ``number`` (from ``low`` to ``high``) or ``facing`` (compass degrees, 0 to 360). An answer
-    travels as text; ``value`` reads it as the kind's value.
+    travels as text; ``value`` reads it as the kind's value. A ``private`` question is shown
+    to ``who`` alone: its events are ``Private`` and ``rules_core.secrets.view`` hides it.
     """
 
     id: str
@@ -45,6 +46,7 @@ class Decision(Serialisable):
     answer: str = "option"
     low: float | None = None
     high: float | None = None
+    private: bool = False  # True: only ``who`` (and the GM) see the question and its answer
 
     def __post_init__(self) -> None:
         if self.answer not in ANSWER_KINDS:
