@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bot.db.models import Battle, Campaign, Role
 from bot.services.campaigns import find_member, is_closed
-
-if TYPE_CHECKING:
-    from rules_core.secrets import Viewer
+from rules_core.secrets import Viewer
 
 
 class SeatKind(enum.StrEnum):
@@ -50,8 +47,6 @@ class Seat:
     def viewer(self) -> Viewer:
         """The rules core's viewer for this seat: the GM sees all, a player their first side,
         everyone else (observers, outsiders of an open campaign) the public view."""
-        from rules_core.secrets import Viewer
-
         if self.is_gm:
             return Viewer.game_master()
         if self.sides:

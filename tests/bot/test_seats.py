@@ -16,6 +16,7 @@ from bot.services import Services
 from bot.services.battle_state import load_battle
 from bot.services.campaigns import Place
 from bot.services.seats import Seat, SeatKind, seat_of
+from rules_core.secrets import Viewer
 from tests.bot.battle_setup import deployed_battle
 from tests.conftest import ALICE, BOB, GM, OUTSIDER
 
@@ -146,3 +147,11 @@ async def test_closing_refuses_outsiders_everywhere_and_changes_nothing(
     assert (await services.battles.view(stranger)).seat == Seat(SeatKind.OUTSIDER)
     watched = await services.campaigns.join(stranger, 98, None)
     assert [m.role for m in watched.members if m.user_id == 98] == [Role.OBSERVER]
+
+
+def test_each_seat_has_its_viewer() -> None:
+    assert Seat(SeatKind.GM, ("a",)).viewer() == Viewer.game_master()  # a GM who plays sees all
+    assert Seat(SeatKind.PLAYER, ("b",)).viewer() == Viewer.of_side("b")
+    assert Seat(SeatKind.PLAYER).viewer() == Viewer.public()  # no side in this battle
+    assert Seat(SeatKind.OBSERVER).viewer() == Viewer.public()
+    assert Seat(SeatKind.OUTSIDER).viewer() == Viewer.public()
