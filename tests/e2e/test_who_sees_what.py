@@ -143,6 +143,16 @@ async def test_who_sees_what_in_an_open_and_a_closed_campaign(aide: Harness) -> 
                 for name, reply in replies.items():
                     texts = [reply.text, *(f.data.decode(errors="ignore") for f in reply.files)]
                     assert not any(held in t for t in texts), (seat, name)
+                assert not any(held in c["name"] for cs in offered.values() for c in cs), seat
+            # One side's view of the map, privately: for whoever plays a side only.
+            fogged = await h.slash(user, "battle map", channel=where, fog=True)
+            assert fogged.ephemeral, (seat, fogged)
+            if seat in ("asked", "charging"):
+                assert fogged.files[0].data.startswith(b"\x89PNG"), seat
+            else:
+                assert fogged.content == (
+                    "You have no side in this battle, so there is no view of yours."
+                ), (seat, fogged)
 
     # Outsiders of the closed campaign change nothing; once it resolves, the orders are public.
     refused = await h.slash(h.outsider, "campaign watch", channel=where)
