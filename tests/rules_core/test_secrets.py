@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from rules_core import engine, registry
-from rules_core.cards import CONCEALED
+from rules_core.cards import CONCEALED, Card, Draw, sort_codes
+from rules_core.context import Context
 from rules_core.decisions import GM, Answer, Decision, Option
 from rules_core.engine import Resolution
 from rules_core.events import (
@@ -27,11 +29,14 @@ from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.record import BattleRecord
 from rules_core.render import Renderer
-from rules_core.secrets import Viewer, view, view_record, visible_events
+from rules_core.rulesets.tree_of_battles import demo
+from rules_core.secrets import Viewer, masked_decision, view, view_record, visible_events
+from rules_core.seeding import stream
 from rules_core.state import BattleState, Side
 from rules_core.status import UndeclaredStatus
 from rules_core.verify import verify
 from tests.conftest import TEST_RULESETS
+from tests.rules_core.rulesets.tree_of_battles.test_forces import built
 
 SEED = bytes.fromhex("c0de" * 16)
 RED, BLUE = Viewer.of_side("red"), Viewer.of_side("blue")
@@ -59,14 +64,10 @@ def parley(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
 def new_battle(rules: Rules, hand: int = 3) -> BattleState:
     sides = (Side("red", "Red"), Side("blue", "Blue"))
     state = rules.new_battle("parley-1", "parley", 48, 36, sides)
-    from dataclasses import replace
-
     return engine.begin(rules, replace(state, parameters={"hand": hand}))
 
 
 def highest(state: BattleState, side: str) -> str:
-    from rules_core.cards import Card
-
     hand = state.deck("cards").hand(side)
     return max(hand, key=lambda code: (Card.from_code(code).value, code))
 
@@ -130,8 +131,6 @@ def test_a_private_event_round_trips_and_shows_its_public_form_to_others() -> No
 
 
 def test_the_renderer_shows_a_private_event_only_to_its_audience() -> None:
-    from rules_core.cards import Draw
-
     drawn = Private(
         "red", CardDrawn(Draw("cards", "red", "QS")), CardDrawn(Draw("cards", "red", ""))
     )
@@ -191,10 +190,7 @@ def test_the_saved_state_holds_no_draw_order(parley: Rules) -> None:
     other = engine.settle(parley, bytes(32), Resolution(first, (), ())).state
     deck, again = one.deck("cards"), other.deck("cards")
     assert deck.hands != again.hands, "the same state draws differently with another seed"
-    assert list(deck.pile) == sorted(deck.pile, key=deck.pile.index)  # trivially ordered ...
-    from rules_core.cards import sort_codes
-
-    assert deck.pile == sort_codes(deck.pile)  # ... and that order is the deck's own, sorted
+    assert deck.pile == sort_codes(deck.pile) and again.pile == sort_codes(again.pile)
     assert len(deck.pile) == 52 - 6
     assert BattleState.from_dict(json.loads(json.dumps(one.to_dict()))) == one
 
@@ -228,9 +224,6 @@ def test_hidden_state_is_seen_by_its_side_alone(parley: Rules) -> None:
 
 
 def test_set_hidden_refuses_an_undeclared_key(parley: Rules) -> None:
-    from rules_core.context import Context
-    from rules_core.seeding import stream
-
     ctx = Context(parley, new_battle(parley), (), (), stream(SEED, "x"))
     with pytest.raises(UndeclaredStatus):
         ctx.set_hidden("red", "why", points=3)
@@ -314,8 +307,6 @@ def test_view_record_hides_a_private_answer_from_others(parley: Rules) -> None:
 
 
 def test_a_masked_question_keeps_only_its_id_and_who() -> None:
-    from rules_core.secrets import masked_decision
-
     asked = Decision("q", "Which?", (Option("a", "A"), Option("b", "B")), "b", "red", private=True)
     masked = masked_decision(asked)
     assert (masked.id, masked.who, masked.private) == ("q", "red", True)
@@ -326,9 +317,6 @@ def test_a_masked_question_keeps_only_its_id_and_who() -> None:
 
 
 def test_the_record_of_a_step_stopped_for_a_charge_response_hides_the_other_sides_orders() -> None:
-    from rules_core.rulesets.tree_of_battles import demo
-    from tests.rules_core.rulesets.tree_of_battles.test_forces import built
-
     rules = registry.get("tree_of_battles").rules
     assert rules is not None
     first = engine.begin(rules, built(rules))
