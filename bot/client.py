@@ -59,6 +59,9 @@ class AideBot(commands.Bot):
         self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
         self.services.play.armer = self.deadlines
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
+        # Battles whose open question posts this process knows (it posted or looked for them);
+        # for any other, questions an earlier process posted are found in the channel.
+        self.questions_known: set[int] = set()
         self.outbox_lock = asyncio.Lock()  # one poster at a time: each result goes out once
         self.tree.on_error = self.on_app_command_error
         self._heartbeat: asyncio.Task[None] | None = None
