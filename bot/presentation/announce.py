@@ -128,7 +128,36 @@ async def flush_outbox(bot: AideBot, fresh: StageReport | None = None) -> int:
                     return posted
             await bot.services.outbox.mark_posted(battle_id, stage)
             posted += 1
+        for battle_id in await bot.services.outbox.pending_ends():
+            rebuilt = await bot.services.outbox.end_report(battle_id)
+            if rebuilt is not None:
+                try:
+                    await _post_end(bot, battle_id, *rebuilt)
+                except discord.HTTPException:
+                    log.warning("end of battle %s unposted; retried later", battle_id,
+                                exc_info=True)  # fmt: skip
+                    return posted
+            await bot.services.outbox.mark_end_posted(battle_id)
+            posted += 1
     return posted
+
+
+async def post_ended(bot: AideBot, battle_id: int, channel_id: int, ended: EndReport) -> None:
+    """Post a battle's end (a GM ended it) through the outbox: once, and again after a
+    restart or a Discord failure if it did not go out."""
+    async with bot.outbox_lock:
+        try:
+            await _post_end(bot, battle_id, channel_id, ended)
+        except discord.HTTPException:
+            log.warning("end of battle %s unposted; retried later", battle_id, exc_info=True)
+            return
+        await bot.services.outbox.mark_end_posted(battle_id)
+
+
+async def _post_end(bot: AideBot, battle_id: int, channel_id: int, ended: EndReport) -> None:
+    """The end embed with the record, to the campaign channel."""
+    channel = bot.get_partial_messageable(channel_id)
+    await channel.send(embed=end_embed(ended), file=record_file(ended), nonce=f"end.{battle_id}")
 
 
 async def _post_report(bot: AideBot, report: StageReport) -> None:

@@ -250,7 +250,7 @@ class ProcessBot:
         """Where play stands: how many campaigns, members, armies and battles; the last
         battle's stage and status."""
         counts = tuple(
-            len(self.read(f"SELECT id FROM {table}"))  # noqa: S608 (fixed names)
+            len(self.read(f"SELECT id FROM {table}"))
             for table in ("campaign", "membership", "army")
         )
         rows = self.read("SELECT stage, status FROM battle ORDER BY id")

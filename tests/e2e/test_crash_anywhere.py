@@ -31,8 +31,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.e2e.fake_clock import DEFAULT_START
 from tests.e2e.fake_discord import BotMessage, World
 from tests.e2e.process_harness import BotDied, Outcome, ProcessBot
@@ -40,8 +38,8 @@ from tests.e2e.skirmish_battle import BATTLE, BLUE, BLUE_DEPLOYMENT, CAMPAIGN, R
 
 SEED = bytes(range(32))
 MIN_KILLS = 50
-TARGET_KILLS = 75  # the kill points drawn are this dense; killing stops after ENOUGH_KILLS
-ENOUGH_KILLS = 60
+TARGET_KILLS = 50  # kill points are drawn from 1 to 2 x events / TARGET_KILLS
+ENOUGH_KILLS = 150  # a safety cap: past it the bot runs unkilled
 CHANNEL = "hundred-years"
 
 
@@ -52,6 +50,7 @@ class Step:
     label: str
     do: Callable[[ProcessBot, World], Awaitable[Outcome | None]]
     order: tuple[str, str] | None = None  # (user, kind) for an order that must be kept
+    moment: str = "set-up"  # what kind of moment a kill during it interrupts
 
 
 def slash(who: str, command: str, **options: Any) -> Step:
@@ -62,7 +61,13 @@ def slash(who: str, command: str, **options: Any) -> Step:
 
     kind = command.removeprefix("order ")
     is_order = command.startswith("order ") and kind != "done"
-    return Step(f"{who}: /{command} {options}", do, (who, kind) if is_order else None)
+    moment = {"order done": "a confirmation (and the resolution it starts)"}.get(command, "")
+    if command == "gm ruling":
+        moment = "a GM ruling a question"
+    elif command == "battle start":
+        moment = "the battle's start"
+    moment = moment or ("an order" if is_order else "set-up")
+    return Step(f"{who}: /{command} {options}", do, (who, kind) if is_order else None, moment)
 
 
 def upload(who: str, command: str, filename: str, data: Any) -> Step:
@@ -88,7 +93,7 @@ def click(who: str, label: str) -> Step:
             return None
         return await pb.click(getattr(world, who), showing[-1], label)
 
-    return Step(f"{who}: clicks {label!r}", do)
+    return Step(f"{who}: clicks {label!r}", do, moment="a question answered")
 
 
 _ELAPSED = [0.0]  # hours the script has let pass so far, while it is written
@@ -103,7 +108,7 @@ def wait(hours: float) -> Step:
     async def do(pb: ProcessBot, world: World) -> None:
         await pb.advance_to(target)
 
-    return Step(f"{hours} hours pass", do)
+    return Step(f"{hours} hours pass", do, moment="a deadline or reminder firing")
 
 
 def end_battle() -> Step:
@@ -116,7 +121,7 @@ def end_battle() -> Step:
             return asked
         return await pb.click(world.gm, asked.messages[0], "Confirm")
 
-    return Step("gm: /battle end + Confirm", do)
+    return Step("gm: /battle end + Confirm", do, moment="a GM ending the battle")
 
 
 SCRIPT = [
@@ -178,12 +183,21 @@ class Run:
     events: int
     kept: list[tuple[int, str, str]]  # acknowledged orders: (stage, kind, reply)
     answers: list[str]  # what each step was answered
+    interrupted: Counter[str]  # kills by the moment of play they interrupted
 
 
 def shown(message: BotMessage) -> dict[str, Any]:
-    """A channel post as people see it now (after its edits)."""
+    """A channel post as people see it now (after its edits).
+
+    A question answered by a click reads "Answered by …"; if the bot was killed after storing
+    the answer but before editing the question, the next post closes it instead ("…
+    (closed: answered)"). Either way it is answered and shows no buttons: both read the same.
+    """
+    content = message.content
+    if content.startswith("Answered by ") or content.endswith("\n(closed: answered)"):
+        content = "(answered)"
     return {
-        "content": message.content,
+        "content": content,
         "embeds": message.embeds,
         "files": [(f.filename, hashlib.sha256(f.data).hexdigest()) for f in message.files],
         "buttons": [c.get("label") for c in message.interactive],
@@ -215,7 +229,8 @@ def dump(pb: ProcessBot) -> dict[str, Any]:
         "resolved_at, trigger, missing, announced_at IS NOT NULL FROM stage_log "
         "ORDER BY battle_id, number",
         "record": "SELECT seq, entry FROM record_entry ORDER BY battle_id, seq",
-        "orders": "SELECT stage, side_id, user_id, actor, seq, kind, params, summary, "
+        # Not seq: an order repeated after a lost answer replaces the first, numbered after it.
+        "orders": "SELECT stage, side_id, user_id, actor, kind, params, summary, "
         "submitted_at FROM battle_order ORDER BY battle_id, stage, actor, seq",
         "readiness": "SELECT stage, side_id, user_id, confirmed_at FROM readiness "
         "ORDER BY battle_id, stage, side_id",
@@ -241,21 +256,28 @@ async def play(
     after: list[tuple[Any, ...]] = []
     kept: list[tuple[int, str, str]] = []
     answers: list[str] = []
+    interrupted: Counter[str] = Counter()
     await pb.open()
     try:
 
-        async def running() -> None:
+        async def running(soon: bool = False) -> None:
             while not pb.running:
                 kills = pb.exits.count(-9)
                 at: int | str = 0
                 if crash_span and kills < ENOUGH_KILLS:
-                    at = schedule.randint(1, crash_span)
-                    if pb.starts % 6 == 5:  # now and then while catching up at start-up
+                    at = schedule.randint(1, 2 if soon else crash_span)
+                    if pb.starts % 6 == 5 and not soon:  # now and then at start-up
                         at = f"start:{schedule.randint(1, 12)}"
-                await pb.start(at)
+                if not await pb.start(at):
+                    interrupted["a restart (catching up)"] += 1
 
         for i, step in enumerate(SCRIPT):
             outcome: Outcome | None = None
+            if crash_span and step.moment not in interrupted:
+                # Every kind of moment is interrupted at least once: the bot is restarted
+                # (gracefully) to be killed within the step's first events.
+                await pb.stop()
+                await running(soon=True)
             while True:
                 await running()
                 where = pb.where()
@@ -267,8 +289,12 @@ async def play(
                 try:
                     outcome = await step.do(pb, world)
                 except BotDied:
+                    interrupted[step.moment] += 1
                     continue
+                if not pb.running:
+                    interrupted[step.moment] += 1
                 if outcome is not None and not outcome.acknowledged:
+                    assert not pb.running, f"{step.label}: the bot answered nothing"
                     continue  # no answer: the user tries again
                 break
             before.append(where)
@@ -292,9 +318,11 @@ async def play(
         channel = world.channel(CHANNEL)
         posts = [m for m in pb.posts(channel) if not m.content.startswith("⏰")]
         reminders = [m.content for m in pb.posts(channel) if m.content.startswith("⏰")]
-        return Run(
-            before, after, [shown(m) for m in posts], reminders, dump(pb), events, kept, answers
-        ), pb
+        shown_posts = [shown(m) for m in posts]
+        run = Run(
+            before, after, shown_posts, reminders, dump(pb), events, kept, answers, interrupted
+        )
+        return run, pb
     finally:
         await pb.close()
 
@@ -322,13 +350,16 @@ async def test_killed_anywhere_the_battle_ends_as_if_never_killed(tmp_path: Path
         print(f"  {count:3d} {place}")
     for place, count in sorted(contexts.items()):
         print(f"  {count:3d} {place}")
+    for moment, count in sorted(crashed.interrupted.items()):
+        print(f"  {count:3d} during {moment}")
     assert len(kills) >= MIN_KILLS
+    assert set(crashed.interrupted) >= {s.moment for s in SCRIPT}, crashed.interrupted
     assert pb.exits.count(-9) == len(kills)
 
     # Every acknowledged order is stored for the step it was given in.
     orders = crashed.database["orders"]
     for stage, kind, reply in crashed.kept:
-        assert any(o[0] == stage and o[5] == kind and o[7] in reply for o in orders), reply
+        assert any(o[0] == stage and o[4] == kind and o[6] in reply for o in orders), reply
     # Steps numbered without gap or repeat, each resolved once, every one announced.
     numbers = [row[0] for row in crashed.database["stage_log"]]
     assert numbers == list(range(1, len(numbers) + 1))
