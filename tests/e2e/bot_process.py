@@ -179,6 +179,7 @@ async def _watch(bot: Any, clock: FileClock, status: Path, crash: Crash) -> None
 
 async def run_bot() -> None:
     """One bot process: until SIGTERM (a graceful close) or SIGKILL."""
+    from bot.__main__ import stop_on_sigterm
     from bot.client import AideBot
     from bot.config import Settings
 
@@ -196,10 +197,8 @@ async def run_bot() -> None:
     )
     bot = AideBot(settings, clock=clock, rng=random.Random(1415), guild_ready_timeout=0.05)
     crash.posting = bot.outbox_lock
-    loop = asyncio.get_running_loop()
-    closing: list[asyncio.Task[None]] = []
-    loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
     async with bot:
+        stop_on_sigterm(bot)  # production's handler: SIGTERM closes gracefully
         watcher = asyncio.create_task(watch(bot, clock, Path(env["AIDE_TEST_STATUS_FILE"]), crash))
         try:
             await bot.start("fake-token")

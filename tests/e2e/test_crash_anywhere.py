@@ -355,6 +355,8 @@ async def test_killed_anywhere_the_battle_ends_as_if_never_killed(tmp_path: Path
     assert len(kills) >= MIN_KILLS
     assert set(crashed.interrupted) >= {s.moment for s in SCRIPT}, crashed.interrupted
     assert pb.exits.count(-9) == len(kills)
+    # Every other process was stopped with SIGTERM (as `docker stop` does) and closed cleanly.
+    assert set(pb.exits) == {-9, 0} and pb.exits.count(0) >= 2
 
     # Every acknowledged order is stored for the step it was given in.
     orders = crashed.database["orders"]
