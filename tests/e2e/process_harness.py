@@ -255,8 +255,3 @@ class ProcessBot:
         )
         rows = self.read("SELECT stage, status FROM battle ORDER BY id")
         return (*counts, len(rows), *(rows[-1] if rows else (None, None)))
-
-
-def when(text: str) -> datetime:
-    """An ISO time."""
-    return datetime.fromisoformat(text)
