@@ -26,20 +26,24 @@ FOR_OUTSIDERS = {"campaign join", "campaign create"}  # how someone with no seat
 SUBCOMMAND, GROUP = 1, 2
 
 
-def leaves(commands: list[dict]) -> dict[str, list[dict]]:
-    """'group sub' path → that command's options, for every command a user can run."""
+def leaves(commands: list[dict], *, gm_only: bool = False) -> dict[str, list[dict]]:
+    """'group sub' path → that command's options, for every command a user can run (with
+    gm_only: those of the /gm group and those whose description says "(GMs only)")."""
     found: dict[str, list[dict]] = {}
 
-    def walk(prefix: str, options: list[dict]) -> None:
+    def walk(prefix: str, node: dict) -> None:
+        options = node.get("options", [])
         subs = [o for o in options if o["type"] in (SUBCOMMAND, GROUP)]
         if not subs:
-            found[prefix] = options
+            is_gms = prefix.startswith("gm ") or "(GMs only)" in node.get("description", "")
+            if is_gms or not gm_only:
+                found[prefix] = options
         for sub in subs:
-            walk(f"{prefix} {sub['name']}", sub.get("options", []))
+            walk(f"{prefix} {sub['name']}", sub)
 
     for command in commands:
         if command.get("type", 1) == 1:
-            walk(command["name"], command.get("options", []))
+            walk(command["name"], command)
     return found
 
 
@@ -100,3 +104,35 @@ async def test_no_command_lets_someone_without_a_seat_change_anything(
             assert all(len(m.content) <= 2000 for m in answer.messages), (path, answer)
             tried += 1
     print(f"\n{tried} commands tried by someone without a seat; no row changed")
+
+
+async def test_gm_commands_change_nothing_for_players_and_observers(
+    make_aide: MakeHarness, tmp_path: Path
+) -> None:
+    """The /gm group and every command described "(GMs only)", by the owning player, another
+    player of the same side, the other side and an observer: refused, no row changed."""
+    world = World()
+    carol, dave = FakeUser("carol", "Carol"), FakeUser("dave", "Dave")
+    for user in (carol, dave):
+        world.add_member(user, [])
+    h = await make_aide(world)
+    where = h.channel("hundred-years")
+    await set_up_battle(h, where)
+    await h.slash(h.gm, "battle start", channel=where)
+    await h.slash(carol, "campaign join", channel=where, side="Red")
+    await h.slash(dave, "campaign join", channel=where)
+
+    commands = leaves(h.synced_commands(), gm_only=True)
+    assert "gm end" in commands or "battle end" in commands
+    assert len(commands) >= 15
+    tried = 0
+    for user in (h.alice, carol, h.bob, dave):
+        for path, options in sorted(commands.items()):
+            values = {o["name"]: sample(h, o) for o in options if o.get("required")}
+            before = rows(tmp_path / "aide.db")
+            answer = await h.slash(user, path, channel=where, **values)
+            assert rows(tmp_path / "aide.db") == before, f"/{path} by {user.username}: {answer}"
+            assert answer.ephemeral, (path, user.username, answer)  # a private refusal
+            assert all(len(m.content) <= 2000 for m in answer.messages), (path, answer)
+            tried += 1
+    print(f"\n{tried} GM commands tried by players and an observer; each refused privately")
