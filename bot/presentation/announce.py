@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -96,6 +97,15 @@ async def map_file(report: StageReport) -> discord.File:
     return discord.File(io.BytesIO(png), filename="map.png")
 
 
+def post_nonce(report: StageReport, part: str) -> str:
+    """The same for every attempt to post one part of one result (``result``, ``q0``, ``q1``…):
+    Discord keeps one message per nonce, so a post accepted just before a crash, and posted
+    again by the outbox after the restart, shows once."""
+    what = "\n".join((str(report.battle.id), str(report.stage), report.title, report.trigger,
+                      *report.lines))  # fmt: skip
+    return f"{part}.{hashlib.sha256(what.encode()).hexdigest()}"[:25]
+
+
 async def post_report(bot: AideBot, report: StageReport) -> None:
     """Post a resolved step (and any earlier result still unposted) through the outbox."""
     await flush_outbox(bot, report)
@@ -118,12 +128,43 @@ async def flush_outbox(bot: AideBot, fresh: StageReport | None = None) -> int:
                     return posted
             await bot.services.outbox.mark_posted(battle_id, stage)
             posted += 1
+        for battle_id in await bot.services.outbox.pending_ends():
+            rebuilt = await bot.services.outbox.end_report(battle_id)
+            if rebuilt is not None:
+                try:
+                    await _post_end(bot, battle_id, *rebuilt)
+                except discord.HTTPException:
+                    log.warning("end of battle %s unposted; retried later", battle_id,
+                                exc_info=True)  # fmt: skip
+                    return posted
+            await bot.services.outbox.mark_end_posted(battle_id)
+            posted += 1
     return posted
+
+
+async def post_ended(bot: AideBot, battle_id: int, channel_id: int, ended: EndReport) -> None:
+    """Post a battle's end (a GM ended it) through the outbox: once, and again after a
+    restart or a Discord failure if it did not go out."""
+    async with bot.outbox_lock:
+        try:
+            await _post_end(bot, battle_id, channel_id, ended)
+        except discord.HTTPException:
+            log.warning("end of battle %s unposted; retried later", battle_id, exc_info=True)
+            return
+        await bot.services.outbox.mark_end_posted(battle_id)
+
+
+async def _post_end(bot: AideBot, battle_id: int, channel_id: int, ended: EndReport) -> None:
+    """The end embed with the record, to the campaign channel."""
+    channel = bot.get_partial_messageable(channel_id)
+    await channel.send(embed=end_embed(ended), file=record_file(ended), nonce=f"end.{battle_id}")
 
 
 async def _post_report(bot: AideBot, report: StageReport) -> None:
     """Post one resolved step to the campaign channel: summary, full log, map, question."""
-    await close_question(bot, report.battle.id, f"closed: {report.trigger}")
+    await close_question(
+        bot, report.battle.id, f"closed: {report.trigger}", report.battle.channel_id
+    )
     channel = bot.get_partial_messageable(report.battle.channel_id)
     files = []
     try:
@@ -136,7 +177,7 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
     if report.ended is not None:
         embeds.append(end_embed(report.ended))
         files.append(record_file(report.ended))
-    await channel.send(embeds=embeds, files=files)
+    await channel.send(embeds=embeds, files=files, nonce=post_nonce(report, "result"))
     if report.ended is None:
         await post_questions(bot, channel, report)
 
@@ -144,24 +185,60 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
     """Post each open question with its buttons or menus; remember them to close later."""
     posted = []
-    for decision in report.questions:
+    for number, decision in enumerate(report.questions):
         who = mentions(decision.user_ids)
         text = question_text(decision, who, timestamp(decision.deadline_at))
         view = decision_view(decision, named=len(report.questions) > 1)
         pings = only_pinging(decision.user_ids)
+        nonce = post_nonce(report, f"q{number}")
         sent = await (
-            channel.send(text, view=view, allowed_mentions=pings)
+            channel.send(text, view=view, allowed_mentions=pings, nonce=nonce)
             if view
-            else channel.send(text, allowed_mentions=pings)
+            else channel.send(text, allowed_mentions=pings, nonce=nonce)
         )
         posted.append(sent)
-    if posted:
-        bot.open_questions[report.battle.id] = posted
+    bot.open_questions[report.battle.id] = posted
+    bot.questions_known.add(report.battle.id)
 
 
-async def close_question(bot: AideBot, battle_id: int, why: str) -> None:
-    """Take the buttons off a battle's open questions once something else has answered them."""
-    for message in bot.open_questions.pop(battle_id, []):
+QUESTION_LOOKBACK = 50  # channel messages searched for questions an earlier process posted
+
+
+async def questions_left_open(bot: AideBot, battle_id: int, channel_id: int) -> list[Any]:
+    """This battle's question posts that still show buttons, among the channel's latest
+    messages: those an earlier process posted before a restart (it kept them in memory)."""
+    prefix = f"decide:{battle_id}:"
+    found = []
+    try:
+        channel = bot.get_partial_messageable(channel_id)
+        async for message in channel.history(limit=QUESTION_LOOKBACK):
+            if bot.user is None or message.author.id != bot.user.id:
+                continue
+            ids = [
+                getattr(child, "custom_id", None) or ""
+                for row in message.components
+                for child in getattr(row, "children", [row])
+            ]
+            if any(i.startswith(prefix) for i in ids):
+                found.append(message)
+    except discord.HTTPException:
+        log.info("could not look for open questions of battle %s", battle_id)
+    return found
+
+
+async def close_question(
+    bot: AideBot, battle_id: int, why: str, channel_id: int | None = None
+) -> None:
+    """Take the buttons off a battle's open questions once something else has answered them
+    (those posted before a restart too, found in the channel)."""
+    open_now = bot.open_questions.pop(battle_id, [])
+    if battle_id not in bot.questions_known and channel_id is not None:
+        bot.questions_known.add(battle_id)
+        known = {m.id for m in open_now}
+        open_now += [
+            m for m in await questions_left_open(bot, battle_id, channel_id) if m.id not in known
+        ]
+    for message in open_now:
         try:
             await message.edit(content=f"{message.content}\n({why})", view=None)
         except discord.HTTPException:

@@ -143,7 +143,8 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
     waiting = engine.waiting(loaded.rules, state)
     session.add(
         StageLog(battle_id=battle.id, number=battle.stage, turn=state.cursor.turn,
-                 step=state.cursor.step, title=stage_title(loaded), start_state=state.to_dict())
+                 step=state.cursor.step, title=stage_title(loaded), start_state=state.to_dict(),
+                 started_at=now)
     )  # fmt: skip
     if waiting.finished or battle.status is not BattleStatus.RUNNING:
         arming.disarmed += await cancel_deadlines(session, battle.id)
