@@ -3,10 +3,10 @@ its campaign (a member of the server, and another campaign's GM): none of them c
 
 The commands come from the synced schema, so a new command is tried as soon as it exists; its
 required options are filled from the schema with values that make sense in this battle. Only
-the commands meant for outsiders (joining, and creating a campaign where there is none) are
-left out, by name. Reading commands may answer them (whether outsiders may read a campaign
-is a campaign setting, not checked here); writing ones must refuse. Every answer fits
-Discord's 2,000 characters.
+the commands meant for outsiders (joining, watching an open campaign, and creating a campaign
+where there is none) are left out, by name. Reading commands may answer them (whether outsiders
+may read a campaign is a campaign setting, not checked here); writing ones must refuse. Every
+answer fits Discord's 2,000 characters.
 """
 
 from __future__ import annotations
@@ -22,7 +22,11 @@ from tests.e2e.fake_discord import FakeUser, World
 from tests.e2e.harness import Harness
 from tests.e2e.skirmish_battle import RED, set_up_battle
 
-FOR_OUTSIDERS = {"campaign join", "campaign create"}  # how someone with no seat gets one
+FOR_OUTSIDERS = {
+    "campaign join",
+    "campaign watch",
+    "campaign create",
+}  # how someone with no seat gets one
 SUBCOMMAND, GROUP = 1, 2
 
 
