@@ -16,6 +16,7 @@ from rules_core.orders import Order
 
 GM = "gm"  # the ``who`` of a question for the game master rather than a side
 ANSWER_KINDS = ("option", "unit", "leader", "point", "number", "facing")
+QUICK_HOURS = 8.0  # the deadline of a question that needs hours, not days (a charge response)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Decision(Serialisable):
     answer: str = "option"
     low: float | None = None
     high: float | None = None
+    deadline_hours: float | None = None  # its own deadline length; None: the campaign's
 
     def __post_init__(self) -> None:
         if self.answer not in ANSWER_KINDS:

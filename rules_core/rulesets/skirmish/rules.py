@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from rules_core import paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.decisions import Decision, Option
+from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, ShotFired
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
@@ -283,7 +283,11 @@ class SkirmishRules(Rules):
         evade = ctx.number("evade_distance")
         options = (Option("stand", "stand"), Option("evade", f'evade {g(evade)}"'))
         question = f"{unit.name} charges {target.name}: stand or evade?"
-        choice = ctx.ask(Decision(f"response:{target.id}", question, options, "stand", target.side))
+        asked = Decision(
+            f"response:{target.id}", question, options, "stand", target.side,
+            deadline_hours=QUICK_HOURS,
+        )  # fmt: skip
+        choice = ctx.ask(asked)
         if choice == "evade":
             away = facing_towards((unit.x, unit.y), (target.x, target.y))
             if not _retreat(ctx, target, away, evade, "evades"):

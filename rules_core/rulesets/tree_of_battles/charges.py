@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules_core.context import Context
-from rules_core.decisions import Decision, Option
+from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.geometry import Footprint, overlap_area, quarter
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -128,7 +128,11 @@ def respond(ctx: Context, target: Unit, charger: Unit) -> str:
     default = "evade" if target.type == "foot_skirmishers" and "evade" in allowed else allowed[0]
     options = tuple(Option(key, RESPONSE_WORDS[key]) for key in allowed)
     question = f"{charger.name} charges {target.name}: how does it respond?"
-    return ctx.ask(Decision(f"response:{target.id}", question, options, default, target.side))
+    asked = Decision(
+        f"response:{target.id}", question, options, default, target.side,
+        deadline_hours=QUICK_HOURS,
+    )  # fmt: skip
+    return ctx.ask(asked)
 
 
 def execute(ctx: Context, charger: Unit, target: Unit, response: str) -> None:
