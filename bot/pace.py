@@ -72,9 +72,7 @@ class Pace:
     def row(self) -> dict[str, object]:
         """The figures as one JSON-ready row."""
         turns = sorted(self.elapsed) or sorted(self.stops)
-        counts = [
-            self.stops.get(turn, {}).get(side, 0) for turn in turns for side in self.sides
-        ]
+        counts = [self.stops.get(turn, {}).get(side, 0) for turn in turns for side in self.sides]
         times = [self.elapsed.get(turn, 0.0) for turn in turns]
         return {
             "ruleset": self.ruleset,
@@ -272,5 +270,3 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps({"fields": list(FIELDS), "rows": rows}, indent=2))
         print(f"\nwritten to {args.json}")
     return 0
-
-

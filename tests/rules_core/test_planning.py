@@ -28,7 +28,7 @@ def test_the_turn_lists_each_sides_steps_with_their_subjects() -> None:
     steps = planning.turn_steps(rules, state)
     first = state.cursor.side_order[0]
     mine = planning.side_steps(rules, state, first)
-    assert [s.step for s in mine][0] == "army" and [s.step for s in mine][-1] == "shooting"
+    assert mine[0].step == "army" and mine[-1].step == "shooting"
     divisions = [s.subject for s in mine if s.step == "orders"]
     assert divisions and None not in divisions
     assert all(s.sides == (first,) for s in mine)
@@ -61,7 +61,8 @@ def test_a_planned_order_no_longer_legal_falls_back_and_names_who_to_consult() -
     assert planning.due(rules, state, [good, gone]) == ()
     result = planning.carry_out(rules, there, [good, gone])
     assert result.orders == (good.order,)
-    assert [f.planned for f in result.fallbacks] == [gone] and "nobody" in result.fallbacks[0].reason
+    assert [f.planned for f in result.fallbacks] == [gone]
+    assert "nobody" in result.fallbacks[0].reason
     assert result.consult == (side,)
     quiet = planning.carry_out(rules, there, [replace(gone, consult=False)])
     assert quiet.consult == () and len(quiet.fallbacks) == 1
