@@ -16,7 +16,10 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rules_core.codec import Serialisable
+from rules_core import engine
 from rules_core.decisions import GM
+from rules_core.engine import Resolution
+from rules_core.events import PlanFellBack
 from rules_core.orders import Illegal, Order, Verdict
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
@@ -163,6 +166,21 @@ def carry_out(rules: Rules, state: BattleState, planned: Sequence[Planned]) -> C
             kept.append(item.order)
     consult = tuple(dict.fromkeys(f.planned.side for f in dropped if f.planned.consult))
     return CarriedOut(tuple(kept), tuple(dropped), consult)
+
+
+def run_planned(
+    rules: Rules, seed: bytes, state: BattleState, carried: CarriedOut, given: Sequence[Order] = ()
+) -> Resolution:
+    """Resolve the current step with its planned orders (after any ``given`` now), carrying on
+    through the steps that need nobody; each planned order that fell back is said in the log
+    right after the step begins."""
+    result = engine.run(rules, seed, state, (*given, *carried.orders))
+    notes = tuple(
+        PlanFellBack(f.planned.order.actor, f.planned.order.kind, f.reason)
+        for f in carried.fallbacks
+    )
+    events = (*result.events[:1], *notes, *result.events[1:])
+    return Resolution(result.state, events, result.entries)
 
 
 def covered(

@@ -19,6 +19,8 @@ from rules_core.events import (
     LeaderMoved,
     MeleeFought,
     OrderRejected,
+    PlanFellBack,
+    PlanQueried,
     ShotFired,
     SideOrderSet,
     StatusChanged,
@@ -101,6 +103,19 @@ def _step(e: StepBegan, r: Renderer) -> str:
 @_line.register
 def _rejected(e: OrderRejected, r: Renderer) -> str:
     return f"{r.name(e.actor)}: {e.order_kind} refused, {e.reason}"
+
+
+@_line.register
+def _fell_back(e: PlanFellBack, r: Renderer) -> str:
+    return (
+        f"{r.name(e.actor)}: planned {e.order_kind} could not be carried out, {e.reason}; "
+        "default used"
+    )
+
+
+@_line.register
+def _queried(e: PlanQueried, r: Renderer) -> str:
+    return f"{r.name(e.side)}: a planned order cannot be carried out; asked for new orders"
 
 
 @_line.register

@@ -24,7 +24,7 @@ from bot.db.models import (
     Readiness,
     StageLog,
 )
-from bot.services import settings
+from bot.services import plans, settings
 from bot.services.battle_state import (
     BattleView,
     Loaded,
@@ -79,6 +79,7 @@ class StageReport:
     lost: tuple[Unit, ...] = ()  # units that left the table in the step, as they last stood
     stage: int = 0  # the stage this result opened: its row carries the outbox marker
     questions: tuple[DecisionView, ...] = ()  # every open question, ``decision`` the first
+    calls: tuple[plans.CallToArms, ...] = ()  # players whose part of the turn opens now
 
 
 @dataclass
@@ -176,9 +177,12 @@ async def advance(
     orders: Sequence[Order] = (),
     missing: Sequence[str] = (),
 ) -> tuple[StageReport, Arming]:
-    """Keep what the engine did to the current stage and open the next one."""
+    """Keep what the engine did to the current stage (carried on through every later step
+    its players planned or are done for) and open the next one."""
     battle = loaded.battle
     title = stage_title(loaded)
+    carried = await plans.through_planned(session, loaded, result)
+    result, orders = carried.result, [*orders, *carried.orders]
     log = await session.scalar(
         select(StageLog).where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
     )
@@ -191,6 +195,8 @@ async def advance(
     loaded.save(result.state)
     arming = Arming()
     await open_stage(session, loaded, now, arming)
+    await plans.adopt(session, loaded, now, carried.consult)
+    calls = await plans.calls_to_arms(session, loaded, now)
     ended = None
     if loaded.state.outcome is not None:
         ended, disarmed = await finish(session, loaded, loaded.state.outcome, now)
@@ -199,7 +205,7 @@ async def advance(
     report = StageReport(
         title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
         view_of(loaded), decision_view(loaded), ended, lost_units(before, loaded.state),
-        loaded.battle.stage, decision_views(loaded),
+        loaded.battle.stage, decision_views(loaded), calls,
     )  # fmt: skip
     return report, arming
 
