@@ -25,7 +25,7 @@ from rules_core.state import BattleState, Unit
 if TYPE_CHECKING:
     from rules_core.plugin import Rules
 
-STANDING_REASON = "standing instruction"  # the ``reason`` of an answer one gave
+STANDING_REASON = "answered by standing instruction"  # how an answer's ``reason`` begins
 
 Predicate = Callable[[BattleState, Decision], bool]
 
@@ -131,8 +131,21 @@ def standing_answer(
             condition = topic.condition(standing.condition)
             if condition is None or not condition.holds(state, decision):
                 continue
-        return Answer(decision.id, standing.choice, decision.who, STANDING_REASON)
+        return Answer(decision.id, standing.choice, decision.who, _words(topic, standing))
     return None
+
+
+def _words(topic: Topic, standing: Standing) -> str:
+    """The reason an answer by a standing instruction carries (it reaches the battle log)."""
+    label = next((c.label for c in topic.choices if c.id == standing.choice), standing.choice)
+    condition = topic.condition(standing.condition) if standing.condition else None
+    words = f"{topic.title}: {label}" + (f" {condition.title}" if condition else "")
+    return f"{STANDING_REASON} ({words})"
+
+
+def by_standing(reason: str) -> bool:
+    """Whether an answer's reason says a standing instruction gave it."""
+    return reason.startswith(STANDING_REASON)
 
 
 def standing_answers(

@@ -14,9 +14,10 @@ from rules_core.events import DecisionRequested
 from rules_core.plugin import Rules
 from rules_core.record import BattleRecord
 from rules_core.registry import all_rulesets
+from rules_core.render import Renderer
 from rules_core.standing import (
-    STANDING_REASON,
     Standing,
+    by_standing,
     standing_answer,
     standing_answers,
     standing_problem,
@@ -112,7 +113,8 @@ def test_each_choice_and_condition_of_a_topic_answers_as_declared(
         standing = Standing(side, topic_id, choice)
         assert standing_problem(rules, state, standing) is None
         found = standing_answer(rules, state, decision, [standing])
-        assert found == Answer(decision.id, choice, side, STANDING_REASON)
+        assert found is not None and by_standing(found.reason)
+        assert (found.decision, found.choice, found.by) == (decision.id, choice, side)
         assert standing_answer(rules, state, decision, [replace(standing, side=other_side)]) is None
         as_gm = replace(decision, who=GM)
         assert standing_answer(rules, state, as_gm, [replace(standing, side=GM)]) is None
@@ -225,6 +227,8 @@ def test_a_standing_answer_goes_through_the_engine_and_the_record_verifies() -> 
         orders = [order for side in sides for order in rules.demo_orders(state, side)]
         result = result.then(engine.run(rules, seed, state, orders))
     assert answered
+    lines = Renderer.for_state(first).lines(result.events)
+    assert sum("answered by standing instruction (" in line for line in lines) == answered
     record = BattleRecord.start(first, seed).extended(result.entries)
     report = verify(json.loads(json.dumps(record.revealed(seed).to_dict())))
     assert report.ok, report
