@@ -23,6 +23,7 @@ from rules_core.decisions import GM, Answer, Decision, Option
 from rules_core.state import BattleState, Unit
 
 if TYPE_CHECKING:
+    from rules_core.engine import Resolution
     from rules_core.plugin import Rules
 
 STANDING_REASON = "answered by standing instruction"  # how an answer's ``reason`` begins
@@ -114,16 +115,17 @@ def standing_answer(
     """The answer a standing instruction gives to an open question, or None if none covers it.
 
     Only instructions of the side that must answer count (never the GM's questions); a unit's
-    own instructions come before its side's; the first whose condition holds and whose choice
-    the question offers answers it.
+    own instructions come before its side's, and at each level those with a condition come
+    before those without; the first whose condition holds and whose choice the question offers
+    answers it.
     """
     topic = topic_of(rules, decision.topic) if decision.topic else None
     if topic is None or decision.who == GM:
         return None
     mine = [s for s in instructions if s.side == decision.who and s.topic == decision.topic]
-    ordered = [s for s in mine if s.unit is not None and s.unit == decision.unit] + [
-        s for s in mine if s.unit is None
-    ]
+    units = [s for s in mine if s.unit is not None and s.unit == decision.unit]
+    sides = [s for s in mine if s.unit is None]
+    ordered = [s for level in (units, sides) for s in _conditional_first(level)]
     for standing in ordered:
         if decision.problem(standing.choice) is not None:
             continue
@@ -133,6 +135,11 @@ def standing_answer(
                 continue
         return Answer(decision.id, standing.choice, decision.who, _words(topic, standing))
     return None
+
+
+def _conditional_first(level: Sequence[Standing]) -> list[Standing]:
+    """Instructions with a condition before those without, each in the order given."""
+    return [s for s in level if s.condition] + [s for s in level if not s.condition]
 
 
 def _words(topic: Topic, standing: Standing) -> str:
@@ -169,3 +176,27 @@ def when_unit(test: Callable[[Unit], bool]) -> Predicate:
 def when_other(test: Callable[[Unit], bool]) -> Predicate:
     """A predicate over the enemy unit that prompted the question (the charger, the foe)."""
     return lambda state, decision: test(state.unit(decision.other))
+
+
+MAX_STANDING_ANSWERS = 1_000  # a guard: every answer moves the battle on, but be sure
+
+
+def play_standing(
+    rules: Rules, seed: bytes, result: Resolution, instructions: Sequence[Standing]
+) -> Resolution:
+    """A resolution carried on by answering, through the engine, every open question a
+    standing instruction covers (answering may open the next), until one is left for a
+    human or nothing is open; unchanged when no instruction applies."""
+    from rules_core import engine  # the engine's plugin imports this module
+
+    for _ in range(MAX_STANDING_ANSWERS):
+        state = result.state
+        if state.outcome is not None:
+            return result
+        found = standing_answers(rules, state, instructions)
+        if not found:
+            return result
+        result = engine.settle(
+            rules, seed, result.then(engine.answer(rules, seed, state, found[0]))
+        )
+    raise RuntimeError("standing instructions never stopped answering")

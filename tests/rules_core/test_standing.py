@@ -18,6 +18,7 @@ from rules_core.render import Renderer
 from rules_core.standing import (
     Standing,
     by_standing,
+    play_standing,
     standing_answer,
     standing_answers,
     standing_problem,
@@ -167,6 +168,8 @@ def test_a_units_instruction_beats_its_sides_and_the_first_that_fits_wins() -> N
     assert choice(other_unit) is None
     never = Standing(side, "charge_response", "evade", "wounded")  # unhurt: does not hold
     assert choice(never, side_says) == "stand"
+    by_foot = Standing(side, "charge_response", "evade", "by_foot")  # a conditional one first
+    assert enemy.type != "cavalry" and choice(side_says, by_foot) == "evade"
     assert choice(Standing(side, "charge_response", "stand"), side_says) == "stand"
     assert choice(Standing(side, "follow_up", "halt")) is None  # another topic
     only_stand = replace(asked, options=(Option("stand", "stand"),))
@@ -232,3 +235,32 @@ def test_a_standing_answer_goes_through_the_engine_and_the_record_verifies() -> 
     record = BattleRecord.start(first, seed).extended(result.entries)
     report = verify(json.loads(json.dumps(record.revealed(seed).to_dict())))
     assert report.ok, report
+
+
+def test_play_standing_answers_every_covered_question_and_stops_at_the_first_left() -> None:
+    rules = _rules("tree_of_battles")
+    seed = b"\x01" * 32
+    result = Resolution(engine.begin(rules, _sample(rules)), (), ())
+    for _ in range(400):  # play to the first question, with the demo's orders
+        state = result.state
+        if state.pending is not None:
+            break
+        sides = engine.waiting(rules, state).sides
+        orders = [order for side in sides for order in rules.demo_orders(state, side)]
+        result = result.then(engine.run(rules, seed, state, orders))
+    pending = result.state.pending
+    assert pending is not None
+    asked = pending.decision
+    assert play_standing(rules, seed, result, []) is result
+    other_side = next(s.id for s in result.state.sides if s.id != asked.who)
+    assert (
+        play_standing(rules, seed, result, [Standing(other_side, asked.topic, asked.default)])
+        is result
+    )
+    later = play_standing(rules, seed, result, [Standing(asked.who, asked.topic, asked.default)])
+    assert (
+        later.state.pending is None
+        or later.state.pending.decision.topic != asked.topic
+        or (later.state.pending.decision.who != asked.who)
+    )
+    assert len(later.entries) > len(result.entries)
