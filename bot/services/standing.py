@@ -110,9 +110,8 @@ class StandingService:
             if side is not None:
                 side_id = _side_id(loaded, side)
                 if side_id not in sides:
-                    raise PermissionDenied(
-                        f"You cannot clear {_side_name(loaded, side_id)}'s instructions."
-                    )
+                    name = _side_name(loaded, side_id)
+                    raise PermissionDenied(f"You cannot clear **{name}**'s instructions.")
                 sides = {side_id}
             cleared = []
             for row in await instructions_of(session, loaded.battle.id):
@@ -261,9 +260,8 @@ def _whose(
         if not _may_instruct(loaded, user_id, found):
             raise PermissionDenied(f"**{found.name}** is not one of your units.")
         if side is not None and _side_id(loaded, side) != found.side:
-            raise InvalidInput(
-                f"**{found.name}** is not of {_side_name(loaded, _side_id(loaded, side))}."
-            )
+            name = _side_name(loaded, _side_id(loaded, side))
+            raise InvalidInput(f"**{found.name}** is not of **{name}**.")
         return found.id, found.side
     if side is not None:
         side_id = _side_id(loaded, side)
