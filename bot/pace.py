@@ -30,6 +30,7 @@ from rules_core.decisions import GM, Answer, Decision
 from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.registry import all_rulesets
+from rules_core.standing import Standing, standing_answer
 from rules_core.state import BattleState
 
 MEDIAN_HOURS = 6.0  # the median delay before a player answers
@@ -242,13 +243,17 @@ def table(rows: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-def default_standing() -> StandingHook | None:
-    """The scripted players' standing instructions, where the core offers them."""
-    try:
-        from bot.pace_standing import scripted_standing
-    except ImportError:
-        return None
-    return scripted_standing
+def scripted_standing(rules: Rules, state: BattleState, decision: Decision) -> Answer | None:
+    """The scripted players' standing instructions: for every topic the ruleset declares,
+    each side's preferences in the order the topic lists its choices (the first the question
+    offers answers it); questions with no topic, and the GM's, still reach a human."""
+    instructions = [
+        Standing(side.id, topic.id, choice.id)
+        for side in state.sides
+        for topic in rules.topics
+        for choice in topic.choices
+    ]
+    return standing_answer(rules, state, decision, instructions)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [r for r in rulesets if r not in known]
     if unknown or args.turns < 1:
         parser.error(f"no sample battle for {', '.join(unknown)}" if unknown else "turns >= 1")
-    rows = measure(rulesets, args.turns, args.seed, default_standing())
+    rows = measure(rulesets, args.turns, args.seed, scripted_standing)
     print(table(rows))
     if args.json is not None:
         args.json.write_text(json.dumps({"fields": list(FIELDS), "rows": rows}, indent=2))

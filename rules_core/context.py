@@ -103,7 +103,7 @@ class Context:
         answer = self._answers.get(decision.id)
         if answer is None:
             raise Suspended(decision)
-        self.emit(DecisionAnswered(decision.id, answer.choice, answer.by))
+        self.emit(DecisionAnswered(decision.id, answer.choice, answer.by, answer.reason))
         return answer.choice
 
     def ask_all(self, decisions: Sequence[Decision]) -> tuple[str, ...]:
@@ -116,7 +116,7 @@ class Context:
             raise Suspended(missing[0], tuple(missing[1:]))
         for decision in decisions:
             answer = self._answers[decision.id]
-            self.emit(DecisionAnswered(decision.id, answer.choice, answer.by))
+            self.emit(DecisionAnswered(decision.id, answer.choice, answer.by, answer.reason))
         return tuple(self._answers[d.id].choice for d in decisions)
 
     def test(

@@ -35,7 +35,8 @@ class Decision(Serialisable):
     ``answer`` is one of ``ANSWER_KINDS``: ``option`` (one of ``options``), ``unit`` or
     ``leader`` (one of ``options``, whose ids are unit or leader ids), ``point`` (``x,y``),
     ``number`` (from ``low`` to ``high``) or ``facing`` (compass degrees, 0 to 360). An answer
-    travels as text; ``value`` reads it as the kind's value.
+    travels as text; ``value`` reads it as the kind's value. ``topic``, ``unit`` and ``other``
+    let a standing instruction (``rules_core.standing``) answer it.
     """
 
     id: str
@@ -46,6 +47,9 @@ class Decision(Serialisable):
     answer: str = "option"
     low: float | None = None
     high: float | None = None
+    topic: str = ""  # the kind of recurring question (a ruleset's ``Topic``), for standing answers
+    unit: str = ""  # the unit (or leader) the question is about, if any
+    other: str = ""  # the enemy unit that prompted it (the charger, the foe), if any
     deadline_hours: float | None = None  # its own deadline length; None: the campaign's
 
     def __post_init__(self) -> None:

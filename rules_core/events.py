@@ -182,6 +182,7 @@ class DecisionAnswered(Event):
     decision: str
     choice: str
     by: str
+    reason: str = ""  # a GM's reason, or the standing instruction that answered
 
 
 @dataclass(frozen=True)

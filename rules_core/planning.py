@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from rules_core.codec import Serialisable
 from rules_core import engine
+from rules_core.codec import Serialisable
 from rules_core.decisions import GM
 from rules_core.engine import Resolution
 from rules_core.events import PlanFellBack

@@ -29,6 +29,7 @@ from rules_core.events import (
     UnitDestroyed,
     UnitMoved,
 )
+from rules_core.standing import STANDING_REASON
 from rules_core.state import BattleState
 from rules_core.status import Count, Declared, Flag, Note, StatusSheet, Text
 from rules_core.toolkit import g
@@ -237,7 +238,8 @@ def _asked(e: DecisionRequested, r: Renderer) -> str:
 @_line.register
 def _answered(e: DecisionAnswered, r: Renderer) -> str:
     who = "the GM" if e.by == GM else r.name(e.by)
-    return f"{who} chose {_value(e.choice)}"
+    standing = f", {e.reason}" if e.reason.startswith(STANDING_REASON) else ""
+    return f"{who} chose {_value(e.choice)}{standing}"
 
 
 @_line.register

@@ -314,6 +314,24 @@ class Readiness(Base):
     confirmed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class StandingInstruction(Base):
+    """How a side (or one of its units) answers a kind of question the rules ask again and
+    again, without waiting for its player (``rules_core.standing``)."""
+
+    __tablename__ = "standing_instruction"
+    __table_args__ = (Index("ix_standing_instruction_battle_id", "battle_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    side_id: Mapped[str] = mapped_column(String(40))
+    unit_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    topic: Mapped[str] = mapped_column(String(40))
+    condition: Mapped[str] = mapped_column(String(40), default="")
+    choice: Mapped[str] = mapped_column(String(40))
+    set_by: Mapped[int] = mapped_column(BigInteger)
+    set_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class Deadline(Base):
     """A time at which something must happen; the scheduler is only a cache of these rows."""
 

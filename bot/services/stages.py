@@ -36,6 +36,7 @@ from bot.services.battle_state import (
 from bot.services.endings import EndReport, finish
 from bot.services.records import append_entries
 from bot.services.settings import DeadlinePolicy
+from bot.services.standing import answer_standing
 from rules_core import engine
 from rules_core.decisions import Decision
 from rules_core.engine import Resolution
@@ -177,8 +178,10 @@ async def advance(
     orders: Sequence[Order] = (),
     missing: Sequence[str] = (),
 ) -> tuple[StageReport, Arming]:
-    """Keep what the engine did to the current stage (carried on through every later step
-    its players planned or are done for) and open the next one."""
+    """Keep what the engine did to the current stage (first answering every open question a
+    standing instruction covers, then carried on through every later step its players planned
+    or are done for) and open the next one."""
+    result = await answer_standing(session, loaded, result)
     battle = loaded.battle
     title = stage_title(loaded)
     carried = await plans.through_planned(session, loaded, result)

@@ -2,7 +2,7 @@
 and players done for the turn
 
 Revision ID: e5a1c3f7b2d9
-Revises: d7e2b8f41a90
+Revises: 5a1d3c7e9b20
 Create Date: 2026-11-26 05:00:00
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 import bot.db.base
 
 revision: str = "e5a1c3f7b2d9"
-down_revision: str | None = "d7e2b8f41a90"
+down_revision: str | None = "5a1d3c7e9b20"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

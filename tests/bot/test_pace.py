@@ -14,7 +14,7 @@ from rules_core import registry
 
 
 def test_planning_ahead_needs_fewer_stops_than_step_by_step() -> None:
-    rows = pace.measure(("hail_caesar", "tree_of_battles"), turns=1)
+    rows = pace.measure(("hail_caesar", "tree_of_battles"), 1, standing=pace.scripted_standing)
     by = {(row["ruleset"], row["mode"]): row for row in rows}
     for ruleset in ("hail_caesar", "tree_of_battles"):
         step, plan = by[(ruleset, "step")], by[(ruleset, "plan")]
