@@ -96,10 +96,13 @@ async def drop_passed(session: AsyncSession, battle_id: int, turn: int) -> None:
     )
 
 
-async def through_planned(session: AsyncSession, loaded: Loaded, result: Resolution) -> Carried:
+async def through_planned(
+    session: AsyncSession, loaded: Loaded, result: Resolution, consult: set[str]
+) -> Carried:
     """Carry a resolution on through every step that each acting player has planned or is
-    done for; stop at one that waits for someone (or for a player to be consulted)."""
-    carried = Carried(result)
+    done for; stop at one that waits for someone, or for a player to be consulted (their
+    keys are added to ``consult`` and never count as done at that step)."""
+    carried = Carried(result, consult=consult)
     rules, seed = loaded.rules, loaded.seed
     for _ in range(planning.MAX_TURN_STEPS):
         state = carried.result.state
@@ -125,7 +128,7 @@ async def through_planned(session: AsyncSession, loaded: Loaded, result: Resolut
         planned = {at.key_of(r.side_id, r.user_id) for r in rows}
         done = await done_keys(session, loaded.battle.id, state.cursor.turn)
         waiting = [at.key_of(s, u) for s, u in awaited(at, acting)]
-        if not planning.covered(waiting, planned, done):
+        if not planning.covered(waiting, planned, done - carried.consult):
             break
         step = await off_loop(planning.run_planned, rules, seed, state, carried_out)
         carried.result = carried.result.then(step)

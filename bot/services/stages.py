@@ -42,6 +42,7 @@ from rules_core.decisions import Decision
 from rules_core.engine import Resolution
 from rules_core.events import Event, event_to_dict
 from rules_core.orders import Order
+from rules_core.planning import MAX_TURN_STEPS
 from rules_core.render import Renderer
 from rules_core.state import BattleState, Unit
 from rules_core.steps import active_side
@@ -181,11 +182,17 @@ async def advance(
     """Keep what the engine did to the current stage (first answering every open question a
     standing instruction covers, then carried on through every later step its players planned
     or are done for) and open the next one."""
-    result = await answer_standing(session, loaded, result)
     battle = loaded.battle
     title = stage_title(loaded)
-    carried = await plans.through_planned(session, loaded, result)
-    result, orders = carried.result, [*orders, *carried.orders]
+    orders, consult = list(orders), set[str]()
+    for _ in range(MAX_TURN_STEPS):
+        result = await answer_standing(session, loaded, result)
+        carried = await plans.through_planned(session, loaded, result, consult)
+        orders += carried.orders
+        moved = carried.result.state is not result.state
+        result = carried.result
+        if not moved:
+            break
     log = await session.scalar(
         select(StageLog).where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
     )
@@ -198,7 +205,7 @@ async def advance(
     loaded.save(result.state)
     arming = Arming()
     await open_stage(session, loaded, now, arming)
-    await plans.adopt(session, loaded, now, carried.consult)
+    await plans.adopt(session, loaded, now, consult)
     calls = await plans.calls_to_arms(session, loaded, now)
     ended = None
     if loaded.state.outcome is not None:
