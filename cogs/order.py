@@ -10,6 +10,7 @@ from bot.client import AideBot
 from bot.presentation.announce import post_report
 from bot.presentation.orders import (
     RESOLVING,
+    RESOLVING_TURN,
     orders_text,
     preview_text,
     waiting_text,
@@ -230,7 +231,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         if confirmed.report is None:
             await interaction.followup.send(waiting_text(confirmed), ephemeral=True)
             return
-        await interaction.followup.send(RESOLVING, ephemeral=True)
+        await interaction.followup.send(RESOLVING_TURN if turn else RESOLVING, ephemeral=True)
         await post_report(self.bot, confirmed.report)
 
     @move.autocomplete("unit")

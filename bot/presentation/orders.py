@@ -6,6 +6,10 @@ from bot.presentation.announce import mentions, plain
 from bot.services.play import Confirmed, OrderView
 
 RESOLVING = "Confirmed: every order is in, resolving."
+RESOLVING_TURN = (
+    "Done for the turn: every order is in, resolving; your remaining steps this turn resolve "
+    "as soon as they come."
+)
 
 
 def preview_text(view: OrderView) -> str:
