@@ -206,10 +206,15 @@ async def post_reminder(bot: AideBot, reminder: Reminder) -> None:
             allowed_mentions=only_pinging(reminder.user_ids),
         )
         return
+    missing = "".join(
+        f"\n{mentions((user,))}, still missing: {'; '.join(plain(step) for step in steps)}."
+        for user, steps in reminder.missing
+        if len(steps) > 1
+    )
     await channel.send(
         f"⏰ {mentions(reminder.user_ids)}: orders for **{name}** "
         f"({title}) are due {timestamp(reminder.deadline_at)}. "
-        "Use `/order …`, then `/order done`.",
+        f"Use `/order …`, then `/order done`.{missing}",
         allowed_mentions=only_pinging(reminder.user_ids),
     )
 

@@ -12,7 +12,7 @@ every step they can plan now.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import BattleOrder, PlannedOrder, Readiness, TurnPlan
 from bot.services.battle_state import Loaded, awaited, subject_words
 from bot.services.resolving import off_loop
+from bot.services.settings import MIN_HOURS
 from rules_core import engine, planning
 from rules_core.decisions import GM
 from rules_core.engine import Resolution
@@ -189,7 +190,7 @@ async def calls_to_arms(
         row = await turn_plan(session, battle.id, state.cursor.turn, key, user)
         if row.called_at is not None:
             continue
-        row.called_at = now
+        row.called_at, row.due_at = now, battle.deadline_at
         steps = tuple(step_words(loaded, s) for s in planning.side_steps(rules, state, side))
         if len(steps) > 1:
             calls.append(CallToArms(user, names.get(side, side), steps, battle.deadline_at))
@@ -200,3 +201,30 @@ async def calls_to_arms(
 def step_words(loaded: Loaded, step: planning.TurnStep) -> str:
     """``Command: Orders (Legio I)``: a step of the turn as a player picks it."""
     return f"{step.title}{subject_words(planning.at_step(loaded.state, step))}"
+
+
+async def plan_deadline(
+    session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str]
+) -> datetime | None:
+    """The deadline of the open stage when every player it waits on was called to arms for
+    this part of the turn: their plan's deadline covers all its steps (the latest of them, a
+    quarter of an hour from now at the soonest); None to keep the step's own deadline (a
+    question, a player to be consulted, someone never called)."""
+    state = loaded.state
+    if state.outcome is not None or state.pending is not None:
+        return None
+    acting = engine.waiting(loaded.rules, state).sides
+    keys = {loaded.key_of(side, user) for side, user in awaited(loaded, acting) if side != GM}
+    if not keys or keys & consult:
+        return None
+    rows = await session.scalars(
+        select(TurnPlan).where(
+            TurnPlan.battle_id == loaded.battle.id,
+            TurnPlan.turn == state.cursor.turn,
+            TurnPlan.side_id.in_(keys),
+        )
+    )
+    dues = [row.due_at for row in rows if row.due_at is not None]
+    if len(dues) < len(keys):
+        return None
+    return max(max(dues), now + timedelta(hours=MIN_HOURS))

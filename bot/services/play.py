@@ -92,6 +92,7 @@ class Reminder:
     user_ids: tuple[int, ...]
     deadline_at: Any
     late: tuple[int, ...] | None = None  # set when the deadline passed and a GM decides
+    missing: tuple[tuple[int, tuple[str, ...]], ...] = ()  # per user: steps still unplanned
 
 
 class PlayService:
@@ -409,7 +410,9 @@ class PlayService:
             if not users:
                 return None
             title = stage_title(loaded)
-            return Reminder(view.channel_id, view.name, title, tuple(users), view.deadline_at)
+            missing = await _still_missing(session, loaded, users)
+            return Reminder(view.channel_id, view.name, title, tuple(users), view.deadline_at,
+                            missing=missing)  # fmt: skip
 
     async def resolve_stage(
         self, battle_id: int, stage: int, *, trigger: str
@@ -611,6 +614,28 @@ def _check_ready_to_start(loaded: Loaded) -> None:
         shown = ", ".join(f"**{name}**" for name in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
         raise Conflict(f"Deploy every unit before the battle starts; still: {shown}{more}.")
+
+
+async def _still_missing(
+    session: Any, loaded: Loaded, users: list[int]
+) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """For each user, the steps of their part of this turn they have neither planned nor
+    said they are done for (the open step first)."""
+    turn = loaded.state.cursor.turn
+    done = await plans.done_keys(session, loaded.battle.id, turn)
+    planned = await plans.planned_rows(session, loaded.battle.id)
+    found = []
+    for user in users:
+        sides = [s for s in loaded.side_of(user) if loaded.key_of(s, user) not in done]
+        keys = {r.step_key for r in planned if r.user_id == user}
+        steps = tuple(
+            plans.step_words(loaded, step)
+            for step in planning.turn_steps(loaded.rules, loaded.state)
+            if set(step.sides) & set(sides) and step.key not in keys
+        )
+        if steps:
+            found.append((user, steps))
+    return tuple(found)
 
 
 def _planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:

@@ -152,9 +152,17 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
         arming.disarmed += await cancel_deadlines(session, battle.id)
         battle.deadline_at = None
         return
-    rules = policy(loaded.campaign)
-    hours = rules.decision_hours if state.pending else rules.step_hours
-    await set_deadlines(session, loaded, now, hours, arming)
+    await set_deadlines(session, loaded, now, stage_hours(loaded), arming)
+
+
+def stage_hours(loaded: Loaded) -> float:
+    """How long the open stage waits: its question's or step's own length if it has one
+    (scaled by the campaign's policy), else the campaign's deadline for questions or steps."""
+    rules, state = policy(loaded.campaign), loaded.state
+    if state.pending is not None:
+        return settings.decision_deadline(rules, state.pending.decision.deadline_hours)
+    step = loaded.rules.sequence.step(state.cursor.step)
+    return settings.step_deadline(rules, step.deadline_hours)
 
 
 def stage_title(loaded: Loaded) -> str:
@@ -206,6 +214,10 @@ async def advance(
     arming = Arming()
     await open_stage(session, loaded, now, arming)
     await plans.adopt(session, loaded, now, consult)
+    due = await plans.plan_deadline(session, loaded, now, consult)
+    if due is not None and due != battle.deadline_at:
+        hours = (due - now).total_seconds() / 3600
+        await set_deadlines(session, loaded, now, hours, arming)
     calls = await plans.calls_to_arms(session, loaded, now)
     ended = None
     if loaded.state.outcome is not None:

@@ -51,6 +51,7 @@ def upgrade() -> None:
         sa.Column("side_id", sa.String(length=60), nullable=False),
         sa.Column("user_id", sa.BigInteger(), server_default=sa.text("0"), nullable=False),
         sa.Column("called_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("due_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),
         sa.Column("done_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(["battle_id"], ["battle.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),

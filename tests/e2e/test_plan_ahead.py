@@ -7,6 +7,8 @@ Gergovia as in test_hail_caesar_turn (same armies, deployment and fixed seed).
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from tests.e2e.fake_discord import BotMessage
@@ -182,3 +184,30 @@ async def test_a_player_who_asked_to_be_consulted_is_asked(aide: Harness) -> Non
     after = reports(h, where, BATTLE)[-1]
     assert field(after, "Now") == "Command: General Advance"
     assert h.bob.mention in field(after, "Waiting for")
+
+
+async def test_the_call_to_arms_deadline_covers_the_part_and_reminders_name_what_is_missing(
+    aide: Harness,
+) -> None:
+    h, where = aide, aide.channel("punic-wars")
+    await to_turn_one(h)
+    (call,) = calls(h, where)
+    due = field(reports(h, where, BATTLE)[-1], "Deadline")
+    assert due in call.embeds[0]["description"]  # the call names the part's deadline
+    await plan(h, h.alice, "Command: Orders — Legio", "First Cohort", x=5, y=12)
+    await h.slash(h.alice, "standing set", channel=where, topic="reroll", choice="keep")
+    # The General Advance confirmed alone: the planned Legio step follows at once, and the
+    # Equites step (nothing planned) waits, with the deadline of the call, not a fresh one.
+    await h.advance(timedelta(hours=2))
+    done = await h.slash(h.alice, "order done", channel=where)
+    assert done.content == "Confirmed: every order is in, resolving."
+    result = reports(h, where, BATTLE)[-1]
+    assert field(result, "Now") == "Command: Orders — Equites"
+    assert field(result, "Deadline") == due
+    # The reminder names only what is still missing: the Equites step and shooting.
+    assert await h.advance(timedelta(hours=23)) == 1
+    (reminder,) = [p for p in posts(h, where) if p.content.startswith("⏰")]
+    assert reminder.content.endswith(
+        f"{h.alice.mention}, still missing: Command: Orders — Equites; Shooting."
+    ), reminder.content
+    assert "Legio" not in reminder.content
