@@ -40,7 +40,7 @@ MAX_CALLS = 5_000  # a guard against a battle that never finishes its turns
 MODES = ("step", "plan")
 FIELDS = (
     "ruleset", "mode", "turns", "stops_mean", "stops_max", "questions", "gm_stops",
-    "elapsed_median_hours", "elapsed_max_hours",
+    "elapsed_median_hours", "elapsed_max_hours", "ended",
 )  # fmt: skip
 
 StandingHook = Callable[[Rules, BattleState, Decision], Answer | None]
@@ -57,6 +57,7 @@ class Pace:
     elapsed: dict[int, float] = field(default_factory=dict)
     questions: int = 0
     gm_stops: int = 0
+    ended: str = ""  # how the battle ended, if it did within the turns played
 
     def stop(self, turn: int, side: str) -> None:
         """Count one stop of a side (or the GM) in a game turn."""
@@ -85,6 +86,7 @@ class Pace:
             "gm_stops": self.gm_stops,
             "elapsed_median_hours": round(statistics.median(times), 1) if times else 0.0,
             "elapsed_max_hours": round(max(times, default=0.0), 1),
+            "ended": self.ended,
         }
 
 
@@ -140,6 +142,8 @@ def play(
             state = _answer(rules, state, pace, rng, mode, standing)
         else:
             state = _orders(rules, state, pace, rng, mode, planner)
+    if state.outcome is not None:
+        pace.ended = state.outcome.reason
     return pace
 
 
@@ -231,14 +235,15 @@ def table(rows: list[dict[str, object]]) -> str:
     """The rows as a Markdown table."""
     head = (
         "| ruleset | mode | turns | stops/side/turn (mean) | max | questions | GM stops "
-        "| hours/turn (median) | max |"
+        "| hours/turn (median) | max | ended |"
     )
-    lines = [head, "|" + "---|" * 9]
+    lines = [head, "|" + "---|" * 10]
     for row in rows:
         lines.append(
             f"| {row['ruleset']} | {row['mode']} | {row['turns']} | {row['stops_mean']} "
             f"| {row['stops_max']} | {row['questions']} | {row['gm_stops']} "
-            f"| {row['elapsed_median_hours']} | {row['elapsed_max_hours']} |"
+            f"| {row['elapsed_median_hours']} | {row['elapsed_max_hours']} "
+            f"| {row['ended'] or '—'} |"
         )
     return "\n".join(lines)
 
