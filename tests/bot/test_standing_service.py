@@ -140,3 +140,23 @@ async def test_autocomplete_offers_the_rulesets_topics_choices_and_conditions(
     conditions = dict(await services.standing.conditions(place, "charge_response"))
     assert conditions["by_mounted"] == "if the enemy is mounted"
     assert await services.standing.choices(place, "bribery") == []
+
+
+async def test_an_instruction_set_while_its_question_waits_answers_it_at_once(
+    fixed_services: Services, place: Place
+) -> None:
+    services = fixed_services
+    await set_up(services, place)
+    report = await services.play.start(place, GM)
+    assert await services.standing.answer_open(place) is None  # no question waits
+    while report.decision is None:
+        report = await next_stage(services, place, report)
+    assert report.decision.decision_id == "response:a2"
+    await services.standing.set(place, BOB, "charge_response", "evade")  # France's: not asked
+    assert await services.standing.answer_open(place) is None
+    await services.standing.set(place, ALICE, "charge_response", "counter_charge")
+    answered = await services.standing.answer_open(place)
+    assert answered is not None and answered.trigger == "standing instruction"
+    assert answered.decision is not None and answered.decision.decision_id == "after:a2"
+    assert any("answered by standing instruction" in line for line in answered.lines)
+    assert await services.standing.answer_open(place) is None
