@@ -31,7 +31,7 @@ class StandingCog(
     @app_commands.command(name="list", description="Your standing instructions")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the instructions the user may see."""
-        views = await self.standing.list(place_of(interaction), interaction.user.id)
+        views = await self.standing.shown(place_of(interaction), interaction.user.id)
         await interaction.response.send_message(standing_list_text(views), ephemeral=True)
 
     @app_commands.command(name="set", description="Answer a kind of question in advance")

@@ -64,7 +64,7 @@ class StandingService:
         self.play.arm(arming)
         return report
 
-    async def list(self, place: Place, user_id: int) -> list[StandingView]:
+    async def shown(self, place: Place, user_id: int) -> list[StandingView]:
         """The instructions the user may see: their sides' (a GM: every side's)."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place)

@@ -110,9 +110,9 @@ async def test_who_may_set_and_clear_what(
         ("a", None, "charge_response", "", "counter_charge"),
         ("b", "b1", "after_combat", "", "halt"),
     ]
-    assert [v.choice_id for v in await standing.list(place, ALICE)] == ["evade", "counter_charge"]
-    assert [v.choice_id for v in await standing.list(place, BOB)] == ["halt"]
-    assert len(await standing.list(place, GM)) == 3
+    assert [v.choice_id for v in await standing.shown(place, ALICE)] == ["evade", "counter_charge"]
+    assert [v.choice_id for v in await standing.shown(place, BOB)] == ["halt"]
+    assert len(await standing.shown(place, GM)) == 3
     assert [u for u, _ in await standing.units(place, BOB)][:1] == ["b1"]
     assert all(u.startswith("b") for u, _ in await standing.units(place, BOB))
     assert len(await standing.units(place, GM)) == 12
