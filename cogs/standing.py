@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
+from bot.presentation.announce import post_report
 from bot.presentation.replies import labelled_choices, place_of
 from bot.presentation.standing import (
     standing_cleared_text,
@@ -30,7 +31,7 @@ class StandingCog(
     @app_commands.command(name="list", description="Your standing instructions")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the instructions the user may see."""
-        views = await self.standing.list(place_of(interaction), interaction.user.id)
+        views = await self.standing.shown(place_of(interaction), interaction.user.id)
         await interaction.response.send_message(standing_list_text(views), ephemeral=True)
 
     @app_commands.command(name="set", description="Answer a kind of question in advance")
@@ -51,10 +52,14 @@ class StandingCog(
         side: Ref | None = None,
     ) -> None:
         """Set (or replace) a standing instruction."""
+        place = place_of(interaction)
         view = await self.standing.set(
-            place_of(interaction), interaction.user.id, topic, choice, condition or "", unit, side
+            place, interaction.user.id, topic, choice, condition or "", unit, side
         )
         await interaction.response.send_message(standing_set_text(view), ephemeral=True)
+        report = await self.standing.answer_open(place)  # a question it covers may be open
+        if report is not None:
+            await post_report(self.bot, report)
 
     @app_commands.command(name="clear", description="Take back standing instructions")
     @app_commands.describe(

@@ -57,5 +57,5 @@ class Services:
             parameters=ParameterService(db),
             outbox=OutboxService(db, clock),
             reference=ReferenceService(db),
-            standing=StandingService(db, clock),
+            standing=StandingService(db, clock, play),
         )

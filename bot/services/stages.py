@@ -36,7 +36,7 @@ from bot.services.battle_state import (
 from bot.services.endings import EndReport, finish
 from bot.services.records import append_entries
 from bot.services.settings import DeadlinePolicy
-from bot.services.standing import answer_standing
+from bot.services.standing_answers import answer_standing
 from rules_core import engine
 from rules_core.decisions import Decision
 from rules_core.engine import Resolution

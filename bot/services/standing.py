@@ -1,26 +1,26 @@
 """Standing instructions: how a side or one of its units answers a recurring question.
 
 Players set their own side's (and their own units'), a GM anyone's. Whenever the battle stops
-on questions, ``answer_standing`` answers at once every open question an instruction covers,
-through the engine like any answer, before the stage is stored (``stages.advance``).
+on questions, ``standing_answers.answer_standing`` answers at once every open question an
+instruction covers, through the engine like any answer, before the stage is stored
+(``stages.advance``); one set while such a question is open answers it at once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from bot.clock import Clock
-from bot.db.models import StandingInstruction
+from bot.db.models import BattleStatus, StandingInstruction
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.battle_state import Loaded, find_unit, load_battle
 from bot.services.campaigns import Place
-from bot.services.resolving import off_loop
+from bot.services.play import PlayService
+from bot.services.stages import StageReport, advance
+from bot.services.standing_answers import answer_standing, instructions_of
 from rules_core.engine import Resolution
-from rules_core.standing import Standing, Topic, play_standing, standing_problem, topic_of
+from rules_core.standing import Standing, Topic, standing_problem, topic_of
 from rules_core.state import Unit
 
 
@@ -43,11 +43,28 @@ class StandingView:
 class StandingService:
     """``/standing``: list, set and clear standing instructions for the channel's battle."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, play: PlayService) -> None:
         self.db = db
         self.clock = clock
+        self.play = play  # its armer schedules the deadlines of the stage an answer opens
 
-    async def list(self, place: Place, user_id: int) -> list[StandingView]:
+    async def answer_open(self, place: Place) -> StageReport | None:
+        """Answer the open questions the battle's standing instructions now cover (one was
+        just set) and carry the battle on; None if none is covered."""
+        async with self.db.write() as session:
+            loaded = await load_battle(session, place)
+            if loaded.battle.status is not BattleStatus.RUNNING or loaded.state.pending is None:
+                return None
+            start = Resolution(loaded.state, (), ())
+            if await answer_standing(session, loaded, start) is start:
+                return None
+            report, arming = await advance(
+                session, loaded, start, trigger="standing instruction", now=self.clock.now()
+            )
+        self.play.arm(arming)
+        return report
+
+    async def shown(self, place: Place, user_id: int) -> list[StandingView]:
         """The instructions the user may see: their sides' (a GM: every side's)."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
@@ -157,32 +174,6 @@ class StandingService:
     async def _topic_or_none(self, place: Place, topic: str) -> Topic | None:
         loaded = await self._lookup(place)
         return None if loaded is None else _find_topic(loaded, topic)
-
-
-async def instructions_of(session: AsyncSession, battle_id: int) -> list[StandingInstruction]:
-    """A battle's standing instructions, in the order set."""
-    rows = await session.scalars(
-        select(StandingInstruction)
-        .where(StandingInstruction.battle_id == battle_id)
-        .order_by(StandingInstruction.set_at, StandingInstruction.id)
-    )
-    return list(rows)
-
-
-async def answer_standing(session: AsyncSession, loaded: Loaded, result: Resolution) -> Resolution:
-    """``result`` carried on through every open question a standing instruction answers (the
-    answers go through the engine and onto the record like a player's); as it was if none."""
-    if result.state.pending is None or result.state.outcome is not None:
-        return result
-    rows = await instructions_of(session, loaded.battle.id)
-    if not rows:
-        return result
-    given = [_standing(row) for row in rows]
-    return await off_loop(play_standing, loaded.rules, loaded.seed, result, given)
-
-
-def _standing(row: StandingInstruction) -> Standing:
-    return Standing(row.side_id, row.topic, row.choice, row.condition, row.unit_id)
 
 
 def _find_topic(loaded: Loaded, ref: str) -> Topic | None:
