@@ -13,6 +13,7 @@ from sqlalchemy import select, update
 from bot.clock import Clock
 from bot.db.models import BattleStatus, StageLog
 from bot.db.session import Database
+from bot.services import plans
 from bot.services.battle_state import load_battle_by_id, view_of
 from bot.services.endings import EndReport
 from bot.services.records import record_bytes
@@ -82,4 +83,5 @@ class OutboxService:
                 lost_units(before, after),
                 stage,
                 decision_views(loaded) if latest else (),
+                await plans.calls_made(session, loaded) if latest else (),
             )

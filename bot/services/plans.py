@@ -90,6 +90,37 @@ async def done_keys(session: AsyncSession, battle_id: int, turn: int) -> set[str
     return set(rows)
 
 
+async def forget_done(session: AsyncSession, battle_id: int, turn: int) -> None:
+    """Nobody is done for a game turn any more (a GM went back a step: everyone looks again)."""
+    rows = await session.scalars(
+        select(TurnPlan).where(TurnPlan.battle_id == battle_id, TurnPlan.turn == turn)
+    )
+    for row in rows:
+        row.done_at = None
+
+
+async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms, ...]:
+    """The calls to arms the open stage made, as posted (for a result posted again)."""
+    battle, state = loaded.battle, loaded.state
+    if battle.stage_started_at is None or state.outcome is not None:
+        return ()
+    rows = await session.scalars(
+        select(TurnPlan).where(
+            TurnPlan.battle_id == battle.id,
+            TurnPlan.turn == state.cursor.turn,
+            TurnPlan.called_at == battle.stage_started_at,
+        )
+    )
+    names = {s.side_id: s.name for s in battle.sides}
+    calls = []
+    for row in rows:
+        side = row.side_id.split(":")[0]
+        steps = tuple(step_words(loaded, s) for s in planning.side_steps(loaded.rules, state, side))
+        if len(steps) > 1:
+            calls.append(CallToArms(row.user_id, names.get(side, side), steps, row.due_at))
+    return tuple(calls)
+
+
 async def drop_passed(session: AsyncSession, battle_id: int, turn: int) -> None:
     """Forget planned orders of game turns already over (a step skipped, a unit gone)."""
     await session.execute(

@@ -192,6 +192,8 @@ class PlayService:
         consult: bool,
     ) -> OrderView:
         """Keep an order for a later step of the turn, previewed against the battle now."""
+        if turn_step.key == planning.current_key(loaded.rules, loaded.state):
+            raise Conflict("The battle waits for an answer to a question, not for orders.")
         sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
         kind, given = _command_action(loaded, kind, given)
         order_kind = _order_kind(loaded, kind)

@@ -16,6 +16,7 @@ from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import check_post, confirm, posts, reports, start
 from tests.e2e.skirmish_battle import field, lines
 from tests.e2e.test_hail_caesar_turn import BATTLE, set_up
+from tests.e2e.test_outbox import failing_sends
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 ROMAN_STEPS = [
@@ -211,3 +212,56 @@ async def test_the_call_to_arms_deadline_covers_the_part_and_reminders_name_what
         f"{h.alice.mention}, still missing: Command: Orders — Equites; Shooting."
     ), reminder.content
     assert "Legio" not in reminder.content
+
+
+async def test_a_call_to_arms_lost_to_discord_goes_out_with_its_result(
+    aide: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h, where = aide, aide.channel("punic-wars")
+    await set_up(h)
+    await start(h, where, BATTLE, bytes(range(32)))
+    await h.slash(h.alice, "order done", channel=where)
+    failing_sends(monkeypatch, 1)
+    await h.slash(h.bob, "order done", channel=where)
+    assert calls(h, where) == []  # Discord refused the result; the call never went out
+    monkeypatch.undo()
+    await h.stop_bot()
+    await h.start_bot()
+    (call,) = calls(h, where)
+    assert call.content == h.alice.mention
+    assert call.embeds[0]["title"] == "📯 Call to arms: Rome"
+    assert all(f"• {step}" in call.embeds[0]["description"] for step in ROMAN_STEPS)
+    count = len(posts(h, where))
+    await h.stop_bot()
+    await h.start_bot()
+    assert len(posts(h, where)) == count  # never twice
+
+
+async def test_done_for_the_turn_before_ones_part_opens(aide: Harness) -> None:
+    """Gaul says it is done for the turn during Rome's part; a planned order is withdrawn.
+    Rome's one visit then plays the whole turn: Gaul's steps resolve as they come."""
+    h, where = aide, aide.channel("punic-wars")
+    await to_turn_one(h)
+    early = await done_for_turn(h, h.bob)
+    assert early.startswith("Done for the turn: each of your remaining steps this turn")
+    await plan(h, h.alice, "Command: Orders — Legio", "Second Cohort", x=12, y=12)
+    keys = await step_keys(h, h.alice)
+    taken = await h.slash(
+        h.alice, "order withdraw", channel=where, unit="Second Cohort",
+        step=keys["Command: Orders — Legio"],
+    )  # fmt: skip
+    assert taken.content == (
+        "Withdrawn: **Second Cohort**'s move order planned for Command: Orders — Legio."
+    )
+    mine = await h.slash(h.alice, "orders mine", channel=where)
+    assert mine.content == "You have given no orders for this step."
+    await h.slash(h.alice, "standing set", channel=where, topic="reroll", choice="keep")
+    before = len(reports(h, where, BATTLE))
+    await done_for_turn(h, h.alice)
+    posted = reports(h, where, BATTLE)
+    assert len(posted) == before + 1  # both parts of turn 1 in one result
+    check_post(
+        h, posted[-1], f"{BATTLE} — Turn 1 · Command: General Advance (Rome)",
+        "Command: General Advance", [h.alice],
+    )  # fmt: skip
+    assert calls(h, where)[-1].embeds[0]["title"] == "📯 Call to arms: Rome"  # turn 2
