@@ -285,8 +285,9 @@ class PlannedOrder(Base):
 
 class TurnPlan(Base):
     """A player's part of a game turn: when it was called to arms and by when its plan is
-    due (the deadline of every step of that part), and whether the player is done for the
-    rest of the turn (``/order done turn:true``). ``side_id`` is the key a
+    due (once the player has ``planned`` an order ahead, the deadline of every step of that
+    part), and whether the player is done for the rest of the turn (``/order done
+    turn:true``). ``side_id`` is the key a
     confirmation is kept under (``Loaded.key_of``)."""
 
     __tablename__ = "turn_plan"
@@ -298,7 +299,8 @@ class TurnPlan(Base):
     side_id: Mapped[str] = mapped_column(String(60))
     user_id: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     called_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # the plan's
+    due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # the call's
+    planned: Mapped[bool] = mapped_column(default=False, server_default=text("0"))
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 

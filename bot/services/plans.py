@@ -238,9 +238,10 @@ async def plan_deadline(
     session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str]
 ) -> datetime | None:
     """The deadline of the open stage when every player it waits on was called to arms for
-    this part of the turn: their plan's deadline covers all its steps (the latest of them, a
-    quarter of an hour from now at the soonest); None to keep the step's own deadline (a
-    question, a player to be consulted, someone never called)."""
+    this part of the turn and has planned ahead in it: their plan's deadline covers all its
+    steps (the latest of them, a quarter of an hour from now at the soonest). None keeps the
+    step's own deadline: players who answer step by step get a fresh one for each step, and
+    so do questions, players to be consulted and anyone never called."""
     state = loaded.state
     if state.outcome is not None or state.pending is not None:
         return None
@@ -255,7 +256,7 @@ async def plan_deadline(
             TurnPlan.side_id.in_(keys),
         )
     )
-    dues = [row.due_at for row in rows if row.due_at is not None]
+    dues = [row.due_at for row in rows if row.due_at is not None and row.planned]
     if len(dues) < len(keys):
         return None
     return max(max(dues), now + timedelta(hours=MIN_HOURS))

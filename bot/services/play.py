@@ -225,6 +225,10 @@ class PlayService:
                          kind=kind, params=dict(order.params), summary=verdict.summary[:400],
                          consult=consult, submitted_at=self.clock.now())
         )  # fmt: skip
+        for side in sides:
+            key = loaded.key_of(side, user_id)
+            plan = await plans.turn_plan(session, loaded.battle.id, turn_step.turn, key, user_id)
+            plan.planned = True
         return OrderView(actor.id, actor.name, kind, verdict.summary, tuple(verdict.notes),
                          step=words, consult=consult)  # fmt: skip
 

@@ -52,6 +52,7 @@ def upgrade() -> None:
         sa.Column("user_id", sa.BigInteger(), server_default=sa.text("0"), nullable=False),
         sa.Column("called_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),
         sa.Column("due_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("planned", sa.Boolean(), server_default=sa.text("0"), nullable=False),
         sa.Column("done_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(["battle_id"], ["battle.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),

@@ -265,3 +265,17 @@ async def test_done_for_the_turn_before_ones_part_opens(aide: Harness) -> None:
         "Command: General Advance", [h.alice],
     )  # fmt: skip
     assert calls(h, where)[-1].embeds[0]["title"] == "📯 Call to arms: Rome"  # turn 2
+
+
+async def test_players_answering_step_by_step_get_a_fresh_deadline_each_step(
+    aide: Harness,
+) -> None:
+    h, where = aide, aide.channel("punic-wars")
+    await to_turn_one(h)
+    due = field(reports(h, where, BATTLE)[-1], "Deadline")
+    await h.advance(timedelta(hours=2))
+    await h.slash(h.alice, "order done", channel=where)
+    result = reports(h, where, BATTLE)[-1]
+    assert field(result, "Now") == "Command: Orders — Legio"
+    assert field(result, "Deadline") != due  # 48 hours from now, as before planning existed
+    assert len(calls(h, where)) == 1  # the call to arms came once, when Rome's part opened
