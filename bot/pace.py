@@ -40,7 +40,7 @@ MAX_CALLS = 5_000  # a guard against a battle that never finishes its turns
 MODES = ("step", "plan")
 FIELDS = (
     "ruleset", "mode", "turns", "stops_mean", "stops_max", "questions", "gm_stops",
-    "elapsed_median_hours", "elapsed_max_hours", "ended",
+    "elapsed_median_hours", "elapsed_max_hours", "fallbacks", "ended",
 )  # fmt: skip
 
 StandingHook = Callable[[Rules, BattleState, Decision], Answer | None]
@@ -58,6 +58,7 @@ class Pace:
     questions: int = 0
     gm_stops: int = 0
     ended: str = ""  # how the battle ended, if it did within the turns played
+    fallbacks: int = 0  # planned orders no longer legal by their step (the default used)
 
     def stop(self, turn: int, side: str) -> None:
         """Count one stop of a side (or the GM) in a game turn."""
@@ -86,6 +87,7 @@ class Pace:
             "gm_stops": self.gm_stops,
             "elapsed_median_hours": round(statistics.median(times), 1) if times else 0.0,
             "elapsed_max_hours": round(max(times, default=0.0), 1),
+            "fallbacks": self.fallbacks,
             "ended": self.ended,
         }
 
@@ -166,16 +168,18 @@ def _orders(
             planner.plan(rules, state, side)
         else:
             orders += rules.demo_orders(state, side)
+    carried = planning.CarriedOut((), (), ())
     if mode == "plan":
         due = planning.due(rules, state, [p for ps in planner.orders.values() for p in ps])
-        orders = [*orders, *planning.carry_out(rules, state, due).orders]
+        carried = planning.carry_out(rules, state, due)
+        pace.fallbacks += len(carried.fallbacks)
     if stopping and turn >= 1:
         own = rules.sequence.step(state.cursor.step).deadline_hours
         deadline = step_deadline(DEFAULT_POLICY, own)
         pace.wait(turn, max(delay(rng, deadline) for _ in stopping))
     elif turn >= 1:
         pace.wait(turn, 0.0)
-    return engine.run(rules, SEED, state, orders).state
+    return planning.run_planned(rules, SEED, state, carried, orders).state
 
 
 def _answer(
@@ -235,15 +239,15 @@ def table(rows: list[dict[str, object]]) -> str:
     """The rows as a Markdown table."""
     head = (
         "| ruleset | mode | turns | stops/side/turn (mean) | max | questions | GM stops "
-        "| hours/turn (median) | max | ended |"
+        "| hours/turn (median) | max | fallbacks | ended |"
     )
-    lines = [head, "|" + "---|" * 10]
+    lines = [head, "|" + "---|" * 11]
     for row in rows:
         lines.append(
             f"| {row['ruleset']} | {row['mode']} | {row['turns']} | {row['stops_mean']} "
             f"| {row['stops_max']} | {row['questions']} | {row['gm_stops']} "
             f"| {row['elapsed_median_hours']} | {row['elapsed_max_hours']} "
-            f"| {row['ended'] or '—'} |"
+            f"| {row['fallbacks']} | {row['ended'] or '—'} |"
         )
     return "\n".join(lines)
 
