@@ -204,7 +204,11 @@ class PlayService:
         words = plans.step_words(loaded, turn_step)
         verdict = planning.preview(loaded.rules, loaded.state, turn_step, order)
         if isinstance(verdict, Illegal):
-            raise InvalidInput(f"**{actor.name}** cannot {kind} in {words}: {verdict.reason}.")
+            raise InvalidInput(
+                f"**{actor.name}** cannot {kind} in {words}: {verdict.reason}. (An order planned "
+                "ahead is checked against the battle as it stands now; if it only becomes "
+                "possible later, give it when its step opens.)"
+            )
         rows = [
             r for r in await plans.planned_rows(session, loaded.battle.id, turn_step.key)
             if r.actor == actor.id and _actor_kind(loaded.rules.kinds_by_id(), r.kind)
