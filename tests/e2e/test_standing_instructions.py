@@ -4,7 +4,8 @@ Agincourt as in test_tree_of_battles_turn.py (same layout, orders and fixed seed
 tells York's Vaward ahead to counter-charge when charged. When Vendôme's Horse charges it, no
 button waits for England: the step goes on at once to the combat, the log says the standing
 instruction answered, and the record still verifies. ``/standing`` lists, sets and clears, and
-refuses another side's unit, an unknown topic and a choice the topic does not offer.
+refuses another side's unit, an unknown topic and a choice the topic does not offer. One set
+while the question it covers waits answers it at once.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tests.e2e.sheet_battle import (
     give,
     posts,
     question,
+    reports,
     start,
 )
 from tests.e2e.test_tree_of_battles_turn import (
@@ -148,5 +150,22 @@ async def test_a_charge_response_answered_by_a_standing_instruction(
     assert _buttons(h, where) == buttons + 1  # only the move after combat asks England
     asked = question(h, where)
     assert "what move after combat?" in asked.content
+
+    # Set while that question waits, an instruction answers it at once: the result is posted.
+    before = len(reports(h, where, BATTLE))
+    pursue = await h.slash(
+        h.alice, "standing set", channel=where, topic="after_combat", choice="pursue"
+    )
+    assert pursue.ephemeral and pursue.content.startswith("✅ Standing instruction set:")
+    (after,) = reports(h, where, BATTLE)[before:]
+    check_post(
+        h, after, title("Combat: moves after combat"), "Command — action 1", [h.alice, h.bob]
+    )
+    log = full_log(after)
+    assert log[0] == (
+        "England chose pursue, answered by standing instruction (move after combat (follow up, "
+        "pursue, halt, fall back): pursue)"
+    )
+    assert "Vendôme's Horse: broken (breaks (caught by York's Vaward))" in log
 
     await end_and_verify(h, where, BATTLE, fixed_seed, published, "tree_of_battles")
