@@ -169,3 +169,12 @@ async def test_a_charge_response_answered_by_a_standing_instruction(
     assert "Vendôme's Horse: broken (breaks (caught by York's Vaward))" in log
 
     await end_and_verify(h, where, BATTLE, fixed_seed, published, "tree_of_battles")
+
+
+async def test_help_names_the_questions_standing_instructions_answer(aide: Harness) -> None:
+    await aide.slash(aide.gm, "campaign create", name="Gergovia", ruleset="hail_caesar")
+    shown = await aide.slash(aide.alice, "help")
+    assert "Questions `/standing set` can answer for you, at once: `reroll` (" in shown.text
+    assert "`hold_or_retreat`" in shown.text and len(shown.text) <= 2000
+    refused = await aide.slash(aide.alice, "standing list")
+    assert refused.ephemeral and "has no battle in play" in refused.text
