@@ -61,11 +61,13 @@ async def test_a_turn_in_which_standing_instructions_answer_every_question(
         report = await next_stage(services, place, report)
         lines += report.lines
     assert asked == []  # in the services test: ["response:a2", "after:a2"]
-    assert "England chose counter charge, answered by standing instruction (response to a " \
-        "charge: counter-charge)" in lines  # fmt: skip
     assert (
-        "England chose pursue, answered by standing instruction (move after combat (follow up, "
-        "pursue, halt, fall back): pursue if the enemy is mounted)"
+        "England chose counter charge, answered by standing instruction: counter-charge "
+        "(response to a charge)"
+    ) in lines
+    assert (
+        "England chose pursue, answered by standing instruction: pursue if the enemy is mounted "
+        "(move after combat (follow up, pursue, halt, fall back))"
     ) in lines
     horse = report.battle.state.unit("b1")  # the same outcome as when England answered
     assert horse.get("broken") is True and horse.get("casualties") == 1
@@ -178,6 +180,9 @@ async def test_a_deadline_that_stops_on_a_covered_question_answers_it(
     report = await services.play.resolve_stage(view.id, view.stage, trigger="deadline")
     assert report is not None and report.decision is None
     chose = [line for line in report.lines if "answered by standing instruction" in line]
-    assert len(chose) == 1 and " chose second, answered by standing instruction (" in chose[0]
+    assert (
+        len(chose) == 1
+        and " chose second, answered by standing instruction: go second (" in chose[0]
+    )
     order = report.battle.state.cursor.side_order
     assert order is not None and len(order) == 2

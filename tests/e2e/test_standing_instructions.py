@@ -33,7 +33,7 @@ from tests.e2e.test_tree_of_battles_turn import (
 )
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
-STANDING_WORDS = "answered by standing instruction (response to a charge: counter-charge)"
+STANDING_WORDS = "answered by standing instruction: counter-charge (response to a charge)"
 
 
 def _buttons(h: Harness, where: object) -> int:
@@ -163,8 +163,8 @@ async def test_a_charge_response_answered_by_a_standing_instruction(
     )
     log = full_log(after)
     assert log[0] == (
-        "England chose pursue, answered by standing instruction (move after combat (follow up, "
-        "pursue, halt, fall back): pursue)"
+        "England chose pursue, answered by standing instruction: pursue (move after combat "
+        "(follow up, pursue, halt, fall back))"
     )
     assert "Vendôme's Horse: broken (breaks (caught by York's Vaward))" in log
 
