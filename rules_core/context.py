@@ -8,16 +8,20 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rules_core.cards import CONCEALED, DeckState, Draw, EmptyDeckError, full_deck, sort_codes
 from rules_core.codec import Json
 from rules_core.decisions import GM, Answer, Decision
 from rules_core.dice import Dice, Roll
 from rules_core.events import (
     ArrivedOrLeft,
+    CardDrawn,
+    CardMoved,
     DecisionAnswered,
     DecisionRequested,
     DiceRolled,
     Event,
     LeaderMoved,
+    Private,
     SideOrderSet,
     StatusChanged,
     TestResolved,
@@ -25,6 +29,7 @@ from rules_core.events import (
     UnitMoved,
 )
 from rules_core.orders import Order
+from rules_core.secrets import masked_decision
 from rules_core.state import BattleState, Leader, Point, Unit
 from rules_core.status import Scope
 from rules_core.steps import Step, Subject, active_side
@@ -56,6 +61,7 @@ class Context:
     ) -> None:
         self.rules = rules
         self.state = state
+        self.rng = rng  # the step's random stream: dice and card draws pick from it
         self.orders = tuple(orders)
         self.events: list[Event] = []
         # Every roll goes into the log, so the record holds each one for verification.
@@ -98,26 +104,61 @@ class Context:
         return tuple(order for order in self.orders if owners.get(order.actor) == side)
 
     def ask(self, decision: Decision) -> str:
-        """The answer to a question; suspends the resolution until somebody gives it."""
-        self.emit(DecisionRequested(decision))
+        """The answer to a question; suspends the resolution until somebody gives it. A
+        private question and its answer are seen by ``who`` alone (and the GM)."""
+        self._asked(decision)
         answer = self._answers.get(decision.id)
         if answer is None:
             raise Suspended(decision)
-        self.emit(DecisionAnswered(decision.id, answer.choice, answer.by, answer.reason))
+        self._answered(decision, answer)
         return answer.choice
 
     def ask_all(self, decisions: Sequence[Decision]) -> tuple[str, ...]:
         """The answers to independent questions asked at once (two charged units choosing
         their response): the step waits until every one is answered, in any order."""
         for decision in decisions:
-            self.emit(DecisionRequested(decision))
+            self._asked(decision)
         missing = [d for d in decisions if d.id not in self._answers]
         if missing:
             raise Suspended(missing[0], tuple(missing[1:]))
         for decision in decisions:
-            answer = self._answers[decision.id]
-            self.emit(DecisionAnswered(decision.id, answer.choice, answer.by, answer.reason))
+            self._answered(decision, self._answers[decision.id])
         return tuple(self._answers[d.id].choice for d in decisions)
+
+    def _asked(self, decision: Decision) -> None:
+        asked = DecisionRequested(decision)
+        if not decision.private:
+            self.emit(asked)
+            return
+        self.emit(Private(decision.who, asked, DecisionRequested(masked_decision(decision))))
+
+    def _answered(self, decision: Decision, answer: Answer) -> None:
+        answered = DecisionAnswered(decision.id, answer.choice, answer.by, answer.reason)
+        if not decision.private:
+            self.emit(answered)
+            return
+        hidden = DecisionAnswered(decision.id, CONCEALED, answer.by)
+        self.emit(Private(decision.who, answered, hidden))
+
+    def emit_private(self, audience: str, event: Event, public: Event | None = None) -> None:
+        """Log an event only ``audience`` (a side id or ``GM``) sees; others see ``public``."""
+        self.emit(Private(audience, event, public))
+
+    def set_hidden(self, side_id: str, reason: str | None, **changes: Json) -> None:
+        """Change declared hidden fields (``Scope.HIDDEN``) of one side (or ``GM``); each
+        change is logged privately to that side."""
+        before = self.state.hidden.get(side_id, {})
+        self.state = self.rules.statuses.apply(self.state, Scope.HIDDEN, side_id, changes)
+        if reason is None:
+            return
+        for name, value in changes.items():
+            old = before.get(name)
+            if old != value:
+                self.emit_private(side_id, StatusChanged(side_id, name, old, value, reason))
+
+    def cards(self, deck_id: str) -> Cards:
+        """The card deck ``deck_id`` to create, shuffle, deal, draw and play with."""
+        return Cards(self, deck_id)
 
     def test(
         self, subject: str, test: str, roll: Roll, table: ScoreTable, passing: Collection[str]
@@ -235,6 +276,126 @@ class Context:
     def answerer(self, side: str | None) -> str:
         """Who answers a question about a side's troops: that side, or the GM if none."""
         return GM if side is None else side
+
+
+class Cards:
+    """One deck of the battle as a resolver works it (``Context.cards(deck_id)``).
+
+    Cards are named by their codes ("QS", "10H", "JOKER1"). A draw picks a card from the
+    step's random stream when it is made, so the saved state never holds a future order; a
+    card drawn into a hand is seen by its owner's side alone, one drawn face up by everyone.
+    An owner is a side id or a leader's, unit's or group's id (seen by that one's side).
+    """
+
+    def __init__(self, context: Context, deck_id: str) -> None:
+        self._context = context
+        self.id = deck_id
+
+    @property
+    def deck(self) -> DeckState:
+        """The deck as the battle holds it now."""
+        return self._context.state.deck(self.id)
+
+    def _save(self, deck: DeckState) -> None:
+        self._context.state = self._context.state.with_deck(deck)
+
+    def _audience(self, owner: str) -> str:
+        side = self._context.state.side_of(owner)
+        if side is None:
+            raise KeyError(f"no side, leader, unit or group {owner!r} to hold cards")
+        return side
+
+    def create(self, *, jokers: bool = True) -> None:
+        """A new full deck with every card in the draw pile; refuses a deck that exists."""
+        if any(deck.id == self.id for deck in self._context.state.decks):
+            raise ValueError(f"deck {self.id!r} exists already")
+        self._save(DeckState(self.id, sort_codes([card.code for card in full_deck(jokers)])))
+
+    @property
+    def remaining(self) -> int:
+        """How many cards are left in the draw pile."""
+        return len(self.deck.pile)
+
+    def shuffle(self) -> None:
+        """The discards go back into the draw pile."""
+        deck = self.deck
+        self._save(replace(deck, pile=sort_codes([*deck.pile, *deck.discards]), discards=()))
+        self._context.emit(CardMoved(self.id, None, "shuffle"))
+
+    def draw(self, owner: str | None = None) -> str:
+        """Draw a card into ``owner``'s hand (private to their side), or face up onto the
+        table when ``owner`` is None; EmptyDeckError when the pile is empty."""
+        audience = None if owner is None else self._audience(owner)
+        deck = self.deck
+        if not deck.pile:
+            raise EmptyDeckError(f"the {self.id} deck is empty: shuffle the discards back")
+        card = deck.pile[self._context.rng.randrange(len(deck.pile))]
+        pile = tuple(code for code in deck.pile if code != card)
+        if owner is None:
+            self._save(replace(deck, pile=pile, face_up=(*deck.face_up, card)))
+            self._context.emit(CardDrawn(Draw(self.id, None, card)))
+            return card
+        hands = {**deck.hands, owner: (*deck.hand(owner), card)}
+        self._save(replace(deck, pile=pile, hands=hands))
+        assert audience is not None
+        self._context.emit_private(
+            audience, CardDrawn(Draw(self.id, owner, card)), CardDrawn(Draw(self.id, owner, ""))
+        )
+        return card
+
+    def deal(self, owner: str, n: int) -> tuple[str, ...]:
+        """Draw ``n`` cards into ``owner``'s hand."""
+        if n < 0:
+            raise ValueError(f"cannot deal a negative number of cards ({n})")
+        return tuple(self.draw(owner) for _ in range(n))
+
+    def hand(self, owner: str) -> tuple[str, ...]:
+        """The cards in ``owner``'s hand, in the order they came."""
+        return self.deck.hand(owner)
+
+    def retained(self, owner: str) -> tuple[str, ...]:
+        """The cards ``owner`` keeps back (retained), in the order kept."""
+        return self.deck.kept(owner)
+
+    def _take(self, owner: str, card: str) -> DeckState:
+        deck = self.deck
+        held = list(deck.hand(owner))
+        if card not in held:
+            raise ValueError(f"{owner!r} holds no {card!r} in the {self.id} deck")
+        held.remove(card)
+        return replace(deck, hands={**deck.hands, owner: tuple(held)})
+
+    def play(self, owner: str, card: str) -> None:
+        """Play a card from ``owner``'s hand face up, for everyone to see."""
+        deck = self._take(owner, card)
+        self._save(replace(deck, face_up=(*deck.face_up, card)))
+        self._context.emit(CardMoved(self.id, owner, "play", card))
+
+    def discard(self, owner: str | None, card: str) -> None:
+        """Discard a card from ``owner``'s hand, or from the table (``owner`` None); the
+        discards are seen by everyone."""
+        if owner is None:
+            deck = self.deck
+            if card not in deck.face_up:
+                raise ValueError(f"{card!r} is not face up in the {self.id} deck")
+            face_up = list(deck.face_up)
+            face_up.remove(card)
+            deck = replace(deck, face_up=tuple(face_up))
+        else:
+            deck = self._take(owner, card)
+        self._save(replace(deck, discards=(*deck.discards, card)))
+        self._context.emit(CardMoved(self.id, owner, "discard", card))
+
+    def retain(self, owner: str, card: str) -> None:
+        """Move a card from ``owner``'s hand to their retained pile, in secret."""
+        deck = self._take(owner, card)
+        retained = {**deck.retained, owner: (*deck.kept(owner), card)}
+        self._save(replace(deck, retained=retained))
+        self._context.emit_private(
+            self._audience(owner),
+            CardMoved(self.id, owner, "retain", card),
+            CardMoved(self.id, owner, "retain"),
+        )
 
 
 def _leg(a: Point, b: Point) -> float:

@@ -37,6 +37,8 @@ class Decision(Serialisable):
     ``number`` (from ``low`` to ``high``) or ``facing`` (compass degrees, 0 to 360). An answer
     travels as text; ``value`` reads it as the kind's value. ``topic``, ``unit`` and ``other``
     let a standing instruction (``rules_core.standing``) answer it.
+    travels as text; ``value`` reads it as the kind's value. A ``private`` question is shown
+    to ``who`` alone: its events are ``Private`` and ``rules_core.secrets.view`` hides it.
     """
 
     id: str
@@ -50,6 +52,7 @@ class Decision(Serialisable):
     topic: str = ""  # the kind of recurring question (a ruleset's ``Topic``), for standing answers
     unit: str = ""  # the unit (or leader) the question is about, if any
     other: str = ""  # the enemy unit that prompted it (the charger, the foe), if any
+    private: bool = False  # True: only ``who`` (and the GM) see the question and its answer
     deadline_hours: float | None = None  # its own deadline length; None: the campaign's
 
     def __post_init__(self) -> None:

@@ -13,11 +13,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from rules_core.cards import Draw
 from rules_core.codec import Serialisable
 from rules_core.context import Context, Suspended
 from rules_core.decisions import GM, Answer, Pending
 from rules_core.dice import Roll
-from rules_core.events import BattleEnded, DiceRolled, Event, OrderRejected, StepBegan
+from rules_core.events import (
+    BattleEnded,
+    CardDrawn,
+    DiceRolled,
+    Event,
+    OrderRejected,
+    Private,
+    StepBegan,
+)
 from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
 from rules_core.plugin import Rules
 from rules_core.seeding import stream, stream_key
@@ -45,6 +54,8 @@ class Entry(Serialisable):
     rolls: tuple[Roll, ...] = ()
     state: BattleState | None = None  # the state a GM's edit left, for "edit" only
     reason: str = ""
+    draws: tuple[Draw, ...] = ()  # the cards drawn, in order, like ``rolls``
+    audience: str = ""  # for the answer to a private question: the side it is private to
 
 
 @dataclass(frozen=True)
@@ -125,9 +136,13 @@ def answer(rules: Rules, seed: bytes, state: BattleState, given: Answer) -> Reso
     if given.by not in (decision.who, GM):
         raise EngineError(f"{given.by!r} may not answer {given.decision!r}")
     answers = (*pending.answers, given)
-    return _run_step(
+    result = _run_step(
         rules, seed, state, pending.orders, answers, shown=pending.shown, action="answer"
     )
+    if not decision.private:
+        return result
+    entry = replace(result.entries[0], audience=decision.who)
+    return replace(result, entries=(entry,))
 
 
 def answer_default(rules: Rules, seed: bytes, state: BattleState) -> Resolution:
@@ -298,10 +313,20 @@ def _resolution(
     answers: tuple[Answer, ...],
 ) -> Resolution:
     rolls = tuple(event.roll for event in events if isinstance(event, DiceRolled))
+    draws = tuple(e.draw for e in map(_inner, events) if isinstance(e, CardDrawn))
     given = answers[-1] if action == "answer" else None
     shown_orders = orders if action == "resolve" else ()
-    entry = Entry(action, cursor.turn, cursor.step, cursor.attempt, shown_orders, given, rolls)
+    entry = Entry(
+        action, cursor.turn, cursor.step, cursor.attempt, shown_orders, given, rolls, draws=draws
+    )
     return Resolution(state, tuple(events), (entry,))
+
+
+def _inner(event: Event) -> Event:
+    """An event itself, or the full (private) form of a ``Private`` one."""
+    while isinstance(event, Private):
+        event = event.event
+    return event
 
 
 def _subjects(rules: Rules, state: BattleState, step: Step) -> tuple[Subject, ...]:

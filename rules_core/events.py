@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rules_core.cards import Draw
 from rules_core.codec import Json, Serialisable, decode
 from rules_core.decisions import Decision
 from rules_core.dice import Roll
@@ -226,6 +227,43 @@ class BattleEnded(Event):
     reason: str
 
 
+@dataclass(frozen=True)
+class CardDrawn(Event):
+    """A card was drawn into an owner's hand (private to them: its public form has no card)
+    or turned face up (``owner`` None)."""
+
+    kind: ClassVar[str] = "card_drawn"
+    draw: Draw
+
+
+@dataclass(frozen=True)
+class CardMoved(Event):
+    """A card changed place: played face up, discarded, retained, or the deck shuffled
+    (``what``: "play", "discard", "retain", "shuffle"); ``card`` is "" where it is not seen."""
+
+    kind: ClassVar[str] = "card_moved"
+    deck: str
+    owner: str | None
+    what: str
+    card: str = ""
+
+
+@dataclass(frozen=True)
+class Private(Event):
+    """An event only its ``audience`` (a side id or ``GM``) may see; everyone else sees its
+    ``public`` form, or nothing when it has none. The GM sees every private event."""
+
+    kind: ClassVar[str] = "private"
+    audience: str
+    event: Event
+    public: Event | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event with both forms tagged with their kinds."""
+        public = None if self.public is None else event_to_dict(self.public)
+        return {"audience": self.audience, "event": event_to_dict(self.event), "public": public}
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -233,7 +271,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         UnitMoved, ShotFired, MeleeFought,
         StatusChanged, LeaderMoved, ArrivedOrLeft,
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
-        BattleEnded,
+        BattleEnded, CardDrawn, CardMoved, Private,
     )
 }  # fmt: skip
 
@@ -246,6 +284,13 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """Rebuild an event from ``event_to_dict`` output."""
     cls = EVENT_TYPES[data["kind"]]
+    if cls is Private:
+        public = data.get("public")
+        return Private(
+            data["audience"],
+            event_from_dict(data["event"]),
+            None if public is None else event_from_dict(public),
+        )
     fields = {key: value for key, value in data.items() if key != "kind"}
     event = decode(cls, fields)
     assert isinstance(event, Event)

@@ -6,11 +6,14 @@ from collections.abc import Iterable, Mapping
 from functools import singledispatch
 
 from rules_core import registry
+from rules_core.cards import CONCEALED, Card
 from rules_core.codec import Json
 from rules_core.decisions import GM
 from rules_core.events import (
     ArrivedOrLeft,
     BattleEnded,
+    CardDrawn,
+    CardMoved,
     DecisionAnswered,
     DecisionRequested,
     DiceRolled,
@@ -21,6 +24,7 @@ from rules_core.events import (
     OrderRejected,
     PlanFellBack,
     PlanQueried,
+    Private,
     ShotFired,
     SideOrderSet,
     StatusChanged,
@@ -29,6 +33,7 @@ from rules_core.events import (
     UnitDestroyed,
     UnitMoved,
 )
+from rules_core.secrets import Viewer
 from rules_core.standing import STANDING_REASON
 from rules_core.state import BattleState
 from rules_core.status import Count, Declared, Flag, Note, StatusSheet, Text
@@ -36,19 +41,31 @@ from rules_core.toolkit import g
 
 
 class Renderer:
-    """Turns events into lines, naming units, leaders and sides and writing the measure."""
+    """Turns events into lines, naming units, leaders and sides and writing the measure.
+
+    A ``Private`` event is written in its public form (or not at all) unless ``viewer`` is
+    given and in its audience: without a viewer nothing private is ever shown.
+    """
 
     def __init__(
-        self, names: Mapping[str, str], measure: str = '"', statuses: StatusSheet | None = None
+        self,
+        names: Mapping[str, str],
+        measure: str = '"',
+        statuses: StatusSheet | None = None,
+        viewer: Viewer | None = None,
     ) -> None:
         self.names = dict(names)
         self.measure = measure
         self.statuses = statuses
+        self.viewer = viewer
 
     @classmethod
-    def for_state(cls, state: BattleState, *earlier: BattleState) -> Renderer:
+    def for_state(
+        cls, state: BattleState, *earlier: BattleState, viewer: Viewer | None = None
+    ) -> Renderer:
         """A renderer that knows every name in a state (and in earlier states, for units that
-        have since left the table), writing its battlefield's measure."""
+        have since left the table), writing its battlefield's measure, for a viewer (None:
+        the public)."""
         names: dict[str, str] = {}
         for known in (*earlier, state):
             names.update({side.id: side.name for side in known.sides})
@@ -56,7 +73,7 @@ class Renderer:
             names.update({leader.id: leader.name for leader in known.leaders})
             names.update({unit.id: unit.name for unit in known.units})
         measure = {"inch": '"', "SF": " SF", "H": " H"}.get(state.battlefield.measure, "")
-        return cls(names, measure, _statuses_of(state.ruleset))
+        return cls(names, measure, _statuses_of(state.ruleset), viewer)
 
     def declaration(self, key: str) -> Declared | None:
         """The ruleset's declaration of a status key (any scope), if it declares it."""
@@ -229,7 +246,52 @@ def _leader(e: LeaderHit, r: Renderer) -> str:
 
 
 @_line.register
+def _private(e: Private, r: Renderer) -> str:
+    if r.viewer is not None and r.viewer.may_see(e.audience):
+        return r.line(e.event)
+    return "" if e.public is None else r.line(e.public)
+
+
+@_line.register
+def _drawn(e: CardDrawn, r: Renderer) -> str:
+    if e.draw.owner is None:
+        return f"{_card(e.draw.card)} is turned face up"
+    what = _card(e.draw.card) if e.draw.card else "a card"
+    return f"{r.name(e.draw.owner)} draws {what}"
+
+
+_CARD_VERBS = {"play": "plays", "discard": "discards", "retain": "keeps back"}
+
+
+@_line.register
+def _card_moved(e: CardMoved, r: Renderer) -> str:
+    if e.what == "shuffle":
+        return f"The {e.deck} deck is shuffled"
+    what = _card(e.card) if e.card and e.card != CONCEALED else "a card"
+    who = r.name(e.owner) if e.owner else "The table"
+    return f"{who} {_CARD_VERBS.get(e.what, e.what)} {what}"
+
+
+def _card(code: str) -> str:
+    """A card's code as players read it (7♠), or the code itself if it is not a card."""
+    try:
+        return str(Card.from_code(code))
+    except ValueError:
+        return code
+
+
+def _who(side: str, r: Renderer) -> str:
+    return "the GM" if side == GM else r.name(side)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@_line.register
 def _asked(e: DecisionRequested, r: Renderer) -> str:
+    if e.decision.private and e.decision.default == CONCEALED:
+        return f"{_cap(_who(e.decision.who, r))} has a private question to answer"
     options = ", ".join(option.label for option in e.decision.options)
     who = "the GM" if e.decision.who == GM else r.name(e.decision.who)
     return f"{who} must decide: {e.decision.question} [{options}; default {e.decision.default}]"
@@ -237,7 +299,9 @@ def _asked(e: DecisionRequested, r: Renderer) -> str:
 
 @_line.register
 def _answered(e: DecisionAnswered, r: Renderer) -> str:
-    who = "the GM" if e.by == GM else r.name(e.by)
+    who = _who(e.by, r)
+    if e.choice == CONCEALED:
+        return f"{_cap(who)} answered"
     standing = f", {e.reason}" if e.reason.startswith(STANDING_REASON) else ""
     return f"{who} chose {_value(e.choice)}{standing}"
 

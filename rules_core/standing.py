@@ -146,8 +146,8 @@ def _words(topic: Topic, standing: Standing) -> str:
     """The reason an answer by a standing instruction carries (it reaches the battle log)."""
     label = next((c.label for c in topic.choices if c.id == standing.choice), standing.choice)
     condition = topic.condition(standing.condition) if standing.condition else None
-    words = f"{topic.title}: {label}" + (f" {condition.title}" if condition else "")
-    return f"{STANDING_REASON} ({words})"
+    when = f" {condition.title}" if condition else ""
+    return f"{STANDING_REASON}: {label}{when} ({topic.title})"
 
 
 def by_standing(reason: str) -> bool:

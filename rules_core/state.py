@@ -11,8 +11,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, TypeVar
 
+from rules_core.cards import DeckState
 from rules_core.codec import Json, Serialisable
-from rules_core.decisions import Pending
+from rules_core.decisions import GM, Pending
 from rules_core.steps import Cursor
 
 SCHEMA_VERSION = 1
@@ -162,6 +163,10 @@ class BattleState(Serialisable):
     pending: Pending | None = None
     outcome: Outcome | None = None
     schema_version: int = SCHEMA_VERSION
+    # Per-side secrets keyed by side id (or ``GM``): declared with ``Scope.HIDDEN``, written
+    # through ``Context.set_hidden``; ``rules_core.secrets.view`` shows each side only its own.
+    hidden: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
+    decks: tuple[DeckState, ...] = ()  # card decks: see ``rules_core.cards``
 
     def to_dict(self) -> dict[str, Any]:
         """The state as JSON-ready data, schema version first."""
@@ -256,6 +261,35 @@ class BattleState(Serialisable):
     def with_status(self, **changes: Json) -> BattleState:
         """A copy with some battle-level status fields changed."""
         return replace(self, status={**self.status, **changes})
+
+    def with_hidden(self, holder: str, **changes: Json) -> BattleState:
+        """A copy with some hidden fields of one side (or the GM) changed."""
+        kept = {**self.hidden.get(holder, {}), **changes}
+        return replace(self, hidden={**self.hidden, holder: kept})
+
+    def deck(self, deck_id: str) -> DeckState:
+        """The card deck with this id; KeyError if there is none."""
+        for deck in self.decks:
+            if deck.id == deck_id:
+                return deck
+        raise KeyError(f"no deck {deck_id!r}")
+
+    def with_deck(self, deck: DeckState) -> BattleState:
+        """A copy with the deck of the same id replaced, or added if it is new."""
+        if any(d.id == deck.id for d in self.decks):
+            return replace(self, decks=tuple(deck if d.id == deck.id else d for d in self.decks))
+        return replace(self, decks=(*self.decks, deck))
+
+    def side_of(self, owner: str) -> str | None:
+        """The side an owner of cards or secrets belongs to: a side id is its own side, a
+        unit, leader or group id gives its side, ``GM`` is the GM; None if it is not here."""
+        if owner == GM:
+            return GM
+        for kind in ("side", "unit", "leader", "group"):
+            found = self.owner(kind, owner)
+            if found is not None:
+                return found
+        return None
 
 
 Item = TypeVar("Item", Unit, Leader, Group, Side)

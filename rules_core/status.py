@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Protocol
 
 from rules_core.codec import Json
+from rules_core.decisions import GM
 from rules_core.state import BattleState
 
 
@@ -27,6 +28,7 @@ class Scope(Enum):
     GROUP = "group"
     SIDE = "side"
     BATTLE = "battle"
+    HIDDEN = "hidden"  # one side's secret (``BattleState.hidden``), seen by that side and the GM
 
 
 TONES = frozenset({"warn", "bad", "worse", "good", "calm", "neutral", "pip"})
@@ -297,6 +299,10 @@ class StatusSheet:
         if scope is Scope.SIDE:
             side = state.side(holder)
             return state.with_side(replace(side, status={**side.status, **changes}))
+        if scope is Scope.HIDDEN:
+            if holder != GM:
+                state.side(holder)
+            return state.with_hidden(holder, **changes)
         return state.with_status(**changes)
 
     def of_scope(self, scope: Scope) -> tuple[Declared, ...]:
@@ -363,6 +369,18 @@ def describe_state(
     return found
 
 
+@dataclass(frozen=True)
+class Hidden:
+    """One side's hidden state as a holder the declarations read: ``SWAPS.of(hidden_of(...))``."""
+
+    status: Mapping[str, Json]
+
+
+def hidden_of(state: BattleState, holder: str) -> Hidden:
+    """The hidden state of one side (or ``GM``), to read with ``Scope.HIDDEN`` declarations."""
+    return Hidden(state.hidden.get(holder, {}))
+
+
 def held(state: BattleState) -> Iterator[tuple[Scope, str]]:
     """Every (scope, key) a state keeps in any unit, leader, group, side or battle status."""
     parts: tuple[tuple[Scope, Iterable[Holder]], ...] = (
@@ -376,6 +394,9 @@ def held(state: BattleState) -> Iterator[tuple[Scope, str]]:
         for holder in holders:
             for key in holder.status:
                 yield scope, key
+    for secrets in state.hidden.values():
+        for key in secrets:
+            yield Scope.HIDDEN, key
 
 
 def undeclared(statuses: StatusSheet, state: BattleState) -> set[tuple[Scope, str]]:

@@ -1,9 +1,10 @@
-"""Recompute every roll of an exported battle record: ``python -m rules_core.verify RECORD.json``.
+"""Recompute every roll and card draw of an exported battle record:
+``python -m rules_core.verify RECORD.json``.
 
 The seed must match its published SHA-256. The battle is then replayed from its first state
-through the same engine calls, and each roll the replay makes is compared with the recorded
-one. Rolls are compared as raw JSON, so a tampered roll is reported even when it no longer
-adds up.
+through the same engine calls, and each roll and each card drawn in the replay is compared with
+the recorded one. Rolls are compared as raw JSON, so a tampered roll is reported even when it no
+longer adds up. A record from before cards (no ``draws`` in its entries) has no draws to check.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ class Report:
     entries: int
     rolls: int
     problem: str = ""
+    draws: int = 0
 
     def text(self) -> str:
         """One line for the terminal."""
         if self.ok:
-            return f"OK: {self.rolls} rolls in {self.entries} engine calls recomputed"
+            cards = f" and {self.draws} card draws" if self.draws else ""
+            return f"OK: {self.rolls} rolls{cards} in {self.entries} engine calls recomputed"
         return f"MISMATCH: {self.problem}"
 
 
@@ -57,7 +60,7 @@ def verify(record: Mapping[str, Any]) -> Report:
 
 
 def _replay(rules: Rules, seed: bytes, state: BattleState, entries: Sequence[Any]) -> Report:
-    rolls = 0
+    rolls = draws = 0
     for index, entry in enumerate(entries):
         where = f"entry {index} (turn {entry['turn']}, step {entry['step']})"
         cursor = state.cursor
@@ -69,12 +72,16 @@ def _replay(rules: Rules, seed: bytes, state: BattleState, entries: Sequence[Any
             return Report(False, index, rolls, f"{where}: the replay is at another step")
         result = _call(rules, seed, state, entry)
         recomputed = [roll.to_dict() for roll in result.entries[0].rolls]
-        problem = _compare(entry["rolls"], recomputed)
+        drawn = [draw.to_dict() for draw in result.entries[0].draws]
+        problem = _compare(entry["rolls"], recomputed) or _compare_draws(
+            entry.get("draws", []), drawn
+        )
         if problem:
-            return Report(False, index, rolls, f"{where}: {problem}")
+            return Report(False, index, rolls, f"{where}: {problem}", draws)
         rolls += len(recomputed)
+        draws += len(drawn)
         state = result.state
-    return Report(True, len(entries), rolls)
+    return Report(True, len(entries), rolls, draws=draws)
 
 
 def _call(rules: Rules, seed: bytes, state: BattleState, entry: Mapping[str, Any]) -> Resolution:
@@ -97,6 +104,23 @@ def _compare(recorded: Sequence[Any], recomputed: Sequence[Mapping[str, Any]]) -
     if len(recorded) != len(recomputed):
         return f"{len(recorded)} rolls recorded, {len(recomputed)} recomputed"
     return ""
+
+
+def _compare_draws(recorded: Sequence[Any], recomputed: Sequence[Mapping[str, Any]]) -> str:
+    for number, (old, new) in enumerate(zip(recorded, recomputed, strict=False), start=1):
+        if old != new:
+            who = new["owner"] or "face up"
+            return f"draw {number} ({who}): recorded {_card(old)}, recomputed {new['card']}"
+    if len(recorded) != len(recomputed):
+        return f"{len(recorded)} card draws recorded, {len(recomputed)} recomputed"
+    return ""
+
+
+def _card(draw: Any) -> str:
+    try:
+        return str(draw["card"])
+    except (KeyError, TypeError):
+        return json.dumps(draw)
 
 
 def _faces(roll: Any) -> str:

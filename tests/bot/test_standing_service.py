@@ -61,11 +61,13 @@ async def test_a_turn_in_which_standing_instructions_answer_every_question(
         report = await next_stage(services, place, report)
         lines += report.lines
     assert asked == []  # in the services test: ["response:a2", "after:a2"]
-    assert "England chose counter charge, answered by standing instruction (response to a " \
-        "charge: counter-charge)" in lines  # fmt: skip
     assert (
-        "England chose pursue, answered by standing instruction (move after combat (follow up, "
-        "pursue, halt, fall back): pursue if the enemy is mounted)"
+        "England chose counter charge, answered by standing instruction: counter-charge "
+        "(response to a charge)"
+    ) in lines
+    assert (
+        "England chose pursue, answered by standing instruction: pursue if the enemy is mounted "
+        "(move after combat (follow up, pursue, halt, fall back))"
     ) in lines
     horse = report.battle.state.unit("b1")  # the same outcome as when England answered
     assert horse.get("broken") is True and horse.get("casualties") == 1
@@ -160,3 +162,27 @@ async def test_an_instruction_set_while_its_question_waits_answers_it_at_once(
     assert answered.decision is not None and answered.decision.decision_id == "after:a2"
     assert any("answered by standing instruction" in line for line in answered.lines)
     assert await services.standing.answer_open(place) is None
+
+
+async def test_a_deadline_that_stops_on_a_covered_question_answers_it(
+    db: Database, place: Place
+) -> None:
+    """Skirmish: the deployment step's deadline passes; whichever side wins the initiative
+    has said it goes second, so nobody is asked."""
+    from tests.bot.battle_setup import deployed_battle
+
+    services = Services.build(db, rng=random.Random(1), clock=FakeClock(START))
+    await deployed_battle(services, place)
+    for user in (ALICE, BOB):
+        await services.standing.set(place, user, "initiative", "second")
+    started = await services.play.start(place, GM)
+    view = started.battle
+    report = await services.play.resolve_stage(view.id, view.stage, trigger="deadline")
+    assert report is not None and report.decision is None
+    chose = [line for line in report.lines if "answered by standing instruction" in line]
+    assert (
+        len(chose) == 1
+        and " chose second, answered by standing instruction: go second (" in chose[0]
+    )
+    order = report.battle.state.cursor.side_order
+    assert order is not None and len(order) == 2

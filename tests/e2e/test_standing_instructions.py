@@ -4,7 +4,8 @@ Agincourt as in test_tree_of_battles_turn.py (same layout, orders and fixed seed
 tells York's Vaward ahead to counter-charge when charged. When Vendôme's Horse charges it, no
 button waits for England: the step goes on at once to the combat, the log says the standing
 instruction answered, and the record still verifies. ``/standing`` lists, sets and clears, and
-refuses another side's unit, an unknown topic and a choice the topic does not offer.
+refuses another side's unit, an unknown topic and a choice the topic does not offer. One set
+while the question it covers waits answers it at once.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tests.e2e.sheet_battle import (
     give,
     posts,
     question,
+    reports,
     start,
 )
 from tests.e2e.test_tree_of_battles_turn import (
@@ -31,7 +33,7 @@ from tests.e2e.test_tree_of_battles_turn import (
 )
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
-STANDING_WORDS = "answered by standing instruction (response to a charge: counter-charge)"
+STANDING_WORDS = "answered by standing instruction: counter-charge (response to a charge)"
 
 
 def _buttons(h: Harness, where: object) -> int:
@@ -149,4 +151,30 @@ async def test_a_charge_response_answered_by_a_standing_instruction(
     asked = question(h, where)
     assert "what move after combat?" in asked.content
 
+    # Set while that question waits, an instruction answers it at once: the result is posted.
+    before = len(reports(h, where, BATTLE))
+    pursue = await h.slash(
+        h.alice, "standing set", channel=where, topic="after_combat", choice="pursue"
+    )
+    assert pursue.ephemeral and pursue.content.startswith("✅ Standing instruction set:")
+    (after,) = reports(h, where, BATTLE)[before:]
+    check_post(
+        h, after, title("Combat: moves after combat"), "Command — action 1", [h.alice, h.bob]
+    )
+    log = full_log(after)
+    assert log[0] == (
+        "England chose pursue, answered by standing instruction: pursue (move after combat "
+        "(follow up, pursue, halt, fall back))"
+    )
+    assert "Vendôme's Horse: broken (breaks (caught by York's Vaward))" in log
+
     await end_and_verify(h, where, BATTLE, fixed_seed, published, "tree_of_battles")
+
+
+async def test_help_names_the_questions_standing_instructions_answer(aide: Harness) -> None:
+    await aide.slash(aide.gm, "campaign create", name="Gergovia", ruleset="hail_caesar")
+    shown = await aide.slash(aide.alice, "help")
+    assert "Questions `/standing set` can answer for you, at once: `reroll` (" in shown.text
+    assert "`hold_or_retreat`" in shown.text and len(shown.text) <= 2000
+    refused = await aide.slash(aide.alice, "standing list")
+    assert refused.ephemeral and "has no battle in play" in refused.text

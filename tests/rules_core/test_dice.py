@@ -1,4 +1,4 @@
-"""Tests for rules_core.dice, rules_core.dice_expr and rules_core.cards."""
+"""Tests for rules_core.dice and rules_core.dice_expr (cards: test_cards.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_core.cards import Card, Deck, EmptyDeckError, full_deck
 from rules_core.dice import AVD_FACES, Dice, Die, Modifier, Roll, keep_flags
 from rules_core.dice_expr import (
     DiceExpression,
@@ -272,8 +271,6 @@ def test_never_uses_global_random(monkeypatch: pytest.MonkeyPatch) -> None:
     ]
     rolls.append(dice.reroll(rolls[2], [0]))
     assert all(isinstance(roll, Roll) for roll in rolls)
-    deck = Deck(random.Random(SEED), auto_reshuffle=True)
-    deck.draw_many(60)
 
 
 # --- describe ----------------------------------------------------------------------------
@@ -418,113 +415,6 @@ def test_from_dict_detects_tampering() -> None:
         Roll.from_dict({k: v for k, v in roll.to_dict().items() if k != "label"})
     with pytest.raises(ValueError, match="'total'"):
         Roll.from_dict({**roll.to_dict(), "total": True})
-
-
-# --- cards -------------------------------------------------------------------------------
-
-
-def test_card_strings_and_values() -> None:
-    assert str(Card("Q", "spades")) == "Q♠"
-    assert str(Card("10", "hearts")) == "10♥"
-    assert str(Card("Joker", None, 1)) == "Joker"
-    assert Card("A", "clubs").value == 14 and Card("2", "diamonds").value == 2
-    assert Card("Joker", None, 2).is_joker
-    for card in full_deck():
-        assert Card.from_code(card.code) == card
-    with pytest.raises(ValueError):
-        Card("1", "spades")
-    with pytest.raises(ValueError):
-        Card("Q", None)
-    with pytest.raises(ValueError):
-        Card("Joker", "spades", 1)
-    with pytest.raises(ValueError):
-        Card.from_code("ZZ")
-
-
-def test_deck_has_54_distinct_cards_and_52_without_jokers() -> None:
-    deck = Deck(random.Random(SEED))
-    assert deck.remaining == len(deck) == 54
-    assert len(set(deck.remaining_cards)) == 54
-    assert sum(card.is_joker for card in deck.remaining_cards) == 2
-    plain = Deck(random.Random(SEED), jokers=False)
-    assert plain.remaining == 52 and not any(card.is_joker for card in plain.remaining_cards)
-
-
-def test_deck_shuffle_is_deterministic_and_uses_the_rng() -> None:
-    ref = random.Random(SEED)
-    expected = list(full_deck())
-    ref.shuffle(expected)
-    deck = Deck(random.Random(SEED))
-    assert list(deck.remaining_cards) == expected
-    assert Deck(random.Random(SEED)).remaining_cards == deck.remaining_cards
-    assert Deck(random.Random(SEED + 1)).remaining_cards != deck.remaining_cards
-
-
-def test_draw_without_replacement_then_empty() -> None:
-    deck = Deck(random.Random(SEED))
-    order = deck.remaining_cards
-    drawn = deck.draw_many(54)
-    assert tuple(drawn) == order
-    assert len(set(drawn)) == 54 and deck.remaining == 0
-    assert deck.discards == order
-    with pytest.raises(EmptyDeckError, match="reshuffle"):
-        deck.draw()
-
-
-def test_reshuffle_restores_discards_but_not_retained() -> None:
-    deck = Deck(random.Random(SEED))
-    first, second, third = deck.draw(), deck.draw(retain=True), deck.draw()
-    deck.retain(third)
-    assert list(deck.retained) == [second, third] and list(deck.discards) == [first]
-    deck.reshuffle()
-    assert deck.remaining == 52 and list(deck.discards) == []
-    assert first in deck.remaining_cards
-    assert second not in deck.remaining_cards and third not in deck.remaining_cards
-    deck.release(second)
-    assert list(deck.discards) == [second] and list(deck.retained) == [third]
-    with pytest.raises(ValueError, match="not retained"):
-        deck.release(second)
-    with pytest.raises(ValueError, match="not among the discards"):
-        deck.retain(deck.remaining_cards[0])
-
-
-def test_auto_reshuffle_when_empty() -> None:
-    deck = Deck(random.Random(SEED), jokers=False, auto_reshuffle=True)
-    kept = deck.draw(retain=True)
-    deck.draw_many(51)
-    card = deck.draw()
-    assert card != kept and deck.remaining == 50
-    all_retained = Deck(random.Random(SEED), auto_reshuffle=True)
-    for _ in range(54):
-        all_retained.draw(retain=True)
-    with pytest.raises(EmptyDeckError, match="no discards"):
-        all_retained.draw()
-
-
-def test_deck_round_trip_restores_exact_state() -> None:
-    deck = Deck(random.Random(SEED))
-    deck.draw_many(5)
-    deck.retain(deck.discards[2])
-    deck.draw(retain=True)
-    data = json.loads(json.dumps(deck.to_dict()))
-    restored = Deck.from_dict(data, random.Random(7))
-    assert restored.remaining_cards == deck.remaining_cards
-    assert restored.discards == deck.discards and restored.retained == deck.retained
-    assert restored.to_dict() == deck.to_dict()
-    assert restored.draw_many(10) == deck.draw_many(10)
-
-
-def test_deck_from_dict_rejects_bad_state() -> None:
-    data = Deck(random.Random(SEED)).to_dict()
-    remaining = data["remaining"]
-    assert isinstance(remaining, list)
-    duplicated = {**data, "remaining": [*remaining[:-1], remaining[0]]}
-    with pytest.raises(ValueError, match="one full deck"):
-        Deck.from_dict(duplicated, random.Random(1))
-    with pytest.raises(ValueError, match="one full deck"):
-        Deck.from_dict({**data, "jokers": False}, random.Random(1))
-    with pytest.raises(ValueError, match="card codes"):
-        Deck.from_dict({**data, "discards": [1]}, random.Random(1))
 
 
 # --- expressions -------------------------------------------------------------------------

@@ -231,7 +231,7 @@ def test_a_standing_answer_goes_through_the_engine_and_the_record_verifies() -> 
         result = result.then(engine.run(rules, seed, state, orders))
     assert answered
     lines = Renderer.for_state(first).lines(result.events)
-    assert sum("answered by standing instruction (" in line for line in lines) == answered
+    assert sum("answered by standing instruction: " in line for line in lines) == answered
     record = BattleRecord.start(first, seed).extended(result.entries)
     report = verify(json.loads(json.dumps(record.revealed(seed).to_dict())))
     assert report.ok, report

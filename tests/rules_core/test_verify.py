@@ -56,6 +56,16 @@ def test_an_untouched_record_verifies(record: dict[str, Any]) -> None:
     assert report.rolls == sum(len(entry["rolls"]) for entry in record["entries"]) > 20
 
 
+def test_a_record_from_before_cards_and_secrets_verifies(record: dict[str, Any]) -> None:
+    old = copy.deepcopy(record)
+    del old["initial_state"]["hidden"], old["initial_state"]["decks"]
+    for entry in old["entries"]:
+        del entry["draws"], entry["audience"]
+    report = verify(old)
+    assert report.ok, report.problem
+    assert report.draws == 0 and "draws" not in report.text()
+
+
 def test_the_first_altered_roll_is_reported(record: dict[str, Any]) -> None:
     tampered = copy.deepcopy(record)
     rolled = [i for i, entry in enumerate(tampered["entries"]) if entry["rolls"]]
