@@ -94,6 +94,11 @@ async def test_a_whole_hail_caesar_turn_planned_in_one_visit(aide: Harness) -> N
     assert "Command: Orders — Equites · **Gallic Horse** (move)" in mine.content
     theirs = await h.slash(h.bob, "orders mine", channel=where)
     assert theirs.content == "You have given no orders for this step."  # secret from Gaul
+    for command, options in (("battle status", {}), ("battle record", {}),
+                             ("battle log", {"turn": 1})):  # fmt: skip
+        seen = await h.slash(h.bob, command, channel=where, **options)
+        shown = seen.text + "".join(f.text for f in seen.files if f.filename.endswith("json"))
+        assert "(5, 12)" not in shown and "[5, 12]" not in shown and "[5.0, 12.0]" not in shown
     refused = await plan(h, h.alice, "Command: Orders — Legio", "Gallic Horse", x=33, y=14)
     assert refused.startswith("**Gallic Horse** cannot move in Command: Orders — Legio: ")
 
