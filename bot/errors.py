@@ -33,3 +33,11 @@ class NotYourGroup(PermissionDenied):
     def __init__(self, actor: str, group: str, commander_id: int) -> None:
         super().__init__(f"**{actor}** is in **{group}**, which another player commands.")
         self.actor, self.group, self.commander_id = actor, group, commander_id
+
+
+class ClosedCampaign(PermissionDenied):
+    """Someone who is not a member asked about a closed campaign: they are told nothing else."""
+
+    def __init__(self, campaign: str) -> None:
+        super().__init__(f"**{campaign}** is a closed campaign: ask its GM to admit you.")
+        self.campaign = campaign

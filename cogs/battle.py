@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.checks import is_gm
 from bot.client import AideBot
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, UserError
 from bot.presentation.announce import end_embed, post_report, record_file
 from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
@@ -60,7 +60,11 @@ def map_options(
             raise InvalidInput(no_reach_text(found.name, reach))
     side_view = None
     if fog:
-        sides = [s.side_id for s in view.sides if s.owner_id == user_id]
+        sides = (
+            view.seat.sides
+            if view.seat is not None
+            else [s.side_id for s in view.sides if s.owner_id == user_id]
+        )
         if not sides:
             raise InvalidInput("You have no side in this battle, so there is no view of yours.")
         side_view = SideView(sides[0])
@@ -185,7 +189,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the terrain on the table."""
-        features = await self.lookups.terrain(place_of(interaction))
+        features = await self.lookups.terrain_choices(place_of(interaction))
         return feature_choices(features, current)
 
     @terrain.command(name="list", description="List the terrain on the table")
@@ -288,9 +292,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     async def map_unit_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Offer every unit on the table."""
-        names = [u.name for u in (await self.battles.view(place_of(interaction))).state.units]
-        return matching_choices(names, current)
+        """Offer every unit on the table (by id, named)."""
+        return labelled_choices(
+            await self.lookups.named_actors(place_of(interaction), "unit"), current
+        )
 
     @app_commands.command(name="log", description="The full log of one turn")
     @app_commands.describe(turn="Turn number (0 is set-up)")
@@ -337,8 +342,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     async def side_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Offer the battle's sides."""
-        view = await self.battles.view(place_of(interaction))
+        """Offer the battle's sides (none to whoever may not see the battle)."""
+        try:
+            view = await self.battles.view(place_of(interaction))
+        except UserError:
+            return []
         return matching_choices([s.name for s in view.sides], current)
 
 

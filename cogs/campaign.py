@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.checks import is_gm
 from bot.client import AideBot
 from bot.presentation.campaigns import (
+    admitted_text,
     close_question,
     closed_texts,
     deadlines_text,
@@ -19,6 +20,8 @@ from bot.presentation.campaigns import (
     rule_reset_text,
     rule_set_text,
     sheet_pages,
+    visibility_text,
+    watching_text,
 )
 from bot.presentation.formatting import campaign_embed, campaign_line, ruleset_choice_name
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
@@ -63,7 +66,8 @@ class CampaignCog(
     @app_commands.command(name="list", description="List the campaigns of this server")
     async def list(self, interaction: discord.Interaction) -> None:
         """List open campaigns of this server, privately."""
-        infos = await self.service.list(place_of(interaction).guild_id)
+        place = place_of(interaction)
+        infos = await self.service.list(place.guild_id, user_id=interaction.user.id)
         text = "\n".join(campaign_line(i) for i in infos) or "No campaigns yet: `/campaign create`."
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
@@ -75,6 +79,40 @@ class CampaignCog(
         """Join as a player on a side, or as an observer."""
         info = await self.service.join(place_of(interaction), interaction.user.id, side)
         await interaction.response.send_message(joined_text(interaction.user.id, info.name, side))
+
+    @app_commands.command(name="watch", description="Watch this channel's open campaign")
+    async def watch(self, interaction: discord.Interaction) -> None:
+        """Join as an observer (a closed campaign admits observers through its GM)."""
+        info = await self.service.join(place_of(interaction), interaction.user.id, None)
+        await interaction.response.send_message(watching_text(interaction.user.id, info.name))
+
+    @app_commands.command(name="visibility", description="Open or close the campaign (GMs only)")
+    @is_gm()
+    @app_commands.describe(visibility="open: anyone may watch; closed: only its members see it")
+    @app_commands.choices(
+        visibility=[
+            app_commands.Choice(name="open: anyone in the server may watch", value="open"),
+            app_commands.Choice(name="closed: members and admitted observers only", value="closed"),
+        ]
+    )
+    async def visibility(self, interaction: discord.Interaction, visibility: str) -> None:
+        """Set who may see the campaign."""
+        info = await self.service.set_visibility(
+            place_of(interaction), interaction.user.id, visibility
+        )
+        await interaction.response.send_message(
+            visibility_text(interaction.user.id, info.name, info.closed)
+        )
+
+    @app_commands.command(name="admit", description="Admit someone as an observer (GMs only)")
+    @is_gm()
+    @app_commands.describe(member="Who may see the campaign; they join a side themselves")
+    async def admit(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Add someone as an observer."""
+        info = await self.service.admit(place_of(interaction), interaction.user.id, member.id)
+        await interaction.response.send_message(
+            admitted_text(member.id, interaction.user.id, info.name)
+        )
 
     @join.autocomplete("side")
     async def side_autocomplete(

@@ -205,7 +205,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the terrain on the table."""
-        features = await self.lookups.terrain(place_of(interaction))
+        features = await self.lookups.terrain_choices(place_of(interaction))
         return feature_choices(features, current)
 
     @set_.autocomplete("unit")

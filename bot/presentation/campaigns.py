@@ -60,10 +60,38 @@ def policy_text(policy: DeadlinePolicy) -> str:
     )
 
 
+def watching_text(user_id: int, campaign: str) -> str:
+    """Someone watches an open campaign as an observer."""
+    return f"<@{user_id}> is watching **{campaign}** as an observer."
+
+
 def joined_text(user_id: int, campaign: str, side: str | None) -> str:
     """A member joined, on a side or as an observer."""
     role = f"on side **{side}**" if side else "as an observer"
     return f"<@{user_id}> joined **{campaign}** {role}."
+
+
+def visibility_text(user_id: int, campaign: str, closed: bool) -> str:
+    """A GM opened or closed the campaign: what it means for who sees it."""
+    if closed:
+        return (
+            f"<@{user_id}> closed **{campaign}**: only its GMs, players and the observers a GM "
+            "admits (`/campaign admit`) see anything of it now; anyone else asking is refused. "
+            "Posts in this channel are still read by whoever Discord lets read the channel: "
+            "keep a closed campaign in a private channel."
+        )
+    return (
+        f"<@{user_id}> opened **{campaign}**: anyone in the server may watch it now "
+        "(`/campaign watch`) and read its status, map, log and record as observers do."
+    )
+
+
+def admitted_text(member_id: int, by_id: int, campaign: str) -> str:
+    """A GM admitted someone as an observer."""
+    return (
+        f"<@{member_id}> is admitted to **{campaign}** as an observer (by <@{by_id}>); "
+        "to play a side: `/campaign join side:<side>`."
+    )
 
 
 def left_text(user_id: int, campaign: str) -> str:

@@ -53,6 +53,9 @@ def campaign_embed(info: CampaignInfo, title: str | None = None) -> discord.Embe
     )
     embed.add_field(name="Status", value=info.status.value.capitalize())
     embed.add_field(name="Channel", value=f"<#{info.channel_id}>")
+    embed.add_field(
+        name="Visibility", value="Closed: members only" if info.closed else "Open: anyone may watch"
+    )
     embed.add_field(name="GM", value=mentions(info.gms), inline=False)
     for side, players in info.sides().items():
         embed.add_field(name=f"Side: {side}", value=mentions(players))
@@ -67,7 +70,8 @@ def campaign_embed(info: CampaignInfo, title: str | None = None) -> discord.Embe
 def campaign_line(info: CampaignInfo) -> str:
     """One line of `/campaign list`."""
     return (
-        f"**{info.name}** — {info.ruleset_name}, {info.status.value}, in <#{info.channel_id}> "
+        f"**{info.name}** — {info.ruleset_name}, {info.status.value}"
+        f"{', closed' if info.closed else ''}, in <#{info.channel_id}> "
         f"({len(info.members)} member{'s' if len(info.members) != 1 else ''})"
     )
 

@@ -27,7 +27,7 @@ def place_of(interaction: discord.Interaction) -> Place:
         channel_id = channel.parent_id
     if channel_id is None:
         raise UserError("I cannot tell which channel this was used in.")
-    return Place(interaction.guild_id, channel_id)
+    return Place(interaction.guild_id, channel_id, interaction.user.id)
 
 
 def matching_choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
 from bot.db.session import Database
-from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
 from bot.services.data_files import load_json, load_yaml, shown_name
 from rules_core import registry
@@ -175,7 +175,7 @@ class ArmyService:
         async with self.db.read() as session:
             try:
                 campaign = await load_open_campaign(session, place)
-            except NotFound:
+            except (NotFound, ClosedCampaign):
                 return []
             armies = [a for a in campaign.armies if owner_id is None or a.owner_id == owner_id]
             return sorted((a.name for a in armies), key=str.casefold)

@@ -23,6 +23,7 @@ from bot.db.models import (
 from bot.errors import Conflict, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
 from bot.services.order_params import resolve, side_of
+from bot.services.seats import Seat, seat_of
 from rules_core import engine, registry
 from rules_core.orders import ACTOR_KINDS
 from rules_core.plugin import Rules
@@ -61,6 +62,7 @@ class BattleView:
     waiting_for: tuple[int, ...]  # user ids who must act now
     gm_ids: tuple[int, ...]
     side_state: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # declared words
+    seat: Seat | None = None  # who asked (None: the bot itself)
 
     def side_name(self, side_id: str) -> str:
         """The display name of a side (or "GM")."""
@@ -84,13 +86,11 @@ class Loaded:
 
     def side_of(self, user_id: int) -> list[str]:
         """The side ids a user gives orders for: sides they own, joined or command groups of."""
-        member = find_member(self.campaign, user_id)
-        joined = member.side if member is not None and member.role is not Role.OBSERVER else None
-        return [
-            s.side_id
-            for s in self.battle.sides
-            if s.owner_id == user_id or s.name == joined or user_id in (s.commanders or {}).values()
-        ]
+        return list(self.seat(user_id).sides)
+
+    def seat(self, user_id: int) -> Seat:
+        """Who the user is in this battle: GM, player (with their sides), observer, outsider."""
+        return seat_of(self.campaign, user_id, self.battle)
 
     def side_row(self, side_id: str) -> BattleSide | None:
         """The battle's row for a side."""

@@ -33,7 +33,7 @@ from bot.services.order_params import resolve
 from bot.services.parameters import battle_parameters, table_size
 from bot.services.settings import MAX_TABLE, MIN_TABLE
 from bot.services.shapes import check_on_table, parse_point, terrain_points
-from rules_core import registry
+from rules_core import registry, secrets
 from rules_core.plugin import Rules
 from rules_core.seeding import commitment, new_seed
 from rules_core.state import TERRAIN_KINDS, BattleState, Group, Side, TerrainFeature, Unit
@@ -129,9 +129,16 @@ class BattleService:
             return [_summary(b) for b in found]
 
     async def view(self, place: Place) -> BattleView:
-        """The channel's battle as it stands."""
+        """The channel's battle as it stands, as the one who asks may see it: their seat, and
+        the state without what their viewer may not see (other sides' hidden state, hands,
+        sealed orders of a stopped step, private questions); the bot itself sees all."""
         async with self.db.read() as session:
-            return view_of(await load_battle(session, place))
+            loaded = await load_battle(session, place)
+            shown = view_of(loaded)
+            if place.user_id is None:
+                return shown
+            seat = loaded.seat(place.user_id)
+            return replace(shown, seat=seat, state=secrets.view(shown.state, seat.viewer()))
 
     async def add_terrain(
         self, place: Place, user_id: int, kind: str, shape: str, at: str, size: str | None,

@@ -12,7 +12,7 @@ from sqlalchemy.orm import selectinload
 
 from bot.db.models import Campaign, CampaignStatus, Membership, Role
 from bot.db.session import Database
-from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services import settings
 from bot.services.settings import DeadlinePolicy, validated
 from rules_core import registry
@@ -22,10 +22,16 @@ OPEN_STATUSES = (CampaignStatus.LOBBY, CampaignStatus.ACTIVE, CampaignStatus.PAU
 
 @dataclass(frozen=True)
 class Place:
-    """Where a command was used: the server and the campaign's channel."""
+    """Where a command was used: the server and the campaign's channel, and who used it.
+
+    ``user_id`` is who asks: loading the channel's campaign refuses an outsider of a closed
+    campaign (``bot.services.seats``), so every service reading through a place is gated. None
+    is the bot itself (deadlines, the demo), which reads everything.
+    """
 
     guild_id: int
     channel_id: int
+    user_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,7 @@ class CampaignInfo:
     created_at: datetime
     members: tuple[MemberInfo, ...]
     army_names: tuple[str, ...]
+    closed: bool = False  # only members see it (settings' visibility)
 
     @property
     def gms(self) -> tuple[int, ...]:
@@ -81,6 +88,7 @@ def campaign_info(campaign: Campaign) -> CampaignInfo:
         created_at=campaign.created_at,
         members=tuple(MemberInfo(m.user_id, m.role, m.side) for m in members),
         army_names=tuple(sorted(a.name for a in campaign.armies)),
+        closed=is_closed(campaign),
     )
 
 
@@ -100,7 +108,20 @@ async def load_open_campaign(session: AsyncSession, place: Place) -> Campaign:
             "There is no campaign in this channel. "
             "Use `/campaign create` here, or go to a campaign's channel (`/campaign list`)."
         )
+    if place.user_id is not None:
+        require_reader(campaign, place.user_id)
     return campaign
+
+
+def is_closed(campaign: Campaign) -> bool:
+    """Whether only the campaign's members may see it (its settings' visibility)."""
+    return settings.load(campaign).visibility == "closed"
+
+
+def require_reader(campaign: Campaign, user_id: int) -> None:
+    """Refuse an outsider of a closed campaign: they see nothing of it, and change nothing."""
+    if is_closed(campaign) and find_member(campaign, user_id) is None:
+        raise ClosedCampaign(campaign.name)
 
 
 def find_member(campaign: Campaign, user_id: int) -> Membership | None:
@@ -165,8 +186,11 @@ class CampaignService:
         async with self.db.read() as session:
             return campaign_info(await load_open_campaign(session, place))
 
-    async def list(self, guild_id: int, *, include_finished: bool = False) -> list[CampaignInfo]:
-        """Campaigns of this server, newest first."""
+    async def list(
+        self, guild_id: int, *, include_finished: bool = False, user_id: int | None = None
+    ) -> list[CampaignInfo]:
+        """Campaigns of this server, newest first; given who asks, the closed campaigns they
+        are no member of are left out."""
         query = (
             select(Campaign)
             .where(Campaign.guild_id == guild_id)
@@ -176,7 +200,11 @@ class CampaignService:
         if not include_finished:
             query = query.where(Campaign.status.in_(OPEN_STATUSES))
         async with self.db.read() as session:
-            return [campaign_info(c) for c in await session.scalars(query)]
+            return [
+                campaign_info(c)
+                for c in await session.scalars(query)
+                if user_id is None or not is_closed(c) or find_member(c, user_id) is not None
+            ]
 
     async def join(self, place: Place, user_id: int, side: str | None) -> CampaignInfo:
         """Join as a player on a side, or as an observer when no side is given."""
@@ -184,6 +212,10 @@ class CampaignService:
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             member = find_member(campaign, user_id)
+            if member is not None and member.role is Role.OBSERVER and side is not None:
+                member.role, member.side = Role.PLAYER, side  # an admitted observer takes a side
+                await session.flush()
+                return campaign_info(campaign)
             if member is not None and (member.role is not Role.GM or member.side):
                 where = f" on side **{member.side}**" if member.side else ""
                 raise Conflict(
@@ -253,6 +285,29 @@ class CampaignService:
             await session.flush()
             return campaign_info(campaign)
 
+    async def set_visibility(self, place: Place, actor_id: int, visibility: str) -> CampaignInfo:
+        """Open the campaign to anyone in the server, or close it to its members (a GM only)."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            require_gm(campaign, actor_id)
+            current = settings.load(campaign)
+            settings.save(campaign, current.changed(visibility=visibility))
+            return campaign_info(campaign)
+
+    async def admit(self, place: Place, actor_id: int, user_id: int) -> CampaignInfo:
+        """Add a user as an observer (a GM only): in a closed campaign, the way in."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            require_gm(campaign, actor_id)
+            member = find_member(campaign, user_id)
+            if member is not None:
+                raise Conflict(
+                    f"That member is already in **{campaign.name}** as {member.role.value}."
+                )
+            campaign.members.append(Membership(user_id=user_id, role=Role.OBSERVER))
+            await session.flush()
+            return campaign_info(campaign)
+
     async def check_can_close(self, place: Place, actor_id: int) -> CampaignInfo:
         """Raise unless the user may close this channel's campaign; used before confirming."""
         async with self.db.read() as session:
@@ -300,7 +355,7 @@ class CampaignService:
         async with self.db.read() as session:
             try:
                 campaign = await load_open_campaign(session, place)
-            except NotFound:
+            except (NotFound, ClosedCampaign):
                 return []
             return sorted({m.side for m in campaign.members if m.side})
 

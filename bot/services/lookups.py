@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.db.session import Database
-from bot.errors import Conflict, InvalidInput, NotFound
+from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound
 from bot.services import holders
 from bot.services.battle_state import Loaded, find_actor, load_battle
 from bot.services.battles import _roster_entries
@@ -33,7 +33,7 @@ class LookupService:
         async with self.db.read() as session:
             try:
                 loaded: Loaded | None = await load_battle(session, place)
-            except (NotFound, Conflict):
+            except (NotFound, Conflict, ClosedCampaign):
                 loaded = None
             yield loaded
 
@@ -149,7 +149,7 @@ class LookupService:
             try:
                 loaded = await load_battle(session, place)
                 scope = holders.scope_of(find_actor(loaded.state, holder)) if holder else None
-            except (NotFound, Conflict, InvalidInput):
+            except (NotFound, Conflict, InvalidInput, ClosedCampaign):
                 return []
             return holders.fields_of(loaded.rules, scope or Scope.UNIT)
 
@@ -165,10 +165,16 @@ class LookupService:
         async with self.db.read() as session:
             return list((await load_battle(session, place)).state.terrain)
 
+    async def terrain_choices(self, place: Place) -> list[TerrainFeature]:
+        """The terrain on the table, for autocomplete: none where there is nothing to see."""
+        async with self._battle(place) as loaded:
+            return [] if loaded is None else list(loaded.state.terrain)
+
     async def roster_units(self, place: Place, user_id: int) -> list[tuple[str, str, bool]]:
         """(id, name, deployed) of the units the user may deploy, for autocomplete."""
-        async with self.db.read() as session:
-            loaded = await load_battle(session, place)
+        async with self._battle(place) as loaded:
+            if loaded is None:
+                return []
             on_table = {u.id for u in loaded.state.units}
             return [
                 (unit_id, name, unit_id in on_table)

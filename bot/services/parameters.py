@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.db.models import Campaign
 from bot.db.session import Database
-from bot.errors import InvalidInput, NotFound
+from bot.errors import ClosedCampaign, InvalidInput, NotFound
 from bot.services import settings
 from bot.services.campaigns import Place, load_open_campaign, require_gm
 from bot.services.settings import CampaignSettings
@@ -215,7 +215,7 @@ class ParameterService:
         async with self.db.read() as session:
             try:
                 campaign = await load_open_campaign(session, place)
-            except NotFound:
+            except (NotFound, ClosedCampaign):
                 return []
             return [parameter.name for parameter in editable(_rules(campaign))]
 

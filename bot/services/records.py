@@ -14,9 +14,11 @@ from bot.db.models import BattleStatus, RecordEntry, StageLog
 from bot.db.session import Database
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
+from bot.services.seats import seat_of
 from rules_core import engine
 from rules_core.events import event_from_dict
 from rules_core.render import Renderer
+from rules_core.secrets import Viewer, view_record, visible_events
 from rules_core.state import BattleState
 
 _ANY = tuple(BattleStatus)
@@ -39,16 +41,33 @@ class RecordService:
         self.db = db
 
     async def log(self, place: Place, turn: int) -> list[LoggedStep]:
-        """The log of one turn."""
-        async with self.db.read() as session:
-            return await turn_log(session, await load_battle(session, place, _ANY), turn)
-
-    async def record(self, place: Place) -> bytes:
-        """The battle record so far (the seed only once the battle has ended)."""
+        """The log of one turn as the one who asks may read it: private events outside their
+        audience in their public form (an outsider of a closed campaign is refused)."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place, _ANY)
             finished = loaded.battle.status is BattleStatus.FINISHED
-            return await record_bytes(session, loaded, reveal=finished)
+            viewer = None
+            if place.user_id is not None and not finished:
+                viewer = seat_of(loaded.campaign, place.user_id, loaded.battle).viewer()
+            return await turn_log(session, loaded, turn, viewer)
+
+    async def record(self, place: Place) -> bytes:
+        """The battle record so far (the seed only once the battle has ended). Mid-battle a GM
+        (or the bot: no user in the place) gets it whole; anyone else as their seat may see
+        it: while the battle waits at a question, the other sides' orders of that open step
+        are left out."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place, _ANY)
+            finished = loaded.battle.status is BattleStatus.FINISHED
+            data = await record_bytes(session, loaded, reveal=finished)
+            if finished or place.user_id is None:
+                return data
+            seat = seat_of(loaded.campaign, place.user_id, loaded.battle)
+            if seat.is_gm:
+                return data
+            stopped = loaded.state.pending is not None  # the step stopped on a question
+            record = view_record(json.loads(data), seat.viewer(), open_step=stopped)
+            return json.dumps(record, indent=1, sort_keys=True).encode()
 
 
 async def append_entries(session: AsyncSession, battle_id: int, entries: Sequence[object]) -> None:
@@ -83,8 +102,11 @@ async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -
     return json.dumps(record, indent=1, sort_keys=True).encode()
 
 
-async def turn_log(session: AsyncSession, loaded: Loaded, turn: int) -> list[LoggedStep]:
-    """Every resolved step of one turn, with the event lines players read."""
+async def turn_log(
+    session: AsyncSession, loaded: Loaded, turn: int, viewer: Viewer | None = None
+) -> list[LoggedStep]:
+    """Every resolved step of one turn, with the event lines players read; for a viewer, the
+    private events they are not in the audience of in their public form (None: all)."""
     rows = await session.scalars(
         select(StageLog)
         .where(StageLog.battle_id == loaded.battle.id, StageLog.turn == turn)
@@ -95,6 +117,7 @@ async def turn_log(session: AsyncSession, loaded: Loaded, turn: int) -> list[Log
         if row.events is None:
             continue
         renderer = Renderer.for_state(BattleState.from_dict(row.start_state))
-        lines = renderer.lines(event_from_dict(e) for e in row.events)
+        events = [event_from_dict(e) for e in row.events]
+        lines = renderer.lines(events if viewer is None else visible_events(events, viewer))
         steps.append(LoggedStep(row.title, row.trigger, tuple(row.missing or ()), tuple(lines)))
     return steps

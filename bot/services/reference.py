@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.db.session import Database
-from bot.errors import NotFound
+from bot.errors import ClosedCampaign, NotFound
 from bot.services.campaigns import Place, load_open_campaign
 from rules_core import registry
 from rules_core.registry import Ruleset
@@ -23,7 +23,7 @@ class ReferenceService:
         async with self.db.read() as session:
             try:
                 campaign = await load_open_campaign(session, place)
-            except NotFound:
+            except (NotFound, ClosedCampaign):
                 return None
             return registry.get(campaign.ruleset_id)
 

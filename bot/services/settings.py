@@ -23,6 +23,7 @@ MIN_HOURS, MAX_HOURS = 0.25, 24 * 60.0
 MAX_REMINDERS = 5
 MISSING_POLICIES = ("default", "gm")
 MIN_TABLE, MAX_TABLE = 6.0, 400.0
+VISIBILITIES = ("open", "closed")
 
 
 def _hours(value: float) -> float:
@@ -58,6 +59,15 @@ def _table_size(value: float | None) -> float | None:
     return value
 
 
+def _visibility(value: str) -> str:
+    """Who may see a campaign: anyone in the server (open) or only its members (closed)."""
+    if value not in VISIBILITIES:
+        raise PydanticCustomError(
+            "visibility", "A campaign is `open` or `closed`, not `{value}`.", {"value": value}
+        )
+    return value
+
+
 Hours = Annotated[float, AfterValidator(_hours)]
 TableSize = Annotated[float | None, AfterValidator(_table_size)]
 
@@ -82,6 +92,9 @@ class CampaignSettings(BaseModel):
     parameters: dict[str, JsonValue] = {}  # overrides of the ruleset's parameters, by name
     table_width: TableSize = None  # the ruleset's usual table when None
     table_depth: TableSize = None
+    # open: anyone in the server may watch; closed: only members (GMs, players, admitted
+    # observers) see anything of it. bot.services.seats says who is who.
+    visibility: Annotated[str, AfterValidator(_visibility)] = "open"
 
     def changed(self, **changes: Any) -> CampaignSettings:
         """A copy with some fields replaced, validated; InvalidInput names every problem."""

@@ -18,6 +18,8 @@ GM_COMMANDS = (
     "campaign gm add",
     "campaign gm remove",
     "campaign deadlines",
+    "campaign visibility",
+    "campaign admit",
     "campaign close",
     "campaign rules set",
     "campaign rules reset",
