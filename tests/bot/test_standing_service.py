@@ -186,3 +186,24 @@ async def test_a_deadline_that_stops_on_a_covered_question_answers_it(
     )
     order = report.battle.state.cursor.side_order
     assert order is not None and len(order) == 2
+
+
+async def test_a_player_of_a_shared_side_instructs_only_the_units_of_their_groups(
+    services: Services, place: Place
+) -> None:
+    from tests.bot.test_shared_side import CAROL, shared
+
+    await shared(services, place)  # Hail Caesar: Alice has the legion, Carol the horse
+    with pytest.raises(PermissionDenied, match="not one of your units"):
+        await services.standing.set(place, CAROL, "hold_or_retreat", "retreat", unit="First Cohort")
+    view = await services.standing.set(
+        place, CAROL, "hold_or_retreat", "retreat", "shaken", "Gallic Horse"
+    )
+    assert (view.side, view.unit, view.condition) == (
+        "Rome",
+        "Gallic Horse",
+        "if the unit is shaken",
+    )
+    units = [name for _, name in await services.standing.units(place, CAROL)]
+    assert "Gallic Horse" in units and "First Cohort" not in units
+    assert "First Cohort" in [name for _, name in await services.standing.units(place, ALICE)]
