@@ -16,6 +16,7 @@ from shapely.geometry import Polygon
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
+from rules_core.standing import Topic
 from rules_core.state import (
     Battlefield,
     BattleState,
@@ -65,6 +66,7 @@ class Rules:
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     tables: ClassVar[Mapping[str, Table]] = {}
     statuses: ClassVar[StatusSheet] = StatusSheet()  # every status key the rules keep
+    topics: ClassVar[tuple[Topic, ...]] = ()  # recurring questions standing instructions answer
 
     def __init__(self) -> None:
         for step in self.sequence.steps:

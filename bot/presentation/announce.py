@@ -12,6 +12,7 @@ import discord
 from bot.presentation.questions import decision_view, question_text
 from bot.rendering.render import MapOptions, render_map_async
 from bot.services.endings import ArmyLosses, EndReport
+from bot.services.plans import CallToArms
 from bot.services.play import Reminder
 from bot.services.stages import StageReport
 
@@ -179,7 +180,32 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
         files.append(record_file(report.ended))
     await channel.send(embeds=embeds, files=files, nonce=post_nonce(report, "result"))
     if report.ended is None:
+        await post_calls(channel, report)
         await post_questions(bot, channel, report)
+
+
+def call_to_arms_embed(call: CallToArms) -> discord.Embed:
+    """One player's call to arms: every step of the turn they may plan now, with the
+    deadline; one message for the whole turn."""
+    steps = "\n".join(f"• {plain(step)}" for step in call.steps)
+    text = (
+        f"Your part of the turn opens; orders are due {timestamp(call.deadline_at)}. "
+        f"You can plan all of it now:\n{steps}\n"
+        "Give each order with its `step` option (`ask_me:true` to be asked if it cannot be "
+        "carried out), then `/order done turn:true`; `/orders mine` lists your plan."
+    )
+    title = f"📯 Call to arms: {call.side_name}"
+    return discord.Embed(title=title[:256], description=text[:4000], colour=discord.Colour.red())
+
+
+async def post_calls(channel: Any, report: StageReport) -> None:
+    """Post one call to arms for each player whose part of the turn has just opened."""
+    for call in report.calls:
+        await channel.send(
+            mentions((call.user_id,)),
+            embed=call_to_arms_embed(call),
+            allowed_mentions=only_pinging((call.user_id,)),
+        )
 
 
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
@@ -257,10 +283,15 @@ async def post_reminder(bot: AideBot, reminder: Reminder) -> None:
             allowed_mentions=only_pinging(reminder.user_ids),
         )
         return
+    missing = "".join(
+        f"\n{mentions((user,))}, still missing: {'; '.join(plain(step) for step in steps)}."
+        for user, steps in reminder.missing
+        if len(steps) > 1
+    )
     await channel.send(
         f"⏰ {mentions(reminder.user_ids)}: orders for **{name}** "
         f"({title}) are due {timestamp(reminder.deadline_at)}. "
-        "Use `/order …`, then `/order done`.",
+        f"Use `/order …`, then `/order done`.{missing}",
         allowed_mentions=only_pinging(reminder.user_ids),
     )
 

@@ -15,6 +15,7 @@ from sqlalchemy import select, update
 from bot.clock import Clock
 from bot.db.models import Battle, BattleStatus, StageLog
 from bot.db.session import Database
+from bot.services import plans
 from bot.services.battle_state import load_battle_by_id, view_of
 from bot.services.endings import ArmyLosses, EndReport
 from bot.services.records import record_bytes
@@ -125,6 +126,7 @@ class OutboxService:
                 lost_units(before, after),
                 stage,
                 decision_views(loaded) if latest else (),
+                await plans.calls_made(session, loaded) if latest else (),
             )
 
 
