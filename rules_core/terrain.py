@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shapely import LineString, Polygon, get_num_geometries
+from shapely import LineString, Polygon, STRtree, get_num_geometries
 from shapely import Point as ShapelyPoint
+from shapely import box as upright_box
 from shapely.geometry.base import BaseGeometry
 
 from rules_core.geometry import EPSILON, Footprint, Point
@@ -82,11 +85,9 @@ def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> Pa
     box = _box(points)
     inside: list[Inside] = []
     crossings: list[Crossing] = []
-    roads: list[tuple[tuple[Point, ...], float]] = []
-    for feature in terrain:
-        if feature.kind == "road":
-            roads.append((tuple((x, y) for x, y in feature.points), _road_width(feature)))
-            continue
+    layout = _layout(terrain)
+    roads = layout.roads
+    for feature in layout.near(box):
         if _apart(box, _bounds(feature)):
             continue  # nothing of the path is in or across it
         shape = feature_shape(feature)
@@ -98,8 +99,66 @@ def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> Pa
             length = float(line.intersection(shape).length)
             if length > EPSILON:
                 inside.append(Inside(feature.id, feature.kind, length))
-    road = float(line.intersection(_road_ground(tuple(roads))).length) if roads else 0.0
+    road = float(line.intersection(_road_ground(roads)).length) if roads else 0.0
     return PathReport(tuple(points), float(line.length), tuple(inside), tuple(crossings), road)
+
+
+Box = tuple[float, float, float, float]
+INDEXED = 16  # from this many features a layout finds those near a box through an STRtree
+
+
+class _Layout:
+    """A terrain layout made ready for tracing: its roads, and its other features indexed by
+    their boxes so that a path meets only those near it (in the layout's order)."""
+
+    def __init__(self, features: Sequence[TerrainFeature]) -> None:
+        self.features = tuple(features)
+        self.roads = tuple(
+            (tuple((x, y) for x, y in f.points), _road_width(f))
+            for f in self.features
+            if f.kind == "road"
+        )
+        self.road_features = tuple(f for f in self.features if f.kind == "road")
+        self.others = tuple(f for f in self.features if f.kind != "road")
+        self.tree = (
+            STRtree([upright_box(*_bounds(f)) for f in self.others])
+            if len(self.others) >= INDEXED
+            else None
+        )
+
+    def near(self, area: Box) -> Sequence[TerrainFeature]:
+        """The non-road features whose boxes may meet ``area`` (a superset of those within
+        ``EPSILON`` of it), in the layout's order."""
+        if self.tree is None:
+            return self.others
+        grown = upright_box(area[0] - 2 * EPSILON, area[1] - 2 * EPSILON, area[2] + 2 * EPSILON,
+                    area[3] + 2 * EPSILON)  # fmt: skip
+        return [self.others[i] for i in sorted(self.tree.query(grown).tolist())]
+
+
+_LAYOUTS: OrderedDict[int, _Layout] = OrderedDict()
+_LAYOUTS_KEPT = 32
+_LAYOUTS_LOCK = threading.Lock()
+
+
+def _layout(terrain: Iterable[TerrainFeature]) -> _Layout:
+    """The prepared layout of a state's terrain, kept by the identity of its tuple (a state
+    rebuilt with ``replace`` shares it); the layout holds the tuple, so its id is not reused
+    while kept."""
+    if not isinstance(terrain, tuple):
+        return _Layout(tuple(terrain))
+    with _LAYOUTS_LOCK:
+        found = _LAYOUTS.get(id(terrain))
+        if found is not None and found.features is terrain:
+            _LAYOUTS.move_to_end(id(terrain))
+            return found
+    made = _Layout(terrain)
+    made.features = terrain
+    with _LAYOUTS_LOCK:
+        _LAYOUTS[id(terrain)] = made
+        while len(_LAYOUTS) > _LAYOUTS_KEPT:
+            _LAYOUTS.popitem(last=False)
+    return made
 
 
 def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:
@@ -187,9 +246,10 @@ def line_of_sight(
     eye = viewer.front_centre
     aims = ((target.x, target.y), *target.corners())
     box = _box((eye, *aims))  # every sight line lies inside it: what is outside cannot block
+    layout = _layout(terrain)
     screens = [
         (f.id, feature_shape(f))
-        for f in terrain
+        for f in (*layout.near(box), *layout.road_features)
         if f.kind in blocking_kinds and not _apart(box, _bounds(f))
     ]
     screens = [(key, shape) for key, shape in screens if not shape.covers(ShapelyPoint(eye))]
