@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from shapely import LineString, Polygon, unary_union
+from shapely import LineString, Polygon, STRtree, unary_union
+from shapely import box as upright_box
 from shapely.geometry.base import BaseGeometry
 
 Point = tuple[float, float]
@@ -264,3 +267,56 @@ def _box_meets(a: tuple[float, float, float, float], b: tuple[float, float, floa
         or b[1] - a[3] > BOX_SLACK
         or a[1] - b[3] > BOX_SLACK
     )
+
+
+# -- finding placed things near a box ----------------------------------------------------------
+
+Box = tuple[float, float, float, float]
+P = TypeVar("P", bound=Placed)
+INDEXED = 24  # from this many placed things a tuple of them is searched through an STRtree
+
+
+def near(placed: tuple[P, ...], area: Box, gap: float = 0.0) -> list[P]:
+    """The placed things whose footprints' boxes are at most ``gap`` from ``area`` (and a few
+    more: a box test only ever narrows what an exact test then looks at), in tuple order.
+
+    A state's units are a tuple that never changes: its index is built once and kept (by the
+    tuple's identity, holding the tuple so that the id is not reused while kept).
+    """
+    reach = gap + 2 * EPSILON
+    grown = (area[0] - reach, area[1] - reach, area[2] + reach, area[3] + reach)
+    if len(placed) < INDEXED:
+        return [p for p in placed if _box_meets(Footprint.of(p).bounds, grown)]
+    index = _index(placed)
+    return [placed[i] for i in sorted(index.query(upright_box(*grown)).tolist())]
+
+
+def around(poses: Iterable[Footprint]) -> Box:
+    """The upright box around some footprints."""
+    boxes = [pose.bounds for pose in poses]
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+_INDEXES: OrderedDict[int, tuple[tuple[Placed, ...], STRtree]] = OrderedDict()
+_INDEXES_KEPT = 64
+_INDEXES_LOCK = threading.Lock()
+
+
+def _index(placed: tuple[Placed, ...]) -> STRtree:
+    """An STRtree over the footprints' boxes of a tuple of placed things, kept."""
+    with _INDEXES_LOCK:
+        found = _INDEXES.get(id(placed))
+        if found is not None and found[0] is placed:
+            _INDEXES.move_to_end(id(placed))
+            return found[1]
+    tree = STRtree([upright_box(*Footprint.of(p).bounds) for p in placed])
+    with _INDEXES_LOCK:
+        _INDEXES[id(placed)] = (placed, tree)
+        while len(_INDEXES) > _INDEXES_KEPT:
+            _INDEXES.popitem(last=False)
+    return tree

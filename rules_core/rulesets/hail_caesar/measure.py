@@ -10,11 +10,13 @@ from rules_core.geometry import (
     EPSILON,
     Footprint,
     Point,
+    around,
     boxes_apart,
     contact_edge,
     edge_distance,
     facing_towards,
     interpenetrated,
+    near,
     quarter,
 )
 from rules_core.rulesets.hail_caesar import tables
@@ -92,8 +94,11 @@ def charge_distance(charger: Unit, target: Unit) -> float:
 def blocker(state: BattleState, unit: Unit, end: Footprint, spare: tuple[str, ...] = ()) -> str:
     """The first unit a move to ``end`` passes through, or "" if none."""
     skip = {unit.id, *spare}
-    others = [(u.name, Footprint.of(u)) for u in state.units if u.id not in skip]
-    found = interpenetrated([Footprint.of(unit), end], others)
+    poses = [Footprint.of(unit), end]
+    others = [
+        (u.name, Footprint.of(u)) for u in near(state.units, around(poses)) if u.id not in skip
+    ]
+    found = interpenetrated(poses, others)
     return found[0] if found else ""
 
 
