@@ -285,9 +285,9 @@ def near(placed: tuple[P, ...], area: Box, gap: float = 0.0) -> list[P]:
     """
     reach = gap + 2 * EPSILON
     grown = (area[0] - reach, area[1] - reach, area[2] + reach, area[3] + reach)
-    if len(placed) < INDEXED:
+    index = _index(placed) if len(placed) >= INDEXED else None
+    if index is None:
         return [p for p in placed if _box_meets(Footprint.of(p).bounds, grown)]
-    index = _index(placed)
     return [placed[i] for i in sorted(index.query(upright_box(*grown)).tolist())]
 
 
@@ -302,21 +302,33 @@ def around(poses: Iterable[Footprint]) -> Box:
     )
 
 
-_INDEXES: OrderedDict[int, tuple[tuple[Placed, ...], STRtree]] = OrderedDict()
+_INDEXES: OrderedDict[int, tuple[tuple[Placed, ...], int, STRtree | None]] = OrderedDict()
 _INDEXES_KEPT = 64
 _INDEXES_LOCK = threading.Lock()
+BUILD_AFTER = 4  # a tuple asked this often is likely to be asked again: its index is built
 
 
-def _index(placed: tuple[Placed, ...]) -> STRtree:
-    """An STRtree over the footprints' boxes of a tuple of placed things, kept."""
+def _index(placed: tuple[Placed, ...]) -> STRtree | None:
+    """An STRtree over the footprints' boxes of a tuple of placed things, kept; None while
+    the tuple has been asked about too rarely for an index to pay (within a resolution each
+    move makes a new tuple, often asked only once or twice)."""
     with _INDEXES_LOCK:
         found = _INDEXES.get(id(placed))
-        if found is not None and found[0] is placed:
+        asked = found[1] + 1 if found is not None and found[0] is placed else 1
+        tree = found[2] if found is not None and found[0] is placed else None
+        if tree is not None:
             _INDEXES.move_to_end(id(placed))
-            return found[1]
+            return tree
+        if asked < BUILD_AFTER:
+            _INDEXES[id(placed)] = (placed, asked, None)
+            _INDEXES.move_to_end(id(placed))
+            while len(_INDEXES) > _INDEXES_KEPT:
+                _INDEXES.popitem(last=False)
+            return None
     tree = STRtree([upright_box(*Footprint.of(p).bounds) for p in placed])
     with _INDEXES_LOCK:
-        _INDEXES[id(placed)] = (placed, tree)
+        _INDEXES[id(placed)] = (placed, asked, tree)
+        _INDEXES.move_to_end(id(placed))
         while len(_INDEXES) > _INDEXES_KEPT:
             _INDEXES.popitem(last=False)
     return tree

@@ -51,12 +51,14 @@ def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
     """Enemy units within ``reach`` inches edge to edge, optionally only those it can see."""
     here, limit = Footprint.of(unit), reach + EPSILON
-    near = [
+    within = [
         e
-        for e in state.enemies_of(unit.side)
-        if not boxes_apart(here, Footprint.of(e), limit) and gap(unit, e) <= limit
+        for e in near(state.units, here.bounds, limit)
+        if e.side != unit.side
+        and not boxes_apart(here, Footprint.of(e), limit)
+        and gap(unit, e) <= limit
     ]
-    return [e for e in near if sight(state, unit, e).clear] if seen else near
+    return [e for e in within if sight(state, unit, e).clear] if seen else within
 
 
 def edge_touched(unit: Unit, other: Unit) -> str:
@@ -182,10 +184,12 @@ def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
     """Friendly units behind or beside this one within ``reach``, not fighting themselves."""
     here = Footprint.of(unit)
     found = []
-    for friend in state.units_of(unit.side):
-        if friend.id == unit.id or toolkit.engaged(state, friend):
+    for friend in near(state.units, here.bounds, reach + EPSILON):
+        if friend.side != unit.side or friend.id == unit.id:
             continue
-        if gap(unit, friend) <= reach + EPSILON and quarter(here, (friend.x, friend.y)) != "front":
+        if gap(unit, friend) > reach + EPSILON or toolkit.engaged(state, friend):
+            continue  # the cheaper test first: the same units either way
+        if quarter(here, (friend.x, friend.y)) != "front":
             found.append(friend)
     return found
 
