@@ -99,10 +99,19 @@ class Footprint:
         return (min(xs), min(ys), max(xs), max(ys))
 
     def edge(self, name: str) -> LineString:
-        """One edge: ``front``, ``rear``, ``left`` or ``right``."""
-        fl, fr, rr, rl = self.corners()
-        ends = {"front": (fl, fr), "rear": (rl, rr), "left": (rl, fl), "right": (rr, fr)}
-        return LineString(ends[name])
+        """One edge: ``front``, ``rear``, ``left`` or ``right`` (built once: shapely geometry
+        is immutable, and a footprint never moves)."""
+        found = self._edges.get(name)
+        if found is None:
+            fl, fr, rr, rl = self.corners()
+            ends = {"front": (fl, fr), "rear": (rl, rr), "left": (rl, fl), "right": (rr, fr)}
+            found = self._edges[name] = LineString(ends[name])
+        return found
+
+    @cached_property
+    def _edges(self) -> dict[str, LineString]:
+        """The edges built so far, by name."""
+        return {}
 
     @property
     def front_centre(self) -> Point:

@@ -80,12 +80,28 @@ def _shape(linear: bool, points: tuple[Point, ...]) -> BaseGeometry:
 
 
 def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> PathReport:
-    """Measure a path through the terrain: lengths inside areas, crossings, road followed."""
+    """Measure a path through the terrain: lengths inside areas, crossings, road followed.
+
+    Reports are kept per layout (terrain stays put while units move, and a step replayed at
+    each answer traces the same paths again).
+    """
+    layout = _layout(terrain)
+    key = repr(tuple(points))  # exact: 1 and 1.0, a list and a tuple are told apart
+    found = layout.traced.get(key)
+    if found is None:
+        found = _trace(points, layout)
+        if len(layout.traced) >= TRACED_KEPT:
+            layout.traced.clear()
+        layout.traced[key] = found
+    return found
+
+
+def _trace(points: Sequence[Point], layout: _Layout) -> PathReport:
+    """``trace_path`` worked out."""
     line = LineString(points)
     box = _box(points)
     inside: list[Inside] = []
     crossings: list[Crossing] = []
-    layout = _layout(terrain)
     roads = layout.roads
     for feature in layout.near(box):
         if _apart(box, _bounds(feature)):
@@ -104,6 +120,7 @@ def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> Pa
 
 
 Box = tuple[float, float, float, float]
+TRACED_KEPT = 20_000  # path reports kept per layout (forgotten all at once beyond)
 INDEXED = 16  # from this many features a layout finds those near a box through an STRtree
 
 
@@ -113,6 +130,7 @@ class _Layout:
 
     def __init__(self, features: Sequence[TerrainFeature]) -> None:
         self.features = tuple(features)
+        self.traced: dict[str, PathReport] = {}
         self.roads = tuple(
             (tuple((x, y) for x, y in f.points), _road_width(f))
             for f in self.features
