@@ -54,12 +54,15 @@ class Footprint:
     @classmethod
     def of(cls, placed: Placed) -> Footprint:
         """The footprint of a unit (or anything placed like one), shared while it stays put."""
+        fields = getattr(placed, "__dict__", None)
+        found: Footprint | None = None if fields is None else fields.get(KEPT)
+        if found is not None and cls is Footprint:
+            return found  # only ever kept beside a frozen thing's fields
         if cls is not Footprint:
             return cls(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
-        kept = getattr(placed, "__dict__", None) if _frozen(placed) else None
+        kept = fields if _frozen(placed) else None
         if kept is None:
             return _footprint(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
-        found: Footprint | None = kept.get(KEPT)
         if found is None:  # a frozen unit never moves: its footprint is kept beside its fields
             found = _footprint(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
             kept[KEPT] = found
@@ -314,7 +317,7 @@ def around(poses: Iterable[Footprint]) -> Box:
 _INDEXES: OrderedDict[int, tuple[tuple[Placed, ...], int, STRtree | None]] = OrderedDict()
 _INDEXES_KEPT = 64
 _INDEXES_LOCK = threading.Lock()
-BUILD_AFTER = 4  # a tuple asked this often is likely to be asked again: its index is built
+BUILD_AFTER = 2  # a tuple asked this often is likely to be asked again: its index is built
 
 
 def _index(placed: tuple[Placed, ...]) -> STRtree | None:
