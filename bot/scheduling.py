@@ -29,6 +29,9 @@ from bot.services.battle_state import FIRING
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(minutes=1)
+# Deadlines fired at the same time: more wait for a slot (many due in the same moment would
+# otherwise each hold a database connection and exhaust the pool, failing them all).
+AT_ONCE = 4
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class DeadlineScheduler:
         self.handler = handler
         self._running: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()  # handlers in flight, awaited at shutdown
+        self._slots = asyncio.Semaphore(AT_ONCE)
         self._scheduler = AsyncIOScheduler(
             timezone=UTC,
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
@@ -140,7 +144,8 @@ class DeadlineScheduler:
             self._tasks.add(task)
         token = FIRING.set(deadline_id)
         try:
-            return await self._fire(deadline_id)
+            async with self._slots:
+                return await self._fire(deadline_id)
         finally:
             FIRING.reset(token)
             self._running.discard(deadline_id)

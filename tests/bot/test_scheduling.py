@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -146,3 +147,30 @@ async def test_armed_jobs_wake_by_the_injected_clock(db: Database, clock: FakeCl
         assert scheduler._scheduler.get_job(f"deadline:{deadline_id}") is None
     finally:
         scheduler.shutdown()
+
+
+async def test_many_due_at_once_all_fire_a_few_at_a_time(db: Database, clock: FakeClock) -> None:
+    """Deadlines woken in the same moment wait for a slot rather than each taking a database
+    connection (a thousand at once exhausted the pool and failed them all)."""
+    from bot.scheduling import AT_ONCE
+
+    ids = []
+    for day in range(12):  # one campaign channel per day
+        ids.append(await add_deadline(db, START - timedelta(days=day + 1), DeadlineKind.STEP))
+    busy, most = 0, 0
+    done: list[int] = []
+
+    async def handler(due: DueDeadline) -> None:
+        nonlocal busy, most
+        busy += 1
+        most = max(most, busy)
+        await asyncio.sleep(0.01)
+        busy -= 1
+        done.append(due.id)
+
+    scheduler = DeadlineScheduler(db, clock, handler)
+    fired = await asyncio.gather(*(scheduler.fire(i) for i in ids))
+    assert all(fired) and sorted(done) == sorted(ids)
+    assert 1 < most <= AT_ONCE
+    for deadline_id in ids:
+        assert await status_of(db, deadline_id) is DeadlineStatus.FIRED
