@@ -337,7 +337,8 @@ def _index(placed: tuple[Placed, ...]) -> STRtree | None:
             while len(_INDEXES) > _INDEXES_KEPT:
                 _INDEXES.popitem(last=False)
             return None
-    tree = STRtree([upright_box(*Footprint.of(p).bounds) for p in placed])
+    boxes = [Footprint.of(p).bounds for p in placed]
+    tree = STRtree(upright_box(*zip(*boxes, strict=True)))  # every box made in one call
     with _INDEXES_LOCK:
         _INDEXES[id(placed)] = (placed, asked, tree)
         _INDEXES.move_to_end(id(placed))
