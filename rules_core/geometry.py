@@ -13,10 +13,10 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from shapely import LineString, Polygon, STRtree, unary_union
-from shapely import box as upright_box
+import numpy
+from shapely import LineString, Polygon, unary_union
 from shapely.geometry.base import BaseGeometry
 
 Point = tuple[float, float]
@@ -285,22 +285,30 @@ def _box_meets(a: tuple[float, float, float, float], b: tuple[float, float, floa
 
 Box = tuple[float, float, float, float]
 P = TypeVar("P", bound=Placed)
-INDEXED = 24  # from this many placed things a tuple of them is searched through an STRtree
+INDEXED = 24  # from this many placed things, their boxes are kept as arrays and tested at once
 
 
 def near(placed: tuple[P, ...], area: Box, gap: float = 0.0) -> list[P]:
     """The placed things whose footprints' boxes are at most ``gap`` from ``area`` (and a few
     more: a box test only ever narrows what an exact test then looks at), in tuple order.
 
-    A state's units are a tuple that never changes: its index is built once and kept (by the
-    tuple's identity, holding the tuple so that the id is not reused while kept).
+    A state's units are a tuple that never changes: the boxes of one asked about more than
+    once are kept as arrays (by the tuple's identity, holding the tuple so that the id is not
+    reused while kept) and tested in one vectorised step.
     """
     reach = gap + 2 * EPSILON
     grown = (area[0] - reach, area[1] - reach, area[2] + reach, area[3] + reach)
-    index = _index(placed) if len(placed) >= INDEXED else None
-    if index is None:
+    boxes = _boxes(placed) if len(placed) >= INDEXED else None
+    if boxes is None:
         return [p for p in placed if _box_meets(Footprint.of(p).bounds, grown)]
-    return [placed[i] for i in sorted(index.query(upright_box(*grown)).tolist())]
+    x0, y0, x1, y1 = boxes
+    apart = (
+        (grown[0] - x1 > BOX_SLACK)
+        | (x0 - grown[2] > BOX_SLACK)
+        | (grown[1] - y1 > BOX_SLACK)
+        | (y0 - grown[3] > BOX_SLACK)
+    )
+    return [placed[i] for i in numpy.flatnonzero(~apart).tolist()]
 
 
 def around(poses: Iterable[Footprint]) -> Box:
@@ -314,34 +322,38 @@ def around(poses: Iterable[Footprint]) -> Box:
     )
 
 
-_INDEXES: OrderedDict[int, tuple[tuple[Placed, ...], int, STRtree | None]] = OrderedDict()
-_INDEXES_KEPT = 64
-_INDEXES_LOCK = threading.Lock()
-BUILD_AFTER = 2  # a tuple asked this often is likely to be asked again: its index is built
+Boxes = numpy.ndarray[Any, numpy.dtype[numpy.float64]]
+_KEPT_BOXES: OrderedDict[int, tuple[tuple[Placed, ...], int, Boxes | None]] = OrderedDict()
+_KEPT_BOXES_SIZE = 64
+_KEPT_BOXES_LOCK = threading.Lock()
+BUILD_AFTER = 2  # a tuple asked this often is likely to be asked again: its boxes are kept
 
 
-def _index(placed: tuple[Placed, ...]) -> STRtree | None:
-    """An STRtree over the footprints' boxes of a tuple of placed things, kept; None while
-    the tuple has been asked about too rarely for an index to pay (within a resolution each
-    move makes a new tuple, often asked only once or twice)."""
-    with _INDEXES_LOCK:
-        found = _INDEXES.get(id(placed))
-        asked = found[1] + 1 if found is not None and found[0] is placed else 1
-        tree = found[2] if found is not None and found[0] is placed else None
-        if tree is not None:
-            _INDEXES.move_to_end(id(placed))
-            return tree
+def _boxes(placed: tuple[Placed, ...]) -> Boxes | None:
+    """The footprints' boxes of a tuple of placed things as four arrays (min x, min y, max x,
+    max y), kept; None while the tuple has been asked about too rarely for them to pay
+    (within a resolution each move makes a new tuple, often asked only once)."""
+    key = id(placed)
+    with _KEPT_BOXES_LOCK:
+        found = _KEPT_BOXES.get(key)
+        mine = found is not None and found[0] is placed
+        asked = found[1] + 1 if found is not None and mine else 1
+        kept = found[2] if found is not None and mine else None
+        if kept is not None:
+            _KEPT_BOXES.move_to_end(key)
+            return kept
         if asked < BUILD_AFTER:
-            _INDEXES[id(placed)] = (placed, asked, None)
-            _INDEXES.move_to_end(id(placed))
-            while len(_INDEXES) > _INDEXES_KEPT:
-                _INDEXES.popitem(last=False)
+            _keep_boxes(key, (placed, asked, None))
             return None
-    boxes = [Footprint.of(p).bounds for p in placed]
-    tree = STRtree(upright_box(*zip(*boxes, strict=True)))  # every box made in one call
-    with _INDEXES_LOCK:
-        _INDEXES[id(placed)] = (placed, asked, tree)
-        _INDEXES.move_to_end(id(placed))
-        while len(_INDEXES) > _INDEXES_KEPT:
-            _INDEXES.popitem(last=False)
-    return tree
+    made = numpy.array([Footprint.of(p).bounds for p in placed], dtype=numpy.float64).T
+    with _KEPT_BOXES_LOCK:
+        _keep_boxes(key, (placed, asked, made))
+    return made
+
+
+def _keep_boxes(key: int, entry: tuple[tuple[Placed, ...], int, Boxes | None]) -> None:
+    """Remember an entry (the lock held), forgetting the oldest beyond the size."""
+    _KEPT_BOXES[key] = entry
+    _KEPT_BOXES.move_to_end(key)
+    while len(_KEPT_BOXES) > _KEPT_BOXES_SIZE:
+        _KEPT_BOXES.popitem(last=False)
