@@ -85,7 +85,8 @@ class AideBot(commands.Bot):
             await announce(self, outcome)
         except discord.HTTPException:
             log.exception("could not post the result of deadline %s", due.id)
-        await flush_outbox(self)  # a deadline is also the retry for results left unposted
+        if not self.outbox_lock.locked():  # one already flushing retries what is left
+            await flush_outbox(self)  # a deadline is also the retry for results left unposted
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Sync to the development server when one is set (instant), else globally."""

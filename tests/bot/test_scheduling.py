@@ -174,3 +174,22 @@ async def test_many_due_at_once_all_fire_a_few_at_a_time(db: Database, clock: Fa
     assert 1 < most <= AT_ONCE
     for deadline_id in ids:
         assert await status_of(db, deadline_id) is DeadlineStatus.FIRED
+
+
+async def test_a_far_deadline_is_armed_by_a_later_window(db: Database, clock: FakeClock) -> None:
+    """Only deadlines within the horizon are armed at start-up; a window arms the next."""
+    from bot.scheduling import HORIZON
+
+    far = await add_deadline(db, START + timedelta(days=1), DeadlineKind.STEP)  # another day
+    soon = await add_deadline(db, START + timedelta(minutes=5), DeadlineKind.REMINDER)
+    scheduler = DeadlineScheduler(db, clock, Recorder())
+    try:
+        await scheduler.start()
+        assert scheduler._scheduler.get_job(f"deadline:{soon}") is not None
+        assert scheduler._scheduler.get_job(f"deadline:{far}") is None
+        assert scheduler._scheduler.get_job("deadline-window") is not None
+        clock.advance(timedelta(days=1) - HORIZON / 2)
+        assert await scheduler.arm_window() == 2
+        assert scheduler._scheduler.get_job(f"deadline:{far}") is not None
+    finally:
+        scheduler.shutdown()
