@@ -261,6 +261,11 @@ def interpenetrated(
     poses: Sequence[Footprint], others: Iterable[tuple[str, Footprint]]
 ) -> tuple[str, ...]:
     """Ids of the footprints a move through ``poses`` would pass through (not merely touch)."""
+    others = list(others)
+    x0, y0, x1, y1 = around(poses)  # the ground's box, from the same corners
+    loose = (x0 - EPSILON, y0 - EPSILON, x1 + EPSILON, y1 + EPSILON)
+    if not any(_box_meets(other.bounds, loose) for _, other in others):
+        return ()  # nothing near: no need to build the ground
     ground = swept_area(poses)
     x0, y0, x1, y1 = ground.bounds
     return tuple(

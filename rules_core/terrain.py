@@ -179,6 +179,13 @@ def _layout(terrain: Iterable[TerrainFeature]) -> _Layout:
     return made
 
 
+def areas_near(terrain: Iterable[TerrainFeature], point: Point) -> list[TerrainFeature]:
+    """The area (not linear) features whose boxes hold a point (within ``EPSILON``), in order:
+    those that may cover it."""
+    spot = (point[0], point[1], point[0], point[1])
+    return [f for f in _layout(terrain).near(spot) if not f.linear and not _apart(spot, _bounds(f))]
+
+
 def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:
     """The upright box around some points."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]

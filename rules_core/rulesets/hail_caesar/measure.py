@@ -22,7 +22,7 @@ from rules_core.geometry import (
 from rules_core.rulesets.hail_caesar import tables
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, Unit
-from rules_core.terrain import Sight
+from rules_core.terrain import Sight, areas_near, feature_shape
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
 from rules_core.toolkit import nearest_enemy as nearest_enemy
 
@@ -174,10 +174,11 @@ def away_from(unit: Unit, other: Unit, length: float) -> Point:
 def terrain_kinds_at(state: BattleState, unit: Unit) -> set[str]:
     """The kinds of area terrain the unit's centre stands in."""
     from shapely import Point as ShapelyPoint
-    from shapely import Polygon
 
     spot = ShapelyPoint(unit.x, unit.y)
-    return {f.kind for f in state.terrain if not f.linear and Polygon(f.points).covers(spot)}
+    return {
+        f.kind for f in areas_near(state.terrain, (unit.x, unit.y)) if feature_shape(f).covers(spot)
+    }
 
 
 def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
