@@ -139,6 +139,19 @@ class Live:
             )
             assert not made.ephemeral, made
 
+    async def settled(self, quiet: float = 2.0, give_up: float = 120.0) -> None:
+        """Wait until nothing is left to post and the fake has had no new message for
+        ``quiet`` seconds: interactions are measured on a bot at rest, not posting maps."""
+        h = self.h
+        until = time.monotonic() + give_up
+        seen, since = len(h.fake.messages), time.monotonic()
+        while time.monotonic() < until:
+            await asyncio.sleep(0.25)
+            if len(h.fake.messages) != seen:
+                seen, since = len(h.fake.messages), time.monotonic()
+            elif time.monotonic() - since >= quiet and not await h.bot.services.outbox.pending():
+                return
+
     # -- interactions --------------------------------------------------------------------
     async def status_latency(self, count: int, where: Any = None) -> list[float]:
         """Latency in ms of ``count`` ``/battle status`` sent one at a time over the battles."""
@@ -325,7 +338,7 @@ async def _figures(live: Live, sizes: Sizes) -> list[Figure]:
     took = time.perf_counter()
     await live.set_up()
     setup_s = time.perf_counter() - took
-    await asyncio.sleep(2.0)  # the battles' start posts (maps) are sent in the background
+    await live.settled()  # the battles' start posts (maps) are sent in the background
     await live.status_latency(10)  # warm up
     singles = await live.status_latency(sizes.singles)
     figures += _latency(f"interaction one at a time ({sizes.battles} battles running)", singles,
