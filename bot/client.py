@@ -93,7 +93,8 @@ class AideBot(commands.Bot):
             await announce(self, outcome)
         except discord.HTTPException:
             log.exception("could not post the result of deadline %s", due.id)
-        await flush_outbox(self)  # a deadline is also the retry for results left unposted
+        if not self.outbox_lock.locked():  # one already flushing retries what is left
+            await flush_outbox(self)  # a deadline is also the retry for results left unposted
 
     async def retry_outbox_forever(self) -> None:
         """Every ``outbox_retry_s``, post what is still unposted (a Discord error, a failed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
-from rules_core.geometry import Footprint, overlap_area, quarter
+from rules_core.geometry import Footprint, near, overlap_area, quarter
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, PURSUING
@@ -53,7 +53,7 @@ def problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
 
 def _room(state: BattleState, charger: Unit, target: Unit, end: Footprint) -> str:
     """Why the charger cannot reach the target's face: a contingent on the way or in the spot."""
-    others = [x for x in state.units if x.id not in (charger.id, target.id)]
+    others = [x for x in near(state.units, end.bounds) if x.id not in (charger.id, target.id)]
     for other in others:
         if overlap_area(end, Footprint.of(other)) > 1e-6:
             return f"no room to contact {target.name}: {other.name} is in the way"
