@@ -299,6 +299,7 @@ class TurnPlan(Base):
     side_id: Mapped[str] = mapped_column(String(60))
     user_id: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     called_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    called_stage: Mapped[int | None] = mapped_column(nullable=True)  # the stage it opened
     due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # the call's
     planned: Mapped[bool] = mapped_column(default=False, server_default=text("0"))
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -200,11 +200,12 @@ def call_to_arms_embed(call: CallToArms) -> discord.Embed:
 
 async def post_calls(channel: Any, report: StageReport) -> None:
     """Post one call to arms for each player whose part of the turn has just opened."""
-    for call in report.calls:
+    for number, call in enumerate(report.calls):
         await channel.send(
             mentions((call.user_id,)),
             embed=call_to_arms_embed(call),
             allowed_mentions=only_pinging((call.user_id,)),
+            nonce=post_nonce(report, f"c{number}"),
         )
 
 

@@ -102,13 +102,13 @@ async def forget_done(session: AsyncSession, battle_id: int, turn: int) -> None:
 async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms, ...]:
     """The calls to arms the open stage made, as posted (for a result posted again)."""
     battle, state = loaded.battle, loaded.state
-    if battle.stage_started_at is None or state.outcome is not None:
+    if state.outcome is not None:
         return ()
     rows = await session.scalars(
         select(TurnPlan).where(
             TurnPlan.battle_id == battle.id,
             TurnPlan.turn == state.cursor.turn,
-            TurnPlan.called_at == battle.stage_started_at,
+            TurnPlan.called_stage == battle.stage,
         )
     )
     names = {s.side_id: s.name for s in battle.sides}
@@ -221,7 +221,7 @@ async def calls_to_arms(
         row = await turn_plan(session, battle.id, state.cursor.turn, key, user)
         if row.called_at is not None:
             continue
-        row.called_at, row.due_at = now, battle.deadline_at
+        row.called_at, row.called_stage, row.due_at = now, battle.stage, battle.deadline_at
         steps = tuple(step_words(loaded, s) for s in planning.side_steps(rules, state, side))
         if len(steps) > 1:
             calls.append(CallToArms(user, names.get(side, side), steps, battle.deadline_at))

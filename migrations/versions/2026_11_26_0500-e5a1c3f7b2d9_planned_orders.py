@@ -51,6 +51,7 @@ def upgrade() -> None:
         sa.Column("side_id", sa.String(length=60), nullable=False),
         sa.Column("user_id", sa.BigInteger(), server_default=sa.text("0"), nullable=False),
         sa.Column("called_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("called_stage", sa.Integer(), nullable=True),
         sa.Column("due_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),
         sa.Column("planned", sa.Boolean(), server_default=sa.text("0"), nullable=False),
         sa.Column("done_at", bot.db.base.UTCDateTime(timezone=True), nullable=True),

@@ -22,6 +22,7 @@ between loses one rather than pinging twice; the test checks none is posted twic
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 from collections import Counter
@@ -367,7 +368,9 @@ async def test_killed_anywhere_the_battle_ends_as_if_never_killed(tmp_path: Path
     assert numbers == list(range(1, len(numbers) + 1))
     assert all(row[-1] for row in crashed.database["stage_log"])
     # The channel: every result and question once, as without the kills; no reminder twice.
-    assert [headline(p) for p in crashed.posts] == [headline(p) for p in reference.posts]
+    got, want = [headline(p) for p in crashed.posts], [headline(p) for p in reference.posts]
+    side_by_side = itertools.zip_longest(got, want, fillvalue="")
+    assert got == want, "\n".join(f"{a!r:60} {b!r}" for a, b in side_by_side)
     assert crashed.posts == reference.posts
     assert Counter(crashed.reminders) <= Counter(reference.reminders)
     # And the database: the same battle, record, orders, deadlines and armies.
