@@ -13,6 +13,7 @@ from bot.presentation.campaigns import (
     close_question,
     closed_texts,
     deadlines_text,
+    dm_calls_text,
     gm_added_text,
     gm_removed_text,
     joined_text,
@@ -85,6 +86,13 @@ class CampaignCog(
         """Join as an observer (a closed campaign admits observers through its GM)."""
         info = await self.service.join(place_of(interaction), interaction.user.id, None)
         await interaction.response.send_message(watching_text(interaction.user.id, info.name))
+
+    @app_commands.command(name="dm", description="Get your calls to arms by direct message too")
+    @app_commands.describe(on="true: also by direct message; false: only in the channel")
+    async def dm(self, interaction: discord.Interaction, on: bool) -> None:
+        """Turn calls to arms by direct message on or off for oneself."""
+        info = await self.service.set_dm_calls(place_of(interaction), interaction.user.id, on)
+        await interaction.response.send_message(dm_calls_text(info.name, on), ephemeral=True)
 
     @app_commands.command(name="visibility", description="Open or close the campaign (GMs only)")
     @is_gm()

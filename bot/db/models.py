@@ -90,6 +90,8 @@ class Membership(Base):
     role: Mapped[Role] = mapped_column(_enum(Role, "member_role"))
     side: Mapped[str | None] = mapped_column(String(50))
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Calls to arms also by direct message (``/campaign dm``); off until the member opts in.
+    dm_calls: Mapped[bool] = mapped_column(default=False, server_default=text("0"))
 
     campaign: Mapped[Campaign] = relationship(back_populates="members")
 

@@ -181,6 +181,7 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
     await channel.send(embeds=embeds, files=files, nonce=post_nonce(report, "result"))
     if report.ended is None:
         await post_calls(channel, report)
+        await send_calls(bot, report)
         await post_questions(bot, channel, report)
 
 
@@ -207,6 +208,20 @@ async def post_calls(channel: Any, report: StageReport) -> None:
             allowed_mentions=only_pinging((call.user_id,)),
             nonce=post_nonce(report, f"c{number}"),
         )
+
+
+async def send_calls(bot: AideBot, report: StageReport) -> None:
+    """The call to arms again by direct message, to each player who asked for it
+    (``/campaign dm``); one who takes no direct messages still has the channel's."""
+    for number, call in enumerate(report.calls):
+        if not call.by_dm:
+            continue
+        try:
+            user = bot.get_user(call.user_id) or await bot.fetch_user(call.user_id)
+            embed = call_to_arms_embed(call)
+            await user.send(embed=embed, nonce=post_nonce(report, f"dc{number}"))
+        except discord.HTTPException:  # Forbidden among them: the channel's call stands
+            log.info("call to arms for %s not sent by direct message", call.user_id)
 
 
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:

@@ -65,6 +65,16 @@ def watching_text(user_id: int, campaign: str) -> str:
     return f"<@{user_id}> is watching **{campaign}** as an observer."
 
 
+def dm_calls_text(campaign: str, on: bool) -> str:
+    """A member turned calls to arms by direct message on or off."""
+    if on:
+        return (
+            f"Your calls to arms in **{campaign}** will also come by direct message "
+            "(if your privacy settings let this server's members message you)."
+        )
+    return f"Your calls to arms in **{campaign}** come only in the campaign's channel."
+
+
 def joined_text(user_id: int, campaign: str, side: str | None) -> str:
     """A member joined, on a side or as an observer."""
     role = f"on side **{side}**" if side else "as an observer"

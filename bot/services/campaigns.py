@@ -294,6 +294,17 @@ class CampaignService:
             settings.save(campaign, current.changed(visibility=visibility))
             return campaign_info(campaign)
 
+    async def set_dm_calls(self, place: Place, user_id: int, on: bool) -> CampaignInfo:
+        """A member's choice to get their calls to arms by direct message as well."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            member = find_member(campaign, user_id)
+            if member is None:
+                raise NotFound(f"You are not in **{campaign.name}**: `/campaign join` it first.")
+            member.dm_calls = on
+            await session.flush()
+            return campaign_info(campaign)
+
     async def admit(self, place: Place, actor_id: int, user_id: int) -> CampaignInfo:
         """Add a user as an observer (a GM only): in a closed campaign, the way in."""
         async with self.db.write() as session:

@@ -36,6 +36,7 @@ class CallToArms:
     side_name: str
     steps: tuple[str, ...]
     deadline_at: datetime | None
+    by_dm: bool = False  # the member asked for calls by direct message too (/campaign dm)
 
 
 @dataclass
@@ -117,7 +118,8 @@ async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms,
         side = row.side_id.split(":")[0]
         steps = tuple(step_words(loaded, s) for s in planning.side_steps(loaded.rules, state, side))
         if len(steps) > 1:
-            calls.append(CallToArms(row.user_id, names.get(side, side), steps, row.due_at))
+            dm = wants_dm(loaded, row.user_id)
+            calls.append(CallToArms(row.user_id, names.get(side, side), steps, row.due_at, dm))
     return tuple(calls)
 
 
@@ -224,9 +226,16 @@ async def calls_to_arms(
         row.called_at, row.called_stage, row.due_at = now, battle.stage, battle.deadline_at
         steps = tuple(step_words(loaded, s) for s in planning.side_steps(rules, state, side))
         if len(steps) > 1:
-            calls.append(CallToArms(user, names.get(side, side), steps, battle.deadline_at))
+            dm = wants_dm(loaded, user)
+            calls.append(CallToArms(user, names.get(side, side), steps, battle.deadline_at, dm))
     await session.flush()
     return tuple(calls)
+
+
+def wants_dm(loaded: Loaded, user_id: int) -> bool:
+    """Whether a member asked for their calls to arms by direct message as well."""
+    member = next((m for m in loaded.campaign.members if m.user_id == user_id), None)
+    return member is not None and member.dm_calls
 
 
 def step_words(loaded: Loaded, step: planning.TurnStep) -> str:

@@ -284,3 +284,20 @@ async def test_players_answering_step_by_step_get_a_fresh_deadline_each_step(
     assert field(result, "Now") == "Command: Orders — Legio"
     assert field(result, "Deadline") != due  # 48 hours from now, as before planning existed
     assert len(calls(h, where)) == 1  # the call to arms came once, when Rome's part opened
+
+
+async def test_a_call_to_arms_comes_by_direct_message_to_who_asked(aide: Harness) -> None:
+    h, where = aide, aide.channel("punic-wars")
+    await set_up(h)
+    outsider = await h.slash(h.outsider, "campaign dm", channel=where, on=True)
+    assert outsider.ephemeral and "not in" in outsider.content, outsider
+    asked = await h.slash(h.alice, "campaign dm", channel=where, on=True)
+    assert asked.ephemeral and "direct message" in asked.content, asked
+    off = await h.slash(h.bob, "campaign dm", channel=where, on=False)
+    assert off.ephemeral and "only in the campaign's channel" in off.content, off
+    await start(h, where, BATTLE, bytes(range(32)))
+    await confirm(h, where, BATTLE, h.alice, h.bob)
+    (channel_call,) = calls(h, where)
+    (dm_call,) = [m for m in h.dms(h.alice) if m.embeds and "Call to arms" in m.embeds[0]["title"]]
+    assert dm_call.embeds[0] == channel_call.embeds[0]
+    assert not [m for m in h.dms(h.bob) if m.embeds and "Call to arms" in m.embeds[0]["title"]]
