@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import io
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.presentation.questions import decision_view, question_text
+from bot.presentation.questions import (
+    decision_view,
+    private_note,
+    private_question_text,
+    question_text,
+)
 from bot.rendering.render import MapOptions, render_map_async
 from bot.services.endings import ArmyLosses, EndReport
 from bot.services.play import Reminder
-from bot.services.stages import StageReport
+from bot.services.stages import DecisionView, StageReport
+from rules_core import secrets
+from rules_core.render import Renderer
 
 if TYPE_CHECKING:
     from bot.client import AideBot
@@ -92,7 +100,8 @@ def record_file(ended: EndReport) -> discord.File:
 async def map_file(report: StageReport) -> discord.File:
     """The map after the step, with the step's moves, shots and combats drawn."""
     options = MapOptions(lost=report.lost, after=report.title)
-    png = await render_map_async(report.battle.state, report.events, options)
+    shown = secrets.view(report.battle.state, secrets.Viewer.public())  # the channel's view
+    png = await render_map_async(shown, report.events, options)
     return discord.File(io.BytesIO(png), filename="map.png")
 
 
@@ -137,6 +146,7 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
         embeds.append(end_embed(report.ended))
         files.append(record_file(report.ended))
     await channel.send(embeds=embeds, files=files)
+    await send_private_lines(bot, report)
     if report.ended is None:
         await post_questions(bot, channel, report)
 
@@ -144,11 +154,17 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
     """Post each open question with its buttons or menus; remember them to close later."""
     posted = []
+    named = len(report.questions) > 1
     for decision in report.questions:
         who = mentions(decision.user_ids)
-        text = question_text(decision, who, timestamp(decision.deadline_at))
-        view = decision_view(decision, named=len(report.questions) > 1)
         pings = only_pinging(decision.user_ids)
+        if decision.private:  # the channel learns only that it waits; its player, privately
+            side = plain(report.battle.side_name(decision.side))
+            posted.append(await channel.send(private_note(who, side), allowed_mentions=pings))
+            posted += await send_private_question(bot, report, decision, named)
+            continue
+        text = question_text(decision, who, timestamp(decision.deadline_at))
+        view = decision_view(decision, named=named)
         sent = await (
             channel.send(text, view=view, allowed_mentions=pings)
             if view
@@ -157,6 +173,68 @@ async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> Non
         posted.append(sent)
     if posted:
         bot.open_questions[report.battle.id] = posted
+
+
+def private_lines(report: StageReport, side_id: str) -> list[str]:
+    """The lines of a step only one side reads (its draws, its secrets), left out of the
+    channel's summary: that side's view of the events less the public one."""
+    renderer = Renderer.for_state(report.battle.state, viewer=secrets.Viewer.of_side(side_id))
+    seen = renderer.lines(report.events)
+    public = Counter(report.lines)
+    own = []
+    for line in seen:
+        if public[line] > 0:
+            public[line] -= 1
+        elif line:
+            own.append(line)
+    return own
+
+
+async def send_private_lines(bot: AideBot, report: StageReport) -> None:
+    """Each side's player gets, in a direct message, what only their side sees of the step;
+    a member who takes no direct messages reads it in their ``/battle log``."""
+    for side in report.battle.sides:
+        own = private_lines(report, side.side_id)
+        if not own:
+            continue
+        text = private_step_text(plain(report.battle.name), report.title, own)
+        try:
+            user = bot.get_user(side.owner_id) or await bot.fetch_user(side.owner_id)
+            await user.send(text[:2000])
+        except discord.Forbidden:
+            log.info("user %s takes no direct messages; their lines wait in /battle log",
+                     side.owner_id)  # fmt: skip
+        except discord.HTTPException:
+            log.warning("could not send user %s their private lines", side.owner_id,
+                        exc_info=True)  # fmt: skip
+
+
+def private_step_text(battle_name: str, title: str, lines: list[str]) -> str:
+    """A step's private lines as their side reads them in a direct message."""
+    shown = "\n".join(lines)
+    return f"🔒 **{battle_name}** — {title} (only your side sees this):\n{shown}"
+
+
+async def send_private_question(
+    bot: AideBot, report: StageReport, decision: DecisionView, named: bool
+) -> list[Any]:
+    """The private question with its buttons in a direct message to each of its players; a
+    member who does not accept direct messages is skipped (the channel note and ``/answer``
+    remain). The messages sent, to close with the channel's."""
+    text = private_question_text(
+        plain(report.battle.name), decision, timestamp(decision.deadline_at)
+    )
+    sent = []
+    for user_id in decision.user_ids:
+        view = decision_view(decision, named=named)
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            sent.append(await (user.send(text, view=view) if view else user.send(text)))
+        except discord.Forbidden:
+            log.info("user %s takes no direct messages; the question waits in /answer", user_id)
+        except discord.HTTPException:
+            log.warning("could not send user %s their private question", user_id, exc_info=True)
+    return sent
 
 
 async def close_question(bot: AideBot, battle_id: int, why: str) -> None:

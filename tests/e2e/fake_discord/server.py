@@ -37,6 +37,7 @@ class FakeDiscord:
         self.attachments: dict[int, SentFile] = {}
         self.requests: list[str] = []
         self.rejected: list[str] = []
+        self.dms_refused: list[int] = []  # users whose DMs were refused (they take none)
         self.unhandled: list[str] = []
         self.gateway = Gateway(self)
         self.port = 0
