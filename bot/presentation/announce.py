@@ -100,8 +100,9 @@ def record_file(ended: EndReport) -> discord.File:
 async def map_file(report: StageReport) -> discord.File:
     """The map after the step, with the step's moves, shots and combats drawn."""
     options = MapOptions(lost=report.lost, after=report.title)
-    shown = secrets.view(report.battle.state, secrets.Viewer.public())  # the channel's view
-    png = await render_map_async(shown, report.events, options)
+    public = secrets.Viewer.public()  # the channel sees the public view
+    shown = secrets.view(report.battle.state, public)
+    png = await render_map_async(shown, secrets.visible_events(report.events, public), options)
     return discord.File(io.BytesIO(png), filename="map.png")
 
 
