@@ -8,17 +8,21 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import replace
 
 from bot.db.session import Database
-from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound
 from bot.services import holders
 from bot.services.battle_state import Loaded, find_actor, load_battle
 from bot.services.battles import _roster_entries
 from bot.services.campaigns import Place
+from bot.services.inquiries import (
+    MASKED,
+    DecisionView,
+    questions_seen_by,
+    seen_questions,
+    side_names,
+)
 from bot.services.order_params import side_of
-from bot.services.stages import DecisionView, decision_views
-from rules_core.decisions import Decision
 from rules_core.orders import ACTOR_KINDS
 from rules_core.state import Leader, TerrainFeature, Unit
 from rules_core.status import Scope
@@ -133,7 +137,7 @@ class LookupService:
         async with self._battle(place) as loaded:
             if loaded is None:
                 return []
-            questions = _seen_questions(loaded, place.user_id)
+            questions = seen_questions(loaded, place.user_id)  # no one else's private ones
             return list(dict.fromkeys((o.id, o.label) for d in questions for o in d.options))
 
     async def open_questions(self, place: Place) -> list[tuple[str, str]]:
@@ -142,44 +146,20 @@ class LookupService:
             if loaded is None:
                 return []
             pending = loaded.state.pending
-            seen = {d.id for d in _seen_questions(loaded, place.user_id)}
-            names = {s.side_id: s.name for s in loaded.battle.sides}
-            masked = "A private question for {}"
+            seen, names = {d.id for d in seen_questions(loaded, place.user_id)}, side_names(loaded)
             return [] if pending is None else [
-                (d.id, d.question if d.id in seen else masked.format(names.get(d.who, d.who)))
+                (d.id, d.question if d.id in seen else MASKED.format(names.get(d.who, d.who)))
                 for d in pending.open
             ]  # fmt: skip
 
     async def questions_for(self, place: Place) -> list[tuple[DecisionView, bool]]:
         """Every open question as the one who asks may see it, and whether it is theirs to
-        answer (their side's, or any for a GM). A private question of someone else keeps only
-        its public words and no options; refused when no question is waiting, or when every
-        open one is private to someone else."""
+        answer (``inquiries.questions_seen_by``); refused when none is waiting."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
             if loaded.state.pending is None:
                 raise NotFound("No question is waiting for an answer.")
-            user = place.user_id
-            gm = user is None or loaded.is_gm(user)
-            mine = set() if user is None else set(loaded.side_of(user))
-            seen = {d.id for d in _seen_questions(loaded, user)}
-            names = {s.side_id: s.name for s in loaded.battle.sides}
-            shown = []
-            for view in decision_views(loaded):
-                side = names.get(view.side, view.side)
-                if view.decision_id not in seen:
-                    words = f"A private question for {side}"
-                    shown.append((replace(view, question=words, options=()), False))
-                else:
-                    shown.append((view, gm or view.side in mine))
-            if not any(ours for _, ours in shown) and all(v.private for v, _ in shown):
-                asked = dict.fromkeys(f"**{names.get(v.side, v.side)}**" for v, _ in shown)
-                sides = ", ".join(asked)
-                raise PermissionDenied(
-                    f"The question waiting is private to {sides}: only its player (or a GM) "
-                    "sees and answers it."
-                )
-            return shown
+            return questions_seen_by(loaded, place.user_id)
 
     async def status_fields(self, place: Place, holder: str | None = None) -> list[str]:
         """The fields a GM may set on a unit (or on the leader, group or side named), for
@@ -234,15 +214,3 @@ def _sides_for(loaded: Loaded, user_id: int) -> set[str]:
     if not mine and loaded.is_gm(user_id):
         mine = {s.side_id for s in loaded.battle.sides}  # a GM may act for anyone
     return mine
-
-
-def _seen_questions(loaded: Loaded, user_id: int | None) -> list[Decision]:
-    """The open questions whose words and options this user may see: every one that is not
-    private, and a private one by its own side's players and the GMs (the bot sees all)."""
-    pending = loaded.state.pending
-    if pending is None:
-        return []
-    if user_id is None or loaded.is_gm(user_id):
-        return list(pending.open)
-    mine = set(loaded.side_of(user_id))
-    return [d for d in pending.open if not d.private or d.who in mine]
