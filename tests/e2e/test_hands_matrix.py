@@ -234,3 +234,30 @@ async def test_no_viewer_sees_another_ones_secret(parley: Rules, aide: Harness) 
                 and "Turn 1" in m.content and "draws" in m.content]  # fmt: skip
     new_cards = re.findall(r"Red draws (\S+)", drawn.content)
     assert new_cards and not leaks([resolved.text, blue_log], set(new_cards))
+
+
+async def test_a_private_question_answered_from_answer_and_by_a_gm_ruling(
+    parley: Rules, aide: Harness
+) -> None:
+    h, where = aide, aide.channel("hundred-years")
+    await set_up(h, where)
+    for user, side in ((h.alice, "Red"), (h.bob, "Blue")):
+        card = (await hand_of(h, user, where))[0]
+        await h.slash(user, "order give", channel=where, kind="play", unit=side, text=card)
+        await h.slash(user, "order done", channel=where)
+    # Red's player asks /answer: only Red's question, with its buttons, privately.
+    shown = await h.slash(h.alice, "answer", channel=where)
+    assert shown.ephemeral and "A private question for Blue" in shown.content
+    labels = [c["label"] for c in shown.message.interactive]  # type: ignore[union-attr]
+    assert labels == list(OPTIONS)
+    clicked = await h.click(h.alice, shown, label="Keep your lowest card")
+    assert "Keep your lowest card" in clicked.content
+    # Blue's question is still open: a GM rules on it, privately; the channel learns only that.
+    before = len(reports(h, where, BATTLE))
+    ruled = await h.slash(h.gm, "gm ruling", channel=where, choice="swap", reason="Blue is away")
+    assert ruled.ephemeral and "ruled: **swap**" in ruled.content
+    note = ruled.followups[-1]
+    assert not note.ephemeral and note.content == f"{h.gm.mention} answered a private question."
+    assert len(reports(h, where, BATTLE)) == before + 1
+    public = [t for m in h.messages(where) if not m.ephemeral for t in message_texts(m)]
+    assert not leaks(public, {"swap", "Blue is away", *OPTIONS})
