@@ -34,5 +34,8 @@ VOLUME ["/data"]
 # Healthy while the bot is connected to Discord: it touches HEARTBEAT_FILE every 30 s.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=120s --retries=3 \
     CMD ["python", "-m", "bot.health"]
+# `docker stop` sends SIGTERM to the bot (PID 1 through the entrypoint's exec): it finishes the
+# handler in flight and closes within SHUTDOWN_GRACE_S, before Docker's 10 s SIGKILL.
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["docker-entrypoint.sh"]
 CMD ["python", "-m", "bot"]

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from bot.config import Settings, database_problem
 
-USAGE = """usage: python -m bot [demo ... | backup PATH]
+USAGE = """usage: python -m bot [demo ... | pace ... | backup PATH]
 
 Run the Aide-de-Camp Discord bot. Settings come from the environment or a .env file:
   DISCORD_TOKEN  the bot token (required)
@@ -25,6 +25,7 @@ Run the Aide-de-Camp Discord bot. Settings come from the environment or a .env f
 
   python -m bot demo --help   play a sample battle offline, no token needed
   python -m bot backup PATH   copy the live SQLite database to PATH (safe while running)
+  python -m bot pace --help   how often players stop per game turn, step by step or planning
 """
 
 log = logging.getLogger("bot")
@@ -127,6 +128,10 @@ def main() -> None:
         from bot.demo import main as demo
 
         raise SystemExit(demo(sys.argv[2:]))
+    if sys.argv[1:2] == ["pace"]:
+        from bot.pace import main as pace
+
+        raise SystemExit(pace(sys.argv[2:]))
     if sys.argv[1:2] == ["backup"]:
         raise SystemExit(backup_command(sys.argv[2:]))
     if sys.argv[1:]:

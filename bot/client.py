@@ -27,6 +27,7 @@ from bot.services import Services
 
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE_S = 8.0  # within the 10 s `docker stop` gives before it kills
+OUTBOX_RETRY_S = 60.0  # how often results left unposted (Discord down, a failed map) are retried
 
 
 def cog_modules() -> list[str]:
@@ -36,6 +37,8 @@ def cog_modules() -> list[str]:
 
 class AideBot(commands.Bot):
     """Aide-de-Camp: slash commands only, no privileged intents."""
+
+    outbox_retry_s: float = OUTBOX_RETRY_S
 
     def __init__(
         self,
@@ -59,9 +62,13 @@ class AideBot(commands.Bot):
         self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
         self.services.play.armer = self.deadlines
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
+        # Battles whose open question posts this process knows (it posted or looked for them);
+        # for any other, questions an earlier process posted are found in the channel.
+        self.questions_known: set[int] = set()
         self.outbox_lock = asyncio.Lock()  # one poster at a time: each result goes out once
         self.tree.on_error = self.on_app_command_error
         self._heartbeat: asyncio.Task[None] | None = None
+        self._outbox_retry: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
@@ -74,6 +81,7 @@ class AideBot(commands.Bot):
         log.info("deadlines re-armed; %d overdue fired at start-up", fired)
         posted = await flush_outbox(self)
         log.info("%d step results left unposted by the last run posted now", posted)
+        self._outbox_retry = asyncio.create_task(self.retry_outbox_forever())
         if self.settings.heartbeat_file:
             beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready)
             self._heartbeat = asyncio.create_task(beat)
@@ -85,7 +93,21 @@ class AideBot(commands.Bot):
             await announce(self, outcome)
         except discord.HTTPException:
             log.exception("could not post the result of deadline %s", due.id)
-        await flush_outbox(self)  # a deadline is also the retry for results left unposted
+        if not self.outbox_lock.locked():  # one already flushing retries what is left
+            await flush_outbox(self)  # a deadline is also the retry for results left unposted
+
+    async def retry_outbox_forever(self) -> None:
+        """Every ``outbox_retry_s``, post what is still unposted (a Discord error, a failed
+        post): a result is not left waiting for the next step, deadline or restart. The outbox
+        lock and the posts' nonces keep each result to one post."""
+        while True:
+            await asyncio.sleep(self.outbox_retry_s)
+            try:
+                outbox = self.services.outbox
+                if await outbox.pending() or await outbox.pending_ends():
+                    await flush_outbox(self)
+            except Exception:  # the next round tries again
+                log.warning("retrying unposted results failed", exc_info=True)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Sync to the development server when one is set (instant), else globally."""
@@ -108,8 +130,9 @@ class AideBot(commands.Bot):
         """Stop the deadlines, let a handler in flight finish, close the gateway, then the
         database; what is left unposted goes out at the next start (the outbox)."""
         self.deadlines.shutdown()
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
+        for task in (self._heartbeat, self._outbox_retry):
+            if task is not None:
+                task.cancel()
         left = await self.deadlines.drain(SHUTDOWN_GRACE_S)
         if left:
             log.warning("%d deadline handlers still running at shutdown", left)

@@ -1,6 +1,7 @@
 """Deadlines: rows in our database fired at their time; APScheduler is only a cache of them.
 
-At start-up every pending deadline is armed again and the overdue ones fire at once, so a
+At start-up every pending deadline due within ``HORIZON`` is armed again (later ones are
+armed by a window every ``WINDOW_EVERY``) and the overdue ones fire at once, so a
 deadline that passed while the bot was down is not lost (APScheduler's default misfire grace
 of one second would silently drop it). A step or question deadline is marked fired only
 after its handler ran, and handlers are idempotent (a step resolves only if the battle is
@@ -20,6 +21,7 @@ from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy import select, update
 
 from bot.clock import Clock
@@ -29,6 +31,14 @@ from bot.services.battle_state import FIRING
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(minutes=1)
+# Deadlines fired at the same time: more wait for a slot (many due in the same moment would
+# otherwise each hold a database connection and exhaust the pool, failing them all).
+AT_ONCE = 4
+# Only deadlines due within this horizon are armed (APScheduler takes about a millisecond a
+# job: ten thousand open deadlines armed at once took seconds at start-up); every
+# ``WINDOW_EVERY`` the next ones are armed, well before they are due.
+HORIZON = timedelta(hours=2)
+WINDOW_EVERY = timedelta(minutes=30)
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,7 @@ class DeadlineScheduler:
         self.handler = handler
         self._running: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()  # handlers in flight, awaited at shutdown
+        self._slots = asyncio.Semaphore(AT_ONCE)
         self._scheduler = AsyncIOScheduler(
             timezone=UTC,
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
@@ -69,15 +80,29 @@ class DeadlineScheduler:
         if not self._scheduler.running:
             self._scheduler.start()
         fired = await self.run_due()
+        await self.arm_window()
+        self._scheduler.add_job(
+            self.arm_window,
+            trigger=IntervalTrigger(seconds=WINDOW_EVERY.total_seconds()),
+            id="deadline-window",
+            replace_existing=True,
+        )
+        return fired
+
+    async def arm_window(self) -> int:
+        """Arm every pending deadline due within the horizon; how many."""
         async with self.db.read() as session:
             rows = (
-                await session.scalars(
-                    select(Deadline).where(Deadline.status == DeadlineStatus.PENDING)
+                await session.execute(
+                    select(Deadline.id, Deadline.due_at).where(
+                        Deadline.status == DeadlineStatus.PENDING,
+                        Deadline.due_at <= self.clock.now() + HORIZON,
+                    )
                 )
             ).all()
-        for row in rows:
-            self.arm(row.id, row.due_at)
-        return fired
+        for deadline_id, due_at in rows:
+            self.arm(deadline_id, due_at)
+        return len(rows)
 
     def shutdown(self) -> None:
         """Stop firing; the rows stay and are armed again at the next start."""
@@ -96,6 +121,9 @@ class DeadlineScheduler:
         """Schedule (or reschedule) one deadline by its row id."""
         if not self._scheduler.running:
             return  # start() arms everything from the table
+        if due_at - self.clock.now() > HORIZON:
+            self.disarm(deadline_id)  # armed by a later window (a moved deadline: not early)
+            return
         # Our clock decides when a deadline is due; the wall-clock wake-up is derived from it
         # so an injected clock (tests) and the real one (production) behave alike.
         wake = datetime.now(UTC) + max(due_at - self.clock.now(), timedelta(0))
@@ -140,7 +168,8 @@ class DeadlineScheduler:
             self._tasks.add(task)
         token = FIRING.set(deadline_id)
         try:
-            return await self._fire(deadline_id)
+            async with self._slots:
+                return await self._fire(deadline_id)
         finally:
             FIRING.reset(token)
             self._running.discard(deadline_id)

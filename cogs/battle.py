@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.checks import is_gm
 from bot.client import AideBot
 from bot.errors import InvalidInput, UserError
-from bot.presentation.announce import end_embed, post_report, record_file
+from bot.presentation.announce import post_ended, post_report
 from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
     NEXT_STEPS,
@@ -339,8 +339,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
 
         async def do_end() -> tuple[str, str | None]:
             ended = await self.gm.end(place, user.id, winner, reason)
-            channel = self.bot.get_partial_messageable(view.channel_id)
-            await channel.send(embed=end_embed(ended), file=record_file(ended))
+            await post_ended(self.bot, view.id, view.channel_id, ended)
             return ended_text(ended.battle_name), None
 
         await ask_confirmation(interaction, end_question(view, winner), do_end)

@@ -10,6 +10,7 @@ from bot.client import AideBot
 from bot.presentation.announce import post_report
 from bot.presentation.orders import (
     RESOLVING,
+    RESOLVING_TURN,
     orders_text,
     preview_text,
     waiting_text,
@@ -19,6 +20,8 @@ from bot.presentation.replies import labelled_choices, matching_choices, place_o
 from bot.services.order_params import OrderInput
 
 X = app_commands.Range[float, -1000, 1000]
+STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
+ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
 
 
 @app_commands.guild_only()
@@ -31,37 +34,85 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         self.lookups = bot.services.lookups
 
     async def _give(
-        self, interaction: discord.Interaction, kind: str, unit: str, given: OrderInput
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        unit: str,
+        given: OrderInput,
+        step: str | None = None,
+        ask_me: bool = False,
     ) -> None:
-        view = await self.play.submit(place_of(interaction), interaction.user.id, kind, unit, given)
+        place, user_id = place_of(interaction), interaction.user.id
+        view = await self.play.submit(place, user_id, kind, unit, given, step, ask_me)
         await interaction.response.send_message(preview_text(view), ephemeral=True)
 
     @app_commands.command(name="move", description="Move a unit to a point")
-    @app_commands.describe(unit="Your unit", x="Destination x", y="Destination y")
-    async def move(self, interaction: discord.Interaction, unit: str, x: X, y: X) -> None:
+    @app_commands.describe(
+        unit="Your unit", x="Destination x", y="Destination y", step=STEP_HELP, ask_me=ASK_ME_HELP
+    )
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        x: X,
+        y: X,
+        step: str | None = None,
+        ask_me: bool = False,
+    ) -> None:
         """Order a move."""
-        await self._give(interaction, "move", unit, OrderInput(x=x, y=y))
+        await self._give(interaction, "move", unit, OrderInput(x=x, y=y), step, ask_me)
 
     @app_commands.command(name="charge", description="Charge an enemy unit")
-    @app_commands.describe(unit="Your unit", target="The enemy unit")
-    async def charge(self, interaction: discord.Interaction, unit: str, target: str) -> None:
+    @app_commands.describe(
+        unit="Your unit", target="The enemy unit", step=STEP_HELP, ask_me=ASK_ME_HELP
+    )
+    async def charge(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        target: str,
+        step: str | None = None,
+        ask_me: bool = False,
+    ) -> None:
         """Order a charge."""
-        await self._give(interaction, "charge", unit, OrderInput(target=target))
+        await self._give(interaction, "charge", unit, OrderInput(target=target), step, ask_me)
 
     @app_commands.command(name="shoot", description="Shoot at an enemy unit")
-    @app_commands.describe(unit="Your unit", target="The enemy unit")
-    async def shoot(self, interaction: discord.Interaction, unit: str, target: str) -> None:
+    @app_commands.describe(
+        unit="Your unit", target="The enemy unit", step=STEP_HELP, ask_me=ASK_ME_HELP
+    )
+    async def shoot(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        target: str,
+        step: str | None = None,
+        ask_me: bool = False,
+    ) -> None:
         """Order shooting."""
-        await self._give(interaction, "shoot", unit, OrderInput(target=target))
+        await self._give(interaction, "shoot", unit, OrderInput(target=target), step, ask_me)
 
     @app_commands.command(name="hold", description="Hold position")
-    @app_commands.describe(unit="Your unit")
-    async def hold(self, interaction: discord.Interaction, unit: str) -> None:
+    @app_commands.describe(unit="Your unit", step=STEP_HELP, ask_me=ASK_ME_HELP)
+    async def hold(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        step: str | None = None,
+        ask_me: bool = False,
+    ) -> None:
         """Order a unit to hold."""
-        await self._give(interaction, "hold", unit, OrderInput())
+        await self._give(interaction, "hold", unit, OrderInput(), step, ask_me)
 
     @app_commands.command(name="place", description="Re-place a unit during deployment")
-    @app_commands.describe(unit="Your unit", x="x", y="y", facing="Compass degrees, 0 = up")
+    @app_commands.describe(
+        unit="Your unit",
+        x="x",
+        y="y",
+        facing="Compass degrees, 0 = up",
+        step=STEP_HELP,
+        ask_me=ASK_ME_HELP,
+    )
     async def place(
         self,
         interaction: discord.Interaction,
@@ -69,25 +120,47 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         x: X,
         y: X,
         facing: app_commands.Range[float, 0, 360] | None = None,
+        step: str | None = None,
+        ask_me: bool = False,
     ) -> None:
         """Order a deployment move."""
-        await self._give(interaction, "place", unit, OrderInput(x=x, y=y, number=facing))
+        await self._give(
+            interaction, "place", unit, OrderInput(x=x, y=y, number=facing), step, ask_me
+        )
 
     @app_commands.command(name="rally", description="Try to rally a unit")
-    @app_commands.describe(unit="Your unit")
-    async def rally(self, interaction: discord.Interaction, unit: str) -> None:
+    @app_commands.describe(unit="Your unit", step=STEP_HELP, ask_me=ASK_ME_HELP)
+    async def rally(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        step: str | None = None,
+        ask_me: bool = False,
+    ) -> None:
         """Order a rally."""
-        await self._give(interaction, "rally", unit, OrderInput())
+        await self._give(interaction, "rally", unit, OrderInput(), step, ask_me)
 
     @app_commands.command(name="command", description="A leader's command action")
     @app_commands.describe(
-        unit="Your leader or unit", option="The action", target="Who it is aimed at"
+        unit="Your leader or unit",
+        option="The action",
+        target="Who it is aimed at",
+        step=STEP_HELP,
+        ask_me=ASK_ME_HELP,
     )
     async def command(
-        self, interaction: discord.Interaction, unit: str, option: str, target: str | None = None
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        option: str,
+        target: str | None = None,
+        step: str | None = None,
+        ask_me: bool = False,
     ) -> None:
         """Order a command action."""
-        await self._give(interaction, "command", unit, OrderInput(target=target, option=option))
+        await self._give(
+            interaction, "command", unit, OrderInput(target=target, option=option), step, ask_me
+        )
 
     @app_commands.command(name="give", description="Any order the ruleset has, by its kind")
     @app_commands.describe(
@@ -103,6 +176,8 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         group="A group (wing, division, command), if the order takes one",
         path="A path of points: x,y x,y …",
         text="Free text, if the order takes it",
+        step=STEP_HELP,
+        ask_me=ASK_ME_HELP,
     )
     async def give(
         self,
@@ -119,39 +194,44 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         group: str | None = None,
         path: app_commands.Range[str, 1, 400] | None = None,
         text: app_commands.Range[str, 1, 300] | None = None,
+        step: str | None = None,
+        ask_me: bool = False,
     ) -> None:
         """Order anything the ruleset defines."""
         given = OrderInput(
             target=target, x=x, y=y, number=number, option=option, option2=option2,
             leader=leader, group=group, path=path, text=text,
         )  # fmt: skip
-        await self._give(interaction, kind, unit, given)
+        await self._give(interaction, kind, unit, given, step, ask_me)
 
     @app_commands.command(name="withdraw", description="Take back a unit's order")
     @app_commands.describe(
         unit="Your unit, leader, group or side",
         number="Which of its orders this step (1 = first given); default the last",
+        step="A later step of this turn it was planned for (default: the open step)",
     )
     async def withdraw(
         self,
         interaction: discord.Interaction,
         unit: str,
         number: app_commands.Range[int, 1, 50] | None = None,
+        step: str | None = None,
     ) -> None:
         """Withdraw an order."""
         place, user_id = place_of(interaction), interaction.user.id
-        view = await self.play.withdraw(place, user_id, unit, number)
+        view = await self.play.withdraw(place, user_id, unit, number, step)
         await interaction.response.send_message(withdrawn_text(view), ephemeral=True)
 
     @app_commands.command(name="done", description="Your orders are complete for this step")
-    async def done(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(turn="Also for every remaining step of this turn (what you planned)")
+    async def done(self, interaction: discord.Interaction, turn: bool = False) -> None:
         """Confirm; the step resolves when every player has."""
         await interaction.response.defer(ephemeral=True)
-        confirmed = await self.play.confirm(place_of(interaction), interaction.user.id)
+        confirmed = await self.play.confirm(place_of(interaction), interaction.user.id, turn)
         if confirmed.report is None:
             await interaction.followup.send(waiting_text(confirmed), ephemeral=True)
             return
-        await interaction.followup.send(RESOLVING, ephemeral=True)
+        await interaction.followup.send(RESOLVING_TURN if turn else RESOLVING, ephemeral=True)
         await post_report(self.bot, confirmed.report)
 
     @move.autocomplete("unit")
@@ -237,6 +317,22 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         pairs = await self.lookups.named_actors(place_of(interaction), "group")
         return labelled_choices(pairs, current)
 
+    @move.autocomplete("step")
+    @charge.autocomplete("step")
+    @shoot.autocomplete("step")
+    @hold.autocomplete("step")
+    @place.autocomplete("step")
+    @rally.autocomplete("step")
+    @command.autocomplete("step")
+    @give.autocomplete("step")
+    @withdraw.autocomplete("step")
+    async def step_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the steps of this turn the player's side acts in, with their subjects."""
+        steps = await self.lookups.turn_steps(place_of(interaction), interaction.user.id)
+        return labelled_choices(steps, current)
+
     @give.autocomplete("kind")
     async def kind_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -253,7 +349,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     def __init__(self, bot: AideBot) -> None:
         self.play = bot.services.play
 
-    @app_commands.command(name="mine", description="Your orders for the current step")
+    @app_commands.command(name="mine", description="Your orders for this step and your plan")
     async def mine(self, interaction: discord.Interaction) -> None:
         """List your orders, privately."""
         views = await self.play.mine(place_of(interaction), interaction.user.id)

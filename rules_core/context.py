@@ -133,7 +133,7 @@ class Context:
         self.emit(Private(decision.who, asked, DecisionRequested(masked_decision(decision))))
 
     def _answered(self, decision: Decision, answer: Answer) -> None:
-        answered = DecisionAnswered(decision.id, answer.choice, answer.by)
+        answered = DecisionAnswered(decision.id, answer.choice, answer.by, answer.reason)
         if not decision.private:
             self.emit(answered)
             return

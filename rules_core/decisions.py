@@ -16,6 +16,7 @@ from rules_core.orders import Order
 
 GM = "gm"  # the ``who`` of a question for the game master rather than a side
 ANSWER_KINDS = ("option", "unit", "leader", "point", "number", "facing")
+QUICK_HOURS = 8.0  # the deadline of a question that needs hours, not days (a charge response)
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Decision(Serialisable):
     ``answer`` is one of ``ANSWER_KINDS``: ``option`` (one of ``options``), ``unit`` or
     ``leader`` (one of ``options``, whose ids are unit or leader ids), ``point`` (``x,y``),
     ``number`` (from ``low`` to ``high``) or ``facing`` (compass degrees, 0 to 360). An answer
+    travels as text; ``value`` reads it as the kind's value. ``topic``, ``unit`` and ``other``
+    let a standing instruction (``rules_core.standing``) answer it.
     travels as text; ``value`` reads it as the kind's value. A ``private`` question is shown
     to ``who`` alone: its events are ``Private`` and ``rules_core.secrets.view`` hides it.
     """
@@ -46,7 +49,11 @@ class Decision(Serialisable):
     answer: str = "option"
     low: float | None = None
     high: float | None = None
+    topic: str = ""  # the kind of recurring question (a ruleset's ``Topic``), for standing answers
+    unit: str = ""  # the unit (or leader) the question is about, if any
+    other: str = ""  # the enemy unit that prompted it (the charger, the foe), if any
     private: bool = False  # True: only ``who`` (and the GM) see the question and its answer
+    deadline_hours: float | None = None  # its own deadline length; None: the campaign's
 
     def __post_init__(self) -> None:
         if self.answer not in ANSWER_KINDS:

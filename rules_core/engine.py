@@ -28,7 +28,7 @@ from rules_core.events import (
     StepBegan,
 )
 from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
-from rules_core.plugin import Rules
+from rules_core.plugin import JUDGED, Rules
 from rules_core.seeding import stream, stream_key
 from rules_core.state import BattleState
 from rules_core.steps import Cursor, Step, Subject, active_side, advance, start
@@ -197,6 +197,7 @@ def _check_open(state: BattleState) -> None:
         raise EngineError("the battle is over")
 
 
+@JUDGED.keeping  # a replayed step judges the same orders on the same states
 def _run_step(
     rules: Rules,
     seed: bytes,

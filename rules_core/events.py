@@ -44,6 +44,28 @@ class OrderRejected(Event):
 
 
 @dataclass(frozen=True)
+class PlanFellBack(Event):
+    """An order planned ahead could not be carried out when its step came; the default was
+    used instead."""
+
+    kind: ClassVar[str] = "plan_fell_back"
+    actor: str
+    order_kind: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlanQueried(Event):
+    """An order planned ahead cannot be carried out now its step has come, and its player
+    asked to be consulted: the step waits for that side's new orders (the order stays
+    secret)."""
+
+    kind: ClassVar[str] = "plan_queried"
+    side: str
+    step: str
+
+
+@dataclass(frozen=True)
 class DiceRolled(Event):
     """A roll: its label, dice and every modifier with its reason."""
 
@@ -161,6 +183,7 @@ class DecisionAnswered(Event):
     decision: str
     choice: str
     by: str
+    reason: str = ""  # a GM's reason, or the standing instruction that answered
 
 
 @dataclass(frozen=True)
@@ -244,7 +267,8 @@ class Private(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
-        StepBegan, OrderRejected, DiceRolled, TestResolved, UnitMoved, ShotFired, MeleeFought,
+        StepBegan, OrderRejected, PlanFellBack, PlanQueried, DiceRolled, TestResolved,
+        UnitMoved, ShotFired, MeleeFought,
         StatusChanged, LeaderMoved, ArrivedOrLeft,
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
         BattleEnded, CardDrawn, CardMoved, Private,

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
+import numpy
 from shapely import LineString, Polygon, unary_union
 from shapely.geometry.base import BaseGeometry
 
@@ -51,12 +54,15 @@ class Footprint:
     @classmethod
     def of(cls, placed: Placed) -> Footprint:
         """The footprint of a unit (or anything placed like one), shared while it stays put."""
+        fields = getattr(placed, "__dict__", None)
+        found: Footprint | None = None if fields is None else fields.get(KEPT)
+        if found is not None and cls is Footprint:
+            return found  # only ever kept beside a frozen thing's fields
         if cls is not Footprint:
             return cls(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
-        kept = getattr(placed, "__dict__", None) if _frozen(placed) else None
+        kept = fields if _frozen(placed) else None
         if kept is None:
             return _footprint(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
-        found: Footprint | None = kept.get(KEPT)
         if found is None:  # a frozen unit never moves: its footprint is kept beside its fields
             found = _footprint(placed.x, placed.y, placed.facing, placed.frontage, placed.depth)
             kept[KEPT] = found
@@ -96,10 +102,19 @@ class Footprint:
         return (min(xs), min(ys), max(xs), max(ys))
 
     def edge(self, name: str) -> LineString:
-        """One edge: ``front``, ``rear``, ``left`` or ``right``."""
-        fl, fr, rr, rl = self.corners()
-        ends = {"front": (fl, fr), "rear": (rl, rr), "left": (rl, fl), "right": (rr, fr)}
-        return LineString(ends[name])
+        """One edge: ``front``, ``rear``, ``left`` or ``right`` (built once: shapely geometry
+        is immutable, and a footprint never moves)."""
+        found = self._edges.get(name)
+        if found is None:
+            fl, fr, rr, rl = self.corners()
+            ends = {"front": (fl, fr), "rear": (rl, rr), "left": (rl, fl), "right": (rr, fr)}
+            found = self._edges[name] = LineString(ends[name])
+        return found
+
+    @cached_property
+    def _edges(self) -> dict[str, LineString]:
+        """The edges built so far, by name."""
+        return {}
 
     @property
     def front_centre(self) -> Point:
@@ -246,6 +261,11 @@ def interpenetrated(
     poses: Sequence[Footprint], others: Iterable[tuple[str, Footprint]]
 ) -> tuple[str, ...]:
     """Ids of the footprints a move through ``poses`` would pass through (not merely touch)."""
+    others = list(others)
+    x0, y0, x1, y1 = around(poses)  # the ground's box, from the same corners
+    loose = (x0 - EPSILON, y0 - EPSILON, x1 + EPSILON, y1 + EPSILON)
+    if not any(_box_meets(other.bounds, loose) for _, other in others):
+        return ()  # nothing near: no need to build the ground
     ground = swept_area(poses)
     x0, y0, x1, y1 = ground.bounds
     return tuple(
@@ -264,3 +284,81 @@ def _box_meets(a: tuple[float, float, float, float], b: tuple[float, float, floa
         or b[1] - a[3] > BOX_SLACK
         or a[1] - b[3] > BOX_SLACK
     )
+
+
+# -- finding placed things near a box ----------------------------------------------------------
+
+Box = tuple[float, float, float, float]
+P = TypeVar("P", bound=Placed)
+INDEXED = 24  # from this many placed things, their boxes are kept as arrays and tested at once
+
+
+def near(placed: tuple[P, ...], area: Box, gap: float = 0.0) -> list[P]:
+    """The placed things whose footprints' boxes are at most ``gap`` from ``area`` (and a few
+    more: a box test only ever narrows what an exact test then looks at), in tuple order.
+
+    A state's units are a tuple that never changes: the boxes of one asked about more than
+    once are kept as arrays (by the tuple's identity, holding the tuple so that the id is not
+    reused while kept) and tested in one vectorised step.
+    """
+    reach = gap + 2 * EPSILON
+    grown = (area[0] - reach, area[1] - reach, area[2] + reach, area[3] + reach)
+    boxes = _boxes(placed) if len(placed) >= INDEXED else None
+    if boxes is None:
+        return [p for p in placed if _box_meets(Footprint.of(p).bounds, grown)]
+    x0, y0, x1, y1 = boxes
+    apart = (
+        (grown[0] - x1 > BOX_SLACK)
+        | (x0 - grown[2] > BOX_SLACK)
+        | (grown[1] - y1 > BOX_SLACK)
+        | (y0 - grown[3] > BOX_SLACK)
+    )
+    return [placed[i] for i in numpy.flatnonzero(~apart).tolist()]
+
+
+def around(poses: Iterable[Footprint]) -> Box:
+    """The upright box around some footprints."""
+    boxes = [pose.bounds for pose in poses]
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+Boxes = numpy.ndarray[Any, numpy.dtype[numpy.float64]]
+_KEPT_BOXES: OrderedDict[int, tuple[tuple[Placed, ...], int, Boxes | None]] = OrderedDict()
+_KEPT_BOXES_SIZE = 64
+_KEPT_BOXES_LOCK = threading.Lock()
+BUILD_AFTER = 2  # a tuple asked this often is likely to be asked again: its boxes are kept
+
+
+def _boxes(placed: tuple[Placed, ...]) -> Boxes | None:
+    """The footprints' boxes of a tuple of placed things as four arrays (min x, min y, max x,
+    max y), kept; None while the tuple has been asked about too rarely for them to pay
+    (within a resolution each move makes a new tuple, often asked only once)."""
+    key = id(placed)
+    with _KEPT_BOXES_LOCK:
+        found = _KEPT_BOXES.get(key)
+        mine = found is not None and found[0] is placed
+        asked = found[1] + 1 if found is not None and mine else 1
+        kept = found[2] if found is not None and mine else None
+        if kept is not None:
+            _KEPT_BOXES.move_to_end(key)
+            return kept
+        if asked < BUILD_AFTER:
+            _keep_boxes(key, (placed, asked, None))
+            return None
+    made = numpy.array([Footprint.of(p).bounds for p in placed], dtype=numpy.float64).T
+    with _KEPT_BOXES_LOCK:
+        _keep_boxes(key, (placed, asked, made))
+    return made
+
+
+def _keep_boxes(key: int, entry: tuple[tuple[Placed, ...], int, Boxes | None]) -> None:
+    """Remember an entry (the lock held), forgetting the oldest beyond the size."""
+    _KEPT_BOXES[key] = entry
+    _KEPT_BOXES.move_to_end(key)
+    while len(_KEPT_BOXES) > _KEPT_BOXES_SIZE:
+        _KEPT_BOXES.popitem(last=False)

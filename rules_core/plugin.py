@@ -7,15 +7,21 @@ sequence of play, order kinds, parameters and tables as class attributes, and wr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, fields
+from functools import wraps
+from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
 
 from shapely.geometry import Polygon
 
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
+from rules_core.standing import Topic
 from rules_core.state import (
     Battlefield,
     BattleState,
@@ -35,6 +41,88 @@ if TYPE_CHECKING:
     from rules_core.context import Context
 
 Table = ScoreTable | GridTable
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class JudgedCache:
+    """Verdicts of recently judged states, so that the same order on the same state is judged
+    once.
+
+    Used only inside ``kept()``, which the engine enters while it resolves a step: a verdict
+    also reads the ruleset's tables, which never change in play but may in a test.
+
+    A state is recognised by the identity of each of its fields (a state rebuilt with
+    ``replace`` shares them), an order by its ``repr`` (its exact content). Each entry holds
+    the rules and every field it was keyed on, so no id in a key can be reused by another
+    object while the entry lives; states are immutable, so a kept verdict is the one a fresh
+    judgement would give. Safe to share between threads.
+    """
+
+    def __init__(self, states: int = 16) -> None:
+        self._states = states
+        self._kept: OrderedDict[tuple[int, ...], tuple[object, dict[str, Verdict]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def active(self) -> bool:
+        """Whether kept verdicts are used here (inside ``kept()``)."""
+        return _KEEPING.get()
+
+    @contextmanager
+    def kept(self) -> Iterator[None]:
+        """Use kept verdicts (and keep new ones) inside this block, in this thread or task."""
+        token = _KEEPING.set(True)
+        try:
+            yield
+        finally:
+            _KEEPING.reset(token)
+
+    def keeping(self, function: Callable[P, R]) -> Callable[P, R]:
+        """``function`` run inside ``kept()``."""
+
+        @wraps(function)
+        def kept(*args: P.args, **kwargs: P.kwargs) -> R:
+            with self.kept():
+                return function(*args, **kwargs)
+
+        return kept
+
+    def verdict(
+        self,
+        rules: Rules,
+        state: BattleState,
+        order: Order,
+        judge: Callable[[BattleState, Order], Verdict],
+    ) -> Verdict:
+        """The verdict on ``order``, judged by ``judge`` unless this state already had it."""
+        parts = (rules, *(getattr(state, f.name) for f in fields(state)))
+        key = tuple(id(part) for part in parts)
+        wording = repr(order)
+        with self._lock:
+            entry = self._kept.get(key)
+            if entry is not None:
+                self._kept.move_to_end(key)
+                found = entry[1].get(wording)
+                if found is not None:
+                    return found
+        verdict = judge(state, order)
+        with self._lock:
+            entry = self._kept.get(key)
+            if entry is None:
+                entry = self._kept[key] = (parts, {})
+                while len(self._kept) > self._states:
+                    self._kept.popitem(last=False)
+            entry[1][wording] = verdict
+        return verdict
+
+    def clear(self) -> None:
+        """Forget every kept verdict."""
+        with self._lock:
+            self._kept.clear()
+
+
+_KEEPING: ContextVar[bool] = ContextVar("judged_kept", default=False)
+JUDGED = JudgedCache()
 ROSTER_KEYS = frozenset({"name", "type", "grade", "quality", "stands", "frontage", "depth"})
 
 
@@ -65,6 +153,7 @@ class Rules:
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     tables: ClassVar[Mapping[str, Table]] = {}
     statuses: ClassVar[StatusSheet] = StatusSheet()  # every status key the rules keep
+    topics: ClassVar[tuple[Topic, ...]] = ()  # recurring questions standing instructions answer
 
     def __init__(self) -> None:
         for step in self.sequence.steps:
@@ -234,7 +323,17 @@ class Rules:
         return () if side is None else (side,)
 
     def judge(self, state: BattleState, order: Order) -> Verdict:
-        """Check an order against the state: a preview of its effect, or why it is illegal."""
+        """Check an order against the state: a preview of its effect, or why it is illegal.
+
+        While the engine resolves a step the verdict is kept per state (see ``JUDGED``): it
+        judges a step's orders when it completes them, again in each resolver, and again at
+        every answer's replay of the step, all against states made of the very same parts.
+        """
+        if not JUDGED.active():
+            return self._judge(state, order)
+        return JUDGED.verdict(self, state, order, self._judge)
+
+    def _judge(self, state: BattleState, order: Order) -> Verdict:
         step = self.sequence.step(state.cursor.step)
         if order.kind not in step.order_kinds:
             return Illegal(order, f"{order.kind} orders are not given in the {step.title} step")

@@ -22,6 +22,8 @@ from rules_core.events import (
     LeaderMoved,
     MeleeFought,
     OrderRejected,
+    PlanFellBack,
+    PlanQueried,
     Private,
     ShotFired,
     SideOrderSet,
@@ -32,6 +34,7 @@ from rules_core.events import (
     UnitMoved,
 )
 from rules_core.secrets import Viewer
+from rules_core.standing import STANDING_REASON
 from rules_core.state import BattleState
 from rules_core.status import Count, Declared, Flag, Note, StatusSheet, Text
 from rules_core.toolkit import g
@@ -118,6 +121,19 @@ def _step(e: StepBegan, r: Renderer) -> str:
 @_line.register
 def _rejected(e: OrderRejected, r: Renderer) -> str:
     return f"{r.name(e.actor)}: {e.order_kind} refused, {e.reason}"
+
+
+@_line.register
+def _fell_back(e: PlanFellBack, r: Renderer) -> str:
+    return (
+        f"{r.name(e.actor)}: planned {e.order_kind} could not be carried out, {e.reason}; "
+        "default used"
+    )
+
+
+@_line.register
+def _queried(e: PlanQueried, r: Renderer) -> str:
+    return f"{r.name(e.side)}: a planned order cannot be carried out; asked for new orders"
 
 
 @_line.register
@@ -286,7 +302,8 @@ def _answered(e: DecisionAnswered, r: Renderer) -> str:
     who = _who(e.by, r)
     if e.choice == CONCEALED:
         return f"{_cap(who)} answered"
-    return f"{who} chose {_value(e.choice)}"
+    standing = f", {e.reason}" if e.reason.startswith(STANDING_REASON) else ""
+    return f"{who} chose {_value(e.choice)}{standing}"
 
 
 @_line.register

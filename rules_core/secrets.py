@@ -20,6 +20,7 @@ from typing import Any
 from rules_core.cards import CONCEALED, DeckState
 from rules_core.decisions import GM, Decision, Option, Pending
 from rules_core.events import Event, Private
+from rules_core.standing import STANDING_REASON, by_standing
 from rules_core.state import BattleState
 
 
@@ -155,7 +156,9 @@ def view_record(record: Mapping[str, Any], viewer: Viewer, *, open_step: bool) -
         given = entry.get("answer")
         audience = entry.get("audience")
         if given is not None and audience and not viewer.may_see(audience):
-            entry["answer"] = {**given, "choice": CONCEALED}
+            reason = str(given.get("reason", ""))  # a standing instruction's names the choice
+            hidden = STANDING_REASON if by_standing(reason) else reason
+            entry["answer"] = {**given, "choice": CONCEALED, "reason": hidden}
     if open_step:
         for entry in _open_step(entries):
             entry["orders"] = [

@@ -224,6 +224,10 @@ class BattleState(Serialisable):
 
     def owner(self, actor_kind: str, actor_id: str) -> str | None:
         """The side of the unit, leader, group or side with this id; None if it is not here."""
+        if actor_kind in ("unit", "leader"):  # the first of the id, as the scan below finds
+            kept = self._units_by_id if actor_kind == "unit" else self._leaders_by_id
+            piece = kept.get(actor_id)
+            return None if piece is None else piece.side
         for actor in self.actors(actor_kind):
             if actor.id == actor_id:
                 return actor.id if isinstance(actor, Side) else actor.side

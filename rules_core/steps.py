@@ -39,6 +39,7 @@ class Step(Serialisable):
     next: str | None = None
     order_kinds: tuple[str, ...] = ()
     repeat_for: str | None = None
+    deadline_hours: float | None = None  # its own deadline length; None: the campaign's
 
 
 @dataclass(frozen=True)

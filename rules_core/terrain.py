@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shapely import LineString, Polygon, get_num_geometries
+from shapely import LineString, Polygon, STRtree, get_num_geometries
 from shapely import Point as ShapelyPoint
+from shapely import box as upright_box
 from shapely.geometry.base import BaseGeometry
 
 from rules_core.geometry import EPSILON, Footprint, Point
@@ -77,16 +80,30 @@ def _shape(linear: bool, points: tuple[Point, ...]) -> BaseGeometry:
 
 
 def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> PathReport:
-    """Measure a path through the terrain: lengths inside areas, crossings, road followed."""
+    """Measure a path through the terrain: lengths inside areas, crossings, road followed.
+
+    Reports are kept per layout (terrain stays put while units move, and a step replayed at
+    each answer traces the same paths again).
+    """
+    layout = _layout(terrain)
+    key = repr(tuple(points))  # exact: 1 and 1.0, a list and a tuple are told apart
+    found = layout.traced.get(key)
+    if found is None:
+        found = _trace(points, layout)
+        if len(layout.traced) >= TRACED_KEPT:
+            layout.traced.clear()
+        layout.traced[key] = found
+    return found
+
+
+def _trace(points: Sequence[Point], layout: _Layout) -> PathReport:
+    """``trace_path`` worked out."""
     line = LineString(points)
     box = _box(points)
     inside: list[Inside] = []
     crossings: list[Crossing] = []
-    roads: list[tuple[tuple[Point, ...], float]] = []
-    for feature in terrain:
-        if feature.kind == "road":
-            roads.append((tuple((x, y) for x, y in feature.points), _road_width(feature)))
-            continue
+    roads = layout.roads
+    for feature in layout.near(box):
         if _apart(box, _bounds(feature)):
             continue  # nothing of the path is in or across it
         shape = feature_shape(feature)
@@ -98,8 +115,75 @@ def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> Pa
             length = float(line.intersection(shape).length)
             if length > EPSILON:
                 inside.append(Inside(feature.id, feature.kind, length))
-    road = float(line.intersection(_road_ground(tuple(roads))).length) if roads else 0.0
+    road = float(line.intersection(_road_ground(roads)).length) if roads else 0.0
     return PathReport(tuple(points), float(line.length), tuple(inside), tuple(crossings), road)
+
+
+Box = tuple[float, float, float, float]
+TRACED_KEPT = 20_000  # path reports kept per layout (forgotten all at once beyond)
+INDEXED = 16  # from this many features a layout finds those near a box through an STRtree
+
+
+class _Layout:
+    """A terrain layout made ready for tracing: its roads, and its other features indexed by
+    their boxes so that a path meets only those near it (in the layout's order)."""
+
+    def __init__(self, features: Sequence[TerrainFeature]) -> None:
+        self.features = tuple(features)
+        self.traced: dict[str, PathReport] = {}
+        self.roads = tuple(
+            (tuple((x, y) for x, y in f.points), _road_width(f))
+            for f in self.features
+            if f.kind == "road"
+        )
+        self.road_features = tuple(f for f in self.features if f.kind == "road")
+        self.others = tuple(f for f in self.features if f.kind != "road")
+        self.tree = (
+            STRtree([upright_box(*_bounds(f)) for f in self.others])
+            if len(self.others) >= INDEXED
+            else None
+        )
+
+    def near(self, area: Box) -> Sequence[TerrainFeature]:
+        """The non-road features whose boxes may meet ``area`` (a superset of those within
+        ``EPSILON`` of it), in the layout's order."""
+        if self.tree is None:
+            return self.others
+        grown = upright_box(area[0] - 2 * EPSILON, area[1] - 2 * EPSILON, area[2] + 2 * EPSILON,
+                    area[3] + 2 * EPSILON)  # fmt: skip
+        return [self.others[i] for i in sorted(self.tree.query(grown).tolist())]
+
+
+_LAYOUTS: OrderedDict[int, _Layout] = OrderedDict()
+_LAYOUTS_KEPT = 32
+_LAYOUTS_LOCK = threading.Lock()
+
+
+def _layout(terrain: Iterable[TerrainFeature]) -> _Layout:
+    """The prepared layout of a state's terrain, kept by the identity of its tuple (a state
+    rebuilt with ``replace`` shares it); the layout holds the tuple, so its id is not reused
+    while kept."""
+    if not isinstance(terrain, tuple):
+        return _Layout(tuple(terrain))
+    with _LAYOUTS_LOCK:
+        found = _LAYOUTS.get(id(terrain))
+        if found is not None and found.features is terrain:
+            _LAYOUTS.move_to_end(id(terrain))
+            return found
+    made = _Layout(terrain)
+    made.features = terrain
+    with _LAYOUTS_LOCK:
+        _LAYOUTS[id(terrain)] = made
+        while len(_LAYOUTS) > _LAYOUTS_KEPT:
+            _LAYOUTS.popitem(last=False)
+    return made
+
+
+def areas_near(terrain: Iterable[TerrainFeature], point: Point) -> list[TerrainFeature]:
+    """The area (not linear) features whose boxes hold a point (within ``EPSILON``), in order:
+    those that may cover it."""
+    spot = (point[0], point[1], point[0], point[1])
+    return [f for f in _layout(terrain).near(spot) if not f.linear and not _apart(spot, _bounds(f))]
 
 
 def _box(points: Sequence[Point]) -> tuple[float, float, float, float]:
@@ -187,9 +271,10 @@ def line_of_sight(
     eye = viewer.front_centre
     aims = ((target.x, target.y), *target.corners())
     box = _box((eye, *aims))  # every sight line lies inside it: what is outside cannot block
+    layout = _layout(terrain)
     screens = [
         (f.id, feature_shape(f))
-        for f in terrain
+        for f in (*layout.near(box), *layout.road_features)
         if f.kind in blocking_kinds and not _apart(box, _bounds(f))
     ]
     screens = [(key, shape) for key, shape in screens if not shape.covers(ShapelyPoint(eye))]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules_core.codec import Json
 from rules_core.events import OrderRejected
-from rules_core.geometry import Footprint, edge_distance, in_contact
+from rules_core.geometry import EPSILON, Footprint, edge_distance, in_contact, near
 from rules_core.orders import ACTOR_KINDS, Illegal, Order
 from rules_core.state import BattleState, Leader, Outcome, Unit
 from rules_core.terrain import Sight, line_of_sight
@@ -118,13 +118,24 @@ def enemy_target(state: BattleState, unit: Unit, order: Order, param: str = "tar
 def enemies_in_contact(state: BattleState, unit: Unit) -> list[Unit]:
     """The enemy units touching this one, in the state's order."""
     here = Footprint.of(unit)
-    return [e for e in state.enemies_of(unit.side) if in_contact(here, Footprint.of(e))]
+    return [
+        e
+        for e in _touching(state, here)
+        if e.side != unit.side and in_contact(here, Footprint.of(e))
+    ]
 
 
 def engaged(state: BattleState, unit: Unit) -> bool:
     """True if the unit touches an enemy."""
     here = Footprint.of(unit)
-    return any(in_contact(here, Footprint.of(e)) for e in state.enemies_of(unit.side))
+    return any(
+        e.side != unit.side and in_contact(here, Footprint.of(e)) for e in _touching(state, here)
+    )
+
+
+def _touching(state: BattleState, here: Footprint) -> list[Unit]:
+    """The units that may touch a footprint (their boxes meet its box), in the state's order."""
+    return near(state.units, here.bounds, EPSILON)
 
 
 def contact_pairs(

@@ -41,3 +41,18 @@ def test_a_health_check_and_an_entrypoint_that_makes_data_writable() -> None:
     assert os.access(script, os.X_OK)
     text = script.read_text(encoding="utf-8")
     assert "chown -R aide:aide /data" in text and "setpriv --reuid=aide" in text
+
+
+def test_docker_stop_reaches_the_bot_as_sigterm_and_it_closes_in_time() -> None:
+    """SIGTERM is the stop signal; the entrypoint execs (no shell in between to swallow it);
+    the bot's shutdown grace fits inside Docker's default 10 s before SIGKILL. That the bot
+    closes on SIGTERM with status 0 is checked on a real process in
+    tests/e2e/test_crash_anywhere.py (each graceful restart)."""
+    from bot.client import SHUTDOWN_GRACE_S
+
+    assert "STOPSIGNAL SIGTERM" in DOCKERFILE
+    assert 'CMD ["python", "-m", "bot"]' in DOCKERFILE  # exec form: python is the process
+    script = (ROOT / "docker-entrypoint.sh").read_text(encoding="utf-8")
+    runs = [ln.strip() for ln in script.splitlines() if '"$@"' in ln]
+    assert runs and all(ln.startswith("exec ") for ln in runs), runs
+    assert SHUTDOWN_GRACE_S < 10

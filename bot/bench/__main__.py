@@ -7,6 +7,10 @@ counted), so other work on a shared machine inflates them less than wall time wo
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 from bot.bench import maps
@@ -24,6 +28,16 @@ def playable() -> tuple[str, ...]:
     return tuple(r.id for r in found if r.rules is not None and r.rules.sample_battle() is not None)
 
 
+def live_figures(smoke: bool) -> list[Figure]:
+    """The bot measured through the fake Discord (``bot.bench.live``), in a process of its own
+    so that its resident memory is its own."""
+    with tempfile.TemporaryDirectory(prefix="aide-bench-") as folder:
+        out = Path(folder) / "live.json"
+        command = [sys.executable, "-m", "bot.bench.live", "--json", str(out)]
+        subprocess.run([*command, *(["--smoke"] if smoke else [])], check=True)
+        return [Figure(**f) for f in json.loads(out.read_text(encoding="utf-8"))]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run every benchmark, print the table and write the JSON; 0 even if targets are missed."""
     parser = argparse.ArgumentParser(description="Aide-de-Camp's benchmark")
@@ -31,12 +45,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=3, help="full turns timed per battle")
     parser.add_argument("--sizes", type=int, nargs="*", help="units per battle (both sides)")
     parser.add_argument("--json", type=Path, default=Path("bench.json"), help="where to write")
+    parser.add_argument(
+        "--no-live", action="store_true", help="skip the bot through the fake Discord"
+    )
+    parser.add_argument("--only-live", action="store_true", help="only the bot, no engine or map")
     args = parser.parse_args(argv)
     sizes = tuple(args.sizes or (SMOKE_SIZES if args.smoke else SIZES))
     turns = 1 if args.smoke else args.turns
     figures: list[Figure] = []
-    figures += engine_targets(engine_figures(playable(), sizes, turns))
-    figures += maps.figures(runs=1 if args.smoke else 11)
+    if not args.only_live:
+        figures += engine_targets(engine_figures(playable(), sizes, turns))
+        figures += maps.figures(runs=1 if args.smoke else 11)
+    if not args.no_live:
+        figures += live_figures(args.smoke)
     machine = load()
     print(f"Aide-de-Camp benchmark ({machine})\n")
     print(table(figures))

@@ -20,7 +20,12 @@ def engine_targets(played: list[Played]) -> list[Figure]:
         figures.append(Figure(name, p.p50, "ms", target, p.p50 <= TURN_MS if near else None))
         largest = f"engine {p.ruleset} {p.units} units: largest single call"
         figures.append(Figure(largest, p.largest, "ms"))
-    figures += [_growth(p, played) for p in played if p is _largest(p.ruleset, played)]
+    figures += [
+        _growth(p, played)
+        for p in played
+        if p is _largest(p.ruleset, played)
+        and len({q.units for q in played if q.ruleset == p.ruleset}) > 1
+    ]
     return figures
 
 

@@ -258,6 +258,52 @@ class BattleOrder(Base):
     submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class PlannedOrder(Base):
+    """An order planned for a later step of the current game turn, kept under the step's key
+    (``planning.step_key``: turn, step, side, subject); secret like every order. When play
+    reaches the step it becomes that stage's order (or, judged illegal, falls back on the
+    default, unless ``consult``: then its player is asked again)."""
+
+    __tablename__ = "planned_order"
+    __table_args__ = (Index("ix_planned_order_battle_step", "battle_id", "step_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    turn: Mapped[int] = mapped_column()
+    step_key: Mapped[str] = mapped_column(String(160))
+    step_title: Mapped[str] = mapped_column(String(200))
+    side_id: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    actor: Mapped[str] = mapped_column(String(60))
+    seq: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    kind: Mapped[str] = mapped_column(String(40))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    summary: Mapped[str] = mapped_column(String(400))
+    consult: Mapped[bool] = mapped_column(default=False, server_default=text("0"))
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TurnPlan(Base):
+    """A player's part of a game turn: when it was called to arms and by when its plan is
+    due (once the player has ``planned`` an order ahead, the deadline of every step of that
+    part), and whether the player is done for the rest of the turn (``/order done
+    turn:true``). ``side_id`` is the key a
+    confirmation is kept under (``Loaded.key_of``)."""
+
+    __tablename__ = "turn_plan"
+    __table_args__ = (UniqueConstraint("battle_id", "turn", "side_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    turn: Mapped[int] = mapped_column()
+    side_id: Mapped[str] = mapped_column(String(60))
+    user_id: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    called_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # the call's
+    planned: Mapped[bool] = mapped_column(default=False, server_default=text("0"))
+    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
 class Readiness(Base):
     """A side's confirmation that its orders for a stage are complete."""
 
@@ -270,6 +316,24 @@ class Readiness(Base):
     side_id: Mapped[str] = mapped_column(String(40))
     user_id: Mapped[int] = mapped_column(BigInteger)
     confirmed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class StandingInstruction(Base):
+    """How a side (or one of its units) answers a kind of question the rules ask again and
+    again, without waiting for its player (``rules_core.standing``)."""
+
+    __tablename__ = "standing_instruction"
+    __table_args__ = (Index("ix_standing_instruction_battle_id", "battle_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    side_id: Mapped[str] = mapped_column(String(40))
+    unit_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    topic: Mapped[str] = mapped_column(String(40))
+    condition: Mapped[str] = mapped_column(String(40), default="")
+    choice: Mapped[str] = mapped_column(String(40))
+    set_by: Mapped[int] = mapped_column(BigInteger)
+    set_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Deadline(Base):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 from collections import Counter
@@ -17,6 +18,7 @@ from bot.presentation.questions import (
 )
 from bot.rendering.render import MapOptions, render_map_async
 from bot.services.endings import ArmyLosses, EndReport
+from bot.services.plans import CallToArms
 from bot.services.play import Reminder
 from bot.services.stages import DecisionView, StageReport
 from rules_core import secrets
@@ -106,6 +108,15 @@ async def map_file(report: StageReport) -> discord.File:
     return discord.File(io.BytesIO(png), filename="map.png")
 
 
+def post_nonce(report: StageReport, part: str) -> str:
+    """The same for every attempt to post one part of one result (``result``, ``q0``, ``q1``…):
+    Discord keeps one message per nonce, so a post accepted just before a crash, and posted
+    again by the outbox after the restart, shows once."""
+    what = "\n".join((str(report.battle.id), str(report.stage), report.title, report.trigger,
+                      *report.lines))  # fmt: skip
+    return f"{part}.{hashlib.sha256(what.encode()).hexdigest()}"[:25]
+
+
 async def post_report(bot: AideBot, report: StageReport) -> None:
     """Post a resolved step (and any earlier result still unposted) through the outbox."""
     await flush_outbox(bot, report)
@@ -128,12 +139,43 @@ async def flush_outbox(bot: AideBot, fresh: StageReport | None = None) -> int:
                     return posted
             await bot.services.outbox.mark_posted(battle_id, stage)
             posted += 1
+        for battle_id in await bot.services.outbox.pending_ends():
+            rebuilt = await bot.services.outbox.end_report(battle_id)
+            if rebuilt is not None:
+                try:
+                    await _post_end(bot, battle_id, *rebuilt)
+                except discord.HTTPException:
+                    log.warning("end of battle %s unposted; retried later", battle_id,
+                                exc_info=True)  # fmt: skip
+                    return posted
+            await bot.services.outbox.mark_end_posted(battle_id)
+            posted += 1
     return posted
+
+
+async def post_ended(bot: AideBot, battle_id: int, channel_id: int, ended: EndReport) -> None:
+    """Post a battle's end (a GM ended it) through the outbox: once, and again after a
+    restart or a Discord failure if it did not go out."""
+    async with bot.outbox_lock:
+        try:
+            await _post_end(bot, battle_id, channel_id, ended)
+        except discord.HTTPException:
+            log.warning("end of battle %s unposted; retried later", battle_id, exc_info=True)
+            return
+        await bot.services.outbox.mark_end_posted(battle_id)
+
+
+async def _post_end(bot: AideBot, battle_id: int, channel_id: int, ended: EndReport) -> None:
+    """The end embed with the record, to the campaign channel."""
+    channel = bot.get_partial_messageable(channel_id)
+    await channel.send(embed=end_embed(ended), file=record_file(ended), nonce=f"end.{battle_id}")
 
 
 async def _post_report(bot: AideBot, report: StageReport) -> None:
     """Post one resolved step to the campaign channel: summary, full log, map, question."""
-    await close_question(bot, report.battle.id, f"closed: {report.trigger}")
+    await close_question(
+        bot, report.battle.id, f"closed: {report.trigger}", report.battle.channel_id
+    )
     channel = bot.get_partial_messageable(report.battle.channel_id)
     files = []
     try:
@@ -146,34 +188,61 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
     if report.ended is not None:
         embeds.append(end_embed(report.ended))
         files.append(record_file(report.ended))
-    await channel.send(embeds=embeds, files=files)
+    await channel.send(embeds=embeds, files=files, nonce=post_nonce(report, "result"))
     await send_private_lines(bot, report)
     if report.ended is None:
+        await post_calls(channel, report)
         await post_questions(bot, channel, report)
+
+
+def call_to_arms_embed(call: CallToArms) -> discord.Embed:
+    """One player's call to arms: every step of the turn they may plan now, with the
+    deadline; one message for the whole turn."""
+    steps = "\n".join(f"• {plain(step)}" for step in call.steps)
+    text = (
+        f"Your part of the turn opens; orders are due {timestamp(call.deadline_at)}. "
+        f"You can plan all of it now:\n{steps}\n"
+        "Give each order with its `step` option (`ask_me:true` to be asked if it cannot be "
+        "carried out), then `/order done turn:true`; `/orders mine` lists your plan."
+    )
+    title = f"📯 Call to arms: {call.side_name}"
+    return discord.Embed(title=title[:256], description=text[:4000], colour=discord.Colour.red())
+
+
+async def post_calls(channel: Any, report: StageReport) -> None:
+    """Post one call to arms for each player whose part of the turn has just opened."""
+    for call in report.calls:
+        await channel.send(
+            mentions((call.user_id,)),
+            embed=call_to_arms_embed(call),
+            allowed_mentions=only_pinging((call.user_id,)),
+        )
 
 
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
     """Post each open question with its buttons or menus; remember them to close later."""
     posted = []
     named = len(report.questions) > 1
-    for decision in report.questions:
+    for number, decision in enumerate(report.questions):
         who = mentions(decision.user_ids)
         pings = only_pinging(decision.user_ids)
+        nonce = post_nonce(report, f"q{number}")
         if decision.private:  # the channel learns only that it waits; its player, privately
             side = plain(report.battle.side_name(decision.side))
-            posted.append(await channel.send(private_note(who, side), allowed_mentions=pings))
-            posted += await send_private_question(bot, report, decision, named)
+            note = private_note(who, side)
+            posted.append(await channel.send(note, allowed_mentions=pings, nonce=nonce))
+            posted += await send_private_question(bot, report, decision, named, number)
             continue
         text = question_text(decision, who, timestamp(decision.deadline_at))
         view = decision_view(decision, named=named)
         sent = await (
-            channel.send(text, view=view, allowed_mentions=pings)
+            channel.send(text, view=view, allowed_mentions=pings, nonce=nonce)
             if view
-            else channel.send(text, allowed_mentions=pings)
+            else channel.send(text, allowed_mentions=pings, nonce=nonce)
         )
         posted.append(sent)
-    if posted:
-        bot.open_questions[report.battle.id] = posted
+    bot.open_questions[report.battle.id] = posted
+    bot.questions_known.add(report.battle.id)
 
 
 def private_lines(report: StageReport, side_id: str) -> list[str]:
@@ -201,7 +270,7 @@ async def send_private_lines(bot: AideBot, report: StageReport) -> None:
         text = private_step_text(plain(report.battle.name), report.title, own)
         try:
             user = bot.get_user(side.owner_id) or await bot.fetch_user(side.owner_id)
-            await user.send(text[:2000])
+            await user.send(text[:2000], nonce=post_nonce(report, "dl"))
         except discord.Forbidden:
             log.info("user %s takes no direct messages; their lines wait in /battle log",
                      side.owner_id)  # fmt: skip
@@ -217,7 +286,7 @@ def private_step_text(battle_name: str, title: str, lines: list[str]) -> str:
 
 
 async def send_private_question(
-    bot: AideBot, report: StageReport, decision: DecisionView, named: bool
+    bot: AideBot, report: StageReport, decision: DecisionView, named: bool, number: int = 0
 ) -> list[Any]:
     """The private question with its buttons in a direct message to each of its players; a
     member who does not accept direct messages is skipped (the channel note and ``/answer``
@@ -230,7 +299,9 @@ async def send_private_question(
         view = decision_view(decision, named=named)
         try:
             user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-            sent.append(await (user.send(text, view=view) if view else user.send(text)))
+            nonce = post_nonce(report, f"dq{number}")  # once, if the outbox posts it again
+            sent.append(await (user.send(text, view=view, nonce=nonce) if view
+                               else user.send(text, nonce=nonce)))  # fmt: skip
         except discord.Forbidden:
             log.info("user %s takes no direct messages; the question waits in /answer", user_id)
         except discord.HTTPException:
@@ -238,9 +309,44 @@ async def send_private_question(
     return sent
 
 
-async def close_question(bot: AideBot, battle_id: int, why: str) -> None:
-    """Take the buttons off a battle's open questions once something else has answered them."""
-    for message in bot.open_questions.pop(battle_id, []):
+QUESTION_LOOKBACK = 50  # channel messages searched for questions an earlier process posted
+
+
+async def questions_left_open(bot: AideBot, battle_id: int, channel_id: int) -> list[Any]:
+    """This battle's question posts that still show buttons, among the channel's latest
+    messages: those an earlier process posted before a restart (it kept them in memory)."""
+    prefix = f"decide:{battle_id}:"
+    found = []
+    try:
+        channel = bot.get_partial_messageable(channel_id)
+        async for message in channel.history(limit=QUESTION_LOOKBACK):
+            if bot.user is None or message.author.id != bot.user.id:
+                continue
+            ids = [
+                getattr(child, "custom_id", None) or ""
+                for row in message.components
+                for child in getattr(row, "children", [row])
+            ]
+            if any(i.startswith(prefix) for i in ids):
+                found.append(message)
+    except discord.HTTPException:
+        log.info("could not look for open questions of battle %s", battle_id)
+    return found
+
+
+async def close_question(
+    bot: AideBot, battle_id: int, why: str, channel_id: int | None = None
+) -> None:
+    """Take the buttons off a battle's open questions once something else has answered them
+    (those posted before a restart too, found in the channel)."""
+    open_now = bot.open_questions.pop(battle_id, [])
+    if battle_id not in bot.questions_known and channel_id is not None:
+        bot.questions_known.add(battle_id)
+        known = {m.id for m in open_now}
+        open_now += [
+            m for m in await questions_left_open(bot, battle_id, channel_id) if m.id not in known
+        ]
+    for message in open_now:
         try:
             await message.edit(content=f"{message.content}\n({why})", view=None)
         except discord.HTTPException:
@@ -259,10 +365,15 @@ async def post_reminder(bot: AideBot, reminder: Reminder) -> None:
             allowed_mentions=only_pinging(reminder.user_ids),
         )
         return
+    missing = "".join(
+        f"\n{mentions((user,))}, still missing: {'; '.join(plain(step) for step in steps)}."
+        for user, steps in reminder.missing
+        if len(steps) > 1
+    )
     await channel.send(
         f"⏰ {mentions(reminder.user_ids)}: orders for **{name}** "
         f"({title}) are due {timestamp(reminder.deadline_at)}. "
-        "Use `/order …`, then `/order done`.",
+        f"Use `/order …`, then `/order done`.{missing}",
         allowed_mentions=only_pinging(reminder.user_ids),
     )
 

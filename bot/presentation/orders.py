@@ -2,20 +2,35 @@
 
 from __future__ import annotations
 
-from bot.presentation.announce import mentions
+from bot.presentation.announce import mentions, plain
 from bot.services.play import Confirmed, OrderView
 
 RESOLVING = "Confirmed: every order is in, resolving."
+RESOLVING_TURN = (
+    "Done for the turn: every order is in, resolving; your remaining steps this turn resolve "
+    "as soon as they come."
+)
 
 
 def preview_text(view: OrderView) -> str:
-    """The private answer to an order: what it will do."""
+    """The private answer to an order: what it will do (planned for a later step: as the
+    battle stands now; it is checked again when its step comes)."""
     notes = "".join(f"\n• {note}" for note in view.notes)
+    if view.step:
+        fallback = "you will be asked" if view.consult else "the default is used"
+        return (
+            f"🗓️ Planned for **{plain(view.step)}** — **{view.unit_name}**: {view.summary}{notes}\n"
+            f"(as the battle stands now; checked again when its step comes — if it cannot be "
+            f"carried out then, {fallback}. Secret until the step resolves.)"
+        )
     return f"✅ **{view.unit_name}**: {view.summary}{notes}\n(secret until the step resolves)"
 
 
 def withdrawn_text(view: OrderView) -> str:
     """The private answer to withdrawing an order."""
+    if view.step:
+        step = plain(view.step)
+        return f"Withdrawn: **{view.unit_name}**'s {view.kind} order planned for {step}."
     if view.remaining:
         return f"Withdrawn: **{view.unit_name}**'s {view.kind} order; {view.remaining} left."
     return f"Withdrawn: **{view.unit_name}** will follow its default."
@@ -24,7 +39,17 @@ def withdrawn_text(view: OrderView) -> str:
 def waiting_text(confirmed: Confirmed) -> str:
     """The private answer to ``/order done`` while others have still to confirm (or when a
     deadline or a GM resolved the step first)."""
+    if confirmed.turn and not confirmed.acting:
+        return (
+            "Done for the turn: each of your remaining steps this turn resolves as soon as it "
+            "comes, with what you planned (defaults for the rest)."
+        )
     if not confirmed.side_names:
+        if confirmed.turn:
+            return (
+                "Done for the turn. The step has just been resolved, and so will be your "
+                "remaining steps this turn; the result is in the channel."
+            )
         return "Confirmed. The step has just been resolved; its result is in the channel."
     return (
         f"Confirmed. Still waiting for {', '.join(confirmed.side_names)} "
@@ -34,5 +59,10 @@ def waiting_text(confirmed: Confirmed) -> str:
 
 def orders_text(views: list[OrderView]) -> str:
     """A player's orders for the step, one a line."""
-    text = "\n".join(f"**{v.unit_name}** ({v.kind}): {v.summary}" for v in views)
+    lines = []
+    for v in views:
+        where = f"{plain(v.step)} · " if v.step else ""
+        ask = " (ask me if it cannot be done)" if v.consult else ""
+        lines.append(f"{where}**{v.unit_name}** ({v.kind}): {v.summary}{ask}")
+    text = "\n".join(lines)
     return text[:2000] or "You have given no orders for this step."

@@ -41,6 +41,9 @@ def help_text(ruleset: Ruleset | None) -> str:
         orders = ", ".join(f"`{kind}`" for kind in step.order_kinds)
         who = WHO.get(step.actors, str(step.actors))
         lines.append(f"• {step.title}: {who}" + (f"; orders {orders}" if orders else ""))
+    topics = ", ".join(f"`{topic.id}` ({topic.title})" for topic in ruleset.rules.topics)
+    if topics:
+        lines.append(f"Questions `/standing set` can answer for you, at once: {topics}.")
     lines.append("Tables of the sheet: `/rules table:<name>`.")
     return "\n".join(lines)[:LIMIT]
 

@@ -19,6 +19,7 @@ from bot.services.parameters import ParameterService
 from bot.services.play import PlayService
 from bot.services.records import RecordService
 from bot.services.reference import ReferenceService
+from bot.services.standing import StandingService
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class Services:
     parameters: ParameterService
     outbox: OutboxService
     reference: ReferenceService
+    standing: StandingService
 
     @classmethod
     def build(
@@ -58,4 +60,5 @@ class Services:
             parameters=ParameterService(db),
             outbox=OutboxService(db, clock),
             reference=ReferenceService(db),
+            standing=StandingService(db, clock, play),
         )

@@ -14,7 +14,7 @@ from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, Readiness, RecordEntry, StageLog
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.services import holders
+from bot.services import holders, plans
 from bot.services.battle_state import Loaded, cancel_deadlines, find_actor, find_unit, load_battle
 from bot.services.campaigns import Place, clean_text
 from bot.services.endings import EndReport, finish
@@ -239,6 +239,7 @@ class GmService:
                 await session.execute(
                     delete(model).where(model.battle_id == battle.id, model.stage == battle.stage)
                 )
+            await plans.forget_done(session, battle.id, restored.cursor.turn)
             result = engine.edit(loaded.state, restored, f"undo: {reason}")
             report, arming = await advance(
                 session, loaded, result, trigger="undone by a GM", now=self.clock.now()

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 
 from bot.db.session import Database
 from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound
-from bot.services import holders
+from bot.services import holders, plans
 from bot.services.battle_state import Loaded, find_actor, load_battle
 from bot.services.battles import _roster_entries
 from bot.services.campaigns import Place
@@ -23,6 +23,7 @@ from bot.services.inquiries import (
     side_names,
 )
 from bot.services.order_params import side_of
+from rules_core import planning
 from rules_core.orders import ACTOR_KINDS
 from rules_core.state import Leader, TerrainFeature, Unit
 from rules_core.status import Scope
@@ -66,6 +67,20 @@ class LookupService:
                 for actor in state.actors(actor_kind)
                 if side_of(actor) in mine and (gm or loaded.commander_of(actor) in (None, user_id))
             ]  # fmt: skip
+
+    async def turn_steps(self, place: Place, user_id: int) -> list[tuple[str, str]]:
+        """(key, words) of every step of the current game turn the user's side acts in, the
+        open one first: what an order may be planned for."""
+        async with self._battle(place) as loaded:
+            if loaded is None:
+                return []
+            mine = set(loaded.side_of(user_id))
+            steps = planning.turn_steps(loaded.rules, loaded.state)
+            return [
+                (step.key, plans.step_words(loaded, step))
+                for step in steps
+                if mine & set(step.sides)
+            ]
 
     async def any_targets(self, place: Place, user_id: int) -> list[str]:
         """Every unit on the table, the enemy's first, for orders aimed at friend or foe."""

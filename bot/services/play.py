@@ -12,10 +12,11 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from bot.clock import Clock
-from bot.db.models import BattleOrder, BattleStatus, DeadlineKind, Readiness
+from bot.db.models import BattleOrder, BattleStatus, DeadlineKind, PlannedOrder, Readiness
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, NotYourGroup, PermissionDenied
 from bot.scheduling import DueDeadline
+from bot.services import plans
 from bot.services.battle_state import (
     Loaded,
     awaited,
@@ -39,7 +40,7 @@ from bot.services.stages import (
     stage_orders,
     stage_title,
 )
-from rules_core import engine
+from rules_core import engine, planning
 from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
 from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
@@ -66,6 +67,8 @@ class OrderView:
     summary: str
     notes: tuple[str, ...] = ()
     remaining: int = 0  # the actor's orders still given, after a withdrawal
+    step: str = ""  # the later step of the turn it is planned for ("" for the open step)
+    consult: bool = False  # its player asked to be consulted if it cannot be carried out
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class Confirmed:
     side_names: tuple[str, ...]
     waiting_for: tuple[int, ...]
     report: StageReport | None
+    turn: bool = False  # done for the rest of the game turn
+    acting: bool = True  # the open step waits for the player
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,7 @@ class Reminder:
     user_ids: tuple[int, ...]
     deadline_at: Any
     late: tuple[int, ...] | None = None  # set when the deadline passed and a GM decides
+    missing: tuple[tuple[int, tuple[str, ...]], ...] = ()  # per user: steps still unplanned
 
 
 class PlayService:
@@ -125,11 +131,27 @@ class PlayService:
         return report
 
     async def submit(
-        self, place: Place, user_id: int, kind: str, unit: str, given: OrderInput
+        self,
+        place: Place,
+        user_id: int,
+        kind: str,
+        unit: str,
+        given: OrderInput,
+        step: str | None = None,
+        consult: bool = False,
     ) -> OrderView:
-        """Check an order at once and keep it (secretly) for the current stage."""
+        """Check an order at once and keep it (secretly) for the current stage, or, with a
+        ``step``, for that later step of the game turn (judged now for the preview and again
+        when its step comes; with ``consult`` its player is asked if it cannot be carried
+        out then, else the default is used)."""
         async with self.db.write() as session:
             loaded = await _running(session, place)
+            if step is not None:
+                turn_step = _planned_step(loaded, user_id, step)
+                now_open = planning.current_key(loaded.rules, loaded.state)
+                if turn_step.key != now_open or loaded.state.pending is not None:
+                    return await self._plan(session, loaded, user_id, kind, unit, given,
+                                            turn_step, consult)  # fmt: skip
             sides = _acting_sides_of(loaded, user_id)
             kind, given = _command_action(loaded, kind, given)
             order_kind = _order_kind(loaded, kind)
@@ -158,13 +180,80 @@ class PlayService:
             )  # fmt: skip
             return OrderView(actor.id, actor.name, kind, verdict.summary, tuple(verdict.notes))
 
+    async def _plan(
+        self,
+        session: Any,
+        loaded: Loaded,
+        user_id: int,
+        kind: str,
+        unit: str,
+        given: OrderInput,
+        turn_step: planning.TurnStep,
+        consult: bool,
+    ) -> OrderView:
+        """Keep an order for a later step of the turn, previewed against the battle now."""
+        if turn_step.key == planning.current_key(loaded.rules, loaded.state):
+            raise Conflict("The battle waits for an answer to a question, not for orders.")
+        sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
+        kind, given = _command_action(loaded, kind, given)
+        order_kind = _order_kind(loaded, kind)
+        there = planning.at_step(loaded.state, turn_step)
+        actor = find_giver(there, order_kind.actor, unit, sides)
+        _check_commands(loaded, user_id, actor, False)
+        order = Order(actor.id, kind, params_for(order_kind, given, there))
+        words = plans.step_words(loaded, turn_step)
+        verdict = planning.preview(loaded.rules, loaded.state, turn_step, order)
+        if isinstance(verdict, Illegal):
+            raise InvalidInput(
+                f"**{actor.name}** cannot {kind} in {words}: {verdict.reason}. (An order planned "
+                "ahead is checked against the battle as it stands now; if it only becomes "
+                "possible later, give it when its step opens.)"
+            )
+        rows = [
+            r for r in await plans.planned_rows(session, loaded.battle.id, turn_step.key)
+            if r.actor == actor.id and _actor_kind(loaded.rules.kinds_by_id(), r.kind)
+            == order_kind.actor
+        ]  # fmt: skip
+        earlier = [Order(r.actor, r.kind, r.params) for r in rows]
+        joined, problem = loaded.rules.join_orders(there, earlier, order)
+        if problem:
+            raise InvalidInput(f"**{actor.name}** cannot {kind} in {words}: {problem}.")
+        for row, before in zip(rows, earlier, strict=True):
+            if before not in joined[:-1]:
+                await session.delete(row)
+        await session.flush()
+        session.add(
+            PlannedOrder(battle_id=loaded.battle.id, turn=turn_step.turn, step_key=turn_step.key,
+                         step_title=words[:200], side_id=side_of(actor), user_id=user_id,
+                         actor=actor.id, seq=max((r.seq for r in rows), default=-1) + 1,
+                         kind=kind, params=dict(order.params), summary=verdict.summary[:400],
+                         consult=consult, submitted_at=self.clock.now())
+        )  # fmt: skip
+        for side in sides:
+            key = loaded.key_of(side, user_id)
+            plan = await plans.turn_plan(session, loaded.battle.id, turn_step.turn, key, user_id)
+            plan.planned = True
+        return OrderView(actor.id, actor.name, kind, verdict.summary, tuple(verdict.notes),
+                         step=words, consult=consult)  # fmt: skip
+
     async def withdraw(
-        self, place: Place, user_id: int, unit: str, number: int | None = None
+        self,
+        place: Place,
+        user_id: int,
+        unit: str,
+        number: int | None = None,
+        step: str | None = None,
     ) -> OrderView:
         """Take back one order before its stage resolves: the ``number``-th the actor gave
-        (counting from 1), or its last."""
+        (counting from 1), or its last; with ``step``, one planned for that later step."""
         async with self.db.write() as session:
             loaded = await _running(session, place)
+            if step is not None:
+                turn_step = _planned_step(loaded, user_id, step)
+                now_open = planning.current_key(loaded.rules, loaded.state)
+                if turn_step.key != now_open or loaded.state.pending is not None:
+                    return await _withdraw_planned(session, loaded, user_id, unit, number,
+                                                   turn_step)  # fmt: skip
             sides = _acting_sides_of(loaded, user_id)
             actor = find_actor(loaded.state, unit, None if GM in sides else sides)
             _check_commands(loaded, user_id, actor, GM in sides)
@@ -187,14 +276,41 @@ class PlayService:
             rows = await stage_orders(session, loaded.battle.id, loaded.battle.stage)
             state = loaded.state
             names = {a.id: a.name for k in reversed(ACTOR_KINDS) for a in state.actors(k)}
-            return [
+            views = [
                 OrderView(r.actor, names.get(r.actor, r.actor), r.kind, r.summary)
                 for r in rows
                 if r.user_id == user_id
             ]
+            planned = await plans.planned_rows(session, loaded.battle.id)
+            return views + [
+                OrderView(r.actor, names.get(r.actor, r.actor), r.kind, r.summary,
+                          step=r.step_title, consult=r.consult)
+                for r in planned
+                if r.user_id == user_id
+            ]  # fmt: skip
 
-    async def confirm(self, place: Place, user_id: int) -> Confirmed:
-        """Say your orders are complete; when every acting side has, the stage resolves."""
+    async def confirm(self, place: Place, user_id: int, turn: bool = False) -> Confirmed:
+        """Say your orders are complete; when every acting side has, the stage resolves. With
+        ``turn``, also for every remaining step of the game turn: those you planned nothing
+        more for resolve as soon as they come (defaults for what you did not order)."""
+        if turn:
+            async with self.db.write() as session:
+                loaded = await _running(session, place)
+                sides = loaded.side_of(user_id)
+                if not sides:
+                    raise PermissionDenied("You have no side in this battle.")
+                turn_number = loaded.state.cursor.turn
+                for side in sides:
+                    key = loaded.key_of(side, user_id)
+                    plan = await plans.turn_plan(session, loaded.battle.id, turn_number, key,
+                                                 user_id)  # fmt: skip
+                    plan.done_at = self.clock.now()
+                now_waiting = engine.waiting(loaded.rules, loaded.state)
+                here = now_waiting.pending is None and any(s in now_waiting.sides for s in sides)
+            if not here:
+                return Confirmed((), (), None, turn=True, acting=False)
+            confirmed = await self.confirm(place, user_id)
+            return replace(confirmed, turn=True)
         async with self.db.write() as session:
             loaded = await _running(session, place)
             battle = loaded.battle
@@ -304,7 +420,9 @@ class PlayService:
             if not users:
                 return None
             title = stage_title(loaded)
-            return Reminder(view.channel_id, view.name, title, tuple(users), view.deadline_at)
+            missing = await _still_missing(session, loaded, users)
+            return Reminder(view.channel_id, view.name, title, tuple(users), view.deadline_at,
+                            missing=missing)  # fmt: skip
 
     async def resolve_stage(
         self, battle_id: int, stage: int, *, trigger: str
@@ -506,3 +624,75 @@ def _check_ready_to_start(loaded: Loaded) -> None:
         shown = ", ".join(f"**{name}**" for name in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
         raise Conflict(f"Deploy every unit before the battle starts; still: {shown}{more}.")
+
+
+async def _still_missing(
+    session: Any, loaded: Loaded, users: list[int]
+) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """For each user, the steps of their part of this turn they have neither planned nor
+    said they are done for (the open step first)."""
+    turn = loaded.state.cursor.turn
+    done = await plans.done_keys(session, loaded.battle.id, turn)
+    planned = await plans.planned_rows(session, loaded.battle.id)
+    found = []
+    for user in users:
+        sides = [s for s in loaded.side_of(user) if loaded.key_of(s, user) not in done]
+        keys = {r.step_key for r in planned if r.user_id == user}
+        steps = tuple(
+            plans.step_words(loaded, step)
+            for step in planning.turn_steps(loaded.rules, loaded.state)
+            if set(step.sides) & set(sides) and step.key not in keys
+        )
+        if steps:
+            found.append((user, steps))
+    return tuple(found)
+
+
+def _planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
+    """A step of the current game turn the user's side acts in, named by its key or its words
+    (as the autocomplete offers it); anything else is refused."""
+    mine = set(loaded.side_of(user_id))
+    if not mine:
+        raise PermissionDenied("You have no side in this battle.")
+    steps = [s for s in planning.turn_steps(loaded.rules, loaded.state) if mine & set(s.sides)]
+    wanted = step.strip().casefold()
+    found = [
+        s for s in steps if wanted in (s.key.casefold(), plans.step_words(loaded, s).casefold())
+    ]
+    if not found:
+        shown = "; ".join(plans.step_words(loaded, s) for s in steps[:10]) or "none"
+        raise InvalidInput(
+            f"`{step}` is not a step of this turn your side acts in; still to come: {shown}."
+        )
+    return found[0]
+
+
+async def _withdraw_planned(
+    session: Any,
+    loaded: Loaded,
+    user_id: int,
+    unit: str,
+    number: int | None,
+    turn_step: planning.TurnStep,
+) -> OrderView:
+    """Take back one order planned for a later step."""
+    sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
+    there = planning.at_step(loaded.state, turn_step)
+    actor = find_actor(there, unit, sides)
+    _check_commands(loaded, user_id, actor, False)
+    words = plans.step_words(loaded, turn_step)
+    rows = sorted(
+        (r for r in await plans.planned_rows(session, loaded.battle.id, turn_step.key)
+         if r.actor == actor.id),
+        key=lambda r: r.seq,
+    )  # fmt: skip
+    if not rows:
+        raise NotFound(f"**{actor.name}** has no order planned for {words}.")
+    if number is not None and not 1 <= number <= len(rows):
+        raise InvalidInput(
+            f"**{actor.name}** has {len(rows)} order(s) planned for {words}; give 1 to {len(rows)}."
+        )
+    row = rows[-1 if number is None else number - 1]
+    await session.delete(row)
+    return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=len(rows) - 1,
+                     step=words)  # fmt: skip

@@ -83,6 +83,29 @@ class DeadlinePolicy(BaseModel):
     missing: Annotated[str, AfterValidator(_missing)] = "default"  # "default" orders, or "gm"
 
 
+DEFAULT_POLICY = DeadlinePolicy()
+
+
+def step_deadline(policy: DeadlinePolicy, own: float | None = None) -> float:
+    """Hours a step waits: the campaign's step deadline, or the step's own length scaled as
+    the campaign scales the default step deadline (a faster campaign shortens every step)."""
+    if own is None:
+        return policy.step_hours
+    return _scaled(own, policy.step_hours / DEFAULT_POLICY.step_hours)
+
+
+def decision_deadline(policy: DeadlinePolicy, own: float | None = None) -> float:
+    """Hours a question waits: the campaign's question deadline, or the question's own length
+    scaled as the campaign scales the default question deadline."""
+    if own is None:
+        return policy.decision_hours
+    return _scaled(own, policy.decision_hours / DEFAULT_POLICY.decision_hours)
+
+
+def _scaled(hours: float, factor: float) -> float:
+    return min(max(hours * factor, MIN_HOURS), MAX_HOURS)
+
+
 class CampaignSettings(BaseModel):
     """Everything a GM sets for a campaign; the defaults are what a new campaign plays with."""
 

@@ -24,7 +24,7 @@ from bot.db.models import (
     Readiness,
     StageLog,
 )
-from bot.services import settings
+from bot.services import plans, settings
 from bot.services.battle_state import (
     BattleView,
     Loaded,
@@ -36,11 +36,13 @@ from bot.services.battle_state import (
 from bot.services.endings import EndReport, finish
 from bot.services.records import append_entries
 from bot.services.settings import DeadlinePolicy
+from bot.services.standing_answers import answer_standing
 from rules_core import engine
 from rules_core.decisions import Decision
 from rules_core.engine import Resolution
 from rules_core.events import Event, event_to_dict
 from rules_core.orders import Order
+from rules_core.planning import MAX_TURN_STEPS
 from rules_core.render import Renderer
 from rules_core.state import BattleState, Unit
 from rules_core.steps import active_side
@@ -80,6 +82,7 @@ class StageReport:
     lost: tuple[Unit, ...] = ()  # units that left the table in the step, as they last stood
     stage: int = 0  # the stage this result opened: its row carries the outbox marker
     questions: tuple[DecisionView, ...] = ()  # every open question, ``decision`` the first
+    calls: tuple[plans.CallToArms, ...] = ()  # players whose part of the turn opens now
 
 
 @dataclass
@@ -144,15 +147,24 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
     waiting = engine.waiting(loaded.rules, state)
     session.add(
         StageLog(battle_id=battle.id, number=battle.stage, turn=state.cursor.turn,
-                 step=state.cursor.step, title=stage_title(loaded), start_state=state.to_dict())
+                 step=state.cursor.step, title=stage_title(loaded), start_state=state.to_dict(),
+                 started_at=now)
     )  # fmt: skip
     if waiting.finished or battle.status is not BattleStatus.RUNNING:
         arming.disarmed += await cancel_deadlines(session, battle.id)
         battle.deadline_at = None
         return
-    rules = policy(loaded.campaign)
-    hours = rules.decision_hours if state.pending else rules.step_hours
-    await set_deadlines(session, loaded, now, hours, arming)
+    await set_deadlines(session, loaded, now, stage_hours(loaded), arming)
+
+
+def stage_hours(loaded: Loaded) -> float:
+    """How long the open stage waits: its question's or step's own length if it has one
+    (scaled by the campaign's policy), else the campaign's deadline for questions or steps."""
+    rules, state = policy(loaded.campaign), loaded.state
+    if state.pending is not None:
+        return settings.decision_deadline(rules, state.pending.decision.deadline_hours)
+    step = loaded.rules.sequence.step(state.cursor.step)
+    return settings.step_deadline(rules, step.deadline_hours)
 
 
 def stage_title(loaded: Loaded) -> str:
@@ -177,9 +189,20 @@ async def advance(
     orders: Sequence[Order] = (),
     missing: Sequence[str] = (),
 ) -> tuple[StageReport, Arming]:
-    """Keep what the engine did to the current stage and open the next one."""
+    """Keep what the engine did to the current stage (first answering every open question a
+    standing instruction covers, then carried on through every later step its players planned
+    or are done for) and open the next one."""
     battle = loaded.battle
     title = stage_title(loaded)
+    orders, consult = list(orders), set[str]()
+    for _ in range(MAX_TURN_STEPS):
+        result = await answer_standing(session, loaded, result)
+        carried = await plans.through_planned(session, loaded, result, consult)
+        orders += carried.orders
+        moved = carried.result.state is not result.state
+        result = carried.result
+        if not moved:
+            break
     log = await session.scalar(
         select(StageLog).where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
     )
@@ -192,6 +215,12 @@ async def advance(
     loaded.save(result.state)
     arming = Arming()
     await open_stage(session, loaded, now, arming)
+    await plans.adopt(session, loaded, now, consult)
+    due = await plans.plan_deadline(session, loaded, now, consult)
+    if due is not None and due != battle.deadline_at:
+        hours = (due - now).total_seconds() / 3600
+        await set_deadlines(session, loaded, now, hours, arming)
+    calls = await plans.calls_to_arms(session, loaded, now)
     ended = None
     if loaded.state.outcome is not None:
         ended, disarmed = await finish(session, loaded, loaded.state.outcome, now)
@@ -200,7 +229,7 @@ async def advance(
     report = StageReport(
         title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
         view_of(loaded), decision_view(loaded), ended, lost_units(before, loaded.state),
-        loaded.battle.stage, decision_views(loaded),
+        loaded.battle.stage, decision_views(loaded), calls,
     )  # fmt: skip
     return report, arming
 

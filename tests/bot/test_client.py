@@ -25,6 +25,7 @@ def test_cogs_are_discovered() -> None:
         "cogs.order",
         "cogs.reference",
         "cogs.roll",
+        "cogs.standing",
     ]
 
 
@@ -55,6 +56,9 @@ async def test_every_cog_loads_and_registers_its_commands(bot: AideBot) -> None:
         "order give",
         "order done",
         "orders mine",
+        "standing list",
+        "standing set",
+        "standing clear",
         "gm undo",
         "gm force",
     } <= names

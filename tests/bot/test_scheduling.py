@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -144,5 +145,51 @@ async def test_armed_jobs_wake_by_the_injected_clock(db: Database, clock: FakeCl
         assert timedelta(minutes=59) < wait <= timedelta(hours=1)
         scheduler.disarm(deadline_id)
         assert scheduler._scheduler.get_job(f"deadline:{deadline_id}") is None
+    finally:
+        scheduler.shutdown()
+
+
+async def test_many_due_at_once_all_fire_a_few_at_a_time(db: Database, clock: FakeClock) -> None:
+    """Deadlines woken in the same moment wait for a slot rather than each taking a database
+    connection (a thousand at once exhausted the pool and failed them all)."""
+    from bot.scheduling import AT_ONCE
+
+    ids = []
+    for day in range(12):  # one campaign channel per day
+        ids.append(await add_deadline(db, START - timedelta(days=day + 1), DeadlineKind.STEP))
+    busy, most = 0, 0
+    done: list[int] = []
+
+    async def handler(due: DueDeadline) -> None:
+        nonlocal busy, most
+        busy += 1
+        most = max(most, busy)
+        await asyncio.sleep(0.01)
+        busy -= 1
+        done.append(due.id)
+
+    scheduler = DeadlineScheduler(db, clock, handler)
+    fired = await asyncio.gather(*(scheduler.fire(i) for i in ids))
+    assert all(fired) and sorted(done) == sorted(ids)
+    assert 1 < most <= AT_ONCE
+    for deadline_id in ids:
+        assert await status_of(db, deadline_id) is DeadlineStatus.FIRED
+
+
+async def test_a_far_deadline_is_armed_by_a_later_window(db: Database, clock: FakeClock) -> None:
+    """Only deadlines within the horizon are armed at start-up; a window arms the next."""
+    from bot.scheduling import HORIZON
+
+    far = await add_deadline(db, START + timedelta(days=1), DeadlineKind.STEP)  # another day
+    soon = await add_deadline(db, START + timedelta(minutes=5), DeadlineKind.REMINDER)
+    scheduler = DeadlineScheduler(db, clock, Recorder())
+    try:
+        await scheduler.start()
+        assert scheduler._scheduler.get_job(f"deadline:{soon}") is not None
+        assert scheduler._scheduler.get_job(f"deadline:{far}") is None
+        assert scheduler._scheduler.get_job("deadline-window") is not None
+        clock.advance(timedelta(days=1) - HORIZON / 2)
+        assert await scheduler.arm_window() == 2
+        assert scheduler._scheduler.get_job(f"deadline:{far}") is not None
     finally:
         scheduler.shutdown()

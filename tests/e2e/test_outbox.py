@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -103,3 +104,32 @@ async def test_a_map_that_cannot_be_drawn_does_not_lose_the_result(
     (result,) = reports(h, where)
     assert result.files == [] and "Red Archers" in result.text
     assert open_questions(h, where)
+
+
+async def test_a_result_lost_to_discord_is_retried_by_a_timer_once(
+    make_aide: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a restart, a deadline or another step: the retry timer posts it, once."""
+    from bot.client import AideBot
+
+    class QuickRetry(AideBot):
+        outbox_retry_s = 0.02
+
+    h = await make_aide(bot_class=QuickRetry)
+    where = h.channel("hundred-years")
+    await set_up_battle(h, where)
+    await h.slash(h.gm, "battle start", channel=where)
+    failed = failing_sends(monkeypatch, 3)  # Discord down for the post and two retries
+    await resolve_deployment(h)
+    assert reports(h, where) == []
+    title = f"{BATTLE} — Set-up · Deployment"
+    result = await h.wait_for_message(
+        lambda m: bool(m.embeds) and m.embeds[0].get("title") == title, "the retried result"
+    )
+    await h.wait_for_message(
+        lambda m: m.content.startswith(f"{h.bob.mention}: Blue won the initiative"), "its question"
+    )
+    assert len(failed) == 3 and result.files  # with its map
+    await asyncio.sleep(0.2)  # several more rounds of the timer: nothing is posted again
+    assert reports(h, where) == [result]
+    assert len(open_questions(h, where)) == 1

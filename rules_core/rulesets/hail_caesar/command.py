@@ -36,6 +36,7 @@ from rules_core.rulesets.hail_caesar.status import (
     SHAKEN,
 )
 from rules_core.rulesets.hail_caesar.tables import blunder_table, order_table
+from rules_core.rulesets.hail_caesar.topics import REROLL, REROLL_WORDS
 from rules_core.state import Leader, Unit
 from rules_core.tables import Band, ScoreTable
 from rules_core.toolkit import checked_orders, engaged
@@ -248,10 +249,11 @@ def _reroll_allowed(ctx: Context, leader: Leader, subject: str) -> bool:
         return False
     if distance((chief.x, chief.y), (leader.x, leader.y)) > ctx.number("join_range") + 1e-9:
         return False
-    options = (Option("reroll", "re-roll the order dice"), Option("keep", "keep the result"))
+    options = tuple(Option(key, label) for key, label in REROLL_WORDS.items())
     question = f"{chief.name} may have {leader.name}'s order test re-rolled (once a turn)."
     key = f"reroll:{leader.id}:{subject}:{len(ctx.events)}"
-    if ctx.ask(Decision(key, question, options, "keep", leader.side)) != "reroll":
+    asked = Decision(key, question, options, "keep", leader.side, topic=REROLL)
+    if ctx.ask(asked) != "reroll":
         return False
     ctx.set_side_status(side.id, None, reroll_turn=ctx.state.cursor.turn)
     return True

@@ -10,17 +10,19 @@ from rules_core.geometry import (
     EPSILON,
     Footprint,
     Point,
+    around,
     boxes_apart,
     contact_edge,
     edge_distance,
     facing_towards,
     interpenetrated,
+    near,
     quarter,
 )
 from rules_core.rulesets.hail_caesar import tables
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, Unit
-from rules_core.terrain import Sight
+from rules_core.terrain import Sight, areas_near, feature_shape
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
 from rules_core.toolkit import nearest_enemy as nearest_enemy
 
@@ -49,12 +51,14 @@ def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
     """Enemy units within ``reach`` inches edge to edge, optionally only those it can see."""
     here, limit = Footprint.of(unit), reach + EPSILON
-    near = [
+    within = [
         e
-        for e in state.enemies_of(unit.side)
-        if not boxes_apart(here, Footprint.of(e), limit) and gap(unit, e) <= limit
+        for e in near(state.units, here.bounds, limit)
+        if e.side != unit.side
+        and not boxes_apart(here, Footprint.of(e), limit)
+        and gap(unit, e) <= limit
     ]
-    return [e for e in near if sight(state, unit, e).clear] if seen else near
+    return [e for e in within if sight(state, unit, e).clear] if seen else within
 
 
 def edge_touched(unit: Unit, other: Unit) -> str:
@@ -92,8 +96,11 @@ def charge_distance(charger: Unit, target: Unit) -> float:
 def blocker(state: BattleState, unit: Unit, end: Footprint, spare: tuple[str, ...] = ()) -> str:
     """The first unit a move to ``end`` passes through, or "" if none."""
     skip = {unit.id, *spare}
-    others = [(u.name, Footprint.of(u)) for u in state.units if u.id not in skip]
-    found = interpenetrated([Footprint.of(unit), end], others)
+    poses = [Footprint.of(unit), end]
+    others = [
+        (u.name, Footprint.of(u)) for u in near(state.units, around(poses)) if u.id not in skip
+    ]
+    found = interpenetrated(poses, others)
     return found[0] if found else ""
 
 
@@ -167,20 +174,23 @@ def away_from(unit: Unit, other: Unit, length: float) -> Point:
 def terrain_kinds_at(state: BattleState, unit: Unit) -> set[str]:
     """The kinds of area terrain the unit's centre stands in."""
     from shapely import Point as ShapelyPoint
-    from shapely import Polygon
 
     spot = ShapelyPoint(unit.x, unit.y)
-    return {f.kind for f in state.terrain if not f.linear and Polygon(f.points).covers(spot)}
+    return {
+        f.kind for f in areas_near(state.terrain, (unit.x, unit.y)) if feature_shape(f).covers(spot)
+    }
 
 
 def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
     """Friendly units behind or beside this one within ``reach``, not fighting themselves."""
     here = Footprint.of(unit)
     found = []
-    for friend in state.units_of(unit.side):
-        if friend.id == unit.id or toolkit.engaged(state, friend):
+    for friend in near(state.units, here.bounds, reach + EPSILON):
+        if friend.side != unit.side or friend.id == unit.id:
             continue
-        if gap(unit, friend) <= reach + EPSILON and quarter(here, (friend.x, friend.y)) != "front":
+        if gap(unit, friend) > reach + EPSILON or toolkit.engaged(state, friend):
+            continue  # the cheaper test first: the same units either way
+        if quarter(here, (friend.x, friend.y)) != "front":
             found.append(friend)
     return found
 

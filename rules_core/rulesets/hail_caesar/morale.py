@@ -25,6 +25,7 @@ from rules_core.rulesets.hail_caesar.status import (
     SHAKEN,
 )
 from rules_core.rulesets.hail_caesar.tables import BREAK_AS, break_tables, modifier
+from rules_core.rulesets.hail_caesar.topics import HOLD_OR_RETREAT, HOLD_WORDS
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import g
 
@@ -251,7 +252,7 @@ def apply_ranged(ctx: Context, unit_id: str, result: str, shooter: Unit) -> None
     if result == "break_if_casualties":
         result = "break" if CASUALTIES.of(unit) else "retreat_disordered"
     if result == "hold_disordered_or_retreat":
-        result = _hold_or_retreat(ctx, unit)
+        result = _hold_or_retreat(ctx, unit, shooter)
     if result == "break":
         remove(ctx, unit_id, "breaks under fire")
     elif result in RETREATS:
@@ -263,13 +264,11 @@ def apply_ranged(ctx: Context, unit_id: str, result: str, shooter: Unit) -> None
         disorder(ctx, unit_id, "holds its ground disordered")
 
 
-def _hold_or_retreat(ctx: Context, unit: Unit) -> str:
-    options = (
-        Option("hold_disordered", "hold your ground disordered"),
-        Option("retreat", "retreat in good order"),
-    )
+def _hold_or_retreat(ctx: Context, unit: Unit, shooter: Unit) -> str:
+    options = tuple(Option(key, label) for key, label in HOLD_WORDS.items())
     question = f"{unit.name}: hold its ground disordered or retreat in good order?"
     decision = Decision(
-        f"hold_or_retreat:{unit.id}", question, options, "hold_disordered", unit.side
-    )
+        f"hold_or_retreat:{unit.id}", question, options, "hold_disordered", unit.side,
+        topic=HOLD_OR_RETREAT, unit=unit.id, other=shooter.id,
+    )  # fmt: skip
     return ctx.ask(decision)

@@ -38,6 +38,7 @@ from rules_core.rulesets.hail_caesar.status import (
     STATUSES,
     WON,
 )
+from rules_core.rulesets.hail_caesar.topics import TOPICS
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
@@ -140,6 +141,7 @@ class HailCaesarRules(Rules):
     parameters = PARAMETERS
     tables = tables.all_tables()
     statuses = STATUSES
+    topics = TOPICS
 
     # -- setting up ------------------------------------------------------------------------
 

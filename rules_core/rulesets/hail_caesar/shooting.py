@@ -14,6 +14,7 @@ from rules_core.rulesets.hail_caesar.tables import (
     dice_after,
     modifier,
 )
+from rules_core.rulesets.hail_caesar.topics import SIGHT, SIGHT_WORDS
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import checked_orders, engaged
 
@@ -91,12 +92,16 @@ def resolve_shooting(ctx: Context) -> None:
 
 
 def _gm_sees(ctx: Context, shooter: Unit, target: Unit, blocked: tuple[str, ...]) -> bool:
-    options = (Option("blocked", "it cannot see"), Option("clear", "it can see"))
+    options = tuple(Option(key, label) for key, label in SIGHT_WORDS.items())
     question = (
         f"By the geometry {shooter.name} cannot see {target.name} (blocked by "
         f"{', '.join(_name(ctx, key) for key in blocked)}). Does it see?"
     )
-    return ctx.ask(Decision(f"sight:{shooter.id}", question, options, "blocked", GM)) == "clear"
+    asked = Decision(
+        f"sight:{shooter.id}", question, options, "blocked", GM,
+        topic=SIGHT, unit=shooter.id, other=target.id,
+    )  # fmt: skip
+    return ctx.ask(asked) == "clear"
 
 
 def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple[str, ...]) -> bool:

@@ -7,7 +7,15 @@ from dataclasses import dataclass
 
 from rules_core import toolkit
 from rules_core.codec import Json
-from rules_core.geometry import Footprint, Point, facing_towards, interpenetrated, range_from_front
+from rules_core.geometry import (
+    Footprint,
+    Point,
+    around,
+    facing_towards,
+    interpenetrated,
+    near,
+    range_from_front,
+)
 from rules_core.rulesets.skirmish.tables import kinds_where
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import Sight, trace_path
@@ -82,8 +90,13 @@ def _between(a: Point, b: Point, share: float) -> Point:
 
 def passes_through(state: BattleState, unit: Unit, end: Footprint, spare: str = "") -> str:
     """The name of the first other unit a move would pass through, or "" if none."""
-    others = [(u.name, Footprint.of(u)) for u in state.units if u.id not in (unit.id, spare)]
-    found = interpenetrated([Footprint.of(unit), end], others)
+    poses = [Footprint.of(unit), end]
+    others = [
+        (u.name, Footprint.of(u))
+        for u in near(state.units, around(poses))
+        if u.id not in (unit.id, spare)
+    ]
+    found = interpenetrated(poses, others)
     return found[0] if found else ""
 
 

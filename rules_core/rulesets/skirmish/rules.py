@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from rules_core import paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.decisions import Decision, Option
+from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, ShotFired
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
@@ -30,6 +30,14 @@ from rules_core.rulesets.skirmish.status import (
     WOUNDS,
 )
 from rules_core.rulesets.skirmish.tables import RALLY, TERRAIN, TO_HIT
+from rules_core.rulesets.skirmish.topics import (
+    CHARGE_RESPONSE,
+    FOLLOW_UP,
+    FOLLOW_WORDS,
+    INITIATIVE,
+    INITIATIVE_WORDS,
+    TOPICS,
+)
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.status import Scope
 from rules_core.steps import Actors, SequenceOfPlay, Step
@@ -85,6 +93,7 @@ class SkirmishRules(Rules):
     order_kinds = ORDER_KINDS
     parameters = PARAMETERS
     statuses = STATUSES
+    topics = TOPICS
     tables = {
         "to_hit": TO_HIT,
         "rally": RALLY,
@@ -259,9 +268,10 @@ class SkirmishRules(Rules):
             if a != b:
                 break
         winner, loser = (first, second) if a > b else (second, first)
-        options = (Option("first", "go first"), Option("second", "go second"))
+        options = tuple(Option(key, label) for key, label in INITIATIVE_WORDS.items())
         question = f"{winner.name} won the initiative: go first or second?"
-        choice = ctx.ask(Decision("initiative", question, options, "first", winner.id))
+        asked = Decision("initiative", question, options, "first", winner.id, topic=INITIATIVE)
+        choice = ctx.ask(asked)
         order = (winner.id, loser.id) if choice == "first" else (loser.id, winner.id)
         ctx.set_side_order(order, f"{winner.name} won the initiative and goes {choice}")
 
@@ -283,7 +293,11 @@ class SkirmishRules(Rules):
         evade = ctx.number("evade_distance")
         options = (Option("stand", "stand"), Option("evade", f'evade {g(evade)}"'))
         question = f"{unit.name} charges {target.name}: stand or evade?"
-        choice = ctx.ask(Decision(f"response:{target.id}", question, options, "stand", target.side))
+        asked = Decision(
+            f"response:{target.id}", question, options, "stand", target.side,
+            topic=CHARGE_RESPONSE, unit=target.id, other=unit.id, deadline_hours=QUICK_HOURS,
+        )  # fmt: skip
+        choice = ctx.ask(asked)
         if choice == "evade":
             away = facing_towards((unit.x, unit.y), (target.x, target.y))
             if not _retreat(ctx, target, away, evade, "evades"):
@@ -344,9 +358,12 @@ class SkirmishRules(Rules):
         away = facing_towards((winner.x, winner.y), (loser.x, loser.y))
         if not _retreat(ctx, loser, away, ctx.number("fall_back"), "falls back"):
             return
-        options = (Option("follow_up", "follow up"), Option("halt", "halt"))
+        options = tuple(Option(key, label) for key, label in FOLLOW_WORDS.items())
         question = f"{loser.name} falls back: does {winner.name} follow up or halt?"
-        decision = Decision(f"after:{winner.id}", question, options, "halt", winner.side)
+        decision = Decision(
+            f"after:{winner.id}", question, options, "halt", winner.side,
+            topic=FOLLOW_UP, unit=winner.id, other=loser.id,
+        )  # fmt: skip
         if ctx.ask(decision) == "follow_up":
             turned, gap = measure.charge_line(winner, ctx.state.unit(loser.id))
             end = turned.advanced(gap)

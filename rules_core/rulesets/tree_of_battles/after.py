@@ -14,17 +14,10 @@ from rules_core.rulesets.tree_of_battles.status import (
     FOUGHT_MELEE,
     RESPONSE,
 )
+from rules_core.rulesets.tree_of_battles.topics import AFTER_COMBAT, AFTER_WORDS
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import enemies_in_contact
 
-WORDS = {
-    "halt": "halt",
-    "fall_back": "fall back",
-    "follow_up": "follow up",
-    "retire": "retire",
-    "break": "break",
-    "pursue": "pursue",
-}
 LOSERS = ("break", "retire", "fall_back")
 MAX_NEW_CHARGES = 3
 
@@ -81,11 +74,15 @@ def choose(ctx: Context, unit: Unit, enemy: Unit, result: str) -> str:
     allowed = choices(ctx.state, unit, enemy, result)
     if len(allowed) == 1:
         return allowed[0]
-    options = tuple(Option(key, WORDS[key]) for key in allowed)
+    options = tuple(Option(key, AFTER_WORDS[key]) for key in allowed)
     question = (
         f"{unit.name} ({result.replace('_', ' ')}) against {enemy.name}: what move after combat?"
     )
-    return ctx.ask(Decision(f"after:{unit.id}", question, options, allowed[0], unit.side))
+    decision = Decision(
+        f"after:{unit.id}", question, options, allowed[0], unit.side,
+        topic=AFTER_COMBAT, unit=unit.id, other=enemy.id,
+    )  # fmt: skip
+    return ctx.ask(decision)
 
 
 def carry_out(ctx: Context, unit_id: str, enemy_id: str, move: str, depth: int = 0) -> None:

@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 from rules_core.context import Context
-from rules_core.decisions import Decision, Option
-from rules_core.geometry import Footprint, overlap_area, quarter
+from rules_core.decisions import QUICK_HOURS, Decision, Option
+from rules_core.geometry import Footprint, near, overlap_area, quarter
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, PURSUING
+from rules_core.rulesets.tree_of_battles.topics import CHARGE_RESPONSE, RESPONSE_WORDS
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import engaged, g
-
-RESPONSE_WORDS = {
-    "stand": "stand to receive",
-    "evade": "evade",
-    "counter_charge": "counter-charge",
-    "break": "break",
-}
 
 
 def charge_dice(state: BattleState, charger: Unit, target: Unit) -> movement.Dice:
@@ -59,7 +53,7 @@ def problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
 
 def _room(state: BattleState, charger: Unit, target: Unit, end: Footprint) -> str:
     """Why the charger cannot reach the target's face: a contingent on the way or in the spot."""
-    others = [x for x in state.units if x.id not in (charger.id, target.id)]
+    others = [x for x in near(state.units, end.bounds) if x.id not in (charger.id, target.id)]
     for other in others:
         if overlap_area(end, Footprint.of(other)) > 1e-6:
             return f"no room to contact {target.name}: {other.name} is in the way"
@@ -128,7 +122,11 @@ def respond(ctx: Context, target: Unit, charger: Unit) -> str:
     default = "evade" if target.type == "foot_skirmishers" and "evade" in allowed else allowed[0]
     options = tuple(Option(key, RESPONSE_WORDS[key]) for key in allowed)
     question = f"{charger.name} charges {target.name}: how does it respond?"
-    return ctx.ask(Decision(f"response:{target.id}", question, options, default, target.side))
+    decision = Decision(
+        f"response:{target.id}", question, options, default, target.side,
+        topic=CHARGE_RESPONSE, unit=target.id, other=charger.id, deadline_hours=QUICK_HOURS,
+    )  # fmt: skip
+    return ctx.ask(decision)
 
 
 def execute(ctx: Context, charger: Unit, target: Unit, response: str) -> None:

@@ -21,6 +21,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     RANK,
     SHOT_BY_ARTILLERY,
 )
+from rules_core.rulesets.tree_of_battles.topics import CONTROL_ADJUST, TREACHERY, TREACHERY_WORDS
 from rules_core.state import BattleState, Unit
 
 TOUCHING = 0.01  # SF: contingents this close form a continuous line
@@ -116,8 +117,11 @@ def _adjust(ctx: Context, unit: Unit, score: int, key: str, who: str, why: str) 
     options = (Option("plus", f"+{size}"), Option("minus", f"-{size}"), Option("none", "no change"))
     question = f"Control test for {unit.name} scored {score}: {why}?"
     choice = ctx.ask(
-        Decision(f"control:{unit.id}:{key}", question, options, _default_adjust(score), who)
-    )
+        Decision(
+            f"control:{unit.id}:{key}", question, options, _default_adjust(score), who,
+            topic=CONTROL_ADJUST, unit=unit.id,
+        )
+    )  # fmt: skip
     return ADJUST_SIGN[choice] * size
 
 
@@ -191,13 +195,12 @@ def _carry_out(ctx: Context, unit: Unit, outcome: str, result: str) -> None:
 
 def treachery(ctx: Context, unit: Unit) -> None:
     """The treachery test: the sheet names it but not its procedure, so the GM rules."""
-    options = (
-        Option("loyal", "stays loyal"),
-        Option("leaves", "leaves the field"),
-        Option("defects", "changes sides"),
-    )
+    options = tuple(Option(key, label) for key, label in TREACHERY_WORDS.items())
     question = f"{unit.name} failed a control test in a civil war: rule on its treachery test"
-    choice = ctx.ask(Decision(f"treachery:{unit.id}", question, options, "loyal", GM))
+    asked = Decision(
+        f"treachery:{unit.id}", question, options, "loyal", GM, topic=TREACHERY, unit=unit.id
+    )
+    choice = ctx.ask(asked)
     if choice == "leaves":
         losses.destroy(ctx, unit, "leaves the field (treachery)")
     elif choice == "defects":

@@ -11,9 +11,11 @@ from rules_core import toolkit
 from rules_core.geometry import (
     Footprint,
     Point,
+    around,
     boxes_apart,
     facing_towards,
     interpenetrated,
+    near,
     quarter,
     within_to_front,
 )
@@ -109,7 +111,11 @@ def distance_to_contact(mover: Unit, target: Unit) -> float:
 
 def blockers(state: BattleState, unit: Unit, poses: list[Footprint], spare: set[str]) -> list[Unit]:
     """Other contingents a move through these poses would pass through."""
-    others = [(u.id, Footprint.of(u)) for u in state.units if u.id != unit.id and u.id not in spare]
+    others = [
+        (u.id, Footprint.of(u))
+        for u in near(state.units, around(poses))
+        if u.id != unit.id and u.id not in spare
+    ]
     found = set(interpenetrated(poses, others))
     return [u for u in state.units if u.id in found]
 

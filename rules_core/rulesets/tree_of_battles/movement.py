@@ -8,7 +8,14 @@ from dataclasses import dataclass
 from rules_core import paths
 from rules_core.context import Context
 from rules_core.dice import Modifier
-from rules_core.geometry import Footprint, Point, edge_distance, facing_towards, overlap_area
+from rules_core.geometry import (
+    Footprint,
+    Point,
+    edge_distance,
+    facing_towards,
+    overlap_area,
+)
+from rules_core.geometry import near as units_near
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import STATIONARY
@@ -140,7 +147,8 @@ def go(
         ):
             return False
         if any(
-            u.id != unit.id and overlap_area(turned, Footprint.of(u)) > 1e-6 for u in state.units
+            u.id != unit.id and overlap_area(turned, Footprint.of(u)) > 1e-6
+            for u in units_near(state.units, turned.bounds)
         ):
             return False
         near = measure.enemy_to_front(state, turned, unit.side, 1.0) if halt else None

@@ -180,8 +180,10 @@ def _shoot(
 
 def _target(state: BattleState, order: Order) -> Unit | str:
     key = order.params.get("target")
-    found = next((x for x in state.units if x.id == key), None)
-    return found if found is not None else f"no contingent {key!r} on the table"
+    try:
+        return state.unit(key) if isinstance(key, str) else f"no contingent {key!r} on the table"
+    except KeyError:
+        return f"no contingent {key!r} on the table"
 
 
 def move_dice(state: BattleState, unit: Unit, order: Order) -> movement.Dice | str:

@@ -51,6 +51,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     STATIONARY,
     STATUSES,
 )
+from rules_core.rulesets.tree_of_battles.topics import TOPICS
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
@@ -149,6 +150,7 @@ class TreeOfBattlesRules(Rules):
     order_kinds = orders.ORDER_KINDS
     parameters = PARAMETERS
     statuses = STATUSES
+    topics = TOPICS
     tables = {
         table.name: table
         for table in (

@@ -97,7 +97,11 @@ def leaders_with(state: BattleState, unit: Unit) -> tuple[Leader, ...]:
 
 def alive(state: BattleState, unit_id: str) -> bool:
     """True if the contingent is still on the table."""
-    return any(unit.id == unit_id for unit in state.units)
+    try:
+        state.unit(unit_id)
+    except KeyError:
+        return False
+    return True
 
 
 def add_dps(ctx: Context, unit_id: str, count: int, reason: str) -> None:

@@ -261,8 +261,29 @@ class Rest:
             self.fake.dms_refused.append(channel.recipient.id)  # as Discord does: not a bot bug
             return json_response(CANNOT_DM, 403)
         kind = "dm" if channel.type == 1 else "channel"
+        nonce = body.get("nonce") if body.get("enforce_nonce") else None
+        if nonce is not None:  # Discord returns the message it already made for this nonce
+            again = self.fake.nonces.get((channel.id, str(nonce)))
+            if again is not None:
+                return json_response(again.payload(self.fake.base_url))
         message = self.fake.create_message(channel.id, kind, body, files)
+        if nonce is not None:
+            self.fake.nonces[(channel.id, str(nonce))] = message
         return json_response(message.payload(self.fake.base_url))
+
+    async def channel_history(self, request: web.Request) -> web.Response:
+        """GET /channels/{id}/messages: the bot's messages there, newest first (``limit``)."""
+        channel_id = int(request.match_info["channel_id"])
+        if self.world.any_channel(channel_id) is None:
+            return self.fake.reject(request, 404, UNKNOWN_CHANNEL)
+        limit = min(int(request.query.get("limit", "50")), 100)
+        before = int(request.query.get("before", "0")) or None
+        shown = [
+            m
+            for m in reversed(self.fake.channel_messages(channel_id))
+            if not m.deleted and not m.ephemeral and (before is None or m.id < before)
+        ]
+        return json_response([m.payload(self.fake.base_url) for m in shown[:limit]])
 
     async def channel_message(self, request: web.Request) -> web.Response:
         """GET/PATCH/DELETE /channels/{id}/messages/{id}."""
@@ -312,6 +333,7 @@ def add_routes(app: web.Application, fake: FakeDiscord) -> None:
         *[(verb, hook_msg, rest.webhook_message) for verb in ("GET", "PATCH", "DELETE")],
         ("GET", "/channels/{channel_id}", rest.get_channel),
         ("POST", "/channels/{channel_id}/messages", rest.create_channel_message),
+        ("GET", "/channels/{channel_id}/messages", rest.channel_history),
         *[
             (verb, "/channels/{channel_id}/messages/{message_id}", rest.channel_message)
             for verb in ("GET", "PATCH", "DELETE")

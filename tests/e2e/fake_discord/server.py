@@ -35,6 +35,7 @@ class FakeDiscord:
         self.interactions: dict[int, InteractionRecord] = {}
         self.commands: dict[int | None, list[dict]] = {}
         self.attachments: dict[int, SentFile] = {}
+        self.nonces: dict[tuple[int, str], BotMessage] = {}  # (channel, nonce) -> message
         self.requests: list[str] = []
         self.rejected: list[str] = []
         self.dms_refused: list[int] = []  # users whose DMs were refused (they take none)

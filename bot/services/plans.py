@@ -1,0 +1,262 @@
+"""Plans: orders kept for later steps of the game turn, players done for the turn, and the one
+call to arms each player gets when their part of a turn opens.
+
+``advance`` (in ``stages``) calls ``through_planned`` before it keeps a resolution: play goes
+on at once through every step that each acting player has planned or is done for, and stops
+at the first one someone must still look at. Once the next stage is open, ``adopt`` turns the
+planned orders for it into that stage's orders and counts players done for the turn as
+confirmed; ``calls_to_arms`` lists, for each player whose part of the turn has just opened,
+every step they can plan now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import BattleOrder, PlannedOrder, Readiness, TurnPlan
+from bot.services.battle_state import Loaded, awaited, subject_words
+from bot.services.resolving import off_loop
+from bot.services.settings import MIN_HOURS
+from rules_core import engine, planning
+from rules_core.decisions import GM
+from rules_core.engine import Resolution
+from rules_core.events import PlanQueried
+from rules_core.orders import Order
+
+
+@dataclass(frozen=True)
+class CallToArms:
+    """One player's part of a game turn has opened: the steps they may plan, and by when."""
+
+    user_id: int
+    side_name: str
+    steps: tuple[str, ...]
+    deadline_at: datetime | None
+
+
+@dataclass
+class Carried:
+    """A resolution carried on through planned steps: the planned orders used (for the stage
+    log) and the keys whose player asked to be consulted at the step reached."""
+
+    result: Resolution
+    orders: list[Order] = field(default_factory=list)
+    consult: set[str] = field(default_factory=set)
+
+
+def planned_of(row: PlannedOrder) -> planning.Planned:
+    """A stored planned order as the core's plan entry."""
+    return planning.Planned(row.step_key, row.side_id, Order(row.actor, row.kind, row.params),
+                            row.consult)  # fmt: skip
+
+
+async def planned_rows(
+    session: AsyncSession, battle_id: int, key: str | None = None
+) -> list[PlannedOrder]:
+    """The battle's planned orders (for one step key, if given), in the order planned."""
+    query = select(PlannedOrder).where(PlannedOrder.battle_id == battle_id)
+    if key is not None:
+        query = query.where(PlannedOrder.step_key == key)
+    rows = await session.scalars(query.order_by(PlannedOrder.submitted_at, PlannedOrder.id))
+    return list(rows)
+
+
+async def turn_plan(
+    session: AsyncSession, battle_id: int, turn: int, key: str, user_id: int
+) -> TurnPlan:
+    """A player's row for a game turn, made if missing."""
+    row = await session.scalar(
+        select(TurnPlan).where(
+            TurnPlan.battle_id == battle_id, TurnPlan.turn == turn, TurnPlan.side_id == key
+        )
+    )
+    if row is None:
+        row = TurnPlan(battle_id=battle_id, turn=turn, side_id=key, user_id=user_id)
+        session.add(row)
+    return row
+
+
+async def done_keys(session: AsyncSession, battle_id: int, turn: int) -> set[str]:
+    """The keys of the players done for the rest of a game turn."""
+    rows = await session.scalars(
+        select(TurnPlan.side_id).where(
+            TurnPlan.battle_id == battle_id, TurnPlan.turn == turn, TurnPlan.done_at.is_not(None)
+        )
+    )
+    return set(rows)
+
+
+async def forget_done(session: AsyncSession, battle_id: int, turn: int) -> None:
+    """Nobody is done for a game turn any more (a GM went back a step: everyone looks again)."""
+    rows = await session.scalars(
+        select(TurnPlan).where(TurnPlan.battle_id == battle_id, TurnPlan.turn == turn)
+    )
+    for row in rows:
+        row.done_at = None
+
+
+async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms, ...]:
+    """The calls to arms the open stage made, as posted (for a result posted again)."""
+    battle, state = loaded.battle, loaded.state
+    if battle.stage_started_at is None or state.outcome is not None:
+        return ()
+    rows = await session.scalars(
+        select(TurnPlan).where(
+            TurnPlan.battle_id == battle.id,
+            TurnPlan.turn == state.cursor.turn,
+            TurnPlan.called_at == battle.stage_started_at,
+        )
+    )
+    names = {s.side_id: s.name for s in battle.sides}
+    calls = []
+    for row in rows:
+        side = row.side_id.split(":")[0]
+        steps = tuple(step_words(loaded, s) for s in planning.side_steps(loaded.rules, state, side))
+        if len(steps) > 1:
+            calls.append(CallToArms(row.user_id, names.get(side, side), steps, row.due_at))
+    return tuple(calls)
+
+
+async def drop_passed(session: AsyncSession, battle_id: int, turn: int) -> None:
+    """Forget planned orders of game turns already over (a step skipped, a unit gone)."""
+    await session.execute(
+        delete(PlannedOrder).where(PlannedOrder.battle_id == battle_id, PlannedOrder.turn < turn)
+    )
+
+
+async def through_planned(
+    session: AsyncSession, loaded: Loaded, result: Resolution, consult: set[str]
+) -> Carried:
+    """Carry a resolution on through every step that each acting player has planned or is
+    done for; stop at one that waits for someone, or for a player to be consulted (their
+    keys are added to ``consult`` and never count as done at that step)."""
+    carried = Carried(result, consult=consult)
+    rules, seed = loaded.rules, loaded.seed
+    for _ in range(planning.MAX_TURN_STEPS):
+        state = carried.result.state
+        if state.outcome is not None or state.pending is not None:
+            break
+        acting = engine.waiting(rules, state).sides
+        if not acting or GM in acting:
+            break
+        key = planning.current_key(rules, state)
+        rows = await planned_rows(session, loaded.battle.id, key)
+        at = replace(loaded, state=state)
+        carried_out = planning.carry_out(rules, state, [planned_of(r) for r in rows])
+        if carried_out.consult:
+            queried = [f.planned for f in carried_out.fallbacks if f.planned.consult]
+            for row in rows:
+                if planned_of(row) in queried:
+                    await session.delete(row)
+                    carried.consult.add(at.key_of(row.side_id, row.user_id))
+            notes = tuple(PlanQueried(side, key) for side in carried_out.consult)
+            carried.result = Resolution(state, (*carried.result.events, *notes),
+                                        carried.result.entries)  # fmt: skip
+            break
+        planned = {at.key_of(r.side_id, r.user_id) for r in rows}
+        done = await done_keys(session, loaded.battle.id, state.cursor.turn)
+        waiting = [at.key_of(s, u) for s, u in awaited(at, acting)]
+        if not planning.covered(waiting, planned, done - carried.consult):
+            break
+        step = await off_loop(planning.run_planned, rules, seed, state, carried_out)
+        carried.result = carried.result.then(step)
+        carried.orders += carried_out.orders
+        for row in rows:
+            await session.delete(row)
+    await session.flush()
+    return carried
+
+
+async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str]) -> None:
+    """Make the planned orders for the stage just opened its orders, and count the players
+    done for the turn (but not those to be consulted) as having confirmed it."""
+    battle, state = loaded.battle, loaded.state
+    if state.outcome is not None:
+        return
+    await drop_passed(session, battle.id, state.cursor.turn)
+    if state.pending is not None:
+        return
+    key = planning.current_key(loaded.rules, state)
+    seqs: dict[str, int] = {}
+    for row in await planned_rows(session, battle.id, key):
+        seq = seqs.get(row.actor, 0)
+        seqs[row.actor] = seq + 1
+        session.add(
+            BattleOrder(battle_id=battle.id, stage=battle.stage, side_id=row.side_id,
+                        user_id=row.user_id, actor=row.actor, seq=seq, kind=row.kind,
+                        params=dict(row.params), summary=row.summary,
+                        submitted_at=row.submitted_at)
+        )  # fmt: skip
+        await session.delete(row)
+    done = await done_keys(session, battle.id, state.cursor.turn)
+    acting = engine.waiting(loaded.rules, state).sides
+    for side, user in awaited(loaded, acting):
+        ready_key = loaded.key_of(side, user)
+        if ready_key in done and ready_key not in consult:
+            session.add(Readiness(battle_id=battle.id, stage=battle.stage, side_id=ready_key,
+                                  user_id=user, confirmed_at=now))  # fmt: skip
+            done.discard(ready_key)  # one row per key
+    await session.flush()
+
+
+async def calls_to_arms(
+    session: AsyncSession, loaded: Loaded, now: datetime
+) -> tuple[CallToArms, ...]:
+    """One call for each player the open stage waits on whose part of the game turn opens
+    now: every step of the turn they may plan, with the deadline."""
+    battle, state, rules = loaded.battle, loaded.state, loaded.rules
+    if state.outcome is not None or state.pending is not None:
+        return ()
+    acting = engine.waiting(rules, state).sides
+    names = {s.side_id: s.name for s in battle.sides}
+    calls = []
+    for side, user in awaited(loaded, acting):
+        if side == GM:
+            continue
+        key = loaded.key_of(side, user)
+        row = await turn_plan(session, battle.id, state.cursor.turn, key, user)
+        if row.called_at is not None:
+            continue
+        row.called_at, row.due_at = now, battle.deadline_at
+        steps = tuple(step_words(loaded, s) for s in planning.side_steps(rules, state, side))
+        if len(steps) > 1:
+            calls.append(CallToArms(user, names.get(side, side), steps, battle.deadline_at))
+    await session.flush()
+    return tuple(calls)
+
+
+def step_words(loaded: Loaded, step: planning.TurnStep) -> str:
+    """``Command: Orders (Legio I)``: a step of the turn as a player picks it."""
+    return f"{step.title}{subject_words(planning.at_step(loaded.state, step))}"
+
+
+async def plan_deadline(
+    session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str]
+) -> datetime | None:
+    """The deadline of the open stage when every player it waits on was called to arms for
+    this part of the turn and has planned ahead in it: their plan's deadline covers all its
+    steps (the latest of them, a quarter of an hour from now at the soonest). None keeps the
+    step's own deadline: players who answer step by step get a fresh one for each step, and
+    so do questions, players to be consulted and anyone never called."""
+    state = loaded.state
+    if state.outcome is not None or state.pending is not None:
+        return None
+    acting = engine.waiting(loaded.rules, state).sides
+    keys = {loaded.key_of(side, user) for side, user in awaited(loaded, acting) if side != GM}
+    if not keys or keys & consult:
+        return None
+    rows = await session.scalars(
+        select(TurnPlan).where(
+            TurnPlan.battle_id == loaded.battle.id,
+            TurnPlan.turn == state.cursor.turn,
+            TurnPlan.side_id.in_(keys),
+        )
+    )
+    dues = [row.due_at for row in rows if row.due_at is not None and row.planned]
+    if len(dues) < len(keys):
+        return None
+    return max(max(dues), now + timedelta(hours=MIN_HOURS))

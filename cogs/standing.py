@@ -1,0 +1,120 @@
+"""/standing: list, set and clear standing instructions; each is answered privately."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import AideBot
+from bot.presentation.announce import post_report
+from bot.presentation.replies import labelled_choices, place_of
+from bot.presentation.standing import (
+    standing_cleared_text,
+    standing_list_text,
+    standing_set_text,
+)
+
+Ref = app_commands.Range[str, 1, 100]
+
+
+@app_commands.guild_only()
+class StandingCog(
+    commands.GroupCog, group_name="standing", group_description="Standing instructions"
+):
+    """How your side, or one of your units, answers a recurring question without waiting."""
+
+    def __init__(self, bot: AideBot) -> None:
+        self.bot = bot
+        self.standing = bot.services.standing
+
+    @app_commands.command(name="list", description="Your standing instructions")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        """List the instructions the user may see."""
+        views = await self.standing.shown(place_of(interaction), interaction.user.id)
+        await interaction.response.send_message(standing_list_text(views), ephemeral=True)
+
+    @app_commands.command(name="set", description="Answer a kind of question in advance")
+    @app_commands.describe(
+        topic="The kind of question (offered as you type)",
+        choice="How to answer it",
+        condition="Only when this holds (blank: always)",
+        unit="Only for this unit of yours (blank: your whole side)",
+        side="The side (a GM, or a player of several sides)",
+    )
+    async def set_(
+        self,
+        interaction: discord.Interaction,
+        topic: Ref,
+        choice: Ref,
+        condition: Ref | None = None,
+        unit: Ref | None = None,
+        side: Ref | None = None,
+    ) -> None:
+        """Set (or replace) a standing instruction."""
+        place = place_of(interaction)
+        view = await self.standing.set(
+            place, interaction.user.id, topic, choice, condition or "", unit, side
+        )
+        await interaction.response.send_message(standing_set_text(view), ephemeral=True)
+        report = await self.standing.answer_open(place)  # a question it covers may be open
+        if report is not None:
+            await post_report(self.bot, report)
+
+    @app_commands.command(name="clear", description="Take back standing instructions")
+    @app_commands.describe(
+        topic="Only those about this kind of question",
+        unit="Only those for this unit",
+        side="Only those of this side (a GM may clear anyone's)",
+    )
+    async def clear(
+        self,
+        interaction: discord.Interaction,
+        topic: Ref | None = None,
+        unit: Ref | None = None,
+        side: Ref | None = None,
+    ) -> None:
+        """Clear standing instructions."""
+        views = await self.standing.clear(
+            place_of(interaction), interaction.user.id, topic, unit, side
+        )
+        await interaction.response.send_message(standing_cleared_text(views), ephemeral=True)
+
+    @set_.autocomplete("topic")
+    @clear.autocomplete("topic")
+    async def topic_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the questions the rules ask again and again."""
+        return labelled_choices(await self.standing.topics(place_of(interaction)), current)
+
+    @set_.autocomplete("choice")
+    async def choice_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the chosen topic's answers."""
+        topic = str(getattr(interaction.namespace, "topic", None) or "")
+        return labelled_choices(await self.standing.choices(place_of(interaction), topic), current)
+
+    @set_.autocomplete("condition")
+    async def condition_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the chosen topic's conditions."""
+        topic = str(getattr(interaction.namespace, "topic", None) or "")
+        pairs = await self.standing.conditions(place_of(interaction), topic)
+        return labelled_choices(pairs, current)
+
+    @set_.autocomplete("unit")
+    @clear.autocomplete("unit")
+    async def unit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer only the user's own units."""
+        pairs = await self.standing.units(place_of(interaction), interaction.user.id)
+        return labelled_choices(pairs, current)
+
+
+async def setup(bot: AideBot) -> None:
+    """Load /standing."""
+    await bot.add_cog(StandingCog(bot))

@@ -1,0 +1,193 @@
+"""Planning ahead: the steps of the current game turn still to come, and orders kept for them.
+
+A player may give orders for any step of the current game turn in which their side acts, not
+only the open one. ``turn_steps`` lists those steps from the sequence of play as data (a step
+repeated for subjects gives one entry per subject; alternate player turns give each side its
+own steps). An order planned for a later step is judged now, against the present state placed
+at that step, for a preview (``preview``), and judged again when its step comes
+(``carry_out``): one that has become illegal is dropped, so the engine falls back on the
+ruleset's default, and the result says why, unless its player asked to be consulted, in which
+case the step waits for that player instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from rules_core import engine
+from rules_core.codec import Serialisable
+from rules_core.decisions import GM
+from rules_core.engine import Resolution
+from rules_core.events import PlanFellBack
+from rules_core.orders import Illegal, Order, Verdict
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
+from rules_core.steps import Actors, Cursor, SequenceOfPlay, Step, Subject, active_side, advance
+
+MAX_TURN_STEPS = 500  # a guard against a sequence of play whose turn never ends
+
+
+@dataclass(frozen=True)
+class TurnStep(Serialisable):
+    """One step of the current game turn that takes orders: its key, where it stands in the
+    sequence (step id, subject), who acts in it, and the cursor that reaches it."""
+
+    key: str  # ``turn:label``, unique in a battle: ``3:orders@roman#r_div2``
+    turn: int
+    step: str
+    title: str
+    subject: str | None
+    sides: tuple[str, ...]
+    cursor: Cursor
+
+
+@dataclass(frozen=True)
+class Planned(Serialisable):
+    """An order kept for a step: the step's key, the side giving it, the order, and whether its
+    player asked to be consulted if it cannot be carried out ("ask me")."""
+
+    step: str
+    side: str
+    order: Order
+    consult: bool = False
+
+
+@dataclass(frozen=True)
+class Fallback(Serialisable):
+    """A planned order that could not be carried out at its step, and why."""
+
+    planned: Planned
+    reason: str
+
+
+@dataclass(frozen=True)
+class CarriedOut:
+    """The planned orders of the step now reached: those still legal, those dropped (the
+    default is used), and the sides whose player asked to be consulted about a dropped one."""
+
+    orders: tuple[Order, ...]
+    fallbacks: tuple[Fallback, ...]
+    consult: tuple[str, ...]
+
+
+def step_key(sequence: SequenceOfPlay, cursor: Cursor) -> str:
+    """The key orders planned for the step at ``cursor`` are kept under."""
+    return f"{cursor.turn}:{cursor.label(sequence)}"
+
+
+def current_key(rules: Rules, state: BattleState) -> str:
+    """The key of the step the battle stands at."""
+    return step_key(rules.sequence, state.cursor)
+
+
+def step_sides(sequence: SequenceOfPlay, step: Step, cursor: Cursor) -> tuple[str, ...]:
+    """The player sides that give orders in a step, from the sequence of play alone."""
+    if not step.order_kinds or step.actors in (Actors.NOBODY, Actors.GM):
+        return ()
+    if step.actors is Actors.BOTH:
+        return tuple(cursor.side_order)
+    side = active_side(sequence, cursor)
+    return () if not side else (side,)
+
+
+def turn_steps(rules: Rules, state: BattleState) -> tuple[TurnStep, ...]:
+    """The steps of the current game turn from the one open now (included) that take orders
+    from a player side, in the order they come. Set-up is its own turn (turn 0)."""
+    sequence = rules.sequence
+    cursor = state.cursor
+    if state.outcome is not None:
+        return ()
+    found: list[TurnStep] = []
+    for _ in range(MAX_TURN_STEPS):
+        step = sequence.step(cursor.step)
+        sides = step_sides(sequence, step, cursor)
+        if sides:
+            subject = None if cursor.subject is None else cursor.subject.id
+            key = step_key(sequence, cursor)
+            found.append(TurnStep(key, cursor.turn, step.id, step.title, subject, sides, cursor))
+        before = cursor
+
+        def subjects(later: Step, at: Cursor = before) -> tuple[Subject, ...]:
+            assert later.repeat_for is not None
+            return rules.subjects(later.repeat_for, replace(state, cursor=at))
+
+        cursor = advance(sequence, cursor, subjects)
+        if cursor.turn != state.cursor.turn:
+            break
+    return tuple(found)
+
+
+def side_steps(rules: Rules, state: BattleState, side: str) -> tuple[TurnStep, ...]:
+    """The steps of the current game turn still to come in which ``side`` gives orders."""
+    return tuple(step for step in turn_steps(rules, state) if side in step.sides)
+
+
+def find_step(rules: Rules, state: BattleState, key: str) -> TurnStep | None:
+    """The step of the current game turn with this key, or None if it has passed or is not
+    in this turn."""
+    return next((step for step in turn_steps(rules, state) if step.key == key), None)
+
+
+def at_step(state: BattleState, step: TurnStep) -> BattleState:
+    """The present state placed at a later step: what a planned order is judged against."""
+    return replace(state, cursor=step.cursor, pending=None)
+
+
+def preview(rules: Rules, state: BattleState, step: TurnStep, order: Order) -> Verdict:
+    """The verdict on an order planned for ``step``, judged now against the present state."""
+    return rules.judge(at_step(state, step), order)
+
+
+def plan_orders(
+    rules: Rules, state: BattleState, step: TurnStep, orders: Iterable[Order]
+) -> list[Order]:
+    """The orders of a list that are legal at ``step`` as the battle stands now."""
+    placed = at_step(state, step)
+    return [order for order in orders if not isinstance(rules.judge(placed, order), Illegal)]
+
+
+def due(rules: Rules, state: BattleState, plan: Iterable[Planned]) -> tuple[Planned, ...]:
+    """The planned orders for the step the battle has reached, in the order planned."""
+    key = current_key(rules, state)
+    return tuple(planned for planned in plan if planned.step == key)
+
+
+def carry_out(rules: Rules, state: BattleState, planned: Sequence[Planned]) -> CarriedOut:
+    """Judge the planned orders of the current step again: keep the legal ones, drop the rest
+    (the engine then uses the default) with the reason, and name the sides to consult."""
+    kept: list[Order] = []
+    dropped: list[Fallback] = []
+    for item in planned:
+        verdict = rules.judge(state, item.order)
+        if isinstance(verdict, Illegal):
+            dropped.append(Fallback(item, verdict.reason))
+        else:
+            kept.append(item.order)
+    consult = tuple(dict.fromkeys(f.planned.side for f in dropped if f.planned.consult))
+    return CarriedOut(tuple(kept), tuple(dropped), consult)
+
+
+def run_planned(
+    rules: Rules, seed: bytes, state: BattleState, carried: CarriedOut, given: Sequence[Order] = ()
+) -> Resolution:
+    """Resolve the current step with its planned orders (after any ``given`` now), carrying on
+    through the steps that need nobody; each planned order that fell back is said in the log
+    right after the step begins."""
+    result = engine.run(rules, seed, state, (*given, *carried.orders))
+    notes = tuple(
+        PlanFellBack(f.planned.order.actor, f.planned.order.kind, f.reason)
+        for f in carried.fallbacks
+    )
+    events = (*result.events[:1], *notes, *result.events[1:])
+    return Resolution(result.state, events, result.entries)
+
+
+def covered(
+    acting: Collection[str], planned_sides: Collection[str], done_sides: Collection[str]
+) -> bool:
+    """Whether a step may resolve at once: every acting side has orders for it or is done for
+    the turn (a step that waits for the GM never resolves on its own)."""
+    if not acting or GM in acting:
+        return False
+    return all(side in planned_sides or side in done_sides for side in acting)

@@ -1,0 +1,47 @@
+"""The questions Hail Caesar asks again and again, for standing instructions."""
+
+from __future__ import annotations
+
+from rules_core.decisions import Option
+from rules_core.rulesets.hail_caesar.profiles import MOUNTED
+from rules_core.rulesets.hail_caesar.status import CASUALTIES, SHAKEN
+from rules_core.standing import Condition, Topic, when_other, when_unit
+from rules_core.state import Unit
+
+REROLL = "reroll"
+HOLD_OR_RETREAT = "hold_or_retreat"
+SIGHT = "sight"
+
+REROLL_WORDS = {"reroll": "re-roll the order dice", "keep": "keep the result"}
+HOLD_WORDS = {"hold_disordered": "hold your ground disordered", "retreat": "retreat in good order"}
+SIGHT_WORDS = {"blocked": "it cannot see", "clear": "it can see"}
+
+
+def _options(words: dict[str, str]) -> tuple[Option, ...]:
+    return tuple(Option(key, label) for key, label in words.items())
+
+
+def _hurt(unit: Unit) -> bool:
+    return CASUALTIES.of(unit) > 0
+
+
+TOPICS = (
+    Topic(REROLL, "the army commander's re-roll of a failed order test", _options(REROLL_WORDS)),
+    Topic(
+        HOLD_OR_RETREAT,
+        "hold disordered or retreat after a break test from shooting",
+        _options(HOLD_WORDS),
+        (
+            Condition("shaken", "if the unit is shaken", when_unit(SHAKEN.of)),
+            Condition(
+                "casualties",
+                "if the unit has casualties",
+                when_unit(lambda x: CASUALTIES.of(x) > 0),
+            ),
+            Condition(
+                "by_mounted", "if the shooters are mounted", when_other(lambda x: x.type in MOUNTED)
+            ),
+        ),
+    ),
+    Topic(SIGHT, "whether a shooter sees its target (the GM rules)", _options(SIGHT_WORDS)),
+)

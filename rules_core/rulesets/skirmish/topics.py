@@ -1,0 +1,49 @@
+"""The questions the skirmish rules ask again and again, for standing instructions."""
+
+from __future__ import annotations
+
+from rules_core.decisions import Option
+from rules_core.rulesets.skirmish.status import DISORDERED, WOUNDS
+from rules_core.standing import Condition, Topic, when_other, when_unit
+from rules_core.state import Unit
+
+INITIATIVE = "initiative"
+CHARGE_RESPONSE = "charge_response"
+FOLLOW_UP = "follow_up"
+
+INITIATIVE_WORDS = {"first": "go first", "second": "go second"}
+FOLLOW_WORDS = {"follow_up": "follow up", "halt": "halt"}
+
+
+def _mounted(unit: Unit) -> bool:
+    return unit.type == "cavalry"
+
+
+def _wounded(unit: Unit) -> bool:
+    return WOUNDS.of(unit) > 0
+
+
+TOPICS = (
+    Topic(INITIATIVE, "go first or second after winning the initiative",
+          tuple(Option(k, v) for k, v in INITIATIVE_WORDS.items())),
+    Topic(
+        CHARGE_RESPONSE,
+        "stand or evade when charged",
+        (Option("stand", "stand"), Option("evade", "evade")),
+        (
+            Condition("by_mounted", "if charged by cavalry", when_other(_mounted)),
+            Condition("by_foot", "if charged by foot", when_other(lambda x: not _mounted(x))),
+            Condition("wounded", "if the unit is wounded", when_unit(_wounded)),
+            Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
+        ),
+    ),
+    Topic(
+        FOLLOW_UP,
+        "follow up or halt when the enemy falls back",
+        tuple(Option(k, v) for k, v in FOLLOW_WORDS.items()),
+        (
+            Condition("wounded", "if the unit is wounded", when_unit(_wounded)),
+            Condition("foe_mounted", "if the enemy is cavalry", when_other(_mounted)),
+        ),
+    ),
+)  # fmt: skip

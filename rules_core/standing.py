@@ -1,0 +1,202 @@
+"""Standing instructions: a side's (or a unit's) answer, given ahead, to a recurring question.
+
+A ruleset declares the kinds of question it asks again and again as ``Topic``s (a charge
+response, a re-roll, follow up or halt), each with the choices an instruction may pick and the
+named ``Condition``s it may be limited to ("if charged by mounted"). A resolver marks each
+question it asks with its topic (``Decision.topic``) and the unit it is about
+(``Decision.unit``, with ``Decision.other`` the enemy unit that prompted it).
+
+``standing_answer`` finds the instruction that answers an open question: a unit's own
+instructions come before its side's, and among them the first whose condition holds and whose
+choice the question offers wins. The answer goes through the engine like any other, so the
+record and ``verify`` treat it as the side's answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rules_core.codec import Serialisable
+from rules_core.decisions import GM, Answer, Decision, Option
+from rules_core.state import BattleState, Unit
+
+if TYPE_CHECKING:
+    from rules_core.engine import Resolution
+    from rules_core.plugin import Rules
+
+STANDING_REASON = "answered by standing instruction"  # how an answer's ``reason`` begins
+
+Predicate = Callable[[BattleState, Decision], bool]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A named test over the battle and the question (``charged_by_mounted``)."""
+
+    id: str
+    title: str
+    test: Predicate
+
+    def holds(self, state: BattleState, decision: Decision) -> bool:
+        """Whether the condition holds for this question now (False if it cannot be judged)."""
+        try:
+            return bool(self.test(state, decision))
+        except KeyError:  # the unit it names has left the table
+            return False
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A kind of question a ruleset asks again and again, the choices a standing instruction
+    may pick for it and the conditions it may be limited to."""
+
+    id: str
+    title: str
+    choices: tuple[Option, ...]
+    conditions: tuple[Condition, ...] = ()
+
+    @property
+    def choice_ids(self) -> tuple[str, ...]:
+        """The ids of the choices."""
+        return tuple(choice.id for choice in self.choices)
+
+    def condition(self, condition_id: str) -> Condition | None:
+        """The condition with this id, or None."""
+        return next((c for c in self.conditions if c.id == condition_id), None)
+
+
+@dataclass(frozen=True)
+class Standing(Serialisable):
+    """How a side (or one of its units) answers a topic's questions: ``choice``, when
+    ``condition`` holds (empty: always)."""
+
+    side: str
+    topic: str
+    choice: str
+    condition: str = ""
+    unit: str | None = None
+
+
+def topic_of(rules: Rules, topic_id: str) -> Topic | None:
+    """The ruleset's topic with this id, or None."""
+    return next((t for t in rules.topics if t.id == topic_id), None)
+
+
+def standing_problem(rules: Rules, state: BattleState | None, standing: Standing) -> str | None:
+    """Why a standing instruction cannot be kept (unknown topic, choice or condition; a unit
+    not of its side), or None if it can."""
+    topic = topic_of(rules, standing.topic)
+    if topic is None:
+        return f"the rules ask no questions about {standing.topic!r}"
+    if standing.choice not in topic.choice_ids:
+        offered = ", ".join(topic.choice_ids)
+        return f"{standing.choice!r} is not a choice for {topic.title} (choose from {offered})"
+    if standing.condition and topic.condition(standing.condition) is None:
+        return f"{standing.condition!r} is not a condition for {topic.title}"
+    if standing.side == GM:
+        return "standing instructions are for sides, not the GM"
+    if state is not None:
+        if standing.side not in {side.id for side in state.sides}:
+            return f"no side {standing.side!r} in this battle"
+        if standing.unit is not None:
+            unit = next((u for u in state.units if u.id == standing.unit), None)
+            if unit is None:
+                return f"no unit {standing.unit!r} on the table"
+            if unit.side != standing.side:
+                return f"{unit.name} is not a unit of {standing.side}"
+    return None
+
+
+def standing_answer(
+    rules: Rules, state: BattleState, decision: Decision, instructions: Sequence[Standing]
+) -> Answer | None:
+    """The answer a standing instruction gives to an open question, or None if none covers it.
+
+    Only instructions of the side that must answer count (never the GM's questions); a unit's
+    own instructions come before its side's, and at each level those with a condition come
+    before those without; the first whose condition holds and whose choice the question offers
+    answers it.
+    """
+    topic = topic_of(rules, decision.topic) if decision.topic else None
+    if topic is None or decision.who == GM:
+        return None
+    mine = [s for s in instructions if s.side == decision.who and s.topic == decision.topic]
+    units = [s for s in mine if s.unit is not None and s.unit == decision.unit]
+    sides = [s for s in mine if s.unit is None]
+    ordered = [s for level in (units, sides) for s in _conditional_first(level)]
+    for standing in ordered:
+        if decision.problem(standing.choice) is not None:
+            continue
+        if standing.condition:
+            condition = topic.condition(standing.condition)
+            if condition is None or not condition.holds(state, decision):
+                continue
+        return Answer(decision.id, standing.choice, decision.who, _words(topic, standing))
+    return None
+
+
+def _conditional_first(level: Sequence[Standing]) -> list[Standing]:
+    """Instructions with a condition before those without, each in the order given."""
+    return [s for s in level if s.condition] + [s for s in level if not s.condition]
+
+
+def _words(topic: Topic, standing: Standing) -> str:
+    """The reason an answer by a standing instruction carries (it reaches the battle log)."""
+    label = next((c.label for c in topic.choices if c.id == standing.choice), standing.choice)
+    condition = topic.condition(standing.condition) if standing.condition else None
+    when = f" {condition.title}" if condition else ""
+    return f"{STANDING_REASON}: {label}{when} ({topic.title})"
+
+
+def by_standing(reason: str) -> bool:
+    """Whether an answer's reason says a standing instruction gave it."""
+    return reason.startswith(STANDING_REASON)
+
+
+def standing_answers(
+    rules: Rules, state: BattleState, instructions: Sequence[Standing]
+) -> list[Answer]:
+    """The answers standing instructions give to the questions open in this state."""
+    if state.pending is None:
+        return []
+    found = (standing_answer(rules, state, d, instructions) for d in state.pending.open)
+    return [answer for answer in found if answer is not None]
+
+
+# -- conditions the rulesets share ---------------------------------------------------------
+
+
+def when_unit(test: Callable[[Unit], bool]) -> Predicate:
+    """A predicate over the unit the question is about."""
+    return lambda state, decision: test(state.unit(decision.unit))
+
+
+def when_other(test: Callable[[Unit], bool]) -> Predicate:
+    """A predicate over the enemy unit that prompted the question (the charger, the foe)."""
+    return lambda state, decision: test(state.unit(decision.other))
+
+
+MAX_STANDING_ANSWERS = 1_000  # a guard: every answer moves the battle on, but be sure
+
+
+def play_standing(
+    rules: Rules, seed: bytes, result: Resolution, instructions: Sequence[Standing]
+) -> Resolution:
+    """A resolution carried on by answering, through the engine, every open question a
+    standing instruction covers (answering may open the next), until one is left for a
+    human or nothing is open; unchanged when no instruction applies."""
+    from rules_core import engine  # the engine's plugin imports this module
+
+    for _ in range(MAX_STANDING_ANSWERS):
+        state = result.state
+        if state.outcome is not None:
+            return result
+        found = standing_answers(rules, state, instructions)
+        if not found:
+            return result
+        result = engine.settle(
+            rules, seed, result.then(engine.answer(rules, seed, state, found[0]))
+        )
+    raise RuntimeError("standing instructions never stopped answering")

@@ -1,0 +1,68 @@
+"""The pace report: scripted players planning ahead stop less than players answering step by
+step, and the JSON carries every field (no timing assertions)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bot import pace
+from bot.services.settings import DEFAULT_POLICY, DeadlinePolicy, decision_deadline, step_deadline
+from rules_core import registry
+
+
+def test_planning_ahead_needs_fewer_stops_than_step_by_step() -> None:
+    rows = pace.measure(("hail_caesar", "tree_of_battles"), 1, standing=pace.scripted_standing)
+    by = {(row["ruleset"], row["mode"]): row for row in rows}
+    for ruleset in ("hail_caesar", "tree_of_battles"):
+        step, plan = by[(ruleset, "step")], by[(ruleset, "plan")]
+        assert step["turns"] == plan["turns"] == 1
+        assert float(plan["stops_mean"]) < float(step["stops_mean"])  # type: ignore[arg-type]
+        assert set(FIELDS) <= set(step) and set(FIELDS) <= set(plan)
+
+
+FIELDS = pace.FIELDS
+
+
+def test_a_step_by_step_hail_caesar_turn_stops_each_side_at_every_step() -> None:
+    rules = registry.get("hail_caesar").rules
+    assert rules is not None
+    sample = rules.sample_battle()
+    assert sample is not None
+    played = pace.play(rules, sample, 1, "step")
+    # General Advance, one order step per division (two each) and shooting, per side.
+    assert min(played.stops[1].values()) >= 4
+
+
+def test_the_command_prints_a_table_and_writes_json(tmp_path: Path) -> None:
+    out = tmp_path / "pace.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "pace", "--ruleset", "hail_caesar", "--turns", "1",
+         "--json", str(out), "--seed", "3"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert "| hail_caesar | step |" in done.stdout and "| hail_caesar | plan |" in done.stdout
+    data = json.loads(out.read_text())
+    assert data["fields"] == list(FIELDS)
+    assert [row["mode"] for row in data["rows"]] == ["step", "plan"]
+    for row in data["rows"]:
+        assert set(row) == set(FIELDS)
+
+
+def test_an_unknown_ruleset_is_refused() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "pace", "--ruleset", "chess", "--turns", "1"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 2 and "no sample battle for chess" in done.stderr
+
+
+def test_own_deadlines_scale_with_the_campaign_policy() -> None:
+    assert step_deadline(DEFAULT_POLICY) == 48.0
+    assert decision_deadline(DEFAULT_POLICY, 8.0) == 8.0
+    fast = DeadlinePolicy(step_hours=24.0, decision_hours=12.0)
+    assert step_deadline(fast, 12.0) == 6.0
+    assert decision_deadline(fast, 8.0) == 4.0
+    assert decision_deadline(fast) == 12.0

@@ -1,0 +1,86 @@
+"""Planning ahead in the core: the steps still to come in a game turn, previews of orders
+planned for them, and planned orders judged again when their step comes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules_core import engine, planning, registry
+from rules_core.orders import Illegal, Order, Preview
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
+
+SEED = b"plan"
+
+
+def _hail_caesar_turn_one() -> tuple[Rules, BattleState]:
+    rules = registry.get("hail_caesar").rules
+    assert rules is not None
+    sample = rules.sample_battle()
+    assert sample is not None
+    state = engine.begin(rules, sample)
+    orders = [o for s in engine.waiting(rules, state).sides for o in rules.demo_orders(state, s)]
+    return rules, engine.run(rules, SEED, state, orders).state
+
+
+def test_the_turn_lists_each_sides_steps_with_their_subjects() -> None:
+    rules, state = _hail_caesar_turn_one()
+    steps = planning.turn_steps(rules, state)
+    first = state.cursor.side_order[0]
+    mine = planning.side_steps(rules, state, first)
+    assert mine[0].step == "army" and mine[-1].step == "shooting"
+    divisions = [s.subject for s in mine if s.step == "orders"]
+    assert divisions and None not in divisions
+    assert all(s.sides == (first,) for s in mine)
+    other = planning.side_steps(rules, state, state.cursor.side_order[1])
+    assert len(steps) == len(mine) + len(other)
+    assert steps[0].key == planning.current_key(rules, state)
+    assert len({s.key for s in steps}) == len(steps)
+    assert all(s.turn == state.cursor.turn for s in steps)
+
+
+def test_an_order_for_a_later_division_is_previewed_there_and_refused_now() -> None:
+    rules, state = _hail_caesar_turn_one()
+    side = state.cursor.side_order[0]
+    later = [s for s in planning.side_steps(rules, state, side) if s.step == "orders"][-1]
+    unit = next(u for u in state.units_of(side) if u.group == later.subject)
+    order = Order(unit.id, "hold")
+    assert isinstance(planning.preview(rules, state, later, order), Preview)
+    assert isinstance(rules.judge(state, Order(unit.id, "form", {"formation": "x"})), Illegal)
+
+
+def test_a_planned_order_no_longer_legal_falls_back_and_names_who_to_consult() -> None:
+    rules, state = _hail_caesar_turn_one()
+    side = state.cursor.side_order[0]
+    later = [s for s in planning.side_steps(rules, state, side) if s.step == "orders"][-1]
+    unit = next(u for u in state.units_of(side) if u.group == later.subject)
+    there = planning.at_step(state, later)
+    good = planning.Planned(later.key, side, Order(unit.id, "hold"))
+    gone = planning.Planned(later.key, side, Order("nobody", "hold"), consult=True)
+    assert planning.due(rules, there, [good, gone]) == (good, gone)
+    assert planning.due(rules, state, [good, gone]) == ()
+    result = planning.carry_out(rules, there, [good, gone])
+    assert result.orders == (good.order,)
+    assert [f.planned for f in result.fallbacks] == [gone]
+    assert "nobody" in result.fallbacks[0].reason
+    assert result.consult == (side,)
+    quiet = planning.carry_out(rules, there, [replace(gone, consult=False)])
+    assert quiet.consult == () and len(quiet.fallbacks) == 1
+
+
+def test_a_step_resolves_at_once_only_when_every_acting_side_is_covered() -> None:
+    assert planning.covered(("a", "b"), {"a"}, {"b"})
+    assert not planning.covered(("a", "b"), {"a"}, set())
+    assert not planning.covered((), {"a"}, {"a"})
+    assert not planning.covered(("gm",), set(), {"gm"})
+
+
+def test_the_turn_ends_where_the_next_turn_begins() -> None:
+    rules = registry.get("tree_of_battles").rules
+    assert rules is not None
+    sample = rules.sample_battle()
+    assert sample is not None
+    state = engine.begin(rules, sample)
+    steps = planning.turn_steps(rules, state)
+    assert [s.step for s in steps][-1] == "charges"
+    assert all(s.sides == tuple(state.cursor.side_order) for s in steps)
