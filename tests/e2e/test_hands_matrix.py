@@ -261,3 +261,44 @@ async def test_a_private_question_answered_from_answer_and_by_a_gm_ruling(
     assert len(reports(h, where, BATTLE)) == before + 1
     public = [t for m in h.messages(where) if not m.ephemeral for t in message_texts(m)]
     assert not leaks(public, {"swap", "Blue is away", *OPTIONS})
+
+
+PLANNED_READS: dict[str, dict[str, object]] = {
+    "battle status": {},
+    "battle map": {},
+    "battle log": {"turn": 1},
+    "battle record": {},
+    "orders mine": {},
+    "campaign info": {},
+}
+PLANNED_TYPED = [("order withdraw", "unit"), ("order move", "step"), ("order move", "unit")]
+
+
+async def test_a_planned_order_is_its_players_alone(aide: Harness) -> None:
+    """Rome plans a move for a later step of the turn (Hail Caesar, as in test_plan_ahead):
+    its preview and destination reach no other viewer through any surface."""
+    from tests.e2e.test_plan_ahead import plan, to_turn_one
+
+    h, where = aide, aide.channel("punic-wars")
+    observer = h.world.owner
+    await to_turn_one(h)
+    await h.slash(observer, "campaign watch", channel=where)
+    planned = await plan(h, h.alice, "Command: Orders — Legio", "First Cohort", x=5, y=12)
+    summary = planned.split("**First Cohort**: ")[1].split("\n")[0]
+    tokens = {summary, "(5, 12)", "[5, 12]", "[5.0, 12.0]"}
+    seats = {"gm": h.gm, "rome": h.alice, "gaul": h.bob, "observer": observer,
+             "outsider": h.outsider}  # fmt: skip
+    for seat, user in seats.items():
+        replies = {n: await h.slash(user, n, channel=where, **o) for n, o in PLANNED_READS.items()}
+        offered = []
+        for command, option in PLANNED_TYPED:
+            offered += await h.autocomplete(user, command, option, channel=where, **{option: ""})
+        texts = [t for m in h.messages(where) if not m.ephemeral for t in message_texts(m)]
+        texts += [t for m in h.dms(user) for t in message_texts(m)]
+        texts += [t for reply in replies.values() for t in reply_texts(reply)]
+        texts += [f"{c['name']} {c['value']}" for c in offered]
+        found = [(token, text[:120]) for text in texts for token in tokens if token in text]
+        if seat == "rome":
+            assert found, "Rome reads its own plan"
+        else:  # nor does the GM: no surface lists another's planned orders (none leaks them)
+            assert not found, (seat, found)
