@@ -211,11 +211,12 @@ def call_to_arms_embed(call: CallToArms) -> discord.Embed:
 
 async def post_calls(channel: Any, report: StageReport) -> None:
     """Post one call to arms for each player whose part of the turn has just opened."""
-    for call in report.calls:
+    for number, call in enumerate(report.calls):
         await channel.send(
             mentions((call.user_id,)),
             embed=call_to_arms_embed(call),
             allowed_mentions=only_pinging((call.user_id,)),
+            nonce=post_nonce(report, f"c{number}"),  # once, if the outbox posts it again
         )
 
 
@@ -248,9 +249,13 @@ async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> Non
 def private_lines(report: StageReport, side_id: str) -> list[str]:
     """The lines of a step only one side reads (its draws, its secrets), left out of the
     channel's summary: that side's view of the events less the public one."""
-    renderer = Renderer.for_state(report.battle.state, viewer=secrets.Viewer.of_side(side_id))
+    state, lost = report.battle.state, {unit.id: unit.name for unit in report.lost}
+    public_renderer = Renderer.for_state(state)
+    renderer = Renderer.for_state(state, viewer=secrets.Viewer.of_side(side_id))
+    for named in (public_renderer, renderer):  # units that left the table keep their names
+        named.names.update(lost)
     seen = renderer.lines(report.events)
-    public = Counter(report.lines)
+    public = Counter(public_renderer.lines(report.events))
     own = []
     for line in seen:
         if public[line] > 0:

@@ -102,7 +102,9 @@ async def forget_done(session: AsyncSession, battle_id: int, turn: int) -> None:
 async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms, ...]:
     """The calls to arms the open stage made, as posted (for a result posted again)."""
     battle, state = loaded.battle, loaded.state
-    if battle.stage_started_at is None or state.outcome is not None:
+    # A stage stopped on a question makes no calls (``calls_to_arms``), even when it opened
+    # at the same instant as the stage that did.
+    if battle.stage_started_at is None or state.outcome is not None or state.pending is not None:
         return ()
     rows = await session.scalars(
         select(TurnPlan).where(
