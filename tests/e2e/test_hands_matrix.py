@@ -282,6 +282,7 @@ async def test_a_planned_order_is_its_players_alone(aide: Harness) -> None:
     h, where = aide, aide.channel("punic-wars")
     observer = h.world.owner
     await to_turn_one(h)
+    assert h.dms(h.alice) == h.dms(h.bob) == []  # a battle without secrets sends no DMs
     await h.slash(observer, "campaign watch", channel=where)
     planned = await plan(h, h.alice, "Command: Orders — Legio", "First Cohort", x=5, y=12)
     summary = planned.split("**First Cohort**: ")[1].split("\n")[0]
