@@ -9,6 +9,11 @@ from discord.ext import commands
 from bot.client import AideBot
 from bot.presentation.announce import post_report
 from bot.presentation.gm import answered_text
+from bot.presentation.questions import (
+    open_questions_reply,
+    private_answered_note,
+    private_answered_text,
+)
 from bot.presentation.replies import labelled_choices, place_of
 
 
@@ -23,22 +28,36 @@ class AnswerCog(commands.Cog):
 
     @app_commands.command(name="answer", description="Answer the waiting question")
     @app_commands.describe(
-        answer="An option (offered as you type), or a point x,y, a number or a facing",
+        answer="An option (offered as you type), a point x,y, a number or a facing; none: see it",
         reason="For a GM answering for a side: why (kept on the record)",
         question="Which question, when several are open",
     )
     async def answer(
         self,
         interaction: discord.Interaction,
-        answer: app_commands.Range[str, 1, 100],
+        answer: app_commands.Range[str, 1, 100] | None = None,
         reason: app_commands.Range[str, 1, 200] | None = None,
         question: str | None = None,
     ) -> None:
-        """Answer, then post what follows."""
+        """Answer, then post what follows; with no answer, show the open questions privately
+        (a private question's words and buttons only to its player)."""
         user, why, place = interaction.user.id, reason or "", place_of(interaction)
+        shown = await self.lookups.questions_for(place)  # refuses another side's private one
+        if answer is None:
+            text, view = open_questions_reply(shown)
+            if view is None:
+                await interaction.response.send_message(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, view=view, ephemeral=True)
+            return
         # Answered before replying, as a button is: a refused answer is told privately.
         report = await self.play.answer_here(place, user, answer, why, question)
-        await interaction.response.send_message(answered_text(user, answer, why))
+        if any(decision.private for decision, _ in shown):  # the answer is the side's own
+            reply = private_answered_text(user, answer, why)
+            await interaction.response.send_message(reply, ephemeral=True)
+            await interaction.followup.send(private_answered_note(user))
+        else:
+            await interaction.response.send_message(answered_text(user, answer, why))
         if report is not None:  # None: other questions of the step are still open
             await post_report(self.bot, report)
 

@@ -32,6 +32,7 @@ from bot.presentation.battles import (
     terrain_text,
 )
 from bot.presentation.formatting import battle_embed
+from bot.presentation.hands import hand_text
 from bot.presentation.replies import (
     ask_confirmation,
     labelled_choices,
@@ -308,6 +309,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
             await interaction.response.send_message(text, ephemeral=True)
         else:
             await interaction.response.send_message(file=log_file(text, turn), ephemeral=True)
+
+    @app_commands.command(name="hand", description="Your cards and those face up")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Send the reader's view of the battle's cards, privately."""
+        view = await self.bot.services.hands.hand(place_of(interaction))
+        await interaction.response.send_message(hand_text(view), ephemeral=True)
 
     @app_commands.command(name="record", description="The battle record as JSON, to verify")
     async def record(self, interaction: discord.Interaction) -> None:

@@ -16,6 +16,7 @@ from bot.presentation.gm import (
     forced_text,
     ruled_text,
 )
+from bot.presentation.questions import private_answered_note
 from bot.presentation.replies import ask_confirmation, labelled_choices, matching_choices, place_of
 from bot.services.shapes import SHAPES
 from rules_core.state import TERRAIN_KINDS
@@ -137,9 +138,14 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         """Answer a pending decision, for any side."""
         place = place_of(interaction)
         await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
-        await interaction.response.defer()
+        # A private question's answer is its side's: the GM's ruling on it is told privately.
+        private = any(d.private for d, _ in await self.lookups.questions_for(place))
+        await interaction.response.defer(ephemeral=private)
         report = await self.gm.ruling(place, interaction.user.id, choice, reason or "")
-        await interaction.followup.send(ruled_text(interaction.user.id, choice, reason or ""))
+        ruled = ruled_text(interaction.user.id, choice, reason or "")
+        await interaction.followup.send(ruled, ephemeral=private)
+        if private:
+            await interaction.followup.send(private_answered_note(interaction.user.id))
         if report is not None:  # None: other questions of the step are still open
             await post_report(self.bot, report)
 

@@ -82,3 +82,23 @@ def muster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
     registry._scanned = saved_scan
     for module in [m for m in sys.modules if m.startswith("rules_core.rulesets.muster")]:
         del sys.modules[module]
+
+
+@pytest.fixture
+def parley(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
+    """The ``parley`` test ruleset (private hands, a private question), found through
+    ``AIDE_RULESETS``; forgotten after the test."""
+    import rules_core.rulesets as package
+
+    saved_path, saved_entries = list(package.__path__), dict(registry._REGISTRY)
+    saved_scan = registry._scanned
+    monkeypatch.setenv(registry.EXTRA_FOLDERS, str(TEST_RULESETS))
+    rules = registry.get("parley").rules
+    assert rules is not None
+    yield rules
+    package.__path__[:] = saved_path
+    registry._REGISTRY.clear()
+    registry._REGISTRY.update(saved_entries)
+    registry._scanned = saved_scan
+    for module in [m for m in sys.modules if m.startswith("rules_core.rulesets.parley")]:
+        del sys.modules[module]

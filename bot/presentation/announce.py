@@ -5,16 +5,24 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.presentation.questions import decision_view, question_text
+from bot.presentation.questions import (
+    decision_view,
+    private_note,
+    private_question_text,
+    question_text,
+)
 from bot.rendering.render import MapOptions, render_map_async
 from bot.services.endings import ArmyLosses, EndReport
 from bot.services.plans import CallToArms
 from bot.services.play import Reminder
-from bot.services.stages import StageReport
+from bot.services.stages import DecisionView, StageReport
+from rules_core import secrets
+from rules_core.render import Renderer
 
 if TYPE_CHECKING:
     from bot.client import AideBot
@@ -94,7 +102,9 @@ def record_file(ended: EndReport) -> discord.File:
 async def map_file(report: StageReport) -> discord.File:
     """The map after the step, with the step's moves, shots and combats drawn."""
     options = MapOptions(lost=report.lost, after=report.title)
-    png = await render_map_async(report.battle.state, report.events, options)
+    public = secrets.Viewer.public()  # the channel sees the public view
+    shown = secrets.view(report.battle.state, public)
+    png = await render_map_async(shown, secrets.visible_events(report.events, public), options)
     return discord.File(io.BytesIO(png), filename="map.png")
 
 
@@ -179,6 +189,7 @@ async def _post_report(bot: AideBot, report: StageReport) -> None:
         embeds.append(end_embed(report.ended))
         files.append(record_file(report.ended))
     await channel.send(embeds=embeds, files=files, nonce=post_nonce(report, "result"))
+    await send_private_lines(bot, report)
     if report.ended is None:
         await post_calls(channel, report)
         await send_calls(bot, report)
@@ -206,7 +217,7 @@ async def post_calls(channel: Any, report: StageReport) -> None:
             mentions((call.user_id,)),
             embed=call_to_arms_embed(call),
             allowed_mentions=only_pinging((call.user_id,)),
-            nonce=post_nonce(report, f"c{number}"),
+            nonce=post_nonce(report, f"c{number}"),  # once, if the outbox posts it again
         )
 
 
@@ -227,12 +238,19 @@ async def send_calls(bot: AideBot, report: StageReport) -> None:
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
     """Post each open question with its buttons or menus; remember them to close later."""
     posted = []
+    named = len(report.questions) > 1
     for number, decision in enumerate(report.questions):
         who = mentions(decision.user_ids)
-        text = question_text(decision, who, timestamp(decision.deadline_at))
-        view = decision_view(decision, named=len(report.questions) > 1)
         pings = only_pinging(decision.user_ids)
         nonce = post_nonce(report, f"q{number}")
+        if decision.private:  # the channel learns only that it waits; its player, privately
+            side = plain(report.battle.side_name(decision.side))
+            note = private_note(who, side)
+            posted.append(await channel.send(note, allowed_mentions=pings, nonce=nonce))
+            posted += await send_private_question(bot, report, decision, named, number)
+            continue
+        text = question_text(decision, who, timestamp(decision.deadline_at))
+        view = decision_view(decision, named=named)
         sent = await (
             channel.send(text, view=view, allowed_mentions=pings, nonce=nonce)
             if view
@@ -241,6 +259,74 @@ async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> Non
         posted.append(sent)
     bot.open_questions[report.battle.id] = posted
     bot.questions_known.add(report.battle.id)
+
+
+def private_lines(report: StageReport, side_id: str) -> list[str]:
+    """The lines of a step only one side reads (its draws, its secrets), left out of the
+    channel's summary: that side's view of the events less the public one."""
+    state, lost = report.battle.state, {unit.id: unit.name for unit in report.lost}
+    public_renderer = Renderer.for_state(state)
+    renderer = Renderer.for_state(state, viewer=secrets.Viewer.of_side(side_id))
+    for named in (public_renderer, renderer):  # units that left the table keep their names
+        named.names.update(lost)
+    seen = renderer.lines(report.events)
+    public = Counter(public_renderer.lines(report.events))
+    own = []
+    for line in seen:
+        if public[line] > 0:
+            public[line] -= 1
+        elif line:
+            own.append(line)
+    return own
+
+
+async def send_private_lines(bot: AideBot, report: StageReport) -> None:
+    """Each side's player gets, in a direct message, what only their side sees of the step;
+    a member who takes no direct messages reads it in their ``/battle log``."""
+    for side in report.battle.sides:
+        own = private_lines(report, side.side_id)
+        if not own:
+            continue
+        text = private_step_text(plain(report.battle.name), report.title, own)
+        try:
+            user = bot.get_user(side.owner_id) or await bot.fetch_user(side.owner_id)
+            await user.send(text[:2000], nonce=post_nonce(report, "dl"))
+        except discord.Forbidden:
+            log.info("user %s takes no direct messages; their lines wait in /battle log",
+                     side.owner_id)  # fmt: skip
+        except discord.HTTPException:
+            log.warning("could not send user %s their private lines", side.owner_id,
+                        exc_info=True)  # fmt: skip
+
+
+def private_step_text(battle_name: str, title: str, lines: list[str]) -> str:
+    """A step's private lines as their side reads them in a direct message."""
+    shown = "\n".join(lines)
+    return f"🔒 **{battle_name}** — {title} (only your side sees this):\n{shown}"
+
+
+async def send_private_question(
+    bot: AideBot, report: StageReport, decision: DecisionView, named: bool, number: int = 0
+) -> list[Any]:
+    """The private question with its buttons in a direct message to each of its players; a
+    member who does not accept direct messages is skipped (the channel note and ``/answer``
+    remain). The messages sent, to close with the channel's."""
+    text = private_question_text(
+        plain(report.battle.name), decision, timestamp(decision.deadline_at)
+    )
+    sent = []
+    for user_id in decision.user_ids:
+        view = decision_view(decision, named=named)
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            nonce = post_nonce(report, f"dq{number}")  # once, if the outbox posts it again
+            sent.append(await (user.send(text, view=view, nonce=nonce) if view
+                               else user.send(text, nonce=nonce)))  # fmt: skip
+        except discord.Forbidden:
+            log.info("user %s takes no direct messages; the question waits in /answer", user_id)
+        except discord.HTTPException:
+            log.warning("could not send user %s their private question", user_id, exc_info=True)
+    return sent
 
 
 QUESTION_LOOKBACK = 50  # channel messages searched for questions an earlier process posted

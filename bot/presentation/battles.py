@@ -75,7 +75,7 @@ def begun_text(report: StageReport) -> str:
 def end_question(view: BattleView, winner: str | None) -> str:
     """The question a GM confirms before ending a battle."""
     return (
-        f"End **{view.name}** now ({'winner: ' + winner if winner else 'a draw'})? "
+        f"End **{view.name}** now ({'winner: ' + winner[:100] if winner else 'a draw'})? "
         "Losses are written back to the armies and the seed is revealed."
     )
 

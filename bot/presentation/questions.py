@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 
 # ``decision/`` is named only when several questions are open at once.
 DECIDE_ID = re.compile(
-    r"decide:(?P<battle>\d+):(?P<stage>\d+):(?:(?P<decision>[\w.-]{1,40})/)?(?P<option>[\w:.-]{1,60})"
+    r"decide:(?P<battle>\d+):(?P<stage>\d+):(?:(?P<decision>[\w:.-]{1,40})/)?(?P<option>[\w:.-]{1,60})"
 )
 MENU_ID = re.compile(
-    r"decide-menu:(?P<battle>\d+):(?P<stage>\d+):(?P<page>\d)(?:/(?P<decision>[\w.-]{1,40}))?"
+    r"decide-menu:(?P<battle>\d+):(?P<stage>\d+):(?P<page>\d)(?:/(?P<decision>[\w:.-]{1,40}))?"
 )
 BUTTONS = 25
 MENU_SIZE = 25
@@ -38,6 +38,56 @@ def question_text(decision: DecisionView, who: str, when: str) -> str:
     elif len(decision.options) > BUTTONS:
         how = "\nPick from the menus, or type the answer into `/answer`."
     return f"{who}: {decision.question} (default **{decision.default}** {when}){how}"
+
+
+def private_note(who: str, side_name: str) -> str:
+    """The channel's words for a private question: who it waits for, never what it asks."""
+    return (
+        f"{who}: a private question is waiting for **{side_name}**: answer with `/answer` "
+        "(its player also finds it in their direct messages, where they accept them)."
+    )
+
+
+def private_question_text(battle_name: str, decision: DecisionView, when: str) -> str:
+    """A private question as its player reads it in a direct message."""
+    return f"**{battle_name}** (private to you) — " + question_text(decision, "You", when)
+
+
+def open_questions_reply(
+    shown: list[tuple[DecisionView, bool]],
+) -> tuple[str, discord.ui.View | None]:
+    """``/answer`` with no answer, privately: every open question as the reader may see it
+    (another side's private one by its public words only), with buttons for the ones theirs
+    to answer."""
+    from bot.presentation.announce import mentions, timestamp
+
+    lines, items = [], []
+    named = len(shown) > 1
+    for decision, ours in shown:
+        if decision.private and not decision.options and not ours:
+            lines.append(f"🔒 {decision.question}: only its player (or a GM) sees it.")
+            continue
+        who = "You" if ours else mentions(decision.user_ids)
+        lines.append(question_text(decision, who, timestamp(decision.deadline_at)))
+        buttons = decision_view(decision, named=named) if ours else None
+        items += list(buttons.children) if buttons is not None else []
+    view = None
+    if items and len(items) <= BUTTONS:
+        view = discord.ui.View(timeout=None)
+        for item in items:
+            view.add_item(item)
+    return "\n".join(lines), view
+
+
+def private_answered_text(user_id: int, choice: str, reason: str = "") -> str:
+    """What the one who answered a private question reads, privately."""
+    why = f" ({reason})" if reason else ""
+    return f"<@{user_id}>, you answered: **{choice}**{why}. Only your side and the GM see it."
+
+
+def private_answered_note(user_id: int) -> str:
+    """The channel's note that a private question was answered, without the answer."""
+    return f"<@{user_id}> answered a private question."
 
 
 def answer_shape(decision: DecisionView) -> str:

@@ -12,6 +12,7 @@ from bot.services.battles import BattleService
 from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
 from bot.services.gm import GmService
+from bot.services.hands import HandService
 from bot.services.lookups import LookupService
 from bot.services.outbox import OutboxService
 from bot.services.parameters import ParameterService
@@ -33,6 +34,7 @@ class Services:
     play: PlayService
     gm: GmService
     records: RecordService
+    hands: HandService
     parameters: ParameterService
     outbox: OutboxService
     reference: ReferenceService
@@ -54,6 +56,7 @@ class Services:
             play=play,
             gm=GmService(db, clock, play),  # the GM's tools share the turn loop and its armer
             records=RecordService(db),
+            hands=HandService(db),
             parameters=ParameterService(db),
             outbox=OutboxService(db, clock),
             reference=ReferenceService(db),

@@ -15,6 +15,13 @@ from bot.services import holders, plans
 from bot.services.battle_state import Loaded, find_actor, load_battle
 from bot.services.battles import _roster_entries
 from bot.services.campaigns import Place
+from bot.services.inquiries import (
+    MASKED,
+    DecisionView,
+    questions_seen_by,
+    seen_questions,
+    side_names,
+)
 from bot.services.order_params import side_of
 from rules_core import planning
 from rules_core.orders import ACTOR_KINDS
@@ -145,8 +152,7 @@ class LookupService:
         async with self._battle(place) as loaded:
             if loaded is None:
                 return []
-            pending = loaded.state.pending
-            questions = () if pending is None else pending.open
+            questions = seen_questions(loaded, place.user_id)  # no one else's private ones
             return list(dict.fromkeys((o.id, o.label) for d in questions for o in d.options))
 
     async def open_questions(self, place: Place) -> list[tuple[str, str]]:
@@ -155,7 +161,20 @@ class LookupService:
             if loaded is None:
                 return []
             pending = loaded.state.pending
-            return [] if pending is None else [(d.id, d.question) for d in pending.open]
+            seen, names = {d.id for d in seen_questions(loaded, place.user_id)}, side_names(loaded)
+            return [] if pending is None else [
+                (d.id, d.question if d.id in seen else MASKED.format(names.get(d.who, d.who)))
+                for d in pending.open
+            ]  # fmt: skip
+
+    async def questions_for(self, place: Place) -> list[tuple[DecisionView, bool]]:
+        """Every open question as the one who asks may see it, and whether it is theirs to
+        answer (``inquiries.questions_seen_by``); refused when none is waiting."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+            if loaded.state.pending is None:
+                raise NotFound("No question is waiting for an answer.")
+            return questions_seen_by(loaded, place.user_id)
 
     async def status_fields(self, place: Place, holder: str | None = None) -> list[str]:
         """The fields a GM may set on a unit (or on the leader, group or side named), for

@@ -103,7 +103,9 @@ async def forget_done(session: AsyncSession, battle_id: int, turn: int) -> None:
 async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms, ...]:
     """The calls to arms the open stage made, as posted (for a result posted again)."""
     battle, state = loaded.battle, loaded.state
-    if state.outcome is not None:
+    # A stage stopped on a question makes no calls (``calls_to_arms``); a call is found by
+    # the stage it opened, not by a time another stage may share.
+    if state.outcome is not None or state.pending is not None:
         return ()
     rows = await session.scalars(
         select(TurnPlan).where(

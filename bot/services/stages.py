@@ -64,6 +64,7 @@ class DecisionView:
     answer: str = "option"  # what the answer is: an option, unit, leader, point, number, facing
     low: float | None = None
     high: float | None = None
+    private: bool = False  # asked of ``side`` alone: its words and options are theirs
 
 
 @dataclass(frozen=True)
@@ -259,4 +260,5 @@ def _decision_view(loaded: Loaded, d: Decision) -> DecisionView:
         loaded.battle.id, loaded.battle.stage, d.id, d.question,
         tuple((o.id, o.label) for o in d.options), d.default, d.who,
         tuple(users_for(loaded, [d.who])), loaded.battle.deadline_at, d.answer, d.low, d.high,
+        d.private,
     )  # fmt: skip

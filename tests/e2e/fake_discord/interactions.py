@@ -197,9 +197,38 @@ def component_interaction(
         if allowed and any(v not in allowed for v in values):
             raise AssertionError(f"select values {values} not among {allowed}")
         data["values"] = values
-    payload = base_interaction(fake, 3, user, channel, data)
+    if channel.type == 1:
+        payload = dm_interaction(fake, 3, user, channel, data)
+    else:
+        payload = base_interaction(fake, 3, user, channel, data)
     payload["message"] = message.payload(fake.base_url)
     return payload
+
+
+def dm_interaction(
+    fake: FakeDiscord, itype: int, user: FakeUser, channel: FakeChannel, data: dict
+) -> dict:
+    """The envelope of an interaction in a direct message with the bot: no guild, no member,
+    the ``user`` who acted (only its recipient can act there)."""
+    assert channel.recipient is user, f"{user.username} cannot act in {channel.name}"
+    world = fake.world
+    return {
+        "id": str(snowflake()),
+        "application_id": str(world.app_id),
+        "type": itype,
+        "token": f"itok-{secrets.token_urlsafe(24)}",
+        "version": 1,
+        "channel_id": str(channel.id),
+        "channel": channel.payload(),
+        "user": user.payload(),
+        "data": data,
+        "app_permissions": str(world.permissions(world.bot)),
+        "locale": "en-GB",
+        "entitlements": [],
+        "authorizing_integration_owners": {"1": str(user.id)},
+        "context": 1,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
 
 
 def modal_submit_interaction(

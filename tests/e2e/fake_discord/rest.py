@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 UNKNOWN_MESSAGE = {"message": "Unknown Message", "code": 10008}
 UNKNOWN_WEBHOOK = {"message": "Unknown Webhook", "code": 10015}
 UNKNOWN_CHANNEL = {"message": "Unknown Channel", "code": 10003}
+CANNOT_DM = {"message": "Cannot send messages to this user", "code": 50007}
 
 
 async def read_body(request: web.Request) -> tuple[dict, list[SentFile]]:
@@ -256,6 +257,9 @@ class Rest:
         problems = schema.validate_message(body, len(files), creating=True)
         if problems:
             return self.fake.reject(request, 400, schema.error_body(problems))
+        if channel.type == 1 and channel.recipient and not channel.recipient.accepts_dms:
+            self.fake.dms_refused.append(channel.recipient.id)  # as Discord does: not a bot bug
+            return json_response(CANNOT_DM, 403)
         kind = "dm" if channel.type == 1 else "channel"
         nonce = body.get("nonce") if body.get("enforce_nonce") else None
         if nonce is not None:  # Discord returns the message it already made for this nonce

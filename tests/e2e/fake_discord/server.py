@@ -38,6 +38,7 @@ class FakeDiscord:
         self.nonces: dict[tuple[int, str], BotMessage] = {}  # (channel, nonce) -> message
         self.requests: list[str] = []
         self.rejected: list[str] = []
+        self.dms_refused: list[int] = []  # users whose DMs were refused (they take none)
         self.unhandled: list[str] = []
         self.gateway = Gateway(self)
         self.port = 0

@@ -58,6 +58,7 @@ class FakeUser:
     global_name: str | None = None
     bot: bool = False
     id: int = field(default_factory=snowflake)
+    accepts_dms: bool = True  # False: Discord refuses the bot's direct messages (50007)
 
     @property
     def mention(self) -> str:

@@ -10,4 +10,4 @@ from rules_core.registry import Ruleset
 from rules_core.roster import Field, RosterSchema
 
 SCHEMA = RosterSchema((Field("name", str, required=True),))
-RULESET = Ruleset("parley", "Parley (test)", "inch", SCHEMA, rules=ParleyRules(), listed=False)
+RULESET = Ruleset("parley", "Parley (test)", "inch", SCHEMA, rules=ParleyRules(), position=99)
