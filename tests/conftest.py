@@ -65,40 +65,34 @@ async def bot(db_url: str, db: Database) -> AsyncIterator[AideBot]:
 TEST_RULESETS = Path(__file__).parent / "rulesets"  # rulesets kept in the tests, like outside ones
 
 
-@pytest.fixture
-def muster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
-    """The ``muster`` test ruleset, found through ``AIDE_RULESETS``; forgotten after the test."""
+def ruleset_from_tests(monkeypatch: pytest.MonkeyPatch, ruleset_id: str) -> Iterator[Rules]:
+    """A ruleset kept in ``tests/rulesets``, found through ``AIDE_RULESETS``; the registry and
+    its modules are put back as they were afterwards."""
     import rules_core.rulesets as package
 
     saved_path, saved_entries = list(package.__path__), dict(registry._REGISTRY)
     saved_scan = registry._scanned
     monkeypatch.setenv(registry.EXTRA_FOLDERS, str(TEST_RULESETS))
-    rules = registry.get("muster").rules
+    rules = registry.get(ruleset_id).rules
     assert rules is not None
     yield rules
     package.__path__[:] = saved_path
     registry._REGISTRY.clear()
     registry._REGISTRY.update(saved_entries)
     registry._scanned = saved_scan
-    for module in [m for m in sys.modules if m.startswith("rules_core.rulesets.muster")]:
+    prefix = f"rules_core.rulesets.{ruleset_id}"
+    for module in [m for m in sys.modules if m.startswith(prefix)]:
         del sys.modules[module]
+
+
+@pytest.fixture
+def muster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
+    """The ``muster`` test ruleset; forgotten after the test."""
+    yield from ruleset_from_tests(monkeypatch, "muster")
 
 
 @pytest.fixture
 def parley(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
-    """The ``parley`` test ruleset (private hands, a private question), found through
-    ``AIDE_RULESETS``; forgotten after the test."""
-    import rules_core.rulesets as package
-
-    saved_path, saved_entries = list(package.__path__), dict(registry._REGISTRY)
-    saved_scan = registry._scanned
-    monkeypatch.setenv(registry.EXTRA_FOLDERS, str(TEST_RULESETS))
-    rules = registry.get("parley").rules
-    assert rules is not None
-    yield rules
-    package.__path__[:] = saved_path
-    registry._REGISTRY.clear()
-    registry._REGISTRY.update(saved_entries)
-    registry._scanned = saved_scan
-    for module in [m for m in sys.modules if m.startswith("rules_core.rulesets.parley")]:
-        del sys.modules[module]
+    """The ``parley`` test ruleset (private hands, a private question); forgotten after the
+    test."""
+    yield from ruleset_from_tests(monkeypatch, "parley")

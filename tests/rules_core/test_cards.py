@@ -17,7 +17,6 @@ from rules_core.plugin import Rules
 from rules_core.secrets import Viewer, view, visible_events
 from rules_core.seeding import stream
 from rules_core.state import BattleState, Leader, Side
-from tests.rules_core.test_secrets import parley  # noqa: F401  (the fixture)
 
 SEED = bytes.fromhex("ca4d" * 16)
 
@@ -49,7 +48,7 @@ def test_a_full_deck_has_54_distinct_cards_and_52_without_jokers() -> None:
 
 
 @pytest.fixture
-def ctx(parley: Rules) -> Iterator[Context]:  # noqa: F811
+def ctx(parley: Rules) -> Iterator[Context]:
     """A context on an empty parley table (red, blue, and a red general), no deck yet."""
     state = parley.new_battle(
         "cards-1", "parley", 48, 36, (Side("red", "Red"), Side("blue", "Blue"))

@@ -4,8 +4,6 @@ viewer's view of a state, its events and the battle record (with the ``parley`` 
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -35,30 +33,10 @@ from rules_core.seeding import stream
 from rules_core.state import BattleState, Side
 from rules_core.status import UndeclaredStatus
 from rules_core.verify import verify
-from tests.conftest import TEST_RULESETS
 from tests.rules_core.rulesets.tree_of_battles.test_forces import built
 
 SEED = bytes.fromhex("c0de" * 16)
 RED, BLUE = Viewer.of_side("red"), Viewer.of_side("blue")
-
-
-@pytest.fixture
-def parley(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
-    """The ``parley`` test ruleset, found through ``AIDE_RULESETS``; forgotten after the test."""
-    import rules_core.rulesets as package
-
-    saved_path, saved_entries = list(package.__path__), dict(registry._REGISTRY)
-    saved_scan = registry._scanned
-    monkeypatch.setenv(registry.EXTRA_FOLDERS, str(TEST_RULESETS))
-    rules = registry.get("parley").rules
-    assert rules is not None
-    yield rules
-    package.__path__[:] = saved_path
-    registry._REGISTRY.clear()
-    registry._REGISTRY.update(saved_entries)
-    registry._scanned = saved_scan
-    for name in [m for m in sys.modules if m.startswith("rules_core.rulesets.parley")]:
-        del sys.modules[name]
 
 
 def new_battle(rules: Rules, hand: int = 3) -> BattleState:

@@ -10,9 +10,7 @@ from rules_core.plugin import Rules
 from rules_core.render import Renderer
 from rules_core.secrets import view_record
 from rules_core.standing import STANDING_REASON
-from tests.rules_core.test_secrets import BLUE, SEED, new_battle, parley, record_of
-
-__all__ = ["parley"]  # the fixture, used by name
+from tests.rules_core.test_secrets import BLUE, SEED, new_battle, record_of
 
 
 def test_a_standing_answer_to_a_private_question_conceals_its_reason(parley: Rules) -> None:
