@@ -227,12 +227,22 @@ async def send_calls(bot: AideBot, report: StageReport) -> None:
     for number, call in enumerate(report.calls):
         if not call.by_dm:
             continue
-        try:
-            user = bot.get_user(call.user_id) or await bot.fetch_user(call.user_id)
-            embed = call_to_arms_embed(call)
-            await user.send(embed=embed, nonce=post_nonce(report, f"dc{number}"))
-        except discord.HTTPException:  # Forbidden among them: the channel's call stands
-            log.info("call to arms for %s not sent by direct message", call.user_id)
+        nonce = post_nonce(report, f"dc{number}")
+        embed = call_to_arms_embed(call)
+        await direct_message(bot, call.user_id, "their call to arms", embed=embed, nonce=nonce)
+
+
+async def direct_message(bot: AideBot, user_id: int, what: str, **message: Any) -> Any | None:
+    """Send a member a direct message; None if they take none (Discord's Forbidden) or it
+    failed: what it carried is also in the channel, ``/answer`` or ``/battle log``."""
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        return await user.send(**message)
+    except discord.Forbidden:
+        log.info("user %s takes no direct messages: %s not sent", user_id, what)
+    except discord.HTTPException:
+        log.warning("could not send user %s %s", user_id, what, exc_info=True)
+    return None
 
 
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
@@ -288,15 +298,10 @@ async def send_private_lines(bot: AideBot, report: StageReport) -> None:
         if not own:
             continue
         text = private_step_text(plain(report.battle.name), report.title, own)
-        try:
-            user = bot.get_user(side.owner_id) or await bot.fetch_user(side.owner_id)
-            await user.send(text[:2000], nonce=post_nonce(report, "dl"))
-        except discord.Forbidden:
-            log.info("user %s takes no direct messages; their lines wait in /battle log",
-                     side.owner_id)  # fmt: skip
-        except discord.HTTPException:
-            log.warning("could not send user %s their private lines", side.owner_id,
-                        exc_info=True)  # fmt: skip
+        nonce = post_nonce(report, "dl")
+        await direct_message(
+            bot, side.owner_id, "their private lines", content=text[:2000], nonce=nonce
+        )
 
 
 def private_step_text(battle_name: str, title: str, lines: list[str]) -> str:
@@ -317,15 +322,13 @@ async def send_private_question(
     sent = []
     for user_id in decision.user_ids:
         view = decision_view(decision, named=named)
-        try:
-            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-            nonce = post_nonce(report, f"dq{number}")  # once, if the outbox posts it again
-            sent.append(await (user.send(text, view=view, nonce=nonce) if view
-                               else user.send(text, nonce=nonce)))  # fmt: skip
-        except discord.Forbidden:
-            log.info("user %s takes no direct messages; the question waits in /answer", user_id)
-        except discord.HTTPException:
-            log.warning("could not send user %s their private question", user_id, exc_info=True)
+        nonce = post_nonce(report, f"dq{number}")  # once, if the outbox posts it again
+        buttons = {"view": view} if view else {}
+        message = await direct_message(
+            bot, user_id, "their private question", content=text, nonce=nonce, **buttons
+        )
+        if message is not None:
+            sent.append(message)
     return sent
 
 
