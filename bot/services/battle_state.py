@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from bot.db.models import (
     Battle,
@@ -150,12 +150,14 @@ async def load_battle(
 ) -> Loaded:
     """The open battle of this channel's campaign."""
     campaign = await load_open_campaign(session, place)
-    battle = await session.scalar(
+    found = await session.execute(
         select(Battle)
         .where(Battle.campaign_id == campaign.id, Battle.status.in_(statuses))
-        .options(selectinload(Battle.sides))
+        .options(joinedload(Battle.sides))  # one query, not two
         .order_by(Battle.id.desc())
+        .limit(1)  # the newest (the limit applies to battles, not to their joined sides)
     )
+    battle = found.unique().scalars().first()
     if battle is None:
         raise NotFound(
             f"**{campaign.name}** has no battle in play. A GM starts one: `/battle create`."
