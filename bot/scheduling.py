@@ -77,6 +77,7 @@ class DeadlineScheduler:
         self._running: dict[int, asyncio.Future[bool]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # handlers in flight, awaited at shutdown
         self._claiming = asyncio.Lock()
+        self._retry_at: dict[int, datetime] = {}  # failed handlers: not claimed again before
         # Awaited once after every handler of a batch is done (the bot retries its outbox).
         self.after_batch: Callable[[], Awaitable[Any]] | None = None
         self._slots = asyncio.Semaphore(AT_ONCE)
@@ -147,6 +148,7 @@ class DeadlineScheduler:
 
     def disarm(self, deadline_id: int) -> None:
         """Forget a scheduled deadline (its row has been cancelled or moved)."""
+        self._retry_at.pop(deadline_id, None)
         if self._scheduler.running and self._scheduler.get_job(f"deadline:{deadline_id}"):
             self._scheduler.remove_job(f"deadline:{deadline_id}")
 
@@ -194,6 +196,9 @@ class DeadlineScheduler:
                     )
                 ).all()
                 found = [_due(r) for r in rows if r.id not in self._running]
+            # A deadline whose handler failed waits for its retry (its own wake), not for the
+            # next batch.
+            found = [d for d in found if d.id == woken or self._retry_at.get(d.id, d.due_at) <= now]
             for due in found:
                 if due.due_at > now:
                     self.arm(due.id, due.due_at)  # woken early (clock skew): wait for its time
@@ -269,8 +274,10 @@ class DeadlineScheduler:
         except Exception:
             log.exception("deadline %s (%s) failed; retrying later", due.id, due.kind.value)
             if due.kind is not DeadlineKind.REMINDER:
-                self.arm(due.id, self.clock.now() + RETRY_AFTER)
+                self._retry_at[due.id] = self.clock.now() + RETRY_AFTER
+                self.arm(due.id, self._retry_at[due.id])
             return False
+        self._retry_at.pop(due.id, None)
         if due.kind is not DeadlineKind.REMINDER:
             await self._mark_fired(due.id, started)
         return True

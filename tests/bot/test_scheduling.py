@@ -280,3 +280,23 @@ async def test_many_due_together_are_claimed_in_one_batch_and_handled_once(
         restarted.shutdown()
     assert [d.id for d in again.fired] == [late_step]
     assert await status_of(db, late_reminder) is DeadlineStatus.FIRED
+
+
+async def test_a_failed_deadline_waits_for_its_retry_not_the_next_batch(
+    db: Database, clock: FakeClock
+) -> None:
+    failing = await add_deadline(db, START, DeadlineKind.STEP, 400)
+    handler = Recorder()
+    handler.fail = True
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        assert await scheduler.run_due() == 0
+        handler.fail = False
+        other = await add_deadline(db, START, DeadlineKind.STEP, 401)
+        assert await scheduler.run_due() == 1  # the other one only
+        assert [d.id for d in handler.fired] == [other]
+        assert await status_of(db, failing) is DeadlineStatus.PENDING
+        assert await scheduler.fire(failing) is True  # its own retry wakes it
+        assert await status_of(db, failing) is DeadlineStatus.FIRED
+    finally:
+        scheduler.shutdown()
