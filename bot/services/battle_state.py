@@ -167,15 +167,23 @@ async def load_battle(
 
 async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | None:
     """A battle by id, with its campaign (for deadlines, which have no channel context)."""
-    battle = await session.scalar(
-        select(Battle).where(Battle.id == battle_id).options(selectinload(Battle.sides))
+    found = await session.execute(
+        select(Battle).where(Battle.id == battle_id).options(joinedload(Battle.sides))
     )
+    battle = found.unique().scalars().first()
     if battle is None:
         return None
-    campaign = await session.scalar(
-        select(Campaign)
-        .where(Campaign.id == battle.campaign_id)
-        .options(selectinload(Campaign.members), selectinload(Campaign.armies))
+    campaign = (
+        (
+            await session.execute(
+                select(Campaign)
+                .where(Campaign.id == battle.campaign_id)
+                .options(joinedload(Campaign.members), selectinload(Campaign.armies))
+            )
+        )
+        .unique()
+        .scalars()
+        .first()
     )
     assert campaign is not None
     return _loaded(campaign, battle)
