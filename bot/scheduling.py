@@ -261,7 +261,8 @@ class DeadlineScheduler:
         except Exception:  # marking it failed: it stays pending, retried like a failed handler
             log.exception("deadline %s (%s) could not be marked", due.id, due.kind.value)
             if due.kind is not DeadlineKind.REMINDER:
-                self.arm(due.id, self.clock.now() + RETRY_AFTER)
+                self._retry_at[due.id] = self.clock.now() + RETRY_AFTER
+                self.arm(due.id, self._retry_at[due.id])
         finally:
             FIRING.reset(token)
             self._running.pop(due.id, None)
