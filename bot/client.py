@@ -60,6 +60,7 @@ class AideBot(commands.Bot):
         self.db = Database.from_url(settings.database_url)
         self.services = Services.build(self.db, rng=rng, clock=self.clock)
         self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
+        self.deadlines.after_batch = self.after_deadlines
         self.services.play.armer = self.deadlines
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
         # Battles whose open question posts this process knows (it posted or looked for them);
@@ -93,8 +94,12 @@ class AideBot(commands.Bot):
             await announce(self, outcome)
         except discord.HTTPException:
             log.exception("could not post the result of deadline %s", due.id)
+
+    async def after_deadlines(self) -> None:
+        """Once the deadlines fired together are handled: a deadline is also the retry for
+        results left unposted (once per batch, not once per deadline)."""
         if not self.outbox_lock.locked():  # one already flushing retries what is left
-            await flush_outbox(self)  # a deadline is also the retry for results left unposted
+            await flush_outbox(self)
 
     async def retry_outbox_forever(self) -> None:
         """Every ``outbox_retry_s``, post what is still unposted (a Discord error, a failed

@@ -3,11 +3,17 @@
 At start-up every pending deadline due within ``HORIZON`` is armed again (later ones are
 armed by a window every ``WINDOW_EVERY``) and the overdue ones fire at once, so a
 deadline that passed while the bot was down is not lost (APScheduler's default misfire grace
-of one second would silently drop it). A step or question deadline is marked fired only
-after its handler ran, and handlers are idempotent (a step resolves only if the battle is
-still at that stage), so a crash between the two fires it again harmlessly rather than
-losing it. A reminder is the other way round: marked fired first, so a restart never posts
-it twice (a lost reminder costs less than a repeated ping).
+of one second would silently drop it).
+
+Deadlines due together are claimed as one batch: one query finds every pending row due by
+our clock, one conditional ``UPDATE`` records them started (``fired_at``), then their
+handlers run, at most ``AT_ONCE`` at a time (a thousand due in the same second cost two
+statements, not a thousand transactions, before the first handler starts). A row claimed
+here is not claimed again while its handler runs. A step or question deadline is marked
+fired only after its handler ran, and handlers are idempotent (a step resolves only if the
+battle is still at that stage), so a crash between the two fires it again harmlessly rather
+than losing it. A reminder is the other way round: the claim marks it fired, so a restart
+never posts it twice (a lost reminder costs less than a repeated ping).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
-from sqlalchemy import select, update
+from sqlalchemy import case, or_, select, update
 
 from bot.clock import Clock
 from bot.db.models import Deadline, DeadlineKind, DeadlineStatus
@@ -67,8 +73,13 @@ class DeadlineScheduler:
         self.db = db
         self.clock = clock
         self.handler = handler
-        self._running: set[int] = set()
+        # Deadlines claimed and not yet handled, each with its outcome (whether it was handled).
+        self._running: dict[int, asyncio.Future[bool]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # handlers in flight, awaited at shutdown
+        self._claiming = asyncio.Lock()
+        self._retry_at: dict[int, datetime] = {}  # failed handlers: not claimed again before
+        # Awaited once after every handler of a batch is done (the bot retries its outbox).
+        self.after_batch: Callable[[], Awaitable[Any]] | None = None
         self._slots = asyncio.Semaphore(AT_ONCE)
         self._scheduler = AsyncIOScheduler(
             timezone=UTC,
@@ -137,72 +148,148 @@ class DeadlineScheduler:
 
     def disarm(self, deadline_id: int) -> None:
         """Forget a scheduled deadline (its row has been cancelled or moved)."""
+        self._retry_at.pop(deadline_id, None)
         if self._scheduler.running and self._scheduler.get_job(f"deadline:{deadline_id}"):
             self._scheduler.remove_job(f"deadline:{deadline_id}")
 
     async def run_due(self) -> int:
-        """Fire every pending deadline whose time has come by our clock; how many fired."""
-        async with self.db.read() as session:
-            ids = (
-                await session.scalars(
-                    select(Deadline.id)
-                    .where(
-                        Deadline.status == DeadlineStatus.PENDING,
-                        Deadline.due_at <= self.clock.now(),
-                    )
-                    .order_by(Deadline.due_at, Deadline.id)
-                )
-            ).all()
-        fired = 0
-        for deadline_id in ids:
-            fired += await self.fire(deadline_id)
-        return fired
+        """Fire every pending deadline whose time has come by our clock, as one batch; how
+        many were handled."""
+        batch = await self._claim()
+        outcomes = await asyncio.gather(*batch.values())
+        return sum(outcomes)
 
     async def fire(self, deadline_id: int) -> bool:
-        """Run one deadline's handler if it is pending and due, then mark it fired."""
-        if deadline_id in self._running:
-            return False
-        self._running.add(deadline_id)
-        task = asyncio.current_task()
-        if task is not None:
-            self._tasks.add(task)
-        token = FIRING.set(deadline_id)
+        """Woken for one deadline: claim it with every other one due now (one batch), and
+        whether this one's handler ran. A deadline already claimed is not claimed again: a
+        wake for it waits for its outcome instead."""
+        outcome = self._running.get(deadline_id)
+        if outcome is None:
+            outcome = (await self._claim(woken=deadline_id)).get(deadline_id)
+            if outcome is None:
+                return False  # not pending, or not due yet (armed again for its time)
+        return await asyncio.shield(outcome)
+
+    async def _claim(self, woken: int | None = None) -> dict[int, asyncio.Future[bool]]:
+        """Claim every pending deadline due by our clock (not already running here) in one
+        query and one conditional ``UPDATE``, start their handlers (at most ``AT_ONCE`` at a
+        time) and return each one's outcome.
+
+        The ``UPDATE`` records when each was started (``fired_at``) and marks a reminder
+        fired: a restart never posts a reminder twice. A step or question stays pending until
+        its handler is done (its handler is idempotent: a crash before the end fires it again
+        harmlessly rather than losing it). Claims are one at a time, so two wakes in the same
+        moment never claim the same row."""
+        async with self._claiming:
+            if woken is not None and woken in self._running:  # claimed while this one waited
+                return {woken: self._running[woken]}
+            now = self.clock.now()
+            wanted = Deadline.due_at <= now
+            if woken is not None:
+                wanted = or_(wanted, Deadline.id == woken)
+            async with self.db.read() as session:
+                rows = (
+                    await session.scalars(
+                        select(Deadline)
+                        .where(Deadline.status == DeadlineStatus.PENDING, wanted)
+                        .order_by(Deadline.due_at, Deadline.id)
+                    )
+                ).all()
+                found = [_due(r) for r in rows if r.id not in self._running]
+            # A deadline whose handler failed waits for its retry (its own wake), not for the
+            # next batch.
+            found = [d for d in found if d.id == woken or self._retry_at.get(d.id, d.due_at) <= now]
+            for due in found:
+                if due.due_at > now:
+                    self.arm(due.id, due.due_at)  # woken early (clock skew): wait for its time
+            found = [d for d in found if d.due_at <= now]
+            if not found:
+                return {}
+            async with self.db.write() as session:
+                claimed = set(
+                    (
+                        await session.scalars(
+                            update(Deadline)
+                            .where(
+                                Deadline.id.in_([d.id for d in found]),
+                                Deadline.status == DeadlineStatus.PENDING,
+                            )
+                            .values(
+                                fired_at=now,
+                                status=case(
+                                    (Deadline.kind == DeadlineKind.REMINDER, DeadlineStatus.FIRED),
+                                    else_=Deadline.status,
+                                ),
+                            )
+                            .returning(Deadline.id)
+                        )
+                    ).all()
+                )
+            loop = asyncio.get_running_loop()
+            batch: dict[int, asyncio.Future[bool]] = {}
+            for due in found:
+                if due.id in claimed:
+                    batch[due.id] = self._running[due.id] = loop.create_future()
+            for due in found:
+                if due.id in claimed:
+                    task = asyncio.create_task(self._run(due, batch[due.id], now))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+            if batch and self.after_batch is not None:
+                done = asyncio.create_task(self._after(list(batch.values())))
+                self._tasks.add(done)
+                done.add_done_callback(self._tasks.discard)
+            return batch
+
+    async def _after(self, outcomes: list[asyncio.Future[bool]]) -> None:
+        await asyncio.gather(*outcomes, return_exceptions=True)
+        assert self.after_batch is not None
+        try:
+            await self.after_batch()
+        except Exception:
+            log.exception("the work after a batch of deadlines failed")
+
+    async def _run(
+        self, due: DueDeadline, outcome: asyncio.Future[bool], started: datetime
+    ) -> None:
+        """One claimed deadline's handler, in a slot; its outcome is set when done."""
+        token = FIRING.set(due.id)
+        handled = False
         try:
             async with self._slots:
-                return await self._fire(deadline_id)
+                handled = await self._handle(due, started)
+        except Exception:  # marking it failed: it stays pending, retried like a failed handler
+            log.exception("deadline %s (%s) could not be marked", due.id, due.kind.value)
+            if due.kind is not DeadlineKind.REMINDER:
+                self._retry_at[due.id] = self.clock.now() + RETRY_AFTER
+                self.arm(due.id, self._retry_at[due.id])
         finally:
             FIRING.reset(token)
-            self._running.discard(deadline_id)
-            self._tasks.discard(task)  # type: ignore[arg-type]
+            self._running.pop(due.id, None)
+            if not outcome.done():
+                outcome.set_result(handled)
 
-    async def _fire(self, deadline_id: int) -> bool:
-        async with self.db.read() as session:
-            row = await session.get(Deadline, deadline_id)
-            if row is None or row.status is not DeadlineStatus.PENDING:
-                return False
-            due = _due(row)
-        if due.due_at > self.clock.now():
-            self.arm(due.id, due.due_at)  # woken early (clock skew): wait for the real time
-            return False
-        if due.kind is DeadlineKind.REMINDER and not await self._mark_fired(deadline_id):
-            return False
+    async def _handle(self, due: DueDeadline, started: datetime) -> bool:
         try:
             await self.handler(due)
         except Exception:
             log.exception("deadline %s (%s) failed; retrying later", due.id, due.kind.value)
             if due.kind is not DeadlineKind.REMINDER:
-                self.arm(due.id, self.clock.now() + RETRY_AFTER)
+                self._retry_at[due.id] = self.clock.now() + RETRY_AFTER
+                self.arm(due.id, self._retry_at[due.id])
             return False
+        self._retry_at.pop(due.id, None)
         if due.kind is not DeadlineKind.REMINDER:
-            await self._mark_fired(deadline_id)
+            await self._mark_fired(due.id, started)
         return True
 
-    async def _mark_fired(self, deadline_id: int) -> bool:
-        """Mark a pending deadline fired; False if it was no longer pending."""
+    async def _mark_fired(self, deadline_id: int, started: datetime) -> bool:
+        """Mark a pending deadline fired (started at ``started``); False if it was no longer
+        pending."""
         async with self.db.write() as session:
             result = await session.execute(
                 update(Deadline)
                 .where(Deadline.id == deadline_id, Deadline.status == DeadlineStatus.PENDING)
-                .values(status=DeadlineStatus.FIRED, fired_at=self.clock.now())
+                .values(status=DeadlineStatus.FIRED, fired_at=started)
             )
             return bool(result.rowcount)  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -19,16 +19,28 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from bot.config import ensure_sqlite_folder
 
 BUSY_TIMEOUT_MS = 10_000
+POOL_SIZE = 20
+POOL_OVERFLOW = 20
 _BEGIN_OPTION = "sqlite_begin"
 
 
 def create_engine(url: str, *, foreign_keys: bool = True, echo: bool = False) -> AsyncEngine:
     """An async engine; on SQLite every connection gets WAL, foreign keys and a busy timeout."""
     ensure_sqlite_folder(url)
-    engine = create_async_engine(url, echo=echo)
+    engine = create_async_engine(url, echo=echo, **_pool_options(url))
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine, foreign_keys=foreign_keys)
     return engine
+
+
+def _pool_options(url: str) -> dict[str, Any]:
+    """A file SQLite database keeps ``POOL_SIZE`` connections open: a burst of commands
+    beyond the default five opened (and closed again) a connection, each with its own
+    thread and pragmas, per command."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
+    return {}
 
 
 def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from bot.db.models import (
     Battle,
@@ -150,12 +150,14 @@ async def load_battle(
 ) -> Loaded:
     """The open battle of this channel's campaign."""
     campaign = await load_open_campaign(session, place)
-    battle = await session.scalar(
+    found = await session.execute(
         select(Battle)
         .where(Battle.campaign_id == campaign.id, Battle.status.in_(statuses))
-        .options(selectinload(Battle.sides))
+        .options(joinedload(Battle.sides))  # one query, not two
         .order_by(Battle.id.desc())
+        .limit(1)  # the newest (the limit applies to battles, not to their joined sides)
     )
+    battle = found.unique().scalars().first()
     if battle is None:
         raise NotFound(
             f"**{campaign.name}** has no battle in play. A GM starts one: `/battle create`."
@@ -165,15 +167,23 @@ async def load_battle(
 
 async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | None:
     """A battle by id, with its campaign (for deadlines, which have no channel context)."""
-    battle = await session.scalar(
-        select(Battle).where(Battle.id == battle_id).options(selectinload(Battle.sides))
+    found = await session.execute(
+        select(Battle).where(Battle.id == battle_id).options(joinedload(Battle.sides))
     )
+    battle = found.unique().scalars().first()
     if battle is None:
         return None
-    campaign = await session.scalar(
-        select(Campaign)
-        .where(Campaign.id == battle.campaign_id)
-        .options(selectinload(Campaign.members), selectinload(Campaign.armies))
+    campaign = (
+        (
+            await session.execute(
+                select(Campaign)
+                .where(Campaign.id == battle.campaign_id)
+                .options(joinedload(Campaign.members), selectinload(Campaign.armies))
+            )
+        )
+        .unique()
+        .scalars()
+        .first()
     )
     assert campaign is not None
     return _loaded(campaign, battle)

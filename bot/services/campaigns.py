@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from bot.db.models import Campaign, CampaignStatus, Membership, Role
 from bot.db.session import Database
@@ -94,15 +94,17 @@ def campaign_info(campaign: Campaign) -> CampaignInfo:
 
 async def load_open_campaign(session: AsyncSession, place: Place) -> Campaign:
     """The campaign that is not finished in this channel, with members and armies loaded."""
-    campaign = await session.scalar(
+    # Members joined (one query fewer on every command; armies, with their rosters, apart).
+    found = await session.execute(
         select(Campaign)
         .where(
             Campaign.guild_id == place.guild_id,
             Campaign.channel_id == place.channel_id,
             Campaign.status.in_(OPEN_STATUSES),
         )
-        .options(selectinload(Campaign.members), selectinload(Campaign.armies))
+        .options(joinedload(Campaign.members), selectinload(Campaign.armies))
     )
+    campaign = found.unique().scalars().first()
     if campaign is None:
         raise NotFound(
             "There is no campaign in this channel. "

@@ -11,8 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from sqlalchemy import select
+
 from bot.clock import Clock
-from bot.db.models import BattleOrder, BattleStatus, DeadlineKind, PlannedOrder, Readiness
+from bot.db.models import (
+    BattleOrder,
+    BattleStatus,
+    Deadline,
+    DeadlineKind,
+    DeadlineStatus,
+    PlannedOrder,
+    Readiness,
+)
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, NotYourGroup, PermissionDenied
 from bot.scheduling import DueDeadline
@@ -387,7 +397,9 @@ class PlayService:
             return await self.reminder(due.battle_id, due.stage)
         if due.kind is DeadlineKind.STEP and await self._gm_decides(due.battle_id):
             return await self.reminder(due.battle_id, due.stage, to_gm=True)
-        return await self.resolve_stage(due.battle_id, due.stage, trigger="deadline")
+        return await self.resolve_stage(
+            due.battle_id, due.stage, trigger="deadline", deadline_id=due.id
+        )
 
     async def _gm_decides(self, battle_id: int) -> bool:
         """Whether the campaign leaves a passed deadline to its GM rather than to defaults."""
@@ -425,10 +437,18 @@ class PlayService:
                             missing=missing)  # fmt: skip
 
     async def resolve_stage(
-        self, battle_id: int, stage: int, *, trigger: str
+        self, battle_id: int, stage: int, *, trigger: str, deadline_id: int | None = None
     ) -> StageReport | None:
-        """Resolve a stage if the battle is still at it; None if someone else already did."""
+        """Resolve a stage if the battle is still at it; None if someone else already did.
+        For a deadline (``deadline_id``): only while its row is still pending (a deadline
+        claimed in a batch and cancelled or moved since does nothing)."""
         async with self.db.write() as session:
+            if deadline_id is not None:
+                status = await session.scalar(
+                    select(Deadline.status).where(Deadline.id == deadline_id)
+                )
+                if status is not DeadlineStatus.PENDING:
+                    return None
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage:
                 return None

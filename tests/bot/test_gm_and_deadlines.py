@@ -13,7 +13,7 @@ from sqlalchemy import select
 from bot.db.models import Deadline, DeadlineKind, DeadlineStatus, StageLog
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, PermissionDenied
-from bot.scheduling import DeadlineScheduler
+from bot.scheduling import DeadlineScheduler, DueDeadline
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.gm import Change, Placement, TimeLeft
@@ -315,3 +315,35 @@ async def test_gm_changes_arm_deadlines_through_the_play_services_armer(
             )
         )
     assert pending and pending <= set(armer.armed) - set(armed_at_start)
+
+
+async def test_a_claimed_step_deadline_cancelled_before_its_handler_does_nothing(
+    services: Services, place: Place, db: Database, clock: FakeClock
+) -> None:
+    """Deadlines due together are claimed as a batch and handled a few at a time: one
+    cancelled (a GM moved it) after the claim but before its handler ran resolves nothing."""
+    report = await started(services, place)
+    battle_id, stage = report.battle.id, report.battle.stage
+    async with db.read() as session:
+        step = await session.scalar(
+            select(Deadline).where(Deadline.kind == DeadlineKind.STEP, Deadline.stage == stage)
+        )
+    assert step is not None
+    async with db.write() as session:
+        row = await session.get(Deadline, step.id)
+        assert row is not None
+        row.status = DeadlineStatus.CANCELLED
+    due = DueDeadline(step.id, battle_id, stage, DeadlineKind.STEP, step.due_at, {})
+    assert await services.play.on_deadline(due) is None
+    async with db.read() as session:
+        logs = (
+            await session.scalars(select(StageLog).where(StageLog.resolved_at.is_not(None)))
+        ).all()
+    assert logs == []
+    # Still pending, the same deadline resolves the step.
+    async with db.write() as session:
+        row = await session.get(Deadline, step.id)
+        assert row is not None
+        row.status = DeadlineStatus.PENDING
+    resolved = await services.play.on_deadline(due)
+    assert isinstance(resolved, StageReport) and resolved.battle.stage == stage + 1

@@ -16,11 +16,14 @@ from tests.e2e.fake_clock import FakeClock
 START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 
-async def add_deadline(db: Database, due_at: datetime, kind: DeadlineKind) -> int:
-    """A battle with one pending deadline; returns the deadline's id."""
+async def add_deadline(
+    db: Database, due_at: datetime, kind: DeadlineKind, channel: int | None = None
+) -> int:
+    """A battle with one pending deadline (its campaign in ``channel``, by default one per
+    day); returns the deadline's id."""
     async with db.write() as session:
         campaign = Campaign(
-            guild_id=1, channel_id=due_at.toordinal(), name="C", ruleset_id="impetus",
+            guild_id=1, channel_id=channel or due_at.toordinal(), name="C", ruleset_id="impetus",
             created_by=1, settings={},
         )  # fmt: skip
         battle = Battle(
@@ -191,5 +194,109 @@ async def test_a_far_deadline_is_armed_by_a_later_window(db: Database, clock: Fa
         clock.advance(timedelta(days=1) - HORIZON / 2)
         assert await scheduler.arm_window() == 2
         assert scheduler._scheduler.get_job(f"deadline:{far}") is not None
+    finally:
+        scheduler.shutdown()
+
+
+async def test_many_due_together_are_claimed_in_one_batch_and_handled_once(
+    db: Database, clock: FakeClock
+) -> None:
+    """Deadlines due together cost one query and one UPDATE before any handler starts; every
+    wake of them (their own jobs, a start-up, a second scan) handles each exactly once, and a
+    restart after the claim posts no reminder again."""
+    from sqlalchemy import event
+
+    steps = [
+        await add_deadline(db, START - timedelta(minutes=i), DeadlineKind.STEP, 100 + i)
+        for i in range(15)
+    ]
+    reminders = [
+        await add_deadline(db, START - timedelta(seconds=i), DeadlineKind.REMINDER, 200 + i)
+        for i in range(15)
+    ]
+    statements: list[str] = []
+    first_handler_at: list[int] = []
+
+    def record(_conn: object, _cursor: object, sql: str, *_: object) -> None:
+        statements.append(
+            sql.split(None, 1)[0].upper() + (" deadline" if "deadline" in sql else "")
+        )
+
+    handled: list[int] = []
+    release = asyncio.Event()
+
+    async def handler(due: DueDeadline) -> None:
+        if not first_handler_at:
+            first_handler_at.append(len(statements))
+        handled.append(due.id)
+        await release.wait()
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        wakes = [asyncio.create_task(scheduler.fire(i)) for i in steps + reminders]
+        await asyncio.sleep(0.3)
+        before = statements[: first_handler_at[0]]
+        assert before.count("SELECT deadline") == 1 and before.count("UPDATE deadline") == 1
+        async with db.read() as session:
+            started = (
+                await session.execute(select(Deadline.id, Deadline.status, Deadline.fired_at))
+            ).all()
+        assert {fired_at for _, _, fired_at in started} == {START}  # all started at once
+        assert {i for i, status, _ in started if status is DeadlineStatus.FIRED} == set(reminders)
+        assert await scheduler.run_due() == 0  # all claimed: a second scan claims none
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+        scheduler.shutdown()
+    assert len(handled) <= 4  # AT_ONCE: the rest wait for a slot
+    release.set()
+    assert all(await asyncio.gather(*wakes))
+    assert sorted(handled) == sorted(steps + reminders)  # each once
+    for deadline_id in steps + reminders:
+        assert await status_of(db, deadline_id) is DeadlineStatus.FIRED
+
+    # Claimed, then the process died before their handlers ran: the reminders were marked
+    # fired by the claim and are never posted again; the steps fire again (their handler
+    # does nothing if the battle has moved on).
+    late_step = await add_deadline(db, START, DeadlineKind.STEP, 300)
+    late_reminder = await add_deadline(db, START, DeadlineKind.REMINDER, 301)
+    never = asyncio.Event()
+
+    async def stuck(due: DueDeadline) -> None:
+        await never.wait()
+
+    dying = DeadlineScheduler(db, clock, stuck)
+    dying_run = asyncio.create_task(dying.run_due())
+    await asyncio.sleep(0.3)
+    dying_run.cancel()
+    for task in list(dying._tasks):
+        task.cancel()
+    await asyncio.sleep(0.05)
+    again = Recorder()
+    restarted = DeadlineScheduler(db, clock, again)
+    try:
+        assert await restarted.start() == 1
+    finally:
+        restarted.shutdown()
+    assert [d.id for d in again.fired] == [late_step]
+    assert await status_of(db, late_reminder) is DeadlineStatus.FIRED
+
+
+async def test_a_failed_deadline_waits_for_its_retry_not_the_next_batch(
+    db: Database, clock: FakeClock
+) -> None:
+    failing = await add_deadline(db, START, DeadlineKind.STEP, 400)
+    handler = Recorder()
+    handler.fail = True
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        assert await scheduler.run_due() == 0
+        handler.fail = False
+        other = await add_deadline(db, START, DeadlineKind.STEP, 401)
+        assert await scheduler.run_due() == 1  # the other one only
+        assert [d.id for d in handler.fired] == [other]
+        assert await status_of(db, failing) is DeadlineStatus.PENDING
+        assert await scheduler.fire(failing) is True  # its own retry wakes it
+        assert await status_of(db, failing) is DeadlineStatus.FIRED
     finally:
         scheduler.shutdown()
