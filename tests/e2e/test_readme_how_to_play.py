@@ -203,7 +203,8 @@ class Runner:
             "Confirm",
             "Cancel",
         ]:
-            await self.h.click(user, answer, label="Confirm")
+            confirmed = await self.h.click(user, answer, label="Confirm")
+            assert confirmed.type == 7, (example.text, confirmed)  # the prompt became the result
         assert self.errors[before:] == [], (example.text, answer)
         return answer
 
