@@ -41,3 +41,9 @@ class ClosedCampaign(PermissionDenied):
     def __init__(self, campaign: str) -> None:
         super().__init__(f"**{campaign}** is a closed campaign: ask its GM to admit you.")
         self.campaign = campaign
+
+
+NO_QUESTION = (
+    "No question is waiting for an answer; questions come as a step resolves, and "
+    "`/battle status` says what the battle waits for."
+)

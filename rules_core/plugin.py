@@ -123,6 +123,16 @@ class JudgedCache:
 
 _KEEPING: ContextVar[bool] = ContextVar("judged_kept", default=False)
 JUDGED = JudgedCache()
+
+
+def wrong_step_reason(kind: str, title: str, accepted: Sequence[str]) -> str:
+    """Why an order of ``kind`` is refused at a step, naming the orders the step does take."""
+    if not accepted:
+        return f"{kind} orders are not given in the {title} step; it takes no orders"
+    shown = accepted[0] if len(accepted) == 1 else ", ".join(accepted[:-1]) + f" or {accepted[-1]}"
+    return f"{kind} orders are not given in the {title} step; it takes only {shown}"
+
+
 ROSTER_KEYS = frozenset({"name", "type", "grade", "quality", "stands", "frontage", "depth"})
 
 
@@ -336,7 +346,7 @@ class Rules:
     def _judge(self, state: BattleState, order: Order) -> Verdict:
         step = self.sequence.step(state.cursor.step)
         if order.kind not in step.order_kinds:
-            return Illegal(order, f"{order.kind} orders are not given in the {step.title} step")
+            return Illegal(order, wrong_step_reason(order.kind, step.title, step.order_kinds))
         kind = self.order_kind(order.kind)
         problem = self._actor_problem(state, order, kind)
         problems = [problem] if problem else kind.problems(order)

@@ -89,15 +89,30 @@ def within_limit(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, whether or not the interaction was already answered."""
+    """Answer privately, whether or not the interaction was already answered.
+
+    After a public defer the first followup would fill the channel's "thinking…" message
+    for everyone to see, whatever its ephemeral flag: that placeholder is deleted first,
+    so the answer comes as a message of its own that only the user sees.
+    """
     text = within_limit(text)
     try:
         if interaction.response.is_done():
+            await drop_public_thinking(interaction)
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         log.exception("could not deliver an error message")
+
+
+async def drop_public_thinking(interaction: discord.Interaction) -> None:
+    """Delete the interaction's public "thinking…" placeholder, if it still shows one."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return
+    original = await interaction.original_response()
+    if original.flags.loading and not original.flags.ephemeral:
+        await original.delete()
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

@@ -193,7 +193,10 @@ def _find_army(campaign: Campaign, name: str) -> Army | None:
 def _get_army(campaign: Campaign, name: str) -> Army:
     army = _find_army(campaign, name)
     if army is None:
-        raise NotFound(f"There is no army called **{name}** in **{campaign.name}**.")
+        names = sorted((a.name for a in campaign.armies), key=str.casefold)
+        shown = ", ".join(f"**{n}**" for n in names[:10]) + (" …" if len(names) > 10 else "")
+        known = f"; its armies: {shown}" if names else "; it has none yet (`/army import`)"
+        raise NotFound(f"There is no army called **{name}** in **{campaign.name}**{known}.")
     return army
 
 

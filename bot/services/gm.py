@@ -13,7 +13,7 @@ from sqlalchemy import delete, func, select
 from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, Readiness, RecordEntry, StageLog
 from bot.db.session import Database
-from bot.errors import Conflict, InvalidInput, NotFound
+from bot.errors import NO_QUESTION, Conflict, InvalidInput, NotFound
 from bot.services import holders, plans
 from bot.services.battle_state import Loaded, cancel_deadlines, find_actor, find_unit, load_battle
 from bot.services.campaigns import Place, clean_text
@@ -211,7 +211,7 @@ class GmService:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             pending = loaded.state.pending
             if pending is None:
-                raise NotFound("No question is waiting for an answer.")
+                raise NotFound(NO_QUESTION)
             battle_id, stage = loaded.battle.id, loaded.battle.stage
         which = None if pending.others else pending.decision.id  # several: the answer decides
         return await self.play.answer(battle_id, stage, user_id, which, choice, reason)

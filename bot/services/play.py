@@ -24,7 +24,14 @@ from bot.db.models import (
     Readiness,
 )
 from bot.db.session import Database
-from bot.errors import Conflict, InvalidInput, NotFound, NotYourGroup, PermissionDenied
+from bot.errors import (
+    NO_QUESTION,
+    Conflict,
+    InvalidInput,
+    NotFound,
+    NotYourGroup,
+    PermissionDenied,
+)
 from bot.scheduling import DueDeadline
 from bot.services import plans
 from bot.services.battle_state import (
@@ -387,7 +394,7 @@ class PlayService:
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
             if loaded.state.pending is None:
-                raise NotFound("No question is waiting for an answer.")
+                raise NotFound(NO_QUESTION)
             battle_id, stage = loaded.battle.id, loaded.battle.stage
         return await self.answer(battle_id, stage, user_id, question, text, reason)
 

@@ -105,7 +105,9 @@ async def test_autocomplete_sources(services: Services, place: Place) -> None:
 async def test_illegal_order_kind_for_the_step_is_refused(services: Services, place: Place) -> None:
     await deployed_battle(services, place)
     await services.play.start(place, GM)
-    with pytest.raises(InvalidInput, match="move orders are not given in the Deployment step"):
+    with pytest.raises(
+        InvalidInput, match="move orders are not given in the Deployment step; it takes only place"
+    ):
         await services.play.submit(place, ALICE, "move", "Red Horse", OrderInput(x=36, y=8))
     with pytest.raises(InvalidInput, match="no `fly` order"):
         await services.play.submit(place, ALICE, "fly", "Red Horse", OrderInput())

@@ -148,7 +148,8 @@ async def test_refusals_during_play(battle: Harness) -> None:
     assert enemy == "There is no unit of yours called **Blue Riders** on the table."
     wrong_step = await refused(h, h.bob, where, "order move", unit="Blue Riders", x=32, y=24)
     assert wrong_step == (
-        "**Blue Riders** cannot move: move orders are not given in the Deployment step."
+        "**Blue Riders** cannot move: move orders are not given in the Deployment step;"
+        " it takes only place."
     )
     assert await refused(h, h.alice, where, "order give", kind="fly", unit="Red Horse") == (
         "This ruleset has no `fly` order; its orders are: place, move, charge, shoot, hold."
@@ -195,7 +196,8 @@ async def test_refusals_during_play(battle: Harness) -> None:
     )
     assert (
         await refused(h, h.bob, where, "order shoot", unit="Blue Slingers", target="Red Archers")
-        == "**Blue Slingers** cannot shoot: shoot orders are not given in the Movement step."
+        == "**Blue Slingers** cannot shoot: shoot orders are not given in the Movement step;"
+        " it takes only move, charge or hold."
     )
     assert (
         await refused(h, h.bob, where, "order charge", unit="Blue Riders", target="Blue Warriors")

@@ -145,7 +145,10 @@ async def turn_one(h: Harness, where: FakeChannel) -> None:
     )
     assert await refused(
         h, h.bob, where, "order shoot", unit="Blue Slingers", target="Red Archers"
-    ) == ("**Blue Slingers** cannot shoot: shoot orders are not given in the Movement step.")
+    ) == (
+        "**Blue Slingers** cannot shoot: shoot orders are not given in the Movement step;"
+        " it takes only move, charge or hold."
+    )
     offered = await h.autocomplete(h.bob, "order move", "unit", channel=where, unit="")
     assert [c["value"] for c in offered] == ["Blue Warriors", "Blue Slingers", "Blue Riders"]
     too_far = await refused(h, h.bob, where, "order move", unit="Blue Warriors", x=16, y=18)

@@ -111,7 +111,8 @@ async def command_phase(h: Harness) -> BotMessage:
     assert [c["value"] for c in leaders] == ["York's Vaward", "Edward, Duke of York"]
     shot = await refused_order(h, h.alice, where, "shoot", "Right-wing Archers", target="Bombards")
     assert shot == (
-        "**Right-wing Archers** cannot shoot: shoot orders are not given in the Command step."
+        "**Right-wing Archers** cannot shoot: shoot orders are not given in the Command step;"
+        " it takes only leader_move, steady, control or new_orders."
     )
     preview = await give(
         h, h.alice, where, "new_orders", "Edward, Duke of York",
@@ -164,6 +165,12 @@ async def approach_and_shooting(h: Harness) -> None:
         "march": "March move (foot 4 SF, mounted 6 SF)",
         "hold": "Hold",
     }
+    # An order of another step is refused with the orders this step does take.
+    wrong = await refused_order(h, h.bob, where, "move", "Vendôme's Horse", x=4, y=11)
+    assert wrong == (
+        "**Vendôme's Horse** cannot move: move orders are not given in the Approach step;"
+        " it takes only march or hold."
+    )
     too_far = await refused_order(h, h.bob, where, "march", "Vendôme's Horse", x=4, y=5)
     assert too_far == "**Vendôme's Horse** cannot march: 8.5 SF is beyond the 6 SF march move."
     marched = await give(h, h.bob, where, "march", "Vendôme's Horse", x=4, y=10.5)

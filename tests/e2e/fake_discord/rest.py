@@ -196,7 +196,8 @@ class Rest:
         if problems:
             return self.fake.reject(request, 400, schema.error_body(problems))
         original = record.original
-        if original is not None and original.loading and record.callback_type == 5:
+        placeholder = original is not None and original.loading and not original.deleted
+        if placeholder and record.callback_type == 5:
             ephemeral = original.flags & EPHEMERAL
             original.apply(body, files, record_edit=False)
             original.flags = (original.flags & ~(EPHEMERAL | LOADING)) | ephemeral

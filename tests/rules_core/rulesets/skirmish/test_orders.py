@@ -86,7 +86,8 @@ def test_only_the_active_side_gives_orders(rules: Rules) -> None:
     found = verdict(rules, in_step("move"), "b1", "move", to=[12, 30])
     assert found == Illegal(found.order, "it is not blue's turn to give orders")
     wrong_step = verdict(rules, in_step("shoot"), "r1", "move", to=[12, 10])
-    assert wrong_step == Illegal(wrong_step.order, "move orders are not given in the Shooting step")
+    reason = "move orders are not given in the Shooting step; it takes only shoot or hold"
+    assert wrong_step == Illegal(wrong_step.order, reason)
 
 
 def test_a_charge_needs_the_target_to_the_front_and_in_reach(rules: Rules) -> None:

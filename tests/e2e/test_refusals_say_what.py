@@ -1,0 +1,75 @@
+"""Every command, from the synced schema, given bad values: a refusal is private and says
+what would be accepted.
+
+In a running battle, each command is sent by a player (Alice) with every option it has
+filled with a value it cannot take (`zzz` for text, an outsider for a member, a junk file,
+the lowest number the client allows). A command that refuses must answer only Alice, and
+its answer must point at what it would take: a value, a form, a list or a command to use.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.harness import Harness
+from tests.e2e.skirmish_battle import set_up_battle
+from tests.e2e.test_outsider_writes import leaves
+
+pytestmark = pytest.mark.usefixtures("fixed_seed")
+
+# What a refusal says when it shows what would be accepted.
+SAYS_WHAT = re.compile(
+    r"`|\bone of\b|\be\.g\.|for example|\bonly\b|: [^.]+, [^.]+|\bfrom -?\d|\bbetween\b"
+    r"|at most|at least|\bis commanded by\b|\bwrite\b|\buse\b|\bask\b|\bgive\b|\bpick\b"
+    r"|\banother\b",
+    re.IGNORECASE,
+)
+
+
+def bad_value(h: Harness, option: dict) -> Any:
+    """A value the client lets through but the command cannot take."""
+    if option.get("choices"):
+        return option["choices"][0]["value"]
+    kind = option["type"]
+    if kind == 3:
+        return "zzz".ljust(option.get("min_length", 0), "z")
+    if kind in (4, 10):
+        return option.get("min_value", -1)
+    if kind == 5:
+        return False
+    if kind == 6:
+        return h.outsider
+    if kind == 11:
+        return h.upload("junk.txt", "zzz")
+    raise AssertionError(f"no bad value for option type {kind}")
+
+
+async def test_every_refusal_is_private_and_says_what_would_do(aide: Harness) -> None:
+    h, where = aide, aide.channel("hundred-years")
+    await set_up_battle(h, where)
+    await h.slash(h.gm, "battle start", channel=where)
+    errors: list[Any] = []
+    tree = h.bot.tree  # type: ignore[union-attr]
+    handler = tree.on_error
+
+    async def watched(interaction: Any, error: Exception) -> None:
+        errors.append(error)
+        await handler(interaction, error)
+
+    tree.on_error = watched
+    vague: dict[str, str] = {}
+    for path, options in sorted(leaves(h.synced_commands()).items()):
+        values = {o["name"]: bad_value(h, o) for o in options}
+        before = len(errors)
+        answer = await h.slash(h.alice, path, channel=where, options=values)
+        if len(errors) == before:
+            continue  # taken (these values suit it) or asked to confirm
+        shown = [m for m in answer.messages if not m.deleted]
+        assert shown and all(m.ephemeral for m in shown), (path, answer)
+        if not SAYS_WHAT.search(answer.text):
+            vague[path] = answer.text
+    print("\n".join(f"{p}: {t}" for p, t in vague.items()))
+    assert vague == {}
