@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.checks import is_gm
 from bot.client import AideBot
+from bot.errors import NotFound
 from bot.presentation.announce import post_report
 from bot.presentation.battles import feature_choices
 from bot.presentation.gm import (
@@ -139,7 +140,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         place = place_of(interaction)
         await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
         # A private question's answer is its side's: the GM's ruling on it is told privately.
-        private = any(d.private for d, _ in await self.lookups.questions_for(place))
+        try:
+            private = any(d.private for d, _ in await self.lookups.questions_for(place))
+        except NotFound:
+            private = False  # the ruling itself says why it cannot be given
         await interaction.response.defer(ephemeral=private)
         report = await self.gm.ruling(place, interaction.user.id, choice, reason or "")
         ruled = ruled_text(interaction.user.id, choice, reason or "")

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.db.session import Database
-from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound
+from bot.errors import NO_QUESTION, ClosedCampaign, Conflict, InvalidInput, NotFound
 from bot.services import holders, plans
 from bot.services.battle_state import Loaded, find_actor, load_battle
 from bot.services.battles import _roster_entries
@@ -173,7 +173,7 @@ class LookupService:
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
             if loaded.state.pending is None:
-                raise NotFound("No question is waiting for an answer.")
+                raise NotFound(NO_QUESTION)
             return questions_seen_by(loaded, place.user_id)
 
     async def status_fields(self, place: Place, holder: str | None = None) -> list[str]:
