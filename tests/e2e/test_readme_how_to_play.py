@@ -95,6 +95,9 @@ def command_paths(h: Harness) -> set[str]:
     return out
 
 
+# Commands the README names in passing where they need a moment the walk does not stage
+# (``/answer`` lists or answers a waiting question): read as outlines, not run.
+NAMED_IN_PASSING = {"/answer"}
 # Spans that name a command without the options it needs: read as outlines, not run.
 OUTLINES = {
     "/answer",
@@ -222,7 +225,8 @@ def examples(h: Harness) -> tuple[list[Example], list[str]]:
         _cmd, _subs, schema = find_command(h.fake, example.path)
         required = {o["name"] for o in schema if o.get("required")}
         empty = any(v == "" for v in example.options.values())
-        if example.bare or empty or not required <= set(example.options):
+        in_passing = span in NAMED_IN_PASSING
+        if example.bare or empty or in_passing or not required <= set(example.options):
             outlines.append(span)
         else:
             runnable.append(example)
