@@ -8,8 +8,9 @@ find nothing to do.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import select
 
@@ -277,11 +278,7 @@ class PlayService:
             rows = await _actor_orders(session, loaded, None, actor.id)
             if not rows:
                 raise NotFound(f"**{actor.name}** has no order to withdraw.")
-            if number is not None and not 1 <= number <= len(rows):
-                raise InvalidInput(
-                    f"**{actor.name}** has {len(rows)} order(s) this step; give 1 to {len(rows)}."
-                )
-            row = rows[-1 if number is None else number - 1]
+            row = _numbered(rows, number, f"**{actor.name}** has {len(rows)} order(s) this step")
             await session.delete(row)
             left = len(rows) - 1
             return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=left)
@@ -715,11 +712,19 @@ async def _withdraw_planned(
     )  # fmt: skip
     if not rows:
         raise NotFound(f"**{actor.name}** has no order planned for {words}.")
-    if number is not None and not 1 <= number <= len(rows):
-        raise InvalidInput(
-            f"**{actor.name}** has {len(rows)} order(s) planned for {words}; give 1 to {len(rows)}."
-        )
-    row = rows[-1 if number is None else number - 1]
+    count = f"**{actor.name}** has {len(rows)} order(s) planned for {words}"
+    row = _numbered(rows, number, count)
     await session.delete(row)
     return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=len(rows) - 1,
                      step=words)  # fmt: skip
+
+
+Row = TypeVar("Row")
+
+
+def _numbered(rows: Sequence[Row], number: int | None, count: str) -> Row:
+    """The ``number``-th of an actor's orders (1 first), the last when none is given; a number
+    out of range is refused with ``count`` ("X has 2 order(s) this step") and the range."""
+    if number is not None and not 1 <= number <= len(rows):
+        raise InvalidInput(f"{count}; give 1 to {len(rows)}.")
+    return rows[-1 if number is None else number - 1]
