@@ -10,6 +10,7 @@ import discord
 import pytest
 
 import bot.presentation.announce as announce
+from tests.e2e.fake_discord import FakeChannel
 from tests.e2e.harness import Harness
 from tests.e2e.skirmish_battle import (
     BATTLE,
@@ -46,15 +47,24 @@ async def resolve_deployment(h: Harness) -> None:
     await h.slash(h.bob, "order done", channel=where)
 
 
+async def deployment_post_fails(
+    h: Harness, where: FakeChannel, monkeypatch: pytest.MonkeyPatch, times: int = 1
+) -> list[int]:
+    """Set up and start the battle, then resolve deployment while Discord refuses the bot's
+    next ``times`` posts: the result is stored but not in the channel."""
+    await set_up_battle(h, where)
+    await h.slash(h.gm, "battle start", channel=where)
+    failed = failing_sends(monkeypatch, times)
+    await resolve_deployment(h)
+    assert reports(h, where) == []  # Discord refused the post
+    return failed
+
+
 async def test_result_lost_to_discord_is_posted_at_start_up_once(
     aide: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     h, where = aide, aide.channel("hundred-years")
-    await set_up_battle(h, where)
-    await h.slash(h.gm, "battle start", channel=where)
-    failing_sends(monkeypatch, 1)
-    await resolve_deployment(h)
-    assert reports(h, where) == []  # Discord refused the post
+    await deployment_post_fails(h, where, monkeypatch)
     assert open_questions(h, where) == []
     monkeypatch.undo()
 
@@ -78,11 +88,7 @@ async def test_unposted_result_goes_out_before_the_next_one(
 ) -> None:
     """The next post of the battle carries the one that failed first, in order."""
     h, where = aide, aide.channel("hundred-years")
-    await set_up_battle(h, where)
-    await h.slash(h.gm, "battle start", channel=where)
-    failing_sends(monkeypatch, 1)
-    await resolve_deployment(h)
-    assert reports(h, where) == []
+    await deployment_post_fails(h, where, monkeypatch)
     monkeypatch.undo()
     await h.slash(h.gm, "gm ruling", channel=where, choice="first")
     titles = [r.embeds[0]["title"] for r in reports(h, where)]
@@ -117,11 +123,7 @@ async def test_a_result_lost_to_discord_is_retried_by_a_timer_once(
 
     h = await make_aide(bot_class=QuickRetry)
     where = h.channel("hundred-years")
-    await set_up_battle(h, where)
-    await h.slash(h.gm, "battle start", channel=where)
-    failed = failing_sends(monkeypatch, 3)  # Discord down for the post and two retries
-    await resolve_deployment(h)
-    assert reports(h, where) == []
+    failed = await deployment_post_fails(h, where, monkeypatch, 3)  # down for two retries too
     title = f"{BATTLE} — Set-up · Deployment"
     result = await h.wait_for_message(
         lambda m: bool(m.embeds) and m.embeds[0].get("title") == title, "the retried result"
