@@ -12,8 +12,8 @@ from bot.rendering import badges
 from bot.rendering.overlays import dashed
 from bot.rendering.style import CONTACT, INK, PAPER, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.terrain import DRAW_ORDER, DRAWERS, OBSTACLE_DRAWERS
+from bot.rendering.text import shortened, write
 from bot.rendering.text import width as text_width
-from bot.rendering.text import write
 from bot.rendering.units import Piece, draw_leader, draw_unit
 from bot.rendering.view import View
 from rules_core.codec import Json
@@ -25,9 +25,11 @@ MIDDLE = 12  # px from a row's top to the middle of its samples
 SWATCH = (40, 24)
 SWATCH_SCALE = 5.0  # px per measure for the bands in terrain swatches
 SWATCH_MM = 25.4
+ABSENT_ROOM = 1000  # px: the longest list of units off the table one legend entry shows
 KIND_WORDS = {
     "dense_wood": "dense wood",
     "rough": "rough ground",
+    "impassable": "impassable ground",
 }
 
 Paint = Callable[[Image.Image, float, float], None]  # draws a sample at (left, top)
@@ -113,6 +115,18 @@ def side_state_entry(words: str, style: SideStyle) -> Entry:
         )
 
     return Entry(24, paint, words)
+
+
+def absent_entry(words: str, style: SideStyle) -> Entry:
+    """A side's units not on the table (off it, in reserve): a hollow dashed unit in the
+    side's colours beside the list, shortened to ``ABSENT_ROOM`` pixels."""
+
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
+        x0, y0, x1, y1 = left + 2, top + 5, left + 34, top + 19
+        dashed(draw, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], style.edge, 2, 4, 3)
+
+    return Entry(36, paint, shortened(words, TEXT_SIZE, ABSENT_ROOM))
 
 
 def move_entry() -> Entry:

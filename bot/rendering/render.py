@@ -25,6 +25,7 @@ from bot.rendering.style import PAPER, SideStyle, palette_image
 from bot.rendering.terrain import obstacle_style
 from bot.rendering.view import Area, View, fit
 from rules_core.events import Event
+from rules_core.render import absent_units
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope, describe_state
 
@@ -102,6 +103,7 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     state = scene.state
     entries = [legend.side_entry(s.name, scene.style(s.id)) for s in state.sides]
     entries += side_state_entries(scene)
+    entries += absent_entries(scene)
     if scene.ghosts:
         style = scene.style(scene.ghosts[0].side)
         words = "" if scene.side_view is not None else "lost this step"
@@ -127,6 +129,18 @@ def side_state_entries(scene: Scene) -> list[legend.Entry]:
         for side in state.sides
         if side.id in described
     ]
+
+
+def absent_entries(scene: Scene) -> list[legend.Entry]:
+    """The panel of units not on the table: per side, those off the table (where and when
+    they left) and those in reserve; a side view leaves out the enemy's reserves."""
+    state, view = scene.state, scene.side_view
+    entries = []
+    for side in state.sides:
+        reserve = view is None or view.side == side.id
+        for line in absent_units(state, side.id, reserve=reserve):
+            entries.append(legend.absent_entry(f"{side.name} — {line}", scene.style(side.id)))
+    return entries
 
 
 def _zone_entries(scene: Scene) -> list[legend.Entry]:

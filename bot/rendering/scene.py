@@ -49,15 +49,20 @@ def build_scene(
     styles = side_styles(state)
     zones = deployment_zones(state)
     if side_view is None:
-        units = state.units
+        units = state.units_on_table
         gone = tuple(u for u in lost if all(u.id != kept.id for kept in units))
         return Scene(
             state, units, gone, state.leaders, marks, styles, None, reach, contacts(units), zones
         )
     seen = visible_enemies(state, side_view)
-    units = tuple(u for u in state.units if u.side == side_view.side or u.id in seen)
+    units = tuple(u for u in state.units_on_table if u.side == side_view.side or u.id in seen)
     shown = {unit.id for unit in units}
-    ghosts = tuple(unit for key, unit in sorted(side_view.last_known.items()) if key not in shown)
+    gone = {unit.id for unit in state.units if not unit.on_table}  # left the table openly
+    ghosts = tuple(
+        unit
+        for key, unit in sorted(side_view.last_known.items())
+        if key not in shown and key not in gone
+    )
     marks = Marks(
         [move for move in marks.moves if move[0] in shown],
         [pair for pair in marks.shots if set(pair) <= shown],
