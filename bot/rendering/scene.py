@@ -51,8 +51,9 @@ def build_scene(
     if side_view is None:
         units = state.units_on_table
         gone = tuple(u for u in lost if all(u.id != kept.id for kept in units))
+        leaders = _with_their_units(state, state.leaders)
         return Scene(
-            state, units, gone, state.leaders, marks, styles, None, reach, contacts(units), zones
+            state, units, gone, leaders, marks, styles, None, reach, contacts(units), zones
         )
     seen = visible_enemies(state, side_view)
     units = tuple(u for u in state.units_on_table if u.side == side_view.side or u.id in seen)
@@ -68,12 +69,18 @@ def build_scene(
         [pair for pair in marks.shots if set(pair) <= shown],
         [pair for pair in marks.combats if set(pair) <= shown],
     )
-    leaders = tuple(visible_leaders(state, side_view, seen))
+    leaders = _with_their_units(state, visible_leaders(state, side_view, seen))
     if reach is not None and reach.unit not in shown:
         reach = None
     return Scene(
         state, units, ghosts, leaders, marks, styles, side_view, reach, contacts(units), zones
     )
+
+
+def _with_their_units(state: BattleState, leaders: Iterable[Leader]) -> tuple[Leader, ...]:
+    """The leaders to draw: not those with a unit that is off the table (they went with it)."""
+    away = {unit.id for unit in state.units if not unit.on_table}
+    return tuple(leader for leader in leaders if leader.attached_to not in away)
 
 
 def deployment_zones(state: BattleState) -> dict[str, tuple[Point, ...]]:

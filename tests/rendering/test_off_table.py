@@ -105,3 +105,15 @@ def test_terrain_added_by_the_rules_is_drawn_with_a_legend_entry() -> None:
     placed = replace(start, terrain=(*start.terrain, bridge))
     assert changed(picture(placed), picture(start)) is not None
     assert "bridge" in words(placed) and "bridge" not in words(start)
+
+
+def test_a_leader_with_a_unit_off_the_table_is_not_drawn() -> None:
+    start = states.start()
+    lord = replace(start.leader("red_lord"), attached_to="r3")
+    state = gone(start.with_leader(lord), "r3")
+    assert "red_lord" not in [ld.id for ld in build_scene(state, (), None, None).leaders]
+    assert "red_lord" in [
+        ld.id for ld in build_scene(start.with_leader(lord), (), None, None).leaders
+    ]
+    red = SideView("red", visible=frozenset())
+    assert "red_lord" not in [ld.id for ld in build_scene(state, (), red, None).leaders]
