@@ -326,7 +326,7 @@ class Context:
         old = self.state.terrain_feature(feature_id)
         terrain = tuple(f for f in self.state.terrain if f.id != feature_id)
         self.state = replace(self.state, terrain=terrain)
-        self.emit(TerrainRemoved(feature_id, old.kind, old.name, reason))
+        self.emit(TerrainRemoved(feature_id, old.kind, old.name, reason, tuple(old.points)))
 
     def add_leader(self, leader: Leader, reason: str) -> None:
         """Bring a leader into the battle (a hero appears, a replacement commander)."""

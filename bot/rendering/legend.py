@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from bot.rendering import badges
 from bot.rendering.overlays import dashed
-from bot.rendering.style import CONTACT, INK, PAPER, REACH, SHOT, WHITE, SideStyle
+from bot.rendering.style import CONTACT, INK, INK_SOFT, PAPER, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.terrain import DRAW_ORDER, DRAWERS, OBSTACLE_DRAWERS
 from bot.rendering.text import shortened, write
 from bot.rendering.text import width as text_width
@@ -140,6 +140,22 @@ def move_entry() -> Entry:
         draw.polygon(((left + 36, y), (left + 25, y - 6), (left + 25, y + 6)), fill=INK)
 
     return Entry(36, paint, "moved this step")
+
+
+def terrain_change_entry(laid: bool) -> Entry:
+    """Terrain the step placed or moved (outlined), or removed or moved away (dashed)."""
+
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
+        box = [(left + 3, top + 5), (left + 33, top + 5), (left + 33, top + 19),
+               (left + 3, top + 19), (left + 3, top + 5)]  # fmt: skip
+        if laid:
+            draw.line(box, fill=INK, width=3, joint="curve")
+        else:
+            dashed(draw, box, INK_SOFT, 2, dash=6.0, gap=5.0)
+
+    words = "terrain placed or moved this step" if laid else "where terrain was before this step"
+    return Entry(36, paint, words)
 
 
 def shot_entry() -> Entry:

@@ -155,6 +155,10 @@ def _mark_entries(scene: Scene) -> list[legend.Entry]:
     entries = []
     if scene.marks.moves:
         entries.append(legend.move_entry())
+    if scene.marks.laid:
+        entries.append(legend.terrain_change_entry(laid=True))
+    if scene.marks.lifted:
+        entries.append(legend.terrain_change_entry(laid=False))
     if scene.marks.shots:
         entries.append(legend.shot_entry())
     if scene.marks.combats or scene.contacts:

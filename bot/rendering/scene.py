@@ -68,6 +68,8 @@ def build_scene(
         [move for move in marks.moves if move[0] in shown],
         [pair for pair in marks.shots if set(pair) <= shown],
         [pair for pair in marks.combats if set(pair) <= shown],
+        marks.laid,  # terrain is seen by everyone
+        marks.lifted,
     )
     leaders = _with_their_units(state, visible_leaders(state, side_view, seen))
     if reach is not None and reach.unit not in shown:

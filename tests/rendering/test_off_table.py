@@ -10,6 +10,7 @@ from PIL import Image
 from bot.rendering.fog import SideView
 from bot.rendering.render import MapOptions, absent_entries, lay_out, legend_entries
 from bot.rendering.scene import build_scene
+from rules_core.events import TerrainAdded, TerrainMoved, TerrainRemoved
 from rules_core.render import absent_units
 from rules_core.state import OFF_TABLE, RESERVE, BattleState, TerrainFeature
 from tests.rendering import states
@@ -117,3 +118,31 @@ def test_a_leader_with_a_unit_off_the_table_is_not_drawn() -> None:
     ]
     red = SideView("red", visible=frozenset())
     assert "red_lord" not in [ld.id for ld in build_scene(state, (), red, None).leaders]
+
+
+def test_terrain_changed_in_the_step_is_marked_with_legend_entries() -> None:
+    start = states.start()
+    bridge = TerrainFeature("b", "bridge", ((10, 14), (14, 14), (14, 20), (10, 20)), "Old Bridge")
+    wood = start.terrain[0]
+    moved_to = tuple((x + 10, y) for x, y in wood.points)
+    after = replace(
+        start,
+        terrain=(replace(wood, points=moved_to), *start.terrain[1:3], bridge),
+    )
+    events = (
+        TerrainAdded(bridge, "built"),
+        TerrainMoved(wood.id, wood.kind, wood.name, wood.points, moved_to, "the wood walks"),
+        TerrainRemoved("hill1", "hill", "Gallows Hill", "levelled", start.terrain[3].points),
+    )
+    found = [e.words for e in legend_entries(build_scene(after, events, None, None, ()))]
+    assert "terrain placed or moved this step" in found
+    assert "where terrain was before this step" in found
+    assert "terrain placed or moved this step" not in words(after)
+    marked, plain = picture(after, events), picture(after)
+    box = changed(marked, plain)
+    assert box is not None
+    # The marks sit on the old hill, the wood's two places and the bridge: nowhere else.
+    layout = lay_out(build_scene(after, events, None, None), PLAIN)
+    left = layout.origin[0]
+    hill = [layout.view.px(p) for p in start.terrain[3].points]
+    assert box[0] <= left + min(x for x, _ in hill) + 3

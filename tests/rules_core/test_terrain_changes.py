@@ -58,7 +58,8 @@ def test_a_resolver_adds_moves_and_removes_terrain_with_events() -> None:
     assert added == TerrainAdded(POND, "rolled on the terrain table")
     assert isinstance(moved, TerrainMoved) and moved.before == POND.points
     assert moved.points == moved_to
-    assert removed == TerrainRemoved("road1", "road", "North Road", "the road is washed away")
+    road = ((36.0, 0.0), (36.0, 36.0))
+    assert removed == TerrainRemoved("road1", "road", "North Road", "the road is washed away", road)
     for event in ctx.events:
         assert event_from_dict(json.loads(json.dumps(event_to_dict(event)))) == event
     assert Renderer.for_state(ctx.state).lines(ctx.events) == [
