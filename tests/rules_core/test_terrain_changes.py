@@ -220,3 +220,23 @@ def test_a_terrain_table_refuses_bands_naming_no_piece_and_bad_dice() -> None:
         TerrainTable("T", "lots", "1d6", ScoreTable("P", (Band(1, 6, NOTHING),)), {})
     with pytest.raises(ValueError, match="unknown kind"):
         TerrainPiece("volcano", "Etna", 4.0)
+
+
+def test_a_skirmish_move_crosses_the_river_only_at_a_bridge_or_ford() -> None:
+    from rules_core.rulesets.skirmish import measure
+
+    rules = registry.get("skirmish").rules
+    assert rules is not None
+    params = rules.parameter_values({})
+    archers = replace(sample_battle().unit("r2"), x=11.0, y=8.0, facing=0.0)
+    base = replace(sample_battle(), units=(archers,), terrain=(RIVER,))
+    swim = measure.move_cost(base, archers, (11.0, 12.0), params)
+    assert swim.barred_by == "impassable terrain"
+    bridged = replace(base, terrain=(RIVER, BRIDGE))
+    assert measure.move_cost(bridged, archers, (11.0, 12.0), params).possible
+    beside = measure.move_cost(bridged, archers, (16.0, 12.0), params)
+    assert beside.barred_by == "impassable terrain"  # the path crosses the river off the bridge
+    wading = replace(archers, x=27.0)
+    forded = replace(base, units=(wading,), terrain=(RIVER, FORD))
+    cost = measure.move_cost(forded, wading, (27.0, 12.0), params)
+    assert cost.possible and any("difficult" in note for note in cost.notes)
