@@ -58,11 +58,11 @@ def build_scene(
     seen = visible_enemies(state, side_view)
     units = tuple(u for u in state.units_on_table if u.side == side_view.side or u.id in seen)
     shown = {unit.id for unit in units}
-    gone = {unit.id for unit in state.units if not unit.on_table}  # left the table openly
+    departed = {unit.id for unit in state.units if not unit.on_table}  # left it openly
     ghosts = tuple(
         unit
         for key, unit in sorted(side_view.last_known.items())
-        if key not in shown and key not in gone
+        if key not in shown and key not in departed
     )
     marks = Marks(
         [move for move in marks.moves if move[0] in shown],

@@ -98,7 +98,7 @@ class LookupService:
             mine = _sides_for(loaded, user_id)
             state = loaded.state
             units = state.units if own else state.units_on_table  # targets stand on the table
-            actors = (*units, *state.leaders) if leaders else units
+            actors: tuple[Unit | Leader, ...] = (*units, *state.leaders) if leaders else units
             names = [a.name for a in actors]
             gm = loaded.is_gm(user_id)
             return [
