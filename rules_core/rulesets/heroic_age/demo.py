@@ -39,10 +39,10 @@ def _order(rules: Rules, state: BattleState, unit: Unit, step: str) -> Order | N
                 return order
         return None
     if step == "charges":
-        ahead = measure.enemy_to_front(state, unit, 2.0)
-        if ahead is None:
+        front = measure.enemy_to_front(state, unit, 2.0)
+        if front is None:
             return None
-        return rules.legal(state, Order(unit.id, "charge", {"target": ahead.id}))
+        return rules.legal(state, Order(unit.id, "charge", {"target": front.id}))
     if step == "missiles":
         return rules.legal(state, Order(unit.id, "shoot", {"target": enemy.id}))
     return None
