@@ -45,6 +45,7 @@ from rules_core.rulesets.heroic_age import (
     orders,
     profiles,
     sample,
+    tables,
 )  # fmt: skip
 from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
@@ -123,6 +124,7 @@ class HeroicAgeRules(Rules):
     parameters = PARAMETERS
     statuses = STATUSES
     topics = TOPICS
+    tables = {table.name: table for table in tables.ALL}
     deployment_depth = 8.0
     default_table = (36.0, 24.0)
 
