@@ -125,6 +125,8 @@ class HeroicAgeRules(Rules):
     statuses = STATUSES
     topics = TOPICS
     tables = {table.name: table for table in tables.ALL}
+    # Personal combats are counted apart by the pace report (wave-gods adds its duel topics).
+    pace_apart = frozenset({"duels"})
     deployment_depth = 8.0
     default_table = (36.0, 24.0)
 
