@@ -314,3 +314,10 @@ def test_the_free_hack_causes_a_casualty_for_every_3_plus() -> None:
     assert CASUALTIES.of(ctx.state.unit("saxons1")) == 1
     assert not UNFORMED.of(ctx.state.unit("saxons1"))
     assert isinstance(Modifier(1), Modifier)
+
+
+def test_the_battle_standard_routing_costs_its_contingent_a_level() -> None:
+    state = at("after_combat", saxons3=(10, 5, 0), saxons4=(20, 5, 0), danes2=(10, 7.0, 180))
+    ctx = context(state, [3, 3])
+    after._lose(ctx, ctx.state.unit("saxons3"), "break")  # Alfred carries the standard
+    assert AGGRESSION.of(ctx.state.unit("saxons4")) == "shaken"  # present -1
