@@ -339,9 +339,7 @@ def manoeuvre(ctx: Context, unit: Unit, order: Order) -> None:
 
 
 def _facing_for(unit: Unit, order: Order) -> float:
-    facing = order.params.get("facing")
-    if isinstance(facing, int | float) and not isinstance(facing, bool):
-        return float(facing) % 360
+    """A change of direction faces the order's point (an about face is its own manoeuvre)."""
     if order.params.get("to") is not None:
         return facing_towards((unit.x, unit.y), point_param(order, "to"))
     return unit.facing

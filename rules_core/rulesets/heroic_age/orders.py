@@ -36,8 +36,7 @@ UNIT_ORDER_KINDS = (
         "Manoeuvre",
         params=(
             Param("option", "choice", True, MANOEUVRE_OPTIONS),
-            Param("to", "point", False),
-            Param("facing", "number", False),
+            Param("to", "point", False),  # where a change of direction faces, a side-step goes
             Param("a_grade", "number", False),
         ),
     ),
