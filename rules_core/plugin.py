@@ -170,6 +170,8 @@ class Rules:
     # Order kinds a unit in reserve or off the table may be given (deploy, come back); every
     # other unit order is refused while it is not on the table.
     off_table_orders: ClassVar[frozenset[str]] = frozenset()
+    # Step ids and question topics whose stops the pace report counts apart (personal combats).
+    pace_apart: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self) -> None:
         for step in self.sequence.steps:

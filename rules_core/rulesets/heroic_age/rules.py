@@ -1,0 +1,283 @@
+"""The heroic-age ruleset: its sequence of play, parameters and phase resolvers.
+
+Step ids (fixed; wave-gods builds on them):
+
+- setup: ``deploy`` (both sides place their units, as in Hail Caesar).
+- turn start: ``initiative`` (D6 each, +1 for the commander-in-chief with more LPs; the winner
+  chooses to go first or second: ``ctx.set_side_order``).
+- main chain, once a turn, both sides in each step (the side order governs who acts first
+  inside a step):
+  ``gods`` (Invoke the Gods: ``gods.resolve_invoke``) →
+  ``leadership`` (LP allocation and leader actions, orders of ``leadership.ORDER_KINDS``, both
+  sides: ``leadership.resolve``) →
+  ``duels`` (personal combats: ``duel.resolve``) →
+  ``movement`` (control tests, then moves, manoeuvres and rest) →
+  ``missiles`` (the missile exchange, simultaneous) →
+  ``charges`` (Combat: declare and test charges, chargers move into contact) →
+  ``combat`` (Combat: every combat fought, refights of inconclusive rounds) →
+  ``after_combat`` (Combat: moves after combat, losers first) →
+  ``end_turn`` (this turn's marks cleared; the battle's end checked).
+
+The sheet gives no victory condition: see ``outcome``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules_core.codec import Json, number_or
+from rules_core.context import Context
+from rules_core.orders import Order, Verdict, point_param
+from rules_core.plugin import Parameter, Rules
+from rules_core.rulesets.heroic_age import (
+    after,
+    charges,
+    combat,
+    demo,
+    duel,
+    ending,
+    forces,
+    gods,
+    initiative,
+    leadership,
+    missiles,
+    movement,
+    orders,
+    profiles,
+    sample,
+    tables,
+)  # fmt: skip
+from rules_core.rulesets.heroic_age.status import STATUSES
+from rules_core.rulesets.heroic_age.topics import TOPICS
+from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.steps import Actors, SequenceOfPlay, Step
+from rules_core.toolkit import checked_orders, turn_limit_outcome
+
+STEP_IDS = (
+    "deploy", "initiative", "gods", "leadership", "duels", "movement", "missiles", "charges",
+    "combat", "after_combat", "end_turn",
+)  # fmt: skip
+LEADERSHIP_KINDS = tuple(kind.id for kind in leadership.ORDER_KINDS)
+# What wave-gods' modules may add (each optional): ``TOPICS`` (standing-instruction topics),
+# ``TABLES`` (their sheet tables), ``PARAMETERS`` and ``PACE_APART`` (step ids or question
+# topics the pace report counts apart, e.g. the duel's card plays).
+WAVE_GODS = (gods, leadership, duel)
+
+
+def _gathered(name: str) -> tuple[Any, ...]:
+    """Everything the god pack, leadership and duel modules declare under ``name``."""
+    return tuple(item for module in WAVE_GODS for item in getattr(module, name, ()))
+
+
+SEQUENCE = SequenceOfPlay(
+    (
+        Step("deploy", "Deployment", Actors.BOTH, "deploy", None, ("place",)),
+        Step("initiative", "Initiative", Actors.NOBODY, "initiative"),
+        Step("gods", "Invoke the Gods", Actors.NOBODY, "gods", "leadership"),
+        Step("leadership", "Leadership", Actors.BOTH, "leadership", "duels", LEADERSHIP_KINDS),
+        Step("duels", "Leadership: personal combats", Actors.NOBODY, "duels", "movement"),
+        Step(
+            "movement", "Movement", Actors.BOTH, "movement", "missiles",
+            ("move", "manoeuvre", "rest", "hold"),
+        ),
+        Step("missiles", "Missile exchange", Actors.BOTH, "missiles", "charges", ("shoot", "hold")),
+        Step("charges", "Combat: charges", Actors.BOTH, "charges", "combat", ("charge", "hold")),
+        Step("combat", "Combat", Actors.NOBODY, "combat", "after_combat"),
+        Step(
+            "after_combat", "Combat: moves after combat", Actors.NOBODY, "after_combat",
+            "end_turn",
+        ),
+        Step("end_turn", "End of turn", Actors.NOBODY, "end_turn"),
+    ),
+    first="gods",
+    turn_start="initiative",
+    setup="deploy",
+)  # fmt: skip
+
+SILENT = "not on the sheet (see the package README)"
+PARAMETERS = (
+    Parameter("max_turns", 8, "turns played before the battle is a draw", SILENT),
+    Parameter(
+        "initiative_ties", "reroll",
+        "an initiative tie: reroll, or keep_order (last turn's order stands)", SILENT,
+    ),
+    Parameter(
+        "loss_share", 1.0,
+        "an army loses when this share of its units is broken, destroyed or Shaken", SILENT,
+    ),
+    Parameter(
+        "charge_reach", 2.0,
+        'inches to its front within which a unit may declare a charge (moves stop 2" short)',
+        SILENT,
+    ),
+    Parameter(
+        "difficult_terrain", ["wood", "dense_wood", "rough", "marsh", "village", "river",
+                              "stream", "linear_obstacle"],
+        "terrain kinds that leave a unit moving through or across them unformed", SILENT,
+    ),
+    Parameter(
+        "cover_terrain", ["wood", "dense_wood", "village", "fortification"],
+        "terrain kinds that count as cover against missiles", SILENT,
+    ),
+    Parameter(
+        "high_ground", ["hill"],
+        "terrain kinds that give advantage of ground against units not on them", SILENT,
+    ),
+)  # fmt: skip
+
+
+class HeroicAgeRules(Rules):
+    """The hooks of the heroic-age ruleset."""
+
+    sequence = SEQUENCE
+    order_kinds = (*orders.UNIT_ORDER_KINDS, *leadership.ORDER_KINDS)
+    parameters = (*PARAMETERS, *_gathered("PARAMETERS"))
+    statuses = STATUSES
+    topics = (*TOPICS, *_gathered("TOPICS"))
+    tables = {table.name: table for table in (*tables.ALL, *_gathered("TABLES"))}
+    # Personal combats are counted apart by the pace report.
+    pace_apart = frozenset({"duels", *_gathered("PACE_APART")})
+    deployment_depth = 8.0
+    default_table = (36.0, 24.0)
+
+    # -- setting up ----------------------------------------------------------------------
+
+    def unit_from_roster(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
+    ) -> Unit:
+        """A unit: its type's editable profile, in the contingent its entry names."""
+        return profiles.unit_from_entry(entry, unit_id, side, forces.group_of(entry, side, group))
+
+    def forces_from_roster(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """Each leader of the army list (LPs, flags) and the contingent he commands."""
+        return forces.forces(roster, side)
+
+    def prepare(self, state: BattleState) -> BattleState:
+        """Every leader with a unit, every unit in a known contingent."""
+        return forces.prepare(state)
+
+    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
+        """Casualties cost stands for good; a unit gone from the table is lost."""
+        return forces.carry_over(entry, unit)
+
+    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
+        """The Saxons and the Danes."""
+        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
+
+    # -- resolvers -----------------------------------------------------------------------
+
+    def resolver(self, step: Step) -> Callable[[Context], None]:
+        """The step's resolver; afterwards leaders stand where their units stand."""
+        inner = super().resolver(step)
+
+        def run(ctx: Context) -> None:
+            inner(ctx)
+            ctx.state = forces.follow_leaders(ctx.state)
+
+        return run
+
+    def resolve_deploy(self, ctx: Context) -> None:
+        """Place each unit given a deployment order."""
+        for order in checked_orders(ctx, ("place",)):
+            unit = ctx.state.unit(order.actor)
+            facing = number_or(order.params.get("facing", unit.facing), 0.0)
+            end = point_param(order, "to")
+            ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
+
+    def resolve_initiative(self, ctx: Context) -> None:
+        """Initiative."""
+        initiative.resolve(ctx)
+
+    def resolve_gods(self, ctx: Context) -> None:
+        """Invoke the Gods (wave-gods)."""
+        gods.resolve_invoke(ctx)
+
+    def resolve_leadership(self, ctx: Context) -> None:
+        """Leadership (wave-gods)."""
+        leadership.resolve(ctx)
+
+    def resolve_duels(self, ctx: Context) -> None:
+        """Personal combats (wave-gods)."""
+        duel.resolve(ctx)
+
+    def resolve_movement(self, ctx: Context) -> None:
+        """Control tests, then moves, manoeuvres and rest and reform."""
+        movement.resolve(ctx)
+
+    def resolve_missiles(self, ctx: Context) -> None:
+        """The missile exchange, simultaneous."""
+        missiles.resolve(ctx)
+
+    def resolve_charges(self, ctx: Context) -> None:
+        """Declare and test charges; chargers move into contact."""
+        charges.resolve(ctx, ctx.number("charge_reach"))
+
+    def resolve_combat(self, ctx: Context) -> None:
+        """Every combat fought."""
+        combat.resolve(ctx)
+
+    def resolve_after_combat(self, ctx: Context) -> None:
+        """Moves after combat, losers first."""
+        after.resolve(ctx)
+
+    def resolve_end_turn(self, ctx: Context) -> None:
+        """This turn's marks cleared."""
+        ending.end_turn(ctx)
+
+    # -- orders and the end ---------------------------------------------------------------
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """What an order will do, with the numbers, or why it is illegal."""
+        if order.kind in LEADERSHIP_KINDS:
+            return super().preview(state, order)
+        if order.kind == "place":
+            return orders.place(
+                state, order, self.deployment_zone(state, state.unit(order.actor).side)
+            )
+        return orders.preview(state, order, self.parameter_values(state.parameters))
+
+    def turn_problem(self, state: BattleState, side: str) -> str | None:
+        """None: in a simultaneous phase either side may always give orders."""
+        return None
+
+    def acting_sides(self, state: BattleState) -> tuple[str, ...]:
+        """Only the sides with something to order in this step."""
+        found = super().acting_sides(state)
+        params = self.parameter_values(state.parameters)
+        return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
+
+    def army_broken(self, state: BattleState, side: str) -> bool:
+        """Every unit (or ``loss_share`` of them) broken, destroyed or Shaken, or the
+        commander-in-chief killed with no leader left."""
+        return ending.army_lost(state, side, self.parameter_values(state.parameters))
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        """A side whose army is lost loses; past the turn limit the battle is a draw."""
+        if state.cursor.segment == "setup":
+            return None
+        found = super().outcome(state)
+        if found is not None:
+            return Outcome(
+                found.winner,
+                found.reason.replace("every other army has broken", "the enemy army is lost"),
+            )
+        return turn_limit_outcome(self, state)
+
+    # -- the demo --------------------------------------------------------------------------
+
+    def sample_battle(self) -> BattleState:
+        """The Saxons and the Danes at deployment."""
+        return sample.sample_battle()
+
+    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
+        """The scripted player's orders: advance, shoot, charge."""
+        return demo.orders_for(self, state, side)
+
+    def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
+        """A move's most likely reach (AvD + D6) for ``move``; 2" for missile units' ``range``."""
+        if kind == "move":
+            return 5.0 + 6.0
+        return 2.0 if unit.profile.get("missile") is True else 0.0
