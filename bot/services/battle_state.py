@@ -21,7 +21,7 @@ from bot.db.models import (
     Role,
 )
 from bot.errors import Conflict, NotFound, PermissionDenied
-from bot.services.campaigns import Place, find_member, load_open_campaign
+from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import resolve, side_of
 from bot.services.seats import Seat, seat_of
 from rules_core import engine, registry
@@ -126,7 +126,7 @@ class Loaded:
     def require_gm(self, user_id: int) -> None:
         """Raise unless the user is a GM."""
         if not self.is_gm(user_id):
-            raise PermissionDenied(f"Only a GM of **{self.campaign.name}** can do that.")
+            raise PermissionDenied(gm_only(self.campaign.name))
 
     def save(self, state: BattleState) -> None:
         """Keep a new state on the battle row."""

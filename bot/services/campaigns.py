@@ -156,7 +156,12 @@ def require_gm(campaign: Campaign, user_id: int) -> None:
     """Raise PermissionDenied unless the user is a GM of the campaign."""
     member = find_member(campaign, user_id)
     if member is None or member.role is not Role.GM:
-        raise PermissionDenied(f"Only a GM of **{campaign.name}** can do that.")
+        raise PermissionDenied(gm_only(campaign.name))
+
+
+def gm_only(campaign: str) -> str:
+    """The refusal of a GM-only command to anyone else, saying where the GMs are named."""
+    return f"Only a GM of **{campaign}** can do that; `/campaign info` names its GMs."
 
 
 def clean_text(value: str, what: str, limit: int) -> str:
@@ -188,7 +193,7 @@ class CampaignService:
             if existing is not None:
                 raise Conflict(
                     f"This channel already hosts the campaign **{existing.name}**. "
-                    "Close it first or create the new one in another channel."
+                    "Close it first (`/campaign close`) or create the new one in another channel."
                 )
             campaign = Campaign(
                 guild_id=place.guild_id,

@@ -25,7 +25,7 @@ from tests.e2e.skirmish_battle import (
 )
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
-ONLY_GM = f"Only a GM of **{CAMPAIGN}** can do that."
+ONLY_GM = f"Only a GM of **{CAMPAIGN}** can do that; `/campaign info` names its GMs."
 MALFORMED = "write it as `x,y`, for example `12,4.5`."
 
 

@@ -20,11 +20,13 @@ from tests.e2e.test_outsider_writes import leaves
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 
-# What a refusal says when it shows what would be accepted.
+# What a refusal says when it shows what would be accepted: a command to run, a list of what
+# there is, a form with an example, a range, or what a value must be. (Any code span, or
+# words such as "only", "use" or "another", passed before: "Only a GM … can do that" did.)
 SAYS_WHAT = re.compile(
-    r"`|\bone of\b|\be\.g\.|for example|\bonly\b|: [^.]+, [^.]+|\bfrom -?\d|\bbetween\b"
-    r"|at most|at least|\bis commanded by\b|\bwrite\b|\buse\b|\bask\b|\bgive\b|\bpick\b"
-    r"|\banother\b",
+    r"`/|: [^.]+, [^.]+|still to come: |\bone of\b|\be\.g\.|for example|such as|\btry\b"
+    r"|\bfrom -?\d|\bbetween\b|at most|at least|\bmust be\b|\bis commanded by\b"
+    r"|\bwrite it as\b",
     re.IGNORECASE,
 )
 
