@@ -22,7 +22,7 @@ from bot.db.models import (
 )
 from bot.errors import Conflict, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
-from bot.services.order_params import resolve, side_of
+from bot.services.order_params import one_of, resolve, side_of
 from bot.services.seats import Seat, seat_of
 from rules_core import engine, registry
 from rules_core.orders import ACTOR_KINDS
@@ -302,7 +302,11 @@ def find_actor(
         except NotFound:
             continue
     whose = "" if sides is None else " of yours"
-    raise NotFound(f"There is no unit, leader, group or side{whose} called **{ref}**.")
+    every = [a for kind in ACTOR_KINDS for a in state.actors(kind)]
+    mine = [a for a in every if sides is None or side_of(a) in sides]
+    raise NotFound(
+        f"There is no unit, leader, group or side{whose} called **{ref}**{one_of(mine)}."
+    )
 
 
 def find_giver(

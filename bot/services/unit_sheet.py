@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.db.session import Database
-from bot.errors import NotFound
 from bot.services.battle_state import find_unit, load_battle
 from bot.services.campaigns import Place
 from rules_core import secrets
@@ -53,13 +52,7 @@ class UnitSheetService:
             loaded = await load_battle(session, place)
             viewer = loaded.seat(user_id).viewer()
             state = secrets.view(loaded.state, viewer)
-            try:
-                unit = find_unit(state, ref)
-            except NotFound as missing:
-                names = sorted(u.name for u in state.units)
-                more = " …" if len(names) > 12 else ""
-                listed = ", ".join(f"**{n}**" for n in names[:12]) + more
-                raise NotFound(f"{missing.message} On it: {listed}.") from None
+            unit = find_unit(state, ref)
             statuses = loaded.rules.statuses
             sides = {s.side_id: s.name for s in loaded.battle.sides}
             groups = {g.id: g.name for g in state.groups}

@@ -40,7 +40,7 @@ async def test_unit_refusals_are_private_and_name_what_is_there(aide: Harness) -
     await set_up_battle(aide, where)
     unknown = await aide.slash(aide.alice, "battle unit", channel=where, name="Nobody")
     assert unknown.ephemeral and "**Nobody**" in unknown.text
-    assert unknown.text.endswith("On it: **Blue Riders**, **Blue Slingers**, **Blue Warriors**, "
+    assert unknown.text.endswith("; one of: **Blue Riders**, **Blue Slingers**, **Blue Warriors**, "
                                  "**Red Archers**, **Red Horse**, **Red Spearmen**.")  # fmt: skip
     nowhere = await aide.slash(aide.alice, "battle unit", channel=aide.channel("general"), name="x")
     assert nowhere.ephemeral and "no campaign in this channel" in nowhere.text
