@@ -1,9 +1,10 @@
 """Every side's orders at once (``/orders all``), as far as the one who asks may see them.
 
-Orders are sealed until their step resolves: a GM sees the open step's orders and every
-planned one, with who gave them; everyone else sees the orders of the last step that resolved
-(by then they are public: the record and the log show what they did). While that step waits
-for an answer to a question it is not over, so only the reader's own side's orders show.
+Orders are sealed until their step resolves: a GM sees the open step's orders (while play
+waits for an answer, those of the step that waits) and every planned one, with who gave
+them; everyone else sees the orders of the last step that resolved (by then they are public:
+the record and the log show what they did). While that step waits for an answer to a
+question it is not over, so only the reader's own side's orders show.
 """
 
 from __future__ import annotations
@@ -72,15 +73,6 @@ class OrderBookService:
                     names.get(row.actor, row.actor), row.kind, row.summary, step,
                 )  # fmt: skip
 
-            if loaded.seat(user_id).is_gm:
-                rows = await stage_orders(session, battle.id, battle.stage)
-                planned = await plans.planned_rows(session, battle.id)
-                return OrderBook(
-                    stage_title(loaded),
-                    sealed=True,
-                    orders=tuple(booked(r) for r in rows),
-                    planned=tuple(booked(r, r.step_title) for r in planned),
-                )
             last = await session.scalar(
                 select(StageLog)
                 .join(
@@ -92,6 +84,20 @@ class OrderBookService:
                 .order_by(StageLog.number.desc())
                 .limit(1)
             )
+            if loaded.seat(user_id).is_gm:
+                title = stage_title(loaded)
+                rows = await stage_orders(session, battle.id, battle.stage)
+                if not rows and state.pending is not None and last is not None:
+                    # Stopped at a question: the orders of the step that waits for it.
+                    title = last.title
+                    rows = await stage_orders(session, battle.id, last.number)
+                planned = await plans.planned_rows(session, battle.id)
+                return OrderBook(
+                    title,
+                    sealed=True,
+                    orders=tuple(booked(r) for r in rows),
+                    planned=tuple(booked(r, r.step_title) for r in planned),
+                )
             if last is None:
                 return OrderBook("", sealed=False, orders=())
             rows = await stage_orders(session, battle.id, last.number)

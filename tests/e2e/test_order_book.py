@@ -35,6 +35,11 @@ async def test_orders_sealed_to_players_until_their_step_resolves(aide: Harness)
     ]
     own = await aide.slash(aide.alice, "orders all", channel=where)
     assert "**Red Archers** (place)" in own.text
+    gm_stopped = await aide.slash(aide.gm, "orders all", channel=where)
+    assert gm_stopped.text.splitlines() == [
+        "Orders given so far for **Set-up · Deployment** (sealed: only GMs see them):",
+        f"Red · **Red Archers** (place): deploys at (26, 11) facing 0° — {aide.alice.mention}",
+    ]
     (question,) = open_questions(aide, where)
     await aide.click(aide.bob, question, label="go first")
     opened = await aide.slash(aide.bob, "orders all", channel=where)
