@@ -41,7 +41,8 @@ async def test_orders_sealed_to_players_until_their_step_resolves(aide: Harness)
         f"Red · **Red Archers** (place): deploys at (26, 11) facing 0° — {aide.alice.mention}",
     ]
     (question,) = open_questions(aide, where)
-    await aide.click(aide.bob, question, label="go first")
+    winner = aide.bob if aide.bob.mention in question.content else aide.alice  # initiative
+    await aide.click(winner, question, label="go first")
     opened = await aide.slash(aide.bob, "orders all", channel=where)
     assert opened.text.splitlines() == [
         "Orders of the last step resolved, **Set-up · Deployment**:",
