@@ -18,6 +18,8 @@ from bot.presentation.formatting import (
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from bot.presentation.rosters import (
     LOAD_NEEDS_NAME,
+    export_file,
+    export_text,
     sample_file,
     samples_text,
     template_file,
@@ -51,6 +53,15 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
         """Show one army, privately."""
         info = await self.service.show(place_of(interaction), interaction.user.id, name)
         await interaction.response.send_message(embed=army_embed(info), ephemeral=True)
+
+    @app_commands.command(name="export", description="Download an army list as a file to edit")
+    @app_commands.describe(name="The army's name")
+    async def export(self, interaction: discord.Interaction, name: str) -> None:
+        """Send one army as a YAML file /army import takes back, privately."""
+        info = await self.service.show(place_of(interaction), interaction.user.id, name)
+        await interaction.response.send_message(
+            export_text(info.name), file=export_file(info.name, info.roster), ephemeral=True
+        )
 
     @app_commands.command(name="list", description="List the armies of this campaign")
     async def list(self, interaction: discord.Interaction) -> None:
@@ -113,6 +124,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
         return matching_choices([str(a["name"]) for a in found.armies], current)
 
     @show.autocomplete("name")
+    @export.autocomplete("name")
     @remove.autocomplete("name")
     async def name_autocomplete(
         self, interaction: discord.Interaction, current: str

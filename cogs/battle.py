@@ -31,6 +31,7 @@ from bot.presentation.battles import (
     removed_text,
     rolled_terrain_text,
     terrain_text,
+    unit_sheet_text,
 )
 from bot.presentation.formatting import battle_embed
 from bot.presentation.hands import hand_text
@@ -268,6 +269,15 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         view = await self.battles.view(place_of(interaction))
         await interaction.response.send_message(embed=battle_embed(view))
 
+    @app_commands.command(name="unit", description="One unit's profile, status and position")
+    @app_commands.describe(name="The unit (offered as you type)")
+    async def unit(self, interaction: discord.Interaction, name: str) -> None:
+        """Show one unit's state in words, privately."""
+        sheet = await self.bot.services.unit_sheet.sheet(
+            place_of(interaction), interaction.user.id, name
+        )
+        await interaction.response.send_message(unit_sheet_text(sheet), ephemeral=True)
+
     @app_commands.command(name="map", description="Post the current map")
     @app_commands.describe(
         zoom="Only this area, by two corners: `x0,y0 x1,y1` in the ruleset's measure",
@@ -298,6 +308,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await interaction.followup.send(file=map_attachment(png), ephemeral=fog)
 
     @map.autocomplete("unit")
+    @unit.autocomplete("name")
     async def map_unit_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

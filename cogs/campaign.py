@@ -18,6 +18,8 @@ from bot.presentation.campaigns import (
     gm_removed_text,
     joined_text,
     left_text,
+    member_removed_texts,
+    remove_member_question,
     rule_reset_text,
     rule_set_text,
     sheet_pages,
@@ -134,6 +136,22 @@ class CampaignCog(
         """Leave the campaign."""
         info = await self.service.leave(place_of(interaction), interaction.user.id)
         await interaction.response.send_message(left_text(interaction.user.id, info.name))
+
+    @app_commands.command(
+        name="remove", description="Remove a player or observer from the campaign (GMs only)"
+    )
+    @is_gm()
+    @app_commands.describe(member="Who leaves the campaign (their side becomes GM-run)")
+    async def remove(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Ask the GM to confirm, then remove the member; what they ran passes to the GM."""
+        place, user = place_of(interaction), interaction.user
+        name = await self.service.check_can_remove_member(place, user.id, member.id)
+
+        async def do_remove() -> tuple[str, str | None]:
+            removal = await self.service.remove_member(place, user.id, member.id)
+            return member_removed_texts(removal)
+
+        await ask_confirmation(interaction, remove_member_question(member.id, name), do_remove)
 
     @gm.command(name="add", description="Make a member a GM of this campaign (GMs only)")
     @is_gm()

@@ -11,6 +11,7 @@ from bot.presentation.announce import post_report
 from bot.presentation.orders import (
     RESOLVING,
     RESOLVING_TURN,
+    order_book_text,
     orders_text,
     preview_text,
     waiting_text,
@@ -348,6 +349,15 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
 
     def __init__(self, bot: AideBot) -> None:
         self.play = bot.services.play
+        self.book = bot.services.order_book
+
+    @app_commands.command(
+        name="all", description="Every side's orders: the last resolved step's (GMs: the open one)"
+    )
+    async def all_(self, interaction: discord.Interaction) -> None:
+        """List every side's orders that the user may see, privately."""
+        book = await self.book.book(place_of(interaction), interaction.user.id)
+        await interaction.response.send_message(order_book_text(book), ephemeral=True)
 
     @app_commands.command(name="mine", description="Your orders for this step and your plan")
     async def mine(self, interaction: discord.Interaction) -> None:

@@ -138,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         with open(args.record, encoding="utf-8") as handle:
-            report = verify(json.load(handle))
+            report = verify(_record_shaped(json.load(handle)))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         print(f"Cannot read {args.record}: {error}", file=sys.stderr)
         return 2
@@ -147,6 +147,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(report.text())
     return 0 if report.ok else 1
+
+
+RECORD_KEYS = ("ruleset", "seed_sha256", "initial_state", "entries")
+
+
+def _record_shaped(data: object) -> Mapping[str, Any]:
+    """The file's JSON if it is shaped like a record (an object with a record's keys); else
+    a KeyError or TypeError naming what is missing, before the seed is looked at (a file
+    that is no record at all was reported as a record whose seed is not revealed)."""
+    if not isinstance(data, dict):
+        raise TypeError(f"a JSON object is expected, not {type(data).__name__}")
+    for key in RECORD_KEYS:
+        if key not in data:
+            raise KeyError(key)
+    return data
 
 
 def _problem(error: Exception) -> str:

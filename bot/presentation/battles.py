@@ -12,6 +12,7 @@ from bot.services.battle_state import BattleView
 from bot.services.battles import Assignment, BattleSummary, TerrainRoll
 from bot.services.records import LoggedStep
 from bot.services.stages import StageReport
+from bot.services.unit_sheet import UnitSheet
 from rules_core.state import TerrainFeature, Unit
 
 NEXT_STEPS = "Next: /battle terrain add, /battle deploy, then /battle start"
@@ -162,3 +163,34 @@ def no_reach_text(unit: str, kind: str) -> str:
             f"**{unit}** has no missile weapon, so there is no range to outline; try `reach:move`."
         )
     return f"**{unit}** cannot move, so there is no move to outline."
+
+
+def _value(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def unit_sheet_text(sheet: UnitSheet) -> str:
+    """``/battle unit``: one unit's profile, status in words and position, privately."""
+    words = sheet.type.replace("_", " ")
+    quality = f", {sheet.quality}" if sheet.quality else ""
+    formation = f", in {sheet.formation.replace('_', ' ')}" if sheet.formation else ""
+    group = "" if sheet.group_name == sheet.side_name else f", {sheet.group_name}"
+    lines = [
+        f"**{sheet.name}** (`{sheet.unit_id}`) — {sheet.side_name}{group}",
+        f"{words}{quality}; {sheet.stands} stand(s){formation}; "
+        f"{sheet.frontage:g} × {sheet.depth:g} {sheet.measure}",
+        f"At ({sheet.x:g}, {sheet.y:g}), facing {sheet.facing:g}°",
+    ]
+    if sheet.leaders:
+        lines.append("With it: " + ", ".join(sheet.leaders))
+    lines.append("Status: " + ("; ".join(sheet.status) if sheet.status else "nothing marked"))
+    if sheet.profile:
+        shown = ", ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in sheet.profile)
+        lines.append(f"Profile: {shown}")
+    if sheet.secret:
+        lines.append("Your side's secrets: " + "; ".join(sheet.secret))
+    return "\n".join(lines)[:2000]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from bot.services.campaigns import Removal
 from bot.services.parameters import ParameterRow, ParameterSheet
 from bot.services.settings import DeadlinePolicy
 from rules_core.codec import Json
@@ -156,4 +157,36 @@ def closed_texts(user_id: int, campaign: str) -> tuple[str, str]:
         f"Closed **{campaign}**.",
         f"🏁 **{campaign}** has been closed by <@{user_id}>. "
         "This channel is free for a new campaign.",
+    )
+
+
+def remove_member_question(member_id: int, campaign: str) -> str:
+    """The confirmation asked before a GM removes a member."""
+    return (
+        f"Remove <@{member_id}> from **{campaign}**? Their armies, and any side of the open "
+        "battle they own, pass to you (GM-run: you give its orders); groups they command go "
+        "back to their side's owner. They can join again later."
+    )
+
+
+def member_removed_texts(removal: Removal) -> tuple[str, str]:
+    """What the GM is told, and what the channel is told, once a member is removed."""
+    parts = []
+    if removal.battle_sides:
+        parts.append(
+            "GM-run from now on: "
+            + ", ".join(f"**{s}**" for s in removal.battle_sides)
+            + f" (orders by <@{removal.gm_id}>)"
+        )
+    if removal.armies:
+        parts.append("armies now the GM's: " + ", ".join(f"**{a}**" for a in removal.armies))
+    if removal.groups:
+        parts.append(
+            "back with their side's owner: " + ", ".join(f"**{g}**" for g in removal.groups)
+        )
+    tail = f" {'; '.join(parts)}." if parts else ""
+    return (
+        f"Removed <@{removal.user_id}> from **{removal.campaign_name}**.",
+        f"<@{removal.user_id}> was removed from **{removal.campaign_name}** by "
+        f"<@{removal.gm_id}>.{tail}",
     )

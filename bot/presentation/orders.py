@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.presentation.announce import mentions, plain
+from bot.services.order_book import BookedOrder, OrderBook
 from bot.services.play import Confirmed, OrderView
 
 RESOLVING = "Confirmed: every order is in, resolving."
@@ -66,3 +67,42 @@ def orders_text(views: list[OrderView]) -> str:
         lines.append(f"{where}**{v.unit_name}** ({v.kind}): {v.summary}{ask}")
     text = "\n".join(lines)
     return text[:2000] or "You have given no orders for this step."
+
+
+NO_STEP_RESOLVED = (
+    "No step has resolved yet. Orders stay sealed until their step resolves; then "
+    "`/orders all` shows every side's."
+)
+
+
+def _booked_line(order: BookedOrder) -> str:
+    where = f"{plain(order.step)} · " if order.step else ""
+    return (
+        f"{where}{order.side_name} · **{order.actor_name}** ({order.kind}): {order.summary} "
+        f"— <@{order.user_id}>"
+    )
+
+
+def order_book_text(book: OrderBook) -> str:
+    """Every side's orders: the open step's (sealed, for a GM) or the last resolved step's."""
+    if not book.sealed and not book.step:
+        return NO_STEP_RESOLVED
+    if book.sealed:
+        head = f"Orders given so far for **{plain(book.step)}** (sealed: only GMs see them):"
+        none = "none yet (units without orders follow the default)"
+    else:
+        head = f"Orders of the last step resolved, **{plain(book.step)}**:"
+        none = "none given (every unit followed the default)"
+    if book.stopped:
+        head = (
+            f"Orders of **{plain(book.step)}**, which waits for an answer: only your side's "
+            "(the others' show once it resolves):"
+        )
+        none = "none of your side's"
+    lines = [head, *(_booked_line(o) for o in book.orders)] if book.orders else [head, none]
+    if book.planned:
+        lines += ["", "Planned for later steps of the turn:", *map(_booked_line, book.planned)]
+    text = "\n".join(lines)
+    if len(text) > 2000:
+        text = text[:1990].rsplit("\n", 1)[0] + "\n…"
+    return text

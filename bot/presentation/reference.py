@@ -18,7 +18,8 @@ their zones; the GM runs `/battle start`.
 `/order …` (each answered privately with what it will do), then `/order done`.
 5. When everyone is done, or at the deadline, the step resolves: dice, results and a map \
 are posted. Questions come as buttons.
-6. `/battle status`, `/battle map`, `/battle log` and `/battle list` show where things stand.
+6. `/battle status`, `/battle map`, `/battle log` and `/battle list` show where things stand; \
+`/battle unit` one unit in words; `/orders all` every side's orders once their step resolved.
 When everyone answers promptly a step takes minutes; otherwise it waits for the deadline \
 (48 hours unless a GM changes it with `/campaign deadlines`)."""
 NO_CAMPAIGN = "There is no campaign in this channel: `/campaign create` starts one here."

@@ -83,8 +83,27 @@ def template_file(ruleset: Ruleset) -> discord.File:
 def sample_file(army: Mapping[str, Any]) -> discord.File:
     """One sample army as a JSON attachment named after it."""
     data = json.dumps(army, indent=2, ensure_ascii=False).encode()
-    slug = re.sub(r"[^a-z0-9]+", "-", str(army["name"]).casefold()).strip("-") or "army"
-    return discord.File(io.BytesIO(data), filename=f"{slug}.json")
+    return discord.File(io.BytesIO(data), filename=f"{army_slug(str(army['name']))}.json")
+
+
+def army_slug(name: str) -> str:
+    """A file name's stem for an army: lower case, words joined by hyphens."""
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "army"
+
+
+def export_file(name: str, roster: Mapping[str, Any]) -> discord.File:
+    """An army list as the YAML file ``/army import`` takes back unchanged."""
+    head = f"# {name}: upload it again with /army import file:<this file> after editing.\n"
+    body = yaml.safe_dump(dict(roster), sort_keys=False, allow_unicode=True)
+    return discord.File(io.BytesIO((head + body).encode()), filename=f"{army_slug(name)}.yaml")
+
+
+def export_text(name: str) -> str:
+    """The private note sent with an exported army list."""
+    return (
+        f"**{name}** as a file: edit it and upload it with `/army import` (an army of the "
+        "same name replaces yours)."
+    )
 
 
 def template_text(ruleset: Ruleset) -> str:

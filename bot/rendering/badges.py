@@ -244,12 +244,17 @@ def _rules(ruleset: str) -> Rules | None:
 
 
 def shown(status: Mapping[str, Json], badges: Mapping[str, Badge]) -> list[tuple[Badge, Json]]:
-    """The badges a status mapping needs, in registry order."""
-    return [
-        (badge, status[key])
-        for key, badge in badges.items()
-        if key in status and badge.text(status[key]) is not None
-    ]
+    """The badges a status mapping needs, in registry order; a badge saying what one before
+    it says already (a ``disordered`` flag beside a ``cohesion`` of disordered, a formation
+    and an array both ``column``) is left out, so no word shows twice on a label."""
+    row: list[tuple[Badge, Json]] = []
+    said: set[str] = set()
+    for key, badge in badges.items():
+        words = badge.text(status[key]) if key in status else None
+        if words is not None and words not in said:
+            said.add(words)
+            row.append((badge, status[key]))
+    return row
 
 
 def row_width(items: list[tuple[Badge, Json]]) -> float:

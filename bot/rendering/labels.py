@@ -75,6 +75,19 @@ class Occupied:
             and box[2] <= bounds[2] and box[3] <= bounds[3]
         )  # fmt: skip
 
+    def kept_on(self, box: Box) -> Box:
+        """The box slid the least way that puts it wholly on the map (where it fits), so a
+        label next to the map's edge is not cut."""
+        left, top, right, bottom = box
+        bounds = self.bounds
+        dx = max(bounds[0] - left, 0.0) - max(right - bounds[2], 0.0)
+        dy = max(bounds[1] - top, 0.0) - max(bottom - bounds[3], 0.0)
+        if right - left > bounds[2] - bounds[0]:
+            dx = 0.0
+        if bottom - top > bounds[3] - bounds[1]:
+            dy = 0.0
+        return (left + dx, top + dy, right + dx, bottom + dy)
+
     def outside(self, box: Box) -> float:
         """The area of ``box`` lying off the map."""
         return _area(box) - _shared(box, self.bounds)
@@ -140,7 +153,7 @@ def least_covered(occupied: Occupied, candidates: Sequence[Box], own: Box | None
             best, best_cost = box, cost
         if cost <= _area(box) * GOOD_ENOUGH:
             break
-    return best
+    return occupied.kept_on(best)
 
 
 def place(occupied: Occupied, candidates: Sequence[Box], own: Box | None = None) -> Box:

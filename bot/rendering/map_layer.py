@@ -104,13 +104,20 @@ def _bodies(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> Occupied:
     for item in pieces:
         draw_unit(draw, item)
     marks = _marks(draw, scene, view)
-    leaders = [(leader, view.px((leader.x, leader.y))) for leader in scene.leaders]
+    leaders = _leaders(scene, view)
     for leader, centre in leaders:
         draw_leader(draw, centre, scene.style(leader.side))
     occupied = Occupied((0.0, 0.0, float(view.width), float(view.height)))
     add_all(occupied, [item.box for item in pieces] + marks + [leader_box(c) for _, c in leaders])
     _labels(draw, scene, pieces, leaders, occupied)
     return occupied
+
+
+def _leaders(scene: Scene, view: View) -> list[tuple[Leader, tuple[float, float]]]:
+    """Each leader with the pixel its state puts it at; off-view leaders are dropped, as
+    units are (their labels were pushed onto the map far from them)."""
+    placed = [(leader, view.px((leader.x, leader.y))) for leader in scene.leaders]
+    return [(leader, centre) for leader, centre in placed if view.sees(leader_box(centre))]
 
 
 def _pieces(scene: Scene, view: View) -> list[Piece]:

@@ -14,12 +14,14 @@ from bot.services.dice import DiceService
 from bot.services.gm import GmService
 from bot.services.hands import HandService
 from bot.services.lookups import LookupService
+from bot.services.order_book import OrderBookService
 from bot.services.outbox import OutboxService
 from bot.services.parameters import ParameterService
 from bot.services.play import PlayService
 from bot.services.records import RecordService
 from bot.services.reference import ReferenceService
 from bot.services.standing import StandingService
+from bot.services.unit_sheet import UnitSheetService
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class Services:
     outbox: OutboxService
     reference: ReferenceService
     standing: StandingService
+    order_book: OrderBookService
+    unit_sheet: UnitSheetService
 
     @classmethod
     def build(
@@ -61,4 +65,6 @@ class Services:
             outbox=OutboxService(db, clock),
             reference=ReferenceService(db),
             standing=StandingService(db, clock, play),
+            order_book=OrderBookService(db),
+            unit_sheet=UnitSheetService(db),
         )

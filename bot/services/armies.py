@@ -84,7 +84,10 @@ def check_roster(ruleset_id: str, roster: object) -> dict[str, Any]:
         more = len(problems) - len(shown)
         lines = "\n".join(f"• `{p}`" for p in shown)
         tail = f"\n…and {more} more." if more else ""
-        raise InvalidInput(f"The army list has {len(problems)} problem(s):\n{lines}{tail}")
+        raise InvalidInput(
+            f"The army list has {len(problems)} problem(s):\n{lines}{tail}\n"
+            "`/army template` sends a file with every field explained."
+        )
     assert isinstance(roster, dict)
     return roster
 

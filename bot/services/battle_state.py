@@ -21,8 +21,8 @@ from bot.db.models import (
     Role,
 )
 from bot.errors import Conflict, NotFound, PermissionDenied
-from bot.services.campaigns import Place, find_member, load_open_campaign
-from bot.services.order_params import resolve, side_of
+from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
+from bot.services.order_params import one_of, resolve, side_of
 from bot.services.seats import Seat, seat_of
 from rules_core import engine, registry
 from rules_core.orders import ACTOR_KINDS
@@ -126,7 +126,7 @@ class Loaded:
     def require_gm(self, user_id: int) -> None:
         """Raise unless the user is a GM."""
         if not self.is_gm(user_id):
-            raise PermissionDenied(f"Only a GM of **{self.campaign.name}** can do that.")
+            raise PermissionDenied(gm_only(self.campaign.name))
 
     def save(self, state: BattleState) -> None:
         """Keep a new state on the battle row."""
@@ -302,7 +302,11 @@ def find_actor(
         except NotFound:
             continue
     whose = "" if sides is None else " of yours"
-    raise NotFound(f"There is no unit, leader, group or side{whose} called **{ref}**.")
+    every = [a for kind in ACTOR_KINDS for a in state.actors(kind)]
+    mine = [a for a in every if sides is None or side_of(a) in sides]
+    raise NotFound(
+        f"There is no unit, leader, group or side{whose} called **{ref}**{one_of(mine)}."
+    )
 
 
 def find_giver(

@@ -10,7 +10,15 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
-from bot.db.models import Campaign, CampaignStatus, Membership, Role
+from bot.db.models import (
+    Battle,
+    BattleSide,
+    BattleStatus,
+    Campaign,
+    CampaignStatus,
+    Membership,
+    Role,
+)
 from bot.db.session import Database
 from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services import settings
@@ -71,6 +79,19 @@ class CampaignInfo:
             if member.side:
                 grouped.setdefault(member.side, []).append(member.user_id)
         return grouped
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A player a GM removed from the campaign, and what passed to that GM."""
+
+    campaign_name: str
+    user_id: int
+    gm_id: int  # who removed them, and now runs what they had
+    side: str | None  # the side they had joined
+    armies: tuple[str, ...]  # their armies, now the GM's
+    battle_sides: tuple[str, ...]  # sides of the open battle they owned, now run by the GM
+    groups: tuple[str, ...]  # groups they commanded, back with their side's owner
 
 
 def campaign_info(campaign: Campaign) -> CampaignInfo:
@@ -135,7 +156,12 @@ def require_gm(campaign: Campaign, user_id: int) -> None:
     """Raise PermissionDenied unless the user is a GM of the campaign."""
     member = find_member(campaign, user_id)
     if member is None or member.role is not Role.GM:
-        raise PermissionDenied(f"Only a GM of **{campaign.name}** can do that.")
+        raise PermissionDenied(gm_only(campaign.name))
+
+
+def gm_only(campaign: str) -> str:
+    """The refusal of a GM-only command to anyone else, saying where the GMs are named."""
+    return f"Only a GM of **{campaign}** can do that; `/campaign info` names its GMs."
 
 
 def clean_text(value: str, what: str, limit: int) -> str:
@@ -167,7 +193,7 @@ class CampaignService:
             if existing is not None:
                 raise Conflict(
                     f"This channel already hosts the campaign **{existing.name}**. "
-                    "Close it first or create the new one in another channel."
+                    "Close it first (`/campaign close`) or create the new one in another channel."
                 )
             campaign = Campaign(
                 guild_id=place.guild_id,
@@ -287,6 +313,53 @@ class CampaignService:
             await session.flush()
             return campaign_info(campaign)
 
+    async def check_can_remove_member(self, place: Place, actor_id: int, user_id: int) -> str:
+        """Raise unless a GM may remove this member (used before asking to confirm); the
+        campaign's name."""
+        async with self.db.read() as session:
+            campaign = await load_open_campaign(session, place)
+            _removable(campaign, actor_id, user_id)
+            return campaign.name
+
+    async def remove_member(self, place: Place, actor_id: int, user_id: int) -> Removal:
+        """Remove a player or observer (a GM only): their armies and the open battle's sides
+        they owned pass to the GM who removes them (GM-run from now on), the groups they
+        commanded go back to their side's owner, and their seat is gone."""
+        async with self.db.write() as session:
+            campaign = await load_open_campaign(session, place)
+            member = _removable(campaign, actor_id, user_id)
+            armies = sorted(a.name for a in campaign.armies if a.owner_id == user_id)
+            for army in campaign.armies:
+                if army.owner_id == user_id:
+                    army.owner_id = actor_id
+            owned: list[str] = []
+            groups: list[str] = []
+            battles = await session.scalars(
+                select(Battle)
+                .where(
+                    Battle.campaign_id == campaign.id,
+                    Battle.status.in_(
+                        (BattleStatus.SETUP, BattleStatus.RUNNING, BattleStatus.PAUSED)
+                    ),
+                )
+                .options(selectinload(Battle.sides))
+            )
+            for battle in battles:
+                names = {g["id"]: g["name"] for g in battle.state.get("groups", ())}
+                for row in battle.sides:
+                    owned += _hand_over(row, user_id, actor_id)
+                    kept = {g: u for g, u in (row.commanders or {}).items() if u != user_id}
+                    groups += [names.get(g, g) for g in row.commanders or {} if g not in kept]
+                    if row.commanders and kept != row.commanders:
+                        row.commanders = kept
+            side = member.side
+            campaign.members.remove(member)
+            await session.delete(member)
+            await session.flush()
+            return Removal(
+                campaign.name, user_id, actor_id, side, tuple(armies), tuple(owned), tuple(groups)
+            )
+
     async def set_visibility(self, place: Place, actor_id: int, visibility: str) -> CampaignInfo:
         """Open the campaign to anyone in the server, or close it to its members (a GM only)."""
         async with self.db.write() as session:
@@ -393,6 +466,28 @@ def _deadline_changes(
     if not changes:
         raise InvalidInput("Nothing to change: give at least one setting.")
     return changes
+
+
+def _removable(campaign: Campaign, actor_id: int, user_id: int) -> Membership:
+    """The member a GM may remove: anyone but a GM (take the role first)."""
+    require_gm(campaign, actor_id)
+    member = find_member(campaign, user_id)
+    if member is None:
+        raise NotFound(f"That member is not in **{campaign.name}**; `/campaign info` lists who is.")
+    if member.role is Role.GM:
+        raise Conflict(
+            "A GM cannot be removed: take the GM role first with `/campaign gm remove`, "
+            "then remove them."
+        )
+    return member
+
+
+def _hand_over(row: BattleSide, user_id: int, gm_id: int) -> list[str]:
+    """Give a battle side the removed player owned to the GM; its name, if it was theirs."""
+    if row.owner_id != user_id:
+        return []
+    row.owner_id = gm_id
+    return [row.name]
 
 
 def _known_ruleset(ruleset_id: str) -> registry.Ruleset:

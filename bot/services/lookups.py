@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from bot.db.models import BattleStatus
 from bot.db.session import Database
 from bot.errors import NO_QUESTION, ClosedCampaign, Conflict, InvalidInput, NotFound
 from bot.services import holders, plans
@@ -23,7 +24,8 @@ from bot.services.inquiries import (
     side_names,
 )
 from bot.services.order_params import side_of
-from rules_core import planning
+from rules_core import engine, planning
+from rules_core.decisions import GM
 from rules_core.orders import ACTOR_KINDS
 from rules_core.state import Leader, TerrainFeature, Unit
 from rules_core.status import Scope
@@ -70,9 +72,9 @@ class LookupService:
 
     async def turn_steps(self, place: Place, user_id: int) -> list[tuple[str, str]]:
         """(key, words) of every step of the current game turn the user's side acts in, the
-        open one first: what an order may be planned for."""
+        open one first: what an order may be planned for (none during set-up)."""
         async with self._battle(place) as loaded:
-            if loaded is None:
+            if loaded is None or loaded.battle.status is BattleStatus.SETUP:
                 return []
             mine = set(loaded.side_of(user_id))
             steps = planning.turn_steps(loaded.rules, loaded.state)
@@ -108,9 +110,10 @@ class LookupService:
             ]
 
     async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
-        """(id, title) of the orders the current step takes, for autocomplete."""
+        """(id, title) of the orders the current step takes, for autocomplete (none during
+        set-up: no step is open yet)."""
         async with self._battle(place) as loaded:
-            if loaded is None:
+            if loaded is None or loaded.battle.status is BattleStatus.SETUP:
                 return []
             step = loaded.rules.sequence.step(loaded.state.cursor.step)
             return [(k, loaded.rules.order_kind(k).title) for k in step.order_kinds]
@@ -232,8 +235,11 @@ def _shown(actor: Unit | Leader, names: list[str]) -> str:
 
 
 def _sides_for(loaded: Loaded, user_id: int) -> set[str]:
-    """The sides a user gives orders for: their own, or every side for a GM without one."""
+    """The sides a user gives orders for: their own; a GM every side only in a step that
+    waits for the GM (offering a GM without a side every unit at other times led to orders
+    that were all refused)."""
     mine = set(loaded.side_of(user_id))
-    if not mine and loaded.is_gm(user_id):
-        mine = {s.side_id for s in loaded.battle.sides}  # a GM may act for anyone
+    running = loaded.battle.status is not BattleStatus.SETUP
+    if running and loaded.is_gm(user_id) and GM in engine.waiting(loaded.rules, loaded.state).sides:
+        mine |= {s.side_id for s in loaded.battle.sides}
     return mine

@@ -126,7 +126,18 @@ def resolve(
         raise InvalidInput(f"**{ref}** names several {what}s; give one by id: {shown}.")
     whose = "" if sides is None else " of yours"
     where = "on the table" if what == "unit" else "in this battle"
-    raise NotFound(f"There is no {what}{whose} called **{ref}** {where}.")
+    raise NotFound(f"There is no {what}{whose} called **{ref}** {where}{one_of(mine)}.")
+
+
+def one_of(actors: Sequence[Unit | Leader | Group | Side], most: int = 12) -> str:
+    """``; one of: **A**, **B**`` naming what there is (or that names are offered as one
+    types, when there are many), for a refusal of a name that is not there."""
+    names = sorted({a.name for a in actors}, key=str.casefold)
+    if not names:
+        return ""
+    if len(names) > most:
+        return f"; one of {len(names)}, offered as you type"
+    return "; one of: " + ", ".join(f"**{n}**" for n in names)
 
 
 def side_of(actor: Unit | Leader | Group | Side) -> str:

@@ -95,6 +95,7 @@ def find_parameter(rules: Rules | None, name: str) -> Parameter:
         return found[key]
     close = difflib.get_close_matches(key, list(found), n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(f'`{c}`' for c in close)}?" if close else ""
+    hint += " `/campaign rules show` lists them all."
     raise NotFound(f"This ruleset has no parameter `{name}`.{hint}")
 
 

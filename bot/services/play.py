@@ -64,6 +64,11 @@ from rules_core.engine import Resolution
 from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
 from rules_core.state import Group, Leader, Side, Unit
 
+GM_WITHOUT_SIDE = (
+    "You play no side in this battle, so you give no orders: a GM changes units with "
+    "`/gm move` and `/gm set`, or runs an absent player's side after `/campaign remove`."
+)
+
 
 class Armer(Protocol):
     """What the services need of the scheduler: arm and disarm deadline rows."""
@@ -527,6 +532,8 @@ def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
         return mine
     if not loaded.side_of(user_id) and not loaded.is_gm(user_id):
         raise PermissionDenied("You have no side in this battle.")
+    if not loaded.side_of(user_id):
+        raise Conflict(GM_WITHOUT_SIDE)
     raise Conflict(
         f"It is not your turn to give orders: the {waiting.title} step waits for others."
     )

@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[bool, Call, set[str]]] = {
         lambda s, p, u: s.battles.add_terrain(p, u, "hill", "circle", "30,18", "3", "Knoll"),
         {"gm"},
     ),
+    "campaign remove": (False, lambda s, p, u: s.campaigns.remove_member(p, u, CAROL), {"gm"}),
     "battle start": (False, lambda s, p, u: s.play.start(p, u), {"gm"}),
     "gm pause": (True, lambda s, p, u: s.gm.pause(p, u, "tea"), {"gm"}),
     "gm set": (

@@ -93,7 +93,9 @@ async def test_autocomplete_sources(services: Services, place: Place) -> None:
         "Red Archers",
         "Red Horse",
     ]
-    assert len(await services.lookups.units_on_table(place, GM, own=True)) == 6
+    # A GM without a side gives no orders, so is offered none of the sides' units to order.
+    assert await services.lookups.units_on_table(place, GM, own=True) == []
+    assert len(await services.lookups.units_on_table(place, GM, own=False)) == 6
     await services.play.start(place, GM)
     assert await services.lookups.order_kinds(place) == [("place", "Deploy")]
     assert await services.lookups.order_options(place, "place") == []

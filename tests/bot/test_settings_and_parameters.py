@@ -166,7 +166,7 @@ async def test_setting_the_rulesets_own_value_keeps_no_override(
         ("skirmish", "max_turns", "many", "takes a whole number"),
         ("skirmish", "max_turns", "-1", "`max_turns` cannot be negative"),
         ("skirmish", "max_turn", "4", "no parameter `max_turn`. Did you mean `max_turns`"),
-        ("skirmish", "zzz", "4", "no parameter `zzz`.$"),
+        ("skirmish", "zzz", "4", "no parameter `zzz`. `/campaign rules show` lists them all.$"),
         ("skirmish", "table_width", "4", "Table sizes run from 6 to 400"),
         ("skirmish", "table_depth", "nan", "finite number"),
         ("tree_of_battles", "civil_war", "maybe", "`civil_war` is `true` or `false`"),

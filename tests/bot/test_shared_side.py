@@ -106,3 +106,20 @@ async def test_each_orders_their_own_and_the_step_waits_for_both(
 async def _stage(services: Services, place: Place) -> tuple[int, int]:
     view = await services.battles.view(place)
     return view.id, view.stage
+
+
+async def test_a_removed_commander_s_group_goes_back_to_the_side_s_owner(
+    services: Services, place: Place
+) -> None:
+    """/campaign remove: Carol's Equites go back to Alice (Rome's owner), who orders them; the
+    step waits for Alice and Bob only."""
+    await shared(services, place)
+    await services.play.start(place, GM)
+    assert (await waiting(services, place))[1] == (ALICE, CAROL, BOB)
+    with pytest.raises(PermissionDenied):
+        await services.campaigns.remove_member(place, ALICE, CAROL)
+    removal = await services.campaigns.remove_member(place, GM, CAROL)
+    assert (removal.groups, removal.battle_sides, removal.armies) == (("Equites",), (), ())
+    assert (await waiting(services, place))[1] == (ALICE, BOB)
+    assert "Gallic Horse" in await services.lookups.units_on_table(place, ALICE, own=True)
+    assert await services.lookups.units_on_table(place, CAROL, own=True) == []

@@ -132,7 +132,10 @@ async def test_gm_commands_refuse_others(cog: CampaignCog, command: str, place: 
     kwargs = {} if command == "close" else {"member": member(GM)}
     await invoke(getattr(cog, command), cog, interaction, **kwargs)
     text, sent = reply(interaction)
-    assert sent["ephemeral"] is True and text == "Only a GM of **Agincourt** can do that."
+    assert (
+        sent["ephemeral"] is True
+        and text == "Only a GM of **Agincourt** can do that; `/campaign info` names its GMs."
+    )
     assert (await cog.service.info(place)).gms == (GM,)
 
 

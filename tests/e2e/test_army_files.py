@@ -75,3 +75,31 @@ async def test_campaign_create_says_which_rulesets_cannot_fight_yet(aide: Harnes
     assert offered["tree_of_battles"] == "The Tree of Battles"
     created = await aide.slash(aide.gm, "campaign create", name="Later", ruleset="impetus")
     assert "cannot fight battles yet" in created.embeds[0]["description"]
+
+
+@pytest.mark.parametrize("ruleset", ["tree_of_battles", "hail_caesar"])
+async def test_an_exported_army_is_imported_back_unchanged(aide: Harness, ruleset: str) -> None:
+    await campaign_of(aide, ruleset)
+    [sample, *_] = registry.get(ruleset).rules.sample_armies()
+    await aide.slash(aide.alice, "army sample", name=str(sample["name"]), load=True)
+    offered = await aide.autocomplete(aide.bob, "army export", "name", name="")
+    assert [c["value"] for c in offered] == [sample["name"]]
+    sent = await aide.slash(aide.bob, "army export", name=str(sample["name"]).upper())
+    assert sent.ephemeral and "`/army import`" in sent.text
+    [file] = sent.files
+    assert file.filename.endswith(".yaml")
+    assert yaml.safe_load(file.data) == json.loads(json.dumps(sample))
+    back = await aide.slash(aide.alice, "army import", file=aide.upload(file.filename, file.data))
+    units = len(sample["units"])
+    assert back.content == f"{aide.alice.mention} updated **{sample['name']}** ({units} units)."
+    again = await aide.slash(aide.alice, "army export", name=str(sample["name"]))
+    assert again.files[0].data == file.data  # the import kept the list exactly
+
+
+async def test_export_refusals_are_private(aide: Harness) -> None:
+    await campaign_of(aide, "skirmish")
+    missing = await aide.slash(aide.alice, "army export", name="Nope")
+    assert missing.ephemeral and "no army called **Nope**" in missing.text
+    assert not missing.files
+    stranger = await aide.slash(aide.outsider, "army export", name="Nope")
+    assert stranger.ephemeral and "/campaign join" in stranger.text

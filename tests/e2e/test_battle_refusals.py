@@ -25,7 +25,7 @@ from tests.e2e.skirmish_battle import (
 )
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
-ONLY_GM = f"Only a GM of **{CAMPAIGN}** can do that."
+ONLY_GM = f"Only a GM of **{CAMPAIGN}** can do that; `/campaign info` names its GMs."
 MALFORMED = "write it as `x,y`, for example `12,4.5`."
 
 
@@ -145,7 +145,10 @@ async def test_refusals_during_play(battle: Harness) -> None:
         no_seat = await refused(h, h.outsider, where, command, **options)
         assert no_seat == "You have no side in this battle."
     enemy = await refused(h, h.alice, where, "order place", unit="Blue Riders", x=30, y=8)
-    assert enemy == "There is no unit of yours called **Blue Riders** on the table."
+    assert enemy == (
+        "There is no unit of yours called **Blue Riders** on the table; one of: "
+        "**Red Archers**, **Red Horse**, **Red Spearmen**."
+    )
     wrong_step = await refused(h, h.bob, where, "order move", unit="Blue Riders", x=32, y=24)
     assert wrong_step == (
         "**Blue Riders** cannot move: move orders are not given in the Deployment step;"
@@ -208,7 +211,8 @@ async def test_refusals_during_play(battle: Harness) -> None:
         == '**Blue Riders** cannot charge: Red Horse is 14" away, beyond its 9" charge.'
     )
     assert await refused(h, h.bob, where, "order charge", unit="Blue Riders", target="Nobody") == (
-        "There is no unit called **Nobody** on the table."
+        "There is no unit called **Nobody** on the table; one of: **Blue Riders**, "
+        "**Blue Slingers**, **Blue Warriors**, **Red Archers**, **Red Horse**, **Red Spearmen**."
     )
     assert await refused(h, h.bob, where, "order move", unit="Blue Riders", x=32, y=14) == (
         '**Blue Riders** cannot move: needs 12" of movement, beyond its 9" move.'

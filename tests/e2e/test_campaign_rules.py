@@ -11,7 +11,7 @@ from bot.checks import gm_predicate
 from rules_core import registry
 from tests.e2e.harness import Harness
 
-ONLY_GM = "Only a GM of **Hundred Years** can do that."
+ONLY_GM = "Only a GM of **Hundred Years** can do that; `/campaign info` names its GMs."
 
 # Every command a GM alone may use; the services refuse anyone else too.
 GM_COMMANDS = (
@@ -21,6 +21,7 @@ GM_COMMANDS = (
     "campaign visibility",
     "campaign admit",
     "campaign close",
+    "campaign remove",
     "campaign rules set",
     "campaign rules reset",
     "battle create",
@@ -96,7 +97,12 @@ async def test_a_gm_shows_sets_and_resets_a_parameter(campaign: Harness) -> None
 async def test_bad_parameters_are_refused_privately(campaign: Harness) -> None:
     h, where = campaign, campaign.channel("hundred-years")
     for name, value, message in (
-        ("max_turn", "3", "This ruleset has no parameter `max_turn`. Did you mean `max_turns`?"),
+        (
+            "max_turn",
+            "3",
+            "This ruleset has no parameter `max_turn`. Did you mean `max_turns`? "
+            "`/campaign rules show` lists them all.",
+        ),
         ("max_turns", "three", "`max_turns` takes a whole number like `8`, not `three`."),
         ("civil_war", "perhaps", "`civil_war` is `true` or `false`, not `perhaps`."),
     ):

@@ -109,7 +109,9 @@ async def test_outsider_is_refused_gm_commands(campaign: Harness) -> None:
     for command, options in (("campaign gm add", {"member": h.outsider}), ("campaign close", {})):
         refused = await h.slash(h.outsider, command, channel=where, **options)
         assert refused.ephemeral, command
-        assert refused.content == "Only a GM of **Hundred Years** can do that."
+        assert refused.content == (
+            "Only a GM of **Hundred Years** can do that; `/campaign info` names its GMs."
+        )
         assert not refused.message.interactive
     player = await h.slash(h.alice, "campaign gm remove", channel=where, member=h.gm)
     assert player.ephemeral and "Only a GM" in player.content

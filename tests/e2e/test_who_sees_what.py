@@ -36,12 +36,16 @@ READS: dict[str, dict[str, object]] = {
     "battle log": {"turn": 1},
     "battle record": {},
     "orders mine": {},
+    "orders all": {},
+    "battle unit": {"name": "Brigands"},
     "army show": {"name": FRANCE},
+    "army export": {"name": FRANCE},
     "battle terrain list": {},
 }
 # Autocomplete a reader may type into: (command, option, typed).
 TYPED = [
     ("battle map", "unit", ""),
+    ("battle unit", "name", ""),
     ("army show", "name", ""),
     ("order give", "unit", ""),
     ("order give", "kind", ""),

@@ -63,6 +63,19 @@ def test_badges_come_in_declaration_order() -> None:
     assert [badge for badge, _ in row] == [DEFAULT_BADGES["dps"], DEFAULT_BADGES["disordered"]]
 
 
+@pytest.mark.parametrize(
+    "status",
+    [{"cohesion": "disordered", "disordered": True}, {"formation": "column", "array": "column"},
+     {"aggression": "shaken", "shaken": True}, {"freshness": "exhausted", "exhausted": True}],
+)  # fmt: skip
+def test_no_badge_says_the_same_twice(status: dict[str, Json]) -> None:
+    row = shown(status, DEFAULT_BADGES)
+    words = [badge.text(value) for badge, value in row]
+    assert len(words) == 1, words  # each pair drew the same word twice before
+    alone = {key: value for key, value in list(status.items())[:1]}
+    assert changed(picture(states.one_unit(status)), picture(states.one_unit(alone))) is None
+
+
 def test_a_rulesets_badges_come_from_its_declaration_in_its_order() -> None:
     shown_hc = badges_for("hail_caesar")
     assert list(shown_hc) == [item.key for item in HC_STATUSES.badges(Scope.UNIT, Scope.LEADER)]

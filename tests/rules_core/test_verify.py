@@ -116,6 +116,8 @@ def test_the_command_line(record: dict[str, Any], tmp_path: Path) -> None:
         ("{", "Cannot read"),
         ("[1]", "is not a battle record"),
         ('{"seed": "00"}', "is not a battle record"),
+        ('{"x": 1}', "is not a battle record: no 'ruleset' in it"),  # was "seed not revealed"
+        ('"text"', "is not a battle record: a JSON object is expected, not str"),
     ],
 )
 def test_a_bad_file_is_one_line_and_status_2(
