@@ -196,6 +196,16 @@ class SideOrderSet(Event):
 
 
 @dataclass(frozen=True)
+class SubjectsChanged(Event):
+    """The subjects still to come in a loop changed (initiative passed, a command's turn came
+    when it won the roll): the new list, in order, and why."""
+
+    kind: ClassVar[str] = "subjects_changed"
+    upcoming: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class LeaderMoved(Event):
     """A leader moved along a path (the map draws it like a unit's move)."""
 
@@ -272,6 +282,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         StatusChanged, LeaderMoved, ArrivedOrLeft,
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
         BattleEnded, CardDrawn, CardMoved, Private,
+        SubjectsChanged,
     )
 }  # fmt: skip
 

@@ -28,6 +28,7 @@ from rules_core.events import (
     ShotFired,
     SideOrderSet,
     StatusChanged,
+    SubjectsChanged,
     StepBegan,
     TestResolved,
     UnitDestroyed,
@@ -309,6 +310,12 @@ def _answered(e: DecisionAnswered, r: Renderer) -> str:
 @_line.register
 def _order(e: SideOrderSet, r: Renderer) -> str:
     return f"Order of play: {', '.join(r.name(side) for side in e.order)} ({e.reason})"
+
+
+@_line.register
+def _subjects_changed(e: SubjectsChanged, r: Renderer) -> str:
+    shown = ", ".join(r.name(subject) for subject in e.upcoming) or "none"
+    return f"Still to come: {shown} ({e.reason})"
 
 
 @_line.register
