@@ -11,6 +11,10 @@ from typing import Any, TypeVar, Union, get_args, get_origin
 
 T = TypeVar("T")
 
+# Field metadata: a field added after states were saved is left out of the JSON while it holds
+# its default, so an old state encodes exactly as before (and decodes to the default).
+OMIT_DEFAULT = "omit_default"
+
 # JSON values as stored in profiles, statuses and parameters.
 Json = str | int | float | bool | None | list["Json"] | dict[str, "Json"]
 
@@ -43,7 +47,11 @@ def encode(value: object) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if not isinstance(value, Serialisable) and hasattr(value, "to_dict"):
             return value.to_dict()
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: encode(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not (f.metadata.get(OMIT_DEFAULT) and getattr(value, f.name) == f.default)
+        }
     if isinstance(value, tuple | list):
         return [encode(item) for item in value]
     if isinstance(value, Mapping):

@@ -25,13 +25,28 @@ from rules_core.events import (
     SideOrderSet,
     StatusChanged,
     SubjectsChanged,
+    TerrainAdded,
+    TerrainMoved,
+    TerrainRemoved,
     TestResolved,
+    UnitDeployed,
     UnitDestroyed,
+    UnitLeftTable,
     UnitMoved,
+    UnitReturned,
 )
 from rules_core.orders import Order
 from rules_core.secrets import masked_decision
-from rules_core.state import BattleState, Leader, Point, Unit
+from rules_core.state import (
+    OFF_TABLE,
+    ON_TABLE,
+    RESERVE,
+    BattleState,
+    Leader,
+    Point,
+    TerrainFeature,
+    Unit,
+)
 from rules_core.status import Scope
 from rules_core.steps import Step, Subject, active_side
 from rules_core.tables import Band, ScoreTable
@@ -277,6 +292,8 @@ class Context:
     ) -> None:
         """Move a unit along a path to its last point, turned to ``facing``."""
         unit = self.state.unit(unit_id)
+        if not unit.on_table:
+            raise ValueError(f"unit {unit_id!r} is not on the table ({unit.location})")
         end = path[-1]
         length = sum(_leg(a, b) for a, b in itertools.pairwise(path))
         self.state = self.state.with_unit(replace(unit, x=end[0], y=end[1], facing=facing % 360))
@@ -307,6 +324,73 @@ class Context:
         """Take a unit off the table without destroying it (withdrawn, sent away)."""
         self.state = self.state.without_unit(unit_id)
         self.emit(ArrivedOrLeft(unit_id, "unit", False, reason))
+
+    def take_off_table(self, unit_id: str, reason: str) -> None:
+        """Take a unit on the table off it, keeping it in the battle: it remembers where (its
+        x, y) and in which turn it left, and may come back with ``return_to_table``."""
+        unit = self.state.unit(unit_id)
+        if not unit.on_table:
+            raise ValueError(f"unit {unit_id!r} is not on the table ({unit.location})")
+        at = (unit.x, unit.y)
+        turn = self.state.cursor.turn
+        gone = replace(unit, location=OFF_TABLE, left_at=at, left_turn=turn)
+        self.state = self.state.with_unit(gone)
+        self.emit(UnitLeftTable(unit_id, at, turn, reason))
+
+    def return_to_table(self, unit_id: str, at: Point, facing: float, reason: str) -> None:
+        """Bring a unit that left the table back onto it at ``at`` (its centre), turned to
+        ``facing``. Where it may come back (within 6" of where it left: ``toolkit.within_of_exit``)
+        is the ruleset's to check before calling this."""
+        unit = self.state.unit(unit_id)
+        if unit.location != OFF_TABLE:
+            raise ValueError(f"unit {unit_id!r} is not off the table ({unit.location})")
+        self._place(unit, at, facing)
+        self.emit(UnitReturned(unit_id, (float(at[0]), float(at[1])), facing % 360, reason))
+
+    def place_from_reserve(self, unit_id: str, at: Point, facing: float, reason: str) -> None:
+        """Deploy a unit held in reserve onto the table at ``at``, turned to ``facing``."""
+        unit = self.state.unit(unit_id)
+        if unit.location != RESERVE:
+            raise ValueError(f"unit {unit_id!r} is not in reserve ({unit.location})")
+        self._place(unit, at, facing)
+        self.emit(UnitDeployed(unit_id, (float(at[0]), float(at[1])), facing % 360, reason))
+
+    def _place(self, unit: Unit, at: Point, facing: float) -> None:
+        placed = replace(
+            unit,
+            location=ON_TABLE,
+            x=float(at[0]),
+            y=float(at[1]),
+            facing=facing % 360,
+            left_at=None,
+            left_turn=None,
+        )
+        self.state = self.state.with_unit(placed)
+
+    def add_terrain(self, feature: TerrainFeature, reason: str) -> None:
+        """Place a new piece of terrain on the table; refuses an id already in use."""
+        if any(f.id == feature.id for f in self.state.terrain):
+            raise KeyError(f"terrain feature {feature.id!r} is already on the table")
+        self.state = replace(self.state, terrain=(*self.state.terrain, feature))
+        self.emit(TerrainAdded(feature, reason))
+
+    def move_terrain(self, feature_id: str, points: Sequence[Point], reason: str) -> None:
+        """Give a piece of terrain a new outline (moved or reshaped); it keeps its id, kind,
+        name and properties."""
+        old = self.state.terrain_feature(feature_id)
+        new_points = tuple((float(x), float(y)) for x, y in points)
+        moved = replace(old, points=new_points)  # validated again: enough points
+        terrain = tuple(moved if f.id == feature_id else f for f in self.state.terrain)
+        self.state = replace(self.state, terrain=terrain)
+        before = tuple(old.points)
+        self.emit(TerrainMoved(feature_id, old.kind, old.name, before, new_points, reason))
+
+    def remove_terrain(self, feature_id: str, reason: str) -> None:
+        """Take a piece of terrain off the table."""
+        old = self.state.terrain_feature(feature_id)
+        terrain = tuple(f for f in self.state.terrain if f.id != feature_id)
+        self.state = replace(self.state, terrain=terrain)
+        self.emit(TerrainRemoved(feature_id, old.kind, old.name, reason))
 
     def add_leader(self, leader: Leader, reason: str) -> None:
         """Bring a leader into the battle (a hero appears, a replacement commander)."""

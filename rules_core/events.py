@@ -10,6 +10,7 @@ from rules_core.cards import Draw
 from rules_core.codec import Json, Serialisable, decode
 from rules_core.decisions import Decision
 from rules_core.dice import Roll
+from rules_core.state import TerrainFeature
 
 Point = tuple[float, float]
 
@@ -229,6 +230,73 @@ class ArrivedOrLeft(Event):
 
 
 @dataclass(frozen=True)
+class UnitLeftTable(Event):
+    """A unit left the table without leaving the battle (a pursuit off the edge): it may come
+    back. ``at`` is where it left, ``turn`` the turn it left in."""
+
+    kind: ClassVar[str] = "unit_left_table"
+    unit: str
+    at: Point
+    turn: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class UnitReturned(Event):
+    """A unit off the table came back onto it at ``at``, facing ``facing``."""
+
+    kind: ClassVar[str] = "unit_returned"
+    unit: str
+    at: Point
+    facing: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class UnitDeployed(Event):
+    """A unit in reserve was placed on the table at ``at``, facing ``facing``."""
+
+    kind: ClassVar[str] = "unit_deployed"
+    unit: str
+    at: Point
+    facing: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class TerrainAdded(Event):
+    """A piece of terrain was placed on the table (rolled on a table, placed by a side)."""
+
+    kind: ClassVar[str] = "terrain_added"
+    feature: TerrainFeature
+    reason: str
+
+
+@dataclass(frozen=True)
+class TerrainMoved(Event):
+    """A piece of terrain changed its outline (moved, reshaped); ``before`` is its old one."""
+
+    kind: ClassVar[str] = "terrain_moved"
+    feature: str
+    terrain_kind: str
+    name: str
+    before: tuple[Point, ...]
+    points: tuple[Point, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class TerrainRemoved(Event):
+    """A piece of terrain was taken off the table (a bridge burnt, a wood cleared)."""
+
+    kind: ClassVar[str] = "terrain_removed"
+    feature: str
+    terrain_kind: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class BattleEnded(Event):
     """The battle is over: a winner (None for a draw) and the reason."""
 
@@ -283,6 +351,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
         BattleEnded, CardDrawn, CardMoved, Private,
         SubjectsChanged,
+        UnitLeftTable, UnitReturned, UnitDeployed, TerrainAdded, TerrainMoved, TerrainRemoved,
     )
 }  # fmt: skip
 

@@ -16,8 +16,11 @@ from shapely import LineString, MultiPoint, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules_core.geometry import EPSILON, Footprint, overlap_area, swept_area
-from rules_core.state import BattleState, TerrainFeature, Unit
+from rules_core.state import CROSSING_KINDS, WATER_KINDS, BattleState, TerrainFeature, Unit
 from rules_core.terrain import feature_shape
+
+# Terrain of this kind stops every move, whatever the ruleset lists as impassable.
+ALWAYS_IMPASSABLE = frozenset({"impassable"})
 
 ENEMY, FRIEND, TERRAIN, EDGE = "enemy", "friend", "terrain", "edge"
 # Overlap shallower than this counts as touching, so coordinates rounded to 0.001 never block.
@@ -73,17 +76,22 @@ def sweep(
     friends_pass: bool = False,
     impassable: Collection[str] = (),
     leaves_table: bool = False,
+    crossings: Collection[str] = CROSSING_KINDS,
 ) -> Sweep:
     """Sweep ``mover`` ``length`` along ``heading`` (keeping ``facing``) and report what stops it.
 
     Units the start pose overlaps only because the mover turned to go are left behind.
-    ``impassable`` lists terrain kinds the unit may not enter; with ``leaves_table`` the edge
-    does not stop it (the caller decides what leaving the table means).
+    ``impassable`` lists terrain kinds the unit may not enter (the ``impassable`` kind always
+    stops it); a river or stream listed there may still be crossed where a bridge or ford
+    covers it (``crossings`` lists the kinds that count, none to ignore them; the unit's
+    footprint must fit inside the crossing point). With ``leaves_table`` the edge does not
+    stop it (the caller decides what leaving the table means: ``Context.take_off_table``).
+    Units in reserve or off the table are not in the way.
     """
     start = Footprint.of(mover).moved_to((mover.x, mover.y), facing)
     stops: list[tuple[float, Blocker]] = []
     passed: list[tuple[float, float, str]] = []
-    for other in state.units:
+    for other in state.units_on_table:
         if other.id == mover.id:
             continue
         span = _unit_span(Footprint.of(mover), start, heading, length, Footprint.of(other))
@@ -95,7 +103,8 @@ def sweep(
             stops.append(
                 (span[0], Blocker(FRIEND if other.side == mover.side else ENEMY, other.id))
             )
-    stops += _terrain_stops(start, heading, length, state.terrain, impassable)
+    barred = ALWAYS_IMPASSABLE | frozenset(impassable)
+    stops += _terrain_stops(start, heading, length, state.terrain, barred, crossings)
     if not leaves_table:
         edge = _edge_reach(start, heading, length, state.battlefield.width, state.battlefield.depth)
         if edge is not None:
@@ -176,13 +185,21 @@ def _terrain_stops(
     length: float,
     terrain: Iterable[TerrainFeature],
     impassable: Collection[str],
+    crossings: Collection[str] = (),
 ) -> list[tuple[float, Blocker]]:
-    """Where the path first enters each impassable feature the unit does not already stand in."""
+    """Where the path first enters each impassable feature the unit does not already stand in
+    (water less its bridges and fords)."""
     found: list[tuple[float, Blocker]] = []
+    points = [feature_shape(f) for f in terrain if f.kind in crossings]
     for feature in terrain:
         if feature.kind not in impassable:
             continue
         shape = feature_shape(feature)
+        if feature.kind in WATER_KINDS and points:
+            for point in points:
+                shape = shape.difference(point)
+            if shape.is_empty:
+                continue
         if _enters(start.polygon, shape):
             continue  # already in it: a unit may always leave
         entry = _first_entry(start, heading, length, shape)

@@ -23,6 +23,8 @@ from rules_core.geometry import Footprint, overlap_area
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
 from rules_core.standing import Topic
 from rules_core.state import (
+    OFF_TABLE,
+    RESERVE,
     Battlefield,
     BattleState,
     Group,
@@ -164,6 +166,9 @@ class Rules:
     tables: ClassVar[Mapping[str, Table]] = {}
     statuses: ClassVar[StatusSheet] = StatusSheet()  # every status key the rules keep
     topics: ClassVar[tuple[Topic, ...]] = ()  # recurring questions standing instructions answer
+    # Order kinds a unit in reserve or off the table may be given (deploy, come back); every
+    # other unit order is refused while it is not on the table.
+    off_table_orders: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self) -> None:
         for step in self.sequence.steps:
@@ -298,7 +303,7 @@ class Rules:
         zone = self.deployment_zone(state, unit.side)
         if zone is not None and not Polygon(zone).buffer(1e-9).contains(footprint.polygon):
             return Misplaced(f"must deploy inside {zone_words(state, unit.side, zone)}")
-        for other in state.units:
+        for other in state.units_on_table:
             if other.id != unit.id and overlap_area(footprint, Footprint.of(other)) > 1e-9:
                 return Misplaced("would overlap", other)
         return None
@@ -368,6 +373,12 @@ class Rules:
         side = state.owner(kind.actor, order.actor)
         if side is None:
             return f"no {kind.actor} {order.actor!r} on the table"
+        if kind.actor == "unit" and order.kind not in self.off_table_orders:
+            unit = state.unit(order.actor)
+            if unit.location == RESERVE:
+                return f"{unit.name} is in reserve, not on the table"
+            if unit.location == OFF_TABLE:
+                return f"{unit.name} is off the table"
         return self.turn_problem(state, side)
 
     def kinds_by_id(self) -> dict[str, OrderKind]:

@@ -30,13 +30,19 @@ from rules_core.events import (
     StatusChanged,
     SubjectsChanged,
     StepBegan,
+    TerrainAdded,
+    TerrainMoved,
+    TerrainRemoved,
     TestResolved,
+    UnitDeployed,
     UnitDestroyed,
+    UnitLeftTable,
     UnitMoved,
+    UnitReturned,
 )
 from rules_core.secrets import Viewer
 from rules_core.standing import STANDING_REASON
-from rules_core.state import BattleState
+from rules_core.state import OFF_TABLE, RESERVE, BattleState
 from rules_core.status import Count, Declared, Flag, Note, StatusSheet, Text
 from rules_core.toolkit import g
 
@@ -242,6 +248,44 @@ def _destroyed(e: UnitDestroyed, r: Renderer) -> str:
 
 
 @_line.register
+def _left_table(e: UnitLeftTable, r: Renderer) -> str:
+    return f"{r.name(e.unit)} leaves the table near ({g(e.at[0])}, {g(e.at[1])}): {e.reason}"
+
+
+@_line.register
+def _returned(e: UnitReturned, r: Renderer) -> str:
+    return f"{r.name(e.unit)} comes back onto the table at ({g(e.at[0])}, {g(e.at[1])}): {e.reason}"
+
+
+@_line.register
+def _deployed(e: UnitDeployed, r: Renderer) -> str:
+    return f"{r.name(e.unit)} is deployed at ({g(e.at[0])}, {g(e.at[1])}): {e.reason}"
+
+
+def _terrain_name(name: str, kind: str) -> str:
+    """A terrain feature for a sentence: its name, or its kind in words."""
+    return name or _cap(kind.replace("_", " "))
+
+
+@_line.register
+def _terrain_added(e: TerrainAdded, r: Renderer) -> str:
+    what = _terrain_name(e.feature.name, e.feature.kind)
+    kind = e.feature.kind.replace("_", " ")
+    named = f"{what} ({kind})" if e.feature.name else what
+    return f"{named} is placed on the table: {e.reason}"
+
+
+@_line.register
+def _terrain_moved(e: TerrainMoved, r: Renderer) -> str:
+    return f"{_terrain_name(e.name, e.terrain_kind)} is moved: {e.reason}"
+
+
+@_line.register
+def _terrain_removed(e: TerrainRemoved, r: Renderer) -> str:
+    return f"{_terrain_name(e.name, e.terrain_kind)} is removed from the table: {e.reason}"
+
+
+@_line.register
 def _leader(e: LeaderHit, r: Renderer) -> str:
     return f"{r.name(e.leader)} is hit: {e.result} ({e.reason})"
 
@@ -334,3 +378,28 @@ def _ended(e: BattleEnded, r: Renderer) -> str:
     if e.winner is None:
         return f"The battle ends in a draw: {e.reason}."
     return f"{r.name(e.winner)} wins the battle: {e.reason}."
+
+
+def absent_units(state: BattleState, side_id: str, *, reserve: bool = True) -> list[str]:
+    """A side's units not on the table, in words for the status card and the map's panel:
+    "Off the table: 3rd Horse (left turn 2 near (12, 0))", "In reserve: Archers, Slingers"
+    (left out without ``reserve``); nothing when every unit of the side is on the table."""
+    off = [
+        _off_words(unit.name, unit.left_turn, unit.left_at)
+        for unit in state.units_at(OFF_TABLE)
+        if unit.side == side_id
+    ]
+    held = [u.name for u in state.units_at(RESERVE) if u.side == side_id] if reserve else []
+    lines = []
+    if off:
+        lines.append("Off the table: " + ", ".join(off))
+    if held:
+        lines.append("In reserve: " + ", ".join(held))
+    return lines
+
+
+def _off_words(name: str, turn: int | None, at: tuple[float, float] | None) -> str:
+    said = [] if turn is None else [f"left turn {turn}"]
+    if at is not None:
+        said.append(f"near ({g(at[0])}, {g(at[1])})")
+    return f"{name} ({' '.join(said)})" if said else name

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 from rules_core.cards import DeckState
-from rules_core.codec import Json, Serialisable
+from rules_core.codec import OMIT_DEFAULT, Json, Serialisable
 from rules_core.decisions import GM, Pending
 from rules_core.steps import Cursor
 
@@ -30,9 +30,22 @@ TERRAIN_KINDS = (
     "village",
     "linear_obstacle",
     "fortification",
+    "impassable",  # nothing enters it (a lake, cliffs); paths.sweep always stops at it
+    "gentle_hill",  # a low hill: height without blocking sight (unless its properties say)
+    "bridge",  # an area laid over a river or stream: a crossing point (terrain.crossing_at)
+    "ford",  # an area over a river or stream where it may be waded: a crossing point
 )
 # Kinds drawn as polylines: a unit crosses them rather than standing in them.
 LINEAR_KINDS = frozenset({"river", "stream", "road", "linear_obstacle"})
+# Crossing points: a path over a river or stream along one of these crosses it there.
+CROSSING_KINDS = frozenset({"bridge", "ford"})
+WATER_KINDS = frozenset({"river", "stream"})
+
+# Where a unit is: on the table, in reserve (not yet deployed) or off the table (left it).
+ON_TABLE = "table"
+RESERVE = "reserve"
+OFF_TABLE = "off"
+LOCATIONS = (ON_TABLE, RESERVE, OFF_TABLE)
 
 Point = tuple[float, float]
 
@@ -108,7 +121,13 @@ class Leader(Serialisable):
 
 @dataclass(frozen=True)
 class Unit(Serialisable):
-    """A unit on the table; x, y is the centre of its footprint and facing is compass degrees."""
+    """A unit; x, y is the centre of its footprint and facing is compass degrees.
+
+    ``location`` says whether it is on the table (``ON_TABLE``), in reserve before deployment
+    (``RESERVE``: x, y mean nothing yet) or off the table after leaving it (``OFF_TABLE``:
+    ``left_at`` and ``left_turn`` say where and when it left). Only units on the table take
+    part in geometry: ``BattleState.units_on_table``.
+    """
 
     id: str
     name: str
@@ -125,6 +144,18 @@ class Unit(Serialisable):
     formation: str = ""
     profile: Mapping[str, Json] = field(default_factory=dict)
     status: Mapping[str, Json] = field(default_factory=dict)
+    location: str = field(default=ON_TABLE, metadata={OMIT_DEFAULT: True})
+    left_at: Point | None = field(default=None, metadata={OMIT_DEFAULT: True})
+    left_turn: int | None = field(default=None, metadata={OMIT_DEFAULT: True})
+
+    def __post_init__(self) -> None:
+        if self.location not in LOCATIONS:
+            raise ValueError(f"unit {self.id!r}: unknown location {self.location!r}")
+
+    @property
+    def on_table(self) -> bool:
+        """True if the unit stands on the table (not in reserve, not off the table)."""
+        return self.location == ON_TABLE
 
     def get(self, key: str, default: Json = None) -> Json:
         """A status field, falling back to the profile, then to ``default``."""
@@ -190,6 +221,18 @@ class BattleState(Serialisable):
             raise KeyError(f"no unit {unit_id!r}")
         return found
 
+    @cached_property
+    def units_on_table(self) -> tuple[Unit, ...]:
+        """The units standing on the table, in roster order: those geometry, sight, contact
+        and the map consider (units in reserve or off the table are left out)."""
+        if all(unit.location == ON_TABLE for unit in self.units):
+            return self.units
+        return tuple(unit for unit in self.units if unit.location == ON_TABLE)
+
+    def units_at(self, location: str) -> tuple[Unit, ...]:
+        """The units in one location (``ON_TABLE``, ``RESERVE`` or ``OFF_TABLE``)."""
+        return tuple(unit for unit in self.units if unit.location == location)
+
     def leader(self, leader_id: str) -> Leader:
         """The leader with this id; KeyError if there is none."""
         found = self._leaders_by_id.get(leader_id)
@@ -233,13 +276,16 @@ class BattleState(Serialisable):
                 return actor.id if isinstance(actor, Side) else actor.side
         return None
 
-    def units_of(self, side_id: str) -> tuple[Unit, ...]:
-        """The units of one side, in roster order."""
-        return tuple(unit for unit in self.units if unit.side == side_id)
+    def units_of(self, side_id: str, *, on_table: bool = False) -> tuple[Unit, ...]:
+        """The units of one side, in roster order (with ``on_table``, only those standing on
+        the table: for anything measured; without, units in reserve or off the table count)."""
+        units = self.units_on_table if on_table else self.units
+        return tuple(unit for unit in units if unit.side == side_id)
 
-    def enemies_of(self, side_id: str) -> tuple[Unit, ...]:
-        """The units of every other side."""
-        return tuple(unit for unit in self.units if unit.side != side_id)
+    def enemies_of(self, side_id: str, *, on_table: bool = False) -> tuple[Unit, ...]:
+        """The units of every other side (with ``on_table``, only those on the table)."""
+        units = self.units_on_table if on_table else self.units
+        return tuple(unit for unit in units if unit.side != side_id)
 
     def with_unit(self, unit: Unit) -> BattleState:
         """A copy with the unit of the same id replaced."""
@@ -249,6 +295,13 @@ class BattleState(Serialisable):
         """A copy with the unit removed from the table."""
         self.unit(unit_id)
         return replace(self, units=tuple(u for u in self.units if u.id != unit_id))
+
+    def terrain_feature(self, feature_id: str) -> TerrainFeature:
+        """The terrain feature with this id; KeyError if there is none."""
+        for feature in self.terrain:
+            if feature.id == feature_id:
+                return feature
+        raise KeyError(f"no terrain feature {feature_id!r}")
 
     def with_leader(self, leader: Leader) -> BattleState:
         """A copy with the leader of the same id replaced."""

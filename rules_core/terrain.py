@@ -14,10 +14,12 @@ from shapely import box as upright_box
 from shapely.geometry.base import BaseGeometry
 
 from rules_core.geometry import EPSILON, Footprint, Point
-from rules_core.state import TerrainFeature
+from rules_core.state import CROSSING_KINDS, WATER_KINDS, TerrainFeature
 
-# Kinds that block sight by default; a ruleset may pass its own set.
-SIGHT_BLOCKING = frozenset({"hill", "wood", "dense_wood", "village", "fortification"})
+# Kinds that block sight by default; a ruleset may pass its own set. A feature's own
+# ``blocks_sight`` property (true or false) overrides its kind either way.
+SIGHT_BLOCKING = frozenset({"hill", "wood", "dense_wood", "village", "fortification", "impassable"})
+BLOCKS_SIGHT = "blocks_sight"
 DEFAULT_ROAD_WIDTH = 1.0  # in the table's measure, when a road has no "width" property
 
 
@@ -40,6 +42,18 @@ class Crossing:
 
 
 @dataclass(frozen=True)
+class WaterCrossing:
+    """One place where a path crosses a river or stream, and the bridge or ford there (if
+    any: ``via`` is its id, ``via_kind`` its kind, both None away from a crossing point)."""
+
+    feature: str
+    kind: str
+    at: Point
+    via: str | None = None
+    via_kind: str | None = None
+
+
+@dataclass(frozen=True)
 class PathReport:
     """A move's path: its length, the terrain it passes through and crosses, roads followed."""
 
@@ -48,6 +62,22 @@ class PathReport:
     inside: tuple[Inside, ...]
     crossings: tuple[Crossing, ...]
     road_length: float
+    # Each place the path crosses a river or stream, and the bridge or ford it crosses at.
+    water: tuple[WaterCrossing, ...] = ()
+
+    def crossed_outside(
+        self, kinds: Iterable[str] = WATER_KINDS, via: Iterable[str] = CROSSING_KINDS
+    ) -> int:
+        """How many times the path crosses water of these kinds away from any crossing point
+        (bridge or ford) of the ``via`` kinds: 0 means every such crossing is at one."""
+        wanted, points = set(kinds), set(via)
+        return sum(1 for w in self.water if w.kind in wanted and w.via_kind not in points)
+
+    def crossed_via(self, via: Iterable[str], kinds: Iterable[str] = WATER_KINDS) -> int:
+        """How many times the path crosses water of these kinds at a crossing point of the
+        ``via`` kinds (``{"ford"}``: the fords it wades)."""
+        wanted, points = set(kinds), set(via)
+        return sum(1 for w in self.water if w.kind in wanted and w.via_kind in points)
 
     def length_in(self, kinds: Iterable[str]) -> float:
         """Length of the path inside features of these kinds (overlaps counted once each)."""
@@ -102,6 +132,7 @@ def _trace(points: Sequence[Point], layout: _Layout) -> PathReport:
     box = _box(points)
     inside: list[Inside] = []
     crossings: list[Crossing] = []
+    water: list[WaterCrossing] = []
     roads = layout.roads
     for feature in layout.near(box):
         if _apart(box, _bounds(feature)):
@@ -111,12 +142,53 @@ def _trace(points: Sequence[Point], layout: _Layout) -> PathReport:
             times = _crossings(line, shape)
             if times:
                 crossings.append(Crossing(feature.id, feature.kind, times))
+            if times and feature.kind in WATER_KINDS:
+                water += _water(line, shape, feature, layout.crossing_points)
         else:
             length = float(line.intersection(shape).length)
             if length > EPSILON:
                 inside.append(Inside(feature.id, feature.kind, length))
     road = float(line.intersection(_road_ground(roads)).length) if roads else 0.0
-    return PathReport(tuple(points), float(line.length), tuple(inside), tuple(crossings), road)
+    return PathReport(
+        tuple(points), float(line.length), tuple(inside), tuple(crossings), road, tuple(water)
+    )
+
+
+def _water(
+    line: LineString,
+    shape: BaseGeometry,
+    river: TerrainFeature,
+    crossing_points: Sequence[TerrainFeature],
+) -> list[WaterCrossing]:
+    """The places a path crosses one river or stream, each with its bridge or ford."""
+    found: list[WaterCrossing] = []
+    meeting = line.intersection(shape)
+    parts = getattr(meeting, "geoms", [meeting])
+    for part in parts:
+        spot = part.representative_point()
+        at = (float(spot.x), float(spot.y))
+        via = _crossing_point(crossing_points, at)
+        found.append(
+            WaterCrossing(
+                river.id, river.kind, at, None if via is None else via.id,
+                None if via is None else via.kind,
+            )
+        )  # fmt: skip
+    return found
+
+
+def _crossing_point(crossing_points: Sequence[TerrainFeature], at: Point) -> TerrainFeature | None:
+    spot = ShapelyPoint(at).buffer(EPSILON)
+    return next((f for f in crossing_points if feature_shape(f).intersects(spot)), None)
+
+
+def crossing_at(
+    terrain: Iterable[TerrainFeature], at: Point, kinds: Iterable[str] = CROSSING_KINDS
+) -> TerrainFeature | None:
+    """The bridge or ford (a feature of ``kinds``) covering a point, if any: where a unit may
+    cross a river or stream, as its ruleset says."""
+    wanted = set(kinds)
+    return _crossing_point([f for f in terrain if f.kind in wanted], at)
 
 
 Box = tuple[float, float, float, float]
@@ -137,6 +209,7 @@ class _Layout:
             if f.kind == "road"
         )
         self.road_features = tuple(f for f in self.features if f.kind == "road")
+        self.crossing_points = tuple(f for f in self.features if f.kind in CROSSING_KINDS)
         self.others = tuple(f for f in self.features if f.kind != "road")
         self.tree = (
             STRtree([upright_box(*_bounds(f)) for f in self.others])
@@ -275,7 +348,7 @@ def line_of_sight(
     screens = [
         (f.id, feature_shape(f))
         for f in (*layout.near(box), *layout.road_features)
-        if f.kind in blocking_kinds and not _apart(box, _bounds(f))
+        if blocks_sight(f, blocking_kinds) and not _apart(box, _bounds(f))
     ]
     screens = [(key, shape) for key, shape in screens if not shape.covers(ShapelyPoint(eye))]
     # Shrunk a hair so a sight line grazing a unit's edge is not blocked by it.
@@ -293,6 +366,15 @@ def line_of_sight(
         blocked.update(hits)
         clear += not hits
     return Sight(clear, len(aims), tuple(sorted(blocked)))
+
+
+def blocks_sight(feature: TerrainFeature, blocking_kinds: frozenset[str] = SIGHT_BLOCKING) -> bool:
+    """True if a feature blocks sight: its ``blocks_sight`` property if it has one, else its
+    kind (one of ``blocking_kinds``)."""
+    own = feature.properties.get(BLOCKS_SIGHT)
+    if isinstance(own, bool):
+        return own
+    return feature.kind in blocking_kinds
 
 
 def _blockers(

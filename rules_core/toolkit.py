@@ -6,6 +6,7 @@ ruleset so far has answered it, so a new ruleset starts from the same behaviour.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from rules_core.codec import Json
 from rules_core.events import OrderRejected
 from rules_core.geometry import EPSILON, Footprint, edge_distance, in_contact, near
 from rules_core.orders import ACTOR_KINDS, Illegal, Order
-from rules_core.state import BattleState, Leader, Outcome, Unit
+from rules_core.state import OFF_TABLE, BattleState, Leader, Outcome, Point, Unit
 from rules_core.terrain import Sight, line_of_sight
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def _actor_key(ctx: Context, order: Order) -> tuple[str, str]:
 def enemy_target(state: BattleState, unit: Unit, order: Order, param: str = "target") -> Unit | str:
     """The enemy unit an order's parameter names, or why it cannot be the target."""
     key = order.params.get(param)
-    target = next((other for other in state.units if other.id == key), None)
+    target = next((other for other in state.units_on_table if other.id == key), None)
     if target is None:
         return f"no unit {key!r} on the table"
     if target.side == unit.side:
@@ -116,7 +117,10 @@ def enemy_target(state: BattleState, unit: Unit, order: Order, param: str = "tar
 
 
 def enemies_in_contact(state: BattleState, unit: Unit) -> list[Unit]:
-    """The enemy units touching this one, in the state's order."""
+    """The enemy units touching this one, in the state's order (none while it is off the
+    table)."""
+    if not unit.on_table:
+        return []
     here = Footprint.of(unit)
     return [
         e
@@ -126,7 +130,9 @@ def enemies_in_contact(state: BattleState, unit: Unit) -> list[Unit]:
 
 
 def engaged(state: BattleState, unit: Unit) -> bool:
-    """True if the unit touches an enemy."""
+    """True if the unit touches an enemy (never while it is off the table)."""
+    if not unit.on_table:
+        return False
     here = Footprint.of(unit)
     return any(
         e.side != unit.side and in_contact(here, Footprint.of(e)) for e in _touching(state, here)
@@ -135,7 +141,7 @@ def engaged(state: BattleState, unit: Unit) -> bool:
 
 def _touching(state: BattleState, here: Footprint) -> list[Unit]:
     """The units that may touch a footprint (their boxes meet its box), in the state's order."""
-    return near(state.units, here.bounds, EPSILON)
+    return near(state.units_on_table, here.bounds, EPSILON)
 
 
 def contact_pairs(
@@ -148,7 +154,7 @@ def contact_pairs(
     """
     found: list[tuple[str, str]] = []
     taken: set[str] = set()
-    for unit in state.units:
+    for unit in state.units_on_table:
         if unit.id in taken:
             continue
         enemies = [e for e in enemies_in_contact(state, unit) if e.id not in taken]
@@ -173,15 +179,33 @@ def nearest(units: Iterable[Unit], unit: Unit) -> Unit | None:
 
 def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
     """The closest enemy unit, edge to edge (leaders are never units, so never counted)."""
-    return nearest(state.enemies_of(unit.side), unit)
+    return nearest(state.enemies_of(unit.side, on_table=True), unit)
 
 
 def sight(state: BattleState, viewer: Unit, target: Unit, blockers: frozenset[str]) -> Sight:
     """Line of sight between two units; other units and terrain of these kinds block it."""
-    others = [(u.id, Footprint.of(u)) for u in state.units if u.id not in (viewer.id, target.id)]
+    others = [
+        (u.id, Footprint.of(u)) for u in state.units_on_table if u.id not in (viewer.id, target.id)
+    ]
     return line_of_sight(
         Footprint.of(viewer), Footprint.of(target), state.terrain, others, blockers
     )
+
+
+def within_of_exit(unit: Unit, at: Point, distance: float) -> bool:
+    """True if ``at`` is no further than ``distance`` from where an off-table unit left the
+    table (centre to centre): "comes back within 6 inches of where it left"."""
+    if unit.left_at is None:
+        return False
+    return math.dist(unit.left_at, at) <= distance + EPSILON
+
+
+def off_table_for(state: BattleState, unit: Unit) -> int | None:
+    """How many turns a unit has been off the table (0 in the turn it left), None if it is
+    not off the table."""
+    if unit.location != OFF_TABLE or unit.left_turn is None:
+        return None
+    return state.cursor.turn - unit.left_turn
 
 
 # -- finding ------------------------------------------------------------------------------

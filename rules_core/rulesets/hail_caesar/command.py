@@ -70,7 +70,7 @@ def resolve_army(ctx: Context) -> None:
     if moves <= 0:
         return
     broken = morale.broken_divisions(ctx.state, leader.side)
-    for unit in ctx.state.units_of(leader.side):
+    for unit in ctx.state.units_of(leader.side, on_table=True):
         blocked = DISORDERED.of(unit) or engaged(ctx.state, unit)
         if blocked or unit.group in broken or superseded(ctx.state, unit, ctx.params):
             continue

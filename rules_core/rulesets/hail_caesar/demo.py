@@ -27,7 +27,7 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
     if step == "orders":
         return _division(rules, state, side)
     if step == "shooting":
-        return [o for u in state.units_of(side) if (o := _shoot(rules, state, u))]
+        return [o for u in state.units_of(side, on_table=True) if (o := _shoot(rules, state, u))]
     return []
 
 
@@ -53,7 +53,7 @@ def _army(state: BattleState, side: str) -> list[Order]:
 
 def _division(rules: Rules, state: BattleState, side: str) -> list[Order]:
     division = state.cursor.subject.id if state.cursor.subject else ""
-    units = [u for u in state.units_of(side) if u.group == division]
+    units = [u for u in state.units_of(side, on_table=True) if u.group == division]
     found = [o for u in units if (o := _unit_order(rules, state, u))]
     leader = next((ld for ld in state.leaders if ld.group == division), None)
     if leader is not None:
@@ -109,7 +109,9 @@ def _advance(rules: Rules, state: BattleState, unit: Unit, enemy: Unit) -> Order
 def _shoot(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
     if unit.get("weapon", "none") == "none":
         return None
-    for enemy in sorted(state.enemies_of(unit.side), key=lambda e: measure.gap(unit, e)):
+    for enemy in sorted(
+        state.enemies_of(unit.side, on_table=True), key=lambda e: measure.gap(unit, e)
+    ):
         order = rules.legal(state, Order(unit.id, "shoot", {"target": enemy.id}))
         if order is not None:
             return order

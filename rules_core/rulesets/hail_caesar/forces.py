@@ -97,7 +97,7 @@ def _unplaced(leader: Leader) -> bool:
 
 def _post(state: BattleState, leader: Leader) -> Point | None:
     """Behind the first unit of his division (else of his side), kept on the table."""
-    own = state.units_of(leader.side)
+    own = state.units_of(leader.side, on_table=True)
     first = next((u for u in own if u.group == leader.group), own[0] if own else None)
     if first is None:
         return None

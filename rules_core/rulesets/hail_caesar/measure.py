@@ -53,7 +53,7 @@ def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = Fa
     here, limit = Footprint.of(unit), reach + EPSILON
     within = [
         e
-        for e in near(state.units, here.bounds, limit)
+        for e in near(state.units_on_table, here.bounds, limit)
         if e.side != unit.side
         and not boxes_apart(here, Footprint.of(e), limit)
         and gap(unit, e) <= limit
@@ -98,7 +98,9 @@ def blocker(state: BattleState, unit: Unit, end: Footprint, spare: tuple[str, ..
     skip = {unit.id, *spare}
     poses = [Footprint.of(unit), end]
     others = [
-        (u.name, Footprint.of(u)) for u in near(state.units, around(poses)) if u.id not in skip
+        (u.name, Footprint.of(u))
+        for u in near(state.units_on_table, around(poses))
+        if u.id not in skip
     ]
     found = interpenetrated(poses, others)
     return found[0] if found else ""
@@ -108,7 +110,7 @@ def too_close(
     state: BattleState, unit: Unit, end: Footprint, keep_off: float, spare: tuple[str, ...] = ()
 ) -> str:
     """The first enemy a move would end within ``keep_off`` inches of, or "" if none."""
-    for enemy in state.enemies_of(unit.side):
+    for enemy in state.enemies_of(unit.side, on_table=True):
         if enemy.id in spare:
             continue
         there = Footprint.of(enemy)
@@ -185,7 +187,7 @@ def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
     """Friendly units behind or beside this one within ``reach``, not fighting themselves."""
     here = Footprint.of(unit)
     found = []
-    for friend in near(state.units, here.bounds, reach + EPSILON):
+    for friend in near(state.units_on_table, here.bounds, reach + EPSILON):
         if friend.side != unit.side or friend.id == unit.id:
             continue
         if gap(unit, friend) > reach + EPSILON or toolkit.engaged(state, friend):

@@ -123,7 +123,7 @@ def _ahead(ctx: Context, unit: Unit, length: float) -> Unit | None:
     here = Footprint.of(unit)
     found = [
         e
-        for e in ctx.state.enemies_of(unit.side)
+        for e in ctx.state.enemies_of(unit.side, on_table=True)
         if quarter(here, (e.x, e.y)) == "front"
         and measure.charge_distance(unit, e) <= length + 1e-6
         and measure.sight(ctx.state, unit, e).clear

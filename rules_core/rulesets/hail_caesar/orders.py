@@ -299,7 +299,8 @@ def _command(state: BattleState, order: Order, params: Params) -> Verdict:
         words = "one test for each ordered unit" if option == "units" else "one test for all"
         return Preview(order, f"{leader.name} gives orders to his division: {words}")
     key = order.params.get("target")
-    unit = next((u for u in state.units if u.id == key and u.side == leader.side), None)
+    friends = state.units_of(leader.side, on_table=True)
+    unit = next((u for u in friends if u.id == key), None)
     if unit is None:
         return Illegal(order, f"{option} needs a friendly unit as target")
     return _join(state, order, leader, unit, option, params)
@@ -372,7 +373,7 @@ def _shoot(state: BattleState, order: Order, params: Params) -> Verdict:
 
 
 def _closer(state: BattleState, unit: Unit, target: Unit, apart: float) -> str:
-    for enemy in state.enemies_of(unit.side):
+    for enemy in state.enemies_of(unit.side, on_table=True):
         if enemy.id == target.id or quarter(Footprint.of(unit), (enemy.x, enemy.y)) != "front":
             continue
         there = range_from_front(Footprint.of(unit), Footprint.of(enemy))

@@ -205,7 +205,7 @@ class HailCaesarRules(Rules):
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Units given no order hold; generals with no order give orders unit by unit."""
-        if state.cursor.step == "deploy" or not any(u.id == actor for u in state.units):
+        if state.cursor.step == "deploy" or not any(u.id == actor for u in state.units_on_table):
             return None
         return Order(actor, "hold")
 

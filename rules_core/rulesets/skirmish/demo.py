@@ -20,7 +20,7 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
     if step == "deploy":
         return []  # the units stay where they were deployed
     orders = []
-    for unit in state.units_of(side):
+    for unit in state.units_of(side, on_table=True):
         order = _shoot(rules, state, unit) if step == "shoot" else _move(rules, state, unit)
         if order is not None:
             orders.append(order)
@@ -28,7 +28,7 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
 
 
 def _shoot(rules: Rules, state: BattleState, unit: Unit) -> Order | None:
-    for enemy in sorted(state.enemies_of(unit.side), key=lambda e: _gap(unit, e)):
+    for enemy in sorted(state.enemies_of(unit.side, on_table=True), key=lambda e: _gap(unit, e)):
         order = rules.legal(state, Order(unit.id, "shoot", {"target": enemy.id}))
         if order is not None:
             return order

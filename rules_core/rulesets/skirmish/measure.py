@@ -93,7 +93,7 @@ def passes_through(state: BattleState, unit: Unit, end: Footprint, spare: str = 
     poses = [Footprint.of(unit), end]
     others = [
         (u.name, Footprint.of(u))
-        for u in near(state.units, around(poses))
+        for u in near(state.units_on_table, around(poses))
         if u.id not in (unit.id, spare)
     ]
     found = interpenetrated(poses, others)

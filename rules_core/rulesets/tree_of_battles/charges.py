@@ -53,7 +53,9 @@ def problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
 
 def _room(state: BattleState, charger: Unit, target: Unit, end: Footprint) -> str:
     """Why the charger cannot reach the target's face: a contingent on the way or in the spot."""
-    others = [x for x in near(state.units, end.bounds) if x.id not in (charger.id, target.id)]
+    others = [
+        x for x in near(state.units_on_table, end.bounds) if x.id not in (charger.id, target.id)
+    ]
     for other in others:
         if overlap_area(end, Footprint.of(other)) > 1e-6:
             return f"no room to contact {target.name}: {other.name} is in the way"

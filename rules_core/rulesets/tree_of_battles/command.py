@@ -63,7 +63,7 @@ def problem(state: BattleState, leader: Leader, order: Order) -> str | None:
 
 
 def _has_unit(state: BattleState, order: Order) -> bool:
-    return any(unit.id == order.params.get("target") for unit in state.units)
+    return any(unit.id == order.params.get("target") for unit in state.units_on_table)
 
 
 def _move_problem(state: BattleState, leader: Leader, order: Order) -> str | None:
@@ -139,5 +139,8 @@ def _move(ctx: Context, leader: Leader, order: Order) -> None:
 def nearest_gap(state: BattleState, leader: Leader) -> float:
     """Distance from a leader to his nearest contingent."""
     here = losses.leader_position(state, leader)
-    gaps = [edge_distance(here, Footprint.of(unit)) for unit in state.units_of(leader.side)]
+    gaps = [
+        edge_distance(here, Footprint.of(unit))
+        for unit in state.units_of(leader.side, on_table=True)
+    ]
     return min(gaps, default=math.inf)

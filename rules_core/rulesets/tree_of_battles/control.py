@@ -45,7 +45,7 @@ def in_command(state: BattleState, unit: Unit) -> bool:
 def _line_of(state: BattleState, unit: Unit) -> list[Unit]:
     """The contingent and every friend joined to it by contingents touching side by side."""
     line, todo = [unit], [unit]
-    friends = [f for f in state.units_of(unit.side) if f.id != unit.id]
+    friends = [f for f in state.units_of(unit.side, on_table=True) if f.id != unit.id]
     while todo:
         here = Footprint.of(todo.pop())
         for friend in friends:
@@ -90,7 +90,7 @@ def modifiers(state: BattleState, unit: Unit, shooting: bool) -> list[Modifier]:
         behind = zone(Footprint.of(unit), "rear", REAR_SUPPORT)
         backed = any(
             behind.intersects(Footprint.of(f).polygon)
-            for f in state.units_of(unit.side)
+            for f in state.units_of(unit.side, on_table=True)
             if f.id != unit.id
         )
         size = value("rear_support")

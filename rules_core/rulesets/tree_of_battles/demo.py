@@ -34,7 +34,8 @@ def _by_gap(state: BattleState, unit: Unit) -> list[Unit]:
     """Enemies, nearest to the unit's front first."""
     here = Footprint.of(unit)
     return sorted(
-        state.enemies_of(unit.side), key=lambda e: range_from_front(here, Footprint.of(e))
+        state.enemies_of(unit.side, on_table=True),
+        key=lambda e: range_from_front(here, Footprint.of(e)),
     )
 
 
@@ -50,7 +51,7 @@ def _command(rules: Rules, state: BattleState, side: str) -> list[Order]:
     """Steady a leader's own contingent if it has DPs; the herald's new orders on turn 1."""
     herald = _herald(state, side)
     found = []
-    on_table = {unit.id: unit for unit in state.units}
+    on_table = {unit.id: unit for unit in state.units_on_table}
     for leader in state.leaders:
         if leader.side != side or leader.attached_to not in on_table:
             continue  # unattached, or his contingent is gone
@@ -119,9 +120,9 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
     """The script's orders for one side in the current step (leaders' and contingents')."""
     if state.cursor.step == "command":
         return _command(rules, state, side)
-    if not state.enemies_of(side):
+    if not state.enemies_of(side, on_table=True):
         return []
-    found = [_unit_order(rules, state, unit) for unit in state.units_of(side)]
+    found = [_unit_order(rules, state, unit) for unit in state.units_of(side, on_table=True)]
     return [order for order in found if order is not None]
 
 

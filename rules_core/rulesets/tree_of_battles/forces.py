@@ -103,7 +103,7 @@ def _post(state: BattleState, leader: Leader) -> BattleState:
         return state
     if leader.attached_to is None and (leader.x, leader.y) != (0.0, 0.0):
         return state  # placed by hand, riding free
-    own = [x for x in state.units_of(leader.side) if x.type != "baggage"]
+    own = [x for x in state.units_of(leader.side, on_table=True) if x.type != "baggage"]
     home = next((x for x in own if x.group == leader.group), own[0] if own else None)
     if home is None:
         return state

@@ -27,7 +27,9 @@ def _cause(key: str) -> int:
 def friends_near(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
     """Other contingents of the same side within ``reach`` SF."""
     return [
-        f for f in state.units_of(unit.side) if f.id != unit.id and measure.gap(unit, f) <= reach
+        f
+        for f in state.units_of(unit.side, on_table=True)
+        if f.id != unit.id and measure.gap(unit, f) <= reach
     ]
 
 

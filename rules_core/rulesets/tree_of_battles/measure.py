@@ -69,13 +69,13 @@ def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
     here, reach = Footprint.of(unit), reach + 1e-6
     return any(
         not boxes_apart(here, Footprint.of(enemy), reach) and gap(unit, enemy) <= reach
-        for enemy in state.enemies_of(unit.side)
+        for enemy in state.enemies_of(unit.side, on_table=True)
     )
 
 
 def enemy_to_front(state: BattleState, pose: Footprint, side: str, reach: float) -> Unit | None:
     """The first enemy within ``reach`` SF to the front of a pose."""
-    for enemy in state.enemies_of(side):
+    for enemy in state.enemies_of(side, on_table=True):
         if within_to_front(pose, Footprint.of(enemy), reach - 1e-6):
             return enemy
     return None
@@ -113,11 +113,11 @@ def blockers(state: BattleState, unit: Unit, poses: list[Footprint], spare: set[
     """Other contingents a move through these poses would pass through."""
     others = [
         (u.id, Footprint.of(u))
-        for u in near(state.units, around(poses))
+        for u in near(state.units_on_table, around(poses))
         if u.id != unit.id and u.id not in spare
     ]
     found = set(interpenetrated(poses, others))
-    return [u for u in state.units if u.id in found]
+    return [u for u in state.units_on_table if u.id in found]
 
 
 def on_table(state: BattleState, pose: Footprint) -> bool:

@@ -148,7 +148,7 @@ def go(
             return False
         if any(
             u.id != unit.id and overlap_area(turned, Footprint.of(u)) > 1e-6
-            for u in units_near(state.units, turned.bounds)
+            for u in units_near(state.units_on_table, turned.bounds)
         ):
             return False
         near = measure.enemy_to_front(state, turned, unit.side, 1.0) if halt else None

@@ -159,7 +159,7 @@ def _march(
     if any(
         not boxes_apart(Footprint.of(e), pose, clear)
         and Footprint.of(e).polygon.distance(pose.polygon) <= clear
-        for e in state.enemies_of(unit.side)
+        for e in state.enemies_of(unit.side, on_table=True)
     ):
         return f"the march would end within {g(clear)} SF of the enemy"
     _, dense = movement.rough_on(state, (unit.x, unit.y), end)

@@ -13,7 +13,7 @@ from rules_core.state import Unit
 
 def threat_of(ctx: Context, unit: Unit) -> Point:
     """Where danger lies: the nearest enemy's centre (or straight ahead if none)."""
-    enemy = measure.nearest(ctx.state.enemies_of(unit.side), unit)
+    enemy = measure.nearest(ctx.state.enemies_of(unit.side, on_table=True), unit)
     if enemy is None:
         ahead = Footprint.of(unit).at(1.0, 0.0)
         return ahead

@@ -249,9 +249,9 @@ class TreeOfBattlesRules(Rules):
     def _has_business(self, state: BattleState, side: str, step: str) -> bool:
         if step == "command":
             return any(command.left(ld) >= 1 for ld in state.leaders if ld.side == side)
-        mine = [x for x in state.units_of(side) if x.type != "baggage"]
+        mine = [x for x in state.units_of(side, on_table=True) if x.type != "baggage"]
         params = self.parameter_values(state.parameters)
-        enemies = state.enemies_of(side)
+        enemies = state.enemies_of(side, on_table=True)
 
         def free(unit: Unit) -> bool:
             return orders.moving_problem(state, unit) is None
@@ -290,7 +290,7 @@ class TreeOfBattlesRules(Rules):
     def resolve_control(self, ctx: Context) -> None:
         """Control tests: out of command, stopping pursuit or looting, chivalry holding back."""
         asked = {o.actor for o in checked_orders(ctx, ("restrain",))}
-        for unit in list(ctx.state.units):
+        for unit in list(ctx.state.units_on_table):
             if not u.alive(ctx.state, unit.id):
                 continue
             if unit.id in asked:
@@ -373,7 +373,7 @@ class TreeOfBattlesRules(Rules):
     def _forced_charges(self, ctx: Context, ordered: set[str]) -> list[tuple[str, str]]:
         """Chivalry that must charge the nearest A grade, or that advances at full speed."""
         found = []
-        for unit in ctx.state.units:
+        for unit in ctx.state.units_on_table:
             how = CONTROL.of(unit)
             if unit.id in ordered or how not in ("charge_a", "charge_a_max", "full_speed"):
                 continue
@@ -385,7 +385,7 @@ class TreeOfBattlesRules(Rules):
     def resolve_charge_shooting(self, ctx: Context) -> None:
         """Contingents that stood to receive a charge shoot at their chargers."""
         planned = []
-        for unit in ctx.state.units:
+        for unit in ctx.state.units_on_table:
             charger = CHARGED_BY.of(unit)
             if RESPONSE.of(unit) != "stand" or not charger or not u.alive(ctx.state, charger):
                 continue
@@ -423,7 +423,7 @@ class TreeOfBattlesRules(Rules):
     def resolve_after_combat(self, ctx: Context) -> None:
         """Moves after combat for every combat fought this turn, the beaten side first."""
         done: set[str] = set()
-        for unit in list(ctx.state.units):
+        for unit in list(ctx.state.units_on_table):
             enemy = COMBAT_ENEMY.of(unit)
             if unit.id in done or not enemy or not COMBAT_RESULT.of(unit):
                 continue

@@ -51,7 +51,7 @@ def _moved(ctx: Context, unit: Unit) -> None:
 
 def routs_and_pursuits(ctx: Context) -> None:
     """Broken contingents rout on; pursuers chase; both before any ordered move."""
-    for unit_id in [x.id for x in ctx.state.units]:
+    for unit_id in [x.id for x in ctx.state.units_on_table]:
         if not u.alive(ctx.state, unit_id):
             continue
         unit = ctx.state.unit(unit_id)
@@ -63,10 +63,9 @@ def routs_and_pursuits(ctx: Context) -> None:
 
 def _chase(ctx: Context, unit: Unit) -> None:
     """A pursuer's fast move toward the nearest fleeing enemy (else the nearest enemy)."""
-    fleeing = [e for e in ctx.state.enemies_of(unit.side) if BROKEN.of(e) or RETIRING.of(e)]
-    quarry = measure.nearest(fleeing, unit) or measure.nearest(
-        ctx.state.enemies_of(unit.side), unit
-    )
+    enemies = ctx.state.enemies_of(unit.side, on_table=True)
+    fleeing = [e for e in enemies if BROKEN.of(e) or RETIRING.of(e)]
+    quarry = measure.nearest(fleeing, unit) or measure.nearest(enemies, unit)
     if quarry is None:
         return
     length, _ = movement.roll_distance(ctx, unit, "Fast move (pursuit)", movement.fast_dice(unit))
@@ -80,7 +79,7 @@ def _chase(ctx: Context, unit: Unit) -> None:
 def forced(ctx: Context) -> set[str]:
     """Moves a control test (or chivalry within 6 SF) imposes; the ids of those moved."""
     done: set[str] = set()
-    for unit in list(ctx.state.units):
+    for unit in list(ctx.state.units_on_table):
         how = CONTROL.of(unit)
         if how not in ("charge_a", "charge_a_max", "advance", "repeat", "full_speed"):
             continue
@@ -96,9 +95,8 @@ def forced(ctx: Context) -> set[str]:
 
 def quarry_for(ctx: Context, unit: Unit, how: str) -> Unit | None:
     """Chivalry goes for the nearest A grade; others for the nearest enemy."""
-    enemies = [e for e in ctx.state.enemies_of(unit.side) if e.type != "baggage"] or list(
-        ctx.state.enemies_of(unit.side)
-    )
+    present = ctx.state.enemies_of(unit.side, on_table=True)
+    enemies = [e for e in present if e.type != "baggage"] or list(present)
     if how in ("charge_a", "charge_a_max"):
         best = [e for e in enemies if e.quality == "A"]
         enemies = best or enemies
