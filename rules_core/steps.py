@@ -20,11 +20,11 @@ actors (``Context.again``: several moves in one activation, each seen before the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 
-from rules_core.codec import Serialisable
+from rules_core.codec import OMIT_DEFAULT, Serialisable
 
 SETUP, TURN_START, MAIN = "setup", "turn_start", "main"
 
@@ -50,7 +50,8 @@ class Step(Serialisable):
     order_kinds: tuple[str, ...] = ()
     repeat_for: str | None = None
     deadline_hours: float | None = None  # its own deadline length; None: the campaign's
-    until: str | None = None  # with repeat_for: the last step of the chain run per subject
+    # With repeat_for: the last step of the chain run for each subject (a counted loop).
+    until: str | None = field(default=None, metadata={OMIT_DEFAULT: True})
 
 
 @dataclass(frozen=True)
@@ -137,8 +138,10 @@ class Cursor(Serialisable):
     subjects: tuple[Subject, ...] = ()
     subject_index: int = 0
     attempt: int = 0
-    iteration: int = 0  # the iteration of a counted loop (0 first), however subjects changed
-    again: int = 0  # how many times the step has opened again for the same actors
+    # The iteration of a counted loop (0 first), however its subjects changed, and how many
+    # times the step has opened again for the same actors; left out of JSON while 0.
+    iteration: int = field(default=0, metadata={OMIT_DEFAULT: True})
+    again: int = field(default=0, metadata={OMIT_DEFAULT: True})
 
     @property
     def subject(self) -> Subject | None:

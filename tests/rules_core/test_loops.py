@@ -197,7 +197,7 @@ def play(seed: bytes) -> tuple[BattleState, engine.Resolution]:
 
 
 def test_activations_pass_moves_repeat_and_every_repetition_has_its_own_stream() -> None:
-    first, result = play(b"loops-seed-3")
+    _, result = play(b"loops-seed-3")
     began = [e for e in result.events if isinstance(e, StepBegan) and e.turn == 1]
     seen = [(e.step, e.subject) for e in began]
     # Every command activated once; each moved three times, every move its own step.

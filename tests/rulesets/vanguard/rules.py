@@ -12,7 +12,16 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Misplaced, Parameter, Rules
-from rules_core.state import ON_TABLE, RESERVE, BattleState, Group, Leader, Outcome, TerrainFeature, Unit
+from rules_core.state import (
+    ON_TABLE,
+    RESERVE,
+    BattleState,
+    Group,
+    Leader,
+    Outcome,
+    TerrainFeature,
+    Unit,
+)
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.tables import Band, ScoreTable
 from rules_core.toolkit import turn_limit_outcome
@@ -85,6 +94,7 @@ class VanguardRules(Rules):
     statuses = STATUSES
     sides = (2, 2)
     setup_in_rules = True
+    off_table_orders = frozenset({"return"})
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -229,7 +239,7 @@ class VanguardRules(Rules):
             x, y = point_param(order, "at")
             third = state.battlefield.depth / 3
             if not (4 <= x <= state.battlefield.width - 4 and third <= y <= 2 * third):
-                return "terrain goes in the middle third of the table, 4\" from the sides"
+                return 'terrain goes in the middle third of the table, 4" from the sides'
             return None
         if order.kind == "place":
             return self._place_problem(state, order)
@@ -242,16 +252,16 @@ class VanguardRules(Rules):
                 return f"{unit.name} is not off the table"
             at = point_param(order, "at")
             if unit.left_at is None or math.dist(unit.left_at, at) > RETURN_DISTANCE:
-                return f"{unit.name} comes back within {RETURN_DISTANCE:g}\" of where it left"
+                return f'{unit.name} comes back within {RETURN_DISTANCE:g}" of where it left'
             return None
         if unit.location != ON_TABLE:
             return f"{unit.name} is not on the table"
         if order.kind == "move":
             x, y = point_param(order, "to")
             if math.dist((unit.x, unit.y), (x, y)) > MOVE_DISTANCE:
-                return f"a move is at most {MOVE_DISTANCE:g}\""
+                return f'a move is at most {MOVE_DISTANCE:g}"'
         if order.kind == "leave" and _edge_gap(state, unit) > EDGE_DISTANCE:
-            return f"{unit.name} is more than {EDGE_DISTANCE:g}\" from every edge"
+            return f'{unit.name} is more than {EDGE_DISTANCE:g}" from every edge'
         return None
 
     def _place_problem(self, state: BattleState, order: Order) -> str | None:
