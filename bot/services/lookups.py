@@ -111,7 +111,10 @@ class LookupService:
         async with self._battle(place) as loaded:
             if loaded is None:
                 return []
-            step = loaded.rules.sequence.step(loaded.state.cursor.step)
+            try:
+                step = loaded.rules.sequence.step(loaded.state.cursor.step)
+            except KeyError:  # in set-up before /battle start, play stands at no step yet
+                return []
             return [(k, loaded.rules.order_kind(k).title) for k in step.order_kinds]
 
     async def order_options(self, place: Place, kind: str, which: int = 0) -> list[str]:
