@@ -263,6 +263,11 @@ async def _in_set_up(session: AsyncSession, place: Place) -> Loaded:
         raise Conflict(
             "The battle has started: units move by orders now, or by a GM with `/gm move`."
         )
+    if loaded.rules.setup_in_rules:
+        raise Conflict(
+            f"{registry.get(loaded.battle.ruleset_id).name} places units by orders in its "
+            "set-up steps: once the GM runs `/battle start`, give `/order give kind:place`."
+        )
     return loaded
 
 

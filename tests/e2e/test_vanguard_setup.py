@@ -86,6 +86,13 @@ async def test_a_battle_set_up_by_its_ruleset_plays_through_discord(
     )
     assert (await state_of(h, where)).battlefield.mm_per_measure == 40  # the battle's own scale
 
+    # Units are not deployed by hand: the ruleset's set-up steps place them.
+    by_hand = await h.slash(h.alice, "battle deploy", channel=where, unit="Red Foot", at="12,6")
+    assert by_hand.ephemeral and by_hand.content == (
+        "Vanguard (test) places units by orders in its set-up steps: once the GM runs "
+        "`/battle start`, give `/order give kind:place`."
+    )
+
     # Before the start no step is open: the kind autocomplete offers nothing, and fails not.
     assert await kinds(h, h.alice, where) == {}
 
