@@ -29,6 +29,7 @@ from bot.presentation.battles import (
     no_reach_text,
     record_attachment,
     removed_text,
+    rolled_terrain_text,
     terrain_text,
 )
 from bot.presentation.formatting import battle_embed
@@ -201,6 +202,13 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         """List terrain, privately."""
         features = await self.lookups.terrain(place_of(interaction))
         await interaction.response.send_message(terrain_text(features), ephemeral=True)
+
+    @terrain.command(name="roll", description="Roll the terrain on the ruleset's terrain table")
+    @is_gm()
+    async def terrain_roll(self, interaction: discord.Interaction) -> None:
+        """Roll terrain and lay it; the rolls are posted for everyone."""
+        rolled = await self.battles.roll_terrain(place_of(interaction), interaction.user.id)
+        await interaction.response.send_message(rolled_terrain_text(rolled))
 
     @app_commands.command(name="deploy", description="Place one of your units (set-up)")
     @app_commands.describe(

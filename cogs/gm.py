@@ -130,6 +130,34 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         )
         await interaction.response.send_message(change_text(change))
 
+    @app_commands.command(name="off-table", description="Take a unit off the table, not lost")
+    @is_gm()
+    @app_commands.describe(unit="The unit (it keeps counting for its army)", reason=WHY)
+    async def off_table(self, interaction: discord.Interaction, unit: str, reason: Reason) -> None:
+        """Take a unit off the table."""
+        change = await self.gm.take_off(place_of(interaction), interaction.user.id, unit, reason)
+        await interaction.response.send_message(change_text(change))
+
+    @app_commands.command(name="on-table", description="Put a unit off the table back on it")
+    @is_gm()
+    @app_commands.describe(
+        unit="A unit off the table or in reserve", at="Its centre `x,y`",
+        facing="Compass degrees (default: as it was)", reason=WHY,
+    )  # fmt: skip
+    async def on_table(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        at: app_commands.Range[str, 3, 40],
+        reason: Reason,
+        facing: app_commands.Range[float, 0, 360] | None = None,
+    ) -> None:
+        """Bring a unit back onto the table."""
+        change = await self.gm.bring_back(
+            place_of(interaction), interaction.user.id, unit, at, facing, reason
+        )
+        await interaction.response.send_message(change_text(change))
+
     @app_commands.command(name="ruling", description="Answer the waiting question as GM")
     @is_gm()
     @app_commands.describe(choice="The answer", reason="Why the GM answers (kept on the record)")
@@ -218,6 +246,14 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         features = await self.lookups.terrain_choices(place_of(interaction))
         return feature_choices(features, current)
 
+    @on_table.autocomplete("unit")
+    async def absent_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the units off the table or in reserve."""
+        names = await self.lookups.absent_units(place_of(interaction))
+        return matching_choices(names, current)
+
     @set_.autocomplete("unit")
     async def holder_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -225,6 +261,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         """Offer every unit, leader, group and side; the value is its id."""
         return labelled_choices(await self.lookups.gm_targets(place_of(interaction)), current)
 
+    @off_table.autocomplete("unit")
     @move.autocomplete("unit")
     async def unit_autocomplete(
         self, interaction: discord.Interaction, current: str

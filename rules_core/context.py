@@ -39,7 +39,6 @@ from rules_core.orders import Order
 from rules_core.secrets import masked_decision
 from rules_core.state import (
     OFF_TABLE,
-    ON_TABLE,
     RESERVE,
     BattleState,
     Leader,
@@ -331,11 +330,9 @@ class Context:
         unit = self.state.unit(unit_id)
         if not unit.on_table:
             raise ValueError(f"unit {unit_id!r} is not on the table ({unit.location})")
-        at = (unit.x, unit.y)
         turn = self.state.cursor.turn
-        gone = replace(unit, location=OFF_TABLE, left_at=at, left_turn=turn)
-        self.state = self.state.with_unit(gone)
-        self.emit(UnitLeftTable(unit_id, at, turn, reason))
+        self.state = self.state.with_unit(unit.taken_off(turn))
+        self.emit(UnitLeftTable(unit_id, (unit.x, unit.y), turn, reason))
 
     def return_to_table(self, unit_id: str, at: Point, facing: float, reason: str) -> None:
         """Bring a unit that left the table back onto it at ``at`` (its centre), turned to
@@ -344,7 +341,7 @@ class Context:
         unit = self.state.unit(unit_id)
         if unit.location != OFF_TABLE:
             raise ValueError(f"unit {unit_id!r} is not off the table ({unit.location})")
-        self._place(unit, at, facing)
+        self.state = self.state.with_unit(unit.placed(at, facing))
         self.emit(UnitReturned(unit_id, (float(at[0]), float(at[1])), facing % 360, reason))
 
     def place_from_reserve(self, unit_id: str, at: Point, facing: float, reason: str) -> None:
@@ -352,20 +349,8 @@ class Context:
         unit = self.state.unit(unit_id)
         if unit.location != RESERVE:
             raise ValueError(f"unit {unit_id!r} is not in reserve ({unit.location})")
-        self._place(unit, at, facing)
+        self.state = self.state.with_unit(unit.placed(at, facing))
         self.emit(UnitDeployed(unit_id, (float(at[0]), float(at[1])), facing % 360, reason))
-
-    def _place(self, unit: Unit, at: Point, facing: float) -> None:
-        placed = replace(
-            unit,
-            location=ON_TABLE,
-            x=float(at[0]),
-            y=float(at[1]),
-            facing=facing % 360,
-            left_at=None,
-            left_turn=None,
-        )
-        self.state = self.state.with_unit(placed)
 
     def add_terrain(self, feature: TerrainFeature, reason: str) -> None:
         """Place a new piece of terrain on the table; refuses an id already in use."""
@@ -390,7 +375,7 @@ class Context:
         old = self.state.terrain_feature(feature_id)
         terrain = tuple(f for f in self.state.terrain if f.id != feature_id)
         self.state = replace(self.state, terrain=terrain)
-        self.emit(TerrainRemoved(feature_id, old.kind, old.name, reason))
+        self.emit(TerrainRemoved(feature_id, old.kind, old.name, reason, tuple(old.points)))
 
     def add_leader(self, leader: Leader, reason: str) -> None:
         """Bring a leader into the battle (a hero appears, a replacement commander)."""

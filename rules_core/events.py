@@ -294,6 +294,7 @@ class TerrainRemoved(Event):
     terrain_kind: str
     name: str
     reason: str
+    points: tuple[Point, ...] = ()  # where it lay, for the map
 
 
 @dataclass(frozen=True)

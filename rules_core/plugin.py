@@ -37,6 +37,7 @@ from rules_core.state import (
 from rules_core.status import StatusSheet
 from rules_core.steps import Actors, Cursor, SequenceOfPlay, Step, Subject, active_side
 from rules_core.tables import GridTable, ScoreTable
+from rules_core.terrain_tables import TerrainTable
 from rules_core.toolkit import zone_words
 
 if TYPE_CHECKING:
@@ -260,6 +261,11 @@ class Rules:
     def setup_complete(self, ctx: Context) -> None:
         """Runs once as the last step of the ``setup`` chain ends, in that step's context (its
         dice, its events): check the deployment, set starting values. Nothing by default."""
+
+    def terrain_table(self, state: BattleState) -> TerrainTable | None:
+        """The terrain table ``/battle terrain roll`` rolls on for this battle (the army or
+        the table may choose between several); None: terrain is laid by hand only."""
+        return None
 
     def prepare(self, state: BattleState) -> BattleState:
         """The state as play begins, once every unit is deployed (counts, starting values)."""

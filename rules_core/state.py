@@ -157,6 +157,18 @@ class Unit(Serialisable):
         """True if the unit stands on the table (not in reserve, not off the table)."""
         return self.location == ON_TABLE
 
+    def taken_off(self, turn: int) -> Unit:
+        """A copy off the table, remembering where it stood and the turn it left in."""
+        return replace(self, location=OFF_TABLE, left_at=(self.x, self.y), left_turn=turn)
+
+    def placed(self, at: Point, facing: float) -> Unit:
+        """A copy standing on the table at ``at`` turned to ``facing`` (back from off the
+        table, or deployed from reserve)."""
+        x, y = float(at[0]), float(at[1])
+        return replace(
+            self, location=ON_TABLE, x=x, y=y, facing=facing % 360, left_at=None, left_turn=None
+        )
+
     def get(self, key: str, default: Json = None) -> Json:
         """A status field, falling back to the profile, then to ``default``."""
         if key in self.status:

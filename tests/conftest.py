@@ -92,6 +92,13 @@ def muster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
 
 
 @pytest.fixture
+def terrain_roll(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
+    """The ``terrain_roll`` test ruleset (skirmish with a terrain table); forgotten after the
+    test."""
+    yield from ruleset_from_tests(monkeypatch, "terrain_roll")
+
+
+@pytest.fixture
 def parley(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
     """The ``parley`` test ruleset (private hands, a private question); forgotten after the
     test."""

@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.presentation.replies import labelled_choices
 from bot.services.battle_state import BattleView
-from bot.services.battles import Assignment, BattleSummary
+from bot.services.battles import Assignment, BattleSummary, TerrainRoll
 from bot.services.records import LoggedStep
 from bot.services.stages import StageReport
 from rules_core.state import TerrainFeature, Unit
@@ -32,6 +32,26 @@ def assigned_text(assignment: Assignment) -> str:
 def laid_text(feature: TerrainFeature) -> str:
     """The answer to laying terrain."""
     return f"Laid **{feature.name}** ({feature.kind.replace('_', ' ')}, `{feature.id}`)."
+
+
+def rolled_terrain_text(rolled: TerrainRoll) -> str:
+    """The public answer to rolling terrain: every roll, then each piece laid and where."""
+    lines = [f"**{discord.utils.escape_markdown(rolled.table)}**"]
+    lines += [f"🎲 {roll.describe()}" for roll in rolled.rolls]
+    for feature in rolled.laid:
+        xs, ys = [x for x, _ in feature.points], [y for _, y in feature.points]
+        middle = f"{(min(xs) + max(xs)) / 2:g},{(min(ys) + max(ys)) / 2:g}"
+        lines.append(
+            f"Laid **{discord.utils.escape_markdown(feature.name)}** "
+            f"({feature.kind.replace('_', ' ')}, `{feature.id}`) at {middle}"
+        )
+    if not rolled.laid:
+        lines.append("No terrain laid.")
+    if rolled.left_out:
+        names = ", ".join(discord.utils.escape_markdown(n) for n in rolled.left_out)
+        lines.append(f"No room left for: {names} (lay it with `/battle terrain add`).")
+    lines.append("Move or remove pieces with `/battle terrain remove` and `/battle terrain add`.")
+    return "\n".join(lines)[:2000]
 
 
 def removed_text(feature: TerrainFeature) -> str:

@@ -12,6 +12,7 @@ from bot.services.battle_state import BattleView, SideView
 from bot.services.campaigns import CampaignInfo
 from rules_core.dice import Roll
 from rules_core.registry import Ruleset, all_rulesets
+from rules_core.render import absent_units
 
 STATUS_COLOURS = {
     CampaignStatus.LOBBY: discord.Colour.blurple(),
@@ -103,7 +104,11 @@ def roll_text(roll: Roll) -> str:
 
 def side_text(view: BattleView, side: SideView) -> str:
     """A side on the battle card: its player and army, then its declared side-level state."""
-    lines = [f"<@{side.owner_id}> — {side.army_name}", *view.side_state.get(side.side_id, ())]
+    lines = [
+        f"<@{side.owner_id}> — {side.army_name}",
+        *view.side_state.get(side.side_id, ()),
+        *(discord.utils.escape_markdown(line) for line in absent_units(view.state, side.side_id)),
+    ]
     return "\n".join(lines)[:1024]
 
 
@@ -123,7 +128,7 @@ def battle_embed(view: BattleView) -> discord.Embed:
         embed.add_field(name="Waiting for", value=mentions(view.waiting_for))
     if view.deadline_at is not None:
         embed.add_field(name="Deadline", value=f"<t:{int(view.deadline_at.timestamp())}:R>")
-    units = len(view.state.units)
+    units = len(view.state.units_on_table)
     embed.set_footer(
         text=f"{units} units on the table · dice seed SHA-256 {view.seed_sha256[:16]}…"
     )

@@ -34,6 +34,10 @@ def change_what(change: GmChange) -> str:
         return f"set {change.field} of **{plain(change.unit)}**"
     if change.change is Change.MOVE:
         return f"moved **{plain(change.unit)}**"
+    if change.change is Change.OFF_TABLE:
+        return f"took **{plain(change.unit)}** off the table"
+    if change.change is Change.ON_TABLE:
+        return f"put **{plain(change.unit)}** back on the table"
     if change.change is Change.TERRAIN:
         return "laid terrain" if change.before is None else "lifted terrain"
     return _DONE[change.change]

@@ -34,7 +34,8 @@ def visible_enemies(state: BattleState, view: SideView) -> frozenset[str]:
     if view.visible is not None:
         return view.visible
     sight = _Sight(state, view)
-    return frozenset(unit.id for unit in state.enemies_of(view.side) if sight.sees(unit))
+    enemies = state.enemies_of(view.side, on_table=True)
+    return frozenset(unit.id for unit in enemies if sight.sees(unit))
 
 
 def visible_leaders(state: BattleState, view: SideView, seen: frozenset[str]) -> list[Leader]:
@@ -52,10 +53,10 @@ class _Sight:
 
     def __init__(self, state: BattleState, view: SideView) -> None:
         self.state, self.view = state, view
-        self.feet = {unit.id: Footprint.of(unit) for unit in state.units}
-        self.ids = [unit.id for unit in state.units]
+        self.feet = {unit.id: Footprint.of(unit) for unit in state.units_on_table}
+        self.ids = [unit.id for unit in state.units_on_table]
         self.tree = STRtree([self.feet[key].polygon for key in self.ids])
-        self.friends = state.units_of(view.side)
+        self.friends = state.units_of(view.side, on_table=True)
 
     def sees(self, enemy: Unit) -> bool:
         """True if some friendly unit has a clear line to the enemy unit."""

@@ -110,7 +110,7 @@ def side_edge(state: BattleState, side: str, zone: Sequence[Point] | None = None
     if zone:
         middle = sum(y for _, y in zone) / len(zone)
         return "S" if middle < table.depth / 2 else "N"
-    units = state.units_of(side)
+    units = state.units_of(side, on_table=True)
     if not units:
         return None
     x = sum(u.x for u in units) / len(units)

@@ -10,10 +10,10 @@ from PIL import Image, ImageDraw
 
 from bot.rendering import badges
 from bot.rendering.overlays import dashed
-from bot.rendering.style import CONTACT, INK, PAPER, REACH, SHOT, WHITE, SideStyle
+from bot.rendering.style import CONTACT, INK, INK_SOFT, PAPER, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.terrain import DRAW_ORDER, DRAWERS, OBSTACLE_DRAWERS
+from bot.rendering.text import shortened, write
 from bot.rendering.text import width as text_width
-from bot.rendering.text import write
 from bot.rendering.units import Piece, draw_leader, draw_unit
 from bot.rendering.view import View
 from rules_core.codec import Json
@@ -25,9 +25,11 @@ MIDDLE = 12  # px from a row's top to the middle of its samples
 SWATCH = (40, 24)
 SWATCH_SCALE = 5.0  # px per measure for the bands in terrain swatches
 SWATCH_MM = 25.4
+ABSENT_ROOM = 1000  # px: the longest list of units off the table one legend entry shows
 KIND_WORDS = {
     "dense_wood": "dense wood",
     "rough": "rough ground",
+    "impassable": "impassable ground",
 }
 
 Paint = Callable[[Image.Image, float, float], None]  # draws a sample at (left, top)
@@ -115,6 +117,18 @@ def side_state_entry(words: str, style: SideStyle) -> Entry:
     return Entry(24, paint, words)
 
 
+def absent_entry(words: str, style: SideStyle) -> Entry:
+    """A side's units not on the table (off it, in reserve): a hollow dashed unit in the
+    side's colours beside the list, shortened to ``ABSENT_ROOM`` pixels."""
+
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
+        x0, y0, x1, y1 = left + 2, top + 5, left + 34, top + 19
+        dashed(draw, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], style.edge, 2, 4, 3)
+
+    return Entry(36, paint, shortened(words, TEXT_SIZE, ABSENT_ROOM))
+
+
 def move_entry() -> Entry:
     """The movement arrow."""
 
@@ -126,6 +140,22 @@ def move_entry() -> Entry:
         draw.polygon(((left + 36, y), (left + 25, y - 6), (left + 25, y + 6)), fill=INK)
 
     return Entry(36, paint, "moved this step")
+
+
+def terrain_change_entry(laid: bool) -> Entry:
+    """Terrain the step placed or moved (outlined), or removed or moved away (dashed)."""
+
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        draw = ImageDraw.Draw(image)
+        box = [(left + 3, top + 5), (left + 33, top + 5), (left + 33, top + 19),
+               (left + 3, top + 19), (left + 3, top + 5)]  # fmt: skip
+        if laid:
+            draw.line(box, fill=INK, width=3, joint="curve")
+        else:
+            dashed(draw, box, INK_SOFT, 2, dash=6.0, gap=5.0)
+
+    words = "terrain placed or moved this step" if laid else "where terrain was before this step"
+    return Entry(36, paint, words)
 
 
 def shot_entry() -> Entry:

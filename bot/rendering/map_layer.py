@@ -89,6 +89,7 @@ def draw_table(scene: Scene, view: View) -> Image.Image:
     if state.cursor.segment == "setup":
         _deploy_zones(draw, scene, view)
     reach_top = _reach(draw, scene, view)
+    overlays.draw_terrain_changes(draw, view, scene.marks)
     _moves(draw, scene, view)  # under the units, so each arrow ends at its unit's edge
     occupied = _bodies(draw, scene, view)
     if reach_top is not None:

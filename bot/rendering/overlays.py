@@ -17,12 +17,21 @@ import numpy as np
 from PIL import ImageDraw
 from shapely import Polygon
 
-from bot.rendering.style import CONTACT, REACH, SHOT, WHITE, SideStyle
+from bot.rendering.style import CONTACT, INK, INK_SOFT, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.view import View
 from rules_core import registry
-from rules_core.events import CombatMark, Event, LeaderMoved, ShotMark, UnitMoved
+from rules_core.events import (
+    CombatMark,
+    Event,
+    LeaderMoved,
+    ShotMark,
+    TerrainAdded,
+    TerrainMoved,
+    TerrainRemoved,
+    UnitMoved,
+)
 from rules_core.geometry import EPSILON, Footprint, in_contact
-from rules_core.state import BattleState, Unit
+from rules_core.state import LINEAR_KINDS, BattleState, Unit
 
 PixelPoint = tuple[float, float]
 Point = tuple[float, float]
@@ -35,6 +44,10 @@ class Marks:
     moves: list[tuple[str, tuple[Point, ...]]] = field(default_factory=list)
     shots: list[tuple[str, str]] = field(default_factory=list)
     combats: list[tuple[str, str]] = field(default_factory=list)
+    # Terrain the step changed: outlines placed or moved to (``laid``), and outlines removed
+    # or moved from (``lifted``), each with whether it is a line (river, road).
+    laid: list[tuple[tuple[Point, ...], bool]] = field(default_factory=list)
+    lifted: list[tuple[tuple[Point, ...], bool]] = field(default_factory=list)
 
 
 def read_events(events: Iterable[Event]) -> Marks:
@@ -49,7 +62,25 @@ def read_events(events: Iterable[Event]) -> Marks:
             marks.shots.append((event.shooter, event.target))
         elif isinstance(event, CombatMark):
             marks.combats.append((event.attacker, event.defender))
+        elif isinstance(event, TerrainAdded):
+            marks.laid.append((tuple(event.feature.points), event.feature.linear))
+        elif isinstance(event, TerrainMoved):
+            linear = event.terrain_kind in LINEAR_KINDS
+            marks.lifted.append((tuple(event.before), linear))
+            marks.laid.append((tuple(event.points), linear))
+        elif isinstance(event, TerrainRemoved) and event.points:
+            marks.lifted.append((tuple(event.points), event.terrain_kind in LINEAR_KINDS))
     return marks
+
+
+def draw_terrain_changes(draw: ImageDraw.ImageDraw, view: View, marks: Marks) -> None:
+    """Terrain the step changed: where a piece was, dashed; where one now is, outlined."""
+    for points, linear in marks.lifted:
+        ring = view.pxs(points if linear else (*points, points[0]))
+        dashed(draw, ring, INK_SOFT, 2, dash=6.0, gap=5.0)
+    for points, linear in marks.laid:
+        ring = view.pxs(points if linear else (*points, points[0]))
+        draw.line(ring, fill=INK, width=3, joint="curve")
 
 
 def dashed(

@@ -25,6 +25,7 @@ from bot.rendering.style import PAPER, SideStyle, palette_image
 from bot.rendering.terrain import obstacle_style
 from bot.rendering.view import Area, View, fit
 from rules_core.events import Event
+from rules_core.render import absent_units
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope, describe_state
 
@@ -102,6 +103,7 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     state = scene.state
     entries = [legend.side_entry(s.name, scene.style(s.id)) for s in state.sides]
     entries += side_state_entries(scene)
+    entries += absent_entries(scene)
     if scene.ghosts:
         style = scene.style(scene.ghosts[0].side)
         words = "" if scene.side_view is not None else "lost this step"
@@ -129,6 +131,18 @@ def side_state_entries(scene: Scene) -> list[legend.Entry]:
     ]
 
 
+def absent_entries(scene: Scene) -> list[legend.Entry]:
+    """The panel of units not on the table: per side, those off the table (where and when
+    they left) and those in reserve; a side view leaves out the enemy's reserves."""
+    state, view = scene.state, scene.side_view
+    entries = []
+    for side in state.sides:
+        reserve = view is None or view.side == side.id
+        for line in absent_units(state, side.id, reserve=reserve):
+            entries.append(legend.absent_entry(f"{side.name} — {line}", scene.style(side.id)))
+    return entries
+
+
 def _zone_entries(scene: Scene) -> list[legend.Entry]:
     """During set-up, the dashed line ending each side's deployment zone."""
     if scene.state.cursor.segment != "setup":
@@ -141,6 +155,10 @@ def _mark_entries(scene: Scene) -> list[legend.Entry]:
     entries = []
     if scene.marks.moves:
         entries.append(legend.move_entry())
+    if scene.marks.laid:
+        entries.append(legend.terrain_change_entry(laid=True))
+    if scene.marks.lifted:
+        entries.append(legend.terrain_change_entry(laid=False))
     if scene.marks.shots:
         entries.append(legend.shot_entry())
     if scene.marks.combats or scene.contacts:

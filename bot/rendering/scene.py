@@ -49,26 +49,40 @@ def build_scene(
     styles = side_styles(state)
     zones = deployment_zones(state)
     if side_view is None:
-        units = state.units
+        units = state.units_on_table
         gone = tuple(u for u in lost if all(u.id != kept.id for kept in units))
+        leaders = _with_their_units(state, state.leaders)
         return Scene(
-            state, units, gone, state.leaders, marks, styles, None, reach, contacts(units), zones
+            state, units, gone, leaders, marks, styles, None, reach, contacts(units), zones
         )
     seen = visible_enemies(state, side_view)
-    units = tuple(u for u in state.units if u.side == side_view.side or u.id in seen)
+    units = tuple(u for u in state.units_on_table if u.side == side_view.side or u.id in seen)
     shown = {unit.id for unit in units}
-    ghosts = tuple(unit for key, unit in sorted(side_view.last_known.items()) if key not in shown)
+    departed = {unit.id for unit in state.units if not unit.on_table}  # left it openly
+    ghosts = tuple(
+        unit
+        for key, unit in sorted(side_view.last_known.items())
+        if key not in shown and key not in departed
+    )
     marks = Marks(
         [move for move in marks.moves if move[0] in shown],
         [pair for pair in marks.shots if set(pair) <= shown],
         [pair for pair in marks.combats if set(pair) <= shown],
+        marks.laid,  # terrain is seen by everyone
+        marks.lifted,
     )
-    leaders = tuple(visible_leaders(state, side_view, seen))
+    leaders = _with_their_units(state, visible_leaders(state, side_view, seen))
     if reach is not None and reach.unit not in shown:
         reach = None
     return Scene(
         state, units, ghosts, leaders, marks, styles, side_view, reach, contacts(units), zones
     )
+
+
+def _with_their_units(state: BattleState, leaders: Iterable[Leader]) -> tuple[Leader, ...]:
+    """The leaders to draw: not those with a unit that is off the table (they went with it)."""
+    away = {unit.id for unit in state.units if not unit.on_table}
+    return tuple(leader for leader in leaders if leader.attached_to not in away)
 
 
 def deployment_zones(state: BattleState) -> dict[str, tuple[Point, ...]]:

@@ -31,12 +31,16 @@ Drawer = Callable[[ImageDraw.ImageDraw, View, TerrainFeature, float], None]
 # Kinds in the order they are drawn: ground first, then water, roads, buildings, obstacles.
 DRAW_ORDER = (
     "hill",
+    "gentle_hill",
     "rough",
     "marsh",
     "wood",
     "dense_wood",
+    "impassable",
     "river",
     "stream",
+    "ford",
+    "bridge",
     "road",
     "village",
     "fortification",
@@ -110,6 +114,57 @@ def _hill(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: fl
         # Shrinking then growing back by less rounds the inner contours' corners.
         inner = shape.buffer(-step * level - step / 2).buffer(step / 2) if level else shape
         _fill(draw, inner, colour, C["contour"], 1)
+
+
+def _gentle_hill(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    """One pale level with short hachures inside its edge: lower than a hill's contours."""
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["hill"], C["contour"], 1)
+    inward = 1.0 if shape.exterior.is_ccw else -1.0
+    for (x, y), (dx, dy) in _along(list(shape.exterior.coords), 9.0):
+        nx, ny = -dy * inward, dx * inward
+        draw.line(((x + nx * 2, y + ny * 2), (x + nx * 7, y + ny * 7)), fill=C["contour"])
+
+
+def _impassable(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    """Grey ground hatched across in dark lines: nothing goes there."""
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["wall"], C["fort_edge"], 3)
+    left, top, right, bottom = shape.bounds
+    tall = bottom - top
+    offset = 0.0
+    while offset < (right - left) + tall:
+        stroke = LineString([(left + offset, top), (left + offset - tall, bottom)])
+        for part in getattr(stroke.intersection(shape), "geoms", [stroke.intersection(shape)]):
+            if isinstance(part, LineString) and not part.is_empty:
+                draw.line(list(part.coords), fill=C["fort_edge"], width=2)
+        offset += 9.0
+
+
+def _bridge(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    """A roadway with heavy parapets, laid over the water."""
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["road"], C["fort_edge"], 4)
+    box = shape.minimum_rotated_rectangle
+    if isinstance(box, Polygon):
+        corners = list(box.exterior.coords)[:4]
+        sides = [(corners[i], corners[(i + 1) % 4]) for i in range(4)]
+        short = sorted(sides, key=lambda side: math.dist(*side))[:2]
+        (a0, a1), (b0, b1) = short[0], short[1][::-1]
+        planks = max(2, round(math.dist(a0, b0) / 6))
+        for index in range(1, planks):
+            t = index / planks
+            start = (a0[0] + (b0[0] - a0[0]) * t, a0[1] + (b0[1] - a0[1]) * t)
+            end = (a1[0] + (b1[0] - a1[0]) * t, a1[1] + (b1[1] - a1[1]) * t)
+            draw.line((start, end), fill=C["road_edge"])
+
+
+def _ford(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    """Shallows: pale water with stepping stones."""
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["marsh"], C["water_edge"], 2)
+    for x, y in _grid_inside(shape.buffer(-3), 9.0, feature.id):
+        draw.ellipse((x - 2.5, y - 2, x + 2.5, y + 2), fill=C["rough_mark"])
 
 
 def _stipple(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
@@ -252,6 +307,10 @@ OBSTACLE_DRAWERS: dict[str, Callable[[ImageDraw.ImageDraw, Sequence[PixelPoint]]
 
 DRAWERS: dict[str, Drawer] = {
     "hill": _hill,
+    "gentle_hill": _gentle_hill,
+    "impassable": _impassable,
+    "bridge": _bridge,
+    "ford": _ford,
     "wood": _wood,
     "dense_wood": _wood,
     "rough": _stipple,

@@ -35,8 +35,9 @@ from bot.services.parameters import battle_parameters, table_size
 from bot.services.settings import MAX_TABLE, MIN_TABLE
 from bot.services.shapes import check_on_table, parse_point, terrain_points
 from rules_core import registry, secrets
+from rules_core.dice import Dice, Roll
 from rules_core.plugin import Rules
-from rules_core.seeding import commitment, new_seed
+from rules_core.seeding import commitment, new_seed, stream
 from rules_core.state import (
     RESERVE,
     TERRAIN_KINDS,
@@ -46,6 +47,7 @@ from rules_core.state import (
     TerrainFeature,
     Unit,
 )
+from rules_core.terrain_tables import roll_terrain
 
 SIDE_IDS = "abcdefgh"
 MIN_SCALE_MM, MAX_SCALE_MM = 1.0, 1000.0  # a battle's own scale: millimetres per measure unit
@@ -62,6 +64,17 @@ class BattleSummary:
     step: str  # the title of the step play stands at
     deadline_at: datetime | None
     result: str  # how it ended, "" while it is not over
+
+
+@dataclass(frozen=True)
+class TerrainRoll:
+    """What ``/battle terrain roll`` rolled and laid: the table, every roll, the new pieces and
+    the pieces rolled that found no room on the table."""
+
+    table: str
+    rolls: tuple[Roll, ...]
+    laid: tuple[TerrainFeature, ...]
+    left_out: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -178,6 +191,33 @@ class BattleService:
             check_on_table(points, loaded.state.battlefield, feature.linear)
             loaded.save(replace(loaded.state, terrain=(*loaded.state.terrain, feature)))
             return feature
+
+    async def roll_terrain(self, place: Place, user_id: int) -> TerrainRoll:
+        """Roll the terrain on the ruleset's terrain table and lay it (a GM only, set-up).
+
+        The dice come from the battle's secret seed, keyed by the next terrain id, so the same
+        table rolls the same terrain (rolling again once pieces are laid rolls anew)."""
+        async with self.db.write() as session:
+            loaded = await _setting_up(session, place, user_id)
+            state = loaded.state
+            table = loaded.rules.terrain_table(state)
+            if table is None:
+                raise InvalidInput(
+                    f"The {loaded.battle.ruleset_id} ruleset has no terrain tables; lay terrain "
+                    "with `/battle terrain add`."
+                )
+            first = _next_id(f.id for f in state.terrain)
+            rolls: list[Roll] = []
+            key = f"{state.battle_id}:setup:terrain:{first}"
+            dice = Dice(stream(bytes.fromhex(loaded.battle.seed), key), rolls.append)
+            zones = [
+                zone
+                for side in state.sides
+                if (zone := loaded.rules.deployment_zone(state, side.id)) is not None
+            ]
+            rolled = roll_terrain(table, state, dice, zones, first)
+            loaded.save(replace(state, terrain=(*state.terrain, *rolled.features)))
+            return TerrainRoll(table.name, tuple(rolls), rolled.features, rolled.left_out)
 
     async def remove_terrain(self, place: Place, user_id: int, terrain_id: str) -> TerrainFeature:
         """Take a piece of terrain off the table during set-up (a GM only)."""
@@ -306,7 +346,7 @@ def with_reserves(loaded: Loaded) -> BattleState:
 
 def undeployed(loaded: Loaded) -> list[str]:
     """Names of the units of every side's army not yet on the table."""
-    on_table = {u.id for u in loaded.state.units}
+    on_table = {u.id for u in loaded.state.units_on_table}  # a unit in reserve is not placed
     return [name for unit_id, name, _ in _roster_entries(loaded) if unit_id not in on_table]
 
 

@@ -69,6 +69,8 @@ def result_text(loaded: Loaded, outcome: Outcome) -> str:
 def _write_back(loaded: Loaded) -> list[ArmyLosses]:
     """Each army's roster updated by the ruleset's carry-over rule; what each army lost."""
     armies = {a.id: a for a in loaded.campaign.armies}
+    # Every unit still in the battle, on the table or not: one off the table (a pursuit) or
+    # held in reserve is not lost; its ruleset's carry_over decides from its location.
     on_table = {u.id: u for u in loaded.state.units}
     losses = []
     for side in sorted(loaded.battle.sides, key=lambda s: s.side_id):

@@ -23,7 +23,7 @@ from bot.services.records import append_entries
 from bot.services.shapes import check_on_table, parse_point, terrain_points
 from bot.services.stages import Arming, StageReport, advance, set_deadlines
 from rules_core import engine
-from rules_core.state import TERRAIN_KINDS, BattleState, Outcome, TerrainFeature
+from rules_core.state import RESERVE, TERRAIN_KINDS, BattleState, Outcome, TerrainFeature, Unit
 
 MAX_EXTENSION_HOURS = 24 * 30
 
@@ -38,6 +38,8 @@ class Change(Enum):
     MOVE = "move"
     UNDO = "undo"
     TERRAIN = "terrain"
+    OFF_TABLE = "off_table"
+    ON_TABLE = "on_table"
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,42 @@ class GmService:
             after = Placement(x, y, turned)
             return GmChange(Change.MOVE, reason, before, after, user_id, target.name)
 
+    async def take_off(self, place: Place, user_id: int, unit: str, reason: str) -> GmChange:
+        """Take a unit off the table without destroying it (it left in pursuit, the rules say
+        so): it keeps counting for its army and may come back with ``bring_back``."""
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            target = find_unit(loaded.state, unit)
+            if not target.on_table:
+                raise Conflict(f"**{target.name}** is not on the table ({_where(target)}).")
+            after = loaded.state.with_unit(target.taken_off(loaded.state.cursor.turn))
+            await self._edit(session, loaded, after, f"took {target.name} off the table")
+            before = Placement(target.x, target.y, target.facing)
+            return GmChange(Change.OFF_TABLE, reason, before, OFF_WORDS, user_id, target.name)
+
+    async def bring_back(
+        self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
+    ) -> GmChange:
+        """Put a unit that is off the table (or in reserve) back on it at ``at``."""
+        x, y = parse_point(at)
+        async with self.db.write() as session:
+            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
+            target = find_unit(loaded.state, unit)
+            if target.on_table:
+                raise Conflict(
+                    f"**{target.name}** is on the table already; move it with `/gm move`."
+                )
+            field = loaded.state.battlefield
+            if not (0 <= x <= field.width and 0 <= y <= field.depth):
+                raise InvalidInput(f"({x:g}, {y:g}) is off the table.")
+            turned = target.facing if facing is None else facing % 360
+            after = loaded.state.with_unit(target.placed((x, y), turned))
+            await self._edit(session, loaded, after, f"put {target.name} back on the table")
+            return GmChange(
+                Change.ON_TABLE, reason, _where(target), Placement(x, y, turned), user_id,
+                target.name,
+            )  # fmt: skip
+
     async def ruling(
         self, place: Place, user_id: int, choice: str, reason: str = ""
     ) -> StageReport | None:
@@ -263,6 +301,14 @@ class GmService:
         result = engine.edit(loaded.state, after, why)
         await append_entries(session, loaded.battle.id, result.entries)
         loaded.save(after)
+
+
+OFF_WORDS = "off the table"
+
+
+def _where(unit: Unit) -> str:
+    """Where a unit not on the table is, in words."""
+    return "in reserve" if unit.location == RESERVE else OFF_WORDS
 
 
 def _holder(loaded: Loaded, ref: str, field: str) -> holders.Holder:

@@ -97,7 +97,8 @@ class LookupService:
                 return []
             mine = _sides_for(loaded, user_id)
             state = loaded.state
-            actors = (*state.units, *state.leaders) if leaders else state.units
+            units = state.units if own else state.units_on_table  # targets stand on the table
+            actors: tuple[Unit | Leader, ...] = (*units, *state.leaders) if leaders else units
             names = [a.name for a in actors]
             gm = loaded.is_gm(user_id)
             return [
@@ -207,12 +208,19 @@ class LookupService:
         async with self._battle(place) as loaded:
             return [] if loaded is None else list(loaded.state.terrain)
 
+    async def absent_units(self, place: Place) -> list[str]:
+        """Names of the units off the table or in reserve, for a GM's autocomplete."""
+        async with self._battle(place) as loaded:
+            if loaded is None:
+                return []
+            return [u.name for u in loaded.state.units if not u.on_table]
+
     async def roster_units(self, place: Place, user_id: int) -> list[tuple[str, str, bool]]:
         """(id, name, deployed) of the units the user may deploy, for autocomplete."""
         async with self._battle(place) as loaded:
             if loaded is None:
                 return []
-            on_table = {u.id for u in loaded.state.units}
+            on_table = {u.id for u in loaded.state.units_on_table}
             return [
                 (unit_id, name, unit_id in on_table)
                 for unit_id, name, side in _roster_entries(loaded)

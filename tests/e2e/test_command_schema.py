@@ -139,9 +139,11 @@ async def test_every_option_is_described(aide: Harness) -> None:
     assert missing == []
 
 
-async def test_no_command_that_always_fails_is_offered(aide: Harness) -> None:
-    """/battle terrain roll refused every time (no ruleset has terrain tables): it is gone."""
+async def test_terrain_roll_is_offered_beside_terrain_add(aide: Harness) -> None:
+    """/battle terrain roll once refused every time and was withdrawn; it now rolls on a
+    ruleset's terrain table (``Rules.terrain_table``; see test_terrain_roll.py) and refuses
+    privately, pointing at /battle terrain add, for a ruleset without one."""
     paths = set()
     for cmd in aide.synced_commands():
         paths |= _paths(cmd["name"], cmd.get("options") or [])
-    assert "battle terrain add" in paths and "battle terrain roll" not in paths
+    assert "battle terrain add" in paths and "battle terrain roll" in paths

@@ -18,7 +18,7 @@ from rules_core.events import (
     event_from_dict,
     event_to_dict,
 )
-from rules_core.orders import Order
+from rules_core.orders import Illegal, Order
 from rules_core.render import Renderer
 from rules_core.rulesets.skirmish.sample import sample_battle
 from rules_core.state import OFF_TABLE, ON_TABLE, RESERVE, BattleState, Unit
@@ -167,3 +167,24 @@ def test_a_unit_off_the_table_no_longer_blocks_sight() -> None:
 
 def _order(target: str) -> Order:
     return Order("r1", "shoot", {"target": target})
+
+
+def test_a_unit_not_on_the_table_is_refused_orders_unless_the_ruleset_allows_the_kind() -> None:
+    rules = registry.get("skirmish").rules
+    assert rules is not None
+    state = sample_battle()
+    state = replace(state, cursor=replace(state.cursor, turn=1, segment="main", step="move"))
+    hold = Order("r1", "hold")
+    assert not isinstance(rules.judge(state, hold), Illegal)
+    gone = with_location(state, "r1", OFF_TABLE)
+    refused = rules.judge(gone, hold)
+    assert isinstance(refused, Illegal) and refused.reason == "Red Spearmen is off the table"
+    held = rules.judge(with_location(state, "r1", RESERVE), hold)
+    assert (
+        isinstance(held, Illegal) and held.reason == "Red Spearmen is in reserve, not on the table"
+    )
+
+    class Returning(type(rules)):  # type: ignore[misc]
+        off_table_orders = frozenset({"hold"})
+
+    assert not isinstance(Returning().judge(gone, hold), Illegal)

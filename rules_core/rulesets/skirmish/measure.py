@@ -17,7 +17,7 @@ from rules_core.geometry import (
     range_from_front,
 )
 from rules_core.rulesets.skirmish.tables import kinds_where
-from rules_core.state import BattleState, Unit
+from rules_core.state import WATER_KINDS, BattleState, Unit
 from rules_core.terrain import Sight, trace_path
 from rules_core.toolkit import param_number
 
@@ -50,7 +50,10 @@ def move_cost(state: BattleState, unit: Unit, end: Point, params: Mapping[str, J
     notes: list[str] = []
     # The terrain table is read on every move, so a changed cell changes play.
     impassable = kinds_where("movement", "impassable")
-    if report.crossed(impassable) or report.length_in(impassable):
+    # Water that bars the way is crossed at a bridge or ford, if there is one on the path.
+    water = impassable & WATER_KINDS
+    barred = report.crossed(impassable - water) + report.crossed_outside(water)
+    if barred or report.length_in(impassable):
         return MoveCost(report.length, allowance(unit), (), "impassable terrain")
     difficult = report.length_in(kinds_where("movement", "difficult"))
     extra = difficult * (param_number(params, "difficult_factor") - 1)

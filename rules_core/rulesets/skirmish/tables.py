@@ -51,6 +51,10 @@ TERRAIN = GridTable(
         "village": ("difficult", True),
         "linear_obstacle": ("obstacle", False),
         "fortification": ("obstacle", True),
+        "impassable": ("impassable", True),
+        "gentle_hill": ("open", False),
+        "bridge": ("open", False),  # a river barred elsewhere is crossed here (measure.py)
+        "ford": ("difficult", False),
     },
 )
 
