@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -52,3 +53,25 @@ async def test_a_third_side_is_refused_where_the_ruleset_takes_two(
 async def test_skirmish_takes_a_third_side(services: Services, place: Place) -> None:
     await skirmish_campaign(services, place)
     await services.campaigns.join(place, OUTSIDER, "Green")
+
+
+async def test_a_battle_of_more_armies_than_the_ruleset_takes_is_refused(
+    services: Services, place: Place
+) -> None:
+    from pathlib import Path
+
+    armies = Path(registry.__file__).parent / "rulesets" / "tree_of_battles" / "armies"
+    english = json.loads((armies / "english.json").read_text())
+    french = json.loads((armies / "french.json").read_text())
+    await services.campaigns.create(place, GM, "Agincourt", "tree_of_battles")
+    await services.campaigns.join(place, 21, "English")
+    await services.campaigns.join(place, 22, "French")
+    await services.armies.import_roster(place, 21, json.dumps(english).encode(), "e.json")
+    await services.armies.import_roster(
+        place, 21, json.dumps({**english, "name": "Gascons"}).encode(), "g.json"
+    )
+    await services.armies.import_roster(place, 22, json.dumps(french).encode(), "f.json")
+    names = [english["name"], "Gascons", french["name"]]
+    with pytest.raises(InvalidInput, match=r"takes exactly 2 sides; 3 were named\."):
+        await services.battles.create(place, GM, "Agincourt", names)
+    assert await services.battles.list(place) == []
