@@ -111,8 +111,9 @@ class VanguardRules(Rules):
         self, roster: Mapping[str, Json], side: str
     ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
         """Two commands for every side: the van and the rear."""
+        army = str(roster.get("name", side)).split()[0]  # "Red" of "Red Vanguard"
         return tuple(
-            Group(f"{side}_{c}", f"{c.title()} {side}", side, "command") for c in ("van", "rear")
+            Group(f"{side}_{c}", f"{army} {c}", side, "command") for c in ("van", "rear")
         ), ()
 
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
@@ -148,13 +149,14 @@ class VanguardRules(Rules):
         """The side places one unit from its reserve; the sides take turns while any is left."""
         side = ctx.side
         assert side is not None
+        name = ctx.state.side(side).name
         for order in ctx.orders:
             if order.kind == "place":
                 unit = ctx.state.unit(str(order.params["unit"]))
                 facing = order.params.get("facing")
                 turn = float(facing) if isinstance(facing, int | float) else None
                 turn = self.deployment_facing(ctx.state, side) if turn is None else turn
-                ctx.place_from_reserve(unit.id, point_param(order, "at"), turn, "deployed")
+                ctx.place_from_reserve(unit.id, point_param(order, "at"), turn, f"placed by {name}")
         if ctx.upcoming:
             return
         waiting = [s for s in _after(ctx.state, side) if _reserve(ctx.state, s)]
