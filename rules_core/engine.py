@@ -243,11 +243,9 @@ def _fresh_context(
     rng = stream(seed, stream_key(state.battle_id, cursor.turn, label, cursor.attempt))
     context = Context(rules, replace(state, pending=None), (), answers, rng)
     step = rules.sequence.step(cursor.step)
-    context.emit(
-        StepBegan(
-            cursor.turn, step.id, step.title, active_side(rules.sequence, cursor), _subject(cursor)
-        )
-    )
+    side = active_side(rules.sequence, cursor)
+    began = StepBegan(cursor.turn, step.id, step.title, side, _subject(cursor), cursor.again)
+    context.emit(began)
     context.orders = _complete_orders(rules, context, orders)
     return context
 

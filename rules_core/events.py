@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rules_core.cards import Draw
-from rules_core.codec import Json, Serialisable, decode
+from rules_core.codec import OMIT_DEFAULT, Json, Serialisable, decode
 from rules_core.decisions import Decision
 from rules_core.dice import Roll
 from rules_core.state import TerrainFeature
@@ -32,6 +32,8 @@ class StepBegan(Event):
     title: str
     side: str | None = None
     subject: str | None = None
+    # How many times the step has opened again for the same actors (``Context.again``).
+    again: int = field(default=0, metadata={OMIT_DEFAULT: True})
 
 
 @dataclass(frozen=True)

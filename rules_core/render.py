@@ -122,7 +122,8 @@ def _line(event: Event, r: Renderer) -> str:
 @_line.register
 def _step(e: StepBegan, r: Renderer) -> str:
     who = f" ({r.name(e.subject or e.side)})" if (e.subject or e.side) else ""
-    return f"— Turn {e.turn}: {e.title}{who} —"
+    again = f" #{e.again + 1}" if e.again else ""  # the step opened again: "Move #2"
+    return f"— Turn {e.turn}: {e.title}{again}{who} —"
 
 
 @_line.register
