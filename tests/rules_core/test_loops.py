@@ -261,3 +261,32 @@ def test_changing_a_fixed_loop_is_refused() -> None:
     ctx = Context(rules, state, (), (), __import__("random").Random(1))
     with pytest.raises(ValueError, match="fixed"):
         ctx.insert_subject(Subject("b1", "blue"), "no")
+
+
+def test_subjects_to_come_are_skipped_replaced_and_checked() -> None:
+    import random
+
+    rules = Activations()
+    state = battle()
+    assert state.cursor.label(rules.sequence) == "activate#r1.0"
+    ctx = Context(rules, state, (), (), random.Random(1))
+    assert [s.id for s in ctx.upcoming] == ["b1"]
+    ctx.skip_subject("b1", "routed")
+    assert ctx.upcoming == ()
+    with pytest.raises(KeyError, match="no subject 'b1' still to come"):
+        ctx.skip_subject("b1", "again")
+    ctx.set_subjects([Subject("b1", "blue"), Subject("r1", "red")], "reordered")
+    assert [s.id for s in ctx.upcoming] == ["b1", "r1"]
+    assert ctx.state.cursor.subject == Subject("r1", "red")  # the current one stays
+    assert [e.upcoming for e in ctx.events if isinstance(e, SubjectsChanged)] == [(), ("b1", "r1")]
+
+
+def test_a_step_outside_any_loop_refuses_subject_changes() -> None:
+    import random
+
+    rules = Activations()
+    state = battle()
+    outside = BattleState(**{**state.__dict__, "cursor": Cursor(1, "main", "close", SIDES)})
+    ctx = Context(rules, outside, (), (), random.Random(1))
+    with pytest.raises(ValueError, match="runs in no loop"):
+        ctx.end_iteration()
