@@ -11,7 +11,7 @@ from rules_core.rulesets.vanguard.status import MOVES, PASSED, STATUSES
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
-from rules_core.plugin import Misplaced, Parameter, Rules
+from rules_core.plugin import Parameter, Rules
 from rules_core.state import (
     ON_TABLE,
     RESERVE,
@@ -166,12 +166,6 @@ class VanguardRules(Rules):
     def setup_complete(self, ctx: Context) -> None:
         """Set-up is over: the battle is ready."""
         ctx.set_battle_status("set-up complete", ready=True)
-
-    def deployment_problem(self, state: BattleState, unit: Unit) -> Misplaced | None:
-        """Units in reserve or off the table stand nowhere: only those on it are in the way."""
-        placed = replace(state, units=tuple(u for u in state.units if u.location == ON_TABLE
-                                            or u.id == unit.id))  # fmt: skip
-        return super().deployment_problem(placed, unit)
 
     # -- the turn ---------------------------------------------------------------------------
 
