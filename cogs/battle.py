@@ -100,6 +100,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         army_b="The second army",
         width="Table width in the ruleset's measure (default: the ruleset's usual table)",
         depth="Table depth in the ruleset's measure (default: the ruleset's usual table)",
+        scale="Millimetres in one unit of the ruleset's measure (e.g. your base width)",
     )
     async def create(
         self,
@@ -109,11 +110,13 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         army_b: str,
         width: app_commands.Range[float, 6, 400] | None = None,
         depth: app_commands.Range[float, 6, 400] | None = None,
+        scale: app_commands.Range[float, 1, 1000] | None = None,
     ) -> None:
         """Create the battle; sides come from the two armies."""
         view = await self.battles.create(
-            place_of(interaction), interaction.user.id, name, [army_a, army_b], width, depth
-        )
+            place_of(interaction), interaction.user.id, name, [army_a, army_b], width, depth,
+            scale,
+        )  # fmt: skip
         embed = battle_embed(view)
         embed.set_footer(text=NEXT_STEPS)
         await interaction.response.send_message(embed=embed)

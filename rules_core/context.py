@@ -24,6 +24,7 @@ from rules_core.events import (
     Private,
     SideOrderSet,
     StatusChanged,
+    SubjectsChanged,
     TerrainAdded,
     TerrainMoved,
     TerrainRemoved,
@@ -82,6 +83,8 @@ class Context:
         self.dice = Dice(rng, lambda roll: self.emit(DiceRolled(roll)))
         self._answers = {answer.decision: answer for answer in answers}
         self.params: Mapping[str, Json] = rules.parameter_values(state.parameters)
+        self.reopen = False  # ``again``: the step opens again for the same actors
+        self.ended = False  # ``end_iteration``: the rest of the subject's chain is skipped
 
     @property
     def step(self) -> Step:
@@ -97,6 +100,52 @@ class Context:
     def subject(self) -> Subject | None:
         """The subject of this iteration of a repeated step."""
         return self.state.cursor.subject
+
+    # -- what comes next -----------------------------------------------------------------
+
+    def again(self) -> None:
+        """Open this step again for the same actors once it is resolved (another move of
+        the same activation, seen before the next is chosen), with its own random stream."""
+        self.reopen = True
+
+    def end_iteration(self) -> None:
+        """End the current subject's iteration of a loop after this step: the rest of its
+        chain is skipped (a command that passes, a unit that fails to activate)."""
+        self._loop_head()
+        self.ended = True
+
+    @property
+    def upcoming(self) -> tuple[Subject, ...]:
+        """The subjects still to come after this one in the loop this step runs in."""
+        return self.state.cursor.upcoming
+
+    def set_subjects(self, subjects: Sequence[Subject], reason: str) -> None:
+        """Replace the subjects still to come in this loop (reorder, add, drop); the loop must
+        count its iterations (its head declares ``until``)."""
+        head = self._loop_head()
+        if not self.rules.sequence.counted(head.id):
+            raise ValueError(f"the loop of {head.id!r} is fixed: give it until= to change it")
+        cursor = self.state.cursor.with_upcoming(tuple(subjects))
+        self.state = replace(self.state, cursor=cursor)
+        self.emit(SubjectsChanged(tuple(s.id for s in subjects), reason))
+
+    def insert_subject(self, subject: Subject, reason: str, index: int = 0) -> None:
+        """Put a subject among those still to come (0: next; ``len(upcoming)``: last)."""
+        upcoming = list(self.upcoming)
+        upcoming.insert(index, subject)
+        self.set_subjects(upcoming, reason)
+
+    def skip_subject(self, subject_id: str, reason: str) -> None:
+        """Drop a subject still to come from this loop; KeyError if none has that id."""
+        if not any(s.id == subject_id for s in self.upcoming):
+            raise KeyError(f"no subject {subject_id!r} still to come")
+        self.set_subjects([s for s in self.upcoming if s.id != subject_id], reason)
+
+    def _loop_head(self) -> Step:
+        head = self.rules.sequence.loop_head(self.state.cursor.step)
+        if head is None or not self.state.cursor.subjects:
+            raise ValueError(f"step {self.state.cursor.step!r} runs in no loop")
+        return head
 
     def emit(self, event: Event) -> None:
         """Add an event to the resolution's log."""

@@ -31,7 +31,17 @@ from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
 from rules_core.plugin import JUDGED, Rules
 from rules_core.seeding import stream, stream_key
 from rules_core.state import BattleState
-from rules_core.steps import Cursor, Step, Subject, active_side, advance, start
+from rules_core.steps import (
+    SETUP,
+    Cursor,
+    Step,
+    Subject,
+    active_side,
+    advance,
+    again,
+    end_iteration,
+    start,
+)
 
 MAX_STEPS_PER_RUN = 10_000  # a guard against a sequence of play that never waits
 _WAITING = "_waiting"  # where ``waiting`` keeps its answer beside a state's fields
@@ -233,11 +243,9 @@ def _fresh_context(
     rng = stream(seed, stream_key(state.battle_id, cursor.turn, label, cursor.attempt))
     context = Context(rules, replace(state, pending=None), (), answers, rng)
     step = rules.sequence.step(cursor.step)
-    context.emit(
-        StepBegan(
-            cursor.turn, step.id, step.title, active_side(rules.sequence, cursor), _subject(cursor)
-        )
-    )
+    side = active_side(rules.sequence, cursor)
+    began = StepBegan(cursor.turn, step.id, step.title, side, _subject(cursor), cursor.again)
+    context.emit(began)
     context.orders = _complete_orders(rules, context, orders)
     return context
 
@@ -296,7 +304,23 @@ def _defaults(rules: Rules, state: BattleState, kept: Sequence[Order]) -> list[O
 def _after_step(rules: Rules, context: Context) -> BattleState:
     """Advance the cursor past the resolved step and check whether the battle is over."""
     state = context.state
-    cursor = advance(rules.sequence, state.cursor, lambda step: _subjects(rules, state, step))
+    sequence = rules.sequence
+
+    def subjects(step: Step) -> tuple[Subject, ...]:
+        return _subjects(rules, state, step)
+
+    def following() -> Cursor:
+        if context.reopen:
+            return again(state.cursor)
+        if context.ended:
+            return end_iteration(sequence, state.cursor, subjects)
+        return advance(sequence, state.cursor, subjects)
+
+    cursor = following()
+    if state.cursor.segment == SETUP and cursor.segment != SETUP:
+        rules.setup_complete(context)  # once, as the last set-up step ends
+        state = context.state
+        cursor = following()  # the hook may have set the side order or the subjects' state
     state = replace(state, cursor=cursor)
     outcome = rules.outcome(state)
     if outcome is not None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rules_core.cards import Draw
-from rules_core.codec import Json, Serialisable, decode
+from rules_core.codec import OMIT_DEFAULT, Json, Serialisable, decode
 from rules_core.decisions import Decision
 from rules_core.dice import Roll
 from rules_core.state import TerrainFeature
@@ -32,6 +32,8 @@ class StepBegan(Event):
     title: str
     side: str | None = None
     subject: str | None = None
+    # How many times the step has opened again for the same actors (``Context.again``).
+    again: int = field(default=0, metadata={OMIT_DEFAULT: True})
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,16 @@ class SideOrderSet(Event):
 
 
 @dataclass(frozen=True)
+class SubjectsChanged(Event):
+    """The subjects still to come in a loop changed (initiative passed, a command's turn came
+    when it won the roll): the new list, in order, and why."""
+
+    kind: ClassVar[str] = "subjects_changed"
+    upcoming: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class LeaderMoved(Event):
     """A leader moved along a path (the map draws it like a unit's move)."""
 
@@ -341,6 +353,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         StatusChanged, LeaderMoved, ArrivedOrLeft,
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
         BattleEnded, CardDrawn, CardMoved, Private,
+        SubjectsChanged,
         UnitLeftTable, UnitReturned, UnitDeployed, TerrainAdded, TerrainMoved, TerrainRemoved,
     )
 }  # fmt: skip

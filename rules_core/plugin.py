@@ -209,6 +209,12 @@ class Rules:
 
     # -- setting up a battle -------------------------------------------------------------
 
+    sides: ClassVar[tuple[int, int]] = (2, 8)  # how many sides a battle takes: (min, max)
+    # Whether the ruleset sets the table up itself: the battle starts with every unit in
+    # reserve, units and terrain are placed by orders in its ``setup`` steps, and
+    # ``setup_complete`` runs when they end. False: the GM lays terrain and the players deploy
+    # with ``/battle deploy`` before ``/battle start``.
+    setup_in_rules: ClassVar[bool] = False
     measure_mm: ClassVar[float] = 25.4  # millimetres in one unit of the ruleset's measure
     deployment_depth: ClassVar[float] = 12.0  # depth of each side's deployment band
     default_table: ClassVar[tuple[float, float]] = (48.0, 36.0)  # width, depth in the measure
@@ -253,6 +259,10 @@ class Rules:
         Unit ids are ``<side><n>`` in roster order, so a leader's ``attached_to`` can name one.
         """
         return (), ()
+
+    def setup_complete(self, ctx: Context) -> None:
+        """Runs once as the last step of the ``setup`` chain ends, in that step's context (its
+        dice, its events): check the deployment, set starting values. Nothing by default."""
 
     def terrain_table(self, state: BattleState) -> TerrainTable | None:
         """The terrain table ``/battle terrain roll`` rolls on for this battle (the army or

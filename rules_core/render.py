@@ -29,6 +29,7 @@ from rules_core.events import (
     SideOrderSet,
     StatusChanged,
     StepBegan,
+    SubjectsChanged,
     TerrainAdded,
     TerrainMoved,
     TerrainRemoved,
@@ -121,7 +122,8 @@ def _line(event: Event, r: Renderer) -> str:
 @_line.register
 def _step(e: StepBegan, r: Renderer) -> str:
     who = f" ({r.name(e.subject or e.side)})" if (e.subject or e.side) else ""
-    return f"— Turn {e.turn}: {e.title}{who} —"
+    again = f" #{e.again + 1}" if e.again else ""  # the step opened again: "Move #2"
+    return f"— Turn {e.turn}: {e.title}{again}{who} —"
 
 
 @_line.register
@@ -353,6 +355,12 @@ def _answered(e: DecisionAnswered, r: Renderer) -> str:
 @_line.register
 def _order(e: SideOrderSet, r: Renderer) -> str:
     return f"Order of play: {', '.join(r.name(side) for side in e.order)} ({e.reason})"
+
+
+@_line.register
+def _subjects_changed(e: SubjectsChanged, r: Renderer) -> str:
+    shown = ", ".join(r.name(subject) for subject in e.upcoming) or "none"
+    return f"Still to come: {shown} ({e.reason})"
 
 
 @_line.register

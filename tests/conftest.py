@@ -103,3 +103,10 @@ def parley(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
     """The ``parley`` test ruleset (private hands, a private question); forgotten after the
     test."""
     yield from ruleset_from_tests(monkeypatch, "parley")
+
+
+@pytest.fixture
+def vanguard(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
+    """The ``vanguard`` test ruleset (set-up by orders, activations, units leaving the table);
+    forgotten after the test."""
+    yield from ruleset_from_tests(monkeypatch, "vanguard")

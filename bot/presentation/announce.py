@@ -52,6 +52,9 @@ def only_pinging(user_ids: Any) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
 
+READY_IN_RESERVE = "The armies wait in reserve: the set-up steps place the terrain and the units."
+
+
 def report_embed(report: StageReport) -> discord.Embed:
     """The short summary of a resolved step and what happens next."""
     battle = report.battle
@@ -63,7 +66,9 @@ def report_embed(report: StageReport) -> discord.Embed:
         text = f"No orders from {', '.join(report.missing)}: defaults applied.\n" + text
     title = f"{battle.name} — {report.title}"
     if report.trigger == "start":
-        title, text = f"⚔️ {battle.name} begins", "\n".join(shown) or "The armies stand ready."
+        reserve = bool(battle.state.units) and not battle.state.units_on_table
+        ready = READY_IN_RESERVE if reserve else "The armies stand ready."
+        title, text = f"⚔️ {battle.name} begins", "\n".join(shown) or ready
     embed = discord.Embed(
         title=title[:256],
         description=text[:4000],

@@ -282,6 +282,7 @@ def subject_words(state: BattleState) -> str:
     if subject is None:
         return ""
     names = {g.id: g.name for g in state.groups} | {ld.id: ld.name for ld in state.leaders}
+    names |= {side.id: side.name for side in state.sides}  # a loop over the sides
     return f" — {names.get(subject.id, subject.id.replace('_', ' '))}"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -37,10 +38,19 @@ from rules_core import registry, secrets
 from rules_core.dice import Dice, Roll
 from rules_core.plugin import Rules
 from rules_core.seeding import commitment, new_seed, stream
-from rules_core.state import TERRAIN_KINDS, BattleState, Group, Side, TerrainFeature, Unit
+from rules_core.state import (
+    RESERVE,
+    TERRAIN_KINDS,
+    BattleState,
+    Group,
+    Side,
+    TerrainFeature,
+    Unit,
+)
 from rules_core.terrain_tables import roll_terrain
 
 SIDE_IDS = "abcdefgh"
+MIN_SCALE_MM, MAX_SCALE_MM = 1.0, 1000.0  # a battle's own scale: millimetres per measure unit
 
 
 @dataclass(frozen=True)
@@ -92,10 +102,19 @@ class BattleService:
         armies: list[str],
         width: float | None = None,
         depth: float | None = None,
+        scale: float | None = None,
     ) -> BattleView:
         """A new battle in set-up, one side per named army (a GM only); the table's size
-        defaults to the ruleset's usual one."""
+        defaults to the ruleset's usual one, and its scale (millimetres in one unit of the
+        measure: a base width in Impetus) to the ruleset's."""
         name = clean_text(name, "battle name", 100)
+        if scale is not None and not (
+            math.isfinite(scale) and MIN_SCALE_MM <= scale <= MAX_SCALE_MM
+        ):
+            raise InvalidInput(
+                f"A scale runs from {MIN_SCALE_MM:g} to {MAX_SCALE_MM:g} millimetres per unit "
+                "of the ruleset's measure."
+            )
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
@@ -106,7 +125,7 @@ class BattleService:
                 if not MIN_TABLE <= size <= MAX_TABLE:
                     raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
             await _refuse_second_battle(session, campaign)
-            chosen = _chosen_armies(campaign, armies)
+            chosen = _chosen_armies(campaign, armies, rules)
             seed = new_seed()
             battle = Battle(
                 campaign_id=campaign.id, name=name, ruleset_id=campaign.ruleset_id, seed=seed.hex(),
@@ -123,6 +142,9 @@ class BattleService:
             state = rules.new_battle(
                 f"battle-{battle.id}", campaign.ruleset_id, width, depth, sides
             )
+            if scale is not None:
+                field = replace(state.battlefield, mm_per_measure=float(scale))
+                state = replace(state, battlefield=field)
             state = state.with_status(name=name)  # the map's title
             state = replace(state, parameters=battle_parameters(campaign, rules))
             state = _with_forces(rules, state, battle.sides, chosen)
@@ -281,6 +303,11 @@ async def _in_set_up(session: AsyncSession, place: Place) -> Loaded:
         raise Conflict(
             "The battle has started: units move by orders now, or by a GM with `/gm move`."
         )
+    if loaded.rules.setup_in_rules:
+        raise Conflict(
+            f"{registry.get(loaded.battle.ruleset_id).name} places units by orders in its "
+            "set-up steps: once the GM runs `/battle start`, give `/order give kind:place`."
+        )
     return loaded
 
 
@@ -294,6 +321,27 @@ def _with_forces(
         groups += more_groups
         leaders += more_leaders
     return replace(state, groups=tuple(groups), leaders=tuple(leaders))
+
+
+def sides_words(ruleset_id: str, rules: Rules) -> str:
+    """``Tree of Battles takes exactly 2 sides``: how many sides a ruleset's battles take."""
+    low, high = rules.sides
+    high = min(high, len(SIDE_IDS))
+    count = f"exactly {low}" if low == high else f"{low} to {high}"
+    return f"{registry.get(ruleset_id).name} takes {count} sides"
+
+
+def with_reserves(loaded: Loaded) -> BattleState:
+    """The state with every roster unit not yet on the table added in reserve (for a ruleset
+    that places units by orders in its set-up steps)."""
+    state = loaded.state
+    present = {u.id for u in state.units}
+    added = [
+        replace(_roster_unit(loaded, unit_id, loaded.battle.created_by), location=RESERVE)
+        for unit_id, _, _ in _roster_entries(loaded)
+        if unit_id not in present
+    ]
+    return replace(state, units=(*state.units, *added))
 
 
 def undeployed(loaded: Loaded) -> list[str]:
@@ -314,12 +362,13 @@ async def _refuse_second_battle(session: AsyncSession, campaign: Campaign) -> No
         )
 
 
-def _chosen_armies(campaign: Campaign, names: list[str]) -> list[Army]:
+def _chosen_armies(campaign: Campaign, names: list[str], rules: Rules) -> list[Army]:
     keys = [" ".join(n.split()).casefold() for n in names if n.strip()]
     if len(keys) < 2 or len(set(keys)) != len(keys):
         raise InvalidInput("A battle needs at least two different armies.")
-    if len(keys) > len(SIDE_IDS):
-        raise InvalidInput(f"At most {len(SIDE_IDS)} armies can fight one battle.")
+    low, high = rules.sides
+    if not low <= len(keys) <= min(high, len(SIDE_IDS)):
+        raise InvalidInput(f"{sides_words(campaign.ruleset_id, rules)}; {len(keys)} were named.")
     by_name = {a.name.casefold(): a for a in campaign.armies}
     missing = [n for n, k in zip(names, keys, strict=True) if k not in by_name]
     if missing:

@@ -241,6 +241,7 @@ class CampaignService:
             campaign = await load_open_campaign(session, place)
             member = find_member(campaign, user_id)
             if member is not None and member.role is Role.OBSERVER and side is not None:
+                _check_side_count(campaign, side)
                 member.role, member.side = Role.PLAYER, side  # an admitted observer takes a side
                 await session.flush()
                 return campaign_info(campaign)
@@ -250,6 +251,8 @@ class CampaignService:
                     f"You have already joined **{campaign.name}** as {member.role.value}{where}. "
                     "Use `/campaign leave` first to change."
                 )
+            if side is not None:
+                _check_side_count(campaign, side)
             if member is None:
                 role = Role.PLAYER if side else Role.OBSERVER
                 campaign.members.append(Membership(user_id=user_id, role=role, side=side))
@@ -500,3 +503,20 @@ def _known_ruleset(ruleset_id: str) -> registry.Ruleset:
 
 def _gm_members(campaign: Campaign) -> list[Membership]:
     return [m for m in campaign.members if m.role is Role.GM]
+
+
+def _check_side_count(campaign: Campaign, side: str) -> None:
+    """Refuse a new side beyond the most the ruleset's battles take (exactly two for the
+    sheet rulesets); joining a side that exists is always fine."""
+    rules = registry.get(campaign.ruleset_id).rules
+    if rules is None:
+        return
+    taken = {m.side.casefold(): m.side for m in campaign.members if m.side}
+    if side.casefold() in taken or len(taken) < rules.sides[1]:
+        return
+    names = " and ".join(f"**{name}**" for name in sorted(taken.values()))
+    count = rules.sides[1]
+    raise Conflict(
+        f"{registry.get(campaign.ruleset_id).name} battles take at most {count} sides, and "
+        f"{names} are taken: join one of them."
+    )

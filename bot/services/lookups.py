@@ -27,8 +27,9 @@ from bot.services.order_params import side_of
 from rules_core import engine, planning
 from rules_core.decisions import GM
 from rules_core.orders import ACTOR_KINDS
-from rules_core.state import Leader, TerrainFeature, Unit
+from rules_core.state import RESERVE, Leader, TerrainFeature, Unit
 from rules_core.status import Scope
+from rules_core.steps import SETUP
 
 
 class LookupService:
@@ -85,9 +86,21 @@ class LookupService:
             ]
 
     async def any_targets(self, place: Place, user_id: int) -> list[str]:
-        """Every unit on the table, the enemy's first, for orders aimed at friend or foe."""
+        """Every unit on the table, the enemy's first, for orders aimed at friend or foe;
+        in a ruleset's set-up steps the user's units in reserve come first (to place)."""
         names = await self._table_names(place, user_id, leaders=False)
-        return [n for n, mine in names if not mine] + [n for n, mine in names if mine]
+        found = [n for n, mine in names if not mine] + [n for n, mine in names if mine]
+        return await self._reserve_names(place, user_id) + found
+
+    async def _reserve_names(self, place: Place, user_id: int) -> list[str]:
+        """The user's units in reserve while the battle runs its set-up steps, else none."""
+        async with self._battle(place) as loaded:
+            if loaded is None or loaded.state.cursor.segment != SETUP:
+                return []
+            mine = _sides_for(loaded, user_id)
+            units = loaded.state.units
+            names = [u.name for u in units]
+            return [_shown(u, names) for u in units if u.location == RESERVE and u.side in mine]
 
     async def _table_names(
         self, place: Place, user_id: int, *, leaders: bool = True, own: bool = False
@@ -115,7 +128,10 @@ class LookupService:
         async with self._battle(place) as loaded:
             if loaded is None or loaded.battle.status is BattleStatus.SETUP:
                 return []
-            step = loaded.rules.sequence.step(loaded.state.cursor.step)
+            try:
+                step = loaded.rules.sequence.step(loaded.state.cursor.step)
+            except KeyError:  # in set-up before /battle start, play stands at no step yet
+                return []
             return [(k, loaded.rules.order_kind(k).title) for k in step.order_kinds]
 
     async def order_options(self, place: Place, kind: str, which: int = 0) -> list[str]:

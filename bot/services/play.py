@@ -44,7 +44,7 @@ from bot.services.battle_state import (
     load_battle_by_id,
     view_of,
 )
-from bot.services.battles import undeployed
+from bot.services.battles import undeployed, with_reserves
 from bot.services.campaigns import Place
 from bot.services.order_params import OrderInput, params_for, side_of
 from bot.services.records import append_entries
@@ -140,7 +140,10 @@ class PlayService:
         async with self.db.write() as session:
             loaded = await load_battle(session, place, (BattleStatus.SETUP,))
             loaded.require_gm(user_id)
-            _check_ready_to_start(loaded)
+            if loaded.rules.setup_in_rules:  # units are placed by orders in set-up steps
+                loaded.save(with_reserves(loaded))
+            else:
+                _check_ready_to_start(loaded)
             state = engine.begin(loaded.rules, loaded.state)
             loaded.battle.status = BattleStatus.RUNNING
             loaded.battle.initial_state = state.to_dict()

@@ -136,6 +136,7 @@ PARAMETERS = (
 class HailCaesarRules(Rules):
     """The hooks of the Hail Caesar ruleset."""
 
+    sides = (2, 2)  # two armies face each other
     sequence = SEQUENCE
     order_kinds = orders.ORDER_KINDS
     parameters = PARAMETERS

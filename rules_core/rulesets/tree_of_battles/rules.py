@@ -146,6 +146,7 @@ PARAMETERS = (
 class TreeOfBattlesRules(Rules):
     """The hooks of The Tree of Battles."""
 
+    sides = (2, 2)  # two armies face each other
     sequence = SEQUENCE
     order_kinds = orders.ORDER_KINDS
     parameters = PARAMETERS
