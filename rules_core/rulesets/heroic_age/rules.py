@@ -131,6 +131,7 @@ class HeroicAgeRules(Rules):
     """The hooks of the heroic-age ruleset."""
 
     sequence = SEQUENCE
+    sides = (2, 2)  # two warbands face each other
     order_kinds = (*orders.UNIT_ORDER_KINDS, *leadership.ORDER_KINDS)
     parameters = (*PARAMETERS, *_gathered("PARAMETERS"))
     statuses = STATUSES
