@@ -75,14 +75,23 @@ CHALLENGE_TOPIC = "challenge"
 CHALLENGE_WORDS = {"accept": "accept the challenge (3 LP)", "refuse": "refuse the challenge"}
 
 
-def _leader_of(state: BattleState, decision: Decision) -> Leader:
-    return state.leader(decision.unit)
-
-
 def _better_hand(state: BattleState, decision: Decision) -> bool:
-    mine = cards_dealt(Fighter.of(state.leader(decision.unit)))
-    theirs = cards_dealt(Fighter.of(state.leader(decision.other)))
+    """Whether the challenged leader is dealt at least as many cards as his challenger
+    (False for a question not about two leaders)."""
+    try:
+        mine = cards_dealt(Fighter.of(state.leader(decision.unit)))
+        theirs = cards_dealt(Fighter.of(state.leader(decision.other)))
+    except KeyError:
+        return False
     return mine >= theirs
+
+
+def _not_cinc(state: BattleState, decision: Decision) -> bool:
+    """Whether the challenged leader is not his side's commander-in-chief."""
+    try:
+        return not CINC.of(state.leader(decision.unit))
+    except KeyError:
+        return False
 
 
 TOPICS = (
@@ -95,9 +104,7 @@ TOPICS = (
                 "as_good_a_hand", "if our leader is dealt at least as many cards", _better_hand
             ),
             Condition(
-                "not_cinc",
-                "if the challenged leader is not our commander-in-chief",
-                lambda state, decision: not CINC.of(_leader_of(state, decision)),
+                "not_cinc", "if the challenged leader is not our commander-in-chief", _not_cinc
             ),
         ),
     ),
@@ -221,7 +228,8 @@ def fight(ctx: Context, a: Fighter, b: Fighter) -> None:
     decks = {a.side: f"duel{number}_{a.side}", b.side: f"duel{number}_{b.side}"}
     fighters = (a, b)
     for f in fighters:
-        ctx.set_leader_status(f.leader, "fights a personal combat", in_duel=True, duel_wounds=0)
+        ctx.set_leader_status(f.leader, None, duel_wounds=0)
+        ctx.set_leader_status(f.leader, "fights a personal combat", in_duel=True)
         cards = ctx.cards(decks[f.side])
         cards.create(jokers=True)
         cards.deal(f.leader, cards_dealt(f))

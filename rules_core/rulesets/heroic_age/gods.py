@@ -52,7 +52,7 @@ from rules_core.rulesets.heroic_age.status import (
     LPS_SPENT,
     SKILLED_ARCHER,
 )
-from rules_core.standing import Condition, Topic
+from rules_core.standing import Condition, Predicate, Topic
 from rules_core.state import BattleState, Leader, Unit
 
 DECK = "gods"
@@ -84,9 +84,27 @@ HELPS_DRAWER = frozenset({"beautiful_woman", "new_hero", "favoured"})
 
 def _holy_card(decision: Decision) -> tuple[str, str]:
     """The drawer and the card a holy-person question is about (its id:
-    ``holy:<drawer>:<card>:<n>:<side>``)."""
+    ``holy:<drawer>:<card>:<n>:<side>``); KeyError for another question."""
     parts = decision.id.split(":")
+    if len(parts) < 3 or parts[0] != HOLY:
+        raise KeyError(decision.id)
+    try:
+        Card.from_code(parts[2])
+    except ValueError as error:
+        raise KeyError(decision.id) from error
     return parts[1], parts[2]
+
+
+def _judged(test: Predicate) -> Predicate:
+    """A condition that is False for a question it cannot read."""
+
+    def holds(state: BattleState, decision: Decision) -> bool:
+        try:
+            return test(state, decision)
+        except (KeyError, ValueError):
+            return False
+
+    return holds
 
 
 def _bad_for_us(state: BattleState, decision: Decision) -> bool:
@@ -106,8 +124,10 @@ def _joker(state: BattleState, decision: Decision) -> bool:
 
 def _seven_scores(decision: Decision) -> tuple[float, float]:
     """The score and the average score of the dice a Seven question is about (its id:
-    ``seven:<side>:<n>:<score>:<average>``)."""
+    ``seven:<side>:<n>:<score>:<average>``); KeyError for another question."""
     parts = decision.id.split(":")
+    if len(parts) != 5 or parts[0] != SEVEN:
+        raise KeyError(decision.id)
     return float(parts[3]), float(parts[4])
 
 
@@ -115,7 +135,7 @@ def _below(limit: int) -> Condition:
     return Condition(
         f"below_{limit}",
         f"if the dice score below {limit}",
-        lambda state, decision: _seven_scores(decision)[0] < limit,
+        _judged(lambda state, decision: _seven_scores(decision)[0] < limit),
     )
 
 
@@ -125,9 +145,11 @@ TOPICS = (
         "call on a holy person to cancel a card of the god pack",
         tuple(Option(k, v) for k, v in HOLY_WORDS.items()),
         (
-            Condition("bad_for_us", "if the card harms us or helps the enemy", _bad_for_us),
-            Condition("no_impact", "if our own card has no impact", _no_impact),
-            Condition("joker", "if the card is a Joker", _joker),
+            Condition(
+                "bad_for_us", "if the card harms us or helps the enemy", _judged(_bad_for_us)
+            ),
+            Condition("no_impact", "if our own card has no impact", _judged(_no_impact)),
+            Condition("joker", "if the card is a Joker", _judged(_joker)),
         ),
     ),
     Topic(
@@ -138,12 +160,12 @@ TOPICS = (
             Condition(
                 "below_average",
                 "if the dice score below their average",
-                lambda state, decision: _seven_scores(decision)[0] < _seven_scores(decision)[1],
+                _judged(lambda state, d: _seven_scores(d)[0] < _seven_scores(d)[1]),
             ),
             Condition(
                 "nothing",
                 "if the dice score nothing",
-                lambda state, decision: _seven_scores(decision)[0] <= 0,
+                _judged(lambda state, decision: _seven_scores(decision)[0] <= 0),
             ),
             *(_below(limit) for limit in range(2, 8)),
         ),

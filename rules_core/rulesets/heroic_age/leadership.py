@@ -115,7 +115,7 @@ def spend(ctx: Context, leader_id: str, lps: int, reason: str) -> None:
     """Record LPs a leader spends this turn."""
     leader = ctx.state.leader(leader_id)
     ctx.set_leader_status(leader_id, None, lps_spent=LPS_SPENT.of(leader) + lps)
-    ctx.emit(LeaderHit(leader_id, f"spends {lps} LP", reason))
+    ctx.emit(TestResolved(leader_id, "LPs spent", lps, False, reason, False))
 
 
 def change_lps(ctx: Context, leader_id: str, delta: int, reason: str) -> None:
@@ -123,7 +123,12 @@ def change_lps(ctx: Context, leader_id: str, delta: int, reason: str) -> None:
     leader = ctx.state.leader(leader_id)
     points = max(0, leader.points + delta)
     ctx.state = ctx.state.with_leader(replace(leader, points=points))
-    ctx.emit(LeaderHit(leader_id, f"LPs {leader.points} -> {points}", reason))
+    if points < leader.points:
+        ctx.emit(LeaderHit(leader_id, f"LPs {leader.points} → {points}", reason))
+    else:
+        ctx.emit(
+            TestResolved(leader_id, reason, points, False, f"LPs {leader.points} → {points}", False)
+        )
     if points <= 0 and not KILLED.of(leader):
         units.leader_killed(ctx, leader_id, f"{reason}: 0 LPs")
 

@@ -1,0 +1,62 @@
+"""The god pack, leader actions and a personal combat through the engine: the steps resolve,
+standing instructions answer the recurring questions, and a leader's order planned ahead
+(while the gods are still to be invoked) is carried out in the Leadership step."""
+
+from __future__ import annotations
+
+from rules_core import engine, planning
+from rules_core.decisions import Answer
+from rules_core.engine import Resolution
+from rules_core.orders import Order
+from rules_core.rulesets.heroic_age import gods
+from rules_core.rulesets.heroic_age.status import CHALLENGE, LPS_SPENT
+from rules_core.standing import Standing, play_standing
+from tests.rules_core.rulesets.heroic_age.godsplay import RULES, SEED, battle, leader_named
+
+STANDING = (
+    Standing("saxons", "holy", "cancel", "bad_for_us"),
+    Standing("saxons", "holy", "pass"),
+    Standing("saxons", "challenge", "refuse"),
+    Standing("danes", "challenge", "refuse"),
+    Standing("saxons", "seven", "use", "below_4"),
+    Standing("saxons", "seven", "keep"),
+    Standing("danes", "seven", "keep"),
+)
+
+
+def test_a_turn_of_gods_and_leadership_through_the_engine() -> None:
+    state = battle("gods")
+    guthrum = leader_named(state, "Guthrum")
+    alfred = leader_named(state, "King Alfred")
+    step = next(s for s in planning.side_steps(RULES, state, "danes") if s.step == "leadership")
+    order = Order(guthrum, "challenge", {"leader": alfred})
+    assert planning.preview(RULES, state, step, order).legal  # planned while the gods come first
+    result = play_standing(RULES, SEED, engine.run(RULES, SEED, state), STANDING)
+    for _ in range(20):  # other questions (a card's choice): their defaults
+        if result.state.pending is None:
+            break
+        asked = result.state.pending.decision
+        result = result.then(
+            engine.answer(RULES, SEED, result.state, Answer(asked.id, asked.default, asked.who))
+        )
+        result = play_standing(RULES, SEED, result, STANDING)
+    assert result.state.cursor.step == "leadership"
+    assert len(result.state.deck(gods.DECK).every_card()) == 54
+    carried = planning.carry_out(RULES, result.state, [planning.Planned(step.key, "danes", order)])
+    assert carried.orders == (order,)
+    done = play_standing(
+        RULES, SEED, engine.run(RULES, SEED, result.state, carried.orders), STANDING
+    )
+    for _ in range(40):  # the personal combat's discards and card plays: their defaults
+        if done.state.pending is None:
+            break
+        asked = done.state.pending.decision
+        assert asked.id.startswith("duel") and asked.private
+        given = Answer(asked.id, asked.default, asked.who)
+        done = play_standing(
+            RULES, SEED, done.then(engine.answer(RULES, SEED, done.state, given)), STANDING
+        )
+    assert LPS_SPENT.of(done.state.leader(guthrum)) == 3
+    assert not CHALLENGE.of(done.state.leader(guthrum))  # fought (refused) in the duels step
+    assert done.state.pending is None and done.state.cursor.step == "movement"
+    assert isinstance(done, Resolution)
