@@ -51,7 +51,6 @@ from rules_core.rulesets.heroic_age.status import (
     CHALLENGE,
     CINC,
     HEROIC_CHAMPION,
-    KILLED,
     SPECIAL_WEAPON,
 )
 from rules_core.standing import Condition, Topic
@@ -156,13 +155,16 @@ def resolve(ctx: Context) -> None:
     """The personal combats of this turn: every challenge issued in the Leadership step, in
     roster order of the challengers."""
     for leader in list(ctx.state.leaders):
+        if not CHALLENGE.of(leader) or not _present(ctx.state, leader.id):
+            continue
         target = CHALLENGE.of(ctx.state.leader(leader.id))
-        if not target:
-            continue
         ctx.set_leader_status(leader.id, None, challenge="")
-        if KILLED.of(ctx.state.leader(leader.id)):
-            continue
         challenge(ctx, leader.id, target, paid=True)
+
+
+def _present(state: BattleState, leader_id: str) -> bool:
+    """Whether a leader is still in the battle (a killed leader leaves it)."""
+    return any(ld.id == leader_id for ld in state.leaders)
 
 
 def challenge(ctx: Context, challenger_id: str, target_id: str, *, paid: bool = True) -> None:
@@ -170,7 +172,7 @@ def challenge(ctx: Context, challenger_id: str, target_id: str, *, paid: bool = 
     ``paid``: the challenger has paid (or owes nothing, as the King's hero)."""
     challenger = ctx.state.leader(challenger_id)
     target = next((ld for ld in ctx.state.leaders if ld.id == target_id), None)
-    if target is None or KILLED.of(target) or target.side == challenger.side:
+    if target is None or target.side == challenger.side:
         return
     free = leadership.available(ctx.state, target) >= CHALLENGE_LPS and not leadership.in_combat(
         ctx.state, target
@@ -429,6 +431,7 @@ def settle(ctx: Context, a: Fighter, b: Fighter, wounds: dict[str, int]) -> None
     fighters = (a, b)
     dead = [f for f in fighters if wounds[f.leader] >= WOUNDS_TO_KILL]
     champion_fought = any(f.champion for f in fighters)
+    troops = {f.leader: contingent(ctx.state, f.leader) for f in fighters}
     for f in fighters:
         ctx.set_leader_status(f.leader, None, in_duel=False, duel_wounds=0)
     for f in dead:
@@ -439,27 +442,23 @@ def settle(ctx: Context, a: Fighter, b: Fighter, wounds: dict[str, int]) -> None
                     f.leader, "his heroic champion is killed", heroic_champion=False
                 )
         else:
-            units.leader_killed(ctx, f.leader, "killed in personal combat")
-        for unit_id in contingent(ctx.state, f.leader):
-            units.add_dps(ctx, unit_id, KILL_DPS, "their leader lost personal combat")
+            units.kill_leader(ctx, f.leader, "in personal combat")
+        for unit_id in troops[f.leader]:  # DP list: "1 DP if their leader lost personal combat"
+            units.add_dps(ctx, unit_id, KILL_DPS, "their leader lost personal combat", "morale")
     survivors = [f for f in fighters if f not in dead]
     if not dead:
-        ctx.emit(
-            TestResolved(
-                a.leader, "Personal combat", 0, False, "No kills: honour is satisfied.", False
-            )
-        )
+        row = "No kills: honour is satisfied."
+        ctx.emit(TestResolved(a.leader, "Personal combat", 0, False, row, False))
     for f in survivors:
         if not dead:
             break
         two = wounds[f.leader] >= TWO_WOUNDS
         if not champion_fought and not two:
             leadership.change_lps(ctx, f.leader, KILL_LPS, "killed his opponent in personal combat")
-        for unit_id in contingent(ctx.state, f.leader):
+        for unit_id in troops[f.leader]:
             units.change_aggression(ctx, unit_id, KILL_AGGRESSION, "won personal combat")
     for f in survivors:
         if wounds[f.leader] >= TWO_WOUNDS:
             who = "his champion" if f.champion else "he"
-            leadership.change_lps(
-                ctx, f.leader, -TWO_WOUNDS_LPS, f"{who} took 2 wounds in personal combat"
-            )
+            reason = f"{who} took 2 wounds in personal combat"
+            leadership.change_lps(ctx, f.leader, -TWO_WOUNDS_LPS, reason)

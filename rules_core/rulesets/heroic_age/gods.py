@@ -48,7 +48,6 @@ from rules_core.rulesets.heroic_age.status import (
     CINC,
     HOLY_CALLED,
     HOLY_PERSON,
-    KILLED,
     LPS_SPENT,
     SKILLED_ARCHER,
 )
@@ -80,6 +79,9 @@ SEVEN_WORDS = {"keep": "keep the Seven", "use": "play the Seven to re-roll these
 # Which cards help or harm the side that drew them (for the holy person's conditions).
 HARMS_DRAWER = frozenset({"bad_omen", "hard_drinking"})
 HELPS_DRAWER = frozenset({"beautiful_woman", "new_hero", "favoured"})
+# The Jack's DP is the night's drinking telling, not combat, shooting or morale: like fatigue
+# it never turns into a lost level under the 4-DP rule.
+DRINKING_CAUSE = "fatigue"
 
 
 def _holy_card(decision: Decision) -> tuple[str, str]:
@@ -242,7 +244,7 @@ def invoke(ctx: Context, side: str) -> None:
 def holy_leader(state: BattleState, side: str) -> Leader | None:
     """The side's first holy person able to spend an LP now, or None."""
     for leader in state.leaders:
-        if leader.side != side or KILLED.of(leader) or not HOLY_PERSON.of(leader):
+        if leader.side != side or not HOLY_PERSON.of(leader):
             continue
         if leadership.available(state, leader) >= HOLY_PERSON_LPS:
             return leader
@@ -302,7 +304,7 @@ def apply(ctx: Context, side: str, code: str, row: GodCard) -> None:
         _bad_omen(ctx, side, reason)
     elif row.effect == "hard_drinking":
         for unit in retinues(ctx.state, side):
-            units.add_dps(ctx, unit.id, DRINKING_DPS, reason)
+            units.add_dps(ctx, unit.id, DRINKING_DPS, reason, DRINKING_CAUSE)
     elif row.effect == "beautiful_woman":
         _woman(ctx, side, reason)
     elif row.effect == "new_hero":
@@ -375,8 +377,8 @@ def _woman(ctx: Context, side: str, reason: str) -> None:
 
 
 def living_leaders(state: BattleState, side: str) -> list[Leader]:
-    """A side's leaders not killed."""
-    return [ld for ld in state.leaders if ld.side == side and not KILLED.of(ld)]
+    """A side's leaders (a killed leader leaves the battle)."""
+    return [ld for ld in state.leaders if ld.side == side]
 
 
 def _favoured(ctx: Context, side: str, reason: str) -> None:

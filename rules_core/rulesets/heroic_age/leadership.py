@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rules_core.context import Context
-from rules_core.events import LeaderHit, TestResolved
+from rules_core.events import TestResolved
 from rules_core.geometry import Footprint, edge_distance
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, joined
 from rules_core.paths import ENEMY, sweep
@@ -40,7 +40,6 @@ from rules_core.rulesets.heroic_age.status import (
     BATTLE_STANDARD,
     DPS,
     IN_COMBAT,
-    KILLED,
     LPS_SPENT,
 )
 from rules_core.state import BattleState, Leader, Unit
@@ -105,9 +104,7 @@ KINDS = tuple(kind.id for kind in ORDER_KINDS)
 
 
 def available(state: BattleState, leader: Leader) -> int:
-    """LPs a leader may still spend this turn (none when killed)."""
-    if KILLED.of(leader):
-        return 0
+    """LPs a leader may still spend this turn ."""
     return max(0, leader.points - LPS_SPENT.of(leader))
 
 
@@ -119,18 +116,19 @@ def spend(ctx: Context, leader_id: str, lps: int, reason: str) -> None:
 
 
 def change_lps(ctx: Context, leader_id: str, delta: int, reason: str) -> None:
-    """A leader's LPs go up or down for good; at 0 LPs he is killed ("0 LPs = Leader killed")."""
-    leader = ctx.state.leader(leader_id)
-    points = max(0, leader.points + delta)
+    """A leader's LPs go up or down for good; a loss goes through ``units.lose_lps`` ("0 LPs =
+    Leader killed")."""
+    leader = next((ld for ld in ctx.state.leaders if ld.id == leader_id), None)
+    if leader is None or not delta:
+        return
+    if delta < 0:
+        units.lose_lps(ctx, leader_id, -delta, reason)
+        return
+    points = leader.points + delta
     ctx.state = ctx.state.with_leader(replace(leader, points=points))
-    if points < leader.points:
-        ctx.emit(LeaderHit(leader_id, f"LPs {leader.points} → {points}", reason))
-    else:
-        ctx.emit(
-            TestResolved(leader_id, reason, points, False, f"LPs {leader.points} → {points}", False)
-        )
-    if points <= 0 and not KILLED.of(leader):
-        units.leader_killed(ctx, leader_id, f"{reason}: 0 LPs")
+    ctx.emit(
+        TestResolved(leader_id, reason, points, False, f"LPs {leader.points} → {points}", False)
+    )
 
 
 def in_combat(state: BattleState, leader: Leader) -> bool:
@@ -163,8 +161,6 @@ def preview(state: BattleState, order: Order) -> Verdict:
     if order.kind == "skilled_archer":
         return _five(state, order)
     leader = state.leader(order.actor)
-    if KILLED.of(leader):
-        return Illegal(order, f"{leader.name} is dead")
     if in_combat(state, leader):
         return Illegal(order, f"{leader.name} is in combat: leaders in combat spend no LPs")
     lps = cost(order)
@@ -208,7 +204,7 @@ def _five(state: BattleState, order: Order) -> Verdict:
 
 def _challenge(state: BattleState, order: Order, leader: Leader) -> Verdict:
     target = next((ld for ld in state.leaders if ld.id == order.params.get("leader")), None)
-    if target is None or target.side == leader.side or KILLED.of(target):
+    if target is None or target.side == leader.side:
         return Illegal(order, "challenge a living enemy leader")
     return Preview(order, f"{leader.name} challenges {target.name} to personal combat (3 LP)")
 
@@ -291,7 +287,7 @@ def contingent(state: BattleState, leader: Leader) -> list[Unit]:
 def standard_near(state: BattleState, unit: Unit) -> bool:
     """Whether a battle standard of the unit's side is within 2"."""
     return any(
-        BATTLE_STANDARD.of(ld) and not KILLED.of(ld) and reach(state, ld, unit) <= ACTION_RANGE
+        BATTLE_STANDARD.of(ld) and reach(state, ld, unit) <= ACTION_RANGE
         for ld in state.leaders
         if ld.side == unit.side
     )

@@ -35,7 +35,7 @@ from rules_core.rulesets.heroic_age.duel_tables import (
     exchange,
     hand_row,
 )
-from rules_core.rulesets.heroic_age.status import AGGRESSION, AGGRESSION_ORDER, DPS, KILLED
+from rules_core.rulesets.heroic_age.status import AGGRESSION, AGGRESSION_ORDER, DPS
 from rules_core.secrets import Viewer, view, visible_events
 from rules_core.state import BattleState
 from tests.rules_core.rulesets.heroic_age.godsplay import RULES, battle, leader_named, run
@@ -221,7 +221,7 @@ def test_a_duel_runs_to_a_kill_or_the_end_of_the_hands() -> None:
     state = battle("duels")
     done, _, _ = challenged(state, "accept")
     exchanges = [e for e in done.ctx.events if isinstance(e, TestResolved) and "exchange" in e.test]
-    killed = [ld for ld in done.state.leaders if KILLED.of(ld)]
+    killed = {ld.id for ld in state.leaders} - {ld.id for ld in done.state.leaders}
     assert 1 <= len(exchanges) <= 5  # five cards each after the discards
     if not killed:
         assert len(exchanges) == 5
@@ -290,7 +290,7 @@ def test_a_kill_raises_the_winner_and_his_contingent_and_disorders_the_losers() 
     after = settled(
         state, duel.Fighter.of(guthrum), duel.Fighter.of(alfred), {guthrum.id: 1, alfred.id: 3}
     )
-    assert KILLED.of(after.leader(alfred.id))
+    assert alfred.id not in {ld.id for ld in after.leaders}  # killed: he leaves the battle
     assert after.leader(guthrum.id).points == guthrum.points + 1
     for unit in state.units:
         if unit.group == guthrum.group:
@@ -306,7 +306,7 @@ def test_no_lp_for_a_kill_when_a_champion_fought_or_with_two_wounds() -> None:
     champion = duel.Fighter.of(alfred, champion=True)
     after = settled(state, duel.Fighter.of(guthrum), champion, {guthrum.id: 0, alfred.id: 3})
     assert after.leader(guthrum.id).points == guthrum.points  # a champion fought
-    assert not KILLED.of(after.leader(alfred.id))  # his champion died, not he
+    assert after.leader(alfred.id).points == alfred.points  # his champion died, not he
     after = settled(
         state, duel.Fighter.of(guthrum), duel.Fighter.of(alfred), {guthrum.id: 2, alfred.id: 3}
     )
