@@ -141,7 +141,7 @@ def one_unit(status: dict[str, Json] | None = None, facing: float = 0.0) -> Batt
     )
     return BattleState(
         "one",
-        "heroic_age",
+        "no_rules_yet",
         Battlefield(24.0, 16.0, "inch", 25.4),
         Cursor(1, "main", "movement", ("red", "blue")),
         (Side("red", "Red", {"edge": "S"}), Side("blue", "Blue", {"edge": "N"})),
@@ -211,7 +211,7 @@ def showcase() -> BattleState:
     )
     return BattleState(
         "showcase",
-        "heroic_age",
+        "no_rules_yet",
         Battlefield(48.0, 36.0, "inch", 25.4),
         Cursor(4, "main", "combat", ("blue", "red")),
         (Side("blue", "Blue"), Side("red", "Red")),

@@ -69,7 +69,7 @@ def test_a_rulesets_badges_come_from_its_declaration_in_its_order() -> None:
     assert "won" in shown_hc and "dps" not in shown_hc  # declared by HC; a Tree of Battles key
     assert "control" in badges_for("tree_of_battles") and "control" not in DEFAULT_BADGES
     heroic = states.one_unit({"won": True})
-    assert changed(picture(heroic), plain_unit()) is None  # heroic_age does not declare it
+    assert changed(picture(heroic), plain_unit()) is None  # a ruleset without rules lacks it
     hail = replace(heroic, ruleset="hail_caesar")
     assert changed(picture(hail), picture(replace(states.one_unit(), ruleset="hail_caesar")))
 

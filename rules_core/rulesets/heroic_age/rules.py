@@ -1,0 +1,196 @@
+"""The heroic-age ruleset: its sequence of play, parameters and phase resolvers.
+
+Step ids (fixed; wave-gods builds on them):
+
+- setup: ``deploy`` (both sides place their units, as in Hail Caesar).
+- turn start: ``initiative`` (D6 each, +1 for the commander-in-chief with more LPs; the winner
+  chooses to go first or second: ``ctx.set_side_order``).
+- main chain, once a turn, both sides in each step (the side order governs who acts first
+  inside a step):
+  ``gods`` (Invoke the Gods: ``gods.resolve_invoke``) →
+  ``leadership`` (LP allocation and leader actions, orders of ``leadership.ORDER_KINDS``, both
+  sides: ``leadership.resolve``) →
+  ``duels`` (personal combats: ``duel.resolve``) →
+  ``movement`` (control tests, then moves, manoeuvres and rest) →
+  ``missiles`` (the missile exchange, simultaneous) →
+  ``charges`` (Combat: declare and test charges, chargers move into contact) →
+  ``combat`` (Combat: every combat fought, refights of inconclusive rounds) →
+  ``after_combat`` (Combat: moves after combat, losers first) →
+  ``end_turn`` (this turn's marks cleared; the battle's end checked).
+
+The sheet gives no victory condition: see ``outcome``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from rules_core.codec import Json, number_or
+from rules_core.context import Context
+from rules_core.orders import Order, Verdict, point_param
+from rules_core.plugin import Parameter, Rules
+from rules_core.rulesets.heroic_age import duel, forces, gods, leadership, orders, profiles
+from rules_core.rulesets.heroic_age.status import STATUSES
+from rules_core.rulesets.heroic_age.topics import TOPICS
+from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.steps import Actors, SequenceOfPlay, Step
+from rules_core.toolkit import checked_orders, turn_limit_outcome
+
+STEP_IDS = (
+    "deploy", "initiative", "gods", "leadership", "duels", "movement", "missiles", "charges",
+    "combat", "after_combat", "end_turn",
+)  # fmt: skip
+LEADERSHIP_KINDS = tuple(kind.id for kind in leadership.ORDER_KINDS)
+
+SEQUENCE = SequenceOfPlay(
+    (
+        Step("deploy", "Deployment", Actors.BOTH, "deploy", None, ("place",)),
+        Step("initiative", "Initiative", Actors.NOBODY, "initiative"),
+        Step("gods", "Invoke the Gods", Actors.NOBODY, "gods", "leadership"),
+        Step("leadership", "Leadership", Actors.BOTH, "leadership", "duels", LEADERSHIP_KINDS),
+        Step("duels", "Leadership: personal combats", Actors.NOBODY, "duels", "movement"),
+        Step(
+            "movement", "Movement", Actors.BOTH, "movement", "missiles",
+            ("move", "manoeuvre", "rest", "hold"),
+        ),
+        Step("missiles", "Missile exchange", Actors.BOTH, "missiles", "charges", ("shoot", "hold")),
+        Step("charges", "Combat: charges", Actors.BOTH, "charges", "combat", ("charge", "hold")),
+        Step("combat", "Combat", Actors.NOBODY, "combat", "after_combat"),
+        Step(
+            "after_combat", "Combat: moves after combat", Actors.NOBODY, "after_combat",
+            "end_turn",
+        ),
+        Step("end_turn", "End of turn", Actors.NOBODY, "end_turn"),
+    ),
+    first="gods",
+    turn_start="initiative",
+    setup="deploy",
+)  # fmt: skip
+
+SILENT = "not on the sheet (see the package README)"
+PARAMETERS = (
+    Parameter("max_turns", 8, "turns played before the battle is a draw", SILENT),
+    Parameter(
+        "initiative_ties", "reroll",
+        "an initiative tie: reroll, or keep_order (last turn's order stands)", SILENT,
+    ),
+    Parameter(
+        "loss_share", 1.0,
+        "an army loses when this share of its units is broken, destroyed or shaken", SILENT,
+    ),
+)  # fmt: skip
+
+
+class HeroicAgeRules(Rules):
+    """The hooks of the heroic-age ruleset."""
+
+    sequence = SEQUENCE
+    order_kinds = (*orders.UNIT_ORDER_KINDS, *leadership.ORDER_KINDS)
+    parameters = (*PARAMETERS, *gods.PARAMETERS, *leadership.PARAMETERS, *duel.PARAMETERS)
+    statuses = STATUSES
+    topics = (*TOPICS, *gods.TOPICS, *duel.TOPICS)
+    deployment_depth = 8.0
+    default_table = (36.0, 24.0)
+
+    # -- setting up ----------------------------------------------------------------------
+
+    def unit_from_roster(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
+    ) -> Unit:
+        """A unit: its type's editable profile, in the contingent its entry names."""
+        return profiles.unit_from_entry(entry, unit_id, side, forces.group_of(entry, side, group))
+
+    def forces_from_roster(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """Each leader of the army list (LPs, flags) and the contingent he commands."""
+        return forces.forces(roster, side)
+
+    def prepare(self, state: BattleState) -> BattleState:
+        """Every leader with a unit, every unit in a known contingent."""
+        return forces.prepare(state)
+
+    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
+        """Casualties cost stands for good; a unit gone from the table is lost."""
+        return forces.carry_over(entry, unit)
+
+    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
+        """The Saxons and the Danes."""
+        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
+
+    # -- resolvers -----------------------------------------------------------------------
+
+    def resolver(self, step: Step) -> Callable[[Context], None]:
+        """The step's resolver; afterwards leaders stand where their units stand."""
+        inner = super().resolver(step)
+
+        def run(ctx: Context) -> None:
+            inner(ctx)
+            ctx.state = forces.follow_leaders(ctx.state)
+
+        return run
+
+    def resolve_deploy(self, ctx: Context) -> None:
+        """Place each unit given a deployment order."""
+        for order in checked_orders(ctx, ("place",)):
+            unit = ctx.state.unit(order.actor)
+            facing = number_or(order.params.get("facing", unit.facing), 0.0)
+            end = point_param(order, "to")
+            ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
+
+    def resolve_initiative(self, ctx: Context) -> None:
+        """Initiative (placeholder in the skeleton)."""
+
+    def resolve_gods(self, ctx: Context) -> None:
+        """Invoke the Gods (wave-gods)."""
+        gods.resolve_invoke(ctx)
+
+    def resolve_leadership(self, ctx: Context) -> None:
+        """Leadership (wave-gods)."""
+        leadership.resolve(ctx)
+
+    def resolve_duels(self, ctx: Context) -> None:
+        """Personal combats (wave-gods)."""
+        duel.resolve(ctx)
+
+    def resolve_movement(self, ctx: Context) -> None:
+        """Movement (placeholder in the skeleton)."""
+
+    def resolve_missiles(self, ctx: Context) -> None:
+        """The missile exchange (placeholder in the skeleton)."""
+
+    def resolve_charges(self, ctx: Context) -> None:
+        """Charges (placeholder in the skeleton)."""
+
+    def resolve_combat(self, ctx: Context) -> None:
+        """Combat (placeholder in the skeleton)."""
+
+    def resolve_after_combat(self, ctx: Context) -> None:
+        """Moves after combat (placeholder in the skeleton)."""
+
+    def resolve_end_turn(self, ctx: Context) -> None:
+        """This turn's marks cleared (placeholder in the skeleton)."""
+
+    # -- orders and the end ---------------------------------------------------------------
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """What an order will do (the skeleton's plain preview)."""
+        if order.kind in leadership.KINDS:
+            return leadership.preview(state, order)
+        return super().preview(state, order)
+
+    def join_orders(
+        self, state: BattleState, earlier: Sequence[Order], order: Order
+    ) -> tuple[tuple[Order, ...], str | None]:
+        """A leader's orders add up to no more LPs than he has left (``leadership``)."""
+        return leadership.join_orders(state, earlier, order, self.kinds_by_id())
+
+    def turn_problem(self, state: BattleState, side: str) -> str | None:
+        """None: in a simultaneous phase either side may always give orders."""
+        return None
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        """Past the turn limit the battle is a draw (skeleton)."""
+        if state.cursor.segment == "setup":
+            return None
+        return turn_limit_outcome(self, state)

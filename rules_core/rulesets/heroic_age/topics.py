@@ -1,0 +1,46 @@
+"""The questions the heroic-age rules ask again and again, for standing instructions."""
+
+from __future__ import annotations
+
+from rules_core.decisions import Option
+from rules_core.rulesets.heroic_age.status import AGGRESSION, DPS, UNFORMED
+from rules_core.standing import Condition, Topic, when_other, when_unit
+from rules_core.state import Unit
+
+INITIATIVE = "initiative"
+FOLLOW_UP = "follow_up"
+CONTROL_CHOICE = "control_choice"
+INITIATIVE_WORDS = {"first": "go first", "second": "go second"}
+FOLLOW_WORDS = {"follow_up": "follow up", "halt": "halt"}
+CONTROL_WORDS = {"move": "carry out its orders", "halt": "halt"}
+
+
+def _blood_lust(unit: Unit) -> bool:
+    return AGGRESSION.of(unit) == "blood lust"
+
+
+def _tired(unit: Unit) -> bool:
+    return DPS.of(unit) >= 2 or UNFORMED.of(unit)
+
+
+TOPICS = (
+    Topic(INITIATIVE, "go first or second after winning the initiative",
+          tuple(Option(k, v) for k, v in INITIATIVE_WORDS.items())),
+    Topic(
+        FOLLOW_UP,
+        "follow up an opponent that fell back, or halt",
+        tuple(Option(k, v) for k, v in FOLLOW_WORDS.items()),
+        (
+            Condition("blood_lust", "if the unit is in blood lust", when_unit(_blood_lust)),
+            Condition("tired", "if the unit is unformed or has 2+ DPs", when_unit(_tired)),
+            Condition("foe_retinue", "if the enemy is a retinue",
+                      when_other(lambda x: x.type == "retinue")),
+        ),
+    ),
+    Topic(
+        CONTROL_CHOICE,
+        "a control test of 3-4: act as the player wishes",
+        tuple(Option(k, v) for k, v in CONTROL_WORDS.items()),
+        (Condition("tired", "if the unit is unformed or has 2+ DPs", when_unit(_tired)),),
+    ),
+)  # fmt: skip
