@@ -87,6 +87,9 @@ def prepare(state: BattleState) -> BattleState:
         if mine and not any(CINC.of(ld) for ld in mine):
             first = mine[0]
             state = state.with_leader(replace(first, status={**first.status, "cinc": True}))
+    for side in state.sides:
+        count = len(state.units_of(side.id))
+        state = state.with_side(replace(side, status={**side.status, "start_units": count}))
     return follow_leaders(state)
 
 

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from rules_core.orders import OrderKind, Param
+import math
+from collections.abc import Mapping, Sequence
+
+from rules_core.codec import Json, number_or
+from rules_core.geometry import Footprint, facing_towards
+from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
+from rules_core.rulesets.heroic_age import charges, measure, missiles, movement, tables
+from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.status import BROKEN, RETIRING
+from rules_core.state import BattleState, Point, Unit
+from rules_core.toolkit import g, param_number, zone_words
 
 YES_NO = ("no", "yes")
 A_GRADE = ("none", "plus", "minus")  # "+/- 1 optional if A Grade" on a control test
@@ -37,3 +47,115 @@ UNIT_ORDER_KINDS = (
     OrderKind("charge", "Declare a charge", params=(Param("target", "unit"),)),
     OrderKind("hold", "Hold"),
 )
+
+
+def place(state: BattleState, order: Order, zone: Sequence[Point] | None) -> Verdict:
+    """A deployment order: on the table, inside the side's deployment zone."""
+    unit = state.unit(order.actor)
+    x, y = point_param(order, "to")
+    facing = number_or(order.params.get("facing", unit.facing), 0.0)
+    pose = Footprint.of(unit).moved_to((x, y), facing)
+    table = state.battlefield
+    ys = [corner[1] for corner in zone or ()]
+    low, high = (min(ys), max(ys)) if ys else (0.0, table.depth)
+    inside = all(
+        0 <= cx <= table.width and low - 1e-9 <= cy <= high + 1e-9 for cx, cy in pose.corners()
+    )
+    if not inside:
+        where = zone_words(state, unit.side, zone) if zone else "the table"
+        return Illegal(order, f"({g(x)}, {g(y)}) is outside {where}")
+    return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(facing)}°")
+
+
+def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Verdict:
+    """What a unit's order will do, or why it is illegal."""
+    unit = state.unit(order.actor)
+    found = _problem(state, unit, order, params)
+    if found:
+        return Illegal(order, found)
+    return Preview(order, _summary(state, unit, order))
+
+
+def _problem(
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+) -> str | None:
+    engaged = bool(u.engaged_with(state, unit))
+    if order.kind in ("move", "manoeuvre", "charge", "shoot") and (
+        BROKEN.of(unit) or RETIRING.of(unit)
+    ):
+        return f"{unit.name} is broken or retiring"
+    if order.kind == "move":
+        if engaged:
+            return f"{unit.name} is in combat"
+        end = point_param(order, "to")
+        if math.dist((unit.x, unit.y), end) < 1e-6:
+            return "the point is where the unit stands"
+        heading = facing_towards((unit.x, unit.y), end)
+        if measure.angle_between(heading, unit.facing) > 45:
+            return (
+                f"{unit.name} faces {g(unit.facing)}°; a move more than 45° off its front needs "
+                "a change of direction (manoeuvre) first"
+            )
+        if order.params.get("stop_short") == "yes" and u.level(unit) == "blood lust":
+            return "a unit in Blood Lust may not stop short"
+        return None
+    if order.kind == "manoeuvre":
+        return movement.manoeuvre_problem(unit, str(order.params["option"]), engaged)
+    if order.kind == "shoot":
+        target = state.unit(str(order.params["target"])) if _is_unit(state, order) else None
+        if target is None:
+            return "no such target"
+        return missiles.problem(state, unit, target)
+    if order.kind == "charge":
+        target = state.unit(str(order.params["target"])) if _is_unit(state, order) else None
+        if target is None:
+            return "no such target"
+        return charges.problem(state, unit, target, param_number(params, "charge_reach"))
+    return None
+
+
+def _is_unit(state: BattleState, order: Order) -> bool:
+    return u.alive(state, str(order.params.get("target")))
+
+
+def _summary(state: BattleState, unit: Unit, order: Order) -> str:
+    if order.kind == "move":
+        extra = order.params.get("extra_d6") == "yes"
+        dice = '1 AvD + 1 D6 (2-11")' if extra else '1 AvD (2-5")'
+        short = (
+            " stopping at the point if reached" if order.params.get("stop_short") == "yes" else ""
+        )
+        x, y = point_param(order, "to")
+        return f"{unit.name} moves towards ({g(x)}, {g(y)}), {dice}, full distance{short}"
+    if order.kind == "manoeuvre":
+        option = str(order.params["option"])
+        return f"{unit.name}: {tables.MANOEUVRES.lookup(option, 'sheet')}"
+    if order.kind == "shoot":
+        return f"{unit.name} shoots at {state.unit(str(order.params['target'])).name}"
+    if order.kind == "charge":
+        target = state.unit(str(order.params["target"])).name
+        mods = charges.modifiers(state, unit, set())
+        if u.level(unit) == "blood lust":
+            return f"{unit.name} charges {target} (Blood Lust: automatically)"
+        total = sum(m.value for m in mods)
+        return f"{unit.name} declares a charge at {target}: needs 4+ on a D6 {total:+d}"
+    if order.kind == "rest":
+        return f"{unit.name} stays to rest and reform"
+    return f"{unit.name} holds"
+
+
+def has_business(state: BattleState, side: str, step: str, params: Mapping[str, Json]) -> bool:
+    """Whether a side has anything to order in a step (else the step does not wait for it)."""
+    mine = [x for x in state.units_of(side) if not BROKEN.of(x)]
+    if step == "deploy" or step not in ("movement", "missiles", "charges"):
+        return True
+    if step == "movement":
+        return any(not u.engaged_with(state, x) and not RETIRING.of(x) for x in mine)
+    if step == "missiles":
+        return any(len(missiles.targets(state, x)) > 1 for x in mine if missiles.shoots(x))
+    reach = param_number(params, "charge_reach")
+    return any(
+        u.level(x) != "blood lust"
+        and any(charges.problem(state, x, e, reach) is None for e in state.enemies_of(side))
+        for x in mine
+    )

@@ -29,7 +29,23 @@ from rules_core.codec import Json, number_or
 from rules_core.context import Context
 from rules_core.orders import Order, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
-from rules_core.rulesets.heroic_age import duel, forces, gods, leadership, orders, profiles
+from rules_core.rulesets.heroic_age import (
+    after,
+    charges,
+    combat,
+    demo,
+    duel,
+    ending,
+    forces,
+    gods,
+    initiative,
+    leadership,
+    missiles,
+    movement,
+    orders,
+    profiles,
+    sample,
+)  # fmt: skip
 from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
@@ -76,7 +92,25 @@ PARAMETERS = (
     ),
     Parameter(
         "loss_share", 1.0,
-        "an army loses when this share of its units is broken, destroyed or shaken", SILENT,
+        "an army loses when this share of its units is broken, destroyed or Shaken", SILENT,
+    ),
+    Parameter(
+        "charge_reach", 2.0,
+        'inches to its front within which a unit may declare a charge (moves stop 2" short)',
+        SILENT,
+    ),
+    Parameter(
+        "difficult_terrain", ["wood", "dense_wood", "rough", "marsh", "village", "river",
+                              "stream", "linear_obstacle"],
+        "terrain kinds that leave a unit moving through or across them unformed", SILENT,
+    ),
+    Parameter(
+        "cover_terrain", ["wood", "dense_wood", "village", "fortification"],
+        "terrain kinds that count as cover against missiles", SILENT,
+    ),
+    Parameter(
+        "high_ground", ["hill"],
+        "terrain kinds that give advantage of ground against units not on them", SILENT,
     ),
 )  # fmt: skip
 
@@ -139,7 +173,8 @@ class HeroicAgeRules(Rules):
             ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
 
     def resolve_initiative(self, ctx: Context) -> None:
-        """Initiative (placeholder in the skeleton)."""
+        """Initiative."""
+        initiative.resolve(ctx)
 
     def resolve_gods(self, ctx: Context) -> None:
         """Invoke the Gods (wave-gods)."""
@@ -154,30 +189,40 @@ class HeroicAgeRules(Rules):
         duel.resolve(ctx)
 
     def resolve_movement(self, ctx: Context) -> None:
-        """Movement (placeholder in the skeleton)."""
+        """Control tests, then moves, manoeuvres and rest and reform."""
+        movement.resolve(ctx)
 
     def resolve_missiles(self, ctx: Context) -> None:
-        """The missile exchange (placeholder in the skeleton)."""
+        """The missile exchange, simultaneous."""
+        missiles.resolve(ctx)
 
     def resolve_charges(self, ctx: Context) -> None:
-        """Charges (placeholder in the skeleton)."""
+        """Declare and test charges; chargers move into contact."""
+        charges.resolve(ctx, ctx.number("charge_reach"))
 
     def resolve_combat(self, ctx: Context) -> None:
-        """Combat (placeholder in the skeleton)."""
+        """Every combat fought."""
+        combat.resolve(ctx)
 
     def resolve_after_combat(self, ctx: Context) -> None:
-        """Moves after combat (placeholder in the skeleton)."""
+        """Moves after combat, losers first."""
+        after.resolve(ctx)
 
     def resolve_end_turn(self, ctx: Context) -> None:
-        """This turn's marks cleared (placeholder in the skeleton)."""
+        """This turn's marks cleared."""
+        ending.end_turn(ctx)
 
     # -- orders and the end ---------------------------------------------------------------
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
-        """What an order will do (the skeleton's plain preview)."""
-        if order.kind in leadership.KINDS:
+        """What an order will do, with the numbers, or why it is illegal."""
+        if order.kind in LEADERSHIP_KINDS:
             return leadership.preview(state, order)
-        return super().preview(state, order)
+        if order.kind == "place":
+            return orders.place(
+                state, order, self.deployment_zone(state, state.unit(order.actor).side)
+            )
+        return orders.preview(state, order, self.parameter_values(state.parameters))
 
     def join_orders(
         self, state: BattleState, earlier: Sequence[Order], order: Order
@@ -189,8 +234,41 @@ class HeroicAgeRules(Rules):
         """None: in a simultaneous phase either side may always give orders."""
         return None
 
+    def acting_sides(self, state: BattleState) -> tuple[str, ...]:
+        """Only the sides with something to order in this step."""
+        found = super().acting_sides(state)
+        params = self.parameter_values(state.parameters)
+        return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
+
+    def army_broken(self, state: BattleState, side: str) -> bool:
+        """Every unit (or ``loss_share`` of them) broken, destroyed or Shaken, or the
+        commander-in-chief killed with no leader left."""
+        return ending.army_lost(state, side, self.parameter_values(state.parameters))
+
     def outcome(self, state: BattleState) -> Outcome | None:
-        """Past the turn limit the battle is a draw (skeleton)."""
+        """A side whose army is lost loses; past the turn limit the battle is a draw."""
         if state.cursor.segment == "setup":
             return None
+        found = super().outcome(state)
+        if found is not None:
+            return Outcome(
+                found.winner,
+                found.reason.replace("every other army has broken", "the enemy army is lost"),
+            )
         return turn_limit_outcome(self, state)
+
+    # -- the demo --------------------------------------------------------------------------
+
+    def sample_battle(self) -> BattleState:
+        """The Saxons and the Danes at deployment."""
+        return sample.sample_battle()
+
+    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
+        """The scripted player's orders: advance, shoot, charge."""
+        return demo.orders_for(self, state, side)
+
+    def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
+        """A move's most likely reach (AvD + D6) for ``move``; 2" for missile units' ``range``."""
+        if kind == "move":
+            return 5.0 + 6.0
+        return 2.0 if unit.profile.get("missile") is True else 0.0

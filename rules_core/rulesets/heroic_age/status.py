@@ -21,6 +21,8 @@ Units (``Scope.UNIT``)
   combat_enemy      id of the enemy unit of its last combat
   combat_result     its result in the last combat: victory, success, inconclusive,
                     set_back, defeat (and the losers' move is read from it)
+  after_move        its move after the last combat: pursue, follow_up, fall_back, retire,
+                    break or "" (losers move first)
   refights          inconclusive rounds fought this turn (the second separates)
   following_up      followed up an opponent that fell back (+1 die next combat)
   stationary        has not moved this turn (rest and reform)
@@ -53,6 +55,7 @@ Sides (``Scope.SIDE``)
   initiative_roll   its initiative die this turn (with the +1 for more LPs)
   holy_called       its holy person was called on this turn (both sides: they cancel)
   camp_followers_used bookkeeping for the leadership phase (leadership.py)
+  start_units       units it started the battle with (the battle's end reads it)
   cinc_killed       its commander-in-chief has been killed (the battle's end reads it)
 
 Battle (``Scope.BATTLE``)
@@ -87,6 +90,7 @@ CHARGE_COMBAT = Flag("charge_combat", "in a charge combat this turn")
 IN_COMBAT = Flag("in_combat", "in combat")
 COMBAT_ENEMY = Text("combat_enemy", "its enemy in the last combat")
 COMBAT_RESULT = Text("combat_result", "its result in the last combat")
+AFTER_MOVE = Text("after_move", "its move after combat")
 REFIGHTS = Count("refights", "inconclusive rounds this turn", private=True)
 FOLLOWING_UP = Flag("following_up", "followed up an opponent that fell back")
 STATIONARY = Flag("stationary", "has not moved this turn")
@@ -123,6 +127,7 @@ CHALLENGE = Text("challenge", "the enemy leader he challenged this turn", Scope.
 INITIATIVE_ROLL = Count("initiative_roll", "initiative roll this turn", scope=Scope.SIDE)
 HOLY_CALLED = Flag("holy_called", "called on a holy person this turn", scope=Scope.SIDE)
 CAMP_FOLLOWERS_USED = Note("camp_followers_used", "camp followers this turn", Scope.SIDE)
+START_UNITS = Count("start_units", "units at the start", scope=Scope.SIDE, private=True)
 CINC_KILLED = Flag("cinc_killed", "commander-in-chief killed", scope=Scope.SIDE)
 
 # -- the battle --------------------------------------------------------------------------------
@@ -147,6 +152,7 @@ STATUSES = sheet(
     IN_COMBAT,
     COMBAT_ENEMY,
     COMBAT_RESULT,
+    AFTER_MOVE,
     REFIGHTS,
     FOLLOWING_UP,
     STATIONARY,
@@ -168,6 +174,7 @@ STATUSES = sheet(
     HOLY_CALLED,
     CAMP_FOLLOWERS_USED,
     CINC_KILLED,
+    START_UNITS,
     RAIN_UNTIL_TURN,
     INITIATIVE_WINNER,
     GOD_CARD,
@@ -177,6 +184,7 @@ STATUSES = sheet(
 __all__ = [
     "ADVANCED_IN_LEADERSHIP",
     "ADVANCE_SIGNALLED",
+    "AFTER_MOVE",
     "AGGRESSION",
     "AGGRESSION_CHANGED_BY",
     "AGGRESSION_ORDER",
@@ -212,6 +220,7 @@ __all__ = [
     "RETIRING",
     "SKILLED_ARCHER",
     "SPECIAL_WEAPON",
+    "START_UNITS",
     "STATIONARY",
     "STATUSES",
     "UNFORMED",

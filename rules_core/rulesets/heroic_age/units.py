@@ -295,3 +295,15 @@ def risk_to_leaders(ctx: Context, unit: Unit, why: str) -> None:
         fresh = ctx.state.leader(leader.id)
         ctx.set_leader_status(leader.id, hit.text, wounds=WOUNDS.of(fresh) + 1)
         lose_lps(ctx, leader.id, -tables.LEADER_HIT_LPS[hit.result], hit.text)
+
+
+def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
+    """The nearest enemy unit, edge to edge."""
+    return min(state.enemies_of(unit.side), key=lambda e: gap(state, unit, e), default=None)
+
+
+def engaged_with(state: BattleState, unit: Unit) -> list[Unit]:
+    """Enemies in contact with the unit."""
+    from rules_core.toolkit import enemies_in_contact
+
+    return enemies_in_contact(state, unit)

@@ -1,0 +1,155 @@
+"""Movement after combat, losing units first: fall back, retire, break; then the winners
+follow up or pursue (the free hack on 3+); broken units flee until they outdistance pursuit."""
+
+from __future__ import annotations
+
+from rules_core.context import Context
+from rules_core.decisions import QUICK_HOURS, Decision, Option
+from rules_core.geometry import facing_towards
+from rules_core.rulesets.heroic_age import gods, measure, movement, tables
+from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.status import (
+    AFTER_MOVE,
+    BROKEN,
+    COMBAT_ENEMY,
+    RETIRING,
+)
+from rules_core.rulesets.heroic_age.topics import FOLLOW_UP, FOLLOW_WORDS
+from rules_core.state import Unit
+
+LOSERS = ("fall_back", "retire", "break")
+
+
+def resolve(ctx: Context) -> None:
+    """Losers move first, then winners; broken units that outdistanced pursuit are gone."""
+    movers = [x for x in ctx.state.units if AFTER_MOVE.of(x)]
+    for unit in movers:
+        move = AFTER_MOVE.of(unit)
+        if move in LOSERS and u.alive(ctx.state, unit.id):
+            _lose(ctx, ctx.state.unit(unit.id), move)
+    for unit in movers:
+        if AFTER_MOVE.of(unit) == "pursue" and u.alive(ctx.state, unit.id):
+            _win(ctx, ctx.state.unit(unit.id))
+    for unit in list(ctx.state.units):
+        if u.alive(ctx.state, unit.id) and AFTER_MOVE.of(unit):
+            ctx.set_status(unit.id, None, after_move="")
+    outdistanced(ctx)
+
+
+def _lose(ctx: Context, unit: Unit, move: str) -> None:
+    if move == "fall_back":
+        fall_back(ctx, unit)
+    elif move == "retire":
+        movement.retire_move(ctx, unit.id, "retires after combat")
+    else:
+        ctx.set_status(unit.id, "breaks", broken=True, unformed=True, pursuing=False)
+        u.knock_on_loss(ctx, ctx.state.unit(unit.id), "broke")
+        flee(ctx, unit.id)
+
+
+def fall_back(ctx: Context, unit: Unit) -> None:
+    """Back 1 base depth facing the enemy; unable: remain in place and take 1 DP."""
+    depth = unit.profile.get("stand_depth", 1.0)
+    length = float(depth) if isinstance(depth, int | float) else 1.0
+    heading = (unit.facing + 180) % 360
+    gone = movement.travel(ctx, unit, heading, length, unit.facing, "falls back", keep_off=False)
+    if gone < length - 1e-3:
+        dps = tables.whole(tables.AFTER_COMBAT, "fall_back", "dps_if_unable")
+        u.add_dps(ctx, unit.id, dps, "unable to fall back", "combat")
+
+
+def flee(ctx: Context, unit_id: str) -> None:
+    """A broken unit's full unformed move away; unable to move, it surrenders to an enemy
+    within 2"."""
+    unit = ctx.state.unit(unit_id)
+    length = movement.fast_distance(ctx, unit, "Break")
+    heading = measure.away_heading(ctx.state, unit)
+    gone = movement.travel(
+        ctx, unit, heading, length, heading, "flees", keep_off=False, unformed=True
+    )
+    if gone <= measure.EPS:
+        near = u.nearest_enemy(ctx.state, unit)
+        if near is not None and u.gap(ctx.state, unit, near) <= tables.SURRENDER_RANGE:
+            u.lose_unit(ctx, unit_id, f"unable to move, surrenders to {near.name}", "surrendered")
+
+
+def outdistanced(ctx: Context) -> None:
+    """A broken unit no pursuer touches has outdistanced pursuit and is eliminated."""
+    for unit in list(ctx.state.units):
+        if BROKEN.of(unit) and u.alive(ctx.state, unit.id) and not u.engaged_with(ctx.state, unit):
+            u.lose_unit(ctx, unit.id, "outdistanced pursuit: eliminated", "broken")
+
+
+def _win(ctx: Context, unit: Unit) -> None:
+    """Victory or success: follow up an enemy that fell back; pursue one that broke or retired."""
+    enemy_id = COMBAT_ENEMY.of(unit)
+    if not u.alive(ctx.state, enemy_id) or u.engaged_with(ctx.state, unit):
+        return
+    enemy = ctx.state.unit(enemy_id)
+    if BROKEN.of(enemy) or RETIRING.of(enemy):
+        ctx.set_status(unit.id, f"pursues {enemy.name}", pursuing=True, unformed=True)
+        pursue_on(ctx, unit.id)
+        return
+    options = tuple(Option(k, v) for k, v in FOLLOW_WORDS.items())
+    asked = Decision(
+        f"follow_up:{unit.id}", f"{enemy.name} fell back from {unit.name}: follow up or halt?",
+        options, "follow_up", unit.side, topic=FOLLOW_UP, unit=unit.id, other=enemy.id,
+        deadline_hours=QUICK_HOURS,
+    )  # fmt: skip
+    if ctx.ask(asked) == "follow_up":
+        _close(ctx, unit, enemy, "follows up")
+        if u.engaged_with(ctx.state, ctx.state.unit(unit.id)):
+            ctx.set_status(unit.id, "followed up an opponent that fell back", following_up=True)
+
+
+def _close(ctx: Context, unit: Unit, enemy: Unit, note: str, length: float | None = None) -> float:
+    heading = facing_towards((unit.x, unit.y), (enemy.x, enemy.y))
+    reach = u.gap(ctx.state, unit, enemy) + 0.5 if length is None else length
+    return movement.travel(
+        ctx, unit, heading, reach, heading, note, keep_off=False, unformed=length is not None
+    )
+
+
+def pursue_on(ctx: Context, unit_id: str) -> None:
+    """A full unformed move after the unit pursued; catching it gives the free hack and breaks
+    a retiring unit."""
+    unit = ctx.state.unit(unit_id)
+    quarry_id = COMBAT_ENEMY.of(unit)
+    if not u.alive(ctx.state, quarry_id):
+        ctx.set_status(unit_id, "nothing left to pursue", pursuing=False)
+        return
+    quarry = ctx.state.unit(quarry_id)
+    length = movement.fast_distance(ctx, unit, "Pursue")
+    _close(ctx, unit, quarry, f"pursues {quarry.name}", length)
+    unit = ctx.state.unit(unit_id)
+    caught = [e for e in u.engaged_with(ctx.state, unit)]
+    if any(e.id == quarry_id for e in caught):
+        free_hack(ctx, unit, quarry)
+        if u.alive(ctx.state, quarry_id) and RETIRING.of(ctx.state.unit(quarry_id)):
+            ctx.set_status(quarry_id, "caught by pursuers while retiring: breaks", broken=True)
+            u.knock_on_loss(ctx, ctx.state.unit(quarry_id), "broke")
+    elif caught:
+        ctx.set_status(
+            unit_id,
+            f"pursuers encountering new enemy {caught[0].name} charge",
+            charged=True,
+            charge_combat=True,
+        )
+
+
+def free_hack(ctx: Context, pursuer: Unit, quarry: Unit) -> None:
+    """One die per engaged stand, a casualty for every 3+."""
+    stands = u.front_stands(pursuer) * tables.FREE_HACK_DICE_PER_STAND
+    lowest = next(b.low for b in tables.FREE_HACK.bands if b.result == "casualty")
+    assert lowest is not None
+    roll = ctx.dice.pool(
+        f"Free hack: {pursuer.name} on {quarry.name} ({stands} stands)", stands, lowest
+    )
+    roll = gods.reroll(ctx, pursuer.side, f"free hack of {pursuer.name}", roll)
+    if roll.total:
+        u.casualties(
+            ctx,
+            quarry.id,
+            roll.total,
+            f"free hack by {pursuer.name} ({tables.FREE_HACK.bands[-1].row})",
+        )

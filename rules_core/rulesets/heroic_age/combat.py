@@ -1,0 +1,235 @@
+"""Combat: every group of units in contact fights; dice per engaged stand by grade, every
+modifier (the charge-only ones marked), hits on 6 or 5-6, an automatic hit for a leader; the
+result by the difference in hits, shared by every unit on a side; inconclusive rounds refought."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules_core.context import Context
+from rules_core.dice import Modifier
+from rules_core.events import MeleeFought, TestResolved
+from rules_core.geometry import Footprint, contact_edge
+from rules_core.rulesets.heroic_age import gods, measure, tables
+from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.status import (
+    CHARGE_COMBAT,
+    CHARGED,
+    DPS,
+    FOLLOWING_UP,
+    UNFORMED,
+)
+from rules_core.state import BattleState, Unit
+from rules_core.tables import Band
+
+BASE_BEHIND = ("rear", "left", "right")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a combat: its engaged units and its hits."""
+
+    side: str
+    units: tuple[str, ...]
+
+
+def clusters(state: BattleState) -> list[tuple[Side, Side]]:
+    """Every combat: units joined by contact with enemies, as two sides (initiative order)."""
+    seen: set[str] = set()
+    found: list[tuple[Side, Side]] = []
+    for unit in state.units:
+        if unit.id in seen or not u.engaged_with(state, unit):
+            continue
+        group, todo = {unit.id}, [unit]
+        while todo:
+            here = todo.pop()
+            for enemy in u.engaged_with(state, here):
+                if enemy.id not in group:
+                    group.add(enemy.id)
+                    todo.append(enemy)
+        seen |= group
+        order = state.cursor.side_order
+        sides = [
+            Side(side, tuple(x.id for x in state.units if x.id in group and x.side == side))
+            for side in order
+        ]
+        sides = [s for s in sides if s.units]
+        if len(sides) == 2:
+            found.append((sides[0], sides[1]))
+    return found
+
+
+def hit_score(state: BattleState, unit: Unit, hill: tuple[str, ...]) -> tuple[int, str]:
+    """6 if unformed, fighting to a flank or rear, or against advantage of ground; else 5."""
+    table = tables.COMBAT_HITS
+    if UNFORMED.of(unit):
+        return tables.whole(table, "unformed", "lowest"), str(table.lookup("unformed", "sheet"))
+    here = Footprint.of(unit)
+    for enemy in u.engaged_with(state, unit):
+        if contact_edge(here, Footprint.of(enemy)) in BASE_BEHIND:
+            return tables.whole(table, "from_behind", "lowest"), str(
+                table.lookup("from_behind", "sheet")
+            )
+        if measure.in_terrain(state, enemy, hill) and not measure.in_terrain(state, unit, hill):
+            return (
+                tables.whole(table, "advantage_of_ground", "lowest"),
+                str(table.lookup("advantage_of_ground", "sheet")),
+            )
+    return tables.whole(table, "other", "lowest"), str(table.lookup("other", "sheet"))
+
+
+def flank_stands(state: BattleState, unit: Unit) -> int:
+    """Unengaged friendly stands on the unit's flanks: the stands of each unengaged friend
+    touching its left or right edge that touch it (its ranks)."""
+    here = Footprint.of(unit)
+    count = 0
+    for friend in state.units_of(unit.side):
+        if friend.id == unit.id or u.engaged_with(state, friend):
+            continue
+        if contact_edge(here, Footprint.of(friend)) in ("left", "right"):
+            ranks = friend.profile.get("ranks", 1)
+            count += int(ranks) if isinstance(ranks, int | float) else 1
+    return count
+
+
+def dice_modifiers(state: BattleState, unit: Unit, charge: bool) -> list[Modifier]:
+    """Every dice modifier per engaged unit, with the sheet's words; the * ones only in a
+    charge combat."""
+    table = tables.COMBAT_MODIFIERS
+    level = u.level(unit)
+    counts = {
+        "blood_lust": 1 if level == "blood lust" else 0,
+        "ready_for_battle": 1 if level == "ready for battle" else 0,
+        "shaken": 1 if level == "shaken" else 0,
+        "flank_stand": flank_stands(state, unit),
+        "charged": 1 if CHARGED.of(unit) else 0,
+        "following_up": 1 if FOLLOWING_UP.of(unit) else 0,
+        "champion_or_standard": 1 if u.champion_or_standard(state, unit) else 0,
+        "dps": DPS.of(unit),
+    }
+    found = []
+    for row, times in counts.items():
+        if not times or (table.lookup(row, "charge_only") is True and not charge):
+            continue
+        each = tables.whole(table, row, "dice")
+        words = str(table.lookup(row, "sheet"))
+        found.append(Modifier(each * times, words if times == 1 else f"{words} (x{times})"))
+    return found
+
+
+def _roll_unit(ctx: Context, unit: Unit, charge: bool) -> int:
+    """One engaged unit's dice: stands x grade, modifiers, at least one die."""
+    grade = unit.quality if unit.quality in tables.COMBAT_DICE.rows else "C"
+    per_stand = tables.whole(tables.COMBAT_DICE, grade, "dice")
+    stands = u.front_stands(unit)
+    score, why = hit_score(ctx.state, unit, measure.kinds(ctx.params, "high_ground"))
+    label = (
+        f"Combat: {unit.name} ({stands} stands x {per_stand} for grade {grade}; "
+        f"hits on {score}+: {why})"
+    )
+    mods = dice_modifiers(ctx.state, unit, charge)
+    roll = ctx.dice.roll(label, stands * per_stand, mode="pool", target=score, dice_modifiers=mods)
+    roll = gods.reroll(ctx, unit.side, f"combat dice of {unit.name}", roll)
+    return roll.total
+
+
+def _hits(ctx: Context, side: Side, charge: bool) -> int:
+    """A side's hits: each unit's dice, plus the automatic hit of a fighting leader."""
+    hits = 0
+    for unit_id in side.units:
+        if u.alive(ctx.state, unit_id):
+            hits += _roll_unit(ctx, ctx.state.unit(unit_id), charge)
+    if any(
+        u.leaders_with(ctx.state, ctx.state.unit(x)) for x in side.units if u.alive(ctx.state, x)
+    ):
+        hits += tables.LEADER_HITS
+    return hits
+
+
+def resolve(ctx: Context) -> None:
+    """Fight every combat; a combat's inconclusive round is refought as a non-charge combat."""
+    for first, second in clusters(ctx.state):
+        charge = any(
+            u.alive(ctx.state, x) and CHARGE_COMBAT.of(ctx.state.unit(x))
+            for x in (*first.units, *second.units)
+        )
+        for attempt in range(tables.INCONCLUSIVE_ROUNDS):
+            result = fight_round(ctx, first, second, charge and attempt == 0, attempt + 1)
+            if result != "inconclusive":
+                break
+        else:
+            _separate(ctx, first, second)
+        for unit_id in (*first.units, *second.units):
+            if u.alive(ctx.state, unit_id) and FOLLOWING_UP.of(ctx.state.unit(unit_id)):
+                ctx.set_status(unit_id, None, following_up=False)
+
+
+def fight_round(ctx: Context, first: Side, second: Side, charge: bool, number: int) -> str:
+    """One round: both sides roll, the difference gives each its row; effects shared."""
+    a_units = [x for x in first.units if u.alive(ctx.state, x)]
+    b_units = [x for x in second.units if u.alive(ctx.state, x)]
+    if not a_units or not b_units:
+        return "over"
+    ctx.emit(MeleeFought(a_units[0], b_units[0]))
+    for unit_id in (*a_units, *b_units):
+        ctx.set_status(unit_id, None, in_combat=True)
+    a_hits, b_hits = _hits(ctx, first, charge), _hits(ctx, second, charge)
+    kind = "charge combat" if charge else f"combat (round {number})"
+    a_band = _result(ctx, first.side, f"{kind}: {a_hits} hits to {b_hits}", a_hits - b_hits)
+    b_band = _result(ctx, second.side, f"{kind}: {b_hits} hits to {a_hits}", b_hits - a_hits)
+    for unit_id in (*a_units, *b_units):
+        if u.alive(ctx.state, unit_id):
+            u.risk_to_leaders(ctx, ctx.state.unit(unit_id), "engaged in combat")
+    for units, band, enemy in ((a_units, a_band, b_units), (b_units, b_band, a_units)):
+        apply_result(ctx, units, band.result, band.text, charge, enemy[0])
+    return a_band.result
+
+
+def _result(ctx: Context, side: str, words: str, difference: int) -> Band:
+    """The Combat Results row for a difference in hits, logged with the row."""
+    band = tables.COMBAT_RESULTS.lookup(difference)
+    ctx.emit(TestResolved(side, f"Combat result ({words})", difference, False, band.row, False))
+    return band
+
+
+def apply_result(
+    ctx: Context, units: list[str], result: str, text: str, charge: bool, enemy: str
+) -> None:
+    """The row's levels, DPs and move for every unit of a side (previously Shaken units take
+    the Shaken columns); the move is kept for the moves after combat."""
+    table = tables.RESULT_EFFECTS
+    for unit_id in units:
+        if not u.alive(ctx.state, unit_id):
+            continue
+        shaken = u.level(ctx.state.unit(unit_id)) == "shaken"
+        prefix = "shaken_" if shaken else ""
+        levels = tables.whole(table, result, f"{prefix}levels")
+        dps = tables.whole(table, result, f"{prefix}dps")
+        move = str(table.lookup(result, f"{prefix}move"))
+        if charge and not shaken and move != "pursue":
+            move = str(table.lookup(result, "charge_move"))
+        ctx.set_status(unit_id, text, combat_result=result, combat_enemy=enemy, after_move=move)
+        u.change_aggression(ctx, unit_id, levels, text)
+        u.add_dps(ctx, unit_id, dps, text, "combat")
+
+
+def _separate(ctx: Context, first: Side, second: Side) -> None:
+    """Second inconclusive round: the combatants are separated by 2" (each steps back half)."""
+    step = tables.INCONCLUSIVE_SEPARATE / 2
+    from rules_core.rulesets.heroic_age import movement
+
+    for unit_id in (*first.units, *second.units):
+        if not u.alive(ctx.state, unit_id):
+            continue
+        unit = ctx.state.unit(unit_id)
+        heading = measure.away_heading(ctx.state, unit)
+        movement.travel(
+            ctx,
+            unit,
+            heading,
+            step,
+            unit.facing,
+            "separated after a second inconclusive round",
+            keep_off=False,
+        )
+        ctx.set_status(unit_id, None, after_move="", combat_result="inconclusive")

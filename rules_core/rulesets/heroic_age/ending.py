@@ -1,0 +1,56 @@
+"""The end of each turn (this turn's marks cleared) and of the battle (the sheet gives no
+victory condition: an army whose units are all broken, destroyed or Shaken, or whose
+commander-in-chief is killed with no leader left, is lost; else a turn limit)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.status import (
+    BROKEN,
+    CINC_KILLED,
+    HOLY_CALLED,
+    LPS_SPENT,
+    START_UNITS,
+)
+from rules_core.state import BattleState
+from rules_core.toolkit import param_number
+
+
+def end_turn(ctx: Context) -> None:
+    """Clear what lasts one turn; retiring units may reform next turn."""
+    for unit in list(ctx.state.units):
+        engaged = bool(u.engaged_with(ctx.state, unit))
+        changes: dict[str, Json] = {
+            "charged": False, "charge_combat": False, "refights": 0, "stationary": True,
+            "control": None, "aggression_changed_by": None, "retiring": False,
+            "advanced_in_leadership": False, "in_combat": engaged,
+        }  # fmt: skip
+        if not engaged:
+            changes["combat_result"] = None
+        kept = {k: v for k, v in changes.items() if unit.status.get(k) != v}
+        if kept:
+            ctx.set_status(unit.id, None, **kept)
+    for leader in ctx.state.leaders:
+        if LPS_SPENT.of(leader):
+            ctx.set_leader_status(leader.id, None, lps_spent=0)
+    for side in ctx.state.sides:
+        if HOLY_CALLED.of(side):
+            ctx.set_side_status(side.id, None, holy_called=False)
+
+
+def army_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> bool:
+    """Whether a side has lost: its units broken, destroyed or Shaken (``loss_share`` of those
+    it started with), or its commander-in-chief killed with no leader left."""
+    the_side = state.side(side)
+    if CINC_KILLED.of(the_side) and not any(ld.side == side for ld in state.leaders):
+        return True
+    started = START_UNITS.of(the_side) or len(state.units_of(side))
+    if not started:
+        return False
+    standing = [x for x in state.units_of(side) if not BROKEN.of(x) and u.level(x) != "shaken"]
+    lost = started - len(standing)
+    return lost >= param_number(params, "loss_share") * started - 1e-9

@@ -1,0 +1,395 @@
+"""The Movement phase: broken units flee, control tests, moves on shared dice, fatigue,
+manoeuvres, rest and reform, and the DP for an enemy advancing before the signal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules_core.context import Context
+from rules_core.dice import Modifier
+from rules_core.geometry import facing_towards
+from rules_core.orders import Order, point_param
+from rules_core.rulesets.heroic_age import gods, measure, tables
+from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.status import (
+    ADVANCE_SIGNALLED,
+    BROKEN,
+    CONTROL,
+    DPS,
+    IN_COMBAT,
+    LAST_MOVE,
+    PURSUING,
+    RAIN_UNTIL_TURN,
+    RETIRING,
+    STATIONARY,
+    UNFORMED,
+)
+from rules_core.state import Unit
+from rules_core.toolkit import checked_orders, g
+
+MOVING_KINDS = ("move", "manoeuvre", "rest", "hold")
+
+
+@dataclass(frozen=True)
+class Thrown:
+    """The dice of one move: inches and every face thrown (for fatigue)."""
+
+    inches: float
+    faces: tuple[int, ...]
+
+
+def resolve(ctx: Context) -> None:
+    """The whole Movement phase, sides in the initiative's order."""
+    flee_broken(ctx)
+    orders = {o.actor: o for o in checked_orders(ctx, MOVING_KINDS)}
+    before = {x.id: (x.x, x.y) for x in ctx.state.units}
+    for side in ctx.state.cursor.side_order:
+        for unit in list(ctx.state.units_of(side)):
+            if u.alive(ctx.state, unit.id) and needs_control_test(ctx, unit):
+                control_test(ctx, unit, orders.get(unit.id))
+        _move_side(ctx, side, orders)
+    _rest(ctx, before)
+    _enemy_advancing(ctx, before)
+
+
+# -- control tests -----------------------------------------------------------------------------
+
+
+def needs_control_test(ctx: Context, unit: Unit) -> bool:
+    """More than 2" from a leader, or pursuing (to cease pursuit); not broken or in combat."""
+    if BROKEN.of(unit) or RETIRING.of(unit) or u.engaged_with(ctx.state, unit):
+        return False
+    if PURSUING.of(unit):
+        return True
+    reach = tables.CONTROL_RANGE
+    friends = [ld for ld in ctx.state.leaders if ld.side == unit.side]
+    return not any(u.leader_gap(ctx.state, ld, unit) <= reach for ld in friends)
+
+
+def control_modifiers(unit: Unit, a_grade: str) -> list[Modifier]:
+    """The control test's modifiers: levels above Present, Shaken, an A grade's choice."""
+    table = tables.CONTROL_MODIFIERS
+    found = []
+    above = u.level_index(unit) - 1
+    if above > 0:
+        each = tables.whole(table, "above_present", "modifier")
+        found.append(Modifier(each * above, f"{above} level(s) above Present"))
+    if u.level(unit) == "shaken":
+        found.append(Modifier(tables.whole(table, "shaken", "modifier"), "Shaken"))
+    if unit.quality == "A" and a_grade in ("plus", "minus"):
+        size = tables.whole(table, "a_grade", "modifier")
+        found.append(Modifier(size if a_grade == "plus" else -size, f"A grade chose {a_grade}"))
+    return found
+
+
+def control_test(ctx: Context, unit: Unit, order: Order | None) -> str:
+    """1 AvD with modifiers on the Control Test table; the result is kept in ``control``."""
+    a_grade = str(order.params.get("a_grade", "none")) if order else "none"
+    why = "to cease pursuit" if PURSUING.of(unit) else 'more than 2" from a leader'
+    roll = ctx.dice.avd(f"Control test: {unit.name} ({why})", 1, control_modifiers(unit, a_grade))
+    roll = gods.reroll(ctx, unit.side, f"control test of {unit.name}", roll)
+    band = ctx.test(unit.id, "Control test", roll, tables.CONTROL_TEST, ())
+    pursuing = PURSUING.of(unit)
+    if band.result == "halt":
+        if u.level(unit) == "shaken":
+            ctx.set_status(unit.id, band.text, control="retire", pursuing=False)
+            retire_move(ctx, unit.id, "control test: Shaken retire")
+        else:
+            ctx.set_status(unit.id, band.text, control="halt", pursuing=False)
+    elif band.result == "free":
+        ctx.set_status(unit.id, band.text, control="free", pursuing=False)
+    elif pursuing:
+        ctx.set_status(unit.id, band.text, control="continue")
+    else:
+        ctx.set_status(unit.id, band.text, control="blood_lust", aggression="blood lust")
+    return str(CONTROL.of(ctx.state.unit(unit.id))) if u.alive(ctx.state, unit.id) else "gone"
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+def _move_side(ctx: Context, side: str, orders: dict[str, Order]) -> None:
+    """One side's moves: forced ones first, then ordered moves on shared dice, manoeuvres."""
+    groups: dict[tuple[str, int, bool], list[tuple[Unit, Order]]] = {}
+    for unit in list(ctx.state.units_of(side)):
+        if not u.alive(ctx.state, unit.id):
+            continue
+        unit = ctx.state.unit(unit.id)
+        how = CONTROL.of(unit)
+        if how in ("halt", "retire") or BROKEN.of(unit) or u.engaged_with(ctx.state, unit):
+            continue
+        if how == "blood_lust":
+            _blood_lust_advance(ctx, unit)
+            continue
+        if how == "continue" and PURSUING.of(unit):
+            pursue_move(ctx, unit.id)
+            continue
+        order = orders.get(unit.id)
+        if order is None or order.kind in ("hold", "rest"):
+            continue
+        if order.kind == "manoeuvre":
+            manoeuvre(ctx, unit, order)
+            continue
+        groups.setdefault(_dice_group(ctx, unit, order), []).append((unit, order))
+    for key, members in groups.items():
+        roll = _move_roll(ctx, side, [m[0] for m in members], extra=key[2])
+        for unit, order in members:
+            if u.alive(ctx.state, unit.id):
+                ordered_move(ctx, ctx.state.unit(unit.id), order, roll)
+
+
+def _dice_group(ctx: Context, unit: Unit, order: Order) -> tuple[str, int, bool]:
+    """Units within 2" of their leader moving the same way share dice; others roll alone."""
+    extra = order.params.get("extra_d6") == "yes"
+    end = point_param(order, "to")
+    heading = round(facing_towards((unit.x, unit.y), end) / 45) % 8
+    leader = u.own_leader(ctx.state, unit)
+    if leader is not None and u.leader_gap(ctx.state, leader, unit) <= tables.LEADER_GROUP:
+        return (leader.id, heading, extra)
+    return (unit.id, heading, extra)
+
+
+def _move_roll(ctx: Context, side: str, movers: Sequence[Unit], *, extra: bool) -> Thrown:
+    """1 AvD, with the optional D6 if declared before the roll; the Seven may re-roll each."""
+    names = ", ".join(x.name for x in movers)
+    avd = tables.whole(tables.MOVE, "move", "avd")
+    d6 = tables.whole(tables.MOVE, "move", "optional_d6") if extra else 0
+    return _throw(ctx, side, f"Move: {names}", avd, d6)
+
+
+def _throw(ctx: Context, side: str, label: str, avd: int, d6: int) -> Thrown:
+    """Roll the AvD and D6 of a move (each set offered to the Seven's re-roll)."""
+    rolls = [
+        gods.reroll(ctx, side, f"{label} ({avd} AvD)", ctx.dice.avd(f"{label} ({avd} AvD)", avd))
+    ]
+    if d6:
+        rolls.append(
+            gods.reroll(ctx, side, f"{label} (+{d6} D6)", ctx.dice.nd6(f"{label} (+{d6} D6)", d6))
+        )
+    return Thrown(float(sum(r.total for r in rolls)), tuple(f for r in rolls for f in r.faces))
+
+
+def fatigue(ctx: Context, unit: Unit, faces: Sequence[int], why: str) -> None:
+    """Formed units take 1 DP each time a 5 or 6 (4-6 in heavy rain) is thrown."""
+    if UNFORMED.of(unit) or not u.alive(ctx.state, unit.id):
+        return
+    rain = RAIN_UNTIL_TURN.of(ctx.state) >= ctx.state.cursor.turn > 0
+    table = tables.FATIGUE_RAIN if rain else tables.FATIGUE
+    count = sum(1 for face in faces if table.lookup(face).result == "dp")
+    if count:
+        rows = ", ".join(
+            table.lookup(face).row for face in faces if table.lookup(face).result == "dp"
+        )
+        u.add_dps(ctx, unit.id, count * tables.FATIGUE_DPS, f"fatigue ({why}: {rows})", "fatigue")
+
+
+def ordered_move(ctx: Context, unit: Unit, order: Order, roll: Thrown) -> None:
+    """A move towards a point: the full distance, short only where declared before the roll."""
+    end = point_param(order, "to")
+    heading = facing_towards((unit.x, unit.y), end)
+    length = roll.inches
+    if order.params.get("stop_short") == "yes" and u.level(unit) != "blood lust":
+        to_point = ((end[0] - unit.x) ** 2 + (end[1] - unit.y) ** 2) ** 0.5
+        length = min(length, to_point)
+    facing = unit.facing if measure.angle_between(heading, unit.facing) <= 45 else heading
+    gone = travel(ctx, unit, heading, length, facing, f'moves ({g(roll.inches)}" rolled)')
+    if gone > measure.EPS:
+        fatigue(ctx, ctx.state.unit(unit.id), roll.faces, "move")
+
+
+def travel(
+    ctx: Context,
+    unit: Unit,
+    heading: float,
+    length: float,
+    facing: float,
+    note: str,
+    *,
+    keep_off: bool = True,
+    unformed: bool = False,
+) -> float:
+    """Move a unit straight, stopping 2" from an enemy to its front; difficult terrain and
+    friends passed through leave it (and them) unformed. Returns the distance gone."""
+    swept, reached = measure.move_along(
+        ctx.state, unit, heading, length, facing=facing, keep_off=keep_off
+    )
+    if reached <= measure.EPS:
+        return 0.0
+    end = swept.pose(reached)
+    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], facing, (note,))
+    dx, dy = end.x - unit.x, end.y - unit.y
+    ctx.set_status(unit.id, None, last_move=[dx, dy, facing], stationary=False)
+    difficult = measure.kinds(ctx.params, "difficult_terrain")
+    if unformed:
+        ctx.set_status(unit.id, "moving unformed", unformed=True)
+    elif measure.crosses_difficult(ctx.state, (unit.x, unit.y), (end.x, end.y), difficult):
+        ctx.set_status(unit.id, "moved through difficult terrain", unformed=True)
+    for friend in swept.passed:
+        if u.alive(ctx.state, friend):
+            ctx.set_status(friend, f"interpenetrated by {unit.name}", unformed=True)
+            ctx.set_status(unit.id, "interpenetration", unformed=True)
+    return reached
+
+
+def fast_distance(ctx: Context, unit: Unit, why: str) -> float:
+    """ "Rout, retire, pursue: Unformed. Roll max dice": 1 AvD and the optional D6, both rolled."""
+    avd = tables.whole(tables.MOVE, "fast", "avd")
+    d6 = tables.whole(tables.MOVE, "fast", "optional_d6")
+    return _throw(ctx, unit.side, f"{why}: {unit.name}", avd, d6).inches
+
+
+def retire_move(ctx: Context, unit_id: str, why: str) -> bool:
+    """A full unformed move away from the enemy; unable to move: remain and take 1 DP."""
+    unit = ctx.state.unit(unit_id)
+    u.mark_retiring(ctx, unit_id, why)
+    if not u.alive(ctx.state, unit_id):
+        return False
+    unit = ctx.state.unit(unit_id)
+    length = fast_distance(ctx, unit, "Retire")
+    heading = measure.away_heading(ctx.state, unit)
+    gone = travel(ctx, unit, heading, length, heading, "retires", keep_off=False, unformed=True)
+    if gone <= measure.EPS:
+        dps = tables.whole(tables.AFTER_COMBAT, "retire", "dps_if_unable")
+        u.add_dps(ctx, unit_id, dps, "unable to retire", "combat")
+        return False
+    return True
+
+
+def pursue_move(ctx: Context, unit_id: str) -> None:
+    """A pursuer's full unformed move after the unit it pursues (see ``after.pursue``)."""
+    from rules_core.rulesets.heroic_age import after
+
+    after.pursue_on(ctx, unit_id)
+
+
+def flee_broken(ctx: Context) -> None:
+    """Broken units move away again; one that outdistances pursuit is eliminated."""
+    from rules_core.rulesets.heroic_age import after
+
+    for unit in list(ctx.state.units):
+        if u.alive(ctx.state, unit.id) and BROKEN.of(unit):
+            after.flee(ctx, unit.id)
+
+
+def _blood_lust_advance(ctx: Context, unit: Unit) -> None:
+    """Control test 5+: advance towards the nearest enemy (charging if within 2"), otherwise
+    repeat the last move."""
+    enemy = u.nearest_enemy(ctx.state, unit)
+    if enemy is not None:
+        heading = facing_towards((unit.x, unit.y), (enemy.x, enemy.y))
+        roll = _move_roll(ctx, unit.side, [unit], extra=True)
+        gone = travel(ctx, unit, heading, roll.inches, heading, "advances in blood lust")
+        if gone > measure.EPS:
+            fatigue(ctx, ctx.state.unit(unit.id), roll.faces, "blood lust advance")
+        return
+    last = LAST_MOVE.of(unit)
+    if isinstance(last, list) and len(last) == 3:
+        dx, dy, facing = (float(v) for v in last if isinstance(v, int | float))
+        heading = facing_towards((0.0, 0.0), (dx, dy))
+        travel(ctx, unit, heading, (dx * dx + dy * dy) ** 0.5, facing, "repeats its last move")
+
+
+# -- manoeuvres --------------------------------------------------------------------------------
+
+
+def manoeuvre_problem(unit: Unit, option: str, engaged: bool) -> str | None:
+    """Why a unit may not make a manoeuvre, or None."""
+    grades = str(tables.MANOEUVRES.lookup(option, "grades"))
+    if unit.quality not in grades:
+        return f"only {' & '.join(grades)} grades may {option.replace('_', ' ')}"
+    if option == "form_up" and engaged:
+        return "may not form up in combat"
+    if option == "form_up" and not UNFORMED.of(unit):
+        return "is not unformed"
+    return None
+
+
+def manoeuvre(ctx: Context, unit: Unit, order: Order) -> None:
+    """Change direction, about face, side-step, embark or form up, by the Manoeuvre table."""
+    option = str(order.params["option"])
+    row = tables.MANOEUVRES.lookup(option, "sheet")
+    if manoeuvre_problem(unit, option, bool(u.engaged_with(ctx.state, unit))):
+        return
+    if option == "about_face":
+        ctx.move(unit.id, [(unit.x, unit.y)], unit.facing + 180, (str(row),))
+    elif option == "change_direction":
+        facing = _facing_for(unit, order)
+        ctx.move(unit.id, [(unit.x, unit.y)], facing, (str(row),))
+    elif option == "side_step":
+        shift = tables.number(tables.MANOEUVRES, "side_step", "shift")
+        to = order.params.get("to")
+        if isinstance(to, list | tuple) and len(to) == 2:
+            end = point_param(order, "to")
+            heading = facing_towards((unit.x, unit.y), end)
+            gap = ((end[0] - unit.x) ** 2 + (end[1] - unit.y) ** 2) ** 0.5
+            travel(ctx, unit, heading, min(gap, shift), unit.facing, str(row), keep_off=False)
+    elif option == "form_up":
+        ctx.set_status(unit.id, str(row), unformed=False)
+    ctx.set_status(unit.id, None, stationary=False)
+    if tables.MANOEUVRES.lookup(option, "unformed") is True:
+        ctx.set_status(unit.id, str(row), unformed=True)
+
+
+def _facing_for(unit: Unit, order: Order) -> float:
+    facing = order.params.get("facing")
+    if isinstance(facing, int | float) and not isinstance(facing, bool):
+        return float(facing) % 360
+    if order.params.get("to") is not None:
+        return facing_towards((unit.x, unit.y), point_param(order, "to"))
+    return unit.facing
+
+
+# -- rest and reform; the enemy advancing --------------------------------------------------------
+
+
+def rest_problem(ctx: Context, unit: Unit) -> str | None:
+    """Why a stationary unit may not remove a DP this turn (Rest and Reform by grade)."""
+    row = unit.quality if unit.quality in tables.REST.rows else "C"
+    if tables.REST.lookup(row, "not_in_combat") is True and (
+        u.engaged_with(ctx.state, unit) or IN_COMBAT.of(unit)
+    ):
+        return "in combat"
+    beyond = tables.REST.lookup(row, "beyond")
+    if isinstance(beyond, int | float):
+        near = u.nearest_enemy(ctx.state, unit)
+        if near is not None and u.gap(ctx.state, unit, near) <= float(beyond):
+            return f'within {beyond:g}" of the enemy'
+    return None
+
+
+def _rest(ctx: Context, before: dict[str, tuple[float, float]]) -> None:
+    """Units that stayed stationary remove DPs by their grade's row."""
+    for unit in list(ctx.state.units):
+        if not DPS.of(unit) or BROKEN.of(unit) or RETIRING.of(unit):
+            continue
+        if before.get(unit.id) != (unit.x, unit.y) or not STATIONARY.of(unit):
+            continue
+        if rest_problem(ctx, unit) is None:
+            row = unit.quality if unit.quality in tables.REST.rows else "C"
+            dps = tables.whole(tables.REST, row, "dps")
+            u.add_dps(
+                ctx, unit.id, -dps, f"rest and reform: {tables.REST.lookup(row, 'sheet')}", "rest"
+            )
+
+
+def _enemy_advancing(ctx: Context, before: dict[str, tuple[float, float]]) -> None:
+    """1 DP for each unit with enemy advancing towards it in 8" before it signalled the advance."""
+    reach = tables.number(tables.DP_CAUSES, "enemy_advancing", "within")
+    dps = tables.whole(tables.DP_CAUSES, "enemy_advancing", "dps")
+    for unit in list(ctx.state.units):
+        if ADVANCE_SIGNALLED.of(unit) or not u.alive(ctx.state, unit.id):
+            continue
+        for enemy in ctx.state.enemies_of(unit.side):
+            start = before.get(enemy.id)
+            if start is None or start == (enemy.x, enemy.y):
+                continue
+            was = ((start[0] - unit.x) ** 2 + (start[1] - unit.y) ** 2) ** 0.5
+            now = ((enemy.x - unit.x) ** 2 + (enemy.y - unit.y) ** 2) ** 0.5
+            if now < was and u.gap(ctx.state, unit, enemy) <= reach:
+                u.add_dps(
+                    ctx, unit.id, dps,
+                    f'{enemy.name} advanced within {reach:g}" before it signalled the advance',
+                    "morale",
+                )  # fmt: skip
+                break

@@ -1,0 +1,68 @@
+"""A sample battle from the two sample armies: Saxons against Danes on a 36 by 24 inch table.
+
+Positions, terrain and every profile value are editable defaults for tests and demonstrations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rules_core.codec import Json
+from rules_core.rulesets.heroic_age import forces
+from rules_core.rulesets.heroic_age.profiles import load_army, unit_from_entry
+from rules_core.state import Battlefield, BattleState, Group, Leader, Side, TerrainFeature, Unit
+from rules_core.steps import Cursor
+
+WIDTH, DEPTH = 36.0, 24.0
+# Where each unit of the sample armies stands (x, y), in army file order.
+SAXONS_AT = ((6.0, 4.0), (11.0, 4.0), (15.5, 4.0), (20.5, 4.0), (28.0, 5.0))
+DANES_AT = ((8.0, 20.0), (13.0, 20.0), (18.0, 20.0), (23.0, 20.0), (30.0, 19.0))
+TERRAIN = (
+    TerrainFeature("wood", "wood", ((0, 9), (3, 9), (3, 15), (0, 15)), "Selwood"),
+    TerrainFeature("hill", "hill", ((31, 10), (36, 10), (36, 15), (31, 15)), "Barrow hill"),
+)
+
+
+def _army(
+    data: Mapping[str, Json], side: str, places: tuple[tuple[float, float], ...], facing: float
+) -> tuple[list[Unit], list[Leader], list[Group]]:
+    """The units, leaders and contingents of one sample army, placed."""
+    groups, leaders = forces.forces(data, side)
+    raw = data["units"]
+    assert isinstance(raw, list)
+    units: list[Unit] = []
+    for index, (entry, (x, y)) in enumerate(zip(raw, places, strict=True)):
+        assert isinstance(entry, dict)
+        group = forces.group_of(entry, side, f"{side}_main")
+        unit = unit_from_entry(entry, f"{side}{index + 1}", side, group)
+        units.append(replace(unit, x=x, y=y, facing=facing))
+    return units, list(leaders), list(groups)
+
+
+def sample_battle(battle_id: str = "heroic-ethandun", max_turns: int = 6) -> BattleState:
+    """The Saxon and Danish sample armies deployed for battle, ready for ``engine.begin``."""
+    saxons, danes = load_army("saxons"), load_army("danes")
+    s_units, s_leaders, s_groups = _army(saxons, "saxons", SAXONS_AT, 0.0)
+    d_units, d_leaders, d_groups = _army(danes, "danes", DANES_AT, 180.0)
+    state = BattleState(
+        battle_id=battle_id,
+        ruleset="heroic_age",
+        battlefield=Battlefield(WIDTH, DEPTH, "inch", 25.4),
+        cursor=Cursor(0, "setup", "", ("saxons", "danes")),
+        sides=(
+            Side("saxons", "Wessex", {"deploy_zone": [0.0, 8.0]}),
+            Side("danes", "The Danes", {"deploy_zone": [16.0, 24.0]}),
+        ),
+        groups=(
+            Group("saxons_main", str(saxons["name"]), "saxons", "army"),
+            Group("danes_main", str(danes["name"]), "danes", "army"),
+            *s_groups,
+            *d_groups,
+        ),
+        leaders=tuple(s_leaders + d_leaders),
+        units=tuple(s_units + d_units),
+        terrain=TERRAIN,
+        parameters={"max_turns": max_turns},
+    )
+    return forces.prepare(state)
