@@ -283,7 +283,7 @@ def _shown(played: tuple[str, str, int]) -> str:
 def _discards(
     ctx: Context, number: int, fighters: tuple[Fighter, Fighter], decks: dict[str, str]
 ) -> None:
-    """Each fighter discards in secret, one card per question, both sides at once."""
+    """Each fighter discards in secret, one card per question (the challenger first)."""
     hours = ctx.number("duel_hours")
     rounds = max(cards_discarded(f) for f in fighters)
     for k in range(1, rounds + 1):
@@ -303,8 +303,8 @@ def _discards(
                     deadline_hours=hours,
                 )
             )
-        for f, code in zip(due, ctx.ask_all(questions), strict=True):
-            ctx.cards(decks[f.side]).retain(f.leader, code)
+        for f, question in zip(due, questions, strict=True):  # one question at a time
+            ctx.cards(decks[f.side]).retain(f.leader, ctx.ask(question))
 
 
 def _hand_words(hand: tuple[str, ...]) -> str:

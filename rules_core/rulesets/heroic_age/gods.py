@@ -251,10 +251,27 @@ def holy_leader(state: BattleState, side: str) -> Leader | None:
     return None
 
 
+def worth_cancelling(drawer: str, side: str, code: str) -> bool:
+    """Whether cancelling a card could serve a side, so that it is asked: its own card that
+    harms it or has no impact (to draw again), an enemy card that helps the enemy, a Joker."""
+    effect = god_card(code).effect
+    if Card.from_code(code).is_joker:
+        return True
+    if side == drawer:
+        return effect in HARMS_DRAWER or effect == "none"
+    return effect in HELPS_DRAWER
+
+
 def holy_person(ctx: Context, drawer: str, code: str) -> tuple[bool, bool]:
     """Whether a holy person cancels the card, and whether another is drawn: each side with a
-    holy person is asked; both calling cancel each other out."""
-    askers = [(s.id, ld) for s in ctx.state.sides if (ld := holy_leader(ctx.state, s.id))]
+    holy person is asked in turn (side order, seeing the earlier answers); both calling cancel
+    each other out."""
+    order = ctx.state.cursor.side_order or tuple(s.id for s in ctx.state.sides)
+    askers = [
+        (side, ld)
+        for side in order
+        if worth_cancelling(drawer, side, code) and (ld := holy_leader(ctx.state, side))
+    ]
     if not askers:
         return False, False
     card = Card.from_code(code)
@@ -272,7 +289,7 @@ def holy_person(ctx: Context, drawer: str, code: str) -> tuple[bool, bool]:
         )
         for side, leader in askers
     ]
-    answers = ctx.ask_all(questions)
+    answers = [ctx.ask(question) for question in questions]  # one at a time, in side order
     callers = [(side, ld, a) for (side, ld), a in zip(askers, answers, strict=True) if a != "pass"]
     for side, leader, _ in callers:
         spent = LPS_SPENT.of(ctx.state.leader(leader.id)) + HOLY_PERSON_LPS

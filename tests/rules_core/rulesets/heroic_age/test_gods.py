@@ -241,8 +241,24 @@ def test_a_standing_instruction_answers_the_holy_person() -> None:
     assert found is not None and found.choice == "cancel"
     own = rigged(battle(), "QH")
     mine = run(lambda ctx: gods.invoke(ctx, "saxons"), own)
-    asked_own = next(d for d in mine.asked if d.topic == "holy")
-    assert standing_answer(RULES, own, asked_own, [bad]) is None  # our own Queen is good
+    assert not [d for d in mine.asked if d.topic == "holy"]  # our own Queen: nothing to cancel
+    rain = rigged(battle(), "JOKER1")
+    wet = run(lambda ctx: gods.invoke(ctx, "saxons"), rain)
+    asked_rain = next(d for d in wet.asked if d.topic == "holy")
+    assert standing_answer(RULES, rain, asked_rain, [bad]) is None  # rain harms both alike
+    always = Standing("saxons", "holy", "pass")
+    found = standing_answer(RULES, rain, asked_rain, [bad, always])
+    assert found is not None and found.choice == "pass"
+
+
+def test_the_holy_person_is_asked_only_when_cancelling_could_serve() -> None:
+    cases = {("saxons", "4C"): True, ("danes", "4C"): False, ("saxons", "3C"): True,
+             ("danes", "3C"): False, ("saxons", "KD"): False, ("danes", "KD"): True,
+             ("danes", "JOKER2"): True}  # fmt: skip
+    for (drawer, code), asked in cases.items():
+        done = run(lambda ctx, d=drawer: gods.invoke(ctx, d), rigged(battle(), code))
+        holy = [d for d in done.asked if d.topic == "holy"]
+        assert bool(holy) == asked, (drawer, code)
 
 
 def test_no_holy_question_without_lps_left() -> None:
