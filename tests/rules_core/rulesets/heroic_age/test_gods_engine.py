@@ -4,13 +4,18 @@ standing instructions answer the recurring questions, and a leader's order plann
 
 from __future__ import annotations
 
+import json
+
 from rules_core import engine, planning
 from rules_core.decisions import Answer
 from rules_core.engine import Resolution
 from rules_core.orders import Order
+from rules_core.record import BattleRecord
 from rules_core.rulesets.heroic_age import gods
 from rules_core.rulesets.heroic_age.status import CHALLENGE, LPS_SPENT
+from rules_core.secrets import Viewer, view_record
 from rules_core.standing import Standing, play_standing
+from rules_core.verify import verify
 from tests.rules_core.rulesets.heroic_age.godsplay import RULES, SEED, battle, leader_named
 
 STANDING = (
@@ -60,3 +65,38 @@ def test_a_turn_of_gods_and_leadership_through_the_engine() -> None:
     assert not CHALLENGE.of(done.state.leader(guthrum))  # fought (refused) in the duels step
     assert done.state.pending is None and done.state.cursor.step == "movement"
     assert isinstance(done, Resolution)
+
+
+def test_the_record_of_draws_and_a_duel_verifies_and_hides_the_other_hand() -> None:
+    state = battle("leadership")
+    guthrum = leader_named(state, "Guthrum")
+    alfred = leader_named(state, "King Alfred")
+    accept = (*STANDING[:1], Standing("saxons", "challenge", "accept"), *STANDING[4:])
+    result = play_standing(
+        RULES,
+        SEED,
+        engine.run(RULES, SEED, state, [Order(guthrum, "challenge", {"leader": alfred})]),
+        accept,
+    )
+    assert result.state.pending is not None and result.state.pending.decision.id.startswith("duel")
+    record = BattleRecord.start(state, SEED).extended(result.entries)
+    mid = view_record(
+        json.loads(json.dumps(record.to_dict())), Viewer.of_side("saxons"), open_step=True
+    )
+    draws = [d for entry in mid["entries"] for d in entry.get("draws", ())]
+    danish = [d for d in draws if d["deck"] == "duel1_danes"]
+    saxon = [d for d in draws if d["deck"] == "duel1_saxons"]
+    assert len(danish) == 8 and all(d["card"] == "" for d in danish)
+    assert len(saxon) == 7 and all(d["card"] for d in saxon)
+    for _ in range(40):
+        if result.state.pending is None:
+            break
+        asked = result.state.pending.decision
+        given = Answer(asked.id, asked.default, asked.who)
+        result = play_standing(
+            RULES, SEED, result.then(engine.answer(RULES, SEED, result.state, given)), accept
+        )
+    assert result.state.pending is None
+    whole = BattleRecord.start(state, SEED).extended(result.entries).revealed(SEED)
+    report = verify(json.loads(json.dumps(whole.to_dict())))
+    assert report.ok, report
