@@ -363,7 +363,7 @@ def _rest(ctx: Context, before: dict[str, tuple[float, float]]) -> None:
     for unit in list(ctx.state.units):
         if not DPS.of(unit) or BROKEN.of(unit) or RETIRING.of(unit):
             continue
-        if before.get(unit.id) != (unit.x, unit.y) or not STATIONARY.of(unit):
+        if before.get(unit.id) != (unit.x, unit.y) or unit.status.get(STATIONARY.key) is False:
             continue
         if rest_problem(ctx, unit) is None:
             row = unit.quality if unit.quality in tables.REST.rows else "C"

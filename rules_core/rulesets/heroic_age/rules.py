@@ -35,6 +35,7 @@ from rules_core.rulesets.heroic_age import (
     combat,
     demo,
     duel,
+    duel_tables,
     ending,
     forces,
     gods,
@@ -45,6 +46,7 @@ from rules_core.rulesets.heroic_age import (
     orders,
     profiles,
     sample,
+    tables,
 )  # fmt: skip
 from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
@@ -123,6 +125,7 @@ class HeroicAgeRules(Rules):
     parameters = (*PARAMETERS, *gods.PARAMETERS, *leadership.PARAMETERS, *duel.PARAMETERS)
     statuses = STATUSES
     topics = (*TOPICS, *gods.TOPICS, *duel.TOPICS)
+    tables = {table.name: table for table in (*tables.ALL, duel_tables.REFUSED, duel_tables.HANDS)}
     deployment_depth = 8.0
     default_table = (36.0, 24.0)
 
