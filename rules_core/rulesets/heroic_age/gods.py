@@ -69,6 +69,8 @@ PARAMETERS = (
 
 HOLY = "holy"
 SEVEN = "seven"
+GOD_CHOICE = "god_choice"
+AUTO = "auto"  # the rules' own choice, offered beside the units or leaders
 HOLY_WORDS = {
     "pass": "let the card stand",
     "cancel": "call on the holy person (1 LP) to cancel it",
@@ -142,6 +144,11 @@ def _below(limit: int) -> Condition:
 
 
 TOPICS = (
+    Topic(
+        GOD_CHOICE,
+        "the unit or leader a card of the god pack asks for (Three, Queen, Ace, King)",
+        (Option(AUTO, "let the rules choose (the computed default)"),),
+    ),
     Topic(
         HOLY,
         "call on a holy person to cancel a card of the god pack",
@@ -346,6 +353,15 @@ def _level(unit: Unit) -> int:
     return AGGRESSION_ORDER.index(level) if level in AGGRESSION_ORDER else 0
 
 
+def _auto(name: str) -> Option:
+    return Option(AUTO, f"let the rules choose: {name}")
+
+
+def _chosen(answer: str, default: str) -> str:
+    """The unit or leader an answer names (``auto``: the computed default)."""
+    return default if answer == AUTO else answer
+
+
 def _unit_options(found: list[Unit]) -> tuple[Option, ...]:
     return tuple(Option(u.id, f"{u.name} ({AGGRESSION.of(u) or 'present'})") for u in found)
 
@@ -362,12 +378,13 @@ def _bad_omen(ctx: Context, side: str, reason: str) -> None:
         f"bad_omen:{side}:{ctx.state.cursor.turn}:{len(ctx.events)}",
         f"A bad omen for {ctx.state.side(side).name}: choose which of their units drops one"
         " aggression level",
-        _unit_options(found),
-        default.id,
+        (_auto(default.name), *_unit_options(found)),
+        AUTO,
         enemy,
         "unit",
+        topic=GOD_CHOICE,
     )
-    chosen = ctx.ask(asked)
+    chosen = _chosen(ctx.ask(asked), default.id)
     units.change_aggression(ctx, chosen, -BAD_OMEN_LEVELS, reason)
 
 
@@ -384,12 +401,13 @@ def _woman(ctx: Context, side: str, reason: str) -> None:
             f"woman:{side}:{ctx.state.cursor.turn}:{len(ctx.events)}",
             "A beautiful woman inspires the men: choose the retinue that raises its aggression"
             " level",
-            _unit_options(found),
-            default.id,
+            (_auto(default.name), *_unit_options(found)),
+            AUTO,
             side,
             "unit",
+            topic=GOD_CHOICE,
         )
-        chosen = ctx.ask(asked)
+        chosen = _chosen(ctx.ask(asked), default.id)
     units.change_aggression(ctx, chosen, WOMAN_LEVELS, reason)
 
 
@@ -410,12 +428,13 @@ def _favoured(ctx: Context, side: str, reason: str) -> None:
         asked = Decision(
             f"favoured:{side}:{ctx.state.cursor.turn}:{len(ctx.events)}",
             "A leader is favoured by the Gods: choose the leader who gains 1 LP",
-            tuple(Option(ld.id, f"{ld.name} ({ld.points} LP)") for ld in found),
-            default.id,
+            (_auto(default.name), *(Option(ld.id, f"{ld.name} ({ld.points} LP)") for ld in found)),
+            AUTO,
             side,
             "leader",
+            topic=GOD_CHOICE,
         )
-        chosen = ctx.ask(asked)
+        chosen = _chosen(ctx.ask(asked), default.id)
     leadership.change_lps(ctx, chosen, FAVOURED_LPS, reason)
 
 
@@ -449,12 +468,13 @@ def _new_hero(ctx: Context, side: str, reason: str) -> None:
         asked = Decision(
             f"hero:{side}:{ctx.state.cursor.turn}:{len(ctx.events)}",
             f"{hero.name} challenges an enemy leader to personal combat: choose him",
-            tuple(Option(ld.id, ld.name) for ld in targets),
-            default.id,
+            (_auto(default.name), *(Option(ld.id, ld.name) for ld in targets)),
+            AUTO,
             side,
             "leader",
+            topic=GOD_CHOICE,
         )
-        chosen = ctx.ask(asked)
+        chosen = _chosen(ctx.ask(asked), default.id)
     duel.challenge(ctx, hero.id, chosen, paid=True)
 
 

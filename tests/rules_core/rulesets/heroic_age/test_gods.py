@@ -109,12 +109,24 @@ def test_the_three_is_chosen_by_the_opponent() -> None:
     )
     omen = [d for d in done.asked if d.id.startswith("bad_omen")]
     assert len(omen) == 1 and omen[0].who == "danes" and omen[0].answer == "unit"
-    assert set(omen[0].option_ids) == {u.id for u in state.units_of("saxons")}
+    assert set(omen[0].option_ids) - {gods.AUTO} == {u.id for u in state.units_of("saxons")}
     before, after = levels(state), levels(done.state)
     assert after[thegns] == before[thegns] - 1
     assert {k: v for k, v in after.items() if k != thegns} == {
         k: v for k, v in before.items() if k != thegns
     }
+
+
+def test_the_rules_choose_when_told_and_a_standing_instruction_tells_them() -> None:
+    state = rigged(battle(), "3C")
+    done = run(lambda ctx: gods.invoke(ctx, "saxons"), state)  # every question: its default
+    omen = next(d for d in done.asked if d.id.startswith("bad_omen"))
+    assert omen.default == gods.AUTO and omen.topic == gods.GOD_CHOICE
+    dropped = [u.id for u in state.units if level(done.state, u.id) < level(state, u.id)]
+    most = max(state.units_of("saxons"), key=lambda u: level(state, u.id))
+    assert dropped == [most.id]  # the rules' choice: the most aggressive unit
+    found = standing_answer(RULES, state, omen, [Standing("danes", gods.GOD_CHOICE, gods.AUTO)])
+    assert found is not None and found.choice == gods.AUTO
 
 
 def test_the_jack_gives_every_retinue_of_the_drawer_a_dp() -> None:
@@ -135,7 +147,7 @@ def test_the_queen_raises_a_retinue_of_the_drawers_choice() -> None:
     )
     queen = [d for d in done.asked if d.id.startswith("woman")]
     assert len(queen) == 1 and queen[0].who == "saxons"
-    assert set(queen[0].option_ids) == {
+    assert set(queen[0].option_ids) - {gods.AUTO} == {
         u.id for u in state.units_of("saxons") if u.type == "retinue"
     }
     assert level(done.state, thegns) == level(state, thegns) + 1
