@@ -256,9 +256,7 @@ def fight(ctx: Context, a: Fighter, b: Fighter) -> None:
             f"Personal combat, exchange {exchange_no}: {first.name} {_shown(played)} against"
             f" {second.name} {_shown(answer)}"
         )
-        ctx.emit(
-            TestResolved(second.leader, words, answer[2] - played[2], False, result.row, False)
-        )
+        ctx.emit(TestResolved(first.leader, words, played[2], False, result.row, False))
         for f, hurt in ((first, result.wounds_first), (second, result.wounds_second)):
             if hurt:
                 ctx.set_leader_status(
