@@ -153,7 +153,13 @@ def cards_discarded(fighter: Fighter) -> int:
 
 def resolve(ctx: Context) -> None:
     """The personal combats of this turn: every challenge issued in the Leadership step, in
-    roster order of the challengers."""
+    roster order of the challengers. Then this turn's LP spending is over: the count starts
+    afresh, so orders planned for the next Leadership step are judged against whole LPs."""
+    _fight_challenges(ctx)
+    leadership.new_allowance(ctx)
+
+
+def _fight_challenges(ctx: Context) -> None:
     for leader in list(ctx.state.leaders):
         if not CHALLENGE.of(leader) or not _present(ctx.state, leader.id):
             continue

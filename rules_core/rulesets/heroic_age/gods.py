@@ -46,7 +46,6 @@ from rules_core.rulesets.heroic_age.status import (
     AGGRESSION,
     AGGRESSION_ORDER,
     CINC,
-    HOLY_CALLED,
     HOLY_PERSON,
     LPS_SPENT,
     SKILLED_ARCHER,
@@ -188,12 +187,7 @@ TOPICS = (
 def resolve_invoke(ctx: Context) -> None:
     """Invoke the Gods: this turn's LP spending starts afresh, then each side draws its cards
     in the turn's side order (the sheet: "Results applied immediately")."""
-    for leader in ctx.state.leaders:
-        if LPS_SPENT.of(leader):
-            ctx.set_leader_status(leader.id, None, lps_spent=0)
-    for each in ctx.state.sides:
-        if HOLY_CALLED.of(each):
-            ctx.set_side_status(each.id, None, holy_called=False)
+    leadership.new_allowance(ctx)
     if not any(deck.id == DECK for deck in ctx.state.decks):
         ctx.cards(DECK).create(jokers=True)
     order = ctx.state.cursor.side_order or tuple(side.id for side in ctx.state.sides)

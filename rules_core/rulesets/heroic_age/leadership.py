@@ -39,6 +39,7 @@ from rules_core.rulesets.heroic_age.status import (
     AGGRESSION_ORDER,
     BATTLE_STANDARD,
     DPS,
+    HOLY_CALLED,
     IN_COMBAT,
     LPS_SPENT,
 )
@@ -106,6 +107,17 @@ KINDS = tuple(kind.id for kind in ORDER_KINDS)
 def available(state: BattleState, leader: Leader) -> int:
     """LPs a leader may still spend this turn ."""
     return max(0, leader.points - LPS_SPENT.of(leader))
+
+
+def new_allowance(ctx: Context) -> None:
+    """Every leader's LPs are whole again and no holy person has been called: a new turn's
+    spending (bookkeeping, not logged)."""
+    for leader in ctx.state.leaders:
+        if LPS_SPENT.of(leader):
+            ctx.set_leader_status(leader.id, None, lps_spent=0)
+    for side in ctx.state.sides:
+        if HOLY_CALLED.of(side):
+            ctx.set_side_status(side.id, None, holy_called=False)
 
 
 def spend(ctx: Context, leader_id: str, lps: int, reason: str) -> None:

@@ -9,6 +9,7 @@ import json
 from rules_core import engine, planning
 from rules_core.decisions import Answer
 from rules_core.engine import Resolution
+from rules_core.events import TestResolved
 from rules_core.orders import Order
 from rules_core.record import BattleRecord
 from rules_core.rulesets.heroic_age import gods
@@ -61,7 +62,9 @@ def test_a_turn_of_gods_and_leadership_through_the_engine() -> None:
         done = play_standing(
             RULES, SEED, done.then(engine.answer(RULES, SEED, done.state, given)), STANDING
         )
-    assert LPS_SPENT.of(done.state.leader(guthrum)) == 3
+    spent = [e for e in done.events if isinstance(e, TestResolved) and e.test == "LPs spent"]
+    assert [(e.subject, e.score) for e in spent][:1] == [(guthrum, 3)]
+    assert all(LPS_SPENT.of(ld) == 0 for ld in done.state.leaders)  # the next turn's LPs whole
     assert not CHALLENGE.of(done.state.leader(guthrum))  # fought (refused) in the duels step
     assert done.state.pending is None and done.state.cursor.step == "movement"
     assert isinstance(done, Resolution)
