@@ -334,3 +334,21 @@ def test_no_kill_honour_is_satisfied_two_wounds_cost_an_lp() -> None:
 
 def levels_equal(a: BattleState, b: BattleState) -> bool:
     return all(AGGRESSION.of(u) == AGGRESSION.of(b.unit(u.id)) for u in a.units)
+
+
+def test_the_tables_drive_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules_core.tables import Band, GridTable, ScoreTable
+
+    rows = dict(HANDS.rows)
+    rows[SPECIAL_WEAPON] = (9, 4)
+    monkeypatch.setattr(duel, "HANDS", GridTable(HANDS.name, HANDS.columns, rows))
+    done, _, _ = challenged(battle("duels"), "accept")
+    danish = [d for d in done.asked if ":discard" in d.id and d.who == "danes"]
+    assert len(danish) == 4 and len(danish[0].options) == 9  # Guthrum now 9 cards, 4 away
+    always = ScoreTable(REFUSED.name, (Band(1, 6, "lose_lp", "Loose 1 LP."),))
+    monkeypatch.setattr(duel, "REFUSED", always)
+    monkeypatch.setattr(duel, "REFUSAL_LPS", 2)
+    state = battle("duels")
+    alfred = leader_named(state, "King Alfred")
+    refused, _, _ = challenged(state, "refuse")
+    assert refused.state.leader(alfred).points == state.leader(alfred).points - 2

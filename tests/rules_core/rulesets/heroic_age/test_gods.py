@@ -361,3 +361,13 @@ def test_every_card_code_reads_a_row() -> None:
             god_card(code)
             is GOD_PACK[code if code.startswith("JOKER") else Card.from_code(code).rank]
         )
+
+
+def test_the_pack_drives_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(GOD_PACK, "2", GOD_PACK["JOKER2"])  # a Two now terrifies
+    state = rigged(battle(), "2C")
+    done = run(lambda ctx: gods.invoke(ctx, "danes"), state)
+    assert all(level(done.state, u.id) == max(0, level(state, u.id) - 1) for u in state.units)
+    monkeypatch.setattr(gods, "DRINKING_DPS", 3)
+    drunk = run(lambda ctx: gods.invoke(ctx, "danes"), rigged(battle(), "JC"))
+    assert {DPS.of(u) for u in drunk.state.units_of("danes") if u.type == "retinue"} == {3}

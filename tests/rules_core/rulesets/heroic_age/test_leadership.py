@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from rules_core.events import TestResolved
 from rules_core.orders import Order
 from rules_core.rulesets.heroic_age import leadership
@@ -208,3 +210,15 @@ def test_lps_are_plannable_orders_of_the_leadership_step() -> None:
     step = RULES.sequence.step("leadership")
     for kind in ("remove_dp", "change_aggression", "signal_advance", "challenge", "skilled_archer"):
         assert kind in step.order_kinds
+
+
+def test_the_costs_drive_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(leadership.ACTION_LPS, "remove_dp", 5)
+    monkeypatch.setitem(leadership.ADVANCE_INCHES, "blood lust", 4.0)
+    state = battle("leadership", gap=20.0)
+    ubba = leader_named(state, "Ubba Ragnarsson")  # 4 LPs
+    hird = unit_named(state, "Ubba's Hird")
+    state = with_status(state, hird, dps=1)
+    assert not RULES.judge(state, Order(ubba, "remove_dp", {"unit": hird})).legal
+    done = run(leadership.resolve, state, orders=(Order(ubba, "signal_advance", {}),), key=KEY)
+    assert abs(state.unit(hird).y - done.state.unit(hird).y - 4.0) < 1e-6
