@@ -40,7 +40,7 @@ MAX_CALLS = 5_000  # a guard against a battle that never finishes its turns
 MODES = ("step", "plan")
 FIELDS = (
     "ruleset", "mode", "turns", "stops_mean", "stops_max", "questions", "gm_stops",
-    "elapsed_median_hours", "elapsed_max_hours", "fallbacks", "ended",
+    "apart_stops", "elapsed_median_hours", "elapsed_max_hours", "fallbacks", "ended",
 )  # fmt: skip
 
 StandingHook = Callable[[Rules, BattleState, Decision], Answer | None]
@@ -57,6 +57,7 @@ class Pace:
     elapsed: dict[int, float] = field(default_factory=dict)
     questions: int = 0
     gm_stops: int = 0
+    apart_stops: int = 0  # stops the ruleset counts apart (``Rules.pace_apart``: personal combats)
     ended: str = ""  # how the battle ended, if it did within the turns played
     fallbacks: int = 0  # planned orders no longer legal by their step (the default used)
 
@@ -85,6 +86,7 @@ class Pace:
             "stops_max": max(counts, default=0),
             "questions": self.questions,
             "gm_stops": self.gm_stops,
+            "apart_stops": self.apart_stops,
             "elapsed_median_hours": round(statistics.median(times), 1) if times else 0.0,
             "elapsed_max_hours": round(max(times, default=0.0), 1),
             "fallbacks": self.fallbacks,
@@ -162,8 +164,12 @@ def _orders(
     acting = engine.waiting(rules, state).sides
     stopping = [s for s in acting if mode == "step" or not planner.covers(rules, state, s)]
     orders: list[Order] = []
+    apart = state.cursor.step in rules.pace_apart
     for side in stopping:
-        pace.stop(turn, side)
+        if apart:
+            pace.apart_stops += 1
+        else:
+            pace.stop(turn, side)
         if mode == "plan" and side != GM:
             planner.plan(rules, state, side)
         else:
@@ -200,7 +206,10 @@ def _answer(
             break  # the step went on and asked anew: the next call takes those
         given = standing(rules, state, decision) if standing and mode == "plan" else None
         if given is None:
-            pace.stop(turn, decision.who)
+            if decision.topic in rules.pace_apart or state.cursor.step in rules.pace_apart:
+                pace.apart_stops += 1
+            else:
+                pace.stop(turn, decision.who)
             pace.questions += 1
             waits.append(delay(rng, decision_deadline(DEFAULT_POLICY, decision.deadline_hours)))
             first = decision.id == state.pending.decision.id
@@ -239,13 +248,13 @@ def table(rows: list[dict[str, object]]) -> str:
     """The rows as a Markdown table."""
     head = (
         "| ruleset | mode | turns | stops/side/turn (mean) | max | questions | GM stops "
-        "| hours/turn (median) | max | fallbacks | ended |"
+        "| apart | hours/turn (median) | max | fallbacks | ended |"
     )
-    lines = [head, "|" + "---|" * 11]
+    lines = [head, "|" + "---|" * 12]
     for row in rows:
         lines.append(
             f"| {row['ruleset']} | {row['mode']} | {row['turns']} | {row['stops_mean']} "
-            f"| {row['stops_max']} | {row['questions']} | {row['gm_stops']} "
+            f"| {row['stops_max']} | {row['questions']} | {row['gm_stops']} | {row['apart_stops']} "
             f"| {row['elapsed_median_hours']} | {row['elapsed_max_hours']} "
             f"| {row['fallbacks']} | {row['ended'] or '—'} |"
         )

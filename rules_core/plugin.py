@@ -164,6 +164,8 @@ class Rules:
     tables: ClassVar[Mapping[str, Table]] = {}
     statuses: ClassVar[StatusSheet] = StatusSheet()  # every status key the rules keep
     topics: ClassVar[tuple[Topic, ...]] = ()  # recurring questions standing instructions answer
+    # Step ids and question topics whose stops the pace report counts apart (personal combats).
+    pace_apart: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self) -> None:
         for step in self.sequence.steps:

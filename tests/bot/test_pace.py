@@ -66,3 +66,18 @@ def test_own_deadlines_scale_with_the_campaign_policy() -> None:
     assert step_deadline(fast, 12.0) == 6.0
     assert decision_deadline(fast, 8.0) == 4.0
     assert decision_deadline(fast) == 12.0
+
+
+def test_stops_at_steps_a_ruleset_counts_apart_are_a_column_of_their_own() -> None:
+    rules = registry.get("heroic_age").rules
+    assert rules is not None and "duels" in rules.pace_apart  # personal combats
+
+    class MovementApart(type(rules)):  # type: ignore[misc]
+        pace_apart = frozenset({"movement"})
+
+    sample = rules.sample_battle()
+    assert sample is not None
+    plain = pace.play(rules, sample, 1, "step")
+    apart = pace.play(MovementApart(), sample, 1, "step")
+    assert plain.apart_stops == 0 and apart.apart_stops == 2  # both sides' Movement orders
+    assert sum(apart.stops[1].values()) == sum(plain.stops[1].values()) - 2

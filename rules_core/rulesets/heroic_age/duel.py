@@ -70,7 +70,10 @@ PARAMETERS = (
     ),
 )  # fmt: skip
 
+TABLES = (REFUSED, HANDS)  # gathered by rules.py into the ruleset's tables
 CHALLENGE_TOPIC = "challenge"
+DUEL_CARD = "duel_card"
+AUTO = "auto"  # the rules' own card, offered beside the cards of the hand
 CHALLENGE_WORDS = {"accept": "accept the challenge (3 LP)", "refuse": "refuse the challenge"}
 
 
@@ -93,7 +96,13 @@ def _not_cinc(state: BattleState, decision: Decision) -> bool:
         return False
 
 
+PACE_APART = (DUEL_CARD, CHALLENGE_TOPIC)  # personal combat: counted apart by the pace report
 TOPICS = (
+    Topic(
+        DUEL_CARD,
+        "the card to discard or play in a personal combat",
+        (Option(AUTO, "let the rules choose (the computed default)"),),
+    ),
     Topic(
         CHALLENGE_TOPIC,
         "accept or refuse a challenge to personal combat",
@@ -300,15 +309,30 @@ def _discards(
                     f"duel{number}:discard{k}:{f.side}",
                     f"Personal combat: {f.name} discards a card ({k} of {cards_discarded(f)})."
                     f" Your hand: {_hand_words(hand)}",
-                    tuple(Option(code, str(Card.from_code(code))) for code in hand),
-                    lowest(hand, ctx),
+                    (
+                        _auto(str(Card.from_code(lowest(hand, ctx)))),
+                        *(Option(code, str(Card.from_code(code))) for code in hand),
+                    ),
+                    AUTO,
                     f.side,
+                    topic=DUEL_CARD,
                     private=True,
                     deadline_hours=hours,
                 )
             )
         for f, question in zip(due, questions, strict=True):  # one question at a time
-            ctx.cards(decks[f.side]).retain(f.leader, ctx.ask(question))
+            hand = ctx.cards(decks[f.side]).hand(f.leader)
+            card = _chosen(ctx.ask(question), lowest(hand, ctx))
+            ctx.cards(decks[f.side]).retain(f.leader, card)
+
+
+def _auto(label: str) -> Option:
+    return Option(AUTO, f"let the rules choose: {label}")
+
+
+def _chosen(answer: str, default: str) -> str:
+    """The card an answer names (``auto``: the computed default)."""
+    return default if answer == AUTO else answer
 
 
 def _hand_words(hand: tuple[str, ...]) -> str:
@@ -387,13 +411,14 @@ def play(
         f"duel{number}:play{exchange_no}:{fighter.side}",
         f"Personal combat, exchange {exchange_no}: {fighter.name} plays a card. {before}"
         f" Your hand: {_hand_words(hand)}",
-        plays,
-        default,
+        (_auto(next(o.label for o in plays if o.id == default)), *plays),
+        AUTO,
         fighter.side,
+        topic=DUEL_CARD,
         private=True,
         deadline_hours=ctx.number("duel_hours"),
     )
-    code, tint, score = _read(ctx.ask(asked), ctx)
+    code, tint, score = _read(_chosen(ctx.ask(asked), default), ctx)
     cards.play(fighter.leader, code)
     return code, tint, score
 

@@ -62,7 +62,6 @@ Battle (``Scope.BATTLE``)
   rain_until_turn   the first joker: fatigue DPs on 4-6 up to and including this turn
   initiative_winner the side that won the initiative this turn
   god_card          the card the god pack gave this turn (shown)
-  ended_by_gm       a GM's result, if the GM ended the battle
 
 Retained cards (the Five, the Seven) are not status: the card API keeps them
 (``ctx.cards("gods").retained(side)``).
@@ -134,7 +133,6 @@ CINC_KILLED = Flag("cinc_killed", "commander-in-chief killed", scope=Scope.SIDE)
 RAIN_UNTIL_TURN = Count("rain_until_turn", "heavy rain until turn", scope=Scope.BATTLE)
 INITIATIVE_WINNER = Text("initiative_winner", "won the initiative", Scope.BATTLE)
 GOD_CARD = Text("god_card", "the god pack's card this turn", Scope.BATTLE)
-ENDED_BY_GM = Text("ended_by_gm", "the GM's result", Scope.BATTLE)
 
 STATUSES = sheet(
     BATTLE_NAME,
@@ -178,7 +176,6 @@ STATUSES = sheet(
     RAIN_UNTIL_TURN,
     INITIATIVE_WINNER,
     GOD_CARD,
-    ENDED_BY_GM,
 )
 
 __all__ = [
@@ -202,7 +199,6 @@ __all__ = [
     "CONTROL",
     "DPS",
     "DUEL_WOUNDS",
-    "ENDED_BY_GM",
     "FOLLOWING_UP",
     "GOD_CARD",
     "HEROIC_CHAMPION",

@@ -9,10 +9,8 @@ from rules_core.state import Unit
 
 INITIATIVE = "initiative"
 FOLLOW_UP = "follow_up"
-CONTROL_CHOICE = "control_choice"
 INITIATIVE_WORDS = {"first": "go first", "second": "go second"}
 FOLLOW_WORDS = {"follow_up": "follow up", "halt": "halt"}
-CONTROL_WORDS = {"move": "carry out its orders", "halt": "halt"}
 
 
 def _blood_lust(unit: Unit) -> bool:
@@ -36,11 +34,5 @@ TOPICS = (
             Condition("foe_retinue", "if the enemy is a retinue",
                       when_other(lambda x: x.type == "retinue")),
         ),
-    ),
-    Topic(
-        CONTROL_CHOICE,
-        "a control test of 3-4: act as the player wishes",
-        tuple(Option(k, v) for k, v in CONTROL_WORDS.items()),
-        (Condition("tired", "if the unit is unformed or has 2+ DPs", when_unit(_tired)),),
     ),
 )  # fmt: skip

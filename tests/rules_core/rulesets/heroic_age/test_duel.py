@@ -181,7 +181,9 @@ def test_an_accepted_challenge_deals_secret_hands_of_the_right_size() -> None:
     discards = [d for d in done.asked if ":discard" in d.id]
     by_side = {side: [d for d in discards if d.who == side] for side in ("danes", "saxons")}
     assert len(by_side["danes"]) == 3 and len(by_side["saxons"]) == 2  # Guthrum 8-3, Alfred 7-2
-    assert len(by_side["danes"][0].options) == 8 and len(by_side["saxons"][0].options) == 7
+    assert (
+        len(by_side["danes"][0].options) == 8 + 1 and len(by_side["saxons"][0].options) == 7 + 1
+    )  # + auto
     assert all(
         d.private and d.deadline_hours == 8.0 for d in done.asked if d.id.startswith("duel1")
     )
@@ -253,7 +255,7 @@ def test_a_refused_challenge_rolls_on_the_table(result: str) -> None:
         elif result == "champion":
             assert plays  # Alfred's (plain) champion fights: 6 cards, discard 1
             discards = [d for d in done.asked if ":discard" in d.id and d.who == "saxons"]
-            assert len(discards) == 1 and len(discards[0].options) == 6
+            assert len(discards) == 1 and len(discards[0].options) == 6 + 1  # + auto
         else:
             assert lps == state.leader(alfred).points and not plays
         return
@@ -344,7 +346,7 @@ def test_the_tables_drive_play(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(duel, "HANDS", GridTable(HANDS.name, HANDS.columns, rows))
     done, _, _ = challenged(battle("duels"), "accept")
     danish = [d for d in done.asked if ":discard" in d.id and d.who == "danes"]
-    assert len(danish) == 4 and len(danish[0].options) == 9  # Guthrum now 9 cards, 4 away
+    assert len(danish) == 4 and len(danish[0].options) == 9 + 1  # Guthrum now 9 cards, 4 away
     always = ScoreTable(REFUSED.name, (Band(1, 6, "lose_lp", "Loose 1 LP."),))
     monkeypatch.setattr(duel, "REFUSED", always)
     monkeypatch.setattr(duel, "REFUSAL_LPS", 2)
