@@ -243,9 +243,12 @@ def invoke(ctx: Context, side: str) -> None:
 
 
 def holy_leader(state: BattleState, side: str) -> Leader | None:
-    """The side's first holy person able to spend an LP now, or None."""
+    """The side's first holy person able to spend an LP now (one left this turn, not in
+    combat: "allocate LPs if not in combat"), or None."""
     for leader in state.leaders:
         if leader.side != side or not HOLY_PERSON.of(leader):
+            continue
+        if leadership.in_combat(state, leader):
             continue
         if leadership.available(state, leader) >= HOLY_PERSON_LPS:
             return leader

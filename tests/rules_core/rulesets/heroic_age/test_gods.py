@@ -371,3 +371,12 @@ def test_the_pack_drives_play(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(gods, "DRINKING_DPS", 3)
     drunk = run(lambda ctx: gods.invoke(ctx, "danes"), rigged(battle(), "JC"))
     assert {DPS.of(u) for u in drunk.state.units_of("danes") if u.type == "retinue"} == {3}
+
+
+def test_no_holy_question_when_his_unit_is_in_combat() -> None:
+    state = rigged(battle(), "QH")
+    alfred = state.leader(leader_named(state, "King Alfred"))
+    home = state.unit(str(alfred.attached_to))
+    state = state.with_unit(replace(home, status={**home.status, "in_combat": True}))
+    done = run(lambda ctx: gods.invoke(ctx, "danes"), state)
+    assert not [d for d in done.asked if d.topic == "holy"]
