@@ -44,6 +44,7 @@ def _lose(ctx: Context, unit: Unit, move: str) -> None:
     else:
         ctx.set_status(unit.id, "breaks", broken=True, unformed=True, pursuing=False)
         u.knock_on_loss(ctx, ctx.state.unit(unit.id), "broke")
+        u.standard_leaves(ctx, ctx.state.unit(unit.id), "routing")
         flee(ctx, unit.id)
 
 
@@ -61,6 +62,8 @@ def fall_back(ctx: Context, unit: Unit) -> None:
 def flee(ctx: Context, unit_id: str) -> None:
     """A broken unit's full unformed move away; unable to move, it surrenders to an enemy
     within 2"."""
+    if not u.alive(ctx.state, unit_id):
+        return
     unit = ctx.state.unit(unit_id)
     length = movement.fast_distance(ctx, unit, "Break")
     heading = measure.away_heading(ctx.state, unit)

@@ -67,7 +67,7 @@ def needs_control_test(ctx: Context, unit: Unit) -> bool:
     return not any(u.leader_gap(ctx.state, ld, unit) <= reach for ld in friends)
 
 
-def control_modifiers(unit: Unit, a_grade: str) -> list[Modifier]:
+def control_modifiers(unit: Unit, a_grade: int) -> list[Modifier]:
     """The control test's modifiers: levels above Present, Shaken, an A grade's choice."""
     table = tables.CONTROL_MODIFIERS
     found = []
@@ -77,15 +77,22 @@ def control_modifiers(unit: Unit, a_grade: str) -> list[Modifier]:
         found.append(Modifier(each * above, f"{above} level(s) above Present"))
     if u.level(unit) == "shaken":
         found.append(Modifier(tables.whole(table, "shaken", "modifier"), "Shaken"))
-    if unit.quality == "A" and a_grade in ("plus", "minus"):
+    if unit.quality == "A" and a_grade:
         size = tables.whole(table, "a_grade", "modifier")
-        found.append(Modifier(size if a_grade == "plus" else -size, f"A grade chose {a_grade}"))
+        chose = "+" if a_grade > 0 else "-"
+        found.append(Modifier(size if a_grade > 0 else -size, f"A grade chose {chose}1"))
     return found
+
+
+def a_grade_choice(order: Order | None) -> int:
+    """An A grade's optional +1 or -1 on its control test, from its order's ``a_grade``."""
+    value = order.params.get("a_grade", 0) if order else 0
+    return int(value) if isinstance(value, int | float) and value in (-1, 1) else 0
 
 
 def control_test(ctx: Context, unit: Unit, order: Order | None) -> str:
     """1 AvD with modifiers on the Control Test table; the result is kept in ``control``."""
-    a_grade = str(order.params.get("a_grade", "none")) if order else "none"
+    a_grade = a_grade_choice(order)
     why = "to cease pursuit" if PURSUING.of(unit) else 'more than 2" from a leader'
     roll = ctx.dice.avd(f"Control test: {unit.name} ({why})", 1, control_modifiers(unit, a_grade))
     roll = gods.reroll(ctx, unit.side, f"control test of {unit.name}", roll)
@@ -332,9 +339,7 @@ def manoeuvre(ctx: Context, unit: Unit, order: Order) -> None:
 
 
 def _facing_for(unit: Unit, order: Order) -> float:
-    facing = order.params.get("facing")
-    if isinstance(facing, int | float) and not isinstance(facing, bool):
-        return float(facing) % 360
+    """A change of direction faces the order's point (an about face is its own manoeuvre)."""
     if order.params.get("to") is not None:
         return facing_towards((unit.x, unit.y), point_param(order, "to"))
     return unit.facing

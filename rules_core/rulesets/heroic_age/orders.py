@@ -15,7 +15,6 @@ from rules_core.state import BattleState, Point, Unit
 from rules_core.toolkit import g, param_number, zone_words
 
 YES_NO = ("no", "yes")
-A_GRADE = ("none", "plus", "minus")  # "+/- 1 optional if A Grade" on a control test
 MANOEUVRE_OPTIONS = (
     "change_direction", "about_face", "side_step", "embark", "form_up",
 )  # fmt: skip
@@ -29,7 +28,7 @@ UNIT_ORDER_KINDS = (
             Param("to", "point"),
             Param("extra_d6", "choice", False, YES_NO),  # declared before the roll
             Param("stop_short", "choice", False, YES_NO),  # declared before the roll
-            Param("a_grade", "choice", False, A_GRADE),  # an A grade's +/-1 on a control test
+            Param("a_grade", "number", False),  # an A grade's +1 or -1 on a control test
         ),
     ),
     OrderKind(
@@ -37,9 +36,8 @@ UNIT_ORDER_KINDS = (
         "Manoeuvre",
         params=(
             Param("option", "choice", True, MANOEUVRE_OPTIONS),
-            Param("to", "point", False),
-            Param("facing", "number", False),
-            Param("a_grade", "choice", False, A_GRADE),
+            Param("to", "point", False),  # where a change of direction faces, a side-step goes
+            Param("a_grade", "number", False),
         ),
     ),
     OrderKind("rest", "Rest and reform (stay stationary to remove a DP)"),
@@ -80,6 +78,11 @@ def _problem(
     state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
 ) -> str | None:
     engaged = bool(u.engaged_with(state, unit))
+    choice = order.params.get("a_grade")
+    if choice is not None and choice not in (-1, 0, 1):
+        return "the A grade's control test choice (number) is +1, -1 or 0"
+    if choice and unit.quality != "A":
+        return "only an A grade may add or take 1 from its control test"
     if order.kind in ("move", "manoeuvre", "charge", "shoot") and (
         BROKEN.of(unit) or RETIRING.of(unit)
     ):

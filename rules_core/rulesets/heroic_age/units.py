@@ -235,11 +235,16 @@ def knock_on_retire(ctx: Context, unit: Unit) -> None:
         elif other.side == unit.side and apart <= dp_reach and lower_or_equal(other, unit):
             dps = tables.whole(tables.DP_CAUSES, "friend_retiring", "dps")
             add_dps(ctx, other.id, dps, f'{unit.name} retiring within {dp_reach:g}"', "morale")
+    standard_leaves(ctx, unit, "retiring")
+
+
+def standard_leaves(ctx: Context, unit: Unit, how: str) -> None:
+    """ "-1 Battle Standard routing or retiring": its contingent drops a level."""
     if any(BATTLE_STANDARD.of(ld) for ld in leaders_with(ctx.state, unit)):
         levels = tables.whole(tables.AGGRESSION_CAUSES, "standard_retiring", "levels")
-        for friend in ctx.state.units_of(unit.side):
+        for friend in list(ctx.state.units_of(unit.side)):
             if friend.group == unit.group:
-                change_aggression(ctx, friend.id, levels, "the battle standard is retiring")
+                change_aggression(ctx, friend.id, levels, f"the battle standard is {how}")
 
 
 def mark_retiring(ctx: Context, unit_id: str, reason: str) -> None:

@@ -108,7 +108,7 @@ def test_an_army_all_shaken_or_broken_loses() -> None:
 def test_control_test_modifiers_and_a_shaken_halt_retires() -> None:
     state = at("movement", danes1=(10, 10, 0))
     unit = state.unit("danes1")  # A grade, Blood Lust: +2
-    mods = movement.control_modifiers(unit, "minus")
+    mods = movement.control_modifiers(unit, -1)
     assert [m.value for m in mods] == [2, -1]
     shaken = status(at("movement", saxons5=(20, 10, 0)), "saxons5", aggression="shaken")
     ctx = context(shaken, [2, 3, 3])  # AvD 2 -1 Shaken: retire
@@ -314,3 +314,22 @@ def test_the_free_hack_causes_a_casualty_for_every_3_plus() -> None:
     assert CASUALTIES.of(ctx.state.unit("saxons1")) == 1
     assert not UNFORMED.of(ctx.state.unit("saxons1"))
     assert isinstance(Modifier(1), Modifier)
+
+
+def test_the_battle_standard_routing_costs_its_contingent_a_level() -> None:
+    state = at("after_combat", saxons3=(10, 5, 0), saxons4=(20, 5, 0), danes2=(10, 7.0, 180))
+    ctx = context(state, [3, 3])
+    after._lose(ctx, ctx.state.unit("saxons3"), "break")  # Alfred carries the standard
+    assert AGGRESSION.of(ctx.state.unit("saxons4")) == "shaken"  # present -1
+
+
+def test_only_an_a_grade_may_choose_plus_or_minus_one_on_its_control_test() -> None:
+    state = at("movement", saxons1=(6, 4, 0), saxons3=(15, 4, 0))
+    plus = {"to": [6, 8], "a_grade": 1}
+    assert isinstance(RULES.judge(state, Order("saxons1", "move", plus)), Illegal)
+    assert isinstance(
+        RULES.judge(state, Order("saxons3", "move", {**plus, "to": [15, 8]})), Preview
+    )
+    wild = {"to": [15, 8], "a_grade": 2}
+    assert isinstance(RULES.judge(state, Order("saxons3", "move", wild)), Illegal)
+    assert movement.a_grade_choice(Order("saxons3", "move", {"a_grade": -1})) == -1

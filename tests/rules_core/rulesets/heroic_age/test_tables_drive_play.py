@@ -63,7 +63,7 @@ def test_control_test_modifiers_come_from_the_table(monkeypatch: pytest.MonkeyPa
     unit = at("movement", danes1=(10, 10, 0)).unit("danes1")
     table = swapped(tables.CONTROL_MODIFIERS, "above_present", "modifier", 4)
     monkeypatch.setattr(tables, "CONTROL_MODIFIERS", swapped(table, "a_grade", "modifier", 3))
-    assert [m.value for m in movement.control_modifiers(unit, "plus")] == [8, 3]
+    assert [m.value for m in movement.control_modifiers(unit, 1)] == [8, 3]
 
 
 def test_missile_dice_per_stand_and_halving_come_from_the_table(
