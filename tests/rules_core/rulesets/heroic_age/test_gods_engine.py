@@ -103,3 +103,36 @@ def test_the_record_of_draws_and_a_duel_verifies_and_hides_the_other_hand() -> N
     whole = BattleRecord.start(state, SEED).extended(result.entries).revealed(SEED)
     report = verify(json.loads(json.dumps(whole.to_dict())))
     assert report.ok, report
+
+
+def test_a_battle_with_challenges_every_turn_plays_out_and_verifies() -> None:
+    from rules_core.events import ArrivedOrLeft
+    from rules_core.rulesets.heroic_age.demo import orders_for
+    from rules_core.rulesets.heroic_age.sample import sample_battle
+
+    seed = bytes([3]) * 32
+    first = engine.begin(RULES, sample_battle(max_turns=6))
+    result = Resolution(first, (), ())
+    pairs = (("danes_guthrum", "saxons_alfred"), ("saxons_aethelnoth", "danes_ubba"))
+    for _ in range(3000):
+        state = result.state
+        if state.outcome is not None:
+            break
+        if state.pending is not None:
+            asked = state.pending.decision
+            given = Answer(asked.id, asked.default, asked.who)
+            result = result.then(engine.answer(RULES, seed, state, given))
+            continue
+        sides = engine.waiting(RULES, state).sides
+        orders = [o for s in sides for o in orders_for(RULES, state, s)]
+        if state.cursor.step == "leadership":
+            challenges = [Order(a, "challenge", {"leader": b}) for a, b in pairs]
+            orders += [o for o in challenges if RULES.legal(state, o) is not None]
+        result = result.then(engine.run(RULES, seed, state, orders))
+    assert result.state.outcome is not None
+    exchanges = [e for e in result.events if isinstance(e, TestResolved) and "exchange" in e.test]
+    killed = [e for e in result.events if isinstance(e, ArrivedOrLeft) and not e.arrived]
+    assert exchanges and killed  # duels were fought and someone died
+    whole = BattleRecord.start(first, seed).extended(result.entries).revealed(seed)
+    report = verify(json.loads(json.dumps(whole.to_dict())))
+    assert report.ok and report.draws > 54, report
