@@ -13,6 +13,7 @@ from rules_core.geometry import Footprint, contact_edge
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import (
+    BROKEN,
     CHARGE_COMBAT,
     CHARGED,
     DPS,
@@ -34,17 +35,18 @@ class Side:
 
 
 def clusters(state: BattleState) -> list[tuple[Side, Side]]:
-    """Every combat: units joined by contact with enemies, as two sides (initiative order)."""
+    """Every combat: units joined by contact with enemies, as two sides (initiative order);
+    broken units do not fight (pursuers hack them in the moves after combat)."""
     seen: set[str] = set()
     found: list[tuple[Side, Side]] = []
     for unit in state.units:
-        if unit.id in seen or not u.engaged_with(state, unit):
+        if unit.id in seen or BROKEN.of(unit) or not u.engaged_with(state, unit):
             continue
         group, todo = {unit.id}, [unit]
         while todo:
             here = todo.pop()
             for enemy in u.engaged_with(state, here):
-                if enemy.id not in group:
+                if enemy.id not in group and not BROKEN.of(enemy):
                     group.add(enemy.id)
                     todo.append(enemy)
         seen |= group
