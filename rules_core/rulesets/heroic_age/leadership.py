@@ -38,10 +38,12 @@ from rules_core.rulesets.heroic_age.status import (
     AGGRESSION,
     AGGRESSION_ORDER,
     BATTLE_STANDARD,
+    BROKEN,
     DPS,
     HOLY_CALLED,
     IN_COMBAT,
     LPS_SPENT,
+    RETIRING,
 )
 from rules_core.state import BattleState, Leader, Unit
 from rules_core.toolkit import checked_orders, engaged, g
@@ -288,11 +290,16 @@ def _carry_out(ctx: Context, leader: Leader, order: Order) -> None:
 
 
 def contingent(state: BattleState, leader: Leader) -> list[Unit]:
-    """The units of a leader's contingent free to advance (not in combat)."""
+    """The units of a leader's contingent free to advance (not in combat, broken or
+    retiring)."""
     return [
         u
         for u in state.units_of(leader.side)
-        if u.group == leader.group and not IN_COMBAT.of(u) and not engaged(state, u)
+        if u.group == leader.group
+        and not IN_COMBAT.of(u)
+        and not BROKEN.of(u)
+        and not RETIRING.of(u)
+        and not engaged(state, u)
     ]
 
 

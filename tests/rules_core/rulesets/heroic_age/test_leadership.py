@@ -222,3 +222,11 @@ def test_the_costs_drive_play(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not RULES.judge(state, Order(ubba, "remove_dp", {"unit": hird})).legal
     done = run(leadership.resolve, state, orders=(Order(ubba, "signal_advance", {}),), key=KEY)
     assert abs(state.unit(hird).y - done.state.unit(hird).y - 4.0) < 1e-6
+
+
+def test_broken_or_retiring_units_do_not_advance_on_the_signal() -> None:
+    state = battle("leadership", gap=20.0)
+    ubba = leader_named(state, "Ubba Ragnarsson")
+    hird, bondi = unit_named(state, "Ubba's Hird"), unit_named(state, "Ubba's Bondi")
+    state = with_status(with_status(state, hird, retiring=True), bondi, broken=True)
+    assert not RULES.judge(state, Order(ubba, "signal_advance", {})).legal  # nobody to move
