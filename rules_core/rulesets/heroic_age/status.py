@@ -42,7 +42,8 @@ Leaders (``Scope.LEADER``; LPs are ``Leader.points``)
   cinc, special_weapon, heroic_champion, holy_person, battle_standard  roster flags (a
                     battle standard or heroic champion is "attached" to the unit its leader
                     stands with, ``Leader.attached_to``)
-  wounds            wounds taken (risk to leader; personal combat: three kill)
+  wounds            declared for the map's badge; the count is the field ``Leader.wounds``
+                    (``units.add_wound``: risk to leader; personal combat: three kill)
   (a killed leader is removed from the state: ``units.kill_leader``; the side's
   ``cinc_killed`` flag records a commander-in-chief's death)
   lps_spent         LPs spent this turn (leadership.py)

@@ -8,6 +8,7 @@ These are the calls the god pack, leadership and personal combat (wave-gods) use
 - ``add_dps(ctx, unit_id, n, reason, cause)``: ``cause`` one of combat, shooting, morale,
   fatigue, manoeuvre; with 4 DPs, further DPs of the first three drop a level instead.
 - ``lose_lps(ctx, leader_id, n, reason)``: LPs down; at 0 LPs the leader is killed.
+- ``add_wound(ctx, leader_id, reason)``: one more wound (``Leader.wounds``).
 - ``kill_leader(ctx, leader_id, reason)``: removed; his contingent drops a level; a
   commander-in-chief's side gets ``cinc_killed``.
 """
@@ -270,6 +271,13 @@ def lose_lps(ctx: Context, leader_id: str, n: int, reason: str) -> None:
         kill_leader(ctx, leader_id, f"0 LPs ({reason})")
 
 
+def add_wound(ctx: Context, leader_id: str, reason: str) -> None:
+    """One more wound on a leader (``Leader.wounds``, which the map shows)."""
+    leader = ctx.state.leader(leader_id)
+    ctx.emit(StatusChanged(leader.id, WOUNDS.key, leader.wounds, leader.wounds + 1, reason))
+    ctx.state = ctx.state.with_leader(replace(leader, wounds=leader.wounds + 1))
+
+
 def kill_leader(ctx: Context, leader_id: str, reason: str) -> None:
     """A leader is killed: removed; -1 level to his contingent; a CinC's side is marked."""
     leader = next((ld for ld in ctx.state.leaders if ld.id == leader_id), None)
@@ -297,8 +305,7 @@ def risk_to_leaders(ctx: Context, unit: Unit, why: str) -> None:
         if hit.result == "killed":
             kill_leader(ctx, leader.id, hit.text)
             continue
-        fresh = ctx.state.leader(leader.id)
-        ctx.set_leader_status(leader.id, hit.text, wounds=WOUNDS.of(fresh) + 1)
+        add_wound(ctx, leader.id, hit.text)
         lose_lps(ctx, leader.id, -tables.LEADER_HIT_LPS[hit.result], hit.text)
 
 

@@ -333,3 +333,11 @@ def test_only_an_a_grade_may_choose_plus_or_minus_one_on_its_control_test() -> N
     wild = {"to": [15, 8], "a_grade": 2}
     assert isinstance(RULES.judge(state, Order("saxons3", "move", wild)), Illegal)
     assert movement.a_grade_choice(Order("saxons3", "move", {"a_grade": -1})) == -1
+
+
+def test_a_light_wound_is_counted_on_the_leader_and_costs_one_lp() -> None:
+    state = at("combat", danes1=(10, 10, 0))
+    ctx = context(state, [1, 5])
+    u.risk_to_leaders(ctx, ctx.state.unit("danes1"), "combat")
+    ubba = ctx.state.leader("danes_ubba")
+    assert (ubba.wounds, ubba.points) == (1, 3)
