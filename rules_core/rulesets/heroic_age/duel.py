@@ -277,6 +277,8 @@ def fight(ctx: Context, a: Fighter, b: Fighter) -> None:
                 ctx.set_leader_status(
                     f.leader, f"wounded in personal combat ({f.name})", duel_wounds=wounds[f.leader]
                 )
+                if not f.champion:  # the leader's own wound: on the map's badge too
+                    units.add_wound(ctx, f.leader, "personal combat")
         for f, card in ((first, played[0]), (second, answer[0])):
             ctx.cards(decks[f.side]).discard(None, card)
         if result.advantage == "first":

@@ -13,6 +13,7 @@ from rules_core.events import (
     CardMoved,
     DecisionAnswered,
     DecisionRequested,
+    StatusChanged,
     TestResolved,
 )
 from rules_core.rulesets.heroic_age import duel
@@ -354,3 +355,18 @@ def test_the_tables_drive_play(monkeypatch: pytest.MonkeyPatch) -> None:
     alfred = leader_named(state, "King Alfred")
     refused, _, _ = challenged(state, "refuse")
     assert refused.state.leader(alfred).points == state.leader(alfred).points - 2
+
+
+def test_a_leaders_own_duel_wounds_show_on_his_badge() -> None:
+    state = battle("duels")
+    done, _, _ = challenged(state, "accept")
+    hurt = {
+        e.subject: e.new
+        for e in done.ctx.events
+        if isinstance(e, StatusChanged) and e.field == "duel_wounds" and e.new
+    }
+    assert hurt  # someone was wounded in this duel
+    for leader_id, count in hurt.items():
+        survivor = next((ld for ld in done.state.leaders if ld.id == leader_id), None)
+        if survivor is not None:
+            assert survivor.wounds == state.leader(leader_id).wounds + count
