@@ -101,10 +101,17 @@ async def test_a_turn_of_the_heroic_age_through_discord(aide: Harness, fixed_see
     intruder = await h.click(h.alice, asked, label="go first")
     assert intruder.ephemeral and intruder.content == "This question is not yours to answer."
     chosen = await answer(h, where, BATTLE, h.bob, asked, "go second")
-    check_post(h, chosen, title("Initiative"), "Movement", [h.alice, h.bob])
+    check_post(h, chosen, title("Initiative"), "Leadership", [h.alice, h.bob])
     assert "Order of play: Wessex, Danes (Danes won the initiative and goes second)" in (
         lines(chosen)
     )
+    assert "The god pack: 10♣ for Danes: 10 → Number cards other than 3, 5 or 7: No impact" in (
+        lines(chosen)
+    )
+
+    # Leadership: no leader spends LPs this turn; both confirm and Movement opens.
+    led = await confirm(h, where, BATTLE, h.alice, h.bob)
+    check_post(h, led, title("Leadership"), "Movement", [h.alice, h.bob])
 
     # Movement now; the Missile exchange planned ahead in the same visit.
     assert await kinds(h, h.alice, where) == {
@@ -166,9 +173,10 @@ async def test_a_turn_of_the_heroic_age_through_discord(aide: Harness, fixed_see
     log = full_log(after)
     assert log[0] == "Danes chose follow up"
     assert "— Turn 1: End of turn —" in log and "— Turn 2: Initiative —" in log
-    assert [r.embeds[0]["title"] for r in reports(h, where, BATTLE)][-5:] == [
+    assert [r.embeds[0]["title"] for r in reports(h, where, BATTLE)][-6:] == [
         f"{BATTLE} — Set-up · Deployment",
         title("Initiative"),
+        title("Leadership"),
         title("Movement"),
         title("Combat: charges"),
         title("Combat: moves after combat"),

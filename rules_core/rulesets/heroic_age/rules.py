@@ -23,7 +23,7 @@ The sheet gives no victory condition: see ``outcome``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules_core.codec import Json, number_or
@@ -233,12 +233,18 @@ class HeroicAgeRules(Rules):
     def preview(self, state: BattleState, order: Order) -> Verdict:
         """What an order will do, with the numbers, or why it is illegal."""
         if order.kind in LEADERSHIP_KINDS:
-            return super().preview(state, order)
+            return leadership.preview(state, order)
         if order.kind == "place":
             return orders.place(
                 state, order, self.deployment_zone(state, state.unit(order.actor).side)
             )
         return orders.preview(state, order, self.parameter_values(state.parameters))
+
+    def join_orders(
+        self, state: BattleState, earlier: Sequence[Order], order: Order
+    ) -> tuple[tuple[Order, ...], str | None]:
+        """A leader's orders add up to no more LPs than he has left (``leadership``)."""
+        return leadership.join_orders(state, earlier, order, self.kinds_by_id())
 
     def turn_problem(self, state: BattleState, side: str) -> str | None:
         """None: in a simultaneous phase either side may always give orders."""

@@ -49,6 +49,8 @@ Leaders (``Scope.LEADER``; LPs are ``Leader.points``)
   lps_spent         LPs spent this turn (leadership.py)
   duel_wounds       wounds taken in the current personal combat (duel.py)
   in_duel           fighting a personal combat now (duel.py)
+  challenge         the enemy leader he challenged in the Leadership step, fought in the
+                    personal combats step (leadership.py, duel.py)
 
 Sides (``Scope.SIDE``)
   initiative_roll   its initiative die this turn (with the +1 for more LPs)
@@ -119,6 +121,7 @@ WOUNDS = Count("wounds", "wounds", Badge("count", "{} wd", "bad"), Scope.LEADER)
 LPS_SPENT = Count("lps_spent", "LPs spent this turn", scope=Scope.LEADER, private=True)
 DUEL_WOUNDS = Count("duel_wounds", "wounds in this personal combat", scope=Scope.LEADER)
 IN_DUEL = Flag("in_duel", "fighting a personal combat", scope=Scope.LEADER)
+CHALLENGE = Text("challenge", "the enemy leader he challenged this turn", Scope.LEADER)
 
 # -- sides -------------------------------------------------------------------------------------
 INITIATIVE_ROLL = Count("initiative_roll", "initiative roll this turn", scope=Scope.SIDE)
@@ -165,6 +168,7 @@ STATUSES = sheet(
     LPS_SPENT,
     DUEL_WOUNDS,
     IN_DUEL,
+    CHALLENGE,
     INITIATIVE_ROLL,
     HOLY_CALLED,
     CAMP_FOLLOWERS_USED,
