@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations_with_replacement
-from math import comb, factorial
+from math import comb, factorial, gcd, lcm
 from typing import TYPE_CHECKING
 
 from rules_core.codec import Json
@@ -37,68 +38,83 @@ QUERY_KINDS = ("charge", "shoot", "test")  # what a player may ask about without
 
 
 class Dist:
-    """An exact probability distribution over integers (value → chance, chances sum to 1)."""
+    """An exact probability distribution over integers: whole-number weights over one common
+    denominator (integer arithmetic keeps a combat's convolutions fast), read as Fractions."""
 
-    __slots__ = ("_chances",)
+    __slots__ = ("_den", "_weights")
 
     def __init__(self, chances: Mapping[int, Fraction]) -> None:
-        kept = {value: chance for value, chance in chances.items() if chance}
+        kept = {value: Fraction(chance) for value, chance in chances.items() if chance}
         if sum(kept.values()) != 1:
             raise ValueError(f"chances must add up to 1, got {sum(kept.values())}")
-        self._chances = dict(sorted(kept.items()))
+        den = lcm(*(c.denominator for c in kept.values()))
+        self._set({v: c.numerator * (den // c.denominator) for v, c in kept.items()}, den)
+
+    def _set(self, weights: Mapping[int, int], den: int) -> None:
+        shared = gcd(den, *weights.values())
+        self._weights = {v: w // shared for v, w in sorted(weights.items()) if w}
+        self._den = den // shared
+
+    @classmethod
+    def _made(cls, weights: Mapping[int, int], den: int) -> Dist:
+        """A distribution from whole weights over ``den`` already known to add up to it."""
+        made = cls.__new__(cls)
+        made._set(weights, den)
+        return made
 
     @classmethod
     def certain(cls, value: int) -> Dist:
         """Always ``value``."""
-        return cls({value: ONE})
+        return cls._made({value: 1}, 1)
 
     @classmethod
     def die(cls, kind: str = "D6") -> Dist:
         """One die of a kind ("D6", "AvD", "D2".."D100")."""
-        faces = faces_of(kind)
-        return cls.weighted(faces)
+        return cls.weighted(faces_of(kind))
 
     @classmethod
     def weighted(cls, values: Iterable[int]) -> Dist:
         """Each value equally likely (repeats count more, as the AvD's 3s and 4s)."""
         listed = list(values)
-        chances: dict[int, Fraction] = {}
+        weights: dict[int, int] = {}
         for value in listed:
-            chances[value] = chances.get(value, Fraction(0)) + Fraction(1, len(listed))
-        return cls(chances)
+            weights[value] = weights.get(value, 0) + 1
+        return cls._made(weights, len(listed))
 
     @classmethod
     def binomial(cls, n: int, p: Fraction) -> Dist:
         """Successes among ``n`` independent tries that each succeed with chance ``p``."""
-        return cls({k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)})
+        yes, den = p.numerator, p.denominator
+        no = den - yes
+        return cls._made({k: comb(n, k) * yes**k * no ** (n - k) for k in range(n + 1)}, den**n)
 
     def items(self) -> list[tuple[int, Fraction]]:
         """(value, chance) from the lowest value up."""
-        return list(self._chances.items())
+        return [(v, Fraction(w, self._den)) for v, w in self._weights.items()]
 
     def chance(self, value: int) -> Fraction:
         """The chance of exactly ``value``."""
-        return self._chances.get(value, Fraction(0))
+        return Fraction(self._weights.get(value, 0), self._den)
 
     def where(self, test: Callable[[int], bool]) -> Fraction:
         """The chance that the value passes ``test``."""
-        return sum((c for v, c in self._chances.items() if test(v)), Fraction(0))
+        return Fraction(sum(w for v, w in self._weights.items() if test(v)), self._den)
 
     def map(self, change: Callable[[int], int]) -> Dist:
         """The distribution of ``change(value)``."""
-        found: dict[int, Fraction] = {}
-        for value, chance in self._chances.items():
+        found: dict[int, int] = {}
+        for value, weight in self._weights.items():
             key = change(value)
-            found[key] = found.get(key, Fraction(0)) + chance
-        return Dist(found)
+            found[key] = found.get(key, 0) + weight
+        return Dist._made(found, self._den)
 
     def __add__(self, other: Dist) -> Dist:
         """The sum of two independent values (convolution)."""
-        found: dict[int, Fraction] = {}
-        for a, pa in self._chances.items():
-            for b, pb in other._chances.items():
-                found[a + b] = found.get(a + b, Fraction(0)) + pa * pb
-        return Dist(found)
+        found: dict[int, int] = {}
+        for a, wa in self._weights.items():
+            for b, wb in other._weights.items():
+                found[a + b] = found.get(a + b, 0) + wa * wb
+        return Dist._made(found, self._den * other._den)
 
     def __sub__(self, other: Dist) -> Dist:
         """The difference of two independent values."""
@@ -106,11 +122,14 @@ class Dist:
 
     def then(self, follow: Callable[[int], Dist]) -> Dist:
         """A second value that depends on this one (hits, then the saves against them)."""
-        found: dict[int, Fraction] = {}
-        for value, chance in self._chances.items():
-            for result, p in follow(value)._chances.items():
-                found[result] = found.get(result, Fraction(0)) + chance * p
-        return Dist(found)
+        branches = [(weight, follow(value)) for value, weight in self._weights.items()]
+        common = lcm(*(branch._den for _, branch in branches))
+        found: dict[int, int] = {}
+        for weight, branch in branches:
+            scale = weight * (common // branch._den)
+            for result, w in branch._weights.items():
+                found[result] = found.get(result, 0) + scale * w
+        return Dist._made(found, self._den * common)
 
     def times(self, n: int) -> Dist:
         """The sum of ``n`` independent copies (``n`` at least 1)."""
@@ -125,13 +144,15 @@ class Dist:
         return total
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Dist) and self._chances == other._chances
+        return (
+            isinstance(other, Dist) and self._den == other._den and self._weights == other._weights
+        )
 
     def __hash__(self) -> int:
-        return hash(tuple(self._chances.items()))
+        return hash((self._den, tuple(self._weights.items())))
 
     def __repr__(self) -> str:
-        return f"Dist({ {v: str(c) for v, c in self._chances.items()} })"
+        return f"Dist({ {v: str(c) for v, c in self.items()} })"
 
 
 def success_chance(kind: str, target: int) -> Fraction:
@@ -183,16 +204,9 @@ class RollSpec:
 
     def distribution(self) -> Dist:
         """The exact distribution of the roll's total, as ``Roll.total`` would read it."""
-        n, bonus = self.dice, self.bonus
-        if self.mode == "pool":
-            assert self.target is not None
-            hits = Dist.binomial(n, success_chance(self.kind, self.target))
-            return hits.map(lambda s: max(0, s + bonus))
-        if self.mode == "max":
-            return _highest(n, self.kind).map(lambda v: v + bonus)
-        if self.keep is not None:
-            return _kept(n, self.kind, self.keep, self.keep_lowest).map(lambda v: v + bonus)
-        return Dist.die(self.kind).times(n).map(lambda v: v + bonus)
+        return _distribution(
+            self.dice, self.kind, self.mode, self.target, self.keep, self.keep_lowest, self.bonus
+        )
 
     def describe(self) -> str:
         """The roll in words as the odds show it, e.g. "Shooting: 4D6>=5 +1 close range"."""
@@ -202,6 +216,22 @@ class RollSpec:
         mods = "".join(f" {m.describe()}" for m in self.modifiers)
         count = "".join(f" [{m.value:+d} dice {m.reason}]" for m in self.dice_modifiers)
         return f"{self.label}: {text}{count}{mods}"
+
+
+@lru_cache(maxsize=4096)
+def _distribution(
+    n: int, kind: str, mode: str, target: int | None, keep: int | None, lowest: bool, bonus: int
+) -> Dist:
+    """The distribution of a roll's total (kept: a combat asks for the same rolls many times)."""
+    if mode == "pool":
+        assert target is not None
+        hits = Dist.binomial(n, success_chance(kind, target))
+        return hits.map(lambda s: max(0, s + bonus))
+    if mode == "max":
+        return _highest(n, kind).map(lambda v: v + bonus)
+    if keep is not None:
+        return _kept(n, kind, keep, lowest).map(lambda v: v + bonus)
+    return Dist.die(kind).times(n).map(lambda v: v + bonus)
 
 
 def _highest(n: int, kind: str) -> Dist:
@@ -235,11 +265,10 @@ def band_label(band: Band) -> str:
 
 def bands(dist: Dist, table: ScoreTable) -> list[tuple[str, Fraction]]:
     """The chance of each band of a score table, in the table's order (impossible ones left out)."""
-    found: dict[str, Fraction] = {}
+    found = [Fraction(0)] * len(table.bands)
     for value, chance in dist.items():
-        result = table.lookup(value).result
-        found[result] = found.get(result, Fraction(0)) + chance
-    return [(band_label(b), found[b.result]) for b in table.bands if b.result in found]
+        found[table.bands.index(table.lookup(value))] += chance
+    return [(band_label(b), p) for b, p in zip(table.bands, found, strict=True) if p]
 
 
 # -- what a player asks, and what the ruleset answers -------------------------------------
@@ -254,6 +283,12 @@ class OddsQuery:
     unit: str
     target: str | None = None
     params: Mapping[str, Json] = field(default_factory=dict)
+
+    @property
+    def option(self) -> str:
+        """The order's choice parameter (``option``), or ""."""
+        value = self.params.get("option")
+        return value if isinstance(value, str) else ""
 
     @classmethod
     def of_order(cls, order: Order) -> OddsQuery:
@@ -289,13 +324,10 @@ class OddsTable:
         return cls(title, tuple(Chance(label, p) for label, p in pairs if p))
 
     @classmethod
-    def counts(cls, title: str, dist: Dist, noun: str) -> OddsTable:
+    def counts(cls, title: str, dist: Dist, noun: str, plural: str = "") -> OddsTable:
         """A table of each count of a distribution ("0 hits", "1 hit", ...)."""
-        return cls.of(title, ((_count(v, noun), p) for v, p in dist.items()))
-
-
-def _count(value: int, noun: str) -> str:
-    return f"{value} {noun}" if value == 1 else f"{value} {noun}s"
+        many = plural or f"{noun}s"
+        return cls.of(title, ((f"{v} {noun if v == 1 else many}", p) for v, p in dist.items()))
 
 
 @dataclass(frozen=True)
