@@ -86,7 +86,7 @@ def explore(run: Callable[[random.Random], Hashable]) -> dict[Hashable, Fraction
             outcome = run(Branching(prefix))
         except Exhausted as more:
             share = weight / len(more.faces)
-            stack.extend((prefix + (face,), share) for face in more.faces)
+            stack.extend(((*prefix, face), share) for face in more.faces)
             continue
         found[outcome] = found.get(outcome, Fraction(0)) + weight
     return found
