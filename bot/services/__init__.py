@@ -14,6 +14,7 @@ from bot.services.dice import DiceService
 from bot.services.gm import GmService
 from bot.services.hands import HandService
 from bot.services.lookups import LookupService
+from bot.services.odds import OddsService
 from bot.services.outbox import OutboxService
 from bot.services.parameters import ParameterService
 from bot.services.play import PlayService
@@ -39,6 +40,7 @@ class Services:
     outbox: OutboxService
     reference: ReferenceService
     standing: StandingService
+    odds: OddsService
 
     @classmethod
     def build(
@@ -61,4 +63,5 @@ class Services:
             outbox=OutboxService(db, clock),
             reference=ReferenceService(db),
             standing=StandingService(db, clock, play),
+            odds=OddsService(db),
         )

@@ -1,0 +1,99 @@
+"""/odds through Discord: a player asks the chances of a charge, a shot, a test or an order,
+privately, with a bar chart; a unit not theirs is refused; only what their side sees counts."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from tests.e2e.harness import Harness, InteractionResult
+from tests.e2e.skirmish_battle import set_up_battle
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def running(h: Harness) -> None:
+    """The skirmish battle of the other e2e tests, started (deployment open)."""
+    where = h.channel("punic-wars")
+    await set_up_battle(h, where)
+    started = await h.slash(h.gm, "battle start", channel=where)
+    assert not started.ephemeral
+
+
+def chart_of(answer: InteractionResult) -> Image.Image:
+    """The one attachment of an answer, read back as the PNG it claims to be."""
+    (chart,) = answer.files
+    assert chart.filename == "odds.png" and chart.data.startswith(PNG)
+    image = Image.open(io.BytesIO(chart.data))
+    image.verify()
+    return Image.open(io.BytesIO(chart.data))
+
+
+async def test_a_player_gets_the_odds_of_a_charge_privately_with_a_chart(aide: Harness) -> None:
+    await running(aide)
+    where = aide.channel("punic-wars")
+    offered = await aide.autocomplete(aide.alice, "odds charge", "unit", channel=where, unit="")
+    assert [c["value"] for c in offered] == ["Red Spearmen", "Red Archers", "Red Horse"]
+    targets = await aide.autocomplete(
+        aide.alice, "odds charge", "target", channel=where, target="blue"
+    )
+    assert [c["value"] for c in targets] == ["Blue Warriors", "Blue Slingers", "Blue Riders"]
+
+    answer = await aide.slash(
+        aide.alice, "odds charge", channel=where, unit="Red Spearmen", target="Blue Warriors"
+    )
+    assert answer.ephemeral
+    assert "🎲 **Melee: Red Spearmen against Blue Warriors** · Ford" in answer.text
+    assert "**Result for Red Spearmen**" in answer.text
+    # 3D6 hitting on 4+ and one more hit for charging, against 3D6 on 4+: it wins when the
+    # enemy scores no more hits than it does, 42 in 64; a draw when one more, 15 in 64.
+    assert "wins    65.6%" in answer.text and "draws   23.4%" in answer.text
+    assert "Melee: Red Spearmen against Blue Warriors: 3D6>=4 +1 charged" in answer.text
+    assert "Assumed: as if Red Spearmen charged home" in answer.text
+    assert chart_of(answer).size[0] == 640
+
+
+async def test_shots_and_tests_are_answered_or_refused_with_the_reason(aide: Harness) -> None:
+    await running(aide)
+    where = aide.channel("punic-wars")
+    far = await aide.slash(
+        aide.alice, "odds shoot", channel=where, unit="Red Archers", target="Blue Slingers"
+    )
+    assert far.ephemeral and not far.files
+    assert far.text == 'No odds: Blue Slingers is 14" away, beyond 12" range.'
+
+    rally = await aide.slash(aide.bob, "odds test", channel=where, unit="Blue Riders")
+    assert rally.ephemeral and "**Rally test: Blue Riders**" in rally.text
+    assert "3- disordered   50.0%" in rally.text and "4+ rallied      50.0%" in rally.text
+    chart_of(rally)
+
+
+async def test_a_unit_not_yours_is_refused_and_nothing_changes(aide: Harness) -> None:
+    await running(aide)
+    where = aide.channel("punic-wars")
+    before = await aide.slash(aide.gm, "battle status", channel=where)
+    refused = await aide.slash(
+        aide.alice, "odds charge", channel=where, unit="Blue Warriors", target="Red Spearmen"
+    )
+    assert refused.ephemeral and not refused.files
+    assert refused.text == "There is no unit of yours called **Blue Warriors** on the table."
+    outsider = await aide.slash(aide.outsider, "odds test", channel=where, unit="Red Horse")
+    assert outsider.ephemeral and "Only a player of this battle" in outsider.text
+    after = await aide.slash(aide.gm, "battle status", channel=where)
+    assert after.text == before.text
+
+
+async def test_the_odds_of_an_order_by_its_number(aide: Harness) -> None:
+    await running(aide)
+    where = aide.channel("punic-wars")
+    none = await aide.slash(aide.alice, "odds order", channel=where, number=1)
+    assert none.text == "You have no orders given or planned in this battle."
+    placed = await aide.slash(
+        aide.alice, "order place", channel=where, unit="Red Archers", x=26, y=11
+    )
+    assert placed.ephemeral
+    wrong = await aide.slash(aide.alice, "odds order", channel=where, number=2)
+    assert wrong.text == "You have 1 order(s); give 1 to 1."
+    no_roll = await aide.slash(aide.alice, "odds order", channel=where, number=1)
+    assert no_roll.text == "The skirmish rules give no odds for `place`."
