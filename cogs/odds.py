@@ -42,7 +42,7 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
                                                            option))  # fmt: skip
 
     @app_commands.command(name="order", description="The chances of one of your orders")
-    @app_commands.describe(number="Its place in /order mine (1 is the first)")
+    @app_commands.describe(number="Its place in /orders mine (1 is the first)")
     async def order(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 200]
     ) -> None:

@@ -62,7 +62,7 @@ class OddsService:
         return await _answer(loaded, seen, query)
 
     async def of_order(self, place: Place, user_id: int, number: int) -> OddsAnswer:
-        """The odds of the user's ``number``-th order, as ``/order mine`` lists them (orders
+        """The odds of the user's ``number``-th order, as ``/orders mine`` lists them (orders
         for the open step first, then those planned for later steps)."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
