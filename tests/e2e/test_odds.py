@@ -7,8 +7,10 @@ import io
 
 from PIL import Image
 
+from rules_core.plugin import Rules
 from tests.e2e.harness import Harness, InteractionResult
 from tests.e2e.skirmish_battle import set_up_battle
+from tests.e2e.test_hands_matrix import hand_of, set_up
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -97,3 +99,29 @@ async def test_the_odds_of_an_order_by_its_number(aide: Harness) -> None:
     assert wrong.text == "You have 1 order(s); give 1 to 1."
     no_roll = await aide.slash(aide.alice, "odds order", channel=where, number=1)
     assert no_roll.text == "The skirmish rules give no odds for `place`."
+
+
+async def test_the_odds_use_only_what_the_asking_side_may_know(
+    parley: Rules, aide: Harness
+) -> None:
+    """Parley's nerve test counts each side's secret swaps: Blue swaps a card (its secret);
+    Red's odds leave it out, Blue's and the GM's count it."""
+    h, where = aide, aide.channel("hundred-years")
+    await set_up(h, where)
+    for user, side in ((h.alice, "Red"), (h.bob, "Blue")):
+        card = (await hand_of(h, user, where))[0]
+        await h.slash(user, "order give", channel=where, kind="play", unit=side, text=card)
+        await h.slash(user, "order done", channel=where)
+    await h.slash(h.alice, "answer", channel=where, answer="keep")
+    await h.slash(h.bob, "answer", channel=where, answer="swap")
+
+    red = await h.slash(h.alice, "odds test", channel=where, unit="Red Herald")
+    assert red.ephemeral and "Nerve: Red Herald: D6\n" in red.text + "\n"
+    assert "swaps" not in red.text and "4+ holds    50.0%" in red.text
+    chart_of(red)
+    blue = await h.slash(h.bob, "odds test", channel=where, unit="Blue Herald")
+    assert "Nerve: Blue Herald: D6 +1 own swaps" in blue.text
+    assert "4+ holds    66.7%" in blue.text
+    gm = await h.slash(h.gm, "odds test", channel=where, unit="Red Herald")
+    assert "Nerve: Red Herald: D6 -1 swaps by Blue" in gm.text
+    assert "4+ holds    33.3%" in gm.text
