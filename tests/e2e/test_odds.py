@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from rules_core.plugin import Rules
 from tests.e2e.harness import Harness, InteractionResult
 from tests.e2e.skirmish_battle import set_up_battle
 from tests.e2e.test_hands_matrix import hand_of, set_up
+from tests.e2e.test_plan_ahead import step_keys, to_turn_one
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -125,3 +127,26 @@ async def test_the_odds_use_only_what_the_asking_side_may_know(
     gm = await h.slash(h.gm, "odds test", channel=where, unit="Red Herald")
     assert "Nerve: Red Herald: D6 -1 swaps by Blue" in gm.text
     assert "4+ holds    33.3%" in gm.text
+
+
+@pytest.mark.usefixtures("fixed_seed")
+async def test_the_odds_of_an_order_planned_for_a_later_step(aide: Harness) -> None:
+    """Hail Caesar, Rome's turn 1: the archers' shot planned for the Shooting step, by number."""
+    h, where = aide, aide.channel("punic-wars")
+    await to_turn_one(h)
+    keys = await step_keys(h, h.alice)
+    planned = await h.slash(
+        h.alice, "order shoot", channel=where,
+        unit="Cretan Archers", target="Slingers", step=keys["Shooting"],
+    )  # fmt: skip
+    assert planned.content.startswith("🗓️ Planned for **Shooting** — **Cretan Archers**")
+    answer = await h.slash(h.alice, "odds order", channel=where, number=1)
+    assert answer.ephemeral
+    assert "🎲 **Shooting: Cretan Archers at Slingers** · Gergovia" in answer.text
+    assert "Planned for Shooting: odds as the table stands now." in answer.text
+    # Two dice hitting on 5+ (4+, -1 for a target in open order); slingers have no save.
+    assert "0 hits   44.4%\n1 hit    44.4%\n2 hits   11.1%" in answer.text
+    assert "2D6>=5" in answer.text
+    chart_of(answer)
+    theirs = await h.slash(h.bob, "odds order", channel=where, number=1)
+    assert theirs.text == "You have no orders given or planned in this battle."
