@@ -234,6 +234,11 @@ def _distribution(
     return Dist.die(kind).times(n).map(lambda v: v + bonus)
 
 
+def forget() -> None:
+    """Empty the kept distributions (a benchmark times them from cold)."""
+    _distribution.cache_clear()
+
+
 def _highest(n: int, kind: str) -> Dist:
     """The highest of ``n`` dice: P(max ≤ k) = P(one ≤ k)^n."""
     faces = sorted(set(faces_of(kind)))

@@ -15,7 +15,7 @@ import statistics
 import time
 from dataclasses import replace
 
-from rules_core.odds import Odds, OddsQuery, _distribution
+from rules_core.odds import Odds, OddsQuery, forget
 from rules_core.plugin import Rules
 from rules_core.registry import all_rulesets
 from rules_core.state import BattleState, Unit
@@ -33,7 +33,7 @@ def in_front(state: BattleState, unit: Unit, enemy: Unit) -> BattleState:
 
 def timed(rules: Rules, state: BattleState, query: OddsQuery) -> tuple[float, bool]:
     """CPU milliseconds for one cold computation, and whether it gave odds (not a refusal)."""
-    _distribution.cache_clear()
+    forget()
     start = time.process_time()
     found = rules.odds(state, query)
     return (time.process_time() - start) * 1000, isinstance(found, Odds)

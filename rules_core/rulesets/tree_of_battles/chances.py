@@ -30,8 +30,7 @@ def odds(state: BattleState, query: OddsQuery, params: Mapping[str, Json]) -> Od
         return found
     unit, target = found
     if query.kind == "test":
-        cause = str(query.params.get("cause", "out_of_command"))
-        return control_odds(state, unit, cause)
+        return control_odds(state, unit, query.option or "out_of_command")
     if query.kind not in ("charge", "shoot", "melee"):
         return None
     if target is None:
