@@ -132,3 +132,33 @@ def test_break_test_odds_match_every_pair_of_dice(unit_id: str) -> None:
 def test_a_unit_without_ranged_dice_is_refused() -> None:
     found = RULES.odds(sample(), OddsQuery("shoot", "r1", "g1"))
     assert getattr(found, "reason", "")
+
+
+def test_the_losers_break_test_matches_every_round_and_every_test_die() -> None:
+    """Both rounds' pools and saves, then the break test the real rule gives (the loser tests
+    at minus the difference): every die of all of them enumerated."""
+    profiles = {
+        "r5": {"clash": 1, "morale": 0},
+        "g1": {"clash": 1, "morale": 6, "size": "standard"},
+    }
+    state = sample(**profiles, r6={"short": 0}, g2={"short": 0})
+    odds = RULES.odds(state, OddsQuery("charge", "r5", "g1"))
+    charged = STATUSES.apply(state, Scope.UNIT, "r5", {CHARGED.key: True})
+    a, b = charged.unit("r5"), charged.unit("g1")
+    params = RULES.parameter_values(state.parameters)
+    chart = morale.break_table(params, b, "hand_to_hand")
+
+    def round_then_test(rng: random.Random) -> str:
+        ctx = Context(RULES, charged, (), (), rng)
+        hits_a, hits_b = combat.attacks(ctx, a, b, []), combat.attacks(ctx, b, a, [])
+        lost_b = morale.saves(ctx, b, hits_a, morale.save_modifiers(charged, b))
+        lost_a = morale.saves(ctx, a, hits_b, morale.save_modifiers(charged, a))
+        loser = a.id if lost_a > lost_b else b.id if lost_b > lost_a else None
+        why, mods = combat.test_reason(b, loser, abs(lost_a - lost_b))
+        if not why:
+            return "no test"
+        morale.break_test(ctx, b, "hand_to_hand", mods, why)
+        score = next(e.score for e in ctx.events if isinstance(e, TestResolved))
+        return band_label(chart.lookup(score))
+
+    assert table(odds, f"{b.name}'s break test") == explore(round_then_test)
