@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from rules_core.tables import Band, ScoreTable
 
 ONE = Fraction(1)
-QUERY_KINDS = ("charge", "shoot", "test")  # what a player may ask about without an order
+QUERY_KINDS = ("charge", "shoot", "melee", "test")  # what may be asked without an order
 
 
 class Dist:

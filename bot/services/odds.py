@@ -50,8 +50,8 @@ class OddsService:
         option: str | None = None,
     ) -> OddsAnswer:
         """The odds of ``kind`` (charge, shoot, melee, test) by one of the user's units."""
-        if kind not in (*QUERY_KINDS, "melee"):
-            raise InvalidInput(f"`/odds` answers {', '.join(QUERY_KINDS)} or melee, not `{kind}`.")
+        if kind not in QUERY_KINDS:
+            raise InvalidInput(f"`/odds` answers {', '.join(QUERY_KINDS)}, not `{kind}`.")
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
         seen, sides = _seen(loaded, user_id)

@@ -71,3 +71,25 @@ def test_a_query_is_read_off_an_order() -> None:
 
 def test_a_ruleset_gives_no_odds_by_default() -> None:
     assert Rules.odds(object.__new__(Rules), None, OddsQuery("test", "x")) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("ruleset", ["tree_of_battles", "hail_caesar", "skirmish"])
+def test_each_ruleset_refuses_what_does_not_arise_and_ignores_what_it_has_no_odds_for(
+    ruleset: str,
+) -> None:
+    from rules_core import registry
+    from rules_core.odds import Refused
+
+    rules = registry.get(ruleset).rules
+    assert rules is not None
+    state = rules.sample_battle()
+    assert state is not None
+    mine = state.units_of(state.sides[0].id)[0]
+    theirs = state.units_of(state.sides[1].id)[0]
+    apart = rules.odds(state, OddsQuery("melee", mine.id, theirs.id))
+    assert isinstance(apart, Refused) and "not in contact" in apart.reason
+    friend = rules.odds(state, OddsQuery("charge", mine.id, state.units_of(mine.side)[1].id))
+    assert isinstance(friend, Refused) and "friendly" in friend.reason
+    nobody = rules.odds(state, OddsQuery("charge", mine.id, None))
+    assert isinstance(nobody, Refused) and "target" in nobody.reason
+    assert rules.odds(state, OddsQuery("move", mine.id)) is None
