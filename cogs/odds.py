@@ -38,8 +38,8 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         place, user_id = place_of(interaction), interaction.user.id
-        await self._reply(interaction, await self.odds.ask(place, user_id, kind, unit, target,
-                                                           option))  # fmt: skip
+        answer = await self.odds.ask(place, user_id, kind, unit, target, option)
+        await self._reply(interaction, answer)
 
     @app_commands.command(name="order", description="The chances of one of your orders")
     @app_commands.describe(number="Its place in /orders mine (1 is the first)")
