@@ -81,7 +81,10 @@ async def test_a_unit_not_yours_is_refused_and_nothing_changes(aide: Harness) ->
         aide.alice, "odds charge", channel=where, unit="Blue Warriors", target="Red Spearmen"
     )
     assert refused.ephemeral and not refused.files
-    assert refused.text == "There is no unit of yours called **Blue Warriors** on the table."
+    assert refused.text == (
+        "There is no unit of yours called **Blue Warriors** on the table; "
+        "give one of: Red Spearmen, Red Archers, Red Horse."
+    )
     outsider = await aide.slash(aide.outsider, "odds test", channel=where, unit="Red Horse")
     assert outsider.ephemeral and "Only a player of this battle" in outsider.text
     after = await aide.slash(aide.gm, "battle status", channel=where)
@@ -92,7 +95,7 @@ async def test_the_odds_of_an_order_by_its_number(aide: Harness) -> None:
     await running(aide)
     where = aide.channel("punic-wars")
     none = await aide.slash(aide.alice, "odds order", channel=where, number=1)
-    assert none.text == "You have no orders given or planned in this battle."
+    assert none.text.startswith("You have no orders given or planned in this battle: give one")
     placed = await aide.slash(
         aide.alice, "order place", channel=where, unit="Red Archers", x=26, y=11
     )
@@ -149,4 +152,4 @@ async def test_the_odds_of_an_order_planned_for_a_later_step(aide: Harness) -> N
     assert "2D6>=5" in answer.text
     chart_of(answer)
     theirs = await h.slash(h.bob, "odds order", channel=where, number=1)
-    assert theirs.text == "You have no orders given or planned in this battle."
+    assert theirs.text.startswith("You have no orders given or planned in this battle")
