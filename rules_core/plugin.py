@@ -20,6 +20,7 @@ from shapely.geometry import Polygon
 
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
+from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
 from rules_core.standing import Topic
 from rules_core.state import (
@@ -417,6 +418,13 @@ class Rules:
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """The order a unit, leader, group or side follows when given none (None: nothing)."""
+        return None
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """The exact chances of what a player asks (a charge, a shot, a test, an order's
+        roll), from the same roll specs the resolvers roll; a ``Refused`` with the reason when
+        the question does not arise (out of range, no sight), None when the ruleset gives no
+        odds for that kind. ``state`` is what the asking side may see (``secrets.view``)."""
         return None
 
     def army_broken(self, state: BattleState, side: str) -> bool:

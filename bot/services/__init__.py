@@ -14,6 +14,7 @@ from bot.services.dice import DiceService
 from bot.services.gm import GmService
 from bot.services.hands import HandService
 from bot.services.lookups import LookupService
+from bot.services.odds import OddsService
 from bot.services.order_book import OrderBookService
 from bot.services.outbox import OutboxService
 from bot.services.parameters import ParameterService
@@ -43,6 +44,7 @@ class Services:
     standing: StandingService
     order_book: OrderBookService
     unit_sheet: UnitSheetService
+    odds: OddsService
 
     @classmethod
     def build(
@@ -67,4 +69,5 @@ class Services:
             standing=StandingService(db, clock, play),
             order_book=OrderBookService(db),
             unit_sheet=UnitSheetService(db),
+            odds=OddsService(db),
         )

@@ -22,6 +22,7 @@ def test_cogs_are_discovered() -> None:
         "cogs.battle",
         "cogs.campaign",
         "cogs.gm",
+        "cogs.odds",
         "cogs.order",
         "cogs.reference",
         "cogs.roll",

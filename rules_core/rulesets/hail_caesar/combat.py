@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rules_core import profile
+from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought
+from rules_core.odds import RollSpec
 from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.status import (
     CASUALTIES,
@@ -73,17 +75,40 @@ def to_hit(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:
     return [Modifier(modifier(table, row), why) for row, why in to_hit_rows(state, unit, enemy)]
 
 
-def attacks(ctx: Context, unit: Unit, enemy: Unit, helpers: Sequence[Unit]) -> int:
-    """A unit's hand-to-hand hits on an enemy, supports adding their short value."""
-    dice, notes = combat_dice(ctx.state, unit)
+def attack_roll(
+    state: BattleState,
+    params: Mapping[str, Json],
+    unit: Unit,
+    enemy: Unit,
+    helpers: Sequence[Unit],
+) -> RollSpec | None:
+    """A unit's hand-to-hand attack on an enemy, supports adding their short value."""
+    dice, notes = combat_dice(state, unit)
     for friend in helpers:
         extra = profile.number(friend, "short")
         if extra:
             dice += extra
             notes.append(f"+{extra} support from {friend.name}")
     label = f"Hand-to-hand: {unit.name} against {enemy.name} ({', '.join(notes)} → {dice} dice)"
-    roll = morale.attack(ctx, label, dice, to_hit(ctx.state, unit, enemy))
-    return 0 if roll is None else roll.total
+    return morale.attack_roll(label, dice, to_hit(state, unit, enemy), params)
+
+
+def attacks(ctx: Context, unit: Unit, enemy: Unit, helpers: Sequence[Unit]) -> int:
+    """A unit's hand-to-hand hits on an enemy."""
+    spec = attack_roll(ctx.state, ctx.params, unit, enemy, helpers)
+    return 0 if spec is None else spec.roll(ctx.dice).total
+
+
+def test_reason(unit: Unit, loser: str | None, diff: int) -> tuple[str, list[Modifier]]:
+    """Why a unit takes a break test after a round ("" for no test) and the test's modifiers:
+    it lost, it is shaken and drew, or closing shots hurt it as it charged."""
+    if loser == unit.id:
+        return "lost the combat", [Modifier(-diff, f"lost by {diff}")]
+    if loser is None and SHAKEN.of(unit):
+        return "shaken and drew the combat", []
+    if CLOSING_TEST.of(unit):
+        return "hit by closing shots", []
+    return "", []
 
 
 def resolve_combat(ctx: Context) -> None:
@@ -141,14 +166,7 @@ def _after(
         return
     current = ctx.state.unit(unit.id)
     still = morale.alive(ctx.state, enemy.id)
-    why = ""
-    mods: list[Modifier] = []
-    if loser == unit.id:
-        why, mods = "lost the combat", [Modifier(-diff, f"lost by {diff}")]
-    elif loser is None and SHAKEN.of(current):
-        why = "shaken and drew the combat"
-    elif CLOSING_TEST.of(current):
-        why = "hit by closing shots"
+    why, mods = test_reason(current, loser, diff)
     if CLOSING_TEST.of(current):
         ctx.set_status(unit.id, "closing shots taken into account", closing_test=False)
     outcome = "held"

@@ -7,7 +7,7 @@ Both are shown in the roll's label; break tests are 2D6 rolls with their modifie
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rules_core import paths, profile
 from rules_core.codec import Json
@@ -16,6 +16,7 @@ from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Roll
 from rules_core.events import StatusChanged
 from rules_core.geometry import facing_towards
+from rules_core.odds import Dist, RollSpec
 from rules_core.rulesets.hail_caesar import measure, tables
 from rules_core.rulesets.hail_caesar.status import (
     BROKEN_DIVISIONS,
@@ -27,7 +28,8 @@ from rules_core.rulesets.hail_caesar.status import (
 from rules_core.rulesets.hail_caesar.tables import BREAK_AS, break_tables, modifier
 from rules_core.rulesets.hail_caesar.topics import HOLD_OR_RETREAT, HOLD_WORDS
 from rules_core.state import BattleState, Unit
-from rules_core.toolkit import g
+from rules_core.tables import ScoreTable
+from rules_core.toolkit import g, param_number
 
 GIVE_GROUND = {"give_ground", "give_ground_disordered", "give_ground_disordered_alone"}
 RETREATS = {"retreat", "retreat_disordered"}
@@ -38,29 +40,53 @@ def describe(modifiers: Sequence[Modifier]) -> str:
     return ", ".join(m.describe() for m in modifiers) or "no modifiers"
 
 
-def attack(ctx: Context, label: str, dice: int, modifiers: Sequence[Modifier]) -> Roll | None:
-    """Roll an attack pool; the score needed is the base score moved by the modifiers."""
+def attack_roll(
+    label: str, dice: int, modifiers: Sequence[Modifier], params: Mapping[str, Json]
+) -> RollSpec | None:
+    """An attack pool (None without dice); it needs the base score moved by the modifiers."""
     if dice <= 0:
         return None
-    base = int(ctx.number("hit_score"))
+    base = int(param_number(params, "hit_score"))
     need = min(6, max(2, base - sum(m.value for m in modifiers)))
     text = f"{label} (hits on {base}+, {describe(modifiers)} → {need}+)"
-    return ctx.dice.pool(text, dice, need)
+    return RollSpec(text, dice, mode="pool", target=need)
+
+
+def attack(ctx: Context, label: str, dice: int, modifiers: Sequence[Modifier]) -> Roll | None:
+    """Roll an attack pool; the score needed is the base score moved by the modifiers."""
+    spec = attack_roll(label, dice, modifiers, ctx.params)
+    return None if spec is None else spec.roll(ctx.dice)
+
+
+def save_roll(target: Unit, hits: int, modifiers: Sequence[Modifier]) -> RollSpec | None:
+    """The morale saves against ``hits`` (one or more); None when no hit can be saved."""
+    save = profile.number(target, "morale")
+    need = save - sum(m.value for m in modifiers)
+    if save <= 0 or need > 6:
+        return None
+    need = max(2, need)
+    text = f"Morale saves: {target.name} (save {save}+, {describe(modifiers)} → {need}+)"
+    return RollSpec(text, hits, mode="pool", target=need)
 
 
 def saves(ctx: Context, target: Unit, hits: int, modifiers: Sequence[Modifier]) -> int:
     """Roll the target's morale saves against hits; returns the casualties (unsaved hits)."""
-    save = profile.number(target, "morale")
     if hits <= 0:
         return 0
-    if save <= 0:
-        return hits
-    need = save - sum(m.value for m in modifiers)
-    if need > 6:
-        return hits
-    need = max(2, need)
-    text = f"Morale saves: {target.name} (save {save}+, {describe(modifiers)} → {need}+)"
-    return hits - ctx.dice.pool(text, hits, need).total
+    spec = save_roll(target, hits, modifiers)
+    return hits if spec is None else hits - spec.roll(ctx.dice).total
+
+
+def casualties(target: Unit, hits: Dist, modifiers: Sequence[Modifier]) -> Dist:
+    """The casualties a distribution of hits causes once the target's saves are rolled."""
+
+    def unsaved(count: int) -> Dist:
+        spec = save_roll(target, count, modifiers) if count > 0 else None
+        if spec is None:
+            return Dist.certain(max(0, count))
+        return spec.distribution().map(lambda saved: count - saved)
+
+    return hits.then(unsaved)
 
 
 def save_rows(state: BattleState, target: Unit, weapon: str = "") -> list[tuple[str, str]]:
@@ -182,13 +208,25 @@ def check_divisions(ctx: Context, reason: str) -> None:
                 ctx.emit(StatusChanged(division, "broken", False, True, why))
 
 
+def break_table(params: Mapping[str, Json], unit: Unit, test: str) -> ScoreTable:
+    """The hand-to-hand or ranged break-test table for the unit's troop type."""
+    rows = params[f"break_test_{test}"]
+    troop = BREAK_AS.get(unit.type, "infantry")
+    return break_tables(rows, "Break test" if test == "hand_to_hand" else "Ranged break test")[
+        troop
+    ]
+
+
+def break_roll(unit: Unit, modifiers: Sequence[Modifier], why: str) -> RollSpec:
+    """A break test's 2D6 with its modifiers."""
+    return RollSpec(f"Break test: {unit.name} ({why})", 2, modifiers=tuple(modifiers))
+
+
 def break_test(ctx: Context, unit: Unit, test: str, modifiers: Sequence[Modifier], why: str) -> str:
     """Roll a break test (2D6) on the hand-to-hand or ranged table for the unit's troop type."""
-    rows = ctx.params[f"break_test_{test}"]
-    troop = BREAK_AS.get(unit.type, "infantry")
-    table = break_tables(rows, "Break test" if test == "hand_to_hand" else "Ranged break test")
-    roll = ctx.dice.two_d6(f"Break test: {unit.name} ({why})", modifiers)
-    band = ctx.test(unit.id, table[troop].name, roll, table[troop], ("hold",))
+    table = break_table(ctx.params, unit, test)
+    roll = break_roll(unit, modifiers, why).roll(ctx.dice)
+    band = ctx.test(unit.id, table.name, roll, table, ("hold",))
     return band.result
 
 

@@ -13,9 +13,11 @@ from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
+from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Order, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.hail_caesar import (
+    chances,
     combat,
     command,
     demo,
@@ -195,6 +197,11 @@ class HailCaesarRules(Rules):
         return demo.answer(state)
 
     # -- orders --------------------------------------------------------------------------
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """Charges and rounds of hand-to-hand (casualties, result, break tests), shots (hits,
+        casualties) and break tests."""
+        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
         """What an order will do, or why it is illegal."""

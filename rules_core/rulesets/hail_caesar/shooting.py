@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules_core import profile
+from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import OrderRejected, ShotFired
 from rules_core.geometry import Footprint, quarter, range_from_front
+from rules_core.odds import RollSpec
 from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.status import DISORDERED, SHAKEN
 from rules_core.rulesets.hail_caesar.tables import (
@@ -16,7 +20,7 @@ from rules_core.rulesets.hail_caesar.tables import (
 )
 from rules_core.rulesets.hail_caesar.topics import SIGHT, SIGHT_WORDS
 from rules_core.state import BattleState, Unit
-from rules_core.toolkit import checked_orders, engaged
+from rules_core.toolkit import checked_orders, engaged, param_number
 
 SLOW_TARGETS = frozenset({"artillery", "baggage", "wagons"})
 
@@ -104,21 +108,33 @@ def _gm_sees(ctx: Context, shooter: Unit, target: Unit, blocked: tuple[str, ...]
     return ctx.ask(asked) == "clear"
 
 
-def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple[str, ...]) -> bool:
-    """One unit's ranged attack; returns True if the target must take a break test."""
+def shot_roll(
+    state: BattleState,
+    params: Mapping[str, Json],
+    shooter: Unit,
+    target: Unit,
+    partial: bool,
+    extra: tuple[str, ...],
+) -> tuple[float, RollSpec | None]:
+    """The range to a target and the ranged attack at it (None: no dice at that range)."""
     apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
-    short = apart <= ctx.number("short_range") or "closing shots" in extra
+    short = apart <= param_number(params, "short_range") or "closing shots" in extra
     value = profile.number(shooter, "short" if short else "long")
-    dice, notes = ranged_dice(ctx.state, shooter, value)
-    if dice > 0:  # the map draws a line for every shot taken
-        ctx.emit(ShotFired(shooter.id, target.id, round(apart, 2)))
-    mods = to_hit(ctx.state, shooter, target, partial, extra)
+    dice, notes = ranged_dice(state, shooter, value)
+    mods = to_hit(state, shooter, target, partial, extra)
     band = "short" if short else "long"
     label = f"Shooting: {shooter.name} at {target.name} ({band} range {value}"
     label += "".join(f", {note}" for note in notes) + f" → {dice} dice)"
-    roll = morale.attack(ctx, label, dice, mods)
-    if roll is None:
+    return apart, morale.attack_roll(label, dice, mods, params)
+
+
+def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple[str, ...]) -> bool:
+    """One unit's ranged attack; returns True if the target must take a break test."""
+    apart, spec = shot_roll(ctx.state, ctx.params, shooter, target, partial, extra)
+    if spec is None:
         return False
+    ctx.emit(ShotFired(shooter.id, target.id, round(apart, 2)))  # the map draws every shot
+    roll = spec.roll(ctx.dice)
     weapon = str(shooter.get("weapon", "none"))
     was_shaken = SHAKEN.of(target)
     lost = morale.saves(

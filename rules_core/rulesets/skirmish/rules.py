@@ -18,9 +18,11 @@ from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, ShotFired
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
+from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
-from rules_core.rulesets.skirmish import demo, measure, tables
+from rules_core.rulesets.skirmish import chances, demo, measure, tables
+from rules_core.rulesets.skirmish.rolls import melee_roll, rally_roll
 from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES, SAMPLE_ARMIES, sample_battle
 from rules_core.rulesets.skirmish.status import (
     CHARGED,
@@ -254,7 +256,7 @@ class SkirmishRules(Rules):
         """Each disordered unit of the side, out of melee, tests to rally."""
         for unit in ctx.state.units_of(ctx.side or ""):
             if DISORDERED.of(unit) and not engaged(ctx.state, unit):
-                roll = ctx.dice.d6(f"Rally: {unit.name}")
+                roll = rally_roll(unit).roll(ctx.dice)
                 band = ctx.test(unit.id, "Rally test", roll, tables.RALLY, passing=("rallied",))
                 if band.result == "rallied":
                     ctx.set_status(unit.id, "rallied", disordered=False)
@@ -319,21 +321,30 @@ class SkirmishRules(Rules):
             target_id = order.params["target"]
             assert isinstance(target_id, str)
             target = ctx.state.unit(target_id)
-            reach = profile.value(shooter, "range", 0)
-            dice = profile.value(shooter, "shoot", 1)
-            assert isinstance(reach, int | float) and isinstance(dice, int)
-            gap = range_from_front(Footprint.of(shooter), Footprint.of(target))
-            band, need = self._band(ctx.state, gap, float(reach))
-            partial = measure.sight(ctx.state, shooter, target).partial
-            modifiers = [
-                Modifier(tables.modifier(row, "shooting"), why)
-                for row, why in _shooting_rows(shooter, partial)
-            ]
-            label = f"Shooting: {shooter.name} at {target.name} ({band} range)"
+            gap, spec = self.shot_roll(ctx.state, shooter, target)
             ctx.emit(ShotFired(shooter.id, target.id, round(gap, 2)))
-            roll = ctx.dice.pool(label, dice, need, modifiers)
+            roll = spec.roll(ctx.dice)
             if roll.total:
                 _wound(ctx, target.id, roll.total, f"shot by {shooter.name}")
+
+    def shot_roll(self, state: BattleState, shooter: Unit, target: Unit) -> tuple[float, RollSpec]:
+        """The range to a target and the shooter's pool at it, with its modifiers."""
+        reach = profile.value(shooter, "range", 0)
+        dice = profile.value(shooter, "shoot", 1)
+        assert isinstance(reach, int | float) and isinstance(dice, int)
+        gap = range_from_front(Footprint.of(shooter), Footprint.of(target))
+        band, need = self._band(state, gap, float(reach))
+        partial = measure.sight(state, shooter, target).partial
+        modifiers = tuple(
+            Modifier(tables.modifier(row, "shooting"), why)
+            for row, why in _shooting_rows(shooter, partial)
+        )
+        label = f"Shooting: {shooter.name} at {target.name} ({band} range)"
+        return gap, RollSpec(label, dice, mode="pool", target=need, modifiers=modifiers)
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """Charges and melees (hits, result, losses), shots (hits, losses), rally tests."""
+        return chances.odds(self, state, query)
 
     def resolve_melee(self, ctx: Context) -> None:
         """Every pair of units in contact fights; the loser falls back, the winner may follow."""
@@ -423,13 +434,7 @@ def _retreat(ctx: Context, unit: Unit, heading: float, length: float, note: str)
 
 
 def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:
-    dice = profile.value(unit, "melee", 1)
-    assert isinstance(dice, int)
-    rows = [flag.key for flag in (CHARGED, DISORDERED) if flag.of(unit)]
-    modifiers = [Modifier(tables.modifier(row, "melee"), row) for row in rows]
-    need = tables.TO_HIT.lookup("melee", "short")
-    assert isinstance(need, int)
-    return ctx.dice.pool(f"Melee: {unit.name} against {enemy.name}", dice, need, modifiers).total
+    return melee_roll(unit, enemy).roll(ctx.dice).total
 
 
 def _wound(ctx: Context, unit_id: str, hits: int, reason: str) -> None:

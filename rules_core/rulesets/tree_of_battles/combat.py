@@ -8,6 +8,7 @@ from rules_core import profile
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, TestResolved
+from rules_core.odds import RollSpec
 from rules_core.rulesets.tree_of_battles import losses, measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
@@ -153,14 +154,17 @@ def _nobles(state: BattleState, unit: Unit) -> list[Modifier]:
     return [Modifier(_factor("noble"), "noble fighting")]
 
 
-def score(ctx: Context, unit: Unit, enemy: Unit, charge: bool) -> int:
-    """Roll one AvD for non-chivalrous A grade, else one D6, with every factor."""
-    mods = factors(ctx.state, unit, enemy, charge)
+def combat_roll(state: BattleState, unit: Unit, enemy: Unit, charge: bool) -> RollSpec:
+    """The combat roll: one AvD for non-chivalrous A grade, else one D6, with every factor."""
     kind = "charge" if charge else "mêlée"
     label = f"Combat ({kind}): {unit.name} against {enemy.name}"
-    if unit.quality == "A" and not u.chivalrous(unit):
-        return ctx.dice.avd(label, 1, mods).total
-    return ctx.dice.d6(label, mods).total
+    die = "AvD" if unit.quality == "A" and not u.chivalrous(unit) else "D6"
+    return RollSpec(label, 1, die, modifiers=tuple(factors(state, unit, enemy, charge)))
+
+
+def score(ctx: Context, unit: Unit, enemy: Unit, charge: bool) -> int:
+    """Make a contingent's combat roll; its total."""
+    return combat_roll(ctx.state, unit, enemy, charge).roll(ctx.dice).total
 
 
 def fight(ctx: Context, a: Unit, b: Unit) -> tuple[Outcome, Outcome]:

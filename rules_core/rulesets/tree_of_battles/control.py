@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from rules_core import profile
@@ -10,6 +11,7 @@ from rules_core.decisions import GM, Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import StatusChanged, TestResolved
 from rules_core.geometry import Footprint, edge_distance, zone
+from rules_core.odds import RollSpec
 from rules_core.rulesets.tree_of_battles import losses, measure, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
@@ -125,23 +127,41 @@ def _adjust(ctx: Context, unit: Unit, score: int, key: str, who: str, why: str) 
     return ADJUST_SIGN[choice] * size
 
 
+def control_roll(state: BattleState, unit: Unit, cause: str) -> RollSpec:
+    """The control test's D6 with the modifiers the state decides (the "+/-" ones are asked)."""
+    label = f"Control test: {unit.name} ({cause.replace('_', ' ')})"
+    return RollSpec(label, 1, modifiers=tuple(modifiers(state, unit, cause == "shooting")))
+
+
+def adjustments(state: BattleState, unit: Unit) -> tuple[str, ...]:
+    """The table rows of the "+/-" adjustments a control test will ask about, in order."""
+    found = ["a_grade"] if unit.quality == "A" and not u.chivalrous(unit) else []
+    leader_id = CONTROLLED_BY.of(unit)
+    if leader_id and any(ld.id == leader_id for ld in state.leaders):
+        found.append("leader")
+    return tuple(found)
+
+
+def default_adjusted(score: int, rows: Sequence[str]) -> int:
+    """The score after each asked adjustment takes its default answer (steering to 3-4)."""
+    for key in rows:
+        score += ADJUST_SIGN[_default_adjust(score)] * value(key)
+    return score
+
+
 def control_test(ctx: Context, unit: Unit, cause: str) -> str:
     """Take a control test; returns the outcome now in the contingent's ``control`` status."""
     shooting = cause == "shooting"
     why = tables.CONTROL_TRIGGERS.lookup(cause, "sheet")
-    roll = ctx.dice.d6(
-        f"Control test: {unit.name} ({cause.replace('_', ' ')})",
-        modifiers(ctx.state, unit, shooting),
-    )
-    score = roll.total
-    if unit.quality == "A" and not u.chivalrous(unit):
-        score += _adjust(ctx, unit, score, "a_grade", unit.side, "+/-1 as a non-chivalrous A grade")
-    leader_id = CONTROLLED_BY.of(unit)
-    if leader_id and any(ld.id == leader_id for ld in ctx.state.leaders):
-        leader = ctx.state.leader(leader_id)
-        score += _adjust(
-            ctx, unit, score, "leader", leader.side, f"+/-1 for {leader.name} exerting control"
-        )
+    score = control_roll(ctx.state, unit, cause).roll(ctx.dice).total
+    for key in adjustments(ctx.state, unit):
+        if key == "a_grade":
+            why = "+/-1 as a non-chivalrous A grade"
+            score += _adjust(ctx, unit, score, key, unit.side, why)
+        else:
+            leader = ctx.state.leader(str(CONTROLLED_BY.of(unit)))
+            why = f"+/-1 for {leader.name} exerting control"
+            score += _adjust(ctx, unit, score, key, leader.side, why)
     band = tables.CONTROL_TEST.lookup(score)
     ctx.emit(TestResolved(unit.id, f"Control test ({why})", score, band.result == "free", band.row))
     if cause == "stop_pursuit":

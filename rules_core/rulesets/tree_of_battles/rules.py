@@ -12,10 +12,12 @@ from collections.abc import Callable, Mapping
 
 from rules_core.codec import Json
 from rules_core.context import Context
+from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.tree_of_battles import (
     after,
+    chances,
     charges,
     combat,
     command,
@@ -446,6 +448,10 @@ class TreeOfBattlesRules(Rules):
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Nobody is given an order by default: forced moves are the resolvers' business."""
         return None
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """Charges and mêlées (result bands), shots (DPs) and control tests (result bands)."""
+        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """An army with no fighting contingents left (the sheet gives no army break)."""

@@ -11,10 +11,12 @@ from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import ShotFired, TestResolved
 from rules_core.geometry import Footprint, quarter, range_from_front
+from rules_core.odds import RollSpec
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, IN_COMBAT, LAST_RANGE, LAST_TARGET
 from rules_core.state import BattleState, Unit
+from rules_core.tables import ScoreTable
 from rules_core.toolkit import g
 
 FORTIFIED = frozenset({"fortification"})
@@ -195,14 +197,13 @@ def resolve(ctx: Context, shot: Shot) -> int:
     if shot.artillery:
         return _guns(ctx, shot)
     need = shot.need()
-    reasons = ", ".join(m.describe() for m in shot.modifiers) or "no modifiers"
     rule = f"{hit_score()}-6 = 1 DP"  # the sheet's row, "D6 roll 5-6 = 1 DP"
-    label = f"Shooting: {shot.shooter.name} at {shot.target.name} ({rule}; {reasons}: {need}+)"
-    if need > 6:
+    spec = missile_roll(shot)
+    if spec is None:
         row = f"{rule}; modified to {need}+: no hit possible"
         ctx.emit(TestResolved(shot.target.id, "Shooting", 0, False, row, verdict=False))
         return 0
-    roll = ctx.dice.pool(label, shot.dice, max(1, need))
+    roll = spec.roll(ctx.dice)
     row = f"{rule} (modified: {max(1, need)}+)"
     ctx.emit(
         TestResolved(
@@ -212,16 +213,42 @@ def resolve(ctx: Context, shot: Shot) -> int:
     return roll.total
 
 
+def missile_roll(shot: Shot) -> RollSpec | None:
+    """The missile troops' pool: one D6 per die, each hitting on the modified score; None when
+    the modifiers put a hit out of reach."""
+    need = shot.need()
+    if need > 6:
+        return None
+    reasons = ", ".join(m.describe() for m in shot.modifiers) or "no modifiers"
+    rule = f"{hit_score()}-6 = 1 DP"
+    label = f"Shooting: {shot.shooter.name} at {shot.target.name} ({rule}; {reasons}: {need}+)"
+    return RollSpec(label, shot.dice, mode="pool", target=max(1, need))
+
+
+def gun_roll(shot: Shot, gun: int) -> RollSpec:
+    """One gun's D6 with the artillery modifiers."""
+    label = f"Artillery: {shot.shooter.name} gun {gun} at {shot.target.name}"
+    return RollSpec(label, 1, modifiers=shot.modifiers)
+
+
+def gun_table(shot: Shot) -> ScoreTable:
+    """The artillery results table of the shot's range band."""
+    return tables.ARTILLERY_CLOSE if shot.band == "close" else tables.ARTILLERY_EFFECTIVE
+
+
+def gun_dps(result: str) -> int:
+    """The DPs an artillery result gives ("none" gives none)."""
+    return int(result) if result != "none" else 0
+
+
 def _guns(ctx: Context, shot: Shot) -> int:
     """Artillery: 1 D6 per gun, each looked up in the band's results table."""
-    table = tables.ARTILLERY_CLOSE if shot.band == "close" else tables.ARTILLERY_EFFECTIVE
+    table = gun_table(shot)
     total = 0
     for gun in range(1, shot.dice + 1):
-        roll = ctx.dice.d6(
-            f"Artillery: {shot.shooter.name} gun {gun} at {shot.target.name}", shot.modifiers
-        )
+        roll = gun_roll(shot, gun).roll(ctx.dice)
         band = ctx.test(shot.target.id, table.name, roll, table, ("1", "2"))
-        total += int(band.result) if band.result != "none" else 0
+        total += gun_dps(band.result)
     u.set_flags(
         ctx,
         shot.shooter.id,

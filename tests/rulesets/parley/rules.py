@@ -9,11 +9,14 @@ from rules_core.rulesets.parley.status import POINTS, STATUSES, SWAPS
 from rules_core.cards import Card
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
+from rules_core.dice import Modifier
+from rules_core.odds import Odds, OddsQuery, OddsTable, Refused, RollSpec, bands, rolls_of, units_of
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.state import BattleState, Outcome
 from rules_core.status import hidden_of
 from rules_core.steps import Actors, SequenceOfPlay, Step
+from rules_core.tables import Band, ScoreTable
 
 DECK = "cards"
 SEQUENCE = SequenceOfPlay(
@@ -25,6 +28,7 @@ SEQUENCE = SequenceOfPlay(
     setup="deal",
 )
 ORDER_KINDS = (OrderKind("play", "Play a card", "side", (Param("card", "text"),)),)
+NERVE = ScoreTable("Nerve", (Band(None, 3, "wavers"), Band(4, None, "holds")))
 SWAP_OPTIONS = (Option("keep", "Keep your lowest card"), Option("swap", "Swap it for a draw"))
 
 
@@ -105,6 +109,25 @@ class ParleyRules(Rules):
             cards.shuffle()
         if cards.remaining:
             cards.draw(side)
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """A herald's nerve (a test for /odds): D6, +1 for each card its side swapped away,
+        -1 for each the other side did; 4+ holds. The swaps are each side's secret, so the
+        odds a side is shown count only the swaps its view holds."""
+        found = units_of(state, query)
+        if isinstance(found, Refused) or query.kind != "test":
+            return found if isinstance(found, Refused) else None
+        unit, _ = found
+        mods = []
+        for side in state.sides:
+            swaps = SWAPS.of(hidden_of(state, side.id))
+            if swaps:
+                mine = side.id == unit.side
+                why = "own swaps" if mine else f"swaps by {side.name}"
+                mods.append(Modifier(swaps if mine else -swaps, why))
+        spec = RollSpec(f"Nerve: {unit.name}", 1, modifiers=tuple(mods))
+        table = OddsTable.of("Result", bands(spec.distribution(), NERVE))
+        return Odds(f"Nerve: {unit.name}", (table,), rolls_of((spec,)))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """Nobody breaks in a card game."""

@@ -1,0 +1,42 @@
+"""Draw the README's example odds chart to ``docs/odds/``: ``python -m bot.rendering.odds_sample``.
+
+The Tree of Battles sample (Agincourt): Vendôme's Horse asks the odds of charging the
+English right-wing archers, as the French player sees the battle.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.rendering.odds_chart import chart
+from rules_core import registry
+from rules_core.odds import Odds, OddsQuery
+from rules_core.secrets import Viewer, view
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "odds"
+SAMPLE = ("tree_of_battles", "f1", "e1")  # ruleset, charger, target
+NAME = "tree_of_battles_charge.png"
+
+
+def sample_chart() -> bytes:
+    """The example chart's PNG bytes."""
+    ruleset, charger, target = SAMPLE
+    rules = registry.get(ruleset).rules
+    assert rules is not None
+    state = rules.sample_battle()
+    assert state is not None
+    seen = view(state, Viewer.of_side(state.unit(charger).side))
+    odds = rules.odds(seen, OddsQuery("charge", charger, target))
+    assert isinstance(odds, Odds), odds
+    return chart(odds)
+
+
+def main() -> None:
+    """Write the chart."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / NAME).write_bytes(sample_chart())
+    print(OUT / NAME)
+
+
+if __name__ == "__main__":
+    main()

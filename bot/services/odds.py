@@ -1,0 +1,137 @@
+"""/odds: the exact chances of a charge, a shot, a test or an order, on what the asking side
+may see.
+
+The ruleset computes them (``Rules.odds``) from the same roll specs its resolvers roll, on
+``secrets.view`` of the battle for the asker's side (a GM sees everything), so another
+side's hidden state never enters the figures. The chart is drawn off the event loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.db.session import Database
+from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.rendering.odds_chart import chart
+from bot.services.battle_state import Loaded, load_battle
+from bot.services.campaigns import Place
+from bot.services.order_params import resolve
+from bot.services.plans import planned_rows
+from bot.services.resolving import off_loop
+from bot.services.stages import stage_orders
+from rules_core.odds import QUERY_KINDS, Odds, OddsQuery, Refused
+from rules_core.secrets import Viewer, view
+from rules_core.state import BattleState, Unit
+
+
+@dataclass(frozen=True)
+class OddsAnswer:
+    """The chances, the battle they were asked in, what they were asked for and the chart."""
+
+    battle_name: str
+    odds: Odds
+    chart: bytes
+    planned_for: str = ""  # the later step an asked-about order is planned for
+
+
+class OddsService:
+    """Answers /odds; reads only, never changes a battle."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def ask(
+        self,
+        place: Place,
+        user_id: int,
+        kind: str,
+        unit: str,
+        target: str | None = None,
+        option: str | None = None,
+    ) -> OddsAnswer:
+        """The odds of ``kind`` (charge, shoot, melee, test) by one of the user's units."""
+        if kind not in QUERY_KINDS:
+            raise InvalidInput(f"`/odds` answers {', '.join(QUERY_KINDS)}, not `{kind}`.")
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+        seen, sides = _seen(loaded, user_id)
+        mine = _unit(seen, unit, sides)
+        found = _unit(seen, target, None) if target else None
+        params = {"option": option} if option else {}
+        query = OddsQuery(kind, mine.id, found.id if found else None, params)
+        return await _answer(loaded, seen, query)
+
+    async def of_order(self, place: Place, user_id: int, number: int) -> OddsAnswer:
+        """The odds of the user's ``number``-th order, as ``/orders mine`` lists them (orders
+        for the open step first, then those planned for later steps)."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+            given = [
+                (r.actor, r.kind, dict(r.params), "")
+                for r in await stage_orders(session, loaded.battle.id, loaded.battle.stage)
+                if r.user_id == user_id
+            ]
+            given += [
+                (r.actor, r.kind, dict(r.params), r.step_title)
+                for r in await planned_rows(session, loaded.battle.id)
+                if r.user_id == user_id
+            ]
+        if not given:
+            raise NotFound(
+                "You have no orders given or planned in this battle: give one with `/order`, "
+                "then ask again."
+            )
+        if not 1 <= number <= len(given):
+            raise InvalidInput(f"You have {len(given)} order(s); give 1 to {len(given)}.")
+        actor, kind, params, step = given[number - 1]
+        seen, _ = _seen(loaded, user_id)
+        target = params.get("target")
+        query = OddsQuery(kind, actor, target if isinstance(target, str) else None, params)
+        answer = await _answer(loaded, seen, query)
+        return OddsAnswer(answer.battle_name, answer.odds, answer.chart, step)
+
+
+def _seen(loaded: Loaded, user_id: int) -> tuple[BattleState, tuple[str, ...] | None]:
+    """The state as the user may see it, and the sides whose units they may ask about (None:
+    any, for a GM)."""
+    seat = loaded.seat(user_id)
+    if seat.is_gm:
+        return view(loaded.state, Viewer.game_master()), None
+    if not seat.sides:
+        raise PermissionDenied("Only a player of this battle (or a GM) can ask for odds.")
+    # A player of two sides (rare: a hot seat) sees each side's secrets; odds use the first.
+    return view(loaded.state, Viewer.of_side(seat.sides[0])), seat.sides
+
+
+def _unit(state: BattleState, ref: str | None, sides: tuple[str, ...] | None) -> Unit:
+    """The unit a name or id means, among the asker's own units when ``sides`` is given; a
+    refusal names the units that may be asked about."""
+    assert ref is not None
+    try:
+        found = resolve(state.units, "unit", ref, sides)
+    except NotFound as missing:
+        names = [u.name for u in state.units if sides is None or u.side in sides]
+        raise NotFound(f"{str(missing).removesuffix('.')}; {_listed(names)}.") from None
+    assert isinstance(found, Unit)
+    return found
+
+
+def _listed(names: list[str]) -> str:
+    """The units one may name, for a refusal."""
+    if not names:
+        return "there are none to ask about"
+    shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
+    return f"give one of: {shown}"
+
+
+async def _answer(loaded: Loaded, seen: BattleState, query: OddsQuery) -> OddsAnswer:
+    """Ask the ruleset on the viewed state and draw the chart, both off the event loop."""
+    found = await off_loop(loaded.rules.odds, seen, query)
+    if found is None:
+        raise InvalidInput(
+            f"The {loaded.battle.ruleset_id.replace('_', ' ')} rules give no odds for "
+            f"`{query.kind}`."
+        )
+    if isinstance(found, Refused):
+        raise InvalidInput(f"No odds: {found.reason}.")
+    return OddsAnswer(loaded.battle.name, found, await off_loop(chart, found))

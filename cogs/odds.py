@@ -1,0 +1,110 @@
+"""/odds: the exact chances of a charge, a shot, a melee, a test or one of your orders,
+answered privately with a table and a bar chart."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import AideBot
+from bot.presentation.odds import odds_file, odds_text
+from bot.presentation.replies import matching_choices, place_of
+from bot.services.odds import OddsAnswer
+
+UNIT_HELP = "Your unit"
+TARGET_HELP = "The enemy unit"
+
+
+@app_commands.guild_only()
+class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact chances"):
+    """Each subcommand asks the ruleset for the chances on what your side can see."""
+
+    def __init__(self, bot: AideBot) -> None:
+        self.bot = bot
+        self.odds = bot.services.odds
+        self.lookups = bot.services.lookups
+
+    async def _reply(self, interaction: discord.Interaction, answer: OddsAnswer) -> None:
+        await interaction.followup.send(odds_text(answer), file=odds_file(answer), ephemeral=True)
+
+    async def _ask(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        unit: str,
+        target: str | None = None,
+        option: str | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        place, user_id = place_of(interaction), interaction.user.id
+        answer = await self.odds.ask(place, user_id, kind, unit, target, option)
+        await self._reply(interaction, answer)
+
+    @app_commands.command(name="order", description="The chances of one of your orders")
+    @app_commands.describe(number="Its place in /orders mine (1 is the first)")
+    async def order(
+        self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 200]
+    ) -> None:
+        """The chances of an order given for this step or planned for a later one."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await self.odds.of_order(place_of(interaction), interaction.user.id, number)
+        await self._reply(interaction, answer)
+
+    @app_commands.command(name="charge", description="The chances if your unit charges")
+    @app_commands.describe(unit=UNIT_HELP, target=TARGET_HELP)
+    async def charge(self, interaction: discord.Interaction, unit: str, target: str) -> None:
+        """The combat a charge would bring, as if it went home from where they stand."""
+        await self._ask(interaction, "charge", unit, target)
+
+    @app_commands.command(name="shoot", description="The chances if your unit shoots")
+    @app_commands.describe(
+        unit=UNIT_HELP, target=TARGET_HELP, option="A choice the shoot order takes, if any"
+    )
+    async def shoot(
+        self, interaction: discord.Interaction, unit: str, target: str, option: str | None = None
+    ) -> None:
+        """Hits, losses or DPs of a shot."""
+        await self._ask(interaction, "shoot", unit, target, option)
+
+    @app_commands.command(name="melee", description="The chances of a melee already joined")
+    @app_commands.describe(unit=UNIT_HELP, target=TARGET_HELP)
+    async def melee(self, interaction: discord.Interaction, unit: str, target: str) -> None:
+        """The next round of a combat your unit is in."""
+        await self._ask(interaction, "melee", unit, target)
+
+    @app_commands.command(name="test", description="The chances of your unit's test")
+    @app_commands.describe(unit=UNIT_HELP, option="Which test, where the ruleset has several")
+    async def test(
+        self, interaction: discord.Interaction, unit: str, option: str | None = None
+    ) -> None:
+        """A control, break or rally test, whichever the ruleset takes."""
+        await self._ask(interaction, "test", unit, None, option)
+
+    @charge.autocomplete("unit")
+    @shoot.autocomplete("unit")
+    @melee.autocomplete("unit")
+    @test.autocomplete("unit")
+    async def own_unit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer only the player's own units."""
+        place = place_of(interaction)
+        names = await self.lookups.units_on_table(place, interaction.user.id, own=True)
+        return matching_choices(names, current)
+
+    @charge.autocomplete("target")
+    @shoot.autocomplete("target")
+    @melee.autocomplete("target")
+    async def enemy_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the other sides' units."""
+        place = place_of(interaction)
+        names = await self.lookups.units_on_table(place, interaction.user.id, own=False)
+        return matching_choices(names, current)
+
+
+async def setup(bot: AideBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(OddsCog(bot))

@@ -1,0 +1,112 @@
+"""The odds of a charge, a combat, a shot or a control test, from the rolls the resolvers make."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules_core.codec import Json
+from rules_core.odds import (
+    Dist,
+    Odds,
+    OddsQuery,
+    OddsTable,
+    Refused,
+    bands,
+    needs_target,
+    rolls_of,
+    units_of,
+)
+from rules_core.rulesets.tree_of_battles import combat, control, shooting, tables
+from rules_core.rulesets.tree_of_battles.status import CHARGED, STATUSES
+from rules_core.state import BattleState, Unit
+from rules_core.status import Scope
+from rules_core.toolkit import enemies_in_contact
+
+
+def odds(state: BattleState, query: OddsQuery, params: Mapping[str, Json]) -> Odds | Refused | None:
+    """The odds of what a player asks: a charge, a combat, a shot or a control test."""
+    found = units_of(state, query)
+    if isinstance(found, Refused):
+        return found
+    unit, target = found
+    if query.kind == "test":
+        return control_odds(state, unit, query.option or "out_of_command")
+    if query.kind not in ("charge", "shoot", "melee"):
+        return None
+    if target is None:
+        return needs_target(query)
+    if query.kind == "shoot":
+        shot = shooting.plan(state, unit, target, params)
+        return Refused(shot) if isinstance(shot, str) else shot_odds(shot)
+    if query.kind == "charge":
+        return charge_odds(state, unit, target)
+    if target not in enemies_in_contact(state, unit):
+        return Refused(f"{unit.name} is not in contact with {target.name}")
+    return combat_odds(state, unit, target, combat.charge_combat(unit, target), ())
+
+
+def charge_odds(state: BattleState, unit: Unit, target: Unit) -> Odds:
+    """A charge combat as if the charge went home now, from where both stand."""
+    charged = STATUSES.apply(state, Scope.UNIT, unit.id, {CHARGED.key: True})
+    note = (
+        f"as if {unit.name} charged home from where it stands; responses (counter-charge, "
+        "evade), shooting at chargers and the ground where they meet may change it"
+    )
+    return combat_odds(charged, charged.unit(unit.id), charged.unit(target.id), True, (note,))
+
+
+def combat_odds(
+    state: BattleState, unit: Unit, enemy: Unit, charge: bool, notes: tuple[str, ...]
+) -> Odds:
+    """Both combat rolls, and each side's result band by the difference of the scores."""
+    mine = combat.combat_roll(state, unit, enemy, charge)
+    theirs = combat.combat_roll(state, enemy, unit, charge)
+    difference = mine.distribution() - theirs.distribution()
+    kind = "Charge combat" if charge else "Mêlée"
+    return Odds(
+        f"{kind}: {unit.name} against {enemy.name}",
+        (
+            OddsTable.of(f"{unit.name}'s result", bands(difference, tables.COMBAT_RESULTS)),
+            OddsTable.of(
+                f"{enemy.name}'s result",
+                bands(difference.map(lambda v: -v), tables.COMBAT_RESULTS),
+            ),
+        ),
+        rolls_of((mine, theirs)),
+        notes,
+    )
+
+
+def shot_odds(shot: shooting.Shot) -> Odds:
+    """The DPs a shot causes: a pool of missile dice, or each gun's result added up."""
+    title = f"Shooting: {shot.shooter.name} at {shot.target.name} ({shot.band} range)"
+    if shot.artillery:
+        table = shooting.gun_table(shot)
+        one = shooting.gun_roll(shot, 1)
+        per_gun = one.distribution().map(lambda v: shooting.gun_dps(table.lookup(v).result))
+        dps = per_gun.times(shot.dice)
+        rolls = (*rolls_of((one,)), f"one such roll for each of {shot.dice} guns")
+        return Odds(title, (OddsTable.counts("DPs caused", dps, "DP"),), rolls)
+    spec = shooting.missile_roll(shot)
+    if spec is None:
+        return Odds(title, (OddsTable.counts("DPs caused", Dist.certain(0), "DP"),),
+                    (f"needs {shot.need()}+ on a D6: no hit possible",))  # fmt: skip
+    caused = OddsTable.counts("DPs caused", spec.distribution(), "DP")
+    return Odds(title, (caused,), rolls_of((spec,)))
+
+
+def control_odds(state: BattleState, unit: Unit, cause: str) -> Odds | Refused:
+    """A control test's result bands, each asked "+/-" adjustment taking its default."""
+    if cause not in tables.CONTROL_TRIGGERS.rows:
+        return Refused(f"no control test for {cause!r}")
+    spec = control.control_roll(state, unit, cause)
+    rows = control.adjustments(state, unit)
+    score = spec.distribution().map(lambda v: control.default_adjusted(v, rows))
+    notes = tuple(
+        f"the +/-{control.value(row)} adjustment ({row.replace('_', ' ')}) is taken as "
+        "its default, steering towards 3-4"
+        for row in rows
+    )
+    title = f"Control test: {unit.name} ({cause.replace('_', ' ')})"
+    return Odds(title, (OddsTable.of("Result", bands(score, tables.CONTROL_TEST)),),
+                rolls_of((spec,)), notes)  # fmt: skip
