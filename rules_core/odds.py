@@ -360,12 +360,12 @@ def rolls_of(specs: Sequence[RollSpec]) -> tuple[str, ...]:
 
 def units_of(state: BattleState, query: OddsQuery) -> tuple[Unit, Unit | None] | Refused:
     """The unit a query is about and its enemy target (if it names one), or why not."""
-    unit = next((u for u in state.units if u.id == query.unit), None)
+    unit = next((u for u in state.units_on_table if u.id == query.unit), None)
     if unit is None:
         return Refused(f"no unit {query.unit!r} on the table")
     if query.target is None:
         return unit, None
-    target = next((u for u in state.units if u.id == query.target), None)
+    target = next((u for u in state.units_on_table if u.id == query.target), None)
     if target is None:
         return Refused(f"no unit {query.target!r} on the table")
     if target.side == unit.side:
