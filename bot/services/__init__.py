@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.clock import Clock, SystemClock
 from bot.db.session import Database
+from bot.services.aftermath import AftermathService
 from bot.services.armies import ArmyService
 from bot.services.battles import BattleService
 from bot.services.campaigns import CampaignService
@@ -39,6 +40,7 @@ class Services:
     outbox: OutboxService
     reference: ReferenceService
     standing: StandingService
+    aftermath: AftermathService
 
     @classmethod
     def build(
@@ -61,4 +63,5 @@ class Services:
             outbox=OutboxService(db, clock),
             reference=ReferenceService(db),
             standing=StandingService(db, clock, play),
+            aftermath=AftermathService(db),
         )

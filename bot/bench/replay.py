@@ -1,0 +1,97 @@
+"""``python -m bot.bench.replay``: the size and drawing time of a 10-turn battle's replay.
+
+A sample battle is played offline through the services (as ``python -m bot demo`` does) for
+``--turns`` turns and ended; then its replay is built from the stored stages and drawn under
+the upload limit, and its after-action report written. Prints one line per figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.db.migrate import upgrade_to_head
+from bot.db.session import Database
+from bot.demo import GM, PLACE, StepClock, Transcript, play, set_up
+from bot.rendering.replay import UPLOAD_LIMIT, ReplayImage, render_replay
+from bot.services import Services
+from bot.services.aftermath import Replay
+from rules_core import registry
+
+
+@dataclass(frozen=True)
+class ReplayFigures:
+    """What the benchmark measured: the replay, its drawing time, the battle's length."""
+
+    ruleset: str
+    turns: int
+    steps: int
+    image: ReplayImage
+    seconds: float
+
+
+class _Quiet(Transcript):
+    """A transcript that draws no maps: the benchmark times the replay, not the demo."""
+
+    async def step(self, report: object) -> None:
+        self.maps += 1
+
+
+async def played_replay(ruleset_id: str, turns: int) -> Replay:
+    """Play the ruleset's sample battle for ``turns`` turns, end it, and read its replay."""
+    rules = registry.get(ruleset_id).rules
+    assert rules is not None, f"{ruleset_id} cannot run battles"
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
+        await upgrade_to_head(url)
+        db = Database.from_url(url)
+        try:
+            services = Services.build(db, clock=StepClock())
+            await set_up(services, ruleset_id, rules)
+            final = await play(services, rules, StepClock(), turns, _Quiet(Path(folder), []))
+            if final.status.value != "finished":
+                await services.gm.end(PLACE, GM, None, f"the benchmark stops after {turns} turns")
+            return await services.aftermath.replay(PLACE)
+        finally:
+            await db.dispose()
+
+
+def measure(ruleset_id: str, turns: int, limit: int = UPLOAD_LIMIT) -> ReplayFigures:
+    """Play, then time drawing the replay (wall time: Pillow's work, one thread)."""
+    replay = asyncio.run(played_replay(ruleset_id, turns))
+    started = time.perf_counter()
+    image = render_replay(replay.frames, limit)
+    seconds = time.perf_counter() - started
+    return ReplayFigures(ruleset_id, turns, len(replay.frames) - 1, image, seconds)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the replay's size, frames and time for a battle of ``--turns`` turns."""
+    parser = argparse.ArgumentParser(prog="python -m bot.bench.replay", description=__doc__)
+    parser.add_argument("--ruleset", default="skirmish", help="ruleset id (default skirmish)")
+    parser.add_argument("--turns", type=int, default=10, help="turns to play (default 10)")
+    parser.add_argument("--limit", type=int, default=UPLOAD_LIMIT, help="upload limit, bytes")
+    parser.add_argument("--out", type=Path, help="also write the GIF here")
+    args = parser.parse_args(argv)
+    figures = measure(args.ruleset, args.turns, args.limit)
+    image = figures.image
+    print(f"replay of a {figures.turns}-turn {figures.ruleset} battle ({figures.steps} steps)")
+    print(f"  size    {len(image.data) / 1024:.0f} KiB (limit {args.limit / 1024:.0f} KiB)")
+    drawn = image.attempt
+    print(
+        f"  frames  {image.frames}, {drawn.width} px wide, every {drawn.stride} step(s), "
+        f"{drawn.colours} colours, {image.tries} tries"
+    )
+    print(f"  time    {figures.seconds:.2f} s")
+    if args.out is not None:
+        args.out.write_bytes(image.data)
+        print(f"  written {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
