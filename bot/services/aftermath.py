@@ -75,6 +75,7 @@ class Replay:
     battle_name: str
     frames: tuple[Frame, ...]
     whole: bool  # the battle has ended (or the GM asks): nothing is hidden
+    finished: bool  # the battle has ended: the replay may be shown to everyone
 
 
 @dataclass(frozen=True)
@@ -148,16 +149,15 @@ class AftermathService:
         """The replay's frames as the one who asks may see them (whole once the battle ended)."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place, _ANY)
-            viewer = None
-            if loaded.battle.status is not BattleStatus.FINISHED and place.user_id is not None:
+            finished = loaded.battle.status is BattleStatus.FINISHED
+            viewer = Viewer.game_master()  # a finished battle, or the bot itself, sees all
+            if not finished and place.user_id is not None:
                 viewer = seat_of(loaded.campaign, place.user_id, loaded.battle).viewer()
             stages = await stage_history(session, loaded)
         if not stages:
             raise Conflict(NOT_STARTED)
-        frames = replay_frames(stages)
-        if viewer is not None and not viewer.gm:
-            frames = tuple(seen_frame(frame, viewer) for frame in frames)
-        return Replay(loaded.battle.name, frames, viewer is None or viewer.gm)
+        frames = tuple(seen_frame(frame, viewer) for frame in replay_frames(stages))
+        return Replay(loaded.battle.name, frames, viewer.gm, finished)
 
     async def report(self, place: Place) -> AfterAction:
         """The after-action report of the channel's newest battle, once it has ended."""
@@ -235,7 +235,8 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
         tuple(swings[:SWINGS]), tuple(decisive), tuple(turning),
         side_losses(first_state, loaded.state, names),
         Frame(first_state),
-        Frame(loaded.state, last.events, last.lost, last.title) if last else Frame(loaded.state),
+        Frame(loaded.state, whole_events(last.events), last.lost, last.title)
+        if last else Frame(loaded.state),
         record,
     )  # fmt: skip
 
