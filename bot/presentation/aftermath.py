@@ -100,7 +100,7 @@ def _loss_words(loss: SideLosses) -> str:
 def _moments(heading: str, moments: tuple[Moment, ...]) -> list[str]:
     if not moments:
         return []
-    items = [f"- **{m.title}**: " + " ".join(_sentence(line) for line in m.lines) for m in moments]
+    items = [f"- **{m.title}**: " + "; ".join(m.lines) + "." for m in moments]
     return [f"## {heading}", "\n".join(items)]
 
 
@@ -122,10 +122,6 @@ def _turn(turn: TurnStory) -> str:
         lines = "\n".join(f"- {line}" for line in step.lines) or "- Nothing happened."
         steps.append(f"#### {step.title}\n\n{lines}")
     return "\n\n".join([heading, *steps])
-
-
-def _sentence(line: str) -> str:
-    return line if line.endswith((".", "!", "?", ")")) else line + "."
 
 
 def _mb(size: int) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -25,6 +25,7 @@ from bot.errors import Conflict
 from bot.rendering.replay import Frame
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
+from bot.services.gm import UNDONE
 from bot.services.records import record_bytes
 from bot.services.seats import seat_of
 from rules_core import registry, secrets
@@ -37,6 +38,7 @@ from rules_core.events import (
     LeaderHit,
     ShotMark,
     StatusChanged,
+    StepBegan,
     UnitDestroyed,
     event_from_dict,
 )
@@ -46,6 +48,7 @@ from rules_core.state import BattleState, Unit
 
 _ANY = tuple(BattleStatus)
 SWINGS = 3  # the rolls furthest from their dice's average that the report names
+MOMENTS = 5  # the most decisive combats the report names
 NOT_STARTED = "No step of this battle has been resolved yet: there is nothing to replay."
 NOT_ENDED = "The after-action report is written once the battle has ended (`/battle end`)."
 
@@ -60,6 +63,7 @@ class Stage:
     before: BattleState
     after: BattleState
     events: tuple[Event, ...]
+    trigger: str | None = None
 
     @property
     def lost(self) -> tuple[Unit, ...]:
@@ -167,7 +171,7 @@ class AftermathService:
                 raise Conflict(NOT_ENDED)
             stages = await stage_history(session, loaded)
             record = await record_bytes(session, loaded, reveal=True)
-        return after_action(loaded, stages, record)
+        return after_action(loaded, kept_stages(stages), record)
 
 
 async def stage_history(session: Any, loaded: Loaded) -> list[Stage]:
@@ -184,8 +188,16 @@ async def stage_history(session: Any, loaded: Loaded) -> list[Stage]:
             continue  # the open stage, or one the GM ended the battle in
         after = starts[index + 1] if index + 1 < len(rows) else loaded.state
         events = tuple(event_from_dict(e) for e in row.events)
-        stages.append(Stage(row.number, row.turn, row.title, starts[index], after, events))
+        stage = Stage(row.number, row.turn, row.title, starts[index], after, events, row.trigger)
+        stages.append(stage)
     return stages
+
+
+def kept_stages(stages: Sequence[Stage]) -> list[Stage]:
+    """The stages that stand: an undo and the step it took back are left out."""
+    void = {i for i, stage in enumerate(stages) if stage.trigger == UNDONE}
+    void |= {i - 1 for i in void}
+    return [stage for i, stage in enumerate(stages) if i not in void]
 
 
 def replay_frames(stages: Sequence[Stage]) -> tuple[Frame, ...]:
@@ -205,35 +217,69 @@ def whole_events(events: Iterable[Event]) -> tuple[Event, ...]:
     return secrets.visible_events(events, Viewer.game_master())
 
 
+@dataclass
+class Section:
+    """The events of one step of play as the engine began it (``StepBegan``), across stages:
+    a step stopped at a question goes on in the next stage."""
+
+    turn: int
+    title: str
+    events: list[Event] = field(default_factory=list)
+
+
+def sections(stages: Sequence[Stage], r: Renderer) -> list[Section]:
+    """Every step of play in order, each with its events (private ones opened)."""
+    found: list[Section] = []
+    for stage in stages:
+        for event in whole_events(stage.events):
+            if isinstance(event, StepBegan):
+                found.append(Section(event.turn, step_heading(event, r)))
+                continue
+            if not found:
+                found.append(Section(stage.turn, stage.title))
+            found[-1].events.append(event)
+    return found
+
+
+def step_heading(event: StepBegan, r: Renderer) -> str:
+    """``Turn 2 · Melee (Red)``, ``Set-up · Deployment``: a step's title, as stages are titled."""
+    turn = "Set-up" if event.turn == 0 else f"Turn {event.turn}"
+    who = event.subject or event.side
+    return f"{turn} · {event.title}" + (f" ({r.name(who)})" if who else "")
+
+
 def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> AfterAction:
     """The report's parts from the battle's resolved stages."""
     first_state = stages[0].before if stages else loaded.state
-    names = Renderer.for_state(loaded.state, first_state)
+    r = Renderer.for_state(loaded.state, first_state, *(s.before for s in stages))
+    steps = sections(stages, r)
+    units = {u.id for known in (first_state, *(s.after for s in stages)) for u in known.units}
     turns: dict[int, list[StepStory]] = {}
     swings: list[Swing] = []
-    decisive: list[Moment] = []
+    weighed: list[tuple[int, int, Moment]] = []
     turning: list[Moment] = []
-    for stage in stages:
-        events = whole_events(stage.events)
-        renderer = Renderer.for_state(stage.after, first_state, stage.before)
-        turns.setdefault(stage.turn, []).append(
-            StepStory(stage.title, tuple(renderer.lines(events)))
-        )
-        swings += [Swing(stage.title, renderer.line(e), luck(e.roll)) for e in rolls_of(events)]
-        broke = decisive_lines(events, renderer, stage.after)
+    for index, step in enumerate(steps):
+        lines = tuple(r.lines(step.events))
+        turns.setdefault(step.turn, [])
+        if lines:
+            turns[step.turn].append(StepStory(step.title, lines))
+        swings += [Swing(step.title, r.line(e), luck(e.roll)) for e in rolls_of(step.events)]
+        weight, broke = decisive_lines(step.events, r, units)
         if broke:
-            decisive.append(Moment(stage.title, broke))
-        points = turning_lines(events, renderer, stage.after)
+            weighed.append((weight, index, Moment(step.title, broke)))
+        points = turning_lines(step.events, r, loaded.state)
         if points:
-            turning.append(Moment(stage.title, points))
+            turning.append(Moment(step.title, points))
     swings.sort(key=lambda s: -abs(s.luck))
+    chosen = sorted(weighed, key=lambda w: (-w[0], w[1]))[:MOMENTS]
+    decisive = tuple(moment for _, _, moment in sorted(chosen, key=lambda w: w[1]))
     result = (loaded.battle.result or {}).get("text") or "Ended"
     last = stages[-1] if stages else None
     return AfterAction(
         loaded.battle.name, loaded.campaign.name, registry.get(loaded.battle.ruleset_id).name,
         str(result), tuple(TurnStory(t, tuple(s)) for t, s in sorted(turns.items())),
-        tuple(swings[:SWINGS]), tuple(decisive), tuple(turning),
-        side_losses(first_state, loaded.state, names),
+        tuple(swings[:SWINGS]), decisive, tuple(turning),
+        side_losses(first_state, loaded.state, r),
         Frame(first_state),
         Frame(loaded.state, whole_events(last.events), last.lost, last.title)
         if last else Frame(loaded.state),
@@ -272,19 +318,21 @@ def _success_chance(kind: str, target: int) -> float:
     return sum(1 for face in faces if face >= target) / len(faces)
 
 
-def decisive_lines(events: Sequence[Event], r: Renderer, after: BattleState) -> tuple[str, ...]:
-    """A step's combats and shots with what they cost, if they destroyed or changed a unit's
-    state; nothing for a step whose fighting changed nothing."""
+def decisive_lines(
+    events: Sequence[Event], r: Renderer, units: set[str]
+) -> tuple[int, tuple[str, ...]]:
+    """A step's combats and shots, their rolls and what they cost, if they destroyed a unit or
+    changed one's state, weighed (units destroyed count most); (0, ()) for a step whose
+    fighting changed nothing."""
     fights = [e for e in events if isinstance(e, (CombatMark, ShotMark))]
-    destroyed = {e.unit for e in events if isinstance(e, UnitDestroyed)}
-    units = {u.id for u in after.units} | destroyed
-    costs = [
-        e for e in events
-        if isinstance(e, UnitDestroyed) or (isinstance(e, StatusChanged) and e.subject in units)
-    ]  # fmt: skip
-    if not fights or not costs:
-        return ()
-    return tuple(line for line in map(r.line, [*fights, *costs]) if line)
+    destroyed = [e for e in events if isinstance(e, UnitDestroyed)]
+    changed = [e for e in events if isinstance(e, StatusChanged) and e.subject in units]
+    if not fights or not (destroyed or changed):
+        return 0, ()
+    shown = [e for e in events if e in fights or e in destroyed or e in changed
+             or isinstance(e, DiceRolled)]  # fmt: skip
+    lines = tuple(line for line in map(r.line, shown) if line)
+    return 10 * len(destroyed) + len(changed), lines
 
 
 def turning_lines(events: Sequence[Event], r: Renderer, after: BattleState) -> tuple[str, ...]:
