@@ -17,6 +17,7 @@ import asyncio
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PIL import Image
 
@@ -25,6 +26,7 @@ from bot.rendering.style import PAPER
 from rules_core.events import Event
 from rules_core.state import BattleState, Unit
 
+T = TypeVar("T")
 UPLOAD_LIMIT = 8 * 1024 * 1024  # bytes: Discord's limit for a server without boosts
 START_WIDTH = 1000  # px: wide enough to read unit labels, small enough for a long battle
 MIN_WIDTH = 480
@@ -82,8 +84,9 @@ def render_replay(
     attempt, tries = Attempt(width), 0
     while True:
         tries += 1
-        chosen = thin(frames, attempt.stride)
-        data = encode_gif([draw_frame(f, attempt) for f in chosen])
+        chosen = thin(range(len(frames)), attempt.stride)
+        steps = len(frames) - 1
+        data = encode_gif([draw_frame(frames[n], attempt, n, steps) for n in chosen])
         if len(data) <= limit:
             return ReplayImage(data, len(chosen), attempt, tries)
         smaller = next_attempt(attempt, len(data), limit, len(frames))
@@ -116,17 +119,21 @@ def next_attempt(attempt: Attempt, size: int, limit: int, count: int) -> Attempt
     return None
 
 
-def thin(frames: Sequence[Frame], stride: int) -> list[Frame]:
+def thin(frames: Sequence[T], stride: int) -> list[T]:
     """Every ``stride``-th frame, always with the first and the last."""
     kept = list(frames[::stride])
-    if kept[-1] is not frames[-1]:
+    if (len(frames) - 1) % stride:
         kept.append(frames[-1])
     return kept
 
 
-def draw_frame(frame: Frame, attempt: Attempt) -> Image.Image:
-    """One step's map at the attempt's width, in at most its number of colours."""
-    options = MapOptions(width=attempt.width, lost=frame.lost, after=frame.title)
+def draw_frame(frame: Frame, attempt: Attempt, step: int = 0, steps: int = 0) -> Image.Image:
+    """One step's map at the attempt's width, in at most its number of colours, its title
+    numbered first, where a narrow title bar still shows it (``after step 5/17, Turn 2 ·
+    Melee``): no two steps look alike, so the GIF keeps a frame for each (Pillow merges equal
+    frames)."""
+    after = f"step {step}/{steps}, {frame.title}" if step and frame.title else frame.title
+    options = MapOptions(width=attempt.width, lost=frame.lost, after=after)
     image = render_image(frame.state, frame.events, options)
     if attempt.colours < 256:
         image = image.convert("RGB").quantize(
