@@ -2,7 +2,10 @@
 
 A sample battle is played offline through the services (as ``python -m bot demo`` does) for
 ``--turns`` turns and ended; then its replay is built from the stored stages and drawn under
-the upload limit, and its after-action report written. Prints one line per figure.
+the upload limit. Prints the replay's size, frames and drawing time.
+
+The README's example replay is drawn by this script:
+``python -m bot.bench.replay --turns 4 --width 640 --limit 400000 --out docs/replay/skirmish.gif``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
 from bot.demo import GM, PLACE, StepClock, Transcript, play, set_up
-from bot.rendering.replay import UPLOAD_LIMIT, ReplayImage, render_replay
+from bot.rendering.replay import START_WIDTH, UPLOAD_LIMIT, ReplayImage, render_replay
 from bot.services import Services
 from bot.services.aftermath import Replay
 from rules_core import registry
@@ -25,7 +28,8 @@ from rules_core import registry
 
 @dataclass(frozen=True)
 class ReplayFigures:
-    """What the benchmark measured: the replay, its drawing time, the battle's length."""
+    """What the benchmark measured: the replay, its drawing time, the battle's length (the
+    turn it ended in: an army may break before the turns asked for are played)."""
 
     ruleset: str
     turns: int
@@ -60,13 +64,16 @@ async def played_replay(ruleset_id: str, turns: int) -> Replay:
             await db.dispose()
 
 
-def measure(ruleset_id: str, turns: int, limit: int = UPLOAD_LIMIT) -> ReplayFigures:
+def measure(
+    ruleset_id: str, turns: int, limit: int = UPLOAD_LIMIT, width: int = START_WIDTH
+) -> ReplayFigures:
     """Play, then time drawing the replay (wall time: Pillow's work, one thread)."""
     replay = asyncio.run(played_replay(ruleset_id, turns))
     started = time.perf_counter()
-    image = render_replay(replay.frames, limit)
+    image = render_replay(replay.frames, limit, width)
     seconds = time.perf_counter() - started
-    return ReplayFigures(ruleset_id, turns, len(replay.frames) - 1, image, seconds)
+    played = replay.frames[-1].state.cursor.turn
+    return ReplayFigures(ruleset_id, played, len(replay.frames) - 1, image, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,9 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", default="skirmish", help="ruleset id (default skirmish)")
     parser.add_argument("--turns", type=int, default=10, help="turns to play (default 10)")
     parser.add_argument("--limit", type=int, default=UPLOAD_LIMIT, help="upload limit, bytes")
+    parser.add_argument("--width", type=int, default=START_WIDTH, help="pixels to start at")
     parser.add_argument("--out", type=Path, help="also write the GIF here")
     args = parser.parse_args(argv)
-    figures = measure(args.ruleset, args.turns, args.limit)
+    figures = measure(args.ruleset, args.turns, args.limit, args.width)
     image = figures.image
     print(f"replay of a {figures.turns}-turn {figures.ruleset} battle ({figures.steps} steps)")
     print(f"  size    {len(image.data) / 1024:.0f} KiB (limit {args.limit / 1024:.0f} KiB)")
