@@ -14,8 +14,10 @@ import argparse
 import asyncio
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
@@ -24,6 +26,8 @@ from bot.rendering.replay import START_WIDTH, UPLOAD_LIMIT, ReplayImage, render_
 from bot.services import Services
 from bot.services.aftermath import Replay
 from rules_core import registry
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,9 @@ class _Quiet(Transcript):
         self.maps += 1
 
 
-async def played_replay(ruleset_id: str, turns: int) -> Replay:
-    """Play the ruleset's sample battle for ``turns`` turns, end it, and read its replay."""
+async def after_playing(ruleset_id: str, turns: int, read: Callable[[Services], Awaitable[T]]) -> T:
+    """Play the ruleset's sample battle for ``turns`` turns on a temporary database, end it
+    (unless an army broke first), and ``read`` what is wanted of it through the services."""
     rules = registry.get(ruleset_id).rules
     assert rules is not None, f"{ruleset_id} cannot run battles"
     with tempfile.TemporaryDirectory() as folder:
@@ -59,9 +64,14 @@ async def played_replay(ruleset_id: str, turns: int) -> Replay:
             final = await play(services, rules, StepClock(), turns, _Quiet(Path(folder), []))
             if final.status.value != "finished":
                 await services.gm.end(PLACE, GM, None, f"the benchmark stops after {turns} turns")
-            return await services.aftermath.replay(PLACE)
+            return await read(services)
         finally:
             await db.dispose()
+
+
+async def played_replay(ruleset_id: str, turns: int) -> Replay:
+    """The replay of the ruleset's sample battle played for ``turns`` turns."""
+    return await after_playing(ruleset_id, turns, lambda s: s.aftermath.replay(PLACE))
 
 
 def measure(

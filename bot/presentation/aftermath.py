@@ -100,7 +100,8 @@ def _loss_words(loss: SideLosses) -> str:
 def _moments(heading: str, moments: tuple[Moment, ...]) -> list[str]:
     if not moments:
         return []
-    items = [f"- **{m.title}**: " + "; ".join(m.lines) + "." for m in moments]
+    items = [f"- **{m.title}**: " + "; ".join(line.rstrip(".") for line in m.lines) + "."
+             for m in moments]  # fmt: skip
     return [f"## {heading}", "\n".join(items)]
 
 
@@ -121,7 +122,7 @@ def _turn(turn: TurnStory) -> str:
     for step in turn.steps:
         lines = "\n".join(f"- {line}" for line in step.lines) or "- Nothing happened."
         steps.append(f"#### {step.title}\n\n{lines}")
-    return "\n\n".join([heading, *steps])
+    return "\n\n".join([heading, *(steps or ["Nothing happened this turn."])])
 
 
 def _mb(size: int) -> str:

@@ -17,12 +17,13 @@ import asyncio
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TypeVar
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.rendering.render import MapOptions, render_image
-from bot.rendering.style import PAPER
+from bot.rendering.style import INK, PAPER, palette_image
 from rules_core.events import Event
 from rules_core.state import BattleState, Unit
 
@@ -34,6 +35,7 @@ FRAME_MS = 1500
 LAST_FRAME_MS = 5000  # the final position stays up longer before the loop starts again
 COLOUR_STEPS = (256, 64, 16)
 MAX_STRIDE = 8  # at most every eighth step is dropped to fit; beyond that it is refused
+PROGRESS_HEIGHT = 6  # px: the bar along each frame's foot
 SHRINK_MARGIN = 0.85  # aim this far under the limit when choosing a narrower width
 
 
@@ -128,18 +130,33 @@ def thin(frames: Sequence[T], stride: int) -> list[T]:
 
 
 def draw_frame(frame: Frame, attempt: Attempt, step: int = 0, steps: int = 0) -> Image.Image:
-    """One step's map at the attempt's width, in at most its number of colours, its title
-    numbered first, where a narrow title bar still shows it (``after step 5/17, Turn 2 ·
-    Melee``): no two steps look alike, so the GIF keeps a frame for each (Pillow merges equal
-    frames)."""
-    after = f"step {step}/{steps}, {frame.title}" if step and frame.title else frame.title
-    options = MapOptions(width=attempt.width, lost=frame.lost, after=after)
+    """One step's map at the attempt's width, in at most its number of colours, with a bar
+    along its foot showing how far through the battle it is: no two steps look alike, so
+    the GIF keeps a frame for each (Pillow merges equal frames)."""
+    options = MapOptions(width=attempt.width, lost=frame.lost, after=frame.title)
     image = render_image(frame.state, frame.events, options)
+    if steps:
+        draw_progress(image, step / steps)
     if attempt.colours < 256:
         image = image.convert("RGB").quantize(
             colors=attempt.colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
         )
     return image
+
+
+def draw_progress(image: Image.Image, share: float) -> None:
+    """A bar along the foot of a palette image, ``share`` of its width long."""
+    ink = palette_index(INK)
+    top = image.height - PROGRESS_HEIGHT
+    ImageDraw.Draw(image).rectangle((0, top, round(image.width * share), image.height), ink)
+
+
+@cache
+def palette_index(colour: tuple[int, int, int]) -> int:
+    """Where a colour sits in the map's fixed palette."""
+    flat = palette_image().getpalette() or []
+    colours = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
+    return colours.index(colour)
 
 
 def encode_gif(images: Sequence[Image.Image]) -> bytes:

@@ -258,15 +258,16 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
     swings: list[Swing] = []
     weighed: list[tuple[int, int, Moment]] = []
     turning: list[Moment] = []
-    for index, step in enumerate(steps):
+    for step in steps:
         lines = tuple(r.lines(step.events))
         turns.setdefault(step.turn, [])
         if lines:
             turns[step.turn].append(StepStory(step.title, lines))
         swings += [Swing(step.title, r.line(e), luck(e.roll)) for e in rolls_of(step.events)]
-        weight, broke = decisive_lines(step.events, r, units)
-        if broke:
-            weighed.append((weight, index, Moment(step.title, broke)))
+        for fight in fights(step.events):
+            weight, lines = decisive_lines(fight, r, units)
+            if lines:
+                weighed.append((weight, len(weighed), Moment(step.title, lines)))
         points = turning_lines(step.events, r, loaded.state)
         if points:
             turning.append(Moment(step.title, points))
@@ -318,21 +319,28 @@ def _success_chance(kind: str, target: int) -> float:
     return sum(1 for face in faces if face >= target) / len(faces)
 
 
+def fights(events: Sequence[Event]) -> list[list[Event]]:
+    """A step's events cut into fights: each combat or shot with the events after it, up to
+    the next (what a step did before its first fight is in none)."""
+    found: list[list[Event]] = []
+    for event in events:
+        if isinstance(event, (CombatMark, ShotMark)):
+            found.append([event])
+        elif found:
+            found[-1].append(event)
+    return found
+
+
 def decisive_lines(
-    events: Sequence[Event], r: Renderer, units: set[str]
+    fight: Sequence[Event], r: Renderer, units: set[str]
 ) -> tuple[int, tuple[str, ...]]:
-    """A step's combats and shots, their rolls and what they cost, if they destroyed a unit or
-    changed one's state, weighed (units destroyed count most); (0, ()) for a step whose
-    fighting changed nothing."""
-    fights = [e for e in events if isinstance(e, (CombatMark, ShotMark))]
-    destroyed = [e for e in events if isinstance(e, UnitDestroyed)]
-    changed = [e for e in events if isinstance(e, StatusChanged) and e.subject in units]
-    if not fights or not (destroyed or changed):
+    """A fight's lines (rolls and all) with its weight, if it destroyed a unit or changed
+    one's state (units destroyed weigh most); (0, ()) for a fight that changed nothing."""
+    destroyed = sum(1 for e in fight if isinstance(e, UnitDestroyed))
+    changed = sum(1 for e in fight if isinstance(e, StatusChanged) and e.subject in units)
+    if not (destroyed or changed):
         return 0, ()
-    shown = [e for e in events if e in fights or e in destroyed or e in changed
-             or isinstance(e, DiceRolled)]  # fmt: skip
-    lines = tuple(line for line in map(r.line, shown) if line)
-    return 10 * len(destroyed) + len(changed), lines
+    return 10 * destroyed + changed, tuple(line for line in map(r.line, fight) if line)
 
 
 def turning_lines(events: Sequence[Event], r: Renderer, after: BattleState) -> tuple[str, ...]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.aftermath import Stage, kept_stages, luck, sections
+from bot.rendering.replay import Frame
+from bot.services.aftermath import Stage, kept_stages, luck, sections, seen_frame
 from bot.services.gm import UNDONE
 from rules_core.dice import Die, Roll
-from rules_core.events import DiceRolled, StepBegan, UnitDestroyed
+from rules_core.events import DiceRolled, Private, StepBegan, UnitDestroyed, UnitMoved
 from rules_core.render import Renderer
+from rules_core.secrets import Viewer
 from tests.rendering import states
 
 
@@ -52,3 +54,14 @@ def test_sections_follow_the_steps_the_engine_began_across_stages() -> None:
     assert [(s.turn, s.title) for s in found] == [(1, f"Turn 1 · Melee ({state.sides[0].name})")]
     assert found[0].events == [UnitDestroyed(unit, "beaten")]
     assert not any(isinstance(e, DiceRolled) for e in found[0].events)
+
+
+def test_during_play_a_frame_shows_a_side_only_its_own_private_events() -> None:
+    """A move private to Blue is drawn in Blue's and the GM's replay, not in Red's."""
+    state, _ = states.mid_battle()
+    secret = UnitMoved("b1", ((12.0, 30.0), (12.0, 22.0)), 8.0, 180.0)
+    frame = Frame(state, (Private("blue", secret),), title="Turn 2 · Movement")
+    assert seen_frame(frame, Viewer.of_side("blue")).events == (secret,)
+    assert seen_frame(frame, Viewer.game_master()).events == (secret,)
+    assert seen_frame(frame, Viewer.of_side("red")).events == ()
+    assert seen_frame(frame, Viewer.public()).events == ()
