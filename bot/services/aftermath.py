@@ -15,9 +15,9 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import BattleStatus, StageLog
 from bot.db.session import Database
@@ -174,7 +174,7 @@ class AftermathService:
         return after_action(loaded, kept_stages(stages), record)
 
 
-async def stage_history(session: Any, loaded: Loaded) -> list[Stage]:
+async def stage_history(session: AsyncSession, loaded: Loaded) -> list[Stage]:
     """Every resolved stage of the battle in order, each with the state it left."""
     rows = list(
         await session.scalars(
