@@ -54,7 +54,7 @@ async def test_each_ruleset_has_a_report_of_every_turn_and_a_replay(ruleset: str
 def test_the_benchmark_prints_the_replays_size_and_time(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert bench_main(["--turns", "1", "--width", "480"]) == 0
+    assert bench_main(["--ruleset", "skirmish", "--turns", "1", "--width", "480"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("replay of a ") and "skirmish battle" in out[0]
     assert [line.split()[0] for line in out[1:]] == ["size", "frames", "time"]
