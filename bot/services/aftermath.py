@@ -6,8 +6,9 @@ frame per resolved stage: the state after it, with that stage's moves, shots and
 
 Secrets: a finished battle's replay is whole (its seed is revealed, so is everything). During
 play a replay shows only what the asking seat may see (``rules_core.secrets``): the GM all, a
-player their side's view, everyone else the public view, the same as the maps the channel got.
-The after-action report is written only once the battle has ended.
+player their side's view, everyone else the public view (that of the maps the channel got);
+the bot sends it to the asker alone. The after-action report is written only once the battle
+has ended: before then it would give away what each side may not know.
 """
 
 from __future__ import annotations
@@ -265,9 +266,9 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
             turns[step.turn].append(StepStory(step.title, lines))
         swings += [Swing(step.title, r.line(e), luck(e.roll)) for e in rolls_of(step.events)]
         for fight in fights(step.events):
-            weight, lines = decisive_lines(fight, r, units)
-            if lines:
-                weighed.append((weight, len(weighed), Moment(step.title, lines)))
+            weight, fought = decisive_lines(fight, r, units)
+            if fought:
+                weighed.append((weight, len(weighed), Moment(step.title, fought)))
         points = turning_lines(step.events, r, loaded.state)
         if points:
             turning.append(Moment(step.title, points))
