@@ -50,7 +50,10 @@ from rules_core.state import BattleState, Unit
 _ANY = tuple(BattleStatus)
 SWINGS = 3  # the rolls furthest from their dice's average that the report names
 MOMENTS = 5  # the most decisive combats the report names
-NOT_STARTED = "No step of this battle has been resolved yet: there is nothing to replay."
+NOT_STARTED = (
+    "No step of this battle has been resolved yet: there is nothing to replay. Ask again once "
+    "the first step is resolved (`/battle status` shows where the battle stands)."
+)
 NOT_ENDED = "The after-action report is written once the battle has ended (`/battle end`)."
 
 

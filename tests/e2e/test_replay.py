@@ -88,7 +88,10 @@ async def test_during_play_a_replay_is_private_and_before_play_there_is_none(
     h.timeout = RENDERING
     await set_up_battle(h, where)
     none = await refused(h, h.alice, where, "battle replay")
-    assert none == "No step of this battle has been resolved yet: there is nothing to replay."
+    assert none == (
+        "No step of this battle has been resolved yet: there is nothing to replay. Ask again "
+        "once the first step is resolved (`/battle status` shows where the battle stands)."
+    )
 
     await scenario.start(h, where, fixed_seed)
     question = await scenario.deployment(h, where)
