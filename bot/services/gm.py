@@ -26,8 +26,6 @@ from rules_core import engine
 from rules_core.state import TERRAIN_KINDS, BattleState, Outcome, TerrainFeature
 
 MAX_EXTENSION_HOURS = 24 * 30
-
-
 UNDONE = "undone by a GM"  # the trigger of the stage an undo resolves (the step before is void)
 
 
