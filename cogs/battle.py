@@ -8,7 +8,14 @@ from discord.ext import commands
 
 from bot.checks import is_gm
 from bot.client import AideBot
-from bot.errors import InvalidInput, UserError
+from bot.errors import Conflict, InvalidInput, UserError
+from bot.presentation.aftermath import (
+    replay_attachment,
+    replay_caption,
+    report_caption,
+    report_files,
+    too_large_text,
+)
 from bot.presentation.announce import post_ended, post_report
 from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
@@ -43,6 +50,7 @@ from bot.presentation.replies import (
 )
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.rendering.overlays import measured
+from bot.rendering.replay import UPLOAD_LIMIT, ReplayTooLarge, render_replay_async
 from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
 from bot.services.data_files import shown_name
@@ -344,6 +352,34 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         data = await self.records.record(place_of(interaction))
         await interaction.response.send_message(
             RECORD_CAPTION, file=record_attachment(data), ephemeral=True
+        )
+
+    @app_commands.command(name="replay", description="An animated replay of the battle so far")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        """Send the replay GIF: to everyone once the battle has ended, privately before."""
+        replay = await self.bot.services.aftermath.replay(place_of(interaction))
+        await interaction.response.defer(ephemeral=not replay.finished)
+        limit = min(UPLOAD_LIMIT, interaction.filesize_limit)
+        try:
+            image = await render_replay_async(replay.frames, limit)
+        except ReplayTooLarge as error:
+            raise Conflict(too_large_text(error)) from error
+        await interaction.followup.send(
+            replay_caption(replay, image), file=replay_attachment(image),
+            ephemeral=not replay.finished,
+        )  # fmt: skip
+
+    @app_commands.command(name="report", description="The after-action report of the ended battle")
+    async def report(self, interaction: discord.Interaction) -> None:
+        """Post the report with the maps at the start and the end, and the record."""
+        report = await self.bot.services.aftermath.report(place_of(interaction))
+        await interaction.response.defer()
+        start = await render_map_async(report.first.state)
+        last = report.last
+        options = MapOptions(lost=last.lost, after=last.title)
+        end = await render_map_async(last.state, last.events, options)
+        await interaction.followup.send(
+            report_caption(report), files=report_files(report, start, end)
         )
 
     @app_commands.command(name="end", description="End the battle (GMs only)")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.clock import Clock, SystemClock
 from bot.db.session import Database
+from bot.services.aftermath import AftermathService
 from bot.services.armies import ArmyService
 from bot.services.battles import BattleService
 from bot.services.campaigns import CampaignService
@@ -45,6 +46,7 @@ class Services:
     order_book: OrderBookService
     unit_sheet: UnitSheetService
     odds: OddsService
+    aftermath: AftermathService
 
     @classmethod
     def build(
@@ -70,4 +72,5 @@ class Services:
             order_book=OrderBookService(db),
             unit_sheet=UnitSheetService(db),
             odds=OddsService(db),
+            aftermath=AftermathService(db),
         )

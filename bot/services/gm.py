@@ -26,6 +26,7 @@ from rules_core import engine
 from rules_core.state import RESERVE, TERRAIN_KINDS, BattleState, Outcome, TerrainFeature, Unit
 
 MAX_EXTENSION_HOURS = 24 * 30
+UNDONE = "undone by a GM"  # the trigger of the stage an undo resolves (the step before is void)
 
 
 class Change(Enum):
@@ -280,7 +281,7 @@ class GmService:
             await plans.forget_done(session, battle.id, restored.cursor.turn)
             result = engine.edit(loaded.state, restored, f"undo: {reason}")
             report, arming = await advance(
-                session, loaded, result, trigger="undone by a GM", now=self.clock.now()
+                session, loaded, result, trigger=UNDONE, now=self.clock.now()
             )
             was = current.title if current else "?"
             change = GmChange(Change.UNDO, reason, was, previous.title, user_id)

@@ -1,0 +1,133 @@
+"""Wording of ``/battle replay`` and ``/battle report``: captions, the report's Markdown, files."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot.rendering.replay import ReplayImage, ReplayTooLarge
+from bot.services.aftermath import AfterAction, Moment, Replay, SideLosses, Swing, TurnStory
+
+REPORT_FILE = "report.md"
+START_MAP = "map-start.png"
+END_MAP = "map-end.png"
+RECORD_FILE = "record.json"
+REPLAY_FILE = "replay.gif"
+VERIFY = "python -m rules_core.verify record.json"
+
+
+def replay_caption(replay: Replay, image: ReplayImage) -> str:
+    """What the replay shows: how many steps, whose view, and whether it had to be thinned."""
+    steps = len(replay.frames) - 1
+    whose = "the whole battle" if replay.whole else "as your side may see it, so far"
+    text = f"🎞️ Replay of **{replay.battle_name}**: {steps} step{_s(steps)}, {whose}."
+    if image.attempt.stride > 1:
+        text += f" To fit Discord's upload limit it shows every {image.attempt.stride} steps."
+    return text
+
+
+def replay_attachment(image: ReplayImage) -> discord.File:
+    """The replay as a GIF attachment."""
+    return discord.File(io.BytesIO(image.data), REPLAY_FILE)
+
+
+def too_large_text(error: ReplayTooLarge) -> str:
+    """Why no replay was sent: even its smallest form is over the upload limit."""
+    return (
+        f"The replay does not fit in {_mb(error.limit)} even at its smallest "
+        f"({_mb(error.size)}). Read the battle turn by turn with `/battle log` instead."
+    )
+
+
+def report_caption(report: AfterAction) -> str:
+    """The message the report's files come with: result and losses in two lines."""
+    losses = "; ".join(_loss_words(loss) for loss in report.losses)
+    return (
+        f"📜 After-action report of **{report.battle_name}**: {report.result}.\n"
+        f"{losses}. The full story is in `{REPORT_FILE}`; check it against `{RECORD_FILE}`."
+    )
+
+
+def report_files(report: AfterAction, start_png: bytes, end_png: bytes) -> list[discord.File]:
+    """The report, the maps it names, and the record that proves it."""
+    return [
+        discord.File(io.BytesIO(report_markdown(report).encode()), REPORT_FILE),
+        discord.File(io.BytesIO(start_png), START_MAP),
+        discord.File(io.BytesIO(end_png), END_MAP),
+        discord.File(io.BytesIO(report.record), RECORD_FILE),
+    ]
+
+
+def report_markdown(report: AfterAction) -> str:
+    """The after-action report as Markdown: result, losses, turning points, decisive combats,
+    the biggest swings of luck, every turn step by step, the maps and how to verify it."""
+    parts = [
+        f"# After-action report: {report.battle_name}",
+        f"*{report.campaign_name} · {report.ruleset_name}*",
+        f"**Result:** {report.result}",
+        "## Losses",
+        _losses_table(report.losses),
+    ]
+    parts += _moments("Turning points", report.turning_points)
+    parts += _moments("Decisive combats", report.decisive)
+    parts += _swings(report.swings)
+    parts += ["## Turn by turn", *(_turn(turn) for turn in report.turns)]
+    parts += [
+        "## Maps",
+        f"![The table as the battle began]({START_MAP})",
+        f"![The table as the battle ended]({END_MAP})",
+        "## Verification",
+        f"Every roll above is in `{RECORD_FILE}`, with the revealed seed. Check it: `{VERIFY}`.",
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def _losses_table(losses: tuple[SideLosses, ...]) -> str:
+    rows = ["| Side | Units | Lost |", "| --- | --- | --- |"]
+    for loss in losses:
+        lost = ", ".join(loss.lost) if loss.lost else "nothing"
+        rows.append(f"| {loss.side} | {loss.started} | {len(loss.lost)}: {lost} |")
+    return "\n".join(rows)
+
+
+def _loss_words(loss: SideLosses) -> str:
+    if not loss.lost:
+        return f"{loss.side} lost nothing"
+    return f"{loss.side} lost {len(loss.lost)} of {loss.started} units"
+
+
+def _moments(heading: str, moments: tuple[Moment, ...]) -> list[str]:
+    if not moments:
+        return []
+    items = [f"- **{m.title}**: " + "; ".join(line.rstrip(".") for line in m.lines) + "."
+             for m in moments]  # fmt: skip
+    return [f"## {heading}", "\n".join(items)]
+
+
+def _swings(swings: tuple[Swing, ...]) -> list[str]:
+    if not swings:
+        return []
+    items = [
+        f"- **{s.title}**: {s.line} ({'lucky' if s.luck > 0 else 'unlucky'}, "
+        f"{s.luck:+.1f} standard deviations from the average)"
+        for s in swings
+    ]
+    return ["## The biggest swings of luck", "\n".join(items)]
+
+
+def _turn(turn: TurnStory) -> str:
+    heading = "### Set-up" if turn.turn == 0 else f"### Turn {turn.turn}"
+    steps = []
+    for step in turn.steps:
+        lines = "\n".join(f"- {line}" for line in step.lines) or "- Nothing happened."
+        steps.append(f"#### {step.title}\n\n{lines}")
+    return "\n\n".join([heading, *(steps or ["Nothing happened this turn."])])
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MB"
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
