@@ -104,24 +104,12 @@ def _seen(loaded: Loaded, user_id: int) -> tuple[BattleState, tuple[str, ...] | 
 
 
 def _unit(state: BattleState, ref: str | None, sides: tuple[str, ...] | None) -> Unit:
-    """The unit a name or id means, among the asker's own units when ``sides`` is given; a
-    refusal names the units that may be asked about."""
+    """The unit a name or id means, among the asker's own units when ``sides`` is given; the
+    lookup's refusal names the units that may be asked about."""
     assert ref is not None
-    try:
-        found = resolve(state.units, "unit", ref, sides)
-    except NotFound as missing:
-        names = [u.name for u in state.units if sides is None or u.side in sides]
-        raise NotFound(f"{str(missing).removesuffix('.')}; {_listed(names)}.") from None
+    found = resolve(state.units, "unit", ref, sides)
     assert isinstance(found, Unit)
     return found
-
-
-def _listed(names: list[str]) -> str:
-    """The units one may name, for a refusal."""
-    if not names:
-        return "there are none to ask about"
-    shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
-    return f"give one of: {shown}"
 
 
 async def _answer(loaded: Loaded, seen: BattleState, query: OddsQuery) -> OddsAnswer:

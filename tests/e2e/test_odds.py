@@ -83,7 +83,7 @@ async def test_a_unit_not_yours_is_refused_and_nothing_changes(aide: Harness) ->
     assert refused.ephemeral and not refused.files
     assert refused.text == (
         "There is no unit of yours called **Blue Warriors** on the table; "
-        "give one of: Red Spearmen, Red Archers, Red Horse."
+        "one of: **Red Archers**, **Red Horse**, **Red Spearmen**."
     )
     outsider = await aide.slash(aide.outsider, "odds test", channel=where, unit="Red Horse")
     assert outsider.ephemeral and "Only a player of this battle" in outsider.text
