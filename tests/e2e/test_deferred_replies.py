@@ -1,5 +1,6 @@
 """Commands whose work may take long answer Discord first: an order, a withdrawal, a standing
-instruction, a deployment or an army file is deferred before its database work, so a busy bot
+instruction, a deployment, an army file or an answer (tried in test_player_writes) is deferred
+before its database work, so a busy bot
 cannot miss Discord's 3 s (and lose the reply of an order it stored).
 
 The fake Discord looks at the database at the moment each command's first response arrives:
@@ -25,10 +26,11 @@ OTHER_ARMY = {**RED, "name": "Second Host"}
 
 
 async def first_response_before_work(
-    h: Harness, db: Path, user: FakeUser, command: str, **options: Any
-) -> tuple[InteractionResult, bool]:
-    """Run a command; assert no row had changed when Discord got its first response. The
-    answer, and whether the command changed rows in the end."""
+    h: Harness, db: Path, user: FakeUser, command: str, where: str = "hundred-years",
+    **options: Any,
+) -> tuple[InteractionResult, bool]:  # fmt: skip
+    """Run a command (in channel ``where``); assert no row had changed when Discord got its
+    first response. The answer, and whether the command changed rows in the end."""
     before = rows(db)
     seen: list[tuple[InteractionRecord, bool]] = []
 
@@ -37,7 +39,7 @@ async def first_response_before_work(
 
     h.fake.on_callback.append(look)
     try:
-        answer = await h.slash(user, command, channel=h.channel("hundred-years"), **options)
+        answer = await h.slash(user, command, channel=h.channel(where), **options)
     finally:
         h.fake.on_callback.remove(look)
     (unchanged,) = [u for r, u in seen if r is answer.record]

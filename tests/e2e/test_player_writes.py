@@ -16,7 +16,8 @@ import pytest
 
 from tests.e2e.fake_discord import FakeUser
 from tests.e2e.harness import Harness, InteractionResult
-from tests.e2e.sheet_battle import answer, confirm, give, question, start
+from tests.e2e.sheet_battle import confirm, give, question, reports, start
+from tests.e2e.test_deferred_replies import first_response_before_work
 from tests.e2e.test_hail_caesar_shared_side import assign_divisions
 from tests.e2e.test_hail_caesar_turn import BATTLE, ROMANS, set_up
 from tests.e2e.test_outsider_writes import rows
@@ -86,7 +87,12 @@ async def test_no_player_changes_another_players_army_orders_plans_or_answers(
         assert rows(db) == before and clicked.ephemeral, (user.username, clicked)
         assert question(h, where) is asked and asked.interactive, "the question still waits"
         cells.append(("answer", user.username, "question button"))
-    await answer(h, where, BATTLE, alice, asked, "keep the result")
+    answered, wrote = await first_response_before_work(
+        h, db, alice, "answer", "punic-wars", answer="keep the result"
+    )  # deferred before the answer resolves the step
+    assert wrote and answered.type == 5 and not answered.ephemeral, answered
+    assert answered.content == f"{alice.mention} answered: **keep the result**.", answered
+    assert "Resolved: answered" in reports(h, where, BATTLE)[-1].text
 
     # Her plan for a later step (her archers' shooting) and her standing instruction.
     planned = await h.slash(
