@@ -50,14 +50,17 @@ class AnswerCog(commands.Cog):
             else:
                 await interaction.response.send_message(text, view=view, ephemeral=True)
             return
-        # Answered before replying, as a button is: a refused answer is told privately.
+        # Deferred before the work (an answer may resolve the step); a refused answer is
+        # told privately all the same (the public "thinking…" is dropped for it).
+        private = any(decision.private for decision, _ in shown)  # the answer is the side's own
+        await interaction.response.defer(ephemeral=private)
         report = await self.play.answer_here(place, user, answer, why, question)
-        if any(decision.private for decision, _ in shown):  # the answer is the side's own
+        if private:
             reply = private_answered_text(user, answer, why)
-            await interaction.response.send_message(reply, ephemeral=True)
+            await interaction.followup.send(reply, ephemeral=True)
             await interaction.followup.send(private_answered_note(user))
         else:
-            await interaction.response.send_message(answered_text(user, answer, why))
+            await interaction.followup.send(answered_text(user, answer, why))
         if report is not None:  # None: other questions of the step are still open
             await post_report(self.bot, report)
 

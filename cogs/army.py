@@ -41,11 +41,11 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
         """Validate and store an army list; re-importing your own army replaces it."""
         if file.size > MAX_ROSTER_BYTES:
             raise InvalidInput(f"`{file.filename}` is too large: at most 256 KiB.")
+        place = place_of(interaction)
+        await interaction.response.defer()  # public on success; a refusal replaces it privately
         content = await file.read()
-        info = await self.service.import_roster(
-            place_of(interaction), interaction.user.id, content, file.filename
-        )
-        await interaction.response.send_message(army_imported_text(interaction.user.id, info))
+        info = await self.service.import_roster(place, interaction.user.id, content, file.filename)
+        await interaction.followup.send(army_imported_text(interaction.user.id, info))
 
     @app_commands.command(name="show", description="Show an army list")
     @app_commands.describe(name="The army's name")

@@ -231,10 +231,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         facing: app_commands.Range[float, 0, 360] | None = None,
     ) -> None:
         """Deploy a unit."""
-        placed = await self.battles.deploy(
-            place_of(interaction), interaction.user.id, unit, at, facing
-        )
-        await interaction.response.send_message(deployed_text(placed), ephemeral=True)
+        place = place_of(interaction)
+        await interaction.response.defer(ephemeral=True)
+        placed = await self.battles.deploy(place, interaction.user.id, unit, at, facing)
+        await interaction.followup.send(deployed_text(placed), ephemeral=True)
 
     @deploy.autocomplete("unit")
     async def roster_autocomplete(
@@ -252,10 +252,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         """Deploy from a file, all or nothing."""
         if file.size > MAX_ROSTER_BYTES:
             raise InvalidInput(f"`{shown_name(file.filename)}` is too large: at most 256 KiB.")
+        place = place_of(interaction)
+        await interaction.response.defer(ephemeral=True)  # reading the file takes a while
         count = await self.battles.deploy_many(
-            place_of(interaction), interaction.user.id, await file.read(), file.filename
+            place, interaction.user.id, await file.read(), file.filename
         )
-        await interaction.response.send_message(deployed_many_text(count), ephemeral=True)
+        await interaction.followup.send(deployed_many_text(count), ephemeral=True)
 
     @app_commands.command(name="start", description="Start the battle (GMs only)")
     @is_gm()

@@ -72,9 +72,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     async def force(self, interaction: discord.Interaction) -> None:
         """Resolve now with defaults for missing orders."""
         place = place_of(interaction)
-        await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
+        # Refuse before answering publicly; the step open now is the one the GM forces.
+        seen = await self.battles.check_gm(place, interaction.user.id)
         await interaction.response.defer()
-        report = await self.gm.force(place, interaction.user.id)
+        report = await self.gm.force(place, interaction.user.id, seen.stage)
         await interaction.followup.send(forced_text(interaction.user.id, report.title))
         await post_report(self.bot, report)
 

@@ -44,8 +44,9 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         ask_me: bool = False,
     ) -> None:
         place, user_id = place_of(interaction), interaction.user.id
+        await interaction.response.defer(ephemeral=True)  # before the work: no 3 s timeout
         view = await self.play.submit(place, user_id, kind, unit, given, step, ask_me)
-        await interaction.response.send_message(preview_text(view), ephemeral=True)
+        await interaction.followup.send(preview_text(view), ephemeral=True)
 
     @app_commands.command(name="move", description="Move a unit to a point")
     @app_commands.describe(
@@ -220,8 +221,9 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     ) -> None:
         """Withdraw an order."""
         place, user_id = place_of(interaction), interaction.user.id
+        await interaction.response.defer(ephemeral=True)
         view = await self.play.withdraw(place, user_id, unit, number, step)
-        await interaction.response.send_message(withdrawn_text(view), ephemeral=True)
+        await interaction.followup.send(withdrawn_text(view), ephemeral=True)
 
     @app_commands.command(name="done", description="Your orders are complete for this step")
     @app_commands.describe(turn="Also for every remaining step of this turn (what you planned)")
@@ -362,8 +364,10 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     @app_commands.command(name="mine", description="Your orders for this step and your plan")
     async def mine(self, interaction: discord.Interaction) -> None:
         """List your orders, privately."""
-        views = await self.play.mine(place_of(interaction), interaction.user.id)
-        await interaction.response.send_message(orders_text(views), ephemeral=True)
+        place = place_of(interaction)
+        await interaction.response.defer(ephemeral=True)
+        views = await self.play.mine(place, interaction.user.id)
+        await interaction.followup.send(orders_text(views), ephemeral=True)
 
 
 async def setup(bot: AideBot) -> None:

@@ -31,8 +31,10 @@ class StandingCog(
     @app_commands.command(name="list", description="Your standing instructions")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the instructions the user may see."""
-        views = await self.standing.shown(place_of(interaction), interaction.user.id)
-        await interaction.response.send_message(standing_list_text(views), ephemeral=True)
+        place = place_of(interaction)
+        await interaction.response.defer(ephemeral=True)
+        views = await self.standing.shown(place, interaction.user.id)
+        await interaction.followup.send(standing_list_text(views), ephemeral=True)
 
     @app_commands.command(name="set", description="Answer a kind of question in advance")
     @app_commands.describe(
@@ -53,10 +55,11 @@ class StandingCog(
     ) -> None:
         """Set (or replace) a standing instruction."""
         place = place_of(interaction)
+        await interaction.response.defer(ephemeral=True)
         view = await self.standing.set(
             place, interaction.user.id, topic, choice, condition or "", unit, side
         )
-        await interaction.response.send_message(standing_set_text(view), ephemeral=True)
+        await interaction.followup.send(standing_set_text(view), ephemeral=True)
         report = await self.standing.answer_open(place)  # a question it covers may be open
         if report is not None:
             await post_report(self.bot, report)
@@ -75,10 +78,10 @@ class StandingCog(
         side: Ref | None = None,
     ) -> None:
         """Clear standing instructions."""
-        views = await self.standing.clear(
-            place_of(interaction), interaction.user.id, topic, unit, side
-        )
-        await interaction.response.send_message(standing_cleared_text(views), ephemeral=True)
+        place = place_of(interaction)
+        await interaction.response.defer(ephemeral=True)
+        views = await self.standing.clear(place, interaction.user.id, topic, unit, side)
+        await interaction.followup.send(standing_cleared_text(views), ephemeral=True)
 
     @set_.autocomplete("topic")
     @clear.autocomplete("topic")

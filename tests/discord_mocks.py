@@ -29,7 +29,10 @@ def make_interaction(user_id: int, *, guild_id: int | None = GUILD) -> MagicMock
     interaction.channel_id = CHANNEL
     interaction.channel = MagicMock(spec_set=discord.TextChannel)
     interaction.response = MagicMock(spec_set=discord.InteractionResponse)
-    interaction.response.is_done.return_value = False
+    response = interaction.response
+    response.is_done.side_effect = lambda: bool(
+        response.defer.await_count or response.send_message.await_count
+    )
     interaction.followup = MagicMock(spec_set=discord.Webhook)
     interaction.command = None
     return interaction
@@ -55,7 +58,13 @@ async def invoke(
 
 
 def reply(interaction: MagicMock) -> tuple[str, dict[str, Any]]:
-    """The text and keyword arguments of the one response the command sent."""
-    interaction.response.send_message.assert_awaited_once()
-    args, kwargs = interaction.response.send_message.await_args
+    """The text and keyword arguments of the answer the command sent: its one response, or,
+    after a deferral, its one followup."""
+    if interaction.response.defer.await_count:
+        interaction.response.send_message.assert_not_awaited()
+        interaction.followup.send.assert_awaited_once()
+        args, kwargs = interaction.followup.send.await_args
+    else:
+        interaction.response.send_message.assert_awaited_once()
+        args, kwargs = interaction.response.send_message.await_args
     return (args[0] if args else kwargs.get("content") or ""), kwargs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -70,6 +71,7 @@ class Database:
         writer = engine.execution_options(**{_BEGIN_OPTION: "IMMEDIATE"})
         self._reader = async_sessionmaker(engine, expire_on_commit=False)
         self._writer = async_sessionmaker(writer, expire_on_commit=False)
+        self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
 
     @classmethod
     def from_url(cls, url: str) -> Database:
@@ -84,9 +86,23 @@ class Database:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
-        """A session in one write transaction: committed on success, rolled back on error."""
-        async with self._writer() as session, session.begin():
+        """A session in one write transaction: committed on success, rolled back on error.
+
+        The bot's writers take turns (first come, first served) before asking SQLite for its
+        write lock: fifty at once all polling the lock left some waiting past the busy
+        timeout ("database is locked") while luckier ones went first. The busy timeout is
+        still there for other processes (a backup, a migration). A write must not open
+        another write inside it.
+        """
+        async with self._turn(), self._writer() as session, session.begin():
             yield session
+
+    def _turn(self) -> asyncio.Lock:
+        """The lock writers queue on, one per event loop (tests run several loops)."""
+        loop = asyncio.get_running_loop()
+        if self._turns is None or self._turns[0] is not loop:
+            self._turns = (loop, asyncio.Lock())
+        return self._turns[1]
 
     async def dispose(self) -> None:
         """Close every pooled connection."""

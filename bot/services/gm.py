@@ -129,11 +129,14 @@ class GmService:
         self.play.arm(arming)
         return change
 
-    async def force(self, place: Place, user_id: int) -> StageReport:
-        """Resolve the current step now, with defaults for missing orders."""
+    async def force(self, place: Place, user_id: int, stage: int | None = None) -> StageReport:
+        """Resolve the current step now, with defaults for missing orders; with ``stage`` (the
+        step open when the GM asked), only that step: if a deadline or the last confirmation
+        resolved it meanwhile, the next one is not forced in its place."""
         async with self.db.read() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
-            battle_id, stage = loaded.battle.id, loaded.battle.stage
+            battle_id, now_open = loaded.battle.id, loaded.battle.stage
+        stage = now_open if stage is None else stage
         report = await self.play.resolve_stage(battle_id, stage, trigger="forced by a GM")
         if report is None:
             raise Conflict("That step has just been resolved.")

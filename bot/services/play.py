@@ -42,6 +42,7 @@ from bot.services.battle_state import (
     find_giver,
     load_battle,
     load_battle_by_id,
+    users_for,
     view_of,
 )
 from bot.services.battles import undeployed, with_reserves
@@ -567,7 +568,7 @@ def _question(
         if found is None:
             raise Conflict("That question has already been answered.")
         return found
-    mine = [d for d in pending.open if d.who in loaded.side_of(user_id)] or (
+    mine = [d for d in pending.open if _answers_for(loaded, user_id, d.who)] or (
         list(pending.open) if loaded.is_gm(user_id) else []
     )
     if not mine:
@@ -596,9 +597,19 @@ def _others_open(before: Pending, after: Pending | None) -> bool:
     return all(d.id in earlier for d in after.open) and len(after.open) < len(before.open)
 
 
+def _answers_for(loaded: Loaded, user_id: int, side: str) -> bool:
+    """Whether a player answers a side's questions: any of its players, or, on a side whose
+    groups are assigned, those the step waits on (the question is addressed to them alone)."""
+    if side not in loaded.side_of(user_id):
+        return False
+    row = loaded.side_row(side)
+    return row is None or not row.commanders or user_id in users_for(loaded, [side])
+
+
 def _answerer(loaded: Loaded, user_id: int, who: str) -> str:
-    """Who answers: the side asked, or the GM (for any side); anyone else is refused."""
-    if who in loaded.side_of(user_id):
+    """Who answers: the side asked (its player this step), or the GM (for any side); anyone
+    else is refused."""
+    if _answers_for(loaded, user_id, who):
         return who
     if loaded.is_gm(user_id):
         return GM

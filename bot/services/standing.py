@@ -136,6 +136,8 @@ class StandingService:
                     continue
                 if unit_id is not None and row.unit_id != unit_id:
                     continue
+                if not _may_clear(loaded, user_id, row):  # another player's, on a shared side
+                    continue
                 cleared.append(_view(loaded, row))
                 await session.delete(row)
             return cleared
@@ -229,6 +231,33 @@ def _may_instruct(loaded: Loaded, user_id: int, unit: Unit) -> bool:
     return unit.side in loaded.side_of(user_id) and loaded.commander_of(unit) in (None, user_id)
 
 
+def _may_instruct_side(loaded: Loaded, user_id: int, side_id: str) -> bool:
+    """Whether a user may set a side's side-wide instructions: a GM, or its player (with
+    groups assigned, the side's owner: as side-level orders, they stay with the owner)."""
+    if loaded.is_gm(user_id):
+        return True
+    if side_id not in loaded.side_of(user_id):
+        return False
+    side = next((s for s in loaded.state.sides if s.id == side_id), None)
+    return side is None or loaded.commander_of(side) in (None, user_id)
+
+
+def _may_clear(loaded: Loaded, user_id: int, row: StandingInstruction) -> bool:
+    """Whether a user may take back an instruction: one they could set."""
+    unit = next((u for u in loaded.state.units if u.id == row.unit_id), None)
+    if unit is not None:
+        return _may_instruct(loaded, user_id, unit)
+    return _may_instruct_side(loaded, user_id, row.side_id)
+
+
+def _owner_only(loaded: Loaded, side_id: str) -> PermissionDenied:
+    name = _side_name(loaded, side_id)
+    return PermissionDenied(
+        f"**{name}**'s side-wide instructions are its owner's; set yours for your own units "
+        "(`unit`)."
+    )
+
+
 def _side_id(loaded: Loaded, ref: str) -> str:
     typed = ref.strip().casefold()
     for row in loaded.battle.sides:
@@ -261,9 +290,13 @@ def _whose(
             raise PermissionDenied(
                 f"You can set instructions only for your own side, not **{name}**."
             )
+        if not _may_instruct_side(loaded, user_id, side_id):
+            raise _owner_only(loaded, side_id)
         return None, side_id
     mine = loaded.side_of(user_id)
     if len(mine) == 1:
+        if not _may_instruct_side(loaded, user_id, mine[0]):
+            raise _owner_only(loaded, mine[0])
         return None, mine[0]
     if not mine and not gm:
         raise PermissionDenied("You command no side in this battle.")

@@ -102,7 +102,7 @@ async def test_unexpected_error_is_logged_with_reference(
 
 async def test_error_after_a_response_goes_to_a_followup() -> None:
     interaction = make_interaction(1)
-    interaction.response.is_done.return_value = True
+    interaction.response.is_done.side_effect = lambda: True  # answered already
     await report_error(interaction, command_error(PermissionDenied("Later.")))
     interaction.followup.send.assert_awaited_once_with("Later.", ephemeral=True)
     interaction.response.send_message.assert_not_awaited()

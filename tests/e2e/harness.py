@@ -59,8 +59,12 @@ class InteractionResult:
 
     @property
     def message(self) -> BotMessage | None:
-        """The original response message (or, for a component, the message it updated)."""
-        return self.record.original
+        """The original response message (or, for a component, the message it updated); when
+        a public "thinking…" placeholder was deleted for a private refusal, that refusal."""
+        original = self.record.original
+        if original is not None and original.deleted and self.record.followups:
+            return self.record.followups[0]
+        return original
 
     @property
     def followups(self) -> list[BotMessage]:
@@ -71,7 +75,7 @@ class InteractionResult:
     def messages(self) -> list[BotMessage]:
         """The original response then every followup, without repeats."""
         out = [self.message] if self.message is not None else []
-        return out + [m for m in self.followups if m not in out]
+        return out + [m for m in self.followups if m not in out and not m.deleted]
 
     @property
     def content(self) -> str:

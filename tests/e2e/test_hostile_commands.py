@@ -7,7 +7,10 @@ spaces, mentions, markdown, control characters, very long text; files that are Y
 bombs, JSON nested thousands deep, 5,000-digit numbers, NaN, binary junk. Whoever sends
 them (the GM, a player, an outsider), the bot answers without "Something went wrong" and
 without logging an error (the harness fails on either), within Discord's 3 s (the harness
-again), and every message fits in 2,000 characters. An outsider changes no row.
+again), and every message fits in 2,000 characters. An outsider changes no row; for the GM
+and a player, a refusal (a command that ended in the bot's error handler) changes no row and
+shows nothing but a private message. Each example's memory is bounded: the Python heap it
+allocates at its peak (tracemalloc) and the growth of the process's peak size (RSS).
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import resource
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,7 +57,11 @@ BOMBS = [
     ("spaces.json", json.dumps({**RED, "name": "Red  Host"})),
     ("red.json", json.dumps(RED)),
 ]  # fmt: skip
-tried = [0]
+tried = {"gm": 0, "alice": 0, "outsider": 0, "refused": 0}
+HEAP_BOUND = 64 * 2**20  # what one command may allocate at its peak, bombs included
+RSS_BOUND = 256 * 2**20  # how much one command may raise the process's peak size
+peaks = {"heap": 0, "rss": 0}
+refusals: set[int] = set()  # ids of the interactions the bot's error handler answered
 
 
 def value_of(option: dict, h: Harness) -> st.SearchStrategy[Any]:
@@ -108,15 +117,31 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Harn
 
     try:
         loop.run_until_complete(start())
+        assert h.bot is not None
+        handler = h.bot.tree.on_error
+
+        async def noting(interaction: Any, error: Any) -> None:
+            refusals.add(interaction.id)
+            await handler(interaction, error)
+
+        h.bot.tree.on_error = noting  # type: ignore[method-assign]
+        tracemalloc.start()
         yield loop, h, db
     finally:
+        tracemalloc.stop()
         loop.run_until_complete(h.close())
         for task in asyncio.all_tasks(loop):  # views' timeouts and the like
             task.cancel()
         loop.run_until_complete(asyncio.sleep(0))
         loop.close()
         bot.services.battles.new_seed = seed
-        print(f"\n{tried[0]} hostile commands sent")
+        sent = tried["gm"] + tried["alice"] + tried["outsider"]
+        print(
+            f"\n{sent} hostile commands sent (GM {tried['gm']}, player {tried['alice']}, "
+            f"outsider {tried['outsider']}); {tried['refused']} refused by the GM or player "
+            f"with no row changed; peak per command: heap {peaks['heap'] / 2**20:.1f} MiB, "
+            f"RSS growth {peaks['rss'] / 2**20:.1f} MiB"
+        )
 
 
 @settings(
@@ -140,10 +165,23 @@ def test_every_command_survives_hostile_values(
             values[option["name"]] = data.draw(value_of(option, h), label=option["name"])
     user = getattr(h, who)
     before = rows(db)
+    heap_before, _ = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     answer = loop.run_until_complete(h.slash(user, path, channel=h.channel("hundred-years"),
                                              **values))  # fmt: skip
-    tried[0] += 1
+    heap = tracemalloc.get_traced_memory()[1] - heap_before
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss_before
+    peaks["heap"], peaks["rss"] = max(peaks["heap"], heap), max(peaks["rss"], rss)
+    tried[who] += 1
     assert "Something went wrong" not in answer.text, answer
     assert all(len(m.content) <= 2000 for m in answer.messages), answer
+    assert heap <= HEAP_BOUND, (path, values, f"{heap / 2**20:.1f} MiB allocated")
+    assert rss <= RSS_BOUND, (path, values, f"peak size grew {rss / 2**20:.1f} MiB")
     if who == "outsider":  # never joined, never made a GM: every write refused
         assert rows(db) == before, (path, values, answer)
+    elif answer.record.id in refusals:  # the GM or a player, refused: nothing changed
+        tried["refused"] += 1
+        assert rows(db) == before, (path, values, answer)
+        shown = [m for m in answer.messages if not m.deleted]
+        assert shown and all(m.ephemeral for m in shown), (path, values, answer)

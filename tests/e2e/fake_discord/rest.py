@@ -131,6 +131,8 @@ class Rest:
         problems = self._callback_problems(body, len(files))
         if problems:
             return self.fake.reject(request, 400, schema.error_body(problems))
+        for look in self.fake.on_callback:
+            look(record)
         record.callbacks.append(body)
         record.answered_after = time.monotonic() - record.sent_at
         message = self._apply_callback(record, body, files)

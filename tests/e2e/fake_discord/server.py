@@ -40,6 +40,9 @@ class FakeDiscord:
         self.rejected: list[str] = []
         self.dms_refused: list[int] = []  # users whose DMs were refused (they take none)
         self.unhandled: list[str] = []
+        # Called with each interaction's record as its (first) callback arrives, before the
+        # fake answers the bot: a test can look at the world at that very moment.
+        self.on_callback: list[Callable[[InteractionRecord], None]] = []
         self.gateway = Gateway(self)
         self.port = 0
         self._changed = asyncio.Event()
