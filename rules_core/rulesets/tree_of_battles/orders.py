@@ -165,7 +165,12 @@ def _march(
     _, dense = movement.rough_on(state, (unit.x, unit.y), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
-    crossed = movement.barrier_problem(state, unit, end, facing)
+    # As tactical.march turns it: as ordered, else kept or wheeled to the heading.
+    given = order.params.get("facing")
+    turned = movement.final_facing(
+        unit, end, float(given) if isinstance(given, int | float) else None
+    )
+    crossed = movement.barrier_problem(state, unit, end, turned)
     if crossed:
         return crossed
     return Preview(order, f"marches {g(length)} SF to ({g(end[0])}, {g(end[1])})")

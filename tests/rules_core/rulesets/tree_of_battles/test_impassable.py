@@ -126,6 +126,12 @@ def test_a_move_through_impassable_ground_that_reaches_the_resolver_stops_short(
     assert vanguard.x == 12.0 and 9.0 <= front < 9.01  # its front stops at the Mere's edge
     assert "stops short of Mere, impassable ground" in moved(ctx, "f2").notes
     assert Footprint.of(vanguard).polygon.intersection(Polygon(MERE.points)).area < 1e-6
+    # A march move (no dice) to beyond the Mere stops short of it the same way.
+    ctx = context(rules, placed("approach", (MERE,), f2=(12.0, 11.0, 180.0)), ())
+    tactical.march(ctx, Order("f2", "march", {"to": [12, 7.4]}))
+    vanguard = ctx.state.unit("f2")
+    assert 9.0 <= vanguard.y - vanguard.depth / 2 < 9.01
+    assert "stops short of Mere, impassable ground" in moved(ctx, "f2").notes
 
 
 def test_a_charge_across_impassable_ground_is_refused_and_falls_short(rules: Rules) -> None:
