@@ -4,12 +4,16 @@ A ruleset moving a unit without a player choosing the path (a retreat, rout, eva
 back) sweeps the unit's footprint along a straight heading and asks what stops it first: an
 enemy unit, a friendly unit, terrain it may not enter, or the table edge. Which of those may be
 passed is the ruleset's call (its sheet says); the sweep only measures.
+
+A move a player chooses is checked the same way for terrain with ``barred_ground``: the ground
+its footprint sweeps along the whole path, so a move may not step over impassable ground to
+a point beyond it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from shapely import LineString, MultiPoint, Polygon
@@ -179,6 +183,55 @@ def _coords(shape: BaseGeometry) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in getattr(shape, "coords", [])]
 
 
+def barred_ground(
+    state: BattleState,
+    poses: Sequence[Footprint],
+    *,
+    impassable: Collection[str] = (),
+    crossings: Collection[str] = CROSSING_KINDS,
+) -> TerrainFeature | None:
+    """The terrain a move through ``poses`` would enter but may not, or None if the way is clear.
+
+    For moves a player chooses: the whole ground the footprint sweeps from pose to pose counts,
+    not only where it ends. Barred are the ``impassable`` kind always and the kinds listed (a
+    river or stream less its bridges and fords of the ``crossings`` kinds, as in ``sweep``);
+    ground the first pose already stands in is left out (a unit may always leave). Of several,
+    the one nearest the start comes first.
+    """
+    barred = ALWAYS_IMPASSABLE | frozenset(impassable)
+    if not any(f.kind in barred for f in state.terrain):
+        return None  # nothing barred on the table: nothing to measure
+    start = poses[0]
+    ground = swept_area(poses)
+    found = [
+        (start.polygon.distance(shape), feature)
+        for feature, shape in _barred_shapes(state.terrain, barred, crossings)
+        if not _enters(start.polygon, shape) and _enters(ground, shape)
+    ]
+    return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def _barred_shapes(
+    terrain: Iterable[TerrainFeature], impassable: Collection[str], crossings: Collection[str]
+) -> list[tuple[TerrainFeature, BaseGeometry]]:
+    """The features of barred kinds and the ground of each a unit may not enter (water less
+    its bridges and fords)."""
+    terrain = tuple(terrain)
+    points = [feature_shape(f) for f in terrain if f.kind in crossings]
+    found: list[tuple[TerrainFeature, BaseGeometry]] = []
+    for feature in terrain:
+        if feature.kind not in impassable:
+            continue
+        shape = feature_shape(feature)
+        if feature.kind in WATER_KINDS and points:
+            for point in points:
+                shape = shape.difference(point)
+            if shape.is_empty:
+                continue
+        found.append((feature, shape))
+    return found
+
+
 def _terrain_stops(
     start: Footprint,
     heading: float,
@@ -190,16 +243,7 @@ def _terrain_stops(
     """Where the path first enters each impassable feature the unit does not already stand in
     (water less its bridges and fords)."""
     found: list[tuple[float, Blocker]] = []
-    points = [feature_shape(f) for f in terrain if f.kind in crossings]
-    for feature in terrain:
-        if feature.kind not in impassable:
-            continue
-        shape = feature_shape(feature)
-        if feature.kind in WATER_KINDS and points:
-            for point in points:
-                shape = shape.difference(point)
-            if shape.is_empty:
-                continue
+    for feature, shape in _barred_shapes(terrain, impassable, crossings):
         if _enters(start.polygon, shape):
             continue  # already in it: a unit may always leave
         entry = _first_entry(start, heading, length, shape)

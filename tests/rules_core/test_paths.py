@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core import paths
+from rules_core.geometry import Footprint
 from rules_core.state import Battlefield, BattleState, Side, TerrainFeature, Unit
 from rules_core.steps import Cursor
 
@@ -85,6 +86,33 @@ def test_impassable_terrain_stops_the_move_where_it_enters() -> None:
 def test_a_unit_already_in_impassable_terrain_may_leave_it() -> None:
     wood = TerrainFeature("w", "dense_wood", ((6, 8), (14, 8), (14, 12), (6, 12)))
     assert paths.sweep(table(terrain=(wood,)), MOVER, 180.0, 5.0, impassable={"dense_wood"}).clear
+
+
+def test_barred_ground_is_the_impassable_terrain_a_chosen_path_sweeps_through() -> None:
+    lake = TerrainFeature("l", "impassable", ((6, 6), (14, 6), (14, 7), (6, 7)), "Lake")
+    cliff = TerrainFeature("c", "impassable", ((6, 2), (14, 2), (14, 3), (6, 3)), "Cliff")
+    state = table(terrain=(cliff, lake))
+    here = Footprint.of(MOVER)
+    # Ending clear beyond both, the path still crosses both: the nearer one is named.
+    assert paths.barred_ground(state, [here, here.moved_to((10.0, 1.0))]) == lake
+    assert paths.barred_ground(state, [here, here.moved_to((10.0, 8.0))]) is None
+    assert paths.barred_ground(state, [here, here.moved_to((17.0, 8.0))]) is None  # beside
+    wood = TerrainFeature("w", "dense_wood", ((6, 6), (14, 6), (14, 7), (6, 7)))
+    through = [here, here.moved_to((10.0, 4.0))]
+    assert paths.barred_ground(table(terrain=(wood,)), through) is None
+    assert paths.barred_ground(table(terrain=(wood,)), through, impassable={"dense_wood"}) == wood
+
+
+def test_barred_water_is_crossed_at_a_bridge_but_not_elsewhere() -> None:
+    river = TerrainFeature("r", "river", ((0, 6), (20, 6)))
+    bridge = TerrainFeature("b", "bridge", ((7, 5), (13, 5), (13, 7), (7, 7)))
+    state = table(terrain=(river, bridge))
+    here = Footprint.of(MOVER)
+    at_bridge = [here, here.moved_to((10.0, 3.0))]
+    assert paths.barred_ground(state, at_bridge, impassable={"river"}) is None
+    elsewhere = [here.moved_to((3.0, 10.0)), here.moved_to((3.0, 3.0))]
+    assert paths.barred_ground(state, elsewhere, impassable={"river"}) == river
+    assert paths.barred_ground(state, elsewhere) is None  # rivers barred only when listed
 
 
 def test_the_table_edge_stops_the_move_unless_it_may_leave() -> None:

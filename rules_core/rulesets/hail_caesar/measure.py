@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from rules_core import toolkit
+from rules_core import paths, toolkit
 from rules_core.geometry import (
     EPSILON,
     Footprint,
@@ -21,7 +21,7 @@ from rules_core.geometry import (
 )
 from rules_core.rulesets.hail_caesar import tables
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
-from rules_core.state import BattleState, Unit
+from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import Sight, areas_near, feature_shape
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
 from rules_core.toolkit import nearest_enemy as nearest_enemy
@@ -130,6 +130,21 @@ def on_table(state: BattleState, pose: Footprint) -> bool:
     )
 
 
+def barrier(state: BattleState, unit: Unit, *poses: Footprint) -> TerrainFeature | None:
+    """The impassable ground a move from where the unit stands through ``poses`` would cross.
+
+    The sheet names no impassable terrain and has no river rule: ground of the ``impassable``
+    kind (a lake, cliffs) stops every move, along its whole path, while rivers, streams, bridges,
+    fords and gentle hills are open ground for movement.
+    """
+    return paths.barred_ground(state, [Footprint.of(unit), *poses])
+
+
+def barrier_words(feature: TerrainFeature) -> str:
+    """Why a move may not cross impassable ground."""
+    return f"the path crosses {feature.name or feature.id}, impassable ground"
+
+
 def reachable(
     state: BattleState, unit: Unit, goal: Point, length: float, facing: float, keep_off: float
 ) -> Footprint:
@@ -144,6 +159,7 @@ def reachable(
             on_table(state, pose)
             and not blocker(state, unit, pose)
             and not too_close(state, unit, pose, keep_off)
+            and barrier(state, unit, pose) is None
         )
 
     if fits(share):

@@ -52,7 +52,21 @@ def move_to(
         notes.append(f"turns to face {enemy.name} (proximity)")
     if math.dist((pose.x, pose.y), goal) > 1e-6:
         notes.append(f'stops short after {g(math.dist((unit.x, unit.y), (pose.x, pose.y)))}"')
+        ground = _barred_before(ctx, unit, goal, length, heading)
+        if ground:
+            notes.append(f"stops short of {ground}, impassable ground")
     relocate(ctx, unit, (pose.x, pose.y), end_facing, notes)
+
+
+def _barred_before(
+    ctx: Context, unit: Unit, goal: tuple[float, float], length: float, heading: float
+) -> str:
+    """The impassable ground a move of ``length`` towards ``goal`` would cross, or ""."""
+    start = (unit.x, unit.y)
+    share = min(1.0, length / max(math.dist(start, goal), 1e-9))
+    end = (start[0] + (goal[0] - start[0]) * share, start[1] + (goal[1] - start[1]) * share)
+    ground = measure.barrier(ctx.state, unit, Footprint.of(unit).moved_to(end, heading))
+    return "" if ground is None else ground.name or ground.id
 
 
 def relocate(
@@ -75,11 +89,16 @@ def charge(ctx: Context, unit: Unit, target: Unit, moves: int, note: str) -> Non
     """Charge home if ``moves`` reach the target (closing shots first), else fall short."""
     reach = moves * measure.rate(unit)
     pose, edge = measure.charge_pose(unit, target)
-    if measure.charge_distance(unit, target) > reach + 1e-6:
+    ground = measure.barrier(ctx.state, unit, pose)
+    if measure.charge_distance(unit, target) > reach + 1e-6 or ground is not None:
         stop = measure.reachable(
             ctx.state, unit, (pose.x, pose.y), reach, pose.facing, ctx.number("enemy_keep_off")
         )
-        relocate(ctx, unit, (stop.x, stop.y), pose.facing, [note, "the charge falls short"])
+        notes = [note, "the charge falls short"]
+        ahead = _barred_before(ctx, unit, (pose.x, pose.y), reach, pose.facing)
+        if ahead:
+            notes.append(f"stops short of {ahead}, impassable ground")
+        relocate(ctx, unit, (stop.x, stop.y), pose.facing, notes)
         return
     if shooting.may_close_shoot(ctx.state, target, unit):
         shooting.closing_shots(ctx, target, unit)

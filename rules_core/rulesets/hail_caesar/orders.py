@@ -196,7 +196,8 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
     heading = facing_towards((unit.x, unit.y), end)
     facing = number_or(order.params.get("facing", heading), 0.0)
     pose = Footprint.of(unit).moved_to(end, facing)
-    reason = _blocked(state, unit, pose, params)
+    # The unit moves turned to its heading, then faces as ordered (movement.move_to).
+    reason = _blocked(state, unit, pose, params, Footprint.of(unit).moved_to(end, heading))
     if reason:
         return Illegal(order, reason)
     summary = f'moves {g(length)}" to ({g(end[0])}, {g(end[1])}): {_moves(moves)}'
@@ -212,12 +213,19 @@ def _moves(count: int) -> str:
     return f"needs {count} move{'s' if count > 1 else ''}"
 
 
-def _blocked(state: BattleState, unit: Unit, pose: Footprint, params: Params) -> str:
+def _blocked(
+    state: BattleState, unit: Unit, pose: Footprint, params: Params, moving: Footprint | None = None
+) -> str:
+    """Why a move to ``pose`` may not be made; ``moving`` is the unit as it arrives, turned to
+    its heading, if it turns to ``pose`` there."""
     if not measure.on_table(state, pose):
         return "the move would leave the table"
     through = measure.blocker(state, unit, pose)
     if through:
         return f"{unit.name} would pass through {through}"
+    ground = measure.barrier(state, unit, *((moving,) if moving else ()), pose)
+    if ground is not None:
+        return measure.barrier_words(ground)
     near = measure.too_close(state, unit, pose, param_number(params, "enemy_keep_off"))
     if near:
         return (
@@ -239,6 +247,9 @@ def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
     through = measure.blocker(state, unit, pose, (target.id,))
     if through:
         return Illegal(order, f"{unit.name} would pass through {through}")
+    ground = measure.barrier(state, unit, pose)
+    if ground is not None:
+        return Illegal(order, measure.barrier_words(ground))
     length = measure.charge_distance(unit, target)
     moves = max(1, math.ceil(length / measure.rate(unit) - 1e-9))
     if moves > (1 if how == "initiative" else 3):
@@ -283,7 +294,8 @@ def _retire(state: BattleState, order: Order, params: Params) -> Verdict:
         after = pose.polygon.distance(Footprint.of(enemy).polygon)
         if after < measure.gap(unit, enemy) - 1e-6:
             return Illegal(order, f"a retirement may not go nearer to {enemy.name}")
-    reason = _blocked(state, unit, pose, params)
+    turned = Footprint.of(unit).moved_to(end, facing_towards((unit.x, unit.y), end))
+    reason = _blocked(state, unit, pose, params, turned if length > 1e-9 else None)
     if reason:
         return Illegal(order, reason)
     return Preview(order, f'retires {g(length)}" to ({g(end[0])}, {g(end[1])}), no order test')

@@ -41,6 +41,9 @@ def problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
     _, dense = movement.rough_on(state, (charger.x, charger.y), (end.x, end.y))
     if dense and u.mounted(charger):
         return "mounted may not enter dense woods"
+    ground = movement.barrier(state, [Footprint.of(charger), end])
+    if ground is not None:
+        return f"the path crosses {movement.terrain_name(ground)}, impassable ground"
     room = _room(state, charger, target, end)
     if room:
         return room
@@ -197,12 +200,13 @@ def _close(ctx: Context, charger: Unit, target: Unit) -> bool:
     need = measure.distance_to_contact(charger, target)
     u.mark(ctx, charger.id, charged=True, stationary=False)
     start = (charger.x, charger.y)
-    if length + 1e-6 >= need:
-        pose = measure.contact_pose(charger, target)
+    # Impassable ground on the way (put there after the charge was declared) stops it short.
+    pose = measure.contact_pose(charger, target)
+    clear = movement.barrier(ctx.state, [Footprint.of(charger), pose]) is None
+    if length + 1e-6 >= need and clear:
         ctx.move(charger.id, [start, (pose.x, pose.y)], pose.facing, ["charges home"])
         movement.terrain_dps(ctx, charger, start, faces)
         return True
-    pose = measure.contact_pose(charger, target)
     movement.go(
         ctx, charger, (pose.x, pose.y), length, pose.facing, "the charge falls short", halt=False
     )

@@ -19,7 +19,7 @@ from rules_core.geometry import (
     quarter,
     within_to_front,
 )
-from rules_core.state import BattleState, TerrainFeature, Unit
+from rules_core.state import CROSSING_KINDS, BattleState, TerrainFeature, Unit
 from rules_core.terrain import PathReport, Sight, feature_shape, trace_path
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
 from rules_core.toolkit import nearest as nearest
@@ -37,17 +37,28 @@ def path_report(state: BattleState, start: Point, end: Point) -> PathReport:
 
 
 def obstacles_crossed(report: PathReport, terrain: Iterable[TerrainFeature]) -> dict[str, int]:
-    """How many minor, major and defensive obstacles a path crosses."""
+    """How many minor, major and defensive obstacles a path crosses.
+
+    A river is a major obstacle and a stream a minor one ("Cross major obstacle"); the sheet's
+    rule is about crossing, so a river or stream crossed at a bridge or ford (a crossing point,
+    ``terrain.crossing_at``) is not an obstacle there: only its crossings elsewhere count.
+    """
     kinds = {f.id: f for f in terrain}
     found = {"minor": 0, "major": 0, "defensive": 0}
     for crossing in report.crossings:
         feature = kinds[crossing.feature]
         props = feature.properties
         major = crossing.kind == "river" or props.get("major") is True
-        found["major" if major else "minor"] += crossing.times
+        times = crossing.times - _at_crossing_points(report, crossing.feature)
+        found["major" if major else "minor"] += times
         if props.get("defensive") is True:
-            found["defensive"] += crossing.times
+            found["defensive"] += times
     return found
+
+
+def _at_crossing_points(report: PathReport, feature: str) -> int:
+    """How many times a path crosses one river or stream at a bridge or ford."""
+    return sum(1 for w in report.water if w.feature == feature and w.via_kind in CROSSING_KINDS)
 
 
 def areas_at(state: BattleState, point: Point) -> frozenset[str]:

@@ -19,7 +19,7 @@ from rules_core.geometry import near as units_near
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import STATIONARY
-from rules_core.state import BattleState, Unit
+from rules_core.state import BattleState, TerrainFeature, Unit
 
 HALF = tables.MOVE_DIE_SF
 
@@ -118,6 +118,28 @@ def road_move(state: BattleState, unit: Unit, end: Point) -> bool:
     )
 
 
+def barrier(state: BattleState, poses: list[Footprint]) -> TerrainFeature | None:
+    """The impassable ground a move through these poses would cross, or None.
+
+    The sheet has no impassable terrain of its own: ground of the ``impassable`` kind (a lake,
+    cliffs) stops every move, and a chosen move may not cross it to a point beyond.
+    """
+    return paths.barred_ground(state, poses)
+
+
+def barrier_problem(state: BattleState, unit: Unit, end: Point, facing: float) -> str | None:
+    """Why a chosen move straight to ``end`` may not go: its path crosses impassable ground."""
+    here = Footprint.of(unit)
+    poses = [here, here.moved_to(end, unit.facing), here.moved_to(end, facing)]
+    found = barrier(state, poses)
+    return None if found is None else f"the path crosses {terrain_name(found)}, impassable ground"
+
+
+def terrain_name(feature: TerrainFeature) -> str:
+    """A terrain feature as the log and the refusals name it."""
+    return feature.name or feature.id
+
+
 def final_facing(unit: Unit, end: Point, facing: float | None) -> float:
     """The facing after a move: as ordered, else kept if within 45° of the heading, else wheeled."""
     if facing is not None:
@@ -146,6 +168,8 @@ def go(
             state, unit, [start, pose], friends
         ):
             return False
+        if barrier(state, [start, pose, turned]) is not None:
+            return False
         if any(
             u.id != unit.id and overlap_area(turned, Footprint.of(u)) > 1e-6
             for u in units_near(state.units_on_table, turned.bounds)
@@ -161,9 +185,18 @@ def go(
 
     moved = measure.farthest(start, heading, wanted, acceptable)
     stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
+    ahead = None
+    if moved + 1e-6 < wanted:
+        full = start.moved_to((unit.x, unit.y), heading).advanced(wanted)
+        full = full.moved_to((full.x, full.y), start.facing)
+        ahead = barrier(state, [start, full, full.moved_to((full.x, full.y), facing)])
     notes = [note] + (
-        ["halts 1 SF from the enemy to its front"] if halt and moved + 1e-6 < wanted else []
+        ["halts 1 SF from the enemy to its front"]
+        if halt and moved + 1e-6 < wanted and ahead is None
+        else []
     )
+    if ahead is not None:
+        notes.append(f"stops short of {terrain_name(ahead)}, impassable ground")
     if moved <= 1e-6 and abs((facing - unit.facing + 180) % 360 - 180) < 1e-6:
         return 0.0
     ctx.move(unit.id, [(unit.x, unit.y), (round(stop.x, 3), round(stop.y, 3))], facing, notes)

@@ -165,6 +165,14 @@ def _march(
     _, dense = movement.rough_on(state, (unit.x, unit.y), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
+    # As tactical.march turns it: as ordered, else kept or wheeled to the heading.
+    given = order.params.get("facing")
+    turned = movement.final_facing(
+        unit, end, float(given) if isinstance(given, int | float) else None
+    )
+    crossed = movement.barrier_problem(state, unit, end, turned)
+    if crossed:
+        return crossed
     return Preview(order, f"marches {g(length)} SF to ({g(end[0])}, {g(end[1])})")
 
 
@@ -211,6 +219,13 @@ def _move(
     _, dense = movement.rough_on(state, (unit.x, unit.y), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
+    facing = order.params.get("facing")
+    turned = movement.final_facing(
+        unit, end, float(facing) if isinstance(facing, int | float) else None
+    )
+    crossed = movement.barrier_problem(state, unit, end, turned)
+    if crossed:
+        return crossed
     length = math.dist((unit.x, unit.y), end)
     if order.params.get("option") == "road":
         if not movement.road_move(state, unit, end):
@@ -270,6 +285,10 @@ def _manoeuvre(
     reason = manoeuvre_problem(state, unit, option, order)
     if reason:
         return reason
+    if "to" in order.params and tables.MANOEUVRES.lookup(key, "move"):
+        crossed = movement.barrier_problem(state, unit, point_param(order, "to"), unit.facing)
+        if crossed:
+            return crossed
     share = tables.MANOEUVRES.lookup(key, "move")
     words = tables.MANOEUVRES.lookup(key, "sheet")
     half = " and moves the other ½" if "to" in order.params and share else ""

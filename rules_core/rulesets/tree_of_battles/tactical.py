@@ -37,7 +37,12 @@ def march(ctx: Context, order: Order) -> None:
     facing = order.params.get("facing", movement.final_facing(unit, end, None))
     assert isinstance(facing, int | float)
     start = (unit.x, unit.y)
-    ctx.move(unit.id, [start, end], float(facing), ["march move"])
+    if movement.barrier_problem(ctx.state, unit, end, float(facing)):
+        # Impassable ground came in the way after the order was checked: stop short of it.
+        length = math.dist(start, end)
+        movement.go(ctx, unit, end, length, float(facing), "march move", halt=False)
+    else:
+        ctx.move(unit.id, [start, end], float(facing), ["march move"])
     movement.terrain_dps(ctx, unit, start, ())
     _moved(ctx, unit)
 
