@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.geometry import facing_towards
+from rules_core.odds import RollSpec
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -90,11 +91,17 @@ def a_grade_choice(order: Order | None) -> int:
     return int(value) if isinstance(value, int | float) and value in (-1, 1) else 0
 
 
+def control_roll(unit: Unit, a_grade: int) -> RollSpec:
+    """The control test: 1 AvD with its modifiers; rolled in the Movement phase and read by
+    the odds."""
+    why = "to cease pursuit" if PURSUING.of(unit) else 'more than 2" from a leader'
+    label = f"Control test: {unit.name} ({why})"
+    return RollSpec(label, 1, "AvD", modifiers=tuple(control_modifiers(unit, a_grade)))
+
+
 def control_test(ctx: Context, unit: Unit, order: Order | None) -> str:
     """1 AvD with modifiers on the Control Test table; the result is kept in ``control``."""
-    a_grade = a_grade_choice(order)
-    why = "to cease pursuit" if PURSUING.of(unit) else 'more than 2" from a leader'
-    roll = ctx.dice.avd(f"Control test: {unit.name} ({why})", 1, control_modifiers(unit, a_grade))
+    roll = control_roll(unit, a_grade_choice(order)).roll(ctx.dice)
     roll = gods.reroll(ctx, unit.side, f"control test of {unit.name}", roll)
     band = ctx.test(unit.id, "Control test", roll, tables.CONTROL_TEST, ())
     pursuing = PURSUING.of(unit)
