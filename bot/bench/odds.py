@@ -5,7 +5,8 @@ charging and shooting at every enemy unit and of its test, on the sample battle 
 and with the enemy moved close in front (so that shots are in range: 3 measures, 1.5" in the
 heroic age, whose missiles reach 2"); each figure is one computation, timed in CPU time
 (other work on a shared machine inflates it less than wall time), with the distribution
-cache emptied first (as for the first question after a start), after one warm-up question (imports and geometry set-up, paid once per process).
+cache emptied first (as for the first question after a start), after one warm-up question
+(imports and geometry set-up, paid once per process).
 Prints the count, median and slowest per ruleset and kind, against the 50 ms aim.
 """
 
