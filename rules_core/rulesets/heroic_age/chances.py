@@ -223,6 +223,11 @@ def control_odds(state: BattleState, unit: Unit, option: str) -> Odds | Refused:
         return Refused(f"only an A grade may choose +1 or -1; {unit.name} is {unit.quality}")
     spec = movement.control_roll(unit, choice)
     notes: list[str] = []
+    if not movement.control_due(state, unit):
+        notes.append(
+            f'{unit.name} takes no control test as it stands (within 2" of a leader, '
+            "in combat, broken or retiring): the odds are as if it did"
+        )
     if unit.quality == "A" and not choice:
         notes.append("an A grade may choose +1 or -1 (option +1 or -1)")
     if u.level(unit) == "shaken":

@@ -26,7 +26,7 @@ from rules_core.rulesets.heroic_age.status import (
     STATIONARY,
     UNFORMED,
 )
-from rules_core.state import Unit
+from rules_core.state import BattleState, Unit
 from rules_core.toolkit import checked_orders, g
 
 MOVING_KINDS = ("move", "manoeuvre", "rest", "hold")
@@ -59,13 +59,18 @@ def resolve(ctx: Context) -> None:
 
 def needs_control_test(ctx: Context, unit: Unit) -> bool:
     """More than 2" from a leader, or pursuing (to cease pursuit); not broken or in combat."""
-    if BROKEN.of(unit) or RETIRING.of(unit) or u.engaged_with(ctx.state, unit):
+    return control_due(ctx.state, unit)
+
+
+def control_due(state: BattleState, unit: Unit) -> bool:
+    """Whether the unit takes a control test as it stands (``needs_control_test``)."""
+    if BROKEN.of(unit) or RETIRING.of(unit) or u.engaged_with(state, unit):
         return False
     if PURSUING.of(unit):
         return True
     reach = tables.CONTROL_RANGE
-    friends = [ld for ld in ctx.state.leaders if ld.side == unit.side]
-    return not any(u.leader_gap(ctx.state, ld, unit) <= reach for ld in friends)
+    friends = [ld for ld in state.leaders if ld.side == unit.side]
+    return not any(u.leader_gap(state, ld, unit) <= reach for ld in friends)
 
 
 def control_modifiers(unit: Unit, a_grade: int) -> list[Modifier]:
