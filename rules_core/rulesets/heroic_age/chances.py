@@ -25,7 +25,7 @@ from rules_core.odds import (
 )
 from rules_core.rulesets.heroic_age import charges, combat, measure, missiles, movement, tables
 from rules_core.rulesets.heroic_age import units as u
-from rules_core.rulesets.heroic_age.status import BROKEN, CHARGE_COMBAT, CHARGED, STATUSES
+from rules_core.rulesets.heroic_age.status import BROKEN, CHARGE_COMBAT, CHARGED, DPS, STATUSES
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope
 from rules_core.toolkit import param_number
@@ -120,6 +120,21 @@ def result_tables(
     return (*first, refought), a_specs + b_specs
 
 
+def refight_notes(state: BattleState, units: Sequence[Unit]) -> tuple[str, ...]:
+    """What the refight's odds leave out for these units: a level lost to the 4-DP rule on
+    the inconclusive round's DP, a leader killed by the risk after the first round."""
+    found = []
+    worn = [x.name for x in units if DPS.of(x) >= tables.FOUR_DP_LIMIT]
+    if worn:
+        found.append(
+            f"the refight counts {', '.join(worn)} at its level now, though the inconclusive "
+            f"round's DP costs a level at {tables.FOUR_DP_LIMIT} DPs"
+        )
+    if any(u.leaders_with(state, x) for x in units):
+        found.append("the refight counts each leader's hit, though the risk may kill him first")
+    return tuple(found)
+
+
 def _in_band(dist: Dist, result: str) -> Fraction:
     """The chance that a difference in hits falls in the named Combat Results row."""
     return dist.where(lambda v: tables.COMBAT_RESULTS.lookup(v).result == result)
@@ -145,7 +160,8 @@ def melee_odds(state: BattleState, params: Params, unit: Unit) -> Odds | Refused
     hill = measure.kinds(params, "high_ground")
     found, specs = result_tables(state, a, b, charge, hill)
     kind = "Charge combat" if charge else "Combat"
-    return Odds(f"{kind}: {_names(a)} against {_names(b)}", found, rolls_of(specs), (SEVEN,))
+    notes = (*refight_notes(state, (*a, *b)), SEVEN)
+    return Odds(f"{kind}: {_names(a)} against {_names(b)}", found, rolls_of(specs), notes)
 
 
 def charge_odds(state: BattleState, params: Params, unit: Unit, target: Unit) -> Odds | Refused:
@@ -179,6 +195,7 @@ def charge_odds(state: BattleState, params: Params, unit: Unit, target: Unit) ->
     notes += [
         f"the combat: as if {unit.name} charged home alone from where it stands; the edges "
         "they meet on (a flank or rear) and others joining the combat may change it",
+        *refight_notes(charged, (a, b)),
         SEVEN,
     ]
     return Odds(
