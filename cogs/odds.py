@@ -74,7 +74,10 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
         await self._ask(interaction, "melee", unit, target)
 
     @app_commands.command(name="test", description="The chances of your unit's test")
-    @app_commands.describe(unit=UNIT_HELP, option="Which test, where the ruleset has several")
+    @app_commands.describe(
+        unit=UNIT_HELP,
+        option="Which test, where the ruleset has several (Heroic Age: an A grade's +1 or -1)",
+    )
     async def test(
         self, interaction: discord.Interaction, unit: str, option: str | None = None
     ) -> None:

@@ -153,3 +153,47 @@ async def test_the_odds_of_an_order_planned_for_a_later_step(aide: Harness) -> N
     chart_of(answer)
     theirs = await h.slash(h.bob, "odds order", channel=where, number=1)
     assert theirs.text.startswith("You have no orders given or planned in this battle")
+
+
+@pytest.mark.usefixtures("fixed_seed")
+async def test_a_heroic_age_charge_test_and_combat(aide: Harness, fixed_seed: bytes) -> None:
+    """Ethandun deployed: the Somerset Fyrd's charge at Ubba's Hird (the charge test, then the
+    charge combat as if it went home), an A grade's control test with its +1, a shot out of
+    the missiles' 2" range refused."""
+    from tests.e2e.sheet_battle import start
+    from tests.e2e.test_heroic_age_turn import BATTLE
+    from tests.e2e.test_heroic_age_turn import set_up as set_up_heroic
+
+    h, where = aide, aide.channel("hundred-years")
+    await set_up_heroic(h)
+    await start(h, where, BATTLE, fixed_seed)
+    answer = await h.slash(
+        h.alice, "odds charge", channel=where, unit="Somerset Fyrd", target="Ubba's Hird"
+    )
+    assert answer.ephemeral
+    assert "🎲 **Charge: Somerset Fyrd at Ubba's Hird** · Ethandun" in answer.text
+    # 1 D6, no modifier: 4-6 charges. Then 7 dice hitting on 5-6 (+1 for charging) against
+    # the Hird's 15 (+2 Blood Lust, +1 Ubba the heroic champion) and Ubba's automatic hit.
+    assert "**Charge test**\n```\n3- fail     50.0%\n4+ charge   50.0%\n```" in answer.text
+    assert "**Somerset Fyrd's result**" in answer.text
+    assert "-5 or less defeat      35.0%" in answer.text
+    assert "**Somerset Fyrd's result after any refight**" in answer.text
+    assert "separated (inconclusive twice)    1.8%" in answer.text
+    assert "7D6>=5 [+1 dice +1 Charged this turn" in answer.text
+    assert "15D6>=5 [+2 dice +2 Blood Lust]" in answer.text
+    assert "Assumed: Ubba's Hird is not within 2\" to Somerset Fyrd's front now" in answer.text
+    chart_of(answer)
+    hearth = await h.slash(
+        h.alice, "odds test", channel=where, unit="King's Hearthguard", option="+1"
+    )
+    # 1 AvD +1 for Ready for Battle, +1 chosen: 3-4 only on a 2, else 5+.
+    assert "3-4 free        16.7%\n5+ blood lust   83.3%" in hearth.text
+    assert "+1 A grade chose +1" in hearth.text
+    assert "takes no control test as it stands" in hearth.text  # King Alfred is with it
+    fyrd = await h.slash(h.alice, "odds test", channel=where, unit="Somerset Fyrd", option="+1")
+    assert fyrd.text == "No odds: only an A grade may choose +1 or -1; Somerset Fyrd is C."
+    far = await h.slash(
+        h.alice, "odds shoot", channel=where, unit="Fyrd Archers", target="Danish Bowmen"
+    )
+    assert far.ephemeral and not far.files
+    assert far.text == 'No odds: Danish Bowmen is 13.0" away; range is 2".'

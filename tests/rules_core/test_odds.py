@@ -73,7 +73,7 @@ def test_a_ruleset_gives_no_odds_by_default() -> None:
     assert Rules.odds(object.__new__(Rules), None, OddsQuery("test", "x")) is None  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("ruleset", ["tree_of_battles", "hail_caesar", "skirmish"])
+@pytest.mark.parametrize("ruleset", ["tree_of_battles", "hail_caesar", "skirmish", "heroic_age"])
 def test_each_ruleset_refuses_what_does_not_arise_and_ignores_what_it_has_no_odds_for(
     ruleset: str,
 ) -> None:

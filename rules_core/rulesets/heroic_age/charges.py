@@ -7,6 +7,7 @@ from rules_core import paths
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.geometry import Footprint, facing_towards, within_to_front
+from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import BROKEN, DPS, RETIRING, UNFORMED
@@ -16,6 +17,16 @@ from rules_core.toolkit import checked_orders
 
 def problem(state: BattleState, charger: Unit, target: Unit, charge_reach: float) -> str | None:
     """Why ``charger`` may not charge ``target``, or None."""
+    found = standing_problem(state, charger, target)
+    if found is not None:
+        return found
+    if not within_to_front(Footprint.of(charger), Footprint.of(target), charge_reach + measure.EPS):
+        return f"{target.name} is not within {charge_reach:g}\" to {charger.name}'s front"
+    return None
+
+
+def standing_problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
+    """Why ``charger`` may not charge ``target`` wherever they stood, or None."""
     if target.side == charger.side:
         return f"{target.name} is a friend"
     if BROKEN.of(charger) or RETIRING.of(charger):
@@ -24,8 +35,6 @@ def problem(state: BattleState, charger: Unit, target: Unit, charge_reach: float
         return f"{charger.name} is already in combat"
     if u.level(charger) == "shaken":
         return f"{charger.name} is Shaken"
-    if not within_to_front(Footprint.of(charger), Footprint.of(target), charge_reach + measure.EPS):
-        return f"{target.name} is not within {charge_reach:g}\" to {charger.name}'s front"
     return None
 
 
@@ -75,6 +84,13 @@ def modifiers(state: BattleState, unit: Unit, charging: set[str]) -> list[Modifi
     ]
 
 
+def charge_roll(state: BattleState, charger: Unit, target: Unit, charging: set[str]) -> RollSpec:
+    """The charge test: 1 D6 with every modifier that applies (``charging``: the units that
+    have already passed theirs); rolled by the charges step and read by the odds."""
+    label = f"Charge test: {charger.name} at {target.name}"
+    return RollSpec(label, 1, modifiers=tuple(modifiers(state, charger, charging)))
+
+
 def resolve(ctx: Context, charge_reach: float) -> None:
     """Declared and automatic charges, tested in order; passes move into contact."""
     declared = {o.actor: str(o.params["target"]) for o in checked_orders(ctx, ("charge",))}
@@ -104,8 +120,7 @@ def resolve(ctx: Context, charge_reach: float) -> None:
 
 def _test(ctx: Context, charger: Unit, target: Unit, charging: set[str]) -> bool:
     """1 D6 with every modifier on the Charge Test table."""
-    mods = modifiers(ctx.state, charger, charging)
-    roll = ctx.dice.d6(f"Charge test: {charger.name} at {target.name}", mods)
+    roll = charge_roll(ctx.state, charger, target, charging).roll(ctx.dice)
     roll = gods.reroll(ctx, charger.side, f"charge test of {charger.name}", roll)
     band = ctx.test(charger.id, "Charge test", roll, tables.CHARGE_TEST, ("charge",))
     return band.result == "charge"

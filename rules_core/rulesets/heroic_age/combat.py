@@ -10,6 +10,7 @@ from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, TestResolved
 from rules_core.geometry import Footprint, contact_edge
+from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import (
@@ -61,13 +62,16 @@ def clusters(state: BattleState) -> list[tuple[Side, Side]]:
     return found
 
 
-def hit_score(state: BattleState, unit: Unit, hill: tuple[str, ...]) -> tuple[int, str]:
-    """6 if unformed, fighting to a flank or rear, or against advantage of ground; else 5."""
+def hit_score(
+    state: BattleState, unit: Unit, hill: tuple[str, ...], enemies: list[Unit] | None = None
+) -> tuple[int, str]:
+    """6 if unformed, fighting to a flank or rear, or against advantage of ground; else 5.
+    ``enemies``: those it fights (by default the enemies in contact with it)."""
     table = tables.COMBAT_HITS
     if UNFORMED.of(unit):
         return tables.whole(table, "unformed", "lowest"), str(table.lookup("unformed", "sheet"))
     here = Footprint.of(unit)
-    for enemy in u.engaged_with(state, unit):
+    for enemy in u.engaged_with(state, unit) if enemies is None else enemies:
         if contact_edge(here, Footprint.of(enemy)) in BASE_BEHIND:
             return tables.whole(table, "from_behind", "lowest"), str(
                 table.lookup("from_behind", "sheet")
@@ -119,33 +123,48 @@ def dice_modifiers(state: BattleState, unit: Unit, charge: bool) -> list[Modifie
     return found
 
 
-def _roll_unit(ctx: Context, unit: Unit, charge: bool) -> int:
-    """One engaged unit's dice: stands x grade, modifiers, at least one die."""
+def combat_roll(
+    state: BattleState,
+    unit: Unit,
+    charge: bool,
+    hill: tuple[str, ...],
+    enemies: list[Unit] | None = None,
+) -> RollSpec:
+    """One engaged unit's dice: stands x grade, modifiers, at least one die, hitting on 6 or
+    5-6 (``enemies`` as for ``hit_score``); rolled in combat and read by the odds."""
     grade = unit.quality if unit.quality in tables.COMBAT_DICE.rows else "C"
     per_stand = tables.whole(tables.COMBAT_DICE, grade, "dice")
     stands = u.front_stands(unit)
-    score, why = hit_score(ctx.state, unit, measure.kinds(ctx.params, "high_ground"))
+    score, why = hit_score(state, unit, hill, enemies)
     label = (
         f"Combat: {unit.name} ({stands} stands x {per_stand} for grade {grade}; "
         f"hits on {score}+: {why})"
     )
-    mods = dice_modifiers(ctx.state, unit, charge)
-    roll = ctx.dice.roll(label, stands * per_stand, mode="pool", target=score, dice_modifiers=mods)
+    mods = tuple(dice_modifiers(state, unit, charge))
+    return RollSpec(label, stands * per_stand, mode="pool", target=score, dice_modifiers=mods)
+
+
+def leader_hits(state: BattleState, units: list[Unit]) -> int:
+    """The automatic hit a side scores when a leader fights with any of its units."""
+    return tables.LEADER_HITS if any(u.leaders_with(state, x) for x in units) else 0
+
+
+def _roll_unit(ctx: Context, unit: Unit, charge: bool) -> int:
+    """One engaged unit's dice (``combat_roll``), offered to the Seven's re-roll."""
+    hill = measure.kinds(ctx.params, "high_ground")
+    roll = combat_roll(ctx.state, unit, charge, hill).roll(ctx.dice)
     roll = gods.reroll(ctx, unit.side, f"combat dice of {unit.name}", roll)
     return roll.total
 
 
-def _hits(ctx: Context, side: Side, charge: bool) -> int:
+def side_hits(ctx: Context, side: Side, charge: bool) -> int:
     """A side's hits: each unit's dice, plus the automatic hit of a fighting leader."""
     hits = 0
     for unit_id in side.units:
         if u.alive(ctx.state, unit_id):
             hits += _roll_unit(ctx, ctx.state.unit(unit_id), charge)
-    if any(
-        u.leaders_with(ctx.state, ctx.state.unit(x)) for x in side.units if u.alive(ctx.state, x)
-    ):
-        hits += tables.LEADER_HITS
-    return hits
+    living = [ctx.state.unit(x) for x in side.units if u.alive(ctx.state, x)]
+    return hits + leader_hits(ctx.state, living)
 
 
 def resolve(ctx: Context) -> None:
@@ -175,7 +194,7 @@ def fight_round(ctx: Context, first: Side, second: Side, charge: bool, number: i
     ctx.emit(MeleeFought(a_units[0], b_units[0]))
     for unit_id in (*a_units, *b_units):
         ctx.set_status(unit_id, None, in_combat=True)
-    a_hits, b_hits = _hits(ctx, first, charge), _hits(ctx, second, charge)
+    a_hits, b_hits = side_hits(ctx, first, charge), side_hits(ctx, second, charge)
     kind = "charge combat" if charge else f"combat (round {number})"
     a_band = _result(ctx, first.side, f"{kind}: {a_hits} hits to {b_hits}", a_hits - b_hits)
     b_band = _result(ctx, second.side, f"{kind}: {b_hits} hits to {a_hits}", b_hits - a_hits)

@@ -10,6 +10,7 @@ from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import ShotFired
 from rules_core.geometry import Footprint, range_from_front
+from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import BROKEN, RETIRING, SKILLED_ARCHER
@@ -100,11 +101,20 @@ def dice_for(
     return base, mods
 
 
-def _roll(ctx: Context, shooter: Unit, target: Unit) -> int:
-    base, mods = dice_for(ctx.state, shooter, target, measure.kinds(ctx.params, "cover_terrain"))
+def missile_roll(
+    state: BattleState, shooter: Unit, target: Unit, cover: tuple[str, ...]
+) -> RollSpec:
+    """The shooter's roll at the target: its dice (halved against a retinue or cover), 6 hits;
+    rolled by the exchange and read by the odds."""
+    base, mods = dice_for(state, shooter, target, cover)
     hit = tables.whole(tables.MISSILE, "hit", "value")
     label = f"Missiles: {shooter.name} at {target.name} ({u.front_stands(shooter)} stands)"
-    roll = ctx.dice.roll(label, base, mode="pool", target=hit, dice_modifiers=mods)
+    return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
+
+
+def _roll(ctx: Context, shooter: Unit, target: Unit) -> int:
+    cover = measure.kinds(ctx.params, "cover_terrain")
+    roll = missile_roll(ctx.state, shooter, target, cover).roll(ctx.dice)
     roll = gods.reroll(ctx, shooter.side, f"missiles of {shooter.name}", roll)
     apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
     ctx.emit(ShotFired(shooter.id, target.id, round(apart, 2)))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.geometry import facing_towards
+from rules_core.odds import RollSpec
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -25,7 +26,7 @@ from rules_core.rulesets.heroic_age.status import (
     STATIONARY,
     UNFORMED,
 )
-from rules_core.state import Unit
+from rules_core.state import BattleState, Unit
 from rules_core.toolkit import checked_orders, g
 
 MOVING_KINDS = ("move", "manoeuvre", "rest", "hold")
@@ -58,13 +59,18 @@ def resolve(ctx: Context) -> None:
 
 def needs_control_test(ctx: Context, unit: Unit) -> bool:
     """More than 2" from a leader, or pursuing (to cease pursuit); not broken or in combat."""
-    if BROKEN.of(unit) or RETIRING.of(unit) or u.engaged_with(ctx.state, unit):
+    return control_due(ctx.state, unit)
+
+
+def control_due(state: BattleState, unit: Unit) -> bool:
+    """Whether the unit takes a control test as it stands (``needs_control_test``)."""
+    if BROKEN.of(unit) or RETIRING.of(unit) or u.engaged_with(state, unit):
         return False
     if PURSUING.of(unit):
         return True
     reach = tables.CONTROL_RANGE
-    friends = [ld for ld in ctx.state.leaders if ld.side == unit.side]
-    return not any(u.leader_gap(ctx.state, ld, unit) <= reach for ld in friends)
+    friends = [ld for ld in state.leaders if ld.side == unit.side]
+    return not any(u.leader_gap(state, ld, unit) <= reach for ld in friends)
 
 
 def control_modifiers(unit: Unit, a_grade: int) -> list[Modifier]:
@@ -90,11 +96,17 @@ def a_grade_choice(order: Order | None) -> int:
     return int(value) if isinstance(value, int | float) and value in (-1, 1) else 0
 
 
+def control_roll(unit: Unit, a_grade: int) -> RollSpec:
+    """The control test: 1 AvD with its modifiers; rolled in the Movement phase and read by
+    the odds."""
+    why = "to cease pursuit" if PURSUING.of(unit) else 'more than 2" from a leader'
+    label = f"Control test: {unit.name} ({why})"
+    return RollSpec(label, 1, "AvD", modifiers=tuple(control_modifiers(unit, a_grade)))
+
+
 def control_test(ctx: Context, unit: Unit, order: Order | None) -> str:
     """1 AvD with modifiers on the Control Test table; the result is kept in ``control``."""
-    a_grade = a_grade_choice(order)
-    why = "to cease pursuit" if PURSUING.of(unit) else 'more than 2" from a leader'
-    roll = ctx.dice.avd(f"Control test: {unit.name} ({why})", 1, control_modifiers(unit, a_grade))
+    roll = control_roll(unit, a_grade_choice(order)).roll(ctx.dice)
     roll = gods.reroll(ctx, unit.side, f"control test of {unit.name}", roll)
     band = ctx.test(unit.id, "Control test", roll, tables.CONTROL_TEST, ())
     pursuing = PURSUING.of(unit)

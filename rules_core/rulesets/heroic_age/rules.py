@@ -28,10 +28,12 @@ from typing import Any
 
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
+from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Order, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.heroic_age import (
     after,
+    chances,
     charges,
     combat,
     demo,
@@ -272,6 +274,11 @@ class HeroicAgeRules(Rules):
                 found.reason.replace("every other army has broken", "the enemy army is lost"),
             )
         return turn_limit_outcome(self, state)
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """The charge test and the combat, a round of combat, the missile dice, a control
+        test (``chances``)."""
+        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     # -- the demo --------------------------------------------------------------------------
 

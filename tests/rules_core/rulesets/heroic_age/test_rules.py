@@ -296,7 +296,7 @@ def test_an_automatic_hit_for_a_leader_fighting() -> None:
     state = at("combat", saxons3=(10, 5, 0), danes2=(10, 7.0, 180))
     ctx = context(state, [1] * 40)
     first, _ = combat.clusters(ctx.state)[0]
-    assert combat._hits(ctx, first, False) == 1  # Alfred with the Hearthguard; no die hit
+    assert combat.side_hits(ctx, first, False) == 1  # Alfred with the Hearthguard; no die hit
 
 
 # -- after combat -------------------------------------------------------------------------------
