@@ -36,7 +36,7 @@ async def test_a_unit_off_the_table_is_listed_and_not_lost(aide: Harness) -> Non
 
     # Refusals: privately, saying why.
     only_gm = await refused(h, h.alice, where, "gm off-table", unit="Red Spearmen", reason="x")
-    assert only_gm == f"Only a GM of **{CAMPAIGN}** can do that."
+    assert only_gm == f"Only a GM of **{CAMPAIGN}** can do that; `/campaign info` names its GMs."
     twice = await refused(h, h.gm, where, "gm off-table", unit="Red Horse", reason="again")
     assert twice == "**Red Horse** is not on the table (off the table)."
     standing = await refused(

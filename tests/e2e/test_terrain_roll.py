@@ -40,7 +40,7 @@ async def test_terrain_is_rolled_on_the_rulesets_table_and_laid(
                   army_a="Red Host", army_b="Blue Host")  # fmt: skip
 
     only_gm = await refused(h, h.alice, where, "battle terrain roll")
-    assert only_gm == f"Only a GM of **{CAMPAIGN}** can do that."
+    assert only_gm == f"Only a GM of **{CAMPAIGN}** can do that; `/campaign info` names its GMs."
 
     rolled = await h.slash(h.gm, "battle terrain roll", channel=where)
     assert not rolled.ephemeral
