@@ -22,12 +22,16 @@ def test_the_example_army_is_accepted_by_the_tree_of_battles() -> None:
 
 def test_every_ruleset_with_sample_armies_keeps_them_where_the_readme_says() -> None:
     assert "rules_core/rulesets/<id>/armies/" in README
-    for ruleset_id in ("tree_of_battles", "hail_caesar"):
+    for ruleset_id in ("tree_of_battles", "hail_caesar", "heroic_age"):
         assert any((ROOT / "rules_core/rulesets" / ruleset_id / "armies").iterdir())
 
 
 def test_the_set_up_table_gives_each_ruleset_its_own_table_and_zone_depth() -> None:
-    names = {"tree_of_battles": "The Tree of Battles", "hail_caesar": "Hail Caesar"}
+    names = {
+        "tree_of_battles": "The Tree of Battles",
+        "hail_caesar": "Hail Caesar",
+        "heroic_age": "Heroic Age",
+    }
     units = {"SF": "SF", "inch": "inches"}
     for ruleset_id, name in {**names, "skirmish": "Skirmish"}.items():
         rules = registry.get(ruleset_id).rules

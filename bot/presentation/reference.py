@@ -22,6 +22,7 @@ are posted. Questions come as buttons.
 `/battle unit` one unit in words; `/orders all` every side's orders once their step resolved.
 When everyone answers promptly a step takes minutes; otherwise it waits for the deadline \
 (48 hours unless a GM changes it with `/campaign deadlines`)."""
+TOPICS_AS_YOU_TYPE = " (what each asks is offered as you type `topic:`)"
 NO_CAMPAIGN = "There is no campaign in this channel: `/campaign create` starts one here."
 NO_RULES = "{name} cannot fight battles yet: campaigns, armies and `/roll` work here."
 WHO = {
@@ -42,11 +43,17 @@ def help_text(ruleset: Ruleset | None) -> str:
         orders = ", ".join(f"`{kind}`" for kind in step.order_kinds)
         who = WHO.get(step.actors, str(step.actors))
         lines.append(f"• {step.title}: {who}" + (f"; orders {orders}" if orders else ""))
-    topics = ", ".join(f"`{topic.id}` ({topic.title})" for topic in ruleset.rules.topics)
-    if topics:
-        lines.append(f"Questions `/standing set` can answer for you, at once: {topics}.")
-    lines.append("Tables of the sheet: `/rules table:<name>`.")
-    return "\n".join(lines)[:LIMIT]
+    tables = "Tables of the sheet: `/rules table:<name>`."
+    topics = ruleset.rules.topics
+    if not topics:
+        return "\n".join([*lines, tables])[:LIMIT]
+    asked = "Questions `/standing set` can answer for you, at once: {}."
+    full = asked.format(", ".join(f"`{topic.id}` ({topic.title})" for topic in topics))
+    text = "\n".join([*lines, full, tables])
+    if len(text) > LIMIT:  # many topics (the heroic age's): their ids, titles offered as you type
+        brief = ", ".join(f"`{topic.id}`" for topic in topics)
+        text = "\n".join([*lines, asked.format(brief) + TOPICS_AS_YOU_TYPE, tables])
+    return text[:LIMIT]
 
 
 def tables_text(ruleset: Ruleset, names: list[str]) -> str:

@@ -14,9 +14,10 @@ from rules_core import registry
 
 
 def test_planning_ahead_needs_fewer_stops_than_step_by_step() -> None:
-    rows = pace.measure(("hail_caesar", "tree_of_battles"), 1, standing=pace.scripted_standing)
+    rulesets = ("hail_caesar", "tree_of_battles", "heroic_age")
+    rows = pace.measure(rulesets, 1, standing=pace.scripted_standing)
     by = {(row["ruleset"], row["mode"]): row for row in rows}
-    for ruleset in ("hail_caesar", "tree_of_battles"):
+    for ruleset in rulesets:
         step, plan = by[(ruleset, "step")], by[(ruleset, "plan")]
         assert step["turns"] == plan["turns"] == 1
         assert float(plan["stops_mean"]) < float(step["stops_mean"])  # type: ignore[arg-type]

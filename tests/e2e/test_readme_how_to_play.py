@@ -300,9 +300,10 @@ class Evening(Runner):
             for message in h.messages(where):
                 buttons = [c for c in message.interactive
                            if c.get("custom_id", "").startswith("decide:")]  # fmt: skip
-                if buttons:
-                    for user in (h.alice, h.bob):
-                        await h.click(user, message, custom_id=buttons[0]["custom_id"])
+                for user in (h.alice, h.bob) if buttons else ():
+                    asked = buttons[0]["custom_id"]  # still open: the other may have answered it
+                    if any(c.get("custom_id") == asked for c in message.interactive):
+                        await h.click(user, message, custom_id=asked)
         raise AssertionError(f"no step taking {kind} orders came")
 
     async def choose_mover(self) -> None:
@@ -451,12 +452,61 @@ HAIL_CAESAR = Ruleset(
         },
     },
 )
+HA = files("rules_core.rulesets.heroic_age").joinpath("armies")
+SAXONS = json.loads(HA.joinpath("saxons.json").read_text(encoding="utf-8"))
+DANES = json.loads(HA.joinpath("danes.json").read_text(encoding="utf-8"))
+HEROIC_AGE = Ruleset(
+    "heroic_age",
+    ("Wessex", "Danes"),
+    (SAXONS, DANES),
+    {
+        **SKIRMISH_VALUES,
+        "campaign create name": "Great Heathen War",
+        "battle create name": "Ethandun",
+        "army sample name": SAXONS["name"],
+        "army show name": SAXONS["name"],
+        "army export name": SAXONS["name"],
+        "battle unit name": "Fyrd Archers",
+        "rules table": "Combat results",
+        "battle create army_a": SAXONS["name"],
+        "battle create army_b": DANES["name"],
+        "battle deploy unit": "Fyrd Archers",
+        "battle deploy at": "28,5",
+        "battle end winner": "Wessex",
+    },
+    ("Somerset Fyrd", "Guthrum's Bondi"),
+    ({"unit": "Wessex Fyrd", "x": 20.5, "y": 6}, {"unit": "Guthrum's Bondi", "x": 23, "y": 18}),
+    (  # the sample battle's deployment (rules_core/rulesets/heroic_age/sample.py), 36 x 24 inches
+        [
+            {"unit": "Somerset Fyrd", "at": [6, 4]},
+            {"unit": "Somerset Thegns", "at": [11, 4]},
+            {"unit": "King's Hearthguard", "at": [15.5, 4]},
+            {"unit": "Wessex Fyrd", "at": [20.5, 4]},
+        ],
+        [
+            {"unit": "Ubba's Hird", "at": [8, 20], "facing": 180},
+            {"unit": "Ubba's Bondi", "at": [13, 20], "facing": 180},
+            {"unit": "Guthrum's Huscarls", "at": [18, 20], "facing": 180},
+            {"unit": "Guthrum's Bondi", "at": [23, 20], "facing": 180},
+            {"unit": "Danish Bowmen", "at": [30, 19], "facing": 180},
+        ],
+    ),
+    {
+        "/standing set topic:charge_response choice:evade condition:by_mounted": {
+            "topic": "follow_up",
+            "choice": "halt",
+            "condition": "tired",
+        },
+    },
+)
 NOT_FOR = {
     "skirmish": {"/battle assign group:<group> member:<@player>"},  # no groups to assign
 }
 
 
-@pytest.mark.parametrize("ruleset", [TREE_OF_BATTLES, HAIL_CAESAR, SKIRMISH], ids=lambda r: r.id)
+@pytest.mark.parametrize(
+    "ruleset", [TREE_OF_BATTLES, HAIL_CAESAR, SKIRMISH, HEROIC_AGE], ids=lambda r: r.id
+)
 async def test_how_to_play_runs_as_written(aide: Harness, ruleset: Ruleset) -> None:
     """Every example of the numbered steps succeeds, from the campaign to the battle's end."""
     runner = Evening(aide, ruleset)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from rules_core import registry
 from tests.e2e.harness import Harness
 
 
@@ -34,3 +37,19 @@ async def test_an_unknown_table_is_refused_naming_the_tables(aide: Harness) -> N
     refused = await aide.slash(aide.alice, "rules", table="nope")
     assert refused.ephemeral
     assert refused.text.startswith("Skirmish (tutorial) has no table `nope`; its tables: `to_hit`")
+
+
+FIGHTING = [r.id for r in registry.all_rulesets(include_unlisted=True) if r.rules is not None]
+
+
+@pytest.mark.parametrize("ruleset", FIGHTING)
+async def test_help_fits_every_step_and_topic_of_each_ruleset(aide: Harness, ruleset: str) -> None:
+    """Nothing is cut off: every step, every standing topic and the pointer to /rules."""
+    rules = registry.get(ruleset).rules
+    assert rules is not None
+    await aide.slash(aide.gm, "campaign create", name="Help", ruleset=ruleset)
+    shown = await aide.slash(aide.alice, "help")
+    assert len(shown.text) <= 2000
+    assert shown.text.endswith("Tables of the sheet: `/rules table:<name>`.")
+    assert all(f"• {step.title}:" in shown.text for step in rules.sequence.steps)
+    assert all(f"`{topic.id}`" in shown.text for topic in rules.topics)

@@ -76,6 +76,7 @@ from rules_core.shared_status import (
     BROKEN,
     CASUALTIES,
     CHARGED,
+    DEPLOY_ZONE,
     DPS,
     PURSUING,
     UNFORMED,
@@ -137,6 +138,7 @@ GOD_CARD = Text("god_card", "the god pack's card this turn", Scope.BATTLE)
 
 STATUSES = sheet(
     BATTLE_NAME,
+    DEPLOY_ZONE,  # where each side deploys (the map's dashed line)
     DPS,
     CASUALTIES,
     AGGRESSION,
@@ -198,6 +200,7 @@ __all__ = [
     "COMBAT_ENEMY",
     "COMBAT_RESULT",
     "CONTROL",
+    "DEPLOY_ZONE",
     "DPS",
     "DUEL_WOUNDS",
     "FOLLOWING_UP",
