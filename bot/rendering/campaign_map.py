@@ -60,7 +60,9 @@ def render_map(picture: MapPicture) -> bytes:
     width = max(width, 480)
     side_colour = colours(picture)
     legend_rows = len(side_colour) + 1
-    height = round(TITLE_HEIGHT + (high_y - low_y) * scale + 2 * MARGIN + legend_rows * LEGEND_ROW)
+    height = round(
+        TITLE_HEIGHT + (high_y - low_y) * scale + 2 * MARGIN + legend_rows * LEGEND_ROW + 12
+    )
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
 
