@@ -21,7 +21,7 @@ from bot.presentation.campaign_map import (
 )
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from bot.rendering.campaign_map import render_map
-from bot.services.campaign_map import MAX_MAP_BYTES
+from bot.services.campaign_map import MAX_BACKGROUND_BYTES, MAX_MAP_BYTES
 
 
 class MapGroup(app_commands.Group):
@@ -35,16 +35,32 @@ class MapGroup(app_commands.Group):
 
     @app_commands.command(name="import", description="Import the campaign map file (GMs only)")
     @is_gm()
-    @app_commands.describe(file="A .yaml or .json map: regions with name, at or polygon, adjacent")
-    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+    @app_commands.describe(
+        file="A .yaml or .json map: regions with name, at or polygon, adjacent",
+        background="A PNG or JPEG under the regions; the map file's coordinates are its pixels",
+    )
+    async def import_(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        background: discord.Attachment | None = None,
+    ) -> None:
         """Validate and store the map (replacing the old one), and show it."""
         if file.size > MAX_MAP_BYTES:
             raise InvalidInput(
                 f"`{file.filename}` is too large: at most {MAX_MAP_BYTES // 1024} KiB."
             )
+        if background is not None and background.size > MAX_BACKGROUND_BYTES:
+            raise InvalidInput(
+                f"`{background.filename}` is too large: a background is at most "
+                f"{MAX_BACKGROUND_BYTES // 1024**2} MiB."
+            )
         content = await file.read()
+        picture_file = (
+            None if background is None else (await background.read(), background.filename)
+        )
         picture = await self.service.import_map(
-            place_of(interaction), interaction.user.id, content, file.filename
+            place_of(interaction), interaction.user.id, content, file.filename, picture_file
         )
         png = await asyncio.to_thread(render_map, picture)
         await interaction.response.send_message(

@@ -6,7 +6,17 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Enum, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Enum,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    String,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.db.base import Base, UTCDateTime, utcnow
@@ -378,6 +388,8 @@ class CampaignMap(Base):
     positions: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # army id -> region
     battles: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     turn: Mapped[int] = mapped_column(default=1)
+    # The map's picture under the regions (a PNG the bot re-encoded), if the GM gave one.
+    background: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     created_by: Mapped[int] = mapped_column(BigInteger)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

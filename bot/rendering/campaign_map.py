@@ -34,6 +34,7 @@ UNHELD: RGB = (226, 222, 208)
 REGION_RADIUS = 46  # px: a region given only by its centre is drawn as a circle this size
 MARKER_RADIUS = 13
 LINK: RGB = (150, 140, 120)
+BACKDROP_TINT = 120  # the opacity of a region's colour over a background picture
 
 
 def colours(picture: MapPicture) -> dict[str, RGB]:
@@ -45,6 +46,9 @@ def colours(picture: MapPicture) -> dict[str, RGB]:
 def render_map(picture: MapPicture) -> bytes:
     """The PNG bytes of the map."""
     points = [r.at for r in picture.regions] + [p for r in picture.regions for p in r.polygon]
+    backdrop = Image.open(io.BytesIO(picture.background)) if picture.background else None
+    if backdrop is not None:
+        points += [(0.0, 0.0), (float(backdrop.width), float(backdrop.height))]
     low_x, low_y = min(p[0] for p in points), min(p[1] for p in points)
     high_x, high_y = max(p[0] for p in points), max(p[1] for p in points)
     span = max(high_x - low_x, high_y - low_y, 1.0)
@@ -71,16 +75,27 @@ def render_map(picture: MapPicture) -> bytes:
     write(draw, (12, TITLE_HEIGHT / 2), title, WHITE, TITLE_SIZE, bold=True, anchor="lm")
 
     centres = {r.name: px(r.at) for r in picture.regions}
+    # Over a background picture the regions are tinted, not painted over.
+    alpha = 255 if backdrop is None else BACKDROP_TINT
+    if backdrop is not None:
+        size = (round(backdrop.width * scale), round(backdrop.height * scale))
+        corner = px((0.0, 0.0))
+        image.paste(backdrop.convert("RGB").resize(size), (round(corner[0]), round(corner[1])))
+    tint = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    tinted = ImageDraw.Draw(tint)
     for region in picture.regions:
         holder = picture.holders.get(region.name)
         fill = shade(side_colour[holder], -0.55) if holder in side_colour else UNHELD
         edge = side_style(side_colour[holder]).edge if holder in side_colour else INK_SOFT
         if region.polygon:
-            draw.polygon([px(p) for p in region.polygon], fill=fill, outline=edge, width=3)
+            tinted.polygon([px(p) for p in region.polygon], fill=(*fill, alpha),
+                           outline=(*edge, 255), width=3)  # fmt: skip
         else:
             x, y = centres[region.name]
             r = REGION_RADIUS
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=edge, width=3)
+            tinted.ellipse((x - r, y - r, x + r, y + r), fill=(*fill, alpha),
+                           outline=(*edge, 255), width=3)  # fmt: skip
+    image.paste(tint, (0, 0), tint)
     drawn: set[frozenset[str]] = set()
     for region in picture.regions:
         for other in region.adjacent:

@@ -4,10 +4,13 @@ meet, and the holder of a region changed by the battle fought over it."""
 
 from __future__ import annotations
 
+import io
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
 from shapely.geometry import Polygon
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -26,6 +29,8 @@ MAX_REGION_NAME = 40
 MAX_POLYGON_POINTS = 64
 MAX_COORD = 10_000
 MAX_SIDE_NAME = 50
+MAX_BACKGROUND_BYTES = 4 * 1024 * 1024
+MAX_BACKGROUND_SIDE = 2048  # px; the map file's coordinates are the picture's pixels
 EXAMPLE = (
     "e.g. `regions: [{name: Ford, at: [100, 80], adjacent: [Hill]}, "
     "{name: Hill, at: [300, 80], holder: Red}]`"
@@ -64,6 +69,7 @@ class MapPicture:
     holders: dict[str, str]
     armies: tuple[ArmyMarker, ...]
     sides: tuple[str, ...]  # in the order their colours are given
+    background: bytes | None = None  # a PNG under the regions; its pixels are map units
 
 
 @dataclass(frozen=True)
@@ -255,6 +261,38 @@ def _point(value: object) -> tuple[float, float] | None:
     return (x, y)
 
 
+def checked_background(content: bytes, filename: str) -> bytes:
+    """A background picture checked (a PNG or JPEG of at most MAX_BACKGROUND_SIDE pixels a
+    side) and re-encoded as a plain PNG, so nothing but its pixels is kept."""
+    name = f"`{shown_name(filename)}`"
+    if len(content) > MAX_BACKGROUND_BYTES:
+        raise InvalidInput(
+            f"{name} is too large: a background is at most {MAX_BACKGROUND_BYTES // 1024**2} MiB."
+        )
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(content)) as image:
+                kind, (width, height) = image.format, image.size
+                if kind not in ("PNG", "JPEG"):
+                    raise ValueError(kind)
+                if max(width, height) > MAX_BACKGROUND_SIDE:
+                    raise InvalidInput(
+                        f"{name} is {width} × {height} pixels; a background is at most "
+                        f"{MAX_BACKGROUND_SIDE} × {MAX_BACKGROUND_SIDE}."
+                    )
+                pixels = image.convert("RGB")
+    except InvalidInput:
+        raise
+    except (OSError, ValueError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise InvalidInput(
+            f"{name} is not a picture the bot can use as a background: give a PNG or JPEG file."
+        ) from None
+    out = io.BytesIO()
+    pixels.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
 def _stored(region: Region) -> dict[str, Any]:
     return {
         "name": region.name,
@@ -284,10 +322,17 @@ class CampaignMapService:
         self.db = db
 
     async def import_map(
-        self, place: Place, user_id: int, content: bytes, filename: str
+        self,
+        place: Place,
+        user_id: int,
+        content: bytes,
+        filename: str,
+        background: tuple[bytes, str] | None = None,
     ) -> MapPicture:
-        """Import (or replace) the campaign's map (a GM only); replacing starts it afresh."""
+        """Import (or replace) the campaign's map (a GM only), with a background picture (its
+        pixels are the map file's coordinates) if given; replacing starts it afresh."""
         name, regions, holders = parse_map(content, filename)
+        picture = checked_background(*background) if background is not None else None
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
@@ -303,7 +348,8 @@ class CampaignMapService:
                 await session.flush()
             cmap = CampaignMap(
                 campaign_id=campaign.id, name=name, regions=[_stored(r) for r in regions],
-                holders=holders, positions={}, battles={}, turn=1, created_by=user_id,
+                holders=holders, positions={}, battles={}, turn=1, background=picture,
+                created_by=user_id,
             )  # fmt: skip
             session.add(cmap)
             await session.flush()
@@ -610,5 +656,5 @@ def _picture(campaign: Campaign, cmap: CampaignMap) -> MapPicture:
     sides = list(dict.fromkeys([*members, *cmap.holders.values(), *(m.side for m in markers)]))
     return MapPicture(
         campaign.name, cmap.name, cmap.turn, tuple(_regions(cmap)), dict(cmap.holders),
-        tuple(markers), tuple(sides),
+        tuple(markers), tuple(sides), cmap.background,
     )  # fmt: skip

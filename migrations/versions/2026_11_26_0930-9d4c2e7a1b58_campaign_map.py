@@ -30,6 +30,7 @@ def upgrade() -> None:
         sa.Column("positions", sa.JSON(), nullable=False),
         sa.Column("battles", sa.JSON(), nullable=False),
         sa.Column("turn", sa.Integer(), nullable=False),
+        sa.Column("background", sa.LargeBinary(), nullable=True),
         sa.Column("created_by", sa.BigInteger(), nullable=False),
         sa.Column("updated_at", bot.db.base.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["campaign_id"], ["campaign.id"], ondelete="CASCADE"),

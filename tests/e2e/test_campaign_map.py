@@ -176,3 +176,28 @@ async def test_refusals_are_private_specific_and_change_nothing(aide: Harness) -
     assert turn.ephemeral and "Only a GM of **Border Raids**" in turn.text
     offered = await h.autocomplete(h.alice, "campaign map move", "to", channel=where, to="h")
     assert [c["value"] for c in offered] == ["Redhold", "Bluehold", "Hills"]
+
+
+async def test_a_map_over_a_background_picture(aide: Harness) -> None:
+    h, where = aide, aide.channel("punic-wars")
+    await campaign_with_armies(h, where)
+    junk = await h.slash(
+        h.gm, "campaign map import", channel=where,
+        file=h.upload("marches.yaml", yaml.safe_dump(MAP)),
+        background=h.upload("map.png", b"not a picture"),
+    )  # fmt: skip
+    assert junk.ephemeral and junk.text == (
+        "`map.png` is not a picture the bot can use as a background: give a PNG or JPEG file."
+    )
+    land = io.BytesIO()
+    Image.new("RGB", (640, 480), (30, 140, 60)).save(land, format="JPEG")
+    answer = await h.slash(
+        h.gm, "campaign map import", channel=where,
+        file=h.upload("marches.yaml", yaml.safe_dump(MAP)),
+        background=h.upload("land.jpg", land.getvalue()),
+    )  # fmt: skip
+    assert not answer.ephemeral and "**The Marches**: 4 regions" in answer.text
+    drawn = png_of(answer.files).convert("RGB")
+    # Outside every region the background shows (the JPEG's green, give or take).
+    r, g, b = drawn.getpixel((drawn.width - 70, drawn.height // 2))
+    assert g > 100 and r < 80 and b < 100
