@@ -98,7 +98,7 @@ class MapGroup(app_commands.Group):
         channel = self.bot.get_partial_messageable(place.channel_id)
 
         async def do_turn() -> tuple[str, str | None]:
-            report = await self.service.resolve_turn(place, user.id)
+            report = await self.service.resolve_turn(place, user.id, number)
             png = await asyncio.to_thread(render_map, report.picture)
             private, public = turn_texts(report)
             await channel.send(public, file=map_file(png))

@@ -429,14 +429,20 @@ class CampaignMapService:
             moves = await _moves(session, cmap, campaign)
             return cmap.name, cmap.turn, len(moves)
 
-    async def resolve_turn(self, place: Place, user_id: int) -> TurnReport:
-        """Resolve the campaign turn (a GM only): every sealed move at once; a region where
-        armies of different sides meet gets a battle (one at a time: the others wait); a region
-        entered by one side alone passes to it."""
+    async def resolve_turn(self, place: Place, user_id: int, turn: int | None = None) -> TurnReport:
+        """Resolve the campaign turn (a GM only; ``turn``: only if that is still the one to
+        resolve, so a second confirmation does nothing): every sealed move at once; a region
+        where armies of different sides meet gets a battle (one at a time: the others wait); a
+        region entered by one side alone passes to it."""
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
             cmap = await _require_map(session, campaign)
+            if turn is not None and cmap.turn != turn:
+                raise Conflict(
+                    f"Campaign turn {turn} has already been resolved; `/campaign map show` "
+                    "shows the map as it stands."
+                )
             settled = await _settle(session, cmap)
             await _refuse_unsettled(session, cmap)
             moves = await _moves(session, cmap, campaign)

@@ -133,3 +133,12 @@ async def test_a_draw_sends_those_who_marched_in_back_and_the_holder_stays(
     # Red One took the Hills a turn before: it stands; Blue One marched in: it goes back.
     assert where["Red One"] == "Hills" and where["Blue One"] == "Bluehold"
     assert view.picture.holders["Hills"] == "Red"
+
+
+async def test_a_turn_is_resolved_once(services: Services, campaign: Place) -> None:
+    await services.campaign_map.move(campaign, ALICE, "Red One", "Redhold")
+    first = await services.campaign_map.resolve_turn(campaign, GM, 1)
+    assert [m.army for m in first.moves] == ["Red One"]
+    with pytest.raises(Conflict) as again:
+        await services.campaign_map.resolve_turn(campaign, GM, 1)
+    assert str(again.value).startswith("Campaign turn 1 has already been resolved")
