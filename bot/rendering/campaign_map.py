@@ -33,6 +33,7 @@ LEGEND_ROW = 24
 UNHELD: RGB = (226, 222, 208)
 REGION_RADIUS = 46  # px: a region given only by its centre is drawn as a circle this size
 MARKER_RADIUS = 13
+MARKER_STEP = 36  # px between the markers of armies in one region
 LINK: RGB = (150, 140, 120)
 BACKDROP_TINT = 120  # the opacity of a region's colour over a background picture
 
@@ -116,10 +117,7 @@ def render_map(picture: MapPicture) -> bytes:
         cx, cy = centres.get(region_name, (0.0, 0.0))
         for k, i in enumerate(indices):
             marker = picture.armies[i]
-            angle = math.pi / 2 + k * 2 * math.pi / max(len(indices), 1)
-            offset = 26 if len(indices) > 1 else 0
-            x = cx + offset * math.cos(angle)
-            y = cy + 22 + offset * math.sin(angle) * 0.6
+            x, y = cx, cy + 22 + k * MARKER_STEP  # a column under the region's name
             style = side_style(side_colour.get(marker.side, (90, 90, 96)))
             r = MARKER_RADIUS
             draw.rectangle((x - r, y - r * 0.75, x + r, y + r * 0.75), fill=style.fill,
