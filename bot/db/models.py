@@ -6,7 +6,17 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Enum, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Enum,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    String,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.db.base import Base, UTCDateTime, utcnow
@@ -358,3 +368,43 @@ class Deadline(Base):
     )
     fired_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     note: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class CampaignMap(Base):
+    """A campaign's strategic map (``bot.services.campaign_map``): its regions with their
+    centres, outlines and neighbours as imported, who holds each region, where each army
+    stands, the campaign turn, and the battles the map is waiting on (battle id -> the region
+    fought over and where each army that marched in came from)."""
+
+    __tablename__ = "campaign_map"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(
+        ForeignKey("campaign.id", ondelete="CASCADE"), unique=True
+    )
+    name: Mapped[str] = mapped_column(String(100))
+    regions: Mapped[list[Any]] = mapped_column(JSON)
+    holders: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # region -> side
+    positions: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # army id -> region
+    battles: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    turn: Mapped[int] = mapped_column(default=1)
+    # The map's picture under the regions (a PNG the bot re-encoded), if the GM gave one.
+    background: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    created_by: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class MapMove(Base):
+    """An army's move on the campaign map for one campaign turn: sealed (only its owner sees
+    it) until a GM resolves the turn; replaceable until then."""
+
+    __tablename__ = "map_move"
+    __table_args__ = (UniqueConstraint("map_id", "turn", "army_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    map_id: Mapped[int] = mapped_column(ForeignKey("campaign_map.id", ondelete="CASCADE"))
+    turn: Mapped[int] = mapped_column()
+    army_id: Mapped[int] = mapped_column(ForeignKey("army.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    to_region: Mapped[str] = mapped_column(String(40))
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -10,6 +10,7 @@ from bot.db.session import Database
 from bot.services.aftermath import AftermathService
 from bot.services.armies import ArmyService
 from bot.services.battles import BattleService
+from bot.services.campaign_map import CampaignMapService
 from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
 from bot.services.gm import GmService
@@ -47,6 +48,7 @@ class Services:
     unit_sheet: UnitSheetService
     odds: OddsService
     aftermath: AftermathService
+    campaign_map: CampaignMapService
 
     @classmethod
     def build(
@@ -73,4 +75,5 @@ class Services:
             unit_sheet=UnitSheetService(db),
             odds=OddsService(db),
             aftermath=AftermathService(db),
+            campaign_map=CampaignMapService(db),
         )

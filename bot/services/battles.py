@@ -118,38 +118,8 @@ class BattleService:
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
-            rules = rules_of(campaign.ruleset_id)
-            usual_width, usual_depth = table_size(campaign, rules)
-            width, depth = width or usual_width, depth or usual_depth
-            for size in (width, depth):
-                if not MIN_TABLE <= size <= MAX_TABLE:
-                    raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
-            await _refuse_second_battle(session, campaign)
-            chosen = _chosen_armies(campaign, armies, rules)
-            seed = new_seed()
-            battle = Battle(
-                campaign_id=campaign.id, name=name, ruleset_id=campaign.ruleset_id, seed=seed.hex(),
-                seed_sha256=commitment(seed), state={}, created_by=user_id,
-            )  # fmt: skip
-            battle.sides = [
-                BattleSide(side_id=SIDE_IDS[i], name=_side_name(campaign, a), army_id=a.id,
-                           owner_id=a.owner_id)
-                for i, a in enumerate(chosen)
-            ]  # fmt: skip
-            session.add(battle)
-            await session.flush()
-            sides = [Side(s.side_id, s.name) for s in battle.sides]
-            state = rules.new_battle(
-                f"battle-{battle.id}", campaign.ruleset_id, width, depth, sides
-            )
-            if scale is not None:
-                field = replace(state.battlefield, mm_per_measure=float(scale))
-                state = replace(state, battlefield=field)
-            state = state.with_status(name=name)  # the map's title
-            state = replace(state, parameters=battle_parameters(campaign, rules))
-            state = _with_forces(rules, state, battle.sides, chosen)
-            battle.state = state.to_dict()
-            return view_of(Loaded(campaign, battle, rules, state))
+            loaded = await new_battle(session, campaign, user_id, name, armies, width, depth, scale)
+            return view_of(loaded)
 
     async def list(self, place: Place) -> list[BattleSummary]:
         """Every battle of this channel's campaign, newest first."""
@@ -348,6 +318,50 @@ def undeployed(loaded: Loaded) -> list[str]:
     """Names of the units of every side's army not yet on the table."""
     on_table = {u.id for u in loaded.state.units_on_table}  # a unit in reserve is not placed
     return [name for unit_id, name, _ in _roster_entries(loaded) if unit_id not in on_table]
+
+
+async def new_battle(
+    session: AsyncSession,
+    campaign: Campaign,
+    user_id: int,
+    name: str,
+    armies: list[str],
+    width: float | None = None,
+    depth: float | None = None,
+    scale: float | None = None,
+) -> Loaded:
+    """A new battle in set-up in the campaign, one side per named army (the caller checked the
+    user is a GM; the name is clean); the campaign map fights its battles through this too."""
+    rules = rules_of(campaign.ruleset_id)
+    usual_width, usual_depth = table_size(campaign, rules)
+    width, depth = width or usual_width, depth or usual_depth
+    for size in (width, depth):
+        if not MIN_TABLE <= size <= MAX_TABLE:
+            raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
+    await _refuse_second_battle(session, campaign)
+    chosen = _chosen_armies(campaign, armies, rules)
+    seed = new_seed()
+    battle = Battle(
+        campaign_id=campaign.id, name=name, ruleset_id=campaign.ruleset_id, seed=seed.hex(),
+        seed_sha256=commitment(seed), state={}, created_by=user_id,
+    )  # fmt: skip
+    battle.sides = [
+        BattleSide(side_id=SIDE_IDS[i], name=_side_name(campaign, a), army_id=a.id,
+                   owner_id=a.owner_id)
+        for i, a in enumerate(chosen)
+    ]  # fmt: skip
+    session.add(battle)
+    await session.flush()
+    sides = [Side(s.side_id, s.name) for s in battle.sides]
+    state = rules.new_battle(f"battle-{battle.id}", campaign.ruleset_id, width, depth, sides)
+    if scale is not None:
+        field = replace(state.battlefield, mm_per_measure=float(scale))
+        state = replace(state, battlefield=field)
+    state = state.with_status(name=name)  # the map's title
+    state = replace(state, parameters=battle_parameters(campaign, rules))
+    state = _with_forces(rules, state, battle.sides, chosen)
+    battle.state = state.to_dict()
+    return Loaded(campaign, battle, rules, state)
 
 
 async def _refuse_second_battle(session: AsyncSession, campaign: Campaign) -> None:

@@ -24,6 +24,8 @@ GM_COMMANDS = (
     "campaign remove",
     "campaign rules set",
     "campaign rules reset",
+    "campaign map import",
+    "campaign map turn",
     "battle create",
     "battle assign",
     "battle terrain add",

@@ -1,0 +1,45 @@
+"""Draw the README's example campaign map to ``docs/campaign_map/``:
+``python -m bot.rendering.campaign_map_sample``.
+
+The sample map file ``docs/campaign_map/marches.yaml`` after two campaign turns: England's
+host has marched into Powys, Glyndŵr's army (having lost a unit in a battle) holds Snowdon
+and a Welsh raiding party stands in Brecon.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.rendering.campaign_map import render_map
+from bot.services.campaign_map import ArmyMarker, MapPicture, parse_map
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "campaign_map"
+SOURCE = OUT / "marches.yaml"
+NAME = "marches.png"
+ARMIES = (
+    ArmyMarker("English Host", "England", "Powys", 5, 5),
+    ArmyMarker("Marcher Lords", "England", "Shrewsbury", 3, 4),
+    ArmyMarker("Glyndwr's Army", "Wales", "Snowdon", 4, 5),
+    ArmyMarker("Raiders", "Wales", "Brecon", 2, 2),
+)
+
+
+def sample_map() -> bytes:
+    """The example map's PNG bytes."""
+    name, regions, holders = parse_map(SOURCE.read_bytes(), SOURCE.name)
+    holders["Powys"] = "England"
+    picture = MapPicture(
+        "Glyndwr's Rising", name, 3, tuple(regions), holders, ARMIES, ("England", "Wales")
+    )
+    return render_map(picture)
+
+
+def main() -> None:
+    """Write the map."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / NAME).write_bytes(sample_map())
+    print(OUT / NAME)
+
+
+if __name__ == "__main__":
+    main()
