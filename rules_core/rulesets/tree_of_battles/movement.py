@@ -13,7 +13,7 @@ from rules_core.geometry import (
     Point,
     edge_distance,
     facing_towards,
-    overlap_area,
+    overlapping,
 )
 from rules_core.geometry import near as units_near
 from rules_core.rulesets.tree_of_battles import measure, tables
@@ -146,10 +146,7 @@ def go(
             state, unit, [start, pose], friends
         ):
             return False
-        if any(
-            u.id != unit.id and overlap_area(turned, Footprint.of(u)) > 1e-6
-            for u in units_near(state.units_on_table, turned.bounds)
-        ):
+        if _crowded(state, unit, turned):
             return False
         near = measure.enemy_to_front(state, turned, unit.side, 1.0) if halt else None
         if near is None:
@@ -161,6 +158,8 @@ def go(
 
     moved = measure.farthest(start, heading, wanted, acceptable)
     stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
+    if moved <= 1e-6 and _crowded(state, unit, start.moved_to((unit.x, unit.y), facing)):
+        facing = unit.facing  # no room even to turn where it stands: it keeps its facing
     notes = [note] + (
         ["halts 1 SF from the enemy to its front"] if halt and moved + 1e-6 < wanted else []
     )
@@ -170,6 +169,14 @@ def go(
     if moved > 1e-6:
         passage_of_lines(ctx, unit, start, Footprint.of(ctx.state.unit(unit.id)), friends)
     return moved
+
+
+def _crowded(state: BattleState, unit: Unit, pose: Footprint) -> bool:
+    """True if a pose of the unit would stand on another contingent."""
+    return any(
+        u.id != unit.id and overlapping(pose, Footprint.of(u))
+        for u in units_near(state.units_on_table, pose.bounds)
+    )
 
 
 def terrain_dps(ctx: Context, unit: Unit, start: Point, faces: tuple[int, ...]) -> None:
