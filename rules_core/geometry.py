@@ -267,8 +267,9 @@ def penetration(a: Footprint, b: Footprint) -> float:
 
 def overlapping(a: Footprint, b: Footprint) -> bool:
     """True if two footprints overlap deeper than ``TOUCH``: positions rounded to 0.001 that
-    meet edge to edge touch rather than overlap. The one test of "on another unit"."""
-    return penetration(a, b) > TOUCH
+    meet edge to edge touch rather than overlap (so do two that each rounded 0.0005 towards
+    the other). The one test of "on another unit"."""
+    return penetration(a, b) > TOUCH + EPSILON
 
 
 def swept_area(poses: Sequence[Footprint]) -> BaseGeometry:
