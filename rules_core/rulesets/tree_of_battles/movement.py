@@ -9,6 +9,8 @@ from rules_core import paths
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.geometry import (
+    EPSILON,
+    TOUCH,
     Footprint,
     Point,
     edge_distance,
@@ -157,6 +159,7 @@ def go(
         return near is ahead_now and not closing
 
     moved = measure.farthest(start, heading, wanted, acceptable)
+    moved = 0.0 if moved <= TOUCH + EPSILON else moved  # within rounding: no move
     stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
     if moved <= 1e-6 and _crowded(state, unit, start.moved_to((unit.x, unit.y), facing)):
         facing = unit.facing  # no room even to turn where it stands: it keeps its facing
