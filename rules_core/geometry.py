@@ -21,6 +21,8 @@ from shapely.geometry.base import BaseGeometry
 
 Point = tuple[float, float]
 EPSILON = 1e-6  # rounding slack for "touching" and "exactly at distance"
+# Footprints overlapping less deep than this touch: positions are rounded to 0.001.
+TOUCH = 1e-3
 EDGES = ("front", "rear", "left", "right")
 KEPT = "_footprint"  # where Footprint.of keeps a placed thing's footprint (as cached_property)
 BOX_SLACK = 1e-9  # float noise between our corners and shapely's bounds
@@ -246,6 +248,28 @@ def overlap_area(a: Footprint, b: Footprint) -> float:
     if boxes_apart(a, b, 0.0):
         return 0.0
     return float(a.polygon.intersection(b.polygon).area)
+
+
+def penetration(a: Footprint, b: Footprint) -> float:
+    """How deep two footprints overlap: the least push along any of their edges' axes that
+    parts them (0 if they are apart or only touch)."""
+    if boxes_apart(a, b, 0.0):
+        return 0.0
+    depth = math.inf
+    for axis in (a.forward, a.right, b.forward, b.right):
+        mine = [x * axis[0] + y * axis[1] for x, y in a.corners()]
+        theirs = [x * axis[0] + y * axis[1] for x, y in b.corners()]
+        depth = min(depth, min(max(mine), max(theirs)) - max(min(mine), min(theirs)))
+        if depth <= 0:
+            return 0.0
+    return depth
+
+
+def overlapping(a: Footprint, b: Footprint) -> bool:
+    """True if two footprints overlap deeper than ``TOUCH``: positions rounded to 0.001 that
+    meet edge to edge touch rather than overlap (so do two that each rounded 0.0005 towards
+    the other). The one test of "on another unit"."""
+    return penetration(a, b) > TOUCH + EPSILON
 
 
 def swept_area(poses: Sequence[Footprint]) -> BaseGeometry:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,20 @@ def verify(record: Mapping[str, Any]) -> Report:
         return Report(False, 0, 0, f"ruleset {ruleset.id!r} has no rules to replay")
     state = BattleState.from_dict(record["initial_state"])
     return _replay(ruleset.rules, seed, state, record["entries"])
+
+
+def replayed(record: Mapping[str, Any]) -> Iterator[BattleState]:
+    """Every state a record (its seed revealed) passes through: its first, then one after each
+    engine call, replayed without comparing rolls (``verify`` does that)."""
+    ruleset = registry.get(record["ruleset"])
+    if ruleset.rules is None or not isinstance(record.get("seed"), str):
+        raise ValueError("a record replays only with its ruleset's rules and its seed")
+    seed = bytes.fromhex(record["seed"])
+    state = BattleState.from_dict(record["initial_state"])
+    yield state
+    for entry in record["entries"]:
+        state = _call(ruleset.rules, seed, state, entry).state
+        yield state
 
 
 def _replay(rules: Rules, seed: bytes, state: BattleState, entries: Sequence[Any]) -> Report:

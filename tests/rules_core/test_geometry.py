@@ -139,3 +139,14 @@ def test_interpenetration_needs_more_than_a_touch() -> None:
     path = [box(0, 0), box(0, 10)]
     others = [("in_the_way", box(0, 5)), ("far", box(10, 5)), ("grazed", box(4, 5))]
     assert interpenetrated(path, others) == ("in_the_way",)
+
+
+def test_overlapping_is_deeper_than_a_touch_whatever_the_turn() -> None:
+    from rules_core.geometry import TOUCH, overlapping, penetration
+
+    base = Footprint(0, 0, 0, 6, 2)
+    assert penetration(base, Footprint(6, 0, 0, 6, 2)) == 0.0  # side by side, touching
+    assert penetration(base, Footprint(5.5, 0, 0, 6, 2)) == pytest.approx(0.5)
+    assert not overlapping(base, Footprint(6 - TOUCH, 0, 0, 6, 2))  # rounded to 0.001
+    assert overlapping(base, Footprint(6 - 2 * TOUCH, 0, 0, 6, 2))
+    assert penetration(base, Footprint(0, 0, 45, 1, 1)) == pytest.approx(1.0)

@@ -17,6 +17,7 @@ from rules_core.geometry import (
     facing_towards,
     interpenetrated,
     near,
+    overlapping,
     quarter,
 )
 from rules_core.rulesets.hail_caesar import tables
@@ -31,6 +32,7 @@ SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village"})
 OPEN_ORDER = "open_order"
 # Offsets of a charger's facing from its target's, by the target's edge it touches.
 EDGE_TURN = {"front": 180.0, "rear": 0.0, "left": 90.0, "right": 270.0}
+SLIDE_STEP = 0.1  # inches a charger slides along its target's edge at a time to find room
 
 
 def rate(unit: Unit) -> float:
@@ -66,20 +68,21 @@ def edge_touched(unit: Unit, other: Unit) -> str:
     return contact_edge(Footprint.of(unit), Footprint.of(other)) or "front"
 
 
-def charge_pose(charger: Unit, target: Unit) -> tuple[Footprint, str]:
+def charge_pose(charger: Unit, target: Unit, slide: float = 0.0) -> tuple[Footprint, str]:
     """Where a charger ends touching its target, and the target's edge it strikes.
 
-    The edge is the target's quarter the charger's centre stands in; the charger is centred
-    on that edge and faces squarely into it.
+    The edge is the target's quarter the charger's centre stands in; the charger faces
+    squarely into it, centred on it or ``slide`` inches along it (to the target's right for
+    its front edge, as the target sees it).
     """
     aim = Footprint.of(target)
     edge = quarter(aim, (charger.x, charger.y))
     half = charger.depth / 2
     offsets = {
-        "front": (aim.depth / 2 + half, 0.0),
-        "rear": (-aim.depth / 2 - half, 0.0),
-        "left": (0.0, -aim.frontage / 2 - half),
-        "right": (0.0, aim.frontage / 2 + half),
+        "front": (aim.depth / 2 + half, slide),
+        "rear": (-aim.depth / 2 - half, slide),
+        "left": (slide, -aim.frontage / 2 - half),
+        "right": (slide, aim.frontage / 2 + half),
     }
     ahead, across = offsets[edge]
     centre = aim.at(ahead, across)
@@ -87,9 +90,39 @@ def charge_pose(charger: Unit, target: Unit) -> tuple[Footprint, str]:
     return Footprint.of(charger).moved_to(centre, facing), edge
 
 
-def charge_distance(charger: Unit, target: Unit) -> float:
-    """How far a charger travels (its centre, and so its front) to its place at the target."""
-    pose, _ = charge_pose(charger, target)
+def charge_room(state: BattleState, charger: Unit, target: Unit) -> tuple[Footprint, str] | None:
+    """Where a charger has room to strike its target, or None if it has none.
+
+    The sheet is silent on crowded targets; the plain reading taken here: a charger may not
+    end on another unit, friend or enemy, so it slides along the target's edge (its centre
+    staying opposite that edge) to the nearest place where it overlaps no one but the target;
+    with no such place the charge cannot be made.
+    """
+    centred, edge = charge_pose(charger, target)
+    aim = Footprint.of(target)
+    half_edge = (aim.frontage if edge in ("front", "rear") else aim.depth) / 2
+    steps = int(half_edge / SLIDE_STEP + EPSILON)
+    for step in range(steps + 1):
+        for slide in (step * SLIDE_STEP, -step * SLIDE_STEP) if step else (0.0,):
+            pose = centred if not step else charge_pose(charger, target, slide)[0]
+            if not crowded(state, charger, pose, (target.id,)):
+                return pose, edge
+    return None
+
+
+def crowded(state: BattleState, unit: Unit, pose: Footprint, spare: tuple[str, ...] = ()) -> str:
+    """The first other unit a pose would overlap (more than a touch), or "" if none."""
+    for other in near(state.units_on_table, pose.bounds):
+        if other.id != unit.id and other.id not in spare and overlapping(pose, Footprint.of(other)):
+            return other.name
+    return ""
+
+
+def charge_distance(charger: Unit, target: Unit, state: BattleState | None = None) -> float:
+    """How far a charger travels (its centre, and so its front) to its place at the target
+    (where it has room, given the state; else centred on the target's edge)."""
+    room = None if state is None else charge_room(state, charger, target)
+    pose, _ = charge_pose(charger, target) if room is None else room
     return math.dist((charger.x, charger.y), (pose.x, pose.y))
 
 
@@ -153,8 +186,11 @@ def reachable(
     whole = math.dist(start, goal)
     share = 1.0 if whole <= length + EPSILON else length / whole
 
+    def at(part: float) -> Footprint:
+        return Footprint.of(unit).moved_to(_rounded(_between(start, goal, part)), facing)
+
     def fits(part: float) -> bool:
-        pose = Footprint.of(unit).moved_to(_between(start, goal, part), facing)
+        pose = at(part)
         return (
             on_table(state, pose)
             and not blocker(state, unit, pose)
@@ -163,12 +199,12 @@ def reachable(
         )
 
     if fits(share):
-        return Footprint.of(unit).moved_to(_rounded(_between(start, goal, share)), facing)
+        return at(share)
     low, high = 0.0, share
     for _ in range(30):
         middle = (low + high) / 2
         low, high = (middle, high) if fits(middle) else (low, middle)
-    return Footprint.of(unit).moved_to(_rounded(_between(start, goal, low)), facing)
+    return at(low)
 
 
 def shifted(unit: Unit, direction: str, length: float) -> Point:

@@ -48,8 +48,8 @@ def move_to(
     enemy = superseded(ctx.state, measure.placed(unit, pose), ctx.params)
     notes = [note]
     if enemy is not None:
-        end_facing = measure.face(measure.placed(unit, pose), enemy)
-        notes.append(f"turns to face {enemy.name} (proximity)")
+        pose, end_facing, turned = _turn_to_face(ctx, unit, pose, enemy, end_facing)
+        notes.append(turned)
     if math.dist((pose.x, pose.y), goal) > 1e-6:
         notes.append(f'stops short after {g(math.dist((unit.x, unit.y), (pose.x, pose.y)))}"')
         ground = _barred_before(ctx, unit, goal, length, heading)
@@ -69,6 +69,26 @@ def _barred_before(
     return "" if ground is None else ground.name or ground.id
 
 
+def _turn_to_face(
+    ctx: Context, unit: Unit, pose: Footprint, enemy: Unit, facing: float
+) -> tuple[Footprint, float, str]:
+    """Turn to face an enemy within proximity at the end of a move, where there is room.
+
+    A unit may not end a move on another unit: if the turn would put it on one, it stops
+    where along its path it has room to turn; with room nowhere it keeps its facing.
+    """
+    turn = measure.face(measure.placed(unit, pose), enemy)
+    words = f"turns to face {enemy.name} (proximity)"
+    if not measure.crowded(ctx.state, unit, pose.moved_to((pose.x, pose.y), turn)):
+        return pose, turn, words
+    length = math.dist((unit.x, unit.y), (pose.x, pose.y))
+    keep_off = ctx.number("enemy_keep_off")
+    room = measure.reachable(ctx.state, unit, (pose.x, pose.y), length, turn, keep_off)
+    if not measure.crowded(ctx.state, unit, room):
+        return room, turn, f"{words}, where it has room to turn"
+    return pose, facing, f"no room to turn to face {enemy.name} (proximity)"
+
+
 def relocate(
     ctx: Context, unit: Unit, end: tuple[float, float], facing: float, notes: list[str]
 ) -> None:
@@ -86,15 +106,22 @@ def set_formation(ctx: Context, unit: Unit, formation: str, note: str) -> None:
 
 
 def charge(ctx: Context, unit: Unit, target: Unit, moves: int, note: str) -> None:
-    """Charge home if ``moves`` reach the target (closing shots first), else fall short."""
+    """Charge home if ``moves`` reach the target (closing shots first), else fall short.
+
+    Where the charger would strike is found again now (units may have moved since the order):
+    with no room at the target's edge, or a unit in its path, it falls short as far as it may.
+    """
     reach = moves * measure.rate(unit)
-    pose, edge = measure.charge_pose(unit, target)
+    room = measure.charge_room(ctx.state, unit, target)
+    pose, edge = measure.charge_pose(unit, target) if room is None else room
+    through = "" if room is None else measure.blocker(ctx.state, unit, pose, (target.id,))
+    why = f"no room at {target.name}" if room is None else through and f"{through} in the way"
     ground = measure.barrier(ctx.state, unit, pose)
-    if measure.charge_distance(unit, target) > reach + 1e-6 or ground is not None:
+    if why or ground is not None or _beyond(unit, pose, reach):
         stop = measure.reachable(
             ctx.state, unit, (pose.x, pose.y), reach, pose.facing, ctx.number("enemy_keep_off")
         )
-        notes = [note, "the charge falls short"]
+        notes = [note, "the charge falls short" + (f": {why}" if why else "")]
         ahead = _barred_before(ctx, unit, (pose.x, pose.y), reach, pose.facing)
         if ahead:
             notes.append(f"stops short of {ahead}, impassable ground")
@@ -109,6 +136,11 @@ def charge(ctx: Context, unit: Unit, target: Unit, moves: int, note: str) -> Non
         ctx, unit, (pose.x, pose.y), pose.facing, [note, f"charges the {edge} of {target.name}"]
     )
     ctx.set_status(unit.id, "charged", charged=True)
+
+
+def _beyond(unit: Unit, pose: Footprint, reach: float) -> bool:
+    """True if the charger's place at the target is farther than it may go."""
+    return math.dist((unit.x, unit.y), (pose.x, pose.y)) > reach + 1e-6
 
 
 def forward(ctx: Context, unit: Unit, note: str) -> None:
@@ -144,7 +176,7 @@ def _ahead(ctx: Context, unit: Unit, length: float) -> Unit | None:
         e
         for e in ctx.state.enemies_of(unit.side, on_table=True)
         if quarter(here, (e.x, e.y)) == "front"
-        and measure.charge_distance(unit, e) <= length + 1e-6
+        and measure.charge_distance(unit, e, ctx.state) <= length + 1e-6
         and measure.sight(ctx.state, unit, e).clear
     ]
     return min(found, key=lambda e: measure.gap(unit, e)) if found else None

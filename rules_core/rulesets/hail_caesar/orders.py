@@ -243,14 +243,18 @@ def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
         return Illegal(order, problem or how)
     if not measure.sight(state, unit, target).clear:
         return Illegal(order, f"{unit.name} cannot see {target.name}")
-    pose, edge = measure.charge_pose(unit, target)
+    room = measure.charge_room(state, unit, target)
+    if room is None:
+        crowd = measure.crowded(state, unit, measure.charge_pose(unit, target)[0], (target.id,))
+        return Illegal(order, f"no room to charge {target.name}: {crowd} is in the way")
+    pose, edge = room
     through = measure.blocker(state, unit, pose, (target.id,))
     if through:
         return Illegal(order, f"{unit.name} would pass through {through}")
     ground = measure.barrier(state, unit, pose)
     if ground is not None:
         return Illegal(order, measure.barrier_words(ground))
-    length = measure.charge_distance(unit, target)
+    length = measure.charge_distance(unit, target, state)
     moves = max(1, math.ceil(length / measure.rate(unit) - 1e-9))
     if moves > (1 if how == "initiative" else 3):
         return Illegal(order, f'{target.name} is {g(length)}" away: {_moves(moves)}, too many')

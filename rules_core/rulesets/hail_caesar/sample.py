@@ -1,10 +1,13 @@
 """A sample battle: the sample Roman and Gallic armies across a 60" by 48" table.
 
-Editable defaults for tests and demonstrations, not a balanced scenario.
+Editable defaults for tests and demonstrations, not a balanced scenario. The battle sets
+the units out where ``ROMANS_AT`` and ``GAULS_AT`` say (16" deployment bands on its larger
+table); the army files' own ``at`` fit the usual 48 x 36" table of ``/battle create``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules_core.rulesets.hail_caesar.profiles import leader_from_entry, load_army, unit_from_entry
@@ -12,17 +15,35 @@ from rules_core.state import Battlefield, BattleState, Group, Leader, Side, Terr
 from rules_core.steps import Cursor
 
 WIDTH, DEPTH = 60.0, 48.0
+# Where the sample battle sets each unit out, by name: x, y in inches, facing in degrees.
+ROMANS_AT = {
+    "First Cohort": (20, 8, 0),
+    "Second Cohort": (28, 8, 0),
+    "Third Cohort": (24, 3, 0),
+    "Cretan Archers": (24, 14, 0),
+    "Gallic Horse": (40, 8, 0),
+    "Numidians": (48, 8, 0),
+}
+GAULS_AT = {
+    "Arverni Warband": (20, 40, 180),
+    "Carnutes Warband": (28, 40, 180),
+    "Slingers": (24, 34, 180),
+    "Noble Horse": (40, 40, 180),
+    "Young Riders": (48, 40, 180),
+}
+Place = tuple[float, float, float]
 
 
 def army_pieces(
-    data: dict[str, Any], side: str, prefix: str
+    data: dict[str, Any], side: str, prefix: str, places: Mapping[str, Place] | None = None
 ) -> tuple[list[Group], list[Leader], list[Unit]]:
-    """The divisions, generals and units of one army file, placed where it says."""
+    """The divisions, generals and units of one army file, placed by name in ``places``
+    (else where the file's ``at`` says)."""
     leaders = [leader_from_entry(entry, side) for entry in data.get("leaders", [])]
     units: list[Unit] = []
     for index, entry in enumerate(data["units"], start=1):
         unit = unit_from_entry(entry, f"{prefix}{index}", side, str(entry["division"]))
-        x, y, facing = entry.get("at", [0, 0, 0])
+        x, y, facing = (places or {}).get(str(entry["name"])) or entry.get("at", [0, 0, 0])
         units.append(_at(unit, float(x), float(y), float(facing)))
     groups = []
     for division in dict.fromkeys(u.group for u in units):
@@ -57,8 +78,8 @@ def _title(division: str) -> str:
 
 def sample_battle(battle_id: str = "hail-caesar-1") -> BattleState:
     """A ready-to-begin battle: Legio IX against the Arverni, already deployed."""
-    rom = army_pieces(load_army("romans"), "rom", "r")
-    gau = army_pieces(load_army("gauls"), "gau", "g")
+    rom = army_pieces(load_army("romans"), "rom", "r", ROMANS_AT)
+    gau = army_pieces(load_army("gauls"), "gau", "g", GAULS_AT)
     return BattleState(
         battle_id=battle_id,
         ruleset="hail_caesar",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
-from rules_core.geometry import Footprint, near, overlap_area, quarter
+from rules_core.geometry import Footprint, near, overlapping, quarter
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, PURSUING
@@ -60,7 +60,7 @@ def _room(state: BattleState, charger: Unit, target: Unit, end: Footprint) -> st
         x for x in near(state.units_on_table, end.bounds) if x.id not in (charger.id, target.id)
     ]
     for other in others:
-        if overlap_area(end, Footprint.of(other)) > 1e-6:
+        if overlapping(end, Footprint.of(other)):
             return f"no room to contact {target.name}: {other.name} is in the way"
     passed = measure.blockers(state, charger, [Footprint.of(charger), end], {target.id})
     return f"{charger.name} would pass through {passed[0].name}" if passed else ""
@@ -200,15 +200,17 @@ def _close(ctx: Context, charger: Unit, target: Unit) -> bool:
     need = measure.distance_to_contact(charger, target)
     u.mark(ctx, charger.id, charged=True, stationary=False)
     start = (charger.x, charger.y)
-    # Impassable ground on the way (put there after the charge was declared) stops it short.
     pose = measure.contact_pose(charger, target)
+    # Another contingent may have reached the spot since the charge was declared (a second
+    # charger at the same face): then, as when it is declared, there is no room to contact.
+    # Impassable ground on the way (put there after the charge was declared) stops it short.
+    room = _room(ctx.state, charger, target, pose)
     clear = movement.barrier(ctx.state, [Footprint.of(charger), pose]) is None
-    if length + 1e-6 >= need and clear:
+    if length + 1e-6 >= need and not room and clear:
         ctx.move(charger.id, [start, (pose.x, pose.y)], pose.facing, ["charges home"])
         movement.terrain_dps(ctx, charger, start, faces)
         return True
-    movement.go(
-        ctx, charger, (pose.x, pose.y), length, pose.facing, "the charge falls short", halt=False
-    )
+    short = f"{room}: the charge falls short" if room else "the charge falls short"
+    movement.go(ctx, charger, (pose.x, pose.y), length, pose.facing, short, halt=False)
     movement.terrain_dps(ctx, charger, start, faces)
     return False

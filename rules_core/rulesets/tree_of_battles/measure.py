@@ -152,7 +152,8 @@ def farthest(
     for _ in range(25):
         middle = (low + high) / 2
         low, high = (middle, high) if ok(pose_at(middle)) else (low, middle)
-    return round(length * low, 3)
+    # Rounded down, so rounding never carries a unit past the acceptable pose into another.
+    return math.floor(length * low * 1000) / 1000
 
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:

@@ -9,11 +9,13 @@ from rules_core import paths
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.geometry import (
+    EPSILON,
+    TOUCH,
     Footprint,
     Point,
     edge_distance,
     facing_towards,
-    overlap_area,
+    overlapping,
 )
 from rules_core.geometry import near as units_near
 from rules_core.rulesets.tree_of_battles import measure, tables
@@ -170,10 +172,7 @@ def go(
             return False
         if barrier(state, [start, pose, turned]) is not None:
             return False
-        if any(
-            u.id != unit.id and overlap_area(turned, Footprint.of(u)) > 1e-6
-            for u in units_near(state.units_on_table, turned.bounds)
-        ):
+        if _crowded(state, unit, turned):
             return False
         near = measure.enemy_to_front(state, turned, unit.side, 1.0) if halt else None
         if near is None:
@@ -184,12 +183,15 @@ def go(
         return near is ahead_now and not closing
 
     moved = measure.farthest(start, heading, wanted, acceptable)
+    moved = 0.0 if moved <= TOUCH + EPSILON else moved  # within rounding: no move
     stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
     ahead = None
     if moved + 1e-6 < wanted:
         full = start.moved_to((unit.x, unit.y), heading).advanced(wanted)
         full = full.moved_to((full.x, full.y), start.facing)
         ahead = barrier(state, [start, full, full.moved_to((full.x, full.y), facing)])
+    if moved <= 1e-6 and _crowded(state, unit, start.moved_to((unit.x, unit.y), facing)):
+        facing = unit.facing  # no room even to turn where it stands: it keeps its facing
     notes = [note] + (
         ["halts 1 SF from the enemy to its front"]
         if halt and moved + 1e-6 < wanted and ahead is None
@@ -203,6 +205,14 @@ def go(
     if moved > 1e-6:
         passage_of_lines(ctx, unit, start, Footprint.of(ctx.state.unit(unit.id)), friends)
     return moved
+
+
+def _crowded(state: BattleState, unit: Unit, pose: Footprint) -> bool:
+    """True if a pose of the unit would stand on another contingent."""
+    return any(
+        u.id != unit.id and overlapping(pose, Footprint.of(u))
+        for u in units_near(state.units_on_table, pose.bounds)
+    )
 
 
 def terrain_dps(ctx: Context, unit: Unit, start: Point, faces: tuple[int, ...]) -> None:

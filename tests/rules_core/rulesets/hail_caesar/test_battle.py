@@ -52,4 +52,4 @@ def test_every_event_round_trips_through_json(played: Played) -> None:
 def test_the_record_verifies(played: Played) -> None:
     report = verified(played, SEED)
     assert report.ok, report.problem
-    assert report.rolls > 30
+    assert report.rolls > 20  # a shorter battle since chargers find room (issue 19)
