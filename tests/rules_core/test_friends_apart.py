@@ -49,14 +49,7 @@ def overlaps_by_step(states: Iterable[BattleState]) -> list[str]:
     return found
 
 
-# Heroic age moves a warband's units together and ends them on each other (Somerset Fyrd and
-# Thegns, turn 2): not fixed with issue 19's charges; strict, so a fix must lift this mark.
-KNOWN = pytest.mark.xfail(strict=True, reason="heroic_age group moves overlap friends")
-
-
-@pytest.mark.parametrize(
-    "ruleset", [pytest.param(r, marks=KNOWN) if r == "heroic_age" else r for r in sorted(SCRIPTS)]
-)
+@pytest.mark.parametrize("ruleset", sorted(SCRIPTS))
 def test_no_friends_overlap_after_any_step_of_the_scripted_battle(ruleset: str) -> None:
     play, seed = SCRIPTS[ruleset]
     rules = get(ruleset).rules

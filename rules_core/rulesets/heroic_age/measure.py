@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from rules_core import paths
 from rules_core.codec import Json
-from rules_core.geometry import Footprint, edge_distance, within_to_front
+from rules_core.geometry import Footprint, edge_distance, overlapping, within_to_front
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.state import BattleState, Unit
@@ -80,17 +80,22 @@ def move_along(
 ) -> tuple[paths.Sweep, float]:
     """Sweep a move and, with ``keep_off``, stop it 2" from any enemy to its front.
 
-    Returns the sweep and the distance the unit may go.
+    Returns the sweep and the distance the unit may go. Drawing a move back from the enemy
+    never leaves it standing on a friend it passed through: it goes back further.
     """
     swept = paths.sweep(state, unit, heading, length, facing=facing, friends_pass=friends_pass)
     reached = swept.reached
     if keep_off:
         stop = tables.ENEMY_STOP
         enemies = [Footprint.of(e) for e in state.enemies_of(unit.side)]
+        friends = [
+            Footprint.of(f) for f in state.units_of(unit.side, on_table=True) if f.id != unit.id
+        ]
         step = 0.25
         while reached > 0:
             pose = swept.pose(reached)
-            if not any(within_to_front(pose, e, stop - EPS) for e in enemies):
+            near_enemy = any(within_to_front(pose, e, stop - EPS) for e in enemies)
+            if not near_enemy and not any(overlapping(pose, f) for f in friends):
                 break
             reached = max(0.0, reached - step)
         if reached <= 0 and any(within_to_front(swept.start, e, stop - EPS) for e in enemies):
