@@ -92,3 +92,20 @@ def _check_value(value: object, spec: Field, path: str) -> list[str]:
     if not isinstance(value, spec.kind):
         return [f"{path}: must be of type {spec.kind.__name__}"]
     return []
+
+
+def entries(roster: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """The mapping entries of one of an army list's lists (``units``, ``leaders``...)."""
+    found = roster.get(key)
+    if not isinstance(found, Sequence) or isinstance(found, str):
+        return []
+    return [entry for entry in found if isinstance(entry, Mapping)]
+
+
+def unit_ids(roster: Mapping[str, Any], side: str) -> dict[str, str]:
+    """Unit ids (``<side><n>``, in roster order) by case-folded name, lost units left out."""
+    found = {}
+    for index, entry in enumerate(entries(roster, "units")):
+        if entry.get("status") != "destroyed" and isinstance(entry.get("name"), str):
+            found[str(entry["name"]).casefold()] = f"{side}{index + 1}"
+    return found

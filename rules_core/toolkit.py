@@ -10,10 +10,10 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from rules_core.codec import Json
+from rules_core.codec import Json, number_or
 from rules_core.events import OrderRejected
 from rules_core.geometry import EPSILON, Footprint, edge_distance, in_contact, near
-from rules_core.orders import ACTOR_KINDS, Illegal, Order
+from rules_core.orders import ACTOR_KINDS, Illegal, Order, point_param
 from rules_core.state import OFF_TABLE, BattleState, Leader, Outcome, Point, Unit
 from rules_core.terrain import Sight, line_of_sight
 
@@ -65,6 +65,16 @@ def param_number(params: Mapping[str, Json], name: str) -> float:
 
 
 # -- orders -------------------------------------------------------------------------------
+
+
+def deploy_placed(ctx: Context, to: str = "to") -> None:
+    """Carry out this step's ``place`` orders: each unit goes to its order's point (the
+    ``to`` parameter) facing the order's ``facing`` (else as it stood)."""
+    for order in checked_orders(ctx, ("place",)):
+        unit = ctx.state.unit(order.actor)
+        facing = number_or(order.params.get("facing", unit.facing), 0.0)
+        end = point_param(order, to)
+        ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
 
 
 def checked_orders(ctx: Context, kinds: Collection[str]) -> list[Order]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_core.codec import Json, number_or
+from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.odds import Odds, OddsQuery, Refused
-from rules_core.orders import Order, Verdict, point_param
+from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.hail_caesar import (
     chances,
@@ -43,7 +43,7 @@ from rules_core.rulesets.hail_caesar.status import (
 from rules_core.rulesets.hail_caesar.topics import TOPICS
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
-from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
+from rules_core.toolkit import deploy_placed, engaged, turn_limit_outcome
 
 UNIT_ORDERS = ("move", "charge", "form", "retire", "hold", "command")
 SEQUENCE = SequenceOfPlay(
@@ -233,11 +233,7 @@ class HailCaesarRules(Rules):
 
     def resolve_deploy(self, ctx: Context) -> None:
         """Place each unit given a deployment order."""
-        for order in checked_orders(ctx, ("place",)):
-            unit = ctx.state.unit(order.actor)
-            facing = number_or(order.params.get("facing", unit.facing), 0.0)
-            end = point_param(order, "to")
-            ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
+        deploy_placed(ctx)
 
     def resolve_rally(self, ctx: Context) -> None:
         """Rally Elite."""

@@ -10,10 +10,12 @@ joins the first unit of his contingent as play begins, and leaders move with the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core.codec import Json
+from rules_core.roster import entries as roster_entries
+from rules_core.roster import unit_ids
 from rules_core.rulesets.heroic_age.profiles import leader_from_entry
 from rules_core.rulesets.heroic_age.status import CASUALTIES, CINC
 from rules_core.state import BattleState, Group, Leader, Unit
@@ -35,27 +37,11 @@ def group_of(entry: Mapping[str, Json], side: str, default: str) -> str:
     return contingent_group(side, key) if isinstance(key, str) and key else default
 
 
-def _rows(roster: Mapping[str, Json], key: str) -> list[Mapping[str, Json]]:
-    found = roster.get(key)
-    if not isinstance(found, Sequence) or isinstance(found, str):
-        return []
-    return [entry for entry in found if isinstance(entry, Mapping)]
-
-
-def _unit_ids(roster: Mapping[str, Json], side: str) -> dict[str, str]:
-    """Unit ids (``<side><n>``, in roster order) by case-folded name, lost units left out."""
-    found = {}
-    for index, entry in enumerate(_rows(roster, "units")):
-        if entry.get("status") != "destroyed" and isinstance(entry.get("name"), str):
-            found[str(entry["name"]).casefold()] = f"{side}{index + 1}"
-    return found
-
-
 def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
     """The contingents (each led by its leader) and the leaders an army list brings."""
-    units = _unit_ids(roster, side)
+    units = unit_ids(roster, side)
     leaders = []
-    for index, entry in enumerate(_rows(roster, "leaders"), start=1):
+    for index, entry in enumerate(roster_entries(roster, "leaders"), start=1):
         if not isinstance(entry.get("name"), str):
             continue
         key = str(entry.get("id") or f"leader{index}")

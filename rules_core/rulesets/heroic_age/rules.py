@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rules_core.codec import Json, number_or
+from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.odds import Odds, OddsQuery, Refused
-from rules_core.orders import Order, Verdict, point_param
+from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.heroic_age import (
     after,
@@ -54,7 +54,7 @@ from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
-from rules_core.toolkit import checked_orders, turn_limit_outcome
+from rules_core.toolkit import deploy_placed, turn_limit_outcome
 
 STEP_IDS = (
     "deploy", "initiative", "gods", "leadership", "duels", "movement", "missiles", "charges",
@@ -184,11 +184,7 @@ class HeroicAgeRules(Rules):
 
     def resolve_deploy(self, ctx: Context) -> None:
         """Place each unit given a deployment order."""
-        for order in checked_orders(ctx, ("place",)):
-            unit = ctx.state.unit(order.actor)
-            facing = number_or(order.params.get("facing", unit.facing), 0.0)
-            end = point_param(order, "to")
-            ctx.move(unit.id, [(unit.x, unit.y), end], facing, ("deploys",))
+        deploy_placed(ctx)
 
     def resolve_initiative(self, ctx: Context) -> None:
         """Initiative."""

@@ -10,10 +10,12 @@ whose contingent is not on the table, joins the first contingent of his battle a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core.codec import Json
+from rules_core.roster import entries as roster_entries
+from rules_core.roster import unit_ids
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.profiles import leader_from_entry
 from rules_core.rulesets.tree_of_battles.status import RANK
@@ -36,23 +38,6 @@ def group_of(entry: Mapping[str, Json], side: str, default: str) -> str:
     return battle_group(side, battle) if isinstance(battle, str) and battle else default
 
 
-def _rows(roster: Mapping[str, Json], key: str) -> list[Mapping[str, Json]]:
-    """The mapping entries of one of the army list's lists."""
-    found = roster.get(key)
-    if not isinstance(found, Sequence) or isinstance(found, str):
-        return []
-    return [entry for entry in found if isinstance(entry, Mapping)]
-
-
-def _unit_ids(roster: Mapping[str, Json], side: str) -> dict[str, str]:
-    """Unit ids (``<side><n>``, in roster order) by case-folded name, lost units left out."""
-    found = {}
-    for index, entry in enumerate(_rows(roster, "units")):
-        if entry.get("status") != "destroyed" and isinstance(entry.get("name"), str):
-            found[str(entry["name"]).casefold()] = f"{side}{index + 1}"
-    return found
-
-
 def _leader(entry: Mapping[str, Json], side: str, index: int, units: dict[str, str]) -> Leader:
     """One leader of an army list: prefixed id, his battle, the contingent he is with."""
     key = str(entry.get("id") or f"leader{index}")
@@ -63,8 +48,8 @@ def _leader(entry: Mapping[str, Json], side: str, index: int, units: dict[str, s
 
 def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
     """The battles (each led by its leader) and the leaders an army list brings."""
-    units = _unit_ids(roster, side)
-    entries = [e for e in _rows(roster, "leaders") if isinstance(e.get("name"), str)]
+    units = unit_ids(roster, side)
+    entries = [e for e in roster_entries(roster, "leaders") if isinstance(e.get("name"), str)]
     leaders = tuple(_leader(e, side, i, units) for i, e in enumerate(entries, start=1))
     groups = tuple(
         Group(str(leader.group), f"{leader.name}'s battle", side, "battle", leader.id)
