@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.resources import files
 from typing import Any
 
 
@@ -109,3 +111,11 @@ def unit_ids(roster: Mapping[str, Any], side: str) -> dict[str, str]:
         if entry.get("status") != "destroyed" and isinstance(entry.get("name"), str):
             found[str(entry["name"]).casefold()] = f"{side}{index + 1}"
     return found
+
+
+def packaged_army(package: str, name: str) -> dict[str, Any]:
+    """A ruleset's sample army file ``armies/<name>.json`` from its package, as plain data."""
+    path = files(package).joinpath("armies").joinpath(f"{name}.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data

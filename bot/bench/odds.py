@@ -2,8 +2,8 @@
 
 For every ruleset that plays a sample battle, every unit of one side asks the odds of
 charging and shooting at every enemy unit and of its test, on the sample battle as deployed
-and with the enemy moved close in front (so that shots are in range: 3 measures, 1.5" in the
-heroic age, whose missiles reach 2"); each figure is one computation, timed in CPU time
+and with the enemy moved close in front (1.5 measures, so that shots are in range in every
+ruleset: the heroic age's missiles reach 2"); each figure is one computation, timed in CPU time
 (other work on a shared machine inflates it less than wall time), with the distribution
 cache emptied first (as for the first question after a start), after one warm-up question
 (imports and geometry set-up, paid once per process).
@@ -22,16 +22,13 @@ from rules_core.registry import all_rulesets
 from rules_core.state import BattleState, Unit
 
 AIM_MS = 50.0
-GAP = 3.0  # measures between the unit and the enemy moved in front of it
-GAPS = {"heroic_age": 1.5}  # where missiles reach less far (heroic age: 2")
+GAP = 1.5  # measures between the unit and the enemy moved in front (inside every missile range)
 
 
 def in_front(state: BattleState, unit: Unit, enemy: Unit) -> BattleState:
-    """The enemy moved straight ahead of the unit (3 measures, or the ruleset's ``GAPS``),
-    facing it."""
-    gap = GAPS.get(state.ruleset, GAP)
+    """The enemy moved straight ahead of the unit (``GAP`` measures), facing it."""
     ahead = 1 if unit.facing < 90 or unit.facing > 270 else -1
-    y = unit.y + ahead * (unit.depth / 2 + gap + enemy.depth / 2)
+    y = unit.y + ahead * (unit.depth / 2 + GAP + enemy.depth / 2)
     moved = replace(enemy, x=unit.x, y=y, facing=(unit.facing + 180) % 360)
     return replace(state, units=tuple(moved if u.id == enemy.id else u for u in state.units))
 

@@ -16,13 +16,11 @@ and personal combat).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
-from importlib.resources import files
 
 from rules_core.codec import Json, number_or
-from rules_core.roster import Field, RosterSchema
+from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.state import Leader, Unit
 
 GRADES = ("A", "B", "C", "D")
@@ -94,15 +92,12 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     )  # fmt: skip
 
 
-ARMIES = files("rules_core.rulesets.heroic_age").joinpath("armies")
 SAMPLE_ARMIES = ("saxons", "danes")
 
 
 def load_army(name: str) -> dict[str, Json]:
     """A sample army file (``saxons`` or ``danes``) as plain data."""
-    data = json.loads(ARMIES.joinpath(f"{name}.json").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
+    return packaged_army("rules_core.rulesets.heroic_age", name)
 
 
 def _text(value: Json) -> str | None:

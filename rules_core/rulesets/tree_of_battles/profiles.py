@@ -7,13 +7,11 @@ a roster entry overrides any of them.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
-from importlib.resources import files
 
 from rules_core.codec import Json, number_or
-from rules_core.roster import Field, RosterSchema
+from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.state import Leader, Unit
 
 GRADES = ("A", "B", "C", "D")
@@ -113,15 +111,12 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     )  # fmt: skip
 
 
-ARMIES = files("rules_core.rulesets.tree_of_battles").joinpath("armies")
 SAMPLE_ARMIES = ("english", "french")
 
 
 def load_army(name: str) -> dict[str, Json]:
     """A sample army file (``english`` or ``french``) as plain data."""
-    data = json.loads(ARMIES.joinpath(f"{name}.json").read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
+    return packaged_army("rules_core.rulesets.tree_of_battles", name)
 
 
 def _text(value: Json) -> str | None:
