@@ -29,6 +29,7 @@ from bot.presentation.battles import (
     end_question,
     ended_text,
     feature_choices,
+    handed_over_text,
     laid_text,
     log_file,
     log_text,
@@ -153,6 +154,24 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
             place_of(interaction), interaction.user.id, group, member.id
         )
         await interaction.response.send_message(assigned_text(assignment))
+
+    @app_commands.command(
+        name="hand-over",
+        description="Give a side to a GM or another player, e.g. while its player is away (GMs)",
+    )
+    @is_gm()
+    @app_commands.describe(
+        side="The battle's side (offered as you type)",
+        member="Who plays it from now on: you or another GM, or a player",
+    )
+    async def hand_over(
+        self, interaction: discord.Interaction, side: str, member: discord.Member
+    ) -> None:
+        """Give a side to someone else; the previous player stays in the campaign."""
+        handed = await self.battles.hand_over(
+            place_of(interaction), interaction.user.id, side, member.id
+        )
+        await interaction.response.send_message(handed_over_text(handed))
 
     @assign.autocomplete("group")
     async def group_autocomplete(
@@ -405,6 +424,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await ask_confirmation(interaction, end_question(view, winner), do_end)
 
     @end.autocomplete("winner")
+    @hand_over.autocomplete("side")
     async def side_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.presentation.replies import labelled_choices
 from bot.services.battle_state import BattleView
-from bot.services.battles import Assignment, BattleSummary, TerrainRoll
+from bot.services.battles import Assignment, BattleSummary, HandOver, TerrainRoll
 from bot.services.records import LoggedStep
 from bot.services.stages import StageReport
 from bot.services.unit_sheet import UnitSheet
@@ -27,6 +27,19 @@ def assigned_text(assignment: Assignment) -> str:
     return (
         f"<@{assignment.user_id}> now commands **{assignment.group_name}** of "
         f"**{assignment.side_name}**{was}: only they order it, and each step waits for them."
+    )
+
+
+def handed_over_text(handed: HandOver) -> str:
+    """The public answer to ``/battle hand-over``: who plays the side now, and how to undo it."""
+    groups = ", ".join(f"**{g}**" for g in handed.groups)
+    also = f", with {groups}," if groups else ""
+    who = "GM " if handed.to_gm else ""
+    return (
+        f"{who}<@{handed.user_id}> now plays **{handed.side_name}**{also} instead of "
+        f"<@{handed.previous_id}>: each step and question of the side waits for them. "
+        f"<@{handed.previous_id}> keeps their place in the campaign; a GM hands the side back "
+        f"with `/battle hand-over side:{handed.side_name} member:@them`."
     )
 
 

@@ -87,6 +87,17 @@ class Assignment:
     previous_id: int | None  # who commanded it before, if anyone was assigned
 
 
+@dataclass(frozen=True)
+class HandOver:
+    """A battle side given by ``/battle hand-over`` to a GM or another player."""
+
+    side_name: str
+    user_id: int  # who plays it now
+    previous_id: int  # who played it before (they keep their place in the campaign)
+    groups: tuple[str, ...]  # groups the previous player commanded, now the new player's
+    to_gm: bool  # the new player is a GM of the campaign (the GM takes the side over)
+
+
 class BattleService:
     """Battle set-up commands; each call is one database session."""
 
@@ -258,12 +269,62 @@ class BattleService:
             row.commanders = commanders
             return Assignment(found.name, row.name, member_id, previous)
 
+    async def hand_over(self, place: Place, user_id: int, side: str, member_id: int) -> HandOver:
+        """Give a battle side to a GM (taking it over) or another player (a GM only), e.g.
+        while its player is away: from then on the steps wait for them, and the groups the
+        previous player commanded are theirs too. The previous player stays in the campaign;
+        handing the side back is the same command."""
+        async with self.db.write() as session:
+            loaded = await load_battle(session, place)
+            loaded.require_gm(user_id)
+            row = _side_named(loaded, side)
+            campaign = loaded.campaign
+            member = find_member(campaign, member_id)
+            if member is None or member.role is Role.OBSERVER:
+                raise InvalidInput(
+                    f"That member is not a player or GM of **{campaign.name}**: a side goes to "
+                    f"a GM or a player (`/campaign join side:{row.name}`, then try again)."
+                )
+            plays = [
+                s.name
+                for s in loaded.battle.sides
+                if s is not row and s.side_id in loaded.side_of(member_id)
+            ]
+            if plays:
+                raise Conflict(
+                    f"That member plays **{plays[0]}** in this battle, so cannot play its enemy "
+                    f"too: give **{row.name}** to a GM or to one of its own players."
+                )
+            previous = row.owner_id
+            if previous == member_id:
+                raise Conflict(
+                    f"That member already plays **{row.name}**; `/battle hand-over` gives it "
+                    "to someone else."
+                )
+            names = {g.id: g.name for g in loaded.state.groups}
+            commanders = dict(row.commanders or {})
+            moved = tuple(names.get(g, g) for g, u in commanders.items() if u == previous)
+            row.owner_id = member_id
+            if moved:
+                row.commanders = {g: u for g, u in commanders.items() if u != previous}
+            await session.flush()
+            return HandOver(row.name, member_id, previous, moved, member.role is Role.GM)
+
     async def check_gm(self, place: Place, user_id: int) -> BattleView:
         """The channel's battle, if the user is one of its GMs; refuses anyone else."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
             loaded.require_gm(user_id)
             return view_of(loaded)
+
+
+def _side_named(loaded: Loaded, name: str) -> BattleSide:
+    """The battle's side of this name (any case), or a refusal naming the sides."""
+    for row in loaded.battle.sides:
+        if name.casefold() in (row.name.casefold(), row.side_id.casefold()):
+            return row
+    names = ", ".join(f"**{s.name}**" for s in sorted(loaded.battle.sides, key=lambda s: s.name))
+    raise NotFound(f"No side called **{name}** in this battle; one of: {names}.")
 
 
 async def _in_set_up(session: AsyncSession, place: Place) -> Loaded:

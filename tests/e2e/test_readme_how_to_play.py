@@ -139,7 +139,14 @@ class Ruleset:
 def user_for(h: Harness, example: Example) -> FakeUser:
     """Who runs an example: GM commands by the GM, the rest by the first player."""
     gm_paths = ("campaign create", "campaign gm", "campaign rules set", "campaign rules reset")
-    gm_paths += ("battle create", "battle terrain", "battle assign", "battle start", "gm ")
+    gm_paths += (
+        "battle create",
+        "battle terrain",
+        "battle assign",
+        "battle hand-over",
+        "battle start",
+        "gm ",
+    )
     gm_paths += ("battle end", "campaign close", "campaign deadlines")
     return h.gm if example.path.startswith(gm_paths) else h.alice
 
