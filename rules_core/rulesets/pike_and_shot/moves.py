@@ -18,6 +18,7 @@ Called by the Combat step (wave-pasB) and by movement. Each returns what happene
   loser (``vacated``: the loser as it stood before it moved) left, then change facing: two
   questions to the winner's side (topics ``advance_into`` and ``advance_facing``). Returns
   True if it advanced.
+- ``attacked_on(defender, attacker)``: "front", "flank" or "rear" from the contact geometry.
 - ``remove_from_battle(ctx, unit_id, reason)``: destroyed: off the table, cohesion
   "destroyed" (kept in the state so fatigue and General Will count it).
 
@@ -33,7 +34,7 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.geometry import Footprint, facing_towards, overlap_area
+from rules_core.geometry import Footprint, contact_edge, facing_towards, overlap_area
 from rules_core.paths import EDGE, ENEMY, TERRAIN, sweep
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot.topics import ADVANCE, ADVANCE_FACING, FACING_WORDS
@@ -296,6 +297,15 @@ def facing_options(state: BattleState, unit: Unit) -> dict[str, float]:
         if abs((towards - unit.facing + 180) % 360 - 180) > 1e-6:
             found = {"face_enemy": towards, **found}
     return found
+
+
+def attacked_on(defender: Unit, attacker: Unit) -> str | None:
+    """Which of the defender's edges the attacker touches, by the contact geometry: "front",
+    "flank" (left or right) or "rear"; None when they do not touch."""
+    edge = contact_edge(Footprint.of(defender), Footprint.of(attacker))
+    if edge in ("left", "right"):
+        return "flank"
+    return edge
 
 
 def come_back(ctx: Context, unit: Unit, at: Point, facing: float) -> None:
