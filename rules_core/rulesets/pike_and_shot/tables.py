@@ -120,7 +120,9 @@ SHOOTING_ROWS = ScoreTable(
     ),
 )
 RECOIL_DISTANCE = 4.0  # "Recoil 4ins"
-COMPANY_ROUTED_REMOVED = True  # "A routed company is removed from the battle after making its rout move."
+COMPANY_ROUTED_REMOVED = (
+    True  # "A routed company is removed from the battle after making its rout move."
+)
 
 # Every outcome of a shooting or melee result. Columns: cohesion afterwards, move ("" none,
 # "recoil" 4" facing the enemy, "rout" a rout move facing away), a disorder test afterwards
@@ -257,7 +259,9 @@ DISORDER_TEST = ScoreTable(
     ),
 )
 LARGE_SIZES = frozenset({"tercio", "double"})  # the column after the "/"
-DISORDER_ENEMY_NEAR = 8.0  # "Within 8ins of sound enemy brigade", "Enemy brigade behind flank within 8ins"
+DISORDER_ENEMY_NEAR = (
+    8.0  # "Within 8ins of sound enemy brigade", "Enemy brigade behind flank within 8ins"
+)
 DISORDER_ENEMY_FAR = 24.0  # 'No enemy unit within 24"'
 
 # -- "Reforming from Disorder" -----------------------------------------------------------------
@@ -272,7 +276,11 @@ FATIGUE_MODIFIERS = GridTable(
     {
         "enemy_8": (1, "once", "Within 8ins of the enemy | + 1"),
         "commander_wounded": (1, "once", "Commander or attached General is wounded | + 1"),
-        "commander_killed": (2, "once", "Commander or attached General is killed, or off table | + 2"),
+        "commander_killed": (
+            2,
+            "once",
+            "Commander or attached General is killed, or off table | + 2",
+        ),
         "company_lost": (1, "each", "Each company lost | + 1"),
         "brigade_off_table": (1, "each", "Each brigade off-table and not destroyed | + 1"),
         "disordered_large": (1, "each", "Each Disordered Tercio or Double Brigade | + 1"),

@@ -26,8 +26,8 @@ def test_combat_dice_every_row() -> None:
         "field_artillery": (12.0, 1, None),
         "heavy_artillery": (24.0, 1, None),
     }
-    assert t.PIKE_TYPES == {"tercio", "infantry_brigade"}  # the "*" rows
-    assert t.VOLLEY_TYPES == {"infantry_brigade"}  # the "#" row
+    assert {"tercio", "infantry_brigade"} == t.PIKE_TYPES  # the "*" rows
+    assert {"infantry_brigade"} == t.VOLLEY_TYPES  # the "#" row
 
 
 def test_dice_modifiers_every_row() -> None:
@@ -115,7 +115,11 @@ def test_melee_results_by_difference(difference: int, result: str) -> None:
 
 
 def test_melee_loser_and_winner() -> None:
-    assert t.MELEE_LOSER.rows["recoil"][:3] == ("disordered_recoil", "disrupted_recoil_melee", "routed")
+    assert t.MELEE_LOSER.rows["recoil"][:3] == (
+        "disordered_recoil",
+        "disrupted_recoil_melee",
+        "routed",
+    )
     assert t.MELEE_LOSER.rows["rout"][:3] == ("routed", "routed", "routed_test")
     assert set(t.MELEE_LOSER.rows["destruction"]) == {"destroyed"}
     winner = {key: row[:2] for key, row in t.MELEE_WINNER.rows.items()}
@@ -159,11 +163,12 @@ def test_disorder_modifiers_both_columns() -> None:
         "routed": (-3, -4), "artillery_fire": (-1, -1), "enemy_behind_flank": (-1, -1),
         "attacked_flank_rear": (-2, -1),
     }  # fmt: skip
-    assert t.LARGE_SIZES == {"tercio", "double"}
+    assert {"tercio", "double"} == t.LARGE_SIZES
 
 
 @pytest.mark.parametrize(
-    ("score", "result"), [(-2, "fail"), (1, "fail"), (3, "fail"), (4, "pass"), (6, "pass"), (9, "pass")]
+    ("score", "result"),
+    [(-2, "fail"), (1, "fail"), (3, "fail"), (4, "pass"), (6, "pass"), (9, "pass")],
 )
 def test_disorder_test_passes_on_4(score: int, result: str) -> None:
     assert t.DISORDER_TEST.lookup(score).result == result
@@ -186,7 +191,8 @@ def test_fatigue_modifiers_every_row() -> None:
 
 
 @pytest.mark.parametrize(
-    ("score", "result"), [(-4, "unaffected"), (1, "unaffected"), (7, "unaffected"), (8, "fatigued"), (15, "fatigued")]
+    ("score", "result"),
+    [(-4, "unaffected"), (1, "unaffected"), (7, "unaffected"), (8, "fatigued"), (15, "fatigued")],
 )
 def test_fatigue_7_or_less_unaffected(score: int, result: str) -> None:
     assert t.FATIGUE_TEST.lookup(score).result == result
@@ -243,7 +249,15 @@ def test_general_will_every_row(row: int) -> None:
 
 def test_general_will_columns_are_the_sheets_bands() -> None:
     assert t.GENERAL_WILL.columns == ("5-10", "11-15", "16-20", "21-25", "26-30", "31-35", "36-40")
-    assert t.GENERAL_WILL_BANDS == ((5, 10), (11, 15), (16, 20), (21, 25), (26, 30), (31, 35), (36, 40))
+    assert t.GENERAL_WILL_BANDS == (
+        (5, 10),
+        (11, 15),
+        (16, 20),
+        (21, 25),
+        (26, 30),
+        (31, 35),
+        (36, 40),
+    )
 
 
 def _rank(cell: object) -> int:
