@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from shapely.geometry import Point as ShapelyPoint
 
@@ -189,7 +190,8 @@ def within_sight(state: BattleState, unit: Unit, other: Unit, reach: float) -> b
             return False
         return line_of_sight(Footprint.of(unit), Footprint.of(other), state.terrain).clear
     spot = other.left_at or (other.x, other.y)
-    return _distance_to(unit, spot) <= reach + EPS
+    last = Footprint.of(replace(other, x=spot[0], y=spot[1]))
+    return float(Footprint.of(unit).polygon.distance(last.polygon)) <= reach + EPS
 
 
 def clear_path(state: BattleState, unit: Unit, other: Unit, reach: float) -> bool:

@@ -105,12 +105,13 @@ def shooting_range(unit: Unit) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
 
 
-def attacked_edge(target: Unit, attacker: Unit) -> str:
-    """The target's edge the attacker fights: the edge it touches, else (shooting) the
-    quarter of the target the attacker stands in."""
+def attacked_edge(target: Unit, attacker: Unit, combat: str = "melee") -> str:
+    """The target's edge the attacker fights: in melee the edge it touches ("" if none), in
+    shooting the quarter of the target the shooter stands in."""
     here = Footprint.of(target)
-    edge = contact_edge(here, Footprint.of(attacker))
-    return edge or quarter(here, (attacker.x, attacker.y))
+    if combat == "shooting":
+        return quarter(here, (attacker.x, attacker.y))
+    return contact_edge(here, Footprint.of(attacker)) or ""
 
 
 # -- the dice --------------------------------------------------------------------------------
@@ -125,7 +126,7 @@ def dice_modifiers(unit: Unit, enemy: Unit, combat: str) -> list[Modifier]:
     or "melee"), with the sheet's words; a row counts only in the combats it names."""
     state = cohesion(unit)
     found: list[tuple[str, bool]] = [
-        ("flank", attacked_edge(enemy, unit) in ("left", "right")),
+        ("flank", attacked_edge(enemy, unit, combat) in ("left", "right")),
         ("pike_vs_mounted", PIKE.of(unit) and mounted(enemy)),
         ("veteran_volley", unit.type in t.VOLLEY_TYPES and unit.quality == "veteran"
          and state == "sound"),
@@ -203,7 +204,7 @@ def save_modifiers(
 ) -> list[Modifier]:
     """Every saving-throw modifier of ``target`` against hits from ``attacker``."""
     level = cohesion(target)
-    edge = attacked_edge(target, attacker)
+    edge = attacked_edge(target, attacker, combat)
     shooting = combat == "shooting"
     artillery = attacker.type in t.ARTILLERY
     close = shooting and close_range(attacker, target, params)
