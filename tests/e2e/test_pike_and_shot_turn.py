@@ -83,7 +83,8 @@ def title(step: str) -> str:
 
 async def test_a_turn_of_pike_and_shot_through_discord(aide: Harness, fixed_seed: bytes) -> None:
     """Wing orders, with a move planned ahead for Movement; the horse charges home, the melee
-    and its question; commanders move; then the GM ends it and the record verifies."""
+    and its questions; /battle status; commanders move; then the GM ends it and the record
+    verifies."""
     h, where = aide, aide.channel("hundred-years")
     await set_up(h)
     published, opened = await start(h, where, BATTLE, fixed_seed)
@@ -130,16 +131,16 @@ async def test_a_turn_of_pike_and_shot_through_discord(aide: Harness, fixed_seed
     toward = await refused_order(h, h.alice, where, "move", "Astley's Tercio", path="24,12")
     assert "its wing is under Hold orders: no move toward the enemy" in toward
     marched = await confirm(h, where, BATTLE, h.alice, h.bob)
-    check_post(h, marched, title("Movement"), "Combat", [h.alice, h.bob])
-    assert full_log(marched)[1:] == [
+    log = full_log(marched)
+    assert log[:3] == [
+        "— Turn 1: Movement —",
         "Wilmot's Horse moves 13\" to (8, 18) facing 0°; stops in contact",
         "Wilmot's Horse: moved into contact this turn (moved into contact with Holles's Redcoats)",
     ]
 
-    # Combat: the melee, its recoil, and the questions of the advance and its facing.
-    assert await kinds(h, h.bob, where) == {"shoot": "Shoot", "hold": "Hold"}
-    fought = await confirm(h, where, BATTLE, h.alice, h.bob)
-    log = full_log(fought)
+    # Combat follows at once (no shooter has a choice of targets): the melee, its recoil, and
+    # the questions of the advance and its facing.
+    assert "— Turn 1: Combat —" in log
     assert (
         "Melee result: Wilmot's Horse 2 hits, Holles's Redcoats 1 hits for Wilmot's Horse: 1 → 1: "
         "Scores differ by one hit = Recoil."
@@ -192,12 +193,11 @@ async def test_a_turn_of_pike_and_shot_through_discord(aide: Harness, fixed_seed
     assert full_log(moved_on) == [
         "— Turn 1: Commanders move —", 'Sir John Meldrum moves 8.2" to (34, 43)',
     ]  # fmt: skip
-    # One result per resolution: the Combat step, then each answer's continuation.
-    assert [r.embeds[0]["title"] for r in reports(h, where, BATTLE)][-7:] == [
+    # One result per resolution: Movement (on into Combat), then each answer's continuation.
+    assert [r.embeds[0]["title"] for r in reports(h, where, BATTLE)][-6:] == [
         f"{BATTLE} — Set-up · Deployment",
         title("Orders"),
         title("Movement"),
-        title("Combat"),
         title("Combat"),
         title("Combat"),
         title("Commanders move"),

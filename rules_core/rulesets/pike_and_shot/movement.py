@@ -331,9 +331,6 @@ def _carry_out(ctx: Context, unit: Unit, order: Order) -> None:
     """One move along its path: stops at anything in the way; contact with an enemy makes it
     the attacker."""
     params = ctx.params
-    verdict = ctx.rules.judge(ctx.state, order)
-    if isinstance(verdict, Illegal):
-        return
     points = list(path_param(order, "path"))
     facing = number_or(order.params.get("facing", unit.facing), unit.facing) % 360
     formation = str(order.params.get("formation", "keep"))
