@@ -5,6 +5,7 @@ the combat dice (``combat.attack_roll``), the saves (``combat.save_roll``), the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 from rules_core.codec import Json
 from rules_core.odds import (
@@ -69,25 +70,20 @@ def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -
     lost, specs = unsaved(state, params, shooter, target, "shooting")
     column = cohesion(target)
     column = column if column in t.SHOOTING_RESULTS.columns else "routed"
-    results: dict[str, object] = {}
-    chances = []
+    merged: dict[str, Fraction] = {}
     for hits, chance in lost.items():
         if hits == 0:
-            chances.append(("0 hits: no effect", chance))
-            continue
-        row = t.SHOOTING_ROWS.lookup(hits).result
-        outcome = str(t.SHOOTING_RESULTS.lookup(row, column))
-        label = f"{t.SHOOTING_ROWS.lookup(hits).text}: {outcome.replace('_', ' ')}"
-        results[label] = None
-        chances.append((label, chance))
-    merged: dict[str, object] = {}
-    for label, chance in chances:
-        merged[label] = merged.get(label, 0) + chance  # type: ignore[operator]
+            label = "0 hits: no effect"
+        else:
+            band = t.SHOOTING_ROWS.lookup(hits)
+            outcome = str(t.SHOOTING_RESULTS.lookup(band.result, column))
+            label = f"{band.text}: {outcome.replace('_', ' ')}"
+        merged[label] = merged.get(label, Fraction(0)) + chance
     return Odds(
         f"Shooting: {shooter.name} at {target.name}",
         (
             OddsTable.counts("Unsaved hits", lost, "hit"),
-            OddsTable.of(f"Result against a {column} unit", merged.items()),  # type: ignore[arg-type]
+            OddsTable.of(f"Result against a {column} unit", merged.items()),
         ),
         rolls_of(specs),
         (
@@ -128,19 +124,19 @@ def melee_odds(state: BattleState, params: Params, unit: Unit) -> Odds | Refused
     b, b_specs = side_dist(state, params, theirs)
     difference = a - b
     name = " and ".join(x.name for x in mine)
-    labelled: dict[str, object] = {}
+    labelled: dict[str, Fraction] = {}
     for value, chance in difference.items():
         band = t.MELEE_RESULTS.lookup(abs(value))
         who = "stand-off" if value == 0 else ("you win: " if value > 0 else "you lose: ")
         label = who if value == 0 else who + band.result.replace("_", " ")
-        labelled[label] = labelled.get(label, 0) + chance  # type: ignore[operator]
+        labelled[label] = labelled.get(label, Fraction(0)) + chance
     order = ["you win: destruction", "you win: rout", "you win: recoil", "stand-off",
              "you lose: recoil", "you lose: rout", "you lose: destruction"]  # fmt: skip
     return Odds(
         f"Melee: {name} against {' and '.join(x.name for x in theirs)}",
         (
             OddsTable.counts(f"{name}: unsaved hits inflicted", a, "hit"),
-            OddsTable.of("Result", ((k, labelled[k]) for k in order if k in labelled)),  # type: ignore[misc]
+            OddsTable.of("Result", ((k, labelled[k]) for k in order if k in labelled)),
         ),
         rolls_of([*a_specs, *b_specs]),
         ("shooting earlier in the step may change the units' state before the melee",),
