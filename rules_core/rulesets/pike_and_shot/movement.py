@@ -15,7 +15,9 @@ column), by the Movement table (``movement_tables.MOVEMENT``):
 - forming or leaving march column: ``formation_change`` of the Normal move.
 
 A "Full move" item is the whole move: the unit may then go no further than
-``full_move_reach`` inches. The direction of travel is free (a unit may step back or sideways
+``full_move_reach`` inches (plus its own depth when it is a crossing, to get across). Paths are
+measured along the unit's centre: it crosses an obstacle, or enters terrain, where its centre
+does. The direction of travel is free (a unit may step back or sideways
 keeping its facing); its wing's order limits it (``wing_order_moves``).
 
 Both sides move at once: the moves are carried out one by one, alternating between the sides,
@@ -151,6 +153,8 @@ def cost(
         used -= normal * obstacle_full
     if fulls:
         reach = number_or(params.get("full_move_reach"), 2.0)
+        if obstacle_full:
+            reach += unit.depth  # enough to get its whole depth across
         if fulls > 1:
             return Costed("two Full-move turns or crossings in one move", used, allowance, (),
                           difficult)  # fmt: skip

@@ -18,6 +18,7 @@ Called by the Combat step (wave-pasB) and by movement. Each returns what happene
   loser (``vacated``: the loser as it stood before it moved) left, then change facing: two
   questions to the winner's side (topics ``advance_into`` and ``advance_facing``). Returns
   True if it advanced.
+- ``attacked_on(defender, attacker)``: "front", "flank" or "rear" from the contact geometry.
 - ``remove_from_battle(ctx, unit_id, reason)``: destroyed: off the table, cohesion
   "destroyed" (kept in the state so fatigue and General Will count it).
 
@@ -33,8 +34,8 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.geometry import Footprint, facing_towards, overlap_area
-from rules_core.paths import EDGE, ENEMY, TERRAIN, sweep
+from rules_core.geometry import Footprint, contact_edge, facing_towards, overlap_area
+from rules_core.paths import EDGE, ENEMY, FRIEND, TERRAIN, sweep
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot.topics import ADVANCE, ADVANCE_FACING, FACING_WORDS
 from rules_core.state import WATER_KINDS, BattleState, Point, Unit
@@ -108,6 +109,8 @@ def _retreat(
         )
         return "eliminated"
     reached = swept.reached
+    if swept.blocker is not None and swept.blocker.kind == FRIEND:
+        reached = length  # friends are passed: it goes its full distance, then on until clear
     end = _clear_of_friends(ctx.state, unit, heading, reached, facing)
     start = (unit.x, unit.y)
     notes = ("recoils" if not rout else "routs",)
@@ -160,11 +163,15 @@ def terrain_cost(
     *,
     ignore_difficult: bool = False,
     ignore_obstacles: bool = False,
+    budget: float | None = None,
 ) -> tuple[float, bool]:
-    """The inches of Normal move a path costs the unit (difficult terrain at its Difficult
-    rate, linear obstacles at their crossing cost), and whether it may be crossed at all."""
+    """The inches of move a path costs the unit (each inch of difficult terrain Normal /
+    Difficult rate inches; a linear obstacle its crossing cost: a "Full move" is the whole of
+    ``budget``, the Normal move unless given, "½ move" half of it), and whether it may be
+    crossed at all."""
     report = trace_path(points, state.terrain)
     normal = mt.normal_rate(unit, params)
+    whole = normal if budget is None else budget
     cost = report.length
     difficult = report.length_in(_kinds(params, "difficult_terrain"))
     if difficult > 1e-9 and not ignore_difficult:
@@ -182,9 +189,9 @@ def terrain_cost(
             if dry or report.crossed_outside([k for k in obstacles if k in WATER_KINDS]):
                 return cost, False
         elif rule == mt.FULL:
-            cost += normal * crossed
+            cost += whole * crossed
         elif rule == mt.HALF:
-            cost += normal / 2 * crossed
+            cost += whole / 2 * crossed
     return cost, True
 
 
@@ -195,14 +202,11 @@ def _affordable(
     """How far along ``heading`` a rout or pursuit of ``length`` inches of move gets once it
     pays for terrain (bisected; ground it may not enter stops it)."""
     fx, fy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
-    normal = mt.normal_rate(unit, params) or 1.0
-    scale = length / normal  # a rout's budget is its March Column move: costs scale with it
 
     def fits(distance: float) -> bool:
         end = (unit.x + fx * distance, unit.y + fy * distance)
-        cost, ok = terrain_cost(unit, [(unit.x, unit.y), end], state, params)
-        extra = cost - distance
-        return ok and distance + extra * scale <= length + 1e-9
+        cost, ok = terrain_cost(unit, [(unit.x, unit.y), end], state, params, budget=length)
+        return ok and cost <= length + 1e-9
 
     if fits(length):
         return length
@@ -296,6 +300,15 @@ def facing_options(state: BattleState, unit: Unit) -> dict[str, float]:
         if abs((towards - unit.facing + 180) % 360 - 180) > 1e-6:
             found = {"face_enemy": towards, **found}
     return found
+
+
+def attacked_on(defender: Unit, attacker: Unit) -> str | None:
+    """Which of the defender's edges the attacker touches, by the contact geometry: "front",
+    "flank" (left or right) or "rear"; None when they do not touch."""
+    edge = contact_edge(Footprint.of(defender), Footprint.of(attacker))
+    if edge in ("left", "right"):
+        return "flank"
+    return edge
 
 
 def come_back(ctx: Context, unit: Unit, at: Point, facing: float) -> None:

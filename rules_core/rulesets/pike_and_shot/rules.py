@@ -110,6 +110,7 @@ class PikeAndShotRules(Rules):
     statuses = STATUSES
     topics = (*TOPICS, *_gathered("TOPICS"))
     tables = {t.name: t for t in (*movement_tables.TABLES, *tables.ALL)}
+    off_table_orders = frozenset({"return"})  # a pursuer off the table comes back
     deployment_depth = 12.0
     default_table = (72.0, 48.0)
 
