@@ -344,9 +344,13 @@ def _target(state: BattleState, shooter: Unit, wanted: str) -> Unit | None:
 def apply_shot(ctx: Context, shot: Shot) -> None:
     """The Shooting Results row for the shot's unsaved hits and the target's state now."""
     target = ctx.state.unit(shot.target)
-    if not shot.unsaved or not target.on_table or cohesion(target) == "destroyed":
+    if not target.on_table or cohesion(target) == "destroyed":
         return
     shooter = ctx.state.unit(shot.shooter)
+    if not shot.unsaved:
+        ctx.emit(TestResolved(target.id, f"Shooting result ({shooter.name})", 0, False,
+                              "0 unsaved hits: no effect", False))  # fmt: skip
+        return
     row = t.SHOOTING_ROWS.lookup(shot.unsaved)
     column = cohesion(target)
     outcome = str(t.SHOOTING_RESULTS.lookup(row.result, column))
