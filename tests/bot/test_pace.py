@@ -14,7 +14,7 @@ from rules_core import registry
 
 
 def test_planning_ahead_needs_fewer_stops_than_step_by_step() -> None:
-    rulesets = ("hail_caesar", "tree_of_battles", "heroic_age")
+    rulesets = ("hail_caesar", "tree_of_battles", "heroic_age", "pike_and_shot")
     rows = pace.measure(rulesets, 1, standing=pace.scripted_standing)
     by = {(row["ruleset"], row["mode"]): row for row in rows}
     for ruleset in rulesets:

@@ -1,4 +1,5 @@
-"""A simple order policy for pike and shot: wings attack, units advance straight ahead on the
+"""A simple order policy for pike and shot: a wing on Hold attacks once the enemy comes within
+16" of it (an order it keeps), units advance straight ahead on the
 enemy, shoot the nearest, commanders keep behind their wings. The bot's demo and the scripted
 battle both use it."""
 
@@ -25,8 +26,9 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
         return [
             Order(g.id, "wing_order", {"order": "attack"})
             for g in state.groups
-            if g.side == side and g.kind == "wing" and WING_ORDER.of(g) != "attack"
-        ]
+            if g.side == side and g.kind == "wing" and WING_ORDER.of(g) == "hold"
+            and _enemy_near(state, g.id, ENGAGE_RANGE)
+        ]  # fmt: skip
     if step == "commanders_move":
         return _commanders(rules, state, side)
     found: list[Order] = []
@@ -37,6 +39,17 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
         if order is not None:
             found.append(order)
     return found
+
+
+ENGAGE_RANGE = 16.0  # a wing on Hold attacks once an enemy comes this close to one of its units
+
+
+def _enemy_near(state: BattleState, wing: str, reach: float) -> bool:
+    mine = [u for u in state.units_on_table if u.group == wing]
+    enemies = [u for u in state.units_on_table if mine and u.side != mine[0].side]
+    return any(
+        edge_distance(Footprint.of(a), Footprint.of(b)) <= reach for a in mine for b in enemies
+    )
 
 
 def _order(rules: Rules, state: BattleState, unit: Unit, step: str) -> Order | None:

@@ -296,7 +296,7 @@ def facing_options(state: BattleState, unit: Unit) -> dict[str, float]:
     }
     enemy = nearest_enemy(state, unit)
     if enemy is not None:
-        towards = round(facing_towards((unit.x, unit.y), (enemy.x, enemy.y)), 3) % 360
+        towards = float(round(facing_towards((unit.x, unit.y), (enemy.x, enemy.y)))) % 360
         if abs((towards - unit.facing + 180) % 360 - 180) > 1e-6:
             found = {"face_enemy": towards, **found}
     return found

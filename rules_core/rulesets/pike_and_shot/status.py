@@ -77,7 +77,7 @@ from __future__ import annotations
 
 from rules_core.shared_status import BATTLE_NAME, DEPLOY_ZONE, KILLED, PURSUING, WOUNDED
 from rules_core.state import Unit
-from rules_core.status import Badge, Count, Flag, Level, LevelValue, Scope, Text, sheet
+from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text, sheet
 
 COHESION_ORDER = ("sound", "disordered", "disrupted", "routed", "destroyed")
 WING_ORDERS = ("attack", "hold", "withdraw")
@@ -117,7 +117,12 @@ RECOILED = Flag("recoiled", "recoiled this turn")
 HITS = Count("hits", "unsaved hits this turn", private=True)
 
 # -- leaders ----------------------------------------------------------------------------------
-RANK = Text("rank", "rank: army or wing commander", Scope.LEADER)
+RANK = Level(
+    "rank",
+    "rank",
+    (LevelValue("wing", quiet=True), LevelValue("army", "GENERAL", "calm")),
+    scope=Scope.LEADER,
+)
 KIND = Level(
     "kind",
     "kind of commander",
@@ -149,7 +154,7 @@ FATIGUED = Flag("fatigued", "fatigued", Badge("tag", "FATIGUED", "bad"), Scope.G
 FATIGUE_ROLL = Count("fatigue_roll", "last fatigue total", scope=Scope.GROUP)
 
 # -- sides ------------------------------------------------------------------------------------
-ARMY_COMMANDER = Text("army_commander", "army commander", Scope.SIDE)
+ARMY_COMMANDER = Note("army_commander", "army commander (leader id)", Scope.SIDE)
 WITHDRAW_NEXT_TURN = Flag("withdraw_next_turn", "ordered to withdraw next turn", scope=Scope.SIDE)
 GENERAL_WILL = Level(
     "general_will",
