@@ -491,18 +491,17 @@ def general_will_test(ctx: Context, side: str) -> bool:
     routed = routed_brigades(ctx.state, side, ctx.params)
     size_now = army_brigades(ctx.state, side)
     cell, row, column = t.general_will_cell(routed, size_now, table)
-    name = ctx.state.side(side).name
     words = f"{routed} routed brigades in an army of {size_now} (row {row}, column {column})"
     if cell in ("pass", "fail"):
         good = cell == "pass"
         verdict = "Automatic pass" if good else "Automatic fail"
-        ctx.emit(TestResolved(side, f"General Will of {name}: {words}", routed, good, verdict))
+        ctx.emit(TestResolved(side, "General Will", routed, good, f"{words}: {verdict}"))
         return good
     target = int(cell) if isinstance(cell, int | float | str) else 0
     roll = general_will_roll(ctx.state, side).roll(ctx.dice)
     good = roll.total <= target
     row_words = f"{words}: {target} or less — {'resolve good' if good else 'resolve fails'}"
-    ctx.emit(TestResolved(side, f"General Will of {name}", roll.total, good, row_words))
+    ctx.emit(TestResolved(side, "General Will", roll.total, good, row_words))
     return good
 
 

@@ -90,6 +90,11 @@ def company(unit: Unit) -> bool:
     return size(unit) == "company"
 
 
+def infantry(unit: Unit) -> bool:
+    """Foot: not mounted and not artillery (dismounted dragoons are foot)."""
+    return not mounted(unit) and unit.type not in t.ARTILLERY
+
+
 def dice_row(unit: Unit) -> str:
     """The Combat dice row a unit reads (dismounted dragoons read the detachments' row)."""
     if unit.type == "dragoons" and unit.status.get("dismounted") is True:
@@ -518,7 +523,7 @@ def stand_off(ctx: Context, first: Sequence[str], second: Sequence[str]) -> None
     for unit_id in (*first, *second):
         unit = ctx.state.unit(unit_id)
         enemy = opponent(ctx.state, unit)
-        if enemy is None or not mounted(unit) or mounted(enemy):
+        if enemy is None or not mounted(unit) or not infantry(enemy):
             continue
         break_off(ctx, unit, enemy)
 

@@ -83,10 +83,11 @@ def test_automatic_fail_and_pass_roll_no_die() -> None:
     ctx = context(state, [])
     co.resolve_general_will(ctx)
     rows = [e for e in ctx.events if isinstance(e, TestResolved)]
-    assert [(e.subject, e.passed, e.row) for e in rows] == [
+    assert [(e.subject, e.passed, e.row.split(": ")[-1]) for e in rows] == [
         ("royalists", False, "Automatic fail"),
         ("parliament", True, "Automatic pass"),
     ]
+    assert rows[0].row.startswith("6 routed brigades in an army of 7 (row 6, column 5-10)")
 
 
 @pytest.mark.parametrize(("face", "good"), [(1, True), (3, True), (4, False), (6, False)])
