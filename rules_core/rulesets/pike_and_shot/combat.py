@@ -38,6 +38,7 @@ from rules_core.rulesets.pike_and_shot.status import (
     COVER,
     ENGAGED,
     ENGAGED_WITH,
+    HITS,
     LANCE,
     MARCH_COLUMN,
     PIKE,
@@ -352,6 +353,7 @@ def apply_shot(ctx: Context, shot: Shot) -> None:
     if not target.on_table or cohesion(target) == "destroyed":
         return
     shooter = ctx.state.unit(shot.shooter)
+    took(ctx, target.id, shot.unsaved)
     if not shot.unsaved:
         ctx.emit(TestResolved(target.id, f"Shooting result ({shooter.name})", 0, False,
                               "0 unsaved hits: no effect", False))  # fmt: skip
@@ -473,14 +475,24 @@ def opponent(state: BattleState, unit: Unit) -> Unit | None:
 
 
 def side_score(ctx: Context, units: Sequence[str]) -> int:
-    """The unsaved hits a side's units inflict, each at the enemy it fights."""
+    """The unsaved hits a side's units inflict, each at the enemy it fights (each enemy's
+    ``hits`` this turn noted)."""
     total = 0
     for unit_id in units:
         unit = ctx.state.unit(unit_id)
         enemy = opponent(ctx.state, unit)
         if enemy is not None:
-            total += hits_and_saves(ctx, unit, enemy, "melee")[2]
+            lost = hits_and_saves(ctx, unit, enemy, "melee")[2]
+            took(ctx, enemy.id, lost)
+            total += lost
     return total
+
+
+def took(ctx: Context, unit_id: str, unsaved: int) -> None:
+    """Note a unit's unsaved hits this turn (``hits``: risk to commanders reads it)."""
+    if unsaved > 0:
+        before = HITS.of(ctx.state.unit(unit_id))
+        ctx.set_status(unit_id, None, hits=before + unsaved)
 
 
 def fight(ctx: Context) -> None:
