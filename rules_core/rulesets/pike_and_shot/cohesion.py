@@ -26,6 +26,7 @@ from rules_core.events import TestResolved
 from rules_core.geometry import Footprint, contact_edge, quarter, zone
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
+from rules_core.rulesets.pike_and_shot import profiles
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.status import (
     ATTACKER,
@@ -94,9 +95,10 @@ def in_terrain(state: BattleState, unit: Unit, wanted: Sequence[str]) -> bool:
 
 
 def size(unit: Unit) -> str:
-    """tercio, double, brigade or company."""
-    value = unit.get("size")
-    return value if isinstance(value, str) and value in t.SAVING_DICE.rows else "brigade"
+    """tercio, double, brigade or company (a size the saving dice table does not know reads
+    as a brigade)."""
+    found = profiles.size_of(unit)
+    return found if found in t.SAVING_DICE.rows else "brigade"
 
 
 def brigade(unit: Unit) -> bool:
@@ -105,10 +107,9 @@ def brigade(unit: Unit) -> bool:
 
 
 def worth(unit: Unit) -> int:
-    """Brigades it counts as for General Will: a tercio or double brigade two, a company none."""
-    if not brigade(unit):
-        return 0
-    return 2 if size(unit) in t.DOUBLE_COUNT_SIZES else 1
+    """Brigades it counts as for General Will ("A single Tercio, or a Double Brigade, counts
+    as two brigades"): ``profiles.brigades_worth``."""
+    return profiles.brigades_worth(unit)
 
 
 def _group(state: BattleState, unit: Unit) -> Group | None:

@@ -31,7 +31,7 @@ from rules_core.geometry import Footprint, contact_edge, quarter, range_from_fro
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import cohesion as co
-from rules_core.rulesets.pike_and_shot import moves
+from rules_core.rulesets.pike_and_shot import moves, profiles
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.status import (
     ARMOURED,
@@ -74,21 +74,18 @@ BEHIND = ("left", "right", "rear")
 
 
 def mounted(unit: Unit) -> bool:
-    """Mounted: cavalry, and dragoons that are not dismounted."""
-    if unit.type == "dragoons":
-        return unit.status.get("dismounted") is not True
-    return unit.get("mounted") is True
+    """Mounted: cavalry, and dragoons that are not dismounted (``profiles.is_mounted``)."""
+    return profiles.is_mounted(unit)
 
 
 def size(unit: Unit) -> str:
-    """tercio, double, brigade or company."""
-    value = unit.get("size")
-    return value if isinstance(value, str) and value in t.SAVING_DICE.rows else "brigade"
+    """tercio, double, brigade or company (``cohesion.size``)."""
+    return co.size(unit)
 
 
 def company(unit: Unit) -> bool:
     """A company (a sub-unit)."""
-    return size(unit) == "company"
+    return profiles.is_company(unit)
 
 
 def infantry(unit: Unit) -> bool:

@@ -370,3 +370,10 @@ def test_break_off_as_a_gm_ruling() -> None:
     ctx = context(state, [1, 1, 1, 1, 1, 1, 6], answers=answers)
     combat.fight(ctx)
     assert ctx.state.unit(HORSE).status.get("engaged") is True
+
+
+def test_unsaved_hits_are_noted_for_the_risk_to_commanders() -> None:
+    ctx = context(_facing_shot(), [6, 6, 1, 1, 1, 1])
+    combat.shoot(ctx)
+    assert ctx.state.unit(ENEMY_FOOT).status.get("hits") == 2
+    assert not ctx.state.unit(FOOT).status.get("hits")
