@@ -28,7 +28,7 @@ from rules_core.state import BattleState, Unit
 from rules_core.toolkit import enemies_in_contact
 
 Params = Mapping[str, Json]
-TESTS = ("disorder", "pursuit")  # /odds test option
+TESTS = ("disorder", "pursuit", "fatigue", "general_will")  # /odds test option
 
 
 def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused | None:
@@ -151,6 +151,16 @@ def test_odds(
     choice = option or "disorder"
     if choice not in TESTS:
         return Refused(f"the test is one of: {', '.join(TESTS)}")
+    if choice == "fatigue":
+        wing = next((g for g in state.groups if g.id == unit.group), None)
+        if wing is None:
+            return Refused(f"{unit.name} is in no wing")
+        spec = co.fatigue_roll(state, wing)
+        return Odds(f"Fatigue: {wing.name}",
+                    (OddsTable.of("Result", bands(spec.distribution(), t.FATIGUE_TEST)),),
+                    rolls_of((spec,)), ("a wing once Fatigued stays so",))  # fmt: skip
+    if choice == "general_will":
+        return will_odds(state, params, unit.side)
     if choice == "pursuit":
         if target is None:
             return Refused("name the routers the unit would pursue")
@@ -168,3 +178,31 @@ def test_odds(
         title = f"Disorder test: {unit.name}"
     return Odds(title, (OddsTable.of("Result", bands(spec.distribution(), table)),),
                 rolls_of((spec,)), notes)  # fmt: skip
+
+
+def will_odds(state: BattleState, params: Params, side: str) -> Odds:
+    """The army's General Will test as things stand: its cell and the chance of a good
+    resolve (a d6 equal to or less than the cell)."""
+    routed = co.routed_brigades(state, side, params)
+    size_now = co.army_brigades(state, side)
+    cell, row, column = t.general_will_cell(routed, size_now, co.general_will_table(params))
+    if cell in ("pass", "fail"):
+        good = Fraction(1 if cell == "pass" else 0)
+    else:
+        target = int(cell) if isinstance(cell, int | float | str) else 0
+        good = co.general_will_roll(state, side).distribution().where(lambda v: v <= target)
+    words = f"{routed} routed brigades in an army of {size_now} (row {row}, column {column})"
+    notes = () if co.must_test(state, side) else (
+        "the army tests only at the end of a turn in which it has a Fatigued wing",
+    )  # fmt: skip
+    return Odds(
+        f"General Will: {state.side(side).name}",
+        (
+            OddsTable.of(
+                f"Result: {words}, cell {cell}",
+                (("resolve good", good), ("resolve fails", 1 - good)),
+            ),
+        ),
+        (),
+        notes,
+    )

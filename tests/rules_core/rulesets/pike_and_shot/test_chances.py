@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.rulesets.pike_and_shot.sample import sample_battle
 from rules_core.state import BattleState
 from tests.rules_core.rulesets.pike_and_shot.helpers import RULES, at, status
 
@@ -87,3 +89,25 @@ def test_pursuit_test_odds() -> None:
     query = OddsQuery("test", FOOT, ENEMY_FOOT, {"option": "pursuit"})
     result = _table(RULES.odds(state, query), 0)
     assert result == {"3- pursue": Fraction(1, 3), "4+ stay": Fraction(2, 3)}
+
+
+def test_fatigue_and_general_will_odds() -> None:
+    # Essex's Foot alone in the centre: trained, sound infantry brigade -1, Hold -1, no sound
+    # enemy within 24" -1, the army commander attached to the wing -1: d6 - 4 never reaches 8.
+    state = at("fatigue", **{ENEMY_FOOT: (20.0, 40.0, 180.0)})
+    state = replace(
+        state,
+        units=(
+            *state.units,
+            *(u for u in sample_battle().units if u.id in ("parliament1", "parliament2")),
+        ),
+    )
+    result = _table(
+        RULES.odds(state, OddsQuery("test", ENEMY_FOOT, None, {"option": "fatigue"})), 0
+    )
+    assert result == {"7- unaffected": Fraction(1)}
+    # 3 routed brigades of 8 (row 3, column 5-10: 3): a good resolve on 1-3.
+    for unit_id in ("parliament1", "parliament2"):
+        state = status(state, unit_id, cohesion="routed")
+    odds = RULES.odds(state, OddsQuery("test", ENEMY_FOOT, None, {"option": "general_will"}))
+    assert _table(odds, 0) == {"resolve good": Fraction(1, 2), "resolve fails": Fraction(1, 2)}
