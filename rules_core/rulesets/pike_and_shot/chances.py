@@ -5,6 +5,7 @@ the combat dice (``combat.attack_roll``), the saves (``combat.save_roll``), the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 from rules_core.codec import Json
 from rules_core.odds import (
@@ -27,7 +28,7 @@ from rules_core.state import BattleState, Unit
 from rules_core.toolkit import enemies_in_contact
 
 Params = Mapping[str, Json]
-TESTS = ("disorder", "pursuit")  # /odds test option
+TESTS = ("disorder", "pursuit", "fatigue", "general_will")  # /odds test option
 
 
 def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused | None:
@@ -69,25 +70,20 @@ def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -
     lost, specs = unsaved(state, params, shooter, target, "shooting")
     column = cohesion(target)
     column = column if column in t.SHOOTING_RESULTS.columns else "routed"
-    results: dict[str, object] = {}
-    chances = []
+    merged: dict[str, Fraction] = {}
     for hits, chance in lost.items():
         if hits == 0:
-            chances.append(("0 hits: no effect", chance))
-            continue
-        row = t.SHOOTING_ROWS.lookup(hits).result
-        outcome = str(t.SHOOTING_RESULTS.lookup(row, column))
-        label = f"{t.SHOOTING_ROWS.lookup(hits).text}: {outcome.replace('_', ' ')}"
-        results[label] = None
-        chances.append((label, chance))
-    merged: dict[str, object] = {}
-    for label, chance in chances:
-        merged[label] = merged.get(label, 0) + chance  # type: ignore[operator]
+            label = "0 hits: no effect"
+        else:
+            band = t.SHOOTING_ROWS.lookup(hits)
+            outcome = str(t.SHOOTING_RESULTS.lookup(band.result, column))
+            label = f"{band.text}: {outcome.replace('_', ' ')}"
+        merged[label] = merged.get(label, Fraction(0)) + chance
     return Odds(
         f"Shooting: {shooter.name} at {target.name}",
         (
             OddsTable.counts("Unsaved hits", lost, "hit"),
-            OddsTable.of(f"Result against a {column} unit", merged.items()),  # type: ignore[arg-type]
+            OddsTable.of(f"Result against a {column} unit", merged.items()),
         ),
         rolls_of(specs),
         (
@@ -128,19 +124,19 @@ def melee_odds(state: BattleState, params: Params, unit: Unit) -> Odds | Refused
     b, b_specs = side_dist(state, params, theirs)
     difference = a - b
     name = " and ".join(x.name for x in mine)
-    labelled: dict[str, object] = {}
+    labelled: dict[str, Fraction] = {}
     for value, chance in difference.items():
         band = t.MELEE_RESULTS.lookup(abs(value))
         who = "stand-off" if value == 0 else ("you win: " if value > 0 else "you lose: ")
         label = who if value == 0 else who + band.result.replace("_", " ")
-        labelled[label] = labelled.get(label, 0) + chance  # type: ignore[operator]
+        labelled[label] = labelled.get(label, Fraction(0)) + chance
     order = ["you win: destruction", "you win: rout", "you win: recoil", "stand-off",
              "you lose: recoil", "you lose: rout", "you lose: destruction"]  # fmt: skip
     return Odds(
         f"Melee: {name} against {' and '.join(x.name for x in theirs)}",
         (
             OddsTable.counts(f"{name}: unsaved hits inflicted", a, "hit"),
-            OddsTable.of("Result", ((k, labelled[k]) for k in order if k in labelled)),  # type: ignore[misc]
+            OddsTable.of("Result", ((k, labelled[k]) for k in order if k in labelled)),
         ),
         rolls_of([*a_specs, *b_specs]),
         ("shooting earlier in the step may change the units' state before the melee",),
@@ -155,6 +151,16 @@ def test_odds(
     choice = option or "disorder"
     if choice not in TESTS:
         return Refused(f"the test is one of: {', '.join(TESTS)}")
+    if choice == "fatigue":
+        wing = next((g for g in state.groups if g.id == unit.group), None)
+        if wing is None:
+            return Refused(f"{unit.name} is in no wing")
+        spec = co.fatigue_roll(state, wing)
+        return Odds(f"Fatigue: {wing.name}",
+                    (OddsTable.of("Result", bands(spec.distribution(), t.FATIGUE_TEST)),),
+                    rolls_of((spec,)), ("a wing once Fatigued stays so",))  # fmt: skip
+    if choice == "general_will":
+        return will_odds(state, params, unit.side)
     if choice == "pursuit":
         if target is None:
             return Refused("name the routers the unit would pursue")
@@ -172,3 +178,31 @@ def test_odds(
         title = f"Disorder test: {unit.name}"
     return Odds(title, (OddsTable.of("Result", bands(spec.distribution(), table)),),
                 rolls_of((spec,)), notes)  # fmt: skip
+
+
+def will_odds(state: BattleState, params: Params, side: str) -> Odds:
+    """The army's General Will test as things stand: its cell and the chance of a good
+    resolve (a d6 equal to or less than the cell)."""
+    routed = co.routed_brigades(state, side, params)
+    size_now = co.army_brigades(state, side)
+    cell, row, column = t.general_will_cell(routed, size_now, co.general_will_table(params))
+    if cell in ("pass", "fail"):
+        good = Fraction(1 if cell == "pass" else 0)
+    else:
+        target = int(cell) if isinstance(cell, int | float | str) else 0
+        good = co.general_will_roll(state, side).distribution().where(lambda v: v <= target)
+    words = f"{routed} routed brigades in an army of {size_now} (row {row}, column {column})"
+    notes = () if co.must_test(state, side) else (
+        "the army tests only at the end of a turn in which it has a Fatigued wing",
+    )  # fmt: skip
+    return Odds(
+        f"General Will: {state.side(side).name}",
+        (
+            OddsTable.of(
+                f"Result: {words}, cell {cell}",
+                (("resolve good", good), ("resolve fails", 1 - good)),
+            ),
+        ),
+        (),
+        notes,
+    )

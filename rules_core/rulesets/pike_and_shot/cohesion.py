@@ -26,6 +26,7 @@ from rules_core.events import TestResolved
 from rules_core.geometry import Footprint, contact_edge, quarter, zone
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
+from rules_core.rulesets.pike_and_shot import profiles
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.status import (
     ATTACKER,
@@ -94,9 +95,10 @@ def in_terrain(state: BattleState, unit: Unit, wanted: Sequence[str]) -> bool:
 
 
 def size(unit: Unit) -> str:
-    """tercio, double, brigade or company."""
-    value = unit.get("size")
-    return value if isinstance(value, str) and value in t.SAVING_DICE.rows else "brigade"
+    """tercio, double, brigade or company (a size the saving dice table does not know reads
+    as a brigade)."""
+    found = profiles.size_of(unit)
+    return found if found in t.SAVING_DICE.rows else "brigade"
 
 
 def brigade(unit: Unit) -> bool:
@@ -105,10 +107,9 @@ def brigade(unit: Unit) -> bool:
 
 
 def worth(unit: Unit) -> int:
-    """Brigades it counts as for General Will: a tercio or double brigade two, a company none."""
-    if not brigade(unit):
-        return 0
-    return 2 if size(unit) in t.DOUBLE_COUNT_SIZES else 1
+    """Brigades it counts as for General Will ("A single Tercio, or a Double Brigade, counts
+    as two brigades"): ``profiles.brigades_worth``."""
+    return profiles.brigades_worth(unit)
 
 
 def _group(state: BattleState, unit: Unit) -> Group | None:
@@ -491,18 +492,17 @@ def general_will_test(ctx: Context, side: str) -> bool:
     routed = routed_brigades(ctx.state, side, ctx.params)
     size_now = army_brigades(ctx.state, side)
     cell, row, column = t.general_will_cell(routed, size_now, table)
-    name = ctx.state.side(side).name
     words = f"{routed} routed brigades in an army of {size_now} (row {row}, column {column})"
     if cell in ("pass", "fail"):
         good = cell == "pass"
         verdict = "Automatic pass" if good else "Automatic fail"
-        ctx.emit(TestResolved(side, f"General Will of {name}: {words}", routed, good, verdict))
+        ctx.emit(TestResolved(side, "General Will", routed, good, f"{words}: {verdict}"))
         return good
     target = int(cell) if isinstance(cell, int | float | str) else 0
     roll = general_will_roll(ctx.state, side).roll(ctx.dice)
     good = roll.total <= target
     row_words = f"{words}: {target} or less — {'resolve good' if good else 'resolve fails'}"
-    ctx.emit(TestResolved(side, f"General Will of {name}", roll.total, good, row_words))
+    ctx.emit(TestResolved(side, "General Will", roll.total, good, row_words))
     return good
 
 

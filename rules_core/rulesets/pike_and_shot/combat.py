@@ -31,13 +31,14 @@ from rules_core.geometry import Footprint, contact_edge, quarter, range_from_fro
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import cohesion as co
-from rules_core.rulesets.pike_and_shot import moves
+from rules_core.rulesets.pike_and_shot import moves, profiles
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.status import (
     ARMOURED,
     COVER,
     ENGAGED,
     ENGAGED_WITH,
+    HITS,
     LANCE,
     MARCH_COLUMN,
     PIKE,
@@ -73,21 +74,23 @@ BEHIND = ("left", "right", "rear")
 
 
 def mounted(unit: Unit) -> bool:
-    """Mounted: cavalry, and dragoons that are not dismounted."""
-    if unit.type == "dragoons":
-        return unit.status.get("dismounted") is not True
-    return unit.get("mounted") is True
+    """Mounted: cavalry, and dragoons that are not dismounted (``profiles.is_mounted``)."""
+    return profiles.is_mounted(unit)
 
 
 def size(unit: Unit) -> str:
-    """tercio, double, brigade or company."""
-    value = unit.get("size")
-    return value if isinstance(value, str) and value in t.SAVING_DICE.rows else "brigade"
+    """tercio, double, brigade or company (``cohesion.size``)."""
+    return co.size(unit)
 
 
 def company(unit: Unit) -> bool:
     """A company (a sub-unit)."""
-    return size(unit) == "company"
+    return profiles.is_company(unit)
+
+
+def infantry(unit: Unit) -> bool:
+    """Foot: not mounted and not artillery (dismounted dragoons are foot)."""
+    return not mounted(unit) and unit.type not in t.ARTILLERY
 
 
 def dice_row(unit: Unit) -> str:
@@ -344,9 +347,14 @@ def _target(state: BattleState, shooter: Unit, wanted: str) -> Unit | None:
 def apply_shot(ctx: Context, shot: Shot) -> None:
     """The Shooting Results row for the shot's unsaved hits and the target's state now."""
     target = ctx.state.unit(shot.target)
-    if not shot.unsaved or not target.on_table or cohesion(target) == "destroyed":
+    if not target.on_table or cohesion(target) == "destroyed":
         return
     shooter = ctx.state.unit(shot.shooter)
+    took(ctx, target.id, shot.unsaved)
+    if not shot.unsaved:
+        ctx.emit(TestResolved(target.id, f"Shooting result ({shooter.name})", 0, False,
+                              "0 unsaved hits: no effect", False))  # fmt: skip
+        return
     row = t.SHOOTING_ROWS.lookup(shot.unsaved)
     column = cohesion(target)
     outcome = str(t.SHOOTING_RESULTS.lookup(row.result, column))
@@ -464,14 +472,24 @@ def opponent(state: BattleState, unit: Unit) -> Unit | None:
 
 
 def side_score(ctx: Context, units: Sequence[str]) -> int:
-    """The unsaved hits a side's units inflict, each at the enemy it fights."""
+    """The unsaved hits a side's units inflict, each at the enemy it fights (each enemy's
+    ``hits`` this turn noted)."""
     total = 0
     for unit_id in units:
         unit = ctx.state.unit(unit_id)
         enemy = opponent(ctx.state, unit)
         if enemy is not None:
-            total += hits_and_saves(ctx, unit, enemy, "melee")[2]
+            lost = hits_and_saves(ctx, unit, enemy, "melee")[2]
+            took(ctx, enemy.id, lost)
+            total += lost
     return total
+
+
+def took(ctx: Context, unit_id: str, unsaved: int) -> None:
+    """Note a unit's unsaved hits this turn (``hits``: risk to commanders reads it)."""
+    if unsaved > 0:
+        before = HITS.of(ctx.state.unit(unit_id))
+        ctx.set_status(unit_id, None, hits=before + unsaved)
 
 
 def fight(ctx: Context) -> None:
@@ -514,7 +532,7 @@ def stand_off(ctx: Context, first: Sequence[str], second: Sequence[str]) -> None
     for unit_id in (*first, *second):
         unit = ctx.state.unit(unit_id)
         enemy = opponent(ctx.state, unit)
-        if enemy is None or not mounted(unit) or mounted(enemy):
+        if enemy is None or not mounted(unit) or not infantry(enemy):
             continue
         break_off(ctx, unit, enemy)
 

@@ -354,7 +354,6 @@ REBUILT_CELLS = (
     ("2", "16-20"), ("2", "21-25"), ("2", "26-30"), ("2", "31-35"), ("3", "36-40"), ("6", "31-35"),
 )  # fmt: skip
 GENERAL_WILL_TEST = "Roll a d6. If the adjusted score is equal to or less than the number indicated in the above table then the General's resolve is good"  # fmt: skip
-DOUBLE_COUNT_SIZES = frozenset({"tercio", "double"})  # "counts as two brigades"
 
 
 def general_will_cell(

@@ -321,3 +321,59 @@ def test_cavalry_may_break_off_a_stand_off_with_infantry(
 
 def test_shooting_rows_read_from_the_table() -> None:
     assert t.SHOOTING_RESULTS.lookup("2", "disordered") == "disrupted_recoil"
+
+
+@pytest.mark.parametrize(("face", "removed"), [(1, True), (6, False)])
+def test_a_disrupted_loser_routs_then_tests_or_is_removed(face: int, removed: bool) -> None:
+    # Gerard 6,6 at the disrupted Essex (no saving dice: 2 - 2); Essex 1 die (disrupted): 1.
+    # 2 - 0 = rout: Essex routs, then its Disorder Test: trained +1, Hold +1, routed -3 = -1.
+    # Gerard's pursuit: Essex ended 18" away: d6 6 + 1 = 7, no pursuit.
+    state = status(_contact(), ENEMY_FOOT, cohesion="disrupted")
+    answers = [Answer(f"advance:{FOOT}:{ENEMY_FOOT}", "stay", "royalists")]
+    ctx = context(state, [6, 6, 1, face, 6], answers=answers)
+    combat.fight(ctx)
+    enemy = ctx.state.unit(ENEMY_FOOT)
+    assert enemy.on_table is not removed
+    assert cohesion(enemy) == ("destroyed" if removed else "routed")
+
+
+def test_artillery_at_close_range_and_from_the_flank() -> None:
+    # The Royal Train (field artillery, 12") 4" from Essex's Foot's flank.
+    state = at("combat", royalists6=(28.0, 22.0, 270.0), **{ENEMY_FOOT: (20.0, 22.0, 180.0)})
+    guns, foot = state.unit("royalists6"), state.unit(ENEMY_FOOT)
+    assert combat.firing_problem(state, guns, foot) is None
+    dice = [m.reason for m in combat.dice_modifiers(guns, foot, "shooting")]
+    assert dice == ["Unit attacking enemy flank | + 1 in all combats"]
+    saves = [
+        m.reason
+        for m in combat.save_modifiers(state, foot, guns, "shooting", {"close_range_share": 0.5})
+    ]
+    assert saves == [
+        "Hit caused by close range artillery fire | - 1 saving die",
+        "Unit attacked in flank | - 1 saving die",
+    ]
+
+
+def test_a_shot_without_unsaved_hits_shows_its_row() -> None:
+    ctx = context(_facing_shot(), [6, 1, 6, 6, 1])
+    combat.shoot(ctx)
+    assert "0 unsaved hits: no effect" in _rows(ctx)
+    assert cohesion(ctx.state.unit(ENEMY_FOOT)) == "sound"
+
+
+def test_break_off_as_a_gm_ruling() -> None:
+    state = replace(_contact(HORSE), parameters={"break_off": "gm"})
+    answers = [
+        Answer(f"break_off:{HORSE}", "break_off", "royalists"),
+        Answer(f"break_off_ruling:{HORSE}", "no", "gm"),
+    ]
+    ctx = context(state, [1, 1, 1, 1, 1, 1, 6], answers=answers)
+    combat.fight(ctx)
+    assert ctx.state.unit(HORSE).status.get("engaged") is True
+
+
+def test_unsaved_hits_are_noted_for_the_risk_to_commanders() -> None:
+    ctx = context(_facing_shot(), [6, 6, 1, 1, 1, 1])
+    combat.shoot(ctx)
+    assert ctx.state.unit(ENEMY_FOOT).status.get("hits") == 2
+    assert not ctx.state.unit(FOOT).status.get("hits")
