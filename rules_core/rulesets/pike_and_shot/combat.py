@@ -391,11 +391,12 @@ def apply_outcome(
         return _recoil(ctx, unit.id, source)
     if move == "rout":
         result = _rout(ctx, unit.id, source, why)
+        if table.lookup(outcome, "removed") is True:
+            if cohesion(ctx.state.unit(unit.id)) != "destroyed":
+                moves.remove_from_battle(ctx, unit.id, f"{why}: destroyed after its rout move")
+            return "removed"
         if result == "removed":
             return result
-        if table.lookup(outcome, "removed") is True:
-            moves.remove_from_battle(ctx, unit.id, f"{why}: destroyed after its rout move")
-            return "removed"
         if test == "remove":
             passed = co.disorder_test(ctx, ctx.state.unit(unit.id), why, artillery_fire=artillery)
             if not passed:
@@ -416,7 +417,7 @@ def _rout(ctx: Context, unit_id: str, source: Unit, why: str) -> str:
     """A rout move; "A routed company is removed from the battle after making its rout move."""
     ctx.set_status(unit_id, None, engaged=False, engaged_with="")
     result = moves.rout_move(ctx, ctx.state.unit(unit_id), source)
-    if result in ("eliminated", "off_table"):
+    if result == "eliminated":
         return "removed"
     unit = ctx.state.unit(unit_id)
     if t.COMPANY_ROUTED_REMOVED and company(unit) and cohesion(unit) == "routed":
@@ -424,7 +425,7 @@ def _rout(ctx: Context, unit_id: str, source: Unit, why: str) -> str:
             ctx, unit_id, f"{why}: a routed company is removed after its rout move"
         )
         return "removed"
-    return "routed"
+    return "removed" if result == "off_table" else "routed"
 
 
 # -- melee -----------------------------------------------------------------------------------
