@@ -514,13 +514,13 @@ def fight_one(ctx: Context, melee: Melee) -> None:
     band = t.MELEE_RESULTS.lookup(difference)
     names = ", ".join(ctx.state.unit(u).name for u in first)
     others = ", ".join(ctx.state.unit(u).name for u in second)
-    words = f"Melee result: {names} {a_score} hits, {others} {b_score} hits"
+    words = f"Melee result ({names} {a_score} unsaved hits, {others} {b_score})"
     ctx.emit(TestResolved(first[0], words, difference, False, band.row, False))
     if band.result == "stand_off":
         stand_off(ctx, first, second)
         return
     winners, losers = (first, second) if a_score > b_score else (second, first)
-    melee_result(ctx, band.result, winners, losers)
+    melee_result(ctx, band.result, winners, losers, difference)
 
 
 def stand_off(ctx: Context, first: Sequence[str], second: Sequence[str]) -> None:
@@ -574,7 +574,9 @@ def break_off(ctx: Context, unit: Unit, enemy: Unit) -> bool:
     return True
 
 
-def melee_result(ctx: Context, result: str, winners: Sequence[str], losers: Sequence[str]) -> None:
+def melee_result(
+    ctx: Context, result: str, winners: Sequence[str], losers: Sequence[str], difference: int = 0
+) -> None:
     """The loser's units take the row's effect; the winner pursues and advances as it says."""
     before = {u: ctx.state.unit(u) for u in losers}
     enemy_of = {u: opponent(ctx.state, ctx.state.unit(u)) for u in losers}
@@ -584,7 +586,7 @@ def melee_result(ctx: Context, result: str, winners: Sequence[str], losers: Sequ
         unit = ctx.state.unit(unit_id)
         source = enemy_of[unit_id] or ctx.state.unit(winners[0])
         outcome = str(t.MELEE_LOSER.lookup(result, _column(unit)))
-        ctx.emit(TestResolved(unit_id, f"Melee: effect on the loser {unit.name}", 0, False,
+        ctx.emit(TestResolved(unit_id, "Melee: effect on the loser", difference, False,
                               f"{result.replace('_', ' ')} ({cohesion(unit)}): "
                               f"{t.sheet(t.OUTCOMES, outcome)}", False))  # fmt: skip
         apply_outcome(ctx, unit, source, outcome, f"lost the melee to {source.name}")
