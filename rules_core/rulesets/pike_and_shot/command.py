@@ -277,9 +277,11 @@ def preview_move(state: BattleState, order: Order, params: Mapping[str, Json]) -
     used = commander_cost(state, (leader.x, leader.y), to, params)
     allowance = mt.commander_rate()
     if used > allowance + 1e-9:
-        return Illegal(order, f'{leader.name} may move {allowance:g}"; that costs {used:g}"')
+        return Illegal(
+            order, f'{leader.name} may move {allowance:g}"; that costs {round(used, 1):g}"'
+        )
     attach = order.params.get("attach")
-    words = f'{leader.name} moves {used:g}" of {allowance:g}"'
+    words = f'{leader.name} moves {round(used, 1):g}" of {allowance:g}"'
     if isinstance(attach, str):
         unit = next((u for u in state.units_on_table if u.id == attach), None)
         if unit is None or unit.side != leader.side:

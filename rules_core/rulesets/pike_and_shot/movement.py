@@ -166,10 +166,8 @@ def cost(
         notes.append("the turn or crossing is its whole move")
         return Costed(None, used, allowance, tuple(notes), difficult)
     if used > allowance + 1e-9:
-        return Costed(
-            f"the move costs {used:g}\" of its {allowance:g}\"", used, allowance, tuple(notes),
-            difficult,
-        )  # fmt: skip
+        words = f'the move costs {round(used, 1):g}" of its {allowance:g}"'
+        return Costed(words, used, allowance, tuple(notes), difficult)
     return Costed(None, used, allowance, tuple(notes), difficult)
 
 
@@ -242,7 +240,7 @@ def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Ver
         notes.append(f"it will stop in contact with {blocked[1]} (the attacker in melee)")
     if costed.difficult and mt.cell(unit, "disorder", params) is True:
         notes.append("difficult terrain will disorder it")
-    summary = f'{unit.name} moves {costed.used:g}" of its {costed.allowance:g}"'
+    summary = f'{unit.name} moves {round(costed.used, 1):g}" of its {costed.allowance:g}"'
     return Preview(order, summary, tuple(notes))
 
 
@@ -333,9 +331,6 @@ def _carry_out(ctx: Context, unit: Unit, order: Order) -> None:
     """One move along its path: stops at anything in the way; contact with an enemy makes it
     the attacker."""
     params = ctx.params
-    verdict = ctx.rules.judge(ctx.state, order)
-    if isinstance(verdict, Illegal):
-        return
     points = list(path_param(order, "path"))
     facing = number_or(order.params.get("facing", unit.facing), unit.facing) % 360
     formation = str(order.params.get("formation", "keep"))

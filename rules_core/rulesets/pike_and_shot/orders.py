@@ -4,8 +4,10 @@
   the actor is the wing, a group), ``move`` (a unit along a path of points, ending with a
   facing, optionally forming or leaving march column), ``hold`` (stand), ``return`` (a pursuer
   off the table comes back within 6" of where it left, once sound), ``shoot`` (a target for the
-  Combat step's shooting; read by ``combat.py``), ``command_move`` (a commander moves up to 24"
-  and may attach to a unit), ``stay`` (a commander stays).
+  Combat step's shooting; read by ``combat.py``: a unit given none fires at the nearest target,
+  and a side is asked for the Combat step only when a unit of it has a choice of targets),
+  ``command_move`` (a commander moves up to 24" and may attach to a unit), ``stay`` (a
+  commander stays).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Mapping
 
 from rules_core.codec import Json
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
-from rules_core.rulesets.pike_and_shot import command, movement
+from rules_core.rulesets.pike_and_shot import combat, command, movement
 from rules_core.rulesets.pike_and_shot.status import (
     COHESION,
     LEFT_IN_PURSUIT,
@@ -115,8 +117,12 @@ def has_business(state: BattleState, side: str, step: str, params: Mapping[str, 
         )
         back = any(u.location == OFF_TABLE and LEFT_IN_PURSUIT.of(u) for u in state.units_of(side))
         return movable or back
-    if step == "combat":
-        return bool(state.units_of(side, on_table=True))
+    if step == "combat":  # a shooter with a choice of targets (else it fires at the one)
+        return any(
+            len(combat.targets(state, unit)) > 1
+            for unit in state.units_of(side, on_table=True)
+            if combat.shooting_range(unit) > 0
+        )
     if step == "commanders_move":
         return any(ld.side == side and command.can_act(ld) for ld in state.leaders)
     return True
