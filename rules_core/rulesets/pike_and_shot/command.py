@@ -39,6 +39,7 @@ from rules_core.rulesets.pike_and_shot.status import (
     WING_ORDER,
     WITHDRAW_NEXT_TURN,
 )
+from rules_core.rulesets.pike_and_shot.topics import REPLACE, REPLACE_WORDS, RISK, RISK_WORDS
 from rules_core.shared_status import KILLED
 from rules_core.state import BattleState, Leader, Unit
 from rules_core.terrain import trace_path
@@ -171,10 +172,7 @@ def resolve_risk(ctx: Context) -> None:
         second = ctx.dice.d6(f"{leader.name} is hit: what befalls him")
         result = _hit_result(ctx.params, second.total)
         if mode == "gm":
-            options = (
-                Option("unharmed", "unharmed"), Option("wounded", "wounded"),
-                Option("killed", "killed"), Option("off_table", "carried off the table"),
-            )  # fmt: skip
+            options = tuple(Option(k, v) for k, v in RISK_WORDS.items())
             result = ctx.ask(
                 Decision(
                     f"risk:{leader.id}",
@@ -183,6 +181,7 @@ def resolve_risk(ctx: Context) -> None:
                     options,
                     result,
                     GM,
+                    topic=RISK,
                     unit=leader.id,
                 )
             )
@@ -227,8 +226,8 @@ def resolve_replace(ctx: Context) -> None:
                 Decision(
                     f"replace:{leader.id}",
                     f"Replace {leader.name} now?",
-                    (Option("replace", "replace him now"), Option("wait", "not this turn")),
-                    "replace", GM, unit=leader.id,
+                    tuple(Option(k, v) for k, v in REPLACE_WORDS.items()),
+                    "replace", GM, topic=REPLACE, unit=leader.id,
                 )
             )  # fmt: skip
             if answer != "replace":

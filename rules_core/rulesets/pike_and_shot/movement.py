@@ -70,7 +70,8 @@ PARAMETERS = (
     Parameter(
         "wing_order_moves", WING_MOVES,
         "what each wing order allows: any move; not_closer (no move toward the enemy); away "
-        "(only moves that end further from the nearest enemy)", SILENT,
+        "(only moves that end further from the nearest enemy; standing still is allowed)",
+        SILENT,
     ),
     Parameter(
         "wing_order_enforcement", "enforce",
@@ -198,7 +199,7 @@ def order_problem(
     there = edge_distance(Footprint.of(unit).moved_to(points[-1]), Footprint.of(enemy))
     if rule == "not_closer" and there < here - 1e-6:
         return f"its wing is under Hold orders: no move toward the enemy ({enemy.name})"
-    if rule == "away" and there < here - 1e-6:
+    if rule == "away" and there <= here + 1e-6:
         return f"its wing is under Withdraw orders: it may only move away from {enemy.name}"
     return None
 

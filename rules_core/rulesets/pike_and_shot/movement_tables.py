@@ -80,8 +80,7 @@ def row_of(unit: Unit, params: Mapping[str, Json]) -> str:
     key = unit.type
     if key == "dragoons" and unit.status.get("dismounted") is True:
         key = "dismounted_dragoons"
-    found = rows.get(key, rows.get("infantry_brigade", "Infantry brigades"))
-    return str(found)
+    return str(rows.get(key) or ROWS["infantry_brigade"])
 
 
 def cell(unit: Unit, column: str, params: Mapping[str, Json]) -> Json:

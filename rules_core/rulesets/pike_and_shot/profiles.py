@@ -145,12 +145,14 @@ def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tu
     """The wings (each led by its commander) and the commanders of an army list."""
     groups: list[Group] = []
     leaders: list[Leader] = []
-    for index, wing in enumerate(entries(roster, "wings"), start=1):
-        key = str(wing.get("id") or f"wing{index}")
+    for index, entry in enumerate(entries(roster, "wings"), start=1):
+        key = str(entry.get("id") or f"wing{index}")
         group_id = wing_group(side, key)
-        order = wing.get("order") if wing.get("order") in ("attack", "hold", "withdraw") else "hold"
+        order = (
+            entry.get("order") if entry.get("order") in ("attack", "hold", "withdraw") else "hold"
+        )
         leader_id = f"{side}_{key}_cmdr"
-        name = str(wing.get("commander") or f"Commander of the {wing.get('name') or key}")
+        name = str(entry.get("commander") or f"Commander of the {entry.get('name') or key}")
         leaders.append(
             Leader(
                 leader_id,
@@ -159,24 +161,24 @@ def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tu
                 group_id,
                 0.0,
                 0.0,
-                status={"rank": "wing", "kind": _kind(wing.get("kind"))},
+                status={"rank": "wing", "kind": _kind(entry.get("kind"))},
             )
         )
-        label = str(wing.get("name") or key)
+        label = str(entry.get("name") or key)
         groups.append(Group(group_id, label, side, "wing", leader_id, {"wing_order": order}))
-    chief = roster.get("commander")
-    if isinstance(chief, Mapping):
-        home = chief.get("with")
+    data = roster.get("commander")
+    if isinstance(data, Mapping):
+        home = data.get("with")
         group = wing_group(side, str(home)) if isinstance(home, str) and home else None
         leaders.append(
             Leader(
                 f"{side}_general",
-                str(chief.get("name") or "Army commander"),
+                str(data.get("name") or "Army commander"),
                 side,
                 group,
                 0.0,
                 0.0,
-                status={"rank": "army", "kind": _kind(chief.get("kind"))},
+                status={"rank": "army", "kind": _kind(data.get("kind"))},
             )
         )
     return tuple(groups), tuple(leaders)

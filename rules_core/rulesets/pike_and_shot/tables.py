@@ -389,8 +389,9 @@ def grid_from_json(name: str, value: Json, like: GridTable) -> GridTable:
     the rows), checked against the shape of ``like``."""
     if not isinstance(value, dict):
         raise ValueError(f"{name}: a table is an object of rows")
-    columns = value.get("columns", list(like.columns))
-    rows = value.get("rows", value)
+    data = value
+    columns = data.get("columns", list(like.columns))
+    rows = data.get("rows", data)
     if not isinstance(columns, list) or not isinstance(rows, dict):
         raise ValueError(f"{name}: columns are a list and rows an object")
     cells = {str(key): tuple(row) for key, row in rows.items() if isinstance(row, list)}

@@ -11,6 +11,15 @@ from rules_core.standing import Topic
 ADVANCE = "advance_into"
 ADVANCE_FACING = "advance_facing"
 ADVANCE_WORDS = {"advance": "advance into the vacated ground", "stay": "stay where it is"}
+RISK = "commander_risk"
+RISK_WORDS = {
+    "unharmed": "unharmed",
+    "wounded": "wounded",
+    "killed": "killed",
+    "off_table": "carried off the table",
+}
+REPLACE = "replace_commander"
+REPLACE_WORDS = {"replace": "replace him now", "wait": "not this turn"}
 FACING_WORDS = {
     "face_enemy": "turn to face the nearest enemy",
     "keep": "keep its facing",
@@ -23,4 +32,9 @@ TOPICS = (
           tuple(Option(k, v) for k, v in ADVANCE_WORDS.items())),
     Topic(ADVANCE_FACING, "the facing a unit takes after advancing into vacated ground",
           tuple(Option(k, v) for k, v in FACING_WORDS.items())),
+    # The GM's rulings (standing instructions are for sides: these are never answered ahead).
+    Topic(RISK, "GM: what befalls a commander hit by the risk to commanders",
+          tuple(Option(k, v) for k, v in RISK_WORDS.items())),
+    Topic(REPLACE, "GM: replace a lost commander now",
+          tuple(Option(k, v) for k, v in REPLACE_WORDS.items())),
 )  # fmt: skip

@@ -165,6 +165,8 @@ def test_hold_forbids_moving_toward_the_enemy_and_withdraw_only_moves_away() -> 
     gone = wing_order(state, "royalists_centre", "withdraw")
     assert isinstance(RULES.judge(gone, move("royalists4", (30, 16))), Illegal)
     assert isinstance(RULES.judge(gone, move("royalists4", (30, 5))), Preview)
+    sideways = RULES.judge(gone, move("royalists4", (36, 10)))
+    assert isinstance(sideways, Illegal) and "Withdraw orders" in sideways.reason
 
 
 def test_the_gm_may_rule_on_moves_against_a_wings_order() -> None:
