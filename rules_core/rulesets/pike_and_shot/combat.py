@@ -52,6 +52,8 @@ from rules_core.toolkit import checked_orders, enemies_in_contact, gap, sight
 SILENT = "not on the sheet (see README_combat.md)"
 BREAK_OFF = "break_off"
 BREAK_OFF_WORDS = {"remain": "remain engaged", "break_off": "attempt to break off"}
+BREAK_OFF_RULING = "break_off_ruling"
+RULING_WORDS = {"yes": "it breaks off", "no": "it remains engaged"}
 PARAMETERS = (
     Parameter("close_range_share", 0.5,
               "a shot is at close range within this share of the shooter's range", SILENT),
@@ -66,6 +68,9 @@ PARAMETERS = (
 TOPICS = (
     Topic(BREAK_OFF, "cavalry in a stand-off with infantry: remain engaged or break off",
           tuple(Option(k, v) for k, v in BREAK_OFF_WORDS.items())),
+    # The GM's ruling (standing instructions are for sides: never answered ahead).
+    Topic(BREAK_OFF_RULING, "GM: does a cavalry unit attempting to break off succeed",
+          tuple(Option(k, v) for k, v in RULING_WORDS.items())),
 )  # fmt: skip
 BEHIND = ("left", "right", "rear")
 
@@ -560,8 +565,8 @@ def break_off(ctx: Context, unit: Unit, enemy: Unit) -> bool:
         ruling = ctx.ask(
             Decision(
                 f"break_off_ruling:{unit.id}", f"GM: does {unit.name} break off from {enemy.name}?",
-                (Option("yes", "it breaks off"), Option("no", "it remains engaged")),
-                "yes" if ok else "no", "gm", unit=unit.id, other=enemy.id,
+                tuple(Option(k, v) for k, v in RULING_WORDS.items()),
+                "yes" if ok else "no", "gm", topic=BREAK_OFF_RULING, unit=unit.id, other=enemy.id,
             )
         )  # fmt: skip
         ok = ruling == "yes"
