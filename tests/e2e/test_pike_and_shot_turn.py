@@ -142,8 +142,8 @@ async def test_a_turn_of_pike_and_shot_through_discord(aide: Harness, fixed_seed
     # the questions of the advance and its facing.
     assert "— Turn 1: Combat —" in log
     assert (
-        "Melee result: Wilmot's Horse 2 hits, Holles's Redcoats 1 hits for Wilmot's Horse: 1 → 1: "
-        "Scores differ by one hit = Recoil."
+        "Melee result (Wilmot's Horse 2 unsaved hits, Holles's Redcoats 1) for Wilmot's Horse: "
+        "1 → 1: Scores differ by one hit = Recoil."
     ) in log
     assert "Holles's Redcoats moves 4\" to (8, 24) facing 180°; recoils" in log
     asked = question(h, where)

@@ -52,6 +52,8 @@ from rules_core.toolkit import checked_orders, enemies_in_contact, gap, sight
 SILENT = "not on the sheet (see README_combat.md)"
 BREAK_OFF = "break_off"
 BREAK_OFF_WORDS = {"remain": "remain engaged", "break_off": "attempt to break off"}
+BREAK_OFF_RULING = "break_off_ruling"
+RULING_WORDS = {"yes": "it breaks off", "no": "it remains engaged"}
 PARAMETERS = (
     Parameter("close_range_share", 0.5,
               "a shot is at close range within this share of the shooter's range", SILENT),
@@ -66,6 +68,9 @@ PARAMETERS = (
 TOPICS = (
     Topic(BREAK_OFF, "cavalry in a stand-off with infantry: remain engaged or break off",
           tuple(Option(k, v) for k, v in BREAK_OFF_WORDS.items())),
+    # The GM's ruling (standing instructions are for sides: never answered ahead).
+    Topic(BREAK_OFF_RULING, "GM: does a cavalry unit attempting to break off succeed",
+          tuple(Option(k, v) for k, v in RULING_WORDS.items())),
 )  # fmt: skip
 BEHIND = ("left", "right", "rear")
 
@@ -391,11 +396,12 @@ def apply_outcome(
         return _recoil(ctx, unit.id, source)
     if move == "rout":
         result = _rout(ctx, unit.id, source, why)
+        if table.lookup(outcome, "removed") is True:
+            if cohesion(ctx.state.unit(unit.id)) != "destroyed":
+                moves.remove_from_battle(ctx, unit.id, f"{why}: destroyed after its rout move")
+            return "removed"
         if result == "removed":
             return result
-        if table.lookup(outcome, "removed") is True:
-            moves.remove_from_battle(ctx, unit.id, f"{why}: destroyed after its rout move")
-            return "removed"
         if test == "remove":
             passed = co.disorder_test(ctx, ctx.state.unit(unit.id), why, artillery_fire=artillery)
             if not passed:
@@ -416,7 +422,7 @@ def _rout(ctx: Context, unit_id: str, source: Unit, why: str) -> str:
     """A rout move; "A routed company is removed from the battle after making its rout move."""
     ctx.set_status(unit_id, None, engaged=False, engaged_with="")
     result = moves.rout_move(ctx, ctx.state.unit(unit_id), source)
-    if result in ("eliminated", "off_table"):
+    if result == "eliminated":
         return "removed"
     unit = ctx.state.unit(unit_id)
     if t.COMPANY_ROUTED_REMOVED and company(unit) and cohesion(unit) == "routed":
@@ -424,7 +430,7 @@ def _rout(ctx: Context, unit_id: str, source: Unit, why: str) -> str:
             ctx, unit_id, f"{why}: a routed company is removed after its rout move"
         )
         return "removed"
-    return "routed"
+    return "removed" if result == "off_table" else "routed"
 
 
 # -- melee -----------------------------------------------------------------------------------
@@ -513,13 +519,13 @@ def fight_one(ctx: Context, melee: Melee) -> None:
     band = t.MELEE_RESULTS.lookup(difference)
     names = ", ".join(ctx.state.unit(u).name for u in first)
     others = ", ".join(ctx.state.unit(u).name for u in second)
-    words = f"Melee result: {names} {a_score} hits, {others} {b_score} hits"
+    words = f"Melee result ({names} {a_score} unsaved hits, {others} {b_score})"
     ctx.emit(TestResolved(first[0], words, difference, False, band.row, False))
     if band.result == "stand_off":
         stand_off(ctx, first, second)
         return
     winners, losers = (first, second) if a_score > b_score else (second, first)
-    melee_result(ctx, band.result, winners, losers)
+    melee_result(ctx, band.result, winners, losers, difference)
 
 
 def stand_off(ctx: Context, first: Sequence[str], second: Sequence[str]) -> None:
@@ -559,8 +565,8 @@ def break_off(ctx: Context, unit: Unit, enemy: Unit) -> bool:
         ruling = ctx.ask(
             Decision(
                 f"break_off_ruling:{unit.id}", f"GM: does {unit.name} break off from {enemy.name}?",
-                (Option("yes", "it breaks off"), Option("no", "it remains engaged")),
-                "yes" if ok else "no", "gm", unit=unit.id, other=enemy.id,
+                tuple(Option(k, v) for k, v in RULING_WORDS.items()),
+                "yes" if ok else "no", "gm", topic=BREAK_OFF_RULING, unit=unit.id, other=enemy.id,
             )
         )  # fmt: skip
         ok = ruling == "yes"
@@ -573,7 +579,9 @@ def break_off(ctx: Context, unit: Unit, enemy: Unit) -> bool:
     return True
 
 
-def melee_result(ctx: Context, result: str, winners: Sequence[str], losers: Sequence[str]) -> None:
+def melee_result(
+    ctx: Context, result: str, winners: Sequence[str], losers: Sequence[str], difference: int = 0
+) -> None:
     """The loser's units take the row's effect; the winner pursues and advances as it says."""
     before = {u: ctx.state.unit(u) for u in losers}
     enemy_of = {u: opponent(ctx.state, ctx.state.unit(u)) for u in losers}
@@ -583,7 +591,7 @@ def melee_result(ctx: Context, result: str, winners: Sequence[str], losers: Sequ
         unit = ctx.state.unit(unit_id)
         source = enemy_of[unit_id] or ctx.state.unit(winners[0])
         outcome = str(t.MELEE_LOSER.lookup(result, _column(unit)))
-        ctx.emit(TestResolved(unit_id, f"Melee: effect on the loser {unit.name}", 0, False,
+        ctx.emit(TestResolved(unit_id, "Melee: effect on the loser", difference, False,
                               f"{result.replace('_', ' ')} ({cohesion(unit)}): "
                               f"{t.sheet(t.OUTCOMES, outcome)}", False))  # fmt: skip
         apply_outcome(ctx, unit, source, outcome, f"lost the melee to {source.name}")

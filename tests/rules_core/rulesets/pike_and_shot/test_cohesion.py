@@ -194,3 +194,15 @@ def test_fatigue_8_or_more_fatigues_the_wing(face: int, fatigued: bool) -> None:
     wing = ctx.state.group("parliament_centre")
     assert (wing.status.get("fatigued") is True) is fatigued
     assert wing.status.get("fatigue_roll") == face + 6
+
+
+def test_a_pursuer_off_the_table_reforms_and_a_router_off_it_does_not() -> None:
+    state = _reform_state("disordered")
+    pursuer = replace(state.unit(FOOT), location="off", left_at=(20.0, 48.0))
+    state = state.with_unit(pursuer.with_status(left_in_pursuit=True))
+    assert co.may_reform(state, state.unit(FOOT), {}) is None
+    ctx = context(state, [6])
+    co.resolve_reform(ctx)
+    assert cohesion(ctx.state.unit(FOOT)) == "sound"
+    router = state.unit(FOOT).with_status(left_in_pursuit=False, left_in_rout=True)
+    assert co.may_reform(state.with_unit(router), router, {}) == "left the table in rout"

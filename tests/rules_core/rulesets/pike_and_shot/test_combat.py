@@ -377,3 +377,12 @@ def test_unsaved_hits_are_noted_for_the_risk_to_commanders() -> None:
     combat.shoot(ctx)
     assert ctx.state.unit(ENEMY_FOOT).status.get("hits") == 2
     assert not ctx.state.unit(FOOT).status.get("hits")
+
+
+def test_destroyed_even_when_its_rout_move_leaves_the_table() -> None:
+    state = at("combat", **{FOOT: (20.0, 41.5, 0.0), ENEMY_FOOT: (20.0, 46.0, 180.0)})
+    state = status(state, ENEMY_FOOT, cohesion="disordered")
+    ctx = context(state)
+    combat.apply_shot(ctx, combat.Shot(FOOT, ENEMY_FOOT, 4))
+    enemy = ctx.state.unit(ENEMY_FOOT)
+    assert not enemy.on_table and cohesion(enemy) == "destroyed"

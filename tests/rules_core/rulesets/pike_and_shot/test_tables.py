@@ -339,3 +339,15 @@ def test_changing_a_table_changes_play(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(t, "HIT_ON", 6)
     spec = combat.attack_roll(foot, enemy, "shooting")
     assert spec is not None and spec.target == 6
+
+
+def test_the_rules_carry_every_table_and_parameter() -> None:
+    from rules_core.rulesets.pike_and_shot import cohesion, combat
+    from tests.rules_core.rulesets.pike_and_shot.helpers import RULES
+
+    assert all(RULES.tables[table.name] is table for table in t.ALL)
+    names = [p.name for p in RULES.parameters]
+    assert len(names) == len(set(names))
+    for parameter in (*combat.PARAMETERS, *cohesion.PARAMETERS):
+        assert parameter.name in names
+    assert {topic.id for topic in combat.TOPICS} <= {topic.id for topic in RULES.topics}
