@@ -167,7 +167,9 @@ async def next_stage(services: Services, rules: Rules, view: BattleView) -> Stag
     acting = [s for s in view.sides if s.owner_id in view.waiting_for]
     for side in acting:
         for order in rules.demo_orders(state, side.side_id):
-            unit = next(a.name for a in (*state.units, *state.leaders) if a.id == order.actor)
+            unit = next(
+                a.name for a in (*state.units, *state.leaders, *state.groups) if a.id == order.actor
+            )
             await services.play.submit(
                 PLACE, side.owner_id, order.kind, unit, order_input(rules, order)
             )

@@ -22,7 +22,7 @@ def test_the_example_army_is_accepted_by_the_tree_of_battles() -> None:
 
 def test_every_ruleset_with_sample_armies_keeps_them_where_the_readme_says() -> None:
     assert "rules_core/rulesets/<id>/armies/" in README
-    for ruleset_id in ("tree_of_battles", "hail_caesar", "heroic_age"):
+    for ruleset_id in ("tree_of_battles", "hail_caesar", "heroic_age", "pike_and_shot"):
         assert any((ROOT / "rules_core/rulesets" / ruleset_id / "armies").iterdir())
 
 
@@ -31,6 +31,7 @@ def test_the_set_up_table_gives_each_ruleset_its_own_table_and_zone_depth() -> N
         "tree_of_battles": "The Tree of Battles",
         "hail_caesar": "Hail Caesar",
         "heroic_age": "Heroic Age",
+        "pike_and_shot": "Pike and shot",
     }
     units = {"SF": "SF", "inch": "inches"}
     for ruleset_id, name in {**names, "skirmish": "Skirmish"}.items():

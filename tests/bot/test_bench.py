@@ -13,7 +13,9 @@ from bot.bench.engine import play_turns
 from rules_core import registry
 
 
-@pytest.mark.parametrize("ruleset", ["skirmish", "tree_of_battles", "hail_caesar", "heroic_age"])
+@pytest.mark.parametrize(
+    "ruleset", ["skirmish", "tree_of_battles", "hail_caesar", "heroic_age", "pike_and_shot"]
+)
 def test_big_battle_copies_the_sample_with_unique_ids_and_closes_up(ruleset: str) -> None:
     rules = registry.get(ruleset).rules
     assert rules is not None

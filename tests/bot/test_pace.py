@@ -14,7 +14,7 @@ from rules_core import registry
 
 
 def test_planning_ahead_needs_fewer_stops_than_step_by_step() -> None:
-    rulesets = ("hail_caesar", "tree_of_battles", "heroic_age")
+    rulesets = ("hail_caesar", "tree_of_battles", "heroic_age", "pike_and_shot")
     rows = pace.measure(rulesets, 1, standing=pace.scripted_standing)
     by = {(row["ruleset"], row["mode"]): row for row in rows}
     for ruleset in rulesets:
@@ -82,3 +82,12 @@ def test_stops_at_steps_a_ruleset_counts_apart_are_a_column_of_their_own() -> No
     apart = pace.play(MovementApart(), sample, 1, "step")
     assert plain.apart_stops == 0 and apart.apart_stops == 2  # both sides' Movement orders
     assert sum(apart.stops[1].values()) == sum(plain.stops[1].values()) - 2
+
+
+def test_pike_and_shot_planned_ahead_stops_each_side_at_most_once_a_turn() -> None:
+    rules = registry.get("pike_and_shot").rules
+    assert rules is not None
+    sample = rules.sample_battle()
+    assert sample is not None
+    played = pace.play(rules, sample, 3, "plan", standing=pace.scripted_standing)
+    assert played.stops and all(n <= 1 for turn in played.stops.values() for n in turn.values())

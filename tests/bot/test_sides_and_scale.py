@@ -16,7 +16,7 @@ from tests.conftest import GM, OUTSIDER
 
 
 def test_the_sheet_rulesets_take_exactly_two_sides_and_skirmish_up_to_eight() -> None:
-    for ruleset in ("tree_of_battles", "hail_caesar", "heroic_age"):
+    for ruleset in ("tree_of_battles", "hail_caesar", "heroic_age", "pike_and_shot"):
         rules = registry.get(ruleset).rules
         assert rules is not None and rules.sides == (2, 2)
     skirmish = registry.get("skirmish").rules

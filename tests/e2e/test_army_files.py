@@ -74,11 +74,14 @@ async def test_campaign_create_says_which_rulesets_cannot_fight_yet(aide: Harnes
     assert offered["impetus"] == "Impetus 2 (no battles yet)"
     assert offered["tree_of_battles"] == "The Tree of Battles"
     assert offered["heroic_age"] == "Heroic Age (Dark-Age warbands)"  # it fights now
+    assert offered["pike_and_shot"] == "Pike and Shot (brigade level)"
     created = await aide.slash(aide.gm, "campaign create", name="Later", ruleset="impetus")
     assert "cannot fight battles yet" in created.embeds[0]["description"]
 
 
-@pytest.mark.parametrize("ruleset", ["tree_of_battles", "hail_caesar", "heroic_age"])
+@pytest.mark.parametrize(
+    "ruleset", ["tree_of_battles", "hail_caesar", "heroic_age", "pike_and_shot"]
+)
 async def test_an_exported_army_is_imported_back_unchanged(aide: Harness, ruleset: str) -> None:
     await campaign_of(aide, ruleset)
     [sample, *_] = registry.get(ruleset).rules.sample_armies()

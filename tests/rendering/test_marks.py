@@ -52,7 +52,9 @@ def test_marked_events_are_drawn_and_lookalikes_are_not() -> None:
     assert marks.moves == [("r1", ((0.0, 0.0), (1.0, 1.0)))]
 
 
-@pytest.mark.parametrize("ruleset", ["tree_of_battles", "hail_caesar", "heroic_age"])
+@pytest.mark.parametrize(
+    "ruleset", ["tree_of_battles", "hail_caesar", "heroic_age", "pike_and_shot"]
+)
 def test_reach_is_measured_by_the_ruleset_and_drawn(ruleset: str) -> None:
     from PIL import Image
 

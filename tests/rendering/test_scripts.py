@@ -41,6 +41,6 @@ def test_the_committed_sample_maps_are_fresh() -> None:
     from bot.rendering.sample import DEFAULT_FOLDER, at_first_step, sample_battles
 
     for name, state in sample_battles().items():
-        if name in ("tree_of_battles", "hail_caesar", "skirmish", "heroic_age"):
+        if name in ("tree_of_battles", "hail_caesar", "skirmish", "heroic_age", "pike_and_shot"):
             committed = (DEFAULT_FOLDER / f"{name}.png").read_bytes()
             assert render_map(at_first_step(state)) == committed, name

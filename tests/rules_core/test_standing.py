@@ -29,7 +29,7 @@ from rules_core.verify import verify
 
 PLAYABLE = [r for r in all_rulesets() if r.rules is not None and r.rules.sample_battle()]
 # The rulesets that ask questions.
-ASKING = ("tree_of_battles", "hail_caesar", "skirmish", "heroic_age")
+ASKING = ("tree_of_battles", "hail_caesar", "skirmish", "heroic_age", "pike_and_shot")
 # The choice "let the rules choose": a topic whose questions offer units, leaders or cards (which
 # cannot be a topic's fixed choices) offers it beside them, and an instruction answers with it.
 AUTO = "auto"

@@ -32,16 +32,18 @@ from rules_core.status import (
 )
 from tests.rules_core.rulesets.hail_caesar import script as hc_script
 from tests.rules_core.rulesets.heroic_age import script as ha_script
+from tests.rules_core.rulesets.pike_and_shot import script as pas_script
 from tests.rules_core.rulesets.skirmish import script as skirmish_script
 from tests.rules_core.rulesets.tree_of_battles import script as tob_script
 from tests.rules_core.scripted import Played
 
-RULESETS = ("skirmish", "hail_caesar", "tree_of_battles", "heroic_age")
+RULESETS = ("skirmish", "hail_caesar", "tree_of_battles", "heroic_age", "pike_and_shot")
 SCRIPTS = {
     "skirmish": skirmish_script,
     "hail_caesar": hc_script,
     "tree_of_battles": tob_script,
     "heroic_age": ha_script,
+    "pike_and_shot": pas_script,
 }
 
 

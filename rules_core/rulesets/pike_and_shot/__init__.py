@@ -1,16 +1,16 @@
-"""Pike and Shot at brigade level: its roster schema; campaigns and armies work, battles not yet."""
+"""Pike and Shot at brigade level (title unknown): wings under orders, brigades and tercios."""
 
 from __future__ import annotations
 
 from rules_core.registry import Ruleset
-from rules_core.roster import Field, RosterSchema
+from rules_core.rulesets.pike_and_shot.profiles import SCHEMA
+from rules_core.rulesets.pike_and_shot.rules import PikeAndShotRules
 
-SCHEMA = RosterSchema(
-    (
-        Field("name", str, required=True),
-        Field("type"),
-        Field("quality", choices=("raw", "trained", "veteran")),
-    )
+RULESET = Ruleset(
+    "pike_and_shot",
+    "Pike and Shot (brigade level)",
+    "inch",
+    SCHEMA,
+    rules=PikeAndShotRules(),
+    position=2,
 )
-
-RULESET = Ruleset("pike_and_shot", "Pike and Shot (brigade level)", "inch", SCHEMA, position=2)

@@ -1,0 +1,256 @@
+"""The pike-and-shot ruleset: its sequence of play, parameters and phase resolvers.
+
+Step ids (fixed; wave-pasB builds on them):
+
+- setup: ``deploy`` (both sides place their units, GM-led as in Hail Caesar: ``place``).
+- main chain, once a turn, both sides in each step (simultaneous):
+  ``orders`` (1 Orders: each side gives each of its wings Attack, Hold or Withdraw, a group
+  actor; an order stands until changed; ``command.resolve_orders``) →
+  ``movement`` (2 Movement: both sides move at once; contact makes a melee and the unit that
+  moved into contact is the attacker; pursuers come back; ``movement.resolve``) →
+  ``combat`` (3 Combat: both sides shoot, then every melee is fought: ``combat.resolve``,
+  wave-pasB) →
+  ``risk`` (risk to commanders, not on the sheet: a parameterised GM ruling after Combat, so
+  that Fatigue sees a commander wounded, killed or off table this turn;
+  ``command.resolve_risk``) →
+  ``reform`` (4 Reform: ``cohesion.resolve_reform``, wave-pasB) →
+  ``fatigue`` (5 Fatigue, per wing: ``cohesion.resolve_fatigue``, wave-pasB) →
+  ``general_will`` (6 General Will, both armies in one step: ``cohesion.resolve_general_will``,
+  wave-pasB) →
+  ``replace_commanders`` (7 Replace commanders: ``command.resolve_replace``) →
+  ``commanders_move`` (8 Commanders move, up to 24": leaders' ``command_move`` orders, both
+  sides; ``command.resolve_commanders_move``).
+
+The battle ends when General Will breaks an army (``GENERAL_WILL`` "failed"; both at once is a
+draw) or after ``max_turns``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules_core.codec import Json, number_or
+from rules_core.context import Context
+from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.orders import Illegal, Order, Preview, Verdict, point_param
+from rules_core.plugin import Parameter, Rules
+from rules_core.rulesets.pike_and_shot import (
+    chances,
+    cohesion,
+    combat,
+    command,
+    demo,
+    movement,
+    movement_tables,
+    orders,
+    profiles,
+    sample,
+    tables,
+)  # fmt: skip
+from rules_core.rulesets.pike_and_shot.status import GENERAL_WILL, STATUSES
+from rules_core.rulesets.pike_and_shot.topics import TOPICS
+from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.steps import Actors, SequenceOfPlay, Step
+from rules_core.toolkit import deploy_placed, turn_limit_outcome
+
+STEP_IDS = (
+    "deploy", "orders", "movement", "combat", "risk", "reform", "fatigue", "general_will",
+    "replace_commanders", "commanders_move",
+)  # fmt: skip
+
+SEQUENCE = SequenceOfPlay(
+    (
+        Step("deploy", "Deployment", Actors.BOTH, "deploy", None, ("place",)),
+        Step("orders", "Orders", Actors.BOTH, "orders", "movement", ("wing_order",)),
+        Step(
+            "movement", "Movement", Actors.BOTH, "movement", "combat",
+            ("move", "hold", "return"),
+        ),
+        Step("combat", "Combat", Actors.BOTH, "combat", "risk", ("shoot", "hold")),
+        Step("risk", "Risk to commanders", Actors.NOBODY, "risk", "reform"),
+        Step("reform", "Reform", Actors.NOBODY, "reform", "fatigue"),
+        Step("fatigue", "Fatigue", Actors.NOBODY, "fatigue", "general_will"),
+        Step("general_will", "General Will", Actors.NOBODY, "general_will", "replace_commanders"),
+        Step(
+            "replace_commanders", "Replace commanders", Actors.NOBODY, "replace_commanders",
+            "commanders_move",
+        ),
+        Step(
+            "commanders_move", "Commanders move", Actors.BOTH, "commanders_move", None,
+            ("command_move", "stay"),
+        ),
+    ),
+    first="orders",
+    setup="deploy",
+)  # fmt: skip
+
+SILENT = "not on the sheet (see the package README)"
+PARAMETERS = (
+    Parameter("max_turns", 8, "turns played before the battle is a draw", SILENT),
+    *movement_tables.PARAMETERS,
+    *movement.PARAMETERS,
+    *command.PARAMETERS,
+)
+
+
+def _gathered(name: str) -> tuple[Any, ...]:
+    """What wave-pasB's modules declare under ``name`` (each optional)."""
+    return tuple(item for m in (combat, cohesion, tables) for item in getattr(m, name, ()))
+
+
+class PikeAndShotRules(Rules):
+    """The hooks of the pike-and-shot ruleset."""
+
+    sequence = SEQUENCE
+    sides = (2, 2)  # two armies face each other
+    order_kinds = orders.ORDER_KINDS
+    parameters = (*PARAMETERS, *_gathered("PARAMETERS"))
+    statuses = STATUSES
+    topics = (*TOPICS, *_gathered("TOPICS"))
+    tables = {t.name: t for t in (*movement_tables.TABLES, *tables.ALL)}
+    off_table_orders = frozenset({"return"})  # a pursuer off the table comes back
+    deployment_depth = 12.0
+    default_table = (72.0, 48.0)
+
+    # -- setting up ----------------------------------------------------------------------
+
+    def unit_from_roster(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
+    ) -> Unit:
+        """A unit: its type's editable profile, in the wing its entry names."""
+        return profiles.unit_from_entry(entry, unit_id, side, profiles.group_of(entry, side, group))
+
+    def forces_from_roster(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """The army list's wings, each with its commander, and the army commander."""
+        return profiles.forces(roster, side)
+
+    def prepare(self, state: BattleState) -> BattleState:
+        """Commanders with their wings; the army's size in brigades noted."""
+        return command.prepare(state)
+
+    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
+        """The Royalists and the Parliament."""
+        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
+
+    # -- resolvers -----------------------------------------------------------------------
+
+    def resolver(self, step: Step) -> Callable[[Context], None]:
+        """The step's resolver; afterwards attached commanders stand with their units."""
+        inner = super().resolver(step)
+
+        def run(ctx: Context) -> None:
+            inner(ctx)
+            command.follow(ctx)
+
+        return run
+
+    def resolve_deploy(self, ctx: Context) -> None:
+        """Place each unit given a deployment order."""
+        deploy_placed(ctx)
+
+    def resolve_orders(self, ctx: Context) -> None:
+        """Wing orders; this turn's marks cleared."""
+        command.resolve_orders(ctx)
+
+    def resolve_movement(self, ctx: Context) -> None:
+        """Both sides move at once."""
+        movement.resolve(ctx)
+
+    def resolve_combat(self, ctx: Context) -> None:
+        """Shooting, then melee (wave-pasB)."""
+        combat.resolve(ctx)
+
+    def resolve_risk(self, ctx: Context) -> None:
+        """Risk to commanders (a parameterised GM ruling)."""
+        command.resolve_risk(ctx)
+
+    def resolve_reform(self, ctx: Context) -> None:
+        """Reforming from disorder (wave-pasB)."""
+        cohesion.resolve_reform(ctx)
+
+    def resolve_fatigue(self, ctx: Context) -> None:
+        """Fatigue per wing (wave-pasB)."""
+        cohesion.resolve_fatigue(ctx)
+
+    def resolve_general_will(self, ctx: Context) -> None:
+        """Both armies' General Will (wave-pasB)."""
+        cohesion.resolve_general_will(ctx)
+
+    def resolve_replace_commanders(self, ctx: Context) -> None:
+        """Lost commanders replaced."""
+        command.resolve_replace(ctx)
+
+    def resolve_commanders_move(self, ctx: Context) -> None:
+        """Commanders move up to 24"."""
+        command.resolve_commanders_move(ctx)
+
+    # -- orders and the end ---------------------------------------------------------------
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """What an order will do, with the numbers, or why it is illegal."""
+        if order.kind == "place":
+            unit = state.unit(order.actor)
+            facing = number_or(order.params.get("facing", unit.facing), 0.0)
+            x, y = point_param(order, "to")
+            moved = replace(unit, x=x, y=y, facing=facing)
+            problem = self.deployment_problem(state, moved)
+            if problem is not None:
+                return Illegal(order, f"{unit.name} {problem.reason}")
+            return Preview(order, f"{unit.name} deploys at ({x:g}, {y:g}) facing {facing:g}")
+        return orders.preview(state, order, self.parameter_values(state.parameters))
+
+    def default_order(self, state: BattleState, actor: str) -> Order | None:
+        """A wing keeps its order; everything else holds."""
+        return orders.default_order(state, actor)
+
+    def turn_problem(self, state: BattleState, side: str) -> str | None:
+        """None: in a simultaneous step either side may always give orders."""
+        return None
+
+    def acting_sides(self, state: BattleState) -> tuple[str, ...]:
+        """Only the sides with something to order in this step."""
+        found = super().acting_sides(state)
+        params = self.parameter_values(state.parameters)
+        return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
+
+    def army_broken(self, state: BattleState, side: str) -> bool:
+        """General Will failed (``GENERAL_WILL`` "failed"), or no unit left on the table."""
+        if GENERAL_WILL.of(state.side(side)) == "failed":
+            return True
+        return not state.units_of(side, on_table=True)
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        """An army whose General Will fails loses (both at once: a draw); past the turn limit
+        the battle is a draw."""
+        if state.cursor.segment == "setup" or state.cursor.turn < 1:
+            return None
+        found = super().outcome(state)
+        if found is not None:
+            if found.winner is None:
+                return Outcome(None, "both armies' resolve failed at once: a draw")
+            return Outcome(found.winner, "the enemy commander's resolve failed: victory")
+        return turn_limit_outcome(self, state)
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """Shooting, melee and the tests (wave-pasB's ``chances``)."""
+        return chances.odds(state, query, self.parameter_values(state.parameters))
+
+    # -- the demo --------------------------------------------------------------------------
+
+    def sample_battle(self) -> BattleState:
+        """The Royalists and the Parliament at deployment."""
+        return sample.sample_battle()
+
+    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
+        """The scripted player's orders: wings attack, units advance, shoot the nearest."""
+        return demo.orders_for(self, state, side)
+
+    def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
+        """The Normal (or March Column) move for ``move``; the combat range for ``range``."""
+        if kind == "move":
+            return movement_tables.rate(unit, self.parameter_values(state.parameters))
+        return tables.shooting_range(unit)

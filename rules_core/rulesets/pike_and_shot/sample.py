@@ -1,0 +1,70 @@
+"""A sample battle from the two sample armies: the King's Army against Parliament on the
+default 72 by 48 inch table.
+
+Positions, terrain and every profile value are editable defaults for tests and demonstrations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rules_core.codec import Json
+from rules_core.rulesets.pike_and_shot import command
+from rules_core.rulesets.pike_and_shot.profiles import forces, group_of, load_army, unit_from_entry
+from rules_core.state import Battlefield, BattleState, Group, Leader, Side, TerrainFeature, Unit
+from rules_core.steps import Cursor
+
+WIDTH, DEPTH = 72.0, 48.0
+# Where each unit of the sample armies stands (x, y), in army file order.
+ROYALISTS_AT = (
+    (8.0, 5.0), (15.0, 5.0), (24.0, 5.0), (32.0, 5.0), (40.0, 5.0), (46.0, 5.0), (56.0, 5.0),
+    (64.0, 5.0),
+)  # fmt: skip
+PARLIAMENT_AT = (
+    (64.0, 43.0), (26.0, 43.0), (34.0, 43.0), (42.0, 43.0), (50.0, 43.0), (56.0, 43.0),
+    (8.0, 43.0), (16.0, 43.0),
+)  # fmt: skip
+TERRAIN = (
+    TerrainFeature("wood", "wood", ((0, 20), (5, 20), (5, 28), (0, 28)), "Radway Wood"),
+    TerrainFeature("hedge", "linear_obstacle", ((44, 33), (54, 33)), "Hedge"),
+)
+
+
+def _army(
+    data: Mapping[str, Json], side: str, places: tuple[tuple[float, float], ...], facing: float
+) -> tuple[list[Unit], list[Leader], list[Group]]:
+    """The units, commanders and wings of one sample army, placed."""
+    groups, leaders = forces(data, side)
+    raw = data["units"]
+    assert isinstance(raw, list)
+    units: list[Unit] = []
+    for index, (entry, (x, y)) in enumerate(zip(raw, places, strict=True)):
+        assert isinstance(entry, dict)
+        unit = unit_from_entry(entry, f"{side}{index + 1}", side, group_of(entry, side, ""))
+        units.append(replace(unit, x=x, y=y, facing=facing))
+    return units, list(leaders), list(groups)
+
+
+def sample_battle(battle_id: str = "pas-edgehill", max_turns: int = 6) -> BattleState:
+    """The King's Army and Parliament deployed for battle, ready for ``engine.begin``."""
+    king, parliament = load_army("royalists"), load_army("parliament")
+    r_units, r_leaders, r_groups = _army(king, "royalists", ROYALISTS_AT, 0.0)
+    p_units, p_leaders, p_groups = _army(parliament, "parliament", PARLIAMENT_AT, 180.0)
+    state = BattleState(
+        battle_id=battle_id,
+        ruleset="pike_and_shot",
+        battlefield=Battlefield(WIDTH, DEPTH, "inch", 25.4),
+        cursor=Cursor(0, "setup", "", ("royalists", "parliament")),
+        sides=(
+            Side("royalists", str(king["name"]), {"deploy_zone": [0.0, 12.0]}),
+            Side("parliament", str(parliament["name"]), {"deploy_zone": [36.0, 48.0]}),
+        ),
+        groups=tuple(r_groups + p_groups),
+        leaders=tuple(r_leaders + p_leaders),
+        units=tuple(r_units + p_units),
+        terrain=TERRAIN,
+        parameters={"max_turns": max_turns},
+        status={"name": "Edgehill (sample)"},
+    )
+    return command.prepare(state)
