@@ -506,13 +506,56 @@ HEROIC_AGE = Ruleset(
         },
     },
 )
+PAS = files("rules_core.rulesets.pike_and_shot").joinpath("armies")
+KING = json.loads(PAS.joinpath("royalists.json").read_text(encoding="utf-8"))
+PARLIAMENT = json.loads(PAS.joinpath("parliament.json").read_text(encoding="utf-8"))
+PIKE_AND_SHOT = Ruleset(
+    "pike_and_shot",
+    ("King", "Parliament"),
+    (KING, PARLIAMENT),
+    {
+        **SKIRMISH_VALUES,
+        "campaign create name": "English Civil War",
+        "battle create name": "Edgehill",
+        "army sample name": KING["name"],
+        "army show name": KING["name"],
+        "army export name": KING["name"],
+        "battle unit name": "Gerard's Foot",
+        "rules table": "Combat dice",
+        "battle create army_a": KING["name"],
+        "battle create army_b": PARLIAMENT["name"],
+        "battle deploy unit": "Wilmot's Horse",
+        "battle deploy at": "8,5",
+        "battle end winner": "King",
+    },
+    ("Gerard's Foot", "Essex's Foot"),
+    ({"unit": "Gerard's Foot", "x": 32, "y": 8}, {"unit": "Essex's Foot", "x": 34, "y": 40}),
+    (  # the sample battle's deployment (rules_core/rulesets/pike_and_shot/sample.py), 72 x 48"
+        [
+            {"unit": u["name"], "at": [x, 5]}
+            for u, x in zip(KING["units"][1:], (15, 24, 32, 40, 46, 56, 64), strict=True)
+        ],
+        [
+            {"unit": u["name"], "at": [x, 43], "facing": 180}
+            for u, x in zip(PARLIAMENT["units"], (64, 26, 34, 42, 50, 56, 8, 16), strict=True)
+        ],
+    ),
+    {
+        "/standing set topic:charge_response choice:evade condition:by_mounted": {
+            "topic": "advance_into",
+            "choice": "advance",
+        },
+    },
+)
 NOT_FOR = {
     "skirmish": {"/battle assign group:<group> member:<@player>"},  # no groups to assign
 }
 
 
 @pytest.mark.parametrize(
-    "ruleset", [TREE_OF_BATTLES, HAIL_CAESAR, SKIRMISH, HEROIC_AGE], ids=lambda r: r.id
+    "ruleset",
+    [TREE_OF_BATTLES, HAIL_CAESAR, PIKE_AND_SHOT, SKIRMISH, HEROIC_AGE],
+    ids=lambda r: r.id,
 )
 async def test_how_to_play_runs_as_written(aide: Harness, ruleset: Ruleset) -> None:
     """Every example of the numbered steps succeeds, from the campaign to the battle's end."""

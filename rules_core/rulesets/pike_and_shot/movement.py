@@ -218,7 +218,9 @@ def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Ver
         return Illegal(order, f"{unit.name} is {level}: it cannot be ordered")
     if engaged(state, unit) or ENGAGED.of(unit):
         return Illegal(order, f"{unit.name} is engaged in melee and may not move")
-    points = list(path_param(order, "path"))
+    points = move_points(order)
+    if not points:
+        return Illegal(order, "a move needs where to: `x` and `y`, or a `path` (`x,y x,y …`)")
     facing = number_or(order.params.get("facing", unit.facing), unit.facing) % 360
     formation = str(order.params.get("formation", "keep"))
     costed = cost(state, unit, points, facing, formation, params)
@@ -328,11 +330,21 @@ def _alternating(state: BattleState, ids: list[str]) -> list[str]:
     return found
 
 
+def move_points(order: Order) -> list[tuple[float, float]]:
+    """A move's points: its path's, then its destination (`to`) if given and not the path's end."""
+    points = list(path_param(order, "path")) if "path" in order.params else []
+    if "to" in order.params:
+        to = point_param(order, "to")
+        if not points or points[-1] != to:
+            points.append(to)
+    return points
+
+
 def _carry_out(ctx: Context, unit: Unit, order: Order) -> None:
     """One move along its path: stops at anything in the way; contact with an enemy makes it
     the attacker."""
     params = ctx.params
-    points = list(path_param(order, "path"))
+    points = move_points(order)
     facing = number_or(order.params.get("facing", unit.facing), unit.facing) % 360
     formation = str(order.params.get("formation", "keep"))
     costed = cost(ctx.state, unit, points, facing, formation, params)

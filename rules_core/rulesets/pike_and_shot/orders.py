@@ -36,9 +36,10 @@ ORDER_KINDS = (
         params=(Param("order", "choice", True, WING_ORDERS),),
     ),
     OrderKind(
-        "move", "Move along a path",
+        "move", "Move (to a point, or along a path)",
         params=(
-            Param("path", "path"),
+            Param("to", "point", False),  # a straight move; `path` gives the turns on the way
+            Param("path", "path", False),
             Param("facing", "number", False),
             Param("formation", "choice", False, FORMATIONS),
         ),

@@ -71,6 +71,18 @@ def test_a_normal_move_up_to_the_rate_and_not_beyond() -> None:
     assert isinstance(far, Illegal) and 'costs 10.5" of its 10"' in far.reason
 
 
+def test_a_move_to_a_point_is_a_straight_path_and_a_move_needs_somewhere_to_go() -> None:
+    state = at("movement", royalists3=(30, 10, 0))
+    straight = RULES.judge(state, Order("royalists3", "move", {"to": [30, 20]}))
+    along = RULES.judge(state, move("royalists3", (30, 20)))
+    assert isinstance(straight, Preview) and isinstance(along, Preview)
+    assert straight.summary == along.summary
+    ended = RULES.judge(state, Order("royalists3", "move", {"path": [[30, 15]], "to": [30, 20.5]}))
+    assert isinstance(ended, Illegal) and 'costs 10.5" of its 10"' in ended.reason
+    nowhere = RULES.judge(state, Order("royalists3", "move", {}))
+    assert isinstance(nowhere, Illegal) and "`x` and `y`, or a `path`" in nowhere.reason
+
+
 def test_turning_costs_half_a_brigades_move_and_a_whole_tercios() -> None:
     state = at("movement", royalists4=(30, 10, 0), royalists3=(50, 10, 0))
     assert isinstance(RULES.judge(state, move("royalists4", (30, 16), facing=90)), Preview)
