@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -85,6 +85,9 @@ class Context:
         self.params: Mapping[str, Json] = rules.parameter_values(state.parameters)
         self.reopen = False  # ``again``: the step opens again for the same actors
         self.ended = False  # ``end_iteration``: the rest of the subject's chain is skipped
+        # Set by the engine when it keeps a stopped resolution alive (``rules_core.resume``):
+        # a question then pauses the resolver here instead of raising ``Suspended``.
+        self.pause: Callable[[Suspended], None] | None = None
 
     @property
     def step(self) -> Step:
@@ -171,8 +174,9 @@ class Context:
         private question and its answer are seen by ``who`` alone (and the GM)."""
         self._asked(decision)
         answer = self._answers.get(decision.id)
-        if answer is None:
-            raise Suspended(decision)
+        while answer is None:
+            self._wait(Suspended(decision))
+            answer = self._answers.get(decision.id)
         self._answered(decision, answer)
         return answer.choice
 
@@ -182,11 +186,23 @@ class Context:
         for decision in decisions:
             self._asked(decision)
         missing = [d for d in decisions if d.id not in self._answers]
-        if missing:
-            raise Suspended(missing[0], tuple(missing[1:]))
+        while missing:
+            self._wait(Suspended(missing[0], tuple(missing[1:])))
+            missing = [d for d in decisions if d.id not in self._answers]
         for decision in decisions:
             self._answered(decision, self._answers[decision.id])
         return tuple(self._answers[d.id].choice for d in decisions)
+
+    def give(self, answer: Answer) -> None:
+        """An answer arrived for a paused resolution (the engine's, before resuming it)."""
+        self._answers[answer.decision] = answer
+
+    def _wait(self, stop: Suspended) -> None:
+        """Stop the resolution at an unanswered question: raise ``stop`` (the engine replays
+        the step from its start once answered), or pause here until an answer is given."""
+        if self.pause is None:
+            raise stop
+        self.pause(stop)
 
     def _asked(self, decision: Decision) -> None:
         asked = DecisionRequested(decision)

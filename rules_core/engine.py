@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from rules_core import resume
 from rules_core.cards import Draw
 from rules_core.codec import Serialisable
-from rules_core.context import Context, Suspended
+from rules_core.context import Context
 from rules_core.decisions import GM, Answer, Pending
 from rules_core.dice import Roll
 from rules_core.events import (
@@ -217,14 +218,19 @@ def _run_step(
     shown: int,
     action: str,
 ) -> Resolution:
-    context = _fresh_context(rules, seed, state, orders, answers)
-    step = rules.sequence.step(state.cursor.step)
-    try:
-        if step.resolver:
-            rules.resolver(step)(context)
-    except Suspended as stop:
+    resumed = resume.resume(rules, seed, state, answers[-1]) if action == "answer" else None
+    if resumed is not None:  # the resolver kept paused at this very question goes on
+        context, stop, runner = resumed
+    else:  # replayed from the step's start (the record's model, and ``verify``'s)
+        context = _fresh_context(rules, seed, state, orders, answers)
+        step = rules.sequence.step(state.cursor.step)
+        stop, runner = (
+            (None, None) if not step.resolver else resume.start(context, rules.resolver(step))
+        )
+    if stop is not None:
         pending = Pending(stop.decision, orders, answers, len(context.events), stop.others)
         stopped = replace(state, pending=pending)
+        resume.keep(rules, seed, stopped, context, runner)
         return _resolution(stopped, context.events[shown:], action, state.cursor, orders, answers)
     finished = _after_step(rules, context)
     return _resolution(finished, context.events[shown:], action, state.cursor, orders, answers)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from shapely import LineString, MultiPoint, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from rules_core.geometry import EPSILON, Footprint, overlap_area, swept_area
+from rules_core.geometry import EPSILON, Box, Footprint, near, overlap_area, swept_area
 from rules_core.state import CROSSING_KINDS, WATER_KINDS, BattleState, TerrainFeature, Unit
 from rules_core.terrain import feature_shape
 
@@ -95,7 +95,7 @@ def sweep(
     start = Footprint.of(mover).moved_to((mover.x, mover.y), facing)
     stops: list[tuple[float, Blocker]] = []
     passed: list[tuple[float, float, str]] = []
-    for other in state.units_on_table:
+    for other in near(state.units_on_table, _path_box(start, heading, length)):
         if other.id == mover.id:
             continue
         span = _unit_span(Footprint.of(mover), start, heading, length, Footprint.of(other))
@@ -161,16 +161,22 @@ def _unit_span(
     return (min(along), max(along))
 
 
+def _path_box(start: Footprint, heading: float, length: float) -> Box:
+    """The upright box around the start and end poses of a straight move (so the sweep)."""
+    fx, fy = _unit_vector(heading)
+    x0, y0, x1, y1 = start.bounds
+    dx, dy = fx * length, fy * length
+    return (x0 + min(dx, 0.0), y0 + min(dy, 0.0), x1 + max(dx, 0.0), y1 + max(dy, 0.0))
+
+
 def _out_of_reach(start: Footprint, heading: float, length: float, other: Footprint) -> bool:
     """True if ``other`` lies outside the box around the start and end poses (so the sweep).
 
     The footprint moves in a straight line, so all it covers lies inside that box; a footprint
-    whose box is apart from it cannot be met, and the shapely work is skipped.
+    whose box is apart from it cannot be met, and the shapely work is skipped. (``sweep``
+    first asks ``near`` for the units whose boxes come that close, a looser test.)
     """
-    fx, fy = _unit_vector(heading)
-    x0, y0, x1, y1 = start.bounds
-    dx, dy = fx * length, fy * length
-    box = (x0 + min(dx, 0.0), y0 + min(dy, 0.0), x1 + max(dx, 0.0), y1 + max(dy, 0.0))
+    box = _path_box(start, heading, length)
     ox0, oy0, ox1, oy1 = other.bounds
     slack = REACH_SLACK
     return (

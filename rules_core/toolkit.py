@@ -129,24 +129,37 @@ def enemy_target(state: BattleState, unit: Unit, order: Order, param: str = "tar
 def enemies_in_contact(state: BattleState, unit: Unit) -> list[Unit]:
     """The enemy units touching this one, in the state's order (none while it is off the
     table)."""
-    if not unit.on_table:
-        return []
-    here = Footprint.of(unit)
-    return [
-        e
-        for e in _touching(state, here)
-        if e.side != unit.side and in_contact(here, Footprint.of(e))
-    ]
+    return list(_in_contact(state, unit))
 
 
 def engaged(state: BattleState, unit: Unit) -> bool:
     """True if the unit touches an enemy (never while it is off the table)."""
-    if not unit.on_table:
-        return False
-    here = Footprint.of(unit)
-    return any(
-        e.side != unit.side and in_contact(here, Footprint.of(e)) for e in _touching(state, here)
-    )
+    return bool(_in_contact(state, unit))
+
+
+_CONTACTS = "_contacts"  # where a state keeps the enemies found touching each unit
+
+
+def _in_contact(state: BattleState, unit: Unit) -> tuple[Unit, ...]:
+    """The enemies touching a unit, worked out once per state and unit (a state is frozen:
+    kept beside its fields, for this very unit object, as ``engine.waiting`` keeps its
+    answer; rules ask it for every pair of charger and target)."""
+    kept: dict[str, tuple[Unit, tuple[Unit, ...]]] | None = state.__dict__.get(_CONTACTS)
+    if kept is None:
+        kept = state.__dict__[_CONTACTS] = {}
+    found = kept.get(unit.id)
+    if found is not None and found[0] is unit:
+        return found[1]
+    touching: tuple[Unit, ...] = ()
+    if unit.on_table:
+        here = Footprint.of(unit)
+        touching = tuple(
+            e
+            for e in _touching(state, here)
+            if e.side != unit.side and in_contact(here, Footprint.of(e))
+        )
+    kept[unit.id] = (unit, touching)
+    return touching
 
 
 def _touching(state: BattleState, here: Footprint) -> list[Unit]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -190,8 +193,30 @@ async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | N
 
 
 def _loaded(campaign: Campaign, battle: Battle) -> Loaded:
-    state = BattleState.from_dict(battle.state)
+    state = decoded(battle.id, battle.state)
     return Loaded(campaign, battle, rules_of(battle.ruleset_id), state)
+
+
+DECODED_KEPT = 32  # battles whose last decoded state is kept between commands
+_decoded: OrderedDict[int, tuple[str, BattleState]] = OrderedDict()
+
+
+def decoded(battle_id: int, data: Mapping[str, Any]) -> BattleState:
+    """A battle's stored state decoded, the same object as last time while the stored data is
+    equal (compared whole: a change of any field decodes anew). A state is frozen, so what the
+    engine keeps beside it (who it waits for, contacts, footprints, a paused resolution) is
+    reused by the next command instead of worked out again."""
+    text = json.dumps(data)  # compared as text: nothing done to ``data`` later can fool it
+    kept = _decoded.get(battle_id)
+    if kept is not None and kept[0] == text:
+        _decoded.move_to_end(battle_id)
+        return kept[1]
+    state = BattleState.from_dict(data)
+    _decoded[battle_id] = (text, state)
+    _decoded.move_to_end(battle_id)
+    while len(_decoded) > DECODED_KEPT:
+        _decoded.popitem(last=False)
+    return state
 
 
 def users_for(loaded: Loaded, sides: Sequence[str]) -> list[int]:

@@ -55,6 +55,7 @@ def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> 
     names = [f["name"] for f in data["figures"]]
     assert any(n.startswith("engine tree_of_battles") for n in names)
     assert any(n.startswith("map 120 units") for n in names)
+    assert any(n.startswith("event loop lag while tree_of_battles") for n in names)
     # The bot through the fake Discord: latency, deadlines, memory and growth, each measured.
     for start in (
         "interaction one at a time",

@@ -7,7 +7,7 @@ Both are shown in the roll's label; break tests are 2D6 rolls with their modifie
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rules_core import paths, profile
 from rules_core.codec import Json
@@ -178,6 +178,24 @@ def division_counts(state: BattleState, side: str, division: str) -> tuple[int, 
     return total - len(present) + shaken, total
 
 
+def _all_division_counts(state: BattleState, side: str) -> Callable[[str], tuple[int, int]]:
+    """``division_counts`` for every division of a side, the side's units read once."""
+    kept = state.side(side)
+    lost = _mapping(LOST.of(kept))
+    started = _mapping(DIVISION_UNITS.of(kept))
+    present: dict[str, list[Unit]] = {}
+    for unit in state.units_of(side):
+        present.setdefault(unit.group, []).append(unit)
+
+    def counts(division: str) -> tuple[int, int]:
+        here = present.get(division, [])
+        shaken = sum(1 for u in here if SHAKEN.of(u))
+        total = max(started.get(division, 0), lost.get(division, 0) + len(here))
+        return total - len(here) + shaken, total
+
+    return counts
+
+
 def divisions_of(state: BattleState, side: str) -> list[str]:
     """Every division a side began with, in roster order."""
     kept = state.side(side)
@@ -198,8 +216,10 @@ def check_divisions(ctx: Context, reason: str) -> None:
     share = ctx.number("division_break_share")
     for side in ctx.state.sides:
         broken = broken_divisions(ctx.state, side.id)
+        # Counted for every division at once (marking one broken changes no count).
+        counts = _all_division_counts(ctx.state, side.id)
         for division in divisions_of(ctx.state, side.id):
-            bad, total = division_counts(ctx.state, side.id, division)
+            bad, total = counts(division)
             if division not in broken and total and bad > share * total:
                 broken.append(division)
                 marked: list[Json] = list(broken)

@@ -212,7 +212,9 @@ class HailCaesarRules(Rules):
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Units given no order hold; generals with no order give orders unit by unit."""
-        if state.cursor.step == "deploy" or not any(u.id == actor for u in state.units_on_table):
+        if state.cursor.step == "deploy" or state.owner("unit", actor) is None:
+            return None
+        if not state.unit(actor).on_table:  # ids are unique: by id, not a scan of the table
             return None
         return Order(actor, "hold")
 

@@ -7,7 +7,14 @@ from collections.abc import Mapping
 
 from rules_core import paths
 from rules_core.codec import Json
-from rules_core.geometry import Footprint, edge_distance, overlapping, within_to_front
+from rules_core.geometry import (
+    Footprint,
+    around,
+    edge_distance,
+    near,
+    overlapping,
+    within_to_front,
+)
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.state import BattleState, Unit
@@ -87,7 +94,9 @@ def move_along(
     reached = swept.reached
     if keep_off:
         stop = tables.ENEMY_STOP
-        enemies = [Footprint.of(e) for e in state.enemies_of(unit.side)]
+        # Only enemies whose boxes come within the stop distance of the path's box can be.
+        path = around([swept.start, swept.pose(reached)])
+        enemies = [Footprint.of(e) for e in near(state.enemies_of(unit.side), path, stop)]
         friends = [
             Footprint.of(f) for f in state.units_of(unit.side, on_table=True) if f.id != unit.id
         ]

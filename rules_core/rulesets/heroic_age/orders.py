@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from rules_core.codec import Json, number_or
-from rules_core.geometry import Footprint, facing_towards
+from rules_core.geometry import Footprint, facing_towards, near
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.rulesets.heroic_age import charges, measure, missiles, movement, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -157,8 +157,13 @@ def has_business(state: BattleState, side: str, step: str, params: Mapping[str, 
     if step == "missiles":
         return any(len(missiles.targets(state, x)) > 1 for x in mine if missiles.shoots(x))
     reach = param_number(params, "charge_reach")
+    enemies = state.enemies_of(side)
     return any(
         u.level(x) != "blood lust"
-        and any(charges.problem(state, x, e, reach) is None for e in state.enemies_of(side))
+        and any(
+            charges.problem(state, x, e, reach) is None
+            # only enemies whose boxes come within charge reach can be charged (a box test)
+            for e in near(enemies, Footprint.of(x).bounds, reach + measure.EPS)
+        )
         for x in mine
     )

@@ -86,8 +86,9 @@ def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
 
 def enemy_to_front(state: BattleState, pose: Footprint, side: str, reach: float) -> Unit | None:
     """The first enemy within ``reach`` SF to the front of a pose."""
-    for enemy in state.enemies_of(side, on_table=True):
-        if within_to_front(pose, Footprint.of(enemy), reach - 1e-6):
+    # Only units whose boxes come within reach of the pose's box can be (a box test first).
+    for enemy in near(state.units_on_table, pose.bounds, reach):
+        if enemy.side != side and within_to_front(pose, Footprint.of(enemy), reach - 1e-6):
             return enemy
     return None
 
