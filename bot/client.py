@@ -35,6 +35,31 @@ def cog_modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(cogs.__path__, prefix="cogs."))
 
 
+# discord.py names the task that runs each command, button, menu or form it was sent.
+INTERACTION_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-modal-dispatch",
+    "discord-ui-dynamic-item",
+)
+
+
+async def drain_interactions(grace_s: float) -> int:
+    """Wait (at most ``grace_s`` seconds) for the commands and clicks being handled, so the
+    write in progress commits and its reply is sent before the gateway closes; how many
+    were left."""
+    me = asyncio.current_task()
+    tasks = {
+        t
+        for t in asyncio.all_tasks()
+        if t is not me and not t.done() and t.get_name().startswith(INTERACTION_TASKS)
+    }
+    if not tasks:
+        return 0
+    _done, pending = await asyncio.wait(tasks, timeout=grace_s)
+    return len(pending)
+
+
 class AideBot(commands.Bot):
     """Aide-de-Camp: slash commands only, no privileged intents."""
 
@@ -59,7 +84,9 @@ class AideBot(commands.Bot):
         self.clock: Clock = clock or SystemClock()
         self.db = Database.from_url(settings.database_url)
         self.services = Services.build(self.db, rng=rng, clock=self.clock)
-        self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
+        self.deadlines = DeadlineScheduler(
+            self.db, self.clock, self.on_deadline, shards=settings.shards
+        )
         self.deadlines.after_batch = self.after_deadlines
         self.services.play.armer = self.deadlines
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
@@ -70,6 +97,7 @@ class AideBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
         self._heartbeat: asyncio.Task[None] | None = None
         self._outbox_retry: asyncio.Task[None] | None = None
+        self.db_closed = False
 
     async def setup_hook(self) -> None:
         """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
@@ -133,13 +161,39 @@ class AideBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the deadlines, let a handler in flight finish, close the gateway, then the
-        database; what is left unposted goes out at the next start (the outbox)."""
+        database; what is left unposted goes out at the next start (the outbox). Closing
+        twice (SIGTERM, then the ``async with`` ending) closes once."""
+        if self.db_closed:
+            return
         self.deadlines.shutdown()
         for task in (self._heartbeat, self._outbox_retry):
             if task is not None:
                 task.cancel()
-        left = await self.deadlines.drain(SHUTDOWN_GRACE_S)
-        if left:
-            log.warning("%d deadline handlers still running at shutdown", left)
+        left_deadlines, left_commands = await asyncio.gather(
+            self.deadlines.drain(SHUTDOWN_GRACE_S), drain_interactions(SHUTDOWN_GRACE_S)
+        )
+        if left_deadlines or left_commands:
+            log.warning(
+                "still running at shutdown: %d deadline handlers, %d commands",
+                left_deadlines,
+                left_commands,
+            )
         await super().close()
-        await self.db.dispose()
+        if not self.db_closed:
+            self.db_closed = True
+            await self.db.dispose()
+        log.info("closed: gateway and database")
+
+
+class ShardedAideBot(AideBot, commands.AutoShardedBot):
+    """The same bot on several gateway shards (``SHARD_COUNT``, ``SHARD_IDS``): discord.py's
+    AutoShardedBot opens one connection per shard; the deadline scheduler keeps to the
+    servers of these shards."""
+
+
+def make_bot(settings: Settings, **kwargs: Any) -> AideBot:
+    """The bot the settings ask for: sharded when ``SHARD_COUNT`` is set."""
+    if settings.shards is None:
+        return AideBot(settings, **kwargs)
+    count, ids = settings.shards
+    return ShardedAideBot(settings, shard_count=count, shard_ids=list(ids), **kwargs)
