@@ -36,7 +36,7 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
-from sqlalchemy import ColumnElement, case, or_, select, update
+from sqlalchemy import ColumnElement, case, literal_column, or_, select, update
 
 from bot.clock import Clock
 from bot.db.models import Battle, Campaign, Deadline, DeadlineKind, DeadlineStatus
@@ -79,7 +79,8 @@ def on_shards(shards: tuple[int, tuple[int, ...]]) -> ColumnElement[bool]:
     """Whether a deadline's server is on these shards, as a condition on the deadline row
     (integer shift and remainder: the same on SQLite and PostgreSQL)."""
     count, ids = shards
-    guild_shard = Campaign.guild_id.op(">>")(22) % count
+    # 22 written into the SQL: PostgreSQL has bigint >> integer, not bigint >> bigint.
+    guild_shard = Campaign.guild_id.op(">>")(literal_column("22")) % count
     owned = (
         select(Battle.id)
         .join(Campaign, Campaign.id == Battle.campaign_id)
