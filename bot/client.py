@@ -89,6 +89,7 @@ class AideBot(commands.Bot):
         )
         self.deadlines.after_batch = self.after_deadlines
         self.services.play.armer = self.deadlines
+        self.services.outbox.shards = settings.shards  # post only our servers' results
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
         # Battles whose open question posts this process knows (it posted or looked for them);
         # for any other, questions an earlier process posted are found in the channel.

@@ -36,12 +36,13 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
-from sqlalchemy import ColumnElement, case, literal_column, or_, select, update
+from sqlalchemy import ColumnElement, case, or_, select, update
 
 from bot.clock import Clock
-from bot.db.models import Battle, Campaign, Deadline, DeadlineKind, DeadlineStatus
+from bot.db.models import Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
 from bot.services.battle_state import FIRING
+from bot.shards import Shards, battles_on
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(minutes=1)
@@ -70,23 +71,9 @@ class DueDeadline:
 Handler = Callable[[DueDeadline], Awaitable[None]]
 
 
-def shard_of(guild_id: int, shard_count: int) -> int:
-    """The shard Discord gives a server: ``(guild_id >> 22) % shard_count``."""
-    return (guild_id >> 22) % shard_count
-
-
-def on_shards(shards: tuple[int, tuple[int, ...]]) -> ColumnElement[bool]:
-    """Whether a deadline's server is on these shards, as a condition on the deadline row
-    (integer shift and remainder: the same on SQLite and PostgreSQL)."""
-    count, ids = shards
-    # 22 written into the SQL: PostgreSQL has bigint >> integer, not bigint >> bigint.
-    guild_shard = Campaign.guild_id.op(">>")(literal_column("22")) % count
-    owned = (
-        select(Battle.id)
-        .join(Campaign, Campaign.id == Battle.campaign_id)
-        .where(guild_shard.in_(ids))
-    )
-    return Deadline.battle_id.in_(owned)
+def on_shards(shards: Shards) -> ColumnElement[bool]:
+    """Whether a deadline's server is on these shards, as a condition on the deadline row."""
+    return Deadline.battle_id.in_(battles_on(shards))
 
 
 def _due(row: Deadline) -> DueDeadline:
@@ -102,7 +89,7 @@ class DeadlineScheduler:
         clock: Clock,
         handler: Handler,
         *,
-        shards: tuple[int, tuple[int, ...]] | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.db = db
         self.clock = clock

@@ -14,10 +14,11 @@ from sqlalchemy import select
 
 from bot.db.models import Battle, Campaign, Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
-from bot.scheduling import DeadlineScheduler, DueDeadline, shard_of
+from bot.scheduling import DeadlineScheduler, DueDeadline
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.stages import StageReport
+from bot.shards import shard_of
 from tests.bot.battle_setup import deployed_battle
 from tests.conftest import GM
 from tests.e2e.fake_clock import FakeClock

@@ -41,8 +41,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from bot.shards import shard_of
 from tests.e2e.fake_discord import FakeDiscord, World
-from tests.e2e.fake_discord.gateway import shard_of
 from tests.e2e.process_harness import ProcessBot
 from tests.e2e.skirmish_battle import BATTLE, BLUE, BLUE_DEPLOYMENT, CAMPAIGN, RED, RED_DEPLOYMENT
 
