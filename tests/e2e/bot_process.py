@@ -187,7 +187,9 @@ async def _watch(bot: Any, clock: FileClock, status: Path, crash: Crash) -> None
 
 def shard_sequences(bot: Any) -> dict[str, int | None]:
     """The last event number of each shard of a sharded bot ({} when it is not sharded)."""
-    if bot.shard_ids is None and bot.shard_count is None:
+    from discord import AutoShardedClient
+
+    if not isinstance(bot, AutoShardedClient):
         return {}
     seqs: dict[str, int | None] = {}
     for shard_id in bot.shard_ids or range(bot.shard_count or 1):
