@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from sqlalchemy import text
 
 import cogs
 from bot.clock import Clock, SystemClock
@@ -25,8 +26,14 @@ from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler, DueDeadline
 from bot.services import Services
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; one process at a time there
+    fcntl = None  # type: ignore[assignment]
+
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE_S = 8.0  # within the 10 s `docker stop` gives before it kills
+MIGRATION_LOCK = 0x41646D69  # the PostgreSQL advisory lock key migrations are run under
 OUTBOX_RETRY_S = 60.0  # how often results left unposted (Discord down, a failed map) are retried
 
 
@@ -58,6 +65,33 @@ async def drain_interactions(grace_s: float) -> int:
         return 0
     _done, pending = await asyncio.wait(tasks, timeout=grace_s)
     return len(pending)
+
+
+async def migrate_alone(db: Database, url: str) -> None:
+    """Migrate to head, one process at a time: processes started together (shards,
+    ``docker compose up``) wait for a lock, so only the first migrates and the others find
+    the database at head. PostgreSQL: a session advisory lock; a SQLite file: an exclusive
+    ``flock`` on ``<file>.migrate-lock`` beside it."""
+    if db.engine.dialect.name != "postgresql":
+        database = db.engine.url.database
+        if not database or database == ":memory:" or fcntl is None:
+            await upgrade_to_head(url)
+            return
+        with open(f"{database}.migrate-lock", "a") as lock:  # noqa: ASYNC230 - opened once
+            await asyncio.to_thread(fcntl.flock, lock, fcntl.LOCK_EX)
+            try:
+                await upgrade_to_head(url)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+        return
+    async with db.engine.connect() as con:
+        await con.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        await con.commit()  # the lock is the session's: it outlives this transaction
+        try:
+            await upgrade_to_head(url)
+        finally:
+            await con.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            await con.commit()
 
 
 class AideBot(commands.Bot):
@@ -102,7 +136,7 @@ class AideBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
-        await upgrade_to_head(self.settings.database_url)
+        await migrate_alone(self.db, self.settings.database_url)
         self.add_dynamic_items(DecisionButton, DecisionMenu)
         for module in cog_modules():
             await self.load_extension(module)
@@ -113,8 +147,13 @@ class AideBot(commands.Bot):
         log.info("%d step results left unposted by the last run posted now", posted)
         self._outbox_retry = asyncio.create_task(self.retry_outbox_forever())
         if self.settings.heartbeat_file:
-            beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready)
+            beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready, self.database_ok)
             self._heartbeat = asyncio.create_task(beat)
+
+    async def database_ok(self) -> bool:
+        """Whether the database answers a trivial query (for the health check)."""
+        async with self.db.read() as session:
+            return (await session.scalar(text("SELECT 1"))) == 1
 
     async def on_deadline(self, due: DueDeadline) -> None:
         """A deadline came: let the services act, then tell the channel."""

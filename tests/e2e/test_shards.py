@@ -275,8 +275,8 @@ def _resolutions(fired: list[dict[str, Any]]) -> Counter[tuple[int, int]]:
 
 
 async def _play(fleet: Fleet, world: World, channels: dict[int, list[str]]) -> None:
-    a = await fleet.start("a", "0")
-    b = await fleet.start("b", "1")
+    # Started together on an empty database: one migrates, the other waits for it.
+    a, b = await asyncio.gather(fleet.start("a", "0"), fleet.start("b", "1"))
     assert fleet.fake.gateway.connected_shards() == {0: SHARDS, 1: SHARDS}
     for names in channels.values():
         for name in names:
