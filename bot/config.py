@@ -76,8 +76,9 @@ class Settings(BaseSettings):
             raise ValueError("SHARD_IDS needs SHARD_COUNT (how many shards there are in all)")
         if not ids:
             raise ValueError("SHARD_IDS names no shard")
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"SHARD_IDS names a shard twice: {ids}")
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"SHARD_IDS names shard {', '.join(map(str, twice))} twice")
         outside = sorted(i for i in ids if i >= count)
         if outside:
             raise ValueError(
