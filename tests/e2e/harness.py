@@ -148,6 +148,7 @@ class Harness:
     ) -> None:
         """Prepare; call start() (or use the fixture) to run. clock: the FakeClock the bot got."""
         self.clock = clock
+        self.database_url = ""  # the bot's database, when the harness runs Aide-de-Camp
         self.fake = FakeDiscord(world)
         self.world = self.fake.world
         self.bot_factory = bot_factory

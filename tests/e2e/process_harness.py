@@ -1,5 +1,6 @@
 """Drive the real bot running in another process (tests/e2e/bot_process.py) through the fake
-Discord, kill it with SIGKILL at chosen points, and restart it on the same SQLite file."""
+Discord, kill it with SIGKILL at chosen points, and restart it on the same database (a SQLite
+file, or a PostgreSQL database with TEST_POSTGRES_URL)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import contextlib
 import json
 import os
 import signal
-import sqlite3
 import sys
 import time
 from dataclasses import dataclass, field
@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from tests.databases import TestDatabases, query, sqlite_file
 from tests.e2e.fake_clock import DEFAULT_START
 from tests.e2e.fake_discord import BotMessage, FakeDiscord, FakeUser, World
 from tests.e2e.fake_discord.interactions import Upload, command_interaction, component_interaction
@@ -63,7 +64,8 @@ class ProcessBot:
         self.owns_fake = fake is None
         self.fake = fake or FakeDiscord(world)
         self.env = dict(env or {})
-        self.db_path = workdir / "aide.db"
+        self.databases = TestDatabases(workdir)
+        self.database_url = self.databases.url("aide.db")
         self.clock_file = workdir / "clock.txt"
         self.status_file = workdir / "status.json"
         self.crash_log = workdir / "crashes.jsonl"
@@ -109,6 +111,12 @@ class ProcessBot:
         """Stop the bot gracefully (SIGTERM), the fork server and the fake."""
         with contextlib.suppress(Exception):
             await self.stop()
+        try:
+            await self._close_server()
+        finally:
+            self.databases.drop()
+
+    async def _close_server(self) -> None:
         if self.server is not None:
             assert self.server.stdin is not None
             self.server.stdin.close()
@@ -135,7 +143,7 @@ class ProcessBot:
             "AIDE_TEST_SEED": self.seed.hex(),
             "AIDE_TEST_CRASH_AT": str(crash_at),
             "AIDE_TEST_CRASH_LOG": str(self.crash_log),
-            "DATABASE_URL": f"sqlite+aiosqlite:///{self.db_path}",
+            "DATABASE_URL": self.database_url,
             "DEV_GUILD_ID": str(self.world.guild_id),
             **self.env,
         }
@@ -260,14 +268,16 @@ class ProcessBot:
         return [m for m in self.fake.channel_messages(channel.id) if m.kind == "channel"]
 
     def read(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        """Rows from the database file, read-only, while the bot may be running."""
-        if not self.db_path.exists():
+        """Rows from the database, read-only, while the bot may be running."""
+        file = sqlite_file(self.database_url)
+        if file is not None and not file.exists():
             return []
-        with contextlib.closing(sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)) as con:
-            try:
-                return [tuple(r) for r in con.execute(sql, args)]
-            except sqlite3.OperationalError:  # no tables yet
+        try:
+            return query(self.database_url, sql, *args)
+        except Exception as error:  # no tables yet (sqlite3's and asyncpg's own errors)
+            if "no such table" in str(error) or "does not exist" in str(error):
                 return []
+            raise
 
     def where(self) -> tuple[Any, ...]:
         """Where play stands: how many campaigns, members, armies and battles; the last
