@@ -15,7 +15,8 @@ Process A runs shard 0 and process B shard 1 (``SHARD_COUNT=2``, ``SHARD_IDS``):
    inside the transaction that resolves it decides which one acts).
 
 Run on PostgreSQL (TEST_POSTGRES_URL, or a throwaway cluster started with ``.ci/postgres``
-when the server binaries are installed; skipped otherwise) and on one SQLite file.
+when the server binaries are installed; skipped otherwise) and on one SQLite file (not when
+the whole suite runs on PostgreSQL: the SQLite run of the suite has it).
 """
 
 from __future__ import annotations
@@ -114,6 +115,8 @@ def backend(request: pytest.FixtureRequest) -> str:
     """Which database the two processes share."""
     if request.param == "postgresql":
         request.getfixturevalue("postgres_server")
+    elif os.environ.get("TEST_POSTGRES_URL"):
+        pytest.skip("the suite runs on PostgreSQL (TEST_POSTGRES_URL): the SQLite run has this")
     return str(request.param)
 
 
