@@ -154,3 +154,23 @@ async def test_two_processes_racing_for_a_step_resolve_it_once(
         assert battle is not None and battle.stage == stage + 1
         status = await session.scalar(select(Deadline.status).where(Deadline.id == row.id))
     assert status is DeadlineStatus.FIRED
+
+
+async def test_a_sharded_outbox_holds_only_its_servers_results(
+    services: Services, place: Place
+) -> None:
+    """Results left unposted are posted by the process of their server's shard."""
+    other = Place((1 << 22) | 5, 3000)  # a server on shard 1 of 2 (the first is on shard 0)
+    assert (shard_of(place.guild_id, 2), shard_of(other.guild_id, 2)) == (0, 1)
+    for where in (place, other):
+        await deployed_battle(services, where)
+        await services.play.start(where, GM)
+    everything = await services.outbox.pending()
+    battles = sorted({battle for battle, _ in everything})
+    assert len(battles) == 2
+    services.outbox.shards = (2, (1,))
+    assert {battle for battle, _ in await services.outbox.pending()} == {battles[1]}
+    services.outbox.shards = (2, (0,))
+    assert {battle for battle, _ in await services.outbox.pending()} == {battles[0]}
+    services.outbox.shards = (2, (0, 1))
+    assert await services.outbox.pending() == everything
