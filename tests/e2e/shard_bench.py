@@ -4,8 +4,9 @@ The same servers (two per shard, a running skirmish battle in each) are served f
 process with both shards, then by two processes with one shard each, on one database
 (PostgreSQL from TEST_POSTGRES_URL or a throwaway ``.ci/postgres`` cluster; ``--sqlite`` for
 a SQLite file). A burst of ``--burst`` commands (the live benchmark's mix: status, orders,
-terrain) is sent at once, spread over the servers, ``--rounds`` times; the figure is commands
-answered per second (the burst size over the time until its last answer), best round. The
+terrain) is sent at once, spread over the servers, ``--rounds`` times after one warm-up burst; the
+figure is commands answered per second (the burst size over the time until its last
+answer), best round. The
 fake Discord runs in this process and costs CPU too: on a machine with few cores the figure
 is a lower bound of what real processes on their own cores would do.
 """
@@ -65,10 +66,12 @@ async def _measure(url: str, burst: int, rounds: int) -> dict[str, float]:
             for name in channels:
                 await set_up_battle(fleet, name)
             await fleet.bots["a"].settle()
+            await _burst(fleet, channels, burst)  # warm-up (caches, pools), not counted
             one = [await _burst(fleet, channels, burst) for _ in range(rounds)]
             figures["1 process, 2 shards"] = max(one)
             await fleet.bots["a"].stop()
             await asyncio.gather(fleet.start("a", "0"), fleet.start("b", "1"))
+            await _burst(fleet, channels, burst)  # warm-up, not counted
             two = [await _burst(fleet, channels, burst) for _ in range(rounds)]
             figures["2 processes, 1 shard each"] = max(two)
         finally:
