@@ -88,7 +88,7 @@ async def _server_revision(database_url: str, where: str) -> str | None:
             revision = found.scalar()
     except (OSError, DBAPIError) as error:
         reason = str(getattr(error, "orig", None) or error).splitlines()[0]
-        raise DatabaseRefused(f"Cannot use the database at {where}: {reason}") from None
+        raise DatabaseRefused(f"Cannot use DATABASE_URL {where}: {reason}") from None
     finally:
         await engine.dispose()
     return None if revision is None else str(revision)
