@@ -16,6 +16,7 @@ after a command), with ``?`` placeholders.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import os
 import re
@@ -179,17 +180,40 @@ class TestDatabases:
 async def _release(worker: _Worker, made: list[tuple[str, bool]]) -> None:
     for database, migrated in made:
         url = _database_url(database)
-        if migrated:
-            connection = await worker.connection(url)
+        connection = await worker.connection(url) if migrated else None
+        if connection is not None and await _at_template_revision(connection):
             await connection.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND pid <> pg_backend_pid()"
             )
             await connection.execute(await _emptying(connection))
             _emptied.append(database)
-        else:
+        else:  # empty from the start, or migrated elsewhere by the test: not reused
             await worker.forget(url)
             await _admin(worker, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+
+async def _at_template_revision(connection: Any) -> bool:
+    """Whether the database is still at the revision the template was migrated to."""
+    found = await connection.fetch(
+        "SELECT version_num FROM alembic_version WHERE to_regclass('alembic_version') IS NOT NULL"
+    )
+    revisions = [r[0] for r in found]
+    template = await connection.fetch(
+        "SELECT 1 FROM pg_database WHERE datname = $1", _template or ""
+    )
+    return bool(template) and revisions == [_head()]
+
+
+@functools.cache
+def _head() -> str:
+    from alembic.script import ScriptDirectory
+
+    from bot.db.migrate import alembic_config
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
 
 
 async def _emptying(connection: Any) -> str:

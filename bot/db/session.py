@@ -51,9 +51,9 @@ def _pool_options(url: str) -> dict[str, Any]:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
-    if parsed.get_backend_name() == "postgresql":
-        # A server restart or a dropped idle connection must not fail the next command.
-        return {"pool_pre_ping": True}
+    # PostgreSQL keeps the defaults (5 + 10). No pre-ping: it is one more round trip for every
+    # session; a connection the server dropped fails one command and SQLAlchemy then
+    # replaces the pool's connections.
     return {}
 
 
