@@ -14,9 +14,10 @@ RUN useradd --create-home --uid 10001 aide \
 WORKDIR /app
 
 # Dependencies first, read from pyproject.toml alone: this layer is rebuilt only when they
-# change, not on every code change.
+# change, not on every code change. The postgres extra (asyncpg) too: the same image runs on
+# SQLite (the default) or PostgreSQL (DATABASE_URL=postgresql+asyncpg://…, docker-compose.yml).
 COPY pyproject.toml ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
+RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres']))" > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 
@@ -31,7 +32,8 @@ RUN pip install --no-deps .
 # keeps the host's owner), then runs the bot as that user.
 COPY --chmod=755 docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 VOLUME ["/data"]
-# Healthy while the bot is connected to Discord: it touches HEARTBEAT_FILE every 30 s.
+# Healthy while the bot is connected to Discord and its database answers: it touches
+# HEARTBEAT_FILE every 30 s then (bot/health.py); docker-compose.yml uses the same check.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=120s --retries=3 \
     CMD ["python", "-m", "bot.health"]
 # `docker stop` sends SIGTERM to the bot (PID 1 through the entrypoint's exec): it finishes the

@@ -21,6 +21,10 @@ Run the Aide-de-Camp Discord bot. Settings come from the environment or a .env f
   DATABASE_URL   SQLAlchemy async URL (default sqlite+aiosqlite:///data/aide-de-camp.db)
   DEV_GUILD_ID   sync commands to this server only
   LOG_LEVEL      DEBUG, INFO, WARNING, ERROR or CRITICAL
+  LOG_FORMAT     text (default) or json: one JSON object a line
+  SHARD_COUNT    shards in all (unset: one unsharded process)
+  SHARD_IDS      this process's shards, e.g. 0,1 (default: all of SHARD_COUNT)
+  HEARTBEAT_FILE touched every 30 s while connected; `python -m bot.health` checks it
   AIDE_RULESETS  extra folders holding ruleset packages
 
   python -m bot demo --help   play a sample battle offline, no token needed
@@ -42,15 +46,19 @@ def load_settings() -> Settings:
     except ValidationError as error:
         for problem in error.errors():
             field = ".".join(str(p) for p in problem["loc"]).upper()
-            print(f"Invalid setting {field}: {problem['msg']}", file=sys.stderr)
+            message = str(problem["msg"]).removeprefix("Value error, ")
+            where = f"Invalid setting {field}" if field else "Invalid settings"
+            print(f"{where}: {message}", file=sys.stderr)
         raise SystemExit(2) from None
 
 
 async def run(settings: Settings) -> None:
     """Start the bot and keep it running until it is closed."""
-    from bot.client import AideBot  # imported late so the token check above stays instant
+    from bot.client import make_bot  # imported late so the token check above stays instant
 
-    async with AideBot(settings) as bot:
+    async with make_bot(settings) as bot:
+        if settings.shards is not None:
+            log.info("shards %s of %d", list(settings.shards[1]), settings.shards[0])
         stop_on_sigterm(bot)
         await bot.start(settings.discord_token)
 
@@ -61,11 +69,14 @@ def stop_on_sigterm(bot: Any) -> None:
     closing: list[asyncio.Task[None]] = []  # keep a reference so the task is not collected
 
     def stop() -> None:
+        if closing:
+            return  # a second signal while closing: the first close is still at work
         log.info("SIGTERM: finishing the work in progress, then stopping")
         closing.append(loop.create_task(bot.close()))
 
     with contextlib.suppress(NotImplementedError):  # Windows has no loop signal handlers
         loop.add_signal_handler(signal.SIGTERM, stop)
+        loop.add_signal_handler(signal.SIGINT, stop)  # Ctrl-C closes the same way
 
 
 def startup_failure(error: BaseException) -> tuple[str, int] | None:
@@ -145,11 +156,9 @@ def main() -> None:
         print(problem, file=sys.stderr)
         raise SystemExit(2)
     check_database_or_exit(settings)
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    if settings.log_level != "DEBUG":
-        logging.getLogger("alembic").setLevel(logging.WARNING)  # one line per plugin otherwise
+    from bot.logs import setup_logging
+
+    setup_logging(settings.log_level, settings.log_format, shards=settings.shards)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(settings))

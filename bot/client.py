@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from sqlalchemy import text
 
 import cogs
 from bot.clock import Clock, SystemClock
@@ -25,14 +26,72 @@ from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler, DueDeadline
 from bot.services import Services
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; one process at a time there
+    fcntl = None  # type: ignore[assignment]
+
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE_S = 8.0  # within the 10 s `docker stop` gives before it kills
+MIGRATION_LOCK = 0x41646D69  # the PostgreSQL advisory lock key migrations are run under
 OUTBOX_RETRY_S = 60.0  # how often results left unposted (Discord down, a failed map) are retried
 
 
 def cog_modules() -> list[str]:
     """Every module in the cogs package, found rather than listed."""
     return sorted(m.name for m in pkgutil.iter_modules(cogs.__path__, prefix="cogs."))
+
+
+# discord.py names the task that runs each command, button, menu or form it was sent.
+INTERACTION_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-modal-dispatch",
+    "discord-ui-dynamic-item",
+)
+
+
+async def drain_interactions(grace_s: float) -> int:
+    """Wait (at most ``grace_s`` seconds) for the commands and clicks being handled, so the
+    write in progress commits and its reply is sent before the gateway closes; how many
+    were left."""
+    me = asyncio.current_task()
+    tasks = {
+        t
+        for t in asyncio.all_tasks()
+        if t is not me and not t.done() and t.get_name().startswith(INTERACTION_TASKS)
+    }
+    if not tasks:
+        return 0
+    _done, pending = await asyncio.wait(tasks, timeout=grace_s)
+    return len(pending)
+
+
+async def migrate_alone(db: Database, url: str) -> None:
+    """Migrate to head, one process at a time: processes started together (shards,
+    ``docker compose up``) wait for a lock, so only the first migrates and the others find
+    the database at head. PostgreSQL: a session advisory lock; a SQLite file: an exclusive
+    ``flock`` on ``<file>.migrate-lock`` beside it."""
+    if db.engine.dialect.name != "postgresql":
+        database = db.engine.url.database
+        if not database or database == ":memory:" or fcntl is None:
+            await upgrade_to_head(url)
+            return
+        with open(f"{database}.migrate-lock", "a") as lock:  # noqa: ASYNC230 - opened once
+            await asyncio.to_thread(fcntl.flock, lock, fcntl.LOCK_EX)
+            try:
+                await upgrade_to_head(url)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+        return
+    async with db.engine.connect() as con:
+        await con.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        await con.commit()  # the lock is the session's: it outlives this transaction
+        try:
+            await upgrade_to_head(url)
+        finally:
+            await con.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            await con.commit()
 
 
 class AideBot(commands.Bot):
@@ -59,9 +118,12 @@ class AideBot(commands.Bot):
         self.clock: Clock = clock or SystemClock()
         self.db = Database.from_url(settings.database_url)
         self.services = Services.build(self.db, rng=rng, clock=self.clock)
-        self.deadlines = DeadlineScheduler(self.db, self.clock, self.on_deadline)
+        self.deadlines = DeadlineScheduler(
+            self.db, self.clock, self.on_deadline, shards=settings.shards
+        )
         self.deadlines.after_batch = self.after_deadlines
         self.services.play.armer = self.deadlines
+        self.services.outbox.shards = settings.shards  # post only our servers' results
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
         # Battles whose open question posts this process knows (it posted or looked for them);
         # for any other, questions an earlier process posted are found in the channel.
@@ -70,10 +132,11 @@ class AideBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
         self._heartbeat: asyncio.Task[None] | None = None
         self._outbox_retry: asyncio.Task[None] | None = None
+        self.db_closed = False
 
     async def setup_hook(self) -> None:
         """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
-        await upgrade_to_head(self.settings.database_url)
+        await migrate_alone(self.db, self.settings.database_url)
         self.add_dynamic_items(DecisionButton, DecisionMenu)
         for module in cog_modules():
             await self.load_extension(module)
@@ -84,8 +147,13 @@ class AideBot(commands.Bot):
         log.info("%d step results left unposted by the last run posted now", posted)
         self._outbox_retry = asyncio.create_task(self.retry_outbox_forever())
         if self.settings.heartbeat_file:
-            beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready)
+            beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready, self.database_ok)
             self._heartbeat = asyncio.create_task(beat)
+
+    async def database_ok(self) -> bool:
+        """Whether the database answers a trivial query (for the health check)."""
+        async with self.db.read() as session:
+            return (await session.scalar(text("SELECT 1"))) == 1
 
     async def on_deadline(self, due: DueDeadline) -> None:
         """A deadline came: let the services act, then tell the channel."""
@@ -133,13 +201,39 @@ class AideBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the deadlines, let a handler in flight finish, close the gateway, then the
-        database; what is left unposted goes out at the next start (the outbox)."""
+        database; what is left unposted goes out at the next start (the outbox). Closing
+        twice (SIGTERM, then the ``async with`` ending) closes once."""
+        if self.db_closed:
+            return
         self.deadlines.shutdown()
         for task in (self._heartbeat, self._outbox_retry):
             if task is not None:
                 task.cancel()
-        left = await self.deadlines.drain(SHUTDOWN_GRACE_S)
-        if left:
-            log.warning("%d deadline handlers still running at shutdown", left)
+        left_deadlines, left_commands = await asyncio.gather(
+            self.deadlines.drain(SHUTDOWN_GRACE_S), drain_interactions(SHUTDOWN_GRACE_S)
+        )
+        if left_deadlines or left_commands:
+            log.warning(
+                "still running at shutdown: %d deadline handlers, %d commands",
+                left_deadlines,
+                left_commands,
+            )
         await super().close()
-        await self.db.dispose()
+        if not self.db_closed:
+            self.db_closed = True
+            await self.db.dispose()
+        log.info("closed: gateway and database")
+
+
+class ShardedAideBot(AideBot, commands.AutoShardedBot):
+    """The same bot on several gateway shards (``SHARD_COUNT``, ``SHARD_IDS``): discord.py's
+    AutoShardedBot opens one connection per shard; the deadline scheduler keeps to the
+    servers of these shards."""
+
+
+def make_bot(settings: Settings, **kwargs: Any) -> AideBot:
+    """The bot the settings ask for: sharded when ``SHARD_COUNT`` is set."""
+    if settings.shards is None:
+        return AideBot(settings, **kwargs)
+    count, ids = settings.shards
+    return ShardedAideBot(settings, shard_count=count, shard_ids=list(ids), **kwargs)

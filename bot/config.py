@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/aide-de-camp.db"
 
@@ -28,6 +30,70 @@ class Settings(BaseSettings):
     heartbeat_file: str = Field(
         default="", description="A file touched every 30 s while connected (for health checks)."
     )
+    log_format: str = Field(default="text", description="text, or json: one JSON object a line.")
+    shard_count: int | None = Field(
+        default=None, description="Shards the bot runs on in all (unset: one process, unsharded)."
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None, description="The shards this process runs, e.g. 0,1 (default: all of them)."
+    )
+
+    @field_validator("log_format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        if value.strip().lower() not in ("text", "json"):
+            raise ValueError("must be text or json")
+        return value.strip().lower()
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _blank_count_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        """``0,2,3`` (or ``0 2 3``) from the environment; blank is unset."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (value,)
+        if not isinstance(value, str):
+            return value
+        parts = [p for p in re.split(r"[,\s]+", value.strip()) if p]
+        if not parts:
+            return None
+        if not all(p.isdigit() for p in parts):
+            raise ValueError(f"must be shard numbers separated by commas, e.g. 0,1 (not {value!r})")
+        return tuple(int(p) for p in parts)
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        count, ids = self.shard_count, self.shard_ids
+        if count is not None and count < 1:
+            raise ValueError("SHARD_COUNT must be at least 1")
+        if ids is None:
+            return self
+        if count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (how many shards there are in all)")
+        if not ids:
+            raise ValueError("SHARD_IDS names no shard")
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"SHARD_IDS names shard {', '.join(map(str, twice))} twice")
+        outside = sorted(i for i in ids if i >= count)
+        if outside:
+            raise ValueError(
+                f"SHARD_IDS {', '.join(map(str, outside))} not below SHARD_COUNT {count} "
+                f"(shards are numbered 0 to {count - 1})"
+            )
+        self.shard_ids = tuple(sorted(ids))
+        return self
+
+    @property
+    def shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """(shard count, this process's shards), or None when the bot is not sharded."""
+        if self.shard_count is None:
+            return None
+        return self.shard_count, self.shard_ids or tuple(range(self.shard_count))
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod

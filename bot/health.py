@@ -1,7 +1,8 @@
 """Liveness for a container: the bot touches a heartbeat file; ``python -m bot.health`` checks it.
 
-The bot writes the file every ``BEAT_SECONDS`` while it is connected to Discord, so a stale or
-missing file means the process hangs or has lost the gateway. Docker's HEALTHCHECK runs this
+The bot writes the file every ``BEAT_SECONDS`` while it is connected to Discord and its
+database answers, so a stale or missing file means the process hangs, has lost the gateway
+(every one of its shards, when sharded) or cannot reach its database. Docker's HEALTHCHECK runs this
 module; it exits 0 when the last beat is recent and 1 (with one line saying why) otherwise.
 """
 
@@ -10,19 +11,32 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 BEAT_SECONDS = 30
 STALE_SECONDS = 120
 
 
-async def beat_forever(path: Path, connected: Callable[[], bool]) -> None:
-    """Touch the heartbeat file every BEAT_SECONDS while ``connected()`` says so."""
+async def beat_forever(
+    path: Path,
+    connected: Callable[[], bool],
+    database_ok: Callable[[], Awaitable[bool]] | None = None,
+) -> None:
+    """Touch the heartbeat file every BEAT_SECONDS while ``connected()`` says so and
+    ``database_ok()`` (if given) answers True within the beat."""
     while True:
-        if connected():
+        if connected() and (database_ok is None or await _answers(database_ok)):
             path.touch()  # noqa: ASYNC240 - a microsecond, every 30 s
         await asyncio.sleep(BEAT_SECONDS)
+
+
+async def _answers(check: Callable[[], Awaitable[bool]]) -> bool:
+    """Whether the check says yes within ``BEAT_SECONDS`` (an error or a hang is a no)."""
+    try:
+        return await asyncio.wait_for(check(), BEAT_SECONDS)
+    except Exception:
+        return False
 
 
 def problem(path: Path, now: float | None = None) -> str | None:

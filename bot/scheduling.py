@@ -14,6 +14,14 @@ fired only after its handler ran, and handlers are idempotent (a step resolves o
 battle is still at that stage), so a crash between the two fires it again harmlessly rather
 than losing it. A reminder is the other way round: the claim marks it fired, so a restart
 never posts it twice (a lost reminder costs less than a repeated ping).
+
+Sharded (``shards``: the shard count and this process's shards), a process arms and fires
+only the deadlines of servers on its shards (Discord's ``(guild_id >> 22) % shard_count``);
+a process started with the shards of one that died fires their overdue deadlines at start-up.
+Two processes that still race for one deadline (a shard moving while its old process runs)
+both claim it, and the handler's own conditional update decides: ``PlayService.resolve_stage``
+marks a step's deadline fired in the transaction that resolves it, only if it is still
+pending, and a reminder's claim is that update itself.
 """
 
 from __future__ import annotations
@@ -28,12 +36,13 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
-from sqlalchemy import case, or_, select, update
+from sqlalchemy import ColumnElement, case, or_, select, update
 
 from bot.clock import Clock
 from bot.db.models import Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
 from bot.services.battle_state import FIRING
+from bot.shards import Shards, battles_on
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(minutes=1)
@@ -62,6 +71,11 @@ class DueDeadline:
 Handler = Callable[[DueDeadline], Awaitable[None]]
 
 
+def on_shards(shards: Shards) -> ColumnElement[bool]:
+    """Whether a deadline's server is on these shards, as a condition on the deadline row."""
+    return Deadline.battle_id.in_(battles_on(shards))
+
+
 def _due(row: Deadline) -> DueDeadline:
     return DueDeadline(row.id, row.battle_id, row.stage, row.kind, row.due_at, dict(row.note))
 
@@ -69,10 +83,18 @@ def _due(row: Deadline) -> DueDeadline:
 class DeadlineScheduler:
     """Arms pending deadline rows on an in-memory APScheduler and fires them through a handler."""
 
-    def __init__(self, db: Database, clock: Clock, handler: Handler) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        handler: Handler,
+        *,
+        shards: Shards | None = None,
+    ) -> None:
         self.db = db
         self.clock = clock
         self.handler = handler
+        self.shards = shards  # (count, ours): only our servers' deadlines; None: every one
         # Deadlines claimed and not yet handled, each with its outcome (whether it was handled).
         self._running: dict[int, asyncio.Future[bool]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()  # handlers in flight, awaited at shutdown
@@ -108,12 +130,17 @@ class DeadlineScheduler:
                     select(Deadline.id, Deadline.due_at).where(
                         Deadline.status == DeadlineStatus.PENDING,
                         Deadline.due_at <= self.clock.now() + HORIZON,
+                        *self._ours(),
                     )
                 )
             ).all()
         for deadline_id, due_at in rows:
             self.arm(deadline_id, due_at)
         return len(rows)
+
+    def _ours(self) -> tuple[ColumnElement[bool], ...]:
+        """The condition that keeps to this process's shards (none when unsharded)."""
+        return () if self.shards is None else (on_shards(self.shards),)
 
     def shutdown(self) -> None:
         """Stop firing; the rows stay and are armed again at the next start."""
@@ -191,7 +218,7 @@ class DeadlineScheduler:
                 rows = (
                     await session.scalars(
                         select(Deadline)
-                        .where(Deadline.status == DeadlineStatus.PENDING, wanted)
+                        .where(Deadline.status == DeadlineStatus.PENDING, wanted, *self._ours())
                         .order_by(Deadline.due_at, Deadline.id)
                     )
                 ).all()

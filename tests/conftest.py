@@ -1,4 +1,5 @@
-"""Shared fixtures: a real, migrated SQLite file per test and the services over it."""
+"""Shared fixtures: a real, migrated database per test (a SQLite file, or a PostgreSQL database
+with ``TEST_POSTGRES_URL``: see tests/databases.py) and the services over it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from bot.services import Services
 from bot.services.campaigns import Place
 from rules_core import registry
 from rules_core.plugin import Rules
+from tests.databases import TestDatabases, drop_template, postgres_url
 
 GUILD = 1000
 CHANNEL = 2000
@@ -27,10 +29,31 @@ BOB = 22
 OUTSIDER = 99
 
 
+def pytest_report_header() -> str:
+    """Say which database the run uses."""
+    server = postgres_url()
+    return f"databases: PostgreSQL at {server}" if server else "databases: SQLite files"
+
+
+def pytest_sessionfinish() -> None:
+    """Drop the migrated PostgreSQL template, if one was made."""
+    drop_template()
+
+
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    """A URL for a fresh SQLite file in the test's own folder."""
-    return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+def databases(tmp_path: Path) -> Iterator[TestDatabases]:
+    """The test's databases by name (SQLite files in its folder, or PostgreSQL databases
+    dropped afterwards)."""
+    made = TestDatabases(tmp_path)
+    yield made
+    made.drop()
+
+
+@pytest.fixture
+def db_url(request: pytest.FixtureRequest, databases: TestDatabases) -> str:
+    """The URL of the test's fresh database: an empty one, or on PostgreSQL one migrated
+    already when the test also uses ``db`` (which migrates it anyway)."""
+    return databases.url("test.db", migrated="db" in request.fixturenames)
 
 
 @pytest.fixture

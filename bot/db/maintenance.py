@@ -1,14 +1,20 @@
-"""Backing up the SQLite database and checking it at start-up, before anything writes to it."""
+"""Backing up the SQLite database and checking the database at start-up, before anything writes
+to it (a SQLite file's integrity, and on both kinds a migration revision we know)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from bot.db.migrate import alembic_config
+from bot.db.session import create_engine
 
 SQLITE_PREFIX = "sqlite+aiosqlite:///"
 
@@ -42,7 +48,13 @@ def backup(database_url: str, target: Path) -> int:
 
 
 def check_database(database_url: str) -> None:
-    """Refuse, with one clear line, a database file that is empty, corrupt or newer than us."""
+    """Refuse, with one clear line, a database file that is empty, corrupt or newer than us, or
+    a PostgreSQL database that cannot be reached or is newer than us. Called before the bot's
+    event loop starts."""
+    if make_url(database_url).get_backend_name() == "postgresql":
+        where = make_url(database_url).render_as_string(hide_password=True)
+        _refuse_newer(where, asyncio.run(_server_revision(database_url, where)))
+        return
     path = sqlite_path(database_url)
     if path is None or not path.exists():
         return  # a missing file is a new database, created by the first migration
@@ -51,13 +63,35 @@ def check_database(database_url: str) -> None:
             f"{path} is an empty file, not a database: delete it to start a new database, "
             "or restore a backup over it."
         )
-    revision = _checked_revision(path)
+    _refuse_newer(str(path), _checked_revision(path))
+
+
+def _refuse_newer(where: str, revision: str | None) -> None:
     known = {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
     if revision is not None and revision not in known:
         raise DatabaseRefused(
-            f"{path} was written by a newer Aide-de-Camp (migration {revision}); "
+            f"{where} was written by a newer Aide-de-Camp (migration {revision}); "
             "run that version or restore a backup made with this one."
         )
+
+
+async def _server_revision(database_url: str, where: str) -> str | None:
+    """The migration revision of a PostgreSQL database; None for an empty one."""
+    engine = create_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            if not await connection.run_sync(
+                lambda sync: inspect(sync).has_table("alembic_version")
+            ):
+                return None
+            found = await connection.exec_driver_sql("SELECT version_num FROM alembic_version")
+            revision = found.scalar()
+    except (OSError, DBAPIError) as error:
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        raise DatabaseRefused(f"Cannot use DATABASE_URL {where}: {reason}") from None
+    finally:
+        await engine.dispose()
+    return None if revision is None else str(revision)
 
 
 def _checked_revision(path: Path) -> str | None:

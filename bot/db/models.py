@@ -15,6 +15,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -101,7 +102,7 @@ class Membership(Base):
     side: Mapped[str | None] = mapped_column(String(50))
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     # Calls to arms also by direct message (``/campaign dm``); off until the member opts in.
-    dm_calls: Mapped[bool] = mapped_column(default=False, server_default=text("0"))
+    dm_calls: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     campaign: Mapped[Campaign] = relationship(back_populates="members")
 
@@ -291,7 +292,7 @@ class PlannedOrder(Base):
     kind: Mapped[str] = mapped_column(String(40))
     params: Mapped[dict[str, Any]] = mapped_column(JSON)
     summary: Mapped[str] = mapped_column(String(400))
-    consult: Mapped[bool] = mapped_column(default=False, server_default=text("0"))
+    consult: Mapped[bool] = mapped_column(default=False, server_default=false())
     submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -313,7 +314,7 @@ class TurnPlan(Base):
     called_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     called_stage: Mapped[int | None] = mapped_column(nullable=True)  # the stage it opened
     due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # the call's
-    planned: Mapped[bool] = mapped_column(default=False, server_default=text("0"))
+    planned: Mapped[bool] = mapped_column(default=False, server_default=false())
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 

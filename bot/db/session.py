@@ -1,4 +1,8 @@
-"""Engine and sessions: one session per service call, BEGIN IMMEDIATE for writes on SQLite."""
+"""Engine and sessions: one session per service call; writes take the database's write lock up
+front (BEGIN IMMEDIATE on SQLite, a transaction-level advisory lock on PostgreSQL).
+
+Everything that differs between the two dialects is here: the services' SQL is the same on
+both."""
 
 from __future__ import annotations
 
@@ -22,15 +26,21 @@ from bot.config import ensure_sqlite_folder
 BUSY_TIMEOUT_MS = 10_000
 POOL_SIZE = 20
 POOL_OVERFLOW = 20
-_BEGIN_OPTION = "sqlite_begin"
+_WRITER_OPTION = "aide_writer"
+# The PostgreSQL advisory lock every write transaction holds until it ends: writers from every
+# process take turns, as SQLite's one write lock makes them. ("ADC" + 1.)
+WRITE_LOCK_KEY = 0x41444301
 
 
 def create_engine(url: str, *, foreign_keys: bool = True, echo: bool = False) -> AsyncEngine:
-    """An async engine; on SQLite every connection gets WAL, foreign keys and a busy timeout."""
+    """An async engine; on SQLite every connection gets WAL, foreign keys and a busy timeout;
+    on PostgreSQL writers take the advisory write lock (foreign keys are always on there)."""
     ensure_sqlite_folder(url)
     engine = create_async_engine(url, echo=echo, **_pool_options(url))
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine, foreign_keys=foreign_keys)
+    elif engine.dialect.name == "postgresql":
+        _configure_postgresql(engine)
     return engine
 
 
@@ -41,6 +51,9 @@ def _pool_options(url: str) -> dict[str, Any]:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
+    # PostgreSQL keeps the defaults (5 + 10). No pre-ping: it is one more round trip for every
+    # session; a connection the server dropped fails one command and SQLAlchemy then
+    # replaces the pool's connections.
     return {}
 
 
@@ -59,8 +72,18 @@ def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
     def _on_begin(conn: Connection) -> None:
         # A deferred transaction that reads then writes can fail with "database is locked"
         # however long the timeout; writers take the lock up front instead.
-        mode = conn.get_execution_options().get(_BEGIN_OPTION, "DEFERRED")
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        writer = conn.get_execution_options().get(_WRITER_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN DEFERRED")
+
+
+def _configure_postgresql(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # READ COMMITTED lets two transactions read the same row, then both write it from
+        # what they read; one lock for every writer, held to commit or rollback, rules that
+        # out across processes as BEGIN IMMEDIATE does on SQLite. Readers never wait on it.
+        if conn.get_execution_options().get(_WRITER_OPTION, False):
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
 
 
 class Database:
@@ -68,7 +91,7 @@ class Database:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        writer = engine.execution_options(**{_BEGIN_OPTION: "IMMEDIATE"})
+        writer = engine.execution_options(**{_WRITER_OPTION: True})
         self._reader = async_sessionmaker(engine, expire_on_commit=False)
         self._writer = async_sessionmaker(writer, expire_on_commit=False)
         self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
@@ -88,11 +111,11 @@ class Database:
     async def write(self) -> AsyncIterator[AsyncSession]:
         """A session in one write transaction: committed on success, rolled back on error.
 
-        The bot's writers take turns (first come, first served) before asking SQLite for its
-        write lock: fifty at once all polling the lock left some waiting past the busy
-        timeout ("database is locked") while luckier ones went first. The busy timeout is
-        still there for other processes (a backup, a migration). A write must not open
-        another write inside it.
+        The bot's writers take turns (first come, first served) before asking the database for
+        its write lock: fifty at once all polling SQLite's lock left some waiting past the
+        busy timeout ("database is locked") while luckier ones went first. The busy timeout
+        (SQLite) and the advisory lock (PostgreSQL) are still there for other processes (a
+        backup, a migration, another shard). A write must not open another write inside it.
         """
         async with self._turn(), self._writer() as session, session.begin():
             yield session

@@ -9,8 +9,9 @@ A finished battle's end post is marked the same way: ``result["unposted"]`` unti
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, select, update
 
 from bot.clock import Clock
 from bot.db.models import Battle, BattleStatus, StageLog
@@ -20,6 +21,7 @@ from bot.services.battle_state import load_battle_by_id, view_of
 from bot.services.endings import ArmyLosses, EndReport
 from bot.services.records import record_bytes
 from bot.services.stages import StageReport, decision_view, decision_views, lost_units
+from bot.shards import Shards, battles_on
 from rules_core.events import event_from_dict
 from rules_core.render import Renderer
 from rules_core.state import BattleState
@@ -31,13 +33,18 @@ class OutboxService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        # Sharded: only the battles of servers on this process's shards (bot.scheduling).
+        self.shards: Shards | None = None
+
+    def _ours(self, battle_id: Any) -> tuple[ColumnElement[bool], ...]:
+        return () if self.shards is None else (battle_id.in_(battles_on(self.shards)),)
 
     async def pending(self) -> list[tuple[int, int]]:
         """(battle id, stage) of every result not yet posted, oldest first."""
         async with self.db.read() as session:
             rows = await session.execute(
                 select(StageLog.battle_id, StageLog.number)
-                .where(StageLog.announced_at.is_(None))
+                .where(StageLog.announced_at.is_(None), *self._ours(StageLog.battle_id))
                 .order_by(StageLog.battle_id, StageLog.number)
             )
             return [(battle_id, number) for battle_id, number in rows]
@@ -63,6 +70,7 @@ class OutboxService:
                 .where(
                     Battle.status == BattleStatus.FINISHED,
                     Battle.result["unposted"].as_boolean().is_(True),
+                    *self._ours(Battle.id),
                 )
                 .order_by(Battle.id)
             )

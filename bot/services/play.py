@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import update
 
 from bot.clock import Clock
 from bot.db.models import (
@@ -409,6 +409,9 @@ class PlayService:
         if due.kind is DeadlineKind.REMINDER:
             return await self.reminder(due.battle_id, due.stage)
         if due.kind is DeadlineKind.STEP and await self._gm_decides(due.battle_id):
+            async with self.db.write() as session:
+                if not await _take_deadline(session, due.id):
+                    return None  # another process told the GMs already
             return await self.reminder(due.battle_id, due.stage, to_gm=True)
         return await self.resolve_stage(
             due.battle_id, due.stage, trigger="deadline", deadline_id=due.id
@@ -456,12 +459,8 @@ class PlayService:
         For a deadline (``deadline_id``): only while its row is still pending (a deadline
         claimed in a batch and cancelled or moved since does nothing)."""
         async with self.db.write() as session:
-            if deadline_id is not None:
-                status = await session.scalar(
-                    select(Deadline.status).where(Deadline.id == deadline_id)
-                )
-                if status is not DeadlineStatus.PENDING:
-                    return None
+            if deadline_id is not None and not await _take_deadline(session, deadline_id):
+                return None
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage:
                 return None
@@ -749,3 +748,17 @@ def _numbered(rows: Sequence[Row], number: int | None, count: str) -> Row:
     if number is not None and not 1 <= number <= len(rows):
         raise InvalidInput(f"{count}; give 1 to {len(rows)}.")
     return rows[-1 if number is None else number - 1]
+
+
+async def _take_deadline(session: Any, deadline_id: int) -> bool:
+    """Mark a pending deadline fired inside the caller's transaction; False if it was no
+    longer pending. The conditional update is what lets exactly one of two processes racing
+    for a deadline act on it: on PostgreSQL the second waits for the first's row lock and
+    then finds the row fired; on SQLite writes are serialized. Rolled back with the caller's
+    transaction (a crash before the commit), the deadline stays pending and fires again."""
+    taken = await session.execute(
+        update(Deadline)
+        .where(Deadline.id == deadline_id, Deadline.status == DeadlineStatus.PENDING)
+        .values(status=DeadlineStatus.FIRED)
+    )
+    return bool(taken.rowcount)

@@ -20,7 +20,7 @@ def upgrade() -> None:
     """Add membership.dm_calls (off for everyone)."""
     with op.batch_alter_table("membership") as batch:
         batch.add_column(
-            sa.Column("dm_calls", sa.Boolean(), server_default=sa.text("0"), nullable=False)
+            sa.Column("dm_calls", sa.Boolean(), server_default=sa.false(), nullable=False)
         )
 
 

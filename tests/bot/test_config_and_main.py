@@ -107,7 +107,8 @@ def test_startup_failures_a_user_can_fix_are_one_line() -> None:
     [
         ("nonsense", "is not a database URL"),
         ("sqlite:///x.db", "must name an async driver"),
-        ("postgresql+asyncpg://u@h/db", "asyncpg"),
+        ("mysql+aiomysql://u@h/db", "aiomysql"),  # a driver not installed
+        ("postgresql+asyncpg://u:secret@127.0.0.1:1/db", "Cannot use DATABASE_URL"),
         ("sqlite+aiosqlite:///blocker/x.db", "a file is in the way"),
     ],
 )

@@ -1,4 +1,5 @@
-"""Persistence on a real SQLite file: pragmas, UTC datetimes, write locking."""
+"""Persistence on a real database (a SQLite file, or PostgreSQL with TEST_POSTGRES_URL):
+pragmas, UTC datetimes, write locking."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import StatementError
 
 from bot.db.models import Campaign
-from bot.db.session import Database
+from bot.db.session import WRITE_LOCK_KEY, Database
+from tests.databases import on_postgres
 
 
 async def make_campaign(db: Database, **overrides: object) -> int:
@@ -31,6 +33,7 @@ async def make_campaign(db: Database, **overrides: object) -> int:
         return campaign.id
 
 
+@pytest.mark.skipif(on_postgres(), reason="SQLite's pragmas")
 async def test_every_connection_has_wal_foreign_keys_and_timeout(db: Database) -> None:
     async with db.engine.connect() as conn:
         assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
@@ -64,7 +67,7 @@ async def test_discord_ids_beyond_32_bits_round_trip(db: Database) -> None:
 
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
-    with pytest.raises(Exception, match="FOREIGN KEY"):
+    with pytest.raises(Exception, match="(?i)FOREIGN KEY"):
         async with db.write() as session:
             await session.execute(
                 text(
@@ -114,3 +117,56 @@ async def test_failed_write_rolls_back(db: Database) -> None:
             raise RuntimeError("boom")
     async with db.read() as session:
         assert (await session.scalars(select(Campaign))).all() == []
+
+
+def test_the_database_is_the_one_the_run_asked_for(db: Database) -> None:
+    """With TEST_POSTGRES_URL the whole suite's databases are PostgreSQL ones."""
+    assert db.engine.dialect.name == ("postgresql" if on_postgres() else "sqlite")
+
+
+async def write_locks(db: Database) -> tuple[int, int]:
+    """How many hold PostgreSQL's write lock, and how many wait for it."""
+    async with db.read() as session:
+        rows = await session.execute(
+            text(
+                "SELECT granted, count(*) FROM pg_locks"
+                " WHERE locktype = 'advisory' AND objid = :key GROUP BY granted"
+            ),
+            {"key": WRITE_LOCK_KEY},
+        )
+        counts = {granted: count for granted, count in rows}
+    return counts.get(True, 0), counts.get(False, 0)
+
+
+@pytest.mark.skipif(not on_postgres(), reason="PostgreSQL's advisory write lock")
+async def test_a_write_holds_the_write_lock_until_it_ends(db_url: str, db: Database) -> None:
+    """Another process's writer (another engine, so another in-process queue) waits for the
+    first writer's commit; readers do not wait."""
+    campaign_id = await make_campaign(db)
+    other = Database.from_url(db_url)
+    order: list[str] = []
+    try:
+        async with db.write() as session:
+            await session.get(Campaign, campaign_id)  # the transaction (and lock) starts here
+            assert await write_locks(other) == (1, 0)
+
+            async def second_writer() -> None:
+                async with other.write() as session:
+                    campaign = await session.get(Campaign, campaign_id)
+                    order.append("second writer in")
+                    assert campaign is not None
+                    assert campaign.name == "Renamed"  # it saw the first writer's commit
+
+            waiting = asyncio.create_task(second_writer())
+            # Polling the server: it has no event to wait on. Readers do not queue behind writers.
+            while await write_locks(other) != (1, 1):  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+            assert order == []
+            campaign = await session.get(Campaign, campaign_id)
+            assert campaign is not None
+            campaign.name = "Renamed"
+            order.append("first writer out")
+        await waiting
+        assert order == ["first writer out", "second writer in"]
+    finally:
+        await other.dispose()

@@ -43,3 +43,34 @@ def test_main_reads_heartbeat_file(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("HEARTBEAT_FILE", "")
     assert health.main() == 1
     assert os.environ["HEARTBEAT_FILE"] == ""
+
+
+async def test_no_beat_while_the_database_does_not_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(health, "BEAT_SECONDS", 0.01)
+    beat, answers = tmp_path / "beat", [False]
+
+    async def database_ok() -> bool:
+        if not answers[0]:
+            raise OSError("connection refused")
+        return True
+
+    task = asyncio.create_task(health.beat_forever(beat, lambda: True, database_ok))
+    await asyncio.sleep(0.05)
+    assert not beat.exists()
+    answers[0] = True
+    await asyncio.sleep(0.05)
+    task.cancel()
+    assert beat.exists()
+
+
+async def test_the_bot_asks_its_database(db_url: str) -> None:
+    from bot.client import AideBot
+    from bot.config import Settings
+
+    bot = AideBot(Settings(discord_token="x", database_url=db_url))
+    try:
+        assert await bot.database_ok()
+    finally:
+        await bot.db.dispose()

@@ -3,14 +3,13 @@ rows written under an older revision carry over."""
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
+from datetime import UTC, datetime
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from bot.db.base import Base
@@ -76,41 +75,63 @@ def test_single_head() -> None:
 ORDERS_BEFORE_SEQ = "901f263a5064"  # the revision before several orders per actor
 
 
-def _file_of(db_url: str) -> str:
-    """The SQLite file a test database URL names."""
-    return db_url.split("///", 1)[1]
+PLACEHOLDERS: dict[type, object] = {
+    int: 1,
+    bool: False,
+    dict: "{}",
+    datetime: datetime(2026, 1, 1, tzinfo=UTC),
+}
 
 
-def _insert(conn: sqlite3.Connection, table: str, **given: object) -> int:
+def _insert(conn: Connection, table: str, **given: object) -> int:
     """A row with the given values and a placeholder in every other required column."""
     values = dict(given)
-    for _, name, kind, notnull, default, pk in conn.execute(f"PRAGMA table_info({table})"):
-        if notnull and default is None and not pk and name not in values:
-            values[name] = 1 if "INT" in kind.upper() else "{}" if kind == "JSON" else "x"
+    for column in inspect(conn).get_columns(table):
+        name, kind = column["name"], column["type"]
+        required = not column["nullable"] and column.get("default") is None
+        if required and name != "id" and name not in values:
+            values[name] = PLACEHOLDERS.get(kind.python_type, "x")
     names = ", ".join(values)
-    marks = ", ".join("?" for _ in values)
-    cursor = conn.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values.values()))
-    return int(cursor.lastrowid or 0)
+    marks = ", ".join(f":{name}" for name in values)
+    inserted = conn.execute(
+        text(f"INSERT INTO {table} ({names}) VALUES ({marks}) RETURNING id"), values
+    )
+    return int(inserted.scalar_one())
 
 
 async def test_existing_orders_carry_over_as_first_of_their_actor(db_url: str) -> None:
     await run_alembic(db_url, lambda cfg: command.upgrade(cfg, ORDERS_BEFORE_SEQ))
-    with closing(sqlite3.connect(_file_of(db_url))) as conn, conn:
-        campaign = _insert(conn, "campaign", status="open", settings="{}")
-        battle = _insert(conn, "battle", campaign_id=campaign, status="running", state="{}")
-        for actor in ("r1", "r2"):
-            _insert(conn, "battle_order", battle_id=battle, stage=3, actor=actor, kind="move",
-                    params='{"to": [1, 2]}', summary="moves")  # fmt: skip
+    engine = create_engine(db_url)
+    try:
 
-    await upgrade_to_head(db_url)
-    with closing(sqlite3.connect(_file_of(db_url))) as conn, conn:
-        rows = conn.execute("SELECT actor, seq, kind FROM battle_order ORDER BY id").fetchall()
-        assert rows == [("r1", 0, "move"), ("r2", 0, "move")]
-        _insert(conn, "battle_order", battle_id=battle, stage=3, actor="r1", seq=1, kind="hold",
-                params="{}", summary="holds")  # fmt: skip
+        def before(conn: Connection) -> int:
+            campaign = _insert(conn, "campaign", status="open", settings="{}")
+            battle = _insert(conn, "battle", campaign_id=campaign, status="running", state="{}")
+            for actor in ("r1", "r2"):
+                _insert(conn, "battle_order", battle_id=battle, stage=3, actor=actor,
+                        kind="move", params='{"to": [1, 2]}', summary="moves")  # fmt: skip
+            return battle
 
-    # Going back keeps each actor's first order, as the old constraint allows only one.
-    await run_alembic(db_url, lambda cfg: command.downgrade(cfg, ORDERS_BEFORE_SEQ))
-    with closing(sqlite3.connect(_file_of(db_url))) as conn:
-        rows = conn.execute("SELECT actor, kind FROM battle_order ORDER BY id").fetchall()
-        assert rows == [("r1", "move"), ("r2", "move")]
+        async with engine.begin() as conn:
+            battle = await conn.run_sync(before)
+        await engine.dispose()  # the migration below rebuilds tables
+
+        await upgrade_to_head(db_url)
+
+        def after(conn: Connection) -> list[tuple[object, ...]]:
+            found = conn.execute(text("SELECT actor, seq, kind FROM battle_order ORDER BY id"))
+            _insert(conn, "battle_order", battle_id=battle, stage=3, actor="r1", seq=1,
+                    kind="hold", params="{}", summary="holds")  # fmt: skip
+            return [tuple(row) for row in found]
+
+        async with engine.begin() as conn:
+            assert await conn.run_sync(after) == [("r1", 0, "move"), ("r2", 0, "move")]
+        await engine.dispose()
+
+        # Going back keeps each actor's first order, as the old constraint allows only one.
+        await run_alembic(db_url, lambda cfg: command.downgrade(cfg, ORDERS_BEFORE_SEQ))
+        async with engine.connect() as conn:
+            rows = await conn.execute(text("SELECT actor, kind FROM battle_order ORDER BY id"))
+            assert [tuple(row) for row in rows] == [("r1", "move"), ("r2", "move")]
+    finally:
+        await engine.dispose()

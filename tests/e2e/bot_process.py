@@ -22,6 +22,12 @@ AIDE_TEST_CRASH_AT     N > 0: SIGKILL itself at the Nth event after it is connec
                        after a commit, or just after Discord answered a request (so a post
                        Discord accepted may not yet be marked posted)
 AIDE_TEST_CRASH_LOG    a file to which the child appends the event it was killed at
+AIDE_TEST_FIRED_LOG    a file to which the child appends each deadline it handled: its id,
+                       kind, battle and whether it acted (a step resolved, a reminder sent)
+
+The bot's own settings come from the usual variables: DATABASE_URL, DEV_GUILD_ID (unset:
+commands are synced globally), SHARD_COUNT and SHARD_IDS (a sharded bot reports the last
+event of each of its shards in the status file, as ``seqs``).
 """
 
 from __future__ import annotations
@@ -158,6 +164,7 @@ async def _watch(bot: Any, clock: FileClock, status: Path, crash: Crash) -> None
         if text != caught_up:
             await bot.deadlines.run_due()
             caught_up = text
+        seqs = shard_sequences(bot)
         busy = any(
             not t.done() and t.get_name().startswith(HANDLER_TASK_PREFIXES)
             for t in asyncio.all_tasks()
@@ -165,6 +172,7 @@ async def _watch(bot: Any, clock: FileClock, status: Path, crash: Crash) -> None
         report = {
             "pid": os.getpid(),
             "seq": bot.ws.sequence if bot.ws is not None else None,
+            "seqs": seqs,
             "clock": caught_up,
             "idle": not busy and not bot.outbox_lock.locked(),
             "events": crash.total,
@@ -177,10 +185,52 @@ async def _watch(bot: Any, clock: FileClock, status: Path, crash: Crash) -> None
         await asyncio.sleep(0.01)
 
 
+def shard_sequences(bot: Any) -> dict[str, int | None]:
+    """The last event number of each shard of a sharded bot ({} when it is not sharded)."""
+    from discord import AutoShardedClient
+
+    if not isinstance(bot, AutoShardedClient):
+        return {}
+    seqs: dict[str, int | None] = {}
+    for shard_id in bot.shard_ids or range(bot.shard_count or 1):
+        try:
+            ws = bot._get_websocket(shard_id=shard_id)
+        except KeyError:  # not connected yet
+            ws = None
+        seqs[str(shard_id)] = ws.sequence if ws is not None else None
+    return seqs
+
+
+def log_fired(bot: Any, path: Path) -> None:
+    """Append a line for every deadline the bot's play service handles: who acted on what
+    (the bot's own handler then announces the outcome as usual)."""
+    from bot.services.stages import StageReport
+
+    play = bot.services.play
+    handle = play.on_deadline
+
+    async def logged(due: Any) -> Any:
+        outcome = await handle(due)
+        line = {
+            "pid": os.getpid(),
+            "deadline": due.id,
+            "battle": due.battle_id,
+            "stage": due.stage,
+            "kind": due.kind.value,
+            "resolved": isinstance(outcome, StageReport),
+            "acted": outcome is not None,
+        }
+        with path.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        return outcome
+
+    play.on_deadline = logged
+
+
 async def run_bot() -> None:
     """One bot process: until SIGTERM (a graceful close) or SIGKILL."""
     from bot.__main__ import stop_on_sigterm
-    from bot.client import AideBot
+    from bot.client import make_bot
     from bot.config import Settings
 
     env = os.environ
@@ -192,11 +242,20 @@ async def run_bot() -> None:
     settings = Settings(
         discord_token="fake-token",
         database_url=env["DATABASE_URL"],
-        dev_guild_id=int(env["DEV_GUILD_ID"]),
+        dev_guild_id=env.get("DEV_GUILD_ID") or None,
         log_level="WARNING",
+        shard_count=env.get("SHARD_COUNT") or None,
+        shard_ids=env.get("SHARD_IDS") or None,
     )
-    bot = AideBot(settings, clock=clock, rng=random.Random(1415), guild_ready_timeout=0.05)
+    bot = make_bot(settings, clock=clock, rng=random.Random(1415), guild_ready_timeout=0.05)
     crash.posting = bot.outbox_lock
+
+    async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+        """The fake Discord has no IDENTIFY rate limit: no 5 s between a process's shards."""
+
+    bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
+    if env.get("AIDE_TEST_FIRED_LOG"):
+        log_fired(bot, Path(env["AIDE_TEST_FIRED_LOG"]))
     async with bot:
         stop_on_sigterm(bot)  # production's handler: SIGTERM closes gracefully
         watcher = asyncio.create_task(watch(bot, clock, Path(env["AIDE_TEST_STATUS_FILE"]), crash))

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from discord.ext import commands
 
+from tests.databases import TestDatabases
 from tests.e2e.fake_clock import FakeClock
 from tests.e2e.fake_discord import World
 from tests.e2e.harness import Harness
@@ -43,8 +44,9 @@ async def make_harness() -> AsyncIterator[MakeHarness]:
 
 
 @pytest.fixture
-def make_aide(make_harness: MakeHarness, tmp_path: Path, clock: FakeClock) -> MakeHarness:
-    """Start the real Aide-de-Camp (real cogs, a SQLite file in tmp_path) against the fake."""
+def make_aide(make_harness: MakeHarness, databases: TestDatabases, clock: FakeClock) -> MakeHarness:
+    """Start the real Aide-de-Camp (real cogs, the test's database ``db_name``: a SQLite file
+    in tmp_path, or a PostgreSQL database) against the fake."""
     if not (ROOT / "bot" / "client.py").exists():
         pytest.skip("bot/client.py has not landed yet")
     from bot.client import AideBot, cog_modules
@@ -57,9 +59,10 @@ def make_aide(make_harness: MakeHarness, tmp_path: Path, clock: FakeClock) -> Ma
         world: World | None = None, db_name: str = "aide.db", bot_class: type = AideBot
     ) -> Harness:
         world = world or World()
+        database_url = databases.url(db_name, migrated=True)
         settings = Settings(
             discord_token="fake-token",
-            database_url=f"sqlite+aiosqlite:///{tmp_path / db_name}",
+            database_url=database_url,
             dev_guild_id=world.guild_id,
             log_level="INFO",
         )
@@ -68,7 +71,9 @@ def make_aide(make_harness: MakeHarness, tmp_path: Path, clock: FakeClock) -> Ma
             rng = random.Random(1415)
             return bot_class(settings, clock=clock, rng=rng, guild_ready_timeout=0.05)
 
-        return await make_harness(build, world, clock)
+        harness = await make_harness(build, world, clock)
+        harness.database_url = database_url
+        return harness
 
     return make
 

@@ -24,6 +24,9 @@ from tests.e2e.fake_discord.interactions import (
 from tests.e2e.fake_discord.world import FakeChannel
 
 TIMEOUT = 5.0
+# Start-up (migrations checked, the database opened, the gateway joined): a guard against a
+# hang, not a latency check; on PostgreSQL on a busy machine it can take longer than TIMEOUT.
+READY_TIMEOUT = 30.0
 RESPONSE_DEADLINE = 3.0  # Discord fails an interaction not answered within 3 s
 HANDLER_TASK_PREFIXES = (
     "CommandTree-invoker",
@@ -148,6 +151,7 @@ class Harness:
     ) -> None:
         """Prepare; call start() (or use the fixture) to run. clock: the FakeClock the bot got."""
         self.clock = clock
+        self.database_url = ""  # the bot's database, when the harness runs Aide-de-Camp
         self.fake = FakeDiscord(world)
         self.world = self.fake.world
         self.bot_factory = bot_factory
@@ -205,12 +209,14 @@ class Harness:
         self.bot_task.add_done_callback(lambda _: self.fake.notify())
         ready = asyncio.create_task(self.bot.wait_until_ready())
         done, _ = await asyncio.wait(
-            {self.bot_task, ready}, timeout=self.timeout, return_when="FIRST_COMPLETED"
+            {self.bot_task, ready},
+            timeout=max(self.timeout, READY_TIMEOUT),
+            return_when="FIRST_COMPLETED",
         )
         if ready not in done:
             ready.cancel()
             self.check()
-            raise AssertionError(f"bot not ready after {self.timeout}s")
+            raise AssertionError(f"bot not ready after {max(self.timeout, READY_TIMEOUT)}s")
         self.check()
 
     async def stop_bot(self) -> None:

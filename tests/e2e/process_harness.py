@@ -1,5 +1,6 @@
 """Drive the real bot running in another process (tests/e2e/bot_process.py) through the fake
-Discord, kill it with SIGKILL at chosen points, and restart it on the same SQLite file."""
+Discord, kill it with SIGKILL at chosen points, and restart it on the same database (a SQLite
+file, or a PostgreSQL database with TEST_POSTGRES_URL)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import contextlib
 import json
 import os
 import signal
-import sqlite3
 import sys
 import time
 from dataclasses import dataclass, field
@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from tests.databases import TestDatabases, query, sqlite_file
 from tests.e2e.fake_clock import DEFAULT_START
 from tests.e2e.fake_discord import BotMessage, FakeDiscord, FakeUser, World
 from tests.e2e.fake_discord.interactions import Upload, command_interaction, component_interaction
@@ -45,12 +46,26 @@ class Outcome:
 class ProcessBot:
     """A fork server for bot processes, a fake Discord that outlives them, a clock file."""
 
-    def __init__(self, workdir: Path, world: World, seed: bytes) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        world: World,
+        seed: bytes,
+        *,
+        fake: FakeDiscord | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``fake``: a fake Discord shared with other bot processes (started and stopped by
+        its owner); ``env``: variables added to (or replacing) the bot's, e.g. SHARD_IDS or
+        another DATABASE_URL ("" for DEV_GUILD_ID syncs commands globally)."""
         self.workdir = workdir
         self.world = world
         self.seed = seed
-        self.fake = FakeDiscord(world)
-        self.db_path = workdir / "aide.db"
+        self.owns_fake = fake is None
+        self.fake = fake or FakeDiscord(world)
+        self.env = dict(env or {})
+        self.databases = TestDatabases(workdir)
+        self.database_url = self.databases.url("aide.db")
         self.clock_file = workdir / "clock.txt"
         self.status_file = workdir / "status.json"
         self.crash_log = workdir / "crashes.jsonl"
@@ -67,7 +82,8 @@ class ProcessBot:
     # -- lifecycle -------------------------------------------------------------------
     async def open(self) -> None:
         """Start the fake Discord and the fork server (which imports the bot once)."""
-        await self.fake.start()
+        if self.owns_fake:
+            await self.fake.start()
         self._write_clock()
         log = self.log_file.open("ab")
         self.server = await asyncio.create_subprocess_exec(
@@ -95,6 +111,12 @@ class ProcessBot:
         """Stop the bot gracefully (SIGTERM), the fork server and the fake."""
         with contextlib.suppress(Exception):
             await self.stop()
+        try:
+            await self._close_server()
+        finally:
+            self.databases.drop()
+
+    async def _close_server(self) -> None:
         if self.server is not None:
             assert self.server.stdin is not None
             self.server.stdin.close()
@@ -105,7 +127,8 @@ class ProcessBot:
                 await self.server.wait()
         if self._reader is not None:
             self._reader.cancel()
-        await self.fake.stop()
+        if self.owns_fake:
+            await self.fake.stop()
 
     async def start(self, crash_at: int | str = 0) -> bool:
         """Start a bot process (killed at its ``crash_at``-th event if > 0, see bot_process;
@@ -120,8 +143,9 @@ class ProcessBot:
             "AIDE_TEST_SEED": self.seed.hex(),
             "AIDE_TEST_CRASH_AT": str(crash_at),
             "AIDE_TEST_CRASH_LOG": str(self.crash_log),
-            "DATABASE_URL": f"sqlite+aiosqlite:///{self.db_path}",
+            "DATABASE_URL": self.database_url,
             "DEV_GUILD_ID": str(self.world.guild_id),
+            **self.env,
         }
         self._exited = asyncio.Event()
         self.server.stdin.write((json.dumps({"env": env}) + "\n").encode())
@@ -159,19 +183,21 @@ class ProcessBot:
         except (FileNotFoundError, json.JSONDecodeError):
             return {}
 
-    async def settle(self, seq: int = 0) -> None:
-        """Wait until the running bot took gateway event ``seq``, caught up with the clock and
-        handles nothing more; BotDied if it ended first."""
+    async def settle(self, seq: int = 0, shard: int = 0) -> None:
+        """Wait until the running bot took gateway event ``seq`` (of ``shard`` when it is
+        sharded), caught up with the clock and handles nothing more; BotDied if it ended
+        first."""
         deadline = time.monotonic() + SETTLE_TIMEOUT
         pid = self.pid
         while True:
             if self.pid != pid or self.pid is None:
                 raise BotDied
             s = self.status()
+            took = (s.get("seqs") or {}).get(str(shard)) if s.get("seqs") else s.get("seq")
             if (
                 s.get("pid") == pid
                 and s.get("idle")
-                and (s.get("seq") or 0) >= seq
+                and (took or 0) >= seq
                 and s.get("clock") == self.now.isoformat()
             ):
                 return
@@ -189,10 +215,10 @@ class ProcessBot:
         except AssertionError as gone:  # the gateway closed: the process is going down
             await asyncio.wait_for(self._exited.wait(), SETTLE_TIMEOUT)
             raise BotDied from gone
-        seq = self.fake.gateway.seq
+        seq, shard = self.fake.gateway.seq, self.fake.gateway.last_shard
         died = False
         try:
-            await self.settle(seq)
+            await self.settle(seq, shard)
         except BotDied:
             died = True
         messages = ([record.original] if record.original else []) + [
@@ -219,12 +245,17 @@ class ProcessBot:
 
     async def advance_to(self, when: datetime) -> None:
         """Move the clock to ``when``; the bot fires what is due (BotDied if it dies so)."""
-        assert when >= self.now, "time only moves forward"
-        self.now = when
-        self._write_clock()
+        self.set_clock(when)
         if self.pid is None:
             raise BotDied
         await self.settle(0)
+
+    def set_clock(self, when: datetime) -> None:
+        """Move the clock to ``when`` without waiting (several bots move at once, then each
+        is settled)."""
+        assert when >= self.now, "time only moves forward"
+        self.now = when
+        self._write_clock()
 
     @staticmethod
     def upload(filename: str, data: str) -> Upload:
@@ -237,14 +268,16 @@ class ProcessBot:
         return [m for m in self.fake.channel_messages(channel.id) if m.kind == "channel"]
 
     def read(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        """Rows from the database file, read-only, while the bot may be running."""
-        if not self.db_path.exists():
+        """Rows from the database, read-only, while the bot may be running."""
+        file = sqlite_file(self.database_url)
+        if file is not None and not file.exists():
             return []
-        with contextlib.closing(sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)) as con:
-            try:
-                return [tuple(r) for r in con.execute(sql, args)]
-            except sqlite3.OperationalError:  # no tables yet
+        try:
+            return query(self.database_url, sql, *args)
+        except Exception as error:  # no tables yet (sqlite3's and asyncpg's own errors)
+            if "no such table" in str(error) or "does not exist" in str(error):
                 return []
+            raise
 
     def where(self) -> tuple[Any, ...]:
         """Where play stands: how many campaigns, members, armies and battles; the last

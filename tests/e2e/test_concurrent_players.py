@@ -22,14 +22,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sqlite3
-from contextlib import closing
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.databases import query
 from tests.e2e.conftest import MakeHarness
 from tests.e2e.fake_discord import FakeUser, World
 from tests.e2e.fake_discord.interactions import command_interaction
@@ -82,19 +80,15 @@ async def act(h: Harness, user: FakeUser, where: FakeChannel, command: str, **va
     return InteractionResult(record)
 
 
-def battle_rows(db: Path) -> tuple[dict[str, Any], int]:
+def battle_rows(db: str) -> tuple[dict[str, Any], int]:
     """The battle's state and stage."""
-    with closing(sqlite3.connect(db)) as con:
-        state, stage = con.execute("SELECT state, stage FROM battle").fetchone()
-        return json.loads(state), stage
+    ((state, stage),) = query(db, "SELECT state, stage FROM battle")
+    return json.loads(state), stage
 
 
-def stored_orders(db: Path, stage: int) -> dict[str, tuple[str, dict]]:
+def stored_orders(db: str, stage: int) -> dict[str, tuple[str, dict]]:
     """The orders stored for a stage: actor → (kind, params)."""
-    with closing(sqlite3.connect(db)) as con:
-        rows = con.execute(
-            "SELECT actor, kind, params FROM battle_order WHERE stage = ?", (stage,)
-        ).fetchall()
+    rows = query(db, "SELECT actor, kind, params FROM battle_order WHERE stage = ?", stage)
     found: dict[str, tuple[str, dict]] = {}
     for actor, kind, params in rows:
         assert actor not in found, f"two orders stored for {actor}"
@@ -143,7 +137,7 @@ def script(side: str, i: int) -> list[tuple[str, tuple[float, float] | None]]:
 
 
 async def test_fifty_players_deadline_and_force_on_one_battle(
-    make_aide: MakeHarness, tmp_path: Path
+    make_aide: MakeHarness,
 ) -> None:
     world = World()
     extra = [FakeUser(f"p{n:02d}", f"Player {n}") for n in range(2 * PER_SIDE - 2)]
@@ -153,7 +147,7 @@ async def test_fifty_players_deadline_and_force_on_one_battle(
     where = h.channel("hundred-years")
     players = {"Red": [h.alice, *extra[: PER_SIDE - 1]], "Blue": [h.bob, *extra[PER_SIDE - 1 :]]}
     await set_up(h, where, players)
-    db = tmp_path / "aide.db"
+    db = h.database_url
     _, deploy_stage = battle_rows(db)
     assert reports(h, where) == []
 
@@ -222,10 +216,7 @@ async def test_fifty_players_deadline_and_force_on_one_battle(
         assert len(posted) == 2, (forced, [r.embeds[0]["title"] for r in posted])
     state, stage = battle_rows(db)
     assert stage > deploy_stage
-    with closing(sqlite3.connect(db)) as con:
-        deploys = con.execute(
-            "SELECT count(*) FROM battle_order WHERE stage > ?", (deploy_stage,)
-        ).fetchone()[0]
+    ((deploys,),) = query(db, "SELECT count(*) FROM battle_order WHERE stage > ?", deploy_stage)
     assert deploys == 0, "no order of a later step came from a placement"
 
     # The last acknowledged change wins, in the stored orders and on the table.

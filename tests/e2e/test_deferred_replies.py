@@ -10,7 +10,6 @@ no row may have changed yet. The command then ends in its answer; a refusal stay
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +25,7 @@ OTHER_ARMY = {**RED, "name": "Second Host"}
 
 
 async def first_response_before_work(
-    h: Harness, db: Path, user: FakeUser, command: str, where: str = "hundred-years",
+    h: Harness, db: str, user: FakeUser, command: str, where: str = "hundred-years",
     **options: Any,
 ) -> tuple[InteractionResult, bool]:  # fmt: skip
     """Run a command (in channel ``where``); assert no row had changed when Discord got its
@@ -48,8 +47,8 @@ async def first_response_before_work(
     return answer, rows(db) != before
 
 
-async def test_orders_are_deferred_before_they_are_stored(aide: Harness, tmp_path: Path) -> None:
-    h, db = aide, tmp_path / "aide.db"
+async def test_orders_are_deferred_before_they_are_stored(aide: Harness) -> None:
+    h, db = aide, aide.database_url
     await set_up_battle(h, h.channel("hundred-years"))
     await h.slash(h.gm, "battle start", channel=h.channel("hundred-years"))
 
@@ -81,8 +80,8 @@ async def test_orders_are_deferred_before_they_are_stored(aide: Harness, tmp_pat
         assert len([m for m in answer.messages if not m.deleted]) == 1, answer
 
 
-async def test_deployment_is_deferred_before_it_is_stored(aide: Harness, tmp_path: Path) -> None:
-    h, db = aide, tmp_path / "aide.db"
+async def test_deployment_is_deferred_before_it_is_stored(aide: Harness) -> None:
+    h, db = aide, aide.database_url
     await battle_not_deployed(h, h.channel("hundred-years"))
     placed, wrote = await first_response_before_work(
         h, db, h.alice, "battle deploy", unit="Red Horse", at="32,10"

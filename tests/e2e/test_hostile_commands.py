@@ -21,7 +21,6 @@ import random
 import resource
 import tracemalloc
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +29,7 @@ from hypothesis import strategies as st
 
 from bot.client import AideBot
 from bot.config import Settings
+from tests.databases import TestDatabases
 from tests.e2e.fake_clock import FakeClock
 from tests.e2e.fake_discord import World
 from tests.e2e.harness import Harness
@@ -88,17 +88,18 @@ def value_of(option: dict, h: Harness) -> st.SearchStrategy[Any]:
 
 
 @pytest.fixture(scope="module")
-def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Harness, Path]]:
+def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Harness, str]]:
     """One bot and battle for every example, on a loop of its own (Hypothesis runs the
     examples synchronously; the loop runs each interaction to its end)."""
     import bot.services.battles
 
     loop = asyncio.new_event_loop()
-    db = tmp_path_factory.mktemp("hostile") / "aide.db"
+    databases = TestDatabases(tmp_path_factory.mktemp("hostile"))
+    db = databases.url("aide.db", migrated=True)
     world, clock = World(), FakeClock()
     settings_ = Settings(
         discord_token="fake-token",
-        database_url=f"sqlite+aiosqlite:///{db}",
+        database_url=db,
         dev_guild_id=world.guild_id,
         log_level="INFO",
     )
@@ -134,6 +135,7 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Harn
             task.cancel()
         loop.run_until_complete(asyncio.sleep(0))
         loop.close()
+        databases.drop()
         bot.services.battles.new_seed = seed
         sent = tried["gm"] + tried["alice"] + tried["outsider"]
         print(
@@ -152,7 +154,7 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Harn
 )
 @given(data=st.data())
 def test_every_command_survives_hostile_values(
-    battle: tuple[Any, Harness, Path], data: st.DataObject
+    battle: tuple[Any, Harness, str], data: st.DataObject
 ) -> None:
     loop, h, db = battle
     commands = leaves(h.synced_commands())

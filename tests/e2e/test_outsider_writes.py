@@ -12,11 +12,9 @@ answer fits Discord's 2,000 characters.
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing
-from pathlib import Path
 from typing import Any
 
+from tests.databases import snapshot
 from tests.e2e.conftest import MakeHarness
 from tests.e2e.fake_discord import FakeUser, World
 from tests.e2e.harness import Harness
@@ -71,15 +69,13 @@ def sample(h: Harness, option: dict) -> Any:
     raise AssertionError(f"no sample for option type {kind} ({option['name']})")
 
 
-def rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+def rows(database_url: str) -> dict[str, list[str]]:
     """Every row of every table."""
-    with closing(sqlite3.connect(db)) as con:
-        tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {t: sorted(map(repr, con.execute(f"SELECT * FROM {t}"))) for t in tables}
+    return snapshot(database_url)
 
 
 async def test_no_command_lets_someone_without_a_seat_change_anything(
-    make_aide: MakeHarness, tmp_path: Path
+    make_aide: MakeHarness,
 ) -> None:
     world = World()
     other_gm = FakeUser("olga", "Olga of another campaign")
@@ -102,16 +98,16 @@ async def test_no_command_lets_someone_without_a_seat_change_anything(
             if path in FOR_OUTSIDERS:
                 continue
             values = {o["name"]: sample(h, o) for o in options if o.get("required")}
-            before = rows(tmp_path / "aide.db")
+            before = rows(h.database_url)
             answer = await h.slash(user, path, channel=where, **values)
-            assert rows(tmp_path / "aide.db") == before, f"/{path} by {user.username}: {answer}"
+            assert rows(h.database_url) == before, f"/{path} by {user.username}: {answer}"
             assert all(len(m.content) <= 2000 for m in answer.messages), (path, answer)
             tried += 1
     print(f"\n{tried} commands tried by someone without a seat; no row changed")
 
 
 async def test_gm_commands_change_nothing_for_players_and_observers(
-    make_aide: MakeHarness, tmp_path: Path
+    make_aide: MakeHarness,
 ) -> None:
     """The /gm group and every command described "(GMs only)", by the owning player, another
     player of the same side, the other side and an observer: refused, no row changed."""
@@ -133,9 +129,9 @@ async def test_gm_commands_change_nothing_for_players_and_observers(
     for user in (h.alice, carol, h.bob, dave):
         for path, options in sorted(commands.items()):
             values = {o["name"]: sample(h, o) for o in options if o.get("required")}
-            before = rows(tmp_path / "aide.db")
+            before = rows(h.database_url)
             answer = await h.slash(user, path, channel=where, **values)
-            assert rows(tmp_path / "aide.db") == before, f"/{path} by {user.username}: {answer}"
+            assert rows(h.database_url) == before, f"/{path} by {user.username}: {answer}"
             assert answer.ephemeral, (path, user.username, answer)  # a private refusal
             assert all(len(m.content) <= 2000 for m in answer.messages), (path, answer)
             tried += 1

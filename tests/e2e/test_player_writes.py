@@ -9,7 +9,6 @@ real bot; each is refused privately and changes no row of the database.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +27,7 @@ cells: list[tuple[str, str, str]] = []  # (what of Alice's, who tried, command)
 
 
 async def refused_cell(
-    h: Harness, db: Path, what: str, user: FakeUser, command: str, **options: Any
+    h: Harness, db: str, what: str, user: FakeUser, command: str, **options: Any
 ) -> InteractionResult:
     """A command by someone not Alice, aimed at something of hers: refused privately, no row
     changed (a confirmation it asks for is pressed, and must change nothing either)."""
@@ -47,9 +46,9 @@ async def refused_cell(
 
 
 async def test_no_player_changes_another_players_army_orders_plans_or_answers(
-    aide: Harness, tmp_path: Path
+    aide: Harness,
 ) -> None:
-    h, db, where = aide, tmp_path / "aide.db", aide.channel("punic-wars")
+    h, db, where = aide, aide.database_url, aide.channel("punic-wars")
     alice, oscar, bob = h.alice, h.outsider, h.bob
     others = {"same side": oscar, "other side": bob}
     await set_up(h)

@@ -31,14 +31,15 @@ def base_interaction(
     """The envelope shared by every guild interaction."""
     world = fake.world
     member = world.members[user.id]
+    guild_id = channel.guild_id or world.guild_id  # the guild of the channel it is sent in
     return {
         "id": str(snowflake()),
         "application_id": str(world.app_id),
         "type": itype,
         "token": f"itok-{secrets.token_urlsafe(24)}",
         "version": 1,
-        "guild_id": str(world.guild_id),
-        "guild": {"id": str(world.guild_id), "locale": "en-US", "features": []},
+        "guild_id": str(guild_id),
+        "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
         "channel_id": str(channel.id),
         "channel": channel.payload(),
         "member": member.payload(permissions=world.permissions(user)),
@@ -47,7 +48,7 @@ def base_interaction(
         "locale": "en-GB",
         "guild_locale": "en-US",
         "entitlements": [],
-        "authorizing_integration_owners": {"0": str(world.guild_id)},
+        "authorizing_integration_owners": {"0": str(guild_id)},
         "context": 0,
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }

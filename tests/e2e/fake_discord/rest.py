@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 UNKNOWN_MESSAGE = {"message": "Unknown Message", "code": 10008}
 UNKNOWN_WEBHOOK = {"message": "Unknown Webhook", "code": 10015}
 UNKNOWN_CHANNEL = {"message": "Unknown Channel", "code": 10003}
+UNKNOWN_GUILD = {"message": "Unknown Guild", "code": 10004}
 CANNOT_DM = {"message": "Cannot send messages to this user", "code": 50007}
 
 
@@ -295,17 +296,51 @@ class Rest:
             return self.fake.reject(request, 404, UNKNOWN_MESSAGE)
         return await self._message_verb(request, message)
 
+    def _guild_id(self, request: web.Request) -> int | None:
+        """The guild of a /guilds/{id} route, if the bot is in it."""
+        guild_id = int(request.match_info["guild_id"])
+        return guild_id if guild_id in self.world.guilds else None
+
     async def guild(self, request: web.Request) -> web.Response:
         """GET /guilds/{id}."""
-        return json_response(self.world.guild_payload())
+        guild_id = self._guild_id(request)
+        if guild_id is None:
+            return self.fake.reject(request, 404, UNKNOWN_GUILD)
+        return json_response(self.world.guild_payload(guild_id))
 
     async def guild_channels(self, request: web.Request) -> web.Response:
         """GET /guilds/{id}/channels."""
-        return json_response([c.payload() for c in self.world.channels.values()])
+        guild_id = self._guild_id(request)
+        if guild_id is None:
+            return self.fake.reject(request, 404, UNKNOWN_GUILD)
+        channels = self.world.guild_payload(guild_id)["channels"]
+        return json_response(channels)
 
     async def guild_roles(self, request: web.Request) -> web.Response:
         """GET /guilds/{id}/roles."""
-        return json_response([r.payload() for r in self.world.roles])
+        guild_id = self._guild_id(request)
+        if guild_id is None:
+            return self.fake.reject(request, 404, UNKNOWN_GUILD)
+        return json_response([r.payload() for r in self.world.roles_of(guild_id)])
+
+    async def gateway_bot(self, request: web.Request) -> web.Response:
+        """GET /gateway/bot: where to connect and how many shards Discord recommends."""
+        return json_response(
+            {
+                "url": self.fake.gateway_url,
+                "shards": self.world.shard_count,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def gateway(self, request: web.Request) -> web.Response:
+        """GET /gateway: where to connect."""
+        return json_response({"url": self.fake.gateway_url})
 
     async def guild_member(self, request: web.Request) -> web.Response:
         """GET /guilds/{id}/members/{user_id}."""
@@ -341,6 +376,8 @@ def add_routes(app: web.Application, fake: FakeDiscord) -> None:
             (verb, "/channels/{channel_id}/messages/{message_id}", rest.channel_message)
             for verb in ("GET", "PATCH", "DELETE")
         ],
+        ("GET", "/gateway/bot", rest.gateway_bot),
+        ("GET", "/gateway", rest.gateway),
         ("GET", "/guilds/{guild_id}", rest.guild),
         ("GET", "/guilds/{guild_id}/channels", rest.guild_channels),
         ("GET", "/guilds/{guild_id}/roles", rest.guild_roles),

@@ -45,6 +45,14 @@ def snowflake() -> int:
     return ((_START_MS - DISCORD_EPOCH_MS) << 22) | next(_counter)
 
 
+def snowflake_on_shard(shard_id: int, shard_count: int) -> int:
+    """A new snowflake (for a guild) that Discord would put on this shard: its timestamp is
+    moved on by under ``shard_count`` milliseconds so that ``(id >> 22) % count`` is
+    ``shard_id``."""
+    base = _START_MS - DISCORD_EPOCH_MS
+    return ((base + (shard_id - base) % shard_count) << 22) | next(_counter)
+
+
 def iso_now() -> str:
     """The current wall time as Discord writes timestamps."""
     return datetime.now(UTC).isoformat()
@@ -219,6 +227,26 @@ class World:
         for pos, name in enumerate(("general", "hundred-years", "punic-wars")):
             self.add_channel(FakeChannel(name, self.guild_id, position=pos))
         self.dm_channels: dict[int, FakeChannel] = {}
+        # Every guild the bot is in (id -> name): this one, and any added for sharding. The
+        # same people are members of each; each has its own channels and @everyone role.
+        self.guilds: dict[int, str] = {self.guild_id: self.guild_name}
+        self.shard_count = 1  # what GET /gateway/bot recommends
+
+    def add_guild(self, name: str, channels: tuple[str, ...], *, shard: tuple[int, int]) -> int:
+        """Another guild, on shard ``shard`` = (id, count), with these text channels (names
+        unique across the world); its id."""
+        guild_id = snowflake_on_shard(*shard)
+        self.guilds[guild_id] = name
+        for pos, channel in enumerate(channels):
+            self.add_channel(FakeChannel(channel, guild_id, position=pos))
+        return guild_id
+
+    def roles_of(self, guild_id: int) -> list[FakeRole]:
+        """A guild's roles: its own @everyone (whose id is the guild's), then the shared ones."""
+        if guild_id == self.guild_id:
+            return self.roles
+        everyone = FakeRole("@everyone", MEMBER_PERMISSIONS, position=0, id=guild_id)
+        return [everyone, *self.roles[1:]]
 
     @property
     def roles(self) -> list[FakeRole]:
@@ -281,11 +309,13 @@ class World:
             return ALL_PERMISSIONS
         return value
 
-    def guild_payload(self) -> dict:
-        """The full GUILD_CREATE payload."""
+    def guild_payload(self, guild_id: int | None = None) -> dict:
+        """The full GUILD_CREATE payload (of the first guild unless another is named)."""
+        guild_id = self.guild_id if guild_id is None else guild_id
+        channels = [c for c in self.channels.values() if c.guild_id in (guild_id, None)]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild_id),
+            "name": self.guilds[guild_id],
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -295,7 +325,7 @@ class World:
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [r.payload() for r in self.roles],
+            "roles": [r.payload() for r in self.roles_of(guild_id)],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -318,7 +348,7 @@ class World:
             "member_count": len(self.members),
             "voice_states": [],
             "members": [m.payload() for m in self.members.values()],
-            "channels": [c.payload() for c in self.channels.values()],
+            "channels": [c.payload() for c in channels],
             "threads": [],
             "presences": [],
             "stage_instances": [],
