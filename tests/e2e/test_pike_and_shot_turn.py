@@ -124,7 +124,7 @@ async def test_a_turn_of_pike_and_shot_through_discord(aide: Harness, fixed_seed
 
     # Movement: both sides at once; the planned move stops in contact: the attacker.
     assert await kinds(h, h.alice, where) == {
-        "move": "Move along a path",
+        "move": "Move (to a point, or along a path)",
         "hold": "Hold",
         "return": "Return to the table after a pursuit",
     }

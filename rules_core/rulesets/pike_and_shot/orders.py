@@ -69,7 +69,19 @@ def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Ver
         target = enemy_target(state, unit, order)
         if isinstance(target, str):
             return Illegal(order, target)
-        return Preview(order, f"{unit.name} shoots at {target.name}")
+        if state.cursor.step == "combat":  # planned earlier, it is checked when Combat comes
+            problem = combat.firing_problem(state, unit, target)
+            if problem is not None:
+                return Illegal(order, problem)
+            return Preview(order, f"{unit.name} shoots at {target.name}")
+        return Preview(
+            order,
+            f"{unit.name} shoots at {target.name}",
+            (
+                "range and Firing Lane are checked when Combat comes; if it cannot fire at "
+                f"{target.name} then, it fires at the nearest enemy it can",
+            ),
+        )
     if order.kind in ("command_move", "stay"):
         return command.preview_move(state, order, params)
     return Preview(order, order.kind)

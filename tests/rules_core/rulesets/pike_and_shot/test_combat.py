@@ -64,6 +64,25 @@ def test_pike_against_mounted_and_veteran_cavalry_and_lance() -> None:
     assert combat.dice_count(lancers, enemy.with_status(cohesion="disordered"), "melee")[0] == 5
 
 
+def test_a_shoot_order_is_refused_out_of_range_in_combat_and_planned_with_a_note() -> None:
+    """In the Combat step a shot the unit cannot make is refused with the reason; planned
+    earlier (before the moves), it is taken with a note that it is checked when Combat comes."""
+    from rules_core.orders import Illegal, Preview
+    from rules_core.rulesets.pike_and_shot import orders
+    from rules_core.rulesets.pike_and_shot.rules import PikeAndShotRules
+
+    rules = PikeAndShotRules()
+    far = {FOOT: (20.0, 20.0, 0.0), ENEMY_FOOT: (20.0, 26.5, 180.0)}
+    order = Order(FOOT, "shoot", {"target": ENEMY_FOOT})
+    refused = rules.judge(at("combat", **far), order)
+    assert isinstance(refused, Illegal) and 'range is 3"' in refused.reason
+    planned = orders.preview(at("movement", **far), order, rules.parameter_values())
+    assert isinstance(planned, Preview)
+    assert any("checked when Combat comes" in note for note in planned.notes)
+    near = {FOOT: (20.0, 20.0, 0.0), ENEMY_FOOT: (20.0, 24.5, 180.0)}
+    assert isinstance(rules.judge(at("combat", **near), order), Preview)
+
+
 @pytest.mark.parametrize(
     ("changes", "shooting", "melee"),
     [
