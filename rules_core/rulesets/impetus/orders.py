@@ -130,10 +130,10 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     limit = int(float(params.get("max_moves", 4)))  # type: ignore[arg-type]
     if moves >= limit:
         return f"{unit.name} has made {moves} moves, the most in one activation"
-    if moves >= 1 and not mt.further_allowed(unit, kind, disordered):
-        return f"a {kind.replace('_', ' ')} may not be a second or further move for {unit.name}"
     if kind == "about_face":
         return None if moves == 0 else "an about face must be the first and only move"
+    if moves >= 1 and not mt.further_allowed(unit, kind, disordered):
+        return f"a {kind.replace('_', ' ')} may not be a second or further move for {unit.name}"
     length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
     if length <= 0:
         return "give the distance in H"
