@@ -26,7 +26,7 @@ GENERAL = "general"  # a modifier read from the attached general's column of the
 DT_KINDS = (
     "second_move",
     "frenzy",
-    "opportunity",
+    "reaction",
     "defensive_fire",
     "close_ranks",
     "countercharge",
@@ -44,7 +44,7 @@ DT_MODIFIERS = GridTable(
         "outside_radius": ("generic", -1, "Outside Command Radius (except S) -1"),
         "second_move.each_after_second": ("second_move", -1, "Second or more moves: For each Move after the 2nd (cumulative) -1"),
         "frenzy.fragmented": ("frenzy", -1, "Frenzy: Group charging is Fragmented -1"),
-        "opportunity.disordered": ("opportunity", -1, "Opportunity (Reaction) Charge/Fire: Disordered -1"),
+        "reaction.disordered": ("reaction", -1, "Opportunity (Reaction) Charge/Fire: Disordered -1"),
         "defensive_fire.disordered": ("defensive_fire", -1, "Defensive Fire: Disordered -1"),
         "defensive_fire.t": ("defensive_fire", 2, "Defensive Fire: Unit firing is T +2"),
         "defensive_fire.mounted": ("defensive_fire", -1, "Defensive Fire: Unit firing is Mounted -1"),
