@@ -112,7 +112,7 @@ def test_discipline_test_modifiers() -> None:
         "outside_radius": ("generic", -1),
         "second_move.each_after_second": ("second_move", -1),
         "frenzy.fragmented": ("frenzy", -1),
-        "opportunity.disordered": ("opportunity", -1),
+        "reaction.disordered": ("reaction", -1),
         "defensive_fire.disordered": ("defensive_fire", -1),
         "defensive_fire.t": ("defensive_fire", 2),
         "defensive_fire.mounted": ("defensive_fire", -1),
