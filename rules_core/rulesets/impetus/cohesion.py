@@ -59,9 +59,11 @@ def table_for(number: int, params: Params, why: str = "") -> ScoreTable:
     top = 6 if fail <= 0 else fail - 1
     passing = max(low, min(number, top))
     made = f" (critical number {number}: {why})" if why else ""
-    bands = [Band(1, passing, "pass", f"{passing} or less: passed, disordered{made}")]
+    bands = [
+        Band(1, passing, "pass", f"passed: disordered, or 1 VBU lost if already disordered{made}")
+    ]
     if passing < 6:
-        text = f"{passing + 1} or more: failed, lose the difference (at least 1){made}"
+        text = f"failed: lose the difference (at least 1) and disordered{made}"
         bands.append(Band(passing + 1, 6, "fail", text))
     return ScoreTable("Cohesion test", tuple(bands))
 
@@ -100,7 +102,8 @@ def test(
     number = critical(vbu_now, hits, mods, ctx.params)
     why = describe(vbu_now, hits, mods)
     roll = ctx.dice.d6(f"Cohesion test ({situation}): {unit.name}, critical number {number}")
-    band = ctx.test(unit.id, f"cohesion test ({situation})", roll, table_for(number, ctx.params, why), ("pass",))  # fmt: skip
+    table = table_for(number, ctx.params, why)
+    band = ctx.test(unit.id, f"cohesion test ({situation})", roll, table, ("pass",))
     die = roll.total
     general = generals.attached_general(ctx.state, unit)
     if band.result == "pass":
@@ -184,7 +187,7 @@ def alive(state: BattleState, unit_id: str) -> bool:
 
 
 def general_modifier(state: BattleState, unit: Unit, row: str, table_name: str) -> list[Modifier]:
-    """"+1 General attached" of a cohesion table: the general's CT column (traits too)."""
+    """ "+1 General attached" of a cohesion table: the general's CT column (traits too)."""
     general = generals.attached_general(state, unit)
     if general is None or KILLED.of(general):
         return []

@@ -193,9 +193,9 @@ def table_for(target: int, params: Params, why: str = "") -> ScoreTable:
     top = 6 if fail <= 0 else fail - 1
     passing = max(low, min(target, top))
     made = f" (target {target}: {why})" if why else ""
-    bands = [Band(1, passing, "pass", f"{passing} or less: passed{made}")]
+    bands = [Band(1, passing, "pass", f"passed{made}")]
     if passing < 6:
-        bands.append(Band(passing + 1, 6, "fail", f"{passing + 1} or more: failed{made}"))
+        bands.append(Band(passing + 1, 6, "fail", f"failed{made}"))
     return ScoreTable("Discipline test", tuple(bands))
 
 

@@ -39,6 +39,7 @@ from rules_core.rulesets.impetus.status import (
     MELEE_WITH,
 )
 from rules_core.state import BattleState, Unit
+from rules_core.tables import GridTable
 
 Params = Mapping[str, Json]
 ATTACKER = "attacker"
@@ -64,11 +65,11 @@ class Fight:
 
 
 def ground(state: BattleState, unit: Unit) -> str | None:
-    """"broken" or "difficult" if the unit's centre stands in such ground, else None (a
+    """ "broken" or "difficult" if the unit's centre stands in such ground, else None (a
     feature's ``grade`` property, else its kind: rough is broken; wood, marsh difficult)."""
-    from shapely.geometry import Point as ShapelyPoint  # noqa: PLC0415
+    from shapely.geometry import Point as ShapelyPoint
 
-    from rules_core.terrain import feature_shape  # noqa: PLC0415
+    from rules_core.terrain import feature_shape
 
     here = ShapelyPoint(unit.x, unit.y)
     found: str | None = None
@@ -82,18 +83,18 @@ def ground(state: BattleState, unit: Unit) -> str | None:
 
 
 def _inside(state: BattleState, unit: Unit, kinds: tuple[str, ...]) -> bool:
-    from shapely.geometry import Point as ShapelyPoint  # noqa: PLC0415
+    from shapely.geometry import Point as ShapelyPoint
 
-    from rules_core.terrain import feature_shape  # noqa: PLC0415
+    from rules_core.terrain import feature_shape
 
     here = ShapelyPoint(unit.x, unit.y)
     return any(f.kind in kinds and feature_shape(f).intersects(here) for f in state.terrain)
 
 
 def _entirely_difficult(state: BattleState, unit: Unit) -> bool:
-    from shapely.geometry import Polygon  # noqa: PLC0415
+    from shapely.geometry import Polygon
 
-    from rules_core.terrain import feature_shape  # noqa: PLC0415
+    from rules_core.terrain import feature_shape
 
     shape = Polygon(Footprint.of(unit).corners())
     for feature in state.terrain:
@@ -124,7 +125,7 @@ def nullified_by(state: BattleState, charger: Unit, target: Unit) -> str | None:
     rough = ground(state, charger) or ground(state, target)
     light = other == "S" or (other == "FL" and not profiles.impetuous(target))
     steady = other in ("W", "EL") or _camels(target) or (profiles.foot(target) and _pole(target))
-    excepted = (kind == "EL" or _camels(charger)) and _camels(target) or (
+    excepted = ((kind == "EL" or _camels(charger)) and _camels(target)) or (
         kind == "EL" and other == "EL"
     )  # fmt: skip
     checks = {
@@ -175,7 +176,7 @@ def impact_bonus(state: BattleState, charger: Unit, target: Unit) -> tuple[int, 
 # -- the dice -------------------------------------------------------------------------------
 
 
-def _mod(table: tables.GridTable, row: str, column: str = "dice") -> tuple[int, str]:
+def _mod(table: GridTable, row: str, column: str = "dice") -> tuple[int, str]:
     value = tables.cell(table, row, column)
     assert value is not None
     return value, tables.text(table, row)
@@ -244,9 +245,9 @@ def dice_modifiers(
     for edge in ("left", "right"):
         if any(_can_group(unit, f) for f in _friends_touching(state, unit, edge)):
             mods.append(Modifier(value, f"{text} ({edge})"))
-    levels = DISCIPLINE_LEVELS[profiles.discipline(unit)] - DISCIPLINE_LEVELS[
-        profiles.discipline(enemy)
-    ]
+    levels = (
+        DISCIPLINE_LEVELS[profiles.discipline(unit)] - DISCIPLINE_LEVELS[profiles.discipline(enemy)]
+    )
     if levels > 0:
         value, text = _mod(tables.MELEE_MODIFIERS, "better_discipline")
         mods.append(Modifier(value * levels, f"{text} ({profiles.discipline(unit)} against "
@@ -497,8 +498,8 @@ def pursuit_distance(ctx: Context, winner: Unit) -> int:
     roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column})")
     distance = tables.distance_row(roll.total, "pursuit", column)
     if distance is None and profiles.impetuous(winner):
-        ctx.emit(TestResolved(winner.id, "pursuit", roll.total, False,
-                              f"{roll.total}: no pursuit ({tables.IMPETUOUS_REROLL})", False))  # fmt: skip
+        words = f"{roll.total}: no pursuit ({tables.IMPETUOUS_REROLL})"
+        ctx.emit(TestResolved(winner.id, "pursuit", roll.total, False, words, False))
         roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column}), impetuous re-roll")
         distance = tables.distance_row(roll.total, "pursuit", column)
     words = f"{roll.total}: " + (f"pursue {distance}H ({column})" if distance else "no pursuit")

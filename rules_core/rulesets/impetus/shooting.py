@@ -89,14 +89,12 @@ def _mod(row: str) -> tuple[int, str]:
 
 
 def _in_cover(state: BattleState, target: Unit) -> bool:
-    from shapely.geometry import Point as ShapelyPoint  # noqa: PLC0415 (shapely is heavy)
+    from shapely.geometry import Point as ShapelyPoint
 
-    from rules_core.terrain import feature_shape  # noqa: PLC0415
+    from rules_core.terrain import feature_shape
 
     here = ShapelyPoint(target.x, target.y)
-    return any(
-        f.kind in COVER_KINDS and feature_shape(f).intersects(here) for f in state.terrain
-    )
+    return any(f.kind in COVER_KINDS and feature_shape(f).intersects(here) for f in state.terrain)
 
 
 def dice_modifiers(
@@ -131,7 +129,9 @@ def dice_modifiers(
     if facts.get("indirect") is True and profiles.troop_type(shooter) != "S":
         mods.append(Modifier(*_mod("indirect")))
     if profiles.troop_type(target) in tables.LIGHT_TARGETS:
-        mods.append(Modifier(*_mod("light_target_short" if band == "short" else "light_target_far")))
+        mods.append(
+            Modifier(*_mod("light_target_short" if band == "short" else "light_target_far"))
+        )
     covered = facts.get("cover") is True or target.type == "W" or _in_cover(state, target)
     if covered and not artillery:
         mods.append(Modifier(*_mod("cover")))
@@ -180,8 +180,13 @@ def hits_of(faces: tuple[int, ...]) -> tuple[int, int, int]:
 def hits_row(roll: Roll) -> tuple[int, str]:
     """The hits a roll gives and the words that show them."""
     sixes, pairs, hits = hits_of(roll.kept_faces)
-    words = f"{sixes} six{'es' if sixes != 1 else ''} + {pairs} pair{'s' if pairs != 1 else ''} of 5s"
-    return hits, f"{words} = {hits} hit{'s' if hits != 1 else ''} (each 6 a hit, each pair of 5s a hit)"
+    words = (
+        f"{sixes} six{'es' if sixes != 1 else ''} + {pairs} pair{'s' if pairs != 1 else ''} of 5s"
+    )
+    return (
+        hits,
+        f"{words} = {hits} hit{'s' if hits != 1 else ''} (each 6 a hit, each pair of 5s a hit)",
+    )
 
 
 def hits_dist(n: int) -> Dist:

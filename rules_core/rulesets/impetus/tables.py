@@ -14,6 +14,7 @@ general is ``GENERAL``: the general's own column of the generals' table gives th
 from __future__ import annotations
 
 from rules_core.codec import Json
+from rules_core.plugin import Parameter
 from rules_core.tables import Band, GridTable, ScoreTable
 
 GENERAL = "general"  # a modifier read from the attached general's column of the generals' table
@@ -262,23 +263,32 @@ RISK_SHEET = (
 )
 
 # -- What the sheet does not print (the published procedures; README_combat.md) ------------
-COMBAT_PARAMETERS: dict[str, Json] = {
-    # Discipline test: 1D6 at or under the unit's current VBU plus its modifiers passes.
-    "dt_natural_pass": 1,  # a 1 always passes
-    "dt_natural_fail": 0,  # 0: no automatic failure (a 6 fails only when over the target)
-    "dt_discipline_a": 1,  # discipline A: +1 to the target (the "levels" of discipline)
-    "dt_discipline_c": -1,  # discipline C: -1
-    # Cohesion test: critical number = VBU - hits + modifiers, at least this.
-    "ct_min_critical": 1,
-    "ct_natural_pass": 1,  # a 1 always passes
-    "ct_natural_fail": 6,  # a 6 always fails
-    "ct_min_loss": 1,  # a failed test loses the difference, at least this
-    # Fatigue: melees fought before a unit is no longer fresh, and exhausted.
-    "melees_to_not_fresh": 1,
-    "melees_to_exhausted": 2,
-    "shooting_hit_face": 6,  # "each 6 a hit"
-    "shooting_pair_face": 5,  # "each pair of 5s a hit"
-}
+TABLES = (
+    DT_MODIFIERS, SHOOTING, SHOOTING_MODIFIERS, COHESION_SHOOTING, IMPACT_NULLIFIED,
+    IMPACT_REDUCED, MELEE_MODIFIERS, DEPTH, PILUM, COHESION_MELEE, RETREAT_PURSUIT,
+    RISK_SHOOTING, RISK_MELEE,
+)  # fmt: skip
+SILENT = "not on the sheet: the published procedure (README_combat.md)"
+PARAMETERS = (
+    Parameter("dt_natural_pass", 1, "discipline test: a D6 this low always passes", SILENT),
+    Parameter("dt_natural_fail", 0, "discipline test: a D6 this high always fails (0: none; "
+              "a 6 fails only when over the target)", SILENT),
+    Parameter("dt_discipline_a", 1, "discipline test: added to the target of a class A unit",
+              SILENT),
+    Parameter("dt_discipline_c", -1, "discipline test: added to the target of a class C unit",
+              SILENT),
+    Parameter("ct_min_critical", 1, "cohesion test: the critical number (VBU - hits + "
+              "modifiers) is at least this", SILENT),
+    Parameter("ct_natural_pass", 1, "cohesion test: a D6 this low always passes", SILENT),
+    Parameter("ct_natural_fail", 6, "cohesion test: a D6 this high always fails", SILENT),
+    Parameter("ct_min_loss", 1, "cohesion test: a failure loses the difference, at least this",
+              SILENT),
+    Parameter("shooting_hit_face", 6, "each die showing this is a hit (shooting and melee)",
+              "RULESETS.md: each 6 a hit"),
+    Parameter("shooting_pair_face", 5, "each pair of dice showing this is a hit",
+              "RULESETS.md: each pair of 5s a hit"),
+)  # fmt: skip
+COMBAT_PARAMETERS: dict[str, Json] = {p.name: p.default for p in PARAMETERS}
 
 
 def cell(table: GridTable, row: str, column: str) -> int | None:
