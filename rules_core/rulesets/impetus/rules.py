@@ -46,6 +46,7 @@ from rules_core.rulesets.impetus import (
     profiles,
     sample,
 )  # fmt: skip
+from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
@@ -143,12 +144,12 @@ class ImpetusRules(Rules):
     sides = (2, 2)
     setup_in_rules = True
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
-    parameters = (*PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
+    parameters = (*PARAMETERS, *combat_tables.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
     statuses = STATUSES
     topics = (*TOPICS, *getattr(prebattle, "TOPICS", ()))
     tables = {
         table.name: table
-        for table in (*generals.TABLES, *movement_tables.TABLES,
+        for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
                       *getattr(prebattle, "TABLES", ()))
     }  # fmt: skip
     pace_apart = frozenset(SETUP_IDS)
