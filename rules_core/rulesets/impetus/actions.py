@@ -1,0 +1,171 @@
+"""What an activated command's units do, one step each: rally, move, shoot, charge.
+
+Units act in roster order inside each step. A unit that rallies does nothing else in that
+activation. Each move after a unit's first in the activation needs a discipline test
+(``discipline.test(kind="second_move", moves=n)``); failing it the unit is disordered, does not
+make that move and makes no more (a Genius general's command has one such test passed free each
+activation: his "free SC", see ``generals``). A move is checked along its path when it is made
+(``orders.move_problem``): a move that became illegal is refused, and the unit's later moves
+with it. A charge moves the unit straight at its target into contact, after the target's
+reactions (``reactions.offer(trigger="charged")``); the melee is fought at once
+(``melee.resolve(impact=True)``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from rules_core import paths
+from rules_core.context import Context
+from rules_core.events import OrderRejected
+from rules_core.orders import Illegal, Order
+from rules_core.rulesets.impetus import discipline, generals, melee, reactions, shooting
+from rules_core.rulesets.impetus import movement_tables as mt
+from rules_core.rulesets.impetus import orders as unit_orders
+from rules_core.rulesets.impetus.status import (
+    CHARGED,
+    DISORDERED,
+    MELEE_WITH,
+    MOVES,
+    SHOT,
+)
+from rules_core.state import Unit
+from rules_core.toolkit import checked_orders
+
+
+def _alive(ctx: Context, unit_id: str) -> Unit | None:
+    return next((u for u in ctx.state.units_on_table if u.id == unit_id), None)
+
+
+def rally(ctx: Context) -> None:
+    """Each ordered disordered unit takes a rally DT; passing, it is no longer disordered."""
+    for order in checked_orders(ctx, ("rally",)):
+        unit = ctx.state.unit(order.actor)
+        result = discipline.test(ctx, unit, "rally")
+        if result.passed:
+            ctx.set_status(unit.id, "rallied", disordered=False, moves=0)
+        ctx.set_status(unit.id, None, moves=int(ctx.number("max_moves")))  # acts no further
+
+
+def _unit_moves(ctx: Context) -> dict[str, list[Order]]:
+    found: dict[str, list[Order]] = {}
+    for order in ctx.orders:
+        if order.kind == "move":
+            found.setdefault(order.actor, []).append(order)
+    return found
+
+
+def move(ctx: Context) -> None:
+    """Each unit's moves in turn, each checked when it is made."""
+    free_sc = _free_second_move(ctx)
+    for unit_id, moves in sorted(_unit_moves(ctx).items(), key=lambda kv: _rank(ctx, kv[0])):
+        for order in moves:
+            unit = _alive(ctx, unit_id)
+            if unit is None:
+                break
+            verdict = ctx.rules.judge(ctx.state, order)
+            if isinstance(verdict, Illegal):
+                ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+                break
+            done = MOVES.of(unit)
+            if done >= 1:
+                if free_sc:
+                    free_sc = False
+                else:
+                    result = discipline.test(ctx, unit, "second_move", moves=done + 1)
+                    if not result.passed:
+                        ctx.set_status(
+                            unit.id, "failed the test for a further move", disordered=True
+                        )
+                        break
+            kind = str(order.params.get("manoeuvre"))
+            if mt.needs_dt(unit, kind):
+                result = discipline.test(ctx, unit, "second_move", moves=1, about_face=True)
+                if not result.passed:
+                    ctx.set_status(unit.id, "may not about face", moves=done + 1)
+                    continue
+            carry_out(ctx, unit, order)
+
+
+def _rank(ctx: Context, unit_id: str) -> int:
+    ids = [u.id for u in ctx.state.units]
+    return ids.index(unit_id) if unit_id in ids else len(ids)
+
+
+def _free_second_move(ctx: Context) -> bool:
+    subject = ctx.subject
+    general = generals.general_of(ctx.state, subject.id) if subject is not None else None
+    return general is not None and "free_sc" in generals.initiative_effects(general)
+
+
+def carry_out(ctx: Context, unit: Unit, order: Order) -> None:
+    """Make one checked move: the unit goes where the order takes it; ground or a backwards
+    move may disorder it."""
+    kind = str(order.params.get("manoeuvre"))
+    x, y, facing, _, _ = unit_orders.plan(unit, order)
+    where = unit_orders.ground(ctx.state, unit, [(unit.x, unit.y), (x, y)], ctx.params)
+    notes = [kind.replace("_", " ")]
+    ctx.move(unit.id, [(unit.x, unit.y), (x, y)], facing, tuple(notes))
+    changes: dict[str, object] = {"moves": MOVES.of(unit) + 1}
+    reason = None
+    if mt.disorders(unit, kind) and not DISORDERED.of(unit):
+        reason = "disordered by moving backwards"
+    elif mt.parse(mt.cell(unit, where))[1] and not DISORDERED.of(unit):
+        reason = f"disordered by {where} ground"
+    if reason is not None:
+        ctx.set_status(unit.id, reason, disordered=True)
+    ctx.set_status(unit.id, None, moves=int(str(changes["moves"])))
+
+
+def shoot(ctx: Context) -> None:
+    """Each ordered unit shoots at its target (``shooting.resolve``)."""
+    for order in checked_orders(ctx, ("shoot",)):
+        unit = _alive(ctx, order.actor)
+        target = _alive(ctx, str(order.params["target"]))
+        if unit is None or target is None:
+            continue
+        shooting.resolve(ctx, unit, target)
+        if _alive(ctx, unit.id) is not None:
+            ctx.set_status(unit.id, None, shot=True)
+
+
+def charge(ctx: Context) -> None:
+    """Each ordered unit charges: the target reacts, the charger moves into contact, and the
+    melee is fought at once."""
+    for order in checked_orders(ctx, ("charge",)):
+        unit = _alive(ctx, order.actor)
+        target = _alive(ctx, str(order.params["target"]))
+        if unit is None or target is None or unit_orders.in_melee(unit):
+            continue
+        reactions.offer(ctx, "charged", target, unit)
+        unit, target = _alive(ctx, unit.id), _alive(ctx, target.id)
+        if unit is None or target is None:
+            continue
+        if unit_orders.charge_problem(ctx.state, unit, target, ctx.params) is not None:
+            ctx.emit(OrderRejected(unit.id, "charge", f"{target.name} is out of reach now"))
+            continue
+        if not contact(ctx, unit, target):
+            continue
+        unit, target = _alive(ctx, unit.id), _alive(ctx, target.id)
+        if unit is not None and target is not None:
+            melee.resolve(ctx, unit, target, impact=True)
+
+
+def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
+    """Move the charger straight at the target until it touches; True if it made contact."""
+    bearing = math.degrees(math.atan2(target.x - unit.x, target.y - unit.y)) % 360
+    reach = mt.distance(unit, "charge") + float(ctx.params.get("charge_reach_extra", 0) or 0)  # type: ignore[arg-type]
+    swept = paths.sweep(ctx.state, unit, bearing, reach + unit.depth, facing=bearing)
+    if swept.blocker is None or swept.blocker.id != target.id:
+        why = "something else is in the way" if swept.blocker is not None else "it falls short"
+        ctx.emit(OrderRejected(unit.id, "charge", f"the charge on {target.name}: {why}"))
+        return False
+    end = swept.end
+    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], bearing, ("charges",))
+    ctx.set_status(unit.id, f"charges {target.name}", charged=True,
+                   moves=MOVES.of(unit) + 1, melee_with=[target.id])  # fmt: skip
+    others = MELEE_WITH.of(target)
+    listed = [str(x) for x in others] if isinstance(others, list) else []
+    ctx.set_status(target.id, None, melee_with=[*listed, unit.id])
+    _ = CHARGED, SHOT
+    return True
