@@ -115,7 +115,17 @@ TOPICS = (
 )  # fmt: skip
 TABLES = tuple(TERRAIN_TABLES.values())
 
-TERRAIN_KINDS = ("place_terrain",)
+# The order kinds each set-up step takes (read by ``rules.SEQUENCE``).
+STEP_KINDS: dict[str, tuple[str, ...]] = {
+    "terrain_defender": ("place_terrain",),
+    "terrain_attacker": ("place_terrain",),
+    "terrain_defender_again": ("place_terrain",),
+    "baggage": ("place_baggage", "fortify"),
+    "battle_plan": ("battle_plan",),
+    "deploy_first": ("place",),
+    "deploy_second": ("place",),
+    "deploy_rest": ("place",),
+}
 ORDER_KINDS = (
     OrderKind("place_terrain", "Place terrain", "side", (
         Param("feature", "choice", choices=FEATURE_ORDER_CHOICES),
@@ -199,7 +209,13 @@ def exploration_points(state: BattleState, side: str) -> int:
 
 
 def command_structure(state: BattleState, side: str) -> str:
-    return str(state.side(side).status.get("command_structure") or "poor").lower()
+    """The army's command structure (good, average, poor): its side status, else a group of
+    the side that carries it (the army list's field), else poor."""
+    found = state.side(side).status.get("command_structure")
+    for group in state.groups:
+        if not found and group.side == side:
+            found = group.status.get("command_structure")
+    return str(found or "poor").lower()
 
 
 # -- subjects of the set-up loops --------------------------------------------------------------
@@ -637,7 +653,14 @@ def deploy_problem(
         ground = feature_shape(feature)
         if feature.kind == "impassable" and body.intersection(ground).area > 1e-6:
             return f"{unit.name} would stand on impassable ground ({feature.name or feature.id})"
+        if feature.properties.get("baggage") and body.intersection(ground).area > 1e-6:
+            return f"{unit.name} would stand on {feature.name}"
     return None
+
+
+def _say(ctx: Context, event: TestResolved) -> None:
+    """Log a look-up (a row, a choice, a refusal): nothing passed or failed."""
+    ctx.emit(replace(event, verdict=False))
 
 
 # -- step 1: the attacker ------------------------------------------------------------------------
@@ -665,7 +688,7 @@ def attacker(ctx: Context) -> None:
         ctx.set_side_status(side, "for the terrain and the deployment roll",
                             exploration_points=points)  # fmt: skip
         table = TERRAIN_TABLES[table_of(ctx.state, side, params)]
-        ctx.emit(TestResolved(side, "Terrain table", mounted_count(ctx.state, side), False,
+        _say(ctx, TestResolved(side, "Terrain table", mounted_count(ctx.state, side), False,
                               f"{mounted_count(ctx.state, side)} mounted units (not EL, W) of "
                               f"{len([u for u in ctx.state.units if u.side == side])}: "
                               f"rolls on the {table.name}"))  # fmt: skip
@@ -754,7 +777,7 @@ def _spend_points(
                 ctx.set_side_status(side, f"{shift} spent: terrain score {roll.total} → {score}",
                                     exploration_points=left)  # fmt: skip
                 band = table.lookup(score)
-                ctx.emit(TestResolved(side, "Terrain table (exploration points)", score, False,
+                _say(ctx, TestResolved(side, "Terrain table (exploration points)", score, False,
                                       band.row))  # fmt: skip
                 return score, band
     return roll.total, table.lookup(roll.total)
@@ -802,7 +825,7 @@ def _default_feature(
 def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None) -> None:
     name = ctx.state.side(side).name
     if feature.key == NONE:
-        ctx.emit(TestResolved(side, "Terrain chosen", 0, False, "None: no terrain placed"))
+        _say(ctx, TestResolved(side, "Terrain chosen", 0, False, "None: no terrain placed"))
         return
     if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
         _enemy_terrain(ctx, side, feature, order)
@@ -813,7 +836,7 @@ def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None) -
     if at is None or placement_problem(ctx.state, side, feature, at, facing, ctx.params):
         at = _ask_spot(ctx, side, feature, facing, at, ordered)
     if at is None:
-        ctx.emit(TestResolved(side, "Terrain chosen", 0, False,
+        _say(ctx, TestResolved(side, "Terrain chosen", 0, False,
                               f"{feature.label}: no room left for it on the table"))  # fmt: skip
         return
     points = outline(ctx.state, feature, at, facing, ctx.params)
@@ -854,7 +877,7 @@ def _ask_spot(
     at = (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
     problem = placement_problem(ctx.state, side, feature, at, facing, ctx.params)
     if problem:
-        ctx.emit(TestResolved(side, "Terrain spot", 0, False,
+        _say(ctx, TestResolved(side, "Terrain spot", 0, False,
                               f"({at[0]:g}, {at[1]:g}) refused: {problem}; placed at "
                               f"({default[0]:g}, {default[1]:g})"))  # fmt: skip
         return default
@@ -865,7 +888,7 @@ def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | Non
     name = ctx.state.side(side).name
     theirs = enemy_terrain(ctx.state, side)
     if not theirs:
-        ctx.emit(TestResolved(side, "Terrain chosen", 0, False,
+        _say(ctx, TestResolved(side, "Terrain chosen", 0, False,
                               f"{feature.label}: the enemy has placed no terrain"))  # fmt: skip
         return
     text = order.params.get("terrain") if order else None
@@ -902,7 +925,7 @@ def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | Non
         problem = move_problem(ctx.state, side, target, at, ctx.params)
         if problem:
             where = f"({at[0]:g}, {at[1]:g})"
-            ctx.emit(TestResolved(side, "Terrain moved", 0, False, f"{where} refused: {problem}"))
+            _say(ctx, TestResolved(side, "Terrain moved", 0, False, f"{where} refused: {problem}"))
             return
     facing = target.properties.get("facing", 90.0)
     turn = float(facing) if isinstance(facing, int | float) else 90.0
