@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core.rulesets.impetus import generals
-from rules_core.state import Leader, Unit
+from rules_core.state import Leader
 
 # The sheet: Type, Initiative, Bonus, DT, Melee, CT.
 SHEET = {
@@ -87,17 +87,18 @@ def test_a_changed_cell_changes_the_bonus(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_command_radius_reads_the_distance_to_the_generals_unit() -> None:
+    from dataclasses import replace
+
     from tests.rules_core.rulesets.impetus.helpers import stopped_at, unit_named
 
     state = stopped_at("move")
     legio = unit_named(state, "Legio X")
-    params = {"command_radius": 10.0}
-    assert generals.in_command_radius(state, legio, params)
-    far: Unit = Unit(**{**legio.__dict__, "x": legio.x + 20.0})
-    state = state.with_unit(far)
-    general_unit = generals.general_of(state, legio.group)
-    assert general_unit is not None and general_unit.attached_to == legio.id
-    # the general moves with his unit: the unit stays within its own general's radius
-    assert generals.in_command_radius(state, far, params)
     archers = unit_named(state, "Cretan Archers")
-    assert not generals.in_command_radius(state, archers, params)
+    caesar = generals.general_of(state, legio.group)
+    assert caesar is not None and caesar.attached_to == legio.id
+    params = {"command_radius": 10.0}
+    near = replace(archers, x=legio.x + 9.5, y=legio.y)
+    far = replace(archers, x=legio.x + 10.5, y=legio.y)
+    assert generals.in_command_radius(state.with_unit(near), near, params)
+    assert not generals.in_command_radius(state.with_unit(far), far, params)
+    assert generals.in_command_radius(state.with_unit(far), far, {"command_radius": 11.0})
