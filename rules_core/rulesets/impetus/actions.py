@@ -18,6 +18,7 @@ import math
 from rules_core import paths
 from rules_core.context import Context
 from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, overlapping, quarter
 from rules_core.orders import Illegal, Order
 from rules_core.rulesets.impetus import discipline, generals, melee, reactions, shooting
 from rules_core.rulesets.impetus import movement_tables as mt
@@ -161,7 +162,8 @@ def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
         ctx.emit(OrderRejected(unit.id, "charge", f"the charge on {target.name}: {why}"))
         return False
     end = swept.end
-    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], bearing, ("charges",))
+    x, y, facing = aligned(ctx, unit, target, (end.x, end.y, bearing))
+    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y), (x, y)], facing, ("charges",))
     ctx.set_status(unit.id, f"charges {target.name}", charged=True,
                    moves=MOVES.of(unit) + 1, melee_with=[target.id])  # fmt: skip
     others = MELEE_WITH.of(target)
@@ -169,3 +171,30 @@ def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
     ctx.set_status(target.id, None, melee_with=[*listed, unit.id])
     _ = CHARGED, SHOT
     return True
+
+
+EDGE_TURN = {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}
+
+
+def aligned(
+    ctx: Context, unit: Unit, target: Unit, touching: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    """The charger closed up to the edge of the target it hit, centre to centre and facing it
+    (the edge its centre faces); where that pose would overlap another unit or leave the
+    table, it stays where it first touched."""
+    edge = quarter(Footprint.of(target), (unit.x, unit.y))
+    outward = (target.facing + EDGE_TURN[edge]) % 360
+    half = target.depth / 2 if edge in ("front", "rear") else target.frontage / 2
+    reach = half + unit.depth / 2
+    rad = math.radians(outward)
+    x, y = target.x + math.sin(rad) * reach, target.y + math.cos(rad) * reach
+    facing = (outward + 180.0) % 360
+    pose = Footprint.of(unit).moved_to((x, y), facing)
+    table = ctx.state.battlefield
+    inside = all(0 <= cx <= table.width and 0 <= cy <= table.depth for cx, cy in pose.corners())
+    clear = not any(
+        overlapping(pose, Footprint.of(other))
+        for other in ctx.state.units_on_table
+        if other.id not in (unit.id, target.id)
+    )
+    return (round(x, 3), round(y, 3), facing) if inside and clear else touching
