@@ -79,7 +79,7 @@ def test_an_incompetent_general_loses_on_a_double(table: BattleState) -> None:
     doubles = 0
     for seed in range(200):
         ctx = context(state, seed)
-        winner, loser = activation.roll_off(ctx, *pair(ctx.state))
+        winner, _ = activation.roll_off(ctx, *pair(ctx.state))
         gaul_rolls = [r for r in rolls(ctx) if "Vercingetorix" in r.label]
         last = gaul_rolls[-1]
         faces = [d.face for d in last.dice]
