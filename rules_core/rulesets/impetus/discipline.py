@@ -73,7 +73,7 @@ def param(params: Params, name: str) -> int:
 def _row(key: str) -> tuple[int, str]:
     value = tables.DT_MODIFIERS.lookup(key, "modifier")
     assert isinstance(value, int)
-    return value, tables.text(tables.DT_MODIFIERS, key)
+    return value, tables.reason(tables.DT_MODIFIERS, key)
 
 
 def general_for(state: BattleState, unit: Unit, *, group: bool = True) -> Leader | None:
@@ -110,7 +110,7 @@ def modifiers(
     if general is not None:
         row = "evasion.general" if kind == "evasion" else "general_attached"
         value = generals.dt_modifier(general, kind)
-        mods.append(Modifier(value, f"{general.name}: {tables.text(tables.DT_MODIFIERS, row)}"))
+        mods.append(Modifier(value, f"{general.name}: {tables.reason(tables.DT_MODIFIERS, row)}"))
     outside = profiles.troop_type(unit) != "S" and not generals.in_command_radius(
         state, unit, params
     )

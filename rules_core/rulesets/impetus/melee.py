@@ -179,7 +179,7 @@ def impact_bonus(state: BattleState, charger: Unit, target: Unit) -> tuple[int, 
 def _mod(table: GridTable, row: str, column: str = "dice") -> tuple[int, str]:
     value = tables.cell(table, row, column)
     assert value is not None
-    return value, tables.text(table, row)
+    return value, tables.reason(table, row)
 
 
 def _friends_touching(state: BattleState, unit: Unit, edge: str) -> list[Unit]:
@@ -239,7 +239,7 @@ def dice_modifiers(
         mods.append(Modifier(*_mod(tables.MELEE_MODIFIERS, "disordered")))
     general = generals.attached_general(state, unit)
     if general is not None:
-        text = tables.text(tables.MELEE_MODIFIERS, "general")
+        text = tables.reason(tables.MELEE_MODIFIERS, "general")
         mods.append(Modifier(generals.melee_modifier(general), f"{general.name}: {text}"))
     value, text = _mod(tables.MELEE_MODIFIERS, "supported_flank")
     for edge in ("left", "right"):
@@ -309,7 +309,7 @@ def pilum(unit: Unit, fight: Fight) -> list[Modifier]:
             assert value is not None
             label = "Pilum" if weapon == "pilum" else "PBW"
             words = "charging" if column == "charging" else "receiving charge"
-            return [Modifier(value, f"+{value} {label} {words}")]
+            return [Modifier(value, f"{label} {words}")]
     return []
 
 
@@ -340,7 +340,7 @@ def cohesion_modifiers(state: BattleState, unit: Unit, enemy: Unit) -> list[Modi
     def add(row: str, note: str = "") -> None:
         value = tables.cell(table, row, "modifier")
         assert value is not None
-        mods.append(Modifier(value, tables.text(table, row) + note))
+        mods.append(Modifier(value, tables.reason(table, row) + note))
 
     if DISORDERED.of(unit):
         add("disordered")

@@ -85,7 +85,7 @@ def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
 def _mod(row: str) -> tuple[int, str]:
     value = tables.cell(tables.SHOOTING_MODIFIERS, row, "dice")
     assert value is not None
-    return value, tables.text(tables.SHOOTING_MODIFIERS, row)
+    return value, tables.reason(tables.SHOOTING_MODIFIERS, row)
 
 
 def _in_cover(state: BattleState, target: Unit) -> bool:
@@ -223,7 +223,7 @@ def cohesion_modifiers(
     def add(key: str) -> None:
         value = tables.cell(table, key, "modifier")
         assert value is not None
-        mods.append(Modifier(value, tables.text(table, key)))
+        mods.append(Modifier(value, tables.reason(table, key)))
 
     if DISORDERED.of(target):
         add("disordered")
