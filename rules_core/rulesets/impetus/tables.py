@@ -249,14 +249,14 @@ IMPETUOUS_REROLL = "Impetuous can Reroll if fail"  # a pursuit die that gives "-
 RISK_TRIGGER = 6  # the cohesion die that puts an attached general at risk
 RISK_SHOOTING = ScoreTable(
     "Risk for general - shooting",
-    (Band(1, 5, "safe", "1-5: safe"), Band(6, 6, "killed_command_tests", "6: killed (his command tests)")),
+    (Band(1, 5, "safe", "safe"), Band(6, 6, "killed_command_tests", "killed (his command tests)")),
 )  # fmt: skip
 RISK_MELEE = ScoreTable(
     "Risk for general - melee",
     (
-        Band(1, 4, "safe", "1-4: safe"),
-        Band(5, 5, "killed", "5: killed"),
-        Band(6, 6, "killed_command_tests", "6: killed (his command tests)"),
+        Band(1, 4, "safe", "safe"),
+        Band(5, 5, "killed", "killed"),
+        Band(6, 6, "killed_command_tests", "killed (his command tests)"),
     ),
 )
 RISK_SHEET = (
