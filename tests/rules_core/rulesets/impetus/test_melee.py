@@ -20,7 +20,6 @@ from tests.rules_core.rulesets.impetus.combat_helpers import (
     detach,
     logged_tests,
     profile,
-    rolls_of,
     status,
     terrain,
 )
