@@ -47,7 +47,7 @@ from rules_core.rulesets.impetus import (
     sample,
 )  # fmt: skip
 from rules_core.rulesets.impetus import tables as combat_tables
-from rules_core.rulesets.impetus.status import STATUSES
+from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
@@ -60,8 +60,8 @@ SETUP_IDS = (
 TURN_IDS = ("initiative", "activate", "rally", "move", "shoot", "charge", "next_initiative",
             "end_turn")  # fmt: skip
 # The subjects of the set-up loops (listed by ``prebattle.subjects``).
-SETUP_SUBJECTS = ("defender", "attacker", "defender_first", "first_deployer", "second_deployer",
-                  "deploy_alternate")  # fmt: skip
+SETUP_SUBJECTS = ("defender", "attacker", "defender_first", "plans", "first_deployer",
+                  "second_deployer", "deploy_alternate")  # fmt: skip
 STEP_IDS = SETUP_IDS + TURN_IDS
 
 
@@ -83,7 +83,7 @@ SEQUENCE = SequenceOfPlay(
              "battle_plan", prebattle.STEP_KINDS["baggage"], repeat_for="defender_first",
              until="baggage"),
         Step("battle_plan", "6. Battle plans", Actors.BOTH, "battle_plan", "deploy_roll",
-             prebattle.STEP_KINDS["battle_plan"]),
+             prebattle.STEP_KINDS["battle_plan"], repeat_for="plans", until="battle_plan"),
         Step("deploy_roll", "7. Deployment roll", Actors.NOBODY, "deploy_roll", "deploy_first"),
         Step("deploy_first", "8. Deployment: the first player's biggest command", Actors.ACTIVE,
              "deploy_first", "deploy_second", prebattle.STEP_KINDS["deploy_first"],
@@ -301,8 +301,9 @@ class ImpetusRules(Rules):
         return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
-        """The side has lost ``army_break_share`` of its starting VBU."""
-        return ending.broken(state, side, self.parameter_values(state.parameters))
+        """The side's army broke at the end of a turn (``ending.end_turn``: it had lost
+        ``army_break_share`` of its starting VBU)."""
+        return ARMY_BROKEN.of(state.side(side))
 
     def outcome(self, state: BattleState) -> Outcome | None:
         """A broken army loses; past the turn limit the battle is a draw."""
@@ -320,7 +321,9 @@ class ImpetusRules(Rules):
         return sample.sample_battle()
 
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """The scripted player's orders: deploy, advance, shoot, charge."""
+        """The scripted player's orders: set up, advance, shoot, charge."""
+        if state.cursor.segment == "setup":
+            return prebattle.demo_orders(state, side)
         return demo.orders_for(self, state, side)
 
     def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
