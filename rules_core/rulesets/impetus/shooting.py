@@ -123,7 +123,9 @@ def dice_modifiers(
     penalised = max(0, moves - 1) if free else moves
     if penalised:
         value, text = _mod("moved")
-        mods.append(Modifier(value * penalised, f"{text} ({moves} moves)"))
+        mods.append(
+            Modifier(value * penalised, f"{text} ({moves} move{'s' if moves != 1 else ''})")
+        )
     if DISORDERED.of(shooter):
         mods.append(Modifier(*_mod("disordered")))
     if facts.get("indirect") is True and profiles.troop_type(shooter) != "S":
