@@ -44,6 +44,7 @@ from rules_core.rulesets.impetus import (
     orders,
     prebattle,
     profiles,
+    reactions,
     sample,
 )  # fmt: skip
 from rules_core.rulesets.impetus import tables as combat_tables
@@ -146,7 +147,7 @@ class ImpetusRules(Rules):
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
     parameters = (*PARAMETERS, *combat_tables.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
     statuses = STATUSES
-    topics = (*TOPICS, *getattr(prebattle, "TOPICS", ()))
+    topics = (*TOPICS, *reactions.TOPICS, *getattr(prebattle, "TOPICS", ()))
     tables = {
         table.name: table
         for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
