@@ -118,6 +118,8 @@ async def set_up(services: Services, ruleset_id: str, rules: Rules) -> None:
         await services.armies.import_roster(PLACE, player, json.dumps(army).encode(), "army.json")
     names = [str(a["name"]) for a in armies[:2]]
     view = await services.battles.create(PLACE, GM, "Demo battle", names)
+    if rules.setup_in_rules:
+        return  # the ruleset's own set-up steps lay the terrain and place the units
     for kind, shape, at, size, name in demo_terrain(rules):
         await services.battles.add_terrain(PLACE, GM, kind, shape, at, size, name)
     await deploy_in_lines(services, rules, view)
@@ -167,7 +169,8 @@ async def next_stage(services: Services, rules: Rules, view: BattleView) -> Stag
     acting = [s for s in view.sides if s.owner_id in view.waiting_for]
     for side in acting:
         for order in rules.demo_orders(state, side.side_id):
-            unit = next(a.name for a in (*state.units, *state.leaders) if a.id == order.actor)
+            actors = (*state.units, *state.leaders, *state.groups, *state.sides)
+            unit = next(a.name for a in actors if a.id == order.actor)
             await services.play.submit(
                 PLACE, side.owner_id, order.kind, unit, order_input(rules, order)
             )

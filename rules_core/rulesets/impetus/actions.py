@@ -18,6 +18,7 @@ import math
 from rules_core import paths
 from rules_core.context import Context
 from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, overlapping, quarter
 from rules_core.orders import Illegal, Order
 from rules_core.rulesets.impetus import discipline, generals, melee, reactions, shooting
 from rules_core.rulesets.impetus import movement_tables as mt
@@ -43,8 +44,8 @@ def rally(ctx: Context) -> None:
         unit = ctx.state.unit(order.actor)
         result = discipline.test(ctx, unit, "rally")
         if result.passed:
-            ctx.set_status(unit.id, "rallied", disordered=False, moves=0)
-        ctx.set_status(unit.id, None, moves=int(ctx.number("max_moves")))  # acts no further
+            ctx.set_status(unit.id, "rallied", disordered=False)
+        ctx.set_status(unit.id, None, rallied=True)  # it does nothing else this activation
 
 
 def _unit_moves(ctx: Context) -> dict[str, list[Order]]:
@@ -161,7 +162,12 @@ def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
         ctx.emit(OrderRejected(unit.id, "charge", f"the charge on {target.name}: {why}"))
         return False
     end = swept.end
-    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], bearing, ("charges",))
+    pose = aligned(ctx, unit, target, (end.x, end.y, bearing))
+    if pose is None:
+        ctx.emit(OrderRejected(unit.id, "charge", f"no room to close with {target.name}"))
+        return False
+    x, y, facing = pose
+    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y), (x, y)], facing, ("charges",))
     ctx.set_status(unit.id, f"charges {target.name}", charged=True,
                    moves=MOVES.of(unit) + 1, melee_with=[target.id])  # fmt: skip
     others = MELEE_WITH.of(target)
@@ -169,3 +175,38 @@ def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
     ctx.set_status(target.id, None, melee_with=[*listed, unit.id])
     _ = CHARGED, SHOT
     return True
+
+
+EDGE_TURN = {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}
+
+
+def aligned(
+    ctx: Context, unit: Unit, target: Unit, touching: tuple[float, float, float]
+) -> tuple[float, float, float] | None:
+    """Where the charger ends: closed up to the edge of the target it hit, centre to centre
+    and facing it (the edge its centre faces); where that pose would overlap another unit or
+    leave the table, where it first touched; None if neither pose is free."""
+    edge = quarter(Footprint.of(target), (unit.x, unit.y))
+    outward = (target.facing + EDGE_TURN[edge]) % 360
+    half = target.depth / 2 if edge in ("front", "rear") else target.frontage / 2
+    reach = half + unit.depth / 2
+    rad = math.radians(outward)
+    x, y = target.x + math.sin(rad) * reach, target.y + math.cos(rad) * reach
+    flush = (round(x, 3), round(y, 3), (outward + 180.0) % 360)
+    for pose in (flush, touching):
+        if _free(ctx, unit, target, pose):
+            return pose
+    return None
+
+
+def _free(ctx: Context, unit: Unit, target: Unit, pose: tuple[float, float, float]) -> bool:
+    x, y, facing = pose
+    print_ = Footprint.of(unit).moved_to((x, y), facing)
+    table = ctx.state.battlefield
+    if not all(0 <= cx <= table.width and 0 <= cy <= table.depth for cx, cy in print_.corners()):
+        return False
+    return not any(
+        overlapping(print_, Footprint.of(other))
+        for other in ctx.state.units_on_table
+        if other.id not in (unit.id, target.id)
+    ) and not overlapping(print_, Footprint.of(target))

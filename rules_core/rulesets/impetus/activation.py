@@ -37,6 +37,7 @@ from rules_core.rulesets.impetus.status import (
     MOVES,
     NEXT_COMMAND,
     PASSED,
+    RALLIED,
     SHOT,
 )
 from rules_core.rulesets.impetus.topics import (
@@ -80,7 +81,7 @@ def start_turn(ctx: Context) -> None:
     state = ctx.state
     for unit in state.units:
         changes: dict[str, Json] = {}
-        for flag in (ACTIVATED, CHARGED, CLOSED_RANKS, SHOT):
+        for flag in (ACTIVATED, CHARGED, CLOSED_RANKS, SHOT, RALLIED):
             if flag.of(unit):
                 changes[flag.key] = False
         for count in (MOVES, EVADES):
@@ -109,7 +110,9 @@ def activate(ctx: Context) -> None:
     group = ctx.state.group(subject.id)
     ctx.set_group_status(group.id, f"{group.name} activates", activated=True)
     for unit in [u for u in ctx.state.units_on_table if u.group == group.id]:
-        ctx.set_status(unit.id, None, activated=True, moves=0, charged=False, shot=False)
+        ctx.set_status(
+            unit.id, None, activated=True, moves=0, charged=False, shot=False, rallied=False
+        )
     for unit in [u for u in ctx.state.units_on_table if u.group == group.id]:
         if not MELEE_PENDING.of(unit):
             continue

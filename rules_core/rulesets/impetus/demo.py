@@ -9,7 +9,7 @@ from rules_core.orders import Order
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus import orders as unit_orders
 from rules_core.rulesets.impetus.profiles import missile
-from rules_core.rulesets.impetus.status import DISORDERED
+from rules_core.rulesets.impetus.status import DISORDERED, RALLIED
 from rules_core.state import BattleState, Unit
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
     params = rules.parameter_values(state.parameters)
     found: list[Order] = []
     for unit in mine:
-        if unit_orders.in_melee(unit):
+        if unit_orders.in_melee(unit) or RALLIED.of(unit):
             continue
         if step == "rally" and DISORDERED.of(unit):
             found.append(Order(unit.id, "rally"))

@@ -19,7 +19,7 @@ from rules_core.geometry import Footprint, edge_distance, overlapping
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus.profiles import troop_type
-from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH, MOVES
+from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH, MOVES, RALLIED
 from rules_core.state import ON_TABLE, BattleState, Unit
 from rules_core.terrain import PathReport, trace_path
 
@@ -197,6 +197,8 @@ def _problem(state: BattleState, unit: Unit, order: Order,
              params: Mapping[str, Json]) -> str | None:  # fmt: skip
     if order.kind == "rally":
         return None if DISORDERED.of(unit) else f"{unit.name} is not disordered"
+    if RALLIED.of(unit) and order.kind != "hold":
+        return f"{unit.name} rallied in this activation and does nothing else"
     if order.kind == "move":
         return move_problem(state, unit, order, params)
     if order.kind in ("shoot", "charge"):
@@ -254,7 +256,7 @@ def has_business(state: BattleState, side: str, step: str, params: Mapping[str, 
     subject = state.cursor.subject
     if subject is None or subject.side != side:
         return False
-    mine = [u for u in state.units_on_table if u.group == subject.id]
+    mine = [u for u in state.units_on_table if u.group == subject.id and not RALLIED.of(u)]
     if step == "rally":
         return any(DISORDERED.of(u) for u in mine)
     if step == "move":

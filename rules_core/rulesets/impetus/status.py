@@ -36,6 +36,7 @@ Units (``Scope.UNIT``)
   melee_with    ids of the enemy units it is in melee with (a list)
   melee_pending a drawn melee waits: fought again when either unit next activates
   shot          has shot in this activation
+  rallied       took a rally test in this activation (it does nothing else in it)
   routed        routed (destroyed or fled: counts for the army break; removed from the table)
 
 Generals (``Scope.LEADER``; the general's command is ``leader.group``, the unit he is
@@ -97,6 +98,7 @@ CHARGED = Flag("charged", "charged this activation", Badge("tag", "CHARGED", "wa
 MELEE_WITH = Note("melee_with", "the enemies it is in melee with")
 MELEE_PENDING = Flag("melee_pending", "drawn melee to fight again", Badge("tag", "MELEE", "bad"))
 SHOT = Flag("shot", "shot this activation")
+RALLIED = Flag("rallied", "rallied this activation (does nothing else in it)")
 ROUTED = Flag("routed", "routed", Badge("tag", "ROUTED", "worse"))
 
 # -- generals ---------------------------------------------------------------------------------
@@ -141,6 +143,7 @@ STATUSES = sheet(
     EVADES,
     MELEE_WITH,
     SHOT,
+    RALLIED,
     GENERAL_TYPE,
     TRAITS_OF,
     KILLED,
