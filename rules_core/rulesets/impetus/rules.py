@@ -31,11 +31,13 @@ from typing import Any
 
 from rules_core.codec import Json
 from rules_core.context import Context
+from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.impetus import (
     actions,
     activation,
+    chances,
     demo,
     ending,
     forces,
@@ -300,6 +302,10 @@ class ImpetusRules(Rules):
             return found
         params = self.parameter_values(state.parameters)
         return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """A shot, a charge, a melee, a discipline test (``chances``, wave-impB)."""
+        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """The side's army broke at the end of a turn (``ending.end_turn``: it had lost
