@@ -7,12 +7,16 @@ from dataclasses import replace
 
 import pytest
 
+from rules_core import engine
 from rules_core.context import Suspended
 from rules_core.decisions import Answer
 from rules_core.events import DecisionRequested, ShotFired
+from rules_core.orders import Order
 from rules_core.rulesets.impetus import reactions
 from rules_core.rulesets.impetus.status import CLOSED_RANKS, EVADES
+from rules_core.secrets import Viewer, view
 from rules_core.standing import Standing, standing_answer
+from rules_core.steps import Cursor, Subject
 from tests.rules_core.rulesets.impetus.combat_helpers import (
     PARAMS,
     RULES,
@@ -148,3 +152,25 @@ def test_standing_instructions_answer_reactions() -> None:
     assert answer is not None and answer.choice == "close_ranks"
     topics = {t.id for t in RULES.topics}
     assert {"charge_reaction", "opportunity"} <= topics
+
+
+def test_through_the_engine_the_question_shows_nothing_of_orders_not_yet_carried_out() -> None:
+    """#11: two charges ordered; the first target's question stops the step. The side asked
+    sees the question about the charge being made, and nothing of the second charge."""
+    state = detach(at("charge", romans3=(10, 5, 0), romans2=(16, 5, 0), gauls1=(10, 7.5, 180),
+                      gauls2=(16, 7.0, 180)))  # fmt: skip
+    cursor = Cursor(1, "main", "charge", ("gauls", "romans"),
+                    subjects=(Subject("gauls_vercingetorix", "gauls"),))  # fmt: skip
+    state = replace(state, cursor=cursor)
+    orders = [Order("gauls1", "charge", {"target": "romans3"}),
+              Order("gauls2", "charge", {"target": "romans2"})]  # fmt: skip
+    result = engine.run(RULES, b"secret", state, orders)
+    assert result.state.pending is not None
+    seen = view(result.state, Viewer.of_side("romans"))
+    assert seen.pending is not None and seen.pending.orders == ()
+    asked = seen.pending.decision
+    assert (asked.who, asked.unit, asked.other) == ("romans", "romans3", "gauls1")
+    shown = " ".join(repr(e) for e in result.events)
+    for secret in ("gauls2", "Carnutes", "romans2", "Legio IX"):
+        assert secret not in shown
+        assert secret not in repr(asked)
