@@ -31,6 +31,7 @@ from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import cohesion, discipline, generals, profiles, tables
 from rules_core.rulesets.impetus.shooting import hits_row
 from rules_core.rulesets.impetus.status import (
+    CHARGED,
     CLOSED_RANKS,
     DISORDERED,
     FRESHNESS,
@@ -423,6 +424,12 @@ def resolve(
 ) -> str:
     """Fight one melee round; returns the side that won it or "draw"."""
     ctx.emit(MeleeFought(attacker.id, defender.id))
+    # A countercharge (``reactions``) marks the charged unit of the side not acting as charged.
+    countercharge = countercharge or (
+        impact and CHARGED.of(defender) and ctx.side is not None and defender.side != ctx.side
+    )
+    if countercharge and CHARGED.of(defender):
+        ctx.set_status(defender.id, None, charged=False)
     attacking = Fight(charging=impact, new_melee=new_melee)
     defending = Fight(charging=impact and countercharge, receiving=impact and not countercharge)
     hits_on_defender = _roll_side(ctx, attacker, defender, attacking)

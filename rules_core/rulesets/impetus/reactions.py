@@ -8,12 +8,13 @@ out ("none" if none was chosen, allowed or passed):
 
 * ``charged`` (``enemy`` is about to charge ``unit``, asked before the charger moves):
   ``defensive_fire`` (a shooter with the charger in range: shoots it, DT "defensive_fire"),
-  ``close_ranks`` (FP or FL charged by mounted, not EL: closed ranks, DT "close_ranks";
-  ``facts["charger_moves"]`` the charger's moves), ``countercharge`` (mounted, not W, Art or
-  EL, the charger ahead: it meets the charge and counts as charging, DT "countercharge"; a
-  Brave general attached re-rolls a failed test; the caller passes ``countercharge=True`` to
-  ``melee.resolve``), ``evasion`` (S and CL; other mounted, not W or EL, from foot: it moves
-  away its normal move, DT "evasion"; the charge may then fall short).
+  ``close_ranks`` (FP or FL charged by mounted, not EL: closed ranks, DT "close_ranks"; the
+  charger's moves are its ``moves`` + 1, or ``facts["charger_moves"]``), ``countercharge``
+  (mounted, not W, Art or EL, the charger ahead: it meets the charge and counts as charging,
+  DT "countercharge"; a Brave general attached re-rolls a failed test; the unit is marked
+  ``charged`` and ``melee.resolve`` counts it as charging), ``evasion`` (S and CL; other
+  mounted, not W or EL, from foot: it moves away its normal move, DT "evasion"; the charge
+  may then fall short).
 * ``moved`` (``enemy`` ended a move near ``unit``): ``reaction_fire`` (shoots it as reaction
   fire, -1) or ``reaction_charge`` (charges it at once: melee), DT "reaction".
 
@@ -34,7 +35,7 @@ from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, quarter
 from rules_core.rulesets.impetus import discipline, generals, profiles, shooting
 from rules_core.rulesets.impetus import movement_tables as mt
-from rules_core.rulesets.impetus.status import DISORDERED, EVADES, ROUTED
+from rules_core.rulesets.impetus.status import DISORDERED, EVADES, MOVES, ROUTED
 from rules_core.standing import Condition, Topic, when_other, when_unit
 from rules_core.state import BattleState, Unit
 
@@ -189,12 +190,14 @@ def offer(ctx: Context, trigger: str, unit: Unit, enemy: Unit, **facts: Json) ->
     if choice == NONE:
         return NONE
     kind = TEST_OF[choice]
-    charger = {"charger": enemy.id} if trigger == "charged" else {}
-    result = discipline.test(ctx, unit, kind, **charger, **facts)
+    charger: dict[str, Json] = {}
+    if trigger == "charged":
+        charger = {"charger": enemy.id, "charger_moves": MOVES.of(enemy) + 1}
+    result = discipline.test(ctx, unit, kind, **{**charger, **facts})
     if not result.passed and choice == "countercharge":
         general = generals.attached_general(ctx.state, unit)
         if general is not None and "reroll_failed_countercharge" in generals.special(general):
-            result = discipline.test(ctx, unit, kind, **charger, **facts)
+            result = discipline.test(ctx, unit, kind, **{**charger, **facts})
     if not result.passed:
         return NONE
     return _carry_out(ctx, choice, ctx.state.unit(unit.id), ctx.state.unit(enemy.id))
@@ -206,6 +209,8 @@ def _carry_out(ctx: Context, choice: str, unit: Unit, enemy: Unit) -> str:
         shooting.resolve(ctx, unit, enemy, **fire)
     elif choice == "close_ranks":
         ctx.set_status(unit.id, f"closes ranks against {enemy.name}", closed_ranks=True)
+    elif choice == "countercharge":
+        ctx.set_status(unit.id, f"countercharges {enemy.name}", charged=True)
     elif choice == "evasion":
         evade(ctx, unit, enemy)
     elif choice == "reaction_charge":

@@ -174,3 +174,23 @@ def test_through_the_engine_the_question_shows_nothing_of_orders_not_yet_carried
     for secret in ("gauls2", "Carnutes", "romans2", "Legio IX"):
         assert secret not in shown
         assert secret not in repr(asked)
+
+
+def test_a_countercharge_counts_as_charging_in_the_melee() -> None:
+    state = detach(at("charge", gauls4=(10, 5, 0), romans4=(10, 8, 180)))
+    cursor = Cursor(1, "main", "charge", ("romans", "gauls"),
+                    subjects=(Subject("romans_labienus", "romans"),))  # fmt: skip
+    state = replace(state, cursor=cursor)
+    orders = [Order("romans4", "charge", {"target": "gauls4"})]
+    result = engine.run(RULES, b"counter", state, orders)
+    assert result.state.pending is not None
+    asked = result.state.pending.decision
+    assert "countercharge" in asked.option_ids
+    answered = engine.answer(RULES, b"counter", result.state,
+                             Answer(asked.id, "countercharge", "gauls"))  # fmt: skip
+    tests = [e for e in answered.events if type(e).__name__ == "TestResolved"]
+    passed = next(t for t in tests if t.test == "discipline test (countercharge)").passed
+    rolls = [e.roll for e in rolls_of(answered.events)]
+    noble = next(r for r in rolls if r.label.startswith("Melee: Noble Cavalry"))
+    reasons = {m.reason for m in noble.dice_modifiers}
+    assert ("impetus bonus 2" in reasons) == passed
