@@ -102,8 +102,7 @@ def modifiers(
     state: BattleState, unit: Unit, kind: str, params: Params, **facts: Json
 ) -> list[Modifier]:
     """Every modifier to the test's target, each with the sheet's row as its reason."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown discipline test {kind!r}")
+    kind = kind_of(kind, facts)
     mods: list[Modifier] = []
     # "General attached to Unit/Group +1/+2" (evasion: "to Unit" only, its own row).
     general = general_for(state, unit, group=kind != "evasion")
@@ -162,6 +161,13 @@ def modifiers(
     return mods
 
 
+def kind_of(kind: str, facts: Mapping[str, Json]) -> str:
+    """The test's kind: ``about_face=True`` turns a "second_move" test into "about_face"."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown discipline test {kind!r}")
+    return "about_face" if facts.get("about_face") is True else kind
+
+
 def _int(value: Json, default: int) -> int:
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
 
@@ -214,7 +220,7 @@ def describe(parts: list[Modifier]) -> str:
 def test(ctx: Context, unit: Unit, kind: str, **facts: Json) -> TestResult:
     """Take the test: roll 1D6, look it up against the target, log the row that decided it."""
     target, parts = target_of(ctx.state, unit, kind, ctx.params, **facts)
-    name = NAMES[kind]
+    name = NAMES[kind_of(kind, facts)]
     roll = ctx.dice.d6(f"Discipline test ({name}): {unit.name}, target {target}")
     table = table_for(target, ctx.params, describe(parts))
     band = ctx.test(unit.id, f"discipline test ({name})", roll, table, ("pass",))

@@ -126,3 +126,11 @@ def test_a_one_always_passes_and_a_six_fails_when_the_parameter_says() -> None:
     assert discipline.test(context(big, [6]), big.unit("romans1"), "rally").passed
     ctx = context(big, [6], dt_natural_fail=6)
     assert not discipline.test(ctx, big.unit("romans1"), "rally").passed
+
+
+def test_an_about_face_takes_its_own_test_with_the_generic_modifiers() -> None:
+    state = status(detach(at("move", romans2=(10, 5, 0))), "romans2", disordered=True)
+    ctx = context(state, [2])
+    result = discipline.test(ctx, state.unit("romans2"), "second_move", moves=1, about_face=True)
+    assert result.passed and result.target == 6 - 1  # outside the radius, no disordered row
+    assert logged_tests(ctx.events)[-1].test == "discipline test (about face)"

@@ -224,3 +224,21 @@ def test_an_impetuous_unit_rerolls_a_pursuit_die_that_gives_none() -> None:
     ]
     ctx = context(state, [1, 5])
     assert melee.pursuit_distance(ctx, state.unit("romans2")) == 0
+
+
+def test_a_retreat_passes_light_troops_behind_a_friend() -> None:
+    state = detach(at("charge", romans3=(10, 5, 0), romans2=(10, 3.5, 0), gauls2=(10, 6.0, 180)))
+    ctx = context(state, [6])  # 2H back: onto the legion behind; archers (T) pass through
+    length = melee.retreat(ctx, ctx.state.unit("romans3"), ctx.state.unit("gauls2"))
+    archers, legion = ctx.state.unit("romans3"), ctx.state.unit("romans2")
+    assert length == 2.5 and (archers.x, archers.y) == (10, 2.5)  # just behind the legion
+    assert (legion.x, legion.y) == (10, 3.5) and not DISORDERED.of(legion)
+
+
+def test_a_retreat_pushes_back_and_disorders_a_friend_it_may_not_pass() -> None:
+    state = detach(at("charge", romans2=(10, 5, 0), romans1=(10, 3.5, 0), gauls2=(10, 6.0, 180)))
+    ctx = context(state, [6])  # the legion retreats 2H into Legio X
+    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 2.0
+    legion, pushed = ctx.state.unit("romans2"), ctx.state.unit("romans1")
+    assert (legion.x, legion.y) == (10, 3.0)
+    assert (pushed.x, round(pushed.y, 3)) == (10, 2.0) and DISORDERED.of(pushed)
