@@ -193,4 +193,4 @@ def general_modifier(state: BattleState, unit: Unit, row: str, table_name: str) 
         return []
     table = tables.COHESION_SHOOTING if table_name == SHOOTING else tables.COHESION_MELEE
     value = generals.ct_modifier(general)
-    return [Modifier(value, f"{general.name}: {tables.text(table, row)}")]
+    return [Modifier(value, f"{general.name}: {tables.reason(table, row)}")]

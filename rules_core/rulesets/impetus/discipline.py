@@ -73,7 +73,7 @@ def param(params: Params, name: str) -> int:
 def _row(key: str) -> tuple[int, str]:
     value = tables.DT_MODIFIERS.lookup(key, "modifier")
     assert isinstance(value, int)
-    return value, tables.text(tables.DT_MODIFIERS, key)
+    return value, tables.reason(tables.DT_MODIFIERS, key)
 
 
 def general_for(state: BattleState, unit: Unit, *, group: bool = True) -> Leader | None:
@@ -102,15 +102,14 @@ def modifiers(
     state: BattleState, unit: Unit, kind: str, params: Params, **facts: Json
 ) -> list[Modifier]:
     """Every modifier to the test's target, each with the sheet's row as its reason."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown discipline test {kind!r}")
+    kind = kind_of(kind, facts)
     mods: list[Modifier] = []
     # "General attached to Unit/Group +1/+2" (evasion: "to Unit" only, its own row).
     general = general_for(state, unit, group=kind != "evasion")
     if general is not None:
         row = "evasion.general" if kind == "evasion" else "general_attached"
         value = generals.dt_modifier(general, kind)
-        mods.append(Modifier(value, f"{general.name}: {tables.text(tables.DT_MODIFIERS, row)}"))
+        mods.append(Modifier(value, f"{general.name}: {tables.reason(tables.DT_MODIFIERS, row)}"))
     outside = profiles.troop_type(unit) != "S" and not generals.in_command_radius(
         state, unit, params
     )
@@ -160,6 +159,13 @@ def modifiers(
             value, text = _row("evasion.each_after_first")
             mods.append(Modifier(value * extra, f"{text} (evade {evade})"))
     return mods
+
+
+def kind_of(kind: str, facts: Mapping[str, Json]) -> str:
+    """The test's kind: ``about_face=True`` turns a "second_move" test into "about_face"."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown discipline test {kind!r}")
+    return "about_face" if facts.get("about_face") is True else kind
 
 
 def _int(value: Json, default: int) -> int:
@@ -214,7 +220,7 @@ def describe(parts: list[Modifier]) -> str:
 def test(ctx: Context, unit: Unit, kind: str, **facts: Json) -> TestResult:
     """Take the test: roll 1D6, look it up against the target, log the row that decided it."""
     target, parts = target_of(ctx.state, unit, kind, ctx.params, **facts)
-    name = NAMES[kind]
+    name = NAMES[kind_of(kind, facts)]
     roll = ctx.dice.d6(f"Discipline test ({name}): {unit.name}, target {target}")
     table = table_for(target, ctx.params, describe(parts))
     band = ctx.test(unit.id, f"discipline test ({name})", roll, table, ("pass",))

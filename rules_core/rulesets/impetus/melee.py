@@ -26,11 +26,19 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, TestResolved
-from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact
+from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact, overlapping
 from rules_core.odds import RollSpec
-from rules_core.rulesets.impetus import cohesion, discipline, generals, profiles, tables
+from rules_core.rulesets.impetus import (
+    cohesion,
+    discipline,
+    generals,
+    interpenetration,
+    profiles,
+    tables,
+)
 from rules_core.rulesets.impetus.shooting import hits_row
 from rules_core.rulesets.impetus.status import (
+    CHARGED,
     CLOSED_RANKS,
     DISORDERED,
     FRESHNESS,
@@ -50,6 +58,8 @@ ROUGH = {"rough": "broken", "wood": "difficult", "dense_wood": "difficult", "mar
 DEFENDED = ("village", "fortification")  # "Defending ... Village, Fortification"
 DISCIPLINE_LEVELS = {"A": 3, "B": 2, "C": 1}
 NEAR = 0.05  # H: units this close count as in contact for support and flanks
+STEP = 0.05  # H: the step retreats and pushes are checked at
+MAX_SHOVE = 12.0  # H: the furthest a retreat goes on to clear friends
 
 
 @dataclass(frozen=True)
@@ -179,7 +189,7 @@ def impact_bonus(state: BattleState, charger: Unit, target: Unit) -> tuple[int, 
 def _mod(table: GridTable, row: str, column: str = "dice") -> tuple[int, str]:
     value = tables.cell(table, row, column)
     assert value is not None
-    return value, tables.text(table, row)
+    return value, tables.reason(table, row)
 
 
 def _friends_touching(state: BattleState, unit: Unit, edge: str) -> list[Unit]:
@@ -239,7 +249,7 @@ def dice_modifiers(
         mods.append(Modifier(*_mod(tables.MELEE_MODIFIERS, "disordered")))
     general = generals.attached_general(state, unit)
     if general is not None:
-        text = tables.text(tables.MELEE_MODIFIERS, "general")
+        text = tables.reason(tables.MELEE_MODIFIERS, "general")
         mods.append(Modifier(generals.melee_modifier(general), f"{general.name}: {text}"))
     value, text = _mod(tables.MELEE_MODIFIERS, "supported_flank")
     for edge in ("left", "right"):
@@ -309,7 +319,7 @@ def pilum(unit: Unit, fight: Fight) -> list[Modifier]:
             assert value is not None
             label = "Pilum" if weapon == "pilum" else "PBW"
             words = "charging" if column == "charging" else "receiving charge"
-            return [Modifier(value, f"+{value} {label} {words}")]
+            return [Modifier(value, f"{label} {words}")]
     return []
 
 
@@ -340,7 +350,7 @@ def cohesion_modifiers(state: BattleState, unit: Unit, enemy: Unit) -> list[Modi
     def add(row: str, note: str = "") -> None:
         value = tables.cell(table, row, "modifier")
         assert value is not None
-        mods.append(Modifier(value, tables.text(table, row) + note))
+        mods.append(Modifier(value, tables.reason(table, row) + note))
 
     if DISORDERED.of(unit):
         add("disordered")
@@ -423,6 +433,12 @@ def resolve(
 ) -> str:
     """Fight one melee round; returns the side that won it or "draw"."""
     ctx.emit(MeleeFought(attacker.id, defender.id))
+    # A countercharge (``reactions``) marks the charged unit of the side not acting as charged.
+    countercharge = countercharge or (
+        impact and CHARGED.of(defender) and ctx.side is not None and defender.side != ctx.side
+    )
+    if countercharge and CHARGED.of(defender):
+        ctx.set_status(defender.id, None, charged=False)
     attacking = Fight(charging=impact, new_melee=new_melee)
     defending = Fight(charging=impact and countercharge, receiving=impact and not countercharge)
     hits_on_defender = _roll_side(ctx, attacker, defender, attacking)
@@ -479,17 +495,76 @@ def _away(from_unit: Unit, unit: Unit) -> tuple[float, float]:
 
 
 def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
-    """The loser retreats by the D6 table, straight away from the winner, keeping its facing."""
+    """The loser retreats by the D6 table, straight away from the winner, keeping its facing.
+    A friend in the way (involuntary interpenetration): T, CL, non-impetuous FL and units
+    that may pass it voluntarily are placed behind it; others push it back and disorder it
+    (a W is pushed back, not disordered)."""
     column = troop_column(loser)
     roll = ctx.dice.d6(f"Retreat: {loser.name} ({column})")
     distance = tables.distance_row(roll.total, "retreat", column) or 0
     ctx.emit(TestResolved(loser.id, "retreat", roll.total, True,
                           f"{roll.total}: retreat {distance}H ({column})", False))  # fmt: skip
     ux, uy = _away(winner, loser)
-    end = (loser.x + ux * distance, loser.y + uy * distance)
-    ctx.move(loser.id, [(loser.x, loser.y), end], loser.facing,
-             [f"retreats {distance}H from {winner.name}"])  # fmt: skip
-    return float(distance)
+    length = float(distance)
+    notes = [f"retreats {distance}H from {winner.name}"]
+    pushes: list[tuple[Unit, float, bool]] = []
+    for friend in _in_the_way(ctx.state, loser, (ux, uy), length):
+        how = interpenetration.retreat_through(loser, friend)
+        if how == "pass":
+            length = _clear_of(loser, friend, (ux, uy), length)
+            notes.append(f"passes through {friend.name}")
+        else:
+            end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
+            shove = _clear_of(friend, None, (ux, uy), 0.0, end)
+            pushes.append((friend, shove, how == "push"))
+    end_point = (loser.x + ux * length, loser.y + uy * length)
+    ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
+    for friend, shove, disorder in pushes:
+        there = (friend.x + ux * shove, friend.y + uy * shove)
+        ctx.move(friend.id, [(friend.x, friend.y), there], friend.facing,
+                 [f"pushed back {shove:.1f}H by {loser.name}'s retreat"])  # fmt: skip
+        if disorder and not DISORDERED.of(friend):
+            ctx.set_status(friend.id, f"pushed back by {loser.name}'s retreat", disordered=True)
+    return length
+
+
+def _in_the_way(
+    state: BattleState, unit: Unit, way: tuple[float, float], length: float
+) -> list[Unit]:
+    """Friends the unit's footprint would overlap somewhere along its retreat, nearest first."""
+    here = Footprint.of(unit)
+    found: dict[str, tuple[float, Unit]] = {}
+    steps = max(1, int(length / STEP))
+    for n in range(1, steps + 1):
+        gone = length * n / steps
+        pose = here.moved_to((unit.x + way[0] * gone, unit.y + way[1] * gone))
+        for friend in state.units_of(unit.side):
+            if friend.id == unit.id or not friend.on_table or friend.id in found:
+                continue
+            if overlapping(pose, Footprint.of(friend)):
+                found[friend.id] = (gone, friend)
+    return [friend for _, friend in sorted(found.values(), key=lambda item: item[0])]
+
+
+def _clear_of(
+    mover: Unit,
+    other: Unit | None,
+    way: tuple[float, float],
+    start: float,
+    fixed: Footprint | None = None,
+) -> float:
+    """How far along ``way`` ``mover`` must go (from ``start``) to overlap ``other`` (or the
+    ``fixed`` footprint) no more."""
+    block = fixed if fixed is not None else Footprint.of(other) if other is not None else None
+    assert block is not None
+    here = Footprint.of(mover)
+    gone = start
+    for _ in range(int(MAX_SHOVE / STEP)):
+        pose = here.moved_to((mover.x + way[0] * gone, mover.y + way[1] * gone))
+        if not overlapping(pose, block):
+            return round(gone, 3)
+        gone += STEP
+    return round(gone, 3)
 
 
 def pursuit_distance(ctx: Context, winner: Unit) -> int:

@@ -31,11 +31,13 @@ from typing import Any
 
 from rules_core.codec import Json
 from rules_core.context import Context
+from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.impetus import (
     actions,
     activation,
+    chances,
     demo,
     ending,
     forces,
@@ -44,6 +46,7 @@ from rules_core.rulesets.impetus import (
     orders,
     prebattle,
     profiles,
+    reactions,
     sample,
 )  # fmt: skip
 from rules_core.rulesets.impetus import tables as combat_tables
@@ -146,7 +149,7 @@ class ImpetusRules(Rules):
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
     parameters = (*PARAMETERS, *combat_tables.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
     statuses = STATUSES
-    topics = (*TOPICS, *getattr(prebattle, "TOPICS", ()))
+    topics = (*TOPICS, *reactions.TOPICS, *getattr(prebattle, "TOPICS", ()))
     tables = {
         table.name: table
         for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
@@ -299,6 +302,10 @@ class ImpetusRules(Rules):
             return found
         params = self.parameter_values(state.parameters)
         return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """A shot, a charge, a melee, a discipline test (``chances``, wave-impB)."""
+        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """The side's army broke at the end of a turn (``ending.end_turn``: it had lost

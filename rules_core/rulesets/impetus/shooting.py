@@ -85,7 +85,7 @@ def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
 def _mod(row: str) -> tuple[int, str]:
     value = tables.cell(tables.SHOOTING_MODIFIERS, row, "dice")
     assert value is not None
-    return value, tables.text(tables.SHOOTING_MODIFIERS, row)
+    return value, tables.reason(tables.SHOOTING_MODIFIERS, row)
 
 
 def _in_cover(state: BattleState, target: Unit) -> bool:
@@ -123,7 +123,9 @@ def dice_modifiers(
     penalised = max(0, moves - 1) if free else moves
     if penalised:
         value, text = _mod("moved")
-        mods.append(Modifier(value * penalised, f"{text} ({moves} moves)"))
+        mods.append(
+            Modifier(value * penalised, f"{text} ({moves} move{'s' if moves != 1 else ''})")
+        )
     if DISORDERED.of(shooter):
         mods.append(Modifier(*_mod("disordered")))
     if facts.get("indirect") is True and profiles.troop_type(shooter) != "S":
@@ -223,7 +225,7 @@ def cohesion_modifiers(
     def add(key: str) -> None:
         value = tables.cell(table, key, "modifier")
         assert value is not None
-        mods.append(Modifier(value, tables.text(table, key)))
+        mods.append(Modifier(value, tables.reason(table, key)))
 
     if DISORDERED.of(target):
         add("disordered")

@@ -13,6 +13,8 @@ general is ``GENERAL``: the general's own column of the generals' table gives th
 
 from __future__ import annotations
 
+import re
+
 from rules_core.codec import Json
 from rules_core.plugin import Parameter
 from rules_core.tables import Band, GridTable, ScoreTable
@@ -247,14 +249,14 @@ IMPETUOUS_REROLL = "Impetuous can Reroll if fail"  # a pursuit die that gives "-
 RISK_TRIGGER = 6  # the cohesion die that puts an attached general at risk
 RISK_SHOOTING = ScoreTable(
     "Risk for general - shooting",
-    (Band(1, 5, "safe", "1-5: safe"), Band(6, 6, "killed_command_tests", "6: killed (his command tests)")),
+    (Band(1, 5, "safe", "safe"), Band(6, 6, "killed_command_tests", "killed (his command tests)")),
 )  # fmt: skip
 RISK_MELEE = ScoreTable(
     "Risk for general - melee",
     (
-        Band(1, 4, "safe", "1-4: safe"),
-        Band(5, 5, "killed", "5: killed"),
-        Band(6, 6, "killed_command_tests", "6: killed (his command tests)"),
+        Band(1, 4, "safe", "safe"),
+        Band(5, 5, "killed", "killed"),
+        Band(6, 6, "killed_command_tests", "killed (his command tests)"),
     ),
 )
 RISK_SHEET = (
@@ -304,6 +306,16 @@ def cell(table: GridTable, row: str, column: str) -> int | None:
 def text(table: GridTable, row: str) -> str:
     """The sheet's words for a row."""
     return str(table.lookup(row, "sheet"))
+
+
+_LEADING = re.compile(r"^(Max)?[+-]\d+ |^By -\d+ ")
+_TRAILING = re.compile(r" [+-]\d+(/[+-]\d+)?$")
+
+
+def reason(table: GridTable, row: str) -> str:
+    """The sheet's words for a row without its printed number, as a modifier's reason (the
+    modifier shows the number): "+1 General attached" -> "General attached"."""
+    return _TRAILING.sub("", _LEADING.sub("", text(table, row)))
 
 
 def shooting_row(weapon: str, grade: str) -> str:
