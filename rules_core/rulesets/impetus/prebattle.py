@@ -100,6 +100,9 @@ PARAMETERS = (
 )  # fmt: skip
 
 TERRAIN_FEATURE = "terrain_feature"
+TERRAIN_SPOT = "terrain_spot"
+ENEMY_TERRAIN = "enemy_terrain"
+AUTO = "auto"  # the rules' own choice, offered beside pieces of terrain and spots
 DEPLOY_REROLL = "deploy_reroll"
 DEPLOY_ORDER = "deploy_order"
 REROLL_WORDS = {"keep": "keep both dice", "first": "re-roll the first die",
@@ -108,6 +111,11 @@ ORDER_WORDS = {"first": "deploy first", "second": "deploy second"}
 TOPICS = (
     Topic(TERRAIN_FEATURE, "the terrain feature chosen from a terrain table's row",
           tuple(Option(f.key, f.label) for f in FEATURES.values())),
+    Topic(TERRAIN_SPOT, "where a terrain feature goes when the spot ordered does not suit it "
+          "(typed as x,y; the rules' choice is the free spot nearest the one ordered)",
+          (Option(AUTO, "the free spot nearest the one ordered"),)),
+    Topic(ENEMY_TERRAIN, "which enemy terrain to move or remove",
+          (Option(AUTO, "the biggest enemy piece"),)),
     Topic(DEPLOY_REROLL, "re-rolling the deployment roll (command structure)",
           tuple(Option(k, v) for k, v in REROLL_WORDS.items())),
     Topic(DEPLOY_ORDER, "deploy first or second after winning the deployment roll",
@@ -895,12 +903,14 @@ def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | Non
     target = _find_terrain(ctx.state, text) if isinstance(text, str) else None
     if target is None or target not in theirs:
         biggest = max(theirs, key=lambda f: (feature_shape(f).area, f.id))
+        verb = "move" if feature.key == MOVE_ENEMY else "remove"
+        options = (Option(AUTO, f"the biggest ({biggest.name or biggest.id})"),
+                   *(Option(f.id, f.name or f.id) for f in theirs))  # fmt: skip
         answer = ctx.ask(Decision(
             f"enemy_terrain_{ctx.state.cursor.step}",
-            f"Which enemy terrain does {name} {'move' if feature.key == MOVE_ENEMY else 'remove'}?",
-            tuple(Option(f.id, f.name or f.id) for f in theirs), biggest.id, side,
+            f"Which enemy terrain does {name} {verb}?", options, AUTO, side, topic=ENEMY_TERRAIN,
         ))  # fmt: skip
-        target = next(f for f in theirs if f.id == answer)
+        target = biggest if answer == AUTO else next(f for f in theirs if f.id == answer)
     if feature.key == REMOVE_ENEMY:
         ctx.remove_terrain(target.id, f"removed by {name} (terrain table)")
         return
