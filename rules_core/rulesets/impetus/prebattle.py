@@ -65,6 +65,7 @@ MOUNTED_TYPES = frozenset({"CP1", "CP2", "CM", "CL", "CGP", "CGL", "CF"})
 FEATURE_ORDER_CHOICES = tuple(FEATURES)
 CS_REROLLS = {"good": ("keep", "first", "second", "both"), "average": ("keep", "both")}
 TIES = ("reroll", "defender")
+EP_CHOICES = tuple(str(n) for n in range(13))  # exploration points to spend at most (option2)
 
 PARAMETERS = (
     Parameter("attacker_ties", "reroll",
@@ -139,7 +140,7 @@ ORDER_KINDS = (
         Param("feature", "choice", choices=FEATURE_ORDER_CHOICES),
         Param("at", "point", required=False),
         Param("facing", "number", required=False),
-        Param("ep", "number", required=False),
+        Param("ep", "choice", choices=EP_CHOICES, required=False),
         Param("terrain", "text", required=False),
     )),
     OrderKind("place_baggage", "Place baggage", "side", (
@@ -548,15 +549,18 @@ def _camp_size(kind: str, params: Mapping[str, Json]) -> tuple[float, float]:
     return _num(params, "fortification_length"), 1.0
 
 
+def ep_of(order: Order) -> int:
+    """The most exploration points a ``place_terrain`` order spends (0 if it names none)."""
+    value = order.params.get("ep", "0")
+    return int(value) if isinstance(value, str) and value.isdigit() else 0
+
+
 def _judge_terrain(
     state: BattleState, order: Order, params: Mapping[str, Json]
 ) -> tuple[str | None, str]:
     side = order.actor
     feature = FEATURES[str(order.params["feature"])]
-    ep = order.params.get("ep", 0)
-    spend = int(ep) if isinstance(ep, int | float) else 0
-    if spend < 0:
-        return "exploration points to spend are 0 or more", ""
+    spend = ep_of(order)
     left = exploration_points(state, side)
     if spend > left:
         return f"{side} has {left} exploration points, not {spend}", ""
@@ -776,8 +780,7 @@ def _spend_points(
     most the order's ``ep`` and the points left); the row as rolled if none is in reach."""
     assert order is not None
     table = TERRAIN_TABLES[table_of(ctx.state, side, ctx.params)]
-    ep = order.params.get("ep", 0)
-    budget = min(int(ep) if isinstance(ep, int | float) else 0, exploration_points(ctx.state, side))
+    budget = min(ep_of(order), exploration_points(ctx.state, side))
     for shift in range(1, budget + 1):
         for score in (roll.total + shift, roll.total - shift):
             if 2 <= score <= 12 and wanted in choices(table.lookup(score)):
@@ -1168,7 +1171,7 @@ def demo_orders(state: BattleState, side: str) -> list[Order]:
                 spot = free_spot(state, side, feature, 90.0, params)
                 if spot is not None:
                     return [Order(side, "place_terrain", {"feature": feature.key, "at": list(spot),
-                                                          "ep": 1})]  # fmt: skip
+                                                          "ep": "1"})]  # fmt: skip
         return []
     if step == "battle_plan":
         return [Order(side, "battle_plan", {"plan": "Hold the centre, strike on the left."})]

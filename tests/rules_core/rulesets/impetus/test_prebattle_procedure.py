@@ -141,7 +141,7 @@ def test_exploration_points_reach_the_row_that_offers_the_feature_ordered() -> N
     assert wanted is not None
     spot = prebattle.free_spot(state, side, FEATURES[wanted], 90.0, prebattle.params_of(state))
     assert spot is not None
-    order = Order(side, "place_terrain", {"feature": wanted, "at": list(spot), "ep": 1})
+    order = Order(side, "place_terrain", {"feature": wanted, "at": list(spot), "ep": "1"})
     assert isinstance(RULES.judge(state, order), Preview)
     done = engine.run(RULES, SEED, state, [order])
     assert done.state.pending is None
@@ -203,7 +203,7 @@ def test_enemy_terrain_is_removed_or_moved_on_the_mtd_table() -> None:
     side = state.cursor.subject.side  # type: ignore[union-attr]
     (target,) = prebattle.enemy_terrain(state, side)  # the defender's piece
     remove = Order(
-        side, "place_terrain", {"feature": "remove_enemy", "terrain": target.id, "ep": 10}
+        side, "place_terrain", {"feature": "remove_enemy", "terrain": target.id, "ep": "10"}
     )
     assert isinstance(RULES.judge(state, remove), Preview)
     done = engine.run(RULES, SEED, state, [remove])
@@ -216,8 +216,8 @@ def test_enemy_terrain_is_removed_or_moved_on_the_mtd_table() -> None:
 
     xs = [x for x, _ in target.points]
     to = [15.0, 5.0] if target.linear else [3.0 if min(xs) > 10 else 26.0, 10.0]
-    move = Order(side, "place_terrain",
-                 {"feature": "move_enemy", "terrain": target.name, "at": to, "ep": 10})  # fmt: skip
+    wanted = {"feature": "move_enemy", "terrain": target.name, "at": to, "ep": "10"}
+    move = Order(side, "place_terrain", wanted)
     assert isinstance(RULES.judge(state, move), Preview), RULES.judge(state, move)
     moved = engine.run(RULES, SEED, state, [move])
     after = next(f for f in moved.state.terrain if f.id == target.id)
