@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from shapely import Point
 
-from rules_core import engine
+from rules_core import engine, planning
 from rules_core.decisions import Answer
 from rules_core.dice import Roll
 from rules_core.engine import Resolution
@@ -317,3 +317,37 @@ def test_deployment_orders_are_checked_against_the_command_and_the_zone() -> Non
     # The rest of the command went to free spots of the zone; nobody else moved.
     for unit in done.state.units:
         assert (unit.location == ON_TABLE) == (unit.group == subject.id), unit.name
+
+
+def test_the_set_up_steps_are_planned_ahead_where_they_can_be() -> None:
+    state = play(started(), until="terrain_defender").state
+    defender = state.cursor.subject.side  # type: ignore[union-attr]
+    attacker = prebattle.other_side(state, defender)
+    steps = {
+        s: [t.step for t in planning.side_steps(RULES, state, s)] for s in (defender, attacker)
+    }
+    assert steps[defender] == [
+        "terrain_defender",
+        "terrain_defender_again",
+        "baggage",
+        "battle_plan",
+    ]
+    assert steps[attacker] == ["terrain_attacker", "baggage", "battle_plan"]
+    # A battle plan written now is judged at its step, and carried out there.
+    (plan_step,) = [
+        t for t in planning.side_steps(RULES, state, attacker) if t.step == "battle_plan"
+    ]
+    plan = Order(attacker, "battle_plan", {"plan": "Turn their left."})
+    assert isinstance(planning.preview(RULES, state, plan_step, plan), Preview)
+    later = play(started(), until="battle_plan").state
+    carried = planning.carry_out(RULES, later, [planning.Planned(plan_step.key, attacker, plan)])
+    assert carried.orders == (plan,) and not carried.fallbacks
+    done = planning.run_planned(RULES, SEED, later, carried)
+    assert done.state.hidden[attacker]["battle_plan"] == "Turn their left."
+    # Who deploys is known once the deployment roll is made: then every deployment step is
+    # planned, the biggest commands first.
+    deploying = play(started(), until="deploy_first").state
+    first = deploying.status["deploy_first"]
+    ahead = planning.side_steps(RULES, deploying, first)
+    assert [t.step for t in ahead][:1] == ["deploy_first"]
+    assert "deploy_rest" in [t.step for t in ahead]
