@@ -63,7 +63,7 @@ def test_either_side_may_order_in_a_tree_of_battles_phase_but_not_out_of_turn_in
 def test_each_ruleset_with_rules_gives_its_sample_battle() -> None:
     for ruleset in registry.all_rulesets(include_unlisted=True):
         battle = ruleset.rules.sample_battle() if ruleset.rules else None
-        if ruleset.id in ("skirmish", "tree_of_battles", "hail_caesar", "heroic_age"):
+        if ruleset.id in ("skirmish", "tree_of_battles", "hail_caesar", "heroic_age", "impetus"):
             assert battle is not None and battle.ruleset == ruleset.id
         else:
             assert battle is None

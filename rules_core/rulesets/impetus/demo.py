@@ -44,7 +44,9 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
                 found.append(Order(unit.id, "charge", {"target": target.id}))
         elif step == "shoot":
             target = _first(
-                f for f in _by_distance(unit, foes) if unit_orders.shoot_problem(unit, f) is None
+                f
+                for f in _by_distance(unit, foes)
+                if unit_orders.shoot_problem(state, unit, f) is None
             )
             if target is not None:
                 found.append(Order(unit.id, "shoot", {"target": target.id}))

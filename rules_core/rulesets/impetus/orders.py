@@ -18,7 +18,7 @@ from rules_core.codec import Json
 from rules_core.geometry import Footprint, edge_distance, overlapping
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.rulesets.impetus import movement_tables as mt
-from rules_core.rulesets.impetus.profiles import missile, troop_type
+from rules_core.rulesets.impetus.profiles import troop_type
 from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH, MOVES
 from rules_core.state import ON_TABLE, BattleState, Unit
 from rules_core.terrain import PathReport, trace_path
@@ -130,10 +130,10 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     limit = int(float(params.get("max_moves", 4)))  # type: ignore[arg-type]
     if moves >= limit:
         return f"{unit.name} has made {moves} moves, the most in one activation"
-    if moves >= 1 and not mt.further_allowed(unit, kind, disordered):
-        return f"a {kind.replace('_', ' ')} may not be a second or further move for {unit.name}"
     if kind == "about_face":
         return None if moves == 0 else "an about face must be the first and only move"
+    if moves >= 1 and not mt.further_allowed(unit, kind, disordered):
+        return f"a {kind.replace('_', ' ')} may not be a second or further move for {unit.name}"
     length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
     if length <= 0:
         return "give the distance in H"
@@ -207,19 +207,16 @@ def _problem(state: BattleState, unit: Unit, order: Order,
         if in_melee(unit):
             return f"{unit.name} is in melee"
         if order.kind == "shoot":
-            return shoot_problem(unit, target)
+            return shoot_problem(state, unit, target)
         return charge_problem(state, unit, target, params)
     return None
 
 
-def shoot_problem(unit: Unit, target: Unit) -> str | None:
-    """A shooter needs a weapon and the target within the extreme range band."""
-    if not missile(unit):
-        return f"{unit.name} has no missile weapon"
-    reach = edge_distance(Footprint.of(unit), Footprint.of(target))
-    if reach > MAX_RANGE + 1e-9:
-        return f"{target.name} is {reach:.1f}H away, beyond {MAX_RANGE:g}H"
-    return None
+def shoot_problem(state: BattleState, unit: Unit, target: Unit) -> str | None:
+    """A shooter needs a weapon that reaches the target (``shooting.problem``)."""
+    from rules_core.rulesets.impetus import shooting
+
+    return shooting.problem(state, unit, target)
 
 
 def charge_problem(state: BattleState, unit: Unit, target: Unit,
@@ -264,7 +261,9 @@ def has_business(state: BattleState, side: str, step: str, params: Mapping[str, 
         return any(not in_melee(u) for u in mine)
     foes = [u for u in state.units_on_table if u.side != side]
     if step == "shoot":
-        return any(shoot_problem(u, f) is None for u in mine for f in foes if not in_melee(u))
+        return any(
+            shoot_problem(state, u, f) is None for u in mine for f in foes if not in_melee(u)
+        )
     if step == "charge":
         return any(
             charge_problem(state, u, f, params) is None

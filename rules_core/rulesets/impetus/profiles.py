@@ -36,6 +36,7 @@ MISSILES = (
     "javelin", "sling", "artillery", "various",
 )  # fmt: skip
 MELEE_WEAPONS = ("pike", "long_spear", "polearm", "pilum", "pbw")
+FLAGS = ("impetuous", "large", "camels", "stakes", "pavise")  # yes-or-no profile fields
 BASE_WIDTH = 2.0  # H: one base is two H wide (H is half a base width)
 
 # Editable defaults per troop type (not the book's): VBU, impetus, discipline, base depth in H,
@@ -69,6 +70,10 @@ SCHEMA = RosterSchema(
         Field("missile", choices=MISSILES, help="shooting weapon (long_bow, javelin, ...)"),
         Field("weapons", str, help="melee weapons: pike, long_spear, polearm, pilum, pbw"),
         Field("large", bool, help="a large unit"),
+        Field("missile_class", choices=("A", "B", "C"), help="its shooting class (default B)"),
+        Field("camels", bool, help="mounted on camels"),
+        Field("stakes", bool, help="protected by stakes"),
+        Field("pavise", bool, help="protected by pavises"),
         Field("command", str, help="id of the general (under generals:) commanding it"),
     ),
     army_fields=(
@@ -88,12 +93,12 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     """A unit from a roster entry: one base 2H wide, its depth by type (twice for an LU)."""
     kind = str(entry.get("type") or "FP")
     profile = profile_for(kind)
-    for key in (*_COLUMNS, "impetuous", "large"):
+    for key in (*_COLUMNS, *FLAGS, "missile_class"):
         if key in entry and entry[key] is not None:
             profile[key] = entry[key]
     profile["type"] = kind
-    profile["impetuous"] = bool(profile.get("impetuous", False))
-    profile["large"] = bool(profile.get("large", False))
+    for flag in FLAGS:
+        profile[flag] = bool(profile.get(flag, False))
     profile["weapons"] = list(_listed(entry.get("weapons"), MELEE_WEAPONS))
     depth = number_or(profile.pop("depth"), 1.0) * (2 if profile["large"] else 1)
     discipline = str(profile["discipline"] or "B")

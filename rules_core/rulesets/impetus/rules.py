@@ -46,7 +46,8 @@ from rules_core.rulesets.impetus import (
     profiles,
     sample,
 )  # fmt: skip
-from rules_core.rulesets.impetus.status import STATUSES
+from rules_core.rulesets.impetus import tables as combat_tables
+from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
 from rules_core.state import BattleState, Group, Leader, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
@@ -143,12 +144,12 @@ class ImpetusRules(Rules):
     sides = (2, 2)
     setup_in_rules = True
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
-    parameters = (*PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
+    parameters = (*PARAMETERS, *combat_tables.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
     statuses = STATUSES
     topics = (*TOPICS, *getattr(prebattle, "TOPICS", ()))
     tables = {
         table.name: table
-        for table in (*generals.TABLES, *movement_tables.TABLES,
+        for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
                       *getattr(prebattle, "TABLES", ()))
     }  # fmt: skip
     pace_apart = frozenset(SETUP_IDS)
@@ -300,8 +301,9 @@ class ImpetusRules(Rules):
         return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
-        """The side has lost ``army_break_share`` of its starting VBU."""
-        return ending.broken(state, side, self.parameter_values(state.parameters))
+        """The side's army broke at the end of a turn (``ending.end_turn``: it had lost
+        ``army_break_share`` of its starting VBU)."""
+        return ARMY_BROKEN.of(state.side(side))
 
     def outcome(self, state: BattleState) -> Outcome | None:
         """A broken army loses; past the turn limit the battle is a draw."""

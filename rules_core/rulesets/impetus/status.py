@@ -12,6 +12,8 @@ Two kinds of state:
     discipline  discipline class A, B or C (also ``unit.quality``)
     impetuous   impetuous (frenzy tests, the impetuous re-roll of pursuit, FL charge 3H)
     missile     its shooting weapon (a row of B's shooting table) or ""
+    missile_class its shooting class A, B or C (default B)
+    camels, stakes, pavise  mounted on camels; protected by stakes; by pavises
     weapons     its melee weapons: pike, long_spear, polearm, pilum, pbw (a tuple)
     large       a large unit (LU: 1H sideways/backwards, depth bonus rules)
     The unit's command is ``unit.group`` (a group of kind ``command``).
@@ -115,7 +117,7 @@ COMMAND_STRUCTURE = Text("command_structure", "command structure", Scope.SIDE)
 BAGGAGE = Note("baggage", "baggage and fortifications", Scope.SIDE, shown=True)
 START_VBU = Count("start_vbu", "VBU at the start", scope=Scope.SIDE)
 LOST_VBU = Count("lost_vbu", "VBU lost", scope=Scope.SIDE)
-ARMY_BROKEN = Flag("army_broken", "army broken", scope=Scope.SIDE)
+ARMY_BROKEN = Flag("army_broken", "army broken", Badge("tag", "BROKEN", "worse"), Scope.SIDE)
 BATTLE_PLAN = Text("battle_plan", "battle plan (secret)", Scope.HIDDEN)
 
 # -- the battle -------------------------------------------------------------------------------
