@@ -143,8 +143,10 @@ ORDER_KINDS = (
         Param("ep", "choice", choices=EP_CHOICES, required=False),
         Param("terrain", "text", required=False),
     )),
+    # Both combine, so a camp and fortifications are given side by side in one step.
     OrderKind("place_baggage", "Place baggage", "side", (
-        Param("at", "point"), Param("facing", "number", required=False))),
+        Param("at", "point"), Param("facing", "number", required=False)),
+        combines=True, limit=1),
     OrderKind("fortify", "Fortify", "side", (
         Param("at", "point"), Param("facing", "number", required=False)),
         combines=True, limit=10),
@@ -525,8 +527,7 @@ def _judged(state: BattleState, order: Order) -> tuple[str | None, str]:
         zone = _rules().deployment_zone(state, side)
         at = point_param(order, "at")
         facing = _facing(order, _rules().deployment_facing(state, side))
-        length, width = _camp_size(order.kind, params)
-        points = _box(at, length, width, facing)
+        points = camp_outline(order.kind, at, facing, params)
         if zone is not None and not Polygon(zone).buffer(1e-6).contains(Polygon(points)):
             return f"the {_camp_word(order.kind)} goes inside {side}'s deployment zone", ""
         if order.kind == "fortify" and int(_num(params, "fortification_pieces")) <= 0:
@@ -543,10 +544,17 @@ def _camp_word(kind: str) -> str:
     return "baggage" if kind == "place_baggage" else "fortification"
 
 
-def _camp_size(kind: str, params: Mapping[str, Json]) -> tuple[float, float]:
+def camp_outline(
+    kind: str, at: Point, facing: float, params: Mapping[str, Json]
+) -> tuple[Point, ...]:
+    """A baggage camp (``place_baggage``) or a fortification (``fortify``) at ``at``, its
+    frontage across the facing: the camp ``baggage_length`` by ``baggage_width``, a
+    fortification ``fortification_length`` by 1H."""
     if kind == "place_baggage":
-        return _num(params, "baggage_length"), _num(params, "baggage_width")
-    return _num(params, "fortification_length"), 1.0
+        frontage, depth = _num(params, "baggage_length"), _num(params, "baggage_width")
+    else:
+        frontage, depth = _num(params, "fortification_length"), 1.0
+    return _box(at, depth, frontage, facing)
 
 
 def ep_of(order: Order) -> int:
@@ -962,8 +970,8 @@ def baggage(ctx: Context) -> None:
     order = _own_order(ctx, side, "place_baggage")
     at = point_param(order, "at") if order else _camp_default(ctx, side)
     facing = _facing(order, facing) if order else facing
-    length, width = _camp_size("place_baggage", ctx.params)
-    camp = TerrainFeature(_terrain_id(ctx.state), "village", _box(at, length, width, facing),
+    outline_ = camp_outline("place_baggage", at, facing, ctx.params)
+    camp = TerrainFeature(_terrain_id(ctx.state), "village", outline_,
                           f"{name} baggage", {"placed_by": "baggage", "baggage": side})  # fmt: skip
     ctx.add_terrain(camp, f"{name}'s baggage camp")
     placed: list[Json] = [{"baggage": [at[0], at[1]]}]
@@ -972,9 +980,8 @@ def baggage(ctx: Context) -> None:
              and isinstance(rules.judge(ctx.state, o), Preview)][:limit]  # fmt: skip
     for fort in forts:
         spot = point_param(fort, "at")
-        length, width = _camp_size("fortify", ctx.params)
         props: dict[str, Json] = {"placed_by": "baggage", "fortified_by": side}
-        outline_ = _box(spot, length, width, _facing(fort, facing) + 90.0)
+        outline_ = camp_outline("fortify", spot, _facing(fort, facing), ctx.params)
         piece = TerrainFeature(
             _terrain_id(ctx.state), "fortification", outline_, f"{name} fortification", props
         )

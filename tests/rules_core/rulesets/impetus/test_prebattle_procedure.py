@@ -351,3 +351,27 @@ def test_the_set_up_steps_are_planned_ahead_where_they_can_be() -> None:
     ahead = planning.side_steps(RULES, deploying, first)
     assert [t.step for t in ahead][:1] == ["deploy_first"]
     assert "deploy_rest" in [t.step for t in ahead]
+
+
+def test_baggage_and_fortifications_go_in_the_zone() -> None:
+    state = play(started(), until="baggage").state
+    side = state.cursor.subject.side  # type: ignore[union-attr]
+    assert state.side(side).status["role"] == "defender"  # the defender first
+    zone = RULES.deployment_zone(state, side)
+    assert zone is not None
+    ys = [y for _, y in zone]
+    middle = (min(ys) + max(ys)) / 2
+    outside = RULES.judge(state, Order(side, "place_baggage", {"at": [15, 10]}))
+    assert isinstance(outside, Illegal) and "goes inside" in outside.reason
+    camp = Order(side, "place_baggage", {"at": [5, middle]})
+    forts = [Order(side, "fortify", {"at": [x, middle]}) for x in (12, 18, 24)]
+    assert all(isinstance(RULES.judge(state, o), Preview) for o in (camp, *forts))
+    done = engine.run(RULES, SEED, state, [camp, *forts])
+    laid = [f for f in done.state.terrain if f not in state.terrain]
+    assert [f.kind for f in laid] == ["village", "fortification", "fortification"]  # at most 2
+    assert laid[0].properties["baggage"] == side
+    xs = [x for x, _ in laid[0].points]
+    assert (min(xs) + max(xs)) / 2 == 5
+    none = replace(state, parameters={**state.parameters, "fortification_pieces": 0})
+    refused = RULES.judge(none, forts[0])
+    assert isinstance(refused, Illegal) and "no fortifications" in refused.reason
