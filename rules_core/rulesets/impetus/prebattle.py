@@ -890,6 +890,7 @@ def _ask_spot(
         f"{default[0]:g},{default[1]:g}",
         side,
         "point",
+        topic=TERRAIN_SPOT,
     )
     chosen = question.value(ctx.ask(question))
     assert isinstance(chosen, list)
@@ -939,6 +940,7 @@ def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | Non
             f"{here[0]:g},{here[1]:g}",
             side,
             "point",
+            topic=TERRAIN_SPOT,
         )
         chosen = question.value(ctx.ask(question))
         assert isinstance(chosen, list)

@@ -375,3 +375,30 @@ def test_baggage_and_fortifications_go_in_the_zone() -> None:
     none = replace(state, parameters={**state.parameters, "fortification_pieces": 0})
     refused = RULES.judge(none, forts[0])
     assert isinstance(refused, Illegal) and "no fortifications" in refused.reason
+
+
+def test_without_an_order_the_side_chooses_the_feature_then_its_spot() -> None:
+    state = play(started(), until="terrain_defender").state
+    side = state.cursor.subject.side  # type: ignore[union-attr]
+    asked = engine.run(RULES, SEED, state, [])
+    feature_question = asked.state.pending.decision  # type: ignore[union-attr]
+    assert feature_question.topic == prebattle.TERRAIN_FEATURE
+    chosen = next(o.id for o in feature_question.options if FEATURES[o.id].kind == "rough")
+    spot = engine.answer(RULES, SEED, asked.state, Answer(feature_question.id, chosen, side))
+    spot_question = spot.state.pending.decision  # type: ignore[union-attr]
+    assert spot_question.topic == prebattle.TERRAIN_SPOT and spot_question.answer == "point"
+    assert "it was not the feature ordered" in spot_question.question
+    # A spot off the table is refused and the default (a free spot) used, with the reason.
+    done = engine.answer(RULES, SEED, spot.state, Answer(spot_question.id, "1,1", side))
+    (added,) = [e.feature for e in done.events if isinstance(e, TerrainAdded)]
+    x, y = (float(v) for v in spot_question.default.split(","))
+    xs, ys = [p[0] for p in added.points], [p[1] for p in added.points]
+    assert (min(xs) + max(xs)) / 2 == x and (min(ys) + max(ys)) / 2 == y
+    lines = Renderer.for_state(state).lines(done.events)
+    assert any("(1, 1) refused: a small brk at (1, 1) would not fit on the table" in line
+               for line in lines), lines  # fmt: skip
+    # Answered with a good spot, the piece goes there.
+    there = engine.answer(RULES, SEED, spot.state, Answer(spot_question.id, "6,6", side))
+    (put,) = [e.feature for e in there.events if isinstance(e, TerrainAdded)]
+    xs = [p[0] for p in put.points]
+    assert (min(xs) + max(xs)) / 2 == 6
