@@ -189,6 +189,11 @@ async def test_the_pre_battle_procedure_plays_through_discord(aide: Harness) -> 
     assert PLANS["a"] not in public and PLANS["b"] not in public
     state = await state_of(h, where)
     assert state.hidden["a"]["battle_plan"] == PLANS["a"]
+    red_unit = next(u.name for u in state.units if u.side == "a")
+    own = await h.slash(h.alice, "battle unit", channel=where, name=red_unit)
+    assert own.ephemeral and PLANS["a"] in own.content, own.content
+    theirs = await h.slash(h.bob, "battle unit", channel=where, name=red_unit)
+    assert theirs.ephemeral and PLANS["a"] not in theirs.content, theirs.content
 
     # 7. The deployment roll, with the unused exploration points, and the winner's question
     # (answered above with its default: deploy second).
