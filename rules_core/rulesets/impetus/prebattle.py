@@ -766,7 +766,7 @@ def terrain(ctx: Context) -> None:
         feature = wanted
     else:
         feature = _ask_feature(ctx, side, offered, order, score)
-    _carry_out(ctx, side, feature, order)
+    _carry_out(ctx, side, feature, order, score)
 
 
 def _own_order(ctx: Context, side: str, kind: str) -> Order | None:
@@ -841,21 +841,21 @@ def _default_feature(
     return next((f for f in offered if f.key == NONE), offered[0])
 
 
-def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None) -> None:
+def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None, score: int) -> None:
     name = ctx.state.side(side).name
     if feature.key == NONE:
-        _say(ctx, TestResolved(side, "Terrain chosen", 0, False, "None: no terrain placed"))
+        _say(ctx, TestResolved(side, "Terrain chosen", score, False, "None: no terrain placed"))
         return
     if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
-        _enemy_terrain(ctx, side, feature, order)
+        _enemy_terrain(ctx, side, feature, order, score)
         return
     ordered = order is not None and str(order.params["feature"]) == feature.key
     facing = _facing(order, 90.0) if order else 90.0
     at = point_param(order, "at") if order and "at" in order.params else None
     if at is None or placement_problem(ctx.state, side, feature, at, facing, ctx.params):
-        at = _ask_spot(ctx, side, feature, facing, at, ordered)
+        at = _ask_spot(ctx, side, feature, facing, at, ordered, score)
     if at is None:
-        _say(ctx, TestResolved(side, "Terrain chosen", 0, False,
+        _say(ctx, TestResolved(side, "Terrain chosen", score, False,
                               f"{feature.label}: no room left for it on the table"))  # fmt: skip
         return
     points = outline(ctx.state, feature, at, facing, ctx.params)
@@ -875,7 +875,13 @@ def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None) -
 
 
 def _ask_spot(
-    ctx: Context, side: str, feature: Feature, facing: float, near: Point | None, ordered: bool
+    ctx: Context,
+    side: str,
+    feature: Feature,
+    facing: float,
+    near: Point | None,
+    ordered: bool,
+    score: int,
 ) -> Point | None:
     """Where the feature goes: asked, a free spot near the order's by default; an answer
     where it may not go falls back on the default (with the reason logged)."""
@@ -897,18 +903,20 @@ def _ask_spot(
     at = (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
     problem = placement_problem(ctx.state, side, feature, at, facing, ctx.params)
     if problem:
-        _say(ctx, TestResolved(side, "Terrain spot", 0, False,
+        _say(ctx, TestResolved(side, "Terrain spot", score, False,
                               f"({at[0]:g}, {at[1]:g}) refused: {problem}; placed at "
                               f"({default[0]:g}, {default[1]:g})"))  # fmt: skip
         return default
     return at
 
 
-def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | None) -> None:
+def _enemy_terrain(
+    ctx: Context, side: str, feature: Feature, order: Order | None, score: int
+) -> None:
     name = ctx.state.side(side).name
     theirs = enemy_terrain(ctx.state, side)
     if not theirs:
-        _say(ctx, TestResolved(side, "Terrain chosen", 0, False,
+        _say(ctx, TestResolved(side, "Terrain chosen", score, False,
                               f"{feature.label}: the enemy has placed no terrain"))  # fmt: skip
         return
     text = order.params.get("terrain") if order else None
@@ -948,7 +956,10 @@ def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | Non
         problem = move_problem(ctx.state, side, target, at, ctx.params)
         if problem:
             where = f"({at[0]:g}, {at[1]:g})"
-            _say(ctx, TestResolved(side, "Terrain moved", 0, False, f"{where} refused: {problem}"))
+            _say(
+                ctx,
+                TestResolved(side, "Terrain moved", score, False, f"{where} refused: {problem}"),
+            )
             return
     facing = target.properties.get("facing", 90.0)
     turn = float(facing) if isinstance(facing, int | float) else 90.0
@@ -1011,6 +1022,26 @@ def battle_plan(ctx: Context) -> None:
         order = _own_order(ctx, side, "battle_plan")
         plan = str(order.params["plan"]) if order else ""
         ctx.set_hidden(side, "written before the battle", battle_plan=plan or "(none written)")
+
+
+def reveal_plan(ctx: Context, side: str, reason: str) -> str:
+    """Reveal a side's battle plan to everyone (for a turn step that reveals it): logged
+    publicly with ``reason``; the plan stays in the side's hidden state. Returns the plan."""
+    from rules_core.status import hidden_of
+
+    plan = str(hidden_of(ctx.state, side).status.get("battle_plan") or "")
+    if plan:
+        _say(
+            ctx,
+            TestResolved(
+                side,
+                "Battle plan revealed (turn)",
+                ctx.state.cursor.turn,
+                False,
+                f"{plan} ({reason})",
+            ),
+        )
+    return plan
 
 
 # -- step 7: the deployment roll ----------------------------------------------------------------

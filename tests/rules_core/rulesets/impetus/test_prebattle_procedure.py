@@ -402,3 +402,19 @@ def test_without_an_order_the_side_chooses_the_feature_then_its_spot() -> None:
     (put,) = [e.feature for e in there.events if isinstance(e, TerrainAdded)]
     xs = [p[0] for p in put.points]
     assert (min(xs) + max(xs)) / 2 == 6
+
+
+def test_a_battle_plan_is_revealed_to_everyone_when_the_rules_say() -> None:
+    import random
+
+    from rules_core.context import Context
+
+    state = play(started(), until="deploy_roll").state
+    ctx = Context(RULES, state, (), (), random.Random(0))
+    assert prebattle.reveal_plan(ctx, "romans", "its general fell") == PLAN
+    (said,) = visible_events(ctx.events, Viewer.of_side("gauls"))
+    line = Renderer.for_state(state).lines([said])[0]
+    assert line == f"Battle plan revealed (turn) for Rome: 1 → {PLAN} (its general fell)"
+
+
+PLAN = "Hold the centre, strike on the left."
