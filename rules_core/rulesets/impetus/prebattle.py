@@ -252,7 +252,9 @@ def subjects(name: str, state: BattleState) -> tuple[Subject, ...]:
     if name in ("first_deployer", "second_deployer"):
         side = first if name == "first_deployer" else second
         command = biggest_command(state, side)
-        return () if command is None else (Subject(command, side),)
+        if command is None or command not in commands_by_size(state, side, reserve_only=True):
+            return ()
+        return (Subject(command, side),)
     if name == "deploy_alternate":
         return alternate_commands(state, first)
     raise KeyError(f"no set-up subjects named {name!r}")
@@ -263,29 +265,42 @@ def deploys_first(state: BattleState) -> str | None:
     return str(value) if isinstance(value, str) and value else None
 
 
-def commands_in_reserve(state: BattleState, side: str) -> list[str]:
-    """The side's commands with units in reserve, the biggest first (most units, then most
-    VBU, then roster order)."""
+def commands_by_size(state: BattleState, side: str, *, reserve_only: bool = False) -> list[str]:
+    """The side's commands, the biggest first: most units, then most VBU, then the army
+    list's order (with ``reserve_only``, those with units still in reserve)."""
     sizes: dict[str, tuple[int, float]] = {}
-    order = [g.id for g in state.groups if g.side == side]
+    waiting: set[str] = set()
     for unit in state.units:
-        if unit.side == side and unit.location == RESERVE:
-            count, vbu = sizes.get(unit.group, (0, 0.0))
-            value = unit.profile.get("vbu", 0)
-            more = float(value) if isinstance(value, int | float) else 0.0
-            sizes[unit.group] = (count + 1, vbu + more)
-    rank = {g: n for n, g in enumerate(order)}
-    return sorted(sizes, key=lambda g: (-sizes[g][0], -sizes[g][1], rank.get(g, 999)))
+        if unit.side != side:
+            continue
+        count, vbu = sizes.get(unit.group, (0, 0.0))
+        value = unit.profile.get("vbu", 0)
+        more = float(value) if isinstance(value, int | float) else 0.0
+        sizes[unit.group] = (count + 1, vbu + more)
+        if unit.location == RESERVE:
+            waiting.add(unit.group)
+    rank = {g.id: n for n, g in enumerate(state.groups)}
+    found = sorted(sizes, key=lambda g: (-sizes[g][0], -sizes[g][1], rank.get(g, 999)))
+    return [g for g in found if g in waiting] if reserve_only else found
 
 
 def biggest_command(state: BattleState, side: str) -> str | None:
-    found = commands_in_reserve(state, side)
+    """The side's biggest command (steps 8 and 9), reckoned on all its units so that the
+    answer is the same before and after it deploys (planning ahead looks at it early)."""
+    found = commands_by_size(state, side)
     return found[0] if found else None
 
 
+def commands_in_reserve(state: BattleState, side: str) -> list[str]:
+    """The side's commands still to deploy at step 10: those with units in reserve, the
+    biggest first, without the biggest command (deployed at step 8 or 9)."""
+    biggest = biggest_command(state, side)
+    return [g for g in commands_by_size(state, side, reserve_only=True) if g != biggest]
+
+
 def alternate_commands(state: BattleState, first: str) -> tuple[Subject, ...]:
-    """The commands still in reserve, the sides alternately starting with ``first``; once a
-    side has none left, the other's follow one after another."""
+    """The commands for step 10, the sides alternately starting with ``first``; once a side
+    has none left, the other's follow one after another."""
     second = other_side(state, first)
     queues = {first: commands_in_reserve(state, first), second: commands_in_reserve(state, second)}
     found: list[Subject] = []

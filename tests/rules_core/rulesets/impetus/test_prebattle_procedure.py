@@ -287,7 +287,7 @@ def test_deployment_orders_are_checked_against_the_command_and_the_zone() -> Non
     subject = state.cursor.subject
     assert subject is not None
     side = subject.side
-    biggest = prebattle.commands_in_reserve(state, side)[0]
+    biggest = prebattle.biggest_command(state, side)
     assert subject.id == biggest
     mine = next(u for u in state.units if u.group == subject.id)
     other = next(u for u in state.units if u.side == side and u.group != subject.id)
@@ -351,6 +351,12 @@ def test_the_set_up_steps_are_planned_ahead_where_they_can_be() -> None:
     ahead = planning.side_steps(RULES, deploying, first)
     assert [t.step for t in ahead][:1] == ["deploy_first"]
     assert "deploy_rest" in [t.step for t in ahead]
+    # The deployment steps planned are the ones that come, command by command.
+    planned = [(t.step, t.subject) for t in planning.turn_steps(RULES, deploying)]
+    came = play(Resolution(deploying, (), ()))
+    ran = [(e.step, e.subject) for e in came.events
+           if isinstance(e, StepBegan) and e.step.startswith("deploy_")]  # fmt: skip
+    assert planned == ran and len(ran) == 4
 
 
 def test_baggage_and_fortifications_go_in_the_zone() -> None:
