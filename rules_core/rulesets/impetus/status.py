@@ -50,6 +50,7 @@ Commands (``Scope.GROUP``, groups of kind ``command``; ``group.leader`` is the g
   activated     has activated this turn
   initiative    its last initiative score this turn (2D6 + Bonus)
   passed        has passed the initiative this turn (a command passes at most once a turn)
+  command_structure  its army list's command structure (copied to the side as play begins)
 
 Sides (``Scope.SIDE``)
   role               "attacker" or "defender" (pre-battle step 1)
@@ -111,12 +112,13 @@ REROLLED = Flag("rerolled", "used his initiative re-roll this turn", scope=Scope
 COMMAND_ACTIVATED = Flag("activated", "activated this turn", scope=Scope.GROUP)
 INITIATIVE = Count("initiative", "initiative score this turn", scope=Scope.GROUP)
 PASSED = Flag("passed", "passed the initiative this turn", scope=Scope.GROUP)
+ARMY_CS = Text("command_structure", "its army's command structure", Scope.GROUP)
 
 # -- sides ------------------------------------------------------------------------------------
 ROLE = Text("role", "attacker or defender", Scope.SIDE)
 EXPLORATION_POINTS = Count("exploration_points", "exploration points", scope=Scope.SIDE)
 COMMAND_STRUCTURE = Text("command_structure", "command structure", Scope.SIDE)
-BAGGAGE = Note("baggage", "baggage and fortifications", Scope.SIDE, shown=True)
+BAGGAGE = Note("baggage", "baggage and fortifications (drawn on the map)", Scope.SIDE)
 START_VBU = Count("start_vbu", "VBU at the start", scope=Scope.SIDE)
 LOST_VBU = Count("lost_vbu", "VBU lost", scope=Scope.SIDE)
 ARMY_BROKEN = Flag("army_broken", "army broken", Badge("tag", "BROKEN", "worse"), Scope.SIDE)
@@ -151,6 +153,7 @@ STATUSES = sheet(
     COMMAND_ACTIVATED,
     INITIATIVE,
     PASSED,
+    ARMY_CS,
     ROLE,
     EXPLORATION_POINTS,
     COMMAND_STRUCTURE,
