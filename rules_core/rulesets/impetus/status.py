@@ -112,7 +112,7 @@ REROLLED = Flag("rerolled", "used his initiative re-roll this turn", scope=Scope
 COMMAND_ACTIVATED = Flag("activated", "activated this turn", scope=Scope.GROUP)
 INITIATIVE = Count("initiative", "initiative score this turn", scope=Scope.GROUP)
 PASSED = Flag("passed", "passed the initiative this turn", scope=Scope.GROUP)
-ARMY_CS = Text("command_structure", "its army's command structure", Scope.GROUP)
+ARMY_CS = Note("command_structure", "its army's command structure (bookkeeping)", Scope.GROUP)
 
 # -- sides ------------------------------------------------------------------------------------
 ROLE = Text("role", "attacker or defender", Scope.SIDE)
