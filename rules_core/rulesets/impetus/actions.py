@@ -138,7 +138,7 @@ def carry_out(ctx: Context, unit: Unit, order: Order) -> None:
         reason = f"disordered by {where} ground"
     if reason is not None:
         ctx.set_status(unit.id, reason, disordered=True)
-    ctx.set_status(unit.id, None, moves=int(str(changes["moves"])))
+    ctx.set_status(unit.id, None, moves=int(str(changes["moves"])), last_manoeuvre=kind)
 
 
 def shoot(ctx: Context) -> None:

@@ -36,6 +36,9 @@ Units (``Scope.UNIT``)
   melee_with    ids of the enemy units it is in melee with (a list)
   melee_pending a drawn melee waits: fought again when either unit next activates
   shot          has shot in this activation
+  last_manoeuvre its last manoeuvre in this activation ("" none): a sideways or oblique move
+                of a unit that may not make it as a further move, or an about face, ends its
+                moves (and an about face its shooting)
   rallied       took a rally test in this activation (it does nothing else in it)
   routed        routed (destroyed or fled: counts for the army break; removed from the table)
 
@@ -99,6 +102,7 @@ CHARGED = Flag("charged", "charged this activation", Badge("tag", "CHARGED", "wa
 MELEE_WITH = Note("melee_with", "the enemies it is in melee with")
 MELEE_PENDING = Flag("melee_pending", "drawn melee to fight again", Badge("tag", "MELEE", "bad"))
 SHOT = Flag("shot", "shot this activation")
+LAST_MANOEUVRE = Text("last_manoeuvre", "its last manoeuvre in this activation")
 RALLIED = Flag("rallied", "rallied this activation (does nothing else in it)")
 ROUTED = Flag("routed", "routed", Badge("tag", "ROUTED", "worse"))
 
@@ -146,6 +150,7 @@ STATUSES = sheet(
     MELEE_WITH,
     SHOT,
     RALLIED,
+    LAST_MANOEUVRE,
     GENERAL_TYPE,
     TRAITS_OF,
     KILLED,
