@@ -160,12 +160,15 @@ async def next_stage(services: Services, rules: Rules, view: BattleView) -> Stag
     """Answer the waiting question, or give every acting side its orders and confirm."""
     state = view.state
     if state.pending is not None:
-        decision = state.pending.decision
-        owner = GM if decision.who == "gm" else _owner(view, decision.who)
-        choice = rules.demo_answer(state)
-        report = await services.play.answer(view.id, view.stage, owner, decision.id, choice)
-        assert report is not None  # the shipped rulesets ask one question at a time
-        return report
+        asked: StageReport | None = None
+        for decision in state.pending.open:  # questions asked together are answered in turn
+            owner = GM if decision.who == "gm" else _owner(view, decision.who)
+            first = decision.id == state.pending.decision.id
+            choice = rules.demo_answer(state) if first else decision.default
+            report = await services.play.answer(view.id, view.stage, owner, decision.id, choice)
+            asked = report or asked
+        assert asked is not None  # the last answer resolves the step
+        return asked
     acting = [s for s in view.sides if s.owner_id in view.waiting_for]
     for side in acting:
         for order in rules.demo_orders(state, side.side_id):
