@@ -32,7 +32,7 @@ FOOT = frozenset({"FP", "FL", "S", "T"})
 CHARIOTS = frozenset({"CGP", "CGL", "CF"})
 DISCIPLINES = ("A", "B", "C")
 MISSILES = (
-    "", "long_bow", "short_bow", "composite_bow", "crossbow", "handgun", "arquebus", "musket",
+    "long_bow", "short_bow", "composite_bow", "crossbow", "handgun", "arquebus", "musket",
     "javelin", "sling", "artillery", "various",
 )  # fmt: skip
 MELEE_WEAPONS = ("pike", "long_spear", "polearm", "pilum", "pbw")
