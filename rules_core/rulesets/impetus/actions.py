@@ -30,7 +30,6 @@ from rules_core.rulesets.impetus.status import (
     MELEE_WITH,
     MOVES,
     RALLIED,
-    SHOT,
 )
 from rules_core.state import Unit
 from rules_core.toolkit import checked_orders
@@ -220,7 +219,6 @@ def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
     others = MELEE_WITH.of(target)
     listed = [str(x) for x in others] if isinstance(others, list) else []
     ctx.set_status(target.id, None, melee_with=[*listed, unit.id])
-    _ = CHARGED, SHOT
     return True
 
 

@@ -29,8 +29,6 @@ from rules_core.rulesets.impetus.status import (
 from rules_core.state import ON_TABLE, BattleState, Unit
 from rules_core.terrain import PathReport, trace_path
 
-MAX_RANGE = 12.0  # H: the shooting table's extreme range band
-
 UNIT_ORDER_KINDS = (
     OrderKind("rally", "Rally"),
     OrderKind(
