@@ -30,7 +30,7 @@ from rules_core.dice import Modifier, Roll
 from rules_core.events import ShotFired, TestResolved
 from rules_core.geometry import Footprint, edge_distance, quarter, range_from_front
 from rules_core.odds import Dist, RollSpec
-from rules_core.rulesets.impetus import cohesion, discipline, profiles, tables
+from rules_core.rulesets.impetus import cohesion, profiles, tables
 from rules_core.rulesets.impetus.status import DISORDERED, MOVES, ROUTED
 from rules_core.state import BattleState, Unit
 
@@ -168,14 +168,14 @@ def shot_roll(state: BattleState, shooter: Unit, target: Unit, **facts: Json) ->
     the faces); rolled by ``resolve`` and read by the odds."""
     base, mods, _row, _band = dice_modifiers(state, shooter, target, **facts)
     label = f"Shooting: {shooter.name} (VBU {base}) at {target.name}"
-    hit = discipline.param({}, "shooting_hit_face")
+    hit = tables.HIT_FACE
     return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
 
 
 def hits_of(faces: tuple[int, ...]) -> tuple[int, int, int]:
     """Hits from the faces: (sixes, pairs of fives, hits)."""
-    sixes = sum(1 for f in faces if f == discipline.param({}, "shooting_hit_face"))
-    pairs = sum(1 for f in faces if f == discipline.param({}, "shooting_pair_face")) // 2
+    sixes = sum(1 for f in faces if f == tables.HIT_FACE)
+    pairs = sum(1 for f in faces if f == tables.PAIR_FACE) // 2
     return sixes, pairs, sixes + pairs
 
 
