@@ -65,6 +65,7 @@ MOUNTED_TYPES = frozenset({"CP1", "CP2", "CM", "CL", "CGP", "CGL", "CF"})
 FEATURE_ORDER_CHOICES = tuple(FEATURES)
 CS_REROLLS = {"good": ("keep", "first", "second", "both"), "average": ("keep", "both")}
 TIES = ("reroll", "defender")
+EP_CHOICES = tuple(str(n) for n in range(13))  # exploration points to spend at most (option2)
 
 PARAMETERS = (
     Parameter("attacker_ties", "reroll",
@@ -100,6 +101,9 @@ PARAMETERS = (
 )  # fmt: skip
 
 TERRAIN_FEATURE = "terrain_feature"
+TERRAIN_SPOT = "terrain_spot"
+ENEMY_TERRAIN = "enemy_terrain"
+AUTO = "auto"  # the rules' own choice, offered beside pieces of terrain and spots
 DEPLOY_REROLL = "deploy_reroll"
 DEPLOY_ORDER = "deploy_order"
 REROLL_WORDS = {"keep": "keep both dice", "first": "re-roll the first die",
@@ -108,6 +112,11 @@ ORDER_WORDS = {"first": "deploy first", "second": "deploy second"}
 TOPICS = (
     Topic(TERRAIN_FEATURE, "the terrain feature chosen from a terrain table's row",
           tuple(Option(f.key, f.label) for f in FEATURES.values())),
+    Topic(TERRAIN_SPOT, "where a terrain feature goes when the spot ordered does not suit it "
+          "(typed as x,y; the rules' choice is the free spot nearest the one ordered)",
+          (Option(AUTO, "the free spot nearest the one ordered"),)),
+    Topic(ENEMY_TERRAIN, "which enemy terrain to move or remove",
+          (Option(AUTO, "the biggest enemy piece"),)),
     Topic(DEPLOY_REROLL, "re-rolling the deployment roll (command structure)",
           tuple(Option(k, v) for k, v in REROLL_WORDS.items())),
     Topic(DEPLOY_ORDER, "deploy first or second after winning the deployment roll",
@@ -131,11 +140,13 @@ ORDER_KINDS = (
         Param("feature", "choice", choices=FEATURE_ORDER_CHOICES),
         Param("at", "point", required=False),
         Param("facing", "number", required=False),
-        Param("ep", "number", required=False),
+        Param("ep", "choice", choices=EP_CHOICES, required=False),
         Param("terrain", "text", required=False),
     )),
+    # Both combine, so a camp and fortifications are given side by side in one step.
     OrderKind("place_baggage", "Place baggage", "side", (
-        Param("at", "point"), Param("facing", "number", required=False))),
+        Param("at", "point"), Param("facing", "number", required=False)),
+        combines=True, limit=1),
     OrderKind("fortify", "Fortify", "side", (
         Param("at", "point"), Param("facing", "number", required=False)),
         combines=True, limit=10),
@@ -241,7 +252,9 @@ def subjects(name: str, state: BattleState) -> tuple[Subject, ...]:
     if name in ("first_deployer", "second_deployer"):
         side = first if name == "first_deployer" else second
         command = biggest_command(state, side)
-        return () if command is None else (Subject(command, side),)
+        if command is None or command not in commands_by_size(state, side, reserve_only=True):
+            return ()
+        return (Subject(command, side),)
     if name == "deploy_alternate":
         return alternate_commands(state, first)
     raise KeyError(f"no set-up subjects named {name!r}")
@@ -252,29 +265,42 @@ def deploys_first(state: BattleState) -> str | None:
     return str(value) if isinstance(value, str) and value else None
 
 
-def commands_in_reserve(state: BattleState, side: str) -> list[str]:
-    """The side's commands with units in reserve, the biggest first (most units, then most
-    VBU, then roster order)."""
+def commands_by_size(state: BattleState, side: str, *, reserve_only: bool = False) -> list[str]:
+    """The side's commands, the biggest first: most units, then most VBU, then the army
+    list's order (with ``reserve_only``, those with units still in reserve)."""
     sizes: dict[str, tuple[int, float]] = {}
-    order = [g.id for g in state.groups if g.side == side]
+    waiting: set[str] = set()
     for unit in state.units:
-        if unit.side == side and unit.location == RESERVE:
-            count, vbu = sizes.get(unit.group, (0, 0.0))
-            value = unit.profile.get("vbu", 0)
-            more = float(value) if isinstance(value, int | float) else 0.0
-            sizes[unit.group] = (count + 1, vbu + more)
-    rank = {g: n for n, g in enumerate(order)}
-    return sorted(sizes, key=lambda g: (-sizes[g][0], -sizes[g][1], rank.get(g, 999)))
+        if unit.side != side:
+            continue
+        count, vbu = sizes.get(unit.group, (0, 0.0))
+        value = unit.profile.get("vbu", 0)
+        more = float(value) if isinstance(value, int | float) else 0.0
+        sizes[unit.group] = (count + 1, vbu + more)
+        if unit.location == RESERVE:
+            waiting.add(unit.group)
+    rank = {g.id: n for n, g in enumerate(state.groups)}
+    found = sorted(sizes, key=lambda g: (-sizes[g][0], -sizes[g][1], rank.get(g, 999)))
+    return [g for g in found if g in waiting] if reserve_only else found
 
 
 def biggest_command(state: BattleState, side: str) -> str | None:
-    found = commands_in_reserve(state, side)
+    """The side's biggest command (steps 8 and 9), reckoned on all its units so that the
+    answer is the same before and after it deploys (planning ahead looks at it early)."""
+    found = commands_by_size(state, side)
     return found[0] if found else None
 
 
+def commands_in_reserve(state: BattleState, side: str) -> list[str]:
+    """The side's commands still to deploy at step 10: those with units in reserve, the
+    biggest first, without the biggest command (deployed at step 8 or 9)."""
+    biggest = biggest_command(state, side)
+    return [g for g in commands_by_size(state, side, reserve_only=True) if g != biggest]
+
+
 def alternate_commands(state: BattleState, first: str) -> tuple[Subject, ...]:
-    """The commands still in reserve, the sides alternately starting with ``first``; once a
-    side has none left, the other's follow one after another."""
+    """The commands for step 10, the sides alternately starting with ``first``; once a side
+    has none left, the other's follow one after another."""
     second = other_side(state, first)
     queues = {first: commands_in_reserve(state, first), second: commands_in_reserve(state, second)}
     found: list[Subject] = []
@@ -516,8 +542,7 @@ def _judged(state: BattleState, order: Order) -> tuple[str | None, str]:
         zone = _rules().deployment_zone(state, side)
         at = point_param(order, "at")
         facing = _facing(order, _rules().deployment_facing(state, side))
-        length, width = _camp_size(order.kind, params)
-        points = _box(at, length, width, facing)
+        points = camp_outline(order.kind, at, facing, params)
         if zone is not None and not Polygon(zone).buffer(1e-6).contains(Polygon(points)):
             return f"the {_camp_word(order.kind)} goes inside {side}'s deployment zone", ""
         if order.kind == "fortify" and int(_num(params, "fortification_pieces")) <= 0:
@@ -534,10 +559,23 @@ def _camp_word(kind: str) -> str:
     return "baggage" if kind == "place_baggage" else "fortification"
 
 
-def _camp_size(kind: str, params: Mapping[str, Json]) -> tuple[float, float]:
+def camp_outline(
+    kind: str, at: Point, facing: float, params: Mapping[str, Json]
+) -> tuple[Point, ...]:
+    """A baggage camp (``place_baggage``) or a fortification (``fortify``) at ``at``, its
+    frontage across the facing: the camp ``baggage_length`` by ``baggage_width``, a
+    fortification ``fortification_length`` by 1H."""
     if kind == "place_baggage":
-        return _num(params, "baggage_length"), _num(params, "baggage_width")
-    return _num(params, "fortification_length"), 1.0
+        frontage, depth = _num(params, "baggage_length"), _num(params, "baggage_width")
+    else:
+        frontage, depth = _num(params, "fortification_length"), 1.0
+    return _box(at, depth, frontage, facing)
+
+
+def ep_of(order: Order) -> int:
+    """The most exploration points a ``place_terrain`` order spends (0 if it names none)."""
+    value = order.params.get("ep", "0")
+    return int(value) if isinstance(value, str) and value.isdigit() else 0
 
 
 def _judge_terrain(
@@ -545,10 +583,7 @@ def _judge_terrain(
 ) -> tuple[str | None, str]:
     side = order.actor
     feature = FEATURES[str(order.params["feature"])]
-    ep = order.params.get("ep", 0)
-    spend = int(ep) if isinstance(ep, int | float) else 0
-    if spend < 0:
-        return "exploration points to spend are 0 or more", ""
+    spend = ep_of(order)
     left = exploration_points(state, side)
     if spend > left:
         return f"{side} has {left} exploration points, not {spend}", ""
@@ -746,7 +781,7 @@ def terrain(ctx: Context) -> None:
         feature = wanted
     else:
         feature = _ask_feature(ctx, side, offered, order, score)
-    _carry_out(ctx, side, feature, order)
+    _carry_out(ctx, side, feature, order, score)
 
 
 def _own_order(ctx: Context, side: str, kind: str) -> Order | None:
@@ -768,8 +803,7 @@ def _spend_points(
     most the order's ``ep`` and the points left); the row as rolled if none is in reach."""
     assert order is not None
     table = TERRAIN_TABLES[table_of(ctx.state, side, ctx.params)]
-    ep = order.params.get("ep", 0)
-    budget = min(int(ep) if isinstance(ep, int | float) else 0, exploration_points(ctx.state, side))
+    budget = min(ep_of(order), exploration_points(ctx.state, side))
     for shift in range(1, budget + 1):
         for score in (roll.total + shift, roll.total - shift):
             if 2 <= score <= 12 and wanted in choices(table.lookup(score)):
@@ -822,21 +856,21 @@ def _default_feature(
     return next((f for f in offered if f.key == NONE), offered[0])
 
 
-def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None) -> None:
+def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None, score: int) -> None:
     name = ctx.state.side(side).name
     if feature.key == NONE:
-        _say(ctx, TestResolved(side, "Terrain chosen", 0, False, "None: no terrain placed"))
+        _say(ctx, TestResolved(side, "Terrain chosen", score, False, "None: no terrain placed"))
         return
     if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
-        _enemy_terrain(ctx, side, feature, order)
+        _enemy_terrain(ctx, side, feature, order, score)
         return
     ordered = order is not None and str(order.params["feature"]) == feature.key
     facing = _facing(order, 90.0) if order else 90.0
     at = point_param(order, "at") if order and "at" in order.params else None
     if at is None or placement_problem(ctx.state, side, feature, at, facing, ctx.params):
-        at = _ask_spot(ctx, side, feature, facing, at, ordered)
+        at = _ask_spot(ctx, side, feature, facing, at, ordered, score)
     if at is None:
-        _say(ctx, TestResolved(side, "Terrain chosen", 0, False,
+        _say(ctx, TestResolved(side, "Terrain chosen", score, False,
                               f"{feature.label}: no room left for it on the table"))  # fmt: skip
         return
     points = outline(ctx.state, feature, at, facing, ctx.params)
@@ -856,7 +890,13 @@ def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None) -
 
 
 def _ask_spot(
-    ctx: Context, side: str, feature: Feature, facing: float, near: Point | None, ordered: bool
+    ctx: Context,
+    side: str,
+    feature: Feature,
+    facing: float,
+    near: Point | None,
+    ordered: bool,
+    score: int,
 ) -> Point | None:
     """Where the feature goes: asked, a free spot near the order's by default; an answer
     where it may not go falls back on the default (with the reason logged)."""
@@ -871,36 +911,41 @@ def _ask_spot(
         f"{default[0]:g},{default[1]:g}",
         side,
         "point",
+        topic=TERRAIN_SPOT,
     )
     chosen = question.value(ctx.ask(question))
     assert isinstance(chosen, list)
     at = (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
     problem = placement_problem(ctx.state, side, feature, at, facing, ctx.params)
     if problem:
-        _say(ctx, TestResolved(side, "Terrain spot", 0, False,
+        _say(ctx, TestResolved(side, "Terrain spot", score, False,
                               f"({at[0]:g}, {at[1]:g}) refused: {problem}; placed at "
                               f"({default[0]:g}, {default[1]:g})"))  # fmt: skip
         return default
     return at
 
 
-def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | None) -> None:
+def _enemy_terrain(
+    ctx: Context, side: str, feature: Feature, order: Order | None, score: int
+) -> None:
     name = ctx.state.side(side).name
     theirs = enemy_terrain(ctx.state, side)
     if not theirs:
-        _say(ctx, TestResolved(side, "Terrain chosen", 0, False,
+        _say(ctx, TestResolved(side, "Terrain chosen", score, False,
                               f"{feature.label}: the enemy has placed no terrain"))  # fmt: skip
         return
     text = order.params.get("terrain") if order else None
     target = _find_terrain(ctx.state, text) if isinstance(text, str) else None
     if target is None or target not in theirs:
         biggest = max(theirs, key=lambda f: (feature_shape(f).area, f.id))
+        verb = "move" if feature.key == MOVE_ENEMY else "remove"
+        options = (Option(AUTO, f"the biggest ({biggest.name or biggest.id})"),
+                   *(Option(f.id, f.name or f.id) for f in theirs))  # fmt: skip
         answer = ctx.ask(Decision(
             f"enemy_terrain_{ctx.state.cursor.step}",
-            f"Which enemy terrain does {name} {'move' if feature.key == MOVE_ENEMY else 'remove'}?",
-            tuple(Option(f.id, f.name or f.id) for f in theirs), biggest.id, side,
+            f"Which enemy terrain does {name} {verb}?", options, AUTO, side, topic=ENEMY_TERRAIN,
         ))  # fmt: skip
-        target = next(f for f in theirs if f.id == answer)
+        target = biggest if answer == AUTO else next(f for f in theirs if f.id == answer)
     if feature.key == REMOVE_ENEMY:
         ctx.remove_terrain(target.id, f"removed by {name} (terrain table)")
         return
@@ -918,6 +963,7 @@ def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | Non
             f"{here[0]:g},{here[1]:g}",
             side,
             "point",
+            topic=TERRAIN_SPOT,
         )
         chosen = question.value(ctx.ask(question))
         assert isinstance(chosen, list)
@@ -925,7 +971,10 @@ def _enemy_terrain(ctx: Context, side: str, feature: Feature, order: Order | Non
         problem = move_problem(ctx.state, side, target, at, ctx.params)
         if problem:
             where = f"({at[0]:g}, {at[1]:g})"
-            _say(ctx, TestResolved(side, "Terrain moved", 0, False, f"{where} refused: {problem}"))
+            _say(
+                ctx,
+                TestResolved(side, "Terrain moved", score, False, f"{where} refused: {problem}"),
+            )
             return
     facing = target.properties.get("facing", 90.0)
     turn = float(facing) if isinstance(facing, int | float) else 90.0
@@ -949,8 +998,8 @@ def baggage(ctx: Context) -> None:
     order = _own_order(ctx, side, "place_baggage")
     at = point_param(order, "at") if order else _camp_default(ctx, side)
     facing = _facing(order, facing) if order else facing
-    length, width = _camp_size("place_baggage", ctx.params)
-    camp = TerrainFeature(_terrain_id(ctx.state), "village", _box(at, length, width, facing),
+    outline_ = camp_outline("place_baggage", at, facing, ctx.params)
+    camp = TerrainFeature(_terrain_id(ctx.state), "village", outline_,
                           f"{name} baggage", {"placed_by": "baggage", "baggage": side})  # fmt: skip
     ctx.add_terrain(camp, f"{name}'s baggage camp")
     placed: list[Json] = [{"baggage": [at[0], at[1]]}]
@@ -959,9 +1008,8 @@ def baggage(ctx: Context) -> None:
              and isinstance(rules.judge(ctx.state, o), Preview)][:limit]  # fmt: skip
     for fort in forts:
         spot = point_param(fort, "at")
-        length, width = _camp_size("fortify", ctx.params)
         props: dict[str, Json] = {"placed_by": "baggage", "fortified_by": side}
-        outline_ = _box(spot, length, width, _facing(fort, facing) + 90.0)
+        outline_ = camp_outline("fortify", spot, _facing(fort, facing), ctx.params)
         piece = TerrainFeature(
             _terrain_id(ctx.state), "fortification", outline_, f"{name} fortification", props
         )
@@ -989,6 +1037,26 @@ def battle_plan(ctx: Context) -> None:
         order = _own_order(ctx, side, "battle_plan")
         plan = str(order.params["plan"]) if order else ""
         ctx.set_hidden(side, "written before the battle", battle_plan=plan or "(none written)")
+
+
+def reveal_plan(ctx: Context, side: str, reason: str) -> str:
+    """Reveal a side's battle plan to everyone (for a turn step that reveals it): logged
+    publicly with ``reason``; the plan stays in the side's hidden state. Returns the plan."""
+    from rules_core.status import hidden_of
+
+    plan = str(hidden_of(ctx.state, side).status.get("battle_plan") or "")
+    if plan:
+        _say(
+            ctx,
+            TestResolved(
+                side,
+                "Battle plan revealed (turn)",
+                ctx.state.cursor.turn,
+                False,
+                f"{plan} ({reason})",
+            ),
+        )
+    return plan
 
 
 # -- step 7: the deployment roll ----------------------------------------------------------------
@@ -1158,7 +1226,7 @@ def demo_orders(state: BattleState, side: str) -> list[Order]:
                 spot = free_spot(state, side, feature, 90.0, params)
                 if spot is not None:
                     return [Order(side, "place_terrain", {"feature": feature.key, "at": list(spot),
-                                                          "ep": 1})]  # fmt: skip
+                                                          "ep": "1"})]  # fmt: skip
         return []
     if step == "battle_plan":
         return [Order(side, "battle_plan", {"plan": "Hold the centre, strike on the left."})]

@@ -140,17 +140,22 @@ def test_commands_deploy_biggest_first_then_alternately() -> None:
     units += [unit(f"b1{i}", "b", "FP", "b_c1", vbu=4) for i in range(3)]
     units += [unit(f"b2{i}", "b", "FP", "b_c2", vbu=6) for i in range(3)]
     state = state_of(*units)
-    assert prebattle.commands_in_reserve(state, "a") == ["a_c1", "a_c3", "a_c2"]
-    assert prebattle.commands_in_reserve(state, "b") == ["b_c2", "b_c1"]  # more VBU
+    assert prebattle.commands_by_size(state, "a") == ["a_c1", "a_c3", "a_c2"]
+    assert prebattle.commands_by_size(state, "b") == ["b_c2", "b_c1"]  # more VBU
+    assert prebattle.commands_in_reserve(state, "a") == ["a_c3", "a_c2"]  # for step 10
     state = replace(state, status={"deploy_first": "b"})
     assert prebattle.subjects("first_deployer", state) == (Subject("b_c2", "b"),)
     assert prebattle.subjects("second_deployer", state) == (Subject("a_c1", "a"),)
-    # Steps 8 and 9 have placed those two; the rest alternate, the first player first.
+    # Planned ahead, step 10 already lists the rest: the same list as once steps 8 and 9
+    # have placed the two biggest; they alternate, the first player first.
+    assert prebattle.subjects("deploy_alternate", state) == (
+        Subject("b_c1", "b"), Subject("a_c3", "a"), Subject("a_c2", "a"))  # fmt: skip
     placed = replace(state, units=tuple(
         replace(u, location="table") if u.group in ("b_c2", "a_c1") else u for u in state.units
     ))  # fmt: skip
     assert prebattle.subjects("deploy_alternate", placed) == (
         Subject("b_c1", "b"), Subject("a_c3", "a"), Subject("a_c2", "a"))  # fmt: skip
+    assert prebattle.subjects("first_deployer", placed) == ()  # deployed: nothing to repeat
 
 
 def test_the_set_up_loops_follow_the_roles() -> None:
