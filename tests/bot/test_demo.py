@@ -35,14 +35,15 @@ def test_unknown_ruleset_is_one_line_naming_the_playable_ones(
     assert stopped.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
-        "No ruleset 'nope'; the demo plays tree_of_battles, hail_caesar, heroic_age, skirmish."
+        "No ruleset 'nope'; the demo plays tree_of_battles, hail_caesar, impetus, heroic_age, "
+        "skirmish."
     ]
 
 
 def test_a_ruleset_without_rules_is_refused_in_one_line() -> None:
-    assert ruleset_problem("impetus") == (
-        "Impetus 2 cannot play a demo yet; the demo plays tree_of_battles, hail_caesar, "
-        "heroic_age, skirmish."
+    assert ruleset_problem("pike_and_shot") == (
+        "Pike and Shot (brigade level) cannot play a demo yet; the demo plays tree_of_battles, "
+        "hail_caesar, impetus, heroic_age, skirmish."
     )
 
 

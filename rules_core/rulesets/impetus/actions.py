@@ -23,11 +23,13 @@ from rules_core.orders import Illegal, Order
 from rules_core.rulesets.impetus import discipline, generals, melee, reactions, shooting
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus import orders as unit_orders
+from rules_core.rulesets.impetus.profiles import impetuous
 from rules_core.rulesets.impetus.status import (
     CHARGED,
     DISORDERED,
     MELEE_WITH,
     MOVES,
+    RALLIED,
     SHOT,
 )
 from rules_core.state import Unit
@@ -57,35 +59,56 @@ def _unit_moves(ctx: Context) -> dict[str, list[Order]]:
 
 
 def move(ctx: Context) -> None:
-    """Each unit's moves in turn, each checked when it is made."""
+    """Each unit's moves in turn, each checked when it is made; once a unit has made its
+    moves, the enemies that may react to it are offered opportunity fire or a charge
+    (``reactions.offer(trigger="moved")``)."""
     free_sc = _free_second_move(ctx)
     for unit_id, moves in sorted(_unit_moves(ctx).items(), key=lambda kv: _rank(ctx, kv[0])):
-        for order in moves:
-            unit = _alive(ctx, unit_id)
-            if unit is None:
+        _moves(ctx, unit_id, moves, free_sc)
+        free_sc = free_sc and not any(MOVES.of(u) > 1 for u in _command(ctx))
+        mover = _alive(ctx, unit_id)
+        if mover is None or not MOVES.of(mover):
+            continue
+        for enemy in [u for u in ctx.state.units_on_table if u.side != mover.side]:
+            mover = _alive(ctx, unit_id)
+            fresh = _alive(ctx, enemy.id)
+            if mover is None or fresh is None or unit_orders.in_melee(mover):
                 break
-            verdict = ctx.rules.judge(ctx.state, order)
-            if isinstance(verdict, Illegal):
-                ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
-                break
-            done = MOVES.of(unit)
-            if done >= 1:
-                if free_sc:
-                    free_sc = False
-                else:
-                    result = discipline.test(ctx, unit, "second_move", moves=done + 1)
-                    if not result.passed:
-                        ctx.set_status(
-                            unit.id, "failed the test for a further move", disordered=True
-                        )
-                        break
-            kind = str(order.params.get("manoeuvre"))
-            if mt.needs_dt(unit, kind):
-                result = discipline.test(ctx, unit, "second_move", moves=1, about_face=True)
+            if not unit_orders.in_melee(fresh):
+                reactions.offer(ctx, "moved", fresh, mover)
+
+
+def _command(ctx: Context) -> list[Unit]:
+    subject = ctx.subject
+    return [u for u in ctx.state.units_on_table if subject is not None and u.group == subject.id]
+
+
+def _moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -> None:
+    """One unit's moves of this activation, in the order given."""
+    for order in moves:
+        unit = _alive(ctx, unit_id)
+        if unit is None:
+            break
+        verdict = ctx.rules.judge(ctx.state, order)
+        if isinstance(verdict, Illegal):
+            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+            break
+        done = MOVES.of(unit)
+        if done >= 1:
+            if free_sc and done == 1:
+                free_sc = False
+            else:
+                result = discipline.test(ctx, unit, "second_move", moves=done + 1)
                 if not result.passed:
-                    ctx.set_status(unit.id, "may not about face", moves=done + 1)
-                    continue
-            carry_out(ctx, unit, order)
+                    ctx.set_status(unit.id, "failed the test for a further move", disordered=True)
+                    break
+        kind = str(order.params.get("manoeuvre"))
+        if mt.needs_dt(unit, kind):
+            result = discipline.test(ctx, unit, "second_move", moves=1, about_face=True)
+            if not result.passed:
+                ctx.set_status(unit.id, "may not about face", moves=done + 1)
+                continue
+        carry_out(ctx, unit, order)
 
 
 def _rank(ctx: Context, unit_id: str) -> int:
@@ -115,7 +138,7 @@ def carry_out(ctx: Context, unit: Unit, order: Order) -> None:
         reason = f"disordered by {where} ground"
     if reason is not None:
         ctx.set_status(unit.id, reason, disordered=True)
-    ctx.set_status(unit.id, None, moves=int(str(changes["moves"])))
+    ctx.set_status(unit.id, None, moves=int(str(changes["moves"])), last_manoeuvre=kind)
 
 
 def shoot(ctx: Context) -> None:
@@ -132,24 +155,48 @@ def shoot(ctx: Context) -> None:
 
 def charge(ctx: Context) -> None:
     """Each ordered unit charges: the target reacts, the charger moves into contact, and the
-    melee is fought at once."""
+    melee is fought at once. Then frenzy: an impetuous unit of the command that could charge
+    an enemy and was not ordered to takes a frenzy DT; failing it, it charges the nearest."""
     for order in checked_orders(ctx, ("charge",)):
         unit = _alive(ctx, order.actor)
         target = _alive(ctx, str(order.params["target"]))
-        if unit is None or target is None or unit_orders.in_melee(unit):
-            continue
-        reactions.offer(ctx, "charged", target, unit)
-        unit, target = _alive(ctx, unit.id), _alive(ctx, target.id)
-        if unit is None or target is None:
-            continue
-        if unit_orders.charge_problem(ctx.state, unit, target, ctx.params) is not None:
-            ctx.emit(OrderRejected(unit.id, "charge", f"{target.name} is out of reach now"))
-            continue
-        if not contact(ctx, unit, target):
-            continue
-        unit, target = _alive(ctx, unit.id), _alive(ctx, target.id)
         if unit is not None and target is not None:
-            melee.resolve(ctx, unit, target, impact=True)
+            charge_one(ctx, unit, target)
+    for unit in _command(ctx):
+        fresh = _alive(ctx, unit.id)
+        if fresh is None or not impetuous(fresh) or CHARGED.of(fresh) or RALLIED.of(fresh):
+            continue
+        if unit_orders.in_melee(fresh):
+            continue
+        foes = [
+            f for f in ctx.state.units_on_table
+            if f.side != fresh.side
+            and unit_orders.charge_problem(ctx.state, fresh, f, ctx.params) is None
+        ]  # fmt: skip
+        if not foes:
+            continue
+        if discipline.test(ctx, fresh, "frenzy").passed:
+            continue
+        nearest = min(foes, key=lambda f: math.dist((fresh.x, fresh.y), (f.x, f.y)))
+        charge_one(ctx, fresh, nearest)
+
+
+def charge_one(ctx: Context, unit: Unit, target: Unit) -> None:
+    """One charge: the target's reaction, contact, the melee."""
+    if unit_orders.in_melee(unit):
+        return
+    reactions.offer(ctx, "charged", target, unit)
+    moved, hit = _alive(ctx, unit.id), _alive(ctx, target.id)
+    if moved is None or hit is None:
+        return
+    if unit_orders.charge_problem(ctx.state, moved, hit, ctx.params) is not None:
+        ctx.emit(OrderRejected(moved.id, "charge", f"{hit.name} is out of reach now"))
+        return
+    if not contact(ctx, moved, hit):
+        return
+    moved, hit = _alive(ctx, unit.id), _alive(ctx, target.id)
+    if moved is not None and hit is not None:
+        melee.resolve(ctx, moved, hit, impact=True)
 
 
 def contact(ctx: Context, unit: Unit, target: Unit) -> bool:

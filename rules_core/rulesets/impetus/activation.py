@@ -111,7 +111,14 @@ def activate(ctx: Context) -> None:
     ctx.set_group_status(group.id, f"{group.name} activates", activated=True)
     for unit in [u for u in ctx.state.units_on_table if u.group == group.id]:
         ctx.set_status(
-            unit.id, None, activated=True, moves=0, charged=False, shot=False, rallied=False
+            unit.id,
+            None,
+            activated=True,
+            moves=0,
+            charged=False,
+            shot=False,
+            rallied=False,
+            last_manoeuvre="",
         )
     for unit in [u for u in ctx.state.units_on_table if u.group == group.id]:
         if not MELEE_PENDING.of(unit):

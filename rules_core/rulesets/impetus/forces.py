@@ -41,9 +41,12 @@ def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tu
         made = general_from_entry(entry, f"{side}_g_{key}", side, command_group(side, key))
         home = units.get(str(entry.get("with") or "").casefold())
         generals.append(replace(made, attached_to=home))
+    structure = str(roster.get("command_structure") or "average").lower()
     groups = tuple(
-        Group(str(g.group), f"{g.name}'s command", side, "command", g.id) for g in generals
-    )
+        Group(str(g.group), f"{g.name}'s command", side, "command", g.id,
+              {"command_structure": structure})
+        for g in generals
+    )  # fmt: skip
     return groups, tuple(generals)
 
 
@@ -65,6 +68,11 @@ def prepare(state: BattleState) -> BattleState:
     for side in state.sides:
         total = sum(current_vbu(u) for u in state.units if u.side == side.id)
         status = {**side.status, "start_vbu": total, "lost_vbu": 0}
+        carried = next(
+            (g.status.get("command_structure") for g in commands if g.side == side.id), None
+        )
+        if carried and "command_structure" not in side.status:
+            status["command_structure"] = carried
         state = state.with_side(replace(side, status=status))
     return follow_generals(state)
 

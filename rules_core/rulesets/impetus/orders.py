@@ -19,7 +19,13 @@ from rules_core.geometry import Footprint, edge_distance, overlapping
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus.profiles import troop_type
-from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH, MOVES, RALLIED
+from rules_core.rulesets.impetus.status import (
+    DISORDERED,
+    LAST_MANOEUVRE,
+    MELEE_WITH,
+    MOVES,
+    RALLIED,
+)
 from rules_core.state import ON_TABLE, BattleState, Unit
 from rules_core.terrain import PathReport, trace_path
 
@@ -130,6 +136,10 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     limit = int(float(params.get("max_moves", 4)))  # type: ignore[arg-type]
     if moves >= limit:
         return f"{unit.name} has made {moves} moves, the most in one activation"
+    last = LAST_MANOEUVRE.of(unit)
+    if last == "about_face" or (last and not mt.further_allowed(unit, last, False)):
+        words = last.replace("_", " ")
+        return f"{unit.name} may move no further after its {words} this activation"
     if kind == "about_face":
         return None if moves == 0 else "an about face must be the first and only move"
     if moves >= 1 and not mt.further_allowed(unit, kind, disordered):
@@ -137,6 +147,11 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
     if length <= 0:
         return "give the distance in H"
+    if kind == "wheel" and _artillery_a_c(unit):
+        if moves >= 1:
+            return "artillery A or C makes one move only"
+        if math.degrees(length / unit.frontage) > 45 + 1e-9:
+            return "artillery A or C wheels at most 45°"
     x, y, facing, heading, _ = plan(unit, order)
     where = ground(state, unit, [(unit.x, unit.y), (x, y)], params)
     if mt.parse(mt.cell(unit, where))[0] is None:
@@ -145,6 +160,11 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     if length > most + 1e-9:
         return f"a {kind.replace('_', ' ')} of {unit.name} is at most {most:g}H in {where} ground"
     return path_problem(state, unit, (x, y), facing, heading, length, kind)
+
+
+def _artillery_a_c(unit: Unit) -> bool:
+    """Artillery of class A or C (the wheel's note: at most 45° and one move only)."""
+    return troop_type(unit) == "ART" and str(unit.profile.get("missile_class") or "B") in ("A", "C")
 
 
 def path_problem(state: BattleState, unit: Unit, end: tuple[float, float], facing: float,
@@ -209,6 +229,8 @@ def _problem(state: BattleState, unit: Unit, order: Order,
         if in_melee(unit):
             return f"{unit.name} is in melee"
         if order.kind == "shoot":
+            if LAST_MANOEUVRE.of(unit) == "about_face":
+                return f"{unit.name} turned about this activation and may not shoot"
             return shoot_problem(state, unit, target)
         return charge_problem(state, unit, target, params)
     return None

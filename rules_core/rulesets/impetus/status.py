@@ -36,6 +36,9 @@ Units (``Scope.UNIT``)
   melee_with    ids of the enemy units it is in melee with (a list)
   melee_pending a drawn melee waits: fought again when either unit next activates
   shot          has shot in this activation
+  last_manoeuvre its last manoeuvre in this activation ("" none): a sideways or oblique move
+                of a unit that may not make it as a further move, or an about face, ends its
+                moves (and an about face its shooting)
   rallied       took a rally test in this activation (it does nothing else in it)
   routed        routed (destroyed or fled: counts for the army break; removed from the table)
 
@@ -50,6 +53,7 @@ Commands (``Scope.GROUP``, groups of kind ``command``; ``group.leader`` is the g
   activated     has activated this turn
   initiative    its last initiative score this turn (2D6 + Bonus)
   passed        has passed the initiative this turn (a command passes at most once a turn)
+  command_structure  its army list's command structure (copied to the side as play begins)
 
 Sides (``Scope.SIDE``)
   role               "attacker" or "defender" (pre-battle step 1)
@@ -98,6 +102,7 @@ CHARGED = Flag("charged", "charged this activation", Badge("tag", "CHARGED", "wa
 MELEE_WITH = Note("melee_with", "the enemies it is in melee with")
 MELEE_PENDING = Flag("melee_pending", "drawn melee to fight again", Badge("tag", "MELEE", "bad"))
 SHOT = Flag("shot", "shot this activation")
+LAST_MANOEUVRE = Text("last_manoeuvre", "its last manoeuvre in this activation")
 RALLIED = Flag("rallied", "rallied this activation (does nothing else in it)")
 ROUTED = Flag("routed", "routed", Badge("tag", "ROUTED", "worse"))
 
@@ -111,12 +116,13 @@ REROLLED = Flag("rerolled", "used his initiative re-roll this turn", scope=Scope
 COMMAND_ACTIVATED = Flag("activated", "activated this turn", scope=Scope.GROUP)
 INITIATIVE = Count("initiative", "initiative score this turn", scope=Scope.GROUP)
 PASSED = Flag("passed", "passed the initiative this turn", scope=Scope.GROUP)
+ARMY_CS = Note("command_structure", "its army's command structure (bookkeeping)", Scope.GROUP)
 
 # -- sides ------------------------------------------------------------------------------------
 ROLE = Text("role", "attacker or defender", Scope.SIDE)
 EXPLORATION_POINTS = Count("exploration_points", "exploration points", scope=Scope.SIDE)
 COMMAND_STRUCTURE = Text("command_structure", "command structure", Scope.SIDE)
-BAGGAGE = Note("baggage", "baggage and fortifications", Scope.SIDE, shown=True)
+BAGGAGE = Note("baggage", "baggage and fortifications (drawn on the map)", Scope.SIDE)
 START_VBU = Count("start_vbu", "VBU at the start", scope=Scope.SIDE)
 LOST_VBU = Count("lost_vbu", "VBU lost", scope=Scope.SIDE)
 ARMY_BROKEN = Flag("army_broken", "army broken", Badge("tag", "BROKEN", "worse"), Scope.SIDE)
@@ -144,6 +150,7 @@ STATUSES = sheet(
     MELEE_WITH,
     SHOT,
     RALLIED,
+    LAST_MANOEUVRE,
     GENERAL_TYPE,
     TRAITS_OF,
     KILLED,
@@ -151,6 +158,7 @@ STATUSES = sheet(
     COMMAND_ACTIVATED,
     INITIATIVE,
     PASSED,
+    ARMY_CS,
     ROLE,
     EXPLORATION_POINTS,
     COMMAND_STRUCTURE,

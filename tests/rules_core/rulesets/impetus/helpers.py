@@ -12,7 +12,7 @@ from rules_core.plugin import Rules
 from rules_core.state import BattleState, Unit
 from tests.rules_core.scripted import Played, play_scripted
 
-SEED = b"impetus-golden-10"
+SEED = b"impetus-golden-2"
 
 
 def rules() -> Rules:

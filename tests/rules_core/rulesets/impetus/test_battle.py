@@ -61,10 +61,14 @@ def test_the_battle_has_questions_moves_tests_and_melee(played: Played) -> None:
     events = played.result.events
     asked = [e for e in events if isinstance(e, DecisionRequested)]
     assert any(e.decision.topic == "initiative_command" for e in asked)
+    assert any(e.decision.topic == "opportunity" for e in asked)  # a unit moved near an enemy
+    assert any(e.decision.topic == "charge_reaction" for e in asked)  # a unit is charged
     assert any(isinstance(e, UnitMoved) for e in events)
     assert any(isinstance(e, MeleeFought) for e in events)
     tests = {e.test.split(" (")[0] for e in events if isinstance(e, TestResolved)}
     assert {"initiative", "discipline test"} <= tests
+    frenzy = [e for e in events if isinstance(e, TestResolved) and "frenzy" in e.test]
+    assert frenzy  # impetuous units not ordered to charge test to hold back
 
 
 def test_the_battle_log_matches_the_golden_file(played: Played) -> None:

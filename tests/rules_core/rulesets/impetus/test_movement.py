@@ -133,3 +133,34 @@ def test_moving_backwards_disorders_foot() -> None:
     result = engine.run(rules(), SEED, state, [move(legio, "backwards", 1.0)])
     after = next(u for u in result.state.units if u.id == legio.id)
     assert after.status.get("disordered") is True
+
+
+def test_a_sideways_move_of_foot_is_its_last_and_an_about_face_ends_moves_and_shooting() -> None:
+    state = at_caesars_move()
+    legio = unit_named(state, "Legio X")
+    stepped = legio.with_status(moves=1, last_manoeuvre="sideways")
+    after = state.with_unit(stepped)
+    assert "no further after its sideways" in reason(after, move(stepped, "forward", 1.0))
+    horse = unit_named(state, "Gallic Horse")
+    cm = replace(horse, group=legio.group).with_status(moves=1, last_manoeuvre="sideways")
+    assert isinstance(rules().judge(state.with_unit(cm), move(cm, "forward", 1.0)), Preview)
+    turned = legio.with_status(moves=1, last_manoeuvre="about_face")
+    turned_state = state.with_unit(turned)
+    assert "no further after its about face" in reason(turned_state, move(turned, "forward", 1.0))
+    shooting = stopped_at("shoot", "romans_caesar")
+    archers = unit_named(shooting, "Cretan Archers").with_status(last_manoeuvre="about_face")
+    foe = next(u for u in shooting.units_on_table if u.side != archers.side)
+    shot = Order(archers.id, "shoot", {"target": foe.id})
+    assert "may not shoot" in reason(shooting.with_unit(archers), shot)
+
+
+def test_artillery_a_or_c_wheels_at_most_45_degrees_once() -> None:
+    state = at_caesars_move()
+    archers = unit_named(state, "Cretan Archers")
+    profile = {**archers.profile, "type": "ART", "missile": "artillery", "missile_class": "A"}
+    gun = replace(archers, type="ART", profile=profile, x=4.0, y=10.0, facing=0.0)
+    state = replace(state.with_unit(gun), terrain=())
+    assert isinstance(rules().judge(state, move(gun, "wheel", 1.5, "left")), Preview)  # 43°
+    assert "at most 45°" in reason(state, move(gun, "wheel", 1.7, "left"))
+    moved = gun.with_status(moves=1, last_manoeuvre="wheel")
+    assert "one move only" in reason(state.with_unit(moved), move(moved, "wheel", 1.0, "left"))
