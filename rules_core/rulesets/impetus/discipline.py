@@ -46,6 +46,8 @@ NAMES = {
     "general_lost": "general killed",
 }
 Params = Mapping[str, Json]
+# Tests of reactions: a Confident general's "+1 (React/Evasion)" counts for each.
+REACTIONS = ("reaction", "defensive_fire", "close_ranks", "countercharge")
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ def modifiers(
     general = general_for(state, unit, group=kind != "evasion")
     if general is not None:
         row = "evasion.general" if kind == "evasion" else "general_attached"
-        value = generals.dt_modifier(general, kind)
+        value = generals.dt_modifier(general, "reaction" if kind in REACTIONS else kind)
         mods.append(Modifier(value, f"{general.name}: {tables.reason(tables.DT_MODIFIERS, row)}"))
     outside = profiles.troop_type(unit) != "S" and not generals.in_command_radius(
         state, unit, params

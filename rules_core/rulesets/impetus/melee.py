@@ -30,7 +30,6 @@ from rules_core.geometry import Footprint, contact_edge, edge_distance, in_conta
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
-    discipline,
     generals,
     interpenetration,
     profiles,
@@ -328,7 +327,7 @@ def melee_roll(state: BattleState, unit: Unit, enemy: Unit, fight: Fight) -> Rol
     faces), rolled by ``resolve`` and read by the odds."""
     base, mods = dice_modifiers(state, unit, enemy, fight)
     label = f"Melee: {unit.name} (VBU {base}) against {enemy.name}"
-    hit = discipline.param({}, "shooting_hit_face")
+    hit = tables.HIT_FACE
     return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
 
 
@@ -337,7 +336,7 @@ def support_roll(state: BattleState, friend: Unit, unit: Unit) -> RollSpec:
     full = profiles.current_vbu(friend)
     half = math.floor(full * tables.SUPPORT_SHARE)
     mods = (Modifier(half - full, f"Supporting Units roll half dice (supporting {unit.name})"),)
-    hit = discipline.param({}, "shooting_hit_face")
+    hit = tables.HIT_FACE
     return RollSpec(f"Melee support: {friend.name}", full, mode="pool", target=hit,
                     dice_modifiers=mods)  # fmt: skip
 

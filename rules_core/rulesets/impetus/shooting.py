@@ -30,8 +30,8 @@ from rules_core.dice import Modifier, Roll
 from rules_core.events import ShotFired, TestResolved
 from rules_core.geometry import Footprint, edge_distance, quarter, range_from_front
 from rules_core.odds import Dist, RollSpec
-from rules_core.rulesets.impetus import cohesion, discipline, profiles, tables
-from rules_core.rulesets.impetus.status import DISORDERED, MOVES, ROUTED
+from rules_core.rulesets.impetus import cohesion, profiles, tables
+from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH, MOVES, ROUTED
 from rules_core.state import BattleState, Unit
 
 Params = Mapping[str, Json]
@@ -72,6 +72,10 @@ def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
         return f"{target.name} is a friend"
     if ROUTED.of(shooter) or ROUTED.of(target):
         return "a routed unit neither shoots nor is shot at"
+    if _in_melee(shooter):
+        return f"{shooter.name} is in melee"
+    if _in_melee(target):
+        return f"{target.name} is in melee: no shooting into a melee"
     apart = distance(shooter, target)
     band = tables.range_band(apart)
     if band is None:
@@ -80,6 +84,11 @@ def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
     if tables.cell(tables.SHOOTING, row, column) is None:
         return f"{tables.text(tables.SHOOTING, row)} cannot shoot at {band[1]}"
     return None
+
+
+def _in_melee(unit: Unit) -> bool:
+    found = MELEE_WITH.of(unit)
+    return isinstance(found, list) and bool(found)
 
 
 def _mod(row: str) -> tuple[int, str]:
@@ -168,14 +177,14 @@ def shot_roll(state: BattleState, shooter: Unit, target: Unit, **facts: Json) ->
     the faces); rolled by ``resolve`` and read by the odds."""
     base, mods, _row, _band = dice_modifiers(state, shooter, target, **facts)
     label = f"Shooting: {shooter.name} (VBU {base}) at {target.name}"
-    hit = discipline.param({}, "shooting_hit_face")
+    hit = tables.HIT_FACE
     return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
 
 
 def hits_of(faces: tuple[int, ...]) -> tuple[int, int, int]:
     """Hits from the faces: (sixes, pairs of fives, hits)."""
-    sixes = sum(1 for f in faces if f == discipline.param({}, "shooting_hit_face"))
-    pairs = sum(1 for f in faces if f == discipline.param({}, "shooting_pair_face")) // 2
+    sixes = sum(1 for f in faces if f == tables.HIT_FACE)
+    pairs = sum(1 for f in faces if f == tables.PAIR_FACE) // 2
     return sixes, pairs, sixes + pairs
 
 

@@ -212,6 +212,8 @@ PILUM = GridTable(
 )
 PILUM_DISORDERED = (-1, "-1 Disordered")  # printed again under Pilum/PBW: the same -1 as above
 SUPPORT_SHARE = 0.5  # "Supporting Units roll half dice"
+HIT_FACE = 6  # hits, shooting and melee: "each 6 a hit" (RULESETS.md)
+PAIR_FACE = 5  # "each pair of 5s a hit"
 
 # -- "COHESION - MELEE": modifiers to the critical number --------------------------------
 COHESION_MELEE = GridTable(
@@ -285,10 +287,6 @@ PARAMETERS = (
     Parameter("ct_natural_fail", 6, "cohesion test: a D6 this high always fails", SILENT),
     Parameter("ct_min_loss", 1, "cohesion test: a failure loses the difference, at least this",
               SILENT),
-    Parameter("shooting_hit_face", 6, "each die showing this is a hit (shooting and melee)",
-              "RULESETS.md: each 6 a hit"),
-    Parameter("shooting_pair_face", 5, "each pair of dice showing this is a hit",
-              "RULESETS.md: each pair of 5s a hit"),
 )  # fmt: skip
 COMBAT_PARAMETERS: dict[str, Json] = {p.name: p.default for p in PARAMETERS}
 

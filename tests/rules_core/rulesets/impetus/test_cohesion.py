@@ -89,3 +89,13 @@ def test_melee_kills_on_five() -> None:
     cohesion.test(ctx, state.unit("gauls4"), 1, [], cohesion.MELEE, "blows")
     assert KILLED.of(ctx.state.leader("gauls_g_lucterius"))
     assert logged_tests(ctx.events)[1].row == "5: killed"
+
+
+def test_a_routed_unit_leaves_its_general_behind() -> None:
+    state = status(at("melee", romans1=(10, 5, 0)), "romans1", losses=6)  # 1 VBU left
+    ctx = context(state, [5])  # critical 1 - 1 hit = 0 -> 1: a 5 fails
+    found = cohesion.test(ctx, state.unit("romans1"), 1, [], cohesion.MELEE, "blows")
+    assert found.routed
+    caesar = ctx.state.leader("romans_g_caesar")
+    assert caesar.attached_to is None and (caesar.x, caesar.y) == (10, 5)
+    assert LOST_VBU.of(ctx.state.side("romans")) == 1

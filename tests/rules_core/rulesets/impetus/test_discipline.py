@@ -134,3 +134,11 @@ def test_an_about_face_takes_its_own_test_with_the_generic_modifiers() -> None:
     result = discipline.test(ctx, state.unit("romans2"), "second_move", moves=1, about_face=True)
     assert result.passed and result.target == 6 - 1  # outside the radius, no disordered row
     assert logged_tests(ctx.events)[-1].test == "discipline test (about face)"
+
+
+def test_confident_counts_for_every_reaction_test() -> None:
+    state = at("charge", romans1=(10, 5, 0))
+    general = "Caesar: General attached to Unit/Group"
+    for kind in ("defensive_fire", "close_ranks", "countercharge"):
+        _, parts = discipline.target_of(state, state.unit("romans1"), kind, PARAMS)
+        assert _reasons(parts)[general] == 3, kind

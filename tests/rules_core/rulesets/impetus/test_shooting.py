@@ -151,3 +151,14 @@ def test_cohesion_modifiers_after_shooting() -> None:
     mods = shooting.cohesion_modifiers(gun, gun.unit("romans3"), gun.unit("romans2"), "short",
                                        defensive=True)  # fmt: skip
     assert _reasons(mods)["If shot at by Defensive fire using Handgun, Arquebus, Musket"] == -1
+
+
+def test_no_shooting_from_or_into_a_melee() -> None:
+    state = status(_archers_at(8.5), "gauls2", melee_with=["romans1"])
+    assert shooting.problem(state, state.unit("romans3"), state.unit("gauls2")) == (
+        "Carnutes Warband is in melee: no shooting into a melee"
+    )
+    state = status(_archers_at(8.5), "romans3", melee_with=["gauls1"])
+    assert shooting.problem(state, state.unit("romans3"), state.unit("gauls2")) == (
+        "Cretan Archers is in melee"
+    )
