@@ -21,17 +21,15 @@ from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.registry import get
 from rules_core.state import ON_TABLE, RESERVE, BattleState
-from tests.e2e.fake_discord import FakeUser
+from tests.e2e.fake_discord import BotMessage, FakeUser
 from tests.e2e.fake_discord.world import FakeChannel
 from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
-    answer,
     confirm,
     full_log,
     give,
     kinds,
     posts,
-    question,
     refused_order,
     reports,
 )
@@ -106,15 +104,29 @@ async def play_step(
     await answer_defaults(h, where)
 
 
+def asking(h: Harness, where: FakeChannel, text: str) -> BotMessage:
+    """The one question showing its buttons whose text asks ``text``."""
+    (asked,) = [
+        m for m in posts(h, where)
+        if text in m.text
+        and any(c.get("custom_id", "").startswith("decide:") for c in m.interactive)
+    ]  # fmt: skip
+    return asked
+
+
 async def answer_defaults(h: Harness, where: FakeChannel) -> None:
-    """Every question showing its buttons answered by its side with the default."""
-    for _ in range(6):
+    """Every question showing its buttons answered by its side with the default (two asked
+    at once, the deployment re-rolls, each in turn)."""
+    for _ in range(8):
         state = await state_of(h, where)
         if state.pending is None:
             return
-        decision = state.pending.decision
-        label = next(o.label for o in decision.options if o.id == decision.default)
-        await answer(h, where, BATTLE, user_of(h, decision.who), question(h, where), label)
+        for decision in state.pending.open:
+            label = next(o.label for o in decision.options if o.id == decision.default)
+            asked = asking(h, where, decision.question)
+            clicked = await h.click(user_of(h, decision.who), asked, label=label)
+            assert clicked.type == 7
+            assert asked.content == f"Answered by {user_of(h, decision.who).mention}: **{label}**"
 
 
 async def test_the_pre_battle_procedure_plays_through_discord(aide: Harness) -> None:
@@ -195,8 +207,15 @@ async def test_the_pre_battle_procedure_plays_through_discord(aide: Harness) -> 
     theirs = await h.slash(h.bob, "battle unit", channel=where, name=red_unit)
     assert theirs.ephemeral and PLANS["a"] not in theirs.content, theirs.content
 
-    # 7. The deployment roll, with the unused exploration points, and the winner's question
-    # (answered above with its default: deploy second).
+    # 7. The deployment roll, with the unused exploration points; both armies were asked at
+    # once whether to re-roll (Rome of Good CS, Gaul of Average), then the winner who deploys
+    # first (each answered above with its default).
+    words = ("keep both dice", "re-roll the first die", "re-roll the second die",
+             "re-roll both dice")  # fmt: skip
+    rerolls = [m.content for m in posts(h, where) if any(f"**{w}" in m.content for w in words)]
+    assert sorted(rerolls) == sorted(
+        f"Answered by {u.mention}: **keep both dice**" for u in (h.alice, h.bob)
+    ), rerolls
     log = [line for m in reports(h, where, BATTLE)[-3:] for line in full_log(m)]
     assert any("Deployment roll of Red: 2D6 (" in line for line in log), log
     assert any("unused exploration points" in line for line in log), log
