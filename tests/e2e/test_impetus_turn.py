@@ -20,7 +20,7 @@ from rules_core.orders import Order
 from rules_core.plugin import Rules
 from tests.e2e.fake_discord.world import FakeChannel, FakeUser
 from tests.e2e.harness import Harness
-from tests.e2e.sheet_battle import end_and_verify, full_log, question, reports, start
+from tests.e2e.sheet_battle import end_and_verify, full_log, posts, question, reports, start
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Gergovia"
@@ -77,10 +77,14 @@ async def play_stage(
     state = current.state
     before = len(reports(h, where, BATTLE))
     if state.pending is not None:
-        asked = question(h, where)
-        decision = state.pending.decision
-        label = next(o.label for o in decision.options if o.id == decision.default)
-        await h.click(users[decision.who], asked, label=label)
+        for decision in state.pending.open:  # questions asked together: each its own post
+            asked = next(
+                m for m in posts(h, where)
+                if decision.question in m.content
+                and any(c.get("custom_id", "").startswith("decide:") for c in m.interactive)
+            )  # fmt: skip
+            label = next(o.label for o in decision.options if o.id == decision.default)
+            await h.click(users[decision.who], asked, label=label)
     else:
         waiting = [side for side, user in users.items() if user.id in current.waiting_for]
         assert waiting, state.cursor
