@@ -118,6 +118,8 @@ async def set_up(services: Services, ruleset_id: str, rules: Rules) -> None:
         await services.armies.import_roster(PLACE, player, json.dumps(army).encode(), "army.json")
     names = [str(a["name"]) for a in armies[:2]]
     view = await services.battles.create(PLACE, GM, "Demo battle", names)
+    if rules.setup_in_rules:
+        return  # the ruleset's own set-up steps lay the terrain and place the units
     for kind, shape, at, size, name in demo_terrain(rules):
         await services.battles.add_terrain(PLACE, GM, kind, shape, at, size, name)
     await deploy_in_lines(services, rules, view)
@@ -158,18 +160,20 @@ async def next_stage(services: Services, rules: Rules, view: BattleView) -> Stag
     """Answer the waiting question, or give every acting side its orders and confirm."""
     state = view.state
     if state.pending is not None:
-        decision = state.pending.decision
-        owner = GM if decision.who == "gm" else _owner(view, decision.who)
-        choice = rules.demo_answer(state)
-        report = await services.play.answer(view.id, view.stage, owner, decision.id, choice)
-        assert report is not None  # the shipped rulesets ask one question at a time
-        return report
+        asked: StageReport | None = None
+        for decision in state.pending.open:  # questions asked together are answered in turn
+            owner = GM if decision.who == "gm" else _owner(view, decision.who)
+            first = decision.id == state.pending.decision.id
+            choice = rules.demo_answer(state) if first else decision.default
+            report = await services.play.answer(view.id, view.stage, owner, decision.id, choice)
+            asked = report or asked
+        assert asked is not None  # the last answer resolves the step
+        return asked
     acting = [s for s in view.sides if s.owner_id in view.waiting_for]
     for side in acting:
         for order in rules.demo_orders(state, side.side_id):
-            unit = next(
-                a.name for a in (*state.units, *state.leaders, *state.groups) if a.id == order.actor
-            )
+            actors = (*state.units, *state.leaders, *state.groups, *state.sides)
+            unit = next(a.name for a in actors if a.id == order.actor)
             await services.play.submit(
                 PLACE, side.owner_id, order.kind, unit, order_input(rules, order)
             )

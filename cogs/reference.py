@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
-from bot.presentation.reference import help_text, table_text, tables_text
+from bot.presentation.reference import help_messages, table_text, tables_text
 from bot.presentation.replies import matching_choices, place_of
 from bot.services.reference import tables_of
 
@@ -23,7 +23,10 @@ class ReferenceCog(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         """The game loop, then the campaign's steps and the orders each accepts."""
         ruleset = await self.reference.ruleset_here(place_of(interaction))
-        await interaction.response.send_message(help_text(ruleset), ephemeral=True)
+        first, *more = help_messages(ruleset)
+        await interaction.response.send_message(first, ephemeral=True)
+        for text in more:
+            await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name="rules", description="A table of this campaign's ruleset sheet")
     @app_commands.guild_only()
@@ -33,7 +36,11 @@ class ReferenceCog(commands.Cog):
         place = place_of(interaction)
         if table is None:
             found = await self.reference.ruleset_here(place)
-            text = help_text(None) if found is None else tables_text(found, list(tables_of(found)))
+            text = (
+                help_messages(None)[0]
+                if found is None
+                else tables_text(found, list(tables_of(found)))
+            )
         else:
             text = table_text(*await self.reference.table(place, table))
         await interaction.response.send_message(text, ephemeral=True)

@@ -72,8 +72,16 @@ class CarriedOut:
 
 
 def step_key(sequence: SequenceOfPlay, cursor: Cursor) -> str:
-    """The key orders planned for the step at ``cursor`` are kept under."""
-    return f"{cursor.turn}:{cursor.label(sequence)}"
+    """The key orders planned for the step at ``cursor`` are kept under.
+
+    A counted loop's iteration number is left out: a subject's steps keep their key however
+    the loop's order changes during the turn (Impetus: a command activates when it wins an
+    initiative contest, so its iteration is not known when its orders are planned)."""
+    label = cursor.label(sequence)
+    if cursor.subject is not None and sequence.counted(cursor.step):
+        numbered = f"#{cursor.subject.id}.{cursor.iteration}"
+        label = label.replace(numbered, f"#{cursor.subject.id}", 1)
+    return f"{cursor.turn}:{label}"
 
 
 def current_key(rules: Rules, state: BattleState) -> str:

@@ -88,17 +88,20 @@ async def bot(db_url: str, db: Database) -> AsyncIterator[AideBot]:
 TEST_RULESETS = Path(__file__).parent / "rulesets"  # rulesets kept in the tests, like outside ones
 
 
-def ruleset_from_tests(monkeypatch: pytest.MonkeyPatch, ruleset_id: str) -> Iterator[Rules]:
+def ruleset_from_tests(
+    monkeypatch: pytest.MonkeyPatch, ruleset_id: str, *, playable: bool = True
+) -> Iterator[Rules]:
     """A ruleset kept in ``tests/rulesets``, found through ``AIDE_RULESETS``; the registry and
-    its modules are put back as they were afterwards."""
+    its modules are put back as they were afterwards. (Not ``playable``: it has no rules and
+    the fixture yields nothing of use.)"""
     import rules_core.rulesets as package
 
     saved_path, saved_entries = list(package.__path__), dict(registry._REGISTRY)
     saved_scan = registry._scanned
     monkeypatch.setenv(registry.EXTRA_FOLDERS, str(TEST_RULESETS))
     rules = registry.get(ruleset_id).rules
-    assert rules is not None
-    yield rules
+    assert (rules is not None) is playable
+    yield rules  # type: ignore[misc]
     package.__path__[:] = saved_path
     registry._REGISTRY.clear()
     registry._REGISTRY.update(saved_entries)
@@ -112,6 +115,13 @@ def ruleset_from_tests(monkeypatch: pytest.MonkeyPatch, ruleset_id: str) -> Iter
 def muster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rules]:
     """The ``muster`` test ruleset; forgotten after the test."""
     yield from ruleset_from_tests(monkeypatch, "muster")
+
+
+@pytest.fixture
+def sketch(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The ``sketch`` test ruleset (a roster and no rules yet); forgotten after the test."""
+    for _ in ruleset_from_tests(monkeypatch, "sketch", playable=False):
+        yield None
 
 
 @pytest.fixture

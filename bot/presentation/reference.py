@@ -32,28 +32,46 @@ WHO = {
 }
 
 
-def help_text(ruleset: Ruleset | None) -> str:
-    """/help: the game loop, then this campaign's steps and the orders each accepts."""
+def help_messages(ruleset: Ruleset | None) -> list[str]:
+    """/help as messages: one when it fits, else the game loop, then the ruleset's steps (a
+    long sequence, such as Impetus's pre-battle steps and activations, needs a message of its
+    own)."""
     if ruleset is None:
-        return f"{GAME_LOOP}\n\n{NO_CAMPAIGN}"[:LIMIT]
+        return [f"{GAME_LOOP}\n\n{NO_CAMPAIGN}"[:LIMIT]]
     if ruleset.rules is None:
-        return f"{GAME_LOOP}\n\n{NO_RULES.format(name=ruleset.name)}"[:LIMIT]
-    lines = [GAME_LOOP, "", f"**{ruleset.name}: the steps and the orders each accepts**"]
-    for step in ruleset.rules.sequence.steps:
-        orders = ", ".join(f"`{kind}`" for kind in step.order_kinds)
-        who = WHO.get(step.actors, str(step.actors))
-        lines.append(f"• {step.title}: {who}" + (f"; orders {orders}" if orders else ""))
+        return [f"{GAME_LOOP}\n\n{NO_RULES.format(name=ruleset.name)}"[:LIMIT]]
+    whole = next((t for t in _forms(ruleset, GAME_LOOP) if len(t) <= LIMIT), None)
+    if whole is not None:
+        return [whole]
+    own = _forms(ruleset, None)
+    return [GAME_LOOP, next((t for t in own if len(t) <= LIMIT), own[-1][:LIMIT])]
+
+
+def _forms(ruleset: Ruleset, loop: str | None) -> list[str]:
+    """The ruleset's part of /help (after ``loop``, if given), fullest first: with who acts
+    in each step and each topic's title, then topics by id (titles offered as you type),
+    then the steps without who acts."""
+    assert ruleset.rules is not None
+    head = [
+        *([loop, ""] if loop else []),
+        f"**{ruleset.name}: the steps and the orders each accepts**",
+    ]
     tables = "Tables of the sheet: `/rules table:<name>`."
     topics = ruleset.rules.topics
-    if not topics:
-        return "\n".join([*lines, tables])[:LIMIT]
     asked = "Questions `/standing set` can answer for you, at once: {}."
     full = asked.format(", ".join(f"`{topic.id}` ({topic.title})" for topic in topics))
-    text = "\n".join([*lines, full, tables])
-    if len(text) > LIMIT:  # many topics (the heroic age's): their ids, titles offered as you type
-        brief = ", ".join(f"`{topic.id}`" for topic in topics)
-        text = "\n".join([*lines, asked.format(brief) + TOPICS_AS_YOU_TYPE, tables])
-    return text[:LIMIT]
+    brief = asked.format(", ".join(f"`{topic.id}`" for topic in topics)) + TOPICS_AS_YOU_TYPE
+    texts = []
+    for who_acts, about in ((True, full), (True, brief), (False, brief)):
+        lines = [*head]
+        for step in ruleset.rules.sequence.steps:
+            orders = ", ".join(f"`{kind}`" for kind in step.order_kinds)
+            who = WHO.get(step.actors, str(step.actors)) if who_acts else ""
+            line = f"• {step.title}:" + (f" {who}" if who else "")
+            line += (";" if who and orders else "") + (f" orders {orders}" if orders else "")
+            lines.append(line if who or orders else f"• {step.title}: the bot resolves it")
+        texts.append("\n".join([*lines, *([about] if topics else []), tables]))
+    return texts
 
 
 def tables_text(ruleset: Ruleset, names: list[str]) -> str:

@@ -17,7 +17,11 @@ from bot.demo import run_demo
 from rules_core.verify import replayed
 from tests.rules_core.test_friends_apart import overlaps_by_step
 
-SEEDS = {"hail_caesar": bytes([3] * 32), "tree_of_battles": bytes([2] * 32)}
+SEEDS = {
+    "hail_caesar": bytes([3] * 32),
+    "tree_of_battles": bytes([2] * 32),
+    "impetus": bytes([5] * 32),
+}
 
 
 @pytest.mark.parametrize("ruleset", sorted(SEEDS))

@@ -55,8 +55,10 @@ async def test_sample_armies_downloaded_then_one_loaded(aide: Harness) -> None:
     assert loaded.content == f"{aide.alice.mention} imported **Legio IX (sample)** (6 units)."
 
 
-async def test_sample_refusals_are_private_and_say_what_is_accepted(aide: Harness) -> None:
-    await campaign_of(aide, "impetus")
+async def test_sample_refusals_are_private_and_say_what_is_accepted(
+    sketch: None, aide: Harness
+) -> None:
+    await campaign_of(aide, "sketch")
     none = await aide.slash(aide.alice, "army sample")
     assert none.ephemeral and "ships no sample armies" in none.text and not none.files
     wrong = await aide.slash(aide.alice, "army sample", name="Nope", load=True)
@@ -67,15 +69,18 @@ async def test_sample_refusals_are_private_and_say_what_is_accepted(aide: Harnes
     assert watcher.ephemeral and watcher.files
 
 
-async def test_campaign_create_says_which_rulesets_cannot_fight_yet(aide: Harness) -> None:
+async def test_campaign_create_says_which_rulesets_cannot_fight_yet(
+    sketch: None, aide: Harness
+) -> None:
     create = next(c for c in aide.synced_commands() if c["name"] == "campaign")
     sub = next(o for o in create["options"] if o["name"] == "create")
     offered = {c["value"]: c["name"] for o in sub["options"] for c in o.get("choices") or []}
-    assert offered["impetus"] == "Impetus 2 (no battles yet)"
+    assert offered["sketch"] == "Sketch (test) (no battles yet)"
     assert offered["tree_of_battles"] == "The Tree of Battles"
     assert offered["heroic_age"] == "Heroic Age (Dark-Age warbands)"  # it fights now
-    assert offered["pike_and_shot"] == "Pike and Shot (brigade level)"
-    created = await aide.slash(aide.gm, "campaign create", name="Later", ruleset="impetus")
+    assert offered["pike_and_shot"] == "Pike and Shot (brigade level)"  # it fights now
+    assert offered["impetus"] == "Impetus 2"  # and so does Impetus
+    created = await aide.slash(aide.gm, "campaign create", name="Later", ruleset="sketch")
     assert "cannot fight battles yet" in created.embeds[0]["description"]
 
 

@@ -49,7 +49,9 @@ async def test_help_fits_every_step_and_topic_of_each_ruleset(aide: Harness, rul
     assert rules is not None
     await aide.slash(aide.gm, "campaign create", name="Help", ruleset=ruleset)
     shown = await aide.slash(aide.alice, "help")
-    assert len(shown.text) <= 2000
+    assert all(len(m.text) <= 2000 for m in shown.messages) and shown.ephemeral
+    assert all(m.ephemeral for m in shown.messages)
+    assert len(shown.messages) == (2 if ruleset == "impetus" else 1)  # its steps apart
     assert shown.text.endswith("Tables of the sheet: `/rules table:<name>`.")
     assert all(f"• {step.title}:" in shown.text for step in rules.sequence.steps)
     assert all(f"`{topic.id}`" in shown.text for topic in rules.topics)

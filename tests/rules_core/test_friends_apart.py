@@ -17,6 +17,7 @@ from rules_core.state import BattleState
 from rules_core.verify import replayed
 from tests.rules_core.rulesets.hail_caesar import script as hail_caesar
 from tests.rules_core.rulesets.heroic_age import script as heroic_age
+from tests.rules_core.rulesets.impetus import helpers as impetus
 from tests.rules_core.rulesets.pike_and_shot import script as pike_and_shot
 from tests.rules_core.rulesets.skirmish import script as skirmish
 from tests.rules_core.rulesets.tree_of_battles import script as tree_of_battles
@@ -28,6 +29,7 @@ SCRIPTS: dict[str, tuple[Callable[[Rules], Played], bytes]] = {
     "heroic_age": (heroic_age.play, heroic_age.SEED),
     "skirmish": (skirmish.play, skirmish.SEED),
     "pike_and_shot": (pike_and_shot.play, pike_and_shot.SEED),
+    "impetus": (lambda rules: impetus.play(), impetus.SEED),
 }
 
 

@@ -23,8 +23,9 @@ def test_the_skirmish_tutorial_is_listed_last() -> None:
     assert skirmish.name == "Skirmish (tutorial)"
 
 
+@pytest.mark.usefixtures("sketch")
 def test_rulesets_without_rules_yet_come_from_their_own_packages() -> None:
-    for ruleset_id in ("impetus",):
+    for ruleset_id in ("sketch",):
         found = registry.get(ruleset_id)
         assert found.rules is None and found.roster_schema.unit_fields
         assert importlib.import_module(f"rules_core.rulesets.{ruleset_id}").RULESET is found

@@ -1,11 +1,9 @@
-"""Impetus 2 (Lorenzo Sartori): its roster schema; campaigns and armies work, battles not yet."""
+"""Impetus 2 (Lorenzo Sartori, Dadi & Piombo): commands activated by initiative, H measures."""
 
 from __future__ import annotations
 
 from rules_core.registry import Ruleset
-from rules_core.roster import Field, RosterSchema
+from rules_core.rulesets.impetus.profiles import SCHEMA
+from rules_core.rulesets.impetus.rules import ImpetusRules
 
-TYPES = ("FP", "FL", "S", "T", "CP1", "CP2", "CM", "CL", "CGP", "CGL", "CF", "EL", "W", "ART")
-SCHEMA = RosterSchema((Field("name", str, required=True), Field("type", choices=TYPES)))
-
-RULESET = Ruleset("impetus", "Impetus 2", "H", SCHEMA, position=4)
+RULESET = Ruleset("impetus", "Impetus 2", "H", SCHEMA, rules=ImpetusRules(), position=4)

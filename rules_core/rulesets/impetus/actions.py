@@ -1,0 +1,257 @@
+"""What an activated command's units do, one step each: rally, move, shoot, charge.
+
+Units act in roster order inside each step. A unit that rallies does nothing else in that
+activation. Each move after a unit's first in the activation needs a discipline test
+(``discipline.test(kind="second_move", moves=n)``); failing it the unit is disordered, does not
+make that move and makes no more (a Genius general's command has one such test passed free each
+activation: his "free SC", see ``generals``). A move is checked along its path when it is made
+(``orders.move_problem``): a move that became illegal is refused, and the unit's later moves
+with it. A charge moves the unit straight at its target into contact, after the target's
+reactions (``reactions.offer(trigger="charged")``); the melee is fought at once
+(``melee.resolve(impact=True)``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from rules_core import paths
+from rules_core.context import Context
+from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, overlapping, quarter
+from rules_core.orders import Illegal, Order
+from rules_core.rulesets.impetus import discipline, generals, melee, reactions, shooting
+from rules_core.rulesets.impetus import movement_tables as mt
+from rules_core.rulesets.impetus import orders as unit_orders
+from rules_core.rulesets.impetus.profiles import impetuous
+from rules_core.rulesets.impetus.status import (
+    CHARGED,
+    DISORDERED,
+    MELEE_WITH,
+    MOVES,
+    RALLIED,
+)
+from rules_core.state import Unit
+from rules_core.toolkit import checked_orders
+
+
+def _alive(ctx: Context, unit_id: str) -> Unit | None:
+    return next((u for u in ctx.state.units_on_table if u.id == unit_id), None)
+
+
+def rally(ctx: Context) -> None:
+    """Each ordered disordered unit takes a rally DT; passing, it is no longer disordered."""
+    for order in checked_orders(ctx, ("rally",)):
+        unit = ctx.state.unit(order.actor)
+        result = discipline.test(ctx, unit, "rally")
+        if result.passed:
+            ctx.set_status(unit.id, "rallied", disordered=False)
+        ctx.set_status(unit.id, None, rallied=True)  # it does nothing else this activation
+
+
+def _unit_moves(ctx: Context) -> dict[str, list[Order]]:
+    found: dict[str, list[Order]] = {}
+    for order in ctx.orders:
+        if order.kind == "move":
+            found.setdefault(order.actor, []).append(order)
+    return found
+
+
+def move(ctx: Context) -> None:
+    """Each unit's moves in turn, each checked when it is made; once a unit has made its
+    moves, the enemies that may react to it are offered opportunity fire or a charge
+    (``reactions.offer(trigger="moved")``)."""
+    free_sc = _free_second_move(ctx)
+    for unit_id, moves in sorted(_unit_moves(ctx).items(), key=lambda kv: _rank(ctx, kv[0])):
+        _moves(ctx, unit_id, moves, free_sc)
+        free_sc = free_sc and not any(MOVES.of(u) > 1 for u in _command(ctx))
+        mover = _alive(ctx, unit_id)
+        if mover is None or not MOVES.of(mover):
+            continue
+        for enemy in [u for u in ctx.state.units_on_table if u.side != mover.side]:
+            mover = _alive(ctx, unit_id)
+            fresh = _alive(ctx, enemy.id)
+            if mover is None or fresh is None or unit_orders.in_melee(mover):
+                break
+            if not unit_orders.in_melee(fresh):
+                reactions.offer(ctx, "moved", fresh, mover)
+
+
+def _command(ctx: Context) -> list[Unit]:
+    subject = ctx.subject
+    return [u for u in ctx.state.units_on_table if subject is not None and u.group == subject.id]
+
+
+def _moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -> None:
+    """One unit's moves of this activation, in the order given."""
+    for order in moves:
+        unit = _alive(ctx, unit_id)
+        if unit is None:
+            break
+        verdict = ctx.rules.judge(ctx.state, order)
+        if isinstance(verdict, Illegal):
+            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+            break
+        done = MOVES.of(unit)
+        if done >= 1:
+            if free_sc and done == 1:
+                free_sc = False
+            else:
+                result = discipline.test(ctx, unit, "second_move", moves=done + 1)
+                if not result.passed:
+                    ctx.set_status(unit.id, "failed the test for a further move", disordered=True)
+                    break
+        kind = str(order.params.get("manoeuvre"))
+        if mt.needs_dt(unit, kind):
+            result = discipline.test(ctx, unit, "second_move", moves=1, about_face=True)
+            if not result.passed:
+                ctx.set_status(unit.id, "may not about face", moves=done + 1)
+                continue
+        carry_out(ctx, unit, order)
+
+
+def _rank(ctx: Context, unit_id: str) -> int:
+    ids = [u.id for u in ctx.state.units]
+    return ids.index(unit_id) if unit_id in ids else len(ids)
+
+
+def _free_second_move(ctx: Context) -> bool:
+    subject = ctx.subject
+    general = generals.general_of(ctx.state, subject.id) if subject is not None else None
+    return general is not None and "free_sc" in generals.initiative_effects(general)
+
+
+def carry_out(ctx: Context, unit: Unit, order: Order) -> None:
+    """Make one checked move: the unit goes where the order takes it; ground or a backwards
+    move may disorder it."""
+    kind = str(order.params.get("manoeuvre"))
+    x, y, facing, _, _ = unit_orders.plan(unit, order)
+    where = unit_orders.ground(ctx.state, unit, [(unit.x, unit.y), (x, y)], ctx.params)
+    notes = [kind.replace("_", " ")]
+    ctx.move(unit.id, [(unit.x, unit.y), (x, y)], facing, tuple(notes))
+    changes: dict[str, object] = {"moves": MOVES.of(unit) + 1}
+    reason = None
+    if mt.disorders(unit, kind) and not DISORDERED.of(unit):
+        reason = "disordered by moving backwards"
+    elif mt.parse(mt.cell(unit, where))[1] and not DISORDERED.of(unit):
+        reason = f"disordered by {where} ground"
+    if reason is not None:
+        ctx.set_status(unit.id, reason, disordered=True)
+    ctx.set_status(unit.id, None, moves=int(str(changes["moves"])), last_manoeuvre=kind)
+
+
+def shoot(ctx: Context) -> None:
+    """Each ordered unit shoots at its target (``shooting.resolve``)."""
+    for order in checked_orders(ctx, ("shoot",)):
+        unit = _alive(ctx, order.actor)
+        target = _alive(ctx, str(order.params["target"]))
+        if unit is None or target is None:
+            continue
+        shooting.resolve(ctx, unit, target)
+        if _alive(ctx, unit.id) is not None:
+            ctx.set_status(unit.id, None, shot=True)
+
+
+def charge(ctx: Context) -> None:
+    """Each ordered unit charges: the target reacts, the charger moves into contact, and the
+    melee is fought at once. Then frenzy: an impetuous unit of the command that could charge
+    an enemy and was not ordered to takes a frenzy DT; failing it, it charges the nearest."""
+    for order in checked_orders(ctx, ("charge",)):
+        unit = _alive(ctx, order.actor)
+        target = _alive(ctx, str(order.params["target"]))
+        if unit is not None and target is not None:
+            charge_one(ctx, unit, target)
+    for unit in _command(ctx):
+        fresh = _alive(ctx, unit.id)
+        if fresh is None or not impetuous(fresh) or CHARGED.of(fresh) or RALLIED.of(fresh):
+            continue
+        if unit_orders.in_melee(fresh):
+            continue
+        foes = [
+            f for f in ctx.state.units_on_table
+            if f.side != fresh.side
+            and unit_orders.charge_problem(ctx.state, fresh, f, ctx.params) is None
+        ]  # fmt: skip
+        if not foes:
+            continue
+        if discipline.test(ctx, fresh, "frenzy").passed:
+            continue
+        nearest = min(foes, key=lambda f: math.dist((fresh.x, fresh.y), (f.x, f.y)))
+        charge_one(ctx, fresh, nearest)
+
+
+def charge_one(ctx: Context, unit: Unit, target: Unit) -> None:
+    """One charge: the target's reaction, contact, the melee."""
+    if unit_orders.in_melee(unit):
+        return
+    reactions.offer(ctx, "charged", target, unit)
+    moved, hit = _alive(ctx, unit.id), _alive(ctx, target.id)
+    if moved is None or hit is None:
+        return
+    if unit_orders.charge_problem(ctx.state, moved, hit, ctx.params) is not None:
+        ctx.emit(OrderRejected(moved.id, "charge", f"{hit.name} is out of reach now"))
+        return
+    if not contact(ctx, moved, hit):
+        return
+    moved, hit = _alive(ctx, unit.id), _alive(ctx, target.id)
+    if moved is not None and hit is not None:
+        melee.resolve(ctx, moved, hit, impact=True)
+
+
+def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
+    """Move the charger straight at the target until it touches; True if it made contact."""
+    bearing = math.degrees(math.atan2(target.x - unit.x, target.y - unit.y)) % 360
+    reach = mt.distance(unit, "charge") + float(ctx.params.get("charge_reach_extra", 0) or 0)  # type: ignore[arg-type]
+    swept = paths.sweep(ctx.state, unit, bearing, reach + unit.depth, facing=bearing)
+    if swept.blocker is None or swept.blocker.id != target.id:
+        why = "something else is in the way" if swept.blocker is not None else "it falls short"
+        ctx.emit(OrderRejected(unit.id, "charge", f"the charge on {target.name}: {why}"))
+        return False
+    end = swept.end
+    pose = aligned(ctx, unit, target, (end.x, end.y, bearing))
+    if pose is None:
+        ctx.emit(OrderRejected(unit.id, "charge", f"no room to close with {target.name}"))
+        return False
+    x, y, facing = pose
+    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y), (x, y)], facing, ("charges",))
+    ctx.set_status(unit.id, f"charges {target.name}", charged=True,
+                   moves=MOVES.of(unit) + 1, melee_with=[target.id])  # fmt: skip
+    others = MELEE_WITH.of(target)
+    listed = [str(x) for x in others] if isinstance(others, list) else []
+    ctx.set_status(target.id, None, melee_with=[*listed, unit.id])
+    return True
+
+
+EDGE_TURN = {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}
+
+
+def aligned(
+    ctx: Context, unit: Unit, target: Unit, touching: tuple[float, float, float]
+) -> tuple[float, float, float] | None:
+    """Where the charger ends: closed up to the edge of the target it hit, centre to centre
+    and facing it (the edge its centre faces); where that pose would overlap another unit or
+    leave the table, where it first touched; None if neither pose is free."""
+    edge = quarter(Footprint.of(target), (unit.x, unit.y))
+    outward = (target.facing + EDGE_TURN[edge]) % 360
+    half = target.depth / 2 if edge in ("front", "rear") else target.frontage / 2
+    reach = half + unit.depth / 2
+    rad = math.radians(outward)
+    x, y = target.x + math.sin(rad) * reach, target.y + math.cos(rad) * reach
+    flush = (round(x, 3), round(y, 3), (outward + 180.0) % 360)
+    for pose in (flush, touching):
+        if _free(ctx, unit, target, pose):
+            return pose
+    return None
+
+
+def _free(ctx: Context, unit: Unit, target: Unit, pose: tuple[float, float, float]) -> bool:
+    x, y, facing = pose
+    print_ = Footprint.of(unit).moved_to((x, y), facing)
+    table = ctx.state.battlefield
+    if not all(0 <= cx <= table.width and 0 <= cy <= table.depth for cx, cy in print_.corners()):
+        return False
+    return not any(
+        overlapping(print_, Footprint.of(other))
+        for other in ctx.state.units_on_table
+        if other.id not in (unit.id, target.id)
+    ) and not overlapping(print_, Footprint.of(target))

@@ -1,0 +1,235 @@
+"""Discipline tests: 1D6 against the unit's current VBU, changed by the sheet's modifiers.
+
+``test(ctx, unit, kind, **facts)`` takes a discipline test of one kind (``KINDS``) and returns
+a ``TestResult``. The sheet prints the modifiers (``tables.DT_MODIFIERS``: the generic ones for
+every test "PLUS Specific Modifiers (Except for Disengagement)"); the roll and its target are
+the published procedure (``README_combat.md``): the target is the unit's current VBU, its
+discipline class (A +1, C -1: ``dt_discipline_a`` / ``dt_discipline_c``) and every modifier; a
+D6 at or under the target passes, a 1 always passes (``dt_natural_pass``) and, if the
+parameter ``dt_natural_fail`` is 6, a 6 always fails.
+
+``facts`` carry what the caller knows and the state does not:
+  ``moves``      the number of this move in the activation (second_move: 3 is the first at -1)
+  ``fragmented`` the charging group is fragmented (frenzy)
+  ``charger``    the id of the enemy unit charging it (close_ranks, countercharge, evasion)
+  ``charger_moves`` how many moves the charger made to charge (close_ranks: more than 1, +1)
+  ``evades``     the number of this evade in the turn (evasion: 2 is the first at -1); read
+                 from the unit's ``evades`` count + 1 when not given
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.dice import Modifier
+from rules_core.odds import Dist
+from rules_core.rulesets.impetus import generals, profiles, tables
+from rules_core.rulesets.impetus.status import DISORDERED, EVADES, UNIT_GROUP
+from rules_core.state import BattleState, Leader, Unit
+from rules_core.tables import Band, ScoreTable
+
+KINDS = tables.DT_KINDS
+NAMES = {
+    "second_move": "second or further move",
+    "frenzy": "frenzy",
+    "reaction": "opportunity (reaction) charge or fire",
+    "defensive_fire": "defensive fire",
+    "close_ranks": "close ranks",
+    "countercharge": "countercharge",
+    "rally": "rally",
+    "evasion": "evasion",
+    "disengagement": "disengagement",
+    "about_face": "about face",
+    "general_lost": "general killed",
+}
+Params = Mapping[str, Json]
+# Tests of reactions: a Confident general's "+1 (React/Evasion)" counts for each.
+REACTIONS = ("reaction", "defensive_fire", "close_ranks", "countercharge")
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """A discipline test's outcome: passed or not, the die, the target and its make-up."""
+
+    __test__ = False  # not a pytest test class
+
+    passed: bool
+    text: str = ""
+    die: int = 0
+    target: int = 0
+    modifiers: tuple[Modifier, ...] = field(default=())
+
+
+def param(params: Params, name: str) -> int:
+    """A whole-number combat parameter (the campaign's value, else the sheet-less default)."""
+    value = params.get(name, tables.COMBAT_PARAMETERS[name])
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        value = tables.COMBAT_PARAMETERS[name]
+    assert isinstance(value, int | float)
+    return int(value)
+
+
+def _row(key: str) -> tuple[int, str]:
+    value = tables.DT_MODIFIERS.lookup(key, "modifier")
+    assert isinstance(value, int)
+    return value, tables.reason(tables.DT_MODIFIERS, key)
+
+
+def general_for(state: BattleState, unit: Unit, *, group: bool = True) -> Leader | None:
+    """The living general attached to the unit or (``group``) to a unit of its group."""
+    found = generals.attached_general(state, unit)
+    if found is not None or not group:
+        return found
+    mine = UNIT_GROUP.of(unit)
+    if not mine:
+        return None
+    for other in state.units_of(unit.side):
+        if other.id != unit.id and UNIT_GROUP.of(other) == mine:
+            found = generals.attached_general(state, other)
+            if found is not None:
+                return found
+    return None
+
+
+def _unit(state: BattleState, unit_id: Json) -> Unit | None:
+    if not isinstance(unit_id, str) or not unit_id:
+        return None
+    return next((u for u in state.units if u.id == unit_id), None)
+
+
+def modifiers(
+    state: BattleState, unit: Unit, kind: str, params: Params, **facts: Json
+) -> list[Modifier]:
+    """Every modifier to the test's target, each with the sheet's row as its reason."""
+    kind = kind_of(kind, facts)
+    mods: list[Modifier] = []
+    # "General attached to Unit/Group +1/+2" (evasion: "to Unit" only, its own row).
+    general = general_for(state, unit, group=kind != "evasion")
+    if general is not None:
+        row = "evasion.general" if kind == "evasion" else "general_attached"
+        value = generals.dt_modifier(general, "reaction" if kind in REACTIONS else kind)
+        mods.append(Modifier(value, f"{general.name}: {tables.reason(tables.DT_MODIFIERS, row)}"))
+    outside = profiles.troop_type(unit) != "S" and not generals.in_command_radius(
+        state, unit, params
+    )
+    if outside:
+        mods.append(Modifier(*_row("outside_radius")))
+    if kind == "disengagement":
+        return mods
+    disordered = DISORDERED.of(unit)
+    kind_disordered = f"{kind}.disordered"
+    if disordered and kind_disordered in tables.DT_MODIFIERS.rows:
+        mods.append(Modifier(*_row(kind_disordered)))
+    charger = _unit(state, facts.get("charger"))
+    if kind == "second_move":
+        move = _int(facts.get("moves"), 2)
+        extra = max(0, move - tables.FIRST_PENALISED_MOVE + 1)
+        if extra:
+            value, text = _row("second_move.each_after_second")
+            mods.append(Modifier(value * extra, f"{text} (move {move})"))
+    elif kind == "frenzy" and facts.get("fragmented") is True:
+        mods.append(Modifier(*_row("frenzy.fragmented")))
+    elif kind == "defensive_fire":
+        if profiles.troop_type(unit) == "T":
+            mods.append(Modifier(*_row("defensive_fire.t")))
+        elif profiles.mounted(unit):
+            mods.append(Modifier(*_row("defensive_fire.mounted")))
+    elif kind == "close_ranks":
+        if _int(facts.get("charger_moves"), 1) > 1:
+            mods.append(Modifier(*_row("close_ranks.multi_move")))
+        if profiles.troop_type(unit) == "FP":
+            mods.append(Modifier(*_row("close_ranks.fp")))
+    elif kind == "countercharge":
+        if charger is not None and profiles.troop_type(charger) in ("CM", "CL"):
+            mods.append(Modifier(*_row("countercharge.cm_cl")))
+    elif kind == "rally":
+        if profiles.mounted(unit):
+            mods.append(Modifier(*_row("rally.mounted")))
+        # "Rally: Outside Command Radius (except S) -1" restates the generic row: once.
+    elif kind == "evasion":
+        if profiles.troop_type(unit) in ("S", "CL"):
+            mods.append(Modifier(*_row("evasion.s_cl")))
+        light = profiles.troop_type(unit) == "S" or profiles.mounted(unit)
+        if light and charger is not None and profiles.foot(charger):
+            mods.append(Modifier(*_row("evasion.from_foot")))
+        evade = _int(facts.get("evades"), EVADES.of(unit) + 1)
+        extra = max(0, evade - tables.FIRST_PENALISED_EVADE + 1)
+        if extra:
+            value, text = _row("evasion.each_after_first")
+            mods.append(Modifier(value * extra, f"{text} (evade {evade})"))
+    return mods
+
+
+def kind_of(kind: str, facts: Mapping[str, Json]) -> str:
+    """The test's kind: ``about_face=True`` turns a "second_move" test into "about_face"."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown discipline test {kind!r}")
+    return "about_face" if facts.get("about_face") is True else kind
+
+
+def _int(value: Json, default: int) -> int:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+
+
+def base(unit: Unit, params: Params) -> list[Modifier]:
+    """The target before the sheet's modifiers: current VBU and the discipline class."""
+    found = [Modifier(profiles.current_vbu(unit), "current VBU")]
+    grade = profiles.discipline(unit)
+    if grade == "A":
+        found.append(Modifier(param(params, "dt_discipline_a"), "discipline A"))
+    elif grade == "C":
+        found.append(Modifier(param(params, "dt_discipline_c"), "discipline C"))
+    return [m for m in found if m.value or m.reason == "current VBU"]
+
+
+def target_of(
+    state: BattleState, unit: Unit, kind: str, params: Params, **facts: Json
+) -> tuple[int, list[Modifier]]:
+    """The number a D6 must not exceed, and every part of it with its reason."""
+    parts = base(unit, params) + modifiers(state, unit, kind, params, **facts)
+    return sum(m.value for m in parts), parts
+
+
+def table_for(target: int, params: Params, why: str = "") -> ScoreTable:
+    """The test as a table of the D6: pass at or under the target, with the automatic
+    results of the parameters."""
+    low = param(params, "dt_natural_pass")
+    fail = param(params, "dt_natural_fail")
+    top = 6 if fail <= 0 else fail - 1
+    passing = max(low, min(target, top))
+    made = f" (target {target}: {why})" if why else ""
+    bands = [Band(1, passing, "pass", f"passed{made}")]
+    if passing < 6:
+        bands.append(Band(passing + 1, 6, "fail", f"failed{made}"))
+    return ScoreTable("Discipline test", tuple(bands))
+
+
+def pass_chance(target: int, params: Params) -> Dist:
+    """1 if the test passes, 0 if not, as a distribution (the odds)."""
+    table = table_for(target, params)
+    return Dist.die("D6").map(lambda face: 1 if table.lookup(face).result == "pass" else 0)
+
+
+def describe(parts: list[Modifier]) -> str:
+    """The target's make-up, e.g. "5 current VBU +1 discipline A -1 Disordered"."""
+    first, *rest = parts
+    return " ".join([f"{first.value} {first.reason}", *(m.describe() for m in rest)])
+
+
+def test(ctx: Context, unit: Unit, kind: str, **facts: Json) -> TestResult:
+    """Take the test: roll 1D6, look it up against the target, log the row that decided it."""
+    target, parts = target_of(ctx.state, unit, kind, ctx.params, **facts)
+    name = NAMES[kind_of(kind, facts)]
+    roll = ctx.dice.d6(f"Discipline test ({name}): {unit.name}, target {target}")
+    table = table_for(target, ctx.params, describe(parts))
+    band = ctx.test(unit.id, f"discipline test ({name})", roll, table, ("pass",))
+    passed = band.result == "pass"
+    words = "passed" if passed else "failed"
+    text = (
+        f"{unit.name} {words} the {name} test: rolled {roll.total} against {target} "
+        f"({describe(parts)})"
+    )
+    return TestResult(passed, text, roll.total, target, tuple(parts[1:]))

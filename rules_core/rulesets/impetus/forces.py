@@ -1,0 +1,86 @@
+"""Commands and generals from an army list, and the army's totals as play begins.
+
+Each general of the army list (``generals:``) commands one *command* (a group of kind
+``command`` led by him, id ``<side>_<general id>``); a unit entry's ``command`` names its
+general. Units naming none join the first command of their side. A general is attached to the
+unit his ``with`` names (else to the first unit of his command) and stands where it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rules_core.codec import Json
+from rules_core.roster import entries as roster_entries
+from rules_core.roster import unit_ids
+from rules_core.rulesets.impetus.profiles import current_vbu, general_from_entry
+from rules_core.state import BattleState, Group, Leader
+
+
+def command_group(side: str, general_key: str) -> str:
+    """The group id of the command a general (by his army-list id) leads."""
+    return f"{side}_{general_key}"
+
+
+def group_of(entry: Mapping[str, Json], roster: Mapping[str, Json] | None, side: str,
+             default: str) -> str:  # fmt: skip
+    """The command a unit entry's ``command`` puts it in, else ``default``."""
+    key = entry.get("command")
+    return command_group(side, key) if isinstance(key, str) and key else default
+
+
+def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+    """The commands (each led by its general) and the generals an army list brings."""
+    units = unit_ids(roster, side)
+    generals = []
+    for index, entry in enumerate(roster_entries(roster, "generals"), start=1):
+        if not isinstance(entry.get("name"), str):
+            continue
+        key = str(entry.get("id") or f"general{index}")
+        made = general_from_entry(entry, f"{side}_g_{key}", side, command_group(side, key))
+        home = units.get(str(entry.get("with") or "").casefold())
+        generals.append(replace(made, attached_to=home))
+    structure = str(roster.get("command_structure") or "average").lower()
+    groups = tuple(
+        Group(str(g.group), f"{g.name}'s command", side, "command", g.id,
+              {"command_structure": structure})
+        for g in generals
+    )  # fmt: skip
+    return groups, tuple(generals)
+
+
+def prepare(state: BattleState) -> BattleState:
+    """Units in known commands, each general with a unit of his command, and each side's
+    starting VBU (the army break reads it)."""
+    commands = [g for g in state.groups if g.kind == "command"]
+    for unit in state.units:
+        if unit.group not in {g.id for g in commands}:
+            mine = next((g for g in commands if g.side == unit.side), None)
+            if mine is not None:
+                state = state.with_unit(replace(unit, group=mine.id))
+    for general in state.leaders:
+        if general.attached_to is None or not any(u.id == general.attached_to for u in state.units):
+            home = next((u for u in state.units if u.group == general.group), None)
+            state = state.with_leader(
+                replace(general, attached_to=home.id if home is not None else None)
+            )
+    for side in state.sides:
+        total = sum(current_vbu(u) for u in state.units if u.side == side.id)
+        status = {**side.status, "start_vbu": total, "lost_vbu": 0}
+        carried = next(
+            (g.status.get("command_structure") for g in commands if g.side == side.id), None
+        )
+        if carried and "command_structure" not in side.status:
+            status["command_structure"] = carried
+        state = state.with_side(replace(side, status=status))
+    return follow_generals(state)
+
+
+def follow_generals(state: BattleState) -> BattleState:
+    """Generals stand where the unit they are attached to stands."""
+    for general in state.leaders:
+        home = next((u for u in state.units_on_table if u.id == general.attached_to), None)
+        if home is not None and (general.x, general.y) != (home.x, home.y):
+            state = state.with_leader(replace(general, x=home.x, y=home.y))
+    return state

@@ -1,0 +1,296 @@
+"""The unit orders of an activation and their checks: rally, move, shoot, charge, hold.
+
+A move is given relative to where the unit stands when it is made, so a unit's several moves
+of one activation (``move`` combines, up to four) each read alike when planned ahead:
+``manoeuvre`` (forward, wheel, sideways, oblique, backwards, about_face), ``distance`` in H
+(for a wheel: how far its outer front corner travels) and ``side`` (left or right: the
+direction of a sideways or oblique move or a wheel; a quarter turn for an about face, which
+otherwise turns 180°).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from rules_core import paths
+from rules_core.codec import Json
+from rules_core.geometry import Footprint, edge_distance, overlapping
+from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
+from rules_core.rulesets.impetus import movement_tables as mt
+from rules_core.rulesets.impetus.profiles import troop_type
+from rules_core.rulesets.impetus.status import (
+    DISORDERED,
+    LAST_MANOEUVRE,
+    MELEE_WITH,
+    MOVES,
+    RALLIED,
+)
+from rules_core.state import ON_TABLE, BattleState, Unit
+from rules_core.terrain import PathReport, trace_path
+
+UNIT_ORDER_KINDS = (
+    OrderKind("rally", "Rally"),
+    OrderKind(
+        "move", "Move",
+        params=(
+            Param("manoeuvre", "choice", choices=mt.MANOEUVRE_IDS),
+            Param("distance", "number", required=False),
+            Param("side", "choice", required=False, choices=("left", "right")),
+        ),
+        combines=True, limit=4,
+    ),
+    OrderKind("shoot", "Shoot", params=(Param("target", "unit"),)),
+    OrderKind("charge", "Charge", params=(Param("target", "unit"),)),
+    OrderKind("hold", "Hold"),
+)  # fmt: skip
+
+
+def in_melee(unit: Unit) -> bool:
+    """Whether the unit is locked in a melee."""
+    found = MELEE_WITH.of(unit)
+    return isinstance(found, list) and bool(found)
+
+
+def active_problem(state: BattleState, unit: Unit) -> str | None:
+    """Why this unit may not act now (not its command's activation, not on the table)."""
+    subject = state.cursor.subject
+    if subject is None or unit.group != subject.id:
+        return f"{unit.name} is not in the command activating now"
+    if unit.location != ON_TABLE:
+        return f"{unit.name} is not on the table"
+    return None
+
+
+# -- moves ----------------------------------------------------------------------------------
+
+
+def _vector(heading: float) -> tuple[float, float]:
+    rad = math.radians(heading)
+    return (math.sin(rad), math.cos(rad))
+
+
+def plan(unit: Unit, order: Order) -> tuple[float, float, float, float, float]:
+    """Where a move order takes the unit: (x, y, facing, heading, length moved)."""
+    kind = str(order.params.get("manoeuvre", "forward"))
+    length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
+    sign = -1.0 if order.params.get("side") == "left" else 1.0
+    facing = unit.facing
+    if kind == "about_face":
+        turn = 180.0 if order.params.get("side") is None else 90.0 * sign
+        return (unit.x, unit.y, (facing + turn) % 360, facing, 0.0)
+    if kind == "wheel":
+        angle = math.degrees(length / unit.frontage) * sign
+        fx, fy = _vector(facing)
+        rx, ry = _vector(facing + 90.0)
+        # the pivot: the inner front corner
+        px = unit.x + fx * unit.depth / 2 - rx * sign * unit.frontage / 2
+        py = unit.y + fy * unit.depth / 2 - ry * sign * unit.frontage / 2
+        rad = math.radians(-angle)  # compass degrees turn clockwise
+        dx, dy = unit.x - px, unit.y - py
+        x = px + dx * math.cos(rad) - dy * math.sin(rad)
+        y = py + dx * math.sin(rad) + dy * math.cos(rad)
+        return (x, y, (facing + angle) % 360, facing, length)
+    offsets = {"forward": 0.0, "backwards": 180.0, "sideways": 90.0 * sign, "oblique": 45.0 * sign}
+    heading = (facing + offsets.get(kind, 0.0)) % 360
+    fx, fy = _vector(heading)
+    return (unit.x + fx * length, unit.y + fy * length, facing, heading, length)
+
+
+def ground(state: BattleState, unit: Unit, points: list[tuple[float, float]],
+           params: Mapping[str, Json]) -> str:  # fmt: skip
+    """The worst ground a path crosses: normal, broken or difficult."""
+    report = trace_path(points, state.terrain)
+    crossed = {kind for kind, length in _kinds(state, report) if length > 0}
+    difficult = set(_words(params.get("difficult_terrain")))
+    broken = set(_words(params.get("broken_terrain")))
+    if crossed & difficult:
+        return "difficult"
+    if crossed & broken:
+        return "broken"
+    return "normal"
+
+
+def _kinds(state: BattleState, report: PathReport) -> list[tuple[str, float]]:
+    found = [(inside.kind, inside.length) for inside in report.inside]
+    found += [(crossing.kind, float(crossing.times)) for crossing in report.crossings]
+    return found
+
+
+def _words(value: Json) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def move_problem(state: BattleState, unit: Unit, order: Order,
+                 params: Mapping[str, Json]) -> str | None:  # fmt: skip
+    """Why a move order may not be carried out from where the unit stands, or None."""
+    kind = str(order.params.get("manoeuvre"))
+    disordered = DISORDERED.of(unit)
+    if in_melee(unit):
+        return f"{unit.name} is in melee"
+    if not mt.may_make(unit, kind, disordered):
+        return f"{unit.name} is disordered and may not move {kind.replace('_', ' ')}"
+    moves = MOVES.of(unit)
+    limit = int(float(params.get("max_moves", 4)))  # type: ignore[arg-type]
+    if moves >= limit:
+        return f"{unit.name} has made {moves} moves, the most in one activation"
+    last = LAST_MANOEUVRE.of(unit)
+    if last == "about_face" or (last and not mt.further_allowed(unit, last, False)):
+        words = last.replace("_", " ")
+        return f"{unit.name} may move no further after its {words} this activation"
+    if kind == "about_face":
+        return None if moves == 0 else "an about face must be the first and only move"
+    if moves >= 1 and not mt.further_allowed(unit, kind, disordered):
+        return f"a {kind.replace('_', ' ')} may not be a second or further move for {unit.name}"
+    length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
+    if length <= 0:
+        return "give the distance in H"
+    if kind == "wheel" and _artillery_a_c(unit):
+        if moves >= 1:
+            return "artillery A or C makes one move only"
+        if math.degrees(length / unit.frontage) > 45 + 1e-9:
+            return "artillery A or C wheels at most 45°"
+    x, y, facing, heading, _ = plan(unit, order)
+    where = ground(state, unit, [(unit.x, unit.y), (x, y)], params)
+    if mt.parse(mt.cell(unit, where))[0] is None:
+        return f"{troop_type(unit)} may not enter {where} terrain"
+    most = mt.allowance(unit, kind, where)
+    if length > most + 1e-9:
+        return f"a {kind.replace('_', ' ')} of {unit.name} is at most {most:g}H in {where} ground"
+    return path_problem(state, unit, (x, y), facing, heading, length, kind)
+
+
+def _artillery_a_c(unit: Unit) -> bool:
+    """Artillery of class A or C (the wheel's note: at most 45° and one move only)."""
+    return troop_type(unit) == "ART" and str(unit.profile.get("missile_class") or "B") in ("A", "C")
+
+
+def path_problem(state: BattleState, unit: Unit, end: tuple[float, float], facing: float,
+                 heading: float, length: float, kind: str) -> str | None:  # fmt: skip
+    """Enemies, friends that may not be passed, impassable ground, the edge, along the path."""
+    here = Footprint.of(unit)
+    there = here.moved_to(end, facing)
+    barred = paths.barred_ground(state, [here, there])
+    if barred is not None:
+        return f"the path crosses {barred.name or barred.id}, impassable ground"
+    table = state.battlefield
+    if not all(0 <= cx <= table.width and 0 <= cy <= table.depth for cx, cy in there.corners()):
+        return "the move would leave the table"
+    if kind != "wheel":
+        swept = paths.sweep(state, unit, heading, length, facing=facing, friends_pass=True)
+        if swept.blocker is not None and swept.blocker.kind == "enemy":
+            return "the move would contact an enemy: charge it instead"
+        for friend_id in swept.passed:
+            friend = state.unit(friend_id)
+            if not may_pass(unit, friend):
+                return f"{unit.name} may not pass through {friend.name}"
+    for other in state.units_on_table:
+        if other.id != unit.id and overlapping(there, Footprint.of(other)):
+            return f"the move would end on {other.name}"
+    return None
+
+
+def may_pass(mover: Unit, friend: Unit) -> bool:
+    """Voluntary interpenetration, as the sheet lists it."""
+    from rules_core.rulesets.impetus.interpenetration import voluntary
+
+    return voluntary(mover, friend)
+
+
+# -- judging --------------------------------------------------------------------------------
+
+
+def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Verdict:
+    """Each unit order checked against the state as it stands."""
+    unit = state.unit(order.actor)
+    problem = active_problem(state, unit)
+    if problem is None:
+        problem = _problem(state, unit, order, params)
+    if problem is not None:
+        return Illegal(order, problem)
+    return Preview(order, _words_for(state, unit, order))
+
+
+def _problem(state: BattleState, unit: Unit, order: Order,
+             params: Mapping[str, Json]) -> str | None:  # fmt: skip
+    if order.kind == "rally":
+        return None if DISORDERED.of(unit) else f"{unit.name} is not disordered"
+    if RALLIED.of(unit) and order.kind != "hold":
+        return f"{unit.name} rallied in this activation and does nothing else"
+    if order.kind == "move":
+        return move_problem(state, unit, order, params)
+    if order.kind in ("shoot", "charge"):
+        target = next((u for u in state.units_on_table if u.id == order.params.get("target")),
+                      None)  # fmt: skip
+        if target is None or target.side == unit.side:
+            return "the target must be an enemy unit on the table"
+        if in_melee(unit):
+            return f"{unit.name} is in melee"
+        if order.kind == "shoot":
+            if LAST_MANOEUVRE.of(unit) == "about_face":
+                return f"{unit.name} turned about this activation and may not shoot"
+            return shoot_problem(state, unit, target)
+        return charge_problem(state, unit, target, params)
+    return None
+
+
+def shoot_problem(state: BattleState, unit: Unit, target: Unit) -> str | None:
+    """A shooter needs a weapon that reaches the target (``shooting.problem``)."""
+    from rules_core.rulesets.impetus import shooting
+
+    return shooting.problem(state, unit, target)
+
+
+def charge_problem(state: BattleState, unit: Unit, target: Unit,
+                   params: Mapping[str, Json]) -> str | None:  # fmt: skip
+    """A charge needs the target ahead and within the unit's charge move."""
+    if troop_type(unit) == "ART":
+        return "artillery does not charge"
+    bearing = math.degrees(math.atan2(target.x - unit.x, target.y - unit.y)) % 360
+    off = abs((bearing - unit.facing + 180) % 360 - 180)
+    if off > 45:
+        return f"{target.name} is not ahead of {unit.name}"
+    extra = params.get("charge_reach_extra", 0.0)
+    reach = mt.distance(unit, "charge") + float(extra if isinstance(extra, int | float) else 0)
+    gap = edge_distance(Footprint.of(unit), Footprint.of(target))
+    if gap > reach + 1e-9:
+        return f"{target.name} is {gap:.1f}H away, beyond a charge of {reach:g}H"
+    return None
+
+
+def _words_for(state: BattleState, unit: Unit, order: Order) -> str:
+    if order.kind == "move":
+        kind = str(order.params.get("manoeuvre")).replace("_", " ")
+        length = order.params.get("distance")
+        side = order.params.get("side")
+        bits = [kind, f"{length:g}H" if isinstance(length, int | float) else "", str(side or "")]
+        return f"{unit.name}: {' '.join(b for b in bits if b)}"
+    if order.kind in ("shoot", "charge"):
+        target = state.unit(str(order.params["target"]))
+        return f"{unit.name} {order.kind}s {target.name}"
+    return f"{unit.name}: {order.kind}"
+
+
+def has_business(state: BattleState, side: str, step: str, params: Mapping[str, Json]) -> bool:
+    """Whether a side has anything to order in this step of an activation."""
+    subject = state.cursor.subject
+    if subject is None or subject.side != side:
+        return False
+    mine = [u for u in state.units_on_table if u.group == subject.id and not RALLIED.of(u)]
+    if step == "rally":
+        return any(DISORDERED.of(u) for u in mine)
+    if step == "move":
+        return any(not in_melee(u) for u in mine)
+    foes = [u for u in state.units_on_table if u.side != side]
+    if step == "shoot":
+        return any(
+            shoot_problem(state, u, f) is None for u in mine for f in foes if not in_melee(u)
+        )
+    if step == "charge":
+        return any(
+            charge_problem(state, u, f, params) is None
+            for u in mine
+            for f in foes
+            if not in_melee(u)
+        )
+    return True

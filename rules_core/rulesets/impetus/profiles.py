@@ -1,0 +1,200 @@
+"""Troop types, the roster schema, sample profiles and the units and generals built from them.
+
+The sheet prints no unit values (VBU, impetus, discipline): they are fields of each roster
+entry. The defaults below are EDITABLE DEFAULTS shipped with the bot, not the book's army
+lists; a roster entry overrides any of them and a campaign may override the sample armies.
+
+Roster entry of a unit: ``name``, ``type`` (FP ... ART), ``vbu``, ``impetus``, ``discipline``
+(A, B, C), ``impetuous``, ``missile`` (its shooting weapon), ``weapons`` (melee weapons,
+comma-separated: pike, long_spear, polearm, pilum, pbw), ``large`` (a large unit),
+``command`` (the id of the general, under ``generals:``, whose command it is in).
+
+Roster entry of a general (``generals:``): ``id``, ``name``, ``type`` (Genius ...
+Incompetent), ``traits`` (comma-separated: Brave, Severe, Confident, Cavalry), ``with`` (the
+unit he is attached to). Army fields: ``name``, ``command_structure`` (good, average, poor).
+
+Geometry: a base is 2H wide (H is half a base width); depths by type are editable defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules_core.codec import Json, number_or
+from rules_core.roster import Field, RosterSchema, packaged_army
+from rules_core.rulesets.impetus.status import COMMAND_STRUCTURES, GENERAL_TYPES, TRAITS
+from rules_core.shared_status import LOSSES
+from rules_core.state import Leader, Unit
+
+TYPES = ("FP", "FL", "S", "T", "CP1", "CP2", "CM", "CL", "CGP", "CGL", "CF", "EL", "W", "ART")
+MOUNTED = frozenset({"CP1", "CP2", "CM", "CL", "CGP", "CGL", "CF", "EL", "W"})
+FOOT = frozenset({"FP", "FL", "S", "T"})
+CHARIOTS = frozenset({"CGP", "CGL", "CF"})
+DISCIPLINES = ("A", "B", "C")
+MISSILES = (
+    "long_bow", "short_bow", "composite_bow", "crossbow", "handgun", "arquebus", "musket",
+    "javelin", "sling", "artillery", "various",
+)  # fmt: skip
+MELEE_WEAPONS = ("pike", "long_spear", "polearm", "pilum", "pbw")
+FLAGS = ("impetuous", "large", "camels", "stakes", "pavise")  # yes-or-no profile fields
+BASE_WIDTH = 2.0  # H: one base is two H wide (H is half a base width)
+
+# Editable defaults per troop type (not the book's): VBU, impetus, discipline, base depth in H,
+# shooting weapon.
+_COLUMNS = ("vbu", "impetus", "discipline", "depth", "missile")
+_DEFAULTS: dict[str, tuple[Json, ...]] = {
+    "FP": (6, 1, "B", 1.0, ""),
+    "FL": (5, 1, "B", 1.0, ""),
+    "S": (3, 0, "B", 1.0, "javelin"),
+    "T": (4, 0, "B", 1.0, "short_bow"),
+    "CP1": (6, 3, "B", 1.5, ""),
+    "CP2": (5, 3, "B", 1.5, ""),
+    "CM": (5, 2, "B", 1.5, ""),
+    "CL": (4, 1, "B", 1.5, "javelin"),
+    "CGP": (6, 3, "B", 2.0, ""),
+    "CGL": (5, 2, "B", 2.0, "composite_bow"),
+    "CF": (4, 4, "C", 2.0, ""),
+    "EL": (6, 4, "C", 2.0, ""),
+    "W": (6, 0, "B", 2.0, "handgun"),
+    "ART": (3, 0, "B", 1.5, "artillery"),
+}
+
+SCHEMA = RosterSchema(
+    (
+        Field("name", str, required=True, help="the unit's name, unique in the army"),
+        Field("type", choices=TYPES, required=True, help="troop type (FP, FL, S, T, CP1 ...)"),
+        Field("vbu", int, minimum=1, maximum=20, help="VBU at full strength (default by type)"),
+        Field("impetus", int, minimum=0, maximum=10, help="impetus bonus (default by type)"),
+        Field("discipline", choices=DISCIPLINES, help="discipline class A, B or C"),
+        Field("impetuous", bool, help="impetuous"),
+        Field("missile", choices=MISSILES, help="shooting weapon (long_bow, javelin, ...)"),
+        Field("weapons", str, help="melee weapons: pike, long_spear, polearm, pilum, pbw"),
+        Field("large", bool, help="a large unit"),
+        Field("missile_class", choices=("A", "B", "C"), help="its shooting class (default B)"),
+        Field("camels", bool, help="mounted on camels"),
+        Field("stakes", bool, help="protected by stakes"),
+        Field("pavise", bool, help="protected by pavises"),
+        Field("command", str, help="id of the general (under generals:) commanding it"),
+    ),
+    army_fields=(
+        Field("name", str, required=True),
+        Field("command_structure", choices=COMMAND_STRUCTURES, help="good, average or poor"),
+    ),
+)
+
+
+def profile_for(troop_type: str) -> dict[str, Json]:
+    """The editable default profile of a troop type (FP if unknown)."""
+    values = _DEFAULTS.get(troop_type, _DEFAULTS["FP"])
+    return dict(zip(_COLUMNS, values, strict=True))
+
+
+def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:
+    """A unit from a roster entry: one base 2H wide, its depth by type (twice for an LU)."""
+    kind = str(entry.get("type") or "FP")
+    profile = profile_for(kind)
+    for key in (*_COLUMNS, *FLAGS, "missile_class"):
+        if key in entry and entry[key] is not None:
+            profile[key] = entry[key]
+    profile["type"] = kind
+    for flag in FLAGS:
+        profile[flag] = bool(profile.get(flag, False))
+    profile["weapons"] = list(_listed(entry.get("weapons"), MELEE_WEAPONS))
+    depth = number_or(profile.pop("depth"), 1.0) * (2 if profile["large"] else 1)
+    discipline = str(profile["discipline"] or "B")
+    status: dict[str, Json] = {"losses": 0, "freshness": "fresh", "disordered": False}
+    return Unit(
+        unit_id, str(entry["name"]), side, group, kind, discipline, BASE_WIDTH, depth,
+        0.0, 0.0, 0.0, profile=profile, status=status,
+    )  # fmt: skip
+
+
+def general_from_entry(entry: Mapping[str, Json], leader_id: str, side: str, group: str) -> Leader:
+    """A general from an army file's ``generals`` list: his type and traits."""
+    kind = str(entry.get("type") or "Reliable").capitalize()
+    if kind not in GENERAL_TYPES:
+        kind = "Reliable"
+    traits: list[Json] = list(_listed(entry.get("traits"), TRAITS, capitalise=True))
+    status: dict[str, Json] = {"general_type": kind, "traits": traits, "killed": False}
+    return Leader(leader_id, str(entry["name"]), side, group, 0.0, 0.0, status=status)
+
+
+def _listed(value: Json, allowed: tuple[str, ...], *, capitalise: bool = False) -> tuple[str, ...]:
+    """Comma-separated (or listed) names, those that are allowed, in the order given."""
+    items = value if isinstance(value, list) else str(value or "").split(",")
+    out = []
+    for item in items:
+        word = str(item).strip().lower().replace(" ", "_")
+        if capitalise:
+            word = word.capitalize()
+        if word in allowed and word not in out:
+            out.append(word)
+    return tuple(out)
+
+
+# -- reading a unit's profile ---------------------------------------------------------------------
+
+
+def troop_type(unit: Unit) -> str:
+    """FP, FL, S, T, CP1, CP2, CM, CL, CGP, CGL, CF, EL, W or ART."""
+    return unit.type
+
+
+def mounted(unit: Unit) -> bool:
+    """Mounted troops (cavalry, chariots, elephants, wagons)."""
+    return unit.type in MOUNTED
+
+
+def foot(unit: Unit) -> bool:
+    """Foot troops (FP, FL, S, T)."""
+    return unit.type in FOOT
+
+
+def vbu(unit: Unit) -> int:
+    """Its VBU at full strength."""
+    return int(number_or(unit.profile.get("vbu"), 1))
+
+
+def current_vbu(unit: Unit) -> int:
+    """Its VBU less its losses (0: gone)."""
+    return max(0, vbu(unit) - LOSSES.of(unit))
+
+
+def impetus(unit: Unit) -> int:
+    """Its impetus bonus."""
+    return int(number_or(unit.profile.get("impetus"), 0))
+
+
+def discipline(unit: Unit) -> str:
+    """Its discipline class, A (best), B or C."""
+    return unit.quality if unit.quality in DISCIPLINES else "B"
+
+
+def impetuous(unit: Unit) -> bool:
+    """Impetuous troops."""
+    return unit.profile.get("impetuous") is True
+
+
+def large(unit: Unit) -> bool:
+    """A large unit."""
+    return unit.profile.get("large") is True
+
+
+def missile(unit: Unit) -> str:
+    """Its shooting weapon, or ""."""
+    value = unit.profile.get("missile")
+    return value if isinstance(value, str) else ""
+
+
+def weapons(unit: Unit) -> tuple[str, ...]:
+    """Its melee weapons (pike, long_spear, polearm, pilum, pbw)."""
+    value = unit.profile.get("weapons")
+    return tuple(str(w) for w in value) if isinstance(value, list) else ()
+
+
+SAMPLE_ARMIES = ("romans", "gauls")
+
+
+def load_army(name: str) -> dict[str, Json]:
+    """A sample army file (``romans`` or ``gauls``) as plain data."""
+    return packaged_army("rules_core.rulesets.impetus", name)

@@ -1,0 +1,241 @@
+"""Reactions of the side not activating: a question to the OTHER side's player when its
+trigger happens, answerable by a standing instruction, with a computed default; the reaction
+chosen is resolved by a discipline test of its kind (the sheet's specific modifiers).
+
+``offer(ctx, trigger, unit, enemy, **facts)`` offers ``unit`` (of the side not activating) the
+reactions the trigger allows and carries out the one chosen; it returns the reaction carried
+out ("none" if none was chosen, allowed or passed):
+
+* ``charged`` (``enemy`` is about to charge ``unit``, asked before the charger moves):
+  ``defensive_fire`` (a shooter with the charger in range: shoots it, DT "defensive_fire"),
+  ``close_ranks`` (FP or FL charged by mounted, not EL: closed ranks, DT "close_ranks"; the
+  charger's moves are its ``moves`` + 1, or ``facts["charger_moves"]``), ``countercharge``
+  (mounted, not W, Art or EL, the charger ahead: it meets the charge and counts as charging,
+  DT "countercharge"; a Brave general attached re-rolls a failed test; the unit is marked
+  ``charged`` and ``melee.resolve`` counts it as charging), ``evasion`` (S and CL; other
+  mounted, not W or EL, from foot: it moves away its normal move, DT "evasion"; the charge
+  may then fall short).
+* ``moved`` (``enemy`` ended a move near ``unit``): ``reaction_fire`` (shoots it as reaction
+  fire, -1) or ``reaction_charge`` (charges it at once: melee), DT "reaction".
+
+What the question shows (#11): the unit asked about, the enemy that triggered it and the
+reactions allowed, nothing else: the charge being made is the only order of the active side
+it names, and it is being carried out as the question is asked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.decisions import QUICK_HOURS, Decision, Option
+from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, quarter
+from rules_core.rulesets.impetus import discipline, generals, profiles, shooting
+from rules_core.rulesets.impetus import movement_tables as mt
+from rules_core.rulesets.impetus.status import DISORDERED, EVADES, MOVES, ROUTED
+from rules_core.standing import Condition, Topic, when_other, when_unit
+from rules_core.state import BattleState, Unit
+
+TRIGGERS = ("charged", "moved")
+NONE = "none"
+CHARGED_WORDS = {
+    NONE: "no reaction",
+    "defensive_fire": "defensive fire at the charger",
+    "close_ranks": "close ranks",
+    "countercharge": "countercharge",
+    "evasion": "evade",
+}
+MOVED_WORDS = {
+    NONE: "no reaction",
+    "reaction_fire": "opportunity fire at it",
+    "reaction_charge": "opportunity charge it",
+}
+TEST_OF = {
+    "defensive_fire": "defensive_fire",
+    "close_ranks": "close_ranks",
+    "countercharge": "countercharge",
+    "evasion": "evasion",
+    "reaction_fire": "reaction",
+    "reaction_charge": "reaction",
+}
+CHARGE_REACTION = "charge_reaction"
+OPPORTUNITY = "opportunity"
+NO_EVADE = ("W", "EL", "ART", "CGP", "CF")  # mounted that do not evade
+NO_COUNTER = ("W", "EL", "ART")
+Params = Mapping[str, Json]
+
+
+def _shoots(unit: Unit) -> bool:
+    return bool(profiles.missile(unit))
+
+
+def _light(unit: Unit) -> bool:
+    return profiles.troop_type(unit) in ("S", "CL")
+
+
+TOPICS = (
+    Topic(
+        CHARGE_REACTION,
+        "the reaction of a unit the enemy charges",
+        tuple(Option(k, v) for k, v in CHARGED_WORDS.items()),
+        (
+            Condition("by_mounted", "if the charger is mounted", when_other(profiles.mounted)),
+            Condition("by_foot", "if the charger is on foot", when_other(profiles.foot)),
+            Condition("light", "if the unit is S or CL", when_unit(_light)),
+            Condition("shooters", "if the unit shoots", when_unit(_shoots)),
+            Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
+        ),
+    ),
+    Topic(
+        OPPORTUNITY,
+        "opportunity fire or charge at an enemy that moved near",
+        tuple(Option(k, v) for k, v in MOVED_WORDS.items()),
+        (
+            Condition("shooters", "if the unit shoots", when_unit(_shoots)),
+            Condition("mounted", "if the unit is mounted", when_unit(profiles.mounted)),
+            Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
+        ),
+    ),
+)  # fmt: skip
+
+
+def ahead(unit: Unit, other: Unit) -> bool:
+    """Whether ``other`` stands before ``unit``'s front."""
+    return quarter(Footprint.of(unit), (other.x, other.y)) == "front"
+
+
+def allowed(state: BattleState, trigger: str, unit: Unit, enemy: Unit, params: Params) -> list[str]:
+    """The reactions this trigger allows the unit, "none" first."""
+    if trigger not in TRIGGERS:
+        raise ValueError(f"unknown reaction trigger {trigger!r}")
+    if ROUTED.of(unit) or not unit.on_table:
+        return [NONE]
+    kind = profiles.troop_type(unit)
+    can_shoot = shooting.problem(state, unit, enemy) is None and ahead(unit, enemy)
+    found = [NONE]
+    if trigger == "moved":
+        if can_shoot:
+            found.append("reaction_fire")
+        if kind not in ("ART", "W") and _can_charge(state, unit, enemy, params):
+            found.append("reaction_charge")
+        return found
+    if can_shoot:
+        found.append("defensive_fire")
+    charger_mounted = profiles.mounted(enemy) and profiles.troop_type(enemy) != "EL"
+    if kind in ("FP", "FL") and charger_mounted and ahead(unit, enemy):
+        found.append("close_ranks")
+    if profiles.mounted(unit) and kind not in NO_COUNTER and ahead(unit, enemy):
+        found.append("countercharge")
+    if _light(unit) or (profiles.mounted(unit) and kind not in NO_EVADE and profiles.foot(enemy)):
+        found.append("evasion")
+    return found
+
+
+def _can_charge(state: BattleState, unit: Unit, enemy: Unit, params: Params) -> bool:
+    from rules_core.rulesets.impetus import orders
+
+    return orders.charge_problem(state, unit, enemy, params) is None
+
+
+def default(state: BattleState, trigger: str, unit: Unit, enemy: Unit, options: list[str]) -> str:
+    """The reaction a player would usually choose: evade if light and charged by heavier
+    troops, countercharge mounted with mounted, close ranks against horse, shoot if able."""
+    if trigger == "moved":
+        return "reaction_fire" if "reaction_fire" in options else NONE
+    if "evasion" in options and not _light(enemy):
+        return "evasion"
+    for choice in ("countercharge", "close_ranks", "defensive_fire"):
+        if choice in options:
+            return choice
+    return NONE
+
+
+def question(trigger: str, unit: Unit, enemy: Unit) -> str:
+    """The question's words: the unit, the enemy and what it does now, nothing more."""
+    if trigger == "charged":
+        return f"{enemy.name} charges {unit.name}: how does {unit.name} react?"
+    return f"{enemy.name} moved near {unit.name}: does {unit.name} react?"
+
+
+def decision(
+    state: BattleState, trigger: str, unit: Unit, enemy: Unit, params: Params
+) -> Decision | None:
+    """The question to ask, or None when only "none" is allowed."""
+    options = allowed(state, trigger, unit, enemy, params)
+    if options == [NONE]:
+        return None
+    words = CHARGED_WORDS if trigger == "charged" else MOVED_WORDS
+    return Decision(
+        f"react:{trigger}:{unit.id}:{enemy.id}:{state.cursor.iteration}",
+        question(trigger, unit, enemy),
+        tuple(Option(k, words[k]) for k in options),
+        default(state, trigger, unit, enemy, options),
+        unit.side,
+        topic=CHARGE_REACTION if trigger == "charged" else OPPORTUNITY,
+        unit=unit.id,
+        other=enemy.id,
+        deadline_hours=QUICK_HOURS,
+    )  # fmt: skip
+
+
+def offer(ctx: Context, trigger: str, unit: Unit, enemy: Unit, **facts: Json) -> str:
+    """Ask the unit's player, take the test, carry the reaction out; returns what was done."""
+    asked = decision(ctx.state, trigger, unit, enemy, ctx.params)
+    if asked is None:
+        return NONE
+    choice = ctx.ask(asked)
+    if choice == NONE:
+        return NONE
+    kind = TEST_OF[choice]
+    charger: dict[str, Json] = {}
+    if trigger == "charged":
+        charger = {"charger": enemy.id, "charger_moves": MOVES.of(enemy) + 1}
+    result = discipline.test(ctx, unit, kind, **{**charger, **facts})
+    if not result.passed and choice == "countercharge":
+        general = generals.attached_general(ctx.state, unit)
+        if general is not None and "reroll_failed_countercharge" in generals.special(general):
+            result = discipline.test(ctx, unit, kind, **{**charger, **facts})
+    if not result.passed:
+        return NONE
+    return _carry_out(ctx, choice, ctx.state.unit(unit.id), ctx.state.unit(enemy.id))
+
+
+def _carry_out(ctx: Context, choice: str, unit: Unit, enemy: Unit) -> str:
+    if choice in ("defensive_fire", "reaction_fire"):
+        fire = {"defensive": True} if choice == "defensive_fire" else {"reaction": True}
+        shooting.resolve(ctx, unit, enemy, **fire)
+    elif choice == "close_ranks":
+        ctx.set_status(unit.id, f"closes ranks against {enemy.name}", closed_ranks=True)
+    elif choice == "countercharge":
+        ctx.set_status(unit.id, f"countercharges {enemy.name}", charged=True)
+    elif choice == "evasion":
+        evade(ctx, unit, enemy)
+    elif choice == "reaction_charge":
+        _opportunity_charge(ctx, unit, enemy)
+    return choice
+
+
+def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
+    """The unit moves away from the charger its normal move, turning its back on it."""
+    length = mt.distance(unit, "normal")
+    dx, dy = unit.x - enemy.x, unit.y - enemy.y
+    size = math.hypot(dx, dy) or 1.0
+    end = (unit.x + dx / size * length, unit.y + dy / size * length)
+    facing = math.degrees(math.atan2(dx, dy)) % 360
+    ctx.move(unit.id, [(unit.x, unit.y), end], facing, [f"evades {enemy.name} {length:g}H"])
+    ctx.set_status(unit.id, f"evaded {enemy.name}", evades=EVADES.of(unit) + 1)
+
+
+def _opportunity_charge(ctx: Context, unit: Unit, enemy: Unit) -> None:
+    from rules_core.rulesets.impetus import actions, melee
+
+    if not actions.contact(ctx, unit, enemy):
+        ctx.emit(OrderRejected(unit.id, "reaction_charge", f"{enemy.name} out of reach"))
+        return
+    here = next((u for u in ctx.state.units_on_table if u.id == unit.id), None)
+    there = next((u for u in ctx.state.units_on_table if u.id == enemy.id), None)
+    if here is not None and there is not None:
+        melee.resolve(ctx, here, there, impact=True)

@@ -1,0 +1,340 @@
+"""The Impetus ruleset: its sequence of play, parameters and phase resolvers.
+
+Step ids (fixed; wave-impB and wave-impC build on them):
+
+- set-up (the pre-battle procedure, steps 1-10, resolvers in ``prebattle``, owned by wave-impC):
+  ``attacker`` (1, nobody) → ``terrain_defender`` (2, the defender) → ``terrain_attacker`` (3,
+  the attacker) → ``terrain_defender_again`` (4, the defender) → ``baggage`` (5, each side,
+  defender first) → ``battle_plan`` (6, both sides, secret) → ``deploy_roll`` (7, nobody;
+  questions) → ``deploy_first`` (8, the first player's biggest command) → ``deploy_second`` (9)
+  → ``deploy_rest`` (10, the remaining commands, alternately).
+- turn start: ``initiative`` (marks of the last turn cleared; the first initiative contest:
+  each side names a command that has not acted, 2D6 + its general's Bonus, the higher
+  activates next).
+- main chain, a loop over the commands (``repeat_for="commands"``), in the order the contests
+  decide during the turn:
+  ``activate`` (the command activates: drawn melees of its units fought again) →
+  ``rally`` (its disordered units may try to rally: a DT) →
+  ``move`` (its units' moves; each move after the first a DT, failing it disorders; group
+  moves; interpenetration; moves checked along their path) →
+  ``shoot`` (its units shoot: ``shooting.resolve``) →
+  ``charge`` (its units charge: reactions of the charged, ``reactions.offer``; contact; melee
+  at once, ``melee.resolve``) →
+  ``next_initiative`` (the contest for the next activation among the commands still to act)
+  and, once every command has acted, ``end_turn`` (the army break checked).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.orders import Order, Verdict
+from rules_core.plugin import Parameter, Rules
+from rules_core.rulesets.impetus import (
+    actions,
+    activation,
+    chances,
+    demo,
+    ending,
+    forces,
+    generals,
+    movement_tables,
+    orders,
+    prebattle,
+    profiles,
+    reactions,
+    sample,
+)  # fmt: skip
+from rules_core.rulesets.impetus import tables as combat_tables
+from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
+from rules_core.rulesets.impetus.topics import TOPICS
+from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
+from rules_core.toolkit import turn_limit_outcome
+
+SETUP_IDS = (
+    "attacker", "terrain_defender", "terrain_attacker", "terrain_defender_again", "baggage",
+    "battle_plan", "deploy_roll", "deploy_first", "deploy_second", "deploy_rest",
+)  # fmt: skip
+TURN_IDS = ("initiative", "activate", "rally", "move", "shoot", "charge", "next_initiative",
+            "end_turn")  # fmt: skip
+# The subjects of the set-up loops (listed by ``prebattle.subjects``).
+SETUP_SUBJECTS = ("defender", "attacker", "defender_first", "plans", "first_deployer",
+                  "second_deployer", "deploy_alternate")  # fmt: skip
+STEP_IDS = SETUP_IDS + TURN_IDS
+
+
+SEQUENCE = SequenceOfPlay(
+    (
+        # -- the pre-battle procedure (wave-impC) --
+        Step("attacker", "1. Attacker and defender", Actors.NOBODY, "attacker",
+             "terrain_defender"),
+        Step("terrain_defender", "2. Terrain: the defender", Actors.ACTIVE, "terrain_defender",
+             "terrain_attacker", prebattle.STEP_KINDS["terrain_defender"], repeat_for="defender",
+             until="terrain_defender"),
+        Step("terrain_attacker", "3. Terrain: the attacker", Actors.ACTIVE, "terrain_attacker",
+             "terrain_defender_again", prebattle.STEP_KINDS["terrain_attacker"],
+             repeat_for="attacker", until="terrain_attacker"),
+        Step("terrain_defender_again", "4. Terrain: the defender again", Actors.ACTIVE,
+             "terrain_defender_again", "baggage", prebattle.STEP_KINDS["terrain_defender_again"],
+             repeat_for="defender", until="terrain_defender_again"),
+        Step("baggage", "5. Baggage and fortifications", Actors.ACTIVE, "baggage",
+             "battle_plan", prebattle.STEP_KINDS["baggage"], repeat_for="defender_first",
+             until="baggage"),
+        Step("battle_plan", "6. Battle plans", Actors.BOTH, "battle_plan", "deploy_roll",
+             prebattle.STEP_KINDS["battle_plan"], repeat_for="plans", until="battle_plan"),
+        Step("deploy_roll", "7. Deployment roll", Actors.NOBODY, "deploy_roll", "deploy_first"),
+        Step("deploy_first", "8. Deployment: the first player's biggest command", Actors.ACTIVE,
+             "deploy_first", "deploy_second", prebattle.STEP_KINDS["deploy_first"],
+             repeat_for="first_deployer",
+             until="deploy_first"),
+        Step("deploy_second", "9. Deployment: the second player's biggest command",
+             Actors.ACTIVE, "deploy_second", "deploy_rest", prebattle.STEP_KINDS["deploy_second"],
+             repeat_for="second_deployer", until="deploy_second"),
+        Step("deploy_rest", "10. Deployment: the remaining commands", Actors.ACTIVE,
+             "deploy_rest", None, prebattle.STEP_KINDS["deploy_rest"],
+             repeat_for="deploy_alternate",
+             until="deploy_rest"),
+        # -- the turn --
+        Step("initiative", "Initiative", Actors.NOBODY, "initiative"),
+        Step("activate", "Activation", Actors.NOBODY, "activate", "rally",
+             repeat_for="commands", until="next_initiative"),
+        Step("rally", "Rally", Actors.ACTIVE, "rally", "move", ("rally", "hold")),
+        Step("move", "Movement", Actors.ACTIVE, "move", "shoot", ("move", "hold")),
+        Step("shoot", "Shooting", Actors.ACTIVE, "shoot", "charge", ("shoot", "hold")),
+        Step("charge", "Charges and melee", Actors.ACTIVE, "charge", "next_initiative",
+             ("charge", "hold")),
+        Step("next_initiative", "Initiative for the next activation", Actors.NOBODY,
+             "next_initiative", "end_turn"),
+        Step("end_turn", "End of turn", Actors.NOBODY, "end_turn"),
+    ),
+    first="activate",
+    turn_start="initiative",
+    setup="attacker",
+)  # fmt: skip
+
+SILENT = "not on the sheet (see the package README)"
+PARAMETERS = (
+    Parameter("max_turns", 8, "turns played before the battle is a draw", SILENT),
+    Parameter("command_radius", 10.0, "a general's command radius in H (Cavalry trait +2H)",
+              SILENT),
+    Parameter("initiative_ties", "reroll",
+              "an initiative tie: reroll, or the side that did not activate last wins "
+              "(alternate)", SILENT),
+    Parameter("max_moves", 4, "most moves a unit may make in one activation", SILENT),
+    Parameter("army_break_share", 0.5,
+              "an army breaks when it has lost this share of its starting VBU (routed units "
+              "count their whole VBU; Impetus 1's demoralisation comparison)", SILENT),
+    Parameter("broken_terrain", ["rough"],
+              "terrain kinds that count as broken ground (the distance table's Broken column)",
+              SILENT),
+    Parameter("difficult_terrain", ["wood", "dense_wood", "marsh"],
+              "terrain kinds that count as difficult ground (the Difficult column)", SILENT),
+    Parameter("charge_reach_extra", 0.0,
+              "H added to a unit's charge distance when checking it can reach its target",
+              SILENT),
+)  # fmt: skip
+
+
+class ImpetusRules(Rules):
+    """The hooks of the Impetus ruleset."""
+
+    sequence = SEQUENCE
+    sides = (2, 2)
+    setup_in_rules = True
+    order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
+    parameters = (*PARAMETERS, *combat_tables.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
+    statuses = STATUSES
+    topics = (*TOPICS, *reactions.TOPICS, *getattr(prebattle, "TOPICS", ()))
+    tables = {
+        table.name: table
+        for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
+                      *getattr(prebattle, "TABLES", ()))
+    }  # fmt: skip
+    pace_apart = frozenset(SETUP_IDS)
+    measure_mm = 40.0  # 15mm figures on 80mm bases: H is 40mm
+    deployment_depth = 4.0
+    default_table = (30.0, 20.0)  # 120 by 80 cm at 40mm an H
+
+    def measure_name(self) -> str:
+        """Impetus measures in H, half a base width."""
+        return "H"
+
+    # -- setting up ----------------------------------------------------------------------
+
+    def unit_from_roster(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
+    ) -> Unit:
+        """A unit: its type's editable profile, in the command its entry names."""
+        return profiles.unit_from_entry(
+            entry, unit_id, side, forces.group_of(entry, None, side, group)
+        )
+
+    def forces_from_roster(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """Each general of the army list and the command he leads."""
+        return forces.forces(roster, side)
+
+    def prepare(self, state: BattleState) -> BattleState:
+        """Every unit in a command, every general with a unit, the starting VBU."""
+        return forces.prepare(state)
+
+    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
+        """Caesar's legions and the Gauls."""
+        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
+
+    def subjects(self, name: str, state: BattleState) -> tuple[Subject, ...]:
+        """The commands in the order the initiative gives them; the set-up loops'
+        subjects from ``prebattle``."""
+        if name == "commands":
+            return activation.command_subjects(state)
+        if name in SETUP_SUBJECTS:
+            return prebattle.subjects(name, state)
+        return super().subjects(name, state)
+
+    def setup_complete(self, ctx: Context) -> None:
+        """Set-up is over: every unit is on the table."""
+        ctx.set_battle_status("set-up complete", ready=True)
+
+    def resolver(self, step: Step) -> Any:
+        """The step's resolver; afterwards generals stand where their units stand."""
+        inner = super().resolver(step)
+
+        def run(ctx: Context) -> None:
+            inner(ctx)
+            ctx.state = forces.follow_generals(ctx.state)
+
+        return run
+
+    # -- set-up resolvers (wave-impC) ------------------------------------------------------
+
+    def resolve_attacker(self, ctx: Context) -> None:
+        """1. The attacker roll."""
+        prebattle.attacker(ctx)
+
+    def resolve_terrain_defender(self, ctx: Context) -> None:
+        """2. The defender's terrain."""
+        prebattle.terrain_defender(ctx)
+
+    def resolve_terrain_attacker(self, ctx: Context) -> None:
+        """3. The attacker's terrain."""
+        prebattle.terrain_attacker(ctx)
+
+    def resolve_terrain_defender_again(self, ctx: Context) -> None:
+        """4. The defender's second terrain."""
+        prebattle.terrain_defender_again(ctx)
+
+    def resolve_baggage(self, ctx: Context) -> None:
+        """5. Baggage and fortifications."""
+        prebattle.baggage(ctx)
+
+    def resolve_battle_plan(self, ctx: Context) -> None:
+        """6. Battle plans."""
+        prebattle.battle_plan(ctx)
+
+    def resolve_deploy_roll(self, ctx: Context) -> None:
+        """7. The deployment roll."""
+        prebattle.deploy_roll(ctx)
+
+    def resolve_deploy_first(self, ctx: Context) -> None:
+        """8. The first player's biggest command."""
+        prebattle.deploy_first(ctx)
+
+    def resolve_deploy_second(self, ctx: Context) -> None:
+        """9. The second player's biggest command."""
+        prebattle.deploy_second(ctx)
+
+    def resolve_deploy_rest(self, ctx: Context) -> None:
+        """10. The remaining commands, alternately."""
+        prebattle.deploy_rest(ctx)
+
+    # -- the turn ----------------------------------------------------------------------------
+
+    def resolve_initiative(self, ctx: Context) -> None:
+        """Last turn's marks cleared; the first initiative contest of the turn."""
+        activation.start_turn(ctx)
+
+    def resolve_activate(self, ctx: Context) -> None:
+        """The command activates."""
+        activation.activate(ctx)
+
+    def resolve_rally(self, ctx: Context) -> None:
+        """Disordered units try to rally."""
+        actions.rally(ctx)
+
+    def resolve_move(self, ctx: Context) -> None:
+        """The command's units move."""
+        actions.move(ctx)
+
+    def resolve_shoot(self, ctx: Context) -> None:
+        """The command's units shoot."""
+        actions.shoot(ctx)
+
+    def resolve_charge(self, ctx: Context) -> None:
+        """The command's units charge; melee at once."""
+        actions.charge(ctx)
+
+    def resolve_next_initiative(self, ctx: Context) -> None:
+        """The contest for the next activation."""
+        activation.next_contest(ctx)
+
+    def resolve_end_turn(self, ctx: Context) -> None:
+        """The army break checked."""
+        ending.end_turn(ctx)
+
+    # -- orders and the end ---------------------------------------------------------------
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """What an order will do, with the numbers, or why it is illegal."""
+        if order.kind in {kind.id for kind in prebattle.ORDER_KINDS}:
+            return prebattle.preview(state, order)
+        return orders.preview(state, order, self.parameter_values(state.parameters))
+
+    def acting_sides(self, state: BattleState) -> tuple[str, ...]:
+        """Only the sides with something to order in this step."""
+        found = super().acting_sides(state)
+        if state.cursor.step not in ("rally", "move", "shoot", "charge"):
+            return found
+        params = self.parameter_values(state.parameters)
+        return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
+
+    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+        """A shot, a charge, a melee, a discipline test (``chances``, wave-impB)."""
+        return chances.odds(state, query, self.parameter_values(state.parameters))
+
+    def army_broken(self, state: BattleState, side: str) -> bool:
+        """The side's army broke at the end of a turn (``ending.end_turn``: it had lost
+        ``army_break_share`` of its starting VBU)."""
+        return ARMY_BROKEN.of(state.side(side))
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        """A broken army loses; past the turn limit the battle is a draw."""
+        if state.cursor.segment == "setup":
+            return None
+        found = super().outcome(state)
+        if found is not None:
+            return found
+        return turn_limit_outcome(self, state)
+
+    # -- the demo --------------------------------------------------------------------------
+
+    def sample_battle(self) -> BattleState:
+        """The Romans and the Gauls, their units in reserve before the pre-battle steps."""
+        return sample.sample_battle()
+
+    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
+        """The scripted player's orders: set up, advance, shoot, charge."""
+        if state.cursor.segment == "setup":
+            return prebattle.demo_orders(state, side)
+        return demo.orders_for(self, state, side)
+
+    def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
+        """A unit's normal move for ``move``; 8H for shooters' ``range``."""
+        if kind == "move":
+            return movement_tables.distance(unit, "normal")
+        return 8.0 if profiles.missile(unit) else 0.0

@@ -1,0 +1,273 @@
+"""Shooting: one die per point of the shooter's VBU, changed by the shooting table's row for
+its weapon, class, range band and target, and by every situational modifier; each 6 is a hit
+and each pair of 5s is a hit; a target that is hit takes a cohesion test after shooting.
+
+``resolve(ctx, shooter, target, **facts)`` carries out one unit's shooting at a target (the
+caller has checked the order with ``problem``). ``shot_roll`` builds the roll (its dice and
+every modifier to their number, with the table row) and the odds read the same roll.
+
+``facts`` (what the state cannot know; all default to False):
+  ``reaction``  shooting as opportunity (reaction) fire: -1
+  ``defensive`` defensive fire at a charger (the cohesion test's -1 for guns)
+  ``indirect``  indirect shooting (not S): -2
+  ``evaders``   the target is evading: -1
+  ``cover``     the target is on a wood edge, in a BUA, behind a linear obstacle or a pavise
+                (also found from the state: a W target, a target inside a wood or village)
+  ``fortified`` the target is behind fortifications
+  ``big_target`` the target is a group in column (a large unit or a W is found from the state)
+  ``moves``     movement phases the shooter made in this activation (its ``moves`` status)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.dice import Modifier, Roll
+from rules_core.events import ShotFired, TestResolved
+from rules_core.geometry import Footprint, edge_distance, quarter, range_from_front
+from rules_core.odds import Dist, RollSpec
+from rules_core.rulesets.impetus import cohesion, profiles, tables
+from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH, MOVES, ROUTED
+from rules_core.state import BattleState, Unit
+
+Params = Mapping[str, Json]
+COVER_KINDS = ("wood", "dense_wood", "village", "town", "fortification")
+
+
+def weapon_row(unit: Unit) -> str | None:
+    """The shooting table's row for the unit's weapon and class (``missile_class``, default
+    B), or None if it has no shooting weapon."""
+    weapon = profiles.missile(unit)
+    if not weapon:
+        return None
+    grade = str(unit.profile.get("missile_class") or "B")
+    try:
+        return tables.shooting_row(weapon, grade)
+    except KeyError:
+        return tables.shooting_row(weapon, "A")
+
+
+def front(shooter: Unit, target: Unit) -> bool:
+    """Whether the target stands before the shooter's front (not to its side or rear)."""
+    return quarter(Footprint.of(shooter), (target.x, target.y)) == "front"
+
+
+def distance(shooter: Unit, target: Unit) -> float:
+    """The range in H: from the shooter's front edge, or edge to edge to its side or rear."""
+    if front(shooter, target):
+        return range_from_front(Footprint.of(shooter), Footprint.of(target))
+    return edge_distance(Footprint.of(shooter), Footprint.of(target))
+
+
+def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
+    """Why ``shooter`` may not shoot at ``target``, or None."""
+    row = weapon_row(shooter)
+    if row is None:
+        return f"{shooter.name} has no shooting weapon"
+    if target.side == shooter.side:
+        return f"{target.name} is a friend"
+    if ROUTED.of(shooter) or ROUTED.of(target):
+        return "a routed unit neither shoots nor is shot at"
+    if _in_melee(shooter):
+        return f"{shooter.name} is in melee"
+    if _in_melee(target):
+        return f"{target.name} is in melee: no shooting into a melee"
+    apart = distance(shooter, target)
+    band = tables.range_band(apart)
+    if band is None:
+        return f"{target.name} is {apart:.1f}H away: beyond 12H"
+    column = tables.shooting_column(band[0], profiles.mounted(target))
+    if tables.cell(tables.SHOOTING, row, column) is None:
+        return f"{tables.text(tables.SHOOTING, row)} cannot shoot at {band[1]}"
+    return None
+
+
+def _in_melee(unit: Unit) -> bool:
+    found = MELEE_WITH.of(unit)
+    return isinstance(found, list) and bool(found)
+
+
+def _mod(row: str) -> tuple[int, str]:
+    value = tables.cell(tables.SHOOTING_MODIFIERS, row, "dice")
+    assert value is not None
+    return value, tables.reason(tables.SHOOTING_MODIFIERS, row)
+
+
+def _in_cover(state: BattleState, target: Unit) -> bool:
+    from shapely.geometry import Point as ShapelyPoint
+
+    from rules_core.terrain import feature_shape
+
+    here = ShapelyPoint(target.x, target.y)
+    return any(f.kind in COVER_KINDS and feature_shape(f).intersects(here) for f in state.terrain)
+
+
+def dice_modifiers(
+    state: BattleState, shooter: Unit, target: Unit, **facts: Json
+) -> tuple[int, list[Modifier], str, str]:
+    """The dice (current VBU), every change to their number with its reason, the table row
+    used and the range band's key."""
+    row = weapon_row(shooter)
+    assert row is not None
+    weapon = row.split(".")[0]
+    artillery = weapon == "artillery"
+    apart = distance(shooter, target)
+    found = tables.range_band(apart)
+    assert found is not None
+    band, heading = found
+    column = tables.shooting_column(band, profiles.mounted(target))
+    value = tables.cell(tables.SHOOTING, row, column)
+    assert value is not None
+    against = "Any" if band == "extreme" else ("Mtd." if profiles.mounted(target) else "Foot")
+    table_text = f"shooting table: {tables.text(tables.SHOOTING, row)}, {heading} {against}"
+    mods = [Modifier(value, f"{table_text} ({apart:.1f}H)")]
+    moves = _count(facts.get("moves"), MOVES.of(shooter))
+    free = profiles.troop_type(shooter) in tables.FREE_FIRST_MOVE or (
+        profiles.foot(shooter) and weapon == "javelin"
+    )
+    penalised = max(0, moves - 1) if free else moves
+    if penalised:
+        value, text = _mod("moved")
+        mods.append(
+            Modifier(value * penalised, f"{text} ({moves} move{'s' if moves != 1 else ''})")
+        )
+    if DISORDERED.of(shooter):
+        mods.append(Modifier(*_mod("disordered")))
+    if facts.get("indirect") is True and profiles.troop_type(shooter) != "S":
+        mods.append(Modifier(*_mod("indirect")))
+    if profiles.troop_type(target) in tables.LIGHT_TARGETS:
+        mods.append(
+            Modifier(*_mod("light_target_short" if band == "short" else "light_target_far"))
+        )
+    covered = facts.get("cover") is True or target.type == "W" or _in_cover(state, target)
+    if covered and not artillery:
+        mods.append(Modifier(*_mod("cover")))
+    if facts.get("evaders") is True:
+        mods.append(Modifier(*_mod("evaders")))
+    if facts.get("fortified") is True:
+        mods.append(Modifier(*_mod("artillery_fortified" if artillery else "fortified")))
+    big = profiles.large(target) or target.type == "W" or facts.get("big_target") is True
+    if artillery and big:
+        mods.append(Modifier(*_mod("artillery_big_target")))
+    if facts.get("reaction") is True:
+        mods.append(Modifier(*_mod("reaction")))
+    base = profiles.current_vbu(shooter)
+    if not front(shooter, target) and shooter.type != "W":
+        total = base + sum(m.value for m in mods)
+        kept = math.ceil(max(0, total) / 2)
+        mods.append(Modifier(kept - total, f"{tables.HALVE_FROM_SIDE.lstrip('- ')} (round up)"))
+    return base, mods, row, band
+
+
+def _count(value: Json, default: int) -> int:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+
+
+def dice_count(base: int, mods: list[Modifier]) -> int:
+    """The dice left once every modifier applies (0 or fewer: no shooting)."""
+    return base + sum(m.value for m in mods)
+
+
+def shot_roll(state: BattleState, shooter: Unit, target: Unit, **facts: Json) -> RollSpec:
+    """The shooter's roll at the target (its dice, 6s counted: pairs of 5s are counted from
+    the faces); rolled by ``resolve`` and read by the odds."""
+    base, mods, _row, _band = dice_modifiers(state, shooter, target, **facts)
+    label = f"Shooting: {shooter.name} (VBU {base}) at {target.name}"
+    hit = tables.HIT_FACE
+    return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
+
+
+def hits_of(faces: tuple[int, ...]) -> tuple[int, int, int]:
+    """Hits from the faces: (sixes, pairs of fives, hits)."""
+    sixes = sum(1 for f in faces if f == tables.HIT_FACE)
+    pairs = sum(1 for f in faces if f == tables.PAIR_FACE) // 2
+    return sixes, pairs, sixes + pairs
+
+
+def hits_row(roll: Roll) -> tuple[int, str]:
+    """The hits a roll gives and the words that show them."""
+    sixes, pairs, hits = hits_of(roll.kept_faces)
+    words = (
+        f"{sixes} six{'es' if sixes != 1 else ''} + {pairs} pair{'s' if pairs != 1 else ''} of 5s"
+    )
+    return (
+        hits,
+        f"{words} = {hits} hit{'s' if hits != 1 else ''} (each 6 a hit, each pair of 5s a hit)",
+    )
+
+
+def hits_dist(n: int) -> Dist:
+    """The exact distribution of hits from ``n`` dice (6s and pairs of 5s)."""
+    if n <= 0:
+        return Dist.certain(0)
+    sixth = Fraction(1, 6)
+    states: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    for _ in range(n):
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (hits, five), p in states.items():
+            for key, q in (
+                ((hits + 1, five), sixth),
+                ((hits + five, 1 - five), sixth),
+                ((hits, five), 1 - 2 * sixth),
+            ):
+                nxt[key] = nxt.get(key, Fraction(0)) + p * q
+        states = nxt
+    found: dict[int, Fraction] = {}
+    for (hits, _five), p in states.items():
+        found[hits] = found.get(hits, Fraction(0)) + p
+    return Dist(found)
+
+
+def cohesion_modifiers(
+    state: BattleState, shooter: Unit, target: Unit, band: str, **facts: Json
+) -> list[Modifier]:
+    """The modifiers of the target's cohesion test after this shooting."""
+    table = tables.COHESION_SHOOTING
+    row = weapon_row(shooter)
+    weapon = row.split(".")[0] if row else ""
+    mods: list[Modifier] = []
+
+    def add(key: str) -> None:
+        value = tables.cell(table, key, "modifier")
+        assert value is not None
+        mods.append(Modifier(value, tables.reason(table, key)))
+
+    if DISORDERED.of(target):
+        add("disordered")
+    mods += cohesion.general_modifier(state, target, "general", cohesion.SHOOTING)
+    if profiles.troop_type(target) in tables.STEADY_TARGETS and weapon != "artillery":
+        add("steady_target")
+    if band == "short" and weapon in tables.SHORT_LIGHT_WEAPONS:
+        add("short_light")
+    if band in ("long", "extreme"):
+        if weapon == "long_bow":
+            add("long_longbow")
+        elif weapon != "artillery":
+            add("long_other")
+    if facts.get("defensive") is True and weapon in tables.GUNS:
+        add("defensive_guns")
+    return mods
+
+
+def resolve(ctx: Context, shooter: Unit, target: Unit, **facts: Json) -> int:
+    """One unit shoots at a target: the roll, the hits, the target's cohesion test. Returns
+    the hits."""
+    base, mods, _row, band = dice_modifiers(ctx.state, shooter, target, **facts)
+    ctx.emit(ShotFired(shooter.id, target.id, round(distance(shooter, target), 2)))
+    if dice_count(base, mods) <= 0:
+        why = ", ".join(m.describe() for m in mods)
+        row = f"VBU {base} {why}: no dice left, no shooting"
+        ctx.emit(TestResolved(shooter.id, "shooting dice", 0, False, row, False))
+        return 0
+    roll = shot_roll(ctx.state, shooter, target, **facts).roll(ctx.dice)
+    hits, words = hits_row(roll)
+    ctx.emit(TestResolved(target.id, f"hits from {shooter.name}", hits, hits > 0, words, False))
+    if hits and cohesion.alive(ctx.state, target.id):
+        found = ctx.state.unit(target.id)
+        cmods = cohesion_modifiers(ctx.state, shooter, found, band, **facts)
+        cohesion.test(ctx, found, hits, cmods, cohesion.SHOOTING, f"shot by {shooter.name}")
+    return hits

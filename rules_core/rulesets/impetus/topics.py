@@ -1,0 +1,26 @@
+"""The questions the Impetus rules ask again and again, for standing instructions."""
+
+from __future__ import annotations
+
+from rules_core.decisions import Option
+from rules_core.standing import Topic
+
+INITIATIVE_COMMAND = "initiative_command"
+INITIATIVE_PASS = "initiative_pass"
+NAMING = {
+    "nearest": "the command nearest the enemy",
+    "strongest": "the strongest command (most VBU)",
+    "weakest": "the weakest command (least VBU)",
+}
+PASSING = {
+    "activate": "activate",
+    "pass": "pass the initiative to another of my commands",
+    "pass_to_enemy": "pass the initiative to the enemy",
+}
+
+TOPICS = (
+    Topic(INITIATIVE_COMMAND, "the command named for the initiative",
+          tuple(Option(k, v) for k, v in NAMING.items())),
+    Topic(INITIATIVE_PASS, "activate or pass the initiative after winning it",
+          tuple(Option(k, v) for k, v in PASSING.items())),
+)  # fmt: skip
