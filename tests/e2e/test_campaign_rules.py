@@ -28,6 +28,7 @@ GM_COMMANDS = (
     "campaign map turn",
     "battle create",
     "battle assign",
+    "battle hand-over",
     "battle terrain add",
     "battle terrain remove",
     "battle terrain roll",
