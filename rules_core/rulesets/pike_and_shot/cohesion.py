@@ -29,6 +29,7 @@ from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import profiles
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.status import (
+    ARTILLERY_FIRE,
     ATTACKER,
     BRIGADES,
     COVER,
@@ -345,7 +346,8 @@ def resolve_reform(ctx: Context) -> None:
     for unit in ctx.state.units:
         if may_reform(ctx.state, unit, ctx.params) is not None:
             continue
-        if disorder_test(ctx, unit, "reforming from disorder"):
+        under_fire = ARTILLERY_FIRE.of(unit)  # shot at by artillery in this turn's Combat
+        if disorder_test(ctx, unit, "reforming from disorder", artillery_fire=under_fire):
             level = cohesion(unit)
             new = better(level)
             ctx.set_status(unit.id, f"reforms: {level} to {new} (one level of disorder removed)",

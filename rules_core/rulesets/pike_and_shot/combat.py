@@ -35,6 +35,7 @@ from rules_core.rulesets.pike_and_shot import moves, profiles
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.status import (
     ARMOURED,
+    ARTILLERY_FIRE,
     COVER,
     ENGAGED,
     ENGAGED_WITH,
@@ -355,6 +356,9 @@ def apply_shot(ctx: Context, shot: Shot) -> None:
     if not target.on_table or cohesion(target) == "destroyed":
         return
     shooter = ctx.state.unit(shot.shooter)
+    if shooter.type in t.ARTILLERY and not ARTILLERY_FIRE.of(target):
+        why = f"under artillery fire ({shooter.name})"
+        ctx.set_status(target.id, why, under_artillery_fire=True)
     took(ctx, target.id, shot.unsaved)
     if not shot.unsaved:
         ctx.emit(TestResolved(target.id, f"Shooting result ({shooter.name})", 0, False,

@@ -58,7 +58,7 @@ PARAMETERS = (
     Parameter("replacement", "immediate", "replacing a lost commander: immediate, gm (ask the "
               "GM) or never", SILENT),
 )  # fmt: skip
-MARKS = ("attacker", "moved", "recoiled")
+MARKS = ("attacker", "moved", "recoiled", "under_artillery_fire")
 
 
 def can_act(leader: Leader) -> bool:

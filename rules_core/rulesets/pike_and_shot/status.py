@@ -115,6 +115,7 @@ SIZE = Text("size", "size: tercio, double, brigade or company")
 MOUNTED = Flag("mounted", "mounted")
 RECOILED = Flag("recoiled", "recoiled this turn")
 HITS = Count("hits", "unsaved hits this turn", private=True)
+ARTILLERY_FIRE = Flag("under_artillery_fire", "shot at by artillery this turn (for Reform)")
 
 # -- leaders ----------------------------------------------------------------------------------
 RANK = Level(
@@ -192,6 +193,7 @@ STATUSES = sheet(
     MOUNTED,
     RECOILED,
     HITS,
+    ARTILLERY_FIRE,
     RANK,
     KIND,
     WOUNDED,

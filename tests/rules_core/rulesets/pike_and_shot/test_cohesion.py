@@ -9,6 +9,7 @@ import pytest
 
 from rules_core.events import TestResolved
 from rules_core.rulesets.pike_and_shot import cohesion as co
+from rules_core.rulesets.pike_and_shot import combat
 from rules_core.rulesets.pike_and_shot.status import cohesion
 from rules_core.state import BattleState
 from tests.rules_core.rulesets.pike_and_shot.helpers import at, context, status
@@ -120,6 +121,29 @@ def test_reform_removes_one_level_on_a_pass(level: str, face: int, after: str) -
     ctx = context(_reform_state(level), [face])
     co.resolve_reform(ctx)
     assert cohesion(ctx.state.unit(FOOT)) == after
+
+
+def test_a_unit_under_artillery_fire_this_turn_reforms_at_minus_1() -> None:
+    """ "Under artillery fire -1" counts at Reform for a unit artillery shot at in Combat."""
+
+    def lowest_pass(under_fire: bool) -> int:
+        state = _reform_state("disordered")
+        state = status(state, FOOT, under_artillery_fire=under_fire)
+        for face in range(1, 7):
+            ctx = context(state, [face])
+            co.resolve_reform(ctx)
+            if cohesion(ctx.state.unit(FOOT)) == "sound":
+                return face
+        return 7
+
+    assert lowest_pass(True) == lowest_pass(False) + 1
+
+
+def test_artillery_fire_marks_its_target_until_the_next_turn() -> None:
+    state = at("combat", royalists6=(20.0, 20.0, 0.0), **{FOOT: (20.0, 28.0, 180.0)})
+    ctx = context(state, [1, 1, 1, 1, 1, 1])
+    combat.apply_shot(ctx, combat.Shot("royalists6", FOOT, 0))
+    assert ctx.state.unit(FOOT).status.get("under_artillery_fire") is True
 
 
 def test_no_reform_within_4_inches_of_the_enemy_or_out_of_command() -> None:
