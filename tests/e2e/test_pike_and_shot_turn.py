@@ -12,6 +12,7 @@ from importlib.resources import files
 
 import pytest
 
+from rules_core.rulesets.pike_and_shot import sample
 from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
     answer,
@@ -31,26 +32,16 @@ pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Edgehill"
 ARMIES = files("rules_core.rulesets.pike_and_shot").joinpath("armies")
 KING, PARLIAMENT = "The King's Army", "The Army of Parliament"
-KINGS_DEPLOYMENT = [
-    {"unit": "Wilmot's Horse", "at": [8, 5]},
-    {"unit": "Usher's Dragoons", "at": [15, 5]},
-    {"unit": "Astley's Tercio", "at": [24, 5]},
-    {"unit": "Gerard's Foot", "at": [32, 5]},
-    {"unit": "Belasyse's Foot", "at": [40, 5]},
-    {"unit": "Royal Train", "at": [46, 5]},
-    {"unit": "Byron's Horse", "at": [56, 5]},
-    {"unit": "Lifeguard of Horse", "at": [64, 5]},
-]
-PARLIAMENT_DEPLOYMENT = [
-    {"unit": "Balfour's Horse", "at": [64, 43]},
-    {"unit": "Meldrum's Tercio", "at": [26, 43]},
-    {"unit": "Essex's Foot", "at": [34, 43]},
-    {"unit": "Holles's Redcoats", "at": [42, 43]},
-    {"unit": "London Trained Bands", "at": [50, 43]},
-    {"unit": "Parliament's Guns", "at": [56, 43]},
-    {"unit": "Ramsay's Horse", "at": [8, 43]},
-    {"unit": "Fielding's Horse", "at": [16, 43]},
-]
+
+
+def deployment(army: str, places: tuple[tuple[float, float], ...]) -> list[dict]:
+    """A sample army's units where the sample battle (sample.py) stands them."""
+    units = json.loads(ARMIES.joinpath(f"{army}.json").read_text(encoding="utf-8"))["units"]
+    return [{"unit": u["name"], "at": list(xy)} for u, xy in zip(units, places, strict=True)]
+
+
+KINGS_DEPLOYMENT = deployment("royalists", sample.ROYALISTS_AT)
+PARLIAMENT_DEPLOYMENT = deployment("parliament", sample.PARLIAMENT_AT)
 
 
 async def set_up(h: Harness) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.e2e import test_pike_and_shot_turn as pike_turn
 from tests.e2e.fake_discord import FakeUser
 from tests.e2e.fake_discord.interactions import find_command
 from tests.e2e.harness import Harness, InteractionResult
@@ -535,21 +536,15 @@ PIKE_AND_SHOT = Ruleset(
         "rules table": "Combat dice",
         "battle create army_a": KING["name"],
         "battle create army_b": PARLIAMENT["name"],
-        "battle deploy unit": "Wilmot's Horse",
-        "battle deploy at": "8,5",
+        "battle deploy unit": pike_turn.KINGS_DEPLOYMENT[0]["unit"],
+        "battle deploy at": ",".join(f"{v:g}" for v in pike_turn.KINGS_DEPLOYMENT[0]["at"]),
         "battle end winner": "King",
     },
     ("Gerard's Foot", "Essex's Foot"),
     ({"unit": "Gerard's Foot", "x": 32, "y": 8}, {"unit": "Essex's Foot", "x": 34, "y": 40}),
     (  # the sample battle's deployment (rules_core/rulesets/pike_and_shot/sample.py), 72 x 48"
-        [
-            {"unit": u["name"], "at": [x, 5]}
-            for u, x in zip(KING["units"][1:], (15, 24, 32, 40, 46, 56, 64), strict=True)
-        ],
-        [
-            {"unit": u["name"], "at": [x, 43], "facing": 180}
-            for u, x in zip(PARLIAMENT["units"], (64, 26, 34, 42, 50, 56, 8, 16), strict=True)
-        ],
+        pike_turn.KINGS_DEPLOYMENT[1:],
+        [{**d, "facing": 180} for d in pike_turn.PARLIAMENT_DEPLOYMENT],
     ),
     {
         "/standing set topic:charge_response choice:evade condition:by_mounted": {
