@@ -44,9 +44,11 @@ async def make_harness() -> AsyncIterator[MakeHarness]:
 
 
 @pytest.fixture
-def make_aide(make_harness: MakeHarness, databases: TestDatabases, clock: FakeClock) -> MakeHarness:
+def make_aide(databases: TestDatabases, make_harness: MakeHarness, clock: FakeClock) -> MakeHarness:
     """Start the real Aide-de-Camp (real cogs, the test's database ``db_name``: a SQLite file
-    in tmp_path, or a PostgreSQL database) against the fake."""
+    in tmp_path, or a PostgreSQL database) against the fake. ``databases`` comes first so that
+    it is torn down last: a bot still finishing its work when the test ends is closed before
+    its PostgreSQL database is emptied (its connections terminated) or dropped."""
     if not (ROOT / "bot" / "client.py").exists():
         pytest.skip("bot/client.py has not landed yet")
     from bot.client import AideBot, cog_modules
