@@ -27,7 +27,13 @@ from tests.e2e.harness import Harness, InteractionResult
 from tests.e2e.sheet_battle import confirm, start
 from tests.e2e.test_hail_caesar_turn import BATTLE, ROMANS, set_up
 from tests.e2e.test_plan_ahead import step_keys
-from tests.e2e.test_readme_how_to_play import Example, command_paths, parse, typed
+from tests.e2e.test_readme_how_to_play import (
+    Example,
+    command_paths,
+    parse,
+    typed,
+    watch_errors,
+)
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,20 +77,6 @@ def spans() -> list[str]:
     return [s for s in re.findall(r"`([^`]+)`", section) if s.startswith("/")]
 
 
-def group_paths(h: Harness) -> set[str]:
-    """Every command and command group of the synced schema ('odds', 'campaign map')."""
-    out: set[str] = set()
-
-    def walk(prefix: str, options: list[dict]) -> None:
-        out.add(prefix)
-        for sub in (o for o in options if o["type"] in (1, 2)):
-            walk(f"{prefix} {sub['name']}", sub.get("options") or [])
-
-    for command in h.synced_commands():
-        walk(command["name"], command.get("options") or [])
-    return out
-
-
 def sorted_examples(h: Harness) -> tuple[list[Example], list[Example]]:
     """The examples to run and the outlines (a command named without what it needs)."""
     paths = command_paths(h)
@@ -110,15 +102,7 @@ class Walk:
     def __init__(self, h: Harness) -> None:
         self.h, self.where = h, h.channel("punic-wars")
         self.errors: list[str] = []
-        tree = h.bot.tree  # type: ignore[union-attr]
-        handler = tree.on_error
-
-        async def watched(interaction: Any, error: Exception) -> None:
-            command = interaction.command and interaction.command.qualified_name
-            self.errors.append(f"{command}: {getattr(error, 'original', error)!r}")
-            await handler(interaction, error)
-
-        tree.on_error = watched
+        watch_errors(h, self.errors)
 
     def user_for(self, example: Example) -> Any:
         """GM commands by the GM, `/campaign watch` by an outsider, the rest by Alice."""
@@ -206,7 +190,7 @@ async def test_the_sections_after_the_steps_run_as_written(aide: Harness) -> Non
     assert len(runnable) >= 20, [e.text for e in runnable]  # the walk really runs the sections
 
     # An outline names a real command (or group) and only options it has.
-    groups = group_paths(aide)
+    groups = command_paths(aide, groups=True)
     for outline in outlines:
         words = outline.text[1:].split()
         path = " ".join(words[: max(k for k in range(1, 4) if " ".join(words[:k]) in groups)])

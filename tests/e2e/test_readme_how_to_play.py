@@ -80,13 +80,14 @@ def parse(span: str, commands: set[str]) -> Example:
     return example
 
 
-def command_paths(h: Harness) -> set[str]:
-    """Every runnable command path of the synced schema ('battle terrain add')."""
+def command_paths(h: Harness, *, groups: bool = False) -> set[str]:
+    """Every runnable command path of the synced schema ('battle terrain add'), and with
+    ``groups`` the command groups too ('odds', 'campaign map')."""
     out: set[str] = set()
 
     def walk(prefix: str, options: list[dict]) -> None:
         subs = [o for o in options if o["type"] in (1, 2)]
-        if not subs:
+        if groups or not subs:
             out.add(prefix)
         for sub in subs:
             walk(f"{prefix} {sub['name']}", sub.get("options") or [])
@@ -174,6 +175,21 @@ def typed(h: Harness, schema: list[dict], options: dict[str, Any]) -> dict[str, 
     return out
 
 
+def watch_errors(h: Harness, errors: list[str]) -> None:
+    """Record in ``errors`` every error the bot's command tree reports (then handle it)."""
+    tree = h.bot.tree  # type: ignore[union-attr]
+    handler = tree.on_error
+
+    async def watched(interaction: Any, error: Exception) -> None:
+        errors.append(
+            f"{interaction.command and interaction.command.qualified_name}: "
+            f"{getattr(error, 'original', error)!r}"
+        )
+        await handler(interaction, error)
+
+    tree.on_error = watched
+
+
 class Runner:
     """Runs examples and records every error the bot's tree reported."""
 
@@ -183,17 +199,7 @@ class Runner:
         self.errors: list[str] = []
         self.player = h.alice  # who gives the orders of the step the battle is at
         self.found: dict[str, Any] = {}  # placeholders filled from what the bot offers
-        tree = h.bot.tree  # type: ignore[union-attr]
-        handler = tree.on_error
-
-        async def watched(interaction: Any, error: Exception) -> None:
-            self.errors.append(
-                f"{interaction.command and interaction.command.qualified_name}: "
-                f"{getattr(error, 'original', error)!r}"
-            )
-            await handler(interaction, error)
-
-        tree.on_error = watched
+        watch_errors(h, self.errors)
 
     def user_for(self, example: Example) -> FakeUser:
         """Who runs an example: the GM's commands the GM, orders the acting player."""
