@@ -16,11 +16,12 @@ from __future__ import annotations
 import math
 
 from rules_core import paths
+from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, overlapping, quarter
 from rules_core.orders import Illegal, Order
-from rules_core.rulesets.impetus import discipline, generals, melee, reactions, shooting
+from rules_core.rulesets.impetus import discipline, generals, groups, melee, reactions, shooting
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus import orders as unit_orders
 from rules_core.rulesets.impetus.profiles import impetuous
@@ -49,32 +50,92 @@ def rally(ctx: Context) -> None:
         ctx.set_status(unit.id, None, rallied=True)  # it does nothing else this activation
 
 
-def _unit_moves(ctx: Context) -> dict[str, list[Order]]:
+def _unit_moves(ctx: Context, kind: str = "move") -> dict[str, list[Order]]:
     found: dict[str, list[Order]] = {}
     for order in ctx.orders:
-        if order.kind == "move":
+        if order.kind == kind:
             found.setdefault(order.actor, []).append(order)
     return found
 
 
 def move(ctx: Context) -> None:
-    """Each unit's moves in turn, each checked when it is made; once a unit has made its
-    moves, the enemies that may react to it are offered opportunity fire or a charge
+    """Group moves first (``group_moves``), then each unit's moves in turn, each checked
+    when it is made; once a unit (a group: each member) has made its moves, the enemies that
+    may react to it are offered opportunity fire or a charge
     (``reactions.offer(trigger="moved")``)."""
     free_sc = _free_second_move(ctx)
+    for unit_id, moves in sorted(
+        _unit_moves(ctx, "group_move").items(), key=lambda kv: _rank(ctx, kv[0])
+    ):
+        moved = group_moves(ctx, unit_id, moves, free_sc)
+        free_sc = free_sc and not any(MOVES.of(u) > 1 for u in _command(ctx))
+        for member in moved:
+            _offer_moved(ctx, member)
     for unit_id, moves in sorted(_unit_moves(ctx).items(), key=lambda kv: _rank(ctx, kv[0])):
         _moves(ctx, unit_id, moves, free_sc)
         free_sc = free_sc and not any(MOVES.of(u) > 1 for u in _command(ctx))
+        _offer_moved(ctx, unit_id)
+
+
+def _offer_moved(ctx: Context, unit_id: str) -> None:
+    """Opportunity reactions to a unit that has moved."""
+    mover = _alive(ctx, unit_id)
+    if mover is None or not MOVES.of(mover):
+        return
+    for enemy in [u for u in ctx.state.units_on_table if u.side != mover.side]:
         mover = _alive(ctx, unit_id)
-        if mover is None or not MOVES.of(mover):
-            continue
-        for enemy in [u for u in ctx.state.units_on_table if u.side != mover.side]:
-            mover = _alive(ctx, unit_id)
-            fresh = _alive(ctx, enemy.id)
-            if mover is None or fresh is None or unit_orders.in_melee(mover):
-                break
-            if not unit_orders.in_melee(fresh):
-                reactions.offer(ctx, "moved", fresh, mover)
+        fresh = _alive(ctx, enemy.id)
+        if mover is None or fresh is None or unit_orders.in_melee(mover):
+            break
+        if not unit_orders.in_melee(fresh):
+            reactions.offer(ctx, "moved", fresh, mover)
+
+
+def group_moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -> list[str]:
+    """A group's moves ordered through one member, in the order given: each checked when it
+    is made (``orders.group_move_problem``); a further move takes one DT for the group
+    (``groups.tester``: the worst member by default), failing it every member is disordered
+    and the group moves no more. Returns the ids of the members that moved."""
+    moved: list[str] = []
+    for order in moves:
+        unit = _alive(ctx, unit_id)
+        if unit is None:
+            break
+        verdict = ctx.rules.judge(ctx.state, order)
+        if isinstance(verdict, Illegal):
+            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+            break
+        group = groups.group_of(ctx.state, unit, ctx.params)
+        assert group is not None  # the verdict checked it
+        units = groups.members(ctx.state, group)
+        done = max(MOVES.of(m) for m in units)
+        if done >= 1:
+            if free_sc and done == 1:
+                free_sc = False
+            else:
+                who = groups.tester(ctx.state, units, unit, done + 1, ctx.params)
+                result = discipline.test(ctx, who, "second_move", moves=done + 1)
+                if not result.passed:
+                    for member in units:
+                        ctx.set_status(member.id, f"{group.label} failed its test for a further "
+                                       "move", disordered=True)  # fmt: skip
+                    break
+        carry_out_group(ctx, units, unit, order)
+        moved += [m.id for m in units if m.id not in moved]
+    return moved
+
+
+def carry_out_group(ctx: Context, units: list[Unit], ordered: Unit, order: Order) -> None:
+    """Make one checked group move: every member by the same rigid motion
+    (``groups.group_plan``); ground or a backwards move may disorder a member."""
+    kind = str(order.params.get("manoeuvre"))
+    side = order.params.get("side")
+    length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
+    poses = groups.group_plan(units, ordered, kind, length, str(side) if side else None)
+    for member in units:
+        x, y, facing, _, _ = poses[member.id]
+        _arrive(ctx, member, kind, (x, y, facing), f"group {kind.replace('_', ' ')}",
+                unit_orders.GROUP_PREFIX + kind)  # fmt: skip
 
 
 def _command(ctx: Context) -> list[Unit]:
@@ -126,10 +187,16 @@ def carry_out(ctx: Context, unit: Unit, order: Order) -> None:
     move may disorder it."""
     kind = str(order.params.get("manoeuvre"))
     x, y, facing, _, _ = unit_orders.plan(unit, order)
+    _arrive(ctx, unit, kind, (x, y, facing), kind.replace("_", " "), kind)
+
+
+def _arrive(ctx: Context, unit: Unit, kind: str, pose: tuple[float, float, float], note: str,
+            last: str) -> None:  # fmt: skip
+    """One unit's move made: it goes to ``pose``; ground or a backwards move may disorder
+    it; its moves and last manoeuvre are kept."""
+    x, y, facing = pose
     where = unit_orders.ground(ctx.state, unit, [(unit.x, unit.y), (x, y)], ctx.params)
-    notes = [kind.replace("_", " ")]
-    ctx.move(unit.id, [(unit.x, unit.y), (x, y)], facing, tuple(notes))
-    changes: dict[str, object] = {"moves": MOVES.of(unit) + 1}
+    ctx.move(unit.id, [(unit.x, unit.y), (x, y)], facing, (note,))
     reason = None
     if mt.disorders(unit, kind) and not DISORDERED.of(unit):
         reason = "disordered by moving backwards"
@@ -137,7 +204,7 @@ def carry_out(ctx: Context, unit: Unit, order: Order) -> None:
         reason = f"disordered by {where} ground"
     if reason is not None:
         ctx.set_status(unit.id, reason, disordered=True)
-    ctx.set_status(unit.id, None, moves=int(str(changes["moves"])), last_manoeuvre=kind)
+    ctx.set_status(unit.id, None, moves=MOVES.of(unit) + 1, last_manoeuvre=last)
 
 
 def shoot(ctx: Context) -> None:
@@ -174,10 +241,31 @@ def charge(ctx: Context) -> None:
         ]  # fmt: skip
         if not foes:
             continue
-        if discipline.test(ctx, fresh, "frenzy").passed:
+        short = fragmented(ctx, fresh)
+        facts: dict[str, Json] = {"fragmented": True, "fragmented_by": short} if short else {}
+        if discipline.test(ctx, fresh, "frenzy", **facts).passed:
             continue
         nearest = min(foes, key=lambda f: math.dist((fresh.x, fresh.y), (f.x, f.y)))
         charge_one(ctx, fresh, nearest)
+
+
+def fragmented(ctx: Context, unit: Unit) -> str | None:
+    """The frenzy DT's "Group charging is Fragmented": the name of a member of the unit's
+    group that could not charge with it (no enemy within its reach, or locked in melee), or
+    None (a whole group, or no group)."""
+    group = groups.group_of(ctx.state, unit, ctx.params)
+    if group is None:
+        return None
+    foes = [f for f in ctx.state.units_on_table if f.side != unit.side]
+    for member in groups.members(ctx.state, group):
+        if member.id == unit.id:
+            continue
+        able = not unit_orders.in_melee(member) and any(
+            unit_orders.charge_problem(ctx.state, member, f, ctx.params) is None for f in foes
+        )
+        if not able:
+            return member.name
+    return None
 
 
 def charge_one(ctx: Context, unit: Unit, target: Unit) -> None:

@@ -10,7 +10,8 @@ parameter ``dt_natural_fail`` is 6, a 6 always fails.
 
 ``facts`` carry what the caller knows and the state does not:
   ``moves``      the number of this move in the activation (second_move: 3 is the first at -1)
-  ``fragmented`` the charging group is fragmented (frenzy)
+  ``fragmented`` the charging group is fragmented (frenzy: not every member can reach an
+                 enemy, ``actions.fragmented``); ``fragmented_by`` names who falls short
   ``charger``    the id of the enemy unit charging it (close_ranks, countercharge, evasion)
   ``charger_moves`` how many moves the charger made to charge (close_ranks: more than 1, +1)
   ``evades``     the number of this evade in the turn (evasion: 2 is the first at -1); read
@@ -26,8 +27,8 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.odds import Dist
-from rules_core.rulesets.impetus import generals, profiles, tables
-from rules_core.rulesets.impetus.status import DISORDERED, EVADES, UNIT_GROUP
+from rules_core.rulesets.impetus import generals, groups, profiles, tables
+from rules_core.rulesets.impetus.status import DISORDERED, EVADES
 from rules_core.state import BattleState, Leader, Unit
 from rules_core.tables import Band, ScoreTable
 
@@ -80,18 +81,26 @@ def _row(key: str) -> tuple[int, str]:
 
 def general_for(state: BattleState, unit: Unit, *, group: bool = True) -> Leader | None:
     """The living general attached to the unit or (``group``) to a unit of its group."""
+    return general_and_host(state, unit, group=group)[0]
+
+
+def general_and_host(
+    state: BattleState, unit: Unit, *, group: bool = True
+) -> tuple[Leader | None, Unit | None]:
+    """The general the test counts (attached to the unit, or with ``group`` to a member of
+    its group: ``groups.group_of``) and the unit he is attached to."""
     found = generals.attached_general(state, unit)
     if found is not None or not group:
-        return found
-    mine = UNIT_GROUP.of(unit)
-    if not mine:
-        return None
-    for other in state.units_of(unit.side):
-        if other.id != unit.id and UNIT_GROUP.of(other) == mine:
+        return found, unit if found is not None else None
+    mine = groups.group_of(state, unit, state.parameters)
+    if mine is None:
+        return None, None
+    for other in groups.members(state, mine):
+        if other.id != unit.id:
             found = generals.attached_general(state, other)
             if found is not None:
-                return found
-    return None
+                return found, other
+    return None, None
 
 
 def _unit(state: BattleState, unit_id: Json) -> Unit | None:
@@ -107,11 +116,14 @@ def modifiers(
     kind = kind_of(kind, facts)
     mods: list[Modifier] = []
     # "General attached to Unit/Group +1/+2" (evasion: "to Unit" only, its own row).
-    general = general_for(state, unit, group=kind != "evasion")
+    general, host = general_and_host(state, unit, group=kind != "evasion")
     if general is not None:
         row = "evasion.general" if kind == "evasion" else "general_attached"
         value = generals.dt_modifier(general, "reaction" if kind in REACTIONS else kind)
-        mods.append(Modifier(value, f"{general.name}: {tables.reason(tables.DT_MODIFIERS, row)}"))
+        grouped = host is not None and host.id != unit.id
+        where = f" (with {host.name} of its group)" if grouped and host is not None else ""
+        text = f"{general.name}: {tables.reason(tables.DT_MODIFIERS, row)}{where}"
+        mods.append(Modifier(value, text))
     outside = profiles.troop_type(unit) != "S" and not generals.in_command_radius(
         state, unit, params
     )
@@ -131,7 +143,9 @@ def modifiers(
             value, text = _row("second_move.each_after_second")
             mods.append(Modifier(value * extra, f"{text} (move {move})"))
     elif kind == "frenzy" and facts.get("fragmented") is True:
-        mods.append(Modifier(*_row("frenzy.fragmented")))
+        value, text = _row("frenzy.fragmented")
+        short = facts.get("fragmented_by")
+        mods.append(Modifier(value, f"{text} ({short} cannot reach)" if short else text))
     elif kind == "defensive_fire":
         if profiles.troop_type(unit) == "T":
             mods.append(Modifier(*_row("defensive_fire.t")))

@@ -21,6 +21,7 @@ from rules_core.state import Unit
 
 
 def _single(unit: Unit) -> bool:
+    """Not formed in a group (``groups.mark`` keeps ``unit_group`` as play goes)."""
     return not UNIT_GROUP.of(unit)
 
 

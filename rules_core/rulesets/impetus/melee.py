@@ -35,6 +35,7 @@ from rules_core.rulesets.impetus import (
     profiles,
     tables,
 )
+from rules_core.rulesets.impetus.groups import can_group as _can_group
 from rules_core.rulesets.impetus.shooting import hits_row
 from rules_core.rulesets.impetus.status import (
     CHARGED,
@@ -201,13 +202,6 @@ def _friends_touching(state: BattleState, unit: Unit, edge: str) -> list[Unit]:
         if edge_distance(here, there) <= NEAR and contact_edge(here, there) == edge:
             found.append(other)
     return found
-
-
-def _can_group(unit: Unit, other: Unit) -> bool:
-    """Units it can form a group with: same broad kind, not S or Art."""
-    if profiles.troop_type(other) in ("S", "ART"):
-        return False
-    return profiles.mounted(unit) == profiles.mounted(other)
 
 
 def _engaged(state: BattleState, unit: Unit) -> bool:

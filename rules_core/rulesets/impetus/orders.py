@@ -17,7 +17,9 @@ from rules_core import paths
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, edge_distance, overlapping
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
+from rules_core.rulesets.impetus import groups
 from rules_core.rulesets.impetus import movement_tables as mt
+from rules_core.rulesets.impetus.groups import GROUP_MANOEUVRES
 from rules_core.rulesets.impetus.profiles import troop_type
 from rules_core.rulesets.impetus.status import (
     DISORDERED,
@@ -35,6 +37,15 @@ UNIT_ORDER_KINDS = (
         "move", "Move",
         params=(
             Param("manoeuvre", "choice", choices=mt.MANOEUVRE_IDS),
+            Param("distance", "number", required=False),
+            Param("side", "choice", required=False, choices=("left", "right")),
+        ),
+        combines=True, limit=4,
+    ),
+    OrderKind(
+        "group_move", "Group move",
+        params=(
+            Param("manoeuvre", "choice", choices=GROUP_MANOEUVRES),
             Param("distance", "number", required=False),
             Param("side", "choice", required=False, choices=("left", "right")),
         ),
@@ -65,36 +76,13 @@ def active_problem(state: BattleState, unit: Unit) -> str | None:
 # -- moves ----------------------------------------------------------------------------------
 
 
-def _vector(heading: float) -> tuple[float, float]:
-    rad = math.radians(heading)
-    return (math.sin(rad), math.cos(rad))
-
-
 def plan(unit: Unit, order: Order) -> tuple[float, float, float, float, float]:
-    """Where a move order takes the unit: (x, y, facing, heading, length moved)."""
+    """Where a move order takes the unit: (x, y, facing, heading, length moved); a wheel
+    pivots on the inner front corner (``groups.group_plan`` of a group of one)."""
     kind = str(order.params.get("manoeuvre", "forward"))
     length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
-    sign = -1.0 if order.params.get("side") == "left" else 1.0
-    facing = unit.facing
-    if kind == "about_face":
-        turn = 180.0 if order.params.get("side") is None else 90.0 * sign
-        return (unit.x, unit.y, (facing + turn) % 360, facing, 0.0)
-    if kind == "wheel":
-        angle = math.degrees(length / unit.frontage) * sign
-        fx, fy = _vector(facing)
-        rx, ry = _vector(facing + 90.0)
-        # the pivot: the inner front corner
-        px = unit.x + fx * unit.depth / 2 - rx * sign * unit.frontage / 2
-        py = unit.y + fy * unit.depth / 2 - ry * sign * unit.frontage / 2
-        rad = math.radians(-angle)  # compass degrees turn clockwise
-        dx, dy = unit.x - px, unit.y - py
-        x = px + dx * math.cos(rad) - dy * math.sin(rad)
-        y = py + dx * math.sin(rad) + dy * math.cos(rad)
-        return (x, y, (facing + angle) % 360, facing, length)
-    offsets = {"forward": 0.0, "backwards": 180.0, "sideways": 90.0 * sign, "oblique": 45.0 * sign}
-    heading = (facing + offsets.get(kind, 0.0)) % 360
-    fx, fy = _vector(heading)
-    return (unit.x + fx * length, unit.y + fy * length, facing, heading, length)
+    side = order.params.get("side")
+    return groups.group_plan([unit], unit, kind, length, str(side) if side else None)[unit.id]
 
 
 def ground(state: BattleState, unit: Unit, points: list[tuple[float, float]],
@@ -135,6 +123,8 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     if moves >= limit:
         return f"{unit.name} has made {moves} moves, the most in one activation"
     last = LAST_MANOEUVRE.of(unit)
+    if last.startswith(GROUP_PREFIX):
+        return f"{unit.name} moved with its group this activation: it makes no moves of its own"
     if last == "about_face" or (last and not mt.further_allowed(unit, last, False)):
         words = last.replace("_", " ")
         return f"{unit.name} may move no further after its {words} this activation"
@@ -190,6 +180,102 @@ def path_problem(state: BattleState, unit: Unit, end: tuple[float, float], facin
     return None
 
 
+# -- group moves ------------------------------------------------------------------------------
+
+GROUP_PREFIX = "group_"  # last_manoeuvre of a unit that moved with its group ("group_forward")
+
+
+def group_move_problem(state: BattleState, unit: Unit, order: Order,
+                       params: Mapping[str, Json]) -> str | None:  # fmt: skip
+    """Why a group move order may not be carried out from where the group stands, or None:
+    the group, the Group Move row for every member, each member's Who, moves made and further
+    moves, the slowest member's allowance, and every member's path (``path_problem``, its own
+    group left out)."""
+    kind = str(order.params.get("manoeuvre"))
+    group = groups.group_of(state, unit, params)
+    if group is None:
+        return (
+            f"{unit.name} is not formed in a group (units of its command that can group, "
+            "touching side by side or front to rear, facing the same way)"
+        )
+    units = groups.members(state, group)
+    words = kind.replace("_", " ")
+    for member in units:
+        if not groups.may_group_move(member, kind):
+            allowed = mt.manoeuvre(kind, "group_move_except")
+            listed = [str(a) for a in allowed] if isinstance(allowed, list) else []
+            only = f" (only {', '.join(listed)})" if listed else ""
+            article = "an" if words[0] in "aeiou" else "a"
+            return (
+                f"{article} {words} is not a group move for {member.name} "
+                f"({troop_type(member)}){only}"
+            )
+    limit = int(float(params.get("max_moves", 4)))  # type: ignore[arg-type]
+    done = max(MOVES.of(m) for m in units)
+    for member in units:
+        if in_melee(member):
+            return f"{member.name} of the group is in melee"
+        if RALLIED.of(member):
+            return f"{member.name} of the group rallied in this activation"
+        disordered = DISORDERED.of(member)
+        if not mt.may_make(member, kind, disordered):
+            return f"{member.name} of the group is disordered and may not move {words}"
+        last = LAST_MANOEUVRE.of(member)
+        if last and not last.startswith(GROUP_PREFIX):
+            return f"{member.name} has moved on its own this activation"
+        if MOVES.of(member) != done:
+            return f"{member.name} has not made the group's moves this activation"
+        if done >= limit:
+            return f"the group has made {done} moves, the most in one activation"
+        if done >= 1:
+            if last and not mt.further_allowed(member, last.removeprefix(GROUP_PREFIX), False):
+                return f"{member.name} may move no further after its {last} this activation"
+            if not mt.further_allowed(member, kind, disordered):
+                why = " (it is disordered)" if disordered else ""
+                return f"a {words} may not be a further move for {member.name}{why}"
+    length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
+    if length <= 0:
+        return "give the distance in H"
+    side = order.params.get("side")
+    poses = groups.group_plan(units, unit, kind, length, str(side) if side else None)
+    alone = groups.without(state, [m.id for m in units])
+    slowest: tuple[float, str, str] | None = None
+    for member in units:
+        x, y, facing, heading, _ = poses[member.id]
+        where = ground(state, member, [(member.x, member.y), (x, y)], params)
+        if mt.parse(mt.cell(member, where))[0] is None:
+            return f"{member.name} ({troop_type(member)}) may not enter {where} terrain"
+        most = mt.allowance(member, kind, where)
+        if slowest is None or most < slowest[0]:
+            slowest = (most, member.name, where)
+    assert slowest is not None
+    if length > slowest[0] + 1e-9:
+        most, name, where = slowest
+        return f"the group's {words} is at most {most:g}H: {name} is its slowest ({where} ground)"
+    for member in units:
+        x, y, facing, heading, _ = poses[member.id]
+        blocked = path_problem(_with(alone, member), member, (x, y), facing, heading, length,
+                               kind)  # fmt: skip
+        if blocked is not None:
+            return f"{member.name} cannot go: {blocked}"
+    return None
+
+
+def _with(state: BattleState, unit: Unit) -> BattleState:
+    """The state with one unit put back (the member whose path is checked)."""
+    from dataclasses import replace
+
+    return replace(state, units=(*state.units, unit))
+
+
+def group_move_options(state: BattleState, unit_id: str,
+                       params: Mapping[str, Json] | None = None) -> list[str]:  # fmt: skip
+    """The manoeuvres a group move order of this unit may name: those the Group Move row
+    allows for every member of its group (none when it stands alone)."""
+    unit = next((u for u in state.units_on_table if u.id == unit_id), None)
+    return [] if unit is None else groups.manoeuvres_for(state, unit, params)
+
+
 def may_pass(mover: Unit, friend: Unit) -> bool:
     """Voluntary interpenetration, as the sheet lists it."""
     from rules_core.rulesets.impetus.interpenetration import voluntary
@@ -219,6 +305,8 @@ def _problem(state: BattleState, unit: Unit, order: Order,
         return f"{unit.name} rallied in this activation and does nothing else"
     if order.kind == "move":
         return move_problem(state, unit, order, params)
+    if order.kind == "group_move":
+        return group_move_problem(state, unit, order, params)
     if order.kind in ("shoot", "charge"):
         target = next((u for u in state.units_on_table if u.id == order.params.get("target")),
                       None)  # fmt: skip
@@ -259,6 +347,14 @@ def charge_problem(state: BattleState, unit: Unit, target: Unit,
 
 
 def _words_for(state: BattleState, unit: Unit, order: Order) -> str:
+    if order.kind == "group_move":
+        group = groups.group_of(state, unit)
+        kind = str(order.params.get("manoeuvre")).replace("_", " ")
+        length = order.params.get("distance")
+        side = order.params.get("side")
+        bits = [kind, f"{length:g}H" if isinstance(length, int | float) else "", str(side or "")]
+        who = groups.describe(state, group) if group is not None else unit.name
+        return f"group {who}: {' '.join(b for b in bits if b)}"
     if order.kind == "move":
         kind = str(order.params.get("manoeuvre")).replace("_", " ")
         length = order.params.get("distance")

@@ -16,7 +16,7 @@ Step ids (fixed; wave-impB and wave-impC build on them):
   ``activate`` (the command activates: drawn melees of its units fought again) →
   ``rally`` (its disordered units may try to rally: a DT) →
   ``move`` (its units' moves; each move after the first a DT, failing it disorders; group
-  moves; interpenetration; moves checked along their path) →
+  moves, ``group_move`` orders: ``groups``; interpenetration; moves checked along their path) →
   ``shoot`` (its units shoot: ``shooting.resolve``) →
   ``charge`` (its units charge: reactions of the charged, ``reactions.offer``; contact; melee
   at once, ``melee.resolve``) →
@@ -42,6 +42,7 @@ from rules_core.rulesets.impetus import (
     ending,
     forces,
     generals,
+    groups,
     movement_tables,
     orders,
     prebattle,
@@ -104,7 +105,7 @@ SEQUENCE = SequenceOfPlay(
         Step("activate", "Activation", Actors.NOBODY, "activate", "rally",
              repeat_for="commands", until="next_initiative"),
         Step("rally", "Rally", Actors.ACTIVE, "rally", "move", ("rally", "hold")),
-        Step("move", "Movement", Actors.ACTIVE, "move", "shoot", ("move", "hold")),
+        Step("move", "Movement", Actors.ACTIVE, "move", "shoot", ("move", "group_move", "hold")),
         Step("shoot", "Shooting", Actors.ACTIVE, "shoot", "charge", ("shoot", "hold")),
         Step("charge", "Charges and melee", Actors.ACTIVE, "charge", "next_initiative",
              ("charge", "hold")),
@@ -147,7 +148,8 @@ class ImpetusRules(Rules):
     sides = (2, 2)
     setup_in_rules = True
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
-    parameters = (*PARAMETERS, *combat_tables.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
+    parameters = (*PARAMETERS, *groups.PARAMETERS, *combat_tables.PARAMETERS,
+                  *getattr(prebattle, "PARAMETERS", ()))  # fmt: skip
     statuses = STATUSES
     topics = (*TOPICS, *reactions.TOPICS, *getattr(prebattle, "TOPICS", ()))
     tables = {
@@ -207,7 +209,7 @@ class ImpetusRules(Rules):
 
         def run(ctx: Context) -> None:
             inner(ctx)
-            ctx.state = forces.follow_generals(ctx.state)
+            ctx.state = groups.mark(forces.follow_generals(ctx.state), ctx.params)
 
         return run
 

@@ -14,7 +14,8 @@ every modifier to their number, with the table row) and the odds read the same r
   ``cover``     the target is on a wood edge, in a BUA, behind a linear obstacle or a pavise
                 (also found from the state: a W target, a target inside a wood or village)
   ``fortified`` the target is behind fortifications
-  ``big_target`` the target is a group in column (a large unit or a W is found from the state)
+  ``big_target`` the target counts as a big target (a large unit, a W or a member of a group
+                in column, ``groups.in_column``, is found from the state)
   ``moves``     movement phases the shooter made in this activation (its ``moves`` status)
 """
 
@@ -30,7 +31,7 @@ from rules_core.dice import Modifier, Roll
 from rules_core.events import ShotFired, TestResolved
 from rules_core.geometry import Footprint, edge_distance, quarter, range_from_front
 from rules_core.odds import Dist, RollSpec
-from rules_core.rulesets.impetus import cohesion, profiles, tables
+from rules_core.rulesets.impetus import cohesion, groups, profiles, tables
 from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH, MOVES, ROUTED
 from rules_core.state import BattleState, Unit
 
@@ -150,9 +151,15 @@ def dice_modifiers(
         mods.append(Modifier(*_mod("evaders")))
     if facts.get("fortified") is True:
         mods.append(Modifier(*_mod("artillery_fortified" if artillery else "fortified")))
+    formed = groups.group_of(state, target, state.parameters)
+    in_column = formed is not None and formed.formation == "column"
     big = profiles.large(target) or target.type == "W" or facts.get("big_target") is True
-    if artillery and big:
-        mods.append(Modifier(*_mod("artillery_big_target")))
+    if artillery and (big or in_column):
+        value, text = _mod("artillery_big_target")
+        if in_column and not big:
+            assert formed is not None
+            text = f"{text} ({target.name} is in {groups.describe(state, formed)})"
+        mods.append(Modifier(value, text))
     if facts.get("reaction") is True:
         mods.append(Modifier(*_mod("reaction")))
     base = profiles.current_vbu(shooter)

@@ -28,7 +28,10 @@ Units (``Scope.UNIT``)
   disordered    disordered
   closed_ranks  has closed ranks against a charge this activation (FP/FL)
   unit_group    id shared by the units formed as a group with it ("" alone); a group moves
-                and charges together (the manoeuvre table's "Group move")
+                together (the manoeuvre table's "Group move"). Groups are a function of the
+                table (``groups.groups_of``): the rules read that; ``groups.mark`` copies it
+                here after each step, for the map and readers that have only a unit
+  group_no      its group's number on its side (the G1 badge; 0 alone), kept by ``groups.mark``
   moves         moves made in its current activation (the 2nd and further need a DT)
   activated     its command has activated this turn
   evades        evades made this turn (the evasion DT's -1 per evade after the first)
@@ -54,6 +57,7 @@ Commands (``Scope.GROUP``, groups of kind ``command``; ``group.leader`` is the g
   initiative    its last initiative score this turn (2D6 + Bonus)
   passed        has passed the initiative this turn (a command passes at most once a turn)
   command_structure  its army list's command structure (copied to the side as play begins)
+  formed_groups the command's groups, e.g. "G1 line: Legio X, Legio IX" (``groups.mark``)
 
 Sides (``Scope.SIDE``)
   role               "attacker" or "defender" (pre-battle step 1)
@@ -95,6 +99,7 @@ FRESHNESS = Level(
 DISORDERED = Flag("disordered", "disordered", Badge("tag", "DISORD", "warn"))
 CLOSED_RANKS = Flag("closed_ranks", "closed ranks", Badge("tag", "CLOSED", "calm"))
 UNIT_GROUP = Text("unit_group", "the group it is formed with")
+GROUP_NO = Count("group_no", "group", Badge("count", "G{}", "calm"))
 MOVES = Count("moves", "moves this activation")
 ACTIVATED = Flag("activated", "activated this turn")
 EVADES = Count("evades", "evades this turn")
@@ -117,6 +122,7 @@ COMMAND_ACTIVATED = Flag("activated", "activated this turn", scope=Scope.GROUP)
 INITIATIVE = Count("initiative", "initiative score this turn", scope=Scope.GROUP)
 PASSED = Flag("passed", "passed the initiative this turn", scope=Scope.GROUP)
 ARMY_CS = Note("command_structure", "its army's command structure (bookkeeping)", Scope.GROUP)
+FORMED_GROUPS = Note("formed_groups", "groups", Scope.GROUP, shown=True)
 
 # -- sides ------------------------------------------------------------------------------------
 ROLE = Text("role", "attacker or defender", Scope.SIDE)
@@ -144,6 +150,7 @@ STATUSES = sheet(
     MELEE_PENDING,
     CLOSED_RANKS,
     UNIT_GROUP,
+    GROUP_NO,
     MOVES,
     ACTIVATED,
     EVADES,
@@ -159,6 +166,7 @@ STATUSES = sheet(
     INITIATIVE,
     PASSED,
     ARMY_CS,
+    FORMED_GROUPS,
     ROLE,
     EXPLORATION_POINTS,
     COMMAND_STRUCTURE,
