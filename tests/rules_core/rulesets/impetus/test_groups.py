@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from rules_core import engine
+from rules_core import engine, planning
 from rules_core.dice import Modifier
 from rules_core.events import OrderRejected, TestResolved, UnitMoved
 from rules_core.geometry import Footprint
@@ -334,3 +334,35 @@ def test_groups_are_marked_for_the_map_and_the_battle_status() -> None:
     assert GROUP_NO.of(unit_named(state, "Cretan Archers")) == 0
     lines = RULES.statuses.describe(FORMED_GROUPS.scope, caesar.status, {})
     assert "groups: G1 line: Legio X, Legio IX" in lines
+
+
+def test_a_group_move_planned_ahead_is_judged_now_and_carried_out_at_its_step() -> None:
+    now = stopped_at("move", "romans_caesar")  # turn 1: Caesar's command moves first
+    # Labienus's horse formed in a line (the slingers out of the way): plan its move now
+    horse, numidians = unit_named(now, "Gallic Horse"), unit_named(now, "Numidian Horse")
+    earlier = now.without_unit(unit_named(now, "Balearic Slingers").id)
+    earlier = earlier.with_unit(replace(numidians, x=horse.x - 2, y=horse.y))
+    (later,) = [
+        t
+        for t in planning.side_steps(RULES, earlier, "romans")
+        if t.step == "move" and t.subject == "romans_labienus"
+    ]
+    ride = _group_move(numidians.id, "forward", 2.0)
+    assert isinstance(planning.preview(RULES, earlier, later, ride), Preview)
+    too_far = _group_move(numidians.id, "forward", 2.5)  # the CM in broken ground: 2H
+    verdict = planning.preview(RULES, earlier, later, too_far)
+    assert isinstance(verdict, Illegal)
+    assert verdict.reason.endswith("at most 2H: Gallic Horse is its slowest (broken ground)")
+    # a planned group move for Caesar's step, carried out when it comes
+    (here,) = [
+        t
+        for t in planning.side_steps(RULES, now, "romans")
+        if t.step == "move" and t.subject == "romans_caesar"
+    ]
+    legio_x = unit_named(now, "Legio X")
+    order = _group_move(legio_x.id, "forward", 1.0)
+    carried = planning.carry_out(RULES, now, [planning.Planned(here.key, "romans", order)])
+    assert carried.orders == (order,) and not carried.fallbacks
+    done = planning.run_planned(RULES, SEED, now, carried)
+    moved = {e.unit for e in done.events if isinstance(e, UnitMoved)}
+    assert {legio_x.id, unit_named(now, "Legio IX").id} <= moved
