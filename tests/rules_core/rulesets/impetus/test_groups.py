@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from rules_core import engine, planning
+from rules_core.context import Suspended
 from rules_core.dice import Modifier
 from rules_core.events import OrderRejected, TestResolved, UnitMoved
 from rules_core.geometry import Footprint
@@ -366,3 +367,13 @@ def test_a_group_move_planned_ahead_is_judged_now_and_carried_out_at_its_step() 
     done = planning.run_planned(RULES, SEED, now, carried)
     moved = {e.unit for e in done.events if isinstance(e, UnitMoved)}
     assert {legio_x.id, unit_named(now, "Legio IX").id} <= moved
+
+
+def test_the_enemy_may_react_to_a_group_that_moved() -> None:
+    state = detach(at("move", romans1=(10, 5, 0), romans2=(12, 5, 0), gauls3=(11, 11, 180)))
+    ctx = context(_active(state), orders=[_group_move("romans1", "forward", 2.0)])
+    with pytest.raises(Suspended) as stop:
+        actions.move(ctx)
+    asked = stop.value.decision
+    assert asked.topic == "opportunity" and asked.who == "gauls"
+    assert ctx.state.unit("romans1").y == ctx.state.unit("romans2").y == 7  # both moved first
