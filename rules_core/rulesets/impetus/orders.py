@@ -268,12 +268,20 @@ def _with(state: BattleState, unit: Unit) -> BattleState:
     return replace(state, units=(*state.units, unit))
 
 
-def group_move_options(state: BattleState, unit_id: str,
+def group_move_options(state: BattleState, unit_id: str | None, side: str = "",
                        params: Mapping[str, Json] | None = None) -> list[str]:  # fmt: skip
-    """The manoeuvres a group move order of this unit may name: those the Group Move row
-    allows for every member of its group (none when it stands alone)."""
+    """The manoeuvres a group move order may name, for an option autocomplete: those the
+    Group Move row allows for every member of the unit's group (none when it stands alone);
+    without a unit, those allowed to any group of ``side`` in the command activating now."""
     unit = next((u for u in state.units_on_table if u.id == unit_id), None)
-    return [] if unit is None else groups.manoeuvres_for(state, unit, params)
+    if unit is not None:
+        return groups.manoeuvres_for(state, unit, params)
+    subject = state.cursor.subject
+    found: set[str] = set()
+    for group in groups.groups_of(state, params):
+        if group.side == side and subject is not None and group.command == subject.id:
+            found |= set(groups.manoeuvres_for(state, state.unit(group.members[0]), params))
+    return [k for k in GROUP_MANOEUVRES if k in found]
 
 
 def may_pass(mover: Unit, friend: Unit) -> bool:

@@ -17,6 +17,7 @@ from rules_core.events import OrderRejected, TestResolved, UnitMoved
 from rules_core.geometry import Footprint
 from rules_core.orders import Illegal, Order, Preview
 from rules_core.rulesets.impetus import actions, discipline, groups, shooting
+from rules_core.rulesets.impetus import orders as unit_orders
 from rules_core.rulesets.impetus.status import DISORDERED, FORMED_GROUPS, GROUP_NO, MOVES
 from rules_core.state import BattleState
 from rules_core.steps import Cursor, Subject
@@ -377,3 +378,11 @@ def test_the_enemy_may_react_to_a_group_that_moved() -> None:
     asked = stop.value.decision
     assert asked.topic == "opportunity" and asked.who == "gauls"
     assert ctx.state.unit("romans1").y == ctx.state.unit("romans2").y == 7  # both moved first
+
+
+def test_the_options_of_a_group_move_are_those_the_row_allows_its_group() -> None:
+    state = _active(detach(at("move", romans1=(10, 5, 0), romans2=(12, 5, 0), romans3=(16, 5, 0))))
+    assert unit_orders.group_move_options(state, "romans1") == ["forward", "wheel"]
+    assert unit_orders.group_move_options(state, "romans3") == []  # alone
+    assert unit_orders.group_move_options(state, None, "romans") == ["forward", "wheel"]
+    assert unit_orders.group_move_options(state, None, "gauls") == []
