@@ -228,8 +228,12 @@ def group_move_problem(state: BattleState, unit: Unit, order: Order,
         if done >= limit:
             return f"the group has made {done} moves, the most in one activation"
         if done >= 1:
-            if last and not mt.further_allowed(member, last.removeprefix(GROUP_PREFIX), False):
-                return f"{member.name} may move no further after its {last} this activation"
+            made = last.removeprefix(GROUP_PREFIX)
+            if made and not mt.further_allowed(member, made, False):
+                return (
+                    f"{member.name} may move no further after its group's "
+                    f"{made.replace('_', ' ')} this activation"
+                )
             if not mt.further_allowed(member, kind, disordered):
                 why = " (it is disordered)" if disordered else ""
                 return f"a {words} may not be a further move for {member.name}{why}"
