@@ -386,3 +386,19 @@ def test_the_options_of_a_group_move_are_those_the_row_allows_its_group() -> Non
     assert unit_orders.group_move_options(state, "romans3") == []  # alone
     assert unit_orders.group_move_options(state, None, "romans") == ["forward", "wheel"]
     assert unit_orders.group_move_options(state, None, "gauls") == []
+
+
+def test_backwards_is_a_group_move_for_light_horse_only_and_ground_disorders_each_member() -> None:
+    horse = detach(at("move", romans4=(10, 5, 0), romans5=(12, 5, 0)))  # CM beside CL
+    horse = _active(horse, "romans_labienus")
+    why = _reason(horse, _group_move("romans5", "backwards", 1.0))
+    assert why == "a backwards is not a group move for Gallic Horse (CM) (only S, CL)"
+    light = detach(at("move", romans5=(10, 8, 0)))
+    light = add(light, "cl2", "romans", "romans_labienus", (12, 8, 0), type="CL")
+    light = terrain(_active(light, "romans_labienus"), "rough", 11.2, 4, 14, 7)
+    ctx = context(light, orders=[_group_move("cl2", "backwards", 2.0)])
+    actions.move(ctx)
+    back, other = ctx.state.unit("romans5"), ctx.state.unit("cl2")
+    assert back.y == other.y == 6 and back.facing == other.facing == 0  # still facing ahead
+    # backwards does not disorder mounted; the rough ground behind one of them does (+D)
+    assert not DISORDERED.of(back) and DISORDERED.of(other)
