@@ -39,6 +39,7 @@ from rules_core.rulesets.impetus import (
     activation,
     chances,
     demo,
+    displacement,
     ending,
     forces,
     generals,
@@ -147,7 +148,8 @@ class ImpetusRules(Rules):
     sides = (2, 2)
     setup_in_rules = True
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
-    parameters = (*PARAMETERS, *combat_tables.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))
+    parameters = (*PARAMETERS, *combat_tables.PARAMETERS, *displacement.PARAMETERS,
+                  *getattr(prebattle, "PARAMETERS", ()))  # fmt: skip
     statuses = STATUSES
     topics = (*TOPICS, *reactions.TOPICS, *getattr(prebattle, "TOPICS", ()))
     tables = {
