@@ -34,7 +34,7 @@ from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.events import OrderRejected, TestResolved
-from rules_core.geometry import Footprint, edge_distance
+from rules_core.geometry import Footprint, edge_distance, overlapping
 from rules_core.paths import Sweep
 from rules_core.plugin import Parameter
 from rules_core.rulesets.impetus import interpenetration
@@ -92,11 +92,20 @@ def _keep(state: BattleState, keep: Callable[[Unit], bool]) -> BattleState:
     return replace(state, units=tuple(u for u in state.units if keep(u)))
 
 
+def _overlapped(state: BattleState, unit: Unit) -> set[str]:
+    """Units the unit already overlaps where it stands (left behind as it moves off)."""
+    here = Footprint.of(unit)
+    return {
+        u.id for u in state.units_on_table if u.id != unit.id and overlapping(here, Footprint.of(u))
+    }
+
+
 def without_friends(state: BattleState, unit: Unit, heading: float, length: float,
                     facing: float | None = None) -> Sweep:  # fmt: skip
     """The unit swept along ``heading``: what stops it among enemies, impassable ground and the
     table edge (its friends are left out: the caller deals with them)."""
-    alone = _keep(state, lambda u: u.id == unit.id or u.side != unit.side)
+    stuck = _overlapped(state, unit)
+    alone = _keep(state, lambda u: u.id == unit.id or (u.side != unit.side and u.id not in stuck))
     return paths.sweep(alone, unit, heading, length, facing=facing)
 
 
@@ -123,7 +132,8 @@ def travel(
     (stepping back short of it)."""
     friends = [f for f in state.units_on_table if f.side == unit.side and f.id != unit.id]
     through = {f.id for f in friends if passable(f)}
-    first = paths.sweep(_keep(state, lambda u: u.id not in through), unit, heading, length,
+    left = through | _overlapped(state, unit)
+    first = paths.sweep(_keep(state, lambda u: u.id not in left), unit, heading, length,
                         facing=facing)  # fmt: skip
     passing = _keep(state, lambda u: u.id == unit.id or u.id in through)
     second = paths.sweep(passing, unit, heading, first.reached, facing=facing, friends_pass=True,
@@ -170,7 +180,7 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
         cohesion.rout(ctx, unit.id, "evaded off the table edge")
         return
     end = found.end
-    notes = [f"evades {enemy.name} {found.reached:.2f}H"]
+    notes = [f"evades {enemy.name} {found.reached:.3g}H"]
     if blocker is not None:
         notes.append(f"stops short: {_named(ctx.state, found)} in the way")
     if found.passed:
@@ -193,7 +203,7 @@ def countercharge_move(ctx: Context, unit: Unit, charger: Unit) -> float:
         return 0.0
     found = paths.sweep(ctx.state, unit, heading, want, facing=heading)
     end = found.end
-    notes = [f"countercharges {charger.name} {found.reached:.2f}H"]
+    notes = [f"countercharges {charger.name} {found.reached:.3g}H"]
     if found.blocker is not None:
         notes.append(f"stops short: {_named(ctx.state, found)} in the way")
     ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, notes)
@@ -214,7 +224,7 @@ def charge_on(ctx: Context, unit: Unit, target: Unit) -> bool:
     found = paths.sweep(ctx.state, unit, heading, mt.distance(unit, "charge"), facing=heading)
     end = found.end
     caught = found.blocker is not None and found.blocker.id == target.id
-    notes = [f"charges on after {target.name}'s evasion {found.reached:.2f}H"]
+    notes = [f"charges on after {target.name}'s evasion {found.reached:.3g}H"]
     if found.blocker is not None and not caught:
         notes.append(f"stops: {_named(ctx.state, found)} in the way")
     ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, notes)

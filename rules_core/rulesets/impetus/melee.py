@@ -22,6 +22,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
@@ -30,6 +31,7 @@ from rules_core.geometry import Footprint, contact_edge, edge_distance, in_conta
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
+    displacement,
     generals,
     interpenetration,
     profiles,
@@ -494,37 +496,106 @@ def _away(from_unit: Unit, unit: Unit) -> tuple[float, float]:
 
 
 def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
-    """The loser retreats by the D6 table, straight away from the winner, keeping its facing.
+    """The loser retreats by the D6 table, straight away from the winner, keeping its facing;
+    the path is checked along its length.
+
     A friend in the way (involuntary interpenetration): T, CL, non-impetuous FL and units
     that may pass it voluntarily are placed behind it; others push it back and disorder it
-    (a W is pushed back, not disordered)."""
+    (a W is pushed back, not disordered). An enemy, impassable ground, a friend in melee, or a
+    friend that cannot be passed or pushed clear (the place behind it or its push blocked)
+    stops the retreat where it touches: the unit loses ``retreat_blocked_loss`` VBU, and is
+    destroyed if it cannot even start (published). Reaching the table edge it is lost
+    (``retreat_off_table`` "lost") or stops there as if blocked ("stop")."""
     column = troop_column(loser)
     roll = ctx.dice.d6(f"Retreat: {loser.name} ({column})")
     distance = tables.distance_row(roll.total, "retreat", column) or 0
     ctx.emit(TestResolved(loser.id, "retreat", roll.total, True,
                           f"{roll.total}: retreat {distance}H ({column})", False))  # fmt: skip
     ux, uy = _away(winner, loser)
-    length = float(distance)
+    heading = displacement.heading_of((ux, uy))
+    state = ctx.state
+    clear = displacement.without_friends(state, loser, heading, float(distance))
+    length = clear.reached
+    blocked: str | None = None
+    if clear.blocker is not None:
+        blocked = _blocker_words(state, clear.blocker)
     notes = [f"retreats {distance}H from {winner.name}"]
-    pushes: list[tuple[Unit, float, bool]] = []
-    for friend in _in_the_way(ctx.state, loser, (ux, uy), length):
+    pushes: list[tuple[Unit, bool]] = []
+    for friend in _in_the_way(state, loser, (ux, uy), length):
         how = interpenetration.retreat_through(loser, friend)
-        if how == "pass":
-            length = _clear_of(loser, friend, (ux, uy), length)
-            notes.append(f"passes through {friend.name}")
+        stop: str | None = None
+        if _engaged(state, friend):
+            stop = f"{friend.name}, in melee"
+        elif how == "pass":
+            behind = _clear_of(loser, friend, (ux, uy), length)
+            beyond = displacement.without_friends(state, loser, heading, behind)
+            if beyond.blocker is not None and beyond.reached < behind - 1e-6:
+                stop = f"{friend.name} (no room behind it: {_blocker_words(state, beyond.blocker)})"
+            else:
+                length = behind
+                notes.append(f"passes through {friend.name}")
         else:
             end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
             shove = _clear_of(friend, None, (ux, uy), 0.0, end)
-            pushes.append((friend, shove, how == "push"))
-    end_point = (loser.x + ux * length, loser.y + uy * length)
+            pushed = displacement.without_friends(state, friend, heading, shove)
+            if pushed.blocker is not None and pushed.reached < shove - 1e-6:
+                stop = f"{friend.name} (it cannot be pushed back)"
+            else:
+                pushes.append((friend, how == "push"))
+        if stop is not None:
+            length = min(length, displacement.reach_to(state, loser, heading, length, friend))
+            blocked = stop
+            pushes = [(f, d) for f, d in pushes if _touched(loser, f, (ux, uy), length)]
+            break
+    edge = clear.blocker is not None and clear.blocker.kind == paths.EDGE and blocked is not None
+    lost = displacement.setting(ctx.params, "retreat_off_table") == "lost"
+    if edge and length >= clear.reached - 1e-6 and lost:
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name} retreats off the table: lost", False))  # fmt: skip
+        cohesion.rout(ctx, loser.id, "retreated off the table edge")
+        return length
+    if blocked is not None and length < displacement.START:
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name} cannot even start its retreat ({blocked} in the way):"
+                              " destroyed", False))  # fmt: skip
+        cohesion.rout(ctx, loser.id, f"its retreat is blocked by {blocked}")
+        return 0.0
+    end_point = (round(loser.x + ux * length, 3), round(loser.y + uy * length, 3))
+    if blocked is not None:
+        notes.append(f"stopped by {blocked}")
     ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
-    for friend, shove, disorder in pushes:
+    for friend, disorder in pushes:
+        end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
+        shove = _clear_of(friend, None, (ux, uy), 0.0, end)
         there = (friend.x + ux * shove, friend.y + uy * shove)
         ctx.move(friend.id, [(friend.x, friend.y), there], friend.facing,
                  [f"pushed back {shove:.1f}H by {loser.name}'s retreat"])  # fmt: skip
         if disorder and not DISORDERED.of(friend):
             ctx.set_status(friend.id, f"pushed back by {loser.name}'s retreat", disordered=True)
+    if blocked is not None:
+        loss = int(displacement.number(ctx.params, "retreat_blocked_loss"))
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name}'s retreat stopped after {length:.3g}H by {blocked}: "
+                              f"-{loss} VBU", False))  # fmt: skip
+        if loss > 0:
+            cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
     return length
+
+
+def _blocker_words(state: BattleState, blocker: paths.Blocker) -> str:
+    if blocker.kind == paths.EDGE:
+        return "the table edge"
+    if blocker.kind == paths.TERRAIN:
+        feature = next((t for t in state.terrain if t.id == blocker.id), None)
+        name = (feature.name or feature.id) if feature is not None else blocker.id
+        return f"impassable ground ({name})"
+    return state.unit(blocker.id).name
+
+
+def _touched(unit: Unit, friend: Unit, way: tuple[float, float], length: float) -> bool:
+    """Whether the unit, moved ``length`` along ``way``, overlaps the friend."""
+    pose = Footprint.of(unit).moved_to((unit.x + way[0] * length, unit.y + way[1] * length))
+    return overlapping(pose, Footprint.of(friend))
 
 
 def _in_the_way(
@@ -582,7 +653,11 @@ def pursuit_distance(ctx: Context, winner: Unit) -> int:
 
 
 def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
-    """The winner follows the loser by the pursuit table; reaching it, a new melee."""
+    """The winner follows the loser by the pursuit table, checked along its path: it passes
+    friends it may interpenetrate voluntarily but stops on contact with any other ("Pursuit:
+    If not allowed stop on contact"), never ends on a friend, and stops at impassable ground
+    and the table edge. Reaching the loser, a new melee; meeting another enemy it stops on
+    contact (``pursuit_fresh_enemy`` "stop") or fights it as a new melee ("fight")."""
     if profiles.troop_type(winner) in ("ART", "W"):
         return
     if not cohesion.alive(ctx.state, loser_id):
@@ -591,14 +666,27 @@ def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
     if distance <= 0:
         return
     loser = ctx.state.unit(loser_id)
-    gap = edge_distance(Footprint.of(winner), Footprint.of(loser))
-    step = min(float(distance), gap)
-    ux, uy = _away(winner, loser)
-    end = (winner.x + ux * step, winner.y + uy * step)
-    ctx.move(winner.id, [(winner.x, winner.y), end], winner.facing,
-             [f"pursues {loser.name} {step:g}H"])  # fmt: skip
+    heading = displacement.heading_of(_away(winner, loser))
+    found = displacement.travel(ctx.state, winner, heading, float(distance),
+                                lambda f: interpenetration.pursuit_may_pass(winner, f))  # fmt: skip
+    end = found.end
+    notes = [f"pursues {loser.name} {found.reached:.3g}H"]
+    blocker = found.blocker
+    met = (
+        ctx.state.unit(blocker.id)
+        if blocker is not None and blocker.kind in (paths.ENEMY, paths.FRIEND)
+        else None
+    )
+    if met is not None and met.id != loser_id:
+        notes.append(f"stops on contact with {met.name}")
+    elif blocker is not None and met is None:
+        notes.append(f"stops at {_blocker_words(ctx.state, blocker)}")
+    ctx.move(winner.id, [(winner.x, winner.y), (round(end.x, 3), round(end.y, 3))],
+             winner.facing, notes)  # fmt: skip
     moved = ctx.state.unit(winner.id)
-    caught = edge_distance(Footprint.of(moved), Footprint.of(loser)) <= NEAR
-    if caught and cohesion.alive(ctx.state, loser_id):
-        resolve(ctx, ctx.state.unit(winner.id), ctx.state.unit(loser_id), impact=True,
-                new_melee=True, depth_left=depth_left - 1)  # fmt: skip
+    if met is None or met.side == winner.side or not cohesion.alive(ctx.state, met.id):
+        return
+    if met.id != loser_id and displacement.setting(ctx.params, "pursuit_fresh_enemy") != "fight":
+        return
+    resolve(ctx, moved, ctx.state.unit(met.id), impact=True, new_melee=True,
+            depth_left=depth_left - 1)  # fmt: skip
