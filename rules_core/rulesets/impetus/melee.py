@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from rules_core import paths
 from rules_core.codec import Json
@@ -46,6 +47,7 @@ from rules_core.rulesets.impetus.status import (
     FRESHNESS_ORDER,
     MELEE_PENDING,
     MELEE_WITH,
+    ROUTED,
 )
 from rules_core.state import BattleState, Unit
 from rules_core.tables import GridTable
@@ -442,6 +444,15 @@ def resolve(
         ctx.set_status(defender.id, None, charged=False)
     attacking = Fight(charging=impact, new_melee=new_melee)
     defending = Fight(charging=impact and countercharge, receiving=impact and not countercharge)
+    fought = _FOUGHT.setdefault(ctx, set())
+    if not impact and frozenset((attacker.id, defender.id)) in fought:
+        return DRAW  # fought already in this activation, in a melee of more than two units
+    joining_a = joining(ctx.state, defender, attacker)
+    joining_d = joining(ctx.state, attacker, defender)
+    if joining_a or joining_d:
+        return _resolve_many(ctx, attacker, defender, joining_a, joining_d, attacking, defending,
+                             depth_left)  # fmt: skip
+    fought.add(frozenset((attacker.id, defender.id)))
     hits_on_defender = _roll_side(ctx, attacker, defender, attacking)
     hits_on_attacker = _roll_side(ctx, defender, attacker, defending)
     lost = {attacker.id: 0, defender.id: 0}
@@ -469,6 +480,146 @@ def resolve(
     winner, loser = (attacker, defender) if result == ATTACKER else (defender, attacker)
     if cohesion.alive(ctx.state, loser.id):
         retreat(ctx, ctx.state.unit(loser.id), winner)
+    if cohesion.alive(ctx.state, winner.id) and depth_left > 0:
+        pursue(ctx, ctx.state.unit(winner.id), loser.id, depth_left)
+    return result
+
+
+# The pairs of units that fought a round in one resolution (an activation's step): a drawn
+# melee of more than two units is fought again once, not once for each pair.
+_FOUGHT: WeakKeyDictionary[Context, set[frozenset[str]]] = WeakKeyDictionary()
+
+
+def joining(state: BattleState, unit: Unit, enemy: Unit) -> list[Unit]:
+    """The other enemies of ``unit`` in contact with it (edge to edge), besides ``enemy``:
+    they join its melee with ``enemy``."""
+    here = Footprint.of(unit)
+    return [
+        other
+        for other in state.units_on_table
+        if other.side != unit.side and other.id != enemy.id and not ROUTED.of(other)
+        and contact_edge(here, Footprint.of(other)) is not None
+    ]  # fmt: skip
+
+
+def _front_enemy(state: BattleState, unit: Unit, first: Unit, others: list[Unit]) -> Unit:
+    """The enemy a unit in contact with several rolls its dice against: ``first`` if it stands
+    to its front or none does, else the one to its front."""
+    here = Footprint.of(unit)
+    if contact_edge(here, Footprint.of(first)) == "front":
+        return first
+    return next((o for o in others if contact_edge(here, Footprint.of(o)) == "front"), first)
+
+
+def extra_roll(state: BattleState, unit: Unit, enemy: Unit, params: Params) -> RollSpec:
+    """The roll of a further unit in a melee of more than two (``melee_extra_dice``): half its
+    dice as a supporting unit, or its own full roll."""
+    if displacement.setting(params, "melee_extra_dice") == "full":
+        return melee_roll(state, unit, enemy, Fight())
+    full = profiles.current_vbu(unit)
+    half = math.floor(full * tables.SUPPORT_SHARE)
+    why = f"Supporting Units roll half dice (a further unit in the melee with {enemy.name})"
+    label = f"Melee: {unit.name} (VBU {full}) against {enemy.name}"
+    mods = (Modifier(half - full, why),)
+    return RollSpec(label, full, mode="pool", target=tables.HIT_FACE, dice_modifiers=mods)
+
+
+def _roll_at(ctx: Context, spec: RollSpec, roller: Unit, target: Unit) -> int:
+    if spec.n + sum(m.value for m in spec.dice_modifiers) <= 0:
+        return 0
+    hits, words = hits_row(spec.roll(ctx.dice))
+    ctx.emit(TestResolved(target.id, f"hits from {roller.name}", hits, hits > 0, words, False))
+    return hits
+
+
+def _resolve_many(
+    ctx: Context,
+    attacker: Unit,
+    defender: Unit,
+    joining_a: list[Unit],
+    joining_d: list[Unit],
+    attacking: Fight,
+    defending: Fight,
+    depth_left: int,
+) -> str:
+    """A melee of more than two units: each contact is a fight. The attacker and the defender
+    each roll once (with their rear supports) against the enemy to their front (their charge's
+    target, the one who charged them, if it is there or none is); each further unit rolls
+    against the one of them it touches (``extra_roll``). A unit takes every hit rolled at it
+    and one cohesion test (the flank or rear modifier if any enemy touches it there). The side
+    that lost more VBU (a routed attacker or defender first) loses: each of its units
+    retreats from the enemy it fought; the winning one of the two pursues the losing one."""
+    state = ctx.state
+    a_target = _front_enemy(state, attacker, defender, joining_d)
+    d_target = _front_enemy(state, defender, attacker, joining_a)
+    hits: dict[str, int] = {}
+    facing: dict[str, list[Unit]] = {}  # each unit's enemies in this melee
+
+    def meet(a: Unit, b: Unit) -> None:
+        facing.setdefault(a.id, []).append(b)
+        facing.setdefault(b.id, []).append(a)
+
+    for unit, target, fight in ((attacker, a_target, attacking), (defender, d_target, defending)):
+        got = _roll_at(ctx, melee_roll(ctx.state, unit, target, fight), unit, target)
+        for friend in supports(ctx.state, unit):
+            if math.floor(profiles.current_vbu(friend) * tables.SUPPORT_SHARE) <= 0:
+                continue
+            got += _roll_at(ctx, support_roll(ctx.state, friend, unit), friend, target)
+        hits[target.id] = hits.get(target.id, 0) + got
+    meet(attacker, defender)
+    for extras, core in ((joining_a, defender), (joining_d, attacker)):
+        for unit in extras:
+            got = _roll_at(ctx, extra_roll(ctx.state, unit, core, ctx.params), unit, core)
+            hits[core.id] = hits.get(core.id, 0) + got
+            meet(unit, core)
+    side_a = [attacker, *joining_a]
+    side_d = [defender, *joining_d]
+    lost: dict[str, int] = {}
+    routed: dict[str, bool] = {}
+    for unit in (*side_a, *side_d):
+        taken = hits.get(unit.id, 0)
+        if taken <= 0 or not cohesion.alive(ctx.state, unit.id):
+            continue
+        now = ctx.state.unit(unit.id)
+        foes = facing.get(unit.id, [])
+        enemy = next((f for f in foes if _flanked(ctx.state, now, f)), foes[0])
+        mods = cohesion_modifiers(ctx.state, now, enemy)
+        names = ", ".join(f.name for f in foes)
+        found = cohesion.test(ctx, now, taken, mods, cohesion.MELEE, f"melee with {names}")
+        lost[unit.id], routed[unit.id] = found.lost, found.routed
+    total_a = sum(lost.get(u.id, 0) for u in side_a)
+    total_d = sum(lost.get(u.id, 0) for u in side_d)
+    broke_a, broke_d = routed.get(attacker.id, False), routed.get(defender.id, False)
+    if broke_a != broke_d:
+        result = DEFENDER if broke_a else ATTACKER
+    else:
+        result = DRAW if total_a == total_d else (ATTACKER if total_a < total_d else DEFENDER)
+    names_a = " and ".join(u.name for u in side_a)
+    names_d = " and ".join(u.name for u in side_d)
+    row = (f"{names_a} lost {total_a} VBU, {names_d} lost {total_d} VBU: "
+           + {ATTACKER: f"{names_a} win{'s' if len(side_a) == 1 else ''}",
+              DEFENDER: f"{names_d} win{'s' if len(side_d) == 1 else ''}",
+              DRAW: "a drawn melee"}[result])  # fmt: skip
+    ctx.emit(TestResolved(attacker.id, "melee result", total_d - total_a, result == ATTACKER, row,
+                          False))  # fmt: skip
+    fought = _FOUGHT.setdefault(ctx, set())
+    for unit in (*side_a, *side_d):
+        _tire(ctx, unit.id, attacking.new_melee and unit.id == attacker.id)
+        for foe in facing.get(unit.id, []):
+            fought.add(frozenset((unit.id, foe.id)))
+    for unit in side_a:
+        for foe in facing.get(unit.id, []):
+            _mark(ctx, unit.id, foe.id, result == DRAW)
+    if result == DRAW:
+        return result
+    winners, losers = (side_a, side_d) if result == ATTACKER else (side_d, side_a)
+    for unit in losers:
+        if not cohesion.alive(ctx.state, unit.id):
+            continue
+        foes = [f for f in facing.get(unit.id, []) if f in winners]
+        if foes:
+            retreat(ctx, ctx.state.unit(unit.id), foes[0])
+    winner, loser = winners[0], losers[0]
     if cohesion.alive(ctx.state, winner.id) and depth_left > 0:
         pursue(ctx, ctx.state.unit(winner.id), loser.id, depth_left)
     return result
