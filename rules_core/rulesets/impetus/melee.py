@@ -435,6 +435,9 @@ def resolve(
     depth_left: int = MAX_NEW_MELEES,
 ) -> str:
     """Fight one melee round; returns the side that won it or "draw"."""
+    fought = _FOUGHT.setdefault(ctx, set())
+    if not impact and frozenset((attacker.id, defender.id)) in fought:
+        return DRAW  # fought already in this activation, in a melee of more than two units
     ctx.emit(MeleeFought(attacker.id, defender.id))
     # A countercharge (``reactions``) marks the charged unit of the side not acting as charged.
     countercharge = countercharge or (
@@ -444,9 +447,6 @@ def resolve(
         ctx.set_status(defender.id, None, charged=False)
     attacking = Fight(charging=impact, new_melee=new_melee)
     defending = Fight(charging=impact and countercharge, receiving=impact and not countercharge)
-    fought = _FOUGHT.setdefault(ctx, set())
-    if not impact and frozenset((attacker.id, defender.id)) in fought:
-        return DRAW  # fought already in this activation, in a melee of more than two units
     joining_a = joining(ctx.state, defender, attacker)
     joining_d = joining(ctx.state, attacker, defender)
     if joining_a or joining_d:
@@ -704,7 +704,7 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
         ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
                               f"{loser.name} retreats off the table: lost", False))  # fmt: skip
         cohesion.rout(ctx, loser.id, "retreated off the table edge")
-        return length
+        return round(length, 3)
     if blocked is not None and length < displacement.START:
         ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
                               f"{loser.name} cannot even start its retreat ({blocked} in the way):"
@@ -730,7 +730,7 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
                               f"-{loss} VBU", False))  # fmt: skip
         if loss > 0:
             cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
-    return length
+    return round(length, 3)
 
 
 def _blocker_words(state: BattleState, blocker: paths.Blocker) -> str:
