@@ -8,9 +8,11 @@ each supporting unit rolls half its dice. Each 6 is a hit and each pair of 5s a 
 a cohesion test with the hits they took (``tables.COHESION_MELEE``). The unit that lost more
 VBU loses: it retreats by the D6 table, and the winner pursues by it (an impetuous unit
 re-rolls a die that gives no pursuit); a pursuer that reaches the loser fights it again as a
-new melee. Equal losses: a drawn melee, marked to be fought again. Fatigue: a fresh unit that
-fought is no longer fresh; a unit that fights a second new melee in one activation is
-exhausted.
+new melee. Both moves are checked along their path (enemies, friends, impassable ground, the
+table edge: ``retreat``, ``pursue``, README_combat.md). Equal losses: a drawn melee, marked to
+be fought again. Fatigue: a fresh unit that fought is no longer fresh; a unit that fights a
+second new melee in one activation is exhausted. Other enemies touching either unit join the
+melee (``joining``, ``_resolve_many``): each contact is a fight.
 
 ``resolve(ctx, attacker, defender, *, impact)`` returns "attacker", "defender" or "draw" (the
 side that won). ``melee_roll`` builds each unit's roll; the odds read the same roll.
