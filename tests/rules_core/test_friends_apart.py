@@ -29,7 +29,7 @@ SCRIPTS: dict[str, tuple[Callable[[Rules], Played], bytes]] = {
     "heroic_age": (heroic_age.play, heroic_age.SEED),
     "skirmish": (skirmish.play, skirmish.SEED),
     "pike_and_shot": (pike_and_shot.play, pike_and_shot.SEED),
-    "impetus": (lambda rules: impetus.play(), impetus.SEED),
+    "impetus": (lambda rules: impetus.play(), impetus.GOLDEN_SEED),
 }
 
 

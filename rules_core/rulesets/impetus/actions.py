@@ -21,7 +21,15 @@ from rules_core.context import Context
 from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, overlapping, quarter
 from rules_core.orders import Illegal, Order
-from rules_core.rulesets.impetus import discipline, generals, groups, melee, reactions, shooting
+from rules_core.rulesets.impetus import (
+    discipline,
+    displacement,
+    generals,
+    groups,
+    melee,
+    reactions,
+    shooting,
+)
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus import orders as unit_orders
 from rules_core.rulesets.impetus.profiles import impetuous
@@ -272,13 +280,16 @@ def charge_one(ctx: Context, unit: Unit, target: Unit) -> None:
     """One charge: the target's reaction, contact, the melee."""
     if unit_orders.in_melee(unit):
         return
-    reactions.offer(ctx, "charged", target, unit)
+    reaction = reactions.offer(ctx, "charged", target, unit)
     moved, hit = _alive(ctx, unit.id), _alive(ctx, target.id)
     if moved is None or hit is None:
         return
     if unit_orders.charge_problem(ctx.state, moved, hit, ctx.params) is not None:
-        ctx.emit(OrderRejected(moved.id, "charge", f"{hit.name} is out of reach now"))
-        return
+        if reaction != "evasion" or not displacement.charge_on(ctx, moved, hit):
+            if reaction != "evasion":
+                ctx.emit(OrderRejected(moved.id, "charge", f"{hit.name} is out of reach now"))
+            return
+        moved = ctx.state.unit(unit.id)
     if not contact(ctx, moved, hit):
         return
     moved, hit = _alive(ctx, unit.id), _alive(ctx, target.id)

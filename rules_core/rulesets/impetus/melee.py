@@ -8,9 +8,11 @@ each supporting unit rolls half its dice. Each 6 is a hit and each pair of 5s a 
 a cohesion test with the hits they took (``tables.COHESION_MELEE``). The unit that lost more
 VBU loses: it retreats by the D6 table, and the winner pursues by it (an impetuous unit
 re-rolls a die that gives no pursuit); a pursuer that reaches the loser fights it again as a
-new melee. Equal losses: a drawn melee, marked to be fought again. Fatigue: a fresh unit that
-fought is no longer fresh; a unit that fights a second new melee in one activation is
-exhausted.
+new melee. Both moves are checked along their path (enemies, friends, impassable ground, the
+table edge: ``retreat``, ``pursue``, README_combat.md). Equal losses: a drawn melee, marked to
+be fought again. Fatigue: a fresh unit that fought is no longer fresh; a unit that fights a
+second new melee in one activation is exhausted. Other enemies touching either unit join the
+melee (``joining``, ``_resolve_many``): each contact is a fight.
 
 ``resolve(ctx, attacker, defender, *, impact)`` returns "attacker", "defender" or "draw" (the
 side that won). ``melee_roll`` builds each unit's roll; the odds read the same roll.
@@ -21,7 +23,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
+from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
@@ -30,6 +34,7 @@ from rules_core.geometry import Footprint, contact_edge, edge_distance, in_conta
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
+    displacement,
     generals,
     interpenetration,
     profiles,
@@ -45,6 +50,7 @@ from rules_core.rulesets.impetus.status import (
     FRESHNESS_ORDER,
     MELEE_PENDING,
     MELEE_WITH,
+    ROUTED,
 )
 from rules_core.state import BattleState, Unit
 from rules_core.tables import GridTable
@@ -425,6 +431,9 @@ def resolve(
     depth_left: int = MAX_NEW_MELEES,
 ) -> str:
     """Fight one melee round; returns the side that won it or "draw"."""
+    fought = _FOUGHT.setdefault(ctx, set())
+    if not impact and frozenset((attacker.id, defender.id)) in fought:
+        return DRAW  # fought already in this activation, in a melee of more than two units
     ctx.emit(MeleeFought(attacker.id, defender.id))
     # A countercharge (``reactions``) marks the charged unit of the side not acting as charged.
     countercharge = countercharge or (
@@ -434,6 +443,12 @@ def resolve(
         ctx.set_status(defender.id, None, charged=False)
     attacking = Fight(charging=impact, new_melee=new_melee)
     defending = Fight(charging=impact and countercharge, receiving=impact and not countercharge)
+    joining_a = joining(ctx.state, defender, attacker)
+    joining_d = joining(ctx.state, attacker, defender)
+    if joining_a or joining_d:
+        return _resolve_many(ctx, attacker, defender, joining_a, joining_d, attacking, defending,
+                             depth_left)  # fmt: skip
+    fought.add(frozenset((attacker.id, defender.id)))
     hits_on_defender = _roll_side(ctx, attacker, defender, attacking)
     hits_on_attacker = _roll_side(ctx, defender, attacker, defending)
     lost = {attacker.id: 0, defender.id: 0}
@@ -466,6 +481,146 @@ def resolve(
     return result
 
 
+# The pairs of units that fought a round in one resolution (an activation's step): a drawn
+# melee of more than two units is fought again once, not once for each pair.
+_FOUGHT: WeakKeyDictionary[Context, set[frozenset[str]]] = WeakKeyDictionary()
+
+
+def joining(state: BattleState, unit: Unit, enemy: Unit) -> list[Unit]:
+    """The other enemies of ``unit`` in contact with it (edge to edge), besides ``enemy``:
+    they join its melee with ``enemy``."""
+    here = Footprint.of(unit)
+    return [
+        other
+        for other in state.units_on_table
+        if other.side != unit.side and other.id != enemy.id and not ROUTED.of(other)
+        and contact_edge(here, Footprint.of(other)) is not None
+    ]  # fmt: skip
+
+
+def _front_enemy(state: BattleState, unit: Unit, first: Unit, others: list[Unit]) -> Unit:
+    """The enemy a unit in contact with several rolls its dice against: ``first`` if it stands
+    to its front or none does, else the one to its front."""
+    here = Footprint.of(unit)
+    if contact_edge(here, Footprint.of(first)) == "front":
+        return first
+    return next((o for o in others if contact_edge(here, Footprint.of(o)) == "front"), first)
+
+
+def extra_roll(state: BattleState, unit: Unit, enemy: Unit, params: Params) -> RollSpec:
+    """The roll of a further unit in a melee of more than two (``melee_extra_dice``): half its
+    dice as a supporting unit, or its own full roll."""
+    if displacement.setting(params, "melee_extra_dice") == "full":
+        return melee_roll(state, unit, enemy, Fight())
+    full = profiles.current_vbu(unit)
+    half = math.floor(full * tables.SUPPORT_SHARE)
+    why = f"Supporting Units roll half dice (a further unit in the melee with {enemy.name})"
+    label = f"Melee: {unit.name} (VBU {full}) against {enemy.name}"
+    mods = (Modifier(half - full, why),)
+    return RollSpec(label, full, mode="pool", target=tables.HIT_FACE, dice_modifiers=mods)
+
+
+def _roll_at(ctx: Context, spec: RollSpec, roller: Unit, target: Unit) -> int:
+    if spec.n + sum(m.value for m in spec.dice_modifiers) <= 0:
+        return 0
+    hits, words = hits_row(spec.roll(ctx.dice))
+    ctx.emit(TestResolved(target.id, f"hits from {roller.name}", hits, hits > 0, words, False))
+    return hits
+
+
+def _resolve_many(
+    ctx: Context,
+    attacker: Unit,
+    defender: Unit,
+    joining_a: list[Unit],
+    joining_d: list[Unit],
+    attacking: Fight,
+    defending: Fight,
+    depth_left: int,
+) -> str:
+    """A melee of more than two units: each contact is a fight. The attacker and the defender
+    each roll once (with their rear supports) against the enemy to their front (their charge's
+    target, the one who charged them, if it is there or none is); each further unit rolls
+    against the one of them it touches (``extra_roll``). A unit takes every hit rolled at it
+    and one cohesion test (the flank or rear modifier if any enemy touches it there). The side
+    that lost more VBU (a routed attacker or defender first) loses: each of its units
+    retreats from the enemy it fought; the winning one of the two pursues the losing one."""
+    state = ctx.state
+    a_target = _front_enemy(state, attacker, defender, joining_d)
+    d_target = _front_enemy(state, defender, attacker, joining_a)
+    hits: dict[str, int] = {}
+    facing: dict[str, list[Unit]] = {}  # each unit's enemies in this melee
+
+    def meet(a: Unit, b: Unit) -> None:
+        facing.setdefault(a.id, []).append(b)
+        facing.setdefault(b.id, []).append(a)
+
+    for unit, target, fight in ((attacker, a_target, attacking), (defender, d_target, defending)):
+        got = _roll_at(ctx, melee_roll(ctx.state, unit, target, fight), unit, target)
+        for friend in supports(ctx.state, unit):
+            if math.floor(profiles.current_vbu(friend) * tables.SUPPORT_SHARE) <= 0:
+                continue
+            got += _roll_at(ctx, support_roll(ctx.state, friend, unit), friend, target)
+        hits[target.id] = hits.get(target.id, 0) + got
+    meet(attacker, defender)
+    for extras, core in ((joining_a, defender), (joining_d, attacker)):
+        for unit in extras:
+            got = _roll_at(ctx, extra_roll(ctx.state, unit, core, ctx.params), unit, core)
+            hits[core.id] = hits.get(core.id, 0) + got
+            meet(unit, core)
+    side_a = [attacker, *joining_a]
+    side_d = [defender, *joining_d]
+    lost: dict[str, int] = {}
+    routed: dict[str, bool] = {}
+    for unit in (*side_a, *side_d):
+        taken = hits.get(unit.id, 0)
+        if taken <= 0 or not cohesion.alive(ctx.state, unit.id):
+            continue
+        now = ctx.state.unit(unit.id)
+        foes = facing.get(unit.id, [])
+        enemy = next((f for f in foes if _flanked(ctx.state, now, f)), foes[0])
+        mods = cohesion_modifiers(ctx.state, now, enemy)
+        names = ", ".join(f.name for f in foes)
+        found = cohesion.test(ctx, now, taken, mods, cohesion.MELEE, f"melee with {names}")
+        lost[unit.id], routed[unit.id] = found.lost, found.routed
+    total_a = sum(lost.get(u.id, 0) for u in side_a)
+    total_d = sum(lost.get(u.id, 0) for u in side_d)
+    broke_a, broke_d = routed.get(attacker.id, False), routed.get(defender.id, False)
+    if broke_a != broke_d:
+        result = DEFENDER if broke_a else ATTACKER
+    else:
+        result = DRAW if total_a == total_d else (ATTACKER if total_a < total_d else DEFENDER)
+    names_a = " and ".join(u.name for u in side_a)
+    names_d = " and ".join(u.name for u in side_d)
+    row = (f"{names_a} lost {total_a} VBU, {names_d} lost {total_d} VBU: "
+           + {ATTACKER: f"{names_a} win{'s' if len(side_a) == 1 else ''}",
+              DEFENDER: f"{names_d} win{'s' if len(side_d) == 1 else ''}",
+              DRAW: "a drawn melee"}[result])  # fmt: skip
+    ctx.emit(TestResolved(attacker.id, "melee result", total_d - total_a, result == ATTACKER, row,
+                          False))  # fmt: skip
+    fought = _FOUGHT.setdefault(ctx, set())
+    for unit in (*side_a, *side_d):
+        _tire(ctx, unit.id, attacking.new_melee and unit.id == attacker.id)
+        for foe in facing.get(unit.id, []):
+            fought.add(frozenset((unit.id, foe.id)))
+    for unit in side_a:
+        for foe in facing.get(unit.id, []):
+            _mark(ctx, unit.id, foe.id, result == DRAW)
+    if result == DRAW:
+        return result
+    winners, losers = (side_a, side_d) if result == ATTACKER else (side_d, side_a)
+    for unit in losers:
+        if not cohesion.alive(ctx.state, unit.id):
+            continue
+        foes = [f for f in facing.get(unit.id, []) if f in winners]
+        if foes:
+            retreat(ctx, ctx.state.unit(unit.id), foes[0])
+    winner, loser = winners[0], losers[0]
+    if cohesion.alive(ctx.state, winner.id) and depth_left > 0:
+        pursue(ctx, ctx.state.unit(winner.id), loser.id, depth_left)
+    return result
+
+
 def _result(lost: dict[str, int], routed: dict[str, bool], a: str, d: str) -> str:
     if routed[a] != routed[d]:
         return DEFENDER if routed[a] else ATTACKER
@@ -488,37 +643,106 @@ def _away(from_unit: Unit, unit: Unit) -> tuple[float, float]:
 
 
 def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
-    """The loser retreats by the D6 table, straight away from the winner, keeping its facing.
+    """The loser retreats by the D6 table, straight away from the winner, keeping its facing;
+    the path is checked along its length.
+
     A friend in the way (involuntary interpenetration): T, CL, non-impetuous FL and units
     that may pass it voluntarily are placed behind it; others push it back and disorder it
-    (a W is pushed back, not disordered)."""
+    (a W is pushed back, not disordered). An enemy, impassable ground, a friend in melee, or a
+    friend that cannot be passed or pushed clear (the place behind it or its push blocked)
+    stops the retreat where it touches: the unit loses ``retreat_blocked_loss`` VBU, and is
+    destroyed if it cannot even start (published). Reaching the table edge it is lost
+    (``retreat_off_table`` "lost") or stops there as if blocked ("stop")."""
     column = troop_column(loser)
     roll = ctx.dice.d6(f"Retreat: {loser.name} ({column})")
     distance = tables.distance_row(roll.total, "retreat", column) or 0
     ctx.emit(TestResolved(loser.id, "retreat", roll.total, True,
                           f"{roll.total}: retreat {distance}H ({column})", False))  # fmt: skip
     ux, uy = _away(winner, loser)
-    length = float(distance)
+    heading = displacement.heading_of((ux, uy))
+    state = ctx.state
+    clear = displacement.without_friends(state, loser, heading, float(distance))
+    length = clear.reached
+    blocked: str | None = None
+    if clear.blocker is not None:
+        blocked = _blocker_words(state, clear.blocker)
     notes = [f"retreats {distance}H from {winner.name}"]
-    pushes: list[tuple[Unit, float, bool]] = []
-    for friend in _in_the_way(ctx.state, loser, (ux, uy), length):
+    pushes: list[tuple[Unit, bool]] = []
+    for friend in _in_the_way(state, loser, (ux, uy), length):
         how = interpenetration.retreat_through(loser, friend)
-        if how == "pass":
-            length = _clear_of(loser, friend, (ux, uy), length)
-            notes.append(f"passes through {friend.name}")
+        stop: str | None = None
+        if _engaged(state, friend):
+            stop = f"{friend.name}, in melee"
+        elif how == "pass":
+            behind = _clear_of(loser, friend, (ux, uy), length)
+            beyond = displacement.without_friends(state, loser, heading, behind)
+            if beyond.blocker is not None and beyond.reached < behind - 1e-6:
+                stop = f"{friend.name} (no room behind it: {_blocker_words(state, beyond.blocker)})"
+            else:
+                length = behind
+                notes.append(f"passes through {friend.name}")
         else:
             end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
             shove = _clear_of(friend, None, (ux, uy), 0.0, end)
-            pushes.append((friend, shove, how == "push"))
-    end_point = (loser.x + ux * length, loser.y + uy * length)
+            pushed = displacement.without_friends(state, friend, heading, shove)
+            if pushed.blocker is not None and pushed.reached < shove - 1e-6:
+                stop = f"{friend.name} (it cannot be pushed back)"
+            else:
+                pushes.append((friend, how == "push"))
+        if stop is not None:
+            length = min(length, displacement.reach_to(state, loser, heading, length, friend))
+            blocked = stop
+            pushes = [(f, d) for f, d in pushes if _touched(loser, f, (ux, uy), length)]
+            break
+    edge = clear.blocker is not None and clear.blocker.kind == paths.EDGE and blocked is not None
+    lost = displacement.setting(ctx.params, "retreat_off_table") == "lost"
+    if edge and length >= clear.reached - 1e-6 and lost:
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name} retreats off the table: lost", False))  # fmt: skip
+        cohesion.rout(ctx, loser.id, "retreated off the table edge")
+        return round(length, 3)
+    if blocked is not None and length < displacement.START:
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name} cannot even start its retreat ({blocked} in the way):"
+                              " destroyed", False))  # fmt: skip
+        cohesion.rout(ctx, loser.id, f"its retreat is blocked by {blocked}")
+        return 0.0
+    end_point = (round(loser.x + ux * length, 3), round(loser.y + uy * length, 3))
+    if blocked is not None:
+        notes.append(f"stopped by {blocked}")
     ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
-    for friend, shove, disorder in pushes:
+    for friend, disorder in pushes:
+        end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
+        shove = _clear_of(friend, None, (ux, uy), 0.0, end)
         there = (friend.x + ux * shove, friend.y + uy * shove)
         ctx.move(friend.id, [(friend.x, friend.y), there], friend.facing,
                  [f"pushed back {shove:.1f}H by {loser.name}'s retreat"])  # fmt: skip
         if disorder and not DISORDERED.of(friend):
             ctx.set_status(friend.id, f"pushed back by {loser.name}'s retreat", disordered=True)
-    return length
+    if blocked is not None:
+        loss = int(displacement.number(ctx.params, "retreat_blocked_loss"))
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name}'s retreat stopped after {length:.3g}H by {blocked}: "
+                              f"-{loss} VBU", False))  # fmt: skip
+        if loss > 0:
+            cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
+    return round(length, 3)
+
+
+def _blocker_words(state: BattleState, blocker: paths.Blocker) -> str:
+    if blocker.kind == paths.EDGE:
+        return "the table edge"
+    if blocker.kind == paths.TERRAIN:
+        feature = next((t for t in state.terrain if t.id == blocker.id), None)
+        name = (feature.name or feature.id) if feature is not None else blocker.id
+        return f"impassable ground ({name})"
+    return state.unit(blocker.id).name
+
+
+def _touched(unit: Unit, friend: Unit, way: tuple[float, float], length: float) -> bool:
+    """Whether the unit, moved ``length`` along ``way``, overlaps the friend."""
+    pose = Footprint.of(unit).moved_to((unit.x + way[0] * length, unit.y + way[1] * length))
+    return overlapping(pose, Footprint.of(friend))
 
 
 def _in_the_way(
@@ -576,7 +800,11 @@ def pursuit_distance(ctx: Context, winner: Unit) -> int:
 
 
 def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
-    """The winner follows the loser by the pursuit table; reaching it, a new melee."""
+    """The winner follows the loser by the pursuit table, checked along its path: it passes
+    friends it may interpenetrate voluntarily but stops on contact with any other ("Pursuit:
+    If not allowed stop on contact"), never ends on a friend, and stops at impassable ground
+    and the table edge. Reaching the loser, a new melee; meeting another enemy it stops on
+    contact (``pursuit_fresh_enemy`` "stop") or fights it as a new melee ("fight")."""
     if profiles.troop_type(winner) in ("ART", "W"):
         return
     if not cohesion.alive(ctx.state, loser_id):
@@ -585,14 +813,27 @@ def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
     if distance <= 0:
         return
     loser = ctx.state.unit(loser_id)
-    gap = edge_distance(Footprint.of(winner), Footprint.of(loser))
-    step = min(float(distance), gap)
-    ux, uy = _away(winner, loser)
-    end = (winner.x + ux * step, winner.y + uy * step)
-    ctx.move(winner.id, [(winner.x, winner.y), end], winner.facing,
-             [f"pursues {loser.name} {step:g}H"])  # fmt: skip
+    heading = displacement.heading_of(_away(winner, loser))
+    found = displacement.travel(ctx.state, winner, heading, float(distance),
+                                lambda f: interpenetration.pursuit_may_pass(winner, f))  # fmt: skip
+    end = found.end
+    notes = [f"pursues {loser.name} {found.reached:.3g}H"]
+    blocker = found.blocker
+    met = (
+        ctx.state.unit(blocker.id)
+        if blocker is not None and blocker.kind in (paths.ENEMY, paths.FRIEND)
+        else None
+    )
+    if met is not None and met.id != loser_id:
+        notes.append(f"stops on contact with {met.name}")
+    elif blocker is not None and met is None:
+        notes.append(f"stops at {_blocker_words(ctx.state, blocker)}")
+    ctx.move(winner.id, [(winner.x, winner.y), (round(end.x, 3), round(end.y, 3))],
+             winner.facing, notes)  # fmt: skip
     moved = ctx.state.unit(winner.id)
-    caught = edge_distance(Footprint.of(moved), Footprint.of(loser)) <= NEAR
-    if caught and cohesion.alive(ctx.state, loser_id):
-        resolve(ctx, ctx.state.unit(winner.id), ctx.state.unit(loser_id), impact=True,
-                new_melee=True, depth_left=depth_left - 1)  # fmt: skip
+    if met is None or met.side == winner.side or not cohesion.alive(ctx.state, met.id):
+        return
+    if met.id != loser_id and displacement.setting(ctx.params, "pursuit_fresh_enemy") != "fight":
+        return
+    resolve(ctx, moved, ctx.state.unit(met.id), impact=True, new_melee=True,
+            depth_left=depth_left - 1)  # fmt: skip

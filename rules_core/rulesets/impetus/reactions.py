@@ -10,11 +10,12 @@ out ("none" if none was chosen, allowed or passed):
   ``defensive_fire`` (a shooter with the charger in range: shoots it, DT "defensive_fire"),
   ``close_ranks`` (FP or FL charged by mounted, not EL: closed ranks, DT "close_ranks"; the
   charger's moves are its ``moves`` + 1, or ``facts["charger_moves"]``), ``countercharge``
-  (mounted, not W, Art or EL, the charger ahead: it meets the charge and counts as charging,
-  DT "countercharge"; a Brave general attached re-rolls a failed test; the unit is marked
-  ``charged`` and ``melee.resolve`` counts it as charging), ``evasion`` (S and CL; other
-  mounted, not W or EL, from foot: it moves away its normal move, DT "evasion"; the charge
-  may then fall short).
+  (mounted, not W, Art or EL, the charger ahead: DT "countercharge"; a Brave general
+  attached re-rolls a failed test; the unit turns and moves to meet the charger,
+  ``displacement.countercharge_move``, and is marked ``charged``: ``melee.resolve`` counts it
+  as charging), ``evasion`` (S and CL; other mounted, not W or EL, from foot: DT "evasion"; it
+  moves away its normal move ending clear of other units, or leaves the battle past the table
+  edge, ``displacement.evade``; the charger then goes on, ``displacement.charge_on``).
 * ``moved`` (``enemy`` ended a move near ``unit``): ``reaction_fire`` (shoots it as reaction
   fire, -1) or ``reaction_charge`` (charges it at once: melee), DT "reaction".
 
@@ -25,7 +26,6 @@ it names, and it is being carried out as the question is asked.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 from rules_core.codec import Json
@@ -33,9 +33,8 @@ from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.events import OrderRejected
 from rules_core.geometry import Footprint, quarter
-from rules_core.rulesets.impetus import discipline, generals, profiles, shooting
-from rules_core.rulesets.impetus import movement_tables as mt
-from rules_core.rulesets.impetus.status import DISORDERED, EVADES, MOVES, ROUTED
+from rules_core.rulesets.impetus import discipline, displacement, generals, profiles, shooting
+from rules_core.rulesets.impetus.status import DISORDERED, MOVES, ROUTED
 from rules_core.standing import Condition, Topic, when_other, when_unit
 from rules_core.state import BattleState, Unit
 
@@ -211,6 +210,7 @@ def _carry_out(ctx: Context, choice: str, unit: Unit, enemy: Unit) -> str:
         ctx.set_status(unit.id, f"closes ranks against {enemy.name}", closed_ranks=True)
     elif choice == "countercharge":
         ctx.set_status(unit.id, f"countercharges {enemy.name}", charged=True)
+        displacement.countercharge_move(ctx, unit, enemy)
     elif choice == "evasion":
         evade(ctx, unit, enemy)
     elif choice == "reaction_charge":
@@ -219,14 +219,9 @@ def _carry_out(ctx: Context, choice: str, unit: Unit, enemy: Unit) -> str:
 
 
 def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
-    """The unit moves away from the charger its normal move, turning its back on it."""
-    length = mt.distance(unit, "normal")
-    dx, dy = unit.x - enemy.x, unit.y - enemy.y
-    size = math.hypot(dx, dy) or 1.0
-    end = (unit.x + dx / size * length, unit.y + dy / size * length)
-    facing = math.degrees(math.atan2(dx, dy)) % 360
-    ctx.move(unit.id, [(unit.x, unit.y), end], facing, [f"evades {enemy.name} {length:g}H"])
-    ctx.set_status(unit.id, f"evaded {enemy.name}", evades=EVADES.of(unit) + 1)
+    """The unit moves away from the charger its normal move, turning its back on it, ending
+    clear of other units (``displacement.evade``)."""
+    displacement.evade(ctx, unit, enemy)
 
 
 def _opportunity_charge(ctx: Context, unit: Unit, enemy: Unit) -> None:

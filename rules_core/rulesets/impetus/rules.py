@@ -39,6 +39,7 @@ from rules_core.rulesets.impetus import (
     activation,
     chances,
     demo,
+    displacement,
     ending,
     forces,
     generals,
@@ -149,7 +150,7 @@ class ImpetusRules(Rules):
     setup_in_rules = True
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
     parameters = (*PARAMETERS, *groups.PARAMETERS, *combat_tables.PARAMETERS,
-                  *getattr(prebattle, "PARAMETERS", ()))  # fmt: skip
+                  *displacement.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))  # fmt: skip
     statuses = STATUSES
     topics = (*TOPICS, *reactions.TOPICS, *getattr(prebattle, "TOPICS", ()))
     tables = {

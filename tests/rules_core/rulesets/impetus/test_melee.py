@@ -242,3 +242,15 @@ def test_a_retreat_pushes_back_and_disorders_a_friend_it_may_not_pass() -> None:
     legion, pushed = ctx.state.unit("romans2"), ctx.state.unit("romans1")
     assert (legion.x, legion.y) == (10, 3.0)
     assert (pushed.x, round(pushed.y, 3)) == (10, 2.0) and DISORDERED.of(pushed)
+
+
+def test_a_retreat_with_no_room_behind_a_friend_stops_at_it() -> None:
+    # the archers may pass Legio IX, but the Arverni stand where they would be placed
+    state = detach(at("charge", romans3=(10, 5, 0), romans2=(10, 3.5, 0), gauls2=(10, 6.0, 180),
+                      gauls1=(10, 1.5, 0)))  # fmt: skip
+    ctx = context(state, [6])
+    assert melee.retreat(ctx, ctx.state.unit("romans3"), ctx.state.unit("gauls2")) == 0.5
+    archers = ctx.state.unit("romans3")
+    assert (archers.x, archers.y) == (10, 4.5) and LOSSES.of(archers) == 1
+    rows = [t.row for t in logged_tests(ctx.events)]
+    assert any("Legio IX (no room behind it: Arverni Warband)" in r for r in rows)

@@ -13,7 +13,7 @@ from rules_core.decisions import Answer
 from rules_core.events import DecisionRequested, ShotFired
 from rules_core.orders import Order
 from rules_core.rulesets.impetus import reactions
-from rules_core.rulesets.impetus.status import CLOSED_RANKS, EVADES
+from rules_core.rulesets.impetus.status import CHARGED, CLOSED_RANKS, EVADES
 from rules_core.secrets import Viewer, view
 from rules_core.standing import Standing, standing_answer
 from rules_core.steps import Cursor, Subject
@@ -25,6 +25,7 @@ from tests.rules_core.rulesets.impetus.combat_helpers import (
     detach,
     logged_tests,
     rolls_of,
+    status,
 )
 
 
@@ -194,3 +195,29 @@ def test_a_countercharge_counts_as_charging_in_the_melee() -> None:
     noble = next(r for r in rolls if r.label.startswith("Melee: Noble Cavalry"))
     reasons = {m.reason for m in noble.dice_modifiers}
     assert ("impetus bonus 2" in reasons) == passed
+
+
+def test_each_evade_after_the_first_in_a_turn_is_tested_at_minus_one_more() -> None:
+    state = detach(at("charge", gauls3=(10, 10, 180), romans2=(10, 6, 0)))
+    state = status(state, "gauls3", evades=2)  # evaded twice already this turn
+    asked = reactions.decision(state, "charged", state.unit("gauls3"), state.unit("romans2"),
+                               PARAMS)  # fmt: skip
+    assert asked is not None
+    ctx = context(state, [1], answers=[_answer(asked.id, "evasion", "gauls")])
+    reactions.offer(ctx, "charged", state.unit("gauls3"), state.unit("romans2"))
+    test = next(t for t in logged_tests(ctx.events) if "evasion" in t.test)
+    assert "-2 Evasion: For each Evade after the 1st (cumulative) (evade 3)" in test.row
+    assert EVADES.of(ctx.state.unit("gauls3")) == 3
+
+
+def test_a_passed_countercharge_moves_the_unit_to_meet_the_charger() -> None:
+    state = detach(at("charge", gauls4=(10, 5, 0), romans4=(10, 8, 180)))  # a 1.5H gap
+    asked = reactions.decision(state, "charged", state.unit("gauls4"), state.unit("romans4"),
+                               PARAMS)  # fmt: skip
+    assert asked is not None
+    ctx = context(state, [1], answers=[_answer(asked.id, "countercharge", "gauls")])
+    assert reactions.offer(ctx, "charged", state.unit("gauls4"), state.unit("romans4")) == (
+        "countercharge"
+    )
+    moved = ctx.state.unit("gauls4")
+    assert (moved.x, moved.y, moved.facing) == (10, 5.75, 0) and CHARGED.of(moved)

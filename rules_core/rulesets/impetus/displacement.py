@@ -1,0 +1,236 @@
+"""Units moved by the rules rather than by their players: evasions, the countercharger's move
+to meet a charge, and the charger going on after its target evaded. (Retreats and pursuits are
+in ``melee``; they use the sweeps here.) Each is checked along its whole path with
+``paths.sweep``: enemies, impassable ground and the table edge stop it; friends stop it unless
+the sheet lets it pass them ("VOLUNTARY INTERPENETRATION"), and it never ends on one.
+
+Where the sheet and the published rules found (see README_combat.md) are silent, the choice is
+a parameter (``PARAMETERS``, in the ruleset's table, shown by ``/campaign rules``):
+
+- ``retreat_blocked_loss`` (1): VBU lost by a unit whose retreat is stopped short by an enemy,
+  impassable ground or a friend it may neither pass nor push (a friend in melee, or one that
+  could not be pushed clear); a unit whose retreat cannot even start is destroyed (published).
+- ``retreat_off_table`` ("lost"): a retreat reaching the table edge: ``lost`` (the unit leaves
+  the battle, its VBU counted lost) or ``stop`` (stopped at the edge, as if blocked).
+- ``evade_off_table`` ("lost"): an evasion reaching the edge: ``lost`` or ``stop`` (at the edge).
+- ``charge_after_evade`` ("full_move"): a charger whose target evaded out of its reach moves its
+  full charge distance at it, fighting it if it reaches it, stopping at anything else in the
+  way; ``stop``: it stays where it is.
+- ``pursuit_fresh_enemy`` ("stop"): a pursuit meeting an enemy other than the loser stops on
+  contact; ``fight``: a new melee with it, as a charge.
+- ``countercharge_share`` (0.5): the countercharger moves this share of the gap to meet the
+  charger (up to its own charge distance): they meet in the middle.
+- ``melee_extra_dice`` ("half"): in a melee of more than two units, each further unit against
+  one enemy rolls half its dice, as a supporting unit (``full``: its whole roll).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from rules_core import paths
+from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.events import OrderRejected, TestResolved
+from rules_core.geometry import Footprint, edge_distance, overlapping
+from rules_core.paths import Sweep
+from rules_core.plugin import Parameter
+from rules_core.rulesets.impetus import interpenetration
+from rules_core.rulesets.impetus import movement_tables as mt
+from rules_core.rulesets.impetus.status import EVADES, MOVES
+from rules_core.state import BattleState, Unit
+
+Params = Mapping[str, Json]
+SILENT = "not on the sheet (see the package README_combat.md)"
+PARAMETERS = (
+    Parameter("retreat_blocked_loss", 1,
+              "VBU lost by a unit whose retreat is stopped short by an enemy, impassable ground "
+              "or a friend it may neither pass nor push (one that cannot even start is "
+              "destroyed)", SILENT),
+    Parameter("retreat_off_table", "lost",
+              "a retreat that reaches the table edge: lost (the unit leaves the battle, its VBU "
+              "counted lost) or stop (it stops at the edge, as if blocked)", SILENT),
+    Parameter("evade_off_table", "lost",
+              "an evasion that reaches the table edge: lost (the unit leaves the battle) or stop "
+              "(it stops at the edge)", SILENT),
+    Parameter("charge_after_evade", "full_move",
+              "a charger whose target evaded out of reach: full_move (it moves its full charge "
+              "distance at it, fighting it if it reaches) or stop (it stays)", SILENT),
+    Parameter("pursuit_fresh_enemy", "stop",
+              "a pursuit that meets an enemy other than the loser: stop on contact, or fight (a "
+              "new melee, as a charge)", SILENT),
+    Parameter("countercharge_share", 0.5,
+              "the share of the gap a countercharger covers to meet the charger (at most its "
+              "charge distance)", SILENT),
+    Parameter("melee_extra_dice", "half",
+              "in a melee of more than two units, each further unit against one enemy rolls half "
+              "its dice as a supporting unit (half) or its full roll (full)", SILENT),
+)  # fmt: skip
+DEFAULTS: dict[str, Json] = {p.name: p.default for p in PARAMETERS}
+START = 0.01  # H: a retreat that cannot go this far "cannot even start"
+
+
+def setting(params: Params, name: str) -> Json:
+    """A parameter of this module, its default where the battle does not set it."""
+    value = params.get(name)
+    return DEFAULTS[name] if value is None else value
+
+
+def number(params: Params, name: str) -> float:
+    value = setting(params, name)
+    return float(value) if isinstance(value, int | float) else float(str(value))
+
+
+def heading_of(vector: tuple[float, float]) -> float:
+    """The compass heading of a direction."""
+    return math.degrees(math.atan2(vector[0], vector[1])) % 360
+
+
+def _keep(state: BattleState, keep: Callable[[Unit], bool]) -> BattleState:
+    return replace(state, units=tuple(u for u in state.units if keep(u)))
+
+
+def _overlapped(state: BattleState, unit: Unit) -> set[str]:
+    """Units the unit already overlaps where it stands (left behind as it moves off)."""
+    here = Footprint.of(unit)
+    return {
+        u.id for u in state.units_on_table if u.id != unit.id and overlapping(here, Footprint.of(u))
+    }
+
+
+def without_friends(state: BattleState, unit: Unit, heading: float, length: float,
+                    facing: float | None = None) -> Sweep:  # fmt: skip
+    """The unit swept along ``heading``: what stops it among enemies, impassable ground and the
+    table edge (its friends are left out: the caller deals with them)."""
+    stuck = _overlapped(state, unit)
+    alone = _keep(state, lambda u: u.id == unit.id or (u.side != unit.side and u.id not in stuck))
+    return paths.sweep(alone, unit, heading, length, facing=facing)
+
+
+def reach_to(state: BattleState, unit: Unit, heading: float, length: float, other: Unit,
+             facing: float | None = None) -> float:  # fmt: skip
+    """How far the unit goes along ``heading`` before it touches ``other`` (``length`` if it
+    does not)."""
+    pair = _keep(state, lambda u: u.id in (unit.id, other.id))
+    pair = replace(pair, terrain=())
+    found = paths.sweep(pair, unit, heading, length, facing=facing, leaves_table=True)
+    return found.reached
+
+
+def travel(
+    state: BattleState,
+    unit: Unit,
+    heading: float,
+    length: float,
+    passable: Callable[[Unit], bool],
+    facing: float | None = None,
+) -> Sweep:
+    """The unit swept along ``heading``: stopped by enemies, impassable ground, the edge and
+    friends ``passable`` does not let it pass; it passes the others but does not end on one
+    (stepping back short of it)."""
+    friends = [f for f in state.units_on_table if f.side == unit.side and f.id != unit.id]
+    through = {f.id for f in friends if passable(f)}
+    left = through | _overlapped(state, unit)
+    first = paths.sweep(_keep(state, lambda u: u.id not in left), unit, heading, length,
+                        facing=facing)  # fmt: skip
+    passing = _keep(state, lambda u: u.id == unit.id or u.id in through)
+    second = paths.sweep(passing, unit, heading, first.reached, facing=facing, friends_pass=True,
+                         leaves_table=True)  # fmt: skip
+    if second.reached < first.reached - 1e-9:
+        return second
+    return replace(first, passed=second.passed)
+
+
+def _named(state: BattleState, found: Sweep) -> str:
+    blocker = found.blocker
+    if blocker is None:
+        return "nothing"
+    if blocker.kind == paths.EDGE:
+        return "the table edge"
+    if blocker.kind == paths.TERRAIN:
+        feature = next((t for t in state.terrain if t.id == blocker.id), None)
+        return f"impassable ground ({feature.name or feature.id})" if feature else "ground"
+    return state.unit(blocker.id).name
+
+
+# -- evasion ------------------------------------------------------------------------------------
+
+
+def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
+    """The unit turns its back on the charger and moves its normal move straight away from it:
+    it passes friends the sheet lets it interpenetrate, stops short of anything else (an enemy,
+    a friend it may not pass, impassable ground) and never ends on a unit; reaching the table
+    edge it leaves the battle (``evade_off_table`` "lost") or stops there ("stop")."""
+    from rules_core.rulesets.impetus import cohesion
+
+    length = mt.distance(unit, "normal")
+    away = (unit.x - enemy.x, unit.y - enemy.y)
+    heading = heading_of(away) if any(away) else (unit.facing + 180) % 360
+    found = travel(ctx.state, unit, heading, length,
+                   lambda f: interpenetration.voluntary(unit, f), facing=heading)  # fmt: skip
+    ctx.set_status(unit.id, f"evaded {enemy.name}", evades=EVADES.of(unit) + 1)
+    blocker = found.blocker
+    off = blocker is not None and blocker.kind == paths.EDGE
+    if off and setting(ctx.params, "evade_off_table") == "lost":
+        ctx.emit(TestResolved(unit.id, "evasion", 0, False,
+                              f"{unit.name} evades off the table edge: it leaves the battle",
+                              False))  # fmt: skip
+        cohesion.rout(ctx, unit.id, "evaded off the table edge")
+        return
+    end = found.end
+    notes = [f"evades {enemy.name} {found.reached:.3g}H"]
+    if blocker is not None:
+        notes.append(f"stops short: {_named(ctx.state, found)} in the way")
+    if found.passed:
+        notes.append("passes through " + ", ".join(ctx.state.unit(f).name for f in found.passed))
+    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading,
+             notes)  # fmt: skip
+
+
+# -- countercharge ------------------------------------------------------------------------------
+
+
+def countercharge_move(ctx: Context, unit: Unit, charger: Unit) -> float:
+    """The countercharger turns to face the charger and moves to meet it: the share
+    ``countercharge_share`` of the gap between them, at most its charge distance, stopping at
+    anything in the way. Returns how far it went."""
+    gap = edge_distance(Footprint.of(unit), Footprint.of(charger))
+    want = min(gap * number(ctx.params, "countercharge_share"), mt.distance(unit, "charge"))
+    heading = heading_of((charger.x - unit.x, charger.y - unit.y))
+    if want <= 0:
+        return 0.0
+    found = paths.sweep(ctx.state, unit, heading, want, facing=heading)
+    end = found.end
+    notes = [f"countercharges {charger.name} {found.reached:.3g}H"]
+    if found.blocker is not None:
+        notes.append(f"stops short: {_named(ctx.state, found)} in the way")
+    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, notes)
+    return found.reached
+
+
+# -- the charger after an evasion ---------------------------------------------------------------
+
+
+def charge_on(ctx: Context, unit: Unit, target: Unit) -> bool:
+    """The target evaded out of reach: with ``charge_after_evade`` "full_move" the charger moves
+    its full charge distance straight at it, stopping at anything in the way; touching the
+    evader it has contacted it (True: the caller closes up and fights). "stop": it stays."""
+    if setting(ctx.params, "charge_after_evade") != "full_move":
+        ctx.emit(OrderRejected(unit.id, "charge", f"{target.name} evaded out of reach"))
+        return False
+    heading = heading_of((target.x - unit.x, target.y - unit.y))
+    found = paths.sweep(ctx.state, unit, heading, mt.distance(unit, "charge"), facing=heading)
+    end = found.end
+    caught = found.blocker is not None and found.blocker.id == target.id
+    notes = [f"charges on after {target.name}'s evasion {found.reached:.3g}H"]
+    if found.blocker is not None and not caught:
+        notes.append(f"stops: {_named(ctx.state, found)} in the way")
+    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, notes)
+    if caught:
+        return True  # the caller closes up (``actions.contact``) and marks the charge
+    ctx.set_status(unit.id, f"charged {target.name}, which evaded", charged=True,
+                   moves=MOVES.of(unit) + 1)  # fmt: skip
+    ctx.emit(OrderRejected(unit.id, "charge", f"{target.name} evaded: the charge falls short"))
+    return False
