@@ -513,6 +513,41 @@ def _find_terrain(state: BattleState, text: str) -> TerrainFeature | None:
     return next((f for f in state.terrain if wanted in (f.id.lower(), f.name.lower())), None)
 
 
+# -- choices narrowed by the state (``Rules.option_choices``) ----------------------------------
+
+
+def option_choices(state: BattleState, side: str, kind: str, param: str) -> tuple[str, ...] | None:
+    """The choices of a pre-battle order's parameter the side has now: ``place_terrain``'s
+    ``feature``, the features of the table the side rolls on (FOOT or Mtd) that may still be
+    laid (no second river, a bridge or ford only over a river, moving or removing enemy
+    terrain only when the enemy has placed some); its ``ep``, 0 to the points left."""
+    if kind != "place_terrain" or not any(s.id == side for s in state.sides):
+        return None
+    if param == "ep":
+        return EP_CHOICES[: exploration_points(state, side) + 1]
+    if param != "feature":
+        return None
+    table = TERRAIN_TABLES[table_of(state, side)]
+    found: list[str] = []
+    for band in table.bands:
+        for feature in choices(band):
+            if feature.key not in found and feature_available(state, side, feature):
+                found.append(feature.key)
+    return tuple(found)
+
+
+def feature_available(state: BattleState, side: str, feature: Feature) -> bool:
+    """Whether a feature may still be laid (or acted on) on this table, wherever it goes."""
+    rivers = [f for f in state.terrain if f.kind in ("river", "stream")]
+    if feature.kind == "river":
+        return not any(f.kind == "river" for f in rivers)
+    if feature.crossing:
+        return bool(rivers)
+    if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
+        return bool(enemy_terrain(state, side))
+    return True
+
+
 # -- judging the orders ------------------------------------------------------------------------
 
 

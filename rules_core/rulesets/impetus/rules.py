@@ -295,6 +295,12 @@ class ImpetusRules(Rules):
             return prebattle.preview(state, order)
         return orders.preview(state, order, self.parameter_values(state.parameters))
 
+    def option_choices(
+        self, state: BattleState, side: str, kind: str, param: str
+    ) -> tuple[str, ...] | None:
+        """The pre-battle orders' choices the state narrows (``prebattle.option_choices``)."""
+        return prebattle.option_choices(state, side, kind, param)
+
     def acting_sides(self, state: BattleState) -> tuple[str, ...]:
         """Only the sides with something to order in this step."""
         found = super().acting_sides(state)

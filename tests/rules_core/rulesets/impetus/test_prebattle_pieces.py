@@ -165,3 +165,39 @@ def test_the_set_up_loops_follow_the_roles() -> None:
     assert prebattle.subjects("defender_first", state) == (Subject("b", "b"), Subject("a", "a"))
     assert prebattle.subjects("plans", state) == (Subject("plans", "a"),)
     assert prebattle.subjects("plans", replace(state, parameters={"battle_plans": False})) == ()
+
+
+def test_the_terrain_orders_choices_are_narrowed_to_the_sides_table_and_what_is_left() -> None:
+    from rules_core.registry import get
+
+    rules = get("impetus").rules
+    assert rules is not None
+    mounted = [unit(f"c{n}", "a", "CM") for n in range(3)]
+    state = state_of(*mounted, unit("f1", "b", "FP"), unit("f2", "b", "FP"))
+    state = replace(state, sides=tuple(
+        replace(s, status={**s.status, "exploration_points": 1 if s.id == "a" else 2})
+        for s in state.sides
+    ))  # fmt: skip
+    foot = rules.option_choices(state, "b", "place_terrain", "feature")
+    assert foot == ("none", "small_brk", "small_dft", "small_gentle_hill", "road", "large_dft",
+                    "large_brk", "small_imp", "large_imp", "river", "village")  # fmt: skip
+    # The Mtd table, without its bridge and ford (no river) nor its enemy-terrain rows (the
+    # enemy has placed nothing).
+    assert rules.option_choices(state, "a", "place_terrain", "feature") == (
+        "large_brk", "none", "road", "small_gentle_hill", "large_gentle_hill", "small_brk",
+        "small_dft", "large_dft", "small_imp", "large_imp",
+    )  # fmt: skip
+    river = TerrainFeature("t1", "river", ((0.0, 10.0), (30.0, 10.0)), "River",
+                           {"width": 2.0, "placed_by": "b"})  # fmt: skip
+    laid = replace(state, terrain=(river,))
+    after = rules.option_choices(laid, "a", "place_terrain", "feature")
+    assert after is not None
+    assert {"bridge", "ford", "move_enemy", "remove_enemy"} <= set(after)
+    narrowed = rules.option_choices(laid, "b", "place_terrain", "feature")
+    assert narrowed is not None and "river" not in narrowed  # one river a battlefield
+    # Exploration points: no more than the side has left.
+    assert rules.option_choices(state, "a", "place_terrain", "ep") == ("0", "1")
+    assert rules.option_choices(state, "b", "place_terrain", "ep") == ("0", "1", "2")
+    # Choices the state does not narrow keep the kind's own.
+    assert rules.option_choices(state, "a", "move", "manoeuvre") is None
+    assert rules.option_choices(state, "a", "place_terrain", "terrain") is None
