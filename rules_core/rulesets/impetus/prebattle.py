@@ -113,8 +113,9 @@ TOPICS = (
     Topic(TERRAIN_FEATURE, "the terrain feature chosen from a terrain table's row",
           tuple(Option(f.key, f.label) for f in FEATURES.values())),
     Topic(TERRAIN_SPOT, "where a terrain feature goes when the spot ordered does not suit it "
-          "(typed as x,y; the rules' choice is the free spot nearest the one ordered)",
-          (Option(AUTO, "the free spot nearest the one ordered"),)),
+          "(typed as x,y, or auto: the rules' spot)",
+          (Option(AUTO, "the rules' spot: the free spot nearest the one ordered (an enemy "
+                        "piece to move: where it stands)"),)),
     Topic(ENEMY_TERRAIN, "which enemy terrain to move or remove",
           (Option(AUTO, "the biggest enemy piece"),)),
     Topic(DEPLOY_REROLL, "re-rolling the deployment roll (command structure)",
@@ -942,15 +943,13 @@ def _ask_spot(
     question = Decision(
         f"terrain_spot_{ctx.state.cursor.step}",
         f"Where does {ctx.state.side(side).name}'s {feature.label} go ({why})?",
-        (),
+        (_auto_spot(default, "the free spot nearest the one ordered"),),
         f"{default[0]:g},{default[1]:g}",
         side,
         "point",
         topic=TERRAIN_SPOT,
     )
-    chosen = question.value(ctx.ask(question))
-    assert isinstance(chosen, list)
-    at = (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
+    at = _spot_answer(question, ctx.ask(question), default)
     problem = placement_problem(ctx.state, side, feature, at, facing, ctx.params)
     if problem:
         _say(ctx, TestResolved(side, "Terrain spot", score, False,
@@ -958,6 +957,20 @@ def _ask_spot(
                               f"({default[0]:g}, {default[1]:g})"))  # fmt: skip
         return default
     return at
+
+
+def _auto_spot(default: Point, words: str) -> Option:
+    """The named answer ``auto`` of a spot question: the rules' own spot, shown."""
+    return Option(AUTO, f"{words}: ({default[0]:g}, {default[1]:g})")
+
+
+def _spot_answer(question: Decision, answer: str, default: Point) -> Point:
+    """A spot question's answer as a point: ``auto`` (a standing instruction's) is the
+    default spot."""
+    chosen = question.value(answer)
+    if not isinstance(chosen, list):
+        return default
+    return (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
 
 
 def _enemy_terrain(
@@ -994,15 +1007,13 @@ def _enemy_terrain(
         question = Decision(
             f"enemy_spot_{ctx.state.cursor.step}",
             f"Where does {name} move {target.name} (its centre)?",
-            (),
+            (_auto_spot(here, "where it stands"),),
             f"{here[0]:g},{here[1]:g}",
             side,
             "point",
             topic=TERRAIN_SPOT,
         )
-        chosen = question.value(ctx.ask(question))
-        assert isinstance(chosen, list)
-        at = (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
+        at = _spot_answer(question, ctx.ask(question), here)
         problem = move_problem(ctx.state, side, target, at, ctx.params)
         if problem:
             where = f"({at[0]:g}, {at[1]:g})"

@@ -410,6 +410,41 @@ def test_without_an_order_the_side_chooses_the_feature_then_its_spot() -> None:
     assert (min(xs) + max(xs)) / 2 == 6
 
 
+def test_a_standing_instruction_answers_the_spot_question_with_the_rules_spot() -> None:
+    from rules_core.standing import STANDING_REASON, Standing, play_standing, standing_problem
+
+    state = play(started(), until="terrain_defender").state
+    side = state.cursor.subject.side  # type: ignore[union-attr]
+    # An order for a spot off the table: the spot question follows the roll.
+    offered = prebattle.option_choices(state, side, "place_terrain", "feature") or ()
+    feature = next(f for f in offered if FEATURES[f].kind == "rough")
+    order = Order(side, "place_terrain", {"feature": feature, "at": [0.5, 0.5], "ep": "2"})
+    asked = engine.run(RULES, SEED, state, [order])
+    pending = asked.state.pending
+    if pending is not None and pending.decision.topic == prebattle.TERRAIN_FEATURE:
+        d = pending.decision
+        asked = engine.answer(RULES, SEED, asked.state, Answer(d.id, feature, side))
+    spot = asked.state.pending.decision  # type: ignore[union-attr]
+    assert spot.topic == prebattle.TERRAIN_SPOT and spot.answer == "point"
+    assert spot.problem("auto") is None and spot.problem("nowhere") is not None
+    standing = Standing(side, prebattle.TERRAIN_SPOT, "auto")
+    assert standing_problem(RULES, asked.state, standing) is None
+    done = play_standing(RULES, SEED, asked, [standing])
+    assert done.state.pending is None or done.state.pending.decision.id != spot.id
+    (added,) = [e.feature for e in done.events if isinstance(e, TerrainAdded)]
+    x, y = (float(v) for v in spot.default.split(","))
+    xs, ys = [p[0] for p in added.points], [p[1] for p in added.points]
+    assert (min(xs) + max(xs)) / 2 == x and (min(ys) + max(ys)) / 2 == y
+    assert any(STANDING_REASON in line for line in log(done)), log(done)
+    # Another side's instruction does not answer it; typing auto does, as the default.
+    other = prebattle.other_side(state, side)
+    assert play_standing(RULES, SEED, asked, [Standing(other, prebattle.TERRAIN_SPOT, "auto")]
+                         ).state.pending == asked.state.pending  # fmt: skip
+    typed = engine.answer(RULES, SEED, asked.state, Answer(spot.id, "auto", side))
+    (same,) = [e.feature for e in typed.events if isinstance(e, TerrainAdded)]
+    assert same.points == added.points
+
+
 def test_a_battle_plan_is_revealed_to_everyone_when_the_rules_say() -> None:
     import random
 
