@@ -994,8 +994,11 @@ def _enemy_terrain(
             f"Which enemy terrain does {name} {verb}?", options, AUTO, side, topic=ENEMY_TERRAIN,
         ))  # fmt: skip
         target = biggest if answer == AUTO else next(f for f in theirs if f.id == answer)
+    crossing = crossings_on(ctx.state, target)
     if feature.key == REMOVE_ENEMY:
         ctx.remove_terrain(target.id, f"removed by {name} (terrain table)")
+        for piece in crossing:
+            ctx.remove_terrain(piece.id, f"removed with {target.name}, the river it crossed")
         return
     at = (
         point_param(order, "at")
@@ -1028,6 +1031,35 @@ def _enemy_terrain(
     if points is None:
         return
     ctx.move_terrain(target.id, points, f"moved by {name} (terrain table)")
+    shift = _shift_across(target.points, points)
+    for piece in crossing:
+        moved = [(round(x + shift[0], 3), round(y + shift[1], 3)) for x, y in piece.points]
+        ctx.move_terrain(piece.id, moved, f"moved with {target.name}, the river it crosses")
+
+
+def crossings_on(state: BattleState, river: TerrainFeature) -> list[TerrainFeature]:
+    """The bridges and fords laid across ``river`` (none for any other piece): they go
+    where it goes, or off the table with it."""
+    if river.kind not in ("river", "stream"):
+        return []
+    return [
+        f
+        for f in state.terrain
+        if f.kind in ("bridge", "ford")
+        and (found := _water_at(state, _centre(f))) is not None
+        and found.id == river.id
+    ]
+
+
+def _shift_across(before: Sequence[Point], after: Sequence[Point]) -> Point:
+    """How far a straight river moved across itself (its direction kept): the offset that
+    keeps a crossing at the same place along it and on it."""
+    (x1, y1), (x2, y2) = before[0], before[-1]
+    length = math.dist((x1, y1), (x2, y2)) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    dx, dy = after[0][0] - x1, after[0][1] - y1
+    along = dx * ux + dy * uy
+    return (dx - along * ux, dy - along * uy)
 
 
 # -- step 5: baggage and fortifications ------------------------------------------------------------
