@@ -230,6 +230,17 @@ def command_structure(state: BattleState, side: str) -> str:
     return str(found or "poor").lower()
 
 
+def fortification_limit(state: BattleState, side: str, params: Mapping[str, Json]) -> int:
+    """The fortification pieces a side may place at step 5: its army list's
+    ``fortifications`` (carried by its commands), else the ``fortification_pieces``
+    parameter."""
+    for group in state.groups:
+        pieces = group.status.get("fortifications")
+        if group.side == side and isinstance(pieces, int) and not isinstance(pieces, bool):
+            return pieces
+    return int(_num(params, "fortification_pieces"))
+
+
 # -- subjects of the set-up loops --------------------------------------------------------------
 
 
@@ -581,8 +592,9 @@ def _judged(state: BattleState, order: Order) -> tuple[str | None, str]:
         points = camp_outline(order.kind, at, facing, params)
         if zone is not None and not Polygon(zone).buffer(1e-6).contains(Polygon(points)):
             return f"the {_camp_word(order.kind)} goes inside {side}'s deployment zone", ""
-        if order.kind == "fortify" and int(_num(params, "fortification_pieces")) <= 0:
-            return "this battle allows no fortifications (fortification_pieces is 0)", ""
+        if order.kind == "fortify" and fortification_limit(state, side, params) <= 0:
+            name = state.side(side).name
+            return f"{name} may place no fortifications in this battle", ""
         return None, f"places the {_camp_word(order.kind)} at ({at[0]:g}, {at[1]:g})"
     if order.kind == "battle_plan":
         return None, "writes its battle plan (sealed; seen by its side and the GM)"
@@ -1081,7 +1093,7 @@ def baggage(ctx: Context) -> None:
                           f"{name} baggage", {"placed_by": "baggage", "baggage": side})  # fmt: skip
     ctx.add_terrain(camp, f"{name}'s baggage camp")
     placed: list[Json] = [{"baggage": [at[0], at[1]]}]
-    limit = int(_num(ctx.params, "fortification_pieces"))
+    limit = fortification_limit(ctx.state, side, ctx.params)
     forts = [o for o in ctx.orders if o.kind == "fortify" and o.actor == side
              and isinstance(rules.judge(ctx.state, o), Preview)][:limit]  # fmt: skip
     for fort in forts:

@@ -54,6 +54,7 @@ Commands (``Scope.GROUP``, groups of kind ``command``; ``group.leader`` is the g
   initiative    its last initiative score this turn (2D6 + Bonus)
   passed        has passed the initiative this turn (a command passes at most once a turn)
   command_structure  its army list's command structure (copied to the side as play begins)
+  fortifications     its army list's fortification pieces, when the list gives them
 
 Sides (``Scope.SIDE``)
   role               "attacker" or "defender" (pre-battle step 1)
@@ -117,6 +118,9 @@ COMMAND_ACTIVATED = Flag("activated", "activated this turn", scope=Scope.GROUP)
 INITIATIVE = Count("initiative", "initiative score this turn", scope=Scope.GROUP)
 PASSED = Flag("passed", "passed the initiative this turn", scope=Scope.GROUP)
 ARMY_CS = Note("command_structure", "its army's command structure (bookkeeping)", Scope.GROUP)
+ARMY_FORTS = Note(
+    "fortifications", "its army list's fortification pieces (bookkeeping)", Scope.GROUP
+)
 
 # -- sides ------------------------------------------------------------------------------------
 ROLE = Text("role", "attacker or defender", Scope.SIDE)
@@ -159,6 +163,7 @@ STATUSES = sheet(
     INITIATIVE,
     PASSED,
     ARMY_CS,
+    ARMY_FORTS,
     ROLE,
     EXPLORATION_POINTS,
     COMMAND_STRUCTURE,

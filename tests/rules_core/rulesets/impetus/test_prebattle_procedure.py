@@ -22,7 +22,7 @@ from rules_core.rulesets.impetus import prebattle
 from rules_core.rulesets.impetus.sample import sample_battle
 from rules_core.rulesets.impetus.terrain_tables import FEATURES, TERRAIN_TABLES, choices
 from rules_core.secrets import Viewer, view, visible_events
-from rules_core.state import ON_TABLE
+from rules_core.state import ON_TABLE, BattleState
 from rules_core.terrain import feature_shape
 from tests.rules_core.scripted import Played, verified
 
@@ -381,6 +381,33 @@ def test_baggage_and_fortifications_go_in_the_zone() -> None:
     none = replace(state, parameters={**state.parameters, "fortification_pieces": 0})
     refused = RULES.judge(none, forts[0])
     assert isinstance(refused, Illegal) and "no fortifications" in refused.reason
+
+
+def test_the_army_lists_fortification_pieces_replace_the_parameter() -> None:
+    state = play(started(), until="baggage").state
+    side = state.cursor.subject.side  # type: ignore[union-attr]
+    zone = RULES.deployment_zone(state, side)
+    assert zone is not None
+    ys = [y for _, y in zone]
+    middle = (min(ys) + max(ys)) / 2
+    forts = [Order(side, "fortify", {"at": [x, middle]}) for x in (10, 16, 22)]
+
+    def listed(pieces: int) -> BattleState:
+        groups = tuple(
+            replace(g, status={**g.status, "fortifications": pieces}) if g.side == side else g
+            for g in state.groups
+        )
+        return replace(state, groups=groups)
+
+    three = engine.run(RULES, SEED, listed(3), forts)
+    laid = [f.kind for f in three.state.terrain if f not in state.terrain]
+    assert laid == ["village", "fortification", "fortification", "fortification"]
+    # The list's 0 refuses them, though the parameter would allow two.
+    refused = RULES.judge(listed(0), forts[0])
+    assert isinstance(refused, Illegal) and "no fortifications" in refused.reason
+    # A silent list: the parameter's two.
+    two = engine.run(RULES, SEED, state, forts)
+    assert [f.kind for f in two.state.terrain if f not in state.terrain].count("fortification") == 2
 
 
 def test_without_an_order_the_side_chooses_the_feature_then_its_spot() -> None:
