@@ -54,7 +54,7 @@ from rules_core.rulesets.impetus.terrain_tables import (
 )
 from rules_core.standing import Topic
 from rules_core.state import ON_TABLE, RESERVE, BattleState, Point, TerrainFeature, Unit
-from rules_core.steps import Subject
+from rules_core.steps import SequenceOfPlay, Subject
 from rules_core.tables import Band
 from rules_core.terrain import feature_shape
 
@@ -103,6 +103,7 @@ PARAMETERS = (
 TERRAIN_FEATURE = "terrain_feature"
 TERRAIN_SPOT = "terrain_spot"
 ENEMY_TERRAIN = "enemy_terrain"
+NO_PLAN = "(none written)"
 AUTO = "auto"  # the rules' own choice, offered beside pieces of terrain and spots
 DEPLOY_REROLL = "deploy_reroll"
 DEPLOY_ORDER = "deploy_order"
@@ -155,7 +156,23 @@ ORDER_KINDS = (
     OrderKind("place", "Place", "side", (
         Param("unit", "unit"), Param("at", "point"), Param("facing", "number", required=False)),
         combines=True, limit=50),
+    # During the battle: the side shows its battle plan to all (``TURN_STEP_KINDS``).
+    OrderKind("reveal_plan", "Reveal battle plan", "side",
+              (Param("reason", "text", required=False),)),
 )  # fmt: skip
+# The turn steps that also take a pre-battle order kind: a side reveals its battle plan in
+# the movement step of one of its commands' activations (where it gives orders anyway, so
+# revealing costs no stop), planned ahead like any order of that step.
+TURN_STEP_KINDS: dict[str, tuple[str, ...]] = {"move": ("reveal_plan",)}
+
+
+def with_turn_kinds(sequence: SequenceOfPlay) -> SequenceOfPlay:
+    """The sequence of play with ``TURN_STEP_KINDS`` added to its turn steps' order kinds."""
+    steps = tuple(
+        replace(step, order_kinds=(*step.order_kinds, *TURN_STEP_KINDS.get(step.id, ())))
+        for step in sequence.steps
+    )
+    return replace(sequence, steps=steps)
 
 
 # -- reading the state -----------------------------------------------------------------------
@@ -598,6 +615,8 @@ def _judged(state: BattleState, order: Order) -> tuple[str | None, str]:
         return None, f"places the {_camp_word(order.kind)} at ({at[0]:g}, {at[1]:g})"
     if order.kind == "battle_plan":
         return None, "writes its battle plan (sealed; seen by its side and the GM)"
+    if order.kind == "reveal_plan":
+        return _judge_reveal(state, side)
     if order.kind == "place":
         return _judge_place(state, order, step)
     return None, order.kind
@@ -1126,16 +1145,49 @@ def battle_plan(ctx: Context) -> None:
     for side in ctx.state.cursor.side_order:
         order = _own_order(ctx, side, "battle_plan")
         plan = str(order.params["plan"]) if order else ""
-        ctx.set_hidden(side, "written before the battle", battle_plan=plan or "(none written)")
+        ctx.set_hidden(side, "written before the battle", battle_plan=plan or NO_PLAN)
+
+
+PLAN_REVEALED = "plan_revealed"  # a side's plan once revealed: public (``Scope.SIDE``)
+
+
+def plan_of(state: BattleState, side: str) -> str:
+    """The side's battle plan as written at step 6 ("" if none was)."""
+    from rules_core.status import hidden_of
+
+    plan = str(hidden_of(state, side).status.get("battle_plan") or "")
+    return "" if plan == NO_PLAN else plan
+
+
+def _judge_reveal(state: BattleState, side: str) -> tuple[str | None, str]:
+    name = state.side(side).name
+    if state.cursor.segment == "setup":
+        return "a battle plan is revealed during the battle, not before it", ""
+    if state.side(side).status.get(PLAN_REVEALED):
+        return f"{name}'s battle plan is revealed already", ""
+    if not plan_of(state, side):
+        return f"{name} wrote no battle plan to reveal", ""
+    return None, f"reveals {name}'s battle plan to everyone as this step resolves"
+
+
+def reveal_ordered(ctx: Context) -> None:
+    """The step's ``reveal_plan`` orders carried out (each side's first, if it may)."""
+    for order in ctx.orders:
+        if order.kind != "reveal_plan":
+            continue
+        if not isinstance(ctx.rules.judge(ctx.state, order), Preview):
+            continue
+        given = order.params.get("reason")
+        reason = str(given).strip() if isinstance(given, str) and given.strip() else "ordered"
+        reveal_plan(ctx, order.actor, reason)
 
 
 def reveal_plan(ctx: Context, side: str, reason: str) -> str:
-    """Reveal a side's battle plan to everyone (for a turn step that reveals it): logged
-    publicly with ``reason``; the plan stays in the side's hidden state. Returns the plan."""
-    from rules_core.status import hidden_of
-
-    plan = str(hidden_of(ctx.state, side).status.get("battle_plan") or "")
-    if plan:
+    """Reveal a side's battle plan to everyone (a ``reveal_plan`` order, or a turn step
+    that reveals it): logged publicly with ``reason`` and kept in the side's public status
+    (``plan_revealed``); the plan stays in its hidden state too. Returns the plan."""
+    plan = plan_of(ctx.state, side)
+    if plan and not ctx.state.side(side).status.get(PLAN_REVEALED):
         _say(
             ctx,
             TestResolved(
@@ -1146,6 +1198,7 @@ def reveal_plan(ctx: Context, side: str, reason: str) -> str:
                 f"{plan} ({reason})",
             ),
         )
+        ctx.set_side_status(side, None, **{PLAN_REVEALED: plan})
     return plan
 
 

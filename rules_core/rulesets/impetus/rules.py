@@ -116,6 +116,7 @@ SEQUENCE = SequenceOfPlay(
     turn_start="initiative",
     setup="attacker",
 )  # fmt: skip
+SEQUENCE = prebattle.with_turn_kinds(SEQUENCE)  # a battle plan revealed in the move step
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
@@ -206,6 +207,7 @@ class ImpetusRules(Rules):
         inner = super().resolver(step)
 
         def run(ctx: Context) -> None:
+            prebattle.reveal_ordered(ctx)  # a battle plan revealed by order, first
             inner(ctx)
             ctx.state = forces.follow_generals(ctx.state)
 

@@ -65,6 +65,7 @@ Sides (``Scope.SIDE``)
   lost_vbu           VBU lost so far (units routed count their whole VBU)
   army_broken        its army has broken (the battle's end)
   battle_plan        its battle plan, kept secret (``Scope.HIDDEN``: only its side and the GM)
+  plan_revealed      its battle plan once revealed during the battle (public)
 
 Battle (``Scope.BATTLE``)
   name               the battle's name
@@ -131,6 +132,7 @@ START_VBU = Count("start_vbu", "VBU at the start", scope=Scope.SIDE)
 LOST_VBU = Count("lost_vbu", "VBU lost", scope=Scope.SIDE)
 ARMY_BROKEN = Flag("army_broken", "army broken", Badge("tag", "BROKEN", "worse"), Scope.SIDE)
 BATTLE_PLAN = Text("battle_plan", "battle plan (secret)", Scope.HIDDEN)
+PLAN_REVEALED = Text("plan_revealed", "battle plan (revealed)", Scope.SIDE)
 
 # -- the battle -------------------------------------------------------------------------------
 NEXT_COMMAND = Text("next_command", "activates next", Scope.BATTLE)
@@ -172,6 +174,7 @@ STATUSES = sheet(
     LOST_VBU,
     ARMY_BROKEN,
     BATTLE_PLAN,
+    PLAN_REVEALED,
     NEXT_COMMAND,
     DEPLOY_FIRST,
     READY,

@@ -486,3 +486,56 @@ def test_a_battle_plan_is_revealed_to_everyone_when_the_rules_say() -> None:
 
 
 PLAN = "Hold the centre, strike on the left."
+
+
+def _to_move_step(result: Resolution) -> tuple[Resolution, str]:
+    """Played on (the script's orders, default answers) to the first movement step of the
+    battle; the side whose command moves."""
+    for _ in range(200):
+        state = result.state
+        if state.pending is not None:
+            d = state.pending.decision
+            result = result.then(engine.answer(RULES, SEED, state, Answer(d.id, d.default, d.who)))
+            continue
+        sides = engine.waiting(RULES, state).sides
+        if state.cursor.step == "move" and sides:
+            return result, sides[0]
+        orders = [o for s in sides for o in RULES.demo_orders(state, s)]
+        result = result.then(engine.run(RULES, SEED, state, orders))
+    raise AssertionError("no movement step came")
+
+
+def test_a_side_reveals_its_battle_plan_by_order_during_the_battle() -> None:
+    battle = play(play(started(), until="battle_plan"), orders={"battle_plan": [
+        Order("romans", "battle_plan", {"plan": "Romans: hold the ford."}),
+        Order("gauls", "battle_plan", {"plan": "Gauls: rush the centre."}),
+    ]})  # fmt: skip
+    early = RULES.judge(play(started(), until="deploy_roll").state,
+                        Order("romans", "reveal_plan", {}))  # fmt: skip
+    assert isinstance(early, Illegal)  # not a set-up step's order
+    moving, side = _to_move_step(battle)
+    state = moving.state
+    other = prebattle.other_side(state, side)
+    plan = {"romans": "Romans: hold the ford.", "gauls": "Gauls: rush the centre."}[side]
+    reveal = Order(side, "reveal_plan", {"reason": "the trap is sprung"})
+    assert isinstance(RULES.judge(state, reveal), Preview), RULES.judge(state, reveal)
+    # Sealed until then: the other side sees neither plan nor order.
+    theirs = view(state, Viewer.of_side(other))
+    assert side not in theirs.hidden and not theirs.side(side).status.get("plan_revealed")
+    orders = [*RULES.demo_orders(state, side), reveal]
+    done = engine.run(RULES, SEED, state, orders)
+    after = done.state
+    assert after.side(side).status["plan_revealed"] == plan
+    assert view(after, Viewer.of_side(other)).side(side).status["plan_revealed"] == plan
+    assert view(after, Viewer.public()).side(side).status["plan_revealed"] == plan
+    seen = Renderer.for_state(after).lines(visible_events(done.events, Viewer.of_side(other)))
+    assert any(plan in line and "the trap is sprung" in line for line in seen), seen
+    # The other side's plan stays sealed; a plan is revealed once.
+    assert other not in view(after, Viewer.of_side(side)).hidden
+    assert not after.side(other).status.get("plan_revealed")
+    again = RULES.judge(replace(state, sides=after.sides), reveal)
+    assert isinstance(again, Illegal) and "revealed already" in again.reason
+    # Without battle plans there is nothing to reveal.
+    plain, plain_side = _to_move_step(play(started(battle_plans=False), until="deploy_roll"))
+    refused = RULES.judge(plain.state, Order(plain_side, "reveal_plan", {}))
+    assert isinstance(refused, Illegal) and "no battle plan" in refused.reason
