@@ -292,7 +292,10 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     ) -> list[app_commands.Choice[str]]:
         """Offer the choices of the order kind being given."""
         kind = getattr(interaction.namespace, "kind", None) or interaction.command.name  # type: ignore[union-attr]
-        options = await self.lookups.order_options(place_of(interaction), str(kind))
+        actor = getattr(interaction.namespace, "unit", None)
+        options = await self.lookups.order_options(
+            place_of(interaction), str(kind), 0, interaction.user.id, actor
+        )
         return matching_choices(options, current)
 
     @give.autocomplete("option2")
@@ -301,7 +304,10 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     ) -> list[app_commands.Choice[str]]:
         """Offer the choices of the order kind's second choice."""
         kind = str(getattr(interaction.namespace, "kind", None) or "")
-        options = await self.lookups.order_options(place_of(interaction), kind, 1)
+        actor = getattr(interaction.namespace, "unit", None)
+        options = await self.lookups.order_options(
+            place_of(interaction), kind, 1, interaction.user.id, actor
+        )
         return matching_choices(options, current)
 
     @give.autocomplete("leader")

@@ -37,7 +37,10 @@ class Decision(Serialisable):
     ``number`` (from ``low`` to ``high``) or ``facing`` (compass degrees, 0 to 360). An answer
     travels as text; ``value`` reads it as the kind's value. ``topic``, ``unit`` and ``other``
     let a standing instruction (``rules_core.standing``) answer it.
-    travels as text; ``value`` reads it as the kind's value. A ``private`` question is shown
+    travels as text; ``value`` reads it as the kind's value. A typed question (point, number,
+    facing) may also name answers in ``options`` (``auto``: the rules' own choice), so that a
+    standing instruction can answer it; ``value`` gives such an answer as its id.
+    A ``private`` question is shown
     to ``who`` alone: its events are ``Private`` and ``rules_core.secrets.view`` hides it.
     """
 
@@ -75,6 +78,8 @@ class Decision(Serialisable):
         """Why ``choice`` does not answer this question, or None if it does."""
         if self.chosen:
             return None if choice in self.option_ids else f"{choice!r} is not an option"
+        if choice in self.option_ids:  # a typed question's named answer ("auto")
+            return None
         if self.answer == "point":
             return None if _point(choice) else f"{choice!r} is not a point x,y"
         number = _number(choice)
@@ -86,7 +91,10 @@ class Decision(Serialisable):
         return None
 
     def value(self, choice: str) -> Json:
-        """An answer as the kind's value: an id, a point ``[x, y]`` or a number."""
+        """An answer as the kind's value: an id, a point ``[x, y]`` or a number (a typed
+        question's named answer stays its id)."""
+        if choice in self.option_ids:
+            return choice
         if self.answer == "point":
             point = _point(choice)
             assert point is not None

@@ -416,6 +416,15 @@ class Rules:
         """The ruleset's own check of a well-formed order; override per ruleset."""
         return Preview(order, self.order_kind(order.kind).title)
 
+    def option_choices(
+        self, state: BattleState, side: str, kind: str, param: str
+    ) -> tuple[str, ...] | None:
+        """The choices the ``choice`` parameter ``param`` of an order of ``kind`` allows
+        ``side`` now, where the state narrows them (the features of the terrain table the
+        side rolls on); None: the kind's static ``Param.choices`` (the default). Offered by
+        the bot's autocomplete; ``preview`` still judges the order."""
+        return None
+
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """The order a unit, leader, group or side follows when given none (None: nothing)."""
         return None

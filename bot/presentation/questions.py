@@ -34,7 +34,8 @@ def question_text(decision: DecisionView, who: str, when: str) -> str:
     """The question as posted: who answers, the question, its default and how to answer."""
     how = ""
     if decision.answer in ("point", "number", "facing"):
-        how = f"\nAnswer with `/answer` ({answer_shape(decision)})."
+        named = "".join(f" or `{option}` ({label})" for option, label in decision.options)
+        how = f"\nAnswer with `/answer` ({answer_shape(decision)}{named})."
     elif len(decision.options) > BUTTONS:
         how = "\nPick from the menus, or type the answer into `/answer`."
     return f"{who}: {decision.question} (default **{decision.default}** {when}){how}"

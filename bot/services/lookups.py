@@ -134,9 +134,18 @@ class LookupService:
                 return []
             return [(k, loaded.rules.order_kind(k).title) for k in step.order_kinds]
 
-    async def order_options(self, place: Place, kind: str, which: int = 0) -> list[str]:
+    async def order_options(
+        self,
+        place: Place,
+        kind: str,
+        which: int = 0,
+        user_id: int | None = None,
+        actor: str | None = None,
+    ) -> list[str]:
         """The choices an order kind's ``which``-th choice parameter takes (formations,
-        command actions …): ``option`` is the first, ``option2`` the second."""
+        command actions …): ``option`` is the first, ``option2`` the second. Where the
+        ruleset narrows them by the state (``Rules.option_choices``), those of the side of
+        ``actor`` (as typed), else of the user's side."""
         async with self._battle(place) as loaded:
             if loaded is None:
                 return []
@@ -148,7 +157,15 @@ class LookupService:
             except KeyError:
                 return []
             choosing = [p for p in params if p.kind == "choice"]
-            return list(choosing[which].choices) if which < len(choosing) else []
+            if which >= len(choosing):
+                return []
+            side = _choosing_side(loaded, user_id, actor)
+            narrowed = (
+                None
+                if side is None
+                else rules.option_choices(loaded.state, side, kind, choosing[which].name)
+            )
+            return list(choosing[which].choices if narrowed is None else narrowed)
 
     async def named_actors(self, place: Place, actor_kind: str) -> list[tuple[str, str]]:
         """(id, label) of every leader, group or unit on the table; a name shared by two
@@ -248,6 +265,21 @@ def _shown(actor: Unit | Leader, names: list[str]) -> str:
     """An actor's name as offered, with its id when another shares the name: "Pikes (b1)",
     which the services read back as that id."""
     return f"{actor.name} ({actor.id})" if names.count(actor.name) > 1 else actor.name
+
+
+def _choosing_side(loaded: Loaded, user_id: int | None, actor: str | None) -> str | None:
+    """The side whose choices an order's options are: the typed actor's (a unit, leader,
+    group or side of the user's, or any for a GM), else the user's own side; None when
+    neither is known."""
+    mine = loaded.side_of(user_id) if user_id is not None else []
+    if actor:
+        try:
+            found = side_of(find_actor(loaded.state, actor))
+        except (NotFound, InvalidInput):
+            found = None
+        if found is not None and (found in mine or (user_id and loaded.is_gm(user_id))):
+            return found
+    return mine[0] if mine else None
 
 
 def _sides_for(loaded: Loaded, user_id: int) -> set[str]:

@@ -36,6 +36,9 @@ from tests.e2e.sheet_battle import (
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Gergovia"
+# The FOOT table's features, row by row (the sheet's order), without duplicates.
+FOOT_FEATURES = ["none", "small_brk", "small_dft", "small_gentle_hill", "road", "large_dft",
+                 "large_brk", "small_imp", "large_imp", "river", "village"]  # fmt: skip
 PLANS = {"a": "Red: hold the hill, the horse on the left.", "b": "Blue: rush the centre."}
 
 
@@ -146,11 +149,21 @@ async def test_the_pre_battle_procedure_plays_through_discord(aide: Harness) -> 
     attacker = next(s for s, r in roles.items() if r == "attacker")
     assert state.cursor.step == "terrain_defender"
 
-    # 2. The defender's terrain: the order's option offers the features; the attacker waits.
+    # 2. The defender's terrain: the order's option offers the features of the table its
+    # (foot) army rolls on, none of the Mtd table's (nor moving or removing enemy terrain,
+    # a bridge or a ford: there is nothing to act on); option2 the exploration points it
+    # has. The attacker waits.
     assert await kinds(h, user_of(h, defender), where) == {"place_terrain": "Place terrain"}
     offered = await h.autocomplete(user_of(h, defender), "order give", "option", channel=where,
                                    kind="place_terrain", option="")  # fmt: skip
-    assert {"small_brk", "large_dft", "remove_enemy"} <= {c["value"] for c in offered}
+    assert [c["value"] for c in offered] == FOOT_FEATURES, offered
+    typed = await h.autocomplete(user_of(h, defender), "order give", "option", channel=where,
+                                 kind="place_terrain", unit=state.side(defender).name,
+                                 option="large")  # fmt: skip
+    assert [c["value"] for c in typed] == ["large_dft", "large_brk", "large_imp"], typed
+    points = await h.autocomplete(user_of(h, defender), "order give", "option2", channel=where,
+                                  kind="place_terrain", option2="")  # fmt: skip
+    assert [c["value"] for c in points] == ["0", "1", "2"], points
     attacking = state.side(attacker).name
     early = await refused_order(h, user_of(h, attacker), where, "place_terrain", attacking,
                                 option="small_brk", x=15, y=10)  # fmt: skip

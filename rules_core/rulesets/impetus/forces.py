@@ -42,9 +42,12 @@ def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tu
         home = units.get(str(entry.get("with") or "").casefold())
         generals.append(replace(made, attached_to=home))
     structure = str(roster.get("command_structure") or "average").lower()
+    carried: dict[str, Json] = {"command_structure": structure}
+    pieces = roster.get("fortifications")
+    if isinstance(pieces, int) and not isinstance(pieces, bool):
+        carried["fortifications"] = pieces  # the list's own; silent: the parameter
     groups = tuple(
-        Group(str(g.group), f"{g.name}'s command", side, "command", g.id,
-              {"command_structure": structure})
+        Group(str(g.group), f"{g.name}'s command", side, "command", g.id, dict(carried))
         for g in generals
     )  # fmt: skip
     return groups, tuple(generals)

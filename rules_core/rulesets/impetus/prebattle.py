@@ -54,7 +54,7 @@ from rules_core.rulesets.impetus.terrain_tables import (
 )
 from rules_core.standing import Topic
 from rules_core.state import ON_TABLE, RESERVE, BattleState, Point, TerrainFeature, Unit
-from rules_core.steps import Subject
+from rules_core.steps import SequenceOfPlay, Subject
 from rules_core.tables import Band
 from rules_core.terrain import feature_shape
 
@@ -103,6 +103,7 @@ PARAMETERS = (
 TERRAIN_FEATURE = "terrain_feature"
 TERRAIN_SPOT = "terrain_spot"
 ENEMY_TERRAIN = "enemy_terrain"
+NO_PLAN = "(none written)"
 AUTO = "auto"  # the rules' own choice, offered beside pieces of terrain and spots
 DEPLOY_REROLL = "deploy_reroll"
 DEPLOY_ORDER = "deploy_order"
@@ -113,8 +114,9 @@ TOPICS = (
     Topic(TERRAIN_FEATURE, "the terrain feature chosen from a terrain table's row",
           tuple(Option(f.key, f.label) for f in FEATURES.values())),
     Topic(TERRAIN_SPOT, "where a terrain feature goes when the spot ordered does not suit it "
-          "(typed as x,y; the rules' choice is the free spot nearest the one ordered)",
-          (Option(AUTO, "the free spot nearest the one ordered"),)),
+          "(typed as x,y, or auto: the rules' spot)",
+          (Option(AUTO, "the rules' spot: the free spot nearest the one ordered (an enemy "
+                        "piece to move: where it stands)"),)),
     Topic(ENEMY_TERRAIN, "which enemy terrain to move or remove",
           (Option(AUTO, "the biggest enemy piece"),)),
     Topic(DEPLOY_REROLL, "re-rolling the deployment roll (command structure)",
@@ -154,7 +156,23 @@ ORDER_KINDS = (
     OrderKind("place", "Place", "side", (
         Param("unit", "unit"), Param("at", "point"), Param("facing", "number", required=False)),
         combines=True, limit=50),
+    # During the battle: the side shows its battle plan to all (``TURN_STEP_KINDS``).
+    OrderKind("reveal_plan", "Reveal battle plan", "side",
+              (Param("reason", "text", required=False),)),
 )  # fmt: skip
+# The turn steps that also take a pre-battle order kind: a side reveals its battle plan in
+# the movement step of one of its commands' activations (where it gives orders anyway, so
+# revealing costs no stop), planned ahead like any order of that step.
+TURN_STEP_KINDS: dict[str, tuple[str, ...]] = {"move": ("reveal_plan",)}
+
+
+def with_turn_kinds(sequence: SequenceOfPlay) -> SequenceOfPlay:
+    """The sequence of play with ``TURN_STEP_KINDS`` added to its turn steps' order kinds."""
+    steps = tuple(
+        replace(step, order_kinds=(*step.order_kinds, *TURN_STEP_KINDS.get(step.id, ())))
+        for step in sequence.steps
+    )
+    return replace(sequence, steps=steps)
 
 
 # -- reading the state -----------------------------------------------------------------------
@@ -227,6 +245,17 @@ def command_structure(state: BattleState, side: str) -> str:
         if not found and group.side == side:
             found = group.status.get("command_structure")
     return str(found or "poor").lower()
+
+
+def fortification_limit(state: BattleState, side: str, params: Mapping[str, Json]) -> int:
+    """The fortification pieces a side may place at step 5: its army list's
+    ``fortifications`` (carried by its commands), else the ``fortification_pieces``
+    parameter."""
+    for group in state.groups:
+        pieces = group.status.get("fortifications")
+        if group.side == side and isinstance(pieces, int) and not isinstance(pieces, bool):
+            return pieces
+    return int(_num(params, "fortification_pieces"))
 
 
 # -- subjects of the set-up loops --------------------------------------------------------------
@@ -513,6 +542,41 @@ def _find_terrain(state: BattleState, text: str) -> TerrainFeature | None:
     return next((f for f in state.terrain if wanted in (f.id.lower(), f.name.lower())), None)
 
 
+# -- choices narrowed by the state (``Rules.option_choices``) ----------------------------------
+
+
+def option_choices(state: BattleState, side: str, kind: str, param: str) -> tuple[str, ...] | None:
+    """The choices of a pre-battle order's parameter the side has now: ``place_terrain``'s
+    ``feature``, the features of the table the side rolls on (FOOT or Mtd) that may still be
+    laid (no second river, a bridge or ford only over a river, moving or removing enemy
+    terrain only when the enemy has placed some); its ``ep``, 0 to the points left."""
+    if kind != "place_terrain" or not any(s.id == side for s in state.sides):
+        return None
+    if param == "ep":
+        return EP_CHOICES[: exploration_points(state, side) + 1]
+    if param != "feature":
+        return None
+    table = TERRAIN_TABLES[table_of(state, side)]
+    found: list[str] = []
+    for band in table.bands:
+        for feature in choices(band):
+            if feature.key not in found and feature_available(state, side, feature):
+                found.append(feature.key)
+    return tuple(found)
+
+
+def feature_available(state: BattleState, side: str, feature: Feature) -> bool:
+    """Whether a feature may still be laid (or acted on) on this table, wherever it goes."""
+    rivers = [f for f in state.terrain if f.kind in ("river", "stream")]
+    if feature.kind == "river":
+        return not any(f.kind == "river" for f in rivers)
+    if feature.crossing:
+        return bool(rivers)
+    if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
+        return bool(enemy_terrain(state, side))
+    return True
+
+
 # -- judging the orders ------------------------------------------------------------------------
 
 
@@ -545,11 +609,14 @@ def _judged(state: BattleState, order: Order) -> tuple[str | None, str]:
         points = camp_outline(order.kind, at, facing, params)
         if zone is not None and not Polygon(zone).buffer(1e-6).contains(Polygon(points)):
             return f"the {_camp_word(order.kind)} goes inside {side}'s deployment zone", ""
-        if order.kind == "fortify" and int(_num(params, "fortification_pieces")) <= 0:
-            return "this battle allows no fortifications (fortification_pieces is 0)", ""
+        if order.kind == "fortify" and fortification_limit(state, side, params) <= 0:
+            name = state.side(side).name
+            return f"{name} may place no fortifications in this battle", ""
         return None, f"places the {_camp_word(order.kind)} at ({at[0]:g}, {at[1]:g})"
     if order.kind == "battle_plan":
         return None, "writes its battle plan (sealed; seen by its side and the GM)"
+    if order.kind == "reveal_plan":
+        return _judge_reveal(state, side)
     if order.kind == "place":
         return _judge_place(state, order, step)
     return None, order.kind
@@ -907,15 +974,13 @@ def _ask_spot(
     question = Decision(
         f"terrain_spot_{ctx.state.cursor.step}",
         f"Where does {ctx.state.side(side).name}'s {feature.label} go ({why})?",
-        (),
+        (_auto_spot(default, "the free spot nearest the one ordered"),),
         f"{default[0]:g},{default[1]:g}",
         side,
         "point",
         topic=TERRAIN_SPOT,
     )
-    chosen = question.value(ctx.ask(question))
-    assert isinstance(chosen, list)
-    at = (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
+    at = _spot_answer(question, ctx.ask(question), default)
     problem = placement_problem(ctx.state, side, feature, at, facing, ctx.params)
     if problem:
         _say(ctx, TestResolved(side, "Terrain spot", score, False,
@@ -923,6 +988,20 @@ def _ask_spot(
                               f"({default[0]:g}, {default[1]:g})"))  # fmt: skip
         return default
     return at
+
+
+def _auto_spot(default: Point, words: str) -> Option:
+    """The named answer ``auto`` of a spot question: the rules' own spot, shown."""
+    return Option(AUTO, f"{words}: ({default[0]:g}, {default[1]:g})")
+
+
+def _spot_answer(question: Decision, answer: str, default: Point) -> Point:
+    """A spot question's answer as a point: ``auto`` (a standing instruction's) is the
+    default spot."""
+    chosen = question.value(answer)
+    if not isinstance(chosen, list):
+        return default
+    return (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
 
 
 def _enemy_terrain(
@@ -946,8 +1025,11 @@ def _enemy_terrain(
             f"Which enemy terrain does {name} {verb}?", options, AUTO, side, topic=ENEMY_TERRAIN,
         ))  # fmt: skip
         target = biggest if answer == AUTO else next(f for f in theirs if f.id == answer)
+    crossing = crossings_on(ctx.state, target)
     if feature.key == REMOVE_ENEMY:
         ctx.remove_terrain(target.id, f"removed by {name} (terrain table)")
+        for piece in crossing:
+            ctx.remove_terrain(piece.id, f"removed with {target.name}, the river it crossed")
         return
     at = (
         point_param(order, "at")
@@ -959,15 +1041,13 @@ def _enemy_terrain(
         question = Decision(
             f"enemy_spot_{ctx.state.cursor.step}",
             f"Where does {name} move {target.name} (its centre)?",
-            (),
+            (_auto_spot(here, "where it stands"),),
             f"{here[0]:g},{here[1]:g}",
             side,
             "point",
             topic=TERRAIN_SPOT,
         )
-        chosen = question.value(ctx.ask(question))
-        assert isinstance(chosen, list)
-        at = (float(chosen[0]), float(chosen[1]))  # type: ignore[arg-type]
+        at = _spot_answer(question, ctx.ask(question), here)
         problem = move_problem(ctx.state, side, target, at, ctx.params)
         if problem:
             where = f"({at[0]:g}, {at[1]:g})"
@@ -982,6 +1062,35 @@ def _enemy_terrain(
     if points is None:
         return
     ctx.move_terrain(target.id, points, f"moved by {name} (terrain table)")
+    shift = _shift_across(target.points, points)
+    for piece in crossing:
+        moved = [(round(x + shift[0], 3), round(y + shift[1], 3)) for x, y in piece.points]
+        ctx.move_terrain(piece.id, moved, f"moved with {target.name}, the river it crosses")
+
+
+def crossings_on(state: BattleState, river: TerrainFeature) -> list[TerrainFeature]:
+    """The bridges and fords laid across ``river`` (none for any other piece): they go
+    where it goes, or off the table with it."""
+    if river.kind not in ("river", "stream"):
+        return []
+    return [
+        f
+        for f in state.terrain
+        if f.kind in ("bridge", "ford")
+        and (found := _water_at(state, _centre(f))) is not None
+        and found.id == river.id
+    ]
+
+
+def _shift_across(before: Sequence[Point], after: Sequence[Point]) -> Point:
+    """How far a straight river moved across itself (its direction kept): the offset that
+    keeps a crossing at the same place along it and on it."""
+    (x1, y1), (x2, y2) = before[0], before[-1]
+    length = math.dist((x1, y1), (x2, y2)) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    dx, dy = after[0][0] - x1, after[0][1] - y1
+    along = dx * ux + dy * uy
+    return (dx - along * ux, dy - along * uy)
 
 
 # -- step 5: baggage and fortifications ------------------------------------------------------------
@@ -1003,7 +1112,7 @@ def baggage(ctx: Context) -> None:
                           f"{name} baggage", {"placed_by": "baggage", "baggage": side})  # fmt: skip
     ctx.add_terrain(camp, f"{name}'s baggage camp")
     placed: list[Json] = [{"baggage": [at[0], at[1]]}]
-    limit = int(_num(ctx.params, "fortification_pieces"))
+    limit = fortification_limit(ctx.state, side, ctx.params)
     forts = [o for o in ctx.orders if o.kind == "fortify" and o.actor == side
              and isinstance(rules.judge(ctx.state, o), Preview)][:limit]  # fmt: skip
     for fort in forts:
@@ -1036,16 +1145,49 @@ def battle_plan(ctx: Context) -> None:
     for side in ctx.state.cursor.side_order:
         order = _own_order(ctx, side, "battle_plan")
         plan = str(order.params["plan"]) if order else ""
-        ctx.set_hidden(side, "written before the battle", battle_plan=plan or "(none written)")
+        ctx.set_hidden(side, "written before the battle", battle_plan=plan or NO_PLAN)
+
+
+PLAN_REVEALED = "plan_revealed"  # a side's plan once revealed: public (``Scope.SIDE``)
+
+
+def plan_of(state: BattleState, side: str) -> str:
+    """The side's battle plan as written at step 6 ("" if none was)."""
+    from rules_core.status import hidden_of
+
+    plan = str(hidden_of(state, side).status.get("battle_plan") or "")
+    return "" if plan == NO_PLAN else plan
+
+
+def _judge_reveal(state: BattleState, side: str) -> tuple[str | None, str]:
+    name = state.side(side).name
+    if state.cursor.segment == "setup":
+        return "a battle plan is revealed during the battle, not before it", ""
+    if state.side(side).status.get(PLAN_REVEALED):
+        return f"{name}'s battle plan is revealed already", ""
+    if not plan_of(state, side):
+        return f"{name} wrote no battle plan to reveal", ""
+    return None, f"reveals {name}'s battle plan to everyone as this step resolves"
+
+
+def reveal_ordered(ctx: Context) -> None:
+    """The step's ``reveal_plan`` orders carried out (each side's first, if it may)."""
+    for order in ctx.orders:
+        if order.kind != "reveal_plan":
+            continue
+        if not isinstance(ctx.rules.judge(ctx.state, order), Preview):
+            continue
+        given = order.params.get("reason")
+        reason = str(given).strip() if isinstance(given, str) and given.strip() else "ordered"
+        reveal_plan(ctx, order.actor, reason)
 
 
 def reveal_plan(ctx: Context, side: str, reason: str) -> str:
-    """Reveal a side's battle plan to everyone (for a turn step that reveals it): logged
-    publicly with ``reason``; the plan stays in the side's hidden state. Returns the plan."""
-    from rules_core.status import hidden_of
-
-    plan = str(hidden_of(ctx.state, side).status.get("battle_plan") or "")
-    if plan:
+    """Reveal a side's battle plan to everyone (a ``reveal_plan`` order, or a turn step
+    that reveals it): logged publicly with ``reason`` and kept in the side's public status
+    (``plan_revealed``); the plan stays in its hidden state too. Returns the plan."""
+    plan = plan_of(ctx.state, side)
+    if plan and not ctx.state.side(side).status.get(PLAN_REVEALED):
         _say(
             ctx,
             TestResolved(
@@ -1056,6 +1198,7 @@ def reveal_plan(ctx: Context, side: str, reason: str) -> str:
                 f"{plan} ({reason})",
             ),
         )
+        ctx.set_side_status(side, None, **{PLAN_REVEALED: plan})
     return plan
 
 

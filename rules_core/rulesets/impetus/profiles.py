@@ -11,7 +11,9 @@ comma-separated: pike, long_spear, polearm, pilum, pbw), ``large`` (a large unit
 
 Roster entry of a general (``generals:``): ``id``, ``name``, ``type`` (Genius ...
 Incompetent), ``traits`` (comma-separated: Brave, Severe, Confident, Cavalry), ``with`` (the
-unit he is attached to). Army fields: ``name``, ``command_structure`` (good, average, poor).
+unit he is attached to). Army fields: ``name``, ``command_structure`` (good, average, poor),
+``fortifications`` (the pieces it may place at pre-battle step 5; silent: the battle's
+``fortification_pieces``).
 
 Geometry: a base is 2H wide (H is half a base width); depths by type are editable defaults.
 """
@@ -79,6 +81,14 @@ SCHEMA = RosterSchema(
     army_fields=(
         Field("name", str, required=True),
         Field("command_structure", choices=COMMAND_STRUCTURES, help="good, average or poor"),
+        Field(
+            "fortifications",
+            int,
+            minimum=0,
+            maximum=10,
+            help="fortification pieces it may place before the battle (default: the "
+            "battle's fortification_pieces)",
+        ),
     ),
 )
 

@@ -118,6 +118,7 @@ SEQUENCE = SequenceOfPlay(
     turn_start="initiative",
     setup="attacker",
 )  # fmt: skip
+SEQUENCE = prebattle.with_turn_kinds(SEQUENCE)  # a battle plan revealed in the move step
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
@@ -209,6 +210,7 @@ class ImpetusRules(Rules):
         inner = super().resolver(step)
 
         def run(ctx: Context) -> None:
+            prebattle.reveal_ordered(ctx)  # a battle plan revealed by order, first
             inner(ctx)
             ctx.state = groups.mark(forces.follow_generals(ctx.state), ctx.params)
 
@@ -297,6 +299,12 @@ class ImpetusRules(Rules):
         if order.kind in {kind.id for kind in prebattle.ORDER_KINDS}:
             return prebattle.preview(state, order)
         return orders.preview(state, order, self.parameter_values(state.parameters))
+
+    def option_choices(
+        self, state: BattleState, side: str, kind: str, param: str
+    ) -> tuple[str, ...] | None:
+        """The pre-battle orders' choices the state narrows (``prebattle.option_choices``)."""
+        return prebattle.option_choices(state, side, kind, param)
 
     def acting_sides(self, state: BattleState) -> tuple[str, ...]:
         """Only the sides with something to order in this step."""

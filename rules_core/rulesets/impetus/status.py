@@ -58,6 +58,7 @@ Commands (``Scope.GROUP``, groups of kind ``command``; ``group.leader`` is the g
   passed        has passed the initiative this turn (a command passes at most once a turn)
   command_structure  its army list's command structure (copied to the side as play begins)
   formed_groups the command's groups, e.g. "G1 line: Legio X, Legio IX" (``groups.mark``)
+  fortifications     its army list's fortification pieces, when the list gives them
 
 Sides (``Scope.SIDE``)
   role               "attacker" or "defender" (pre-battle step 1)
@@ -68,6 +69,7 @@ Sides (``Scope.SIDE``)
   lost_vbu           VBU lost so far (units routed count their whole VBU)
   army_broken        its army has broken (the battle's end)
   battle_plan        its battle plan, kept secret (``Scope.HIDDEN``: only its side and the GM)
+  plan_revealed      its battle plan once revealed during the battle (public)
 
 Battle (``Scope.BATTLE``)
   name               the battle's name
@@ -123,6 +125,9 @@ INITIATIVE = Count("initiative", "initiative score this turn", scope=Scope.GROUP
 PASSED = Flag("passed", "passed the initiative this turn", scope=Scope.GROUP)
 ARMY_CS = Note("command_structure", "its army's command structure (bookkeeping)", Scope.GROUP)
 FORMED_GROUPS = Note("formed_groups", "groups", Scope.GROUP, shown=True)
+ARMY_FORTS = Note(
+    "fortifications", "its army list's fortification pieces (bookkeeping)", Scope.GROUP
+)
 
 # -- sides ------------------------------------------------------------------------------------
 ROLE = Text("role", "attacker or defender", Scope.SIDE)
@@ -133,6 +138,7 @@ START_VBU = Count("start_vbu", "VBU at the start", scope=Scope.SIDE)
 LOST_VBU = Count("lost_vbu", "VBU lost", scope=Scope.SIDE)
 ARMY_BROKEN = Flag("army_broken", "army broken", Badge("tag", "BROKEN", "worse"), Scope.SIDE)
 BATTLE_PLAN = Text("battle_plan", "battle plan (secret)", Scope.HIDDEN)
+PLAN_REVEALED = Text("plan_revealed", "battle plan (revealed)", Scope.SIDE)
 
 # -- the battle -------------------------------------------------------------------------------
 NEXT_COMMAND = Text("next_command", "activates next", Scope.BATTLE)
@@ -167,6 +173,7 @@ STATUSES = sheet(
     PASSED,
     ARMY_CS,
     FORMED_GROUPS,
+    ARMY_FORTS,
     ROLE,
     EXPLORATION_POINTS,
     COMMAND_STRUCTURE,
@@ -175,6 +182,7 @@ STATUSES = sheet(
     LOST_VBU,
     ARMY_BROKEN,
     BATTLE_PLAN,
+    PLAN_REVEALED,
     NEXT_COMMAND,
     DEPLOY_FIRST,
     READY,

@@ -4,6 +4,8 @@ VBU and its command structure."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules_core.rulesets.impetus import forces, generals
 from rules_core.rulesets.impetus.profiles import current_vbu, load_army
 from rules_core.rulesets.impetus.status import COMMAND_STRUCTURE, START_VBU
@@ -31,3 +33,24 @@ def test_play_begins_with_the_starting_vbu_and_command_structure() -> None:
     for general in state.leaders:
         assert general.attached_to is not None
         assert state.unit(general.attached_to).group == general.group
+
+
+def test_an_army_list_may_give_its_fortification_pieces() -> None:
+    from rules_core.rulesets.impetus import prebattle
+    from rules_core.rulesets.impetus.profiles import SCHEMA
+
+    army = {**load_army("romans"), "fortifications": 3}
+    assert SCHEMA.validate(army) == []
+    assert SCHEMA.validate({**army, "fortifications": -1}) != []
+    groups, _ = forces.forces(army, "red")
+    assert {g.status.get("fortifications") for g in groups} == {3}
+    silent, _ = forces.forces(load_army("gauls"), "blue")
+    assert all("fortifications" not in g.status for g in silent)
+    state = rules().sample_battle()
+    state = replace(state, groups=(*state.groups, *groups))
+    params = prebattle.params_of(state)
+    assert prebattle.fortification_limit(state, "red", params) == 3
+    # A list that is silent: the battle's parameter (default 2).
+    assert prebattle.fortification_limit(state, "gauls", params) == 2
+    fewer = {**params, "fortification_pieces": 1}
+    assert prebattle.fortification_limit(state, "gauls", fewer) == 1

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from rules_core.codec import Json
 from rules_core.rulesets.impetus import prebattle
 from rules_core.rulesets.impetus.terrain_tables import FEATURES, FOOT, MOUNTED
 from rules_core.state import (
@@ -165,3 +166,89 @@ def test_the_set_up_loops_follow_the_roles() -> None:
     assert prebattle.subjects("defender_first", state) == (Subject("b", "b"), Subject("a", "a"))
     assert prebattle.subjects("plans", state) == (Subject("plans", "a"),)
     assert prebattle.subjects("plans", replace(state, parameters={"battle_plans": False})) == ()
+
+
+def test_the_terrain_orders_choices_are_narrowed_to_the_sides_table_and_what_is_left() -> None:
+    from rules_core.registry import get
+
+    rules = get("impetus").rules
+    assert rules is not None
+    mounted = [unit(f"c{n}", "a", "CM") for n in range(3)]
+    state = state_of(*mounted, unit("f1", "b", "FP"), unit("f2", "b", "FP"))
+    state = replace(state, sides=tuple(
+        replace(s, status={**s.status, "exploration_points": 1 if s.id == "a" else 2})
+        for s in state.sides
+    ))  # fmt: skip
+    foot = rules.option_choices(state, "b", "place_terrain", "feature")
+    assert foot == ("none", "small_brk", "small_dft", "small_gentle_hill", "road", "large_dft",
+                    "large_brk", "small_imp", "large_imp", "river", "village")  # fmt: skip
+    # The Mtd table, without its bridge and ford (no river) nor its enemy-terrain rows (the
+    # enemy has placed nothing).
+    assert rules.option_choices(state, "a", "place_terrain", "feature") == (
+        "large_brk", "none", "road", "small_gentle_hill", "large_gentle_hill", "small_brk",
+        "small_dft", "large_dft", "small_imp", "large_imp",
+    )  # fmt: skip
+    river = TerrainFeature("t1", "river", ((0.0, 10.0), (30.0, 10.0)), "River",
+                           {"width": 2.0, "placed_by": "b"})  # fmt: skip
+    laid = replace(state, terrain=(river,))
+    after = rules.option_choices(laid, "a", "place_terrain", "feature")
+    assert after is not None
+    assert {"bridge", "ford", "move_enemy", "remove_enemy"} <= set(after)
+    narrowed = rules.option_choices(laid, "b", "place_terrain", "feature")
+    assert narrowed is not None and "river" not in narrowed  # one river a battlefield
+    # Exploration points: no more than the side has left.
+    assert rules.option_choices(state, "a", "place_terrain", "ep") == ("0", "1")
+    assert rules.option_choices(state, "b", "place_terrain", "ep") == ("0", "1", "2")
+    # Choices the state does not narrow keep the kind's own.
+    assert rules.option_choices(state, "a", "move", "manoeuvre") is None
+    assert rules.option_choices(state, "a", "place_terrain", "terrain") is None
+
+
+def _river_and_crossings() -> BattleState:
+    """The defender's river across the table at y 10, a bridge and a ford on it (the
+    attacker's bridge among them), and a wood that is not on it."""
+    props: dict[str, Json] = {"width": 2.0, "placed_by": "b", "feature": "river", "facing": 90.0}
+    river = TerrainFeature("t1", "river", ((0.0, 10.0), (30.0, 10.0)), "River (Blue)", props)
+    box = ((-1.0, -2.0), (1.0, -2.0), (1.0, 2.0), (-1.0, 2.0))
+    bridge = TerrainFeature("t2", "bridge", tuple((8 + x, 10 + y) for x, y in box), "Bridge",
+                            {"placed_by": "a", "feature": "bridge"})  # fmt: skip
+    ford = TerrainFeature("t3", "ford", tuple((20 + x, 10 + y) for x, y in box), "Ford",
+                          {"placed_by": "b", "feature": "ford"})  # fmt: skip
+    return state_of(terrain=(river, bridge, ford, wood("t4", 15, 16)))
+
+
+def _enemy_terrain(state: BattleState, key: str, params: dict[str, object]) -> BattleState:
+    import random
+
+    from rules_core.context import Context
+    from rules_core.orders import Order
+    from rules_core.registry import get
+
+    rules = get("impetus").rules
+    assert rules is not None
+    order = Order("a", "place_terrain", {"feature": key, **params})  # type: ignore[dict-item]
+    ctx = Context(rules, state, (order,), (), random.Random(0))
+    prebattle._enemy_terrain(ctx, "a", FEATURES[key], order, 11)
+    return ctx.state
+
+
+def test_a_moved_river_takes_its_bridges_and_fords_along() -> None:
+    state = _river_and_crossings()
+    moved = _enemy_terrain(state, "move_enemy", {"terrain": "t1", "at": [12.0, 5.0]})
+    pieces = {f.id: f for f in moved.terrain}
+    assert pieces["t1"].points == ((0.0, 5.0), (30.0, 5.0))
+    # Each crossing keeps its place along the river and its turn, 5H down with it.
+    for fid in ("t2", "t3"):
+        before = next(f for f in state.terrain if f.id == fid).points
+        assert pieces[fid].points == tuple((x, y - 5.0) for x, y in before)
+    assert pieces["t4"].points == next(f for f in state.terrain if f.id == "t4").points
+    assert {f.id for f in prebattle.crossings_on(moved, pieces["t1"])} == {"t2", "t3"}
+
+
+def test_a_removed_river_takes_its_bridges_and_fords_off_the_table() -> None:
+    state = _river_and_crossings()
+    removed = _enemy_terrain(state, "remove_enemy", {"terrain": "t1"})
+    assert {f.id for f in removed.terrain} == {"t4"}
+    # Removing another piece leaves the river's crossings where they are.
+    other = _enemy_terrain(state, "remove_enemy", {"terrain": "t4"})
+    assert {f.id for f in other.terrain} == {"t1", "t2", "t3"}

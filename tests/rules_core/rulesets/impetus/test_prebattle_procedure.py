@@ -22,7 +22,7 @@ from rules_core.rulesets.impetus import prebattle
 from rules_core.rulesets.impetus.sample import sample_battle
 from rules_core.rulesets.impetus.terrain_tables import FEATURES, TERRAIN_TABLES, choices
 from rules_core.secrets import Viewer, view, visible_events
-from rules_core.state import ON_TABLE
+from rules_core.state import ON_TABLE, BattleState
 from rules_core.terrain import feature_shape
 from tests.rules_core.scripted import Played, verified
 
@@ -383,6 +383,33 @@ def test_baggage_and_fortifications_go_in_the_zone() -> None:
     assert isinstance(refused, Illegal) and "no fortifications" in refused.reason
 
 
+def test_the_army_lists_fortification_pieces_replace_the_parameter() -> None:
+    state = play(started(), until="baggage").state
+    side = state.cursor.subject.side  # type: ignore[union-attr]
+    zone = RULES.deployment_zone(state, side)
+    assert zone is not None
+    ys = [y for _, y in zone]
+    middle = (min(ys) + max(ys)) / 2
+    forts = [Order(side, "fortify", {"at": [x, middle]}) for x in (10, 16, 22)]
+
+    def listed(pieces: int) -> BattleState:
+        groups = tuple(
+            replace(g, status={**g.status, "fortifications": pieces}) if g.side == side else g
+            for g in state.groups
+        )
+        return replace(state, groups=groups)
+
+    three = engine.run(RULES, SEED, listed(3), forts)
+    laid = [f.kind for f in three.state.terrain if f not in state.terrain]
+    assert laid == ["village", "fortification", "fortification", "fortification"]
+    # The list's 0 refuses them, though the parameter would allow two.
+    refused = RULES.judge(listed(0), forts[0])
+    assert isinstance(refused, Illegal) and "no fortifications" in refused.reason
+    # A silent list: the parameter's two.
+    two = engine.run(RULES, SEED, state, forts)
+    assert [f.kind for f in two.state.terrain if f not in state.terrain].count("fortification") == 2
+
+
 def test_without_an_order_the_side_chooses_the_feature_then_its_spot() -> None:
     state = play(started(), until="terrain_defender").state
     side = state.cursor.subject.side  # type: ignore[union-attr]
@@ -410,6 +437,41 @@ def test_without_an_order_the_side_chooses_the_feature_then_its_spot() -> None:
     assert (min(xs) + max(xs)) / 2 == 6
 
 
+def test_a_standing_instruction_answers_the_spot_question_with_the_rules_spot() -> None:
+    from rules_core.standing import STANDING_REASON, Standing, play_standing, standing_problem
+
+    state = play(started(), until="terrain_defender").state
+    side = state.cursor.subject.side  # type: ignore[union-attr]
+    # An order for a spot off the table: the spot question follows the roll.
+    offered = prebattle.option_choices(state, side, "place_terrain", "feature") or ()
+    feature = next(f for f in offered if FEATURES[f].kind == "rough")
+    order = Order(side, "place_terrain", {"feature": feature, "at": [0.5, 0.5], "ep": "2"})
+    asked = engine.run(RULES, SEED, state, [order])
+    pending = asked.state.pending
+    if pending is not None and pending.decision.topic == prebattle.TERRAIN_FEATURE:
+        d = pending.decision
+        asked = engine.answer(RULES, SEED, asked.state, Answer(d.id, feature, side))
+    spot = asked.state.pending.decision  # type: ignore[union-attr]
+    assert spot.topic == prebattle.TERRAIN_SPOT and spot.answer == "point"
+    assert spot.problem("auto") is None and spot.problem("nowhere") is not None
+    standing = Standing(side, prebattle.TERRAIN_SPOT, "auto")
+    assert standing_problem(RULES, asked.state, standing) is None
+    done = play_standing(RULES, SEED, asked, [standing])
+    assert done.state.pending is None or done.state.pending.decision.id != spot.id
+    (added,) = [e.feature for e in done.events if isinstance(e, TerrainAdded)]
+    x, y = (float(v) for v in spot.default.split(","))
+    xs, ys = [p[0] for p in added.points], [p[1] for p in added.points]
+    assert (min(xs) + max(xs)) / 2 == x and (min(ys) + max(ys)) / 2 == y
+    assert any(STANDING_REASON in line for line in log(done)), log(done)
+    # Another side's instruction does not answer it; typing auto does, as the default.
+    other = prebattle.other_side(state, side)
+    assert play_standing(RULES, SEED, asked, [Standing(other, prebattle.TERRAIN_SPOT, "auto")]
+                         ).state.pending == asked.state.pending  # fmt: skip
+    typed = engine.answer(RULES, SEED, asked.state, Answer(spot.id, "auto", side))
+    (same,) = [e.feature for e in typed.events if isinstance(e, TerrainAdded)]
+    assert same.points == added.points
+
+
 def test_a_battle_plan_is_revealed_to_everyone_when_the_rules_say() -> None:
     import random
 
@@ -424,3 +486,56 @@ def test_a_battle_plan_is_revealed_to_everyone_when_the_rules_say() -> None:
 
 
 PLAN = "Hold the centre, strike on the left."
+
+
+def _to_move_step(result: Resolution) -> tuple[Resolution, str]:
+    """Played on (the script's orders, default answers) to the first movement step of the
+    battle; the side whose command moves."""
+    for _ in range(200):
+        state = result.state
+        if state.pending is not None:
+            d = state.pending.decision
+            result = result.then(engine.answer(RULES, SEED, state, Answer(d.id, d.default, d.who)))
+            continue
+        sides = engine.waiting(RULES, state).sides
+        if state.cursor.step == "move" and sides:
+            return result, sides[0]
+        orders = [o for s in sides for o in RULES.demo_orders(state, s)]
+        result = result.then(engine.run(RULES, SEED, state, orders))
+    raise AssertionError("no movement step came")
+
+
+def test_a_side_reveals_its_battle_plan_by_order_during_the_battle() -> None:
+    battle = play(play(started(), until="battle_plan"), orders={"battle_plan": [
+        Order("romans", "battle_plan", {"plan": "Romans: hold the ford."}),
+        Order("gauls", "battle_plan", {"plan": "Gauls: rush the centre."}),
+    ]})  # fmt: skip
+    early = RULES.judge(play(started(), until="deploy_roll").state,
+                        Order("romans", "reveal_plan", {}))  # fmt: skip
+    assert isinstance(early, Illegal)  # not a set-up step's order
+    moving, side = _to_move_step(battle)
+    state = moving.state
+    other = prebattle.other_side(state, side)
+    plan = {"romans": "Romans: hold the ford.", "gauls": "Gauls: rush the centre."}[side]
+    reveal = Order(side, "reveal_plan", {"reason": "the trap is sprung"})
+    assert isinstance(RULES.judge(state, reveal), Preview), RULES.judge(state, reveal)
+    # Sealed until then: the other side sees neither plan nor order.
+    theirs = view(state, Viewer.of_side(other))
+    assert side not in theirs.hidden and not theirs.side(side).status.get("plan_revealed")
+    orders = [*RULES.demo_orders(state, side), reveal]
+    done = engine.run(RULES, SEED, state, orders)
+    after = done.state
+    assert after.side(side).status["plan_revealed"] == plan
+    assert view(after, Viewer.of_side(other)).side(side).status["plan_revealed"] == plan
+    assert view(after, Viewer.public()).side(side).status["plan_revealed"] == plan
+    seen = Renderer.for_state(after).lines(visible_events(done.events, Viewer.of_side(other)))
+    assert any(plan in line and "the trap is sprung" in line for line in seen), seen
+    # The other side's plan stays sealed; a plan is revealed once.
+    assert other not in view(after, Viewer.of_side(side)).hidden
+    assert not after.side(other).status.get("plan_revealed")
+    again = RULES.judge(replace(state, sides=after.sides), reveal)
+    assert isinstance(again, Illegal) and "revealed already" in again.reason
+    # Without battle plans there is nothing to reveal.
+    plain, plain_side = _to_move_step(play(started(battle_plans=False), until="deploy_roll"))
+    refused = RULES.judge(plain.state, Order(plain_side, "reveal_plan", {}))
+    assert isinstance(refused, Illegal) and "no battle plan" in refused.reason
