@@ -417,12 +417,13 @@ class Rules:
         return Preview(order, self.order_kind(order.kind).title)
 
     def option_choices(
-        self, state: BattleState, side: str, kind: str, param: str
+        self, state: BattleState, side: str, kind: str, param: str, actor: str | None = None
     ) -> tuple[str, ...] | None:
         """The choices the ``choice`` parameter ``param`` of an order of ``kind`` allows
         ``side`` now, where the state narrows them (the features of the terrain table the
-        side rolls on); None: the kind's static ``Param.choices`` (the default). Offered by
-        the bot's autocomplete; ``preview`` still judges the order."""
+        side rolls on, the manoeuvres the ordered unit's group may make); ``actor`` is the
+        order's actor id when one is typed. None: the kind's static ``Param.choices`` (the
+        default). Offered by the bot's autocomplete; ``preview`` still judges the order."""
         return None
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:

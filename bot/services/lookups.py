@@ -163,7 +163,9 @@ class LookupService:
             narrowed = (
                 None
                 if side is None
-                else rules.option_choices(loaded.state, side, kind, choosing[which].name)
+                else rules.option_choices(
+                    loaded.state, side, kind, choosing[which].name, _actor_id(loaded, actor)
+                )
             )
             return list(choosing[which].choices if narrowed is None else narrowed)
 
@@ -265,6 +267,16 @@ def _shown(actor: Unit | Leader, names: list[str]) -> str:
     """An actor's name as offered, with its id when another shares the name: "Pikes (b1)",
     which the services read back as that id."""
     return f"{actor.name} ({actor.id})" if names.count(actor.name) > 1 else actor.name
+
+
+def _actor_id(loaded: Loaded, actor: str | None) -> str | None:
+    """The id of the typed actor, None when nothing (or nothing known) is typed."""
+    if not actor:
+        return None
+    try:
+        return find_actor(loaded.state, actor).id
+    except (NotFound, InvalidInput):
+        return None
 
 
 def _choosing_side(loaded: Loaded, user_id: int | None, actor: str | None) -> str | None:

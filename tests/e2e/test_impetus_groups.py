@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules_core.rulesets.impetus.status import GROUP_NO
 from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import start
 from tests.e2e.test_impetus_turn import BATTLE, play_stage, set_up, view
@@ -38,6 +39,17 @@ async def test_a_group_of_legions_moves_as_one_through_discord(
 
     shown = await h.slash(h.alice, "battle status", channel=where)
     assert "G1 line: Legio X, Legio IX" in shown.text, shown.text
+
+    # The option offers only the manoeuvres the Group Move row allows the legions (FP: no
+    # sideways or backwards), and nothing for a unit standing alone.
+    offered = await h.autocomplete(h.alice, "order give", "option", channel=where,
+                                   kind="group_move", unit="Legio X", option="")  # fmt: skip
+    assert [c["value"] for c in offered] == ["forward", "wheel"], offered
+    legion = next(u for u in state.units if u.name == "Legio X")
+    alone = next(u for u in state.units_on_table if u.side == legion.side and not GROUP_NO.of(u))
+    nothing = await h.autocomplete(h.alice, "order give", "option", channel=where,
+                                   kind="group_move", unit=alone.name, option="")  # fmt: skip
+    assert nothing == [], nothing
 
     refused = await h.slash(h.alice, "order give", channel=where, kind="group_move",
                             unit="Legio X", option="sideways", option2="left",

@@ -301,9 +301,14 @@ class ImpetusRules(Rules):
         return orders.preview(state, order, self.parameter_values(state.parameters))
 
     def option_choices(
-        self, state: BattleState, side: str, kind: str, param: str
+        self, state: BattleState, side: str, kind: str, param: str, actor: str | None = None
     ) -> tuple[str, ...] | None:
-        """The pre-battle orders' choices the state narrows (``prebattle.option_choices``)."""
+        """The pre-battle orders' choices the state narrows (``prebattle.option_choices``)
+        and a group move's manoeuvres (those the Group Move row allows the actor's group, or
+        any group of the side's activating command when no unit is typed)."""
+        if kind == "group_move" and param == "manoeuvre":
+            params = self.parameter_values(state.parameters)
+            return tuple(orders.group_move_options(state, actor, side, params))
         return prebattle.option_choices(state, side, kind, param)
 
     def acting_sides(self, state: BattleState) -> tuple[str, ...]:
