@@ -1,0 +1,113 @@
+"""What runs inside the engine's worker process (``ENGINE=process``), and how work crosses
+to it: kept apart from ``bot.services`` so that the worker imports the rules and little else
+(no database, no Discord).
+
+Work crosses as plain data: functions by module and name, a ruleset's ``Rules`` by its
+registry id (the worker's own registry object, so ``rules_core.resume`` finds the resolution
+it paused: it checks the rules object's identity), states as their fields (what the engine
+keeps beside a frozen state or unit, footprints, contacts, lookups, is worked out anew where
+it is needed, but for ``engine.waiting``'s answer, which saves the loop working it out).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import io
+import os
+import pickle
+import signal
+from typing import Any
+
+from rules_core import engine, registry
+from rules_core.decisions import Answer
+from rules_core.engine import Resolution
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
+
+KEPT_BESIDE = frozenset({"_waiting"})  # what a state keeps beside its fields that crosses
+
+
+def _rules_named(ruleset_id: str) -> Rules:
+    """The registry's rules object of a ruleset (in whichever process unpickles it)."""
+    found = registry.get(ruleset_id).rules
+    assert found is not None, f"ruleset {ruleset_id!r} has no rules"
+    return found
+
+
+def _ruleset_id(rules: Rules) -> str | None:
+    """The registry id under which this very rules object is kept; None if it is not."""
+    for ruleset in registry.all_rulesets(include_unlisted=True):
+        if ruleset.rules is rules:
+            return ruleset.id
+    return None
+
+
+def _rebuilt(cls: type, fields: dict[str, Any]) -> Any:
+    """A frozen dataclass instance made again from its fields (and what it kept that crosses)."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
+@functools.cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(cls))
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles engine calls and results: rules by reference, states without their caches."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Rules):
+            ruleset_id = _ruleset_id(obj)
+            return NotImplemented if ruleset_id is None else (_rules_named, (ruleset_id,))
+        if not isinstance(obj, type) and dataclasses.is_dataclass(obj) and hasattr(obj, "__dict__"):
+            # What the engine keeps beside a frozen state's or unit's fields (footprints,
+            # contacts, lookups) is worked out anew where it is needed, but for KEPT_BESIDE.
+            names = _field_names(type(obj))
+            if any(k not in names and k not in KEPT_BESIDE for k in obj.__dict__):
+                kept = {k: v for k, v in obj.__dict__.items() if k in names or k in KEPT_BESIDE}
+                return _rebuilt, (type(obj), kept)
+        return NotImplemented
+
+
+def dumps(value: object) -> bytes:
+    """``value`` pickled as it crosses between the bot and the engine's process."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+def loads(data: bytes) -> Any:
+    """What ``dumps`` pickled."""
+    return pickle.loads(data)  # our own worker's bytes
+
+
+def call(payload: bytes) -> bytes:
+    """In the worker process: run one pickled call and pickle its result."""
+    work, args, kwargs = loads(payload)
+    return dumps(work(*args, **kwargs))
+
+
+def worker_started() -> None:
+    """In a new worker process: the bot's SIGINT and SIGTERM are its parent's to handle (the
+    parent shuts the worker down), and the rulesets are found once, before the first call."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    registry.discover()
+
+
+def worker_pid() -> int:
+    """The id of the process the engine runs in (tests kill it; the benchmark measures it)."""
+    return os.getpid()
+
+
+def answered(rules: Rules, seed: bytes, state: BattleState, given: Answer) -> Resolution:
+    """The pending question answered, and play carried on to the next input."""
+    return engine.settle(rules, seed, engine.answer(rules, seed, state, given))
+
+
+def defaulted(rules: Rules, seed: bytes, state: BattleState) -> Resolution:
+    """The pending question given its default (a deadline passed), and play carried on."""
+    return engine.settle(rules, seed, engine.answer_default(rules, seed, state))
