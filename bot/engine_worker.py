@@ -14,9 +14,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
+import multiprocessing
 import os
 import pickle
 import signal
+import threading
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from rules_core import engine, registry
@@ -92,10 +95,20 @@ def call(payload: bytes) -> bytes:
 
 def worker_started() -> None:
     """In a new worker process: the bot's SIGINT and SIGTERM are its parent's to handle (the
-    parent shuts the worker down), and the rulesets are found once, before the first call."""
+    parent shuts the worker down); if the parent dies without (SIGKILL, out of memory) the
+    worker ends too; the rulesets are found once, before the first call."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # the call queue never ends by itself: this process holds it too
+        threading.Thread(target=_end_with, args=(parent,), name="parent", daemon=True).start()
     registry.discover()
+
+
+def _end_with(parent: BaseProcess) -> None:
+    """Wait for the parent process to end, then end this one at once."""
+    parent.join()
+    os._exit(1)
 
 
 def worker_pid() -> int:
