@@ -23,6 +23,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from rules_core import engine, registry
+from rules_core import state as state_module
 from rules_core.decisions import Answer
 from rules_core.engine import Resolution
 from rules_core.plugin import Rules
@@ -38,14 +39,6 @@ def _rules_named(ruleset_id: str) -> Rules:
     return found
 
 
-def _ruleset_id(rules: Rules) -> str | None:
-    """The registry id under which this very rules object is kept; None if it is not."""
-    for ruleset in registry.all_rulesets(include_unlisted=True):
-        if ruleset.rules is rules:
-            return ruleset.id
-    return None
-
-
 def _rebuilt(cls: type, fields: dict[str, Any]) -> Any:
     """A frozen dataclass instance made again from its fields (and what it kept that crosses)."""
     made = object.__new__(cls)
@@ -58,27 +51,50 @@ def _field_names(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in dataclasses.fields(cls))
 
 
-class _Pickler(pickle.Pickler):
-    """Pickles engine calls and results: rules by reference, states without their caches."""
+def _plain(thing: Any) -> tuple[Any, ...]:
+    """A state, unit, leader, ... as its fields: what the engine keeps beside a frozen one
+    (footprints, contacts, lookups) is worked out anew where it is needed, but KEPT_BESIDE."""
+    kept = thing.__dict__
+    names = _field_names(type(thing))
+    if len(kept) > len(names):
+        kept = {k: v for k, v in kept.items() if k in names or k in KEPT_BESIDE}
+    return _rebuilt, (type(thing), kept)
 
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, Rules):
-            ruleset_id = _ruleset_id(obj)
-            return NotImplemented if ruleset_id is None else (_rules_named, (ruleset_id,))
-        if not isinstance(obj, type) and dataclasses.is_dataclass(obj) and hasattr(obj, "__dict__"):
-            # What the engine keeps beside a frozen state's or unit's fields (footprints,
-            # contacts, lookups) is worked out anew where it is needed, but for KEPT_BESIDE.
-            names = _field_names(type(obj))
-            if any(k not in names and k not in KEPT_BESIDE for k in obj.__dict__):
-                kept = {k: v for k, v in obj.__dict__.items() if k in names or k in KEPT_BESIDE}
-                return _rebuilt, (type(obj), kept)
-        return NotImplemented
+
+# The types whose instances the engine keeps things beside: every dataclass of the state.
+_PLAIN = {
+    kind: _plain
+    for kind in vars(state_module).values()
+    if isinstance(kind, type)
+    and dataclasses.is_dataclass(kind)
+    and kind.__module__ == state_module.__name__
+}
+
+
+def _by_id(rules: Rules) -> tuple[Any, ...]:
+    """A registered ruleset's rules as its id (any other rules object as pickle would)."""
+    for ruleset in registry.all_rulesets(include_unlisted=True):
+        if ruleset.rules is rules:
+            return _rules_named, (ruleset.id,)
+    return rules.__reduce_ex__(pickle.HIGHEST_PROTOCOL)  # type: ignore[no-any-return]
+
+
+def _dispatch() -> dict[type, Any]:
+    """What the pickler does with the types it treats apart (looked up by exact type, in C:
+    everything else pickles at pickle's own speed)."""
+    table: dict[type, Any] = dict(_PLAIN)
+    for ruleset in registry.all_rulesets(include_unlisted=True):
+        if ruleset.rules is not None:
+            table[type(ruleset.rules)] = _by_id
+    return table
 
 
 def dumps(value: object) -> bytes:
     """``value`` pickled as it crosses between the bot and the engine's process."""
     buffer = io.BytesIO()
-    _Pickler(buffer, pickle.HIGHEST_PROTOCOL).dump(value)
+    pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _dispatch()
+    pickler.dump(value)
     return buffer.getvalue()
 
 
