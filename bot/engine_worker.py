@@ -29,6 +29,7 @@ from rules_core.engine import Resolution
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
+NICENESS = 10  # how much lower the worker's scheduling priority is than the bot's
 KEPT_BESIDE = frozenset({"_waiting"})  # what a state keeps beside its fields that crosses
 
 
@@ -115,6 +116,8 @@ def worker_started() -> None:
     worker ends too; the rulesets are found once, before the first call."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(os, "nice"):  # the commands' loop first when the cores are busy
+        os.nice(NICENESS)
     parent = multiprocessing.parent_process()
     if parent is not None:  # the call queue never ends by itself: this process holds it too
         threading.Thread(target=_end_with, args=(parent,), name="parent", daemon=True).start()

@@ -30,6 +30,8 @@ import functools
 import logging
 import multiprocessing
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -47,6 +49,7 @@ Mode = Literal["process", "thread"]
 MODES: tuple[Mode, ...] = ("process", "thread")
 
 log = logging.getLogger(__name__)
+CROSSINGS_KEPT = 1_000  # the loop's cost of the last calls to the worker process, kept
 
 ENGINE_STOPPED = (
     "The rules engine stopped while working this out, so nothing was changed. "
@@ -73,6 +76,11 @@ class _Engine:
         self._process: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self.waiting = 0  # calls awaited now (only the loop's thread changes it)
+        self.crossings: deque[float] = deque(maxlen=CROSSINGS_KEPT)
+
+    def crossed(self, ms: float) -> None:
+        """Note what one call to the worker process cost the loop."""
+        self.crossings.append(ms)
 
     def thread_pool(self) -> ThreadPoolExecutor:
         with self._lock:
@@ -164,16 +172,27 @@ async def off_loop(work: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
         if _ENGINE.mode == "thread":
             bound = functools.partial(work, *args, **kwargs)
             return await asyncio.get_running_loop().run_in_executor(_ENGINE.thread_pool(), bound)
+        began = time.thread_time()
         pool, future = _ENGINE.submit_to_process(dumps((work, args, kwargs)))
+        spent = time.thread_time() - began
         try:
             result = await asyncio.wrap_future(future)
         except BrokenProcessPool as error:
             _ENGINE.broken(pool)
             log.warning("the engine's worker process stopped during %s", _name(work))
             raise EngineStopped() from error
-        return cast(R, loads(result))
+        began = time.thread_time()
+        found = cast(R, loads(result))
+        _ENGINE.crossed((spent + time.thread_time() - began) * 1000)
+        return found
     finally:
         _ENGINE.waiting -= 1
+
+
+def crossing_ms() -> list[float]:
+    """The event loop's own CPU time for each recent call to the worker process (pickling
+    the call, unpickling its result), oldest first: what a call blocks the loop for."""
+    return list(_ENGINE.crossings)
 
 
 def calls_waiting() -> int:
