@@ -24,7 +24,7 @@ from bot.presentation.announce import announce, flush_outbox
 from bot.presentation.questions import DecisionButton, DecisionMenu
 from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler, DueDeadline
-from bot.services import Services
+from bot.services import Services, resolving
 
 try:
     import fcntl
@@ -135,12 +135,16 @@ class AideBot(commands.Bot):
         self.db_closed = False
 
     async def setup_hook(self) -> None:
-        """Migrate to head, load the cogs, sync the command tree, re-arm the deadlines."""
+        """Start the engine's worker, migrate to head, load the cogs, sync the command tree,
+        re-arm the deadlines."""
+        resolving.configure(self.settings.engine)
+        engine = asyncio.create_task(resolving.start())  # a worker process imports meanwhile
         await migrate_alone(self.db, self.settings.database_url)
         self.add_dynamic_items(DecisionButton, DecisionMenu)
         for module in cog_modules():
             await self.load_extension(module)
         await self.sync_commands()
+        await engine  # before a deadline or command resolves
         fired = await self.deadlines.start()
         log.info("deadlines re-armed; %d overdue fired at start-up", fired)
         posted = await flush_outbox(self)
@@ -219,6 +223,7 @@ class AideBot(commands.Bot):
                 left_commands,
             )
         await super().close()
+        await resolving.shutdown()  # after the commands in flight: none is resolving now
         if not self.db_closed:
             self.db_closed = True
             await self.db.dispose()

@@ -34,6 +34,11 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(
         default=None, description="Shards the bot runs on in all (unset: one process, unsharded)."
     )
+    engine: str = Field(
+        default="process",
+        description="Where resolutions run: process (a worker process, about 90 MB more "
+        "memory; the event loop never waits for the rules) or thread (in the bot's process).",
+    )
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0,1 (default: all of them)."
     )
@@ -43,6 +48,13 @@ class Settings(BaseSettings):
     def _known_format(cls, value: str) -> str:
         if value.strip().lower() not in ("text", "json"):
             raise ValueError("must be text or json")
+        return value.strip().lower()
+
+    @field_validator("engine")
+    @classmethod
+    def _known_engine(cls, value: str) -> str:
+        if value.strip().lower() not in ("process", "thread"):
+            raise ValueError("must be process or thread")
         return value.strip().lower()
 
     @field_validator("shard_count", mode="before")

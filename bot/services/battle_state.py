@@ -132,9 +132,13 @@ class Loaded:
             raise PermissionDenied(gm_only(self.campaign.name))
 
     def save(self, state: BattleState) -> None:
-        """Keep a new state on the battle row."""
+        """Keep a new state on the battle row; the next command that reads the same stored
+        data is given this very state, with what the engine keeps beside it (who it waits
+        for, worked out where the step resolved), instead of decoding it again."""
         self.state = state
         self.battle.state = state.to_dict()
+        if self.battle.id is not None:
+            remember(self.battle.id, self.battle.state, state)
 
 
 def rules_of(ruleset_id: str) -> Rules:
@@ -212,11 +216,22 @@ def decoded(battle_id: int, data: Mapping[str, Any]) -> BattleState:
         _decoded.move_to_end(battle_id)
         return kept[1]
     state = BattleState.from_dict(data)
+    _keep(battle_id, text, state)
+    return state
+
+
+def remember(battle_id: int, data: Mapping[str, Any], state: BattleState) -> None:
+    """``state`` is what ``data`` (its ``to_dict``, about to be stored) decodes to: the next
+    ``decoded`` of equal data gives it. (Were the write rolled back, the stored data differs
+    and is decoded as usual.)"""
+    _keep(battle_id, json.dumps(data), state)
+
+
+def _keep(battle_id: int, text: str, state: BattleState) -> None:
     _decoded[battle_id] = (text, state)
     _decoded.move_to_end(battle_id)
     while len(_decoded) > DECODED_KEPT:
         _decoded.popitem(last=False)
-    return state
 
 
 def users_for(loaded: Loaded, sides: Sequence[str]) -> list[int]:

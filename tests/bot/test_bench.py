@@ -56,6 +56,8 @@ def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> 
     assert any(n.startswith("engine tree_of_battles") for n in names)
     assert any(n.startswith("map 120 units") for n in names)
     assert any(n.startswith("event loop lag while tree_of_battles") for n in names)
+    for mode in ("thread", "process"):  # the engine in a thread, and in its worker process
+        assert any(n.endswith(f"(ENGINE={mode}): largest") for n in names), mode
     # The bot through the fake Discord: latency, deadlines, memory and growth, each measured.
     for start in (
         "interaction one at a time",

@@ -58,7 +58,10 @@ def make_aide(databases: TestDatabases, make_harness: MakeHarness, clock: FakeCl
         pytest.skip("no cogs have landed yet")
 
     async def make(
-        world: World | None = None, db_name: str = "aide.db", bot_class: type = AideBot
+        world: World | None = None,
+        db_name: str = "aide.db",
+        bot_class: type = AideBot,
+        engine: str = "thread",  # the worker process only where a test asks for it (start-up)
     ) -> Harness:
         world = world or World()
         database_url = databases.url(db_name, migrated=True)
@@ -67,6 +70,7 @@ def make_aide(databases: TestDatabases, make_harness: MakeHarness, clock: FakeCl
             database_url=database_url,
             dev_guild_id=world.guild_id,
             log_level="INFO",
+            engine=engine,
         )
 
         def build() -> commands.Bot:
