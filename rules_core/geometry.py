@@ -322,46 +322,20 @@ def near(placed: tuple[P, ...], area: Box, gap: float = 0.0) -> list[P]:
     more: a box test only ever narrows what an exact test then looks at), in tuple order.
 
     A state's units are a tuple that never changes: the boxes of one asked about more than
-    once are kept (by the tuple's identity, holding the tuple so that the id is not reused
-    while kept) with a uniform grid of them; a small area looks only at the boxes in the grid
-    cells it covers, a large one tests every box in one vectorised step. Either way each box
-    found is tested exactly as the plain scan tests it, so the answer is the same.
+    once are kept as arrays (by the tuple's identity, holding the tuple so that the id is not
+    reused while kept) and tested in one vectorised step.
     """
     reach = gap + 2 * EPSILON
-    g0, g1, g2, g3 = area[0] - reach, area[1] - reach, area[2] + reach, area[3] + reach
-    index = _boxes(placed) if len(placed) >= INDEXED else None
-    if index is None:
-        grown = (g0, g1, g2, g3)
+    grown = (area[0] - reach, area[1] - reach, area[2] + reach, area[3] + reach)
+    boxes = _boxes(placed) if len(placed) >= INDEXED else None
+    if boxes is None:
         return [p for p in placed if _box_meets(Footprint.of(p).bounds, grown)]
-    cell, grid, listed = index.cell, index.grid, index.listed
-    # Cells a box that is not apart from the grown area may occupy (CELL_SLACK >> BOX_SLACK).
-    cx0, cx1 = math.floor((g0 - CELL_SLACK) / cell), math.floor((g2 + CELL_SLACK) / cell)
-    cy0, cy1 = math.floor((g1 - CELL_SLACK) / cell), math.floor((g3 + CELL_SLACK) / cell)
-    if (cx1 - cx0 + 1) * (cy1 - cy0 + 1) <= GRID_CELLS:
-        seen: set[int] = set()
-        for cx in range(cx0, cx1 + 1):
-            for cy in range(cy0, cy1 + 1):
-                bucket = grid.get((cx, cy))
-                if bucket is not None:
-                    seen.update(bucket)
-        hits = []
-        for i in seen:
-            x0, y0, x1, y1 = listed[i]
-            if not (
-                g0 - x1 > BOX_SLACK
-                or x0 - g2 > BOX_SLACK
-                or g1 - y1 > BOX_SLACK
-                or y0 - g3 > BOX_SLACK
-            ):
-                hits.append(i)
-        hits.sort()
-        return [placed[i] for i in hits]
-    x0s, y0s, x1s, y1s = index.arrays
+    x0, y0, x1, y1 = boxes
     apart = (
-        (g0 - x1s > BOX_SLACK)
-        | (x0s - g2 > BOX_SLACK)
-        | (g1 - y1s > BOX_SLACK)
-        | (y0s - g3 > BOX_SLACK)
+        (grown[0] - x1 > BOX_SLACK)
+        | (x0 - grown[2] > BOX_SLACK)
+        | (grown[1] - y1 > BOX_SLACK)
+        | (y0 - grown[3] > BOX_SLACK)
     )
     return [placed[i] for i in numpy.flatnonzero(~apart).tolist()]
 
@@ -378,49 +352,16 @@ def around(poses: Iterable[Footprint]) -> Box:
 
 
 Boxes = numpy.ndarray[Any, numpy.dtype[numpy.float64]]
-GRID_CELLS = 16  # an area covering more grid cells than this tests every box at once instead
-CELL_SLACK = 1e-6  # widens the cells looked at, far beyond the box test's float noise
-CELL_SIZE = 2.0  # a grid cell is this many times the median box's larger side
-GRID_SPAN = 64.0
-
-
-@dataclass(frozen=True)
-class BoxIndex:
-    """The boxes of a tuple of placed things: as a list, as four arrays (min x, min y, max x,
-    max y) and in a uniform grid (cell coordinates to the indices of the boxes touching it)."""
-
-    listed: list[Box]
-    arrays: Boxes
-    cell: float
-    grid: dict[tuple[int, int], list[int]]
-
-    @classmethod
-    def of(cls, placed: Sequence[Placed]) -> BoxIndex:
-        """The index of some placed things' footprints' boxes."""
-        listed = [Footprint.of(p).bounds for p in placed]
-        sides = sorted(max(b[2] - b[0], b[3] - b[1]) for b in listed)
-        spread = max(b[2] for b in listed) - min(b[0] for b in listed)
-        spread += max(b[3] for b in listed) - min(b[1] for b in listed)
-        # At least 1/GRID_SPAN of the whole: points (leaders) do not make a grid of dust.
-        cell = max(sides[len(sides) // 2] * CELL_SIZE, spread / GRID_SPAN, 1e-3)
-        grid: dict[tuple[int, int], list[int]] = {}
-        for i, (x0, y0, x1, y1) in enumerate(listed):
-            for cx in range(math.floor(x0 / cell), math.floor(x1 / cell) + 1):
-                for cy in range(math.floor(y0 / cell), math.floor(y1 / cell) + 1):
-                    grid.setdefault((cx, cy), []).append(i)
-        return cls(listed, numpy.array(listed, dtype=numpy.float64).T, cell, grid)
-
-
-_KEPT_BOXES: OrderedDict[int, tuple[tuple[Placed, ...], int, BoxIndex | None]] = OrderedDict()
+_KEPT_BOXES: OrderedDict[int, tuple[tuple[Placed, ...], int, Boxes | None]] = OrderedDict()
 _KEPT_BOXES_SIZE = 64
 _KEPT_BOXES_LOCK = threading.Lock()
 BUILD_AFTER = 2  # a tuple asked this often is likely to be asked again: its boxes are kept
 
 
-def _boxes(placed: tuple[Placed, ...]) -> BoxIndex | None:
-    """The footprints' boxes of a tuple of placed things, indexed and kept; None while the
-    tuple has been asked about too rarely for an index to pay (within a resolution each move
-    makes a new tuple, often asked only once)."""
+def _boxes(placed: tuple[Placed, ...]) -> Boxes | None:
+    """The footprints' boxes of a tuple of placed things as four arrays (min x, min y, max x,
+    max y), kept; None while the tuple has been asked about too rarely for them to pay
+    (within a resolution each move makes a new tuple, often asked only once)."""
     key = id(placed)
     with _KEPT_BOXES_LOCK:
         found = _KEPT_BOXES.get(key)
@@ -433,13 +374,13 @@ def _boxes(placed: tuple[Placed, ...]) -> BoxIndex | None:
         if asked < BUILD_AFTER:
             _keep_boxes(key, (placed, asked, None))
             return None
-    made = BoxIndex.of(placed)
+    made = numpy.array([Footprint.of(p).bounds for p in placed], dtype=numpy.float64).T
     with _KEPT_BOXES_LOCK:
         _keep_boxes(key, (placed, asked, made))
     return made
 
 
-def _keep_boxes(key: int, entry: tuple[tuple[Placed, ...], int, BoxIndex | None]) -> None:
+def _keep_boxes(key: int, entry: tuple[tuple[Placed, ...], int, Boxes | None]) -> None:
     """Remember an entry (the lock held), forgetting the oldest beyond the size."""
     _KEPT_BOXES[key] = entry
     _KEPT_BOXES.move_to_end(key)

@@ -1,5 +1,5 @@
-"""``geometry.near`` finds, through its grid or its arrays, exactly what a plain scan of every
-box finds, in the tuple's order."""
+"""``geometry.near`` finds, through its kept arrays or its plain scan, exactly what a plain
+scan of every box finds, in the tuple's order."""
 
 from __future__ import annotations
 
@@ -51,12 +51,3 @@ def test_near_answers_as_a_plain_scan_whatever_the_area(seed: int) -> None:
                 b = Footprint.of(rng.choice(pieces)).bounds
                 area, gap = (b[2], b[1], b[2] + w, b[3]), 0.0
             assert near(pieces, area, gap) == _scan(pieces, area, gap)
-
-
-def test_a_tuple_asked_about_again_gets_a_grid_and_small_areas_use_it() -> None:
-    pieces = tuple(Piece(3.0 * i, 10.0, 0.0, 2.0, 1.0) for i in range(30))
-    assert near(pieces, (0.0, 0.0, 1.0, 1.0), 9.0) == list(pieces[:4])  # x up to 10
-    index = geometry._boxes(pieces)  # asked before: now indexed
-    assert index is not None and index.grid
-    assert near(pieces, (29.5, 9.0, 30.5, 11.0)) == [pieces[10]]
-    assert near(pieces, (-100.0, -100.0, 200.0, 200.0)) == list(pieces)  # the arrays' way
