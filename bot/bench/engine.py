@@ -23,6 +23,7 @@ class Played:
     units: int
     turns: list[float] = field(default_factory=list)
     largest: float = 0.0
+    ended: str = ""  # the battle's end, if it came before the turns asked for were played
 
     @property
     def p50(self) -> float:
@@ -39,7 +40,10 @@ def play_turns(rules: Rules, state: BattleState, turns: int) -> Played:
         state = engine.begin(rules, state)
     spent, turn = 0.0, state.cursor.turn
     for _ in range(MAX_CALLS):
-        if state.outcome is not None or len(played.turns) >= turns:
+        if state.outcome is not None:
+            played.ended = f"ended in turn {state.cursor.turn}: {state.outcome.reason}"
+            break
+        if len(played.turns) >= turns:
             break
         state, took = _step(rules, state)
         played.largest = max(played.largest, took)

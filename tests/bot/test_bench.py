@@ -107,3 +107,21 @@ def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> 
         assert any(start in n for n in names), start
     assert "resident memory" in printed
     assert all(isinstance(f["value"], float) for f in data["figures"])
+
+
+def test_a_battle_ending_before_a_full_turn_is_named_and_left_out_of_growth() -> None:
+    from bot.bench.engine import Played
+    from bot.bench.targets import engine_targets
+
+    played = [
+        Played("pike_and_shot", 16, [80.0], 30.0),
+        Played("pike_and_shot", 128, [1000.0], 400.0),
+        Played("pike_and_shot", 240, [], 1200.0, "ended in turn 1: a draw"),
+    ]
+    figures = {f.name: f for f in engine_targets(played)}
+    ended = "engine pike_and_shot 240 units: full turn p50: no full turn, the battle ended"
+    assert any(name.startswith(ended) for name in figures)
+    assert all(f.met is None for name, f in figures.items() if name.startswith(ended))
+    growth = [f for name, f in figures.items() if "cost per unit" in name]
+    assert [f.name for f in growth] == ["engine pike_and_shot: cost per unit, 128 vs 16 units"]
+    assert growth[0].value == (1000.0 / 128) / (80.0 / 16)
