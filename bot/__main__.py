@@ -57,6 +57,7 @@ async def run(settings: Settings) -> None:
     from bot.client import make_bot  # imported late so the token check above stays instant
 
     async with make_bot(settings) as bot:
+        bot.settle_heap_after_setup = True  # this process is the bot: start-up's heap frozen
         if settings.shards is not None:
             log.info("shards %s of %d", list(settings.shards[1]), settings.shards[0])
         stop_on_sigterm(bot)

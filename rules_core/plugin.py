@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from functools import wraps
+from operator import attrgetter
 from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
 
 from shapely.geometry import Polygon
@@ -99,8 +100,8 @@ class JudgedCache:
         judge: Callable[[BattleState, Order], Verdict],
     ) -> Verdict:
         """The verdict on ``order``, judged by ``judge`` unless this state already had it."""
-        parts = (rules, *(getattr(state, f.name) for f in fields(state)))
-        key = tuple(id(part) for part in parts)
+        parts = (rules, *_STATE_PARTS(state))
+        key = tuple(map(id, parts))
         wording = repr(order)
         with self._lock:
             entry = self._kept.get(key)
@@ -126,6 +127,8 @@ class JudgedCache:
 
 
 _KEEPING: ContextVar[bool] = ContextVar("judged_kept", default=False)
+# Every field of a state, read at once (a verdict's key is their identities).
+_STATE_PARTS = attrgetter(*(f.name for f in fields(BattleState)))
 JUDGED = JudgedCache()
 
 

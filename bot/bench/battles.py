@@ -3,24 +3,66 @@
 The sample battle is laid ``copies`` times across a table as many times wider, each copy's
 ids suffixed, then both sides are moved towards the middle so that they meet within a turn
 or two: many units end up in contact or in range, as in a big battle's busiest turns.
+
+A ruleset whose sample keeps its units in reserve until a set-up inside the rules places
+them (Impetus's pre-battle: terrain, baggage, deployment) is deployed first: ``begun`` plays
+the sample's set-up with the demo's players, then copies the deployed battle, so that the
+benchmark times turns of battle, not set-ups of a table as wide as many.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from rules_core import engine
 from rules_core.codec import Json
+from rules_core.decisions import Answer
 from rules_core.plugin import Rules
-from rules_core.state import BattleState, Group, Leader, Side, Unit
+from rules_core.state import RESERVE, BattleState, Group, Leader, Side, Unit
 
 CLOSE_UP = 0.2  # each side moves this fraction of the table's depth towards the middle
+SEED = b"bench-seed"
+SETUP_CALLS = 500  # a guard against a set-up that never ends
 
 
-def big_battle(rules: Rules, units: int) -> BattleState:
-    """The ruleset's sample battle copied to about ``units`` units (at least one copy)."""
+def begun(rules: Rules, units: int) -> BattleState:
+    """A big battle of about ``units`` units at the first step the engine plays: begun, and
+    for a ruleset that places its units in a set-up of its own, deployed and at turn 1."""
+    sample = _sample(rules)
+    if not any(u.location == RESERVE for u in sample.units):
+        return engine.begin(rules, big_battle(rules, units))
+    deployed = deploy(rules, sample)
+    return rules.prepare(big_battle(rules, units, deployed))  # each side's totals counted again
+
+
+def deploy(rules: Rules, state: BattleState) -> BattleState:
+    """The battle begun and its set-up played with the demo's orders and answers, to turn 1."""
+    state = engine.begin(rules, state)
+    for _ in range(SETUP_CALLS):
+        if state.cursor.turn >= 1 or state.outcome is not None:
+            return state
+        if state.pending is not None:
+            decision = state.pending.decision
+            given = Answer(decision.id, rules.demo_answer(state), decision.who)
+            state = engine.answer(rules, SEED, state, given).state
+        else:
+            sides = engine.waiting(rules, state).sides
+            orders = [o for side in sides for o in rules.demo_orders(state, side)]
+            state = engine.run(rules, SEED, state, orders).state
+    raise RuntimeError(f"{state.ruleset}: the set-up did not end in {SETUP_CALLS} calls")
+
+
+def _sample(rules: Rules) -> BattleState:
     sample = rules.sample_battle()
     if sample is None:
         raise ValueError("the ruleset has no sample battle")
+    return sample
+
+
+def big_battle(rules: Rules, units: int, sample: BattleState | None = None) -> BattleState:
+    """The ruleset's sample battle (or ``sample``) copied to about ``units`` units (at least
+    one copy), not begun: ``begun`` gives one ready for the engine's turns."""
+    sample = _sample(rules) if sample is None else sample
     copies = max(1, round(units / len(sample.units)))
     width = sample.battlefield.width
     parts = [_copy(sample, index, width * index) for index in range(copies)]
@@ -101,4 +143,4 @@ def _moved(piece: Unit | Leader, dy: float) -> Unit | Leader:
     return replace(piece, y=piece.y + dy)
 
 
-__all__ = ["Group", "big_battle"]
+__all__ = ["Group", "begun", "big_battle", "deploy"]

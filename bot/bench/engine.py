@@ -6,13 +6,12 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from bot.bench.battles import big_battle
+from bot.bench.battles import SEED, begun
 from rules_core import engine, registry
 from rules_core.decisions import Answer
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
-SEED = b"bench-seed"
 MAX_CALLS = 2_000  # a guard against a battle that never finishes a turn
 
 
@@ -24,6 +23,7 @@ class Played:
     units: int
     turns: list[float] = field(default_factory=list)
     largest: float = 0.0
+    ended: str = ""  # the battle's end, if it came before the turns asked for were played
 
     @property
     def p50(self) -> float:
@@ -32,12 +32,18 @@ class Played:
 
 
 def play_turns(rules: Rules, state: BattleState, turns: int) -> Played:
-    """Play ``turns`` full turns (or until the battle ends), timing only the engine's calls."""
+    """Play ``turns`` full turns (or until the battle ends), timing only the engine's calls.
+
+    A battle not yet at turn 1 is begun first (``battles.begun`` gives one already begun)."""
     played = Played(state.ruleset, len(state.units))
-    state = engine.begin(rules, state)
+    if state.cursor.turn < 1:
+        state = engine.begin(rules, state)
     spent, turn = 0.0, state.cursor.turn
     for _ in range(MAX_CALLS):
-        if state.outcome is not None or len(played.turns) >= turns:
+        if state.outcome is not None:
+            played.ended = f"ended in turn {state.cursor.turn}: {state.outcome.reason}"
+            break
+        if len(played.turns) >= turns:
             break
         state, took = _step(rules, state)
         played.largest = max(played.largest, took)
@@ -75,5 +81,5 @@ def engine_figures(rulesets: tuple[str, ...], sizes: tuple[int, ...], turns: int
         rules = registry.get(ruleset).rules
         assert rules is not None
         for size in sizes:
-            found.append(play_turns(rules, big_battle(rules, size), turns))
+            found.append(play_turns(rules, begun(rules, size), turns))
     return found

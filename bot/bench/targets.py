@@ -16,15 +16,19 @@ def engine_targets(played: list[Played]) -> list[Figure]:
     for p in played:
         name = f"engine {p.ruleset} {p.units} units: full turn p50"
         near = abs(p.units - TARGET_UNITS) <= 10
-        target = f"<= {TURN_MS:g} ms" if near else ""
-        figures.append(Figure(name, p.p50, "ms", target, p.p50 <= TURN_MS if near else None))
+        if not p.turns:  # the battle ended before a whole turn: nothing to compare
+            figures.append(Figure(f"{name}: no full turn, the battle {p.ended}", 0.0, "ms"))
+        else:
+            target = f"<= {TURN_MS:g} ms" if near else ""
+            figures.append(Figure(name, p.p50, "ms", target, p.p50 <= TURN_MS if near else None))
         largest = f"engine {p.ruleset} {p.units} units: largest single call"
         figures.append(Figure(largest, p.largest, "ms"))
+    timed = [p for p in played if p.turns]  # growth only between battles that played a turn
     figures += [
-        _growth(p, played)
-        for p in played
-        if p is _largest(p.ruleset, played)
-        and len({q.units for q in played if q.ruleset == p.ruleset}) > 1
+        _growth(p, timed)
+        for p in timed
+        if p is _largest(p.ruleset, timed)
+        and len({q.units for q in timed if q.ruleset == p.ruleset}) > 1
     ]
     return figures
 

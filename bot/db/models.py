@@ -240,12 +240,20 @@ class RecordEntry(Base):
     """One call on the rules engine, in order: what ``rules_core.verify`` replays."""
 
     __tablename__ = "record_entry"
-    __table_args__ = (UniqueConstraint("battle_id", "seq"),)
+    __table_args__ = (
+        UniqueConstraint("battle_id", "seq"),
+        # ``/gm undo`` asks for the highest attempt used at a step: one seek down this index.
+        Index("ix_record_entry_battle_step_attempt", "battle_id", "turn", "step", "attempt"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column()
     entry: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Copied from ``entry`` when it is written, so that no query has to open the JSON.
+    turn: Mapped[int] = mapped_column()
+    step: Mapped[str] = mapped_column(String(60))
+    attempt: Mapped[int] = mapped_column()
 
 
 class BattleOrder(Base):

@@ -8,7 +8,7 @@ from datetime import timedelta
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Select, delete, func, select
 
 from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, Readiness, RecordEntry, StageLog
@@ -340,17 +340,19 @@ async def _gm_battle(session: Any, place: Place, user_id: int, status: BattleSta
 async def _fresh_attempt(session: Any, battle_id: int, state: BattleState) -> BattleState:
     """The state with its attempt past every attempt the record used at that step."""
     cursor = state.cursor
-    entry = RecordEntry.entry
-    # The database picks the step's entries out, so no record is carried into Python.
-    used = await session.scalar(
-        select(func.max(entry["attempt"].as_integer())).where(
-            RecordEntry.battle_id == battle_id,
-            entry["turn"].as_integer() == cursor.turn,
-            entry["step"].as_string() == cursor.step,
-        )
-    )
+    used = await session.scalar(used_attempt(battle_id, cursor.turn, cursor.step))
     attempt = cursor.attempt if used is None else used
     return replace(state, cursor=replace(cursor, attempt=attempt + 1), pending=None)
+
+
+def used_attempt(battle_id: int, turn: int, step: str) -> Select[tuple[int | None]]:
+    """The highest attempt the battle's record used at a step: one seek down
+    ``ix_record_entry_battle_step_attempt`` (the entries' JSON is not read)."""
+    return select(func.max(RecordEntry.attempt)).where(
+        RecordEntry.battle_id == battle_id,
+        RecordEntry.turn == turn,
+        RecordEntry.step == step,
+    )
 
 
 def _winner(loaded: Loaded, winner: str | None) -> str | None:

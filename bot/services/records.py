@@ -79,7 +79,16 @@ async def append_entries(session: AsyncSession, battle_id: int, entries: Sequenc
     for entry in entries:
         assert isinstance(entry, engine.Entry)
         seq += 1
-        session.add(RecordEntry(battle_id=battle_id, seq=seq, entry=entry.to_dict()))
+        session.add(
+            RecordEntry(
+                battle_id=battle_id,
+                seq=seq,
+                entry=entry.to_dict(),
+                turn=entry.turn,
+                step=entry.step,
+                attempt=entry.attempt,
+            )
+        )
 
 
 async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -> bytes:

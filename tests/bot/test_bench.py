@@ -8,9 +8,16 @@ from pathlib import Path
 import pytest
 
 from bot.bench.__main__ import main
-from bot.bench.battles import big_battle
+from bot.bench.battles import begun, big_battle, deploy
 from bot.bench.engine import play_turns
 from rules_core import registry
+from rules_core.registry import all_rulesets
+
+
+def registry_ids() -> set[str]:
+    """Every ruleset with a sample battle the benchmark can copy."""
+    found = all_rulesets(include_unlisted=True)
+    return {r.id for r in found if r.rules is not None and r.rules.sample_battle() is not None}
 
 
 @pytest.mark.parametrize(
@@ -29,6 +36,36 @@ def test_big_battle_copies_the_sample_with_unique_ids_and_closes_up(ruleset: str
     assert all(0 <= u.x <= big.battlefield.width for u in big.units)
     gap = _gap(big)
     assert gap < _gap(sample)
+
+
+def test_impetus_is_deployed_by_its_pre_battle_then_copied_and_closed_up() -> None:
+    """Impetus's sample waits in reserve for the pre-battle; the bench battle starts at turn
+    1 with every copy on the table and each side's starting VBU counted for all of them."""
+    rules = registry.get("impetus").rules
+    assert rules is not None
+    deployed = deploy(rules, rules.sample_battle())  # type: ignore[arg-type]
+    assert deployed.cursor.turn == 1
+    assert all(u.location == "table" for u in deployed.units)
+    big = begun(rules, len(deployed.units) * 4)
+    assert big.cursor == deployed.cursor
+    assert len(big.units) == len(deployed.units) * 4
+    assert len({u.id for u in big.units}) == len(big.units)
+    assert all(u.location == "table" for u in big.units)
+    assert all(0 <= u.x <= big.battlefield.width for u in big.units)
+    for side, alone in zip(big.sides, deployed.sides, strict=True):
+        assert side.status["start_vbu"] == 4 * alone.status["start_vbu"]  # type: ignore[operator]
+    assert _gap(big) < _gap(deployed)
+    played = play_turns(rules, big, turns=1)
+    assert len(played.turns) == 1
+
+
+@pytest.mark.parametrize("ruleset", ["hail_caesar", "pike_and_shot"])
+def test_a_ruleset_without_a_set_up_of_its_own_is_begun_as_before(ruleset: str) -> None:
+    from rules_core import engine
+
+    rules = registry.get(ruleset).rules
+    assert rules is not None
+    assert begun(rules, 24) == engine.begin(rules, big_battle(rules, 24))
 
 
 def _gap(state) -> float:  # type: ignore[no-untyped-def]
@@ -53,7 +90,9 @@ def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> 
     assert "| figure | value | target | met |" in printed
     data = json.loads(out.read_text())
     names = [f["name"] for f in data["figures"]]
-    assert any(n.startswith("engine tree_of_battles") for n in names)
+    assert {"pike_and_shot", "impetus"} <= registry_ids()
+    for ruleset in registry_ids():
+        assert any(n.startswith(f"engine {ruleset} ") for n in names), ruleset
     assert any(n.startswith("map 120 units") for n in names)
     assert any(n.startswith("event loop lag while tree_of_battles") for n in names)
     for mode in ("thread", "process"):  # the engine in a thread, and in its worker process
@@ -70,3 +109,21 @@ def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> 
         assert any(start in n for n in names), start
     assert "resident memory" in printed
     assert all(isinstance(f["value"], float) for f in data["figures"])
+
+
+def test_a_battle_ending_before_a_full_turn_is_named_and_left_out_of_growth() -> None:
+    from bot.bench.engine import Played
+    from bot.bench.targets import engine_targets
+
+    played = [
+        Played("pike_and_shot", 16, [80.0], 30.0),
+        Played("pike_and_shot", 128, [1000.0], 400.0),
+        Played("pike_and_shot", 240, [], 1200.0, "ended in turn 1: a draw"),
+    ]
+    figures = {f.name: f for f in engine_targets(played)}
+    ended = "engine pike_and_shot 240 units: full turn p50: no full turn, the battle ended"
+    assert any(name.startswith(ended) for name in figures)
+    assert all(f.met is None for name, f in figures.items() if name.startswith(ended))
+    growth = [f for name, f in figures.items() if "cost per unit" in name]
+    assert [f.name for f in growth] == ["engine pike_and_shot: cost per unit, 128 vs 16 units"]
+    assert growth[0].value == (1000.0 / 128) / (80.0 / 16)

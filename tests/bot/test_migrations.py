@@ -3,6 +3,7 @@ rows written under an older revision carry over."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 from alembic import command
@@ -135,3 +136,50 @@ async def test_existing_orders_carry_over_as_first_of_their_actor(db_url: str) -
             assert [tuple(row) for row in rows] == [("r1", "move"), ("r2", "move")]
     finally:
         await engine.dispose()
+
+
+ENTRIES_BEFORE_COLUMNS = "9d4c2e7a1b58"  # the revision before record entries' step columns
+
+
+async def test_existing_record_entries_get_their_turn_step_and_attempt(db_url: str) -> None:
+    await run_alembic(db_url, lambda cfg: command.upgrade(cfg, ENTRIES_BEFORE_COLUMNS))
+    engine = create_engine(db_url)
+    written = [
+        {"action": "resolve", "turn": 1, "step": "move", "attempt": 0},
+        {"action": "answer", "turn": 2, "step": "charge", "attempt": 3},
+        {"action": "edit", "turn": 2, "step": "charge", "attempt": 4, "reason": "undo: x"},
+    ]
+    try:
+
+        def before(conn: Connection) -> None:
+            campaign = _insert(conn, "campaign", status="open", settings="{}")
+            battle = _insert(conn, "battle", campaign_id=campaign, status="running", state="{}")
+            for seq, entry in enumerate(written):
+                _insert(conn, "record_entry", battle_id=battle, seq=seq, entry=json.dumps(entry))
+
+        async with engine.begin() as conn:
+            await conn.run_sync(before)
+        await engine.dispose()  # the migration below rebuilds the table
+
+        await upgrade_to_head(db_url)
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                text("SELECT turn, step, attempt FROM record_entry ORDER BY seq")
+            )
+            copied = [tuple(row) for row in rows]
+            assert copied == [(1, "move", 0), (2, "charge", 3), (2, "charge", 4)]
+        await engine.dispose()
+
+        await run_alembic(db_url, lambda cfg: command.downgrade(cfg, ENTRIES_BEFORE_COLUMNS))
+        async with engine.connect() as conn:
+            rows = await conn.execute(text("SELECT entry FROM record_entry ORDER BY seq"))
+            kept = [row[0] if isinstance(row[0], dict) else json.loads(row[0]) for row in rows]
+            assert kept == written
+            columns = {c["name"] for c in await conn.run_sync(_columns)}
+            assert not columns & {"turn", "step", "attempt"}
+    finally:
+        await engine.dispose()
+
+
+def _columns(conn: Connection) -> list[dict[str, object]]:
+    return list(inspect(conn).get_columns("record_entry"))  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""Loading a battle reads through an index, so its cost does not grow with the battle table."""
+"""Loading a battle and undoing a step read through indexes, so their cost does not grow with
+the battle table or the battle's history."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from sqlalchemy.dialects import sqlite
 from bot.db.models import Battle, BattleStatus, Deadline, DeadlineStatus
 from bot.db.session import Database
 from bot.services.battle_state import OPEN_BATTLE
+from bot.services.gm import used_attempt
 from tests.databases import on_postgres
 
 # PostgreSQL's planner scans a table of a few rows whatever its indexes; the indexes are the
@@ -45,3 +47,11 @@ async def test_a_battles_pending_deadlines_are_found_through_an_index(db: Databa
     found = await plan(db, query)
     assert "ix_deadline_battle_id_status" in found
     assert BattleStatus.FINISHED not in OPEN_BATTLE
+
+
+async def test_undo_finds_the_attempts_used_at_a_step_through_an_index(db: Database) -> None:
+    """``/gm undo`` reads one index entry, not the JSON of each of the battle's entries."""
+    found = await plan(db, used_attempt(7, 3, "charge"))
+    assert "ix_record_entry_battle_step_attempt" in found
+    assert "COVERING INDEX" in found  # the table's rows (and their JSON) are not read
+    assert "SCAN" not in found

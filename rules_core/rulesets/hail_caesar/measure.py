@@ -143,8 +143,10 @@ def too_close(
     state: BattleState, unit: Unit, end: Footprint, keep_off: float, spare: tuple[str, ...] = ()
 ) -> str:
     """The first enemy a move would end within ``keep_off`` inches of, or "" if none."""
-    for enemy in state.enemies_of(unit.side, on_table=True):
-        if enemy.id in spare:
+    # Only units whose boxes come within ``keep_off`` of the pose's box can be too close (a
+    # box test over the state's kept table, in its order: the same first enemy as a scan).
+    for enemy in near(state.units_on_table, end.bounds, keep_off):
+        if enemy.side == unit.side or enemy.id in spare:
             continue
         there = Footprint.of(enemy)
         if boxes_apart(end, there, keep_off):

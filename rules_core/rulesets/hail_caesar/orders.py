@@ -65,17 +65,13 @@ Params = Mapping[str, Json]
 
 def preview(state: BattleState, order: Order, params: Params) -> Verdict:
     """Dispatch to the check for the order's kind."""
-    checks: dict[str, Callable[[BattleState, Order, Params], Verdict]] = {
-        "move": _move,
-        "charge": _charge,
-        "form": _form,
-        "retire": _retire,
-        "command": _command,
-        "general_advance": _general_advance,
-        "shoot": _shoot,
-    }
-    check = checks.get(order.kind)
+    check = _CHECKS.get(order.kind)
     return Preview(order, "holds") if check is None else check(state, order, params)
+
+
+def checked(kind: str) -> bool:
+    """Whether orders of this kind have a check of their own (the others simply hold)."""
+    return kind in _CHECKS
 
 
 # -- who may move, and how ------------------------------------------------------------------
@@ -396,3 +392,14 @@ def _closer(state: BattleState, unit: Unit, target: Unit, apart: float) -> str:
         if there < apart - 0.5 and measure.sight(state, unit, enemy).clear:
             return enemy.name
     return ""
+
+
+_CHECKS: dict[str, Callable[[BattleState, Order, Params], Verdict]] = {
+    "move": _move,
+    "charge": _charge,
+    "form": _form,
+    "retire": _retire,
+    "command": _command,
+    "general_advance": _general_advance,
+    "shoot": _shoot,
+}

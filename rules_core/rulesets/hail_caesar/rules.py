@@ -208,6 +208,8 @@ class HailCaesarRules(Rules):
         if order.kind == "place":
             zone = self.deployment_zone(state, state.unit(order.actor).side)
             return orders.place(state, order, zone)
+        if not orders.checked(order.kind):  # a hold: no need to work out the parameters
+            return orders.preview(state, order, {})
         return orders.preview(state, order, self.parameter_values(state.parameters))
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:

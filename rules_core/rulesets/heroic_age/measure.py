@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from rules_core import paths
 from rules_core.codec import Json
 from rules_core.geometry import (
+    TOUCH,
     Footprint,
     around,
     edge_distance,
@@ -97,8 +98,12 @@ def move_along(
         # Only enemies whose boxes come within the stop distance of the path's box can be.
         path = around([swept.start, swept.pose(reached)])
         enemies = [Footprint.of(e) for e in near(state.enemies_of(unit.side), path, stop)]
+        # Every pose drawn back lies on the path (a translation): only friends whose boxes
+        # meet the path's box can overlap one of them (TOUCH: slack beyond float noise).
         friends = [
-            Footprint.of(f) for f in state.units_of(unit.side, on_table=True) if f.id != unit.id
+            Footprint.of(f)
+            for f in near(state.units_on_table, path, TOUCH)
+            if f.side == unit.side and f.id != unit.id
         ]
         step = 0.25
         while reached > 0:

@@ -55,6 +55,18 @@ def targets(state: BattleState, shooter: Unit) -> list[Unit]:
     return sorted(found, key=lambda e: u.gap(state, shooter, e))
 
 
+def has_choice(state: BattleState, shooter: Unit) -> bool:
+    """Whether it may shoot at more than one enemy (``len(targets(...)) > 1``, counted only
+    as far as the second)."""
+    found = 0
+    for enemy in state.enemies_of(shooter.side):
+        if problem(state, shooter, enemy) is None:
+            found += 1
+            if found > 1:
+                return True
+    return False
+
+
 def resolve(ctx: Context) -> None:
     """Every eligible unit shoots (at its ordered target, else the nearest); all at once."""
     ordered = {o.actor: str(o.params["target"]) for o in checked_orders(ctx, ("shoot",))}

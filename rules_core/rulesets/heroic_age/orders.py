@@ -155,7 +155,7 @@ def has_business(state: BattleState, side: str, step: str, params: Mapping[str, 
     if step == "movement":
         return any(not u.engaged_with(state, x) and not RETIRING.of(x) for x in mine)
     if step == "missiles":
-        return any(len(missiles.targets(state, x)) > 1 for x in mine if missiles.shoots(x))
+        return any(missiles.has_choice(state, x) for x in mine if missiles.shoots(x))
     reach = param_number(params, "charge_reach")
     enemies = state.enemies_of(side)
     return any(

@@ -128,7 +128,9 @@ def blockers(state: BattleState, unit: Unit, poses: list[Footprint], spare: set[
         for u in near(state.units_on_table, around(poses))
         if u.id != unit.id and u.id not in spare
     ]
-    found = set(interpenetrated(poses, others))
+    found = set(interpenetrated(poses, others)) if others else set()
+    if not found:  # most poses pass through nobody: no need to scan the table
+        return []
     return [u for u in state.units_on_table if u.id in found]
 
 
