@@ -17,7 +17,7 @@ import asyncio
 import os
 import time
 
-from bot.bench.battles import big_battle
+from bot.bench.battles import begun
 from bot.bench.report import Figure, load, table
 from bot.engine_worker import dumps, loads
 from bot.services import resolving
@@ -37,7 +37,8 @@ IDLE_S = 5.0  # how long the ticker runs with nothing resolving (the machine's o
 async def _resolve_turns(rules: Rules, state: BattleState, calls: int) -> int:
     """Play ``calls`` engine calls off the loop, as the bot does; how many were made. The
     scripted players' choices are made off the loop too (players are not the bot's work)."""
-    state = await off_loop(engine.begin, rules, state)
+    if state.cursor.turn < 1:
+        state = await off_loop(engine.begin, rules, state)
     made = 0
     for _ in range(calls):
         if state.outcome is not None:
@@ -153,7 +154,7 @@ def figures(
     for ruleset in rulesets:
         rules = registry.get(ruleset).rules
         assert rules is not None
-        battles[ruleset] = (rules, big_battle(rules, units))
+        battles[ruleset] = (rules, begun(rules, units))  # Impetus deployed, not its set-up
     for mode in modes:
         resolving.configure(mode)  # one worker for every ruleset, stopped after them
         try:
