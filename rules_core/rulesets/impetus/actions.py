@@ -231,6 +231,8 @@ def charge(ctx: Context) -> None:
     """Each ordered unit charges: the target reacts, the charger moves into contact, and the
     melee is fought at once. Then frenzy: an impetuous unit of the command that could charge
     an enemy and was not ordered to takes a frenzy DT; failing it, it charges the nearest."""
+    for order in checked_orders(ctx, ("group_charge",)):
+        group_charge(ctx, order)
     for order in checked_orders(ctx, ("charge",)):
         unit = _alive(ctx, order.actor)
         target = _alive(ctx, str(order.params["target"]))
@@ -255,6 +257,24 @@ def charge(ctx: Context) -> None:
             continue
         nearest = min(foes, key=lambda f: math.dist((fresh.x, fresh.y), (f.x, f.y)))
         charge_one(ctx, fresh, nearest)
+
+
+def group_charge(ctx: Context, order: Order) -> None:
+    """A group charges: whom each member charges is fixed as the order is carried out
+    (``orders.group_charge_targets``); each charge then goes as a unit's, one after another.
+    A member that can charge no one stays, and is named: the group's charge is fragmented."""
+    unit, target = _alive(ctx, order.actor), _alive(ctx, str(order.params["target"]))
+    if unit is None or target is None:
+        return
+    for member, foe in unit_orders.group_charge_targets(ctx.state, unit, target, ctx.params):
+        if foe is None:
+            ctx.emit(OrderRejected(member.id, "group_charge",
+                                   f"{member.name} can charge no enemy: the group's charge "
+                                   "is fragmented"))  # fmt: skip
+            continue
+        moved, hit = _alive(ctx, member.id), _alive(ctx, foe.id)
+        if moved is not None and hit is not None and not CHARGED.of(moved):
+            charge_one(ctx, moved, hit)
 
 
 def fragmented(ctx: Context, unit: Unit) -> str | None:

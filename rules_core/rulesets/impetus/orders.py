@@ -53,6 +53,7 @@ UNIT_ORDER_KINDS = (
     ),
     OrderKind("shoot", "Shoot", params=(Param("target", "unit"),)),
     OrderKind("charge", "Charge", params=(Param("target", "unit"),)),
+    OrderKind("group_charge", "Group charge", params=(Param("target", "unit"),)),
     OrderKind("hold", "Hold"),
 )  # fmt: skip
 
@@ -319,6 +320,8 @@ def _problem(state: BattleState, unit: Unit, order: Order,
         return move_problem(state, unit, order, params)
     if order.kind == "group_move":
         return group_move_problem(state, unit, order, params)
+    if order.kind == "group_charge":
+        return group_charge_problem(state, unit, order, params)
     if order.kind in ("shoot", "charge"):
         target = next((u for u in state.units_on_table if u.id == order.params.get("target")),
                       None)  # fmt: skip
@@ -332,6 +335,51 @@ def _problem(state: BattleState, unit: Unit, order: Order,
             return shoot_problem(state, unit, target)
         return charge_problem(state, unit, target, params)
     return None
+
+
+def group_charge_targets(state: BattleState, unit: Unit, target: Unit,
+                         params: Mapping[str, Json]) -> list[tuple[Unit, Unit | None]]:  # fmt: skip
+    """Who charges whom when ``unit``'s group charges ``target``: the ordered unit its
+    target; every other member the nearest enemy it may charge (the one in front of it);
+    None for a member that can charge no one (the group's charge is fragmented)."""
+    group = groups.group_of(state, unit, params)
+    if group is None:
+        return []
+    foes = [f for f in state.units_on_table if f.side != unit.side]
+    chosen: list[tuple[Unit, Unit | None]] = []
+    for member in groups.members(state, group):
+        if member.id == unit.id:
+            chosen.append((member, target))
+            continue
+        able = [] if in_melee(member) else [
+            f for f in foes if charge_problem(state, member, f, params) is None
+        ]  # fmt: skip
+        near = min(able, key=lambda f: math.dist((member.x, member.y), (f.x, f.y)),
+                   default=None)  # fmt: skip
+        chosen.append((member, near))
+    return chosen
+
+
+def group_charge_problem(state: BattleState, unit: Unit, order: Order,
+                         params: Mapping[str, Json]) -> str | None:  # fmt: skip
+    """A group charge needs a group, its members out of melee and not rallied, and the
+    ordered unit able to charge the target (the others charge what they can reach)."""
+    target = next((u for u in state.units_on_table if u.id == order.params.get("target")),
+                  None)  # fmt: skip
+    if target is None or target.side == unit.side:
+        return "the target must be an enemy unit on the table"
+    group = groups.group_of(state, unit, params)
+    if group is None:
+        return (
+            f"{unit.name} is not formed in a group (units of its command that can group, "
+            "touching side by side or front to rear, facing the same way)"
+        )
+    for member in groups.members(state, group):
+        if in_melee(member):
+            return f"{member.name} of the group is in melee"
+        if RALLIED.of(member):
+            return f"{member.name} of the group rallied in this activation"
+    return charge_problem(state, unit, target, params)
 
 
 def shoot_problem(state: BattleState, unit: Unit, target: Unit) -> str | None:
@@ -373,6 +421,16 @@ def _words_for(state: BattleState, unit: Unit, order: Order) -> str:
         side = order.params.get("side")
         bits = [kind, f"{length:g}H" if isinstance(length, int | float) else "", str(side or "")]
         return f"{unit.name}: {' '.join(b for b in bits if b)}"
+    if order.kind == "group_charge":
+        target = state.unit(str(order.params["target"]))
+        group = groups.group_of(state, unit)
+        who = groups.describe(state, group) if group is not None else unit.name
+        pairs = group_charge_targets(state, unit, target, {})
+        each = "; ".join(
+            f"{m.name} charges {t.name}" if t is not None else f"{m.name} cannot charge"
+            for m, t in pairs
+        )
+        return f"group {who} charges: {each}"
     if order.kind in ("shoot", "charge"):
         target = state.unit(str(order.params["target"]))
         return f"{unit.name} {order.kind}s {target.name}"

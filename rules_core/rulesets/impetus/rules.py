@@ -109,7 +109,7 @@ SEQUENCE = SequenceOfPlay(
         Step("move", "Movement", Actors.ACTIVE, "move", "shoot", ("move", "group_move", "hold")),
         Step("shoot", "Shooting", Actors.ACTIVE, "shoot", "charge", ("shoot", "hold")),
         Step("charge", "Charges and melee", Actors.ACTIVE, "charge", "next_initiative",
-             ("charge", "hold")),
+             ("charge", "group_charge", "hold")),
         Step("next_initiative", "Initiative for the next activation", Actors.NOBODY,
              "next_initiative", "end_turn"),
         Step("end_turn", "End of turn", Actors.NOBODY, "end_turn"),

@@ -18,7 +18,7 @@ from rules_core.geometry import Footprint
 from rules_core.orders import Illegal, Order, Preview
 from rules_core.rulesets.impetus import actions, discipline, groups, shooting
 from rules_core.rulesets.impetus import orders as unit_orders
-from rules_core.rulesets.impetus.status import DISORDERED, FORMED_GROUPS, GROUP_NO, MOVES
+from rules_core.rulesets.impetus.status import CHARGED, DISORDERED, FORMED_GROUPS, GROUP_NO, MOVES
 from rules_core.state import BattleState
 from rules_core.steps import Cursor, Subject
 from tests.rules_core.rulesets.impetus.combat_helpers import (
@@ -402,3 +402,61 @@ def test_backwards_is_a_group_move_for_light_horse_only_and_ground_disorders_eac
     assert back.y == other.y == 6 and back.facing == other.facing == 0  # still facing ahead
     # backwards does not disorder mounted; the rough ground behind one of them does (+D)
     assert not DISORDERED.of(back) and DISORDERED.of(other)
+
+
+# -- group charges --------------------------------------------------------------------------------
+
+
+def _charging(state: BattleState) -> BattleState:
+    cursor = Cursor(1, "main", "charge", ("romans", "gauls"),
+                    subjects=(Subject("romans_caesar", "romans"),))  # fmt: skip
+    return replace(state, cursor=cursor)
+
+
+def test_a_group_charges_as_one_each_member_at_its_enemy() -> None:
+    # the legions in a line; two warbands ahead, each in front of one legion
+    state = _charging(detach(at("charge", romans1=(10, 5, 0), romans2=(12, 5, 0),
+                                gauls1=(10, 7.5, 180), gauls2=(12, 7.5, 180))))  # fmt: skip
+    order = Order("romans1", "group_charge", {"target": "gauls1"})
+    pairs = unit_orders.group_charge_targets(state, state.unit("romans1"),
+                                             state.unit("gauls1"), PARAMS)  # fmt: skip
+    assert [(m.id, t.id if t else None) for m, t in pairs] == [
+        ("romans1", "gauls1"),
+        ("romans2", "gauls2"),  # Legio IX the warband in front of it
+    ]
+    verdict = RULES.judge(state, order)
+    assert isinstance(verdict, Preview), verdict
+    assert "group G1 line: Legio X, Legio IX charges:" in verdict.summary
+    ctx = context(state, faces=[3] * 60, orders=[order])
+    actions.charge(ctx)
+    moved = {e.unit for e in ctx.events if isinstance(e, UnitMoved)}
+    assert {"romans1", "romans2"} <= moved
+    assert CHARGED.of(ctx.state.unit("romans1")) and CHARGED.of(ctx.state.unit("romans2"))
+
+
+def test_a_member_that_can_reach_no_enemy_stays_and_the_charge_is_fragmented() -> None:
+    # one warband ahead of Legio X only, far beyond Legio IX's 45 degrees ahead
+    state = _charging(detach(at("charge", romans1=(10, 5, 0), romans2=(12, 5, 0),
+                                gauls1=(9, 7.5, 180))))  # fmt: skip
+    pairs = unit_orders.group_charge_targets(state, state.unit("romans1"),
+                                             state.unit("gauls1"), PARAMS)  # fmt: skip
+    assert [(m.id, t.id if t else None) for m, t in pairs] == [
+        ("romans1", "gauls1"),
+        ("romans2", None),
+    ]
+    verdict = RULES.judge(state, Order("romans1", "group_charge", {"target": "gauls1"}))
+    assert isinstance(verdict, Preview) and "Legio IX cannot charge" in verdict.summary
+    ctx = context(state, faces=[3] * 60,
+                  orders=[Order("romans1", "group_charge", {"target": "gauls1"})])  # fmt: skip
+    actions.charge(ctx)
+    refused = [e for e in ctx.events if isinstance(e, OrderRejected)]
+    assert [e.reason for e in refused] == [
+        "Legio IX can charge no enemy: the group's charge is fragmented"
+    ]
+    assert CHARGED.of(ctx.state.unit("romans1")) and not CHARGED.of(ctx.state.unit("romans2"))
+
+
+def test_a_group_charge_is_refused_to_a_unit_alone() -> None:
+    state = _charging(detach(at("charge", romans1=(10, 5, 0), gauls1=(10, 7.5, 180))))
+    reason = _reason(state, Order("romans1", "group_charge", {"target": "gauls1"}))
+    assert "is not formed in a group" in reason
