@@ -44,23 +44,23 @@ async def _resolve_turns(rules: Rules, state: BattleState, calls: int) -> int:
         if state.outcome is not None:
             break
         if state.pending is not None:
-            given = await off_loop(_answer, rules, state)
+            given = await off_loop(demo_answer, rules, state)
             state = (await off_loop(engine.answer, rules, SEED, state, given)).state
         else:
-            orders = await off_loop(_orders, rules, state)
+            orders = await off_loop(demo_orders, rules, state)
             state = (await off_loop(engine.run, rules, SEED, state, orders)).state
         made += 1
     return made
 
 
-def _answer(rules: Rules, state: BattleState) -> Answer:
+def demo_answer(rules: Rules, state: BattleState) -> Answer:
     """The demo's answer to the open question."""
     assert state.pending is not None
     decision = state.pending.decision
     return Answer(decision.id, rules.demo_answer(state), decision.who)
 
 
-def _orders(rules: Rules, state: BattleState) -> list[Order]:
+def demo_orders(rules: Rules, state: BattleState) -> list[Order]:
     """The demo's orders for every side the step waits for."""
     sides = engine.waiting(rules, state).sides
     return [o for side in sides for o in rules.demo_orders(state, side)]
@@ -127,7 +127,7 @@ def _crossing_ms(rules: Rules, state: BattleState, runs: int = 20) -> tuple[floa
     """The CPU time the loop spends pickling one engine call on a state and unpickling its
     result (``ENGINE=process``), p50 and largest: the call's arguments out, a resolution
     back (its pickling, the worker's, counted too)."""
-    orders = _orders(rules, state)
+    orders = demo_orders(rules, state)
     result = engine.run(rules, SEED, state, orders)
     spent = []
     for _ in range(runs):  # CPU time: what the loop's thread itself spends, not the machine

@@ -16,14 +16,13 @@ from pathlib import Path
 import pytest
 
 from bot.bench.battles import big_battle
+from bot.bench.loop_lag import demo_answer, demo_orders
 from bot.db.models import Battle, BattleStatus, StageLog
 from bot.engine_worker import dumps, loads, worker_pid
 from bot.services import Services, resolving
 from bot.services.campaigns import Place
 from rules_core import engine, registry, resume
-from rules_core.decisions import Answer
 from rules_core.engine import Resolution
-from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 from tests.bot.battle_setup import deployed_battle
@@ -73,17 +72,6 @@ def held_until(path: str) -> None:
 def killed() -> None:
     """The worker dies in the middle of a call, as an out-of-memory kill would take it."""
     os.kill(os.getpid(), signal.SIGKILL)
-
-
-def demo_answer(rules: Rules, state: BattleState) -> Answer:
-    assert state.pending is not None
-    decision = state.pending.decision
-    return Answer(decision.id, rules.demo_answer(state), decision.who)
-
-
-def demo_orders(rules: Rules, state: BattleState) -> list[Order]:
-    sides = engine.waiting(rules, state).sides
-    return [o for side in sides for o in rules.demo_orders(state, side)]
 
 
 async def play(rules: Rules, state: BattleState, calls: int) -> list[Resolution]:

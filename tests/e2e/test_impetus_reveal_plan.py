@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import end_and_verify, posts, start
-from tests.e2e.test_impetus_turn import BATTLE, play_stage, set_up, view
+from tests.e2e.test_impetus_turn import BATTLE, later_movement, play_stage, set_up, view
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 PLAN = "Hold the centre, strike on the left."  # the scripted players' plan (prebattle.demo)
@@ -38,39 +38,24 @@ async def test_a_plan_revealed_by_an_order_planned_ahead(aide: Harness, fixed_se
         state = (await view(h, where)).state
         if state.cursor.turn >= 2:
             break
-        subject = state.cursor.subject
-        if (
-            not planned_for
-            and state.pending is None
-            and state.cursor.step == "move"
-            and subject is not None
-            and subject.side == "a"
-        ):
-            later = [
-                g for g in state.groups
-                if g.side == "a" and g.kind == "command" and g.id != subject.id
-                and not g.status.get("activated")
-            ]  # fmt: skip
-            if later:
-                steps = await h.autocomplete(h.alice, "order give", "step", channel=where,
-                                             step="")  # fmt: skip
-                wanted = f"Movement — {later[0].name}"
-                (found,) = [c for c in steps if c["name"] == wanted]
-                kinds = await h.autocomplete(h.alice, "order give", "kind", channel=where,
-                                             kind="reveal")  # fmt: skip
-                assert "reveal_plan" in [c["value"] for c in kinds], kinds
-                given = await h.slash(h.alice, "order give", channel=where, kind="reveal_plan",
-                                      unit="Rome", text="the legions turn",
-                                      step=found["value"])  # fmt: skip
-                assert given.ephemeral and given.content.startswith(
-                    f"🗓️ Planned for **{wanted}** — **Rome**"
-                ), given.content
-                assert PLAN not in given.content  # the preview does not show the plan
-                planned_for = later[0].id
-                # Sealed: Gaul sees no trace of the plan or the order anywhere.
-                assert not any(PLAN in m.text for m in posts(h, where))
-                theirs = await h.slash(h.bob, "battle status", channel=where)
-                assert PLAN not in theirs.text and "reveal" not in theirs.text.lower()
+        later = None if planned_for else await later_movement(h, where, state)
+        if later is not None:
+            command, wanted, step = later
+            kinds = await h.autocomplete(h.alice, "order give", "kind", channel=where,
+                                         kind="reveal")  # fmt: skip
+            assert "reveal_plan" in [c["value"] for c in kinds], kinds
+            given = await h.slash(h.alice, "order give", channel=where, kind="reveal_plan",
+                                  unit="Rome", text="the legions turn",
+                                  step=step)  # fmt: skip
+            assert given.ephemeral and given.content.startswith(
+                f"🗓️ Planned for **{wanted}** — **Rome**"
+            ), given.content
+            assert PLAN not in given.content  # the preview does not show the plan
+            planned_for = command.id
+            # Sealed: Gaul sees no trace of the plan or the order anywhere.
+            assert not any(PLAN in m.text for m in posts(h, where))
+            theirs = await h.slash(h.bob, "battle status", channel=where)
+            assert PLAN not in theirs.text and "reveal" not in theirs.text.lower()
         before = len(log)
         log += await play_stage(h, where, users, planned_for)
         if revealed_at < 0 and any(PLAN in line for line in log[before:]):

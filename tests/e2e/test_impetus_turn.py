@@ -18,6 +18,7 @@ from bot.services.campaigns import Place
 from rules_core import registry
 from rules_core.orders import Order
 from rules_core.plugin import Rules
+from rules_core.state import BattleState, Group
 from tests.e2e.fake_discord.world import FakeChannel, FakeUser
 from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import end_and_verify, full_log, posts, question, reports, start
@@ -101,6 +102,31 @@ async def play_stage(
     return [line for m in posted[before:] for line in full_log(m)]
 
 
+async def later_movement(
+    h: Harness, where: FakeChannel, state: BattleState
+) -> tuple[Group, str, str] | None:
+    """In a Roman command's Movement step with no question open, a Roman command that has not
+    activated yet, the name of its Movement step and the value ``/order give step:`` offers for
+    it (checked against the autocomplete); None at other times."""
+    subject = state.cursor.subject
+    if state.pending is not None or state.cursor.step != "move" or subject is None:
+        return None
+    if subject.side != "a":
+        return None
+    later = [
+        g for g in state.groups
+        if g.side == "a" and g.kind == "command" and g.id != subject.id
+        and not g.status.get("activated")
+    ]  # fmt: skip
+    if not later:
+        return None
+    steps = await h.autocomplete(h.alice, "order give", "step", channel=where, step="")
+    wanted = f"Movement — {later[0].name}"
+    found = [c for c in steps if c["name"] == wanted]
+    assert found, [c["name"] for c in steps]
+    return later[0], wanted, found[0]["value"]
+
+
 async def test_the_pre_battle_and_a_turn_of_impetus_through_discord(
     aide: Harness, fixed_seed: bytes
 ) -> None:
@@ -145,35 +171,19 @@ async def test_the_pre_battle_and_a_turn_of_impetus_through_discord(
             intruder = await h.click(h.bob, asked, label="the command nearest the enemy")
             assert intruder.ephemeral and "not yours to answer" in intruder.content
             asked_rome = True
-        subject = state.cursor.subject
-        if (
-            not planned
-            and pending is None
-            and state.cursor.step == "move"
-            and subject is not None
-            and subject.side == "a"
-        ):
-            # Plan ahead: a move for the Roman command that has not yet activated.
-            later = [
-                g for g in state.groups
-                if g.side == "a" and g.kind == "command" and g.id != subject.id
-                and not g.status.get("activated")
-            ]  # fmt: skip
-            if later:
-                steps = await h.autocomplete(h.alice, "order give", "step", channel=where,
-                                             step="")  # fmt: skip
-                wanted = f"Movement — {later[0].name}"
-                found = [c for c in steps if c["name"] == wanted]
-                assert found, [c["name"] for c in steps]
-                mover = next(u for u in state.units_on_table if u.group == later[0].id)
-                given = await h.slash(h.alice, "order give", channel=where, kind="move",
-                                      unit=mover.name, option="forward", number=1,
-                                      step=found[0]["value"])  # fmt: skip
-                assert given.ephemeral and given.content.startswith(
-                    f"🗓️ Planned for **{wanted}** — **{mover.name}**"
-                ), given.content
-                planned_unit, planned_for = mover.name, later[0].id
-                planned = True
+        # Plan ahead: a move for the Roman command that has not yet activated.
+        later = None if planned else await later_movement(h, where, state)
+        if later is not None:
+            command, wanted, step = later
+            mover = next(u for u in state.units_on_table if u.group == command.id)
+            given = await h.slash(h.alice, "order give", channel=where, kind="move",
+                                  unit=mover.name, option="forward", number=1,
+                                  step=step)  # fmt: skip
+            assert given.ephemeral and given.content.startswith(
+                f"🗓️ Planned for **{wanted}** — **{mover.name}**"
+            ), given.content
+            planned_unit, planned_for = mover.name, command.id
+            planned = True
         log += await play_stage(h, where, users, planned_for)
     else:
         pytest.fail("turn 1 did not end")

@@ -99,6 +99,19 @@ def _offer_moved(ctx: Context, unit_id: str) -> None:
             reactions.offer(ctx, "moved", fresh, mover)
 
 
+def _still_legal(ctx: Context, unit_id: str, order: Order) -> Unit | None:
+    """The ordered unit, if it is still on the table and the order still legal where it now
+    stands (a refusal is logged with its reason); None otherwise."""
+    unit = _alive(ctx, unit_id)
+    if unit is None:
+        return None
+    verdict = ctx.rules.judge(ctx.state, order)
+    if isinstance(verdict, Illegal):
+        ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
+        return None
+    return unit
+
+
 def group_moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -> list[str]:
     """A group's moves ordered through one member, in the order given: each checked when it
     is made (``orders.group_move_problem``); a further move takes one DT for the group
@@ -106,12 +119,8 @@ def group_moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -
     and the group moves no more. Returns the ids of the members that moved."""
     moved: list[str] = []
     for order in moves:
-        unit = _alive(ctx, unit_id)
+        unit = _still_legal(ctx, unit_id, order)
         if unit is None:
-            break
-        verdict = ctx.rules.judge(ctx.state, order)
-        if isinstance(verdict, Illegal):
-            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
             break
         group = groups.group_of(ctx.state, unit, ctx.params)
         assert group is not None  # the verdict checked it
@@ -154,12 +163,8 @@ def _command(ctx: Context) -> list[Unit]:
 def _moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -> None:
     """One unit's moves of this activation, in the order given."""
     for order in moves:
-        unit = _alive(ctx, unit_id)
+        unit = _still_legal(ctx, unit_id, order)
         if unit is None:
-            break
-        verdict = ctx.rules.judge(ctx.state, order)
-        if isinstance(verdict, Illegal):
-            ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
             break
         done = MOVES.of(unit)
         if done >= 1:
