@@ -125,6 +125,10 @@ class UnitGroup:
 
 
 _KEPT: list[tuple[tuple[Unit, ...], str, tuple[UnitGroup, ...]]] = []
+# Groups by what forms them (where each unit stands and faces, whether it is on the table or
+# routed): a status change (a DT, a mark) makes a new units tuple but not new groups.
+_FORMED: dict[tuple[object, ...], tuple[UnitGroup, ...]] = {}
+_FORMED_MAX = 64
 
 
 def _key(params: Params | None) -> str:
@@ -137,9 +141,17 @@ def groups_of(state: BattleState, params: Params | None = None) -> tuple[UnitGro
     for units, kept_key, found in _KEPT:
         if units is state.units and kept_key == key:
             return found
-    found = _form(state, params)
-    _KEPT[:] = [(state.units, key, found)]
-    return found
+    standing = ((u.id, u.x, u.y, u.facing, u.side, u.group, u.location, ROUTED.of(u))
+                for u in state.units)  # fmt: skip
+    where: tuple[object, ...] = (key, *standing)
+    formed = _FORMED.get(where)
+    if formed is None:
+        formed = _form(state, params)
+        if len(_FORMED) >= _FORMED_MAX:
+            _FORMED.clear()
+        _FORMED[where] = formed
+    _KEPT[:] = [(state.units, key, formed)]
+    return formed
 
 
 def _form(state: BattleState, params: Params | None) -> tuple[UnitGroup, ...]:
