@@ -62,6 +62,7 @@ DRAW = "draw"
 MAX_NEW_MELEES = 3  # pursuits into new melees in one charge (a guard; the table rarely allows 2)
 ROUGH = {"rough": "broken", "wood": "difficult", "dense_wood": "difficult", "marsh": "difficult"}
 DEFENDED = ("village", "fortification")  # "Defending ... Village, Fortification"
+WATER = ("river", "stream")  # "Defending River Bank": against an enemy in the water
 DISCIPLINE_LEVELS = {"A": 3, "B": 2, "C": 1}
 NEAR = 0.05  # H: units this close count as in contact for support and flanks
 STEP = 0.05  # H: the step retreats and pushes are checked at
@@ -105,6 +106,20 @@ def _inside(state: BattleState, unit: Unit, kinds: tuple[str, ...]) -> bool:
 
     here = ShapelyPoint(unit.x, unit.y)
     return any(f.kind in kinds and feature_shape(f).intersects(here) for f in state.terrain)
+
+
+def _in_water(state: BattleState, unit: Unit) -> bool:
+    """Whether the unit's centre stands in a river or stream (its line with the battle's
+    ``river_width``, as the pre-battle lays it)."""
+    from shapely.geometry import Point as ShapelyPoint
+
+    from rules_core.rulesets.impetus.prebattle import params_of
+    from rules_core.terrain import feature_shape
+
+    width = params_of(state)["river_width"]
+    half = float(width) / 2 if isinstance(width, int | float) else 1.0
+    here = ShapelyPoint(unit.x, unit.y)
+    return any(f.kind in WATER and feature_shape(f).distance(here) <= half for f in state.terrain)
 
 
 def _entirely_difficult(state: BattleState, unit: Unit) -> bool:
@@ -366,7 +381,9 @@ def cohesion_modifiers(state: BattleState, unit: Unit, enemy: Unit) -> list[Modi
     higher = _inside(state, unit, ("hill", "gentle_hill")) and not _inside(
         state, enemy, ("hill", "gentle_hill")
     )
-    if defended or higher:
+    # a river bank: the enemy stands in the water (crossing it) and the unit on the bank
+    bank = _in_water(state, enemy) and not _in_water(state, unit)
+    if defended or higher or bank:
         add("defending")
     return mods
 

@@ -3,6 +3,8 @@ pilum, support, both cohesion tests, the result, retreat and pursuit, drawn mele
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules_core.dice import Modifier
 from rules_core.rulesets.impetus import melee
 from rules_core.rulesets.impetus.status import (
@@ -12,7 +14,7 @@ from rules_core.rulesets.impetus.status import (
     MELEE_WITH,
 )
 from rules_core.shared_status import LOSSES
-from rules_core.state import BattleState
+from rules_core.state import BattleState, TerrainFeature
 from tests.rules_core.rulesets.impetus.combat_helpers import (
     add,
     at,
@@ -158,6 +160,22 @@ def test_cohesion_modifiers_in_melee() -> None:
         "Infantry with Closed Ranks": 1,
         "Defending River Bank, Village, Fortification or higher on hill": 1,
     }
+
+
+def test_a_unit_on_the_bank_defends_it_against_an_enemy_in_the_river() -> None:
+    # the river's line runs across at y = 6.5 (2H wide by default): the warband at y = 6 is
+    # in the water, Legio IX at y = 5 on the bank
+    state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180)))
+    river = TerrainFeature("r", "river", ((0.0, 6.5), (30.0, 6.5)))
+    state = replace(state, terrain=(*state.terrain, river))
+    row = "Defending River Bank, Village, Fortification or higher on hill"
+    mine = _reasons(melee.cohesion_modifiers(state, state.unit("romans2"), state.unit("gauls2")))
+    theirs = _reasons(melee.cohesion_modifiers(state, state.unit("gauls2"), state.unit("romans2")))
+    assert mine.get(row) == 1 and row not in theirs
+    dry = replace(state, terrain=(*state.terrain[:-1],))
+    assert row not in _reasons(
+        melee.cohesion_modifiers(dry, dry.unit("romans2"), dry.unit("gauls2"))
+    )
 
 
 def test_a_melee_won_by_the_defender_retreat_and_pursuit() -> None:
