@@ -27,7 +27,7 @@ from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, ShotFired, TestResolved
-from rules_core.geometry import Footprint, contact_edge, quarter, range_from_front
+from rules_core.geometry import Footprint, contact_edge, near, quarter, range_from_front
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import cohesion as co
@@ -307,7 +307,13 @@ def firing_problem(state: BattleState, shooter: Unit, target: Unit) -> str | Non
 
 def targets(state: BattleState, shooter: Unit) -> list[Unit]:
     """The enemies it may fire at, nearest first (the computed default is the first)."""
-    found = [e for e in state.enemies_of(shooter.side, on_table=True)]
+    reach = shooting_range(shooter)
+    if reach <= 0 or not shooter.on_table:
+        return []
+    # only enemies whose boxes come within range of the shooter's box can be in range (the
+    # range is measured from its front edge, never shorter than box to box)
+    nearby = {id(u) for u in near(state.units, Footprint.of(shooter).bounds, reach)}
+    found = [e for e in state.enemies_of(shooter.side, on_table=True) if id(e) in nearby]
     ok = [e for e in found if firing_problem(state, shooter, e) is None]
     return sorted(ok, key=lambda e: gap(shooter, e))
 
