@@ -33,6 +33,17 @@ class Dealt(random.Random):
         return self.faces.pop(0)
 
 
+class DealtThenThrees(Dealt):
+    """Deals the given faces in order, then 3s (an AvD its second face): for scripted
+    situations that care about the first few dice only."""
+
+    def randint(self, a: int, b: int) -> int:
+        return super().randint(a, b) if self.faces else 3
+
+    def choice(self, seq: Sequence[int]) -> int:  # type: ignore[override]
+        return super().choice(seq) if self.faces else seq[1]
+
+
 class Exhausted(Exception):
     """The resolver asked for a die beyond the faces dealt: these are its possible faces."""
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -15,22 +13,9 @@ from rules_core.rulesets.heroic_age.rules import HeroicAgeRules
 from rules_core.rulesets.heroic_age.sample import sample_battle
 from rules_core.state import BattleState
 from rules_core.steps import Cursor
+from tests.rules_core.dealing import DealtThenThrees as Dealt
 
 RULES = HeroicAgeRules()
-
-
-class Dealt(random.Random):
-    """A random stream that deals the given faces in order (D6 and AvD alike), then 3s."""
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else 3
-
-    def choice(self, seq: Sequence[Any]) -> Any:
-        return self.faces.pop(0) if self.faces else seq[1]
 
 
 def at(step: str, **moves: tuple[float, float, float]) -> BattleState:

@@ -3,10 +3,8 @@ both halves of the ruleset)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -16,6 +14,7 @@ from rules_core.rulesets.pike_and_shot.rules import PikeAndShotRules
 from rules_core.rulesets.pike_and_shot.sample import sample_battle
 from rules_core.state import BattleState, TerrainFeature
 from rules_core.steps import Cursor
+from tests.rules_core.dealing import DealtThenThrees as Dealt
 
 RULES = PikeAndShotRules()
 SIDES = ("royalists", "parliament")
@@ -26,20 +25,6 @@ SIDES = ("royalists", "parliament")
 # Meldrum's Tercio, parliament3 Essex's Foot, parliament4 Holles's Redcoats (raw), parliament5
 # London Trained Bands (rabble), parliament6 Parliament's Guns (infantry guns), parliament7
 # Ramsay's Horse, parliament8 Fielding's Horse (irregular cavalry).
-
-
-class Dealt(random.Random):
-    """A random stream that deals the given faces in order, then 3s."""
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else 3
-
-    def choice(self, seq: Sequence[Any]) -> Any:
-        return self.faces.pop(0) if self.faces else seq[1]
 
 
 def at(
