@@ -75,7 +75,10 @@ Battle (``Scope.BATTLE``)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules_core.shared_status import BATTLE_NAME, DEPLOY_ZONE, KILLED, PURSUING, WOUNDED
+from rules_core.shared_status import COHESION as SHARED_COHESION
 from rules_core.state import Unit
 from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text, sheet
 
@@ -84,16 +87,10 @@ WING_ORDERS = ("attack", "hold", "withdraw")
 COVER_KINDS = ("", "cover", "buildings", "fortifications")
 
 # -- units ------------------------------------------------------------------------------------
-COHESION = Level(
-    "cohesion",
-    "cohesion",
-    (
-        LevelValue("sound", quiet=True),
-        LevelValue("disordered", "DISORD", "warn"),
-        LevelValue("disrupted", "DISRUPT", "bad"),
-        LevelValue("routed", "ROUTED", "worse"),
-        LevelValue("destroyed", "DESTROYED", "worse"),
-    ),
+# The shared cohesion levels (sound … routed) and "destroyed" after them.
+COHESION = replace(
+    SHARED_COHESION,
+    values=(*SHARED_COHESION.values, LevelValue("destroyed", "DESTROYED", "worse")),
     default="sound",
 )
 MARCH_COLUMN = Flag("march_column", "in march column", Badge("tag", "MARCH", "calm"))
