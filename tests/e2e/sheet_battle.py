@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from importlib.abc import Traversable
 
 from rules_core.verify import verify
 from tests.e2e.fake_discord import BotMessage, FakeUser
@@ -105,6 +106,45 @@ async def start(h: Harness, where: FakeChannel, battle: str, seed: bytes) -> tup
     assert seed.hex() not in started.text
     (opened,) = [p for p in posts(h, where) if p.embeds[0]["title"] == f"⚔️ {battle} begins"]
     return published[1], opened
+
+
+@dataclass(frozen=True)
+class Army:
+    """A player's side in a sheet battle set up from a sample army file: who, the side they
+    join, the army file and the army's name, and where its units deploy."""
+
+    user: FakeUser
+    side: str
+    file: Traversable
+    name: str
+    deployment: list[dict]
+
+
+async def set_up_battle(
+    h: Harness, where: FakeChannel, campaign: str, ruleset: str, battle: str,
+    armies: tuple[Army, Army],
+) -> None:  # fmt: skip
+    """A campaign of the ruleset, each player joined and their sample army imported, the
+    battle created with both armies and each deployed from its file."""
+    created = await h.slash(h.gm, "campaign create", channel=where, name=campaign,
+                            ruleset=ruleset)  # fmt: skip
+    assert f"(`{ruleset}`)" in created.text
+    for army in armies:
+        await h.slash(army.user, "campaign join", channel=where, side=army.side)
+    for army in armies:
+        upload = h.upload(army.file.name, army.file.read_bytes())
+        imported = await h.slash(army.user, "army import", channel=where, file=upload)
+        count = len(army.deployment)
+        assert imported.content == (
+            f"{army.user.mention} imported **{army.name}** ({count} units)."
+        ), imported
+    created = await h.slash(h.gm, "battle create", channel=where, name=battle,
+                            army_a=armies[0].name, army_b=armies[1].name)  # fmt: skip
+    assert created.embeds[0]["title"] == f"{battle} (setup)", created.text
+    for army in armies:
+        upload = h.upload("deployment.json", json.dumps(army.deployment))
+        deployed = await h.slash(army.user, "battle deploy-file", channel=where, file=upload)
+        assert deployed.content == f"Deployed {len(army.deployment)} units.", deployed
 
 
 async def kinds(h: Harness, user: FakeUser, where: FakeChannel) -> dict[str, str]:

@@ -7,13 +7,13 @@ the dice are the same on every run.
 
 from __future__ import annotations
 
-import json
 from importlib.resources import files
 
 import pytest
 
 from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
+    Army,
     answer,
     check_post,
     confirm,
@@ -24,6 +24,7 @@ from tests.e2e.sheet_battle import (
     question,
     refused_order,
     reports,
+    set_up_battle,
     start,
 )
 from tests.e2e.skirmish_battle import lines
@@ -50,25 +51,10 @@ DANISH_DEPLOYMENT = [
 
 async def set_up(h: Harness) -> None:
     """Campaign, Wessex and the Danes, the sample army files, the battle and deployment."""
-    where = h.channel("hundred-years")
-    created = await h.slash(
-        h.gm, "campaign create", channel=where, name="Great Army", ruleset="heroic_age"
-    )
-    assert "(`heroic_age`)" in created.text
-    await h.slash(h.alice, "campaign join", channel=where, side="Wessex")
-    await h.slash(h.bob, "campaign join", channel=where, side="Danes")
-    for user, name, army in ((h.alice, "saxons", WESSEX), (h.bob, "danes", DANES)):
-        upload = h.upload(f"{name}.json", ARMIES.joinpath(f"{name}.json").read_bytes())
-        imported = await h.slash(user, "army import", channel=where, file=upload)
-        assert imported.content == f"{user.mention} imported **{army}** (5 units).", imported
-    created = await h.slash(
-        h.gm, "battle create", channel=where, name=BATTLE, army_a=WESSEX, army_b=DANES
-    )
-    assert created.embeds[0]["title"] == f"{BATTLE} (setup)", created.text
-    for user, layout in ((h.alice, SAXON_DEPLOYMENT), (h.bob, DANISH_DEPLOYMENT)):
-        upload = h.upload("deployment.json", json.dumps(layout))
-        deployed = await h.slash(user, "battle deploy-file", channel=where, file=upload)
-        assert deployed.content == "Deployed 5 units.", deployed
+    await set_up_battle(h, h.channel("hundred-years"), "Great Army", "heroic_age", BATTLE, (
+        Army(h.alice, "Wessex", ARMIES.joinpath("saxons.json"), WESSEX, SAXON_DEPLOYMENT),
+        Army(h.bob, "Danes", ARMIES.joinpath("danes.json"), DANES, DANISH_DEPLOYMENT),
+    ))  # fmt: skip
 
 
 def title(step: str) -> str:

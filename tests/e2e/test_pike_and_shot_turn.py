@@ -15,6 +15,7 @@ import pytest
 from rules_core.rulesets.pike_and_shot import sample
 from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
+    Army,
     answer,
     check_post,
     confirm,
@@ -25,6 +26,7 @@ from tests.e2e.sheet_battle import (
     question,
     refused_order,
     reports,
+    set_up_battle,
     start,
 )
 
@@ -46,25 +48,11 @@ PARLIAMENT_DEPLOYMENT = deployment("parliament", sample.PARLIAMENT_AT)
 
 async def set_up(h: Harness) -> None:
     """Campaign, the King and Parliament, the sample army files, the battle and deployment."""
-    where = h.channel("hundred-years")
-    created = await h.slash(
-        h.gm, "campaign create", channel=where, name="Civil War", ruleset="pike_and_shot"
-    )
-    assert "(`pike_and_shot`)" in created.text
-    await h.slash(h.alice, "campaign join", channel=where, side="King")
-    await h.slash(h.bob, "campaign join", channel=where, side="Parliament")
-    for user, name, army in ((h.alice, "royalists", KING), (h.bob, "parliament", PARLIAMENT)):
-        upload = h.upload(f"{name}.json", ARMIES.joinpath(f"{name}.json").read_bytes())
-        imported = await h.slash(user, "army import", channel=where, file=upload)
-        assert imported.content == f"{user.mention} imported **{army}** (8 units).", imported
-    created = await h.slash(
-        h.gm, "battle create", channel=where, name=BATTLE, army_a=KING, army_b=PARLIAMENT
-    )
-    assert created.embeds[0]["title"] == f"{BATTLE} (setup)", created.text
-    for user, layout in ((h.alice, KINGS_DEPLOYMENT), (h.bob, PARLIAMENT_DEPLOYMENT)):
-        upload = h.upload("deployment.json", json.dumps(layout))
-        deployed = await h.slash(user, "battle deploy-file", channel=where, file=upload)
-        assert deployed.content == "Deployed 8 units.", deployed
+    await set_up_battle(h, h.channel("hundred-years"), "Civil War", "pike_and_shot", BATTLE, (
+        Army(h.alice, "King", ARMIES.joinpath("royalists.json"), KING, KINGS_DEPLOYMENT),
+        Army(h.bob, "Parliament", ARMIES.joinpath("parliament.json"), PARLIAMENT,
+             PARLIAMENT_DEPLOYMENT),
+    ))  # fmt: skip
 
 
 def title(step: str) -> str:
