@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -41,10 +42,13 @@ from sqlalchemy import ColumnElement, case, or_, select, update
 from bot.clock import Clock
 from bot.db.models import Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
-from bot.services.battle_state import FIRING
 from bot.shards import Shards, battles_on
 
 log = logging.getLogger(__name__)
+
+# The deadline whose handler runs in this task: it is marked fired, not cancelled, by the
+# scheduler once its handler is done (services read it to leave that deadline alone).
+FIRING: ContextVar[int] = ContextVar("firing_deadline", default=-1)
 RETRY_AFTER = timedelta(minutes=1)
 # Deadlines fired at the same time: more wait for a slot (many due in the same moment would
 # otherwise each hold a database connection and exhaust the pool, failing them all).
@@ -115,7 +119,7 @@ class DeadlineScheduler:
         fired = await self.run_due()
         await self.arm_window()
         self._scheduler.add_job(
-            self.arm_window,
+            self._quietly_arm_window,
             trigger=IntervalTrigger(seconds=WINDOW_EVERY.total_seconds()),
             id="deadline-window",
             replace_existing=True,
@@ -166,7 +170,7 @@ class DeadlineScheduler:
         # so an injected clock (tests) and the real one (production) behave alike.
         wake = datetime.now(UTC) + max(due_at - self.clock.now(), timedelta(0))
         self._scheduler.add_job(
-            self.fire,
+            self._wake,
             trigger=DateTrigger(run_date=wake),
             args=[deadline_id],
             id=f"deadline:{deadline_id}",
@@ -185,6 +189,26 @@ class DeadlineScheduler:
         batch = await self._claim()
         outcomes = await asyncio.gather(*batch.values())
         return sum(outcomes)
+
+    async def _wake(self, deadline_id: int) -> None:
+        """The scheduler's job for one deadline: fire it. The bot stopping meanwhile is a
+        shutdown, not an error: the row stays pending and fires again at the next start."""
+        try:
+            await self.fire(deadline_id)
+        except asyncio.CancelledError:
+            log.info(
+                "deadline %s: the bot stopped while it fired; it stays pending and fires "
+                "again at the next start",
+                deadline_id,
+            )
+
+    async def _quietly_arm_window(self) -> None:
+        """The scheduler's periodic job: arm the next window (a shutdown meanwhile is
+        not an error: the next start arms it)."""
+        try:
+            await self.arm_window()
+        except asyncio.CancelledError:
+            log.info("the bot stopped while arming deadlines; the next start arms them")
 
     async def fire(self, deadline_id: int) -> bool:
         """Woken for one deadline: claim it with every other one due now (one batch), and

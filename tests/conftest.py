@@ -29,10 +29,25 @@ BOB = 22
 OUTSIDER = 99
 
 
+# Tests that never open a database (pure rules, our import order): on a PostgreSQL run they
+# would only repeat the SQLite run, so that run leaves them out.
+NO_DATABASE = ("rules_core", "test_imports_alone.py")
+
+
 def pytest_report_header() -> str:
-    """Say which database the run uses."""
+    """Say which database the run uses (and, on PostgreSQL, what it leaves out)."""
     server = postgres_url()
-    return f"databases: PostgreSQL at {server}" if server else "databases: SQLite files"
+    if server is None:
+        return "databases: SQLite files"
+    return f"databases: PostgreSQL at {server} (leaving out tests/{{{','.join(NO_DATABASE)}}})"
+
+
+def pytest_ignore_collect(collection_path: Path) -> bool | None:
+    """On a PostgreSQL run, leave out the tests that never open a database."""
+    here = Path(__file__).parent
+    if postgres_url() is not None and collection_path.parent == here:
+        return collection_path.name in NO_DATABASE or None
+    return None
 
 
 def pytest_sessionfinish() -> None:

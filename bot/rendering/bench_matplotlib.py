@@ -15,6 +15,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure  # a bare Figure draws with Agg, no pyplot needed
 from matplotlib.patches import Polygon
 
+from bot.rendering.bench import COMPARISON_AREAS as AREA
+from bot.rendering.bench import COMPARISON_LINES as LINE
 from bot.rendering.scene import side_styles
 from bot.rendering.style import TABLE, TERRAIN_COLOURS
 from rules_core.events import Event, UnitMoved
@@ -22,16 +24,6 @@ from rules_core.geometry import Footprint
 from rules_core.state import BattleState
 
 C = {key: tuple(v / 255 for v in rgb) for key, rgb in TERRAIN_COLOURS.items()}
-AREA = {
-    "hill": "hill", "wood": "wood", "dense_wood": "dense_wood", "rough": "rough",
-    "marsh": "marsh", "village": "village", "fortification": "fort",
-}  # fmt: skip
-LINE = {
-    "river": ("water", 5),
-    "stream": ("water", 3),
-    "road": ("road", 4),
-    "linear_obstacle": ("hedge", 3),
-}
 HALO = [patheffects.withStroke(linewidth=3, foreground="white")]
 
 

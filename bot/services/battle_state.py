@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,6 +23,7 @@ from bot.db.models import (
     Role,
 )
 from bot.errors import Conflict, NotFound, PermissionDenied
+from bot.scheduling import FIRING
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import one_of, resolve, side_of
 from bot.services.seats import Seat, seat_of
@@ -364,11 +364,6 @@ def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) 
     unit = resolve(state.units, "unit", ref, sides)
     assert isinstance(unit, Unit)
     return unit
-
-
-# The deadline whose handler runs in this task: it is marked fired, not cancelled, by the
-# scheduler once its handler is done.
-FIRING: ContextVar[int] = ContextVar("firing_deadline", default=-1)
 
 
 async def cancel_deadlines(session: AsyncSession, battle_id: int) -> list[int]:

@@ -4,11 +4,13 @@ recorded as what happened to them, and a reminder is never posted twice."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import signal
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from bot.__main__ import stop_on_sigterm
@@ -111,3 +113,35 @@ async def test_a_fired_step_deadline_is_recorded_as_fired(db: Database, place: P
 def test_confirming_after_a_step_resolved_elsewhere_says_so() -> None:
     text = waiting_text(Confirmed((), (), None))
     assert "nobody" not in text and "just been resolved" in text
+
+
+async def test_a_restart_while_a_deadline_fires_is_logged_as_a_shutdown(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot stops (its tasks cancelled, as ``asyncio.run`` does) while a step deadline's
+    handler runs: no ERROR with a traceback, one INFO line saying it fires again at the next
+    start, and the row stays pending for that start."""
+    clock = FakeClock(START)
+    deadline_id = await add_deadline(db, START + timedelta(seconds=1), DeadlineKind.STEP)
+    started = asyncio.Event()
+
+    async def handler(due: DueDeadline) -> None:
+        started.set()
+        await asyncio.Event().wait()  # still resolving when the bot stops
+
+    scheduler = DeadlineScheduler(db, clock, handler)
+    await scheduler.start()
+    clock.advance(timedelta(seconds=1))
+    scheduler.arm(deadline_id, START + timedelta(seconds=1))
+    await asyncio.wait_for(started.wait(), 30)
+    scheduler.shutdown()
+    jobs = [t for t in asyncio.all_tasks() if t.get_coro().__qualname__ == "run_coroutine_job"]
+    assert jobs, "the scheduler's job for the deadline is running"
+    with caplog.at_level(logging.INFO):
+        for task in [*jobs, *scheduler._tasks]:
+            task.cancel()
+        await asyncio.gather(*jobs, *scheduler._tasks, return_exceptions=True)
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    stopped = [r.getMessage() for r in caplog.records if r.name == "bot.scheduling"]
+    assert any(f"deadline {deadline_id}" in m and "next start" in m for m in stopped), stopped
+    assert await status_of(db, deadline_id) is DeadlineStatus.PENDING

@@ -87,7 +87,7 @@ class Crash:
 
     def tick(self, where: str) -> None:
         """One more event; SIGKILL now if it is the chosen one."""
-        from bot.services.battle_state import FIRING
+        from bot.scheduling import FIRING
 
         self.total += 1
         if not self.armed:

@@ -9,6 +9,8 @@ import pytest
 from PIL import Image
 
 from bot.rendering import bench, sample
+from bot.rendering.style import TERRAIN_COLOURS
+from rules_core.state import LINEAR_KINDS, TERRAIN_KINDS
 
 
 def test_bench_scene_has_120_units_and_30_terrain_features() -> None:
@@ -27,6 +29,27 @@ def test_bench_without_matplotlib_prints_its_figures_and_how_to_compare(
     assert "median" in out and "KB" in out
     assert "pip install matplotlib" in out
     assert code in (0, 1)  # 1 only if this machine misses the targets
+
+
+def test_the_matplotlib_comparison_knows_every_terrain_kind() -> None:
+    """The comparison once crashed on ``impassable`` (a kind added after it); the bench scene
+    cycles through every kind, so each needs a colour there."""
+    drawn = {f.kind for f in bench.busy_battle()[0].terrain}
+    assert drawn == set(TERRAIN_KINDS)
+    known = bench.COMPARISON_AREAS.keys() | bench.COMPARISON_LINES.keys()
+    assert set(TERRAIN_KINDS) <= known, set(TERRAIN_KINDS) - known
+    assert bench.COMPARISON_LINES.keys() == LINEAR_KINDS
+    colours = [*bench.COMPARISON_AREAS.values(), *(c for c, _ in bench.COMPARISON_LINES.values())]
+    assert set(colours) <= TERRAIN_COLOURS.keys()
+
+
+def test_the_matplotlib_comparison_draws_the_bench_scene() -> None:
+    pytest.importorskip("matplotlib")
+    from bot.rendering.bench_matplotlib import renderer
+
+    state, events = bench.busy_battle()
+    png = renderer(state, events, 400, 267)()
+    assert png.startswith(b"\x89PNG")
 
 
 def test_sample_writes_a_map_of_each_sample_battle(tmp_path: Path) -> None:
