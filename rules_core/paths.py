@@ -19,7 +19,15 @@ from dataclasses import dataclass
 from shapely import LineString, MultiPoint, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from rules_core.geometry import EPSILON, Box, Footprint, near, overlap_area, swept_area
+from rules_core.geometry import (
+    EPSILON,
+    Box,
+    Footprint,
+    Point,
+    near,
+    overlap_area,
+    swept_area,
+)
 from rules_core.state import CROSSING_KINDS, WATER_KINDS, BattleState, TerrainFeature, Unit
 from rules_core.terrain import feature_shape
 
@@ -148,13 +156,31 @@ def _unit_span(
         return None
     if _overlaps(start, other) and not _overlaps(placed, other):
         return None  # overlapped only by turning to move away: left behind
-    sums = [(bx - ax, by - ay) for bx, by in other.corners() for ax, ay in start.corners()]
+    return meeting_span(start.corners(), heading, length, other.corners(), slack=TOUCH)
+
+
+def meeting_span(
+    moving: Sequence[Point],
+    heading: float,
+    length: float,
+    other: Sequence[Point],
+    *,
+    slack: float = 0.0,
+) -> tuple[float, float] | None:
+    """The stretch of a straight move along ``heading`` over which the convex shape with
+    corners ``moving`` meets the convex shape ``other``, if it does within ``length``.
+
+    Closed form: the path meets the other shape widened by the moving one (a Minkowski
+    difference). With ``slack`` 0 touching counts; otherwise only overlap deeper than it.
+    Measured along the whole line, not only the move, so a move ending inside has its exit.
+    """
+    sums = [(bx - ax, by - ay) for bx, by in other for ax, ay in moving]
     obstacle = MultiPoint(sums).convex_hull
     fx, fy = _unit_vector(heading)
     path = LineString([(0.0, 0.0), (fx * length, fy * length)])
-    if path.intersection(obstacle.buffer(-TOUCH)).is_empty:
+    core = obstacle.buffer(-slack) if slack else obstacle
+    if path.intersection(core).is_empty:
         return None
-    # Measured along the whole line, not only the move, so a move ending inside has its exit.
     beyond = length + obstacle.length
     line = LineString([(0.0, 0.0), (fx * beyond, fy * beyond)])
     along = [px * fx + py * fy for px, py in _coords(line.intersection(obstacle))]

@@ -72,7 +72,7 @@ def flee(ctx: Context, unit_id: str) -> None:
     )
     if gone <= measure.EPS:
         near = u.nearest_enemy(ctx.state, unit)
-        if near is not None and u.gap(ctx.state, unit, near) <= tables.SURRENDER_RANGE:
+        if near is not None and u.within(u.gap(ctx.state, unit, near), tables.SURRENDER_RANGE):
             u.lose_unit(ctx, unit_id, f"unable to move, surrenders to {near.name}", "surrendered")
 
 

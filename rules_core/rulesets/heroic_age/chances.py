@@ -172,7 +172,7 @@ def charge_odds(state: BattleState, params: Params, unit: Unit, target: Unit) ->
         return Refused(why)
     notes: list[str] = []
     reach = param_number(params, "charge_reach")
-    if not within_to_front(Footprint.of(unit), Footprint.of(target), reach + measure.EPS):
+    if not within_to_front(Footprint.of(unit), Footprint.of(target), reach):
         notes.append(
             f"{target.name} is not within {reach:g}\" to {unit.name}'s front now: "
             "the odds are as if it were"

@@ -20,7 +20,8 @@ def problem(state: BattleState, charger: Unit, target: Unit, charge_reach: float
     found = standing_problem(state, charger, target)
     if found is not None:
         return found
-    if not within_to_front(Footprint.of(charger), Footprint.of(target), charge_reach + measure.EPS):
+    # within_to_front counts exactly at the reach (the shared tolerance)
+    if not within_to_front(Footprint.of(charger), Footprint.of(target), charge_reach):
         return f"{target.name} is not within {charge_reach:g}\" to {charger.name}'s front"
     return None
 
@@ -68,7 +69,8 @@ def modifiers(state: BattleState, unit: Unit, charging: set[str]) -> list[Modifi
         "retinue_with_leader": unit.type == "retinue" and bool(u.leaders_with(state, unit)),
         "ready_for_battle": u.level(unit) == "ready for battle",
         "friend_charging": any(
-            u.alive(state, f) and u.gap(state, unit, state.unit(f)) <= tables.CHARGE_FRIEND_RANGE
+            u.alive(state, f)
+            and u.within(u.gap(state, unit, state.unit(f)), tables.CHARGE_FRIEND_RANGE)
             for f in charging
             if f != unit.id and state.unit(f).side == unit.side
         ),

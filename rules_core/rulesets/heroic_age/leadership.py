@@ -28,9 +28,8 @@ from rules_core.context import Context
 from rules_core.events import TestResolved
 from rules_core.geometry import Footprint, edge_distance
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, joined
-from rules_core.paths import ENEMY, sweep
 from rules_core.plugin import Parameter
-from rules_core.rulesets.heroic_age import units
+from rules_core.rulesets.heroic_age import measure, units
 from rules_core.rulesets.heroic_age.duel_tables import CHALLENGE_LPS
 from rules_core.rulesets.heroic_age.status import (
     ADVANCE_SIGNALLED,
@@ -64,7 +63,6 @@ ADVANCE_INCHES = {  # "Shaken no move. Present move 1". Ready for Battle move 2"
     "blood lust": 3.0,
 }
 STANDARD_INCHES = 1.0  # "+1" optional for non-Blood Lust if battle standard within 2""
-ENEMY_STOP = 2.0  # Movement: "stop at 2" from enemy to front"
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
@@ -188,7 +186,7 @@ def preview(state: BattleState, order: Order) -> Verdict:
     if unit is None or unit.side != leader.side:
         return Illegal(order, f"{leader.name} may only order a unit of his own army")
     far = reach(state, leader, unit)
-    if far > ACTION_RANGE + 1e-9:
+    if not units.within(far, ACTION_RANGE):
         return Illegal(order, f'{unit.name} is {g(far)}" from {leader.name}, beyond 2"')
     if order.kind == "remove_dp":
         if IN_COMBAT.of(unit) or engaged(state, unit):
@@ -306,7 +304,7 @@ def contingent(state: BattleState, leader: Leader) -> list[Unit]:
 def standard_near(state: BattleState, unit: Unit) -> bool:
     """Whether a battle standard of the unit's side is within 2"."""
     return any(
-        BATTLE_STANDARD.of(ld) and reach(state, ld, unit) <= ACTION_RANGE
+        BATTLE_STANDARD.of(ld) and units.within(reach(state, ld, unit), ACTION_RANGE)
         for ld in state.leaders
         if ld.side == unit.side
     )
@@ -332,12 +330,9 @@ def signal_advance(ctx: Context, leader: Leader, order: Order) -> None:
         if inches <= 0:
             continue
         unit = ctx.state.unit(unit.id)
-        path = sweep(ctx.state, unit, unit.facing, inches + ENEMY_STOP)
-        got = inches
-        if path.blocker is not None:
-            short = ENEMY_STOP if path.blocker.kind == ENEMY else 0.0
-            got = max(0.0, min(inches, path.reached - short))
-        if got <= 1e-6:
+        # friends stop it (no interpenetration); the enemy stop is the Movement phase's own
+        path, got = measure.move_along(ctx.state, unit, unit.facing, inches, friends_pass=False)
+        if got <= measure.EPS:
             continue
         end = path.pose(got)
         ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], unit.facing, ("signal to advance",))
@@ -359,7 +354,10 @@ def camp_followers(ctx: Context) -> None:
             if DPS.of(u) > 0
             and not IN_COMBAT.of(u)
             and not engaged(ctx.state, u)
-            and (u.id == tender.id or edge_distance(Footprint.of(tender), Footprint.of(u)) <= near)
+            and (
+                u.id == tender.id
+                or units.within(edge_distance(Footprint.of(tender), Footprint.of(u)), near)
+            )
         ]
         if not tended or removed <= 0:
             continue

@@ -8,20 +8,21 @@ from collections.abc import Mapping
 from rules_core import paths
 from rules_core.codec import Json
 from rules_core.geometry import (
+    EPSILON,
     TOUCH,
     Footprint,
     around,
     edge_distance,
     near,
-    overlapping,
     within_to_front,
+    zone,
 )
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import trace_path
 
-EPS = 1e-6
+EPS = EPSILON  # the shared distance tolerance: "exactly at distance" counts within
 
 
 def kinds(params: Mapping[str, Json], name: str) -> tuple[str, ...]:
@@ -86,35 +87,60 @@ def move_along(
     keep_off: bool = True,
     friends_pass: bool = True,
 ) -> tuple[paths.Sweep, float]:
-    """Sweep a move and, with ``keep_off``, stop it 2" from any enemy to its front.
+    """Sweep a move and, with ``keep_off``, stop it where an enemy first comes exactly 2" to
+    its front.
 
     Returns the sweep and the distance the unit may go. Drawing a move back from the enemy
     never leaves it standing on a friend it passed through: it goes back further.
     """
     swept = paths.sweep(state, unit, heading, length, facing=facing, friends_pass=friends_pass)
     reached = swept.reached
-    if keep_off:
+    if keep_off and reached > EPS:
         stop = tables.ENEMY_STOP
         # Only enemies whose boxes come within the stop distance of the path's box can be.
         path = around([swept.start, swept.pose(reached)])
-        enemies = [Footprint.of(e) for e in near(state.enemies_of(unit.side), path, stop)]
-        # Every pose drawn back lies on the path (a translation): only friends whose boxes
-        # meet the path's box can overlap one of them (TOUCH: slack beyond float noise).
+        strip = zone(swept.start, "front", stop).exterior.coords[:-1]
+        enemies = [
+            paths.meeting_span(strip, heading, reached, Footprint.of(e).corners())
+            for e in near(state.enemies_of(unit.side), path, stop)
+        ]
+        # Only friends whose boxes meet the path's box can be stood on (TOUCH: slack beyond
+        # float noise, as ``overlapping`` allows).
+        mine = swept.start.corners()
         friends = [
-            Footprint.of(f)
+            paths.meeting_span(mine, heading, reached, Footprint.of(f).corners(), slack=TOUCH)
             for f in near(state.units_on_table, path, TOUCH)
             if f.side == unit.side and f.id != unit.id
         ]
-        step = 0.25
-        while reached > 0:
-            pose = swept.pose(reached)
-            near_enemy = any(within_to_front(pose, e, stop - EPS) for e in enemies)
-            if not near_enemy and not any(overlapping(pose, f) for f in friends):
-                break
-            reached = max(0.0, reached - step)
-        if reached <= 0 and any(within_to_front(swept.start, e, stop - EPS) for e in enemies):
-            reached = 0.0
+        reached = kept_off(
+            reached, [s for s in enemies if s is not None], [s for s in friends if s is not None]
+        )
     return swept, reached
+
+
+Span = tuple[float, float]
+
+
+def kept_off(reached: float, enemies: list[Span], friends: list[Span]) -> float:
+    """How far a move of ``reached`` may go given the stretches of it along which each enemy is
+    within the stop distance to its front and each friend is overlapped.
+
+    It stops where the first enemy met on the way comes exactly to the stop distance (computed,
+    so a unit stopped there may charge). An enemy within it already at the start (at exactly
+    the distance counts, within ``EPS``) keeps the unit where it is unless the move ends
+    clear of it. A move ending on a friend goes back to where it first touched it.
+    """
+    stop = min([reached, *(enter for enter, _ in enemies if enter > EPS)])
+    moved = True
+    while moved:
+        moved = False
+        for enter, leave in friends:
+            if enter < stop - EPS and stop < leave - EPS:
+                stop, moved = max(0.0, enter), True
+        for enter, leave in enemies:
+            if enter <= EPS and EPS < stop < leave - EPS:
+                stop, moved = 0.0, True
+    return stop
 
 
 def away_heading(state: BattleState, unit: Unit) -> float:

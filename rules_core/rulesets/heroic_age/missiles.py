@@ -44,7 +44,7 @@ def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
         return f"{target.name} is a friend"
     reach = tables.number(tables.MISSILE, "range", "value")
     apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
-    if apart > reach + measure.EPS:
+    if not u.within(apart, reach):
         return f'{target.name} is {apart:.1f}" away; range is {reach:g}"'
     return None
 

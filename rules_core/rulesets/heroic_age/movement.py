@@ -70,7 +70,7 @@ def control_due(state: BattleState, unit: Unit) -> bool:
         return True
     reach = tables.CONTROL_RANGE
     friends = [ld for ld in state.leaders if ld.side == unit.side]
-    return not any(u.leader_gap(state, ld, unit) <= reach for ld in friends)
+    return not any(u.within(u.leader_gap(state, ld, unit), reach) for ld in friends)
 
 
 def control_modifiers(unit: Unit, a_grade: int) -> list[Modifier]:
@@ -164,7 +164,7 @@ def _dice_group(ctx: Context, unit: Unit, order: Order) -> tuple[str, int, bool]
     end = point_param(order, "to")
     heading = round(facing_towards((unit.x, unit.y), end) / 45) % 8
     leader = u.own_leader(ctx.state, unit)
-    if leader is not None and u.leader_gap(ctx.state, leader, unit) <= tables.LEADER_GROUP:
+    if leader is not None and u.within(u.leader_gap(ctx.state, leader, unit), tables.LEADER_GROUP):
         return (leader.id, heading, extra)
     return (unit.id, heading, extra)
 
@@ -370,7 +370,7 @@ def rest_problem(ctx: Context, unit: Unit) -> str | None:
     beyond = tables.REST.lookup(row, "beyond")
     if isinstance(beyond, int | float):
         near = u.nearest_enemy(ctx.state, unit)
-        if near is not None and u.gap(ctx.state, unit, near) <= float(beyond):
+        if near is not None and u.within(u.gap(ctx.state, unit, near), float(beyond)):
             return f'within {beyond:g}" of the enemy'
     return None
 
@@ -403,7 +403,7 @@ def _enemy_advancing(ctx: Context, before: dict[str, tuple[float, float]]) -> No
                 continue
             was = ((start[0] - unit.x) ** 2 + (start[1] - unit.y) ** 2) ** 0.5
             now = ((enemy.x - unit.x) ** 2 + (enemy.y - unit.y) ** 2) ** 0.5
-            if now < was and u.gap(ctx.state, unit, enemy) <= reach:
+            if now < was and u.within(u.gap(ctx.state, unit, enemy), reach):
                 u.add_dps(
                     ctx, unit.id, dps,
                     f'{enemy.name} advanced within {reach:g}" before it signalled the advance',

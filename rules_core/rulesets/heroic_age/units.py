@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from rules_core.context import Context
 from rules_core.events import LeaderHit, StatusChanged
-from rules_core.geometry import Footprint, edge_distance
+from rules_core.geometry import EPSILON, Footprint, edge_distance
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age.status import (
     AGGRESSION,
@@ -82,6 +82,12 @@ def gap(state: BattleState, a: Unit, b: Unit) -> float:
     return edge_distance(Footprint.of(a), Footprint.of(b))
 
 
+def within(distance: float, reach: float) -> bool:
+    """Whether a measured distance is within ``reach``: exactly at it counts, up to the shared
+    tolerance (``geometry.EPSILON``), since moves stop at exactly the sheet's distance."""
+    return distance <= reach + EPSILON
+
+
 def leaders_with(state: BattleState, unit: Unit) -> list[Leader]:
     """The leaders standing with a unit."""
     return [ld for ld in state.leaders if ld.attached_to == unit.id]
@@ -118,7 +124,7 @@ def standard_within(state: BattleState, unit: Unit, reach: float) -> Leader | No
     """A friendly leader carrying the battle standard within ``reach`` of the unit."""
     for leader in state.leaders:
         mine = leader.side == unit.side and BATTLE_STANDARD.of(leader)
-        if mine and leader_gap(state, leader, unit) <= reach:
+        if mine and within(leader_gap(state, leader, unit), reach):
             return leader
     return None
 
@@ -204,7 +210,7 @@ def knock_on_loss(ctx: Context, unit: Unit, how: str) -> None:
     friend_row, enemy_row = "friend_lost", "enemy_lost"
     reach = tables.number(tables.AGGRESSION_CAUSES, friend_row, "within")
     for other in ctx.state.units:
-        if other.id == unit.id or gap(ctx.state, unit, other) > reach:
+        if other.id == unit.id or not within(gap(ctx.state, unit, other), reach):
             continue
         if other.side == unit.side and grade_rank(unit) >= grade_rank(other):
             levels = tables.whole(tables.AGGRESSION_CAUSES, friend_row, "levels")
@@ -227,13 +233,13 @@ def knock_on_retire(ctx: Context, unit: Unit) -> None:
         if other.id == unit.id:
             continue
         apart = gap(ctx.state, unit, other)
-        if other.side != unit.side and apart <= enemy_reach:
+        if other.side != unit.side and within(apart, enemy_reach):
             levels = tables.whole(tables.AGGRESSION_CAUSES, "enemy_lost", "levels")
             change_aggression(
                 ctx, other.id, levels, f'enemy {unit.name} retiring within {enemy_reach:g}"',
                 once="enemy_lost",
             )  # fmt: skip
-        elif other.side == unit.side and apart <= dp_reach and lower_or_equal(other, unit):
+        elif other.side == unit.side and within(apart, dp_reach) and lower_or_equal(other, unit):
             dps = tables.whole(tables.DP_CAUSES, "friend_retiring", "dps")
             add_dps(ctx, other.id, dps, f'{unit.name} retiring within {dp_reach:g}"', "morale")
     standard_leaves(ctx, unit, "retiring")
