@@ -302,6 +302,11 @@ class Rules:
         value = unit.get(kind, 0)
         return float(value) if isinstance(value, int | float) else 0.0
 
+    def status_problem(self, state: BattleState, unit: Unit, key: str, value: Json) -> str | None:
+        """Why a unit may not take ``value`` for its status ``key`` (a GM's edit), or None if
+        it may (default: any value its declared kind allows)."""
+        return None
+
     def deployment_problem(self, state: BattleState, unit: Unit) -> Misplaced | None:
         """Why a unit may not be deployed where it stands (off the table, outside its side's
         zone, over another unit), or None if it may."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
@@ -31,6 +31,8 @@ class RosterSchema:
     max_units: int = 200
     allow_extra: bool = True
     extra_unit_fields: Mapping[str, type] = field(default_factory=dict)
+    # Checks across a unit entry's fields (a ruleset's rules), each giving (field, message).
+    unit_checks: tuple[Callable[[Mapping[str, Any]], list[tuple[str, str]]], ...] = ()
 
     def validate(self, roster: object) -> list[str]:
         """Every problem in the roster as ``path: message``; an empty list means valid."""
@@ -52,6 +54,8 @@ class RosterSchema:
                 problems.append(f"{path}: must be a mapping")
                 continue
             problems.extend(_check_fields(unit, self.unit_fields, path + "."))
+            for check in self.unit_checks:
+                problems.extend(f"{path}.{name}: {message}" for name, message in check(unit))
             name = unit.get("name")
             if isinstance(name, str) and name.strip():
                 key = name.strip().casefold()

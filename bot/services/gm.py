@@ -152,7 +152,7 @@ class GmService:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             target = _holder(loaded, unit, field)
             before = holders.value_of(target, field)
-            parsed = holders.check(loaded.rules, target, field, parse_value(value))
+            parsed = holders.check(loaded.rules, loaded.state, target, field, parse_value(value))
             after = holders.with_value(loaded.state, target, field, parsed)
             await self._edit(session, loaded, after, f"{field} of {target.name}: {reason}")
             return GmChange(Change.SET, reason, before, parsed, user_id, target.name, field)

@@ -46,8 +46,9 @@ def value_of(holder: Holder, field: str) -> Any:
     return holder.status.get(field)
 
 
-def check(rules: Rules, holder: Holder, field: str, value: Any) -> Any:
-    """The value checked for the field, or the refusal: an undeclared key or a wrong kind."""
+def check(rules: Rules, state: BattleState, holder: Holder, field: str, value: Any) -> Any:
+    """The value checked for the field, or the refusal: an undeclared key, a wrong kind, or a
+    value the ruleset's rules forbid the unit."""
     scope = scope_of(holder)
     if isinstance(holder, Leader) and field in LEADER_FIELDS:
         if type(value) is not int or value < 0:
@@ -62,6 +63,11 @@ def check(rules: Rules, holder: Holder, field: str, value: Any) -> Any:
         rules.statuses.check(scope, {field: value})
     except ValueError as error:
         raise InvalidInput(f"{error}.") from None
+    problem = None
+    if isinstance(holder, Unit):
+        problem = rules.status_problem(state, holder, field, value)
+    if problem is not None:
+        raise InvalidInput(f"{holder.name}: {problem}.")
     return value
 
 

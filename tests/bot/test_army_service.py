@@ -138,6 +138,26 @@ async def test_schema_is_the_campaigns_ruleset(services: Services) -> None:
         await services.armies.import_roster(pike, ALICE, json.dumps(roster).encode(), "s.json")
 
 
+async def test_march_column_where_the_movement_table_says_n_a_is_refused(
+    services: Services,
+) -> None:
+    pike = Place(1000, 3000)
+    await services.campaigns.create(pike, GM, "Lützen", "pike_and_shot")
+    await services.campaigns.join(pike, ALICE, "Swedes")
+    roster = {
+        "name": "Swedes",
+        "units": [
+            {"name": "Blue", "march_column": True},
+            {"name": "Mob", "type": "rabble", "march_column": True},
+        ],
+    }
+    with pytest.raises(InvalidInput) as caught:
+        await services.armies.import_roster(pike, ALICE, json.dumps(roster).encode(), "s.json")
+    assert "1 problem(s)" in caught.value.message
+    assert "units[1].march_column: Rabble have no March Column (n/a" in caught.value.message
+    assert await stored_armies(services) == {}
+
+
 async def test_only_players_with_a_side_import(services: Services, campaign: Place) -> None:
     await services.campaigns.join(campaign, OUTSIDER, None)
     for user in (GM, OUTSIDER, 12345):

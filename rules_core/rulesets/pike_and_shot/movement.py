@@ -112,6 +112,9 @@ def cost(
     params: Mapping[str, Json],
 ) -> Costed:  # fmt: skip
     """The cost of a move along ``points`` (from where the unit stands) ending at ``facing``."""
+    refused = column_problem(unit, params)
+    if refused is not None:
+        return Costed(refused, 0.0, 0.0, (), False)
     normal = mt.normal_rate(unit, params)
     column = MARCH_COLUMN.of(unit)
     allowance = mt.rate(unit, params)
@@ -170,6 +173,15 @@ def cost(
         words = f'the move costs {round(used, 1):g}" of its {allowance:g}"'
         return Costed(words, used, allowance, tuple(notes), difficult)
     return Costed(None, used, allowance, tuple(notes), difficult)
+
+
+def column_problem(unit: Unit, params: Mapping[str, Json]) -> str | None:
+    """Why a unit in march column may not move at all: its row's March Column is n/a (only a
+    state made before that was refused has one), or None."""
+    if not MARCH_COLUMN.of(unit):
+        return None
+    problem = mt.no_march_column(mt.row_of(unit, params))
+    return None if problem is None else f"it is in march column, but {problem}; a GM must end it"
 
 
 def _full_obstacles(unit: Unit, report: object, params: Mapping[str, Json], on_road: bool) -> int:

@@ -75,12 +75,32 @@ PARAMETERS = (
 
 def row_of(unit: Unit, params: Mapping[str, Json]) -> str:
     """The Movement table row a unit reads."""
+    return row_for(unit.type, unit.status.get("dismounted") is True, params)
+
+
+def row_for(unit_type: str, dismounted: bool, params: Mapping[str, Json]) -> str:
+    """The Movement table row a unit type reads (dragoons: mounted or on foot)."""
     rows = params.get("movement_rows", ROWS)
     assert isinstance(rows, Mapping)
-    key = unit.type
-    if key == "dragoons" and unit.status.get("dismounted") is True:
-        key = "dismounted_dragoons"
+    key = "dismounted_dragoons" if unit_type == "dragoons" and dismounted else unit_type
     return str(rows.get(key) or ROWS["infantry_brigade"])
+
+
+def no_march_column(row: str) -> str | None:
+    """Why a unit reading ``row`` may never be in march column (its cell is n/a), or None."""
+    if MOVEMENT.lookup(row, "march_column") != NA:
+        return None
+    return f"{row} have no March Column (n/a on the Movement table): never in march column"
+
+
+def entry_problems(entry: Mapping[str, Json]) -> list[tuple[str, str]]:
+    """An army-list unit entry's problems as (field, message): march column where it is n/a."""
+    if entry.get("march_column") is not True:
+        return []
+    kind = entry.get("type")
+    row = row_for(kind if isinstance(kind, str) else "", entry.get("dismounted") is True, {})
+    problem = no_march_column(row)
+    return [] if problem is None else [("march_column", problem)]
 
 
 def cell(unit: Unit, column: str, params: Mapping[str, Json]) -> Json:
@@ -101,10 +121,14 @@ def march_rate(unit: Unit, params: Mapping[str, Json]) -> float | None:
 
 
 def rate(unit: Unit, params: Mapping[str, Json]) -> float:
-    """The move it makes now: March Column if it is in march column, else Normal."""
-    if MARCH_COLUMN.of(unit):
-        return march_rate(unit, params) or normal_rate(unit, params)
-    return normal_rate(unit, params)
+    """The move it makes now: March Column if it is in march column, else Normal. A march
+    column whose row says n/a is an error: no move is ever made at a rate the table lacks."""
+    if not MARCH_COLUMN.of(unit):
+        return normal_rate(unit, params)
+    found = march_rate(unit, params)
+    if found is None:
+        raise ValueError(f"{unit.name} is in march column: {no_march_column(row_of(unit, params))}")
+    return found
 
 
 def commander_rate() -> float:

@@ -8,7 +8,8 @@ sample armies.
 Roster entry of a unit (``units:``): ``name``, ``type`` (``UNIT_TYPES``), ``quality`` (raw,
 trained, veteran), ``wing`` (the id of a wing under ``wings:``), ``pike`` (infantry with pike),
 ``lance`` (lance-armed cavalry), ``armoured`` (fully armoured cavalry), ``dismounted``
-(dragoons on foot), ``march_column`` (starts in march column), ``frontage``/``depth`` (inches).
+(dragoons on foot), ``march_column`` (starts in march column; refused where the Movement
+table's March Column is n/a), ``frontage``/``depth`` (inches).
 
 Army list: ``wings:`` a list of ``{id, name, commander, kind, order}`` (``kind`` heroic,
 politico or none; ``order`` the wing's first order, attack/hold/withdraw, default hold) and
@@ -21,6 +22,7 @@ from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
 from rules_core.roster import Field, RosterSchema, entries, packaged_army
+from rules_core.rulesets.pike_and_shot.movement_tables import entry_problems
 from rules_core.state import Group, Leader, Unit
 
 QUALITIES = ("raw", "trained", "veteran")
@@ -65,9 +67,14 @@ SCHEMA = RosterSchema(
         Field("lance", bool, help="lance-armed cavalry"),
         Field("armoured", bool, help="fully armoured cavalry (cuirassiers)"),
         Field("dismounted", bool, help="dragoons fighting on foot"),
-        Field("march_column", bool, help="starts the battle in march column"),
-    )
-)
+        Field(
+            "march_column", bool,
+            help="starts the battle in march column (not rabble or guns: n/a on the Movement "
+            "table)",
+        ),
+    ),
+    unit_checks=(entry_problems,),
+)  # fmt: skip
 
 
 def profile_for(unit_type: str) -> dict[str, Json]:

@@ -188,6 +188,13 @@ class PikeAndShotRules(Rules):
         """Commanders move up to 24"."""
         command.resolve_commanders_move(ctx)
 
+    def status_problem(self, state: BattleState, unit: Unit, key: str, value: Json) -> str | None:
+        """March column is refused to a unit whose Movement row says n/a."""
+        if key != "march_column" or value is not True:
+            return None
+        params = self.parameter_values(state.parameters)
+        return movement_tables.no_march_column(movement_tables.row_of(unit, params))
+
     # -- orders and the end ---------------------------------------------------------------
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
@@ -252,5 +259,8 @@ class PikeAndShotRules(Rules):
     def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
         """The Normal (or March Column) move for ``move``; the combat range for ``range``."""
         if kind == "move":
-            return movement_tables.rate(unit, self.parameter_values(state.parameters))
+            params = self.parameter_values(state.parameters)
+            if movement.column_problem(unit, params) is not None:
+                return 0.0  # it may not move as it stands (movement refuses every move)
+            return movement_tables.rate(unit, params)
         return tables.shooting_range(unit)
