@@ -45,7 +45,7 @@ def weapon_row(unit: Unit) -> str | None:
     weapon = profiles.missile(unit)
     if not weapon:
         return None
-    grade = str(unit.profile.get("missile_class") or "B")
+    grade = profiles.missile_class(unit)
     try:
         return tables.shooting_row(weapon, grade)
     except KeyError:
