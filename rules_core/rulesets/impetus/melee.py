@@ -38,6 +38,7 @@ from rules_core.rulesets.impetus import (
     generals,
     interpenetration,
     profiles,
+    protection,
     tables,
 )
 from rules_core.rulesets.impetus.groups import can_group as _can_group
@@ -164,7 +165,7 @@ def nullified_by(state: BattleState, charger: Unit, target: Unit) -> str | None:
         "foot_v_mounted": profiles.foot(charger) and profiles.mounted(target),
         "mounted_v_steady": profiles.mounted(charger) and steady and not excepted,
         "el_v_light": kind == "EL" and light,
-        "fortified": _inside(state, target, ("fortification",)),
+        "fortified": protection.fortification(state, target, charger) is not None,
         "rough": kind != "FL" and rough is not None,
         "fl_rough_v_light": kind == "FL" and rough is not None and light,
         "stakes": profiles.mounted(charger) and _stakes(target),
@@ -377,7 +378,8 @@ def cohesion_modifiers(state: BattleState, unit: Unit, enemy: Unit) -> list[Modi
     if profiles.foot(unit) and CLOSED_RANKS.of(unit):
         add("closed_ranks")
     mods += cohesion.general_modifier(state, unit, "general", cohesion.MELEE)
-    defended = _inside(state, unit, DEFENDED) and not _inside(state, enemy, DEFENDED)
+    fortified = protection.fortification(state, unit, enemy) is not None  # in or behind one
+    defended = fortified or (_inside(state, unit, DEFENDED) and not _inside(state, enemy, DEFENDED))
     higher = _inside(state, unit, ("hill", "gentle_hill")) and not _inside(
         state, enemy, ("hill", "gentle_hill")
     )
@@ -443,7 +445,6 @@ def resolve(
     defender: Unit,
     *,
     impact: bool,
-    countercharge: bool = False,
     new_melee: bool = False,
     depth_left: int = MAX_NEW_MELEES,
 ) -> str:
@@ -453,7 +454,7 @@ def resolve(
         return DRAW  # fought already in this activation, in a melee of more than two units
     ctx.emit(MeleeFought(attacker.id, defender.id))
     # A countercharge (``reactions``) marks the charged unit of the side not acting as charged.
-    countercharge = countercharge or (
+    countercharge = (
         impact and CHARGED.of(defender) and ctx.side is not None and defender.side != ctx.side
     )
     if countercharge and CHARGED.of(defender):

@@ -17,7 +17,7 @@ effect, whether it may be a second or further move, and the sheet's notes, as ke
 from __future__ import annotations
 
 from rules_core.codec import Json
-from rules_core.rulesets.impetus.profiles import MOUNTED, impetuous, large
+from rules_core.rulesets.impetus.profiles import MOUNTED, impetuous, large, missile_class
 from rules_core.state import Unit
 from rules_core.tables import GridTable
 
@@ -73,7 +73,20 @@ MANOEUVRES = GridTable(
     },
 )  # fmt: skip
 
-TABLES = (DISTANCES, MANOEUVRES)
+# The wheel's note "ART A or C: Maximum of 45° and 1 move only" as data: the troop type and
+# shooting classes (``missile_class``) it names, the widest wheel in degrees, and the moves
+# such a unit makes in one activation, whatever the manoeuvre and whatever a discipline test
+# would give (the note limits the unit, not only its wheel).
+MOVE_LIMITS = GridTable(
+    "Manoeuvre limits",
+    ("type", "classes", "max_wheel", "moves", "sheet"),
+    {
+        "art_a_c_45_one_move": ("ART", ["A", "C"], 45, 1,
+                                "ART A or C: Maximum of 45° and 1 move only"),
+    },
+)  # fmt: skip
+
+TABLES = (DISTANCES, MANOEUVRES, MOVE_LIMITS)
 
 
 def cell(unit: Unit, column: str) -> str:
@@ -166,3 +179,35 @@ def has_note(kind: str, note: str) -> bool:
     """Whether a manoeuvre's notes include a keyword."""
     value = manoeuvre(kind, "notes")
     return isinstance(value, list) and note in value
+
+
+def limit_of(unit: Unit) -> str | None:
+    """The ``MOVE_LIMITS`` row that limits this unit's moves (its type and class), or None."""
+    for row in MOVE_LIMITS.rows:
+        classes = MOVE_LIMITS.lookup(row, "classes")
+        listed = [str(c) for c in classes] if isinstance(classes, list) else []
+        if unit.type == MOVE_LIMITS.lookup(row, "type") and missile_class(unit) in listed:
+            return row
+    return None
+
+
+def _limit(unit: Unit, column: str) -> tuple[float, str] | None:
+    row = limit_of(unit)
+    if row is None:
+        return None
+    value = MOVE_LIMITS.lookup(row, column)
+    assert isinstance(value, int | float)
+    return float(value), str(MOVE_LIMITS.lookup(row, "sheet"))
+
+
+def most_moves(unit: Unit) -> tuple[int, str] | None:
+    """The most moves the unit makes in one activation by a ``MOVE_LIMITS`` row, with the
+    sheet's words; None if no row limits it."""
+    found = _limit(unit, "moves")
+    return None if found is None else (int(found[0]), found[1])
+
+
+def widest_wheel(unit: Unit) -> tuple[float, str] | None:
+    """The widest wheel in degrees a ``MOVE_LIMITS`` row allows the unit, with the sheet's
+    words; None if no row limits it."""
+    return _limit(unit, "max_wheel")

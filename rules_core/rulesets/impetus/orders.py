@@ -123,6 +123,9 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     limit = int(float(params.get("max_moves", 4)))  # type: ignore[arg-type]
     if moves >= limit:
         return f"{unit.name} has made {moves} moves, the most in one activation"
+    capped = _capped(unit, moves)
+    if capped is not None:
+        return capped
     last = LAST_MANOEUVRE.of(unit)
     if last.startswith(GROUP_PREFIX):
         return f"{unit.name} moved with its group this activation: it makes no moves of its own"
@@ -136,11 +139,13 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
     if length <= 0:
         return "give the distance in H"
-    if kind == "wheel" and _artillery_a_c(unit):
-        if moves >= 1:
-            return "artillery A or C makes one move only"
-        if math.degrees(length / unit.frontage) > 45 + 1e-9:
-            return "artillery A or C wheels at most 45°"
+    widest = mt.widest_wheel(unit)
+    if (
+        kind == "wheel"
+        and widest is not None
+        and math.degrees(length / unit.frontage) > widest[0] + 1e-9
+    ):
+        return f"{unit.name} wheels at most {widest[0]:g}° ({widest[1]})"
     x, y, facing, heading, _ = plan(unit, order)
     where = ground(state, unit, [(unit.x, unit.y), (x, y)], params)
     if mt.parse(mt.cell(unit, where))[0] is None:
@@ -151,9 +156,13 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     return path_problem(state, unit, (x, y), facing, heading, length, kind)
 
 
-def _artillery_a_c(unit: Unit) -> bool:
-    """Artillery of class A or C (the wheel's note: at most 45° and one move only)."""
-    return troop_type(unit) == "ART" and str(unit.profile.get("missile_class") or "B") in ("A", "C")
+def _capped(unit: Unit, moves: int) -> str | None:
+    """Why a unit whose moves a ``MOVE_LIMITS`` row caps may make no further move, or None
+    (checked before any discipline test: no test gives it another)."""
+    most = mt.most_moves(unit)
+    if most is None or moves < most[0]:
+        return None
+    return f"{unit.name} has made its {moves} move{'s' if moves != 1 else ''} ({most[1]})"
 
 
 def path_problem(state: BattleState, unit: Unit, end: tuple[float, float], facing: float,
@@ -228,6 +237,9 @@ def group_move_problem(state: BattleState, unit: Unit, order: Order,
             return f"{member.name} has not made the group's moves this activation"
         if done >= limit:
             return f"the group has made {done} moves, the most in one activation"
+        capped = _capped(member, done)
+        if capped is not None:
+            return capped
         if done >= 1:
             made = last.removeprefix(GROUP_PREFIX)
             if made and not mt.further_allowed(member, made, False):

@@ -93,6 +93,9 @@ PARAMETERS = (
     Parameter("fortification_pieces", 2,
               "fortification pieces an army may place at step 5 (0: none)", SILENT),
     Parameter("fortification_length", 4.0, "H: the length of a fortification piece", SILENT),
+    Parameter("behind_reach", 1.0,
+              "H: a unit this close to a fortification piece or linear obstacle lying between "
+              "it and the enemy is behind it (shooting and melee)", SILENT),
     Parameter("battle_plans", True,
               "the advanced rules' battle plans (step 6): written in secret, or skipped", SHEET),
     Parameter("deploy_ties", "reroll",
@@ -1117,14 +1120,21 @@ def baggage(ctx: Context) -> None:
              and isinstance(rules.judge(ctx.state, o), Preview)][:limit]  # fmt: skip
     for fort in forts:
         spot = point_param(fort, "at")
-        props: dict[str, Json] = {"placed_by": "baggage", "fortified_by": side}
-        outline_ = camp_outline("fortify", spot, _facing(fort, facing), ctx.params)
-        piece = TerrainFeature(
-            _terrain_id(ctx.state), "fortification", outline_, f"{name} fortification", props
-        )
+        piece = fortification_piece(ctx.state, side, spot, _facing(fort, facing), ctx.params)
         ctx.add_terrain(piece, f"{name}'s field fortification")
         placed.append({"fortification": [spot[0], spot[1]]})
     ctx.set_side_status(side, None, baggage=placed)
+
+
+def fortification_piece(
+    state: BattleState, side: str, at: Point, facing: float, params: Mapping[str, Json]
+) -> TerrainFeature:
+    """The piece a ``fortify`` order lays: ``camp_outline`` at ``at``, marked as the side's
+    (``fortified_by``: it protects that side's units, ``protection.fortification``)."""
+    props: dict[str, Json] = {"placed_by": "baggage", "fortified_by": side}
+    outline_ = camp_outline("fortify", at, facing, params)
+    name = f"{state.side(side).name} fortification"
+    return TerrainFeature(_terrain_id(state), "fortification", outline_, name, props)
 
 
 def _camp_default(ctx: Context, side: str) -> Point:

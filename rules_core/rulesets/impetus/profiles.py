@@ -196,6 +196,11 @@ def missile(unit: Unit) -> str:
     return value if isinstance(value, str) else ""
 
 
+def missile_class(unit: Unit) -> str:
+    """Its shooting class: the profile's ``missile_class`` (A, B, C), default B."""
+    return str(unit.profile.get("missile_class") or "B")
+
+
 def weapons(unit: Unit) -> tuple[str, ...]:
     """Its melee weapons (pike, long_spear, polearm, pilum, pbw)."""
     value = unit.profile.get("weapons")

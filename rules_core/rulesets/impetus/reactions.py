@@ -2,14 +2,14 @@
 trigger happens, answerable by a standing instruction, with a computed default; the reaction
 chosen is resolved by a discipline test of its kind (the sheet's specific modifiers).
 
-``offer(ctx, trigger, unit, enemy, **facts)`` offers ``unit`` (of the side not activating) the
+``offer(ctx, trigger, unit, enemy)`` offers ``unit`` (of the side not activating) the
 reactions the trigger allows and carries out the one chosen; it returns the reaction carried
 out ("none" if none was chosen, allowed or passed):
 
 * ``charged`` (``enemy`` is about to charge ``unit``, asked before the charger moves):
   ``defensive_fire`` (a shooter with the charger in range: shoots it, DT "defensive_fire"),
   ``close_ranks`` (FP or FL charged by mounted, not EL: closed ranks, DT "close_ranks"; the
-  charger's moves are its ``moves`` + 1, or ``facts["charger_moves"]``), ``countercharge``
+  charger's moves are its ``moves`` + 1: the moves made and the charge), ``countercharge``
   (mounted, not W, Art or EL, the charger ahead: DT "countercharge"; a Brave general
   attached re-rolls a failed test; the unit turns and moves to meet the charger,
   ``displacement.countercharge_move``, and is marked ``charged``: ``melee.resolve`` counts it
@@ -180,7 +180,7 @@ def decision(
     )  # fmt: skip
 
 
-def offer(ctx: Context, trigger: str, unit: Unit, enemy: Unit, **facts: Json) -> str:
+def offer(ctx: Context, trigger: str, unit: Unit, enemy: Unit) -> str:
     """Ask the unit's player, take the test, carry the reaction out; returns what was done."""
     asked = decision(ctx.state, trigger, unit, enemy, ctx.params)
     if asked is None:
@@ -192,11 +192,11 @@ def offer(ctx: Context, trigger: str, unit: Unit, enemy: Unit, **facts: Json) ->
     charger: dict[str, Json] = {}
     if trigger == "charged":
         charger = {"charger": enemy.id, "charger_moves": MOVES.of(enemy) + 1}
-    result = discipline.test(ctx, unit, kind, **{**charger, **facts})
+    result = discipline.test(ctx, unit, kind, **charger)
     if not result.passed and choice == "countercharge":
         general = generals.attached_general(ctx.state, unit)
         if general is not None and "reroll_failed_countercharge" in generals.special(general):
-            result = discipline.test(ctx, unit, kind, **{**charger, **facts})
+            result = discipline.test(ctx, unit, kind, **charger)
     if not result.passed:
         return NONE
     return _carry_out(ctx, choice, ctx.state.unit(unit.id), ctx.state.unit(enemy.id))
@@ -204,8 +204,8 @@ def offer(ctx: Context, trigger: str, unit: Unit, enemy: Unit, **facts: Json) ->
 
 def _carry_out(ctx: Context, choice: str, unit: Unit, enemy: Unit) -> str:
     if choice in ("defensive_fire", "reaction_fire"):
-        fire = {"defensive": True} if choice == "defensive_fire" else {"reaction": True}
-        shooting.resolve(ctx, unit, enemy, **fire)
+        defensive = choice == "defensive_fire"
+        shooting.resolve(ctx, unit, enemy, reaction=not defensive, defensive=defensive)
     elif choice == "close_ranks":
         ctx.set_status(unit.id, f"closes ranks against {enemy.name}", closed_ranks=True)
     elif choice == "countercharge":

@@ -2,21 +2,18 @@
 its weapon, class, range band and target, and by every situational modifier; each 6 is a hit
 and each pair of 5s is a hit; a target that is hit takes a cohesion test after shooting.
 
-``resolve(ctx, shooter, target, **facts)`` carries out one unit's shooting at a target (the
-caller has checked the order with ``problem``). ``shot_roll`` builds the roll (its dice and
+``resolve(ctx, shooter, target)`` carries out one unit's shooting at a target (the caller has
+checked the order with ``problem``). ``shot_roll`` builds the roll (its dice and
 every modifier to their number, with the table row) and the odds read the same roll.
 
-``facts`` (what the state cannot know; all default to False):
+Set by play (``reactions`` passes them; both default to False):
   ``reaction``  shooting as opportunity (reaction) fire: -1
   ``defensive`` defensive fire at a charger (the cohesion test's -1 for guns)
-  ``indirect``  indirect shooting (not S): -2
-  ``evaders``   the target is evading: -1
-  ``cover``     the target is on a wood edge, in a BUA, behind a linear obstacle or a pavise
-                (also found from the state: a W target, a target inside a wood or village)
-  ``fortified`` the target is behind fortifications
-  ``big_target`` the target counts as a big target (a large unit, a W or a member of a group
-                in column, ``groups.in_column``, is found from the state)
-  ``moves``     movement phases the shooter made in this activation (its ``moves`` status)
+
+Everything else is found from the state (``protection``): the movement phases the shooter
+made (its ``moves``), indirect shooting (no sight line), a target that has evaded this turn
+(its ``evades``), cover, fortifications, a big target (a large unit, a W, a member of a group
+in column, ``groups.in_column``).
 """
 
 from __future__ import annotations
@@ -31,12 +28,11 @@ from rules_core.dice import Modifier, Roll
 from rules_core.events import ShotFired, TestResolved
 from rules_core.geometry import Footprint, edge_distance, quarter, range_from_front
 from rules_core.odds import Dist, RollSpec
-from rules_core.rulesets.impetus import cohesion, groups, profiles, tables
-from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH, MOVES, ROUTED
+from rules_core.rulesets.impetus import cohesion, groups, profiles, protection, tables
+from rules_core.rulesets.impetus.status import DISORDERED, EVADES, MELEE_WITH, MOVES, ROUTED
 from rules_core.state import BattleState, Unit
 
 Params = Mapping[str, Json]
-COVER_KINDS = ("wood", "dense_wood", "village", "town", "fortification")
 
 
 def weapon_row(unit: Unit) -> str | None:
@@ -45,7 +41,7 @@ def weapon_row(unit: Unit) -> str | None:
     weapon = profiles.missile(unit)
     if not weapon:
         return None
-    grade = str(unit.profile.get("missile_class") or "B")
+    grade = profiles.missile_class(unit)
     try:
         return tables.shooting_row(weapon, grade)
     except KeyError:
@@ -98,17 +94,8 @@ def _mod(row: str) -> tuple[int, str]:
     return value, tables.reason(tables.SHOOTING_MODIFIERS, row)
 
 
-def _in_cover(state: BattleState, target: Unit) -> bool:
-    from shapely.geometry import Point as ShapelyPoint
-
-    from rules_core.terrain import feature_shape
-
-    here = ShapelyPoint(target.x, target.y)
-    return any(f.kind in COVER_KINDS and feature_shape(f).intersects(here) for f in state.terrain)
-
-
 def dice_modifiers(
-    state: BattleState, shooter: Unit, target: Unit, **facts: Json
+    state: BattleState, shooter: Unit, target: Unit, *, reaction: bool = False
 ) -> tuple[int, list[Modifier], str, str]:
     """The dice (current VBU), every change to their number with its reason, the table row
     used and the range band's key."""
@@ -126,7 +113,7 @@ def dice_modifiers(
     against = "Any" if band == "extreme" else ("Mtd." if profiles.mounted(target) else "Foot")
     table_text = f"shooting table: {tables.text(tables.SHOOTING, row)}, {heading} {against}"
     mods = [Modifier(value, f"{table_text} ({apart:.1f}H)")]
-    moves = _count(facts.get("moves"), MOVES.of(shooter))
+    moves = MOVES.of(shooter)
     free = profiles.troop_type(shooter) in tables.FREE_FIRST_MOVE or (
         profiles.foot(shooter) and weapon == "javelin"
     )
@@ -138,29 +125,25 @@ def dice_modifiers(
         )
     if DISORDERED.of(shooter):
         mods.append(Modifier(*_mod("disordered")))
-    if facts.get("indirect") is True and profiles.troop_type(shooter) != "S":
+    if profiles.troop_type(shooter) != "S" and protection.indirect(state, shooter, target):
         mods.append(Modifier(*_mod("indirect")))
     if profiles.troop_type(target) in tables.LIGHT_TARGETS:
         mods.append(
             Modifier(*_mod("light_target_short" if band == "short" else "light_target_far"))
         )
-    covered = facts.get("cover") is True or target.type == "W" or _in_cover(state, target)
-    if covered and not artillery:
-        mods.append(Modifier(*_mod("cover")))
-    if facts.get("evaders") is True:
+    mods += _protection(state, shooter, target, artillery)
+    if EVADES.of(target):
         mods.append(Modifier(*_mod("evaders")))
-    if facts.get("fortified") is True:
-        mods.append(Modifier(*_mod("artillery_fortified" if artillery else "fortified")))
     formed = groups.group_of(state, target, state.parameters)
     in_column = formed is not None and formed.formation == "column"
-    big = profiles.large(target) or target.type == "W" or facts.get("big_target") is True
+    big = profiles.large(target) or target.type == "W"
     if artillery and (big or in_column):
         value, text = _mod("artillery_big_target")
         if in_column and not big:
             assert formed is not None
             text = f"{text} ({target.name} is in {groups.describe(state, formed)})"
         mods.append(Modifier(value, text))
-    if facts.get("reaction") is True:
+    if reaction:
         mods.append(Modifier(*_mod("reaction")))
     base = profiles.current_vbu(shooter)
     if not front(shooter, target) and shooter.type != "W":
@@ -170,8 +153,18 @@ def dice_modifiers(
     return base, mods, row, band
 
 
-def _count(value: Json, default: int) -> int:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+def _protection(state: BattleState, shooter: Unit, target: Unit, artillery: bool) -> list[Modifier]:
+    """Fortifications, else cover: a target behind a fortification piece takes its row
+    (artillery its own), not the cover row as well; the cover row is for non-artillery."""
+    piece = protection.fortification(state, target, shooter)
+    if piece is not None:
+        value, text = _mod("artillery_fortified" if artillery else "fortified")
+        return [Modifier(value, f"{text} ({piece.name or piece.id})")]
+    why = protection.cover(state, target, shooter)
+    if why is None or artillery:
+        return []
+    value, text = _mod("cover")
+    return [Modifier(value, f"{text} ({target.name} {why})")]
 
 
 def dice_count(base: int, mods: list[Modifier]) -> int:
@@ -179,10 +172,12 @@ def dice_count(base: int, mods: list[Modifier]) -> int:
     return base + sum(m.value for m in mods)
 
 
-def shot_roll(state: BattleState, shooter: Unit, target: Unit, **facts: Json) -> RollSpec:
+def shot_roll(
+    state: BattleState, shooter: Unit, target: Unit, *, reaction: bool = False
+) -> RollSpec:
     """The shooter's roll at the target (its dice, 6s counted: pairs of 5s are counted from
     the faces); rolled by ``resolve`` and read by the odds."""
-    base, mods, _row, _band = dice_modifiers(state, shooter, target, **facts)
+    base, mods, _row, _band = dice_modifiers(state, shooter, target, reaction=reaction)
     label = f"Shooting: {shooter.name} (VBU {base}) at {target.name}"
     hit = tables.HIT_FACE
     return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
@@ -230,7 +225,7 @@ def hits_dist(n: int) -> Dist:
 
 
 def cohesion_modifiers(
-    state: BattleState, shooter: Unit, target: Unit, band: str, **facts: Json
+    state: BattleState, shooter: Unit, target: Unit, band: str, *, defensive: bool = False
 ) -> list[Modifier]:
     """The modifiers of the target's cohesion test after this shooting."""
     table = tables.COHESION_SHOOTING
@@ -255,26 +250,28 @@ def cohesion_modifiers(
             add("long_longbow")
         elif weapon != "artillery":
             add("long_other")
-    if facts.get("defensive") is True and weapon in tables.GUNS:
+    if defensive and weapon in tables.GUNS:
         add("defensive_guns")
     return mods
 
 
-def resolve(ctx: Context, shooter: Unit, target: Unit, **facts: Json) -> int:
+def resolve(
+    ctx: Context, shooter: Unit, target: Unit, *, reaction: bool = False, defensive: bool = False
+) -> int:
     """One unit shoots at a target: the roll, the hits, the target's cohesion test. Returns
     the hits."""
-    base, mods, _row, band = dice_modifiers(ctx.state, shooter, target, **facts)
+    base, mods, _row, band = dice_modifiers(ctx.state, shooter, target, reaction=reaction)
     ctx.emit(ShotFired(shooter.id, target.id, round(distance(shooter, target), 2)))
     if dice_count(base, mods) <= 0:
         why = ", ".join(m.describe() for m in mods)
         row = f"VBU {base} {why}: no dice left, no shooting"
         ctx.emit(TestResolved(shooter.id, "shooting dice", 0, False, row, False))
         return 0
-    roll = shot_roll(ctx.state, shooter, target, **facts).roll(ctx.dice)
+    roll = shot_roll(ctx.state, shooter, target, reaction=reaction).roll(ctx.dice)
     hits, words = hits_row(roll)
     ctx.emit(TestResolved(target.id, f"hits from {shooter.name}", hits, hits > 0, words, False))
     if hits and cohesion.alive(ctx.state, target.id):
         found = ctx.state.unit(target.id)
-        cmods = cohesion_modifiers(ctx.state, shooter, found, band, **facts)
+        cmods = cohesion_modifiers(ctx.state, shooter, found, band, defensive=defensive)
         cohesion.test(ctx, found, hits, cmods, cohesion.SHOOTING, f"shot by {shooter.name}")
     return hits

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from rules_core import engine
-from rules_core.events import StatusChanged, UnitMoved
+from rules_core.events import OrderRejected, StatusChanged, TestResolved, UnitMoved
 from rules_core.orders import Illegal, Order, Preview
+from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.state import BattleState, TerrainFeature, Unit
+from rules_core.tables import GridTable
 from tests.rules_core.rulesets.impetus.helpers import SEED, rules, stopped_at, unit_named
 
 
@@ -154,13 +158,56 @@ def test_a_sideways_move_of_foot_is_its_last_and_an_about_face_ends_moves_and_sh
     assert "may not shoot" in reason(shooting.with_unit(archers), shot)
 
 
-def test_artillery_a_or_c_wheels_at_most_45_degrees_once() -> None:
-    state = at_caesars_move()
+def _gun(state: BattleState, grade: str) -> tuple[BattleState, Unit]:
+    """Caesar's Cretan Archers made artillery of a class, alone on open ground."""
     archers = unit_named(state, "Cretan Archers")
-    profile = {**archers.profile, "type": "ART", "missile": "artillery", "missile_class": "A"}
+    profile = {**archers.profile, "type": "ART", "missile": "artillery", "missile_class": grade}
     gun = replace(archers, type="ART", profile=profile, x=4.0, y=10.0, facing=0.0)
-    state = replace(state.with_unit(gun), terrain=())
+    return replace(state.with_unit(gun), terrain=()), gun
+
+
+def test_artillery_a_or_c_wheels_at_most_45_degrees_once() -> None:
+    state, gun = _gun(at_caesars_move(), "A")
     assert isinstance(rules().judge(state, move(gun, "wheel", 1.5, "left")), Preview)  # 43°
     assert "at most 45°" in reason(state, move(gun, "wheel", 1.7, "left"))
     moved = gun.with_status(moves=1, last_manoeuvre="wheel")
-    assert "one move only" in reason(state.with_unit(moved), move(moved, "wheel", 1.0, "left"))
+    assert "1 move only" in reason(state.with_unit(moved), move(moved, "wheel", 1.0, "left"))
+
+
+def test_artillery_a_or_c_makes_one_move_whatever_the_manoeuvre() -> None:
+    for grade in ("A", "C"):
+        state, gun = _gun(at_caesars_move(), grade)
+        for first in ("forward", "wheel"):
+            moved = gun.with_status(moves=1, last_manoeuvre=first)
+            after = state.with_unit(moved)
+            assert "1 move only" in reason(after, move(moved, "forward", 1.0))
+    state, gun = _gun(at_caesars_move(), "B")  # the note names A and C only
+    moved = gun.with_status(moves=1, last_manoeuvre="forward")
+    assert isinstance(rules().judge(state.with_unit(moved), move(moved, "forward", 1.0)), Preview)
+
+
+def test_artillery_a_gets_no_further_move_in_play_and_takes_no_test_for_it() -> None:
+    state, gun = _gun(at_caesars_move(), "A")
+    orders = [move(gun, "wheel", 1.0, "left"), move(gun, "forward", 1.0)]
+    result = engine.run(rules(), SEED, state, orders)
+    moved = [e for e in result.events if isinstance(e, UnitMoved) and e.unit == gun.id]
+    assert len(moved) == 1
+    refused = [e for e in result.events if isinstance(e, OrderRejected) and e.actor == gun.id]
+    assert refused and "1 move only" in refused[0].reason
+    tests = [e for e in result.events if isinstance(e, TestResolved) and e.subject == gun.id]
+    assert not tests  # refused before any discipline test: one move, whatever the test
+
+
+def test_the_one_move_limit_is_read_from_the_movement_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state, gun = _gun(at_caesars_move(), "A")
+    moved = gun.with_status(moves=1, last_manoeuvre="forward")
+    after = state.with_unit(moved)
+    row = mt.MOVE_LIMITS.rows["art_a_c_45_one_move"]
+    column = mt.MOVE_LIMITS.columns.index("moves")
+    cells = tuple(2 if i == column else c for i, c in enumerate(row))
+    patched = GridTable(mt.MOVE_LIMITS.name, mt.MOVE_LIMITS.columns,
+                        {**mt.MOVE_LIMITS.rows, "art_a_c_45_one_move": cells})  # fmt: skip
+    monkeypatch.setattr(mt, "MOVE_LIMITS", patched)
+    assert isinstance(rules().judge(after, move(moved, "forward", 1.0)), Preview)

@@ -143,3 +143,13 @@ def test_involuntary_interpenetration() -> None:
     assert ip.retreat_through(cp, unit("W")) == "pass"  # rule 3 allows it
     assert ip.retreat_through(unit("EL"), unit("W")) == "push_no_disorder"
     assert ip.pursuit_may_pass(cp, unit("S")) and not ip.pursuit_may_pass(cp, fp)
+
+
+def test_the_artillery_note_limits_classes_a_and_c_only() -> None:
+    note = "ART A or C: Maximum of 45° and 1 move only"
+    for grade in ("A", "C"):
+        gun = unit("ART", missile="artillery", missile_class=grade)
+        assert mt.most_moves(gun) == (1, note)
+        assert mt.widest_wheel(gun) == (45.0, note)
+    assert mt.most_moves(unit("ART", missile="artillery", missile_class="B")) is None
+    assert mt.most_moves(unit("FP")) is None and mt.widest_wheel(unit("CL")) is None

@@ -86,9 +86,11 @@ def test_close_ranks_against_horse() -> None:
                                PARAMS)  # fmt: skip
     assert asked is not None and asked.option_ids == ("none", "close_ranks")
     assert asked.default == "close_ranks"
+    state = status(state, "gauls4", moves=1)  # it moved once, then charges: a second move
     ctx = context(state, [3], answers=[_answer(asked.id, "close_ranks", "romans")])
-    assert reactions.offer(ctx, "charged", state.unit("romans2"), state.unit("gauls4"),
-                           charger_moves=2) == "close_ranks"  # fmt: skip
+    assert reactions.offer(ctx, "charged", state.unit("romans2"), state.unit("gauls4")) == (
+        "close_ranks"
+    )
     assert CLOSED_RANKS.of(ctx.state.unit("romans2"))
     assert "Close Ranks: Enemy charged with more than 1 MOVE" in logged_tests(ctx.events)[0].row
 

@@ -8,10 +8,12 @@ from fractions import Fraction
 
 from rules_core.dice import Modifier
 from rules_core.events import ShotFired
-from rules_core.rulesets.impetus import shooting
+from rules_core.rulesets.impetus import prebattle, shooting
 from rules_core.rulesets.impetus.status import DISORDERED, LOST_VBU
 from rules_core.shared_status import LOSSES
 from tests.rules_core.rulesets.impetus.combat_helpers import (
+    PARAMS,
+    add,
     at,
     context,
     detach,
@@ -59,11 +61,16 @@ def test_javelins_cannot_shoot_at_long_range_nor_beyond_12h() -> None:
 
 
 def test_situational_modifiers_each_with_its_row() -> None:
+    # each from the table: moved twice, disordered, a friend screening the target (indirect),
+    # a target that evaded this turn, behind its side's fortification piece
     state = status(_archers_at(8.5, "gauls3"), "romans3", disordered=True, moves=2)
+    state = status(state, "gauls3", evades=1)
+    state = add(state, "screen", "romans", "romans_caesar", (10, 6.25, 0), type="FP")
+    piece = prebattle.fortification_piece(state, "gauls", (10, 7.5), 180.0, PARAMS)
+    state = replace(state, terrain=(piece,))
     _, mods, _, _ = shooting.dice_modifiers(
-        state, state.unit("romans3"), state.unit("gauls3"), reaction=True, evaders=True,
-        indirect=True, fortified=True,
-    )  # fmt: skip
+        state, state.unit("romans3"), state.unit("gauls3"), reaction=True
+    )
     reasons = _reasons(mods)
     assert reasons["each movement phase (except the first for CL or Foot with javelins) "
                    "(2 moves)"] == -2  # fmt: skip
@@ -71,7 +78,7 @@ def test_situational_modifiers_each_with_its_row() -> None:
     assert reasons["indirect shooting (except S)"] == -2
     assert reasons["firing at S, CL and ART at Short range"] == -1
     assert reasons["firing at Evaders"] == -1
-    assert reasons["non-artillery shooting at Units behind fortifications"] == -2
+    assert reasons[f"non-artillery shooting at Units behind fortifications ({piece.name})"] == -2
     assert reasons["Shooting as Reaction Fire"] == -1
 
 
@@ -82,7 +89,7 @@ def test_first_move_is_free_for_cl_and_cover_from_a_wood() -> None:
     reasons = _reasons(mods)
     assert not any("movement phase" in r for r in reasons)
     assert reasons["non-artillery shooting at Units on a Wood edge, BUA, behind Linear "
-                   "Obstacles, Pavise or at a W"] == -1  # fmt: skip
+                   "Obstacles, Pavise or at a W (Carnutes Warband in wood)"] == -1  # fmt: skip
 
 
 def test_dice_are_halved_shooting_to_the_side() -> None:
