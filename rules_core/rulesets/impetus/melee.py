@@ -291,36 +291,56 @@ def dice_modifiers(
 
 
 def depth(state: BattleState, unit: Unit, enemy: Unit, difficult: bool) -> list[Modifier]:
-    """The depth bonus: pikes for each rear rank unit (pikes behind them), the flat rows for
-    a large unit; none for an LU contacted to flank or rear, nor pikes in difficult terrain."""
+    """The depth bonus: the first row naming the unit (pikes: for each rear rank unit in line
+    behind it); none for an LU contacted to flank or rear, nor pikes in difficult terrain."""
     if profiles.large(unit) and _flanked(state, unit, enemy):
         return []
+    row = _depth_row(unit, enemy)
+    if row is None:
+        return []
+    value, text = _mod(tables.DEPTH, row)
+    if tables.DEPTH.lookup(row, "per_rank") is not True:  # a flat row
+        return [Modifier(value, text)]
+    ranks = 0 if difficult else _rear_ranks(state, unit)
+    if not ranks:
+        return []
+    return [Modifier(value * ranks, f"{text} ({ranks} rear rank{'s' if ranks > 1 else ''})")]
+
+
+def _depth_row(unit: Unit, enemy: Unit) -> str | None:
+    """The sheet's depth row for the unit against that enemy: it names troops, not large
+    units (README_combat.md: no published rule limits the flat rows to LUs)."""
     vs_mounted = profiles.mounted(enemy)
     kind = profiles.troop_type(unit)
     weapons = profiles.weapons(unit)
     if "pike" in weapons:
-        if difficult:
-            return []
-        ranks = 1 if profiles.large(unit) else 0
-        ranks += sum(
-            1 for f in _friends_touching(state, unit, "rear") if "pike" in profiles.weapons(f)
-        )
-        if not ranks:
-            return []
-        row = "pikes_v_mounted" if vs_mounted else "pikes_v_foot"
-        value, text = _mod(tables.DEPTH, row)
-        return [Modifier(value * ranks, f"{text} ({ranks} rear rank{'s' if ranks > 1 else ''})")]
-    if not profiles.large(unit):
-        return []
+        return "pikes_v_mounted" if vs_mounted else "pikes_v_foot"
     if kind == "FP" and any(w in ("long_spear", "polearm") for w in weapons):
-        row = "spears_v_mounted" if vs_mounted else "spears_v_foot"
-    elif kind in ("FP", "FL") and profiles.impetuous(unit):
-        row = "impetuous_foot"
-    elif kind in ("CP1", "CP2") and profiles.foot(enemy):
-        row = "cp_v_foot"
-    else:
-        return []
-    return [Modifier(*_mod(tables.DEPTH, row))]
+        return "spears_v_mounted" if vs_mounted else "spears_v_foot"
+    if kind in ("FP", "FL") and profiles.impetuous(unit):
+        return "impetuous_foot"
+    if kind in ("CP1", "CP2") and profiles.foot(enemy):
+        return "cp_v_foot"
+    return None
+
+
+def _rear_ranks(state: BattleState, unit: Unit) -> int:
+    """Pike units in line behind it: the one touching its rear, the one touching that one's
+    rear, and so on (a large unit's own rear rank counts one more)."""
+    ranks = 1 if profiles.large(unit) else 0
+    seen = {unit.id}
+    line = [unit]
+    while line:
+        line = [
+            f
+            for u in line
+            for f in _friends_touching(state, u, "rear")
+            if f.id not in seen and "pike" in profiles.weapons(f)
+        ]
+        line = list({f.id: f for f in line}.values())  # one touching two counts once
+        seen.update(f.id for f in line)
+        ranks += len(line)
+    return ranks
 
 
 def pilum(unit: Unit, fight: Fight) -> list[Modifier]:

@@ -40,7 +40,11 @@ def test_warband_charging_legion_dice() -> None:
     state = _face_off()
     gauls, romans = state.unit("gauls2"), state.unit("romans2")
     base, mods = melee.dice_modifiers(state, gauls, romans, melee.Fight(charging=True))
-    assert base == 5 and mods == [Modifier(3, "impetus bonus 3")]
+    assert base == 5
+    assert mods == [
+        Modifier(3, "impetus bonus 3"),
+        Modifier(1, "Impetuous FP or FL vs Mounted or Foot"),  # depth, though not large
+    ]
     base, mods = melee.dice_modifiers(state, romans, gauls, melee.Fight(receiving=True))
     assert base == 6
     assert _reasons(mods) == {
@@ -131,14 +135,6 @@ def test_mounted_in_difficult_ground_and_supported_flanks() -> None:
                    "Art) (right)"] == 1  # fmt: skip
 
 
-def test_pikes_count_rear_ranks() -> None:
-    state = detach(at("charge", romans2=(10, 5, 0), romans1=(10, 4, 0), gauls4=(10, 6.25, 180)))
-    state = profile(profile(state, "romans2", weapons=["pike"]), "romans1", weapons=["pike"])
-    mods = melee.depth(state, state.unit("romans2"), state.unit("gauls4"), False)
-    assert mods == [Modifier(2, "Pikes vs Mounted for each rear rank unit (1 rear rank)")]
-    assert melee.depth(state, state.unit("romans2"), state.unit("gauls4"), True) == []
-
-
 def test_supporting_units_roll_half_dice() -> None:
     state = detach(at("charge", romans2=(10, 5, 0), romans1=(10, 4, 0), gauls2=(10, 6.0, 180)))
     assert [u.id for u in melee.supports(state, state.unit("romans2"))] == ["romans1"]
@@ -180,7 +176,7 @@ def test_a_unit_on_the_bank_defends_it_against_an_enemy_in_the_river() -> None:
 
 def test_a_melee_won_by_the_defender_retreat_and_pursuit() -> None:
     state = _face_off()
-    faces = [6, 6, 1, 1, 1, 1, 1, 1]  # the warband's 8 dice: 2 hits
+    faces = [6, 6, 1, 1, 1, 1, 1, 1, 1]  # the warband's 9 dice (5, impetus 3, depth 1): 2 hits
     faces += [6, 5, 5, 1, 1, 1, 1, 1, 1, 1, 1]  # the legion's 11 dice: 2 hits
     faces += [5, 2]  # cohesion: warband (critical 3) fails by 2, legion (4) passes
     faces += [6, 4]  # retreat 2H (foot), pursuit 1H (foot)
@@ -201,7 +197,7 @@ def test_a_melee_won_by_the_defender_retreat_and_pursuit() -> None:
 
 def test_a_drawn_melee_is_marked_to_be_fought_again() -> None:
     state = _face_off()
-    faces = [1] * 8 + [1] * 11
+    faces = [1] * 9 + [1] * 11
     ctx = context(state, faces)
     assert melee.resolve(ctx, state.unit("gauls2"), state.unit("romans2"), impact=True) == "draw"
     for key, other in (("gauls2", "romans2"), ("romans2", "gauls2")):

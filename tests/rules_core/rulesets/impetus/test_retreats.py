@@ -260,8 +260,9 @@ def _two_on_one() -> BattleState:
 
 
 def test_two_on_one_every_roll_and_modifier_shown_and_the_hits_counted_once() -> None:
-    # Carnutes: 5 VBU, +3 impetus, +1 flank supported by the Arverni: 9 dice, 2 hits on Legio IX
-    faces = [6, 6] + [1] * 7
+    # Carnutes: 5 VBU, +3 impetus, +1 flank supported by the Arverni, +1 depth (impetuous FL):
+    # 10 dice, 2 hits on Legio IX
+    faces = [6, 6] + [1] * 8
     faces += [6] + [1] * 10  # Legio IX: 11 dice against the Carnutes to its front, 1 hit
     faces += [6, 1, 1]  # Arverni: half of 6 VBU, 3 dice: 1 hit on Legio IX
     faces += [2]  # Carnutes' cohesion (critical 5 - 1 = 4): passes, disordered
@@ -305,9 +306,9 @@ def test_a_further_unit_rolls_its_full_dice_by_parameter() -> None:
 
 def test_a_charger_contacting_two_enemies_is_fought_by_both() -> None:
     state = detach(at("charge", romans2=(9, 5, 0), romans1=(11, 5, 0), gauls2=(10, 6.0, 180)))
-    # Carnutes 8 dice; Legio IX 12 (its right flank supported by Legio X); Legio X's half dice
-    # are the only ones to hit: 2 hits
-    faces = [1] * 8 + [1] * 12 + [6, 6, 1]
+    # Carnutes 9 dice (5, impetus 3, depth 1); Legio IX 12 (its right flank supported by
+    # Legio X); Legio X's half dice are the only ones to hit: 2 hits
+    faces = [1] * 9 + [1] * 12 + [6, 6, 1]
     faces += [6]  # the Carnutes' cohesion (5 - 2 = 3) fails by 3
     ctx = context(state, faces)
     result = melee.resolve(ctx, state.unit("gauls2"), state.unit("romans2"), impact=True)
