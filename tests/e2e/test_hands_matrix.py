@@ -314,14 +314,7 @@ async def test_a_planned_order_is_its_players_alone(aide: Harness) -> None:
     seats = {"gm": h.gm, "rome": h.alice, "gaul": h.bob, "observer": observer,
              "outsider": h.outsider}  # fmt: skip
     for seat, user in seats.items():
-        replies = {n: await h.slash(user, n, channel=where, **o) for n, o in PLANNED_READS.items()}
-        offered = []
-        for command, option in PLANNED_TYPED:
-            offered += await h.autocomplete(user, command, option, channel=where, **{option: ""})
-        texts = [t for m in h.messages(where) if not m.ephemeral for t in message_texts(m)]
-        texts += [t for m in h.dms(user) for t in message_texts(m)]
-        texts += [t for reply in replies.values() for t in reply_texts(reply)]
-        texts += [f"{c['name']} {c['value']}" for c in offered]
+        texts, _, _ = await everything(h, user, where, PLANNED_READS, PLANNED_TYPED)
         found = [(token, text[:120]) for text in texts for token in tokens if token in text]
         if seat == "rome":
             assert found, "Rome reads its own plan"
