@@ -23,12 +23,14 @@ class Order(Serialisable):
 @dataclass(frozen=True)
 class Param(Serialisable):
     """One parameter an order kind takes: a unit, leader or group id, a point, a path of
-    points, a number, a choice or free text."""
+    points, a number, a choice or free text. A ``sealed`` one (a written battle plan) stays
+    with its side and the GM in a record read before the battle ends (``secrets``)."""
 
     name: str
     kind: str
     required: bool = True
     choices: tuple[str, ...] = ()
+    sealed: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in PARAM_KINDS:

@@ -193,6 +193,11 @@ class Rules:
                 return kind
         raise KeyError(f"no order kind {kind_id!r}")
 
+    def sealed_params(self) -> dict[str, frozenset[str]]:
+        """The sealed parameters of each order kind that has any: {kind id: names}."""
+        found = {k.id: frozenset(p.name for p in k.params if p.sealed) for k in self.order_kinds}
+        return {kind: names for kind, names in found.items() if names}
+
     def parameter_values(self, overrides: Mapping[str, Json] = {}) -> dict[str, Json]:
         """Every parameter's value: the defaults with a campaign's overrides applied."""
         values = {parameter.name: parameter.default for parameter in self.parameters}

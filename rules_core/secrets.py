@@ -4,7 +4,8 @@ A ``Viewer`` is a side, the game master or the public. ``view`` takes out of a s
 viewer may not see: other sides' hidden state; other owners' hands and retained cards (kept as
 as many ``CONCEALED`` codes, so their count shows); the draw pile's cards (with the discards and
 one's own hand they would give the others' hands away; its size shows); the orders of a step
-stopped at a question, except the viewer's own; and the words and options of a private question
+stopped at a question, except the viewer's own, and the sealed parameters of others' orders
+(a battle plan) in a record; and the words and options of a private question
 asked of someone else. ``visible_events`` turns each ``Private`` event into its public form for
 everyone outside its audience. ``view_record`` does the same for a battle record read
 mid-battle; a record whose seed is revealed is shown whole.
@@ -13,7 +14,7 @@ mid-battle; a record whose seed is revealed is shown whole.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -132,13 +133,20 @@ def _visible(event: Event | None, viewer: Viewer) -> Event | None:
     return event
 
 
-def view_record(record: Mapping[str, Any], viewer: Viewer, *, open_step: bool) -> dict[str, Any]:
+def view_record(
+    record: Mapping[str, Any],
+    viewer: Viewer,
+    *,
+    open_step: bool,
+    sealed: Mapping[str, Collection[str]] = {},
+) -> dict[str, Any]:
     """A battle record (as JSON data) as the viewer may read it before the end.
 
     The first state and every state an edit left go through ``view``; draws and answers
-    private to others lose their card and choice; when ``open_step`` (the battle is stopped
-    at a question) the entries of that step keep only the viewer's own orders. A record with
-    its seed revealed, or read by the GM, comes back whole.
+    private to others lose their card and choice; other sides' orders keep their ``sealed``
+    parameters ({order kind: names}, ``Rules.sealed_params``) concealed; when ``open_step``
+    (the battle is stopped at a question) the entries of that step keep only the viewer's own
+    orders. A record with its seed revealed, or read by the GM, comes back whole.
     """
     shown = copy.deepcopy(dict(record))
     if viewer.gm or shown.get("seed") is not None:
@@ -153,6 +161,8 @@ def view_record(record: Mapping[str, Any], viewer: Viewer, *, open_step: bool) -
     sides = _sides(states)
     for entry in entries:
         entry["draws"] = [_draw_view(draw, viewer, sides) for draw in entry.get("draws", ())]
+        if "orders" in entry:
+            entry["orders"] = [_order_view(o, viewer, sides, sealed) for o in entry["orders"]]
         given = entry.get("answer")
         audience = entry.get("audience")
         if given is not None and audience and not viewer.may_see(audience):
@@ -186,6 +196,17 @@ def _draw_view(draw: Any, viewer: Viewer, sides: Mapping[str, str]) -> Any:
     if owner is None or viewer.may_see(sides.get(str(owner))):
         return draw
     return {**draw, "card": ""}
+
+
+def _order_view(
+    order: Any, viewer: Viewer, sides: Mapping[str, str], sealed: Mapping[str, Collection[str]]
+) -> Any:
+    """A recorded order, with its sealed parameters concealed from other sides."""
+    names = sealed.get(str(order.get("kind"))) if isinstance(order, Mapping) else None
+    if not names or viewer.may_see(sides.get(str(order.get("actor")))):
+        return order
+    params = order.get("params") or {}
+    return {**order, "params": {k: CONCEALED if k in names else v for k, v in params.items()}}
 
 
 def _open_step(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -55,7 +55,8 @@ class RecordService:
         """The battle record so far (the seed only once the battle has ended). Mid-battle a GM
         (or the bot: no user in the place) gets it whole; anyone else as their seat may see
         it: while the battle waits at a question, the other sides' orders of that open step
-        are left out."""
+        are left out, and the sealed parameters of their orders (a battle plan) are concealed
+        until the end."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place, _ANY)
             finished = loaded.battle.status is BattleStatus.FINISHED
@@ -66,7 +67,8 @@ class RecordService:
             if seat.is_gm:
                 return data
             stopped = loaded.state.pending is not None  # the step stopped on a question
-            record = view_record(json.loads(data), seat.viewer(), open_step=stopped)
+            sealed = loaded.rules.sealed_params()
+            record = view_record(json.loads(data), seat.viewer(), open_step=stopped, sealed=sealed)
             return json.dumps(record, indent=1, sort_keys=True).encode()
 
 

@@ -107,20 +107,56 @@ def leaks(texts: Iterable[str], tokens: Iterable[str]) -> list[tuple[str, str]]:
 
 
 async def everything(
-    h: Harness, user: FakeUser, where: FakeChannel
+    h: Harness,
+    user: FakeUser,
+    where: FakeChannel,
+    reads: dict[str, dict[str, object]] = READS,
+    typed: list[tuple[str, str]] = TYPED,
 ) -> tuple[list[str], dict[str, InteractionResult], list[dict]]:
     """Every text the user can obtain: the channel, their DMs, every reading reply and every
     autocomplete; with the replies and the choices for closer checks."""
     replies = {name: await h.slash(user, name.strip(), channel=where, **opts)
-               for name, opts in READS.items()}  # fmt: skip
+               for name, opts in reads.items()}  # fmt: skip
     offered = []
-    for command, option in TYPED:
+    for command, option in typed:
         offered += await h.autocomplete(user, command, option, channel=where, **{option: ""})
     texts = [t for m in h.messages(where) if not m.ephemeral for t in message_texts(m)]
     texts += [t for m in h.dms(user) for t in message_texts(m)]
     texts += [t for reply in replies.values() for t in reply_texts(reply)]
     texts += [f"{c['name']} {c['value']}" for c in offered]
     return texts, replies, offered
+
+
+async def sweep(
+    h: Harness,
+    where: FakeChannel,
+    seats: dict[str, FakeUser],
+    secret: dict[str, set[str]],
+    allowed: dict[str, set[str]],
+    closed: str = "",
+    reads: dict[str, dict[str, object]] = READS,
+    typed: list[tuple[str, str]] = TYPED,
+) -> dict[str, dict[str, InteractionResult]]:
+    """Every surface for every seat: each secret found by the seats allowed it and by no other;
+    with ``closed`` (the refusal of a closed campaign) the outsider is refused everything.
+    The replies, by seat."""
+    found_replies = {}
+    for seat, user in seats.items():
+        texts, replies, offered = await everything(h, user, where, reads, typed)
+        shut_out = bool(closed) and seat == "outsider"
+        if shut_out:
+            for name, reply in replies.items():
+                assert reply.ephemeral and reply.content == closed, (name, reply)
+                assert not reply.files, name
+            assert offered == []
+        for kind, tokens in secret.items():
+            found = leaks(texts, tokens)
+            if kind in allowed[seat] and not shut_out:
+                assert found, (closed, seat, kind, "the rightful viewer sees it")
+            else:
+                assert not found, (closed, seat, kind, found)
+        found_replies[seat] = replies
+    return found_replies
 
 
 async def test_no_viewer_sees_another_ones_secret(parley: Rules, aide: Harness) -> None:
@@ -173,32 +209,20 @@ async def test_no_viewer_sees_another_ones_secret(parley: Rules, aide: Harness) 
     for visibility in ("open", "closed"):
         if visibility == "closed":
             await h.slash(h.gm, "campaign visibility", channel=where, visibility="closed")
+        shut = CLOSED if visibility == "closed" else ""
+        seen = await sweep(h, where, seats, secret, allowed, shut)
         maps = {}
-        for seat, user in seats.items():
-            texts, replies, offered = await everything(h, user, where)
-            if visibility == "closed" and seat == "outsider":
-                for name, reply in replies.items():
-                    assert reply.ephemeral and reply.content == CLOSED, (name, reply)
-                    assert not reply.files, name
-                assert offered == []
-            else:
+        for seat, replies in seen.items():
+            if not (shut and seat == "outsider"):
                 maps[seat] = replies["battle map"].files[0].data
                 assert replies["battle hand"].ephemeral and replies["battle record"].ephemeral
-            for kind, tokens in secret.items():
-                found = leaks(texts, tokens)
-                if kind in allowed[seat] and not (visibility == "closed" and seat == "outsider"):
-                    assert found, (visibility, seat, kind, "the rightful viewer sees it")
-                else:
-                    assert not found, (visibility, seat, kind, found)
             if seat in ("red", "blue", "gm"):  # /answer: buttons for one's own questions only
                 asking = replies["answer"]
                 ids = [c["custom_id"] for m in asking.messages for c in m.interactive]
                 mine = {"red": ["swap:a:"], "blue": ["swap:b:"], "gm": ["swap:a:", "swap:b:"]}
                 assert asking.ephemeral and len(ids) == 2 * len(mine[seat]), (seat, ids)
                 assert all(any(k in i for k in mine[seat]) for i in ids), (seat, ids)
-            if seat in ("observer", "outsider") and not (
-                visibility == "closed" and seat == "outsider"
-            ):
+            if seat in ("observer", "outsider") and not (shut and seat == "outsider"):
                 refusal = replies["answer"]
                 assert refusal.ephemeral and "private to **Red**, **Blue**" in refusal.content
         # The public map is the same picture for everyone (nothing secret drawn on it).
@@ -290,14 +314,7 @@ async def test_a_planned_order_is_its_players_alone(aide: Harness) -> None:
     seats = {"gm": h.gm, "rome": h.alice, "gaul": h.bob, "observer": observer,
              "outsider": h.outsider}  # fmt: skip
     for seat, user in seats.items():
-        replies = {n: await h.slash(user, n, channel=where, **o) for n, o in PLANNED_READS.items()}
-        offered = []
-        for command, option in PLANNED_TYPED:
-            offered += await h.autocomplete(user, command, option, channel=where, **{option: ""})
-        texts = [t for m in h.messages(where) if not m.ephemeral for t in message_texts(m)]
-        texts += [t for m in h.dms(user) for t in message_texts(m)]
-        texts += [t for reply in replies.values() for t in reply_texts(reply)]
-        texts += [f"{c['name']} {c['value']}" for c in offered]
+        texts, _, _ = await everything(h, user, where, PLANNED_READS, PLANNED_TYPED)
         found = [(token, text[:120]) for text in texts for token in tokens if token in text]
         if seat == "rome":
             assert found, "Rome reads its own plan"

@@ -284,6 +284,26 @@ def test_view_record_hides_a_private_answer_from_others(parley: Rules) -> None:
             assert (entry["answer"]["choice"] != CONCEALED) == mine
 
 
+def test_view_record_conceals_the_sealed_parameters_of_other_sides_orders(parley: Rules) -> None:
+    first = new_battle(parley)
+    record = record_of(first, play(parley, stop_at_question=3), reveal=False)
+    sealed = {"play": ["card"]}  # as if a played card were sealed like a battle plan
+    shown = view_record(record, RED, open_step=False, sealed=sealed)
+    played = [o for e in shown["entries"] for o in e.get("orders", ()) if o["kind"] == "play"]
+    assert {o["actor"] for o in played} == {"red", "blue"}
+    for order in played:
+        assert (order["params"]["card"] == CONCEALED) == (order["actor"] == "blue"), order
+    assert view_record(record, Viewer.game_master(), open_step=False, sealed=sealed) == record
+    done = record_of(first, play(parley))
+    assert view_record(done, BLUE, open_step=False, sealed=sealed) == done
+
+
+def test_an_impetus_battle_plan_is_a_sealed_parameter() -> None:
+    rules = registry.get("impetus").rules
+    assert rules is not None
+    assert rules.sealed_params() == {"battle_plan": frozenset({"plan"})}
+
+
 def test_a_masked_question_keeps_only_its_id_and_who() -> None:
     asked = Decision("q", "Which?", (Option("a", "A"), Option("b", "B")), "b", "red", private=True)
     masked = masked_decision(asked)

@@ -155,7 +155,7 @@ ORDER_KINDS = (
     OrderKind("fortify", "Fortify", "side", (
         Param("at", "point"), Param("facing", "number", required=False)),
         combines=True, limit=10),
-    OrderKind("battle_plan", "Battle plan", "side", (Param("plan", "text"),)),
+    OrderKind("battle_plan", "Battle plan", "side", (Param("plan", "text", sealed=True),)),
     OrderKind("place", "Place", "side", (
         Param("unit", "unit"), Param("at", "point"), Param("facing", "number", required=False)),
         combines=True, limit=50),
