@@ -122,7 +122,6 @@ class BattleService:
         defaults to the ruleset's usual one, and its scale (millimetres in one unit of the
         measure: a base width in Impetus) to the ruleset's."""
         name = clean_text(name, "battle name", 100)
-        check_finite(width=width, depth=depth, scale=scale)
         if scale is not None and not (
             math.isfinite(scale) and MIN_SCALE_MM <= scale <= MAX_SCALE_MM
         ):
