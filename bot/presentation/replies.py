@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.errors import NotYourGroup, UserError
 from bot.services.campaigns import Place
+from bot.services.names import name_key
 
 log = logging.getLogger("bot.errors")
 
@@ -32,17 +33,17 @@ def place_of(interaction: discord.Interaction) -> Place:
 
 def matching_choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete choices: the names containing what was typed so far, at most 25."""
-    typed = current.casefold()
-    return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
+    typed = name_key(current)
+    return [app_commands.Choice(name=n, value=n) for n in names if typed in name_key(n)][:25]
 
 
 def labelled_choices(pairs: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for (id, label) pairs: the label shown, the id given, matched on both."""
-    typed = current.casefold()
+    typed = name_key(current)
     return [
         app_commands.Choice(name=label, value=value)
         for value, label in pairs
-        if typed in f"{value} {label}".casefold()
+        if typed in name_key(f"{value} {label}")
     ][:25]
 
 

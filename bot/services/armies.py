@@ -15,6 +15,7 @@ from bot.db.session import Database
 from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.campaigns import Place, find_member, load_open_campaign
 from bot.services.data_files import load_json, load_yaml, shown_name
+from bot.services.names import name_key, tidy
 from rules_core import registry
 from rules_core.registry import Ruleset
 
@@ -49,7 +50,7 @@ class SampleArmies:
     def named(self, name: str) -> Mapping[str, Any]:
         """The sample army of this name (any case); NotFound naming those there are."""
         for army in self.armies:
-            if str(army["name"]).casefold() == name.strip().casefold():
+            if name_key(str(army["name"])) == name_key(name):
                 return army
         offered = ", ".join(f"**{a['name']}**" for a in self.armies) or "none"
         raise NotFound(f"No sample army **{name}** in {self.ruleset.name}; there are: {offered}.")
@@ -92,6 +93,29 @@ def check_roster(ruleset_id: str, roster: object) -> dict[str, Any]:
     return roster
 
 
+def tidy_names(roster: dict[str, Any]) -> dict[str, Any]:
+    """The roster with its name and the name of every entry of its lists (units, leaders,
+    divisions …) tidied as lookups compare them; a name of nothing but spaces is refused."""
+    tidied = dict(roster)
+    if isinstance(roster.get("name"), str):
+        tidied["name"] = _tidy_name(roster["name"], "name")
+    for key, entries in roster.items():
+        if isinstance(entries, list):
+            tidied[key] = [
+                {**e, "name": _tidy_name(e["name"], f"{key}[{i}].name")}
+                if isinstance(e, dict) and isinstance(e.get("name"), str) else e
+                for i, e in enumerate(entries)
+            ]  # fmt: skip
+    return tidied
+
+
+def _tidy_name(name: str, where: str) -> str:
+    """One name tidied, refused when nothing is left."""
+    if not tidy(name):
+        raise InvalidInput(f"The army list's `{where}` is blank: give it a name.")
+    return tidy(name)
+
+
 class ArmyService:
     """Army lists of a campaign; each call is one database session."""
 
@@ -106,8 +130,8 @@ class ArmyService:
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             _require_player(campaign, user_id)
-            roster = check_roster(campaign.ruleset_id, parsed)
-            name = " ".join(str(roster["name"]).split())
+            roster = tidy_names(check_roster(campaign.ruleset_id, parsed))
+            name = str(roster["name"])
             army = _find_army(campaign, name)
             if army is not None and army.owner_id != user_id:
                 raise PermissionDenied(
@@ -189,8 +213,8 @@ def _army_info(army: Army, campaign: Campaign, *, replaced: bool = False) -> Arm
 
 
 def _find_army(campaign: Campaign, name: str) -> Army | None:
-    key = " ".join(name.split()).casefold()
-    return next((a for a in campaign.armies if a.name.casefold() == key), None)
+    key = name_key(name)
+    return next((a for a in campaign.armies if name_key(a.name) == key), None)
 
 
 def _get_army(campaign: Campaign, name: str) -> Army:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -30,6 +31,8 @@ from bot.services.campaigns import (
     load_open_campaign,
     require_gm,
 )
+from bot.services.names import name_key
+from bot.services.numbers import check_finite
 from bot.services.order_params import resolve
 from bot.services.parameters import battle_parameters, table_size
 from bot.services.settings import MAX_TABLE, MIN_TABLE
@@ -215,6 +218,7 @@ class BattleService:
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None
     ) -> Unit:
         """Place one of your units (or any, for a GM) at a position and facing during set-up."""
+        check_finite(facing=facing)
         point = parse_point(at)
         async with self.db.write() as session:
             loaded = await _in_set_up(session, place)
@@ -321,7 +325,7 @@ class BattleService:
 def _side_named(loaded: Loaded, name: str) -> BattleSide:
     """The battle's side of this name (any case), or a refusal naming the sides."""
     for row in loaded.battle.sides:
-        if name.casefold() in (row.name.casefold(), row.side_id.casefold()):
+        if name_key(name) in (name_key(row.name), row.side_id.casefold()):
             return row
     names = ", ".join(f"**{s.name}**" for s in sorted(loaded.battle.sides, key=lambda s: s.name))
     raise NotFound(f"No side called **{name}** in this battle; one of: {names}.")
@@ -438,13 +442,13 @@ async def _refuse_second_battle(session: AsyncSession, campaign: Campaign) -> No
 
 
 def _chosen_armies(campaign: Campaign, names: list[str], rules: Rules) -> list[Army]:
-    keys = [" ".join(n.split()).casefold() for n in names if n.strip()]
+    keys = [name_key(n) for n in names if n.strip()]
     if len(keys) < 2 or len(set(keys)) != len(keys):
         raise InvalidInput("A battle needs at least two different armies.")
     low, high = rules.sides
     if not low <= len(keys) <= min(high, len(SIDE_IDS)):
         raise InvalidInput(f"{sides_words(campaign.ruleset_id, rules)}; {len(keys)} were named.")
-    by_name = {a.name.casefold(): a for a in campaign.armies}
+    by_name = {name_key(a.name): a for a in campaign.armies}
     missing = [n for n, k in zip(names, keys, strict=True) if k not in by_name]
     if missing:
         raise NotFound(f"No army called {', '.join(f'**{m}**' for m in missing)} in this campaign.")
@@ -484,9 +488,9 @@ def _roster_entries(loaded: Loaded) -> list[tuple[str, str, str]]:
 def _roster_unit(loaded: Loaded, ref: str, user_id: int) -> Unit:
     """A fresh unit from its side's roster, found by id or name: the user's own first, and
     a name that still means several is refused with their ids."""
-    key = " ".join(ref.split()).casefold()
+    key = name_key(ref)
     armies = {a.id: a for a in loaded.campaign.armies}
-    found = [e for e in _roster_entries(loaded) if key in (e[0].casefold(), e[1].casefold())]
+    found = [e for e in _roster_entries(loaded) if key in (e[0].casefold(), name_key(e[1]))]
     own = [e for e in found if e[2] in loaded.side_of(user_id)]
     found = own or found
     if len(found) > 1:
@@ -539,6 +543,12 @@ def _deployment_rows(data: object) -> list[dict[str, Any]]:
             or not all(isinstance(v, int | float) for v in at)
         ):
             raise InvalidInput(f"Row {index}: write it as `{{unit: Name, at: [x, y], facing: 0}}`.")
+        facing = row.get("facing")
+        if facing is not None and (isinstance(facing, bool) or not isinstance(facing, int | float)):
+            raise InvalidInput(
+                f"Row {index} ({row['unit']}): `facing` must be a number of degrees, "
+                f"not `{json.dumps(facing)[:40]}`."
+            )
         checked.append({"unit": row["unit"], "at": at, "facing": row.get("facing")})
     return checked
 

@@ -22,6 +22,7 @@ from bot.services.armies import parse_roster
 from bot.services.battles import new_battle
 from bot.services.campaigns import Place, find_member, load_open_campaign, require_gm
 from bot.services.data_files import shown_name
+from bot.services.names import name_key
 
 MAX_MAP_BYTES = 256 * 1024
 MIN_REGIONS, MAX_REGIONS = 2, 60
@@ -607,24 +608,24 @@ async def _moves(
 
 def _own_army(campaign: Campaign, user_id: int, name: str) -> Army:
     mine = sorted((a for a in campaign.armies if a.owner_id == user_id), key=lambda a: a.name)
-    key = " ".join(name.split()).casefold()
+    key = name_key(name)
     for army in mine:
-        if army.name.casefold() == key:
+        if name_key(army.name) == key:
             return army
     if not mine:
         raise PermissionDenied(
             f"You have no army in **{campaign.name}**; a player imports one with `/army import`."
         )
     names = ", ".join(f"**{a.name}**" for a in mine)
-    if any(a.name.casefold() == key for a in campaign.armies):
+    if any(name_key(a.name) == key for a in campaign.armies):
         raise PermissionDenied(f"**{name}** is not yours; you can move one of: {names}.")
     raise NotFound(f"You have no army called **{name}**; you can move one of: {names}.")
 
 
 def _region_named(cmap: CampaignMap, name: str) -> str:
-    key = " ".join(name.split()).casefold()
+    key = name_key(name)
     for region in cmap.regions:
-        if region["name"].casefold() == key:
+        if name_key(region["name"]) == key:
             return str(region["name"])
     names = ", ".join(r["name"] for r in cmap.regions[:30])
     raise NotFound(f"There is no region **{name}** on **{cmap.name}**; its regions: {names}.")

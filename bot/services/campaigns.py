@@ -22,6 +22,7 @@ from bot.db.models import (
 from bot.db.session import Database
 from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services import settings
+from bot.services.names import tidy
 from bot.services.settings import DeadlinePolicy, validated
 from rules_core import registry
 
@@ -166,7 +167,7 @@ def gm_only(campaign: str) -> str:
 
 def clean_text(value: str, what: str, limit: int) -> str:
     """Strip the text and check it is 1..limit characters, or raise InvalidInput."""
-    cleaned = " ".join(value.split())
+    cleaned = tidy(value)
     if not cleaned:
         raise InvalidInput(f"The {what} cannot be empty.")
     if len(cleaned) > limit:

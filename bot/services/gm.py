@@ -18,6 +18,8 @@ from bot.services import holders, plans
 from bot.services.battle_state import Loaded, cancel_deadlines, find_actor, find_unit, load_battle
 from bot.services.campaigns import Place, clean_text
 from bot.services.endings import EndReport, finish
+from bot.services.names import name_key
+from bot.services.numbers import check_finite
 from bot.services.play import PlayService
 from bot.services.records import append_entries
 from bot.services.shapes import check_on_table, parse_point, terrain_points
@@ -117,6 +119,7 @@ class GmService:
 
     async def extend(self, place: Place, user_id: int, hours: float, reason: str) -> GmChange:
         """Push the current deadline (and its reminders) back."""
+        check_finite(hours=hours)
         if not 0 < hours <= MAX_EXTENSION_HOURS:
             raise InvalidInput(f"Extend by more than 0 and at most {MAX_EXTENSION_HOURS} hours.")
         async with self.db.write() as session:
@@ -195,6 +198,7 @@ class GmService:
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
     ) -> GmChange:
         """Put a unit somewhere else (and turn it)."""
+        check_finite(facing=facing)
         x, y = parse_point(at)
         async with self.db.write() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
@@ -226,6 +230,7 @@ class GmService:
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
     ) -> GmChange:
         """Put a unit that is off the table (or in reserve) back on it at ``at``."""
+        check_finite(facing=facing)
         x, y = parse_point(at)
         async with self.db.write() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
@@ -358,9 +363,9 @@ def used_attempt(battle_id: int, turn: int, step: str) -> Select[tuple[int | Non
 def _winner(loaded: Loaded, winner: str | None) -> str | None:
     if winner is None:
         return None
-    key = winner.casefold()
+    key = name_key(winner)
     for side in loaded.battle.sides:
-        if key in (side.side_id.casefold(), side.name.casefold()):
+        if key in (side.side_id.casefold(), name_key(side.name)):
             return side.side_id
     raise NotFound(f"No side called **{winner}** in this battle.")
 

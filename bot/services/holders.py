@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.errors import InvalidInput
+from bot.services.names import name_key
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Group, Leader, Side, Unit
 from rules_core.status import Scope
@@ -19,10 +20,10 @@ LEADER_FIELDS = ("points", "wounds")  # kept on the leader itself, not in its st
 def named(state: BattleState, ref: str) -> list[Holder]:
     """Every unit, leader, group or side whose id or name is ``ref`` (case-insensitive); an
     exact id wins over names."""
-    key = " ".join(ref.split()).casefold()
+    key = name_key(ref)
     every: list[Holder] = [*state.units, *state.leaders, *state.groups, *state.sides]
     by_id = [h for h in every if h.id.casefold() == key]
-    return by_id or [h for h in every if h.name.casefold() == key]
+    return by_id or [h for h in every if name_key(h.name) == key]
 
 
 def scope_of(holder: Holder) -> Scope:

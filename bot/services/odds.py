@@ -15,6 +15,7 @@ from bot.errors import InvalidInput, NotFound, PermissionDenied
 from bot.rendering.odds_chart import chart
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
+from bot.services.numbers import check_finite
 from bot.services.order_params import resolve
 from bot.services.plans import planned_rows
 from bot.services.resolving import off_loop
@@ -64,6 +65,7 @@ class OddsService:
     async def of_order(self, place: Place, user_id: int, number: int) -> OddsAnswer:
         """The odds of the user's ``number``-th order, as ``/orders mine`` lists them (orders
         for the open step first, then those planned for later steps)."""
+        check_finite(number=number)
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
             given = [

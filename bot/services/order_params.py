@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.errors import InvalidInput, NotFound
+from bot.services.names import name_key
+from bot.services.numbers import check_finite
 from rules_core.orders import OrderKind, Param
 from rules_core.state import BattleState, Group, Leader, Side, Unit
 
@@ -44,6 +46,7 @@ class OrderInput:
 
 def params_for(kind: OrderKind, given: OrderInput, state: BattleState) -> dict[str, Any]:
     """The order kind's named parameters from the input; a required one missing is refused."""
+    check_finite(x=given.x, y=given.y, number=given.number)
     params: dict[str, Any] = {}
     choices = 0
     if given.text is None and not any(p.kind == "choice" for p in kind.params):
@@ -88,9 +91,11 @@ def parse(param: Param, raw: str, state: BattleState) -> Any:
         return [list(parse_point(part, param.name)) for part in tidy.split()]
     if param.kind == "number":
         try:
-            return float(text)
+            number = float(text)
         except ValueError:
             raise InvalidInput(f"`{param.name}` must be a number, not `{text}`.") from None
+        check_finite(**{param.name: number})
+        return number
     if param.kind == "choice" and text not in param.choices:
         shown = ", ".join(param.choices)
         raise InvalidInput(f"`{text}` is not a {param.name}; choose one of {shown}.")
@@ -102,7 +107,9 @@ def parse_point(text: str, name: str) -> tuple[float, float]:
     found = POINT.match(text.strip())
     if found is None:
         raise InvalidInput(f"`{name}` takes points as `x,y` (a path: `x,y x,y …`), not `{text}`.")
-    return (float(found[1]), float(found[2]))
+    point = (float(found[1]), float(found[2]))
+    check_finite(**{f"{name} x": point[0], f"{name} y": point[1]})
+    return point
 
 
 def resolve(
@@ -112,13 +119,13 @@ def resolve(
     sides: Sequence[str] | None = None,
 ) -> Unit | Leader | Group | Side:
     """The one unit, leader, group or side an id or name means; a shared name is refused."""
-    key = " ".join(ref.split()).casefold()
+    key = name_key(ref)
     tagged = TAGGED.match(key)  # "Red Pikes (b1)", as autocomplete offers a shared name
     mine = [a for a in actors if sides is None or side_of(a) in sides]
     if tagged and any(a.id.casefold() == tagged[1] for a in mine):
         key = tagged[1]
     by_id = [a for a in mine if a.id.casefold() == key]
-    found = by_id or [a for a in mine if a.name.casefold() == key]
+    found = by_id or [a for a in mine if name_key(a.name) == key]
     if len(found) == 1:
         return found[0]
     if found:

@@ -47,6 +47,7 @@ from bot.services.battle_state import (
 )
 from bot.services.battles import undeployed, with_reserves
 from bot.services.campaigns import Place
+from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput, params_for, side_of
 from bot.services.records import append_entries
 from bot.services.resolving import defaulted, off_loop
@@ -273,6 +274,7 @@ class PlayService:
     ) -> OrderView:
         """Take back one order before its stage resolves: the ``number``-th the actor gave
         (counting from 1), or its last; with ``step``, one planned for that later step."""
+        check_finite(number=number)
         async with self.db.write() as session:
             loaded = await _running(session, place)
             if step is not None:

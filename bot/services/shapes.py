@@ -8,11 +8,13 @@ import re
 from shapely.geometry import LineString, Polygon
 
 from bot.errors import InvalidInput
+from bot.services.numbers import check_finite
 from rules_core.state import LINEAR_KINDS, Battlefield, Point
 
 SHAPES = ("polygon", "line", "circle", "rectangle")
 _PAIR = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$")
 CIRCLE_POINTS = 16
+FEWEST_POINTS = {"line": 2, "polygon": 3}  # what TerrainFeature takes for a line or an area
 ZOOM_FRACTION = 12  # the smallest zoom is a twelfth of the table's longer side, each way
 
 
@@ -21,7 +23,9 @@ def parse_point(text: str, what: str = "position") -> Point:
     match = _PAIR.match(text)
     if match is None:
         raise InvalidInput(f"Malformed {what} `{text}`: write it as `x,y`, for example `12,4.5`.")
-    return (float(match.group(1)), float(match.group(2)))
+    x, y = float(match.group(1)), float(match.group(2))
+    check_finite(x=x, y=y)  # 400 digits read as infinity
+    return (x, y)
 
 
 def parse_points(text: str) -> tuple[Point, ...]:
@@ -75,8 +79,13 @@ def terrain_points(kind: str, shape: str, at: str, size: str | None) -> tuple[Po
     if linear != (shape == "line"):
         need = "`line`" if linear else "`polygon`, `circle` or `rectangle`"
         raise InvalidInput(f"A {kind.replace('_', ' ')} is drawn with the shape {need}.")
-    if shape in ("polygon", "line"):
-        return parse_points(at)
+    if shape in FEWEST_POINTS:
+        points = parse_points(at)
+        if len(points) < FEWEST_POINTS[shape]:
+            raise InvalidInput(
+                f"A {shape} needs at least {FEWEST_POINTS[shape]} points; you gave {len(points)}."
+            )
+        return points
     centre = parse_point(at, "centre")
     if shape == "circle":
         (radius,) = parse_numbers(size or "", 1, "radius")

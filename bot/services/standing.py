@@ -16,6 +16,7 @@ from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.battle_state import Loaded, find_unit, load_battle
 from bot.services.campaigns import Place
+from bot.services.names import name_key
 from bot.services.play import PlayService
 from bot.services.stages import StageReport, advance
 from bot.services.standing_answers import answer_standing, instructions_of
@@ -259,9 +260,9 @@ def _owner_only(loaded: Loaded, side_id: str) -> PermissionDenied:
 
 
 def _side_id(loaded: Loaded, ref: str) -> str:
-    typed = ref.strip().casefold()
+    typed = name_key(ref)
     for row in loaded.battle.sides:
-        if typed in (row.side_id.casefold(), row.name.casefold()):
+        if typed in (row.side_id.casefold(), name_key(row.name)):
             return row.side_id
     raise NotFound(f"There is no side called **{ref}** in this battle.")
 
