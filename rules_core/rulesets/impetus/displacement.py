@@ -34,7 +34,7 @@ from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.events import OrderRejected, TestResolved
-from rules_core.geometry import Footprint, edge_distance, overlapping
+from rules_core.geometry import EPSILON, Footprint, edge_distance, overlapping
 from rules_core.paths import Sweep
 from rules_core.plugin import Parameter
 from rules_core.rulesets.impetus import interpenetration
@@ -117,6 +117,12 @@ def reach_to(state: BattleState, unit: Unit, heading: float, length: float, othe
     pair = replace(pair, terrain=())
     found = paths.sweep(pair, unit, heading, length, facing=facing, leaves_table=True)
     return found.reached
+
+
+def ends_touching(found: Sweep, other: Unit) -> bool:
+    """True if the move ends touching ``other``: the sweep stops only at an overlap deeper than
+    a touch, so a move of exactly the gap goes its full length and ends against it."""
+    return edge_distance(found.end, Footprint.of(other)) <= EPSILON
 
 
 def travel(

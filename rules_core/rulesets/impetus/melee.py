@@ -841,8 +841,9 @@ def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
     """The winner follows the loser by the pursuit table, checked along its path: it passes
     friends it may interpenetrate voluntarily but stops on contact with any other ("Pursuit:
     If not allowed stop on contact"), never ends on a friend, and stops at impassable ground
-    and the table edge. Reaching the loser, a new melee; meeting another enemy it stops on
-    contact (``pursuit_fresh_enemy`` "stop") or fights it as a new melee ("fight")."""
+    and the table edge. Reaching the loser (stopped by it, or going exactly the gap and ending
+    touching it), a new melee; meeting another enemy it stops on contact
+    (``pursuit_fresh_enemy`` "stop") or fights it as a new melee ("fight")."""
     if profiles.troop_type(winner) in ("ART", "W"):
         return
     if not cohesion.alive(ctx.state, loser_id):
@@ -862,6 +863,8 @@ def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
         if blocker is not None and blocker.kind in (paths.ENEMY, paths.FRIEND)
         else None
     )
+    if met is None and displacement.ends_touching(found, loser):
+        met = loser  # a pursuit of exactly the gap reaches the loser: a new melee
     if met is not None and met.id != loser_id:
         notes.append(f"stops on contact with {met.name}")
     elif blocker is not None and met is None:

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from rules_core import engine
 from rules_core.decisions import Answer
 from rules_core.events import MeleeFought, OrderRejected
+from rules_core.geometry import EPSILON, TOUCH, Footprint
 from rules_core.orders import Order
-from rules_core.rulesets.impetus import actions, cohesion, displacement, melee, reactions
+from rules_core.rulesets.impetus import (
+    actions,
+    cohesion,
+    displacement,
+    melee,
+    reactions,
+    tables,
+)
 from rules_core.rulesets.impetus.status import CHARGED, DISORDERED, EVADES, MELEE_PENDING
 from rules_core.shared_status import LOSSES
 from rules_core.standing import Standing, play_standing
@@ -148,6 +158,32 @@ def test_a_pursuit_reaching_the_loser_is_a_new_melee() -> None:
     assert _where(ctx.state, "romans2") == (10, 6.0)
     fought = [e for e in ctx.events if isinstance(e, MeleeFought)]
     assert fought and fought[0].defender == "gauls2"
+
+
+PURSUIT_DIE = 6  # the sheet's pursuit distance for this die (foot) is the gap measured below
+
+
+@pytest.mark.parametrize(
+    ("beyond", "reached"),
+    [
+        (0.0, True),  # exactly the pursuit distance: it ends touching the loser
+        (EPSILON / 2, True),  # within the shared tolerance of it
+        (-TOUCH / 2, True),  # a hair under: too shallow for the sweep to call a block
+        (-0.5, True),  # well under: the loser blocks the pursuit before its full distance
+        (0.01, False),  # over: it falls short
+    ],
+)
+def test_a_pursuit_ending_touching_the_loser_is_a_new_melee(beyond: float, reached: bool) -> None:
+    distance = tables.distance_row(PURSUIT_DIE, "pursuit", "foot")
+    assert distance is not None
+    state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 20, 180)))
+    front = Footprint.of(state.unit("romans2")).bounds[3]
+    half = state.unit("gauls2").depth / 2
+    state = state.with_unit(replace(state.unit("gauls2"), y=front + distance + beyond + half))
+    ctx = context(state, [PURSUIT_DIE])
+    melee.pursue(ctx, ctx.state.unit("romans2"), "gauls2", melee.MAX_NEW_MELEES)
+    fought = [e.defender for e in ctx.events if isinstance(e, MeleeFought)]
+    assert fought[:1] == (["gauls2"] if reached else [])
 
 
 # -- evasions -----------------------------------------------------------------------------------
