@@ -11,7 +11,7 @@ from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import (
     AFTER_MOVE,
     BROKEN,
-    COMBAT_ENEMY,
+    COMBAT_ENEMIES,
     RETIRING,
 )
 from rules_core.rulesets.heroic_age.topics import FOLLOW_UP, FOLLOW_WORDS
@@ -83,14 +83,32 @@ def outdistanced(ctx: Context) -> None:
             u.lose_unit(ctx, unit.id, "outdistanced pursuit: eliminated", "broken")
 
 
+def fought(unit: Unit) -> list[str]:
+    """The ids of the enemies the unit fought in its last combat (``combat.opponents``)."""
+    kept = COMBAT_ENEMIES.of(unit)
+    if isinstance(kept, str):
+        return [kept] if kept else []  # a battle saved before #39 kept one id
+    return [str(x) for x in kept] if isinstance(kept, list) else []
+
+
+def quarry(ctx: Context, unit: Unit) -> Unit | None:
+    """The enemy of its own the unit goes after: the first it fought that broke or is
+    retiring (pursued), else the first still on the table (followed up); None if none is."""
+    alive = [ctx.state.unit(x) for x in fought(unit) if u.alive(ctx.state, x)]
+    fled = (e for e in alive if BROKEN.of(e) or RETIRING.of(e))
+    return next(fled, alive[0] if alive else None)
+
+
 def _win(ctx: Context, unit: Unit) -> None:
-    """Victory or success: follow up an enemy that fell back; pursue one that broke or retired."""
-    enemy_id = COMBAT_ENEMY.of(unit)
-    if not u.alive(ctx.state, enemy_id) or u.engaged_with(ctx.state, unit):
+    """Victory or success: follow up an enemy it fought that fell back; pursue one that broke
+    or retired."""
+    enemy = quarry(ctx, unit)
+    if enemy is None or u.engaged_with(ctx.state, unit):
         return
-    enemy = ctx.state.unit(enemy_id)
     if BROKEN.of(enemy) or RETIRING.of(enemy):
-        ctx.set_status(unit.id, f"pursues {enemy.name}", pursuing=True, unformed=True)
+        # it keeps only its quarry, so the pursuit goes on after the same unit in later turns
+        ctx.set_status(unit.id, f"pursues {enemy.name}", pursuing=True, unformed=True,
+                       combat_enemy=[enemy.id])  # fmt: skip
         pursue_on(ctx, unit.id)
         return
     options = tuple(Option(k, v) for k, v in FOLLOW_WORDS.items())
@@ -117,17 +135,17 @@ def pursue_on(ctx: Context, unit_id: str) -> None:
     """A full unformed move after the unit pursued; catching it gives the free hack and breaks
     a retiring unit."""
     unit = ctx.state.unit(unit_id)
-    quarry_id = COMBAT_ENEMY.of(unit)
-    if not u.alive(ctx.state, quarry_id):
+    chased = quarry(ctx, unit)
+    if chased is None:
         ctx.set_status(unit_id, "nothing left to pursue", pursuing=False)
         return
-    quarry = ctx.state.unit(quarry_id)
+    quarry_id = chased.id
     length = movement.fast_distance(ctx, unit, "Pursue")
-    _close(ctx, unit, quarry, f"pursues {quarry.name}", length)
+    _close(ctx, unit, chased, f"pursues {chased.name}", length)
     unit = ctx.state.unit(unit_id)
     caught = [e for e in u.engaged_with(ctx.state, unit)]
     if any(e.id == quarry_id for e in caught):
-        free_hack(ctx, unit, quarry)
+        free_hack(ctx, unit, chased)
         if u.alive(ctx.state, quarry_id) and RETIRING.of(ctx.state.unit(quarry_id)):
             ctx.set_status(quarry_id, "caught by pursuers while retiring: breaks", broken=True)
             u.knock_on_loss(ctx, ctx.state.unit(quarry_id), "broke")

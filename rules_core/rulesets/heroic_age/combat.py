@@ -1,11 +1,15 @@
 """Combat: every group of units in contact fights; dice per engaged stand by grade, every
 modifier (the charge-only ones marked), hits on 6 or 5-6, an automatic hit for a leader; the
-result by the difference in hits, shared by every unit on a side; inconclusive rounds refought."""
+result by the difference in hits, shared by every unit on a side; inconclusive rounds refought.
+A corner's touch joins combats into one, but each unit fights (and records) only its opponents.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
+from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, TestResolved
@@ -62,16 +66,26 @@ def clusters(state: BattleState) -> list[tuple[Side, Side]]:
     return found
 
 
+def opponents(state: BattleState, unit: Unit, among: Collection[str] | None = None) -> list[Unit]:
+    """The enemies the unit fights: those touching it along an edge (of ``among``, if given),
+    or, if none do, those touching only its corners. A neighbour's enemy at a corner joins the
+    combat into one (``clusters``) but is not this unit's opponent."""
+    here = Footprint.of(unit)
+    touching = [e for e in u.engaged_with(state, unit) if among is None or e.id in among]
+    edged = [e for e in touching if contact_edge(here, Footprint.of(e)) is not None]
+    return edged or touching
+
+
 def hit_score(
     state: BattleState, unit: Unit, hill: tuple[str, ...], enemies: list[Unit] | None = None
 ) -> tuple[int, str]:
     """6 if unformed, fighting to a flank or rear, or against advantage of ground; else 5.
-    ``enemies``: those it fights (by default the enemies in contact with it)."""
+    ``enemies``: those it fights (by default its ``opponents``)."""
     table = tables.COMBAT_HITS
     if UNFORMED.of(unit):
         return tables.whole(table, "unformed", "lowest"), str(table.lookup("unformed", "sheet"))
     here = Footprint.of(unit)
-    for enemy in u.engaged_with(state, unit) if enemies is None else enemies:
+    for enemy in opponents(state, unit) if enemies is None else enemies:
         if contact_edge(here, Footprint.of(enemy)) in BASE_BEHIND:
             return tables.whole(table, "from_behind", "lowest"), str(
                 table.lookup("from_behind", "sheet")
@@ -201,8 +215,8 @@ def fight_round(ctx: Context, first: Side, second: Side, charge: bool, number: i
     for unit_id in (*a_units, *b_units):
         if u.alive(ctx.state, unit_id):
             u.risk_to_leaders(ctx, ctx.state.unit(unit_id), "engaged in combat")
-    for units, band, enemy in ((a_units, a_band, b_units), (b_units, b_band, a_units)):
-        apply_result(ctx, units, band.result, band.text, charge, enemy[0])
+    for units, band, enemies in ((a_units, a_band, b_units), (b_units, b_band, a_units)):
+        apply_result(ctx, units, band.result, band.text, charge, enemies)
     return a_band.result
 
 
@@ -214,10 +228,11 @@ def _result(ctx: Context, side: str, words: str, difference: int) -> Band:
 
 
 def apply_result(
-    ctx: Context, units: list[str], result: str, text: str, charge: bool, enemy: str
+    ctx: Context, units: list[str], result: str, text: str, charge: bool, enemies: list[str]
 ) -> None:
     """The row's levels, DPs and move for every unit of a side (previously Shaken units take
-    the Shaken columns); the move is kept for the moves after combat."""
+    the Shaken columns); the move and each unit's own opponents among ``enemies`` (the other
+    side's units) are kept for the moves after combat."""
     table = tables.RESULT_EFFECTS
     for unit_id in units:
         if not u.alive(ctx.state, unit_id):
@@ -229,7 +244,8 @@ def apply_result(
         move = str(table.lookup(result, f"{prefix}move"))
         if charge and not shaken and move != "pursue":
             move = str(table.lookup(result, "charge_move"))
-        ctx.set_status(unit_id, text, combat_result=result, combat_enemy=enemy, after_move=move)
+        fought: list[Json] = [e.id for e in opponents(ctx.state, ctx.state.unit(unit_id), enemies)]
+        ctx.set_status(unit_id, text, combat_result=result, combat_enemy=fought, after_move=move)
         u.change_aggression(ctx, unit_id, levels, text)
         u.add_dps(ctx, unit_id, dps, text, "combat")
 

@@ -18,7 +18,9 @@ Units (``Scope.UNIT``)
   charged           charged this turn (+1 die, charge combat)
   charge_combat     its combat this turn is a charge combat (the * modifiers apply)
   in_combat         in combat (engaged), for the leadership phase and rest
-  combat_enemy      id of the enemy unit of its last combat
+  combat_enemy      ids of the enemies it fought in its last combat: those touching it along
+                    an edge, else at a corner (a battle saved before #39 kept one id, shared
+                    by the whole side); a pursuer keeps only the unit it pursues
   combat_result     its result in the last combat: victory, success, inconclusive,
                     set_back, defeat (and the losers' move is read from it)
   after_move        its move after the last combat: pursue, follow_up, fall_back, retire,
@@ -89,7 +91,7 @@ AGGRESSION_ORDER = ("shaken", "present", "ready for battle", "blood lust")
 RETIRING = Flag("retiring", "retiring", Badge("tag", "RETIRING", "warn"))
 CHARGE_COMBAT = Flag("charge_combat", "in a charge combat this turn")
 IN_COMBAT = Flag("in_combat", "in combat")
-COMBAT_ENEMY = Text("combat_enemy", "its enemy in the last combat")
+COMBAT_ENEMIES = Note("combat_enemy", "the enemies it fought in the last combat")
 COMBAT_RESULT = Text("combat_result", "its result in the last combat")
 AFTER_MOVE = Text("after_move", "its move after combat")
 REFIGHTS = Count("refights", "inconclusive rounds this turn", private=True)
@@ -151,7 +153,7 @@ STATUSES = sheet(
     SKILLED_ARCHER,
     CHARGE_COMBAT,
     IN_COMBAT,
-    COMBAT_ENEMY,
+    COMBAT_ENEMIES,
     COMBAT_RESULT,
     AFTER_MOVE,
     REFIGHTS,
@@ -197,7 +199,7 @@ __all__ = [
     "CHARGE_COMBAT",
     "CINC",
     "CINC_KILLED",
-    "COMBAT_ENEMY",
+    "COMBAT_ENEMIES",
     "COMBAT_RESULT",
     "CONTROL",
     "DEPLOY_ZONE",

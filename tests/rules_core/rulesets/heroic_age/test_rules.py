@@ -286,7 +286,7 @@ def test_combat_results_shared_by_the_side(
     for key in ("saxons1", "saxons4"):
         state = status(state, key, aggression="shaken" if shaken else "present")
     ctx = context(state)
-    combat.apply_result(ctx, ["saxons1", "saxons4"], result, result, charge, "danes1")
+    combat.apply_result(ctx, ["saxons1", "saxons4"], result, result, charge, ["danes1"])
     for key in ("saxons1", "saxons4"):
         unit = ctx.state.unit(key)
         assert unit.status["after_move"] == move and AGGRESSION.of(unit) == level

@@ -93,7 +93,7 @@ def test_combat_result_levels_come_from_the_table(monkeypatch: pytest.MonkeyPatc
         tables, "RESULT_EFFECTS", swapped(tables.RESULT_EFFECTS, "victory", "levels", 1)
     )
     ctx = context(state)
-    combat.apply_result(ctx, ["saxons1"], "victory", "victory", False, "danes1")
+    combat.apply_result(ctx, ["saxons1"], "victory", "victory", False, ["danes1"])
     assert AGGRESSION.of(ctx.state.unit("saxons1")) == "ready for battle"
 
 
