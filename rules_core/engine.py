@@ -275,13 +275,14 @@ def _complete_orders(
             context.emit(OrderRejected(order.actor, order.kind, verdict.reason))
             continue
         earlier = [o for o in kept if _same_actor(kinds, o, order)]
-        joined, problem = (order,), _uncombined(kinds, earlier, order)
+        problem = _uncombined(kinds, earlier, order)
         if earlier and problem is None:
             joined, problem = rules.join_orders(state, earlier, order)
+            order = order if problem else joined[-1]
         if problem:
             context.emit(OrderRejected(order.actor, order.kind, problem))
         else:
-            kept.append(joined[-1])
+            kept.append(order)
     return (*kept, *_defaults(rules, state, kept))
 
 
