@@ -262,8 +262,9 @@ def _complete_orders(
     """The legal orders given, in the order given, plus defaults for every actor of the acting
     sides left without.
 
-    An actor's later order that may not join its earlier ones is dropped (a second order of a
-    kind that does not combine) or refused (more of a kind than its limit).
+    An actor's later order that may not join its earlier ones (a second order of a kind that
+    does not combine, more of a kind than its limit) is refused with an ``OrderRejected`` event
+    saying why: no order is dropped unseen.
     """
     state = context.state
     kinds = rules.kinds_by_id()
@@ -274,15 +275,26 @@ def _complete_orders(
             context.emit(OrderRejected(order.actor, order.kind, verdict.reason))
             continue
         earlier = [o for o in kept if _same_actor(kinds, o, order)]
-        if not earlier:
-            kept.append(order)
-        elif kinds[order.kind].combines and all(kinds[o.kind].combines for o in earlier):
+        problem = _uncombined(kinds, earlier, order)
+        if earlier and problem is None:
             joined, problem = rules.join_orders(state, earlier, order)
-            if problem:
-                context.emit(OrderRejected(order.actor, order.kind, problem))
-            else:
-                kept.append(joined[-1])
+            order = order if problem else joined[-1]
+        if problem:
+            context.emit(OrderRejected(order.actor, order.kind, problem))
+        else:
+            kept.append(order)
     return (*kept, *_defaults(rules, state, kept))
+
+
+def _uncombined(
+    kinds: Mapping[str, OrderKind], earlier: Sequence[Order], order: Order
+) -> str | None:
+    """Why ``order`` may not follow the actor's ``earlier`` orders of the step (one of them or
+    it is of a kind that does not combine; the first given stands), or None if it may."""
+    if not earlier or all(kinds[o.kind].combines for o in (*earlier, order)):
+        return None
+    first, this = kinds[earlier[0].kind].title, kinds[order.kind].title
+    return f"it already has a {first} order this step; {this} does not combine with it"
 
 
 def _same_actor(kinds: Mapping[str, OrderKind], one: Order, other: Order) -> bool:

@@ -82,7 +82,7 @@ def checked_orders(ctx: Context, kinds: Collection[str]) -> list[Order]:
 
     Units come first, then leaders, groups and sides, each in roster order; one actor's several
     orders keep the order they were given in. An order whose actor has gone earlier in the step
-    is dropped; one the state now makes illegal is refused with an ``OrderRejected`` event.
+    and one the state now makes illegal are refused with an ``OrderRejected`` event saying why.
     """
     position = _roster_positions(ctx.state)
     chosen = sorted(
@@ -92,13 +92,22 @@ def checked_orders(ctx: Context, kinds: Collection[str]) -> list[Order]:
     legal = []
     for order in chosen:
         if _actor_key(ctx, order) not in position:
-            continue  # destroyed or removed earlier in this step
+            reject_gone(ctx, order)
+            continue
         verdict = ctx.rules.judge(ctx.state, order)
         if isinstance(verdict, Illegal):
             ctx.emit(OrderRejected(order.actor, order.kind, verdict.reason))
         else:
             legal.append(order)
     return legal
+
+
+GONE = "it was destroyed or removed earlier in this step"
+
+
+def reject_gone(ctx: Context, order: Order) -> None:
+    """Refuse, on record, an order whose actor was destroyed or removed earlier in the step."""
+    ctx.emit(OrderRejected(order.actor, order.kind, GONE))
 
 
 def _roster_positions(state: BattleState) -> dict[tuple[str, str], int]:

@@ -64,6 +64,7 @@ from rules_core import engine, planning
 from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
 from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
+from rules_core.plugin import Rules
 from rules_core.state import Group, Leader, Side, Unit
 
 GM_WITHOUT_SIDE = (
@@ -199,6 +200,7 @@ class PlayService:
                 if before not in joined[:-1]:
                     await session.delete(row)
             await session.flush()
+            notes = (*verdict.notes, *_replaced(loaded.rules, earlier, joined))
             seq = max((r.seq for r in rows), default=-1) + 1
             session.add(
                 BattleOrder(battle_id=loaded.battle.id, stage=loaded.battle.stage,
@@ -206,7 +208,7 @@ class PlayService:
                             seq=seq, kind=kind, params=dict(order.params),
                             summary=verdict.summary[:400], submitted_at=self.clock.now())
             )  # fmt: skip
-            return OrderView(actor.id, actor.name, kind, verdict.summary, tuple(verdict.notes))
+            return OrderView(actor.id, actor.name, kind, verdict.summary, notes)
 
     async def _plan(
         self,
@@ -250,6 +252,7 @@ class PlayService:
             if before not in joined[:-1]:
                 await session.delete(row)
         await session.flush()
+        notes = (*verdict.notes, *_replaced(loaded.rules, earlier, joined))
         session.add(
             PlannedOrder(battle_id=loaded.battle.id, turn=turn_step.turn, step_key=turn_step.key,
                          step_title=words[:200], side_id=side_of(actor), user_id=user_id,
@@ -261,7 +264,7 @@ class PlayService:
             key = loaded.key_of(side, user_id)
             plan = await plans.turn_plan(session, loaded.battle.id, turn_step.turn, key, user_id)
             plan.planned = True
-        return OrderView(actor.id, actor.name, kind, verdict.summary, tuple(verdict.notes),
+        return OrderView(actor.id, actor.name, kind, verdict.summary, notes,
                          step=words, consult=consult)  # fmt: skip
 
     async def withdraw(
@@ -764,3 +767,10 @@ async def _take_deadline(session: Any, deadline_id: int) -> bool:
         .values(status=DeadlineStatus.FIRED)
     )
     return bool(taken.rowcount)
+
+
+def _replaced(rules: Rules, earlier: Sequence[Order], joined: Sequence[Order]) -> tuple[str, ...]:
+    """A note for each earlier order of the actor that a new one replaces (a kind that does
+    not combine), so that none is dropped unseen."""
+    gone = [before for before in earlier if before not in joined[:-1]]
+    return tuple(f"replaces its earlier {rules.order_kind(o.kind).title} order" for o in gone)

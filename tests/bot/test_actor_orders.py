@@ -99,6 +99,11 @@ async def test_paths_and_repeated_marches_by_name(
     assert (await services.play.submit(place, ALICE, "route", "Red Horse", route)).summary == (
         "marches by 3 points"
     )
+    # A march does not combine with a route: it replaces it, and the preview says so.
+    march = await services.play.submit(place, ALICE, "march", "Red Horse", OrderInput(x=30, y=6))
+    route_title = muster.order_kind("route").title
+    assert march.notes == (f"replaces its earlier {route_title} order",)
+    await services.play.submit(place, ALICE, "route", "Red Horse", route)
     await services.play.confirm(place, ALICE)
     report = (await services.play.confirm(place, BOB)).report
     assert report is not None

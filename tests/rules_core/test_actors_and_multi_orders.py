@@ -72,7 +72,7 @@ def test_a_leader_acts_several_times_in_the_order_given_up_to_the_limit(muster: 
     assert changed.index("r2") < changed.index("red_right")  # in the order given
 
 
-def test_a_unit_marches_twice_and_a_kind_that_does_not_combine_keeps_the_first(
+def test_a_unit_marches_twice_and_a_kind_that_does_not_combine_keeps_the_first_refusing_it(
     muster: Rules,
 ) -> None:
     state = engine.resolve(muster, SEED, at_council(muster)).state
@@ -82,9 +82,18 @@ def test_a_unit_marches_twice_and_a_kind_that_does_not_combine_keeps_the_first(
         Order("r1", "march", {"to": [r1.x, r1.y + 1]}),
         Order("r1", "march", {"to": [r1.x + 1, r1.y + 1]}),
         Order("r2", "route", {"via": [[r2.x, r2.y + 1], [r2.x + 1, r2.y + 1]]}),
-        Order("r2", "march", {"to": [0, 0]}),  # a route does not combine: dropped
+        Order("r2", "march", {"to": [0, 0]}),  # a route does not combine: refused
     ]
     result = engine.resolve(muster, SEED, state, orders)
+    rejected = [e for e in result.events if isinstance(e, OrderRejected)]
+    route, march = muster.order_kind("route").title, muster.order_kind("march").title
+    assert rejected == [
+        OrderRejected(
+            "r2",
+            "march",
+            f"it already has a {route} order this step; {march} does not combine with it",
+        )
+    ]
     moves = [(e.unit, e.path[-1]) for e in result.events if isinstance(e, UnitMoved)]
     assert moves[:3] == [
         ("r1", (r1.x, r1.y + 1)),

@@ -17,6 +17,7 @@ from rules_core.rulesets.skirmish.sample import sample_battle
 from rules_core.state import BattleState, Outcome
 from rules_core.steps import Cursor
 from rules_core.toolkit import (
+    GONE,
     checked_orders,
     contact_pairs,
     enemies_in_contact,
@@ -45,14 +46,14 @@ def _placed(state: BattleState, unit_id: str, x: float, y: float, facing: float)
     return state.with_unit(replace(state.unit(unit_id), x=x, y=y, facing=facing))
 
 
-def test_orders_come_in_roster_order_without_the_gone_and_with_the_illegal_refused(
+def test_orders_come_in_roster_order_with_the_gone_and_the_illegal_refused(
     rules: Rules,
 ) -> None:
     state = sample_battle().without_unit("r2")
     orders = [
         Order("b1", "place", {"at": [12, 31]}),
         Order("r3", "place", {"at": [36, 5]}),
-        Order("r2", "place", {"at": [24, 5]}),  # destroyed earlier in the step: dropped
+        Order("r2", "place", {"at": [24, 5]}),  # destroyed earlier in the step: refused
         Order("r1", "place", {"at": [12, 20]}),  # outside Red's zone: refused
     ]
     ctx = Context(rules, state, orders, (), random.Random(1))
@@ -63,7 +64,8 @@ def test_orders_come_in_roster_order_without_the_gone_and_with_the_illegal_refus
             "r1",
             "place",
             "(12, 20) is outside Red's deployment zone (y from 0 to 8 inch, the south edge)",
-        )
+        ),
+        OrderRejected("r2", "place", GONE),  # the gone come last: they have no roster place
     ]
     assert checked_orders(ctx, ("move",)) == []
 

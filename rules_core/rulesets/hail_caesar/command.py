@@ -15,7 +15,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Roll
-from rules_core.events import StatusChanged, TestResolved
+from rules_core.events import OrderRejected, StatusChanged, TestResolved
 from rules_core.geometry import distance
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.hail_caesar import morale, movement
@@ -100,9 +100,7 @@ def resolve_orders(ctx: Context) -> None:
         if granted and order.actor not in skip:
             movement.carry_out(ctx, order, granted, "ordered move")
             skip.add(order.actor)
-    pending = [o for o in orders if o.actor not in skip and o.kind != "retire"]
-    broken = morale.broken_divisions(ctx.state, ctx.side or "")
-    pending = [o for o in pending if ctx.state.unit(o.actor).group not in broken]
+    pending = _unbroken(ctx, [o for o in orders if o.actor not in skip and o.kind != "retire"])
     done = option in ("follow_me", "rally", "courage")
     failed = _ordered(ctx, leader, pending, option == "division", done)
     for order in failed:
@@ -112,6 +110,21 @@ def resolve_orders(ctx: Context) -> None:
     for order in orders:
         if order.kind == "retire" and order.actor not in skip:
             movement.carry_out(ctx, order, 1, "retirement (broken division)")
+
+
+def _unbroken(ctx: Context, orders: list[Order]) -> list[Order]:
+    """The orders still waiting for an order test; those of a broken division's units that no
+    Where Is Your Courage? gave moves are refused, saying so (the preview warned of it)."""
+    broken = morale.broken_divisions(ctx.state, ctx.side or "")
+    kept = []
+    for order in orders:
+        unit = ctx.state.unit(order.actor)
+        if unit.group not in broken:
+            kept.append(order)
+            continue
+        why = f"{unit.name}'s division is broken and no Where Is Your Courage? gave it moves"
+        ctx.emit(OrderRejected(order.actor, order.kind, why))
+    return kept
 
 
 def _mode(ctx: Context, order: Order) -> str:

@@ -159,6 +159,21 @@ def _broken_note(state: BattleState, unit: Unit) -> tuple[str, ...]:
     return ()
 
 
+def broken_problem(state: BattleState, unit: Unit) -> str:
+    """Why a unit of a broken division may not take an ordered move at all, or "": only the
+    army commander's Where Is Your Courage? moves it, and he gives it only in his own
+    division's turn (``_command``)."""
+    if unit.group not in morale.broken_divisions(state, unit.side):
+        return ""
+    leader = leader_of(state, unit.group)
+    if leader is not None and RANK.of(leader) == "army":
+        return ""
+    return (
+        f"{unit.name}'s division is broken: it may only retire (Where Is Your Courage? is the "
+        "army commander's, and he does not lead this division)"
+    )
+
+
 # -- previews -----------------------------------------------------------------------------
 
 
@@ -199,6 +214,8 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
     summary = f'moves {g(length)}" to ({g(end[0])}, {g(end[1])}): {_moves(moves)}'
     if how == "initiative":
         return Preview(order, summary + " on its initiative (no order test)")
+    if broken_problem(state, unit):
+        return Illegal(order, broken_problem(state, unit))
     notes = _broken_note(state, unit)
     if free_mover(unit):
         notes += ("if the order fails it still makes one move",)
@@ -257,6 +274,8 @@ def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
     summary = f'charges the {edge} of {target.name}, {g(length)}" away: {_moves(moves)}'
     if how == "initiative":
         return Preview(order, summary + " on its initiative (no order test)")
+    if broken_problem(state, unit):
+        return Illegal(order, broken_problem(state, unit))
     return Preview(
         order, f"{summary}, {_test_note(state, unit, params)}", _broken_note(state, unit)
     )
@@ -274,7 +293,10 @@ def _form(state: BattleState, order: Order, params: Params) -> Verdict:
     summary = f"changes formation to {wanted} (one move)"
     if how == "initiative":
         return Preview(order, summary + " on its initiative")
-    return Preview(order, f"{summary}, {_test_note(state, unit, params)}")
+    if broken_problem(state, unit):
+        return Illegal(order, broken_problem(state, unit))
+    test = _test_note(state, unit, params)
+    return Preview(order, f"{summary}, {test}", _broken_note(state, unit))
 
 
 def _retire(state: BattleState, order: Order, params: Params) -> Verdict:

@@ -41,7 +41,7 @@ from rules_core.rulesets.impetus.status import (
     RALLIED,
 )
 from rules_core.state import Unit
-from rules_core.toolkit import checked_orders
+from rules_core.toolkit import checked_orders, reject_gone
 
 
 def _alive(ctx: Context, unit_id: str) -> Unit | None:
@@ -104,6 +104,7 @@ def _still_legal(ctx: Context, unit_id: str, order: Order) -> Unit | None:
     stands (a refusal is logged with its reason); None otherwise."""
     unit = _alive(ctx, unit_id)
     if unit is None:
+        reject_gone(ctx, order)
         return None
     verdict = ctx.rules.judge(ctx.state, order)
     if isinstance(verdict, Illegal):

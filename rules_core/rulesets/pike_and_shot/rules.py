@@ -100,6 +100,9 @@ def _gathered(name: str) -> tuple[Any, ...]:
     return tuple(item for m in (combat, cohesion, tables) for item in getattr(m, name, ()))
 
 
+_NO_UNIT = "no unit left on the table (all destroyed or routed off)"
+
+
 class PikeAndShotRules(Rules):
     """The hooks of the pike-and-shot ruleset."""
 
@@ -231,16 +234,27 @@ class PikeAndShotRules(Rules):
         return not state.units_of(side, on_table=True)
 
     def outcome(self, state: BattleState) -> Outcome | None:
-        """An army whose General Will fails loses (both at once: a draw); past the turn limit
-        the battle is a draw."""
+        """An army whose General Will fails, or with no unit left, loses (both at once: a
+        draw); past the turn limit the battle is a draw. The reason says which befell it."""
         if state.cursor.segment == "setup" or state.cursor.turn < 1:
             return None
         found = super().outcome(state)
-        if found is not None:
+        if found is None:
+            return turn_limit_outcome(self, state)
+        losers = [s for s in state.sides if self.army_broken(state, s.id)]
+        failed = [GENERAL_WILL.of(s) == "failed" for s in losers]
+        if all(failed):
             if found.winner is None:
                 return Outcome(None, "both armies' resolve failed at once: a draw")
             return Outcome(found.winner, "the enemy commander's resolve failed: victory")
-        return turn_limit_outcome(self, state)
+        if found.winner is not None and not any(failed):
+            return Outcome(found.winner, f"the enemy army has {_NO_UNIT}: victory")
+        words = [
+            f"{s.name}'s resolve failed" if will else f"{s.name} has {_NO_UNIT}"
+            for s, will in zip(losers, failed, strict=True)
+        ]
+        ending = "a draw" if found.winner is None else "victory"
+        return Outcome(found.winner, f"{'; '.join(words)}: {ending}")
 
     def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
         """Shooting, melee and the tests (wave-pasB's ``chances``)."""

@@ -7,8 +7,9 @@ from dataclasses import replace
 import pytest
 
 from rules_core import engine
+from rules_core.events import OrderRejected
 from rules_core.orders import Illegal, Order, Preview
-from rules_core.rulesets.hail_caesar import RULESET
+from rules_core.rulesets.hail_caesar import RULESET, measure
 from rules_core.rulesets.hail_caesar.profiles import SCHEMA, load_army
 from rules_core.rulesets.hail_caesar.rules import HailCaesarRules
 from rules_core.rulesets.hail_caesar.sample import sample_battle
@@ -181,3 +182,48 @@ def test_a_placement_outside_the_zone_names_the_side_and_where_its_zone_is() -> 
     assert found.reason == (
         "(20, 30) is outside Legio IX's deployment zone (y from 0 to 16 inch, the south edge)"
     )
+
+
+def broken(state: BattleState, *divisions: str) -> BattleState:
+    """The state with these Roman divisions marked broken."""
+    marked = {"broken_divisions": list(divisions)}
+    return state.with_side(replace(state.side("rom"), status=marked))
+
+
+def test_an_ordered_move_in_a_broken_division_is_refused_unless_courage_can_reach_it() -> None:
+    # The Equites' general is no army commander: no Where Is Your Courage? can move them.
+    state = broken(at("orders", "rom_equites"), "rom_equites")
+    unit = state.unit("r5")
+    to = [unit.x, unit.y + measure.rate(unit)]
+    why = (
+        f"{unit.name}'s division is broken: it may only retire (Where Is Your Courage? is the "
+        "army commander's, and he does not lead this division)"
+    )
+    for kind, params in (("move", {"to": to}), ("form", {"option": "column"})):
+        refused = judge(state, "r5", kind, **params)
+        assert refused == Illegal(refused.order, why)
+    # The Legio's general is the army commander: the order stands, with the warning.
+    legio = broken(at("orders", "rom_legio", r4=(8, 14, 0)), "rom_legio")
+    found = judge(legio, "r1", "move", to=[20, 16])
+    assert isinstance(found, Preview)
+    assert found.notes == ("its division is broken: it moves only under Where Is Your Courage",)
+
+
+def test_an_ordered_move_no_courage_carried_is_rejected_in_the_result() -> None:
+    state = broken(at("orders", "rom_legio", r4=(8, 14, 0)), "rom_legio")
+    order = Order("r1", "move", {"to": [20, 16]})
+    result = engine.resolve(RULES, b"c" * 32, state, [order])
+    rejected = [e for e in result.events if isinstance(e, OrderRejected)]
+    why = "First Cohort's division is broken and no Where Is Your Courage? gave it moves"
+    assert rejected == [OrderRejected("r1", "move", why)]
+    assert result.state.unit("r1") == state.unit("r1")
+
+
+def test_a_second_order_to_a_unit_that_does_not_combine_is_rejected() -> None:
+    state = at("orders", "rom_legio", r4=(8, 14, 0))
+    orders = [Order("r1", "move", {"to": [20, 16]}), Order("r1", "hold")]
+    result = engine.resolve(RULES, b"c" * 32, state, orders)
+    rejected = [e for e in result.events if isinstance(e, OrderRejected)]
+    move, hold = RULES.order_kind("move").title, RULES.order_kind("hold").title
+    why = f"it already has a {move} order this step; {hold} does not combine with it"
+    assert rejected == [OrderRejected("r1", "hold", why)]

@@ -115,3 +115,25 @@ def test_a_campaign_may_replace_the_table() -> None:
 )  # fmt: skip
 def test_bands_and_armies_outside_them(routed: int, brigades: int, column: str) -> None:
     assert t.general_will_cell(routed, brigades)[2] == column
+
+
+def _emptied(state: BattleState, side: str) -> BattleState:
+    """The state with every unit of ``side`` routed off the table."""
+    for unit in state.units_of(side, on_table=True):
+        state = state.with_unit(replace(unit, location="off"))
+    return state
+
+
+def test_an_army_with_no_unit_left_loses_saying_so_not_that_its_resolve_failed() -> None:
+    after = _emptied(_battle(), "royalists")
+    assert not after.side("royalists").status.get("general_will")  # no test was rolled
+    outcome = RULES.outcome(after)
+    assert outcome is not None and outcome.winner == "parliament"
+    assert "no unit left on the table" in outcome.reason and "resolve" not in outcome.reason
+    both = _emptied(after, "parliament")
+    both = both.with_side(replace(both.side("parliament"), status={"general_will": "failed"}))
+    draw = RULES.outcome(both)
+    assert draw is not None and draw.winner is None
+    royal, parl = (both.side(s).name for s in SIDES)
+    assert f"{royal} has no unit left on the table" in draw.reason
+    assert f"{parl}'s resolve failed" in draw.reason and draw.reason.endswith("a draw")

@@ -20,8 +20,8 @@ EVADERS = {"r2", "b2"}
 
 def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
     """The script's orders: its fixed deployment, then the ruleset's demo policy."""
-    if state.cursor.step == "deploy":
-        return list(DEPLOYMENT)
+    if state.cursor.step == "deploy":  # each side places its own units only
+        return [order for order in DEPLOYMENT if state.unit(order.actor).side == side]
     return demo.orders_for(rules, state, side)
 
 
