@@ -115,6 +115,15 @@ class Loaded:
         )
         return row.commanders.get(group or "", row.owner_id)
 
+    def part_of(self, side_id: str, user_id: int) -> tuple[str, ...]:
+        """The names of the groups a player commands on a side whose groups are assigned (the
+        owner keeps those no one was given); none on a side without assignments."""
+        row = self.side_row(side_id)
+        if row is None or not row.commanders:
+            return ()
+        groups = [g for g in self.state.groups if g.side == side_id]
+        return tuple(g.name for g in groups if self.commander_of(g) == user_id)
+
     def key_of(self, side_id: str, user_id: int) -> str:
         """What a user's confirmation is kept under: the side, or with assigned groups the
         side and the player (each of them confirms their own part)."""
@@ -261,11 +270,11 @@ def _step_commanders(loaded: Loaded, side: str) -> list[int]:
     the commander of the step's subject, or of any actor of the step's order kinds."""
     state = loaded.state
     subject = state.cursor.subject
-    actors: list[Unit | Leader | Group | Side]
+    actors: list[Unit | Leader | Group | Side] = []
     if subject is not None:
         both = state.actors("group") + state.actors("leader")
         actors = [a for a in both if a.id == subject.id]
-    else:
+    if not actors:  # no subject, or one that is no group or leader (a round: "action 1")
         step = loaded.rules.sequence.step(state.cursor.step)
         kinds = {loaded.rules.order_kind(k).actor for k in step.order_kinds}
         actors = [a for k in ACTOR_KINDS if k in kinds for a in state.actors(k)]
