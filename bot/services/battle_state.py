@@ -22,7 +22,7 @@ from bot.db.models import (
     DeadlineStatus,
     Role,
 )
-from bot.errors import Conflict, NotFound, PermissionDenied
+from bot.errors import Conflict, NotFound, NotYourGroup, PermissionDenied
 from bot.scheduling import FIRING
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import one_of, resolve, side_of
@@ -148,6 +148,21 @@ class Loaded:
         self.battle.state = state.to_dict()
         if self.battle.id is not None:
             remember(self.battle.id, self.battle.state, state)
+
+
+def check_commands(
+    loaded: Loaded, user_id: int, actor: Unit | Leader | Group | Side, gm: bool
+) -> None:
+    """Refuses a player ordering (or deploying) a group, or its units and leaders, that another
+    player of the side commands; side-level orders stay with the side's owner."""
+    commander = loaded.commander_of(actor)
+    if gm or commander is None or commander == user_id:
+        return
+    group_id = actor.id if isinstance(actor, Group | Side) else actor.group
+    names = {g.id: g.name for g in loaded.state.groups}
+    side = loaded.side_row(actor.id if isinstance(actor, Side) else actor.side)
+    group = names.get(group_id or "", side.name if side is not None else "the side")
+    raise NotYourGroup(actor.name, group, commander)
 
 
 def rules_of(ruleset_id: str) -> Rules:
