@@ -22,7 +22,7 @@ from bot.db.models import (
     DeadlineStatus,
     Role,
 )
-from bot.errors import Conflict, NotFound, NotYourGroup, PermissionDenied
+from bot.errors import Conflict, HandedAway, NotFound, NotYourGroup, PermissionDenied
 from bot.scheduling import FIRING
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import one_of, resolve, side_of
@@ -94,6 +94,15 @@ class Loaded:
     def seat(self, user_id: int) -> Seat:
         """Who the user is in this battle: GM, player (with their sides), observer, outsider."""
         return seat_of(self.campaign, user_id, self.battle)
+
+    def require_not_handed_away(self, user_id: int) -> None:
+        """Refuse a player who has no side here because a GM handed theirs to someone else,
+        saying so (until it is handed back); anyone else passes."""
+        if self.side_of(user_id):
+            return
+        for row in sorted(self.battle.sides, key=lambda s: s.side_id):
+            if user_id in (row.handed_away or ()):
+                raise HandedAway(row.name, row.owner_id)
 
     def side_row(self, side_id: str) -> BattleSide | None:
         """The battle's row for a side."""

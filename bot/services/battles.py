@@ -310,6 +310,10 @@ class BattleService:
             commanders = dict(row.commanders or {})
             moved = tuple(names.get(g, g) for g, u in commanders.items() if u == previous)
             row.owner_id = member_id
+            away = [u for u in row.handed_away or () if u != member_id]
+            if not loaded.is_gm(previous):  # a player is refused until it is handed back
+                away.append(previous)
+            row.handed_away = away or None
             if moved:
                 row.commanders = {g: u for g, u in commanders.items() if u != previous}
             await session.flush()
@@ -522,6 +526,7 @@ def may_deploy(loaded: Loaded, user_id: int, unit: Unit) -> bool:
 def _place(loaded: Loaded, user_id: int, ref: str, at: Any, facing: Any) -> Unit:
     unit = _roster_unit(loaded, ref, user_id)
     if not loaded.is_gm(user_id) and unit.side not in loaded.side_of(user_id):
+        loaded.require_not_handed_away(user_id)
         raise PermissionDenied(f"**{unit.name}** is not yours to deploy.")
     check_commands(loaded, user_id, unit, loaded.is_gm(user_id))
     current = next((u for u in loaded.state.units if u.id == unit.id), None)

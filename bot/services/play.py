@@ -322,6 +322,7 @@ class PlayService:
                 loaded = await _running(session, place)
                 sides = loaded.side_of(user_id)
                 if not sides:
+                    loaded.require_not_handed_away(user_id)
                     raise PermissionDenied("You have no side in this battle.")
                 turn_number = loaded.state.cursor.turn
                 for side in sides:
@@ -534,6 +535,7 @@ def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
         mine.append(GM)
     if mine:
         return mine
+    loaded.require_not_handed_away(user_id)
     if not loaded.side_of(user_id) and not loaded.is_gm(user_id):
         raise PermissionDenied("You have no side in this battle.")
     if not loaded.side_of(user_id):
@@ -557,6 +559,7 @@ def _question(
         list(pending.open) if loaded.is_gm(user_id) else []
     )
     if not mine:
+        loaded.require_not_handed_away(user_id)
         raise PermissionDenied("This question is not yours to answer.")
     fitting = [d for d in mine if _fits(d, typed)]
     if len(mine) > 1 and len(fitting) != 1:
@@ -598,6 +601,7 @@ def _answerer(loaded: Loaded, user_id: int, who: str) -> str:
         return who
     if loaded.is_gm(user_id):
         return GM
+    loaded.require_not_handed_away(user_id)
     raise PermissionDenied("This question is not yours to answer.")
 
 
@@ -683,6 +687,7 @@ def _planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
     (as the autocomplete offers it); anything else is refused."""
     mine = set(loaded.side_of(user_id))
     if not mine:
+        loaded.require_not_handed_away(user_id)
         raise PermissionDenied("You have no side in this battle.")
     steps = [s for s in planning.turn_steps(loaded.rules, loaded.state) if mine & set(s.sides)]
     wanted = step.strip().casefold()
