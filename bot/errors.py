@@ -35,6 +35,16 @@ class NotYourGroup(PermissionDenied):
         self.actor, self.group, self.commander_id = actor, group, commander_id
 
 
+class HandedAway(PermissionDenied):
+    """A player acted for a side a GM handed to someone else (``/battle hand-over``)."""
+
+    def __init__(self, side: str, holder_id: int) -> None:
+        super().__init__(
+            f"**{side}** is handed over to another player until a GM hands it back to you."
+        )
+        self.side, self.holder_id = side, holder_id
+
+
 class ClosedCampaign(PermissionDenied):
     """Someone who is not a member asked about a closed campaign: they are told nothing else."""
 

@@ -209,6 +209,9 @@ class BattleSide(Base):
     owner_id: Mapped[int] = mapped_column(BigInteger)
     # Several players on one side: group id -> the member who orders it (none: the owner does all).
     commanders: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    # Players a GM handed the side away from (/battle hand-over): they act for it no more,
+    # though they joined it by name, until it is handed back to them.
+    handed_away: Mapped[list[int] | None] = mapped_column(JSON)
 
     battle: Mapped[Battle] = relationship(back_populates="sides")
 

@@ -205,8 +205,10 @@ def call_to_arms_embed(call: CallToArms) -> discord.Embed:
     """One player's call to arms: every step of the turn they may plan now, with the
     deadline; one message for the whole turn."""
     steps = "\n".join(f"• {plain(step)}" for step in call.steps)
+    groups = ", ".join(f"**{plain(name)}**" for name in call.part)
+    yours = f"You command {groups} of **{plain(call.side_name)}**. " if call.part else ""
     text = (
-        f"Your part of the turn opens; orders are due {timestamp(call.deadline_at)}. "
+        f"{yours}Your part of the turn opens; orders are due {timestamp(call.deadline_at)}. "
         f"You can plan all of it now:\n{steps}\n"
         "Give each order with its `step` option (`ask_me:true` to be asked if it cannot be "
         "carried out), then `/order done turn:true`; `/orders mine` lists your plan."

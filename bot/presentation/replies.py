@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
-from bot.errors import NotYourGroup, UserError
+from bot.errors import HandedAway, NotYourGroup, UserError
 from bot.services.campaigns import Place
 from bot.services.names import name_key
 
@@ -54,6 +54,15 @@ def not_your_group_text(error: NotYourGroup) -> str:
     return f"**{error.actor}** is in **{error.group}**, which <@{error.commander_id}> commands."
 
 
+def handed_away_text(error: HandedAway) -> str:
+    """Who plays the side now, and how the player gets it back."""
+    return (
+        f"**{error.side}** is handed over to <@{error.holder_id}> until a GM hands it back to "
+        f"you (`/battle hand-over side:{error.side} member:@you`); meanwhile `/battle status` "
+        "shows where the battle stands."
+    )
+
+
 def unwrap(error: BaseException) -> BaseException:
     """The exception a command raised, under discord.py's CommandInvokeError."""
     if isinstance(error, app_commands.CommandInvokeError):
@@ -66,6 +75,8 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
     original = unwrap(error)
     if isinstance(original, NotYourGroup):
         return not_your_group_text(original)
+    if isinstance(original, HandedAway):
+        return handed_away_text(original)
     if isinstance(original, UserError):
         return original.message
     if isinstance(original, app_commands.TransformerError):

@@ -22,7 +22,7 @@ from bot.db.models import (
     DeadlineStatus,
     Role,
 )
-from bot.errors import Conflict, NotFound, PermissionDenied
+from bot.errors import Conflict, HandedAway, NotFound, NotYourGroup, PermissionDenied
 from bot.scheduling import FIRING
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import one_of, resolve, side_of
@@ -95,6 +95,15 @@ class Loaded:
         """Who the user is in this battle: GM, player (with their sides), observer, outsider."""
         return seat_of(self.campaign, user_id, self.battle)
 
+    def require_not_handed_away(self, user_id: int) -> None:
+        """Refuse a player who has no side here because a GM handed theirs to someone else,
+        saying so (until it is handed back); anyone else passes."""
+        if self.side_of(user_id):
+            return
+        for row in sorted(self.battle.sides, key=lambda s: s.side_id):
+            if user_id in (row.handed_away or ()):
+                raise HandedAway(row.name, row.owner_id)
+
     def side_row(self, side_id: str) -> BattleSide | None:
         """The battle's row for a side."""
         return next((s for s in self.battle.sides if s.side_id == side_id), None)
@@ -114,6 +123,15 @@ class Loaded:
             else actor.group
         )
         return row.commanders.get(group or "", row.owner_id)
+
+    def part_of(self, side_id: str, user_id: int) -> tuple[str, ...]:
+        """The names of the groups a player commands on a side whose groups are assigned (the
+        owner keeps those no one was given); none on a side without assignments."""
+        row = self.side_row(side_id)
+        if row is None or not row.commanders:
+            return ()
+        groups = [g for g in self.state.groups if g.side == side_id]
+        return tuple(g.name for g in groups if self.commander_of(g) == user_id)
 
     def key_of(self, side_id: str, user_id: int) -> str:
         """What a user's confirmation is kept under: the side, or with assigned groups the
@@ -139,6 +157,21 @@ class Loaded:
         self.battle.state = state.to_dict()
         if self.battle.id is not None:
             remember(self.battle.id, self.battle.state, state)
+
+
+def check_commands(
+    loaded: Loaded, user_id: int, actor: Unit | Leader | Group | Side, gm: bool
+) -> None:
+    """Refuses a player ordering (or deploying) a group, or its units and leaders, that another
+    player of the side commands; side-level orders stay with the side's owner."""
+    commander = loaded.commander_of(actor)
+    if gm or commander is None or commander == user_id:
+        return
+    group_id = actor.id if isinstance(actor, Group | Side) else actor.group
+    names = {g.id: g.name for g in loaded.state.groups}
+    side = loaded.side_row(actor.id if isinstance(actor, Side) else actor.side)
+    group = names.get(group_id or "", side.name if side is not None else "the side")
+    raise NotYourGroup(actor.name, group, commander)
 
 
 def rules_of(ruleset_id: str) -> Rules:
@@ -261,11 +294,11 @@ def _step_commanders(loaded: Loaded, side: str) -> list[int]:
     the commander of the step's subject, or of any actor of the step's order kinds."""
     state = loaded.state
     subject = state.cursor.subject
-    actors: list[Unit | Leader | Group | Side]
+    actors: list[Unit | Leader | Group | Side] = []
     if subject is not None:
         both = state.actors("group") + state.actors("leader")
         actors = [a for a in both if a.id == subject.id]
-    else:
+    if not actors:  # no subject, or one that is no group or leader (a round: "action 1")
         step = loaded.rules.sequence.step(state.cursor.step)
         kinds = {loaded.rules.order_kind(k).actor for k in step.order_kinds}
         actors = [a for k in ACTOR_KINDS if k in kinds for a in state.actors(k)]

@@ -20,6 +20,7 @@ from bot.services.armies import parse_roster
 from bot.services.battle_state import (
     BattleView,
     Loaded,
+    check_commands,
     load_battle,
     rules_of,
     view_of,
@@ -309,6 +310,10 @@ class BattleService:
             commanders = dict(row.commanders or {})
             moved = tuple(names.get(g, g) for g, u in commanders.items() if u == previous)
             row.owner_id = member_id
+            away = [u for u in row.handed_away or () if u != member_id]
+            if not loaded.is_gm(previous):  # a player is refused until it is handed back
+                away.append(previous)
+            row.handed_away = away or None
             if moved:
                 row.commanders = {g: u for g, u in commanders.items() if u != previous}
             await session.flush()
@@ -489,7 +494,6 @@ def _roster_unit(loaded: Loaded, ref: str, user_id: int) -> Unit:
     """A fresh unit from its side's roster, found by id or name: the user's own first, and
     a name that still means several is refused with their ids."""
     key = name_key(ref)
-    armies = {a.id: a for a in loaded.campaign.armies}
     found = [e for e in _roster_entries(loaded) if key in (e[0].casefold(), name_key(e[1]))]
     own = [e for e in found if e[2] in loaded.side_of(user_id)]
     found = own or found
@@ -499,15 +503,32 @@ def _roster_unit(loaded: Loaded, ref: str, user_id: int) -> Unit:
     if not found:
         raise NotFound(f"No unit called **{ref}** in this battle's armies.")
     unit_id, _, side_id = found[0]
+    return roster_unit_of(loaded, unit_id, side_id)
+
+
+def roster_unit_of(loaded: Loaded, unit_id: str, side_id: str) -> Unit:
+    """A fresh unit from a roster entry of ``_roster_entries`` (its id and side)."""
     side = next(s for s in loaded.battle.sides if s.side_id == side_id)
-    entry = armies[side.army_id or -1].roster["units"][int(unit_id[1:]) - 1]
+    army = next(a for a in loaded.campaign.armies if a.id == side.army_id)
+    entry = army.roster["units"][int(unit_id[1:]) - 1]
     return loaded.rules.unit_from_roster(entry, unit_id, side_id, f"{side_id}_main")
+
+
+def may_deploy(loaded: Loaded, user_id: int, unit: Unit) -> bool:
+    """Whether the user may deploy a unit: a GM any, a player their side's, but not one of a
+    group another player of the side commands."""
+    if loaded.is_gm(user_id):
+        return True
+    commander = loaded.commander_of(unit)
+    return unit.side in loaded.side_of(user_id) and commander in (None, user_id)
 
 
 def _place(loaded: Loaded, user_id: int, ref: str, at: Any, facing: Any) -> Unit:
     unit = _roster_unit(loaded, ref, user_id)
     if not loaded.is_gm(user_id) and unit.side not in loaded.side_of(user_id):
+        loaded.require_not_handed_away(user_id)
         raise PermissionDenied(f"**{unit.name}** is not yours to deploy.")
+    check_commands(loaded, user_id, unit, loaded.is_gm(user_id))
     current = next((u for u in loaded.state.units if u.id == unit.id), None)
     if facing is not None:
         turn = float(facing)

@@ -192,6 +192,8 @@ class CampaignService:
                 )
             )
             if existing is not None:
+                await session.refresh(existing, ["members"])
+                require_reader(existing, user_id)  # an outsider of a closed one is told so
                 raise Conflict(
                     f"This channel already hosts the campaign **{existing.name}**. "
                     "Close it first (`/campaign close`) or create the new one in another channel."

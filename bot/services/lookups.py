@@ -14,7 +14,7 @@ from bot.db.session import Database
 from bot.errors import NO_QUESTION, ClosedCampaign, Conflict, InvalidInput, NotFound
 from bot.services import holders, plans
 from bot.services.battle_state import Loaded, find_actor, load_battle
-from bot.services.battles import _roster_entries
+from bot.services.battles import _roster_entries, may_deploy, roster_unit_of
 from bot.services.campaigns import Place
 from bot.services.inquiries import (
     MASKED,
@@ -259,7 +259,7 @@ class LookupService:
             return [
                 (unit_id, name, unit_id in on_table)
                 for unit_id, name, side in _roster_entries(loaded)
-                if loaded.is_gm(user_id) or side in loaded.side_of(user_id)
+                if may_deploy(loaded, user_id, roster_unit_of(loaded, unit_id, side))
             ]
 
 

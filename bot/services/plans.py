@@ -37,6 +37,7 @@ class CallToArms:
     steps: tuple[str, ...]
     deadline_at: datetime | None
     by_dm: bool = False  # the member asked for calls by direct message too (/campaign dm)
+    part: tuple[str, ...] = ()  # the groups they command, on a side shared by several players
 
 
 @dataclass
@@ -121,7 +122,9 @@ async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms,
         steps = tuple(step_words(loaded, s) for s in planning.side_steps(loaded.rules, state, side))
         if len(steps) > 1:
             dm = wants_dm(loaded, row.user_id)
-            calls.append(CallToArms(row.user_id, names.get(side, side), steps, row.due_at, dm))
+            part = loaded.part_of(side, row.user_id)
+            calls.append(CallToArms(row.user_id, names.get(side, side), steps, row.due_at, dm,
+                                    part))  # fmt: skip
     return tuple(calls)
 
 
@@ -228,8 +231,9 @@ async def calls_to_arms(
         row.called_at, row.called_stage, row.due_at = now, battle.stage, battle.deadline_at
         steps = tuple(step_words(loaded, s) for s in planning.side_steps(rules, state, side))
         if len(steps) > 1:
-            dm = wants_dm(loaded, user)
-            calls.append(CallToArms(user, names.get(side, side), steps, battle.deadline_at, dm))
+            dm, part = wants_dm(loaded, user), loaded.part_of(side, user)
+            calls.append(CallToArms(user, names.get(side, side), steps, battle.deadline_at, dm,
+                                    part))  # fmt: skip
     await session.flush()
     return tuple(calls)
 

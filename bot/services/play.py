@@ -30,7 +30,6 @@ from bot.errors import (
     Conflict,
     InvalidInput,
     NotFound,
-    NotYourGroup,
     PermissionDenied,
 )
 from bot.scheduling import DueDeadline
@@ -38,6 +37,7 @@ from bot.services import plans
 from bot.services.battle_state import (
     Loaded,
     awaited,
+    check_commands,
     find_actor,
     find_giver,
     load_battle,
@@ -65,7 +65,6 @@ from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
 from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
 from rules_core.plugin import Rules
-from rules_core.state import Group, Leader, Side, Unit
 
 GM_WITHOUT_SIDE = (
     "You play no side in this battle, so you give no orders: a GM changes units with "
@@ -186,7 +185,7 @@ class PlayService:
             order_kind = _order_kind(loaded, kind)
             mine = None if GM in sides else sides
             actor = find_giver(loaded.state, order_kind.actor, unit, mine)
-            _check_commands(loaded, user_id, actor, GM in sides)
+            check_commands(loaded, user_id, actor, GM in sides)
             order = Order(actor.id, kind, params_for(order_kind, given, loaded.state))
             verdict = loaded.rules.judge(loaded.state, order)
             if isinstance(verdict, Illegal):
@@ -229,7 +228,7 @@ class PlayService:
         order_kind = _order_kind(loaded, kind)
         there = planning.at_step(loaded.state, turn_step)
         actor = find_giver(there, order_kind.actor, unit, sides)
-        _check_commands(loaded, user_id, actor, False)
+        check_commands(loaded, user_id, actor, False)
         order = Order(actor.id, kind, params_for(order_kind, given, there))
         words = plans.step_words(loaded, turn_step)
         verdict = planning.preview(loaded.rules, loaded.state, turn_step, order)
@@ -288,7 +287,7 @@ class PlayService:
                                                    turn_step)  # fmt: skip
             sides = _acting_sides_of(loaded, user_id)
             actor = find_actor(loaded.state, unit, None if GM in sides else sides)
-            _check_commands(loaded, user_id, actor, GM in sides)
+            check_commands(loaded, user_id, actor, GM in sides)
             rows = await _actor_orders(session, loaded, None, actor.id)
             if not rows:
                 raise NotFound(f"**{actor.name}** has no order to withdraw.")
@@ -326,6 +325,7 @@ class PlayService:
                 loaded = await _running(session, place)
                 sides = loaded.side_of(user_id)
                 if not sides:
+                    loaded.require_not_handed_away(user_id)
                     raise PermissionDenied("You have no side in this battle.")
                 turn_number = loaded.state.cursor.turn
                 for side in sides:
@@ -538,6 +538,7 @@ def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
         mine.append(GM)
     if mine:
         return mine
+    loaded.require_not_handed_away(user_id)
     if not loaded.side_of(user_id) and not loaded.is_gm(user_id):
         raise PermissionDenied("You have no side in this battle.")
     if not loaded.side_of(user_id):
@@ -545,21 +546,6 @@ def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
     raise Conflict(
         f"It is not your turn to give orders: the {waiting.title} step waits for others."
     )
-
-
-def _check_commands(
-    loaded: Loaded, user_id: int, actor: Unit | Leader | Group | Side, gm: bool
-) -> None:
-    """Refuses a player ordering a group (or its units and leaders) another player of the side
-    commands; side-level orders stay with the side's owner."""
-    commander = loaded.commander_of(actor)
-    if gm or commander is None or commander == user_id:
-        return
-    group_id = actor.id if isinstance(actor, Group | Side) else actor.group
-    names = {g.id: g.name for g in loaded.state.groups}
-    side = loaded.side_row(actor.id if isinstance(actor, Side) else actor.side)
-    group = names.get(group_id or "", side.name if side is not None else "the side")
-    raise NotYourGroup(actor.name, group, commander)
 
 
 def _question(
@@ -576,6 +562,7 @@ def _question(
         list(pending.open) if loaded.is_gm(user_id) else []
     )
     if not mine:
+        loaded.require_not_handed_away(user_id)
         raise PermissionDenied("This question is not yours to answer.")
     fitting = [d for d in mine if _fits(d, typed)]
     if len(mine) > 1 and len(fitting) != 1:
@@ -617,6 +604,7 @@ def _answerer(loaded: Loaded, user_id: int, who: str) -> str:
         return who
     if loaded.is_gm(user_id):
         return GM
+    loaded.require_not_handed_away(user_id)
     raise PermissionDenied("This question is not yours to answer.")
 
 
@@ -702,6 +690,7 @@ def _planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
     (as the autocomplete offers it); anything else is refused."""
     mine = set(loaded.side_of(user_id))
     if not mine:
+        loaded.require_not_handed_away(user_id)
         raise PermissionDenied("You have no side in this battle.")
     steps = [s for s in planning.turn_steps(loaded.rules, loaded.state) if mine & set(s.sides)]
     wanted = step.strip().casefold()
@@ -728,7 +717,7 @@ async def _withdraw_planned(
     sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
     there = planning.at_step(loaded.state, turn_step)
     actor = find_actor(there, unit, sides)
-    _check_commands(loaded, user_id, actor, False)
+    check_commands(loaded, user_id, actor, False)
     words = plans.step_words(loaded, turn_step)
     rows = sorted(
         (r for r in await plans.planned_rows(session, loaded.battle.id, turn_step.key)

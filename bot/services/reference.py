@@ -19,17 +19,22 @@ class ReferenceService:
         self.db = db
 
     async def ruleset_here(self, place: Place) -> Ruleset | None:
-        """The ruleset of this channel's campaign; None where there is no campaign."""
+        """The ruleset of this channel's campaign; None where there is no campaign. An
+        outsider of a closed campaign is refused (``ClosedCampaign``), as everywhere."""
         async with self.db.read() as session:
             try:
                 campaign = await load_open_campaign(session, place)
-            except (NotFound, ClosedCampaign):
+            except NotFound:
                 return None
             return registry.get(campaign.ruleset_id)
 
     async def table_names(self, place: Place) -> list[str]:
-        """The names of the tables of this channel's ruleset (for autocomplete)."""
-        ruleset = await self.ruleset_here(place)
+        """The names of the tables of this channel's ruleset (for autocomplete; none for an
+        outsider of a closed campaign)."""
+        try:
+            ruleset = await self.ruleset_here(place)
+        except ClosedCampaign:
+            return []
         return list(tables_of(ruleset)) if ruleset is not None else []
 
     async def table(self, place: Place, name: str) -> tuple[Ruleset, str, Table]:

@@ -66,7 +66,7 @@ def seat_of(campaign: Campaign, user_id: int, battle: Battle | None = None) -> S
             s.side_id
             for s in sorted(battle.sides, key=lambda s: s.side_id)
             if s.owner_id == user_id
-            or (joined is not None and s.name == joined)
+            or (joined is not None and s.name == joined and user_id not in (s.handed_away or ()))
             or user_id in (s.commanders or {}).values()
         )
     if member is not None and member.role is Role.GM:

@@ -300,6 +300,7 @@ def _whose(
             raise _owner_only(loaded, mine[0])
         return None, mine[0]
     if not mine and not gm:
+        loaded.require_not_handed_away(user_id)
         raise PermissionDenied("You command no side in this battle.")
     raise InvalidInput("Name the side the instruction is for (`side`).")
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from bot.db.models import Battle, Campaign, Membership, Role
 from bot.db.session import Database
-from bot.errors import ClosedCampaign, Conflict, InvalidInput, PermissionDenied
+from bot.errors import ClosedCampaign, Conflict, HandedAway, InvalidInput, PermissionDenied
 from bot.services import Services
 from bot.services.battle_state import load_battle
 from bot.services.campaigns import Place
@@ -155,3 +155,24 @@ def test_each_seat_has_its_viewer() -> None:
     assert Seat(SeatKind.PLAYER).viewer() == Viewer.public()  # no side in this battle
     assert Seat(SeatKind.OBSERVER).viewer() == Viewer.public()
     assert Seat(SeatKind.OUTSIDER).viewer() == Viewer.public()
+
+
+async def test_a_player_handed_away_has_no_seat_on_the_side_until_it_is_handed_back(
+    services: Services, db: Database, place: Place
+) -> None:
+    await deployed_battle(services, place)
+    await services.campaigns.join(place, CAROL, "Red")
+    await services.battles.hand_over(place, GM, "Red", GM)
+    found = await seats(db, place)
+    assert found[ALICE] == Seat(SeatKind.PLAYER)  # joined Red by name, but handed away
+    assert found[CAROL] == Seat(SeatKind.PLAYER, ("a",))  # Red's other player keeps it
+    assert found[GM] == Seat(SeatKind.GM, ("a",))
+    await services.play.start(place, GM)
+    with pytest.raises(HandedAway) as refused:
+        await services.play.confirm(place, ALICE)
+    assert (refused.value.side, refused.value.holder_id) == ("Red", GM)
+    assert (await services.battles.view(place)).waiting_for == (GM, BOB)
+
+    await services.battles.hand_over(place, GM, "Red", ALICE)
+    assert (await seats(db, place))[ALICE] == Seat(SeatKind.PLAYER, ("a",))
+    assert (await services.play.confirm(place, ALICE)).waiting_for == (BOB,)

@@ -123,3 +123,15 @@ async def test_a_removed_commander_s_group_goes_back_to_the_side_s_owner(
     assert (await waiting(services, place))[1] == (ALICE, BOB)
     assert "Gallic Horse" in await services.lookups.units_on_table(place, ALICE, own=True)
     assert await services.lookups.units_on_table(place, CAROL, own=True) == []
+
+
+async def test_each_player_deploys_only_their_own_group(services: Services, place: Place) -> None:
+    await shared(services, place)
+    carols = {name for _, name, _ in await services.lookups.roster_units(place, CAROL)}
+    alices = {name for _, name, _ in await services.lookups.roster_units(place, ALICE)}
+    assert carols == {"Gallic Horse", "Numidians"}
+    assert "First Cohort" in alices and not alices & carols
+    with pytest.raises(NotYourGroup):
+        await services.battles.deploy(place, CAROL, "First Cohort", "5,7", None)
+    placed = await services.battles.deploy(place, CAROL, "Numidians", "41,6", None)
+    assert (placed.x, placed.y) == (41, 6)

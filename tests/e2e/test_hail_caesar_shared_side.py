@@ -114,3 +114,32 @@ async def test_two_players_on_one_side_each_order_their_own_division(
         last = await confirm(h, where, BATTLE, bob)
     assert last.embeds[0]["title"] == title("Shooting (Gaul)")
     assert len(reports(h, where, BATTLE)) == 10
+
+
+async def test_each_player_is_offered_and_may_deploy_only_their_own_division(
+    aide: Harness,
+) -> None:
+    """Set-up after `/battle assign`: the deploy autocomplete offers each Roman only the units
+    of their division, and deploying another's is refused (the GM may deploy any)."""
+    h, where = aide, aide.channel("punic-wars")
+    alice, oscar = h.alice, h.outsider
+    await set_up(h)
+    await assign_divisions(h)
+
+    def offered_names(choices: list[dict]) -> set[str]:
+        return {c["value"] for c in choices}
+
+    legion = {"First Cohort", "Second Cohort", "Third Cohort", "Cretan Archers"}
+    horse = {"Gallic Horse", "Numidians"}
+    offered = await h.autocomplete(alice, "battle deploy", "unit", channel=where, unit="")
+    assert offered_names(offered) == legion
+    offered = await h.autocomplete(oscar, "battle deploy", "unit", channel=where, unit="")
+    assert offered_names(offered) == horse
+    offered = await h.autocomplete(h.gm, "battle deploy", "unit", channel=where, unit="")
+    assert offered_names(offered) >= legion | horse
+
+    refused = await h.slash(oscar, "battle deploy", channel=where, unit="First Cohort", at="5,6")
+    assert refused.ephemeral
+    assert refused.content == f"**First Cohort** is in **Legio**, which {alice.mention} commands."
+    moved = await h.slash(oscar, "battle deploy", channel=where, unit="Numidians", at="40,6")
+    assert moved.ephemeral and "Numidians" in moved.content

@@ -83,3 +83,41 @@ async def test_hand_over_refuses_what_it_cannot_do_and_changes_nothing(aide: Har
 
     status = await h.slash(bob, "battle status", channel=where)
     assert alice.mention in status.text  # Rome is still Alice's
+
+
+async def test_the_player_handed_away_is_refused_until_it_is_handed_back(
+    aide: Harness, fixed_seed: bytes
+) -> None:
+    """Rome, one player's, handed to the GM: Alice's orders and confirmation are refused
+    privately (she is told who plays it now), the step waits for the GM; handed back, she
+    plays it again."""
+    h, where = aide, aide.channel("punic-wars")
+    alice, bob, gm = h.alice, h.bob, h.gm
+    await set_up(h)
+    await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=gm)
+    refusal = (
+        f"**Rome** is handed over to {gm.mention} until a GM hands it back to you "
+        "(`/battle hand-over side:Rome member:@you`); meanwhile `/battle status` shows where "
+        "the battle stands."
+    )
+    deploy = await h.slash(alice, "battle deploy", channel=where, unit="First Cohort", at="5,7")
+    assert deploy.ephemeral and deploy.content == refusal
+    _, opened = await start(h, where, BATTLE, fixed_seed)
+    assert now_and_waiting(opened) == ("Deployment", f"{gm.mention}, {bob.mention}")
+
+    refused = await h.slash(alice, "order done", channel=where)
+    assert refused.ephemeral and refused.content == refusal
+    deployed = await confirm(
+        h, where, BATTLE, bob, gm
+    )  # Alice's refused confirmation never counted
+    assert now_and_waiting(deployed) == ("Command: General Advance", gm.mention)
+    refused = await h.slash(alice, "order give", channel=where, kind="hold", unit="Legate Quintus")
+    assert refused.ephemeral and refused.content == refusal
+
+    await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=alice)
+    status = await h.slash(bob, "battle status", channel=where)
+    assert alice.mention in status.text.split("Waiting for")[-1]
+    again = await h.slash(gm, "order done", channel=where)
+    assert again.ephemeral and "You play no side" in again.content
+    back = await h.slash(alice, "order done", channel=where)
+    assert back.ephemeral and back.content == "Confirmed: every order is in, resolving."
