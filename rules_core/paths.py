@@ -29,7 +29,7 @@ from rules_core.geometry import (
     swept_area,
 )
 from rules_core.state import CROSSING_KINDS, WATER_KINDS, BattleState, TerrainFeature, Unit
-from rules_core.terrain import feature_shape
+from rules_core.terrain import feature_shape, grown, inset
 
 # Terrain of this kind stops every move, whatever the ruleset lists as impassable.
 ALWAYS_IMPASSABLE = frozenset({"impassable"})
@@ -40,7 +40,6 @@ TOUCH = 1e-3
 # A blocked unit stops touching what blocks it, its distance rounded down to this.
 STEP = 1e-6
 REACH_SLACK = 1e-6  # float noise allowed when a box test skips shapely
-BISECTIONS = 30
 
 
 @dataclass(frozen=True)
@@ -234,13 +233,30 @@ def barred_ground(
     if not any(f.kind in barred for f in state.terrain):
         return None  # nothing barred on the table: nothing to measure
     start = poses[0]
-    ground = swept_area(poses)
+    ground = swept_area([inset(pose, TOUCH) for pose in poses])  # touching is not entering
+    within = inset(start, TOUCH).polygon
     found = [
         (start.polygon.distance(shape), feature)
         for feature, shape in _barred_shapes(state.terrain, barred, crossings)
-        if not _enters(start.polygon, shape) and _enters(ground, shape)
+        if not _enters(within, shape) and _enters(ground, shape)
     ]
     return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def ground_stop(
+    state: BattleState,
+    start: Footprint,
+    heading: float,
+    length: float,
+    *,
+    impassable: Collection[str] = (),
+    crossings: Collection[str] = CROSSING_KINDS,
+) -> float | None:
+    """How far a base (keeping its facing) goes along ``heading`` before its front reaches
+    ground it may not enter (as ``sweep`` bars it), exactly; None if it goes ``length``."""
+    barred = ALWAYS_IMPASSABLE | frozenset(impassable)
+    stops = _terrain_stops(start, heading, length, state.terrain, barred, crossings)
+    return min((at for at, _ in stops), default=None)
 
 
 def _barred_shapes(
@@ -276,8 +292,8 @@ def _terrain_stops(
     (water less its bridges and fords)."""
     found: list[tuple[float, Blocker]] = []
     for feature, shape in _barred_shapes(terrain, impassable, crossings):
-        if _enters(start.polygon, shape):
-            continue  # already in it: a unit may always leave
+        if _enters(inset(start, TOUCH).polygon, shape):
+            continue  # already in it (beyond a touch): a unit may always leave
         entry = _first_entry(start, heading, length, shape)
         if entry is not None:
             found.append((entry, Blocker(TERRAIN, feature.id)))
@@ -294,24 +310,31 @@ def _enters(ground: BaseGeometry, shape: BaseGeometry) -> bool:
 def _first_entry(
     start: Footprint, heading: float, length: float, shape: BaseGeometry
 ) -> float | None:
-    """The distance at which the swept footprint first enters ``shape`` (None if never).
+    """How far the footprint goes before its front reaches ``shape``, if it then goes in
+    beyond a touch within ``length`` (None if it never does).
 
-    The swept ground only grows with distance, so bisection finds the first entry even for
-    terrain of any shape.
+    Closed form: the centre's path meets the shape widened by the base (``terrain.grown``);
+    the first stretch of it that the shape widened by the base less ``TOUCH`` also meets is
+    where the unit goes in, and its start is where the front edge reaches the ground.
     """
     fx, fy = _unit_vector(heading)
-
-    def entered(distance: float) -> bool:
-        end = start.moved_to((start.x + fx * distance, start.y + fy * distance))
-        return _enters(swept_area([start, end]), shape)
-
-    if not entered(length):
+    path = LineString([(start.x, start.y), (start.x + fx * length, start.y + fy * length)])
+    deep = _stretches(path.intersection(grown(shape, inset(start, TOUCH))), start)
+    if not deep:
         return None
-    low, high = 0.0, length
-    for _ in range(BISECTIONS):
-        middle = (low + high) / 2
-        low, high = (low, middle) if entered(middle) else (middle, high)
-    return low
+    touching = _stretches(path.intersection(grown(shape, start)), start)
+    return next((a for a, b in touching if any(c < b and a < d for c, d in deep)), deep[0][0])
+
+
+def _stretches(meeting: BaseGeometry, start: Footprint) -> list[tuple[float, float]]:
+    """The stretches of a straight path (from the start's centre) inside a shape, as distances
+    along it, in order (points where it only touches left out)."""
+    found = []
+    for part in getattr(meeting, "geoms", [meeting]):
+        along = [math.dist((start.x, start.y), xy) for xy in _coords(part)]
+        if along and max(along) > min(along):
+            found.append((min(along), max(along)))
+    return sorted(found)
 
 
 def _edge_reach(

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from shapely import LineString, Polygon, STRtree, get_num_geometries
+from shapely import LineString, MultiPoint, Polygon, STRtree, get_num_geometries, unary_union
 from shapely import Point as ShapelyPoint
 from shapely import box as upright_box
 from shapely.geometry.base import BaseGeometry
 
-from rules_core.geometry import EPSILON, Footprint, Point
+from rules_core.geometry import EPSILON, TOUCH, Footprint, Point, around
 from rules_core.state import CROSSING_KINDS, WATER_KINDS, TerrainFeature
 
 # Kinds that block sight by default; a ruleset may pass its own set. A feature's own
@@ -124,6 +125,167 @@ def trace_path(points: Sequence[Point], terrain: Iterable[TerrainFeature]) -> Pa
             layout.traced.clear()
         layout.traced[key] = found
     return found
+
+
+def trace_footprint(poses: Sequence[Footprint], terrain: Iterable[TerrainFeature]) -> PathReport:
+    """Measure a move of a whole base through the terrain, pose to pose (each leg keeping the
+    facing of the pose it starts from): ``inside`` is how far the centre goes while any part of
+    the base is in each area, ``crossings`` how often the base goes over each linear feature
+    (a river or stream at a bridge or ford only if the water under the base lies within it).
+
+    A base merely touching a feature (within ``TOUCH``, as rounding leaves it) is not in it.
+    ``points``, ``length`` and ``road_length`` are the centre's path, as in ``trace_path``.
+    """
+    layout = _layout(terrain)
+    key = repr(tuple((p.x, p.y, p.facing, p.frontage, p.depth) for p in poses))
+    found = layout.traced.get(key)
+    if found is None:
+        found = _trace_footprint(tuple(poses), layout)
+        if len(layout.traced) >= TRACED_KEPT:
+            layout.traced.clear()
+        layout.traced[key] = found
+    return found
+
+
+def poses_along(start: Footprint, points: Sequence[Point]) -> list[Footprint]:
+    """The poses of a base moved through ``points`` keeping its facing (a first point at the
+    start itself is not repeated)."""
+    poses = [start]
+    for point in points:
+        if (point[0], point[1]) != (poses[-1].x, poses[-1].y):
+            poses.append(start.moved_to(point))
+    return poses
+
+
+def _trace_footprint(poses: tuple[Footprint, ...], layout: _Layout) -> PathReport:
+    """``trace_footprint`` worked out."""
+    points = [(p.x, p.y) for p in poses]
+    centre = _trace(points if len(points) > 1 else points * 2, layout)
+    legs = [
+        (LineString([(a.x, a.y), (b.x, b.y)]), inset(a, TOUCH), inset(b, TOUCH).moved_to(
+            (b.x, b.y), a.facing))
+        for a, b in itertools.pairwise(poses)
+    ] or [(LineString(points * 2), inset(poses[0], TOUCH), inset(poses[0], TOUCH))]  # fmt: skip
+    box = around(poses)
+    inside: list[Inside] = []
+    crossings: list[Crossing] = []
+    water: list[WaterCrossing] = []
+    for feature in layout.near(box):
+        if _apart(box, _bounds(feature)):
+            continue  # the base never comes near it
+        shape = feature_shape(feature)
+        pieces = [(leg.intersection(grown(shape, a)), a, b) for leg, a, b in legs]
+        if feature.linear:
+            met = [(part, a) for piece, a, _ in pieces for part in _parts(piece)]
+            if met:
+                crossings.append(Crossing(feature.id, feature.kind, len(_joined(met))))
+            if met and feature.kind in WATER_KINDS:
+                water += _base_water(_joined(met), shape, feature, layout.crossing_points)
+        elif any(piece.length > 0 for piece, _, _ in pieces) or _under(shape, poses[0]):
+            # Entered beyond a touch: measured from where the base's edge meets it.
+            whole = [(leg, replace(a, frontage=a.frontage + 2 * TOUCH, depth=a.depth + 2 * TOUCH))
+                     for leg, a, _ in legs]  # fmt: skip
+            length = sum(float(leg.intersection(grown(shape, a)).length) for leg, a in whole)
+            inside.append(Inside(feature.id, feature.kind, max(length, EPSILON * 2)))
+    return replace(centre, inside=tuple(inside), crossings=tuple(crossings), water=tuple(water))
+
+
+def inset(pose: Footprint, margin: float) -> Footprint:
+    """The base shrunk by ``margin`` on every side: what must meet ground to be in it."""
+    return replace(
+        pose, frontage=max(pose.frontage - 2 * margin, 0.0), depth=max(pose.depth - 2 * margin, 0.0)
+    )
+
+
+def grown(shape: BaseGeometry, pose: Footprint) -> BaseGeometry:
+    """Where the centre of a base shaped and turned like ``pose`` stands while the base meets
+    ``shape``: the shape widened by the base (a Minkowski sum, exact for any outline)."""
+    corners = tuple((x - pose.x, y - pose.y) for x, y in pose.corners())
+    return _grown(shape, corners)
+
+
+@lru_cache(maxsize=4_096)
+def _grown(shape: BaseGeometry, corners: tuple[Point, ...]) -> BaseGeometry:
+    """The base (corners about its centre) swept along every edge of the shape, and the shape:
+    a convex base at the origin meets a point of the shape or crosses its outline."""
+    parts: list[BaseGeometry] = [shape] if isinstance(shape, Polygon) else []
+    for line in _outlines(shape):
+        coords = list(line.coords)
+        for (ax, ay), (bx, by) in itertools.pairwise(coords):
+            ends = [(ax + x, ay + y) for x, y in corners] + [(bx + x, by + y) for x, y in corners]
+            parts.append(MultiPoint(ends).convex_hull)
+    return unary_union(parts)
+
+
+def _outlines(shape: BaseGeometry) -> list[LineString]:
+    """The lines bounding an area (outer and inner rings), or a line itself."""
+    found: list[LineString] = []
+    for part in getattr(shape, "geoms", [shape]):
+        if isinstance(part, Polygon):
+            found += [LineString(part.exterior.coords)]
+            found += [LineString(ring.coords) for ring in part.interiors]
+        elif isinstance(part, LineString):
+            found.append(part)
+    return found
+
+
+def _under(shape: BaseGeometry, pose: Footprint) -> bool:
+    """True if a base standing still is in an area (beyond a touch)."""
+    return bool(shape.intersection(inset(pose, TOUCH).polygon).area > EPSILON)
+
+
+def _parts(piece: BaseGeometry) -> list[LineString]:
+    """The stretches of a leg inside a widened feature (points, where it only touches, left out)."""
+    return [p for p in getattr(piece, "geoms", [piece]) if isinstance(p, LineString) and p.length]
+
+
+def _joined(met: list[tuple[LineString, Footprint]]) -> list[list[tuple[LineString, Footprint]]]:
+    """Stretches of successive legs that meet end to end joined into one crossing."""
+    runs: list[list[tuple[LineString, Footprint]]] = []
+    for part, pose in met:
+        if (
+            runs
+            and ShapelyPoint(runs[-1][-1][0].coords[-1]).distance(ShapelyPoint(part.coords[0]))
+            <= EPSILON
+        ):
+            runs[-1].append((part, pose))
+        else:
+            runs.append([(part, pose)])
+    return runs
+
+
+def _base_water(
+    runs: list[list[tuple[LineString, Footprint]]],
+    shape: BaseGeometry,
+    river: TerrainFeature,
+    crossing_points: Sequence[TerrainFeature],
+) -> list[WaterCrossing]:
+    """Each crossing of a river or stream by a base, with the bridge or ford it is made at: one
+    holding all the water the base goes over on that crossing."""
+    found: list[WaterCrossing] = []
+    for run in runs:
+        ground = unary_union([_swept_stretch(part, pose) for part, pose in run])
+        wet = shape.intersection(ground)
+        spot = wet.representative_point()
+        via = next(
+            (p for p in crossing_points if wet.difference(feature_shape(p)).length <= EPSILON),
+            None,
+        )
+        found.append(
+            WaterCrossing(
+                river.id, river.kind, (float(spot.x), float(spot.y)),
+                None if via is None else via.id, None if via is None else via.kind,
+            )
+        )  # fmt: skip
+    return found
+
+
+def _swept_stretch(part: LineString, pose: Footprint) -> BaseGeometry:
+    """The ground a base (turned as ``pose``) covers while its centre runs along a stretch."""
+    (ax, ay), (bx, by) = part.coords[0], part.coords[-1]
+    return MultiPoint(
+        [*pose.moved_to((ax, ay)).corners(), *pose.moved_to((bx, by)).corners()]
+    ).convex_hull
 
 
 def _trace(points: Sequence[Point], layout: _Layout) -> PathReport:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules_core import paths
 from rules_core.geometry import Footprint
 from rules_core.state import Battlefield, BattleState, Side, TerrainFeature, Unit
 from rules_core.steps import Cursor
+from tests.rules_core import footprints
 
 # A 4 x 1 unit at (10, 10) facing north (+y); it moves south (heading 180) unless told.
 MOVER = Unit("m", "Mover", "a", "g", "foot", "B", 4.0, 1.0, 10.0, 10.0, 0.0)
@@ -140,3 +143,15 @@ def test_a_unit_already_overlapping_the_mover_still_holds_it() -> None:
     # Overlapping before any turn (a bad placement) is not a way out: it blocks at once.
     move = paths.sweep(table(unit("f", "a", 10.0, 9.5)), MOVER, 180.0, 3.0)
     assert move.blocker == paths.Blocker(paths.FRIEND, "f") and move.reached == 0.0
+
+
+def test_ground_under_one_corner_stops_the_move_exactly_where_the_front_reaches_it() -> None:
+    # The centre line of MOVER's move misses the wood; its right rear corner (moving south,
+    # backs first) goes in after 1.25 (#39 item 2). Not stepped: the stop is closed form.
+    backwards = replace(MOVER, facing=180.0)
+    wood = footprints.beside(backwards, "dense_wood", 1.25)
+    move = paths.sweep(table(terrain=(wood,)), MOVER, 180.0, 8.0, impassable={"dense_wood"})
+    assert move.blocker == paths.Blocker(paths.TERRAIN, "brush")
+    assert move.reached == pytest.approx(1.25, abs=paths.STEP)
+    assert paths.ground_stop(table(terrain=(wood,)), Footprint.of(MOVER), 180.0, 8.0,
+                             impassable={"dense_wood"}) == pytest.approx(1.25)  # fmt: skip

@@ -8,7 +8,8 @@ import pytest
 
 from rules_core.geometry import Footprint
 from rules_core.state import TerrainFeature
-from rules_core.terrain import line_of_sight, trace_path
+from rules_core.terrain import line_of_sight, poses_along, trace_footprint, trace_path
+from tests.rules_core import footprints
 
 WOOD = TerrainFeature("wood1", "wood", ((2, -1), (5, -1), (5, 1), (2, 1)))
 STREAM = TerrainFeature("stream1", "stream", ((7, -5), (7, 5)))
@@ -104,3 +105,17 @@ def test_seeing_into_a_wood_up_to_an_allowance() -> None:
     sight = line_of_sight(viewer(), target(), [wood], see_into=2.5)
     assert sight.lines_clear == 3
     assert 3 * math.sqrt(1.01) > 2.5
+
+
+def test_a_footprint_path_reports_the_ground_its_base_goes_over() -> None:
+    # A 4 x 1 base facing north; a wood under its right quarter from 1 before its front, a
+    # hedge across that quarter 1 before it: the centre line meets neither (#39 item 2).
+    base = Footprint(10.0, 10.0, 0.0, 4.0, 1.0)
+    wood = footprints.beside(base, "wood", 1.0)
+    hedge = footprints.beside(base, "linear_obstacle", 1.0, key="hedge")
+    assert trace_path([(10.0, 10.0), (10.0, 13.0)], (wood, hedge)).inside == ()
+    report = trace_footprint(poses_along(base, [(10.0, 13.0)]), (wood, hedge))
+    assert report.length_in({"wood"}) == pytest.approx(2.0)  # from 1 on, while the base is in
+    assert report.crossed({"linear_obstacle"}) == 1
+    touching = trace_footprint(poses_along(base, [(10.0, 11.0)]), (wood, hedge))
+    assert touching.inside == () and touching.crossings == ()  # reaching it is not entering

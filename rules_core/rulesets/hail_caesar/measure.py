@@ -187,6 +187,11 @@ def reachable(
     start = (unit.x, unit.y)
     whole = math.dist(start, goal)
     share = 1.0 if whole <= length + EPSILON else length / whole
+    if whole > EPSILON and facing % 360 == unit.facing % 360:
+        # Going straight, impassable ground stops it exactly where its front reaches it.
+        pose = Footprint.of(unit)
+        barred_at = paths.ground_stop(state, pose, facing_towards(start, goal), whole * share)
+        share = share if barred_at is None else barred_at / whole
 
     def at(part: float) -> Footprint:
         return Footprint.of(unit).moved_to(_rounded(_between(start, goal, part)), facing)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rules_core import paths
 from rules_core.codec import Json
@@ -20,7 +20,7 @@ from rules_core.geometry import (
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.state import BattleState, Unit
-from rules_core.terrain import trace_path
+from rules_core.terrain import trace_footprint
 
 EPS = EPSILON  # the shared distance tolerance: "exactly at distance" counts within
 
@@ -65,15 +65,12 @@ def in_terrain(state: BattleState, unit: Unit, terrain: tuple[str, ...]) -> bool
 
 
 def crosses_difficult(
-    state: BattleState,
-    start: tuple[float, float],
-    end: tuple[float, float],
-    terrain: tuple[str, ...],
+    state: BattleState, poses: Sequence[Footprint], terrain: tuple[str, ...]
 ) -> bool:
-    """Whether a straight path runs through or across difficult terrain."""
-    if start == end:
+    """Whether a base moved through ``poses`` goes into or across difficult terrain."""
+    if all((p.x, p.y) == (poses[0].x, poses[0].y) for p in poses):
         return False
-    report = trace_path((start, end), state.terrain)
+    report = trace_footprint(poses, state.terrain)
     return report.length_in(terrain) > EPS or report.crossed(terrain) > 0
 
 

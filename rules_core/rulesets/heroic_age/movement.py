@@ -242,7 +242,7 @@ def travel(
     difficult = measure.kinds(ctx.params, "difficult_terrain")
     if unformed:
         ctx.set_status(unit.id, "moving unformed", unformed=True)
-    elif measure.crosses_difficult(ctx.state, (unit.x, unit.y), (end.x, end.y), difficult):
+    elif measure.crosses_difficult(ctx.state, [swept.start, end], difficult):
         ctx.set_status(unit.id, "moved through difficult terrain", unformed=True)
     for friend in swept.passed:
         if u.alive(ctx.state, friend):

@@ -29,7 +29,7 @@ from rules_core.rulesets.impetus.status import (
     RALLIED,
 )
 from rules_core.state import ON_TABLE, BattleState, Unit
-from rules_core.terrain import PathReport, trace_path
+from rules_core.terrain import PathReport, poses_along, trace_footprint
 
 UNIT_ORDER_KINDS = (
     OrderKind("rally", "Rally"),
@@ -88,8 +88,8 @@ def plan(unit: Unit, order: Order) -> tuple[float, float, float, float, float]:
 
 def ground(state: BattleState, unit: Unit, points: list[tuple[float, float]],
            params: Mapping[str, Json]) -> str:  # fmt: skip
-    """The worst ground a path crosses: normal, broken or difficult."""
-    report = trace_path(points, state.terrain)
+    """The worst ground the unit's base goes over along a path: normal, broken or difficult."""
+    report = trace_footprint(poses_along(Footprint.of(unit), points), state.terrain)
     crossed = {kind for kind, length in _kinds(state, report) if length > 0}
     difficult = set(_words(params.get("difficult_terrain")))
     broken = set(_words(params.get("broken_terrain")))

@@ -18,7 +18,7 @@ from rules_core.geometry import (
 )
 from rules_core.rulesets.skirmish.tables import kinds_where
 from rules_core.state import WATER_KINDS, BattleState, Unit
-from rules_core.terrain import Sight, trace_path
+from rules_core.terrain import Sight, poses_along, trace_footprint
 from rules_core.toolkit import param_number
 
 
@@ -45,8 +45,8 @@ def allowance(unit: Unit) -> float:
 
 
 def move_cost(state: BattleState, unit: Unit, end: Point, params: Mapping[str, Json]) -> MoveCost:
-    """The cost of moving a unit's centre straight to ``end`` through the terrain."""
-    report = trace_path([(unit.x, unit.y), end], state.terrain)
+    """The cost of moving a unit straight to ``end`` through the terrain its base goes over."""
+    report = trace_footprint(poses_along(Footprint.of(unit), [end]), state.terrain)
     notes: list[str] = []
     # The terrain table is read on every move, so a changed cell changes play.
     impassable = kinds_where("movement", "impassable")

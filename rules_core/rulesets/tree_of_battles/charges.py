@@ -16,7 +16,7 @@ from rules_core.toolkit import engaged, g
 def charge_dice(state: BattleState, charger: Unit, target: Unit) -> movement.Dice:
     """A charge uses the full normal move: 2 AvD x ½ SF, mounted + D6; -½ SF a die in rough."""
     end = measure.contact_pose(charger, target)
-    rough, _ = movement.rough_on(state, (charger.x, charger.y), (end.x, end.y))
+    rough, _ = movement.rough_on(state, Footprint.of(charger), (end.x, end.y))
     return movement.Dice(2, u.mounted(charger), False, rough)
 
 
@@ -38,7 +38,7 @@ def problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
     if quarter(Footprint.of(charger), (target.x, target.y)) != "front":
         return f"{target.name} is not to {charger.name}'s front"
     end = measure.contact_pose(charger, target)
-    _, dense = movement.rough_on(state, (charger.x, charger.y), (end.x, end.y))
+    _, dense = movement.rough_on(state, Footprint.of(charger), (end.x, end.y))
     if dense and u.mounted(charger):
         return "mounted may not enter dense woods"
     ground = movement.barrier(state, [Footprint.of(charger), end])

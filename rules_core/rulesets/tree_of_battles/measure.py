@@ -20,7 +20,14 @@ from rules_core.geometry import (
     within_to_front,
 )
 from rules_core.state import CROSSING_KINDS, BattleState, TerrainFeature, Unit
-from rules_core.terrain import PathReport, Sight, feature_shape, trace_path
+from rules_core.terrain import (
+    PathReport,
+    Sight,
+    feature_shape,
+    poses_along,
+    trace_footprint,
+    trace_path,
+)
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
 from rules_core.toolkit import nearest as nearest
 
@@ -34,6 +41,11 @@ ON_ROAD_SLACK = 0.01
 def path_report(state: BattleState, start: Point, end: Point) -> PathReport:
     """Terrain along a straight path."""
     return trace_path([start, end], state.terrain)
+
+
+def base_report(state: BattleState, start: Footprint, end: Point) -> PathReport:
+    """Terrain under a contingent's whole base moved straight from ``start`` to ``end``."""
+    return trace_footprint(poses_along(start, [end]), state.terrain)
 
 
 def obstacles_crossed(report: PathReport, terrain: Iterable[TerrainFeature]) -> dict[str, int]:

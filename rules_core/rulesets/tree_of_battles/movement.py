@@ -106,9 +106,9 @@ def roll_distance(ctx: Context, unit: Unit, what: str, dice: Dice) -> tuple[floa
     return max(0.0, halves * HALF), faces
 
 
-def rough_on(state: BattleState, start: Point, end: Point) -> tuple[bool, bool]:
-    """Whether a path enters rough ground, and whether it enters dense woods."""
-    report = measure.path_report(state, start, end)
+def rough_on(state: BattleState, start: Footprint, end: Point) -> tuple[bool, bool]:
+    """Whether a base moved straight to ``end`` enters rough ground, and dense woods."""
+    report = measure.base_report(state, start, end)
     return bool(report.length_in(measure.DIFFICULT)), bool(report.length_in(measure.DENSE))
 
 
@@ -182,7 +182,9 @@ def go(
         )
         return near is ahead_now and not closing
 
-    moved = measure.farthest(start, heading, wanted, acceptable)
+    # Impassable ground stops it exactly where its front reaches it; the rest is searched.
+    barred_at = paths.ground_stop(state, start, heading, wanted)
+    moved = measure.farthest(start, heading, wanted if barred_at is None else barred_at, acceptable)
     moved = 0.0 if moved <= TOUCH + EPSILON else moved  # within rounding: no move
     stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
     ahead = None
@@ -218,7 +220,7 @@ def _crowded(state: BattleState, unit: Unit, pose: Footprint) -> bool:
 def terrain_dps(ctx: Context, unit: Unit, start: Point, faces: tuple[int, ...]) -> None:
     """DPs for moving through rough ground and across obstacles."""
     now = ctx.state.unit(unit.id)
-    report = measure.path_report(ctx.state, start, (now.x, now.y))
+    report = measure.base_report(ctx.state, Footprint.of(unit).moved_to(start), (now.x, now.y))
     loose = u.array(unit) in u.LOOSE_ARRAYS
     if report.length_in(measure.DIFFICULT):
         if not loose and u.array(unit) != "skirmish":

@@ -162,7 +162,7 @@ def _march(
         for e in state.enemies_of(unit.side, on_table=True)
     ):
         return f"the march would end within {g(clear)} SF of the enemy"
-    _, dense = movement.rough_on(state, (unit.x, unit.y), end)
+    _, dense = movement.rough_on(state, Footprint.of(unit), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
     # As tactical.march turns it: as ordered, else kept or wheeled to the heading.
@@ -205,7 +205,7 @@ def move_dice(state: BattleState, unit: Unit, order: Order) -> movement.Dice | s
     if option == "skirmish_bonus" and u.array(unit) != "skirmish":
         return "only troops in skirmish array add ½ SF a die"
     end = point_param(order, "to")
-    rough, _ = movement.rough_on(state, (unit.x, unit.y), end)
+    rough, _ = movement.rough_on(state, Footprint.of(unit), end)
     return movement.normal_dice(unit, int(count), option, rough)
 
 
@@ -216,7 +216,7 @@ def _move(
     if found:
         return found
     end = point_param(order, "to")
-    _, dense = movement.rough_on(state, (unit.x, unit.y), end)
+    _, dense = movement.rough_on(state, Footprint.of(unit), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
     facing = order.params.get("facing")
@@ -250,7 +250,7 @@ def _move_notes(
         dp = "" if u.array(unit) in u.LOOSE_ARRAYS else "; 1 DP"
         notes.append(f"enters rough ground: -½ SF a die{dp}")
     crossed = measure.obstacles_crossed(
-        measure.path_report(state, (unit.x, unit.y), end), state.terrain
+        measure.base_report(state, Footprint.of(unit), end), state.terrain
     )
     notes += [
         f"crosses a {kind} obstacle" for kind, n in crossed.items() if n and kind != "defensive"

@@ -7,7 +7,7 @@ import math
 from dataclasses import replace
 
 from rules_core.context import Context
-from rules_core.geometry import facing_towards
+from rules_core.geometry import Footprint, facing_towards
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.tree_of_battles import (
     measure,
@@ -239,7 +239,7 @@ def _change(ctx: Context, unit: Unit, option: str, order: Order) -> None:
 
 def _half_move(ctx: Context, unit: Unit, end: tuple[float, float], share: float) -> None:
     """The part of the move a manoeuvre leaves."""
-    rough, _ = movement.rough_on(ctx.state, (unit.x, unit.y), end)
+    rough, _ = movement.rough_on(ctx.state, Footprint.of(unit), end)
     length, faces = movement.roll_distance(
         ctx, unit, "Move", movement.normal_dice(unit, 2, "plain", rough)
     )

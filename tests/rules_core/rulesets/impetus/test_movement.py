@@ -113,10 +113,11 @@ def test_friends_that_may_be_passed_are_passed_and_others_not() -> None:
 def test_two_moves_are_made_in_turn_and_a_difficult_ground_move_disorders() -> None:
     state = at_caesars_move()
     legio = unit_named(state, "Legio X")
+    front = legio.y + legio.depth / 2  # the base, not its centre, goes into the marsh (#39)
     marsh = TerrainFeature(
         "marsh", "marsh",
-        ((legio.x - 2, legio.y + 2.2), (legio.x + 2, legio.y + 2.2),
-         (legio.x + 2, legio.y + 6), (legio.x - 2, legio.y + 6)), "Marsh",
+        ((legio.x - 2, front + 2.2), (legio.x + 2, front + 2.2),
+         (legio.x + 2, front + 6), (legio.x - 2, front + 6)), "Marsh",
     )  # fmt: skip
     state = replace(state, terrain=(marsh,))
     orders = [move(legio, "forward", 2.0), move(legio, "forward", 1.0)]

@@ -16,6 +16,7 @@ from rules_core.rulesets.skirmish.rules import _retreat
 from rules_core.rulesets.skirmish.sample import sample_battle
 from rules_core.state import BattleState, Leader
 from rules_core.steps import Cursor
+from tests.rules_core.footprints import beside, laid
 
 
 @pytest.fixture
@@ -47,25 +48,27 @@ def test_a_move_in_the_open(rules: Rules) -> None:
 
 
 def test_difficult_terrain_counts_double(rules: Rules) -> None:
-    # From (18, 10) to (18, 15): 1" inside the wood (y 14 to 15) costs 2: 6" in all.
-    state = in_step("move", r1=(18, 10, 0))
-    found = verdict(rules, state, "r1", "move", to=[18, 15])
+    # From (18, 9) to (18, 14), the base 2" deep: its front goes 1" into the wood (y 14 to
+    # 15), and that inch costs 2: 6" in all. The base, not the centre, is in the wood (#39).
+    state = in_step("move", r1=(18, 9, 0))
+    found = verdict(rules, state, "r1", "move", to=[18, 14])
     assert isinstance(found, Preview) and found.notes == ('1" in difficult terrain counts double',)
-    refused = verdict(rules, state, "r1", "move", to=[18, 15.5])
+    refused = verdict(rules, state, "r1", "move", to=[18, 14.5])
     assert refused == Illegal(refused.order, 'needs 7" of movement, beyond its 6" move')
 
 
 def test_a_stream_costs_two_inches(rules: Rules) -> None:
-    # The stream runs from (26, 16) to (48, 20); at x = 30 it is at y = 16.73.
-    state = in_step("move", r2=(30, 12, 0))
-    found = verdict(rules, state, "r2", "move", to=[30, 16])
+    # The stream runs from (26, 16) to (48, 20); r2's base (4" wide, 2" deep) first meets it
+    # at its front left corner (x 28, y 16.36): the base, not the centre, crosses (#39).
+    state = in_step("move", r2=(30, 11, 0))
+    found = verdict(rules, state, "r2", "move", to=[30, 15])
     assert isinstance(found, Preview) and found.notes == ()
-    across = verdict(rules, state, "r2", "move", to=[30, 16 + 0.5])
-    assert isinstance(across, Preview)
+    up_to = verdict(rules, state, "r2", "move", to=[30, 15.3])  # its corner short of it
+    assert isinstance(up_to, Preview) and up_to.notes == ()
     assert (
-        measure.move_cost(state, state.unit("r2"), (30, 16), {**rules.parameter_values()}).cost == 4
+        measure.move_cost(state, state.unit("r2"), (30, 15), {**rules.parameter_values()}).cost == 4
     )
-    beyond = verdict(rules, state, "r2", "move", to=[30, 17])
+    beyond = verdict(rules, state, "r2", "move", to=[30, 16])
     assert beyond == Illegal(beyond.order, 'needs 7" of movement, beyond its 6" move')
 
 
@@ -170,3 +173,13 @@ def test_a_unit_in_the_way_stops_a_fall_back_short_of_the_table_edge(rules: Rule
     # With the way clear, 6" takes its centre off the table.
     ctx = Context(rules, state.without_unit("r3"), (), (), random.Random(0))
     assert not _retreat(ctx, ctx.state.unit("r1"), 180.0, 6.0, "falls back")
+
+
+def test_a_base_brushing_a_wood_its_centre_line_misses_pays_for_it(rules: Rules) -> None:
+    # A wood under only the right quarter of r1's front, from 1" before it (#39 item 2):
+    # moving 3" takes the base 2" into it, which counts double: 5" in all.
+    state = in_step("move", r1=(10, 9, 0))
+    state = laid(state, beside(state.unit("r1"), "wood", 1.0))
+    found = verdict(rules, state, "r1", "move", to=[10, 12])
+    assert isinstance(found, Preview) and found.notes == ('2" in difficult terrain counts double',)
+    assert measure.move_cost(state, state.unit("r1"), (10, 12), rules.parameter_values()).cost == 5

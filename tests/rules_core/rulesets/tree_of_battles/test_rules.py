@@ -171,9 +171,10 @@ def test_charge_restrictions(rules: Rules) -> None:
     )
     crossbows = judge(rules, state, "f4", "charge", target="e5")
     assert isinstance(crossbows, Illegal) and "crossbowmen may not charge" in crossbows.reason
-    horse = judge(rules, at("charges", f1=(8.5, 8, 180)), "f1", "charge", target="e2")
+    # Clear of the ploughland (y 8-11): a base half in it would charge through rough (#39).
+    horse = judge(rules, at("charges", f1=(8.5, 7.5, 180)), "f1", "charge", target="e2")
     assert isinstance(horse, Preview)
-    assert horse.summary == "charges York's Vaward, 4 SF away: 2 AvD + D6 x ½ SF (2.5-8 SF)"
+    assert horse.summary == "charges York's Vaward, 3.5 SF away: 2 AvD + D6 x ½ SF (2.5-8 SF)"
 
 
 def test_charge_responses_by_troop_type() -> None:
