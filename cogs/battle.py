@@ -19,7 +19,6 @@ from bot.presentation.aftermath import (
 from bot.presentation.announce import post_ended, post_report
 from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
-    NEXT_STEPS,
     RECORD_CAPTION,
     assigned_text,
     battle_list_text,
@@ -34,6 +33,7 @@ from bot.presentation.battles import (
     log_file,
     log_text,
     map_attachment,
+    next_steps,
     no_reach_text,
     record_attachment,
     removed_text,
@@ -127,7 +127,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
             scale,
         )  # fmt: skip
         embed = battle_embed(view)
-        embed.set_footer(text=NEXT_STEPS)
+        embed.set_footer(text=next_steps(view))
         await interaction.response.send_message(embed=embed)
 
     @create.autocomplete("army_a")
