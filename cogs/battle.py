@@ -108,7 +108,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         army_a="The first army (its owner plays that side)",
         army_b="The second army",
         width="Table width in the ruleset's measure (default: the ruleset's usual table)",
-        depth="Table depth in the ruleset's measure (default: the ruleset's usual table)",
+        depth=(
+            "Table depth in the ruleset's measure (default: its usual table); zones are at most "
+            "a third of it"
+        ),
         scale="Millimetres in one unit of the ruleset's measure (e.g. your base width)",
     )
     async def create(
