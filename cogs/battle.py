@@ -19,7 +19,6 @@ from bot.presentation.aftermath import (
 from bot.presentation.announce import post_ended, post_report
 from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
-    NEXT_STEPS,
     RECORD_CAPTION,
     assigned_text,
     battle_list_text,
@@ -34,6 +33,7 @@ from bot.presentation.battles import (
     log_file,
     log_text,
     map_attachment,
+    next_steps,
     no_reach_text,
     record_attachment,
     removed_text,
@@ -108,7 +108,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         army_a="The first army (its owner plays that side)",
         army_b="The second army",
         width="Table width in the ruleset's measure (default: the ruleset's usual table)",
-        depth="Table depth in the ruleset's measure (default: the ruleset's usual table)",
+        depth=(
+            "Table depth in the ruleset's measure (default: its usual table); zones are at most "
+            "a third of it"
+        ),
         scale="Millimetres in one unit of the ruleset's measure (e.g. your base width)",
     )
     async def create(
@@ -127,7 +130,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
             scale,
         )  # fmt: skip
         embed = battle_embed(view)
-        embed.set_footer(text=NEXT_STEPS)
+        embed.set_footer(text=next_steps(view))
         await interaction.response.send_message(embed=embed)
 
     @create.autocomplete("army_a")

@@ -41,6 +41,7 @@ from rules_core.steps import Actors, Cursor, SequenceOfPlay, Step, Subject, acti
 from rules_core.tables import GridTable, ScoreTable
 from rules_core.terrain_tables import TerrainTable
 from rules_core.toolkit import zone_words
+from rules_core.zone_fit import explained
 
 if TYPE_CHECKING:
     from rules_core.context import Context
@@ -324,7 +325,8 @@ class Rules:
             )
         zone = self.deployment_zone(state, unit.side)
         if zone is not None and not Polygon(zone).buffer(1e-9).contains(footprint.polygon):
-            return Misplaced(f"must deploy inside {zone_words(state, unit.side, zone)}")
+            where = explained(zone_words(state, unit.side, zone), zone, footprint, table.measure)
+            return Misplaced(f"must deploy inside {where}")
         for other in state.units_on_table:
             if other.id != unit.id and overlap_area(footprint, Footprint.of(other)) > 1e-9:
                 return Misplaced("would overlap", other)

@@ -33,8 +33,8 @@ def test_the_set_up_table_gives_each_ruleset_its_own_table_and_zone_depth() -> N
         "heroic_age": "Heroic Age",
         "pike_and_shot": "Pike and shot",
     }
-    units = {"SF": "SF", "inch": "inches"}
-    for ruleset_id, name in {**names, "skirmish": "Skirmish"}.items():
+    units = {"SF": "SF", "inch": "inches", "H": "H"}
+    for ruleset_id, name in {**names, "skirmish": "Skirmish", "impetus": "Impetus 2"}.items():
         rules = registry.get(ruleset_id).rules
         assert rules is not None
         width, depth = rules.default_table

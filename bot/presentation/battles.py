@@ -3,21 +3,40 @@
 from __future__ import annotations
 
 import io
+import re
 
 import discord
 from discord import app_commands
 
 from bot.presentation.replies import labelled_choices
-from bot.services.battle_state import BattleView
+from bot.services.battle_state import BattleView, SetUp
 from bot.services.battles import Assignment, BattleSummary, HandOver, TerrainRoll
 from bot.services.records import LoggedStep
 from bot.services.stages import StageReport
 from bot.services.unit_sheet import UnitSheet
 from rules_core.state import TerrainFeature, Unit
 
-NEXT_STEPS = "Next: /battle terrain add, /battle deploy, then /battle start"
+# What readies a battle in set-up, by how its ruleset sets up; {commands} in braces.
+SET_UP_STEPS = {
+    SetUp.ROLLED: "GM: {battle terrain roll} (or {battle terrain add}), players: {battle deploy}, "
+    "then {battle start}",
+    SetUp.BY_HAND: "GM: {battle terrain add}, players: {battle deploy}, then {battle start}",
+    SetUp.IN_RULES: "GM: {battle start}; the sides then place terrain and units by orders in "
+    "the ruleset's set-up steps",
+}
 RECORD_CAPTION = "The battle record (the seed is included once the battle has ended):"
 LOG_INLINE_LIMIT = 1900
+
+
+def set_up_steps(way: SetUp, marked: bool = True) -> str:
+    """What the GM and players do next to ready a battle set up ``way``: commands in code
+    marks, or plain (``marked=False``) for an embed's footer, which shows no markdown."""
+    return re.sub(r"\{([^}]*)\}", (r"`/\1`" if marked else r"/\1"), SET_UP_STEPS[way])
+
+
+def next_steps(view: BattleView) -> str:
+    """The footer of a new battle's card: what readies it, as its ruleset sets up."""
+    return f"Next: {set_up_steps(view.set_up, marked=False)}"
 
 
 def assigned_text(assignment: Assignment) -> str:

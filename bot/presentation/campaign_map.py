@@ -7,6 +7,8 @@ import io
 import discord
 
 from bot.presentation.announce import plain
+from bot.presentation.battles import set_up_steps
+from bot.services.battle_state import SetUp
 from bot.services.campaign_map import MapPicture, MapView, MoveInfo, PendingMove, TurnReport
 
 MAP_FILE = "campaign_map.png"
@@ -105,10 +107,10 @@ def turn_texts(report: TurnReport) -> tuple[str, str]:
         lines.append("No army moved.")
     lines += [f"🚩 **{plain(side)}** takes **{plain(region)}**." for region, side in report.taken]
     if report.battle and report.battle_region:
+        steps = set_up_steps(report.set_up or SetUp.BY_HAND)
         lines.append(
             f"⚔️ Armies meet in **{plain(report.battle_region)}**: the battle "
-            f"**{plain(report.battle)}** is set up; GM: `/battle terrain roll`, players: "
-            "`/battle deploy`, then `/battle start`."
+            f"**{plain(report.battle)}** is set up; {steps}."
         )
     for region in report.waiting:
         lines.append(

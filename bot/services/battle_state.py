@@ -7,6 +7,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
 from sqlalchemy import select, update
@@ -34,6 +35,21 @@ from rules_core.state import BattleState, Group, Leader, Side, Unit
 from rules_core.status import describe_state
 
 OPEN_BATTLE = (BattleStatus.SETUP, BattleStatus.RUNNING, BattleStatus.PAUSED)
+
+
+class SetUp(Enum):
+    """How a battle in set-up is made ready, as its ruleset says."""
+
+    ROLLED = "rolled"  # the GM rolls terrain on the ruleset's table; players deploy
+    BY_HAND = "by_hand"  # the GM lays terrain by hand; players deploy
+    IN_RULES = "in_rules"  # /battle start runs the ruleset's own set-up steps (orders)
+
+
+def set_up_of(rules: Rules, state: BattleState) -> SetUp:
+    """How this battle is set up: by its ruleset's steps, a terrain roll, or by hand."""
+    if rules.setup_in_rules:
+        return SetUp.IN_RULES
+    return SetUp.ROLLED if rules.terrain_table(state) is not None else SetUp.BY_HAND
 
 
 @dataclass(frozen=True)
@@ -66,6 +82,7 @@ class BattleView:
     gm_ids: tuple[int, ...]
     side_state: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # declared words
     seat: Seat | None = None  # who asked (None: the bot itself)
+    set_up: SetUp = SetUp.BY_HAND  # how its ruleset sets a battle up
 
     def side_name(self, side_id: str) -> str:
         """The display name of a side (or "GM")."""
@@ -338,6 +355,7 @@ def view_of(loaded: Loaded) -> BattleView:
             side: tuple(lines)
             for side, lines in describe_state(loaded.rules.statuses, state).items()
         },
+        set_up=set_up_of(loaded.rules, state),
     )
 
 

@@ -19,6 +19,7 @@ from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Camp
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UserError
 from bot.services.armies import parse_roster
+from bot.services.battle_state import SetUp, set_up_of
 from bot.services.battles import new_battle
 from bot.services.campaigns import Place, find_member, load_open_campaign, require_gm
 from bot.services.data_files import shown_name
@@ -116,6 +117,7 @@ class TurnReport:
     waiting: tuple[str, ...]  # regions where armies meet and no battle could be made yet
     settled: tuple[Settled, ...]
     picture: MapPicture
+    set_up: SetUp | None = None  # how the battle created is set up (its ruleset's way)
 
 
 @dataclass(frozen=True)
@@ -472,7 +474,7 @@ class CampaignMapService:
                 elif len(sides) > 1:
                     contested.append(region)
             cmap.holders = holders
-            battle_name = battle_region = None
+            battle_name = battle_region = set_up = None
             waiting = list(contested)
             for region in contested:
                 fighting = [a for side in present[region].values() for a in side]
@@ -484,6 +486,7 @@ class CampaignMapService:
                 except UserError:
                     continue
                 battle_name, battle_region = loaded.battle.name, region
+                set_up = set_up_of(loaded.rules, loaded.state)
                 cmap.battles = {
                     str(loaded.battle.id): {
                         "region": region,
@@ -500,7 +503,7 @@ class CampaignMapService:
             cmap.turn += 1
             return TurnReport(
                 resolved, tuple(moves), tuple(taken), battle_name, battle_region,
-                tuple(waiting), tuple(settled), _picture(campaign, cmap),
+                tuple(waiting), tuple(settled), _picture(campaign, cmap), set_up,
             )  # fmt: skip
 
     async def region_names(self, place: Place) -> list[str]:

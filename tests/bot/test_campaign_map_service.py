@@ -9,9 +9,14 @@ import pytest
 import yaml
 
 from bot.errors import Conflict, InvalidInput, PermissionDenied
+from bot.presentation.battles import set_up_steps
+from bot.presentation.campaign_map import turn_texts
 from bot.services import Services
-from bot.services.campaign_map import MAX_REGIONS, parse_map
+from bot.services.battle_state import SetUp, set_up_of
+from bot.services.campaign_map import MAX_REGIONS, TurnReport, parse_map
 from bot.services.campaigns import Place
+from rules_core import registry
+from rules_core.state import Side
 from tests.conftest import ALICE, BOB, GM
 
 MAP = {
@@ -142,3 +147,41 @@ async def test_a_turn_is_resolved_once(services: Services, campaign: Place) -> N
     with pytest.raises(Conflict) as again:
         await services.campaign_map.resolve_turn(campaign, GM, 1)
     assert str(again.value).startswith("Campaign turn 1 has already been resolved")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "way"), [("skirmish", SetUp.BY_HAND), ("terrain_roll", SetUp.ROLLED)]
+)
+async def test_the_battle_of_a_meeting_says_how_its_ruleset_sets_it_up(
+    services: Services, place: Place, request: pytest.FixtureRequest, ruleset: str, way: SetUp
+) -> None:
+    """The turn's post advises the set-up the ruleset takes: a terrain roll only where it has
+    a terrain table (#39 item 12)."""
+    if ruleset != "skirmish":
+        request.getfixturevalue(ruleset)  # a test ruleset, registered for this test
+    await services.campaigns.create(place, GM, "Border Raids", ruleset)
+    await services.campaigns.join(place, ALICE, "Red")
+    await services.campaigns.join(place, BOB, "Blue")
+    await services.armies.import_roster(place, ALICE, army("Red One"), "r.json")
+    await services.armies.import_roster(place, BOB, army("Blue One"), "b.json")
+    await services.campaign_map.import_map(place, GM, yaml.safe_dump(MAP).encode(), "m.yaml")
+    await turn(services, place, [(ALICE, "Red One", "Redhold"), (BOB, "Blue One", "Bluehold")])
+    await turn(services, place, [(ALICE, "Red One", "Hills")])
+    report = await turn(services, place, [(BOB, "Blue One", "Hills")])
+    assert isinstance(report, TurnReport) and report.battle == "Battle of Hills"
+    assert report.set_up is way
+    said = turn_texts(report)[1]
+    assert ("`/battle terrain roll`" in said) is (way is SetUp.ROLLED)
+    assert "players: `/battle deploy`, then `/battle start`" in said
+
+
+def test_a_ruleset_setting_up_by_its_own_steps_is_advised_to_start() -> None:
+    """Impetus places terrain and units by orders after /battle start: the advice says so and
+    offers neither a terrain roll nor /battle deploy, which it refuses."""
+    impetus = registry.get("impetus").rules
+    assert impetus is not None
+    state = impetus.new_battle("b", "impetus", 30, 20, [Side("a", "Red"), Side("b", "Blue")])
+    assert set_up_of(impetus, state) is SetUp.IN_RULES
+    said = set_up_steps(SetUp.IN_RULES)
+    assert said.startswith("GM: `/battle start`; ") and "set-up steps" in said
+    assert "/battle deploy" not in said and "terrain roll" not in said

@@ -37,6 +37,12 @@ BLUE_DEPLOYMENT = [
 
 async def set_up_battle(h: Harness, where: FakeChannel) -> None:
     """Campaign (skirmish), two players, their armies, the battle, a wood, every unit deployed."""
+    await skirmish_campaign(h, where)
+    await _create_and_deploy(h, where)
+
+
+async def skirmish_campaign(h: Harness, where: FakeChannel) -> None:
+    """Campaign (skirmish), Alice (Red) and Bob (Blue) with their armies imported."""
     created = await h.slash(
         h.gm, "campaign create", channel=where, name=CAMPAIGN, ruleset="skirmish"
     )
@@ -48,6 +54,9 @@ async def set_up_battle(h: Harness, where: FakeChannel) -> None:
         imported = await h.slash(user, "army import", channel=where, file=upload)
         assert imported.content == f"{user.mention} imported **{army['name']}** (3 units)."
 
+
+async def _create_and_deploy(h: Harness, where: FakeChannel) -> None:
+    """The battle on the usual table, a wood laid, every unit deployed."""
     offered_a = await h.autocomplete(h.gm, "battle create", "army_a", channel=where, army_a="red")
     offered_b = await h.autocomplete(h.gm, "battle create", "army_b", channel=where, army_b="BLU")
     assert [c["value"] for c in offered_a] == ["Red Host"]

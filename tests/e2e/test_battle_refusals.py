@@ -22,6 +22,7 @@ from tests.e2e.skirmish_battle import (
     refused,
     reports,
     set_up_battle,
+    skirmish_campaign,
 )
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
@@ -111,7 +112,8 @@ async def test_set_up_refusals(battle: Harness) -> None:
     assert off_table == "(50, 16) is off the table, which is 48 by 36 inch."
     assert await refused(h, h.alice, where, "battle deploy", unit="Red Horse", at="32,20") == (
         "**Red Horse** must deploy inside Red's deployment zone (y from 0 to 12 inch, the south"
-        " edge)."
+        " edge): its whole base reaches y=21, past the zone's edge at y=12; move it 9 inch south,"
+        " to (32, 11)."
     )
     assert await refused(h, h.alice, where, "battle deploy", unit="Red Horse", at="25,10") == (
         "**Red Horse** would overlap **Red Archers**."
@@ -131,6 +133,36 @@ async def test_set_up_refusals(battle: Harness) -> None:
     # ...while an accepted deployment does show (the snapshot would notice a change).
     await h.slash(h.alice, "battle deploy", channel=where, unit="Red Horse", at="30,8")
     assert (await snapshot(h, where)).map_png != before.map_png
+
+
+async def test_a_small_tables_zone_refusal_says_which_part_is_out_and_where_it_fits(
+    aide: Harness,
+) -> None:
+    """On a 10" deep table each zone is a third of it (3.33"), not the skirmish's usual 12": a
+    base over its edge is told which edge is out, by how much, and where it fits, by
+    /battle deploy and a deployment file's row alike; the place it names is then accepted."""
+    h, where = aide, aide.channel("punic-wars")
+    await skirmish_campaign(h, where)
+    await h.slash(
+        h.gm, "battle create", channel=where, name="Ford", army_a="Red Host", army_b="Blue Host",
+        depth=10,
+    )  # fmt: skip
+    out = (
+        "**Red Spearmen** must deploy inside Red's deployment zone (y from 0 to 3.3 inch, the "
+        "south edge): its front edge reaches y=3.8, past the zone's edge at y=3.33; move it 0.47"
+        " inch south, to (20, 2.33)."
+    )
+    said = await refused(h, h.alice, where, "battle deploy", unit="Red Spearmen", at="20,2.8")
+    assert said == out
+    rows = h.upload("red.json", json.dumps([{"unit": "Red Spearmen", "at": [20, 2.8]}]))
+    assert (
+        await refused(h, h.alice, where, "battle deploy-file", file=rows)
+        == f"Row 1 (Red Spearmen): {out}"
+    )
+    placed = await h.slash(
+        h.alice, "battle deploy", channel=where, unit="Red Spearmen", at="20,2.33"
+    )
+    assert placed.content == "**Red Spearmen** deployed at (20, 2.33), facing 0°."
 
 
 async def test_refusals_during_play(battle: Harness) -> None:

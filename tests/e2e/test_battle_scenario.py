@@ -95,7 +95,8 @@ async def deployment(h: Harness, where: FakeChannel) -> BotMessage:
     outside = await refused(h, h.alice, where, "order place", unit="Red Horse", x=26, y=30)
     assert outside == (
         "**Red Horse** cannot place: (26, 30) is outside Red's deployment zone"
-        " (y from 0 to 12 inch, the south edge)."
+        " (y from 0 to 12 inch, the south edge): its whole base reaches y=31, past the zone's"
+        " edge at y=12; move it 19 inch south, to (26, 11)."
     )
     mine = await h.slash(h.alice, "orders mine", channel=where)
     assert (

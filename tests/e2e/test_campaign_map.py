@@ -98,7 +98,14 @@ async def test_import_move_meet_fight_and_take_a_region(aide: Harness) -> None:
 
     post = await resolve(h, where)
     assert "• **Blue Host**: **Bluehold** → **Ford**" in post
-    assert "⚔️ Armies meet in **Ford**: the battle **Battle of Ford** is set up" in post
+    # The set-up advice is the skirmish's (#39 item 12): no terrain table, so no terrain roll.
+    assert (
+        "⚔️ Armies meet in **Ford**: the battle **Battle of Ford** is set up; GM: "
+        "`/battle terrain add`, players: `/battle deploy`, then `/battle start`."
+    ) in post
+    assert "terrain roll" not in post
+    said = await h.slash(h.gm, "battle terrain roll", channel=where)
+    assert said.ephemeral and "has no terrain tables" in said.text
     listed = await h.slash(h.gm, "battle list", channel=where)
     assert "Battle of Ford" in listed.text
 

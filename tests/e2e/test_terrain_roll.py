@@ -36,8 +36,12 @@ async def test_terrain_is_rolled_on_the_rulesets_table_and_laid(
     for user, army in ((h.alice, RED), (h.bob, BLUE)):
         upload = h.upload("army.json", json.dumps(army), "application/json")
         await h.slash(user, "army import", channel=where, file=upload)
-    await h.slash(h.gm, "battle create", channel=where, name="Moor",
-                  army_a="Red Host", army_b="Blue Host")  # fmt: skip
+    created = await h.slash(h.gm, "battle create", channel=where, name="Moor",
+                            army_a="Red Host", army_b="Blue Host")  # fmt: skip
+    assert created.embeds[0]["footer"]["text"] == (  # the ruleset's way to set up (#39 item 12)
+        "Next: GM: /battle terrain roll (or /battle terrain add), players: /battle deploy, then "
+        "/battle start"
+    )
 
     only_gm = await refused(h, h.alice, where, "battle terrain roll")
     assert only_gm == f"Only a GM of **{CAMPAIGN}** can do that; `/campaign info` names its GMs."

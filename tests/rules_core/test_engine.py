@@ -54,7 +54,9 @@ def test_illegal_orders_are_refused_with_their_reason(rules: Rules) -> None:
         OrderRejected(
             "r1",
             "place",
-            "(12, 20) is outside Red's deployment zone (y from 0 to 8 inch, the south edge)",
+            "(12, 20) is outside Red's deployment zone (y from 0 to 8 inch, the south edge): "
+            "its whole base reaches y=21, past the zone's edge at y=8; move it 13 inch south, "
+            "to (12, 7)",
         )
     ]
 

@@ -26,7 +26,8 @@ def test_a_placement_off_the_table_outside_the_zone_or_over_a_unit_is_refused() 
         "at (47, 4) would stand off the table (48 by 36 inch)"
     )
     assert rules.deployment_problem(state, replace(spearmen, y=20.0)) == Misplaced(
-        "must deploy inside Red's deployment zone (y from 0 to 8 inch, the south edge)"
+        "must deploy inside Red's deployment zone (y from 0 to 8 inch, the south edge): its "
+        "whole base reaches y=21, past the zone's edge at y=8; move it 13 inch south, to (12, 7)"
     )
     assert rules.deployment_problem(state, replace(spearmen, x=25.0)) == Misplaced(
         "would overlap", state.unit("r2")

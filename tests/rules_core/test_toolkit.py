@@ -63,7 +63,9 @@ def test_orders_come_in_roster_order_with_the_gone_and_the_illegal_refused(
         OrderRejected(
             "r1",
             "place",
-            "(12, 20) is outside Red's deployment zone (y from 0 to 8 inch, the south edge)",
+            "(12, 20) is outside Red's deployment zone (y from 0 to 8 inch, the south edge): "
+            "its whole base reaches y=21, past the zone's edge at y=8; move it 13 inch south, "
+            "to (12, 7)",
         ),
         OrderRejected("r2", "place", GONE),  # the gone come last: they have no roster place
     ]

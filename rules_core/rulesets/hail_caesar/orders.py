@@ -18,6 +18,7 @@ from rules_core.rulesets.hail_caesar.status import ADVANCED, CASUALTIES, DISORDE
 from rules_core.rulesets.hail_caesar.tables import modifier, no_ranged_dice, weapon_range
 from rules_core.state import BattleState, Leader, Point, Unit
 from rules_core.toolkit import enemy_target, engaged, g, param_number, zone_words
+from rules_core.zone_fit import explained
 
 MODES = ("order", "initiative")
 COMMANDS = ("units", "division", "follow_me", "rally", "courage")
@@ -187,6 +188,7 @@ def place(state: BattleState, order: Order, zone: Sequence[Point] | None) -> Ver
     low, high = (min(ys), max(ys)) if ys else (0.0, 1e9)
     if not measure.on_table(state, pose) or not all(low <= cy <= high for _, cy in pose.corners()):
         where = zone_words(state, unit.side, zone) if zone else "the table"
+        where = explained(where, zone, pose, state.battlefield.measure) if zone else where
         return Illegal(order, f"({g(x)}, {g(y)}) is outside {where}")
     return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(facing)}°")
 

@@ -13,6 +13,7 @@ from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import BROKEN, RETIRING
 from rules_core.state import BattleState, Point, Unit
 from rules_core.toolkit import g, param_number, zone_words
+from rules_core.zone_fit import explained
 
 YES_NO = ("no", "yes")
 MANOEUVRE_OPTIONS = (
@@ -61,6 +62,7 @@ def place(state: BattleState, order: Order, zone: Sequence[Point] | None) -> Ver
     )
     if not inside:
         where = zone_words(state, unit.side, zone) if zone else "the table"
+        where = explained(where, zone, pose, table.measure) if zone else where
         return Illegal(order, f"({g(x)}, {g(y)}) is outside {where}")
     return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(facing)}°")
 

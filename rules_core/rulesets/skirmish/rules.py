@@ -53,6 +53,7 @@ from rules_core.toolkit import (
     turn_limit_outcome,
     zone_words,
 )
+from rules_core.zone_fit import explained
 
 SEQUENCE = SequenceOfPlay(
     (
@@ -163,11 +164,11 @@ class SkirmishRules(Rules):
         zone = self.deployment_zone(state, unit.side)
         assert zone is not None  # every side deploys in a band (``new_battle``, the sample)
         low, high = min(py for _, py in zone), max(py for _, py in zone)
-        corners = Footprint.of(unit).moved_to((x, y), float(facing)).corners()
+        pose = Footprint.of(unit).moved_to((x, y), float(facing))
         table = state.battlefield
-        inside = all(0 <= cx <= table.width and low <= cy <= high for cx, cy in corners)
+        inside = all(0 <= cx <= table.width and low <= cy <= high for cx, cy in pose.corners())
         if not inside:
-            where = zone_words(state, unit.side, zone)
+            where = explained(zone_words(state, unit.side, zone), zone, pose, table.measure)
             return Illegal(order, f"({g(x)}, {g(y)}) is outside {where}")
         return Preview(order, f"deploys at ({g(x)}, {g(y)}) facing {g(float(facing))}°")
 

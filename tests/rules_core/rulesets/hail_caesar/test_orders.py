@@ -180,7 +180,9 @@ def test_a_placement_outside_the_zone_names_the_side_and_where_its_zone_is() -> 
     found = judge(deploying, "r1", "place", to=[20, 30])
     assert isinstance(found, Illegal)
     assert found.reason == (
-        "(20, 30) is outside Legio IX's deployment zone (y from 0 to 16 inch, the south edge)"
+        "(20, 30) is outside Legio IX's deployment zone (y from 0 to 16 inch, the south edge): "
+        "its whole base reaches y=31, past the zone's edge at y=16; move it 15 inch south, "
+        "to (20, 15)"
     )
 
 
