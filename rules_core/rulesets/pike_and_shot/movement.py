@@ -15,10 +15,12 @@ column), by the Movement table (``movement_tables.MOVEMENT``):
 - forming or leaving march column: ``formation_change`` of the Normal move.
 
 A "Full move" item is the whole move: the unit may then go no further than
-``full_move_reach`` inches (plus its own depth when it is a crossing, to get across). Paths are
-measured along the unit's centre: it crosses an obstacle, or enters terrain, where its centre
-does. The direction of travel is free (a unit may step back or sideways
-keeping its facing); its wing's order limits it (``wing_order_moves``).
+``full_move_reach`` inches (plus its own depth when it is a crossing, to get across). The
+ground is what the unit's whole base sweeps along the path (``terrain.trace_footprint``): an
+inch of the move is in difficult terrain while any part of the base is in it, an obstacle is
+crossed where any part of the base goes over it, and a front edge only touching either is not
+in it. The path's length is the centre's. The direction of travel is free (a unit may step
+back or sideways keeping its facing); its wing's order limits it (``wing_order_moves``).
 
 Both sides move at once: the moves are carried out one by one, alternating between the sides,
 each checked along its path against where the others stand by then; a move that meets an
@@ -52,7 +54,7 @@ from rules_core.rulesets.pike_and_shot.status import (
     worse,
 )
 from rules_core.state import OFF_TABLE, BattleState, Point, Unit
-from rules_core.terrain import areas_near, feature_shape, trace_path
+from rules_core.terrain import areas_near, feature_shape, poses_along, trace_footprint
 from rules_core.toolkit import checked_orders, engaged, nearest_enemy, within_of_exit
 
 SILENT = "not on the sheet (see the package README)"
@@ -120,7 +122,7 @@ def cost(
     allowance = mt.rate(unit, params)
     notes: list[str] = []
     path = [(unit.x, unit.y), *points]
-    report = trace_path(path, state.terrain)
+    report = trace_footprint(poses_along(Footprint.of(unit), path), state.terrain)
     on_road = column and report.all_on_road
     used, ok = moves.terrain_cost(
         unit, path, state, params, ignore_difficult=column, ignore_obstacles=on_road
@@ -128,7 +130,7 @@ def cost(
     if not ok:
         return Costed("it may not cross that ground here (see the Movement table)", used,
                       allowance, (), False)  # fmt: skip
-    difficult = report.length_in(_params_list(params, "difficult_terrain")) > 1e-9 and not column
+    difficult = moves.difficult_length(report, params) > 1e-9 and not column
     if used > report.length + 1e-9:
         notes.append(f'terrain costs {used - report.length:g}"')
     fulls = 0

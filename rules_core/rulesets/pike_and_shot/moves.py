@@ -34,12 +34,12 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.geometry import Footprint, contact_edge, facing_towards, overlap_area
-from rules_core.paths import EDGE, ENEMY, FRIEND, TERRAIN, sweep
+from rules_core.geometry import EPSILON, Footprint, contact_edge, facing_towards, overlap_area
+from rules_core.paths import EDGE, ENEMY, FRIEND, TERRAIN, barred_ground, ground_stop, sweep
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot.topics import ADVANCE, ADVANCE_FACING, FACING_WORDS
-from rules_core.state import WATER_KINDS, BattleState, Point, Unit
-from rules_core.terrain import trace_path
+from rules_core.state import LINEAR_KINDS, WATER_KINDS, BattleState, Point, Unit
+from rules_core.terrain import PathReport, poses_along, trace_footprint
 from rules_core.toolkit import nearest_enemy
 
 Source = Unit | Point
@@ -97,6 +97,10 @@ def _retreat(
     impassable = _kinds(params, "impassable_terrain")
     if rout:
         length = _affordable(ctx.state, unit, heading, length, facing, params)
+    # The strip for the 5" gap may be narrower than the base: the whole base meets the ground.
+    base = Footprint.of(unit).moved_to((unit.x, unit.y), facing)
+    grounded = ground_stop(ctx.state, base, heading, length, impassable=impassable)
+    length = length if grounded is None else grounded
     narrow = replace(unit, frontage=min(unit.frontage, PASSAGE) - 2e-3, facing=facing)
     swept = sweep(
         ctx.state, narrow, heading, length, facing=facing, friends_pass=True,
@@ -120,7 +124,9 @@ def _retreat(
         ctx.set_status(unit.id, "routed off the table: never returns", left_in_rout=True)
         ctx.take_off_table(unit.id, "routed off the table")
         return "off_table"
-    if swept.blocker is not None and swept.blocker.kind in (TERRAIN, EDGE):
+    if grounded is not None or (
+        swept.blocker is not None and swept.blocker.kind in (TERRAIN, EDGE)
+    ):
         return "blocked"
     return "moved"
 
@@ -168,53 +174,85 @@ def terrain_cost(
     """The inches of move a path costs the unit (each inch of difficult terrain Normal /
     Difficult rate inches; a linear obstacle its crossing cost: a "Full move" is the whole of
     ``budget``, the Normal move unless given, "½ move" half of it), and whether it may be
-    crossed at all."""
-    report = trace_path(points, state.terrain)
+    crossed at all. The ground is what the unit's whole base goes over, not its centre line;
+    ground its row bars (n/a, crossing points) it may not enter but may always leave."""
+    poses = poses_along(Footprint.of(unit), points)
+    report = trace_footprint(poses, state.terrain)
+    barred = barred_kinds(unit, params, difficult=not ignore_difficult,
+                          obstacles=not ignore_obstacles)  # fmt: skip
+    if barred and barred_ground(state, poses, impassable=barred) is not None:
+        return report.length, False
     normal = mt.normal_rate(unit, params)
     whole = normal if budget is None else budget
     cost = report.length
-    difficult = report.length_in(_kinds(params, "difficult_terrain"))
-    if difficult > 1e-9 and not ignore_difficult:
-        slow = mt.cell(unit, "difficult", params)
-        if not isinstance(slow, int | float):
-            return cost, False
+    difficult = difficult_length(report, params)
+    slow = mt.cell(unit, "difficult", params)
+    if difficult > 1e-9 and not ignore_difficult and isinstance(slow, int | float):
         cost += difficult * (normal / float(slow) - 1.0)
     obstacles = _kinds(params, "linear_obstacles")
     bridged = report.crossed_via(("bridge",), [k for k in obstacles if k in WATER_KINDS])
     crossed = report.crossed(obstacles) - bridged
     if crossed > 0 and not ignore_obstacles:
         rule = mt.cell(unit, "linear_obstacle", params)
-        if rule == mt.CROSSING_POINTS:
-            dry = report.crossed([k for k in obstacles if k not in WATER_KINDS])
-            if dry or report.crossed_outside([k for k in obstacles if k in WATER_KINDS]):
-                return cost, False
-        elif rule == mt.FULL:
+        if rule == mt.FULL:
             cost += whole * crossed
         elif rule == mt.HALF:
             cost += whole / 2 * crossed
     return cost, True
 
 
+def difficult_length(report: PathReport, params: Mapping[str, Json]) -> float:
+    """The inches of a move during which any part of the base is in difficult terrain (none
+    for a turn in place: the base stands in it, it does not move through it)."""
+    if report.length <= EPSILON:
+        return 0.0
+    return report.length_in(_kinds(params, "difficult_terrain"))
+
+
 def _affordable(
     state: BattleState, unit: Unit, heading: float, length: float, facing: float,
     params: Mapping[str, Json],
 ) -> float:  # fmt: skip
-    """How far along ``heading`` a rout or pursuit of ``length`` inches of move gets once it
-    pays for terrain (bisected; ground it may not enter stops it)."""
+    """How far along ``heading`` (its base turned to ``facing``) a rout or pursuit of ``length``
+    inches of move gets once it pays for terrain: ground it may not enter stops its front edge
+    exactly there; within that the cost is bisected."""
+    turned = replace(unit, facing=facing)
+    base, impassable = Footprint.of(turned), _kinds(params, "impassable_terrain")
+    barred = ground_stop(
+        state, base, heading, length, impassable=(*impassable, *barred_kinds(unit, params))
+    )
+    # Ground no unit may enter is left to the sweep, which reports it as what blocked the move.
+    beyond = ground_stop(state, base, heading, length, impassable=impassable)
+    first = barred is not None and (beyond is None or barred < beyond - EPSILON)
+    reach = barred if first and barred is not None else length
     fx, fy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
 
     def fits(distance: float) -> bool:
         end = (unit.x + fx * distance, unit.y + fy * distance)
-        cost, ok = terrain_cost(unit, [(unit.x, unit.y), end], state, params, budget=length)
+        cost, ok = terrain_cost(turned, [(unit.x, unit.y), end], state, params, budget=length)
         return ok and cost <= length + 1e-9
 
-    if fits(length):
-        return length
-    low, high = 0.0, length
+    if fits(reach):
+        return reach
+    low, high = 0.0, reach
     for _ in range(30):
         middle = (low + high) / 2
         low, high = (middle, high) if fits(middle) else (low, middle)
     return low
+
+
+def barred_kinds(
+    unit: Unit, params: Mapping[str, Json], *, difficult: bool = True, obstacles: bool = True
+) -> tuple[str, ...]:
+    """The terrain kinds its row of the Movement table bars the unit's base from (impassable
+    ground, which bars every unit, aside): difficult terrain where it says n/a, linear
+    obstacles where it crosses only at crossing points (water then at a bridge or ford)."""
+    found: tuple[str, ...] = ()
+    if difficult and not isinstance(mt.cell(unit, "difficult", params), int | float):
+        found += _kinds(params, "difficult_terrain")
+    if obstacles and mt.cell(unit, "linear_obstacle", params) == mt.CROSSING_POINTS:
+        found += tuple(k for k in _kinds(params, "linear_obstacles") if k in LINEAR_KINDS)
+    return found
 
 
 def pursue(ctx: Context, unit: Unit, target: Unit) -> str:

@@ -49,4 +49,8 @@ def test_every_event_round_trips_through_json(played: Played) -> None:
 def test_the_record_verifies(played: Played) -> None:
     report = verified(played, SEED)
     assert report.ok, report.problem
-    assert report.rolls > 100
+    # Enough rolls for the replay to be a real check: four full turns, with rolls for
+    # shooting, melee, saves, risk to commanders, fatigue, General Will and pursuit. Bases
+    # now meet the hedge with a corner (#39), so the battle ends in turn 4 with 91 rolls,
+    # not in turn 6 with 147.
+    assert report.rolls > 90

@@ -110,13 +110,16 @@ def test_rabble_through_a_wood_moves_at_its_normal_rate_and_is_disordered() -> N
     assert isinstance(normal, int) and isinstance(difficult, int)
     assert MOVEMENT.lookup("Rabble", "disorder") is True
     state = at("movement", [WOOD], parliament5=(30, 10, 0))
-    # The centre is in the wood from y=14: 4" in the open, then each inch costs Normal /
-    # Difficult inches, as far as the Normal move allows.
-    inside = (normal - 4) / (normal / difficult)
-    stays = Order("parliament5", "move", {"path": [[30, 14 + inside]]})
+    # Its base is in the wood (from y=14) once its front edge gets there (#39): that many
+    # inches in the open, then each inch costs Normal / Difficult inches, as far as the
+    # Normal move allows.
+    open_ground = 14 - (10 + state.unit("parliament5").depth / 2)
+    inside = (normal - open_ground) / (normal / difficult)
+    reached = 10 + open_ground + inside
+    stays = Order("parliament5", "move", {"path": [[30, reached]]})
     verdict = RULES.judge(state, stays)
     assert isinstance(verdict, Preview) and f'of its {normal:g}"' in verdict.summary
-    further = Order("parliament5", "move", {"path": [[30, 14 + inside + 0.5]]})
+    further = Order("parliament5", "move", {"path": [[30, reached + 0.5]]})
     assert isinstance(RULES.judge(state, further), Illegal)
     refused = Order("parliament5", "move", {"path": [[30, 20]], "formation": "march_column"})
     assert isinstance(RULES.judge(state, refused), Illegal)
@@ -127,5 +130,5 @@ def test_rabble_through_a_wood_moves_at_its_normal_rate_and_is_disordered() -> N
     ctx = context(state, orders=[stays])
     movement.resolve(ctx)
     rabble = ctx.state.unit("parliament5")
-    assert abs(rabble.y - (14 + inside)) < 1e-6 and not MARCH_COLUMN.of(rabble)
+    assert abs(rabble.y - reached) < 1e-6 and not MARCH_COLUMN.of(rabble)
     assert COHESION.of(rabble) == "disordered"

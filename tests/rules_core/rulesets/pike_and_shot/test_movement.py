@@ -109,10 +109,11 @@ def test_heavy_artillery_may_not_turn_and_irregulars_turn_free() -> None:
 
 def test_difficult_terrain_costs_by_the_difficult_rate_but_not_a_march_column() -> None:
     state = at("movement", [WOOD], royalists4=(30, 10, 0))
-    # 4" in the open, then 3" inside the wood at 6" for 12" (measured along the centre's
-    # path): 4 + 3 * 2 = 10".
+    # Its front edge (1" ahead of its centre) reaches the wood after 3" in the open; the
+    # other 4" its base is in the wood, at 6" for 12": 3 + 4 * 2 = 11" (#39: the base, not
+    # the centre, is in the wood).
     costed = RULES.judge(state, move("royalists4", (30, 17)))
-    assert isinstance(costed, Preview) and 'moves 10" of its 12"' in costed.summary
+    assert isinstance(costed, Preview) and 'moves 11" of its 12"' in costed.summary
     column = status(state, "royalists4", march_column=True)
     fast = RULES.judge(column, move("royalists4", (30, 17)))
     assert isinstance(fast, Preview) and 'moves 7" of its 18"' in fast.summary

@@ -83,12 +83,14 @@ def test_a_rout_uses_the_march_column_rate_facing_away() -> None:
 
 
 def test_a_rout_pays_for_difficult_terrain() -> None:
-    # 18" of march-column move; each inch of the wood (y < 6) costs 12/6 = 2 inches: from
-    # y=20, 14" in the open, then 2" in the wood.
+    # 18" of march-column move; each inch with its base in the wood (y < 6) costs 12/6 = 2
+    # inches. From y=20, facing away, its front edge (1" ahead of its centre) reaches the
+    # wood after 13" in the open; the other 5" of move take it 2.5" on (#39: the base, not the
+    # centre, is in the wood): y = 20 - 13 - 2.5.
     state = at("combat", [WOOD], royalists4=(30, 20, 0), parliament3=(30, 23, 180))
     ctx = context(state)
     moves.rout_move(ctx, ctx.state.unit("royalists4"), ctx.state.unit("parliament3"))
-    assert abs(ctx.state.unit("royalists4").y - 4.0) < 1e-3
+    assert abs(ctx.state.unit("royalists4").y - 4.5) < 1e-3
 
 
 def test_a_router_leaving_the_table_never_comes_back() -> None:
