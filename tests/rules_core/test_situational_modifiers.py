@@ -22,22 +22,6 @@ from tests.rules_core import modifier_scan as scan
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ("tree_of_battles", "hail_caesar", "pike_and_shot", "heroic_age", "skirmish", "impetus")
-# Temporary allow-lists: each is fixed on another branch and removed when that branch merges.
-PENDING_IMPETUS = {  # fixed on branch fix30-impmove (#30 items 4, 7); removed at merge
-    "general_for.group",
-    "modifiers.evades",
-    "resolve.countercharge",
-    "dice_modifiers.big_target",
-    "dice_modifiers.cover",
-    "dice_modifiers.evaders",
-    "dice_modifiers.fortified",
-    "dice_modifiers.indirect",
-    "dice_modifiers.moves",
-}
-PENDING_HEROIC = {  # set on branch fix30-heroic (leadership draw-back); removed at merge
-    "move_along.friends_pass",
-}
-PENDING = {"impetus": PENDING_IMPETUS, "heroic_age": PENDING_HEROIC}
 
 
 @pytest.fixture(scope="module")
@@ -67,20 +51,11 @@ def offenders(index: scan.Index, ruleset: str) -> list[str]:
 def test_every_situational_input_is_set_by_play_or_a_gm_ruling(
     production: scan.Index, ruleset: str
 ) -> None:
-    left = [i for i in offenders(production, ruleset) if i not in PENDING.get(ruleset, set())]
+    left = offenders(production, ruleset)
     assert not left, (
         f"{ruleset}: nothing sets {left}: derive them from the state in play, or declare each "
         "in the package's GM_RULINGS with the README section telling the GM how"
     )
-
-
-@pytest.mark.parametrize("ruleset", list(PENDING))
-def test_the_pending_allow_lists_name_only_real_offenders(
-    production: scan.Index, ruleset: str
-) -> None:
-    # Once the other branch's fix is merged its entries must go (they would hide a regression).
-    stale = PENDING[ruleset] - set(offenders(production, ruleset))
-    assert not stale, f"{ruleset}: now set by play, drop from the allow-list: {sorted(stale)}"
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
