@@ -1,7 +1,8 @@
 """Every module of ours that sits in an import circle imports on its own, first thing in a
 fresh interpreter (``import bot.scheduling`` alone used to fail). Only modules in a circle
-can depend on what was imported before them, so only they are imported one by one: the
-circles are found from the module-level imports in the source."""
+can depend on what was imported before them, so only they are imported one by one (a module
+whose package is on a circle through that package); the circles are found from the
+module-level imports in the source."""
 
 from __future__ import annotations
 
@@ -114,7 +115,12 @@ def test_every_module_in_an_import_circle_imports_on_its_own() -> None:
     modules = our_modules()
     graph = {name: imports_of(name, path, modules) for name, path in modules.items()}
     assert "bot.scheduling" in graph["bot.client"]
-    circled = sorted((in_circles(graph) | {"bot.scheduling"}) - {"bot.rendering.bench_matplotlib"})
+    circled = in_circles(graph)
+    # Importing a module imports its packages first: a module whose package is on a circle
+    # starts where importing that package starts, so the package stands for it.
+    entries = {m for m in circled if not any(p in circled for p in _with_parents(m)[:-1])}
+    assert "bot.services" in entries and "bot.services.play" not in entries
+    circled = sorted((entries | {"bot.scheduling"}) - {"bot.rendering.bench_matplotlib"})
     done = subprocess.run(
         [sys.executable, "-c", ALONE, *circled], cwd=ROOT, capture_output=True, text=True
     )

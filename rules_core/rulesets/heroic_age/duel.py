@@ -174,7 +174,7 @@ def _fight_challenges(ctx: Context) -> None:
             continue
         target = CHALLENGE.of(ctx.state.leader(leader.id))
         ctx.set_leader_status(leader.id, None, challenge="")
-        challenge(ctx, leader.id, target, paid=True)
+        challenge(ctx, leader.id, target)
 
 
 def _present(state: BattleState, leader_id: str) -> bool:
@@ -182,9 +182,9 @@ def _present(state: BattleState, leader_id: str) -> bool:
     return any(ld.id == leader_id for ld in state.leaders)
 
 
-def challenge(ctx: Context, challenger_id: str, target_id: str, *, paid: bool = True) -> None:
+def challenge(ctx: Context, challenger_id: str, target_id: str) -> None:
     """A challenge put to the challenged side: accept (3 LP) and fight, or refuse and roll.
-    ``paid``: the challenger has paid (or owes nothing, as the King's hero)."""
+    The challenger has paid already (or owes nothing, as the King's hero)."""
     challenger = ctx.state.leader(challenger_id)
     target = next((ld for ld in ctx.state.leaders if ld.id == target_id), None)
     if target is None or target.side == challenger.side:

@@ -472,7 +472,7 @@ def _new_hero(ctx: Context, side: str, reason: str) -> None:
             topic=GOD_CHOICE,
         )
         chosen = _chosen(ctx.ask(asked), default.id)
-    duel.challenge(ctx, hero.id, chosen, paid=True)
+    duel.challenge(ctx, hero.id, chosen)
 
 
 # -- the retained cards -------------------------------------------------------------------------

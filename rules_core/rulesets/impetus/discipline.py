@@ -79,11 +79,6 @@ def _row(key: str) -> tuple[int, str]:
     return value, tables.reason(tables.DT_MODIFIERS, key)
 
 
-def general_for(state: BattleState, unit: Unit, *, group: bool = True) -> Leader | None:
-    """The living general attached to the unit or (``group``) to a unit of its group."""
-    return general_and_host(state, unit, group=group)[0]
-
-
 def general_and_host(
     state: BattleState, unit: Unit, *, group: bool = True
 ) -> tuple[Leader | None, Unit | None]:
@@ -169,7 +164,7 @@ def modifiers(
         light = profiles.troop_type(unit) == "S" or profiles.mounted(unit)
         if light and charger is not None and profiles.foot(charger):
             mods.append(Modifier(*_row("evasion.from_foot")))
-        evade = _int(facts.get("evades"), EVADES.of(unit) + 1)
+        evade = EVADES.of(unit) + 1  # this evasion, counted from the state
         extra = max(0, evade - tables.FIRST_PENALISED_EVADE + 1)
         if extra:
             value, text = _row("evasion.each_after_first")

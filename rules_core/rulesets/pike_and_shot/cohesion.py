@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -66,6 +67,9 @@ PARAMETERS = (
               "pass / fail", "the sheet, rebuilt (README_combat.md)"),
     Parameter("general_will_counts_destroyed", True,
               "destroyed brigades count as routed for General Will", SILENT),
+    Parameter("obstacle_defence_reach", 1.0,
+              "a unit defends a linear obstacle that runs within this many inches in front of "
+              "its front edge", SILENT),
 )  # fmt: skip
 EPS = 1e-9
 
@@ -93,6 +97,22 @@ def in_terrain(state: BattleState, unit: Unit, wanted: Sequence[str]) -> bool:
         return False
     here = ShapelyPoint(unit.x, unit.y)
     return any(f.kind in wanted and feature_shape(f).covers(here) for f in state.terrain)
+
+
+def defends_obstacle(state: BattleState, unit: Unit, params: Mapping[str, Json]) -> bool:
+    """A linear obstacle (``linear_obstacles``) runs across the strip ``obstacle_defence_reach``
+    deep in front of the unit's front edge: the disorder test's "Defending linear obstacle"."""
+    wanted = kinds(params, "linear_obstacles")
+    reach = params.get("obstacle_defence_reach", 1.0)
+    if not wanted or not unit.on_table or not isinstance(reach, int | float):
+        return False
+    box = Footprint.of(unit)
+    front, half = box.depth / 2, box.frontage / 2
+    strip = Polygon(
+        [box.at(front, -half), box.at(front, half), box.at(front + reach, half),
+         box.at(front + reach, -half)]
+    )  # fmt: skip
+    return any(f.kind in wanted and feature_shape(f).intersects(strip) for f in state.terrain)
 
 
 def size(unit: Unit) -> str:

@@ -45,8 +45,10 @@ from rules_core.paths import ENEMY, barred_ground, sweep
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot import moves
+from rules_core.rulesets.pike_and_shot.cohesion import defends_obstacle
 from rules_core.rulesets.pike_and_shot.status import (
     COHESION,
+    DEFENDING_OBSTACLE,
     ENGAGED,
     LEFT_IN_PURSUIT,
     MARCH_COLUMN,
@@ -403,7 +405,7 @@ def _carry_out(ctx: Context, unit: Unit, order: Order) -> None:
 
 def _note_ground(ctx: Context, unit: Unit) -> None:
     """In difficult terrain, in cover, buildings or behind fortifications: from the ground
-    under its centre."""
+    under its centre; defending a linear obstacle: from one just in front of it."""
     params = ctx.params
     spot = ShapelyPoint(unit.x, unit.y)
     kinds = {
@@ -422,5 +424,8 @@ def _note_ground(ctx: Context, unit: Unit) -> None:
         changes["in_difficult"] = difficult
     if unit.status.get("cover", "") != cover:
         changes["cover"] = cover
+    defends = defends_obstacle(ctx.state, unit, params)
+    if DEFENDING_OBSTACLE.of(unit) != defends:
+        changes["defending_obstacle"] = defends
     if changes:
         ctx.set_status(unit.id, None, **changes)

@@ -36,7 +36,7 @@ Units (``Scope.UNIT``)
   cover         "" (in the open), "cover", "buildings" or "fortifications": the ground it
                 holds (saves +1 in buildings or cover; disorder +2 in buildings or behind
                 fortifications; pursuit +2). Set by movement from terrain; the GM may rule.
-  defending_obstacle defends a linear obstacle (disorder +1)
+  defending_obstacle defends a linear obstacle just in front (disorder +1): set by movement
   pike, lance, armoured  roster flags: infantry with pike, lance-armed cavalry, fully armoured
                 cavalry (cuirassiers)
   size          roster: "tercio", "double" (a double brigade), "brigade" or "company"

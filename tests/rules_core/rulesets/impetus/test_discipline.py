@@ -51,9 +51,10 @@ def test_outside_radius_except_skirmishers() -> None:
 
 
 def test_evasion_of_skirmishers_from_foot_second_evade() -> None:
-    state = at("charge", gauls3=(10, 10, 180), romans2=(10, 5, 0))
+    # The unit evaded once already this turn (its count in the state): this is evade 2.
+    state = status(at("charge", gauls3=(10, 10, 180), romans2=(10, 5, 0)), "gauls3", evades=1)
     target, parts = discipline.target_of(state, state.unit("gauls3"), "evasion", PARAMS,
-                                         charger="romans2", evades=2)  # fmt: skip
+                                         charger="romans2")  # fmt: skip
     reasons = _reasons(parts)
     assert reasons["Evasion: Unit is S or CL"] == 1
     assert reasons["Evasion: S or Mounted evading Foot"] == 1

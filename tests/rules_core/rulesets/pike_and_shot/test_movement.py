@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from rules_core.orders import Illegal, Order, Preview
+from rules_core.rulesets.pike_and_shot import cohesion as co
 from rules_core.rulesets.pike_and_shot import movement
+from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.movement_tables import MOVEMENT, rate
-from rules_core.rulesets.pike_and_shot.status import ATTACKER, COHESION, MARCH_COLUMN
+from rules_core.rulesets.pike_and_shot.status import (
+    ATTACKER,
+    COHESION,
+    DEFENDING_OBSTACLE,
+    MARCH_COLUMN,
+)
 from rules_core.state import TerrainFeature
 from tests.rules_core.rulesets.pike_and_shot.helpers import (
     RULES,
@@ -236,3 +245,28 @@ def test_engaged_or_routed_units_may_not_be_moved() -> None:
     assert isinstance(engaged, Illegal) and "engaged" in engaged.reason
     routed = status(at("movement", royalists4=(30, 10, 0)), "royalists4", cohesion="routed")
     assert isinstance(RULES.judge(routed, move("royalists4", (30, 5))), Illegal)
+
+
+def _behind_hedge(gap: float) -> tuple[float, float]:
+    """Where royalists4 (facing the hedge) ends with its front ``gap`` inches short of it."""
+    depth = at("movement", royalists4=(30, 6, 0)).unit("royalists4").depth
+    return 30, HEDGE.points[0][1] - depth / 2 - gap
+
+
+@pytest.mark.parametrize("gap, defends", [(0.5, True), (4.0, False)])
+def test_a_unit_ending_its_move_behind_a_hedge_defends_it(gap: float, defends: bool) -> None:
+    state = at("movement", [HEDGE], royalists4=(30, 4, 0))
+    ctx = context(state, orders=[move("royalists4", _behind_hedge(gap))])
+    movement.resolve(ctx)
+    unit = ctx.state.unit("royalists4")
+    assert DEFENDING_OBSTACLE.of(unit) is defends
+    reasons = {m.reason for m in co.disorder_modifiers(ctx.state, unit, PARAMS)}
+    assert (t.sheet(t.DISORDER_MODIFIERS, "defending_obstacle") in reasons) is defends
+
+
+def test_a_unit_that_crossed_the_hedge_no_longer_defends_it() -> None:
+    state = at("movement", [HEDGE], royalists4=(30, 4, 0))
+    state = state.with_unit(state.unit("royalists4").with_status(defending_obstacle=True))
+    ctx = context(state, orders=[move("royalists4", (30, 24))])
+    movement.resolve(ctx)
+    assert not DEFENDING_OBSTACLE.of(ctx.state.unit("royalists4"))
