@@ -238,5 +238,7 @@ def test_a_skirmish_move_crosses_the_river_only_at_a_bridge_or_ford() -> None:
     assert beside.barred_by == "impassable terrain"  # the path crosses the river off the bridge
     wading = replace(archers, x=27.0)
     forded = replace(base, units=(wading,), terrain=(RIVER, FORD))
-    cost = measure.move_cost(forded, wading, (27.0, 12.0), params)
+    # 3" (the base is in the ford nearly all the way, so it counts double: within the 6").
+    cost = measure.move_cost(forded, wading, (27.0, 11.0), params)
     assert cost.possible and any("difficult" in note for note in cost.notes)
+    assert not measure.move_cost(forded, wading, (27.0, 12.0), params).possible  # 4" doubled
