@@ -23,10 +23,12 @@ from rules_core.geometry import (
     EPSILON,
     Box,
     Footprint,
+    Placed,
     Point,
     near,
     overlap_area,
     swept_area,
+    zone,
 )
 from rules_core.state import CROSSING_KINDS, WATER_KINDS, BattleState, TerrainFeature, Unit
 from rules_core.terrain import feature_shape
@@ -340,3 +342,24 @@ def _off_friends(
             if enter < reached - EPSILON and reached < leave - EPSILON:
                 reached, blocker, moved = _short_of(enter), Blocker(FRIEND, key), True
     return reached, blocker
+
+
+def front_reached(
+    start: Footprint, heading: float, length: float, others: Iterable[Placed], reach: float
+) -> float | None:
+    """How far ``start`` moves along ``heading`` (up to ``length``) before one of ``others``
+    first comes exactly ``reach`` to its front, in closed form; None if none does on the way.
+
+    The strip ``reach`` deep before the front edge travels with the move (a translation), so
+    the stop is where that strip first touches another footprint (``meeting_span``). Others
+    already that near at the start are the caller's to rule on.
+    """
+    strip = zone(start, "front", reach).exterior.coords[:-1]
+    box = _path_box(start, heading, length)
+    found = [
+        span[0]
+        for other in near(tuple(others), box, reach)
+        if (span := meeting_span(strip, heading, length, Footprint.of(other).corners()))
+        and span[0] > EPSILON
+    ]
+    return min(found, default=None)
