@@ -214,6 +214,12 @@ def edge_distance(a: Footprint, b: Footprint) -> float:
     return float(a.polygon.distance(b.polygon))
 
 
+def within(distance: float, reach: float) -> bool:
+    """Whether a measured distance is within ``reach``: exactly at it counts, up to the shared
+    tolerance ``EPSILON``, since moves that stop at a distance stop exactly there."""
+    return distance <= reach + EPSILON
+
+
 def within_to_front(footprint: Footprint, other: Footprint, reach: float) -> bool:
     """True if ``other`` is within ``reach`` of ``footprint`` in the strip before its front."""
     if boxes_apart(footprint, other, reach + EPSILON):

@@ -12,6 +12,7 @@ a point beyond it.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -23,10 +24,12 @@ from rules_core.geometry import (
     EPSILON,
     Box,
     Footprint,
+    Placed,
     Point,
     near,
     overlap_area,
     swept_area,
+    zone,
 )
 from rules_core.state import CROSSING_KINDS, WATER_KINDS, BattleState, TerrainFeature, Unit
 from rules_core.terrain import feature_shape, grown, inset
@@ -363,3 +366,75 @@ def _off_friends(
             if enter < reached - EPSILON and reached < leave - EPSILON:
                 reached, blocker, moved = _short_of(enter), Blocker(FRIEND, key), True
     return reached, blocker
+
+
+def front_reached(
+    start: Footprint, heading: float, length: float, others: Iterable[Placed], reach: float
+) -> float | None:
+    """How far ``start`` moves along ``heading`` (up to ``length``) before one of ``others``
+    first comes exactly ``reach`` to its front, in closed form; None if none does on the way.
+
+    The strip ``reach`` deep before the front edge travels with the move (a translation), so
+    the stop is where that strip first touches another footprint (``meeting_span``). Others
+    already that near at the start are the caller's to rule on.
+    """
+    strip = zone(start, "front", reach).exterior.coords[:-1]
+    box = _path_box(start, heading, length)
+    found = [
+        span[0]
+        for other in near(tuple(others), box, reach)
+        if (span := meeting_span(strip, heading, length, Footprint.of(other).corners()))
+        and span[0] > EPSILON
+    ]
+    return min(found, default=None)
+
+
+def gap_reached(
+    start: Footprint, heading: float, length: float, other: Footprint, gap: float
+) -> float | None:
+    """How far ``start`` moves along ``heading`` (up to ``length``) before its edges first come
+    exactly ``gap`` from ``other``'s, in closed form; None if not on the way (or already).
+
+    The edges of two convex footprints are nearest between a corner of one and an edge of the
+    other, so the move stops where the first corner path enters the capsule (``gap`` around an
+    edge) of the other footprint: a line against a strip and two circles.
+    """
+    fx, fy = _unit_vector(heading)
+    found = [
+        _capsule_entry(corner, (sign * fx, sign * fy), edge, gap)
+        for mover, fixed, sign in ((start, other, 1.0), (other, start, -1.0))
+        for corner in mover.corners()
+        for edge in itertools.pairwise([*fixed.corners(), fixed.corners()[0]])
+    ]
+    first = min((t for t in found if t is not None), default=None)
+    return first if first is not None and EPSILON < first <= length else None
+
+
+def _capsule_entry(
+    point: Point, way: Point, edge: tuple[Point, Point], radius: float
+) -> float | None:
+    """Where ``point`` moving along the unit vector ``way`` first comes ``radius`` from a
+    segment (negative if it already is), or None if it never does from here on."""
+    (ax, ay), (bx, by) = edge
+    px, py, dx, dy = point[0], point[1], way[0], way[1]
+    entries = []
+    for cx, cy in ((ax, ay), (bx, by)):
+        half = dx * (px - cx) + dy * (py - cy)
+        rest = (px - cx) ** 2 + (py - cy) ** 2 - radius**2
+        if half * half >= rest and -half + math.sqrt(half * half - rest) > 0:
+            entries.append(-half - math.sqrt(half * half - rest))
+    size = math.hypot(bx - ax, by - ay)
+    if size > 0:
+        ux, uy = (bx - ax) / size, (by - ay) / size
+        low, high = -math.inf, math.inf
+        for (nx, ny), lo, hi in (((ux, uy), 0.0, size), ((-uy, ux), -radius, radius)):
+            at, rate = (px - ax) * nx + (py - ay) * ny, dx * nx + dy * ny
+            if abs(rate) < 1e-12:
+                if not lo <= at <= hi:
+                    low, high = math.inf, -math.inf
+                continue
+            one, two = (lo - at) / rate, (hi - at) / rate
+            low, high = max(low, min(one, two)), min(high, max(one, two))
+        if low <= high and high > 0:
+            entries.append(low)
+    return min(entries, default=None)

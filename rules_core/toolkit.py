@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rules_core.codec import Json, number_or
 from rules_core.events import OrderRejected
-from rules_core.geometry import EPSILON, Footprint, edge_distance, in_contact, near
+from rules_core.geometry import EPSILON, Footprint, edge_distance, in_contact, near, within
 from rules_core.orders import ACTOR_KINDS, Illegal, Order, point_param
 from rules_core.state import OFF_TABLE, BattleState, Leader, Outcome, Point, Unit
 from rules_core.terrain import Sight, line_of_sight
@@ -229,7 +229,7 @@ def within_of_exit(unit: Unit, at: Point, distance: float) -> bool:
     table (centre to centre): "comes back within 6 inches of where it left"."""
     if unit.left_at is None:
         return False
-    return math.dist(unit.left_at, at) <= distance + EPSILON
+    return within(math.dist(unit.left_at, at), distance)
 
 
 def off_table_for(state: BattleState, unit: Unit) -> int | None:

@@ -19,6 +19,7 @@ from rules_core.geometry import (
     near,
     overlapping,
     quarter,
+    within,
 )
 from rules_core.rulesets.hail_caesar import tables
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
@@ -53,14 +54,14 @@ def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
     """Enemy units within ``reach`` inches edge to edge, optionally only those it can see."""
     here, limit = Footprint.of(unit), reach + EPSILON
-    within = [
+    found = [
         e
         for e in near(state.units_on_table, here.bounds, limit)
         if e.side != unit.side
         and not boxes_apart(here, Footprint.of(e), limit)
-        and gap(unit, e) <= limit
+        and within(gap(unit, e), reach)
     ]
-    return [e for e in within if sight(state, unit, e).clear] if seen else within
+    return [e for e in found if sight(state, unit, e).clear] if seen else found
 
 
 def edge_touched(unit: Unit, other: Unit) -> str:
@@ -183,10 +184,11 @@ def barrier_words(feature: TerrainFeature) -> str:
 def reachable(
     state: BattleState, unit: Unit, goal: Point, length: float, facing: float, keep_off: float
 ) -> Footprint:
-    """The farthest pose towards ``goal`` within ``length`` that passes through nobody."""
+    """The farthest pose towards ``goal`` within ``length`` that passes through nobody and
+    ends no nearer an enemy than ``keep_off`` (a stop there is computed exactly)."""
     start = (unit.x, unit.y)
     whole = math.dist(start, goal)
-    share = 1.0 if whole <= length + EPSILON else length / whole
+    share = 1.0 if within(whole, length) else length / whole
     if whole > EPSILON and facing % 360 == unit.facing % 360:
         # Going straight, impassable ground stops it exactly where its front reaches it.
         pose = Footprint.of(unit)
@@ -196,8 +198,7 @@ def reachable(
     def at(part: float) -> Footprint:
         return Footprint.of(unit).moved_to(_rounded(_between(start, goal, part)), facing)
 
-    def fits(part: float) -> bool:
-        pose = at(part)
+    def fits(pose: Footprint) -> bool:
         return (
             on_table(state, pose)
             and not blocker(state, unit, pose)
@@ -205,13 +206,36 @@ def reachable(
             and barrier(state, unit, pose) is None
         )
 
-    if fits(share):
+    kept = _kept_off(state, unit, goal, share * whole, facing, keep_off)
+    if kept is not None:  # not rounded: rounding could carry it beyond the keep-off
+        share = kept / whole
+        exact = Footprint.of(unit).moved_to(_between(start, goal, share), facing)
+        if fits(exact):
+            return exact
+    if fits(at(share)):
         return at(share)
     low, high = 0.0, share
     for _ in range(30):
         middle = (low + high) / 2
-        low, high = (middle, high) if fits(middle) else (low, middle)
+        low, high = (middle, high) if fits(at(middle)) else (low, middle)
     return at(low)
+
+
+def _kept_off(
+    state: BattleState, unit: Unit, goal: Point, length: float, facing: float, keep_off: float
+) -> float | None:
+    """How far a move towards ``goal`` (turned to ``facing`` as it goes) gets before an enemy
+    first comes exactly ``keep_off`` from it, in closed form; None if none does on the way."""
+    if length <= EPSILON:
+        return None
+    pose = Footprint.of(unit).moved_to((unit.x, unit.y), facing)
+    heading = facing_towards((unit.x, unit.y), goal)
+    path = around([pose, pose.moved_to(_between((unit.x, unit.y), goal, 1.0), facing)])
+    stops = [
+        paths.gap_reached(pose, heading, length, Footprint.of(e), keep_off)
+        for e in near(state.enemies_of(unit.side, on_table=True), path, keep_off)
+    ]
+    return min((s for s in stops if s is not None), default=None)
 
 
 def shifted(unit: Unit, direction: str, length: float) -> Point:
@@ -249,7 +273,7 @@ def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
     for friend in near(state.units_on_table, here.bounds, reach + EPSILON):
         if friend.side != unit.side or friend.id == unit.id:
             continue
-        if gap(unit, friend) > reach + EPSILON or toolkit.engaged(state, friend):
+        if not within(gap(unit, friend), reach) or toolkit.engaged(state, friend):
             continue  # the cheaper test first: the same units either way
         if quarter(here, (friend.x, friend.y)) != "front":
             found.append(friend)

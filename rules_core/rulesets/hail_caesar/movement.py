@@ -74,17 +74,24 @@ def _turn_to_face(
 ) -> tuple[Footprint, float, str]:
     """Turn to face an enemy within proximity at the end of a move, where there is room.
 
-    A unit may not end a move on another unit: if the turn would put it on one, it stops
-    where along its path it has room to turn; with room nowhere it keeps its facing.
+    A unit may not end a move on another unit nor nearer an enemy than the keep-off: if the
+    turn would, it stops where along its path it has room to turn; with room nowhere it keeps
+    its facing.
     """
     turn = measure.face(measure.placed(unit, pose), enemy)
     words = f"turns to face {enemy.name} (proximity)"
-    if not measure.crowded(ctx.state, unit, pose.moved_to((pose.x, pose.y), turn)):
+    keep_off = ctx.number("enemy_keep_off")
+
+    def free(there: Footprint) -> bool:
+        # Turning may swing a corner nearer the enemy than the keep-off the move stopped at.
+        near = measure.too_close(ctx.state, unit, there, keep_off)
+        return not measure.crowded(ctx.state, unit, there) and not near
+
+    if free(pose.moved_to((pose.x, pose.y), turn)):
         return pose, turn, words
     length = math.dist((unit.x, unit.y), (pose.x, pose.y))
-    keep_off = ctx.number("enemy_keep_off")
     room = measure.reachable(ctx.state, unit, (pose.x, pose.y), length, turn, keep_off)
-    if not measure.crowded(ctx.state, unit, room):
+    if free(room):
         return room, turn, f"{words}, where it has room to turn"
     return pose, facing, f"no room to turn to face {enemy.name} (proximity)"
 

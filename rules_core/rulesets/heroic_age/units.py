@@ -19,7 +19,8 @@ from dataclasses import replace
 
 from rules_core.context import Context
 from rules_core.events import LeaderHit, StatusChanged
-from rules_core.geometry import EPSILON, Footprint, edge_distance
+from rules_core.geometry import Footprint, edge_distance
+from rules_core.geometry import within as within  # the core's "within N", used as u.within
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age.status import (
     AGGRESSION,
@@ -80,12 +81,6 @@ def front_stands(unit: Unit) -> int:
 def gap(state: BattleState, a: Unit, b: Unit) -> float:
     """Edge-to-edge distance between two units."""
     return edge_distance(Footprint.of(a), Footprint.of(b))
-
-
-def within(distance: float, reach: float) -> bool:
-    """Whether a measured distance is within ``reach``: exactly at it counts, up to the shared
-    tolerance (``geometry.EPSILON``), since moves stop at exactly the sheet's distance."""
-    return distance <= reach + EPSILON
 
 
 def leaders_with(state: BattleState, unit: Unit) -> list[Leader]:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from rules_core import paths
 from rules_core.codec import Json
-from rules_core.geometry import Footprint, edge_distance, overlapping
+from rules_core.geometry import Footprint, edge_distance, overlapping, within
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.rulesets.impetus import groups
 from rules_core.rulesets.impetus import movement_tables as mt
@@ -151,7 +151,7 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     if mt.parse(mt.cell(unit, where))[0] is None:
         return f"{troop_type(unit)} may not enter {where} terrain"
     most = mt.allowance(unit, kind, where)
-    if length > most + 1e-9:
+    if not within(length, most):
         return f"a {kind.replace('_', ' ')} of {unit.name} is at most {most:g}H in {where} ground"
     return path_problem(state, unit, (x, y), facing, heading, length, kind)
 
@@ -266,7 +266,7 @@ def group_move_problem(state: BattleState, unit: Unit, order: Order,
         if slowest is None or most < slowest[0]:
             slowest = (most, member.name, where)
     assert slowest is not None
-    if length > slowest[0] + 1e-9:
+    if not within(length, slowest[0]):
         most, name, where = slowest
         return f"the group's {words} is at most {most:g}H: {name} is its slowest ({where} ground)"
     for member in units:
@@ -413,7 +413,7 @@ def charge_problem(state: BattleState, unit: Unit, target: Unit,
     extra = params.get("charge_reach_extra", 0.0)
     reach = mt.distance(unit, "charge") + float(extra if isinstance(extra, int | float) else 0)
     gap = edge_distance(Footprint.of(unit), Footprint.of(target))
-    if gap > reach + 1e-9:
+    if not within(gap, reach):
         return f"{target.name} is {gap:.1f}H away, beyond a charge of {reach:g}H"
     return None
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 from shapely.geometry import LineString, Polygon
 from shapely.geometry import Point as ShapelyPoint
 
-from rules_core.geometry import Footprint, quarter
+from rules_core.geometry import Footprint, quarter, within
 from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import SIGHT_BLOCKING, feature_shape
 from rules_core.toolkit import sight
@@ -47,7 +47,7 @@ def _behind(state: BattleState, unit: Unit, enemy: Unit, feature: TerrainFeature
     shape = feature_shape(feature)
     line = LineString([(enemy.x, enemy.y), (unit.x, unit.y)])
     body = Polygon(Footprint.of(unit).corners())
-    return bool(shape.intersects(line)) and float(shape.distance(body)) <= _reach(state) + 1e-9
+    return bool(shape.intersects(line)) and within(float(shape.distance(body)), _reach(state))
 
 
 def fortification(state: BattleState, unit: Unit, enemy: Unit) -> TerrainFeature | None:

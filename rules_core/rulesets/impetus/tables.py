@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from rules_core.codec import Json
+from rules_core.geometry import within
 from rules_core.plugin import Parameter
 from rules_core.tables import Band, GridTable, ScoreTable
 
@@ -327,10 +328,10 @@ def shooting_row(weapon: str, grade: str) -> str:
     return row
 
 
-def range_band(distance: float, eps: float = 1e-6) -> tuple[str, str] | None:
+def range_band(distance: float) -> tuple[str, str] | None:
     """The range band (key, sheet heading) a distance in H falls in, None beyond 12H."""
     for key, reach, heading in RANGE_BANDS:
-        if distance <= reach + eps:
+        if within(distance, reach):
             return key, heading
     return None
 

@@ -24,7 +24,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import TestResolved
-from rules_core.geometry import Footprint, contact_edge, quarter, zone
+from rules_core.geometry import Footprint, contact_edge, quarter, within, zone
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import profiles
@@ -71,7 +71,6 @@ PARAMETERS = (
               "a unit defends a linear obstacle that runs within this many inches in front of "
               "its front edge", SILENT),
 )  # fmt: skip
-EPS = 1e-9
 
 
 # -- small readings shared with combat -------------------------------------------------------
@@ -186,7 +185,7 @@ def in_command(state: BattleState, unit: Unit, params: Mapping[str, Json]) -> bo
     for leader in candidates:
         if leader is None or not can_command(leader):
             continue
-        if leader.attached_to == unit.id or _distance_to(unit, (leader.x, leader.y)) <= reach + EPS:
+        if leader.attached_to == unit.id or within(_distance_to(unit, (leader.x, leader.y)), reach):
             return True
     return False
 
@@ -199,7 +198,7 @@ def enemy_within(state: BattleState, unit: Unit, reach: float, *, sound: bool = 
             continue
         if brigades and not brigade(enemy):
             continue
-        if gap(unit, enemy) <= reach + EPS:
+        if within(gap(unit, enemy), reach):
             return True
     return False
 
@@ -208,18 +207,18 @@ def within_sight(state: BattleState, unit: Unit, other: Unit, reach: float) -> b
     """``other`` (where it stands, or where it left the table) within ``reach`` and seen past
     terrain (units do not block it)."""
     if other.on_table:
-        if gap(unit, other) > reach + EPS:
+        if not within(gap(unit, other), reach):
             return False
         return line_of_sight(Footprint.of(unit), Footprint.of(other), state.terrain).clear
     spot = other.left_at or (other.x, other.y)
     last = Footprint.of(replace(other, x=spot[0], y=spot[1]))
-    return float(Footprint.of(unit).polygon.distance(last.polygon)) <= reach + EPS
+    return within(float(Footprint.of(unit).polygon.distance(last.polygon)), reach)
 
 
 def clear_path(state: BattleState, unit: Unit, other: Unit, reach: float) -> bool:
     """A clear path to ``other`` within ``reach``: every sight line free of terrain that blocks
     sight and of every other unit."""
-    if gap(unit, other) > reach + EPS:
+    if not within(gap(unit, other), reach):
         return False
     others = [
         (u.id, Footprint.of(u)) for u in state.units_on_table if u.id not in (unit.id, other.id)
@@ -266,7 +265,7 @@ def enemy_behind_flank(state: BattleState, unit: Unit) -> bool:
     here = Footprint.of(unit)
     return any(
         brigade(e) and quarter(here, (e.x, e.y)) in ("left", "right", "rear")
-        and gap(unit, e) <= t.DISORDER_ENEMY_NEAR + EPS
+        and within(gap(unit, e), t.DISORDER_ENEMY_NEAR)
         for e in state.enemies_of(unit.side, on_table=True)
     )  # fmt: skip
 

@@ -27,7 +27,7 @@ from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, ShotFired, TestResolved
-from rules_core.geometry import Footprint, contact_edge, near, quarter, range_from_front
+from rules_core.geometry import Footprint, contact_edge, near, quarter, range_from_front, within
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import cohesion as co
@@ -205,7 +205,7 @@ def close_range(shooter: Unit, target: Unit, params: Mapping[str, Json]) -> bool
     """Within ``close_range_share`` of the shooter's range (from its front edge)."""
     share = float(co.num(params, "close_range_share", 0.5))
     apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
-    return apart <= shooting_range(shooter) * share + 1e-9
+    return within(apart, shooting_range(shooter) * share)
 
 
 def save_modifiers(
@@ -296,7 +296,7 @@ def firing_problem(state: BattleState, shooter: Unit, target: Unit) -> str | Non
     if enemies_in_contact(state, target):
         return f"{target.name} is in melee"
     apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
-    if apart > reach + 1e-9:
+    if not within(apart, reach):
         return f'{target.name} is {apart:.1f}" away; range is {reach:g}"'
     if quarter(Footprint.of(shooter), (target.x, target.y)) != "front":
         return f"{target.name} is not before {shooter.name}'s front (no Firing Lane)"
@@ -651,7 +651,7 @@ def pursuit_modifiers(
     kind = co.wing_commander_kind(state, unit)
     cover = COVER.of(unit)
     enemy_cav = any(
-        mounted(e) and cohesion(e) == "sound" and gap(unit, e) <= t.PURSUIT_ENEMY_CAVALRY + 1e-9
+        mounted(e) and cohesion(e) == "sound" and within(gap(unit, e), t.PURSUIT_ENEMY_CAVALRY)
         for e in state.enemies_of(unit.side, on_table=True)
     )
     clear = routers.on_table and co.clear_path(state, unit, routers, t.PURSUIT_CLEAR_PATH)

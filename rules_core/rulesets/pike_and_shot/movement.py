@@ -39,7 +39,7 @@ from shapely.geometry import Point as ShapelyPoint
 
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
-from rules_core.geometry import Footprint, edge_distance
+from rules_core.geometry import Footprint, edge_distance, within
 from rules_core.orders import Illegal, Order, Preview, Verdict, path_param, point_param
 from rules_core.paths import ENEMY, barred_ground, sweep
 from rules_core.plugin import Parameter
@@ -166,7 +166,7 @@ def cost(
         if fulls > 1:
             return Costed("two Full-move turns or crossings in one move", used, allowance, (),
                           difficult)  # fmt: skip
-        if used > reach + 1e-9:
+        if not within(used, reach):
             return Costed(
                 f"a Full-move turn or crossing leaves only {reach:g}\" of move ({used:g}\" asked)",
                 used, allowance, tuple(notes), difficult,

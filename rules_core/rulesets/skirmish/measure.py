@@ -15,6 +15,7 @@ from rules_core.geometry import (
     interpenetrated,
     near,
     range_from_front,
+    within,
 )
 from rules_core.rulesets.skirmish.tables import kinds_where
 from rules_core.state import WATER_KINDS, BattleState, Unit
@@ -34,7 +35,7 @@ class MoveCost:
     @property
     def possible(self) -> bool:
         """True if the move is allowed and within the allowance."""
-        return not self.barred_by and self.cost <= self.allowance + 1e-9
+        return not self.barred_by and within(self.cost, self.allowance)
 
 
 def allowance(unit: Unit) -> float:

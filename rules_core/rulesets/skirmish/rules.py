@@ -17,7 +17,7 @@ from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import MeleeFought, ShotFired
-from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
+from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front, within
 from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
@@ -226,7 +226,7 @@ class SkirmishRules(Rules):
             names = ", ".join(_name(state, key) for key in seen.blocked_by)
             return Illegal(order, f"no line of sight to {target.name}: blocked by {names}")
         gap = range_from_front(Footprint.of(unit), Footprint.of(target))
-        if gap > reach:
+        if not within(gap, reach):
             return Illegal(order, f'{target.name} is {g(gap)}" away, beyond {g(reach)}" range')
         band, need = self._band(state, gap, float(reach))
         notes = tuple(
@@ -238,7 +238,7 @@ class SkirmishRules(Rules):
 
     def _band(self, state: BattleState, gap: float, reach: float) -> tuple[str, int]:
         share = param_number(self.parameter_values(state.parameters), "short_range")
-        band = "short" if gap <= reach * share else "long"
+        band = "short" if within(gap, reach * share) else "long"
         need = tables.TO_HIT.lookup("shooting", band)
         assert isinstance(need, int)
         return band, need

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.geometry import Footprint
+from rules_core.geometry import Footprint, within
 from rules_core.rulesets.tree_of_battles import combat, losses, measure, movement, retreats
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
@@ -111,7 +111,7 @@ def _follow_up(ctx: Context, unit: Unit, enemy: Unit) -> None:
     if enemies_in_contact(ctx.state, unit):
         return
     need = measure.distance_to_contact(unit, enemy)
-    if need > enemy.depth + 1e-6:
+    if not within(need, enemy.depth):
         return
     pose = measure.contact_pose(unit, enemy)
     ctx.move(
@@ -134,7 +134,7 @@ def pursue(ctx: Context, unit: Unit, quarry: Unit | None, depth: int = 0) -> Non
     need = measure.distance_to_contact(unit, quarry)
     pose = measure.contact_pose(unit, quarry)
     start = Footprint.of(unit)
-    if length + 1e-6 >= need and not measure.blockers(ctx.state, unit, [start, pose], {quarry.id}):
+    if within(need, length) and not measure.blockers(ctx.state, unit, [start, pose], {quarry.id}):
         ctx.move(
             unit.id,
             [(unit.x, unit.y), (pose.x, pose.y)],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
-from rules_core.geometry import Footprint, near, overlapping, quarter
+from rules_core.geometry import Footprint, near, overlapping, quarter, within
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, PURSUING
@@ -49,7 +49,7 @@ def problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
         return room
     need = measure.distance_to_contact(charger, target)
     reach = charge_dice(state, charger, target).reach()[1]
-    if need > reach + 1e-6:
+    if not within(need, reach):
         return f"{target.name} is {g(need)} SF away, beyond the {g(reach)} SF the charge can reach"
     return None
 
@@ -206,7 +206,7 @@ def _close(ctx: Context, charger: Unit, target: Unit) -> bool:
     # Impassable ground on the way (put there after the charge was declared) stops it short.
     room = _room(ctx.state, charger, target, pose)
     clear = movement.barrier(ctx.state, [Footprint.of(charger), pose]) is None
-    if length + 1e-6 >= need and not room and clear:
+    if within(need, length) and not room and clear:
         ctx.move(charger.id, [start, (pose.x, pose.y)], pose.facing, ["charges home"])
         movement.terrain_dps(ctx, charger, start, faces)
         return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from rules_core.context import Context
-from rules_core.geometry import Footprint, edge_distance
+from rules_core.geometry import Footprint, edge_distance, within
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.tree_of_battles import losses, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -57,7 +57,7 @@ def problem(state: BattleState, leader: Leader, order: Order) -> str | None:
     if target.side != leader.side:
         return f"{target.name} is not one of {leader.name}'s contingents"
     away = losses.leader_gap(state, leader, target)
-    if away > reach(order.kind) + 1e-6:
+    if not within(away, reach(order.kind)):
         return f"{target.name} is {g(away)} SF away, beyond {g(reach(order.kind))} SF"
     return None
 
@@ -79,7 +79,7 @@ def _move_problem(state: BattleState, leader: Leader, order: Order) -> str | Non
     else:
         here = losses.leader_position(state, leader)
         away = math.dist((here.x, here.y), point_param(order, "to"))
-    if away > reach("leader_move") + 1e-6:
+    if not within(away, reach("leader_move")):
         return f"{g(away)} SF away, beyond the {g(reach('leader_move'))} SF a leader may move"
     return None
 

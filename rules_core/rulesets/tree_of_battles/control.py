@@ -10,7 +10,7 @@ from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
 from rules_core.dice import Modifier
 from rules_core.events import StatusChanged, TestResolved
-from rules_core.geometry import Footprint, edge_distance, zone
+from rules_core.geometry import Footprint, edge_distance, within, zone
 from rules_core.odds import RollSpec
 from rules_core.rulesets.tree_of_battles import losses, measure, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -39,7 +39,7 @@ def in_command(state: BattleState, unit: Unit) -> bool:
             continue
         rank = RANK.of(leader)
         reach = tables.COMMAND_RANGE.get(rank, 1.0)
-        if any(losses.leader_gap(state, leader, member) <= reach + 1e-6 for member in line):
+        if any(within(losses.leader_gap(state, leader, member), reach) for member in line):
             return True
     return False
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.events import LeaderHit, StatusChanged
-from rules_core.geometry import Footprint, edge_distance
+from rules_core.geometry import Footprint, edge_distance, within
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import NOBLE
@@ -29,7 +29,7 @@ def friends_near(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
     return [
         f
         for f in state.units_of(unit.side, on_table=True)
-        if f.id != unit.id and measure.gap(unit, f) <= reach
+        if f.id != unit.id and within(measure.gap(unit, f), reach)
     ]
 
 

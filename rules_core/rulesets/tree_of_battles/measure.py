@@ -9,6 +9,7 @@ from shapely import Point as ShapelyPoint
 
 from rules_core import toolkit
 from rules_core.geometry import (
+    EPSILON,
     Footprint,
     Point,
     around,
@@ -17,6 +18,7 @@ from rules_core.geometry import (
     interpenetrated,
     near,
     quarter,
+    within,
     within_to_front,
 )
 from rules_core.state import CROSSING_KINDS, BattleState, TerrainFeature, Unit
@@ -89,9 +91,10 @@ def on_road(state: BattleState, point: Point) -> bool:
 
 def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
     """True if any enemy is within ``reach`` SF, edge to edge."""
-    here, reach = Footprint.of(unit), reach + 1e-6
+    here = Footprint.of(unit)
     return any(
-        not boxes_apart(here, Footprint.of(enemy), reach) and gap(unit, enemy) <= reach
+        not boxes_apart(here, Footprint.of(enemy), reach + EPSILON)
+        and within(gap(unit, enemy), reach)
         for enemy in state.enemies_of(unit.side, on_table=True)
     )
 
@@ -100,7 +103,7 @@ def enemy_to_front(state: BattleState, pose: Footprint, side: str, reach: float)
     """The first enemy within ``reach`` SF to the front of a pose."""
     # Only units whose boxes come within reach of the pose's box can be (a box test first).
     for enemy in near(state.units_on_table, pose.bounds, reach):
-        if enemy.side != side and within_to_front(pose, Footprint.of(enemy), reach - 1e-6):
+        if enemy.side != side and within_to_front(pose, Footprint.of(enemy), reach - EPSILON):
             return enemy
     return None
 

@@ -156,13 +156,17 @@ def final_facing(unit: Unit, end: Point, facing: float | None) -> float:
 def go(
     ctx: Context, unit: Unit, end: Point, length: float, facing: float, note: str, halt: bool = True
 ) -> float:
-    """Move towards ``end`` up to ``length`` SF, stopping at 1 SF from enemy to the front."""
+    """Move towards ``end`` up to ``length`` SF, halting at exactly 1 SF from enemy to the front."""
     start = Footprint.of(unit)
     heading = facing_towards((unit.x, unit.y), end) if math.dist((unit.x, unit.y), end) else 0.0
     wanted = min(length, math.dist((unit.x, unit.y), end))
     state = ctx.state
     friends = {f.id for f in state.units_of(unit.side)}
-    ahead_now = measure.enemy_to_front(state, start, unit.side, 1.0)
+    # Nearer than the halt distance: exactly at it is where a halt stops (the shared tolerance).
+    nearer = tables.HALT_SF - EPSILON
+    ahead_now = measure.enemy_to_front(state, start, unit.side, nearer)
+    limit = halt_at(state, unit, start.moved_to((unit.x, unit.y), facing), heading, wanted)
+    limit = limit if halt else wanted
 
     def acceptable(pose: Footprint) -> bool:
         turned = pose.moved_to((pose.x, pose.y), facing)
@@ -174,7 +178,7 @@ def go(
             return False
         if _crowded(state, unit, turned):
             return False
-        near = measure.enemy_to_front(state, turned, unit.side, 1.0) if halt else None
+        near = measure.enemy_to_front(state, turned, unit.side, nearer) if halt else None
         if near is None:
             return True
         closing = edge_distance(turned, Footprint.of(near)) < edge_distance(
@@ -184,9 +188,12 @@ def go(
 
     # Impassable ground stops it exactly where its front reaches it; the rest is searched.
     barred_at = paths.ground_stop(state, start, heading, wanted)
-    moved = measure.farthest(start, heading, wanted if barred_at is None else barred_at, acceptable)
+    limit = limit if barred_at is None else min(limit, barred_at)
+    moved = measure.farthest(start, heading, limit, acceptable)
     moved = 0.0 if moved <= TOUCH + EPSILON else moved  # within rounding: no move
     stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
+    # A halt is computed exactly: rounding the position could carry it beyond 1 SF.
+    where = (stop.x, stop.y) if moved == limit < wanted else (round(stop.x, 3), round(stop.y, 3))
     ahead = None
     if moved + 1e-6 < wanted:
         full = start.moved_to((unit.x, unit.y), heading).advanced(wanted)
@@ -203,10 +210,20 @@ def go(
         notes.append(f"stops short of {terrain_name(ahead)}, impassable ground")
     if moved <= 1e-6 and abs((facing - unit.facing + 180) % 360 - 180) < 1e-6:
         return 0.0
-    ctx.move(unit.id, [(unit.x, unit.y), (round(stop.x, 3), round(stop.y, 3))], facing, notes)
+    ctx.move(unit.id, [(unit.x, unit.y), where], facing, notes)
     if moved > 1e-6:
         passage_of_lines(ctx, unit, start, Footprint.of(ctx.state.unit(unit.id)), friends)
     return moved
+
+
+def halt_at(
+    state: BattleState, unit: Unit, pose: Footprint, heading: float, length: float
+) -> float:
+    """How far a move (its final facing ``pose`` at the start) goes before an enemy first comes
+    exactly 1 SF to its front, in closed form: "Must halt at 1 SF from enemy to their front"."""
+    enemies = state.enemies_of(unit.side, on_table=True)
+    found = paths.front_reached(pose, heading, length, enemies, tables.HALT_SF)
+    return length if found is None else found
 
 
 def _crowded(state: BattleState, unit: Unit, pose: Footprint) -> bool:

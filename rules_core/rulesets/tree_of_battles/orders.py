@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 
 from rules_core.codec import Json
-from rules_core.geometry import Footprint, boxes_apart, facing_towards
+from rules_core.geometry import Footprint, boxes_apart, facing_towards, within
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.rulesets.tree_of_battles import (
     charges,
@@ -149,7 +149,7 @@ def _march(
     limit = tables.MOVE_DISTANCES.lookup("march", "mounted" if u.mounted(unit) else "foot")
     assert isinstance(limit, float)
     length = math.dist((unit.x, unit.y), end)
-    if length > limit + 1e-6:
+    if not within(length, limit):
         return f"{g(length)} SF is beyond the {g(limit)} SF march move"
     clear = tables.MARCH_CLEAR_SF
     if measure.enemy_within(state, unit, clear):
@@ -158,7 +158,7 @@ def _march(
     pose = Footprint.of(unit).moved_to(end, facing)
     if any(
         not boxes_apart(Footprint.of(e), pose, clear)
-        and Footprint.of(e).polygon.distance(pose.polygon) <= clear
+        and within(Footprint.of(e).polygon.distance(pose.polygon), clear)
         for e in state.enemies_of(unit.side, on_table=True)
     ):
         return f"the march would end within {g(clear)} SF of the enemy"

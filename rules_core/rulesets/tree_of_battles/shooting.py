@@ -10,7 +10,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier
 from rules_core.events import ShotFired, TestResolved
-from rules_core.geometry import Footprint, quarter, range_from_front
+from rules_core.geometry import Footprint, quarter, range_from_front, within
 from rules_core.odds import RollSpec
 from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -65,11 +65,11 @@ def ranges(kind: str, params: Mapping[str, Json]) -> tuple[float, float | None, 
 def band_of(kind: str, distance: float, params: Mapping[str, Json]) -> str | None:
     """The range band of a distance, or None beyond maximum range."""
     maximum, effective, close = ranges(kind, params)
-    if close is not None and distance <= close + 1e-6:
+    if close is not None and within(distance, close):
         return "close"
-    if effective is not None and distance <= effective + 1e-6:
+    if effective is not None and within(distance, effective):
         return "effective"
-    if distance <= maximum + 1e-6:
+    if within(distance, maximum):
         return "beyond" if effective is not None else "maximum"
     return None
 

@@ -72,6 +72,7 @@ MOVE_DISTANCES = GridTable(
     },
 )  # fmt: skip
 MOVE_DIE_SF = 0.5  # "AvD x ½ SF"
+HALT_SF = 1.0  # tactical movement: "Must halt at 1 SF from enemy to their front"
 MARCH_CLEAR_SF = 6.0  # march: "Must begin and end beyond 6 SF of enemy"
 ROUGH_TERRAIN_DP = 1  # "1 DP unless in column, skirmish, or disarray."
 FULL_HARNESS_DIE = 4  # "+1 DP if move die = '4' for foot in FH"
