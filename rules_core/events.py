@@ -92,6 +92,45 @@ class TestResolved(Event):
 
 
 @dataclass(frozen=True)
+class ShotResolved(TestResolved):
+    """A shot's outcome in data: who shot at whom, the hits scored and what they bring next
+    (a ruleset's result key, "" for nothing). It reads as the test line it is logged as, or
+    not at all when ``test`` is "" (the ruleset logs no line for it)."""
+
+    kind: ClassVar[str] = "shot_resolved"
+    shooter: str = ""
+    target: str = ""
+    hits: int = 0
+    next: str = ""
+
+
+@dataclass(frozen=True)
+class MeleeResolved(TestResolved):
+    """A melee's outcome in data: the winner and loser (None for a draw), the hits each unit
+    scored, the row applied (``row``) and what comes next. It reads as the test line it is
+    logged as, or not at all when ``test`` is "" (the ruleset logs no line for it)."""
+
+    kind: ClassVar[str] = "melee_resolved"
+    winner: str | None = None
+    loser: str | None = None
+    hits: tuple[tuple[str, int], ...] = ()
+    next: str = ""
+
+
+@dataclass(frozen=True)
+class ReactionResolved(TestResolved):
+    """A reaction's outcome in data: who reacted, with what reaction, its outcome and what
+    comes next. It reads as the test line it is logged as, or not at all when ``test`` is
+    "" (a reaction whose effects are logged by the events that follow)."""
+
+    kind: ClassVar[str] = "reaction_resolved"
+    reactor: str = ""
+    reaction: str = ""
+    outcome: str = ""
+    next: str = ""
+
+
+@dataclass(frozen=True)
 class UnitMoved(Event):
     """A unit moved along a path and ended with a new facing."""
 
@@ -349,7 +388,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         StepBegan, OrderRejected, PlanFellBack, PlanQueried, DiceRolled, TestResolved,
-        UnitMoved, ShotFired, MeleeFought,
+        ShotResolved, MeleeResolved, ReactionResolved, UnitMoved, ShotFired, MeleeFought,
         StatusChanged, LeaderMoved, ArrivedOrLeft,
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
         BattleEnded, CardDrawn, CardMoved, Private,
