@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from rules_core.cards import Draw
 from rules_core.codec import OMIT_DEFAULT, Json, Serialisable, decode
@@ -89,6 +89,13 @@ class TestResolved(Event):
     passed: bool
     row: str
     verdict: bool = True
+
+
+def logged_test(event: Event) -> TypeGuard[TestResolved]:
+    """Whether ``event`` is a test read as a line of the log: a typed result logged without a
+    test name (``ShotResolved`` and the like, data only) is not, so counts of tests stay as
+    they were before the typed results."""
+    return isinstance(event, TestResolved) and bool(event.test)
 
 
 @dataclass(frozen=True)
