@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeGuard
 
@@ -91,13 +91,6 @@ class TestResolved(Event):
     verdict: bool = True
 
 
-def logged_test(event: Event) -> TypeGuard[TestResolved]:
-    """Whether ``event`` is a test read as a line of the log: a typed result logged without a
-    test name (``ShotResolved`` and the like, data only) is not, so counts of tests stay as
-    they were before the typed results."""
-    return isinstance(event, TestResolved) and bool(event.test)
-
-
 @dataclass(frozen=True)
 class ShotResolved(TestResolved):
     """A shot's outcome in data: who shot at whom, the hits scored and what they bring next
@@ -135,6 +128,25 @@ class ReactionResolved(TestResolved):
     reaction: str = ""
     outcome: str = ""
     next: str = ""
+
+
+def silent(event: Event) -> bool:
+    """Whether ``event`` is a typed result logged as data only (no test name, no line): an
+    event that did not exist before the typed results."""
+    return isinstance(event, ShotResolved | MeleeResolved | ReactionResolved) and not event.test
+
+
+def logged_test(event: Event) -> TypeGuard[TestResolved]:
+    """Whether ``event`` is a test read as a line of the log (not a ``silent`` result), so
+    counts of tests stay as they were before the typed results."""
+    return isinstance(event, TestResolved) and not silent(event)
+
+
+def log_length(events: Sequence[Event]) -> int:
+    """How many of ``events`` are not ``silent``: question ids built from a count of the events
+    so far use it, so they stay as they were before the typed results (a record's answers,
+    keyed by those ids, still find their questions)."""
+    return sum(1 for event in events if not silent(event))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Purpose, Roll
-from rules_core.events import OrderRejected, StatusChanged, TestResolved
+from rules_core.events import OrderRejected, StatusChanged, TestResolved, log_length
 from rules_core.geometry import distance
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.hail_caesar import morale, movement
@@ -265,7 +265,7 @@ def _reroll_allowed(ctx: Context, leader: Leader, subject: str) -> bool:
         return False
     options = tuple(Option(key, label) for key, label in REROLL_WORDS.items())
     question = f"{chief.name} may have {leader.name}'s order test re-rolled (once a turn)."
-    key = f"reroll:{leader.id}:{subject}:{len(ctx.events)}"
+    key = f"reroll:{leader.id}:{subject}:{log_length(ctx.events)}"
     asked = Decision(key, question, options, "keep", leader.side, topic=REROLL)
     if ctx.ask(asked) != "reroll":
         return False

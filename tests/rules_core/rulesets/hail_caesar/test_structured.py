@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from rules_core import registry
+from rules_core.context import Suspended
 from rules_core.events import MeleeResolved, ShotResolved
+from rules_core.rulesets.hail_caesar import command
 from tests.rules_core.rulesets.hail_caesar.script import play
+from tests.rules_core.rulesets.hail_caesar.test_mechanics import context
 from tests.rules_core.scripted import Played
 from tests.rules_core.structured import check_results, seen, unexplained_rolls
 
@@ -35,3 +38,17 @@ def test_every_shot_and_melee_has_its_typed_result(played: Played) -> None:
         caused = dict(e.hits)
         assert e.loser is not None and caused[e.winner] > caused[e.loser]
         assert e.row == f"lost by {caused[e.winner] - caused[e.loser]}"
+
+
+def test_a_result_logged_as_data_only_leaves_the_re_roll_question_id_as_it_was() -> None:
+    # answers in a record are keyed by question id (the re-roll's counts the events before it):
+    # a closing shot's ShotResolved, logged as data only, must not change it
+    def asked(after_silent: bool) -> str:
+        ctx = context([5, 5])
+        if after_silent:
+            ctx.emit(ShotResolved("g1", "", 1, True, "short", False, "r4", "g1", 1, ""))
+        with pytest.raises(Suspended) as stop:
+            command.order_test(ctx, ctx.state.leader("rom_legate"), "r1", "order", [])
+        return stop.value.decision.id
+
+    assert asked(after_silent=True) == asked(after_silent=False)
