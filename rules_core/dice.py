@@ -61,6 +61,42 @@ class Modifier:
 
 
 @dataclass(frozen=True)
+class Purpose:
+    """What a roll is for, in data: who rolls (an id), for what, against whom (an id) and the
+    table row or column it is read on. Programs read it; players read the roll's label."""
+
+    roller: str
+    for_what: str
+    against: str | None = None
+    row: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.roller, str) or not isinstance(self.for_what, str):
+            raise ValueError("a roll's purpose names who rolls and for what, as text")
+        if not self.for_what.strip():
+            raise ValueError("a roll's purpose must say what it is for")
+
+    def to_dict(self) -> dict[str, str]:
+        """A JSON-compatible dict, without the parts that are not given."""
+        found = {"roller": self.roller, "for_what": self.for_what}
+        if self.against is not None:
+            found["against"] = self.against
+        if self.row is not None:
+            found["row"] = self.row
+        return found
+
+    @classmethod
+    def from_dict(cls, data: object) -> Purpose:
+        """Rebuild a Purpose from ``to_dict`` output; ValueError if it is malformed."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"roll record: a purpose must be a mapping, got {data!r}")
+        against, row = data.get("against"), data.get("row")
+        if not all(part is None or isinstance(part, str) for part in (against, row)):
+            raise ValueError(f"roll record: a purpose's against and row must be text: {data!r}")
+        return cls(_typed(data, "roller", str), _typed(data, "for_what", str), against, row)
+
+
+@dataclass(frozen=True)
 class Die:
     """One die of a roll: its kind, face, whether it counts, and any faces it was re-rolled from."""
 
@@ -138,6 +174,7 @@ class Roll:
     keep: int | None = None
     keep_lowest: bool = False
     dice_modifiers: tuple[Modifier, ...] = ()  # changes to the number of dice, with reasons
+    purpose: Purpose | None = None  # who rolls, for what: read by programs, never rendered
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dice", tuple(self.dice))
@@ -161,6 +198,8 @@ class Roll:
             raise ValueError("a roll needs at least one Die")
         if not all(isinstance(m, Modifier) for m in (*self.modifiers, *self.dice_modifiers)):
             raise ValueError("roll modifiers must be Modifier records")
+        if self.purpose is not None and not isinstance(self.purpose, Purpose):
+            raise ValueError("a roll's purpose must be a Purpose record")
 
     def _check_keep(self) -> None:
         if self.keep is not None and not 1 <= self.keep <= len(self.dice):
@@ -193,28 +232,32 @@ class Roll:
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-compatible dict that ``Roll.from_dict`` turns back into an equal Roll."""
-        return {
-            "label": self.label,
-            "expression": self.expression,
-            "mode": self.mode,
-            "dice": [
-                {"kind": d.kind, "face": d.face, "kept": d.kept, "previous": list(d.previous)}
-                for d in self.dice
-            ],
-            "modifiers": [{"value": m.value, "reason": m.reason} for m in self.modifiers],
-            "total": self.total,
-            "target": self.target,
-            "successes": self.successes,
-            "keep": self.keep,
-            "keep_lowest": self.keep_lowest,
-        } | (
+        return (
             {
-                "dice_modifiers": [
-                    {"value": m.value, "reason": m.reason} for m in self.dice_modifiers
-                ]
+                "label": self.label,
+                "expression": self.expression,
+                "mode": self.mode,
+                "dice": [
+                    {"kind": d.kind, "face": d.face, "kept": d.kept, "previous": list(d.previous)}
+                    for d in self.dice
+                ],
+                "modifiers": [{"value": m.value, "reason": m.reason} for m in self.modifiers],
+                "total": self.total,
+                "target": self.target,
+                "successes": self.successes,
+                "keep": self.keep,
+                "keep_lowest": self.keep_lowest,
             }
-            if self.dice_modifiers
-            else {}
+            | (
+                {
+                    "dice_modifiers": [
+                        {"value": m.value, "reason": m.reason} for m in self.dice_modifiers
+                    ]
+                }
+                if self.dice_modifiers
+                else {}
+            )
+            | ({} if self.purpose is None else {"purpose": self.purpose.to_dict()})
         )  # only when there are some: records of rolls without them stay as they were
 
     @classmethod
@@ -237,6 +280,7 @@ class Roll:
                 _modifier_from_dict(m)
                 for m in (_typed(data, "dice_modifiers", list) if "dice_modifiers" in data else [])
             ),
+            purpose=None if "purpose" not in data else Purpose.from_dict(data["purpose"]),
         )
 
 
@@ -344,11 +388,12 @@ class Dice:
         target: int | None = None,
         modifiers: Sequence[Modifier] = (),
         dice_modifiers: Sequence[Modifier] = (),
+        purpose: Purpose | None = None,
     ) -> Roll:
         """Roll ``n`` dice of ``kind``; the general form the methods below build on.
 
         ``dice_modifiers`` change the number of dice (never below one), each with its reason,
-        and are kept on the roll.
+        and are kept on the roll, as is its ``purpose``.
         """
         check_label(label)
         _check_count(n)
@@ -362,51 +407,94 @@ class Dice:
             _check_target(target, kind)
         dice = [Die(kind, self.face(kind)) for _ in range(n)]
         spec = _Spec(mode, keep, keep_lowest, target)
-        built = spec.build(label, spec.expression(n, kind), dice, modifiers)
+        built = spec.build(label, spec.expression(n, kind), dice, modifiers, purpose)
         return self._told(replace(built, dice_modifiers=tuple(dice_modifiers)))
 
-    def d6(self, label: str, modifiers: Sequence[Modifier] = ()) -> Roll:
+    def d6(
+        self, label: str, modifiers: Sequence[Modifier] = (), purpose: Purpose | None = None
+    ) -> Roll:
         """Roll one D6 (faces 1-6)."""
-        return self.roll(label, 1, modifiers=modifiers)
+        return self.roll(label, 1, modifiers=modifiers, purpose=purpose)
 
-    def nd6(self, label: str, n: int, modifiers: Sequence[Modifier] = ()) -> Roll:
+    def nd6(
+        self, label: str, n: int, modifiers: Sequence[Modifier] = (), purpose: Purpose | None = None
+    ) -> Roll:
         """Roll ``n`` D6 and add them up."""
-        return self.roll(label, n, modifiers=modifiers)
+        return self.roll(label, n, modifiers=modifiers, purpose=purpose)
 
-    def two_d6(self, label: str, modifiers: Sequence[Modifier] = ()) -> Roll:
+    def two_d6(
+        self, label: str, modifiers: Sequence[Modifier] = (), purpose: Purpose | None = None
+    ) -> Roll:
         """Roll 2D6 and add them up."""
-        return self.roll(label, 2, modifiers=modifiers)
+        return self.roll(label, 2, modifiers=modifiers, purpose=purpose)
 
-    def avd(self, label: str, n: int = 1, modifiers: Sequence[Modifier] = ()) -> Roll:
+    def avd(
+        self,
+        label: str,
+        n: int = 1,
+        modifiers: Sequence[Modifier] = (),
+        purpose: Purpose | None = None,
+    ) -> Roll:
         """Roll ``n`` average dice (faces 2, 3, 3, 4, 4, 5) and add them up."""
-        return self.roll(label, n, "AvD", modifiers=modifiers)
+        return self.roll(label, n, "AvD", modifiers=modifiers, purpose=purpose)
 
     def max_dice(
-        self, label: str, n: int, kind: str = "D6", modifiers: Sequence[Modifier] = ()
+        self,
+        label: str,
+        n: int,
+        kind: str = "D6",
+        modifiers: Sequence[Modifier] = (),
+        purpose: Purpose | None = None,
     ) -> Roll:
         """Roll ``n`` D6 or AvD and take the highest face (fast moves)."""
         if kind not in ("D6", "AvD"):
             raise ValueError(f"maximum dice are D6 or AvD, got {kind!r}")
-        return self.roll(label, n, kind, mode="max", modifiers=modifiers)
+        return self.roll(label, n, kind, mode="max", modifiers=modifiers, purpose=purpose)
 
-    def pool(self, label: str, n: int, target: int, modifiers: Sequence[Modifier] = ()) -> Roll:
+    def pool(
+        self,
+        label: str,
+        n: int,
+        target: int,
+        modifiers: Sequence[Modifier] = (),
+        purpose: Purpose | None = None,
+    ) -> Roll:
         """Roll ``n`` D6 and count the dice scoring ``target`` or more."""
-        return self.roll(label, n, mode="pool", target=target, modifiers=modifiers)
+        return self.roll(label, n, mode="pool", target=target, modifiers=modifiers, purpose=purpose)
 
     def keep_highest(
-        self, label: str, n: int, keep: int, modifiers: Sequence[Modifier] = ()
+        self,
+        label: str,
+        n: int,
+        keep: int,
+        modifiers: Sequence[Modifier] = (),
+        purpose: Purpose | None = None,
     ) -> Roll:
         """Roll ``n`` D6 and add up the ``keep`` highest; the others are marked dropped."""
-        return self.roll(label, n, keep=keep, modifiers=modifiers)
+        return self.roll(label, n, keep=keep, modifiers=modifiers, purpose=purpose)
 
     def keep_lowest(
-        self, label: str, n: int, keep: int, modifiers: Sequence[Modifier] = ()
+        self,
+        label: str,
+        n: int,
+        keep: int,
+        modifiers: Sequence[Modifier] = (),
+        purpose: Purpose | None = None,
     ) -> Roll:
         """Roll ``n`` D6 and add up the ``keep`` lowest; the others are marked dropped."""
-        return self.roll(label, n, keep=keep, keep_lowest=True, modifiers=modifiers)
+        return self.roll(
+            label, n, keep=keep, keep_lowest=True, modifiers=modifiers, purpose=purpose
+        )
 
-    def reroll(self, roll: Roll, indexes: Sequence[int], label: str | None = None) -> Roll:
-        """A new Roll with the chosen dice (0-based, in order) re-rolled; old faces kept."""
+    def reroll(
+        self,
+        roll: Roll,
+        indexes: Sequence[int],
+        label: str | None = None,
+        purpose: Purpose | None = None,
+    ) -> Roll:
+        """A new Roll with the chosen dice (0-based, in order) re-rolled; old faces kept (and
+        the roll's purpose, unless another is given)."""
         chosen = _check_indexes(indexes, len(roll.dice))
         dice = list(roll.dice)
         for i in chosen:
@@ -414,7 +502,8 @@ class Dice:
             dice[i] = Die(old.kind, self.face(old.kind), previous=(*old.previous, old.face))
         spec = _Spec(roll.mode, roll.keep, roll.keep_lowest, roll.target)
         new_label = roll.label if label is None else check_label(label)
-        return self._told(spec.build(new_label, roll.expression, dice, roll.modifiers))
+        why = roll.purpose if purpose is None else purpose
+        return self._told(spec.build(new_label, roll.expression, dice, roll.modifiers, why))
 
     def _told(self, roll: Roll) -> Roll:
         self.listener(roll)
@@ -444,7 +533,12 @@ class _Spec:
         return format_expression(n, kind, self.mode, self.keep, self.keep_lowest, self.target)
 
     def build(
-        self, label: str, expression: str, dice: Sequence[Die], modifiers: Sequence[Modifier]
+        self,
+        label: str,
+        expression: str,
+        dice: Sequence[Die],
+        modifiers: Sequence[Modifier],
+        purpose: Purpose | None = None,
     ) -> Roll:
         flags = keep_flags([die.face for die in dice], self.keep, self.keep_lowest)
         marked = tuple(
@@ -454,5 +548,5 @@ class _Spec:
         total, successes = outcome(self.mode, marked, modifiers, self.target)
         return Roll(
             label, expression, marked, tuple(modifiers), total, self.target, successes,
-            self.mode, self.keep, self.keep_lowest,
+            self.mode, self.keep, self.keep_lowest, purpose=purpose,
         )  # fmt: skip

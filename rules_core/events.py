@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from rules_core.cards import Draw
 from rules_core.codec import OMIT_DEFAULT, Json, Serialisable, decode
@@ -89,6 +89,64 @@ class TestResolved(Event):
     passed: bool
     row: str
     verdict: bool = True
+
+
+@dataclass(frozen=True)
+class ShotResolved(TestResolved):
+    """A shot's outcome in data: who shot at whom, the hits scored and what they bring next
+    (a ruleset's result key, "" for nothing). It reads as the test line it is logged as, or
+    not at all when ``test`` is "" (the ruleset logs no line for it)."""
+
+    kind: ClassVar[str] = "shot_resolved"
+    shooter: str = ""
+    target: str = ""
+    hits: int = 0
+    next: str = ""
+
+
+@dataclass(frozen=True)
+class MeleeResolved(TestResolved):
+    """A melee's outcome in data: the winner and loser (None for a draw), the hits each unit
+    scored, the row applied (``row``) and what comes next. It reads as the test line it is
+    logged as, or not at all when ``test`` is "" (the ruleset logs no line for it)."""
+
+    kind: ClassVar[str] = "melee_resolved"
+    winner: str | None = None
+    loser: str | None = None
+    hits: tuple[tuple[str, int], ...] = ()
+    next: str = ""
+
+
+@dataclass(frozen=True)
+class ReactionResolved(TestResolved):
+    """A reaction's outcome in data: who reacted, with what reaction, its outcome and what
+    comes next. It reads as the test line it is logged as, or not at all when ``test`` is
+    "" (a reaction whose effects are logged by the events that follow)."""
+
+    kind: ClassVar[str] = "reaction_resolved"
+    reactor: str = ""
+    reaction: str = ""
+    outcome: str = ""
+    next: str = ""
+
+
+def silent(event: Event) -> bool:
+    """Whether ``event`` is a typed result logged as data only (no test name, no line): an
+    event that did not exist before the typed results."""
+    return isinstance(event, ShotResolved | MeleeResolved | ReactionResolved) and not event.test
+
+
+def logged_test(event: Event) -> TypeGuard[TestResolved]:
+    """Whether ``event`` is a test read as a line of the log (not a ``silent`` result), so
+    counts of tests stay as they were before the typed results."""
+    return isinstance(event, TestResolved) and not silent(event)
+
+
+def log_length(events: Sequence[Event]) -> int:
+    """How many of ``events`` are not ``silent``: question ids built from a count of the events
+    so far use it, so they stay as they were before the typed results (a record's answers,
+    keyed by those ids, still find their questions)."""
+    return sum(1 for event in events if not silent(event))
 
 
 @dataclass(frozen=True)
@@ -349,7 +407,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         StepBegan, OrderRejected, PlanFellBack, PlanQueried, DiceRolled, TestResolved,
-        UnitMoved, ShotFired, MeleeFought,
+        ShotResolved, MeleeResolved, ReactionResolved, UnitMoved, ShotFired, MeleeFought,
         StatusChanged, LeaderMoved, ArrivedOrLeft,
         UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
         BattleEnded, CardDrawn, CardMoved, Private,

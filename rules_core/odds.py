@@ -21,6 +21,7 @@ from rules_core.codec import Json
 from rules_core.dice import (
     Dice,
     Modifier,
+    Purpose,
     Roll,
     check_mode,
     faces_of,
@@ -178,6 +179,7 @@ class RollSpec:
     keep_lowest: bool = False
     modifiers: tuple[Modifier, ...] = ()
     dice_modifiers: tuple[Modifier, ...] = ()
+    purpose: Purpose | None = None  # kept on the roll made from it
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "modifiers", tuple(self.modifiers))
@@ -199,7 +201,7 @@ class RollSpec:
         return dice.roll(
             self.label, self.n, self.kind, mode=self.mode, keep=self.keep,
             keep_lowest=self.keep_lowest, target=self.target, modifiers=self.modifiers,
-            dice_modifiers=self.dice_modifiers,
+            dice_modifiers=self.dice_modifiers, purpose=self.purpose,
         )  # fmt: skip
 
     def distribution(self) -> Dist:

@@ -21,11 +21,14 @@ from rules_core.events import (
     LeaderHit,
     LeaderMoved,
     MeleeFought,
+    MeleeResolved,
     OrderRejected,
     PlanFellBack,
     PlanQueried,
     Private,
+    ReactionResolved,
     ShotFired,
+    ShotResolved,
     SideOrderSet,
     StatusChanged,
     StepBegan,
@@ -164,6 +167,14 @@ def _test(e: TestResolved, r: Renderer) -> str:
         return f"{e.test} for {r.name(e.subject)}: {e.score} → {e.row}"
     verdict = "passed" if e.passed else "failed"
     return f"{e.test} for {r.name(e.subject)}: {e.score}, {verdict} ({e.row})"
+
+
+def _result(e: TestResolved, r: Renderer) -> str:
+    return _test(e, r) if e.test else ""  # no line of its own: its events say what happened
+
+
+for _typed in (ShotResolved, MeleeResolved, ReactionResolved):
+    _line.register(_typed)(_result)
 
 
 @_line.register

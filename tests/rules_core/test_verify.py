@@ -66,6 +66,25 @@ def test_a_record_from_before_cards_and_secrets_verifies(record: dict[str, Any])
     assert report.draws == 0 and "draws" not in report.text()
 
 
+def test_a_record_from_before_roll_purposes_verifies(record: dict[str, Any]) -> None:
+    rolls = [roll for entry in record["entries"] for roll in entry["rolls"]]
+    assert rolls and all("purpose" in roll for roll in rolls)
+    old = copy.deepcopy(record)
+    for entry in old["entries"]:
+        for roll in entry["rolls"]:
+            del roll["purpose"]
+    report = verify(old)
+    assert report.ok, report.problem
+    assert report.rolls == len(rolls)
+
+
+def test_an_altered_purpose_is_reported(record: dict[str, Any]) -> None:
+    tampered = copy.deepcopy(record)
+    roll = next(roll for entry in tampered["entries"] for roll in entry["rolls"])
+    roll["purpose"]["roller"] = "someone else"
+    assert not verify(tampered).ok
+
+
 def test_the_first_altered_roll_is_reported(record: dict[str, Any]) -> None:
     tampered = copy.deepcopy(record)
     rolled = [i for i, entry in enumerate(tampered["entries"]) if entry["rolls"]]

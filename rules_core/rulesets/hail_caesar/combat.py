@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from rules_core import profile
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.dice import Modifier
-from rules_core.events import MeleeFought
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import MeleeFought, MeleeResolved
 from rules_core.odds import RollSpec
 from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.status import (
@@ -90,7 +90,8 @@ def attack_roll(
             dice += extra
             notes.append(f"+{extra} support from {friend.name}")
     label = f"Hand-to-hand: {unit.name} against {enemy.name} ({', '.join(notes)} → {dice} dice)"
-    return morale.attack_roll(label, dice, to_hit(state, unit, enemy), params)
+    why = Purpose(unit.id, "hand-to-hand", enemy.id)
+    return morale.attack_roll(label, dice, to_hit(state, unit, enemy), params, why)
 
 
 def attacks(ctx: Context, unit: Unit, enemy: Unit, helpers: Sequence[Unit]) -> int:
@@ -137,11 +138,25 @@ def fight(ctx: Context, a_id: str, b_id: str) -> None:
     }
     diff = abs(lost_a - lost_b)
     loser = a.id if lost_a > lost_b else b.id if lost_b > lost_a else None
+    _result(ctx, (a.id, lost_b), (b.id, lost_a), loser, diff)
     for unit, enemy in sorted(((a, b), (b, a)), key=lambda pair: pair[0].id != loser):
         if shattered[unit.id]:
             _supports_test(ctx, helpers[unit.id], diff, enemy, "supported unit shattered")
             continue
         _after(ctx, unit, enemy, loser, diff, [u.id for u in helpers[unit.id]])
+
+
+def _result(
+    ctx: Context, a: tuple[str, int], b: tuple[str, int], loser: str | None, diff: int
+) -> None:
+    """Log the round's outcome as data (no line: casualties and break tests say it); ``hits``
+    are the casualties each unit caused."""
+    winner = None if loser is None else b[0] if loser == a[0] else a[0]
+    row = "draw" if loser is None else f"lost by {diff}"
+    ctx.emit(MeleeResolved(
+        a[0], "", a[1] - b[1], winner == a[0], row, False, winner, loser, (a, b),
+        "" if loser is None else "break_test",
+    ))  # fmt: skip
 
 
 def _suffer(ctx: Context, unit: Unit, lost: int, enemy: Unit, helpers: list[str]) -> bool:

@@ -14,8 +14,8 @@ from rules_core import profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.dice import Modifier, Roll
-from rules_core.events import OrderRejected, StatusChanged, TestResolved
+from rules_core.dice import Modifier, Purpose, Roll
+from rules_core.events import OrderRejected, StatusChanged, TestResolved, log_length
 from rules_core.geometry import distance
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.hail_caesar import morale, movement
@@ -55,7 +55,7 @@ def resolve_rally(ctx: Context) -> None:
             f"Rally elite ({elite}+)",
             (Band(None, elite - 1, "disordered", "stays disordered"), Band(elite, None, "rallied")),
         )
-        roll = ctx.dice.d6(f"Rally elite: {unit.name}")
+        roll = ctx.dice.d6(f"Rally elite: {unit.name}", purpose=Purpose(unit.id, "rally elite"))
         if ctx.test(unit.id, table.name, roll, table, ("rallied",)).result == "rallied":
             ctx.set_status(unit.id, "rallied (elite)", disordered=False)
 
@@ -228,7 +228,7 @@ def _execute(ctx: Context, orders: list[Order], moves: int) -> list[Order]:
 
 def _blunder(ctx: Context, unit: Unit) -> None:
     table = blunder_table(ctx.params["blunder_table"])
-    roll = ctx.dice.d6(f"Blunder: {unit.name}")
+    roll = ctx.dice.d6(f"Blunder: {unit.name}", purpose=Purpose(unit.id, "blunder"))
     band = ctx.test(unit.id, "Blunder", roll, table, ())
     movement.blunder(ctx, unit, band.result)
 
@@ -237,7 +237,8 @@ def order_test(ctx: Context, leader: Leader, subject: str, what: str, mods: list
     """2D6 against the leader's Leadership: 1-3 moves, 0 if failed, BLUNDER on double six."""
     leadership = leader.points or int(ctx.number("default_leadership"))
     table = order_table(leadership, ctx.params["order_test_moves"])
-    roll = ctx.dice.two_d6(f"Order test: {leader.name}, {what}", mods)
+    why = Purpose(leader.id, "order test", subject, what)
+    roll = ctx.dice.two_d6(f"Order test: {leader.name}, {what}", mods, why)
     moves = _judge(ctx, subject, table, roll)
     if moves <= 0 and _reroll_allowed(ctx, leader, subject):
         roll = ctx.dice.reroll(roll, [0, 1], f"Order test re-rolled: {leader.name}, {what}")
@@ -264,7 +265,7 @@ def _reroll_allowed(ctx: Context, leader: Leader, subject: str) -> bool:
         return False
     options = tuple(Option(key, label) for key, label in REROLL_WORDS.items())
     question = f"{chief.name} may have {leader.name}'s order test re-rolled (once a turn)."
-    key = f"reroll:{leader.id}:{subject}:{len(ctx.events)}"
+    key = f"reroll:{leader.id}:{subject}:{log_length(ctx.events)}"
     asked = Decision(key, question, options, "keep", leader.side, topic=REROLL)
     if ctx.ask(asked) != "reroll":
         return False

@@ -13,7 +13,7 @@ from rules_core import paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.dice import Modifier, Roll
+from rules_core.dice import Modifier, Purpose, Roll
 from rules_core.events import StatusChanged
 from rules_core.geometry import facing_towards
 from rules_core.odds import Dist, RollSpec
@@ -41,7 +41,11 @@ def describe(modifiers: Sequence[Modifier]) -> str:
 
 
 def attack_roll(
-    label: str, dice: int, modifiers: Sequence[Modifier], params: Mapping[str, Json]
+    label: str,
+    dice: int,
+    modifiers: Sequence[Modifier],
+    params: Mapping[str, Json],
+    purpose: Purpose | None = None,
 ) -> RollSpec | None:
     """An attack pool (None without dice); it needs the base score moved by the modifiers."""
     if dice <= 0:
@@ -49,7 +53,7 @@ def attack_roll(
     base = int(param_number(params, "hit_score"))
     need = min(6, max(2, base - sum(m.value for m in modifiers)))
     text = f"{label} (hits on {base}+, {describe(modifiers)} → {need}+)"
-    return RollSpec(text, dice, mode="pool", target=need)
+    return RollSpec(text, dice, mode="pool", target=need, purpose=purpose)
 
 
 def attack(ctx: Context, label: str, dice: int, modifiers: Sequence[Modifier]) -> Roll | None:
@@ -66,7 +70,8 @@ def save_roll(target: Unit, hits: int, modifiers: Sequence[Modifier]) -> RollSpe
         return None
     need = max(2, need)
     text = f"Morale saves: {target.name} (save {save}+, {describe(modifiers)} → {need}+)"
-    return RollSpec(text, hits, mode="pool", target=need)
+    why = Purpose(target.id, "morale saves")
+    return RollSpec(text, hits, mode="pool", target=need, purpose=why)
 
 
 def saves(ctx: Context, target: Unit, hits: int, modifiers: Sequence[Modifier]) -> int:
@@ -239,7 +244,10 @@ def break_table(params: Mapping[str, Json], unit: Unit, test: str) -> ScoreTable
 
 def break_roll(unit: Unit, modifiers: Sequence[Modifier], why: str) -> RollSpec:
     """A break test's 2D6 with its modifiers."""
-    return RollSpec(f"Break test: {unit.name} ({why})", 2, modifiers=tuple(modifiers))
+    purpose = Purpose(unit.id, "break test", row=why)
+    return RollSpec(
+        f"Break test: {unit.name} ({why})", 2, modifiers=tuple(modifiers), purpose=purpose
+    )
 
 
 def break_test(ctx: Context, unit: Unit, test: str, modifiers: Sequence[Modifier], why: str) -> str:

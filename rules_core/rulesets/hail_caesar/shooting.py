@@ -8,8 +8,8 @@ from rules_core import profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
-from rules_core.dice import Modifier
-from rules_core.events import OrderRejected, ShotFired
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import OrderRejected, ShotFired, ShotResolved
 from rules_core.geometry import Footprint, quarter, range_from_front
 from rules_core.odds import RollSpec
 from rules_core.rulesets.hail_caesar import measure, morale, tables
@@ -125,7 +125,8 @@ def shot_roll(
     band = "short" if short else "long"
     label = f"Shooting: {shooter.name} at {target.name} ({band} range {value}"
     label += "".join(f", {note}" for note in notes) + f" → {dice} dice)"
-    return apart, morale.attack_roll(label, dice, mods, params)
+    why = Purpose(shooter.id, "shooting", target.id, band)
+    return apart, morale.attack_roll(label, dice, mods, params, why)
 
 
 def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple[str, ...]) -> bool:
@@ -143,6 +144,9 @@ def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple
     morale.add_casualties(ctx, target.id, lost, f"shot by {shooter.name}")
     need = roll.target or 6
     test = _must_test(ctx, target.id, was_shaken, lost, roll.total, need, roll.faces)
+    band = "" if spec.purpose is None else spec.purpose.row or ""
+    ctx.emit(ShotResolved(target.id, "", lost, lost > 0, band, False, shooter.id, target.id,
+                          roll.total, "break_test" if test else ""))  # fmt: skip
     if test and "closing shots" not in extra:
         result = morale.break_test(ctx, ctx.state.unit(target.id), "ranged", (), "shot at")
         morale.apply_ranged(ctx, target.id, result, shooter)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
+from rules_core.dice import Purpose
 from rules_core.geometry import facing_towards
 from rules_core.rulesets.heroic_age import gods, measure, movement, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -163,8 +164,9 @@ def free_hack(ctx: Context, pursuer: Unit, quarry: Unit) -> None:
     stands = u.front_stands(pursuer) * tables.FREE_HACK_DICE_PER_STAND
     lowest = next(b.low for b in tables.FREE_HACK.bands if b.result == "casualty")
     assert lowest is not None
+    why = Purpose(pursuer.id, "free hack", quarry.id)
     roll = ctx.dice.pool(
-        f"Free hack: {pursuer.name} on {quarry.name} ({stands} stands)", stands, lowest
+        f"Free hack: {pursuer.name} on {quarry.name} ({stands} stands)", stands, lowest, purpose=why
     )
     roll = gods.reroll(ctx, pursuer.side, f"free hack of {pursuer.name}", roll)
     if roll.total:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules_core import paths
 from rules_core.context import Context
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.geometry import Footprint, facing_towards, within_to_front
 from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
@@ -90,7 +90,8 @@ def charge_roll(state: BattleState, charger: Unit, target: Unit, charging: set[s
     """The charge test: 1 D6 with every modifier that applies (``charging``: the units that
     have already passed theirs); rolled by the charges step and read by the odds."""
     label = f"Charge test: {charger.name} at {target.name}"
-    return RollSpec(label, 1, modifiers=tuple(modifiers(state, charger, charging)))
+    mods = tuple(modifiers(state, charger, charging))
+    return RollSpec(label, 1, modifiers=mods, purpose=Purpose(charger.id, "charge test", target.id))
 
 
 def resolve(ctx: Context, charge_reach: float) -> None:

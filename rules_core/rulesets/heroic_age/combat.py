@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.dice import Modifier
-from rules_core.events import MeleeFought, TestResolved
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import MeleeFought, MeleeResolved
 from rules_core.geometry import Footprint, contact_edge
 from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
@@ -155,7 +155,10 @@ def combat_roll(
         f"hits on {score}+: {why})"
     )
     mods = tuple(dice_modifiers(state, unit, charge))
-    return RollSpec(label, stands * per_stand, mode="pool", target=score, dice_modifiers=mods)
+    purpose = Purpose(unit.id, "combat", row=f"grade {grade}")
+    return RollSpec(
+        label, stands * per_stand, mode="pool", target=score, dice_modifiers=mods, purpose=purpose
+    )
 
 
 def leader_hits(state: BattleState, units: list[Unit]) -> int:
@@ -210,8 +213,9 @@ def fight_round(ctx: Context, first: Side, second: Side, charge: bool, number: i
         ctx.set_status(unit_id, None, in_combat=True)
     a_hits, b_hits = side_hits(ctx, first, charge), side_hits(ctx, second, charge)
     kind = "charge combat" if charge else f"combat (round {number})"
-    a_band = _result(ctx, first.side, f"{kind}: {a_hits} hits to {b_hits}", a_hits - b_hits)
-    b_band = _result(ctx, second.side, f"{kind}: {b_hits} hits to {a_hits}", b_hits - a_hits)
+    a_side, b_side = (a_units[0], a_hits), (b_units[0], b_hits)
+    a_band = _result(ctx, first.side, f"{kind}: {a_hits} hits to {b_hits}", a_side, b_side)
+    b_band = _result(ctx, second.side, f"{kind}: {b_hits} hits to {a_hits}", b_side, a_side)
     for unit_id in (*a_units, *b_units):
         if u.alive(ctx.state, unit_id):
             u.risk_to_leaders(ctx, ctx.state.unit(unit_id), "engaged in combat")
@@ -220,10 +224,20 @@ def fight_round(ctx: Context, first: Side, second: Side, charge: bool, number: i
     return a_band.result
 
 
-def _result(ctx: Context, side: str, words: str, difference: int) -> Band:
-    """The Combat Results row for a difference in hits, logged with the row."""
+def _result(
+    ctx: Context, side: str, words: str, mine: tuple[str, int], theirs: tuple[str, int]
+) -> Band:
+    """The Combat Results row for a side's difference in hits, logged with the row, the
+    winner and loser (a unit of each side; None when the hits are equal) and the row's result
+    for this side as what comes next."""
+    difference = mine[1] - theirs[1]
     band = tables.COMBAT_RESULTS.lookup(difference)
-    ctx.emit(TestResolved(side, f"Combat result ({words})", difference, False, band.row, False))
+    won, lost = (mine[0], theirs[0]) if difference > 0 else (theirs[0], mine[0])
+    decided = difference != 0
+    ctx.emit(MeleeResolved(
+        side, f"Combat result ({words})", difference, False, band.row, False,
+        won if decided else None, lost if decided else None, (mine, theirs), band.result,
+    ))  # fmt: skip
     return band
 
 

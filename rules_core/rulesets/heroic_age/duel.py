@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from rules_core.cards import Card
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.dice import Modifier, Roll
-from rules_core.events import LeaderHit, TestResolved
+from rules_core.dice import Modifier, Purpose, Roll
+from rules_core.events import LeaderHit, MeleeResolved, TestResolved, log_length
 from rules_core.plugin import Parameter
 from rules_core.rulesets.heroic_age import leadership, units
 from rules_core.rulesets.heroic_age.duel_tables import (
@@ -74,6 +74,7 @@ TABLES = (REFUSED, HANDS)  # gathered by rules.py into the ruleset's tables
 CHALLENGE_TOPIC = "challenge"
 DUEL_CARD = "duel_card"
 AUTO = "auto"  # the rules' own card, offered beside the cards of the hand
+KILLED, HONOUR_SATISFIED = "killed", "honour_satisfied"  # what a personal combat ends in
 CHALLENGE_WORDS = {"accept": "accept the challenge (3 LP)", "refuse": "refuse the challenge"}
 
 
@@ -197,7 +198,7 @@ def challenge(ctx: Context, challenger_id: str, target_id: str) -> None:
         mine, theirs = Fighter.of(target), Fighter.of(challenger)
         default = "accept" if cards_dealt(mine) >= cards_dealt(theirs) else "refuse"
         asked = Decision(
-            f"duel:challenge:{challenger.id}:{target.id}:{len(ctx.events)}",
+            f"duel:challenge:{challenger.id}:{target.id}:{log_length(ctx.events)}",
             f"{challenger.name} challenges {target.name} to personal combat. Accept (3 LP)"
             " or refuse (a D6: 1-3 lose 1 LP, 4-5 a champion accepts, 6 no effect)?",
             tuple(Option(k, v) for k, v in CHALLENGE_WORDS.items()),
@@ -227,7 +228,8 @@ def refused(ctx: Context, challenger: Leader, target: Leader) -> None:
     """ "Challenge not accepted, leader who refused rolls a D6" on the refusal table."""
     from rules_core.rulesets.heroic_age import gods
 
-    roll = ctx.dice.d6(f"Challenge refused: {target.name}")
+    why = Purpose(target.id, "challenge refused", challenger.id)
+    roll = ctx.dice.d6(f"Challenge refused: {target.name}", purpose=why)
     roll = gods.reroll(ctx, target.side, "the die for the refused challenge", roll)
     band = ctx.test(target.id, REFUSED.name, roll, REFUSED, ())
     if band.result == "lose_lp":
@@ -434,7 +436,9 @@ def dice_off(ctx: Context, a: Fighter, b: Fighter) -> Fighter:
         scores: list[Roll] = []
         for f in (a, b):
             bonus = [Modifier(HEROIC_CHAMPION_BONUS, "heroic champion")] if f.heroic else []
-            roll = ctx.dice.d6(f"Advantage: {f.name}", bonus)
+            foe = b if f is a else a
+            why = Purpose(f.leader, "personal combat advantage", foe.leader)
+            roll = ctx.dice.d6(f"Advantage: {f.name}", bonus, purpose=why)
             scores.append(gods.reroll(ctx, f.side, "the dice-off for the advantage", roll))
         if scores[0].total != scores[1].total:
             winner = a if scores[0].total > scores[1].total else b
@@ -449,6 +453,22 @@ def dice_off(ctx: Context, a: Fighter, b: Fighter) -> Fighter:
 
 
 # -- the consequences ---------------------------------------------------------------------------
+
+
+def _resolved(
+    ctx: Context, a: Fighter, b: Fighter, wounds: dict[str, int], dead: list[Fighter]
+) -> None:
+    """Log the personal combat's outcome: the winner (the one left alive when one was
+    killed), the wounds each gave and what came of it; "Personal combat" reads as before when
+    nobody was killed, and a kill has no line of its own (the leader's fate says it)."""
+    dealt = ((a.leader, wounds[b.leader]), (b.leader, wounds[a.leader]))
+    winner = loser = None
+    if len(dead) == 1:
+        loser = dead[0].leader
+        winner = b.leader if loser == a.leader else a.leader
+    test, row = ("", "") if dead else ("Personal combat", "No kills: honour is satisfied.")
+    next_ = KILLED if dead else HONOUR_SATISFIED
+    ctx.emit(MeleeResolved(a.leader, test, 0, False, row, False, winner, loser, dealt, next_))
 
 
 def contingent(state: BattleState, leader_id: str) -> list[str]:
@@ -477,9 +497,7 @@ def settle(ctx: Context, a: Fighter, b: Fighter, wounds: dict[str, int]) -> None
         for unit_id in troops[f.leader]:  # DP list: "1 DP if their leader lost personal combat"
             units.add_dps(ctx, unit_id, KILL_DPS, "their leader lost personal combat", "morale")
     survivors = [f for f in fighters if f not in dead]
-    if not dead:
-        row = "No kills: honour is satisfied."
-        ctx.emit(TestResolved(a.leader, "Personal combat", 0, False, row, False))
+    _resolved(ctx, a, b, wounds, dead)
     for f in survivors:
         if not dead:
             break

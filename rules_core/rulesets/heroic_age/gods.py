@@ -28,7 +28,7 @@ from rules_core.cards import Card, EmptyDeckError
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import AVD_FACES, Roll
-from rules_core.events import TestResolved
+from rules_core.events import TestResolved, log_length, logged_test
 from rules_core.plugin import Parameter
 from rules_core.rulesets.heroic_age import duel, leadership, units
 from rules_core.rulesets.heroic_age.gods_tables import (
@@ -279,7 +279,7 @@ def holy_person(ctx: Context, drawer: str, code: str) -> tuple[bool, bool]:
     if not askers:
         return False, False
     card = Card.from_code(code)
-    count = sum(1 for e in ctx.events if isinstance(e, TestResolved))
+    count = sum(1 for e in ctx.events if logged_test(e))
     questions = [
         Decision(
             f"holy:{drawer}:{code}:{count}:{side}",
@@ -372,7 +372,7 @@ def _bad_omen(ctx: Context, side: str, reason: str) -> None:
     enemy = other_side(ctx.state, side)
     default = max(found, key=_level)
     asked = Decision(
-        f"bad_omen:{side}:{ctx.state.cursor.turn}:{len(ctx.events)}",
+        f"bad_omen:{side}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
         f"A bad omen for {ctx.state.side(side).name}: choose which of their units drops one"
         " aggression level",
         (_auto(default.name), *_unit_options(found)),
@@ -395,7 +395,7 @@ def _woman(ctx: Context, side: str, reason: str) -> None:
     chosen = default.id
     if len(found) > 1:
         asked = Decision(
-            f"woman:{side}:{ctx.state.cursor.turn}:{len(ctx.events)}",
+            f"woman:{side}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
             "A beautiful woman inspires the men: choose the retinue that raises its aggression"
             " level",
             (_auto(default.name), *_unit_options(found)),
@@ -423,7 +423,7 @@ def _favoured(ctx: Context, side: str, reason: str) -> None:
     chosen = default.id
     if len(found) > 1:
         asked = Decision(
-            f"favoured:{side}:{ctx.state.cursor.turn}:{len(ctx.events)}",
+            f"favoured:{side}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
             "A leader is favoured by the Gods: choose the leader who gains 1 LP",
             (_auto(default.name), *(Option(ld.id, f"{ld.name} ({ld.points} LP)") for ld in found)),
             AUTO,
@@ -463,7 +463,7 @@ def _new_hero(ctx: Context, side: str, reason: str) -> None:
     chosen = default.id
     if len(targets) > 1:
         asked = Decision(
-            f"hero:{side}:{ctx.state.cursor.turn}:{len(ctx.events)}",
+            f"hero:{side}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
             f"{hero.name} challenges an enemy leader to personal combat: choose him",
             (_auto(default.name), *(Option(ld.id, ld.name) for ld in targets)),
             AUTO,
@@ -508,7 +508,7 @@ def reroll(ctx: Context, side: str, description: str, result: T) -> T:
     if not sevens or any(die.rerolled for die in result.dice):
         return result
     mean = round(average(result), 2)
-    count = len(ctx.events)
+    count = log_length(ctx.events)
     asked = Decision(
         f"seven:{side}:{count}:{result.total}:{mean}",
         f"Fortune smiles: play your Seven to re-roll {description}? ({result.describe()})",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.rulesets.heroic_age import gods, tables
 from rules_core.rulesets.heroic_age.status import CINC
 from rules_core.rulesets.heroic_age.topics import INITIATIVE, INITIATIVE_WORDS
@@ -40,7 +40,8 @@ def resolve(ctx: Context) -> None:
     scores: dict[str, int] = {}
     for _ in range(MAX_REROLLS):
         for side, other in ((first, second), (second, first)):
-            roll = ctx.dice.d6(f"Initiative: {names[side]}", bonus(ctx.state, side, other))
+            why = Purpose(side, "initiative", other)
+            roll = ctx.dice.d6(f"Initiative: {names[side]}", bonus(ctx.state, side, other), why)
             roll = gods.reroll(ctx, side, "initiative roll", roll)
             scores[side] = roll.total
             ctx.set_side_status(side, None, initiative_roll=roll.total)

@@ -7,8 +7,8 @@ import math
 from dataclasses import dataclass
 
 from rules_core.context import Context
-from rules_core.dice import Modifier
-from rules_core.events import ShotFired
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import ShotFired, ShotResolved
 from rules_core.geometry import Footprint, range_from_front
 from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
@@ -16,6 +16,8 @@ from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import BROKEN, RETIRING, SKILLED_ARCHER
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import checked_orders
+
+HIT_EFFECTS = "hit_effects"  # a shot's hits are applied once every unit has shot
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,8 @@ def missile_roll(
     base, mods = dice_for(state, shooter, target, cover)
     hit = tables.whole(tables.MISSILE, "hit", "value")
     label = f"Missiles: {shooter.name} at {target.name} ({u.front_stands(shooter)} stands)"
-    return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
+    why = Purpose(shooter.id, "missiles", target.id)
+    return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods), purpose=why)
 
 
 def _roll(ctx: Context, shooter: Unit, target: Unit) -> int:
@@ -130,7 +133,11 @@ def _roll(ctx: Context, shooter: Unit, target: Unit) -> int:
     roll = gods.reroll(ctx, shooter.side, f"missiles of {shooter.name}", roll)
     apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
     ctx.emit(ShotFired(shooter.id, target.id, round(apart, 2)))
-    return roll.total
+    hits, next_ = roll.total, HIT_EFFECTS if roll.total else ""
+    # no line of its own: the roll and the hits' effects say it
+    ctx.emit(ShotResolved(target.id, "", hits, hits > 0, "", False, shooter.id, target.id, hits,
+                          next_))  # fmt: skip
+    return hits
 
 
 def _apply(ctx: Context, shot: Shot) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules_core.context import Context
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.geometry import facing_towards
 from rules_core.odds import RollSpec
 from rules_core.orders import Order, point_param
@@ -101,7 +101,8 @@ def control_roll(unit: Unit, a_grade: int) -> RollSpec:
     the odds."""
     why = "to cease pursuit" if PURSUING.of(unit) else 'more than 2" from a leader'
     label = f"Control test: {unit.name} ({why})"
-    return RollSpec(label, 1, "AvD", modifiers=tuple(control_modifiers(unit, a_grade)))
+    mods = tuple(control_modifiers(unit, a_grade))
+    return RollSpec(label, 1, "AvD", modifiers=mods, purpose=Purpose(unit.id, "control test"))
 
 
 def control_test(ctx: Context, unit: Unit, order: Order | None) -> str:
@@ -174,18 +175,16 @@ def _move_roll(ctx: Context, side: str, movers: Sequence[Unit], *, extra: bool) 
     names = ", ".join(x.name for x in movers)
     avd = tables.whole(tables.MOVE, "move", "avd")
     d6 = tables.whole(tables.MOVE, "move", "optional_d6") if extra else 0
-    return _throw(ctx, side, f"Move: {names}", avd, d6)
+    return _throw(ctx, side, f"Move: {names}", avd, d6, Purpose(movers[0].id, "move"))
 
 
-def _throw(ctx: Context, side: str, label: str, avd: int, d6: int) -> Thrown:
+def _throw(ctx: Context, side: str, label: str, avd: int, d6: int, why: Purpose) -> Thrown:
     """Roll the AvD and D6 of a move (each set offered to the Seven's re-roll)."""
-    rolls = [
-        gods.reroll(ctx, side, f"{label} ({avd} AvD)", ctx.dice.avd(f"{label} ({avd} AvD)", avd))
-    ]
+    first = ctx.dice.avd(f"{label} ({avd} AvD)", avd, purpose=why)
+    rolls = [gods.reroll(ctx, side, f"{label} ({avd} AvD)", first)]
     if d6:
-        rolls.append(
-            gods.reroll(ctx, side, f"{label} (+{d6} D6)", ctx.dice.nd6(f"{label} (+{d6} D6)", d6))
-        )
+        extra = ctx.dice.nd6(f"{label} (+{d6} D6)", d6, purpose=why)
+        rolls.append(gods.reroll(ctx, side, f"{label} (+{d6} D6)", extra))
     return Thrown(float(sum(r.total for r in rolls)), tuple(f for r in rolls for f in r.faces))
 
 
@@ -255,7 +254,8 @@ def fast_distance(ctx: Context, unit: Unit, why: str) -> float:
     """ "Rout, retire, pursue: Unformed. Roll max dice": 1 AvD and the optional D6, both rolled."""
     avd = tables.whole(tables.MOVE, "fast", "avd")
     d6 = tables.whole(tables.MOVE, "fast", "optional_d6")
-    return _throw(ctx, unit.side, f"{why}: {unit.name}", avd, d6).inches
+    purpose = Purpose(unit.id, "fast move", row=why)
+    return _throw(ctx, unit.side, f"{why}: {unit.name}", avd, d6, purpose).inches
 
 
 def retire_move(ctx: Context, unit_id: str, why: str) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules_core.context import Context
+from rules_core.dice import Purpose
 from rules_core.events import LeaderHit, StatusChanged
 from rules_core.geometry import Footprint, edge_distance
 from rules_core.geometry import within as within  # the core's "within N", used as u.within
@@ -296,11 +297,12 @@ def kill_leader(ctx: Context, leader_id: str, reason: str) -> None:
 def risk_to_leaders(ctx: Context, unit: Unit, why: str) -> None:
     """Risk to Leader for every leader with a unit hit by missiles or engaged in combat."""
     for leader in leaders_with(ctx.state, unit):
-        first = ctx.dice.d6(f"Risk to leader: {leader.name} ({why})")
+        risk = Purpose(leader.id, "risk to leader", unit.id)
+        first = ctx.dice.d6(f"Risk to leader: {leader.name} ({why})", purpose=risk)
         band = ctx.test(leader.id, "Risk to leader", first, tables.RISK_TO_LEADER, ("safe",))
         if band.result == "safe":
             continue
-        second = ctx.dice.d6(f"Leader hit: {leader.name}")
+        second = ctx.dice.d6(f"Leader hit: {leader.name}", purpose=Purpose(leader.id, "leader hit"))
         hit = ctx.test(leader.id, "Leader hit", second, tables.LEADER_HIT, ())
         ctx.emit(LeaderHit(leader.id, hit.text, why))
         if hit.result == "killed":

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.dice import Modifier, Roll
+from rules_core.dice import Modifier, Purpose, Roll
 from rules_core.events import TestResolved
 from rules_core.rulesets.impetus import generals
 from rules_core.rulesets.impetus.profiles import current_vbu
@@ -248,7 +248,8 @@ def _roll(ctx: Context, group: Group) -> Roll:
     general = generals.general_of(ctx.state, group.id)
     bonus = generals.bonus(general)
     mods = (Modifier(bonus, f"{general.name}, {generals.kind_of(general)}"),) if general else ()
-    return ctx.dice.roll(f"Initiative of {group.name}", 2, modifiers=mods)
+    why = Purpose(group.id, "initiative")
+    return ctx.dice.roll(f"Initiative of {group.name}", 2, modifiers=mods, purpose=why)
 
 
 def _behind(ctx: Context, group: Group, mine: Roll, theirs: Roll) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.odds import Dist
 from rules_core.rulesets.impetus import discipline, generals, profiles, tables
 from rules_core.rulesets.impetus.status import DISORDERED, KILLED, LOST_VBU, ROUTED
@@ -101,7 +101,8 @@ def test(
     vbu_now = profiles.current_vbu(unit)
     number = critical(vbu_now, hits, mods, ctx.params)
     why = describe(vbu_now, hits, mods)
-    roll = ctx.dice.d6(f"Cohesion test ({situation}): {unit.name}, critical number {number}")
+    label = f"Cohesion test ({situation}): {unit.name}, critical number {number}"
+    roll = ctx.dice.d6(label, purpose=Purpose(unit.id, "cohesion test", row=situation))
     table = table_for(number, ctx.params, why)
     band = ctx.test(unit.id, f"cohesion test ({situation})", roll, table, ("pass",))
     die = roll.total
@@ -160,10 +161,11 @@ def risk(ctx: Context, general: Leader, situation: str, unit_name: str) -> str:
     """A 6 on the cohesion test of his unit: the risk roll; returns its result."""
     table = tables.RISK_SHOOTING if situation == SHOOTING else tables.RISK_MELEE
     label = f"Risk for general ({situation}): {general.name} with {unit_name}"
-    roll = ctx.dice.d6(label)
+    roll = ctx.dice.d6(label, purpose=Purpose(general.id, "risk for general", row=situation))
     band = ctx.test(general.id, "risk for general", roll, table, ("safe",))
     if band.result != "safe" and "reroll_risk_if_success" in generals.special(general):
-        roll = ctx.dice.d6(f"{label}: Brave, re-rolled")
+        again = Purpose(general.id, "risk for general (Brave re-roll)", row=situation)
+        roll = ctx.dice.d6(f"{label}: Brave, re-rolled", purpose=again)
         band = ctx.test(general.id, "risk for general (Brave re-roll)", roll, table, ("safe",))
     if band.result == "safe":
         return band.result

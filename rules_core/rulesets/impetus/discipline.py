@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.odds import Dist
 from rules_core.rulesets.impetus import generals, groups, profiles, tables
 from rules_core.rulesets.impetus.status import DISORDERED, EVADES
@@ -231,8 +231,10 @@ def describe(parts: list[Modifier]) -> str:
 def test(ctx: Context, unit: Unit, kind: str, **facts: Json) -> TestResult:
     """Take the test: roll 1D6, look it up against the target, log the row that decided it."""
     target, parts = target_of(ctx.state, unit, kind, ctx.params, **facts)
-    name = NAMES[kind_of(kind, facts)]
-    roll = ctx.dice.d6(f"Discipline test ({name}): {unit.name}, target {target}")
+    which = kind_of(kind, facts)
+    name = NAMES[which]
+    why = Purpose(unit.id, "discipline test", row=which)
+    roll = ctx.dice.d6(f"Discipline test ({name}): {unit.name}, target {target}", purpose=why)
     table = table_for(target, ctx.params, describe(parts))
     band = ctx.test(unit.id, f"discipline test ({name})", roll, table, ("pass",))
     passed = band.result == "pass"

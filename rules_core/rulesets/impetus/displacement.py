@@ -33,7 +33,7 @@ from dataclasses import replace
 from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.events import OrderRejected, TestResolved
+from rules_core.events import OrderRejected, ReactionResolved
 from rules_core.geometry import EPSILON, Footprint, edge_distance, overlapping
 from rules_core.paths import Sweep
 from rules_core.plugin import Parameter
@@ -180,9 +180,9 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
     blocker = found.blocker
     off = blocker is not None and blocker.kind == paths.EDGE
     if off and setting(ctx.params, "evade_off_table") == "lost":
-        ctx.emit(TestResolved(unit.id, "evasion", 0, False,
-                              f"{unit.name} evades off the table edge: it leaves the battle",
-                              False))  # fmt: skip
+        words = f"{unit.name} evades off the table edge: it leaves the battle"
+        ctx.emit(ReactionResolved(unit.id, "evasion", 0, False, words, False, unit.id, "evasion",
+                                  "off_table", "rout"))  # fmt: skip
         cohesion.rout(ctx, unit.id, "evaded off the table edge")
         return
     end = found.end

@@ -28,8 +28,8 @@ from weakref import WeakKeyDictionary
 from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.dice import Modifier
-from rules_core.events import MeleeFought, TestResolved
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import MeleeFought, MeleeResolved, TestResolved
 from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact, overlapping
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
@@ -60,6 +60,7 @@ Params = Mapping[str, Json]
 ATTACKER = "attacker"
 DEFENDER = "defender"
 DRAW = "draw"
+RETREAT, ROUTED_AWAY, FOUGHT_AGAIN = "retreat", "routed", "fought_again"  # a round's next step
 MAX_NEW_MELEES = 3  # pursuits into new melees in one charge (a guard; the table rarely allows 2)
 ROUGH = {"rough": "broken", "wood": "difficult", "dense_wood": "difficult", "marsh": "difficult"}
 DEFENDED = ("village", "fortification")  # "Defending ... Village, Fortification"
@@ -363,8 +364,10 @@ def melee_roll(state: BattleState, unit: Unit, enemy: Unit, fight: Fight) -> Rol
     faces), rolled by ``resolve`` and read by the odds."""
     base, mods = dice_modifiers(state, unit, enemy, fight)
     label = f"Melee: {unit.name} (VBU {base}) against {enemy.name}"
-    hit = tables.HIT_FACE
-    return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
+    why = Purpose(unit.id, "melee", enemy.id)
+    return RollSpec(
+        label, base, mode="pool", target=tables.HIT_FACE, dice_modifiers=tuple(mods), purpose=why
+    )
 
 
 def support_roll(state: BattleState, friend: Unit, unit: Unit) -> RollSpec:
@@ -372,9 +375,9 @@ def support_roll(state: BattleState, friend: Unit, unit: Unit) -> RollSpec:
     full = profiles.current_vbu(friend)
     half = math.floor(full * tables.SUPPORT_SHARE)
     mods = (Modifier(half - full, f"Supporting Units roll half dice (supporting {unit.name})"),)
-    hit = tables.HIT_FACE
-    return RollSpec(f"Melee support: {friend.name}", full, mode="pool", target=hit,
-                    dice_modifiers=mods)  # fmt: skip
+    why = Purpose(friend.id, "melee support", row=f"supporting {unit.id}")
+    return RollSpec(f"Melee support: {friend.name}", full, mode="pool", target=tables.HIT_FACE,
+                    dice_modifiers=mods, purpose=why)  # fmt: skip
 
 
 def cohesion_modifiers(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:
@@ -504,8 +507,9 @@ def resolve(
     row = (f"{attacker.name} lost {lost[attacker.id]} VBU, {defender.name} lost "
            f"{lost[defender.id]} VBU: " + {ATTACKER: f"{attacker.name} wins",
            DEFENDER: f"{defender.name} wins", DRAW: "a drawn melee"}[result])  # fmt: skip
-    ctx.emit(TestResolved(attacker.id, "melee result", lost[defender.id] - lost[attacker.id],
-                          result == ATTACKER, row, False))  # fmt: skip
+    scored = ((attacker.id, hits_on_defender), (defender.id, hits_on_attacker))
+    _melee_result(ctx, attacker, defender, result, lost[defender.id] - lost[attacker.id], row,
+                  scored)  # fmt: skip
     _tire(ctx, attacker.id, new_melee)
     _tire(ctx, defender.id, False)
     _mark(ctx, attacker.id, defender.id, result == DRAW)
@@ -522,6 +526,29 @@ def resolve(
 # The pairs of units that fought a round in one resolution (an activation's step): a drawn
 # melee of more than two units is fought again once, not once for each pair.
 _FOUGHT: WeakKeyDictionary[Context, set[frozenset[str]]] = WeakKeyDictionary()
+
+
+def _melee_result(
+    ctx: Context,
+    attacker: Unit,
+    defender: Unit,
+    result: str,
+    score: int,
+    row: str,
+    scored: tuple[tuple[str, int], ...],
+) -> None:
+    """Log the round's result ("melee result" for the attacker: the VBU lost, the winner) with
+    the hits each side scored and what comes next: the loser retreats (or has routed), a draw
+    is fought again."""
+    if result == DRAW:
+        winner, loser, next_ = None, None, FOUGHT_AGAIN
+    else:
+        winner, loser = (attacker, defender) if result == ATTACKER else (defender, attacker)
+        next_ = RETREAT if cohesion.alive(ctx.state, loser.id) else ROUTED_AWAY
+    ctx.emit(MeleeResolved(
+        attacker.id, "melee result", score, result == ATTACKER, row, False,
+        None if winner is None else winner.id, None if loser is None else loser.id, scored, next_,
+    ))  # fmt: skip
 
 
 def joining(state: BattleState, unit: Unit, enemy: Unit) -> list[Unit]:
@@ -555,7 +582,9 @@ def extra_roll(state: BattleState, unit: Unit, enemy: Unit, params: Params) -> R
     why = f"Supporting Units roll half dice (a further unit in the melee with {enemy.name})"
     label = f"Melee: {unit.name} (VBU {full}) against {enemy.name}"
     mods = (Modifier(half - full, why),)
-    return RollSpec(label, full, mode="pool", target=tables.HIT_FACE, dice_modifiers=mods)
+    purpose = Purpose(unit.id, "melee", enemy.id, "further unit")
+    return RollSpec(label, full, mode="pool", target=tables.HIT_FACE, dice_modifiers=mods,
+                    purpose=purpose)  # fmt: skip
 
 
 def _roll_at(ctx: Context, spec: RollSpec, roller: Unit, target: Unit) -> int:
@@ -634,8 +663,11 @@ def _resolve_many(
            + {ATTACKER: f"{names_a} win{'s' if len(side_a) == 1 else ''}",
               DEFENDER: f"{names_d} win{'s' if len(side_d) == 1 else ''}",
               DRAW: "a drawn melee"}[result])  # fmt: skip
-    ctx.emit(TestResolved(attacker.id, "melee result", total_d - total_a, result == ATTACKER, row,
-                          False))  # fmt: skip
+    scored = (
+        (attacker.id, sum(hits.get(u.id, 0) for u in side_d)),
+        (defender.id, sum(hits.get(u.id, 0) for u in side_a)),
+    )
+    _melee_result(ctx, attacker, defender, result, total_d - total_a, row, scored)
     fought = _FOUGHT.setdefault(ctx, set())
     for unit in (*side_a, *side_d):
         _tire(ctx, unit.id, attacking.new_melee and unit.id == attacker.id)
@@ -692,7 +724,9 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
     destroyed if it cannot even start (published). Reaching the table edge it is lost
     (``retreat_off_table`` "lost") or stops there as if blocked ("stop")."""
     column = troop_column(loser)
-    roll = ctx.dice.d6(f"Retreat: {loser.name} ({column})")
+    roll = ctx.dice.d6(
+        f"Retreat: {loser.name} ({column})", purpose=Purpose(loser.id, "retreat", winner.id, column)
+    )
     distance = tables.distance_row(roll.total, "retreat", column) or 0
     ctx.emit(TestResolved(loser.id, "retreat", roll.total, True,
                           f"{roll.total}: retreat {distance}H ({column})", False))  # fmt: skip
@@ -825,12 +859,14 @@ def _clear_of(
 def pursuit_distance(ctx: Context, winner: Unit) -> int:
     """The pursuit die (an impetuous unit re-rolls one that gives none)."""
     column = troop_column(winner)
-    roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column})")
+    why = Purpose(winner.id, "pursuit", row=column)
+    roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column})", purpose=why)
     distance = tables.distance_row(roll.total, "pursuit", column)
     if distance is None and profiles.impetuous(winner):
         words = f"{roll.total}: no pursuit ({tables.IMPETUOUS_REROLL})"
         ctx.emit(TestResolved(winner.id, "pursuit", roll.total, False, words, False))
-        roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column}), impetuous re-roll")
+        again = Purpose(winner.id, "pursuit (impetuous re-roll)", row=column)
+        roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column}), impetuous re-roll", purpose=again)
         distance = tables.distance_row(roll.total, "pursuit", column)
     words = f"{roll.total}: " + (f"pursue {distance}H ({column})" if distance else "no pursuit")
     ctx.emit(TestResolved(winner.id, "pursuit", roll.total, bool(distance), words, False))

@@ -37,7 +37,7 @@ from shapely.geometry.base import BaseGeometry
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.dice import Modifier, Roll
+from rules_core.dice import Modifier, Purpose, Roll
 from rules_core.events import TestResolved
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
@@ -809,7 +809,8 @@ def _attacker_roll(ctx: Context, side: str, attempt: int) -> int:
     )
     again = "" if attempt == 1 else f" (tie, roll {attempt})"
     name = ctx.state.side(side).name
-    return ctx.dice.two_d6(f"Attacker roll of {name}{again}", modifiers).total
+    why = Purpose(side, "attacker roll")
+    return ctx.dice.two_d6(f"Attacker roll of {name}{again}", modifiers, purpose=why).total
 
 
 # -- steps 2-4: terrain --------------------------------------------------------------------------
@@ -840,7 +841,8 @@ def terrain(ctx: Context) -> None:
     table_id = table_of(ctx.state, side, params)
     table = TERRAIN_TABLES[table_id]
     order = _own_order(ctx, side, "place_terrain")
-    roll = ctx.dice.two_d6(f"Terrain of {name} on the {table.name}")
+    why = Purpose(side, "terrain", row=table_id)
+    roll = ctx.dice.two_d6(f"Terrain of {name} on the {table.name}", purpose=why)
     band = ctx.test(side, "Terrain table", roll, table, ())
     wanted = FEATURES[str(order.params["feature"])] if order else None
     score = roll.total
@@ -1257,7 +1259,10 @@ def deploy_roll(ctx: Context) -> None:
 def _deploy_roll(ctx: Context, side: str, again: str) -> Roll:
     points = exploration_points(ctx.state, side)
     modifiers = [Modifier(points, "unused exploration points")] if points else []
-    return ctx.dice.two_d6(f"Deployment roll of {ctx.state.side(side).name}{again}", modifiers)
+    why = Purpose(side, "deployment roll")
+    return ctx.dice.two_d6(
+        f"Deployment roll of {ctx.state.side(side).name}{again}", modifiers, purpose=why
+    )
 
 
 def _reroll_question(ctx: Context, side: str, rolls: Mapping[str, Roll]) -> Decision | None:

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
-from rules_core.events import OrderRejected
+from rules_core.events import OrderRejected, ReactionResolved
 from rules_core.geometry import Footprint, quarter
 from rules_core.rulesets.impetus import discipline, displacement, generals, profiles, shooting
 from rules_core.rulesets.impetus.status import DISORDERED, MOVES, ROUTED
@@ -197,9 +197,18 @@ def offer(ctx: Context, trigger: str, unit: Unit, enemy: Unit) -> str:
         general = generals.attached_general(ctx.state, unit)
         if general is not None and "reroll_failed_countercharge" in generals.special(general):
             result = discipline.test(ctx, unit, kind, **charger)
+    _resolved(ctx, unit, choice, result)
     if not result.passed:
         return NONE
     return _carry_out(ctx, choice, ctx.state.unit(unit.id), ctx.state.unit(enemy.id))
+
+
+def _resolved(ctx: Context, unit: Unit, choice: str, result: discipline.TestResult) -> None:
+    """Log the reaction's outcome as data (no line: the test and what follows say it): the
+    reaction carried out next, or none when its test failed."""
+    outcome, done = ("passed", choice) if result.passed else ("failed", NONE)
+    ctx.emit(ReactionResolved(unit.id, "", result.die, result.passed, TEST_OF[choice], True,
+                              unit.id, choice, outcome, done))  # fmt: skip
 
 
 def _carry_out(ctx: Context, choice: str, unit: Unit, enemy: Unit) -> str:

@@ -24,8 +24,8 @@ from fractions import Fraction
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.dice import Modifier, Roll
-from rules_core.events import ShotFired, TestResolved
+from rules_core.dice import Modifier, Purpose, Roll
+from rules_core.events import ShotFired, ShotResolved
 from rules_core.geometry import Footprint, edge_distance, quarter, range_from_front
 from rules_core.odds import Dist, RollSpec
 from rules_core.rulesets.impetus import cohesion, groups, profiles, protection, tables
@@ -177,10 +177,12 @@ def shot_roll(
 ) -> RollSpec:
     """The shooter's roll at the target (its dice, 6s counted: pairs of 5s are counted from
     the faces); rolled by ``resolve`` and read by the odds."""
-    base, mods, _row, _band = dice_modifiers(state, shooter, target, reaction=reaction)
+    base, mods, _row, band = dice_modifiers(state, shooter, target, reaction=reaction)
     label = f"Shooting: {shooter.name} (VBU {base}) at {target.name}"
-    hit = tables.HIT_FACE
-    return RollSpec(label, base, mode="pool", target=hit, dice_modifiers=tuple(mods))
+    why = Purpose(shooter.id, "reaction fire" if reaction else "shooting", target.id, band)
+    return RollSpec(
+        label, base, mode="pool", target=tables.HIT_FACE, dice_modifiers=tuple(mods), purpose=why
+    )
 
 
 def hits_of(faces: tuple[int, ...]) -> tuple[int, int, int]:
@@ -255,6 +257,9 @@ def cohesion_modifiers(
     return mods
 
 
+COHESION_TEST = "cohesion_test"  # what a shot's hits bring next (``ShotResolved.next``)
+
+
 def resolve(
     ctx: Context, shooter: Unit, target: Unit, *, reaction: bool = False, defensive: bool = False
 ) -> int:
@@ -265,12 +270,16 @@ def resolve(
     if dice_count(base, mods) <= 0:
         why = ", ".join(m.describe() for m in mods)
         row = f"VBU {base} {why}: no dice left, no shooting"
-        ctx.emit(TestResolved(shooter.id, "shooting dice", 0, False, row, False))
+        ctx.emit(ShotResolved(shooter.id, "shooting dice", 0, False, row, False, shooter.id,
+                              target.id, 0, ""))  # fmt: skip
         return 0
     roll = shot_roll(ctx.state, shooter, target, reaction=reaction).roll(ctx.dice)
     hits, words = hits_row(roll)
-    ctx.emit(TestResolved(target.id, f"hits from {shooter.name}", hits, hits > 0, words, False))
-    if hits and cohesion.alive(ctx.state, target.id):
+    tested = hits > 0 and cohesion.alive(ctx.state, target.id)
+    next_ = COHESION_TEST if tested else ""
+    ctx.emit(ShotResolved(target.id, f"hits from {shooter.name}", hits, hits > 0, words, False,
+                          shooter.id, target.id, hits, next_))  # fmt: skip
+    if tested:
         found = ctx.state.unit(target.id)
         cmods = cohesion_modifiers(ctx.state, shooter, found, band, defensive=defensive)
         cohesion.test(ctx, found, hits, cmods, cohesion.SHOOTING, f"shot by {shooter.name}")

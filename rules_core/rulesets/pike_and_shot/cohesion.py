@@ -22,7 +22,7 @@ from shapely.geometry import Polygon
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.events import TestResolved
 from rules_core.geometry import Footprint, contact_edge, quarter, within, zone
 from rules_core.odds import RollSpec
@@ -329,7 +329,10 @@ def disorder_roll(
     """The Disorder Test: a d6 and its modifiers; rolled by the rules and read by the odds."""
     column = "Early Tercio & Double Brigade" if size(unit) in t.LARGE_SIZES else "Normal"
     mods = disorder_modifiers(state, unit, params, artillery_fire=artillery_fire)
-    return RollSpec(f"Disorder test: {unit.name} ({column} column)", 1, modifiers=tuple(mods))
+    why = Purpose(unit.id, "disorder test", row=column)
+    return RollSpec(
+        f"Disorder test: {unit.name} ({column} column)", 1, modifiers=tuple(mods), purpose=why
+    )
 
 
 def disorder_test(ctx: Context, unit: Unit, why: str, *, artillery_fire: bool = False) -> bool:
@@ -454,7 +457,8 @@ def fatigue_modifiers(state: BattleState, wing: Group) -> list[Modifier]:
 
 def fatigue_roll(state: BattleState, wing: Group) -> RollSpec:
     """A wing's Fatigue roll: a d6 with every modifier; 8 or more fatigues it."""
-    return RollSpec(f"Fatigue: {wing.name}", 1, modifiers=tuple(fatigue_modifiers(state, wing)))
+    mods = tuple(fatigue_modifiers(state, wing))
+    return RollSpec(f"Fatigue: {wing.name}", 1, modifiers=mods, purpose=Purpose(wing.id, "fatigue"))
 
 
 def resolve_fatigue(ctx: Context) -> None:
@@ -499,7 +503,9 @@ def army_brigades(state: BattleState, side: str) -> int:
 
 def general_will_roll(state: BattleState, side: str) -> RollSpec:
     """The General Will roll: a d6 (the sheet lists no modifier)."""
-    return RollSpec(f"General Will: {state.side(side).name}", 1)
+    return RollSpec(
+        f"General Will: {state.side(side).name}", 1, purpose=Purpose(side, "general will")
+    )
 
 
 def must_test(state: BattleState, side: str) -> bool:

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.dice import Modifier
-from rules_core.events import MeleeFought, ShotFired, TestResolved
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import MeleeFought, MeleeResolved, ShotFired, ShotResolved, TestResolved
 from rules_core.geometry import Footprint, contact_edge, near, quarter, range_from_front, within
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
@@ -189,7 +189,10 @@ def attack_roll(unit: Unit, enemy: Unit, combat: str) -> RollSpec | None:
     label = (
         f"{combat.title()}: {unit.name} at {enemy.name} ({row}: {base} dice; hits on {t.HIT_ON}+)"
     )
-    return RollSpec(label, base, mode="pool", target=t.HIT_ON, dice_modifiers=tuple(mods))
+    why = Purpose(unit.id, combat, enemy.id, row)
+    return RollSpec(
+        label, base, mode="pool", target=t.HIT_ON, dice_modifiers=tuple(mods), purpose=why
+    )
 
 
 # -- the saves -------------------------------------------------------------------------------
@@ -250,7 +253,10 @@ def save_roll(
         return None
     row = t.sheet(t.SAVING_DICE, size(target)).split(" | ")[0]
     label = f"Saves: {target.name} ({row}: {base} dice; saves on {t.SAVE_ON}+)"
-    return RollSpec(label, base, mode="pool", target=t.SAVE_ON, dice_modifiers=tuple(mods))
+    why = Purpose(target.id, "saves", attacker.id, row)
+    return RollSpec(
+        label, base, mode="pool", target=t.SAVE_ON, dice_modifiers=tuple(mods), purpose=why
+    )
 
 
 def _note_no_dice(ctx: Context, unit: Unit, what: str, spec_mods: Sequence[Modifier]) -> None:
@@ -360,6 +366,7 @@ def apply_shot(ctx: Context, shot: Shot) -> None:
     """The Shooting Results row for the shot's unsaved hits and the target's state now."""
     target = ctx.state.unit(shot.target)
     if not target.on_table or cohesion(target) == "destroyed":
+        _shot_result(ctx, shot, "", "", "")
         return
     shooter = ctx.state.unit(shot.shooter)
     if shooter.type in t.ARTILLERY and not ARTILLERY_FIRE.of(target):
@@ -367,15 +374,19 @@ def apply_shot(ctx: Context, shot: Shot) -> None:
         ctx.set_status(target.id, why, under_artillery_fire=True)
     took(ctx, target.id, shot.unsaved)
     if not shot.unsaved:
-        ctx.emit(TestResolved(target.id, f"Shooting result ({shooter.name})", 0, False,
-                              "0 unsaved hits: no effect", False))  # fmt: skip
+        _shot_result(
+            ctx, shot, f"Shooting result ({shooter.name})", "0 unsaved hits: no effect", ""
+        )
         return
     row = t.SHOOTING_ROWS.lookup(shot.unsaved)
     column = cohesion(target)
     outcome = str(t.SHOOTING_RESULTS.lookup(row.result, column))
     words = f"{row.text} against a {column} unit"
-    ctx.emit(TestResolved(target.id, f"Shooting result ({shooter.name})", shot.unsaved, False,
-                          f"{words}: {t.sheet(t.OUTCOMES, outcome)}", False))  # fmt: skip
+    test, row_words = (
+        f"Shooting result ({shooter.name})",
+        f"{words}: {t.sheet(t.OUTCOMES, outcome)}",
+    )
+    _shot_result(ctx, shot, test, row_words, outcome)
     artillery = shooter.type in t.ARTILLERY
     apply_outcome(ctx, target, shooter, outcome, f"shot by {shooter.name}", artillery=artillery)
 
@@ -517,6 +528,12 @@ def fight(ctx: Context) -> None:
             ctx.set_status(unit.id, "no longer in contact", engaged=False, engaged_with="")
 
 
+def _shot_result(ctx: Context, shot: Shot, test: str, row: str, outcome: str) -> None:
+    """Log a shot's result: read as ``test`` (no line when ""), with its unsaved hits."""
+    ctx.emit(ShotResolved(shot.target, test, shot.unsaved, False, row, False, shot.shooter,
+                          shot.target, shot.unsaved, outcome))  # fmt: skip
+
+
 def fight_one(ctx: Context, melee: Melee) -> None:
     """Both sides roll at once; the difference in unsaved hits is the result for the loser."""
     first = [u for u in melee.first if ctx.state.unit(u).on_table]
@@ -530,11 +547,16 @@ def fight_one(ctx: Context, melee: Melee) -> None:
     names = ", ".join(ctx.state.unit(u).name for u in first)
     others = ", ".join(ctx.state.unit(u).name for u in second)
     words = f"Melee result ({names} {a_score} unsaved hits, {others} {b_score})"
-    ctx.emit(TestResolved(first[0], words, difference, False, band.row, False))
-    if band.result == "stand_off":
+    winners, losers = (first, second) if a_score > b_score else (second, first)
+    won = band.result != "stand_off"
+    ctx.emit(MeleeResolved(
+        first[0], words, difference, False, band.row, False,
+        winners[0] if won else None, losers[0] if won else None,
+        ((first[0], a_score), (second[0], b_score)), band.result,
+    ))  # fmt: skip
+    if not won:
         stand_off(ctx, first, second)
         return
-    winners, losers = (first, second) if a_score > b_score else (second, first)
     melee_result(ctx, band.result, winners, losers, difference)
 
 
@@ -690,7 +712,10 @@ def pursuit_roll(
 ) -> RollSpec:
     """The Impetuous Pursuit test: a d6 with its modifiers; 3 or less pursues."""
     mods = tuple(pursuit_modifiers(state, unit, routers, params))
-    return RollSpec(f"Impetuous pursuit: {unit.name} after {routers.name}", 1, modifiers=mods)
+    why = Purpose(unit.id, "impetuous pursuit", routers.id)
+    return RollSpec(
+        f"Impetuous pursuit: {unit.name} after {routers.name}", 1, modifiers=mods, purpose=why
+    )
 
 
 def must_test(state: BattleState, unit: Unit, routers: Unit) -> bool:

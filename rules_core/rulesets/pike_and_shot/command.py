@@ -26,6 +26,7 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
+from rules_core.dice import Purpose
 from rules_core.orders import Illegal, Order, Preview, Verdict, point_param
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
@@ -166,10 +167,12 @@ def resolve_risk(ctx: Context) -> None:
         ]  # fmt: skip
         if not near:
             continue
-        roll = ctx.dice.d6(f"risk to {leader.name} ({near[0].name} in trouble)")
+        risk = Purpose(leader.id, "risk to commander", near[0].id)
+        roll = ctx.dice.d6(f"risk to {leader.name} ({near[0].name} in trouble)", purpose=risk)
         if roll.total > ctx.number("commander_risk_score"):
             continue
-        second = ctx.dice.d6(f"{leader.name} is hit: what befalls him")
+        hit = Purpose(leader.id, "commander hit")
+        second = ctx.dice.d6(f"{leader.name} is hit: what befalls him", purpose=hit)
         result = _hit_result(ctx.params, second.total)
         if mode == "gm":
             options = tuple(Option(k, v) for k, v in RISK_WORDS.items())

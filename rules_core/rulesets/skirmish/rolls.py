@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules_core import profile
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.odds import RollSpec
 from rules_core.rulesets.skirmish import tables
 from rules_core.rulesets.skirmish.status import CHARGED, DISORDERED
@@ -19,9 +19,10 @@ def melee_roll(unit: Unit, enemy: Unit) -> RollSpec:
     need = tables.TO_HIT.lookup("melee", "short")
     assert isinstance(need, int)
     label = f"Melee: {unit.name} against {enemy.name}"
-    return RollSpec(label, dice, mode="pool", target=need, modifiers=modifiers)
+    why = Purpose(unit.id, "melee", enemy.id, "short")
+    return RollSpec(label, dice, mode="pool", target=need, modifiers=modifiers, purpose=why)
 
 
 def rally_roll(unit: Unit) -> RollSpec:
     """A disordered unit's rally test."""
-    return RollSpec(f"Rally: {unit.name}", 1)
+    return RollSpec(f"Rally: {unit.name}", 1, purpose=Purpose(unit.id, "rally"))

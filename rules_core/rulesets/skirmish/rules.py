@@ -15,8 +15,8 @@ from rules_core import paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
-from rules_core.dice import Modifier
-from rules_core.events import MeleeFought, ShotFired
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import MeleeFought, MeleeResolved, ShotFired, ShotResolved
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front, within
 from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
@@ -40,7 +40,7 @@ from rules_core.rulesets.skirmish.topics import (
     INITIATIVE_WORDS,
     TOPICS,
 )
-from rules_core.state import BattleState, Outcome, Unit
+from rules_core.state import BattleState, Outcome, Side, Unit
 from rules_core.status import Scope
 from rules_core.steps import Actors, SequenceOfPlay, Step
 from rules_core.toolkit import (
@@ -266,8 +266,8 @@ class SkirmishRules(Rules):
         """Both sides roll a D6 (re-rolling ties); the winner chooses to go first or second."""
         first, second = ctx.state.sides[0], ctx.state.sides[1]
         for _ in range(20):
-            a = ctx.dice.d6(f"Initiative: {first.name}").total
-            b = ctx.dice.d6(f"Initiative: {second.name}").total
+            a = ctx.dice.d6(f"Initiative: {first.name}", purpose=_initiative(first, second)).total
+            b = ctx.dice.d6(f"Initiative: {second.name}", purpose=_initiative(second, first)).total
             if a != b:
                 break
         winner, loser = (first, second) if a > b else (second, first)
@@ -325,6 +325,10 @@ class SkirmishRules(Rules):
             gap, spec = self.shot_roll(ctx.state, shooter, target)
             ctx.emit(ShotFired(shooter.id, target.id, round(gap, 2)))
             roll = spec.roll(ctx.dice)
+            band = "" if spec.purpose is None else spec.purpose.row or ""
+            hits, next_ = roll.total, "wounds" if roll.total else ""
+            ctx.emit(ShotResolved(target.id, "", hits, hits > 0, band, False, shooter.id,
+                                  target.id, hits, next_))  # fmt: skip
             if roll.total:
                 _wound(ctx, target.id, roll.total, f"shot by {shooter.name}")
 
@@ -341,7 +345,9 @@ class SkirmishRules(Rules):
             for row, why in _shooting_rows(shooter, partial)
         )
         label = f"Shooting: {shooter.name} at {target.name} ({band} range)"
-        return gap, RollSpec(label, dice, mode="pool", target=need, modifiers=modifiers)
+        why = Purpose(shooter.id, "shooting", target.id, band)
+        spec = RollSpec(label, dice, mode="pool", target=need, modifiers=modifiers, purpose=why)
+        return gap, spec
 
     def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
         """Charges and melees (hits, result, losses), shots (hits, losses), rally tests."""
@@ -353,6 +359,7 @@ class SkirmishRules(Rules):
             a, b = ctx.state.unit(a_id), ctx.state.unit(b_id)
             ctx.emit(MeleeFought(a.id, b.id))
             hits_a, hits_b = _fight(ctx, a, b), _fight(ctx, b, a)
+            _melee_result(ctx, (a.id, hits_a), (b.id, hits_b))
             _wound(ctx, b.id, hits_a, f"beaten in melee by {a.name}")
             _wound(ctx, a.id, hits_b, f"beaten in melee by {b.name}")
             if hits_a != hits_b:
@@ -432,6 +439,21 @@ def _retreat(ctx: Context, unit: Unit, heading: float, length: float, note: str)
         notes.append(f"stops short: {ctx.state.unit(move.blocker.id).name} in the way")
     ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 6), round(end.y, 6))], unit.facing, notes)
     return True
+
+
+def _initiative(side: Side, other: Side) -> Purpose:
+    return Purpose(side.id, "initiative", other.id)
+
+
+def _melee_result(ctx: Context, a: tuple[str, int], b: tuple[str, int]) -> None:
+    """Log a melee's outcome as data (no line: the wounds and the fall back say it)."""
+    (first, hits_a), (second, hits_b) = a, b
+    winner, loser = (first, second) if hits_a > hits_b else (second, first)
+    won = hits_a != hits_b
+    ctx.emit(MeleeResolved(
+        first, "", hits_a - hits_b, hits_a > hits_b, f"{hits_a}-{hits_b}", False,
+        winner if won else None, loser if won else None, (a, b), "falls_back" if won else "",
+    ))  # fmt: skip
 
 
 def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:

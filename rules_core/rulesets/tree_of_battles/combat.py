@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from rules_core import profile
 from rules_core.context import Context
-from rules_core.dice import Modifier
-from rules_core.events import MeleeFought, TestResolved
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import MeleeFought, MeleeResolved
 from rules_core.odds import RollSpec
 from rules_core.rulesets.tree_of_battles import losses, measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -154,12 +154,18 @@ def _nobles(state: BattleState, unit: Unit) -> list[Modifier]:
     return [Modifier(_factor("noble"), "noble fighting")]
 
 
+WON = ("victory", "success")  # the results that win a combat
+
+
 def combat_roll(state: BattleState, unit: Unit, enemy: Unit, charge: bool) -> RollSpec:
     """The combat roll: one AvD for non-chivalrous A grade, else one D6, with every factor."""
     kind = "charge" if charge else "mêlée"
     label = f"Combat ({kind}): {unit.name} against {enemy.name}"
     die = "AvD" if unit.quality == "A" and not u.chivalrous(unit) else "D6"
-    return RollSpec(label, 1, die, modifiers=tuple(factors(state, unit, enemy, charge)))
+    mods = tuple(factors(state, unit, enemy, charge))
+    return RollSpec(
+        label, 1, die, modifiers=mods, purpose=Purpose(unit.id, "combat", enemy.id, kind)
+    )
 
 
 def score(ctx: Context, unit: Unit, enemy: Unit, charge: bool) -> int:
@@ -173,13 +179,25 @@ def fight(ctx: Context, a: Unit, b: Unit) -> tuple[Outcome, Outcome]:
     ctx.emit(MeleeFought(a.id, b.id))
     first, second = score(ctx, a, b, charge), score(ctx, b, a, charge)
     results = []
+    scores = ((a.id, first), (b.id, second))
+    winner, loser = _decided(a.id, b.id, first - second)
     for unit, enemy, diff in ((a, b, first - second), (b, a, second - first)):
         band = tables.COMBAT_RESULTS.lookup(diff)
-        won = band.result in ("victory", "success")
+        won = band.result in WON
         test = f"Combat result against {enemy.name} (difference)"
-        ctx.emit(TestResolved(unit.id, test, diff, won, band.row, verdict=False))
+        ctx.emit(MeleeResolved(unit.id, test, diff, won, band.row, False,
+                               winner, loser, scores, band.result))  # fmt: skip
         results.append(Outcome(unit.id, enemy.id, band, charge))
     return results[0], results[1]
+
+
+def _decided(a: str, b: str, diff: int) -> tuple[str | None, str | None]:
+    """The winner and loser of a combat by the results table (an inconclusive one has none)."""
+    if tables.COMBAT_RESULTS.lookup(diff).result in WON:
+        return a, b
+    if tables.COMBAT_RESULTS.lookup(-diff).result in WON:
+        return b, a
+    return None, None
 
 
 def apply_losses(ctx: Context, outcome: Outcome, archers_charged: bool) -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from rules_core import profile
 from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.events import StatusChanged, TestResolved
 from rules_core.geometry import Footprint, edge_distance, within, zone
 from rules_core.odds import RollSpec
@@ -130,7 +130,8 @@ def _adjust(ctx: Context, unit: Unit, score: int, key: str, who: str, why: str) 
 def control_roll(state: BattleState, unit: Unit, cause: str) -> RollSpec:
     """The control test's D6 with the modifiers the state decides (the "+/-" ones are asked)."""
     label = f"Control test: {unit.name} ({cause.replace('_', ' ')})"
-    return RollSpec(label, 1, modifiers=tuple(modifiers(state, unit, cause == "shooting")))
+    mods = tuple(modifiers(state, unit, cause == "shooting"))
+    return RollSpec(label, 1, modifiers=mods, purpose=Purpose(unit.id, "control test", row=cause))
 
 
 def adjustments(state: BattleState, unit: Unit) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from rules_core.codec import Json
 from rules_core.context import Context
+from rules_core.dice import Purpose
 from rules_core.events import LeaderHit, StatusChanged
 from rules_core.geometry import Footprint, edge_distance, within
 from rules_core.rulesets.tree_of_battles import measure, tables
@@ -112,13 +113,14 @@ def set_leader(ctx: Context, leader: Leader, reason: str, **changes: Json) -> No
 def risk_to_leaders(ctx: Context, unit: Unit, why: str) -> None:
     """Risk to Leader for every leader with a contingent: D6 1 = hit, then the second roll."""
     for leader in u.leaders_with(ctx.state, unit):
-        first = ctx.dice.d6(f"Risk to leader: {leader.name} ({why})")
+        risk = Purpose(leader.id, "risk to leader", row=why)
+        first = ctx.dice.d6(f"Risk to leader: {leader.name} ({why})", purpose=risk)
         if (
             ctx.test(leader.id, "Risk to leader", first, tables.RISK_TO_LEADER, ("safe",)).result
             == "safe"
         ):
             continue
-        second = ctx.dice.d6(f"Leader hit: {leader.name}")
+        second = ctx.dice.d6(f"Leader hit: {leader.name}", purpose=Purpose(leader.id, "leader hit"))
         band = ctx.test(leader.id, "Leader hit", second, tables.LEADER_HIT, ("no_effect",))
         ctx.emit(LeaderHit(leader.id, band.text, why))
         if band.result == "killed":

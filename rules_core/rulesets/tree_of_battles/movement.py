@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rules_core import paths
 from rules_core.context import Context
-from rules_core.dice import Modifier
+from rules_core.dice import Modifier, Purpose
 from rules_core.geometry import (
     EPSILON,
     TOUCH,
@@ -98,10 +98,11 @@ def roll_distance(ctx: Context, unit: Unit, what: str, dice: Dice) -> tuple[floa
     if dice.rough:
         per_die.append(Modifier(per_die_halves("rough_terrain"), "rough terrain: -½ SF"))
     mods = [Modifier(m.value * dice.avd, m.reason + " a die") for m in per_die]
-    roll = ctx.dice.avd(f"{what}: {unit.name}, {dice.avd} AvD x ½ SF", dice.avd, mods)
+    why = Purpose(unit.id, what)
+    roll = ctx.dice.avd(f"{what}: {unit.name}, {dice.avd} AvD x ½ SF", dice.avd, mods, why)
     halves, faces = roll.total, roll.faces
     if dice.d6:
-        extra = ctx.dice.d6(f"{what}: {unit.name}, mounted D6 x ½ SF", per_die)
+        extra = ctx.dice.d6(f"{what}: {unit.name}, mounted D6 x ½ SF", per_die, why)
         halves, faces = halves + extra.total, faces + extra.faces
     return max(0.0, halves * HALF), faces
 

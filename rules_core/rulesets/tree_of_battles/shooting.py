@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.dice import Modifier
-from rules_core.events import ShotFired, TestResolved
+from rules_core.dice import Modifier, Purpose
+from rules_core.events import ShotFired, ShotResolved
 from rules_core.geometry import Footprint, quarter, range_from_front, within
 from rules_core.odds import RollSpec
 from rules_core.rulesets.tree_of_battles import measure, tables
@@ -195,22 +195,24 @@ def resolve(ctx: Context, shot: Shot) -> int:
     """Roll a shot and look it up; the DPs it causes (applied by the caller, simultaneously)."""
     ctx.emit(ShotFired(shot.shooter.id, shot.target.id, round(shot.distance, 2)))
     if shot.artillery:
-        return _guns(ctx, shot)
+        return _shot(ctx, shot, "", _guns(ctx, shot), gun_table(shot).name, False)
     need = shot.need()
     rule = f"{hit_score()}-6 = 1 DP"  # the sheet's row, "D6 roll 5-6 = 1 DP"
     spec = missile_roll(shot)
     if spec is None:
         row = f"{rule}; modified to {need}+: no hit possible"
-        ctx.emit(TestResolved(shot.target.id, "Shooting", 0, False, row, verdict=False))
-        return 0
+        return _shot(ctx, shot, "Shooting", 0, row, False)
     roll = spec.roll(ctx.dice)
     row = f"{rule} (modified: {max(1, need)}+)"
-    ctx.emit(
-        TestResolved(
-            shot.target.id, f"Shooting by {shot.shooter.name}", roll.total, roll.total > 0, row
-        )
-    )
-    return roll.total
+    return _shot(ctx, shot, f"Shooting by {shot.shooter.name}", roll.total, row, True)
+
+
+def _shot(ctx: Context, shot: Shot, test: str, dps: int, row: str, verdict: bool) -> int:
+    """Log a shot's outcome (read as the test line ``test``, none when "") and its DPs."""
+    target = shot.target.id
+    ctx.emit(ShotResolved(target, test, dps, dps > 0, row, verdict, shot.shooter.id, target,
+                          dps, "dps" if dps else ""))  # fmt: skip
+    return dps
 
 
 def missile_roll(shot: Shot) -> RollSpec | None:
@@ -222,13 +224,15 @@ def missile_roll(shot: Shot) -> RollSpec | None:
     reasons = ", ".join(m.describe() for m in shot.modifiers) or "no modifiers"
     rule = f"{hit_score()}-6 = 1 DP"
     label = f"Shooting: {shot.shooter.name} at {shot.target.name} ({rule}; {reasons}: {need}+)"
-    return RollSpec(label, shot.dice, mode="pool", target=max(1, need))
+    why = Purpose(shot.shooter.id, "shooting", shot.target.id, shot.band)
+    return RollSpec(label, shot.dice, mode="pool", target=max(1, need), purpose=why)
 
 
 def gun_roll(shot: Shot, gun: int) -> RollSpec:
     """One gun's D6 with the artillery modifiers."""
     label = f"Artillery: {shot.shooter.name} gun {gun} at {shot.target.name}"
-    return RollSpec(label, 1, modifiers=shot.modifiers)
+    why = Purpose(shot.shooter.id, "artillery", shot.target.id, shot.band)
+    return RollSpec(label, 1, modifiers=shot.modifiers, purpose=why)
 
 
 def gun_table(shot: Shot) -> ScoreTable:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Answer
-from rules_core.events import DiceRolled, Event, TestResolved
+from rules_core.events import DiceRolled, Event, TestResolved, logged_test
 from rules_core.orders import Order
 from rules_core.rulesets.impetus.profiles import unit_from_entry
 from rules_core.rulesets.impetus.rules import ImpetusRules
@@ -89,8 +89,8 @@ def context(
 
 
 def logged_tests(events: Sequence[Event]) -> list[TestResolved]:
-    """The tests logged."""
-    return [e for e in events if isinstance(e, TestResolved)]
+    """The tests logged as lines (not the typed results that are data only)."""
+    return [e for e in events if logged_test(e)]
 
 
 def rolls_of(events: Sequence[Event]) -> list[DiceRolled]:

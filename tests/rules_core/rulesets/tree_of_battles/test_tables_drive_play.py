@@ -14,7 +14,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Answer
 from rules_core.dice import Modifier
-from rules_core.events import TestResolved
+from rules_core.events import ShotResolved, TestResolved
 from rules_core.orders import Order
 from rules_core.rulesets.tree_of_battles import (
     charges,
@@ -496,7 +496,9 @@ def test_every_artillery_score_reads_its_band(
     dps = shooting.resolve(ctx, shot)
     row = table.lookup(face)
     assert dps == (0 if row.result == "none" else int(row.result))
-    assert [e.row for e in ctx.events if isinstance(e, TestResolved)] == [row.row]
+    gun_rows = [e.row for e in ctx.events if type(e) is TestResolved]
+    assert gun_rows == [row.row]
+    assert [e.hits for e in ctx.events if isinstance(e, ShotResolved)] == [dps]
     name = "ARTILLERY_CLOSE" if close else "ARTILLERY_EFFECTIVE"
     monkeypatch.setattr(tables, name, ScoreTable(table.name, (Band(None, None, "2", "all"),)))
     assert shooting.resolve(Context(RULES, state, (), (), Dealt([face])), shot) == 2
