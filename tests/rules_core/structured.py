@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules_core import registry
 from rules_core.events import (
     DiceRolled,
     Event,
@@ -14,6 +17,24 @@ from rules_core.events import (
     ShotFired,
     ShotResolved,
 )
+from tests.rules_core.scripted import Played
+
+RULESETS = ("hail_caesar", "heroic_age", "impetus", "pike_and_shot", "skirmish", "tree_of_battles")
+
+
+@functools.cache
+def scripted(ruleset: str) -> Played:
+    """The ruleset's scripted sample battle (the one its golden file reads), played once."""
+    if ruleset == "impetus":  # its helper builds its own rules
+        from tests.rules_core.rulesets.impetus.helpers import play
+
+        return play()
+    rules = registry.get(ruleset).rules
+    assert rules is not None
+    played: Played = importlib.import_module(f"tests.rules_core.rulesets.{ruleset}.script").play(
+        rules
+    )
+    return played
 
 
 @dataclass(frozen=True)

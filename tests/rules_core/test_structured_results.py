@@ -18,6 +18,7 @@ from rules_core.events import (
 )
 from rules_core.odds import RollSpec
 from rules_core.render import Renderer
+from tests.rules_core.structured import RULESETS, scripted, unexplained_rolls
 
 SHOOT = Purpose("archers", "shooting", against="knights", row="long range")
 
@@ -76,3 +77,8 @@ def test_typed_results_read_as_the_test_they_are_logged_as() -> None:
     assert r.line(ReactionResolved("k", "", 0, False, "", False, "k", "evade", "evaded")) == ""
     for event in (shot, melee, react):
         assert event_from_dict(json.loads(json.dumps(event_to_dict(event)))) == event
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_roll_of_a_scripted_battle_says_who_rolls_and_for_what(ruleset: str) -> None:
+    assert unexplained_rolls(scripted(ruleset).result.events) == []

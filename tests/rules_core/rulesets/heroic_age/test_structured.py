@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 import pytest
 
-from rules_core import registry
 from rules_core.cards import DeckState
 from rules_core.context import Context
 from rules_core.dice import Dice, Purpose, Roll
@@ -16,9 +15,8 @@ from rules_core.events import MeleeResolved, ShotResolved
 from rules_core.render import Renderer
 from rules_core.rulesets.heroic_age import duel, gods, missiles, tables
 from tests.rules_core.rulesets.heroic_age.godsplay import battle, leader_named, run
-from tests.rules_core.rulesets.heroic_age.script import play
 from tests.rules_core.scripted import Played
-from tests.rules_core.structured import check_results, seen, unexplained_rolls
+from tests.rules_core.structured import check_results, scripted, seen, unexplained_rolls
 
 DUELS = "gods-1:1:duels:0"
 SILENT = ShotResolved("danes1", "", 1, True, "", False, "saxons1", "danes1", 1, "hit_effects")
@@ -26,13 +24,7 @@ SILENT = ShotResolved("danes1", "", 1, True, "", False, "saxons1", "danes1", 1, 
 
 @pytest.fixture(scope="module")
 def played() -> Played:
-    rules = registry.get("heroic_age").rules
-    assert rules is not None
-    return play(rules)
-
-
-def test_every_roll_says_who_rolls_and_for_what(played: Played) -> None:
-    assert unexplained_rolls(played.result.events) == []
+    return scripted("heroic_age")
 
 
 def test_every_shot_and_combat_has_its_typed_result(played: Played) -> None:

@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-from rules_core.orders import Order
 from rules_core.rulesets.impetus.rules import ImpetusRules
 from rules_core.rulesets.impetus.status import RALLIED
 from tests.rules_core.dropped import (
     first_order,
     played_to,
     refused_everywhere,
-    rejections,
-    uncombined,
     with_status,
 )
 
 RULES = ImpetusRules()
-
-
-def test_a_hold_after_a_move_does_not_combine_and_is_refused_with_its_reason() -> None:
-    state = played_to(RULES, "move")
-    move = first_order(RULES, state, "move")
-    hold = Order(move.actor, "hold")
-    assert RULES.judge(state, move).legal and RULES.judge(state, hold).legal  # each alone stands
-    mine = [e for e in rejections(RULES, state, [move, hold]) if e.actor == move.actor]
-    assert mine == [uncombined(RULES, move, hold)]
 
 
 def test_a_spent_or_routed_unit_is_refused_a_move_when_given_and_in_the_result() -> None:

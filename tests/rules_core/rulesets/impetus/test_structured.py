@@ -12,18 +12,13 @@ from rules_core.events import (
     ShotResolved,
 )
 from rules_core.rulesets.impetus import melee, reactions, shooting
-from tests.rules_core.rulesets.impetus.helpers import play
 from tests.rules_core.scripted import Played
-from tests.rules_core.structured import check_results, seen, unexplained_rolls
+from tests.rules_core.structured import check_results, scripted, seen
 
 
 @pytest.fixture(scope="module")
 def played() -> Played:
-    return play()
-
-
-def test_every_roll_says_who_rolls_and_for_what(played: Played) -> None:
-    assert unexplained_rolls(played.result.events) == []
+    return scripted("impetus")
 
 
 def test_every_shot_and_melee_has_its_typed_result(played: Played) -> None:

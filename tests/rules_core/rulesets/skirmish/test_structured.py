@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules_core import registry
 from rules_core.events import MeleeResolved, ShotResolved
-from tests.rules_core.rulesets.skirmish.script import play
 from tests.rules_core.scripted import Played
-from tests.rules_core.structured import check_results, seen, unexplained_rolls
+from tests.rules_core.structured import check_results, scripted, seen
 
 
 @pytest.fixture(scope="module")
 def played() -> Played:
-    rules = registry.get("skirmish").rules
-    assert rules is not None
-    return play(rules)
-
-
-def test_every_roll_says_who_rolls_and_for_what(played: Played) -> None:
-    assert unexplained_rolls(played.result.events) == []
+    return scripted("skirmish")
 
 
 def test_every_shot_and_melee_has_its_typed_result(played: Played) -> None:
