@@ -33,20 +33,6 @@ from rules_core.state import (
 from rules_core.steps import Cursor
 
 WIDTH, HEIGHT = 1600, 1067
-# The matplotlib comparison's colour (a TERRAIN_COLOURS key) for every terrain kind: areas
-# filled, linear kinds drawn as a line of a width in points. Kept here, not beside matplotlib,
-# so a test checks every kind has one without matplotlib installed.
-COMPARISON_AREAS = {
-    "hill": "hill", "gentle_hill": "hill", "wood": "wood", "dense_wood": "dense_wood",
-    "rough": "rough", "marsh": "marsh", "village": "village", "fortification": "fort",
-    "impassable": "fort_edge", "bridge": "road", "ford": "water",
-}  # fmt: skip
-COMPARISON_LINES = {
-    "river": ("water", 5),
-    "stream": ("water", 3),
-    "road": ("road", 4),
-    "linear_obstacle": ("hedge", 3),
-}
 TARGET_MS, TARGET_KB, TARGET_RATIO = 80.0, 400.0, 5.0
 
 

@@ -15,9 +15,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure  # a bare Figure draws with Agg, no pyplot needed
 from matplotlib.patches import Polygon
 
-from bot.rendering.bench import COMPARISON_AREAS as AREA
-from bot.rendering.bench import COMPARISON_LINES as LINE
 from bot.rendering.scene import side_styles
+from bot.rendering.style import COMPARISON_AREAS as AREA
+from bot.rendering.style import COMPARISON_LINES as LINE
 from bot.rendering.style import TABLE, TERRAIN_COLOURS
 from rules_core.events import Event, UnitMoved
 from rules_core.geometry import Footprint

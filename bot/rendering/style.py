@@ -139,3 +139,19 @@ def palette_image() -> Image.Image:
     image = Image.new("P", (1, 1))
     image.putpalette(flat + flat[-3:] * (256 - len(colours)))
     return image
+
+
+# The matplotlib comparison's colour (a TERRAIN_COLOURS key) for every terrain kind: areas
+# filled, linear kinds drawn as a line of a width in points. Kept with the palette, not
+# beside matplotlib, so a test checks every kind has one without matplotlib installed.
+COMPARISON_AREAS = {
+    "hill": "hill", "gentle_hill": "hill", "wood": "wood", "dense_wood": "dense_wood",
+    "rough": "rough", "marsh": "marsh", "village": "village", "fortification": "fort",
+    "impassable": "fort_edge", "bridge": "road", "ford": "water",
+}  # fmt: skip
+COMPARISON_LINES = {
+    "river": ("water", 5),
+    "stream": ("water", 3),
+    "road": ("road", 4),
+    "linear_obstacle": ("hedge", 3),
+}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.rendering import bench, sample
+from bot.rendering import bench, sample, style
 from bot.rendering.style import TERRAIN_COLOURS
 from rules_core.state import LINEAR_KINDS, TERRAIN_KINDS
 
@@ -36,10 +36,10 @@ def test_the_matplotlib_comparison_knows_every_terrain_kind() -> None:
     cycles through every kind, so each needs a colour there."""
     drawn = {f.kind for f in bench.busy_battle()[0].terrain}
     assert drawn == set(TERRAIN_KINDS)
-    known = bench.COMPARISON_AREAS.keys() | bench.COMPARISON_LINES.keys()
+    known = style.COMPARISON_AREAS.keys() | style.COMPARISON_LINES.keys()
     assert set(TERRAIN_KINDS) <= known, set(TERRAIN_KINDS) - known
-    assert bench.COMPARISON_LINES.keys() == LINEAR_KINDS
-    colours = [*bench.COMPARISON_AREAS.values(), *(c for c, _ in bench.COMPARISON_LINES.values())]
+    assert style.COMPARISON_LINES.keys() == LINEAR_KINDS
+    colours = [*style.COMPARISON_AREAS.values(), *(c for c, _ in style.COMPARISON_LINES.values())]
     assert set(colours) <= TERRAIN_COLOURS.keys()
 
 
