@@ -6,12 +6,14 @@ import hashlib
 import io
 import logging
 from collections import Counter
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.presentation.questions import (
     decision_view,
+    is_open_private_note,
     private_note,
     private_question_text,
     question_text,
@@ -178,8 +180,10 @@ async def _post_end(bot: AideBot, battle_id: int, channel_id: int, ended: EndRep
 
 async def _post_report(bot: AideBot, report: StageReport) -> None:
     """Post one resolved step to the campaign channel: summary, full log, map, question."""
+    # Its own questions stay open: posted before a restart, they are this post's again.
+    asking = {channel_text(report, decision) for decision in report.questions}
     await close_question(
-        bot, report.battle.id, f"closed: {report.trigger}", report.battle.channel_id
+        bot, report.battle.id, f"closed: {report.trigger}", report.battle.channel_id, asking
     )
     channel = bot.get_partial_messageable(report.battle.channel_id)
     files = []
@@ -250,21 +254,26 @@ async def direct_message(bot: AideBot, user_id: int, what: str, **message: Any) 
     return None
 
 
+def channel_text(report: StageReport, decision: DecisionView) -> str:
+    """What the channel shows of an open question: the question, or a private one's note."""
+    who = mentions(decision.user_ids)
+    if decision.private:
+        return private_note(who, plain(report.battle.side_name(decision.side)))
+    return question_text(decision, who, timestamp(decision.deadline_at))
+
+
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
     """Post each open question with its buttons or menus; remember them to close later."""
     posted = []
     named = len(report.questions) > 1
     for number, decision in enumerate(report.questions):
-        who = mentions(decision.user_ids)
         pings = only_pinging(decision.user_ids)
         nonce = post_nonce(report, f"q{number}")
+        text = channel_text(report, decision)
         if decision.private:  # the channel learns only that it waits; its player, privately
-            side = plain(report.battle.side_name(decision.side))
-            note = private_note(who, side)
-            posted.append(await channel.send(note, allowed_mentions=pings, nonce=nonce))
+            posted.append(await channel.send(text, allowed_mentions=pings, nonce=nonce))
             posted += await send_private_question(bot, report, decision, named, number)
             continue
-        text = question_text(decision, who, timestamp(decision.deadline_at))
         view = decision_view(decision, named=named)
         sent = await (
             channel.send(text, view=view, allowed_mentions=pings, nonce=nonce)
@@ -341,8 +350,9 @@ QUESTION_LOOKBACK = 50  # channel messages searched for questions an earlier pro
 
 
 async def questions_left_open(bot: AideBot, battle_id: int, channel_id: int) -> list[Any]:
-    """This battle's question posts that still show buttons, among the channel's latest
-    messages: those an earlier process posted before a restart (it kept them in memory)."""
+    """This battle's question posts that still show buttons, and private questions' notes
+    not yet closed, among the channel's latest messages: those an earlier process posted
+    before a restart (it kept them in memory)."""
     prefix = f"decide:{battle_id}:"
     found = []
     try:
@@ -355,7 +365,7 @@ async def questions_left_open(bot: AideBot, battle_id: int, channel_id: int) -> 
                 for row in message.components
                 for child in getattr(row, "children", [row])
             ]
-            if any(i.startswith(prefix) for i in ids):
+            if any(i.startswith(prefix) for i in ids) or is_open_private_note(message.content):
                 found.append(message)
     except discord.HTTPException:
         log.info("could not look for open questions of battle %s", battle_id)
@@ -363,16 +373,23 @@ async def questions_left_open(bot: AideBot, battle_id: int, channel_id: int) -> 
 
 
 async def close_question(
-    bot: AideBot, battle_id: int, why: str, channel_id: int | None = None
+    bot: AideBot,
+    battle_id: int,
+    why: str,
+    channel_id: int | None = None,
+    asking: Collection[str] = (),
 ) -> None:
     """Take the buttons off a battle's open questions once something else has answered them
-    (those posted before a restart too, found in the channel)."""
+    (those posted before a restart too, found in the channel, except those still ``asking``:
+    the channel texts of the questions open now)."""
     open_now = bot.open_questions.pop(battle_id, [])
     if battle_id not in bot.questions_known and channel_id is not None:
         bot.questions_known.add(battle_id)
         known = {m.id for m in open_now}
         open_now += [
-            m for m in await questions_left_open(bot, battle_id, channel_id) if m.id not in known
+            m
+            for m in await questions_left_open(bot, battle_id, channel_id)
+            if m.id not in known and m.content not in asking
         ]
     for message in open_now:
         try:
