@@ -181,9 +181,12 @@ async def _post_end(bot: AideBot, battle_id: int, channel_id: int, ended: EndRep
 async def _post_report(bot: AideBot, report: StageReport) -> None:
     """Post one resolved step to the campaign channel: summary, full log, map, question."""
     # Its own questions stay open: posted before a restart, they are this post's again.
-    asking = {channel_text(report, decision) for decision in report.questions}
+    battle, questions = report.battle, report.questions
+    asking = {channel_text(report, decision) for decision in questions}
+    asking |= {dm_text(report, decision) for decision in questions if decision.private}
+    players = {side.owner_id for side in battle.sides}
     await close_question(
-        bot, report.battle.id, f"closed: {report.trigger}", report.battle.channel_id, asking
+        bot, battle.id, f"closed: {report.trigger}", battle.channel_id, asking, players
     )
     channel = bot.get_partial_messageable(report.battle.channel_id)
     files = []
@@ -262,6 +265,13 @@ def channel_text(report: StageReport, decision: DecisionView) -> str:
     return question_text(decision, who, timestamp(decision.deadline_at))
 
 
+def dm_text(report: StageReport, decision: DecisionView) -> str:
+    """A private question as its player reads it in a direct message."""
+    return private_question_text(
+        plain(report.battle.name), decision, timestamp(decision.deadline_at)
+    )
+
+
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
     """Post each open question with its buttons or menus; remember them to close later."""
     posted = []
@@ -330,9 +340,7 @@ async def send_private_question(
     """The private question with its buttons in a direct message to each of its players; a
     member who does not accept direct messages is skipped (the channel note and ``/answer``
     remain). The messages sent, to close with the channel's."""
-    text = private_question_text(
-        plain(report.battle.name), decision, timestamp(decision.deadline_at)
-    )
+    text = dm_text(report, decision)
     sent = []
     for user_id in decision.user_ids:
         view = decision_view(decision, named=named)
@@ -349,27 +357,42 @@ async def send_private_question(
 QUESTION_LOOKBACK = 50  # channel messages searched for questions an earlier process posted
 
 
-async def questions_left_open(bot: AideBot, battle_id: int, channel_id: int) -> list[Any]:
+async def questions_left_open(
+    bot: AideBot, battle_id: int, channel_id: int, user_ids: Collection[int] = ()
+) -> list[Any]:
     """This battle's question posts that still show buttons, and private questions' notes
-    not yet closed, among the channel's latest messages: those an earlier process posted
-    before a restart (it kept them in memory)."""
+    not yet closed, among the channel's latest messages, and its private questions still
+    showing buttons among the latest direct messages to ``user_ids``: those an earlier
+    process posted before a restart (it kept them in memory)."""
     prefix = f"decide:{battle_id}:"
     found = []
-    try:
-        channel = bot.get_partial_messageable(channel_id)
-        async for message in channel.history(limit=QUESTION_LOOKBACK):
-            if bot.user is None or message.author.id != bot.user.id:
-                continue
-            ids = [
-                getattr(child, "custom_id", None) or ""
-                for row in message.components
-                for child in getattr(row, "children", [row])
-            ]
-            if any(i.startswith(prefix) for i in ids) or is_open_private_note(message.content):
-                found.append(message)
-    except discord.HTTPException:
-        log.info("could not look for open questions of battle %s", battle_id)
+    for channel in await _question_channels(bot, channel_id, user_ids):
+        try:
+            async for message in channel.history(limit=QUESTION_LOOKBACK):
+                if bot.user is None or message.author.id != bot.user.id:
+                    continue
+                ids = [
+                    getattr(child, "custom_id", None) or ""
+                    for row in message.components
+                    for child in getattr(row, "children", [row])
+                ]
+                if any(i.startswith(prefix) for i in ids) or is_open_private_note(message.content):
+                    found.append(message)
+        except discord.HTTPException:
+            log.info("could not look for open questions of battle %s", battle_id)
     return found
+
+
+async def _question_channels(bot: AideBot, channel_id: int, user_ids: Collection[int]) -> list[Any]:
+    """The battle's channel and the direct message channels of these users."""
+    channels: list[Any] = [bot.get_partial_messageable(channel_id)]
+    for user_id in user_ids:
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            channels.append(user.dm_channel or await user.create_dm())
+        except discord.HTTPException:
+            log.info("could not open the direct messages of user %s", user_id)
+    return channels
 
 
 async def close_question(
@@ -378,17 +401,18 @@ async def close_question(
     why: str,
     channel_id: int | None = None,
     asking: Collection[str] = (),
+    players: Collection[int] = (),
 ) -> None:
     """Take the buttons off a battle's open questions once something else has answered them
-    (those posted before a restart too, found in the channel, except those still ``asking``:
-    the channel texts of the questions open now)."""
+    (those posted before a restart too, found in the channel and the ``players``' direct
+    messages, except those still ``asking``: the texts of the questions open now)."""
     open_now = bot.open_questions.pop(battle_id, [])
     if battle_id not in bot.questions_known and channel_id is not None:
         bot.questions_known.add(battle_id)
         known = {m.id for m in open_now}
         open_now += [
             m
-            for m in await questions_left_open(bot, battle_id, channel_id)
+            for m in await questions_left_open(bot, battle_id, channel_id, players)
             if m.id not in known and m.content not in asking
         ]
     for message in open_now:

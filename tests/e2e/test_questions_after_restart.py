@@ -48,11 +48,12 @@ async def test_a_question_posted_again_after_a_restart_keeps_its_buttons(
     await answer(h, where, BATTLE, h.bob, asked, "go second")
 
 
-async def test_a_private_note_from_before_a_restart_is_closed(
+async def test_a_private_question_from_before_a_restart_is_closed(
     aide: Harness, fixed_seed: bytes
 ) -> None:
-    """The channel's note of a private question, posted before a restart, is closed once
-    the question is answered: found by its words, as it has no buttons."""
+    """A private question posted before a restart, answered with ``/answer``: its note in
+    the channel (found by its words, as it has no buttons) and the question in its player's
+    direct messages (found there by its buttons) are both closed."""
     h, where = aide, aide.channel("hundred-years")
     await set_up(h)
     await start(h, where, BATTLE, fixed_seed)
@@ -62,7 +63,10 @@ async def test_a_private_note_from_before_a_restart_is_closed(
     await confirm(h, where, BATTLE, h.alice, h.bob)
     await answer(h, where, BATTLE, h.alice, question(h, where), "accept the challenge (3 LP)")
     (note,) = [m for m in posts(h, where) if "a private question is waiting for" in m.content]
+    (asked,) = [m for m in h.dms(h.bob) if m.interactive]
+    option = asked.interactive[0]["custom_id"].rsplit(":", 1)[-1].rsplit("/", 1)[-1]
     restarted(h)
-    (dm,) = [m for m in h.dms(h.bob) if m.interactive]
-    await h.click(h.bob, dm, label=dm.interactive[0]["label"])
+    answered = await h.slash(h.bob, "answer", channel=where, answer=option)
+    assert answered.ephemeral, answered
     assert note.content.endswith("\n(closed: answered)"), note.content
+    assert asked.content.endswith("\n(closed: answered)") and not asked.interactive, asked
