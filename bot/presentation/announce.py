@@ -6,12 +6,14 @@ import hashlib
 import io
 import logging
 from collections import Counter
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.presentation.questions import (
     decision_view,
+    is_open_private_note,
     private_note,
     private_question_text,
     question_text,
@@ -178,8 +180,13 @@ async def _post_end(bot: AideBot, battle_id: int, channel_id: int, ended: EndRep
 
 async def _post_report(bot: AideBot, report: StageReport) -> None:
     """Post one resolved step to the campaign channel: summary, full log, map, question."""
+    # Its own questions stay open: posted before a restart, they are this post's again.
+    battle, questions = report.battle, report.questions
+    asking = {channel_text(report, decision) for decision in questions}
+    asking |= {dm_text(report, decision) for decision in questions if decision.private}
+    players = {side.owner_id for side in battle.sides}
     await close_question(
-        bot, report.battle.id, f"closed: {report.trigger}", report.battle.channel_id
+        bot, battle.id, f"closed: {report.trigger}", battle.channel_id, asking, players
     )
     channel = bot.get_partial_messageable(report.battle.channel_id)
     files = []
@@ -252,21 +259,33 @@ async def direct_message(bot: AideBot, user_id: int, what: str, **message: Any) 
     return None
 
 
+def channel_text(report: StageReport, decision: DecisionView) -> str:
+    """What the channel shows of an open question: the question, or a private one's note."""
+    who = mentions(decision.user_ids)
+    if decision.private:
+        return private_note(who, plain(report.battle.side_name(decision.side)))
+    return question_text(decision, who, timestamp(decision.deadline_at))
+
+
+def dm_text(report: StageReport, decision: DecisionView) -> str:
+    """A private question as its player reads it in a direct message."""
+    return private_question_text(
+        plain(report.battle.name), decision, timestamp(decision.deadline_at)
+    )
+
+
 async def post_questions(bot: AideBot, channel: Any, report: StageReport) -> None:
     """Post each open question with its buttons or menus; remember them to close later."""
     posted = []
     named = len(report.questions) > 1
     for number, decision in enumerate(report.questions):
-        who = mentions(decision.user_ids)
         pings = only_pinging(decision.user_ids)
         nonce = post_nonce(report, f"q{number}")
+        text = channel_text(report, decision)
         if decision.private:  # the channel learns only that it waits; its player, privately
-            side = plain(report.battle.side_name(decision.side))
-            note = private_note(who, side)
-            posted.append(await channel.send(note, allowed_mentions=pings, nonce=nonce))
+            posted.append(await channel.send(text, allowed_mentions=pings, nonce=nonce))
             posted += await send_private_question(bot, report, decision, named, number)
             continue
-        text = question_text(decision, who, timestamp(decision.deadline_at))
         view = decision_view(decision, named=named)
         sent = await (
             channel.send(text, view=view, allowed_mentions=pings, nonce=nonce)
@@ -323,9 +342,7 @@ async def send_private_question(
     """The private question with its buttons in a direct message to each of its players; a
     member who does not accept direct messages is skipped (the channel note and ``/answer``
     remain). The messages sent, to close with the channel's."""
-    text = private_question_text(
-        plain(report.battle.name), decision, timestamp(decision.deadline_at)
-    )
+    text = dm_text(report, decision)
     sent = []
     for user_id in decision.user_ids:
         view = decision_view(decision, named=named)
@@ -342,39 +359,63 @@ async def send_private_question(
 QUESTION_LOOKBACK = 50  # channel messages searched for questions an earlier process posted
 
 
-async def questions_left_open(bot: AideBot, battle_id: int, channel_id: int) -> list[Any]:
-    """This battle's question posts that still show buttons, among the channel's latest
-    messages: those an earlier process posted before a restart (it kept them in memory)."""
+async def questions_left_open(
+    bot: AideBot, battle_id: int, channel_id: int, user_ids: Collection[int] = ()
+) -> list[Any]:
+    """This battle's question posts that still show buttons, and private questions' notes
+    not yet closed, among the channel's latest messages, and its private questions still
+    showing buttons among the latest direct messages to ``user_ids``: those an earlier
+    process posted before a restart (it kept them in memory)."""
     prefix = f"decide:{battle_id}:"
     found = []
-    try:
-        channel = bot.get_partial_messageable(channel_id)
-        async for message in channel.history(limit=QUESTION_LOOKBACK):
-            if bot.user is None or message.author.id != bot.user.id:
-                continue
-            ids = [
-                getattr(child, "custom_id", None) or ""
-                for row in message.components
-                for child in getattr(row, "children", [row])
-            ]
-            if any(i.startswith(prefix) for i in ids):
-                found.append(message)
-    except discord.HTTPException:
-        log.info("could not look for open questions of battle %s", battle_id)
+    for channel in await _question_channels(bot, channel_id, user_ids):
+        try:
+            async for message in channel.history(limit=QUESTION_LOOKBACK):
+                if bot.user is None or message.author.id != bot.user.id:
+                    continue
+                ids = [
+                    getattr(child, "custom_id", None) or ""
+                    for row in message.components
+                    for child in getattr(row, "children", [row])
+                ]
+                if any(i.startswith(prefix) for i in ids) or is_open_private_note(message.content):
+                    found.append(message)
+        except discord.HTTPException:
+            log.info("could not look for open questions of battle %s", battle_id)
     return found
 
 
+async def _question_channels(bot: AideBot, channel_id: int, user_ids: Collection[int]) -> list[Any]:
+    """The battle's channel and the direct message channels of these users."""
+    channels: list[Any] = [bot.get_partial_messageable(channel_id)]
+    for user_id in user_ids:
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            channels.append(user.dm_channel or await user.create_dm())
+        except discord.HTTPException:
+            log.info("could not open the direct messages of user %s", user_id)
+    return channels
+
+
 async def close_question(
-    bot: AideBot, battle_id: int, why: str, channel_id: int | None = None
+    bot: AideBot,
+    battle_id: int,
+    why: str,
+    channel_id: int | None = None,
+    asking: Collection[str] = (),
+    players: Collection[int] = (),
 ) -> None:
     """Take the buttons off a battle's open questions once something else has answered them
-    (those posted before a restart too, found in the channel)."""
+    (those posted before a restart too, found in the channel and the ``players``' direct
+    messages, except those still ``asking``: the texts of the questions open now)."""
     open_now = bot.open_questions.pop(battle_id, [])
     if battle_id not in bot.questions_known and channel_id is not None:
         bot.questions_known.add(battle_id)
         known = {m.id for m in open_now}
         open_now += [
-            m for m in await questions_left_open(bot, battle_id, channel_id) if m.id not in known
+            m
+            for m in await questions_left_open(bot, battle_id, channel_id, players)
+            if m.id not in known and m.content not in asking
         ]
     for message in open_now:
         try:

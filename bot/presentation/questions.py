@@ -41,12 +41,22 @@ def question_text(decision: DecisionView, who: str, when: str) -> str:
     return f"{who}: {decision.question} (default **{decision.default}** {when}){how}"
 
 
+PRIVATE_NOTE_MARK = ": a private question is waiting for **"
+CLOSED_MARK = "\n(closed: "  # what announce.close_question adds to a post it closes
+
+
 def private_note(who: str, side_name: str) -> str:
     """The channel's words for a private question: who it waits for, never what it asks."""
     return (
-        f"{who}: a private question is waiting for **{side_name}**: answer with `/answer` "
+        f"{who}{PRIVATE_NOTE_MARK}{side_name}**: answer with `/answer` "
         "(its player also finds it in their direct messages, where they accept them)."
     )
+
+
+def is_open_private_note(content: str) -> bool:
+    """Whether a channel post is a private question's note not yet closed (it shows no
+    buttons, so only its words tell it after a restart)."""
+    return PRIVATE_NOTE_MARK in content and CLOSED_MARK not in content
 
 
 def private_question_text(battle_name: str, decision: DecisionView, when: str) -> str:

@@ -267,6 +267,10 @@ class ProcessBot:
         """What the bot posted to a channel on its own (not interaction replies)."""
         return [m for m in self.fake.channel_messages(channel.id) if m.kind == "channel"]
 
+    def dms(self, user: FakeUser) -> list[BotMessage]:
+        """The direct messages the bot sent a user."""
+        return self.fake.channel_messages(self.world.dm_channel(user).id)
+
     def read(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         """Rows from the database, read-only, while the bot may be running."""
         file = sqlite_file(self.database_url)

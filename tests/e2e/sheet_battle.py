@@ -10,9 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib.abc import Traversable
 
+from bot.demo import order_input
+from rules_core.orders import Order
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
 from rules_core.verify import verify
 from tests.e2e.fake_discord import BotMessage, FakeUser
 from tests.e2e.fake_discord.world import FakeChannel
@@ -239,3 +243,14 @@ async def end_and_verify(
     assert checked.ok, checked.problem
     assert checked.entries == len(record["entries"]) and checked.rolls > 0
     return ending, record
+
+
+def typed_options(rules: Rules, state: BattleState, order: Order) -> tuple[str, dict[str, object]]:
+    """A scripted order as a player types it: the actor's name and the ``/order give``
+    options (a target by its name)."""
+    actors = (*state.units, *state.leaders, *state.groups, *state.sides)
+    name = next(a.name for a in actors if a.id == order.actor)
+    given = {k: v for k, v in asdict(order_input(rules, order)).items() if v not in (None, {})}
+    if "target" in given:
+        given["target"] = next(u.name for u in state.units if u.id == given["target"])
+    return name, given

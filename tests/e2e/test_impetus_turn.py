@@ -7,21 +7,26 @@ the turn; the GM ends the battle and its record verifies. The seed is fixed (``f
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from importlib.resources import files
 
 import pytest
 
-from bot.demo import order_input
 from bot.services.battle_state import BattleView
 from bot.services.campaigns import Place
 from rules_core import registry
-from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Group
 from tests.e2e.fake_discord.world import FakeChannel, FakeUser
 from tests.e2e.harness import Harness
-from tests.e2e.sheet_battle import end_and_verify, full_log, posts, question, reports, start
+from tests.e2e.sheet_battle import (
+    end_and_verify,
+    full_log,
+    posts,
+    question,
+    reports,
+    start,
+    typed_options,
+)
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Gergovia"
@@ -56,17 +61,6 @@ async def view(h: Harness, where: FakeChannel) -> BattleView:
     return await services.battles.view(Place(h.world.guild_id, where.id))
 
 
-def slots(rules: Rules, view_: BattleView, order: Order) -> tuple[str, dict[str, object]]:
-    """The actor's name and ``/order give`` options for a scripted order."""
-    state = view_.state
-    actors = (*state.units, *state.leaders, *state.groups, *state.sides)
-    name = next(a.name for a in actors if a.id == order.actor)
-    given = {k: v for k, v in asdict(order_input(rules, order)).items() if v not in (None, {})}
-    if "target" in given:
-        given["target"] = next(u.name for u in state.units if u.id == given["target"])
-    return name, given
-
-
 async def play_stage(
     h: Harness, where: FakeChannel, users: dict[str, FakeUser], planned: str = ""
 ) -> list[str]:
@@ -93,7 +87,7 @@ async def play_stage(
         done = state.cursor.step == "move" and subject is not None and subject.id == planned
         for side in [] if done else waiting:
             for order in rules.demo_orders(state, side):
-                name, given = slots(rules, current, order)
+                name, given = typed_options(rules, state, order)
                 await h.slash(users[side], "order give", channel=where, kind=order.kind,
                               unit=name, **given)  # fmt: skip
         for side in waiting:
