@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import math
 
-from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.events import OrderRejected
-from rules_core.geometry import Footprint, overlapping, quarter
 from rules_core.orders import Illegal, Order
 from rules_core.rulesets.impetus import (
+    contact,
     discipline,
     displacement,
     generals,
@@ -36,7 +35,6 @@ from rules_core.rulesets.impetus.profiles import impetuous
 from rules_core.rulesets.impetus.status import (
     CHARGED,
     DISORDERED,
-    MELEE_WITH,
     MOVES,
     RALLIED,
 )
@@ -116,7 +114,7 @@ def _still_legal(ctx: Context, unit_id: str, order: Order) -> Unit | None:
 def group_moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -> list[str]:
     """A group's moves ordered through one member, in the order given: each checked when it
     is made (``orders.group_move_problem``); a further move takes one DT for the group
-    (``groups.tester``: the worst member by default), failing it every member is disordered
+    (``discipline.tester``: the worst member by default), failing it every member is disordered
     and the group moves no more. Returns the ids of the members that moved."""
     moved: list[str] = []
     for order in moves:
@@ -131,7 +129,7 @@ def group_moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -
             if free_sc and done == 1:
                 free_sc = False
             else:
-                who = groups.tester(ctx.state, units, unit, done + 1, ctx.params)
+                who = discipline.tester(ctx.state, units, unit, done + 1, ctx.params)
                 result = discipline.test(ctx, who, "second_move", moves=done + 1)
                 if not result.passed:
                     for member in units:
@@ -316,67 +314,8 @@ def charge_one(ctx: Context, unit: Unit, target: Unit) -> None:
                 ctx.emit(OrderRejected(moved.id, "charge", f"{hit.name} is out of reach now"))
             return
         moved = ctx.state.unit(unit.id)
-    if not contact(ctx, moved, hit):
+    if not contact.contact(ctx, moved, hit):
         return
     moved, hit = _alive(ctx, unit.id), _alive(ctx, target.id)
     if moved is not None and hit is not None:
         melee.resolve(ctx, moved, hit, impact=True)
-
-
-def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
-    """Move the charger straight at the target until it touches; True if it made contact."""
-    bearing = math.degrees(math.atan2(target.x - unit.x, target.y - unit.y)) % 360
-    reach = mt.distance(unit, "charge") + float(ctx.params.get("charge_reach_extra", 0) or 0)  # type: ignore[arg-type]
-    swept = paths.sweep(ctx.state, unit, bearing, reach + unit.depth, facing=bearing)
-    if swept.blocker is None or swept.blocker.id != target.id:
-        why = "something else is in the way" if swept.blocker is not None else "it falls short"
-        ctx.emit(OrderRejected(unit.id, "charge", f"the charge on {target.name}: {why}"))
-        return False
-    end = swept.end
-    pose = aligned(ctx, unit, target, (end.x, end.y, bearing))
-    if pose is None:
-        ctx.emit(OrderRejected(unit.id, "charge", f"no room to close with {target.name}"))
-        return False
-    x, y, facing = pose
-    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y), (x, y)], facing, ("charges",))
-    ctx.set_status(unit.id, f"charges {target.name}", charged=True,
-                   moves=MOVES.of(unit) + 1, melee_with=[target.id])  # fmt: skip
-    others = MELEE_WITH.of(target)
-    listed = [str(x) for x in others] if isinstance(others, list) else []
-    ctx.set_status(target.id, None, melee_with=[*listed, unit.id])
-    return True
-
-
-EDGE_TURN = {"front": 0.0, "right": 90.0, "rear": 180.0, "left": 270.0}
-
-
-def aligned(
-    ctx: Context, unit: Unit, target: Unit, touching: tuple[float, float, float]
-) -> tuple[float, float, float] | None:
-    """Where the charger ends: closed up to the edge of the target it hit, centre to centre
-    and facing it (the edge its centre faces); where that pose would overlap another unit or
-    leave the table, where it first touched; None if neither pose is free."""
-    edge = quarter(Footprint.of(target), (unit.x, unit.y))
-    outward = (target.facing + EDGE_TURN[edge]) % 360
-    half = target.depth / 2 if edge in ("front", "rear") else target.frontage / 2
-    reach = half + unit.depth / 2
-    rad = math.radians(outward)
-    x, y = target.x + math.sin(rad) * reach, target.y + math.cos(rad) * reach
-    flush = (round(x, 3), round(y, 3), (outward + 180.0) % 360)
-    for pose in (flush, touching):
-        if _free(ctx, unit, target, pose):
-            return pose
-    return None
-
-
-def _free(ctx: Context, unit: Unit, target: Unit, pose: tuple[float, float, float]) -> bool:
-    x, y, facing = pose
-    print_ = Footprint.of(unit).moved_to((x, y), facing)
-    table = ctx.state.battlefield
-    if not all(0 <= cx <= table.width and 0 <= cy <= table.depth for cx, cy in print_.corners()):
-        return False
-    return not any(
-        overlapping(print_, Footprint.of(other))
-        for other in ctx.state.units_on_table
-        if other.id not in (unit.id, target.id)
-    ) and not overlapping(print_, Footprint.of(target))

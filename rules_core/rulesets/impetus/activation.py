@@ -26,7 +26,7 @@ from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Purpose, Roll
 from rules_core.events import TestResolved
-from rules_core.rulesets.impetus import generals
+from rules_core.rulesets.impetus import generals, melee
 from rules_core.rulesets.impetus.profiles import current_vbu
 from rules_core.rulesets.impetus.status import (
     ACTIVATED,
@@ -34,6 +34,8 @@ from rules_core.rulesets.impetus.status import (
     CLOSED_RANKS,
     COMMAND_ACTIVATED,
     EVADES,
+    MELEE_PENDING,
+    MELEE_WITH,
     MOVES,
     NEXT_COMMAND,
     PASSED,
@@ -102,9 +104,6 @@ def start_turn(ctx: Context) -> None:
 def activate(ctx: Context) -> None:
     """The command activates: its units' marks for this activation are set; a drawn melee of
     any of them is fought again (``melee.resolve``, impact False)."""
-    from rules_core.rulesets.impetus import melee
-    from rules_core.rulesets.impetus.status import MELEE_PENDING, MELEE_WITH
-
     subject = ctx.subject
     assert subject is not None
     group = ctx.state.group(subject.id)

@@ -24,7 +24,7 @@ from rules_core.odds import (
     units_of,
 )
 from rules_core.rulesets.impetus import cohesion, discipline, melee, profiles, shooting, tables
-from rules_core.rulesets.impetus.status import DISORDERED
+from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH
 from rules_core.state import BattleState, Unit
 
 Params = Mapping[str, Json]
@@ -55,8 +55,6 @@ def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused
 
 
 def _enemies_in_melee(unit: Unit) -> list[str]:
-    from rules_core.rulesets.impetus.status import MELEE_WITH
-
     found = MELEE_WITH.of(unit)
     return [str(x) for x in found] if isinstance(found, list) else []
 

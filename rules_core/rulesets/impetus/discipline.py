@@ -20,7 +20,7 @@ parameter ``dt_natural_fail`` is 6, a 6 always fails.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules_core.codec import Json
@@ -200,6 +200,18 @@ def target_of(
     """The number a D6 must not exceed, and every part of it with its reason."""
     parts = base(unit, params) + modifiers(state, unit, kind, params, **facts)
     return sum(m.value for m in parts), parts
+
+
+def tester(state: BattleState, units: Sequence[Unit], ordered: Unit, moves: int,
+           params: Params) -> Unit:  # fmt: skip
+    """Who takes the group's discipline test for its ``moves``-th move (``group_dt_unit``)."""
+    if params.get("group_dt_unit") == "ordered":
+        return ordered
+
+    def target(u: Unit) -> int:
+        return target_of(state, u, "second_move", params, moves=moves)[0]
+
+    return min(units, key=target)
 
 
 def table_for(target: int, params: Params, why: str = "") -> ScoreTable:

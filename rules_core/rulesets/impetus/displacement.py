@@ -37,7 +37,7 @@ from rules_core.events import OrderRejected, ReactionResolved
 from rules_core.geometry import EPSILON, Footprint, edge_distance, overlapping
 from rules_core.paths import Sweep
 from rules_core.plugin import Parameter
-from rules_core.rulesets.impetus import interpenetration
+from rules_core.rulesets.impetus import cohesion, interpenetration
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus.status import EVADES, MOVES
 from rules_core.state import BattleState, Unit
@@ -169,8 +169,6 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
     it passes friends the sheet lets it interpenetrate, stops short of anything else (an enemy,
     a friend it may not pass, impassable ground) and never ends on a unit; reaching the table
     edge it leaves the battle (``evade_off_table`` "lost") or stops there ("stop")."""
-    from rules_core.rulesets.impetus import cohesion
-
     length = mt.distance(unit, "normal")
     away = (unit.x - enemy.x, unit.y - enemy.y)
     heading = heading_of(away) if any(away) else (unit.facing + 180) % 360
@@ -235,7 +233,7 @@ def charge_on(ctx: Context, unit: Unit, target: Unit) -> bool:
         notes.append(f"stops: {_named(ctx.state, found)} in the way")
     ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, notes)
     if caught:
-        return True  # the caller closes up (``actions.contact``) and marks the charge
+        return True  # the caller closes up (``contact.contact``) and marks the charge
     ctx.set_status(unit.id, f"charged {target.name}, which evaded", charged=True,
                    moves=MOVES.of(unit) + 1)  # fmt: skip
     ctx.emit(OrderRejected(unit.id, "charge", f"{target.name} evaded: the charge falls short"))

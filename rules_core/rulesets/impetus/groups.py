@@ -22,16 +22,16 @@ the published rules could not be found (see the package README). The reading her
   as a block on the front corner of its inner end (the right end when it wheels right), turning
   by ``distance / width`` radians (its outer end travels ``distance``). A single unit's wheel is
   the same motion of a group of one (``orders.plan``).
-* **Its discipline test** (``tester``): one test for the group for a second or further move,
-  taken by the member with the lowest target (``group_dt_unit`` "worst"), or by the unit the
-  order names ("ordered").
+* **Its discipline test** (``discipline.tester``): one test for the group for a second or
+  further move, taken by the member with the lowest target (``group_dt_unit`` "worst"), or by
+  the unit the order names ("ordered").
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint
@@ -286,22 +286,7 @@ def group_plan(units: Sequence[Unit], reference: Unit, kind: str, length: float,
 
 def without(state: BattleState, ids: Sequence[str]) -> BattleState:
     """The state without some units (a member's path is checked without its own group)."""
-    from dataclasses import replace
-
     return replace(state, units=tuple(u for u in state.units if u.id not in ids))
-
-
-def tester(state: BattleState, units: Sequence[Unit], ordered: Unit, moves: int,
-           params: Params) -> Unit:  # fmt: skip
-    """Who takes the group's discipline test for its ``moves``-th move (``group_dt_unit``)."""
-    if _param(params, "group_dt_unit") == "ordered":
-        return ordered
-    from rules_core.rulesets.impetus import discipline
-
-    def target(u: Unit) -> int:
-        return discipline.target_of(state, u, "second_move", params, moves=moves)[0]
-
-    return min(units, key=target)
 
 
 # -- shown state --------------------------------------------------------------------------------
@@ -312,8 +297,6 @@ def mark(state: BattleState, params: Params | None = None) -> BattleState:
     ``unit_group`` (its group's id) and ``group_no`` (the G1 badge), each command's
     ``formed_groups``. Called after every step (``ImpetusRules.resolver``), like the generals
     following their units; only what changed is written."""
-    from dataclasses import replace
-
     found = groups_of(state, params)
     by_unit = {m: g for g in found for m in g.members}
     for unit in state.units:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 
 from rules_core import paths
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, edge_distance, overlapping, within
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
-from rules_core.rulesets.impetus import groups
+from rules_core.rulesets.impetus import groups, interpenetration, shooting
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus.groups import GROUP_MANOEUVRES
 from rules_core.rulesets.impetus.profiles import troop_type
@@ -280,8 +281,6 @@ def group_move_problem(state: BattleState, unit: Unit, order: Order,
 
 def _with(state: BattleState, unit: Unit) -> BattleState:
     """The state with one unit put back (the member whose path is checked)."""
-    from dataclasses import replace
-
     return replace(state, units=(*state.units, unit))
 
 
@@ -303,9 +302,7 @@ def group_move_options(state: BattleState, unit_id: str | None, side: str = "",
 
 def may_pass(mover: Unit, friend: Unit) -> bool:
     """Voluntary interpenetration, as the sheet lists it."""
-    from rules_core.rulesets.impetus.interpenetration import voluntary
-
-    return voluntary(mover, friend)
+    return interpenetration.voluntary(mover, friend)
 
 
 # -- judging --------------------------------------------------------------------------------
@@ -396,8 +393,6 @@ def group_charge_problem(state: BattleState, unit: Unit, order: Order,
 
 def shoot_problem(state: BattleState, unit: Unit, target: Unit) -> str | None:
     """A shooter needs a weapon that reaches the target (``shooting.problem``)."""
-    from rules_core.rulesets.impetus import shooting
-
     return shooting.problem(state, unit, target)
 
 

@@ -19,6 +19,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.geometry import Point as ShapelyPoint
 
 from rules_core.geometry import Footprint, quarter, within
+from rules_core.rulesets.impetus.prebattle import params_of
 from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import SIGHT_BLOCKING, feature_shape
 from rules_core.toolkit import sight
@@ -32,8 +33,6 @@ SCREENS = SIGHT_BLOCKING - {FORTIFICATION}
 
 
 def _reach(state: BattleState) -> float:
-    from rules_core.rulesets.impetus.prebattle import params_of
-
     value = params_of(state)["behind_reach"]
     return float(value) if isinstance(value, int | float) else 1.0
 

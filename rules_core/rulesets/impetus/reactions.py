@@ -33,7 +33,16 @@ from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.events import OrderRejected, ReactionResolved
 from rules_core.geometry import Footprint, quarter
-from rules_core.rulesets.impetus import discipline, displacement, generals, profiles, shooting
+from rules_core.rulesets.impetus import (
+    contact,
+    discipline,
+    displacement,
+    generals,
+    melee,
+    orders,
+    profiles,
+    shooting,
+)
 from rules_core.rulesets.impetus.status import DISORDERED, MOVES, ROUTED
 from rules_core.standing import Condition, Topic, when_other, when_unit
 from rules_core.state import BattleState, Unit
@@ -134,8 +143,6 @@ def allowed(state: BattleState, trigger: str, unit: Unit, enemy: Unit, params: P
 
 
 def _can_charge(state: BattleState, unit: Unit, enemy: Unit, params: Params) -> bool:
-    from rules_core.rulesets.impetus import orders
-
     return orders.charge_problem(state, unit, enemy, params) is None
 
 
@@ -234,9 +241,7 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
 
 
 def _opportunity_charge(ctx: Context, unit: Unit, enemy: Unit) -> None:
-    from rules_core.rulesets.impetus import actions, melee
-
-    if not actions.contact(ctx, unit, enemy):
+    if not contact.contact(ctx, unit, enemy):
         ctx.emit(OrderRejected(unit.id, "reaction_charge", f"{enemy.name} out of reach"))
         return
     here = next((u for u in ctx.state.units_on_table if u.id == unit.id), None)
