@@ -19,6 +19,34 @@ class Order(Serialisable):
     kind: str
     params: Mapping[str, Json] = field(default_factory=dict)
 
+    # Typed reads of a parameter: a wrong type is a bug in the order's kind, so it raises.
+
+    def number(self, name: str, default: float | None = None) -> float:
+        """A number parameter; ``default`` when it is missing or null (KeyError without one)."""
+        value = self.params.get(name)
+        if value is None:
+            if default is None:
+                raise KeyError(f"order {self.kind!r} has no parameter {name!r}")
+            return default
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TypeError(f"order parameter {name!r} is not a number: {value!r}")
+        return float(value)
+
+    def text(self, name: str, default: str | None = None) -> str:
+        """A text, id or choice parameter; ``default`` when it is missing or null."""
+        value = self.params.get(name)
+        if value is None:
+            if default is None:
+                raise KeyError(f"order {self.kind!r} has no parameter {name!r}")
+            return default
+        if not isinstance(value, str):
+            raise TypeError(f"order parameter {name!r} is not text: {value!r}")
+        return value
+
+    def point(self, name: str) -> tuple[float, float]:
+        """A point parameter as ``(x, y)``; TypeError when it is not a point."""
+        return as_point(self.params[name])
+
 
 @dataclass(frozen=True)
 class Param(Serialisable):
@@ -148,6 +176,15 @@ def path_param(order: Order, name: str) -> tuple[tuple[float, float], ...]:
     value = order.params[name]
     assert isinstance(value, list | tuple)
     return tuple(point_param(Order(order.actor, order.kind, {name: p}), name) for p in value)
+
+
+def as_point(value: Json) -> tuple[float, float]:
+    """A JSON point ``[x, y]`` as a tuple; TypeError when it is not one."""
+    if not isinstance(value, list | tuple) or not _is_point(value):
+        raise TypeError(f"not a point [x, y]: {value!r}")
+    x, y = value
+    assert isinstance(x, int | float) and isinstance(y, int | float)
+    return (float(x), float(y))
 
 
 def _is_point(value: object) -> bool:

@@ -146,7 +146,7 @@ def carry_out_group(ctx: Context, units: list[Unit], ordered: Unit, order: Order
     (``groups.group_plan``); ground or a backwards move may disorder a member."""
     kind = str(order.params.get("manoeuvre"))
     side = order.params.get("side")
-    length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
+    length = order.number("distance", 0.0)
     poses = groups.group_plan(units, ordered, kind, length, str(side) if side else None)
     for member in units:
         x, y, facing, _, _ = poses[member.id]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rules_core.orders import Order
@@ -55,8 +56,8 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
     return [o for o in found if rules.legal(state, o) is not None or o.kind == "move"]
 
 
-def _first(items: object) -> Unit | None:
-    return next(iter(items), None)  # type: ignore[call-overload]
+def _first(items: Iterable[Unit]) -> Unit | None:
+    return next(iter(items), None)
 
 
 def _by_distance(unit: Unit, foes: list[Unit]) -> list[Unit]:

@@ -15,6 +15,7 @@ from rules_core.codec import Json
 from rules_core.roster import entries as roster_entries
 from rules_core.roster import unit_ids
 from rules_core.rulesets.impetus.profiles import current_vbu, general_from_entry
+from rules_core.rulesets.impetus.status import ARMY_CS
 from rules_core.state import BattleState, Group, Leader
 
 
@@ -71,9 +72,7 @@ def prepare(state: BattleState) -> BattleState:
     for side in state.sides:
         total = sum(current_vbu(u) for u in state.units if u.side == side.id)
         status = {**side.status, "start_vbu": total, "lost_vbu": 0}
-        carried = next(
-            (g.status.get("command_structure") for g in commands if g.side == side.id), None
-        )
+        carried = next((ARMY_CS.of(g) for g in commands if g.side == side.id), None)
         if carried and "command_structure" not in side.status:
             status["command_structure"] = carried
         state = state.with_side(replace(side, status=status))

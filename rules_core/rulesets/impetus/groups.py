@@ -38,7 +38,7 @@ from rules_core.geometry import Footprint
 from rules_core.plugin import Parameter
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus import profiles
-from rules_core.rulesets.impetus.status import ROUTED
+from rules_core.rulesets.impetus.status import FORMED_GROUPS, GROUP_NO, ROUTED, UNIT_GROUP
 from rules_core.state import BattleState, Unit
 
 SILENT = "not on the sheet (see the package README)"
@@ -305,14 +305,14 @@ def mark(state: BattleState, params: Params | None = None) -> BattleState:
             "unit_group": group.id if group is not None else "",
             "group_no": group.number if group is not None else 0,
         }
-        held = {k: unit.status.get(k, "" if k == "unit_group" else 0) for k in wanted}
+        held: dict[str, Json] = {"unit_group": UNIT_GROUP.of(unit), "group_no": GROUP_NO.of(unit)}
         if held != wanted:
             state = state.with_unit(unit.with_status(**wanted))
     for command in state.groups:
         if command.kind != "command":
             continue
         lines: list[Json] = [describe(state, g) for g in found if g.command == command.id]
-        if command.status.get("formed_groups", []) != lines:
+        if (FORMED_GROUPS.of(command) or []) != lines:
             status = {**command.status, "formed_groups": lines}
             state = state.with_group(replace(command, status=status))
     return state

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core import paths
-from rules_core.codec import Json
+from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, edge_distance, overlapping, within
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.rulesets.impetus import groups, interpenetration, shooting
@@ -82,7 +82,7 @@ def plan(unit: Unit, order: Order) -> tuple[float, float, float, float, float]:
     """Where a move order takes the unit: (x, y, facing, heading, length moved); a wheel
     pivots on the inner front corner (``groups.group_plan`` of a group of one)."""
     kind = str(order.params.get("manoeuvre", "forward"))
-    length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
+    length = order.number("distance", 0.0)
     side = order.params.get("side")
     return groups.group_plan([unit], unit, kind, length, str(side) if side else None)[unit.id]
 
@@ -121,7 +121,7 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     if not mt.may_make(unit, kind, disordered):
         return f"{unit.name} is disordered and may not move {kind.replace('_', ' ')}"
     moves = MOVES.of(unit)
-    limit = int(float(params.get("max_moves", 4)))  # type: ignore[arg-type]
+    limit = int(number_or(params.get("max_moves"), 4))
     if moves >= limit:
         return f"{unit.name} has made {moves} moves, the most in one activation"
     capped = _capped(unit, moves)
@@ -137,7 +137,7 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
         return None if moves == 0 else "an about face must be the first and only move"
     if moves >= 1 and not mt.further_allowed(unit, kind, disordered):
         return f"a {kind.replace('_', ' ')} may not be a second or further move for {unit.name}"
-    length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
+    length = order.number("distance", 0.0)
     if length <= 0:
         return "give the distance in H"
     widest = mt.widest_wheel(unit)
@@ -221,7 +221,7 @@ def group_move_problem(state: BattleState, unit: Unit, order: Order,
                 f"{article} {words} is not a group move for {member.name} "
                 f"({troop_type(member)}){only}"
             )
-    limit = int(float(params.get("max_moves", 4)))  # type: ignore[arg-type]
+    limit = int(number_or(params.get("max_moves"), 4))
     done = max(MOVES.of(m) for m in units)
     for member in units:
         if in_melee(member):
@@ -251,7 +251,7 @@ def group_move_problem(state: BattleState, unit: Unit, order: Order,
             if not mt.further_allowed(member, kind, disordered):
                 why = " (it is disordered)" if disordered else ""
                 return f"a {words} may not be a further move for {member.name}{why}"
-    length = float(order.params.get("distance", 0.0) or 0.0)  # type: ignore[arg-type]
+    length = order.number("distance", 0.0)
     if length <= 0:
         return "give the distance in H"
     side = order.params.get("side")

@@ -9,6 +9,7 @@ import pytest
 
 from rules_core.codec import Json
 from rules_core.rulesets.impetus import prebattle
+from rules_core.rulesets.impetus.prebattle import terrain_roll
 from rules_core.rulesets.impetus.terrain_tables import FEATURES, FOOT, MOUNTED
 from rules_core.state import (
     RESERVE,
@@ -228,7 +229,7 @@ def _enemy_terrain(state: BattleState, key: str, params: dict[str, object]) -> B
     assert rules is not None
     order = Order("a", "place_terrain", {"feature": key, **params})  # type: ignore[dict-item]
     ctx = Context(rules, state, (order,), (), random.Random(0))
-    prebattle._enemy_terrain(ctx, "a", FEATURES[key], order, 11)
+    terrain_roll._enemy_terrain(ctx, "a", FEATURES[key], order, 11)
     return ctx.state
 
 
