@@ -88,6 +88,9 @@ class Context:
         # Set by the engine when it keeps a stopped resolution alive (``rules_core.resume``):
         # a question then pauses the resolver here instead of raising ``Suspended``.
         self.pause: Callable[[Suspended], None] | None = None
+        # A resolver's working notes for this one resolution (e.g. which pairs already fought
+        # a melee round), keyed by a name its ruleset owns: never saved, gone with the context.
+        self.scratch: dict[str, object] = {}
 
     @property
     def step(self) -> Step:

@@ -1,7 +1,7 @@
 """The odds of a shot, a charge, a melee or a discipline test, from the rolls the resolvers
 make: the shooting dice (``shooting.shot_roll``), each unit's melee dice and its supports
-(``melee.melee_roll``, ``melee.support_roll``), the cohesion test that follows (``cohesion``)
-and the discipline test (``discipline.target_of``). Hits are 6s and pairs of 5s
+(``melee_dice.melee_roll``, ``melee_dice.support_roll``), the cohesion test that follows
+(``cohesion``) and the discipline test (``discipline.target_of``). Hits are 6s and pairs of 5s
 (``shooting.hits_dist``)."""
 
 from __future__ import annotations
@@ -23,7 +23,15 @@ from rules_core.odds import (
     rolls_of,
     units_of,
 )
-from rules_core.rulesets.impetus import cohesion, discipline, melee, profiles, shooting, tables
+from rules_core.rulesets.impetus import (
+    cohesion,
+    discipline,
+    melee,
+    melee_dice,
+    profiles,
+    shooting,
+    tables,
+)
 from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH
 from rules_core.state import BattleState, Unit
 
@@ -109,14 +117,14 @@ def _words(mods: Sequence[Modifier]) -> str:
 
 
 def side_hits(
-    state: BattleState, unit: Unit, enemy: Unit, fight: melee.Fight
+    state: BattleState, unit: Unit, enemy: Unit, fight: melee_dice.Fight
 ) -> tuple[Dist, list[RollSpec]]:
     """A unit's hits in a melee: its dice and its supports' half dice."""
-    spec = melee.melee_roll(state, unit, enemy, fight)
+    spec = melee_dice.melee_roll(state, unit, enemy, fight)
     hits = shooting.hits_dist(dice_of(spec))
     specs = [spec]
-    for friend in melee.supports(state, unit):
-        extra = melee.support_roll(state, friend, unit)
+    for friend in melee_dice.supports(state, unit):
+        extra = melee_dice.support_roll(state, friend, unit)
         half = math.floor(profiles.current_vbu(friend) * tables.SUPPORT_SHARE)
         if half > 0:
             hits = hits + shooting.hits_dist(half)
@@ -128,11 +136,11 @@ def melee_odds(
     state: BattleState, attacker: Unit, defender: Unit, params: Params, *, impact: bool
 ) -> Odds:
     """A melee round: each side's hits, the VBU each loses, who wins or a draw."""
-    a_hits, a_specs = side_hits(state, attacker, defender, melee.Fight(charging=impact))
-    d_hits, d_specs = side_hits(state, defender, attacker, melee.Fight(receiving=impact))
+    a_hits, a_specs = side_hits(state, attacker, defender, melee_dice.Fight(charging=impact))
+    d_hits, d_specs = side_hits(state, defender, attacker, melee_dice.Fight(receiving=impact))
     a_now, d_now = profiles.current_vbu(attacker), profiles.current_vbu(defender)
-    a_mods = melee.cohesion_modifiers(state, attacker, defender)
-    d_mods = melee.cohesion_modifiers(state, defender, attacker)
+    a_mods = melee_dice.cohesion_modifiers(state, attacker, defender)
+    d_mods = melee_dice.cohesion_modifiers(state, defender, attacker)
     a_lost = losses(a_now, d_hits, a_mods, DISORDERED.of(attacker), params)
     d_lost = losses(d_now, a_hits, d_mods, DISORDERED.of(defender), params)
     result: dict[str, Fraction] = {}

@@ -22,31 +22,33 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import MeleeFought, MeleeResolved, TestResolved
-from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact, overlapping
+from rules_core.geometry import Footprint, contact_edge
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
     displacement,
-    generals,
     interpenetration,
     profiles,
-    protection,
     tables,
 )
-from rules_core.rulesets.impetus.groups import can_group as _can_group
+from rules_core.rulesets.impetus.melee_dice import (
+    Fight,
+    cohesion_modifiers,
+    flanked_by,
+    melee_roll,
+    support_roll,
+    supports,
+)
+from rules_core.rulesets.impetus.retreat import away_from, blocker_words, pursuit_distance, retreat
 from rules_core.rulesets.impetus.shooting import hits_row
 from rules_core.rulesets.impetus.status import (
     CHARGED,
-    CLOSED_RANKS,
-    DISORDERED,
     FRESHNESS,
     FRESHNESS_ORDER,
     MELEE_PENDING,
@@ -54,363 +56,23 @@ from rules_core.rulesets.impetus.status import (
     ROUTED,
 )
 from rules_core.state import BattleState, Unit
-from rules_core.tables import GridTable
 
 Params = Mapping[str, Json]
+
+
 ATTACKER = "attacker"
+
+
 DEFENDER = "defender"
+
+
 DRAW = "draw"
+
+
 RETREAT, ROUTED_AWAY, FOUGHT_AGAIN = "retreat", "routed", "fought_again"  # a round's next step
+
+
 MAX_NEW_MELEES = 3  # pursuits into new melees in one charge (a guard; the table rarely allows 2)
-ROUGH = {"rough": "broken", "wood": "difficult", "dense_wood": "difficult", "marsh": "difficult"}
-DEFENDED = ("village", "fortification")  # "Defending ... Village, Fortification"
-WATER = ("river", "stream")  # "Defending River Bank": against an enemy in the water
-DISCIPLINE_LEVELS = {"A": 3, "B": 2, "C": 1}
-NEAR = 0.05  # H: units this close count as in contact for support and flanks
-STEP = 0.05  # H: the step retreats and pushes are checked at
-MAX_SHOVE = 12.0  # H: the furthest a retreat goes on to clear friends
-
-
-@dataclass(frozen=True)
-class Fight:
-    """What one unit brings to a melee: charging, receiving a charge, a new melee."""
-
-    charging: bool = False
-    receiving: bool = False
-    new_melee: bool = False
-
-
-# -- ground ---------------------------------------------------------------------------------
-
-
-def ground(state: BattleState, unit: Unit) -> str | None:
-    """ "broken" or "difficult" if the unit's centre stands in such ground, else None (a
-    feature's ``grade`` property, else its kind: rough is broken; wood, marsh difficult)."""
-    from shapely.geometry import Point as ShapelyPoint
-
-    from rules_core.terrain import feature_shape
-
-    here = ShapelyPoint(unit.x, unit.y)
-    found: str | None = None
-    for feature in state.terrain:
-        grade = feature.properties.get("grade") or ROUGH.get(feature.kind)
-        if grade in ("broken", "difficult") and feature_shape(feature).intersects(here):
-            if grade == "difficult":
-                return "difficult"
-            found = "broken"
-    return found
-
-
-def _inside(state: BattleState, unit: Unit, kinds: tuple[str, ...]) -> bool:
-    from shapely.geometry import Point as ShapelyPoint
-
-    from rules_core.terrain import feature_shape
-
-    here = ShapelyPoint(unit.x, unit.y)
-    return any(f.kind in kinds and feature_shape(f).intersects(here) for f in state.terrain)
-
-
-def _in_water(state: BattleState, unit: Unit) -> bool:
-    """Whether the unit's centre stands in a river or stream (its line with the battle's
-    ``river_width``, as the pre-battle lays it)."""
-    from shapely.geometry import Point as ShapelyPoint
-
-    from rules_core.rulesets.impetus.prebattle import params_of
-    from rules_core.terrain import feature_shape
-
-    width = params_of(state)["river_width"]
-    half = float(width) / 2 if isinstance(width, int | float) else 1.0
-    here = ShapelyPoint(unit.x, unit.y)
-    return any(f.kind in WATER and feature_shape(f).distance(here) <= half for f in state.terrain)
-
-
-def _entirely_difficult(state: BattleState, unit: Unit) -> bool:
-    from shapely.geometry import Polygon
-
-    from rules_core.terrain import feature_shape
-
-    shape = Polygon(Footprint.of(unit).corners())
-    for feature in state.terrain:
-        grade = feature.properties.get("grade") or ROUGH.get(feature.kind)
-        if grade == "difficult" and feature_shape(feature).buffer(1e-6).covers(shape):
-            return True
-    return False
-
-
-# -- the impetus bonus ----------------------------------------------------------------------
-
-
-def _pole(unit: Unit) -> bool:
-    return any(w in tables.POLE_WEAPONS for w in profiles.weapons(unit))
-
-
-def _camels(unit: Unit) -> bool:
-    return unit.profile.get("camels") is True
-
-
-def _stakes(unit: Unit) -> bool:
-    return unit.profile.get("stakes") is True or unit.profile.get("pavise") is True
-
-
-def nullified_by(state: BattleState, charger: Unit, target: Unit) -> str | None:
-    """The first "IMPACT BONUS NULLIFIED" row that holds, or None."""
-    kind, other = profiles.troop_type(charger), profiles.troop_type(target)
-    rough = ground(state, charger) or ground(state, target)
-    light = other == "S" or (other == "FL" and not profiles.impetuous(target))
-    steady = other in ("W", "EL") or _camels(target) or (profiles.foot(target) and _pole(target))
-    excepted = ((kind == "EL" or _camels(charger)) and _camels(target)) or (
-        kind == "EL" and other == "EL"
-    )  # fmt: skip
-    checks = {
-        "exhausted": FRESHNESS.of(charger) == "exhausted",
-        "foot_v_mounted": profiles.foot(charger) and profiles.mounted(target),
-        "mounted_v_steady": profiles.mounted(charger) and steady and not excepted,
-        "el_v_light": kind == "EL" and light,
-        "fortified": protection.fortification(state, target, charger) is not None,
-        "rough": kind != "FL" and rough is not None,
-        "fl_rough_v_light": kind == "FL" and rough is not None and light,
-        "stakes": profiles.mounted(charger) and _stakes(target),
-    }
-    return next((row for row, holds in checks.items() if holds), None)
-
-
-def impact_bonus(state: BattleState, charger: Unit, target: Unit) -> tuple[int, str]:
-    """The charger's impetus bonus after the sheet's nullifying and reducing rows, and the
-    words that show how it was reached."""
-    bonus = profiles.impetus(charger)
-    words = f"impetus bonus {bonus}"
-    if bonus <= 0:
-        return 0, words
-    row = nullified_by(state, charger, target)
-    if row is not None:
-        return 0, f"{words}, nullified: {tables.text(tables.IMPACT_NULLIFIED, row)}"
-    kind, other = profiles.troop_type(charger), profiles.troop_type(target)
-    frontal = contact_edge(Footprint.of(target), Footprint.of(charger)) in (None, "front")
-    checks = {
-        "foot_v_pole": profiles.foot(charger) and _pole(target),
-        "cavalry_v_guard": kind in tables.REDUCED_CHARGERS and other in tables.GUARD_TYPES,
-        "not_fresh": FRESHNESS.of(charger) == "no_longer_fresh"
-        and kind not in tables.NOT_FRESH_EXCEPT,
-        "closed_ranks": other in ("FP", "FL") and CLOSED_RANKS.of(target) and frontal
-        and profiles.mounted(charger) and kind != "EL",
-    }  # fmt: skip
-    for row, holds in checks.items():
-        if not holds:
-            continue
-        top = tables.cell(tables.IMPACT_REDUCED, row, "max")
-        by = tables.cell(tables.IMPACT_REDUCED, row, "by")
-        before = bonus
-        bonus = min(bonus, top) if top is not None else max(0, bonus + (by or 0))
-        if bonus != before:
-            words += f", {before}→{bonus}: {tables.text(tables.IMPACT_REDUCED, row)}"
-    return bonus, words
-
-
-# -- the dice -------------------------------------------------------------------------------
-
-
-def _mod(table: GridTable, row: str, column: str = "dice") -> tuple[int, str]:
-    value = tables.cell(table, row, column)
-    assert value is not None
-    return value, tables.reason(table, row)
-
-
-def _friends_touching(state: BattleState, unit: Unit, edge: str) -> list[Unit]:
-    here = Footprint.of(unit)
-    found = []
-    for other in state.units_of(unit.side):
-        if other.id == unit.id or not other.on_table:
-            continue
-        there = Footprint.of(other)
-        if edge_distance(here, there) <= NEAR and contact_edge(here, there) == edge:
-            found.append(other)
-    return found
-
-
-def _engaged(state: BattleState, unit: Unit) -> bool:
-    here = Footprint.of(unit)
-    return any(
-        e.on_table and in_contact(here, Footprint.of(e)) for e in state.enemies_of(unit.side)
-    )
-
-
-def supports(state: BattleState, unit: Unit) -> list[Unit]:
-    """Friends touching its rear, facing its way and not themselves in melee (pikes count
-    their rear ranks as depth instead)."""
-    if "pike" in profiles.weapons(unit):
-        return []
-    found = []
-    for friend in _friends_touching(state, unit, "rear"):
-        turned = abs((friend.facing - unit.facing + 180) % 360 - 180)
-        if turned <= 45 and not _engaged(state, friend):
-            found.append(friend)
-    return found
-
-
-def _flanked(state: BattleState, unit: Unit, enemy: Unit) -> str | None:
-    """The edge of ``unit`` the enemy touches if it is a flank or the rear."""
-    edge = contact_edge(Footprint.of(unit), Footprint.of(enemy))
-    return edge if edge in ("left", "right", "rear") else None
-
-
-def dice_modifiers(
-    state: BattleState, unit: Unit, enemy: Unit, fight: Fight
-) -> tuple[int, list[Modifier]]:
-    """The dice (current VBU) and every change to their number, each with the sheet's row."""
-    mods: list[Modifier] = []
-    if fight.charging:
-        bonus, words = impact_bonus(state, unit, enemy)
-        mods.append(Modifier(bonus, words))
-    if DISORDERED.of(unit):
-        mods.append(Modifier(*_mod(tables.MELEE_MODIFIERS, "disordered")))
-    general = generals.attached_general(state, unit)
-    if general is not None:
-        text = tables.reason(tables.MELEE_MODIFIERS, "general")
-        mods.append(Modifier(generals.melee_modifier(general), f"{general.name}: {text}"))
-    value, text = _mod(tables.MELEE_MODIFIERS, "supported_flank")
-    for edge in ("left", "right"):
-        if any(_can_group(unit, f) for f in _friends_touching(state, unit, edge)):
-            mods.append(Modifier(value, f"{text} ({edge})"))
-    levels = (
-        DISCIPLINE_LEVELS[profiles.discipline(unit)] - DISCIPLINE_LEVELS[profiles.discipline(enemy)]
-    )
-    if levels > 0:
-        value, text = _mod(tables.MELEE_MODIFIERS, "better_discipline")
-        mods.append(Modifier(value * levels, f"{text} ({profiles.discipline(unit)} against "
-                                             f"{profiles.discipline(enemy)})"))  # fmt: skip
-    pikes = "pike" in profiles.weapons(unit)
-    rough = ground(state, unit) == "difficult"
-    if (profiles.mounted(unit) or pikes) and (rough or _entirely_difficult(state, enemy)):
-        mods.append(Modifier(*_mod(tables.MELEE_MODIFIERS, "rough")))
-    if profiles.troop_type(unit) == "CGP" and profiles.foot(enemy):
-        mods.append(Modifier(*_mod(tables.MELEE_MODIFIERS, "cgp_v_infantry")))
-    mods += depth(state, unit, enemy, rough)
-    mods += pilum(unit, fight)
-    if fight.new_melee and FRESHNESS.of(unit) != "exhausted":
-        mods.append(Modifier(*_mod(tables.MELEE_MODIFIERS, "new_melee")))
-    return profiles.current_vbu(unit), mods
-
-
-def depth(state: BattleState, unit: Unit, enemy: Unit, difficult: bool) -> list[Modifier]:
-    """The depth bonus: the first row naming the unit (pikes: for each rear rank unit in line
-    behind it); none for an LU contacted to flank or rear, nor pikes in difficult terrain."""
-    if profiles.large(unit) and _flanked(state, unit, enemy):
-        return []
-    row = _depth_row(unit, enemy)
-    if row is None:
-        return []
-    value, text = _mod(tables.DEPTH, row)
-    if tables.DEPTH.lookup(row, "per_rank") is not True:  # a flat row
-        return [Modifier(value, text)]
-    ranks = 0 if difficult else _rear_ranks(state, unit)
-    if not ranks:
-        return []
-    return [Modifier(value * ranks, f"{text} ({ranks} rear rank{'s' if ranks > 1 else ''})")]
-
-
-def _depth_row(unit: Unit, enemy: Unit) -> str | None:
-    """The sheet's depth row for the unit against that enemy: it names troops, not large
-    units (README_combat.md: no published rule limits the flat rows to LUs)."""
-    vs_mounted = profiles.mounted(enemy)
-    kind = profiles.troop_type(unit)
-    weapons = profiles.weapons(unit)
-    if "pike" in weapons:
-        return "pikes_v_mounted" if vs_mounted else "pikes_v_foot"
-    if kind == "FP" and any(w in ("long_spear", "polearm") for w in weapons):
-        return "spears_v_mounted" if vs_mounted else "spears_v_foot"
-    if kind in ("FP", "FL") and profiles.impetuous(unit):
-        return "impetuous_foot"
-    if kind in ("CP1", "CP2") and profiles.foot(enemy):
-        return "cp_v_foot"
-    return None
-
-
-def _rear_ranks(state: BattleState, unit: Unit) -> int:
-    """Pike units in line behind it: the one touching its rear, the one touching that one's
-    rear, and so on (a large unit's own rear rank counts one more)."""
-    ranks = 1 if profiles.large(unit) else 0
-    seen = {unit.id}
-    line = [unit]
-    while line:
-        line = [
-            f
-            for u in line
-            for f in _friends_touching(state, u, "rear")
-            if f.id not in seen and "pike" in profiles.weapons(f)
-        ]
-        line = list({f.id: f for f in line}.values())  # one touching two counts once
-        seen.update(f.id for f in line)
-        ranks += len(line)
-    return ranks
-
-
-def pilum(unit: Unit, fight: Fight) -> list[Modifier]:
-    """Pilum or PBW, charging or receiving a charge."""
-    column = "charging" if fight.charging else ("receiving" if fight.receiving else "")
-    if not column:
-        return []
-    for weapon in ("pilum", "pbw"):
-        if weapon in profiles.weapons(unit):
-            value = tables.cell(tables.PILUM, weapon, column)
-            assert value is not None
-            label = "Pilum" if weapon == "pilum" else "PBW"
-            words = "charging" if column == "charging" else "receiving charge"
-            return [Modifier(value, f"{label} {words}")]
-    return []
-
-
-def melee_roll(state: BattleState, unit: Unit, enemy: Unit, fight: Fight) -> RollSpec:
-    """The unit's melee dice against the enemy (6s counted; pairs of 5s are read from the
-    faces), rolled by ``resolve`` and read by the odds."""
-    base, mods = dice_modifiers(state, unit, enemy, fight)
-    label = f"Melee: {unit.name} (VBU {base}) against {enemy.name}"
-    why = Purpose(unit.id, "melee", enemy.id)
-    return RollSpec(
-        label, base, mode="pool", target=tables.HIT_FACE, dice_modifiers=tuple(mods), purpose=why
-    )
-
-
-def support_roll(state: BattleState, friend: Unit, unit: Unit) -> RollSpec:
-    """A supporting unit's half dice."""
-    full = profiles.current_vbu(friend)
-    half = math.floor(full * tables.SUPPORT_SHARE)
-    mods = (Modifier(half - full, f"Supporting Units roll half dice (supporting {unit.name})"),)
-    why = Purpose(friend.id, "melee support", row=f"supporting {unit.id}")
-    return RollSpec(f"Melee support: {friend.name}", full, mode="pool", target=tables.HIT_FACE,
-                    dice_modifiers=mods, purpose=why)  # fmt: skip
-
-
-def cohesion_modifiers(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:
-    """The modifiers of the unit's cohesion test in this melee."""
-    table = tables.COHESION_MELEE
-    mods: list[Modifier] = []
-
-    def add(row: str, note: str = "") -> None:
-        value = tables.cell(table, row, "modifier")
-        assert value is not None
-        mods.append(Modifier(value, tables.reason(table, row) + note))
-
-    if DISORDERED.of(unit):
-        add("disordered")
-    edge = _flanked(state, unit, enemy)
-    pikes = "pike" in profiles.weapons(unit)
-    if edge is not None and (edge == "rear" or not pikes):
-        add("flank_rear", f" ({edge})")
-    if profiles.troop_type(unit) in tables.CAVALRY_V_FP and profiles.troop_type(enemy) == "FP":
-        add("cavalry_v_fp")
-    if profiles.foot(unit) and CLOSED_RANKS.of(unit):
-        add("closed_ranks")
-    mods += cohesion.general_modifier(state, unit, "general", cohesion.MELEE)
-    fortified = protection.fortification(state, unit, enemy) is not None  # in or behind one
-    defended = fortified or (_inside(state, unit, DEFENDED) and not _inside(state, enemy, DEFENDED))
-    higher = _inside(state, unit, ("hill", "gentle_hill")) and not _inside(
-        state, enemy, ("hill", "gentle_hill")
-    )
-    # a river bank: the enemy stands in the water (crossing it) and the unit on the bank
-    bank = _in_water(state, enemy) and not _in_water(state, unit)
-    if defended or higher or bank:
-        add("defending")
-    return mods
 
 
 # -- the melee ------------------------------------------------------------------------------
@@ -472,7 +134,7 @@ def resolve(
     depth_left: int = MAX_NEW_MELEES,
 ) -> str:
     """Fight one melee round; returns the side that won it or "draw"."""
-    fought = _FOUGHT.setdefault(ctx, set())
+    fought = _fought(ctx)
     if not impact and frozenset((attacker.id, defender.id)) in fought:
         return DRAW  # fought already in this activation, in a melee of more than two units
     ctx.emit(MeleeFought(attacker.id, defender.id))
@@ -523,9 +185,12 @@ def resolve(
     return result
 
 
-# The pairs of units that fought a round in one resolution (an activation's step): a drawn
-# melee of more than two units is fought again once, not once for each pair.
-_FOUGHT: WeakKeyDictionary[Context, set[frozenset[str]]] = WeakKeyDictionary()
+def _fought(ctx: Context) -> set[frozenset[str]]:
+    """The pairs of units that fought a round in this resolution (an activation's step): a
+    drawn melee of more than two units is fought again once, not once for each pair."""
+    found = ctx.scratch.setdefault("impetus.melee.fought", set())
+    assert isinstance(found, set)
+    return found
 
 
 def _melee_result(
@@ -645,7 +310,7 @@ def _resolve_many(
             continue
         now = ctx.state.unit(unit.id)
         foes = facing.get(unit.id, [])
-        enemy = next((f for f in foes if _flanked(ctx.state, now, f)), foes[0])
+        enemy = next((f for f in foes if flanked_by(ctx.state, now, f)), foes[0])
         mods = cohesion_modifiers(ctx.state, now, enemy)
         names = ", ".join(f.name for f in foes)
         found = cohesion.test(ctx, now, taken, mods, cohesion.MELEE, f"melee with {names}")
@@ -668,7 +333,7 @@ def _resolve_many(
         (defender.id, sum(hits.get(u.id, 0) for u in side_a)),
     )
     _melee_result(ctx, attacker, defender, result, total_d - total_a, row, scored)
-    fought = _FOUGHT.setdefault(ctx, set())
+    fought = _fought(ctx)
     for unit in (*side_a, *side_d):
         _tire(ctx, unit.id, attacking.new_melee and unit.id == attacker.id)
         for foe in facing.get(unit.id, []):
@@ -699,180 +364,6 @@ def _result(lost: dict[str, int], routed: dict[str, bool], a: str, d: str) -> st
     return ATTACKER if lost[a] < lost[d] else DEFENDER
 
 
-def troop_column(unit: Unit) -> str:
-    """The retreat and pursuit table's column: CL, mounted or foot."""
-    if profiles.troop_type(unit) == "CL":
-        return "cl"
-    return "mounted" if profiles.mounted(unit) else "foot"
-
-
-def _away(from_unit: Unit, unit: Unit) -> tuple[float, float]:
-    dx, dy = unit.x - from_unit.x, unit.y - from_unit.y
-    size = math.hypot(dx, dy) or 1.0
-    return dx / size, dy / size
-
-
-def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
-    """The loser retreats by the D6 table, straight away from the winner, keeping its facing;
-    the path is checked along its length.
-
-    A friend in the way (involuntary interpenetration): T, CL, non-impetuous FL and units
-    that may pass it voluntarily are placed behind it; others push it back and disorder it
-    (a W is pushed back, not disordered). An enemy, impassable ground, a friend in melee, or a
-    friend that cannot be passed or pushed clear (the place behind it or its push blocked)
-    stops the retreat where it touches: the unit loses ``retreat_blocked_loss`` VBU, and is
-    destroyed if it cannot even start (published). Reaching the table edge it is lost
-    (``retreat_off_table`` "lost") or stops there as if blocked ("stop")."""
-    column = troop_column(loser)
-    roll = ctx.dice.d6(
-        f"Retreat: {loser.name} ({column})", purpose=Purpose(loser.id, "retreat", winner.id, column)
-    )
-    distance = tables.distance_row(roll.total, "retreat", column) or 0
-    ctx.emit(TestResolved(loser.id, "retreat", roll.total, True,
-                          f"{roll.total}: retreat {distance}H ({column})", False))  # fmt: skip
-    ux, uy = _away(winner, loser)
-    heading = displacement.heading_of((ux, uy))
-    state = ctx.state
-    clear = displacement.without_friends(state, loser, heading, float(distance))
-    length = clear.reached
-    blocked: str | None = None
-    if clear.blocker is not None:
-        blocked = _blocker_words(state, clear.blocker)
-    notes = [f"retreats {distance}H from {winner.name}"]
-    pushes: list[tuple[Unit, bool]] = []
-    for friend in _in_the_way(state, loser, (ux, uy), length):
-        how = interpenetration.retreat_through(loser, friend)
-        stop: str | None = None
-        if _engaged(state, friend):
-            stop = f"{friend.name}, in melee"
-        elif how == "pass":
-            behind = _clear_of(loser, friend, (ux, uy), length)
-            beyond = displacement.without_friends(state, loser, heading, behind)
-            if beyond.blocker is not None and beyond.reached < behind - 1e-6:
-                stop = f"{friend.name} (no room behind it: {_blocker_words(state, beyond.blocker)})"
-            else:
-                length = behind
-                notes.append(f"passes through {friend.name}")
-        else:
-            end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
-            shove = _clear_of(friend, None, (ux, uy), 0.0, end)
-            pushed = displacement.without_friends(state, friend, heading, shove)
-            if pushed.blocker is not None and pushed.reached < shove - 1e-6:
-                stop = f"{friend.name} (it cannot be pushed back)"
-            else:
-                pushes.append((friend, how == "push"))
-        if stop is not None:
-            length = min(length, displacement.reach_to(state, loser, heading, length, friend))
-            blocked = stop
-            pushes = [(f, d) for f, d in pushes if _touched(loser, f, (ux, uy), length)]
-            break
-    edge = clear.blocker is not None and clear.blocker.kind == paths.EDGE and blocked is not None
-    lost = displacement.setting(ctx.params, "retreat_off_table") == "lost"
-    if edge and length >= clear.reached - 1e-6 and lost:
-        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
-                              f"{loser.name} retreats off the table: lost", False))  # fmt: skip
-        cohesion.rout(ctx, loser.id, "retreated off the table edge")
-        return round(length, 3)
-    if blocked is not None and length < displacement.START:
-        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
-                              f"{loser.name} cannot even start its retreat ({blocked} in the way):"
-                              " destroyed", False))  # fmt: skip
-        cohesion.rout(ctx, loser.id, f"its retreat is blocked by {blocked}")
-        return 0.0
-    end_point = (round(loser.x + ux * length, 3), round(loser.y + uy * length, 3))
-    if blocked is not None:
-        notes.append(f"stopped by {blocked}")
-    ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
-    for friend, disorder in pushes:
-        end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
-        shove = _clear_of(friend, None, (ux, uy), 0.0, end)
-        there = (friend.x + ux * shove, friend.y + uy * shove)
-        ctx.move(friend.id, [(friend.x, friend.y), there], friend.facing,
-                 [f"pushed back {shove:.1f}H by {loser.name}'s retreat"])  # fmt: skip
-        if disorder and not DISORDERED.of(friend):
-            ctx.set_status(friend.id, f"pushed back by {loser.name}'s retreat", disordered=True)
-    if blocked is not None:
-        loss = int(displacement.number(ctx.params, "retreat_blocked_loss"))
-        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
-                              f"{loser.name}'s retreat stopped after {length:.3g}H by {blocked}: "
-                              f"-{loss} VBU", False))  # fmt: skip
-        if loss > 0:
-            cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
-    return round(length, 3)
-
-
-def _blocker_words(state: BattleState, blocker: paths.Blocker) -> str:
-    if blocker.kind == paths.EDGE:
-        return "the table edge"
-    if blocker.kind == paths.TERRAIN:
-        feature = next((t for t in state.terrain if t.id == blocker.id), None)
-        name = (feature.name or feature.id) if feature is not None else blocker.id
-        return f"impassable ground ({name})"
-    return state.unit(blocker.id).name
-
-
-def _touched(unit: Unit, friend: Unit, way: tuple[float, float], length: float) -> bool:
-    """Whether the unit, moved ``length`` along ``way``, overlaps the friend."""
-    pose = Footprint.of(unit).moved_to((unit.x + way[0] * length, unit.y + way[1] * length))
-    return overlapping(pose, Footprint.of(friend))
-
-
-def _in_the_way(
-    state: BattleState, unit: Unit, way: tuple[float, float], length: float
-) -> list[Unit]:
-    """Friends the unit's footprint would overlap somewhere along its retreat, nearest first."""
-    here = Footprint.of(unit)
-    found: dict[str, tuple[float, Unit]] = {}
-    steps = max(1, int(length / STEP))
-    for n in range(1, steps + 1):
-        gone = length * n / steps
-        pose = here.moved_to((unit.x + way[0] * gone, unit.y + way[1] * gone))
-        for friend in state.units_of(unit.side):
-            if friend.id == unit.id or not friend.on_table or friend.id in found:
-                continue
-            if overlapping(pose, Footprint.of(friend)):
-                found[friend.id] = (gone, friend)
-    return [friend for _, friend in sorted(found.values(), key=lambda item: item[0])]
-
-
-def _clear_of(
-    mover: Unit,
-    other: Unit | None,
-    way: tuple[float, float],
-    start: float,
-    fixed: Footprint | None = None,
-) -> float:
-    """How far along ``way`` ``mover`` must go (from ``start``) to overlap ``other`` (or the
-    ``fixed`` footprint) no more."""
-    block = fixed if fixed is not None else Footprint.of(other) if other is not None else None
-    assert block is not None
-    here = Footprint.of(mover)
-    gone = start
-    for _ in range(int(MAX_SHOVE / STEP)):
-        pose = here.moved_to((mover.x + way[0] * gone, mover.y + way[1] * gone))
-        if not overlapping(pose, block):
-            return round(gone, 3)
-        gone += STEP
-    return round(gone, 3)
-
-
-def pursuit_distance(ctx: Context, winner: Unit) -> int:
-    """The pursuit die (an impetuous unit re-rolls one that gives none)."""
-    column = troop_column(winner)
-    why = Purpose(winner.id, "pursuit", row=column)
-    roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column})", purpose=why)
-    distance = tables.distance_row(roll.total, "pursuit", column)
-    if distance is None and profiles.impetuous(winner):
-        words = f"{roll.total}: no pursuit ({tables.IMPETUOUS_REROLL})"
-        ctx.emit(TestResolved(winner.id, "pursuit", roll.total, False, words, False))
-        again = Purpose(winner.id, "pursuit (impetuous re-roll)", row=column)
-        roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column}), impetuous re-roll", purpose=again)
-        distance = tables.distance_row(roll.total, "pursuit", column)
-    words = f"{roll.total}: " + (f"pursue {distance}H ({column})" if distance else "no pursuit")
-    ctx.emit(TestResolved(winner.id, "pursuit", roll.total, bool(distance), words, False))
-    return distance or 0
-
-
 def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
     """The winner follows the loser by the pursuit table, checked along its path: it passes
     friends it may interpenetrate voluntarily but stops on contact with any other ("Pursuit:
@@ -888,7 +379,7 @@ def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
     if distance <= 0:
         return
     loser = ctx.state.unit(loser_id)
-    heading = displacement.heading_of(_away(winner, loser))
+    heading = displacement.heading_of(away_from(winner, loser))
     found = displacement.travel(ctx.state, winner, heading, float(distance),
                                 lambda f: interpenetration.pursuit_may_pass(winner, f))  # fmt: skip
     end = found.end
@@ -904,7 +395,7 @@ def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
     if met is not None and met.id != loser_id:
         notes.append(f"stops on contact with {met.name}")
     elif blocker is not None and met is None:
-        notes.append(f"stops at {_blocker_words(ctx.state, blocker)}")
+        notes.append(f"stops at {blocker_words(ctx.state, blocker)}")
     ctx.move(winner.id, [(winner.x, winner.y), (round(end.x, 3), round(end.y, 3))],
              winner.facing, notes)  # fmt: skip
     moved = ctx.state.unit(winner.id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules_core.odds import Odds, OddsQuery, Refused
-from rules_core.rulesets.impetus import chances, melee, shooting
+from rules_core.rulesets.impetus import chances, melee_dice, shooting
 from rules_core.rulesets.impetus.status import MELEE_WITH
 from tests.rules_core.rulesets.impetus.combat_helpers import RULES, at, detach, status
 
@@ -46,8 +46,10 @@ def test_charge_odds_read_both_rolls_and_add_up() -> None:
                            "Legio IX wins"}  # fmt: skip
     assert sum(result.values()) == 1
     gauls, romans = state.unit("gauls2"), state.unit("romans2")
-    specs = [melee.melee_roll(state, gauls, romans, melee.Fight(charging=True)),
-             melee.melee_roll(state, romans, gauls, melee.Fight(receiving=True))]  # fmt: skip
+    specs = [
+        melee_dice.melee_roll(state, gauls, romans, melee_dice.Fight(charging=True)),
+        melee_dice.melee_roll(state, romans, gauls, melee_dice.Fight(receiving=True)),
+    ]
     assert odds.rolls == tuple(s.describe() for s in specs)
     assert chances.NO_REACTION in odds.notes
 

@@ -10,7 +10,7 @@ import pytest
 
 from rules_core.codec import Json
 from rules_core.dice import Modifier
-from rules_core.rulesets.impetus import melee
+from rules_core.rulesets.impetus import melee_dice
 from rules_core.state import BattleState
 from tests.rules_core.rulesets.impetus.combat_helpers import add, at
 
@@ -42,7 +42,7 @@ def _column(front: Entry, *rear: Entry, enemy: str = "CM") -> BattleState:
 
 
 def _depth(state: BattleState, difficult: bool = False) -> list[Modifier]:
-    return melee.depth(state, state.unit("front"), state.unit("enemy"), difficult)
+    return melee_dice.depth(state, state.unit("front"), state.unit("enemy"), difficult)
 
 
 @pytest.mark.parametrize("ranks", [1, 2, 3])
@@ -131,5 +131,5 @@ def test_only_a_large_unit_loses_depth_when_contacted_in_flank() -> None:
         # the enemy turned to face east, touching the front unit's left edge
         beside = replace(state.unit("enemy"), x=front.x - 1.5, y=front.y, facing=90)
         state = state.with_unit(beside)
-        assert melee._flanked(state, front, beside) is not None
+        assert melee_dice.flanked_by(state, front, beside) is not None
         assert _depth(state) == expected

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules_core.dice import Modifier
-from rules_core.rulesets.impetus import melee
+from rules_core.rulesets.impetus import melee, melee_dice, retreat
 from rules_core.rulesets.impetus.status import (
     DISORDERED,
     FRESHNESS,
@@ -39,13 +39,13 @@ def _face_off(attacker: str = "gauls2", defender: str = "romans2") -> BattleStat
 def test_warband_charging_legion_dice() -> None:
     state = _face_off()
     gauls, romans = state.unit("gauls2"), state.unit("romans2")
-    base, mods = melee.dice_modifiers(state, gauls, romans, melee.Fight(charging=True))
+    base, mods = melee_dice.dice_modifiers(state, gauls, romans, melee_dice.Fight(charging=True))
     assert base == 5
     assert mods == [
         Modifier(3, "impetus bonus 3"),
         Modifier(1, "Impetuous FP or FL vs Mounted or Foot"),  # depth, though not large
     ]
-    base, mods = melee.dice_modifiers(state, romans, gauls, melee.Fight(receiving=True))
+    base, mods = melee_dice.dice_modifiers(state, romans, gauls, melee_dice.Fight(receiving=True))
     assert base == 6
     assert _reasons(mods) == {
         "for each level of Better Discipline (B against C)": 1,
@@ -55,51 +55,57 @@ def test_warband_charging_legion_dice() -> None:
 
 def test_pilum_charging_and_pbw() -> None:
     state = _face_off("romans2", "gauls2")
-    mods = melee.pilum(state.unit("romans2"), melee.Fight(charging=True))
+    mods = melee_dice.pilum(state.unit("romans2"), melee_dice.Fight(charging=True))
     assert mods == [Modifier(2, "Pilum charging")]
     state = profile(state, "gauls2", weapons=["pbw"])
-    assert melee.pilum(state.unit("gauls2"), melee.Fight(receiving=True)) == [
+    assert melee_dice.pilum(state.unit("gauls2"), melee_dice.Fight(receiving=True)) == [
         Modifier(3, "PBW receiving charge")
     ]
-    assert melee.pilum(state.unit("gauls2"), melee.Fight()) == []
+    assert melee_dice.pilum(state.unit("gauls2"), melee_dice.Fight()) == []
 
 
 def test_impact_bonus_nullified_rows() -> None:
     state = _face_off("gauls4", "romans2")  # CM charging FP
-    assert melee.nullified_by(state, state.unit("gauls4"), state.unit("romans2")) is None
+    assert melee_dice.nullified_by(state, state.unit("gauls4"), state.unit("romans2")) is None
     spears = profile(state, "romans2", weapons=["long_spear"])
-    assert melee.nullified_by(spears, spears.unit("gauls4"), spears.unit("romans2")) == (
+    assert melee_dice.nullified_by(spears, spears.unit("gauls4"), spears.unit("romans2")) == (
         "mounted_v_steady"
     )
-    bonus, words = melee.impact_bonus(spears, spears.unit("gauls4"), spears.unit("romans2"))
+    bonus, words = melee_dice.impact_bonus(spears, spears.unit("gauls4"), spears.unit("romans2"))
     assert bonus == 0 and words.endswith("nullified: Mounted charging W, EL, Camels or Foot with "
                                          "Pike, Long Spear, Polearm – Except EL and Camels "
                                          "charging Camels or EL charging EL")  # fmt: skip
     foot = _face_off("gauls2", "romans4")
-    assert melee.nullified_by(foot, foot.unit("gauls2"), foot.unit("romans4")) == "foot_v_mounted"
+    assert (
+        melee_dice.nullified_by(foot, foot.unit("gauls2"), foot.unit("romans4")) == "foot_v_mounted"
+    )
     tired = status(state, "gauls4", freshness="exhausted")
-    assert melee.nullified_by(tired, tired.unit("gauls4"), tired.unit("romans2")) == "exhausted"
+    assert (
+        melee_dice.nullified_by(tired, tired.unit("gauls4"), tired.unit("romans2")) == "exhausted"
+    )
     rough = terrain(state, "rough", 8, 4, 12, 8)
-    assert melee.nullified_by(rough, rough.unit("gauls4"), rough.unit("romans2")) == "rough"
+    assert melee_dice.nullified_by(rough, rough.unit("gauls4"), rough.unit("romans2")) == "rough"
     stakes = profile(state, "romans2", stakes=True)
-    assert melee.nullified_by(stakes, stakes.unit("gauls4"), stakes.unit("romans2")) == "stakes"
+    assert (
+        melee_dice.nullified_by(stakes, stakes.unit("gauls4"), stakes.unit("romans2")) == "stakes"
+    )
     light = _face_off("gauls2", "romans6")  # FL in broken ground charging S
     light = terrain(light, "rough", 8, 4, 12, 8)
-    assert melee.nullified_by(light, light.unit("gauls2"), light.unit("romans6")) == (
+    assert melee_dice.nullified_by(light, light.unit("gauls2"), light.unit("romans6")) == (
         "fl_rough_v_light"
     )
 
 
 def test_impact_bonus_reduced_rows() -> None:
     pikes = profile(_face_off(), "romans2", weapons=["pike"])
-    bonus, words = melee.impact_bonus(pikes, pikes.unit("gauls2"), pikes.unit("romans2"))
+    bonus, words = melee_dice.impact_bonus(pikes, pikes.unit("gauls2"), pikes.unit("romans2"))
     assert bonus == 2 and "3→2: Max+2 Foot charging Pike, Long Spear, Polearm" in words
     tired = status(_face_off("gauls4", "romans2"), "gauls4", freshness="no_longer_fresh")
-    bonus, words = melee.impact_bonus(tired, tired.unit("gauls4"), tired.unit("romans2"))
+    bonus, words = melee_dice.impact_bonus(tired, tired.unit("gauls4"), tired.unit("romans2"))
     assert bonus == 1 and "2→1: Max+1 If no longer Fresh" in words
     heavy = status(profile(_face_off("gauls4", "romans2"), "gauls4", impetus=4), "romans2",
                    closed_ranks=True)  # fmt: skip
-    bonus, words = melee.impact_bonus(heavy, heavy.unit("gauls4"), heavy.unit("romans2"))
+    bonus, words = melee_dice.impact_bonus(heavy, heavy.unit("gauls4"), heavy.unit("romans2"))
     assert bonus == 2 and "4→2: By -2 Closed Ranks FP, FL frontally charged by Mounted" in words
 
 
@@ -108,16 +114,16 @@ def test_general_modifiers_and_depth() -> None:
     state = terrain(state, "wood", 0, 0, 30, 20)
     caesar = state.unit("romans1")
     state = status(state, "romans1", disordered=True)
-    base, mods = melee.dice_modifiers(state, state.unit("romans1"), state.unit("gauls1"),
-                                      melee.Fight())  # fmt: skip
+    base, mods = melee_dice.dice_modifiers(state, state.unit("romans1"), state.unit("gauls1"),
+                                      melee_dice.Fight())  # fmt: skip
     reasons = _reasons(mods)
     assert base == caesar.profile["vbu"]
     assert reasons["Unit is Disordered"] == -1
     assert reasons["Caesar: General attached"] == 1
     assert reasons["for each level of Better Discipline (A against B)"] == 1
     # the warband is large and impetuous: its depth bonus, its general (Reliable +1, Brave +2)
-    _, mods = melee.dice_modifiers(state, state.unit("gauls1"), state.unit("romans1"),
-                                   melee.Fight())  # fmt: skip
+    _, mods = melee_dice.dice_modifiers(state, state.unit("gauls1"), state.unit("romans1"),
+                                   melee_dice.Fight())  # fmt: skip
     reasons = _reasons(mods)
     assert reasons["Impetuous FP or FL vs Mounted or Foot"] == 1
     assert reasons["Vercingetorix: General attached"] == 3
@@ -126,8 +132,8 @@ def test_general_modifiers_and_depth() -> None:
 def test_mounted_in_difficult_ground_and_supported_flanks() -> None:
     state = detach(at("charge", gauls4=(10, 5, 0), gauls5=(12, 5, 0), romans2=(10, 6.25, 180)))
     state = terrain(state, "marsh", 8, 3, 12, 8)
-    _, mods = melee.dice_modifiers(state, state.unit("gauls4"), state.unit("romans2"),
-                                   melee.Fight())  # fmt: skip
+    _, mods = melee_dice.dice_modifiers(state, state.unit("gauls4"), state.unit("romans2"),
+                                   melee_dice.Fight())  # fmt: skip
     reasons = _reasons(mods)
     assert reasons["Mounted or Pikes in Difficult terrain or against a unit entirely in "
                    "Difficult terrain"] == -2  # fmt: skip
@@ -137,21 +143,21 @@ def test_mounted_in_difficult_ground_and_supported_flanks() -> None:
 
 def test_supporting_units_roll_half_dice() -> None:
     state = detach(at("charge", romans2=(10, 5, 0), romans1=(10, 4, 0), gauls2=(10, 6.0, 180)))
-    assert [u.id for u in melee.supports(state, state.unit("romans2"))] == ["romans1"]
-    spec = melee.support_roll(state, state.unit("romans1"), state.unit("romans2"))
+    assert [u.id for u in melee_dice.supports(state, state.unit("romans2"))] == ["romans1"]
+    spec = melee_dice.support_roll(state, state.unit("romans1"), state.unit("romans2"))
     assert spec.dice == 3  # half of VBU 7, rounded down
 
 
 def test_cohesion_modifiers_in_melee() -> None:
     state = detach(at("charge", gauls4=(10, 5, 0), romans2=(11.5, 5, 270)))
-    mods = melee.cohesion_modifiers(state, state.unit("gauls4"), state.unit("romans2"))
+    mods = melee_dice.cohesion_modifiers(state, state.unit("gauls4"), state.unit("romans2"))
     assert _reasons(mods) == {
         "Unit attacked on Flank/Rear (Pike only in rear) (right)": -2,
         "CP, CM, CL in Melee with FP": -1,
     }
     ranks = status(_face_off("gauls4", "romans2"), "romans2", closed_ranks=True)
     ranks = terrain(ranks, "village", 8, 3, 12, 5.4)
-    mods = melee.cohesion_modifiers(ranks, ranks.unit("romans2"), ranks.unit("gauls4"))
+    mods = melee_dice.cohesion_modifiers(ranks, ranks.unit("romans2"), ranks.unit("gauls4"))
     assert _reasons(mods) == {
         "Infantry with Closed Ranks": 1,
         "Defending River Bank, Village, Fortification or higher on hill": 1,
@@ -165,12 +171,16 @@ def test_a_unit_on_the_bank_defends_it_against_an_enemy_in_the_river() -> None:
     river = TerrainFeature("r", "river", ((0.0, 6.5), (30.0, 6.5)))
     state = replace(state, terrain=(*state.terrain, river))
     row = "Defending River Bank, Village, Fortification or higher on hill"
-    mine = _reasons(melee.cohesion_modifiers(state, state.unit("romans2"), state.unit("gauls2")))
-    theirs = _reasons(melee.cohesion_modifiers(state, state.unit("gauls2"), state.unit("romans2")))
+    mine = _reasons(
+        melee_dice.cohesion_modifiers(state, state.unit("romans2"), state.unit("gauls2"))
+    )
+    theirs = _reasons(
+        melee_dice.cohesion_modifiers(state, state.unit("gauls2"), state.unit("romans2"))
+    )
     assert mine.get(row) == 1 and row not in theirs
     dry = replace(state, terrain=(*state.terrain[:-1],))
     assert row not in _reasons(
-        melee.cohesion_modifiers(dry, dry.unit("romans2"), dry.unit("gauls2"))
+        melee_dice.cohesion_modifiers(dry, dry.unit("romans2"), dry.unit("gauls2"))
     )
 
 
@@ -231,19 +241,19 @@ def test_an_impetuous_unit_rerolls_a_pursuit_die_that_gives_none() -> None:
     state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180)))
     state = add(state, "x", "gauls", "gauls_vercingetorix", (0, 0, 0), type="FL")
     ctx = context(state, [1, 5])
-    assert melee.pursuit_distance(ctx, state.unit("gauls2")) == 1
+    assert retreat.pursuit_distance(ctx, state.unit("gauls2")) == 1
     assert [t.row for t in logged_tests(ctx.events)] == [
         "1: no pursuit (Impetuous can Reroll if fail)",
         "5: pursue 1H (foot)",
     ]
     ctx = context(state, [1, 5])
-    assert melee.pursuit_distance(ctx, state.unit("romans2")) == 0
+    assert retreat.pursuit_distance(ctx, state.unit("romans2")) == 0
 
 
 def test_a_retreat_passes_light_troops_behind_a_friend() -> None:
     state = detach(at("charge", romans3=(10, 5, 0), romans2=(10, 3.5, 0), gauls2=(10, 6.0, 180)))
     ctx = context(state, [6])  # 2H back: onto the legion behind; archers (T) pass through
-    length = melee.retreat(ctx, ctx.state.unit("romans3"), ctx.state.unit("gauls2"))
+    length = retreat.retreat(ctx, ctx.state.unit("romans3"), ctx.state.unit("gauls2"))
     archers, legion = ctx.state.unit("romans3"), ctx.state.unit("romans2")
     assert length == 2.5 and (archers.x, archers.y) == (10, 2.5)  # just behind the legion
     assert (legion.x, legion.y) == (10, 3.5) and not DISORDERED.of(legion)
@@ -252,7 +262,7 @@ def test_a_retreat_passes_light_troops_behind_a_friend() -> None:
 def test_a_retreat_pushes_back_and_disorders_a_friend_it_may_not_pass() -> None:
     state = detach(at("charge", romans2=(10, 5, 0), romans1=(10, 3.5, 0), gauls2=(10, 6.0, 180)))
     ctx = context(state, [6])  # the legion retreats 2H into Legio X
-    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 2.0
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 2.0
     legion, pushed = ctx.state.unit("romans2"), ctx.state.unit("romans1")
     assert (legion.x, legion.y) == (10, 3.0)
     assert (pushed.x, round(pushed.y, 3)) == (10, 2.0) and DISORDERED.of(pushed)
@@ -263,7 +273,7 @@ def test_a_retreat_with_no_room_behind_a_friend_stops_at_it() -> None:
     state = detach(at("charge", romans3=(10, 5, 0), romans2=(10, 3.5, 0), gauls2=(10, 6.0, 180),
                       gauls1=(10, 1.5, 0)))  # fmt: skip
     ctx = context(state, [6])
-    assert melee.retreat(ctx, ctx.state.unit("romans3"), ctx.state.unit("gauls2")) == 0.5
+    assert retreat.retreat(ctx, ctx.state.unit("romans3"), ctx.state.unit("gauls2")) == 0.5
     archers = ctx.state.unit("romans3")
     assert (archers.x, archers.y) == (10, 4.5) and LOSSES.of(archers) == 1
     rows = [t.row for t in logged_tests(ctx.events)]

@@ -10,7 +10,7 @@ from dataclasses import replace
 from rules_core import engine
 from rules_core.dice import Modifier
 from rules_core.orders import Order
-from rules_core.rulesets.impetus import melee, prebattle, reactions, shooting, tables
+from rules_core.rulesets.impetus import melee_dice, prebattle, reactions, shooting, tables
 from rules_core.state import BattleState, TerrainFeature
 from tests.rules_core.rulesets.impetus.combat_helpers import (
     PARAMS,
@@ -148,13 +148,13 @@ def test_reaction_fire_is_set_by_the_reaction_played() -> None:
 def test_a_charge_on_a_unit_behind_its_fortification_loses_its_impact_and_it_defends() -> None:
     state = detach(at("charge", romans1=(10, 6.5, 0), gauls2=(10, 9.5, 180)))
     charger, target = state.unit("gauls2"), state.unit("romans1")
-    assert melee.nullified_by(state, charger, target) != "fortified"
+    assert melee_dice.nullified_by(state, charger, target) != "fortified"
     walled = _piece(state, "romans", 10.0, 8.0, 0.0)  # before Legio X, between them
-    assert melee.nullified_by(walled, charger, target) == "fortified"
+    assert melee_dice.nullified_by(walled, charger, target) == "fortified"
     defending = tables.reason(tables.COHESION_MELEE, "defending")
-    mods = melee.cohesion_modifiers(walled, target, charger)
+    mods = melee_dice.cohesion_modifiers(walled, target, charger)
     assert any(m.reason.startswith(defending) for m in mods)
     assert not any(m.reason.startswith(defending)
-                   for m in melee.cohesion_modifiers(state, target, charger))  # fmt: skip
-    assert melee.nullified_by(walled, target, charger) != "fortified"  # not the Gauls' piece
+                   for m in melee_dice.cohesion_modifiers(state, target, charger))  # fmt: skip
+    assert melee_dice.nullified_by(walled, target, charger) != "fortified"  # not the Gauls' piece
     assert "behind_reach" in PARAMS  # a parameter of the rules, shown by /campaign rules

@@ -20,6 +20,7 @@ from rules_core.rulesets.impetus import (
     displacement,
     melee,
     reactions,
+    retreat,
     tables,
 )
 from rules_core.rulesets.impetus.status import CHARGED, DISORDERED, EVADES, MELEE_PENDING
@@ -59,7 +60,7 @@ def test_a_retreat_into_an_enemy_stops_where_it_touches_and_costs_a_vbu() -> Non
     # Legio IX (y 4.5-5.5) loses to the warband at its front; the Arverni stand 0.5H behind it
     state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180), gauls1=(10, 3.0, 0)))
     ctx = context(state, [6])  # retreat 2H (foot)
-    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.5
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.5
     assert _where(ctx.state, "romans2") == (10, 4.5)
     assert LOSSES.of(ctx.state.unit("romans2")) == 1
     assert any("retreat stopped after 0.5H by Arverni Warband: -1 VBU" in r for r in _rows(ctx))
@@ -68,7 +69,7 @@ def test_a_retreat_into_an_enemy_stops_where_it_touches_and_costs_a_vbu() -> Non
 def test_a_retreat_that_cannot_even_start_destroys_the_unit() -> None:
     state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180), gauls1=(10, 3.5, 0)))
     ctx = context(state, [6])
-    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.0
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.0
     assert not cohesion.alive(ctx.state, "romans2")
     assert any("cannot even start its retreat (Arverni Warband in the way)" in r
                for r in _rows(ctx))  # fmt: skip
@@ -79,7 +80,7 @@ def test_a_retreat_is_checked_along_its_path_not_only_where_it_ends() -> None:
     state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180), gauls3=(10, 4.0, 0)))
     state = _thin(state, "gauls3", 0.5)  # y 3.75-4.25
     ctx = context(state, [6])
-    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.25
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.25
     assert _where(ctx.state, "romans2") == (10, 4.75)
     assert LOSSES.of(ctx.state.unit("romans2")) == 1
 
@@ -88,18 +89,18 @@ def test_a_retreat_stopped_by_impassable_ground() -> None:
     state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180)))
     state = terrain(state, "impassable", 8, 2, 12, 4)
     ctx = context(state, [6])
-    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.5
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.5
     assert any("by impassable ground" in r for r in _rows(ctx))
 
 
 def test_a_retreat_off_the_table_edge_loses_the_unit_or_stops_there() -> None:
     state = detach(at("charge", romans2=(10, 1.5, 0), gauls2=(10, 2.5, 180)))
     ctx = context(state, [6])  # 2H back from y 1-2: past the edge at y 0
-    melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2"))
+    retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2"))
     assert not cohesion.alive(ctx.state, "romans2")
     assert "Legio IX retreats off the table: lost" in _rows(ctx)
     ctx = context(state, [6], retreat_off_table="stop")
-    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 1.0
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 1.0
     assert _where(ctx.state, "romans2") == (10, 0.5)
     assert LOSSES.of(ctx.state.unit("romans2")) == 1
 
@@ -108,7 +109,7 @@ def test_a_retreat_stops_at_a_friend_in_melee_and_the_loss_is_a_parameter() -> N
     state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180), romans1=(10, 3.0, 0),
                       gauls3=(8.5, 3.0, 90)))  # fmt: skip
     ctx = context(state, [6], retreat_blocked_loss=2)  # Legio X is fighting the skirmishers
-    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 1.0
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 1.0
     assert _where(ctx.state, "romans1") == (10, 3.0) and not DISORDERED.of(
         ctx.state.unit("romans1")
     )
@@ -120,7 +121,7 @@ def test_a_friend_that_cannot_be_pushed_clear_stops_the_retreat() -> None:
     state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180), romans1=(10, 3.5, 0),
                       gauls1=(10, 1.5, 0)))  # fmt: skip
     ctx = context(state, [6])
-    assert melee.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.5
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.5
     assert _where(ctx.state, "romans2") == (10, 4.5)  # stopped touching Legio X
     assert _where(ctx.state, "romans1") == (10, 3.5) and not DISORDERED.of(
         ctx.state.unit("romans1")

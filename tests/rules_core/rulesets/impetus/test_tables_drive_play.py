@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules_core.rulesets.impetus import cohesion, discipline, melee, shooting, tables
+from rules_core.rulesets.impetus import (
+    cohesion,
+    discipline,
+    melee_dice,
+    retreat,
+    shooting,
+    tables,
+)
 from rules_core.rulesets.impetus.status import KILLED
 from rules_core.tables import Band, GridTable, ScoreTable
 from tests.rules_core.rulesets.impetus.combat_helpers import (
@@ -54,7 +61,7 @@ def test_the_impact_reduction_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     state = profile(state, "romans2", weapons=["pike"])
     monkeypatch.setattr(tables, "IMPACT_REDUCED",
                         _with(tables.IMPACT_REDUCED, "foot_v_pole", "max", 1))  # fmt: skip
-    bonus, _ = melee.impact_bonus(state, state.unit("gauls2"), state.unit("romans2"))
+    bonus, _ = melee_dice.impact_bonus(state, state.unit("gauls2"), state.unit("romans2"))
     assert bonus == 1
 
 
@@ -63,7 +70,7 @@ def test_the_retreat_table_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tables, "RETREAT_PURSUIT",
                         _with(tables.RETREAT_PURSUIT, "3", "retreat_foot", 4))  # fmt: skip
     ctx = context(state, [3])
-    assert melee.retreat(ctx, state.unit("gauls2"), state.unit("romans2")) == 4.0
+    assert retreat.retreat(ctx, state.unit("gauls2"), state.unit("romans2")) == 4.0
 
 
 def test_the_risk_table_is_read(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,203 @@
+"""After a melee: the loser's retreat by the D6 table, checked along its path, and the
+winner's pursuit die (``melee.pursue`` moves the pursuer and fights a new melee)."""
+
+from __future__ import annotations
+
+import math
+
+from rules_core import paths
+from rules_core.context import Context
+from rules_core.dice import Purpose
+from rules_core.events import TestResolved
+from rules_core.geometry import Footprint, overlapping
+from rules_core.rulesets.impetus import (
+    cohesion,
+    displacement,
+    interpenetration,
+    profiles,
+    tables,
+)
+from rules_core.rulesets.impetus.melee_dice import engaged
+from rules_core.rulesets.impetus.status import (
+    DISORDERED,
+)
+from rules_core.state import BattleState, Unit
+
+STEP = 0.05  # H: the step retreats and pushes are checked at
+
+
+MAX_SHOVE = 12.0  # H: the furthest a retreat goes on to clear friends
+
+
+def troop_column(unit: Unit) -> str:
+    """The retreat and pursuit table's column: CL, mounted or foot."""
+    if profiles.troop_type(unit) == "CL":
+        return "cl"
+    return "mounted" if profiles.mounted(unit) else "foot"
+
+
+def away_from(from_unit: Unit, unit: Unit) -> tuple[float, float]:
+    dx, dy = unit.x - from_unit.x, unit.y - from_unit.y
+    size = math.hypot(dx, dy) or 1.0
+    return dx / size, dy / size
+
+
+def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
+    """The loser retreats by the D6 table, straight away from the winner, keeping its facing;
+    the path is checked along its length.
+
+    A friend in the way (involuntary interpenetration): T, CL, non-impetuous FL and units
+    that may pass it voluntarily are placed behind it; others push it back and disorder it
+    (a W is pushed back, not disordered). An enemy, impassable ground, a friend in melee, or a
+    friend that cannot be passed or pushed clear (the place behind it or its push blocked)
+    stops the retreat where it touches: the unit loses ``retreat_blocked_loss`` VBU, and is
+    destroyed if it cannot even start (published). Reaching the table edge it is lost
+    (``retreat_off_table`` "lost") or stops there as if blocked ("stop")."""
+    column = troop_column(loser)
+    roll = ctx.dice.d6(
+        f"Retreat: {loser.name} ({column})", purpose=Purpose(loser.id, "retreat", winner.id, column)
+    )
+    distance = tables.distance_row(roll.total, "retreat", column) or 0
+    ctx.emit(TestResolved(loser.id, "retreat", roll.total, True,
+                          f"{roll.total}: retreat {distance}H ({column})", False))  # fmt: skip
+    ux, uy = away_from(winner, loser)
+    heading = displacement.heading_of((ux, uy))
+    state = ctx.state
+    clear = displacement.without_friends(state, loser, heading, float(distance))
+    length = clear.reached
+    blocked: str | None = None
+    if clear.blocker is not None:
+        blocked = blocker_words(state, clear.blocker)
+    notes = [f"retreats {distance}H from {winner.name}"]
+    pushes: list[tuple[Unit, bool]] = []
+    for friend in _in_the_way(state, loser, (ux, uy), length):
+        how = interpenetration.retreat_through(loser, friend)
+        stop: str | None = None
+        if engaged(state, friend):
+            stop = f"{friend.name}, in melee"
+        elif how == "pass":
+            behind = _clear_of(loser, friend, (ux, uy), length)
+            beyond = displacement.without_friends(state, loser, heading, behind)
+            if beyond.blocker is not None and beyond.reached < behind - 1e-6:
+                stop = f"{friend.name} (no room behind it: {blocker_words(state, beyond.blocker)})"
+            else:
+                length = behind
+                notes.append(f"passes through {friend.name}")
+        else:
+            end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
+            shove = _clear_of(friend, None, (ux, uy), 0.0, end)
+            pushed = displacement.without_friends(state, friend, heading, shove)
+            if pushed.blocker is not None and pushed.reached < shove - 1e-6:
+                stop = f"{friend.name} (it cannot be pushed back)"
+            else:
+                pushes.append((friend, how == "push"))
+        if stop is not None:
+            length = min(length, displacement.reach_to(state, loser, heading, length, friend))
+            blocked = stop
+            pushes = [(f, d) for f, d in pushes if _touched(loser, f, (ux, uy), length)]
+            break
+    edge = clear.blocker is not None and clear.blocker.kind == paths.EDGE and blocked is not None
+    lost = displacement.setting(ctx.params, "retreat_off_table") == "lost"
+    if edge and length >= clear.reached - 1e-6 and lost:
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name} retreats off the table: lost", False))  # fmt: skip
+        cohesion.rout(ctx, loser.id, "retreated off the table edge")
+        return round(length, 3)
+    if blocked is not None and length < displacement.START:
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name} cannot even start its retreat ({blocked} in the way):"
+                              " destroyed", False))  # fmt: skip
+        cohesion.rout(ctx, loser.id, f"its retreat is blocked by {blocked}")
+        return 0.0
+    end_point = (round(loser.x + ux * length, 3), round(loser.y + uy * length, 3))
+    if blocked is not None:
+        notes.append(f"stopped by {blocked}")
+    ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
+    for friend, disorder in pushes:
+        end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
+        shove = _clear_of(friend, None, (ux, uy), 0.0, end)
+        there = (friend.x + ux * shove, friend.y + uy * shove)
+        ctx.move(friend.id, [(friend.x, friend.y), there], friend.facing,
+                 [f"pushed back {shove:.1f}H by {loser.name}'s retreat"])  # fmt: skip
+        if disorder and not DISORDERED.of(friend):
+            ctx.set_status(friend.id, f"pushed back by {loser.name}'s retreat", disordered=True)
+    if blocked is not None:
+        loss = int(displacement.number(ctx.params, "retreat_blocked_loss"))
+        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
+                              f"{loser.name}'s retreat stopped after {length:.3g}H by {blocked}: "
+                              f"-{loss} VBU", False))  # fmt: skip
+        if loss > 0:
+            cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
+    return round(length, 3)
+
+
+def blocker_words(state: BattleState, blocker: paths.Blocker) -> str:
+    if blocker.kind == paths.EDGE:
+        return "the table edge"
+    if blocker.kind == paths.TERRAIN:
+        feature = next((t for t in state.terrain if t.id == blocker.id), None)
+        name = (feature.name or feature.id) if feature is not None else blocker.id
+        return f"impassable ground ({name})"
+    return state.unit(blocker.id).name
+
+
+def _touched(unit: Unit, friend: Unit, way: tuple[float, float], length: float) -> bool:
+    """Whether the unit, moved ``length`` along ``way``, overlaps the friend."""
+    pose = Footprint.of(unit).moved_to((unit.x + way[0] * length, unit.y + way[1] * length))
+    return overlapping(pose, Footprint.of(friend))
+
+
+def _in_the_way(
+    state: BattleState, unit: Unit, way: tuple[float, float], length: float
+) -> list[Unit]:
+    """Friends the unit's footprint would overlap somewhere along its retreat, nearest first."""
+    here = Footprint.of(unit)
+    found: dict[str, tuple[float, Unit]] = {}
+    steps = max(1, int(length / STEP))
+    for n in range(1, steps + 1):
+        gone = length * n / steps
+        pose = here.moved_to((unit.x + way[0] * gone, unit.y + way[1] * gone))
+        for friend in state.units_of(unit.side):
+            if friend.id == unit.id or not friend.on_table or friend.id in found:
+                continue
+            if overlapping(pose, Footprint.of(friend)):
+                found[friend.id] = (gone, friend)
+    return [friend for _, friend in sorted(found.values(), key=lambda item: item[0])]
+
+
+def _clear_of(
+    mover: Unit,
+    other: Unit | None,
+    way: tuple[float, float],
+    start: float,
+    fixed: Footprint | None = None,
+) -> float:
+    """How far along ``way`` ``mover`` must go (from ``start``) to overlap ``other`` (or the
+    ``fixed`` footprint) no more."""
+    block = fixed if fixed is not None else Footprint.of(other) if other is not None else None
+    assert block is not None
+    here = Footprint.of(mover)
+    gone = start
+    for _ in range(int(MAX_SHOVE / STEP)):
+        pose = here.moved_to((mover.x + way[0] * gone, mover.y + way[1] * gone))
+        if not overlapping(pose, block):
+            return round(gone, 3)
+        gone += STEP
+    return round(gone, 3)
+
+
+def pursuit_distance(ctx: Context, winner: Unit) -> int:
+    """The pursuit die (an impetuous unit re-rolls one that gives none)."""
+    column = troop_column(winner)
+    why = Purpose(winner.id, "pursuit", row=column)
+    roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column})", purpose=why)
+    distance = tables.distance_row(roll.total, "pursuit", column)
+    if distance is None and profiles.impetuous(winner):
+        words = f"{roll.total}: no pursuit ({tables.IMPETUOUS_REROLL})"
+        ctx.emit(TestResolved(winner.id, "pursuit", roll.total, False, words, False))
+        again = Purpose(winner.id, "pursuit (impetuous re-roll)", row=column)
+        roll = ctx.dice.d6(f"Pursuit: {winner.name} ({column}), impetuous re-roll", purpose=again)
+        distance = tables.distance_row(roll.total, "pursuit", column)
+    words = f"{roll.total}: " + (f"pursue {distance}H ({column})" if distance else "no pursuit")
+    ctx.emit(TestResolved(winner.id, "pursuit", roll.total, bool(distance), words, False))
+    return distance or 0
