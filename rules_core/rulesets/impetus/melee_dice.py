@@ -7,6 +7,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
+
 from rules_core.dice import Modifier, Purpose
 from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact
 from rules_core.odds import RollSpec
@@ -18,6 +21,7 @@ from rules_core.rulesets.impetus import (
     tables,
 )
 from rules_core.rulesets.impetus.groups import can_group as _can_group
+from rules_core.rulesets.impetus.prebattle import params_of
 from rules_core.rulesets.impetus.status import (
     CLOSED_RANKS,
     DISORDERED,
@@ -25,6 +29,7 @@ from rules_core.rulesets.impetus.status import (
 )
 from rules_core.state import BattleState, Unit
 from rules_core.tables import GridTable
+from rules_core.terrain import feature_shape
 
 ROUGH = {"rough": "broken", "wood": "difficult", "dense_wood": "difficult", "marsh": "difficult"}
 
@@ -56,10 +61,6 @@ class Fight:
 def ground(state: BattleState, unit: Unit) -> str | None:
     """ "broken" or "difficult" if the unit's centre stands in such ground, else None (a
     feature's ``grade`` property, else its kind: rough is broken; wood, marsh difficult)."""
-    from shapely.geometry import Point as ShapelyPoint
-
-    from rules_core.terrain import feature_shape
-
     here = ShapelyPoint(unit.x, unit.y)
     found: str | None = None
     for feature in state.terrain:
@@ -72,10 +73,6 @@ def ground(state: BattleState, unit: Unit) -> str | None:
 
 
 def _inside(state: BattleState, unit: Unit, kinds: tuple[str, ...]) -> bool:
-    from shapely.geometry import Point as ShapelyPoint
-
-    from rules_core.terrain import feature_shape
-
     here = ShapelyPoint(unit.x, unit.y)
     return any(f.kind in kinds and feature_shape(f).intersects(here) for f in state.terrain)
 
@@ -83,11 +80,6 @@ def _inside(state: BattleState, unit: Unit, kinds: tuple[str, ...]) -> bool:
 def _in_water(state: BattleState, unit: Unit) -> bool:
     """Whether the unit's centre stands in a river or stream (its line with the battle's
     ``river_width``, as the pre-battle lays it)."""
-    from shapely.geometry import Point as ShapelyPoint
-
-    from rules_core.rulesets.impetus.prebattle import params_of
-    from rules_core.terrain import feature_shape
-
     width = params_of(state)["river_width"]
     half = float(width) / 2 if isinstance(width, int | float) else 1.0
     here = ShapelyPoint(unit.x, unit.y)
@@ -95,10 +87,6 @@ def _in_water(state: BattleState, unit: Unit) -> bool:
 
 
 def _entirely_difficult(state: BattleState, unit: Unit) -> bool:
-    from shapely.geometry import Polygon
-
-    from rules_core.terrain import feature_shape
-
     shape = Polygon(Footprint.of(unit).corners())
     for feature in state.terrain:
         grade = feature.properties.get("grade") or ROUGH.get(feature.kind)

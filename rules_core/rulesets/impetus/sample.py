@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules_core.registry import get
 from rules_core.rulesets.impetus import forces
 from rules_core.rulesets.impetus.profiles import load_army, unit_from_entry
 from rules_core.state import RESERVE, BattleState, Leader, Side, Unit
@@ -16,9 +17,8 @@ DEPLOY = 4.0
 
 def sample_battle(battle_id: str = "impetus-gergovia", max_turns: int = 6) -> BattleState:
     """The Roman and Gallic sample armies in reserve, ready for ``engine.begin``."""
-    from rules_core.rulesets.impetus.rules import ImpetusRules
-
-    rules = ImpetusRules()
+    rules = get("impetus").rules  # rules.py imports this module: the registry holds its Rules
+    assert rules is not None
     sides = (Side("romans", "Rome"), Side("gauls", "Gaul"))
     state = rules.new_battle(battle_id, "impetus", WIDTH, DEPTH, sides)
     groups = list(state.groups)
