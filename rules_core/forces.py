@@ -35,6 +35,38 @@ def text_or_none(value: Json) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def leader_group(side: str, leader_key: str, kind: str) -> str:
+    """The id of the group of this kind a leader (by his army-list id) commands."""
+    return prefixed(side, f"{leader_key}_{kind}")
+
+
+def group_named(entry: Mapping[str, Json], side: str, kind: str, default: str) -> str:
+    """The group a unit entry's field named for the group kind puts it in, else ``default``
+    (``battle: henry`` is Henry's battle)."""
+    key = entry.get(kind)
+    return leader_group(side, key, kind) if isinstance(key, str) and key else default
+
+
+def leaders_with_groups(
+    entries: Sequence[Mapping[str, Json]],
+    units: Mapping[str, str],
+    side: str,
+    kind: str,
+    build: Callable[[Mapping[str, Json], str, str], Leader],
+) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+    """The leaders of an army list's entries, each commanding a group of this kind of his own.
+
+    ``build(entry, side, group)`` makes one leader from his entry, its ``id`` already prefixed.
+    """
+
+    def make(entry: Mapping[str, Json], key: str) -> Leader:
+        """One leader, his id prefixed by side, in command of his group."""
+        return build({**entry, "id": prefixed(side, key)}, side, leader_group(side, key, kind))
+
+    leaders = listed_leaders(entries, units, "leader", make)
+    return led_groups(leaders, side, kind), leaders
+
+
 def listed_leaders(
     entries: Sequence[Mapping[str, Json]], units: Mapping[str, str], stem: str, make: MakeLeader
 ) -> tuple[Leader, ...]:

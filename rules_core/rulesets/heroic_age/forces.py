@@ -16,10 +16,9 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.forces import (
     alive,
+    group_named,
     join_first,
-    led_groups,
-    listed_leaders,
-    prefixed,
+    leaders_with_groups,
     regroup_strays,
     stands_carried,
 )
@@ -33,29 +32,20 @@ from rules_core.rulesets.heroic_age.status import CASUALTIES, CINC
 from rules_core.state import BattleState, Group, Leader, Unit
 
 
-def contingent_group(side: str, leader_key: str) -> str:
-    """The group id of the contingent a leader (by his army-list id) commands."""
-    return prefixed(side, f"{leader_key}_contingent")
-
-
 def group_of(entry: Mapping[str, Json], side: str, default: str) -> str:
     """The group a unit entry's ``contingent`` puts it in, else ``default``."""
-    key = entry.get("contingent")
-    return contingent_group(side, key) if isinstance(key, str) and key else default
+    return group_named(entry, side, "contingent", default)
 
 
 def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
     """The contingents (each led by its leader) and the leaders an army list brings."""
-
-    def make(entry: Mapping[str, Json], key: str) -> Leader:
-        """One leader, his id prefixed by side, in command of his contingent."""
-        return leader_from_entry(
-            {**entry, "id": prefixed(side, key)}, side, contingent_group(side, key)
-        )
-
-    units = unit_ids(roster, side)
-    leaders = listed_leaders(roster_entries(roster, "leaders"), units, "leader", make)
-    return led_groups(leaders, side, "contingent"), leaders
+    return leaders_with_groups(
+        roster_entries(roster, "leaders"),
+        unit_ids(roster, side),
+        side,
+        "contingent",
+        leader_from_entry,
+    )
 
 
 def prepare(state: BattleState) -> BattleState:

@@ -18,10 +18,9 @@ from rules_core.codec import Json
 # rules.py steps call forces.follow_leaders after each move: it is this ruleset's as well.
 from rules_core.forces import follow_leaders as follow_leaders
 from rules_core.forces import (
+    group_named,
     join_first,
-    led_groups,
-    listed_leaders,
-    prefixed,
+    leaders_with_groups,
     regroup_strays,
     stands_carried,
 )
@@ -33,30 +32,16 @@ from rules_core.rulesets.tree_of_battles.status import RANK
 from rules_core.state import BattleState, Group, Leader, Unit
 
 
-def battle_group(side: str, leader_key: str) -> str:
-    """The group id of the battle a leader (by his army-list id) commands."""
-    return prefixed(side, f"{leader_key}_battle")
-
-
 def group_of(entry: Mapping[str, Json], side: str, default: str) -> str:
     """The group a unit entry's ``battle`` puts it in, else ``default``."""
-    battle = entry.get("battle")
-    return battle_group(side, battle) if isinstance(battle, str) and battle else default
+    return group_named(entry, side, "battle", default)
 
 
 def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
     """The battles (each led by its leader) and the leaders an army list brings."""
-
-    def make(entry: Mapping[str, Json], key: str) -> Leader:
-        """One leader, his id prefixed by side, in command of his battle."""
-        return leader_from_entry(
-            {**entry, "id": prefixed(side, key)}, side, battle_group(side, key)
-        )
-
     # Unnamed entries are dropped before numbering: "leader2" is the second named leader.
     named = [e for e in roster_entries(roster, "leaders") if isinstance(e.get("name"), str)]
-    leaders = listed_leaders(named, unit_ids(roster, side), "leader", make)
-    return led_groups(leaders, side, "battle"), leaders
+    return leaders_with_groups(named, unit_ids(roster, side), side, "battle", leader_from_entry)
 
 
 def prepare(state: BattleState) -> BattleState:
