@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
+from rules_core.chances_kit import Answers, answer
 from rules_core.codec import Json
 from rules_core.odds import (
     Dist,
@@ -16,42 +17,41 @@ from rules_core.odds import (
     Refused,
     band_label,
     bands,
-    needs_target,
     rolls_of,
-    units_of,
 )
 from rules_core.orders import Illegal, Order
 from rules_core.rulesets.hail_caesar import combat, measure, morale, orders, shooting
 from rules_core.rulesets.hail_caesar.status import CHARGED, STATUSES
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope
-from rules_core.toolkit import enemies_in_contact, param_number
+from rules_core.toolkit import param_number
 
 Params = Mapping[str, Json]
 
 
 def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused | None:
     """The odds of what a player asks: a charge, a round of hand-to-hand, a shot, a break test."""
-    found = units_of(state, query)
-    if isinstance(found, Refused):
-        return found
-    unit, target = found
-    if query.kind == "test":
-        test = "ranged" if query.option == "ranged" else "hand_to_hand"
-        return break_odds(params, unit, test)
-    if query.kind not in ("charge", "shoot", "melee"):
-        return None
-    if target is None:
-        return needs_target(query)
-    if query.kind == "shoot":
-        return shot_odds(state, params, unit, target, query.option)
-    if query.kind == "charge":
+
+    def test(unit: Unit, target: Unit | None, option: str) -> Odds:
+        """A break test: after shooting (option ``ranged``) or hand-to-hand."""
+        return break_odds(params, unit, "ranged" if option == "ranged" else "hand_to_hand")
+
+    def charge(unit: Unit, target: Unit) -> Odds:
+        """The first round, as if the charge went home now."""
         charged = STATUSES.apply(state, Scope.UNIT, unit.id, {CHARGED.key: True})
         note = f"as if {unit.name} charged home from where it stands (before closing shots)"
         return round_odds(charged, params, charged.unit(unit.id), charged.unit(target.id), note)
-    if target not in enemies_in_contact(state, unit):
-        return Refused(f"{unit.name} is not in contact with {target.name}")
-    return round_odds(state, params, unit, target, "")
+
+    return answer(
+        state,
+        query,
+        Answers(
+            test,
+            shoot=lambda unit, target: shot_odds(state, params, unit, target, query.option),
+            melee=lambda unit, target: round_odds(state, params, unit, target, ""),
+            charge=charge,
+        ),
+    )
 
 
 def round_odds(state: BattleState, params: Params, a: Unit, b: Unit, note: str) -> Odds:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from rules_core.codec import Json
+from rules_core.forces import prefixed
 from rules_core.geometry import Footprint
 from rules_core.rulesets.hail_caesar.status import CASUALTIES, DIVISION_UNITS, STATUSES
 from rules_core.state import BattleState, Group, Leader, Point, Unit
@@ -18,11 +19,6 @@ from rules_core.status import Scope
 
 START_COUNTS = DIVISION_UNITS.key  # each division's units as play began
 BEHIND = 1.0  # inches between a general and the rear of his division's first unit
-
-
-def prefixed(side: str, key: str) -> str:
-    """An army list's id made unique on the table by its side."""
-    return f"{side}_{key}"
 
 
 def division_of(entry: Mapping[str, Json], side: str) -> str | None:

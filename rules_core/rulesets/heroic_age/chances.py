@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from rules_core.chances_kit import Answers, answer
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, within_to_front
 from rules_core.odds import (
@@ -19,9 +20,7 @@ from rules_core.odds import (
     RollSpec,
     band_label,
     bands,
-    needs_target,
     rolls_of,
-    units_of,
 )
 from rules_core.rulesets.heroic_age import charges, combat, measure, missiles, movement, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -38,27 +37,23 @@ SEPARATED = "separated (inconclusive twice)"
 
 def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused | None:
     """The odds of what a player asks: a charge, a round of combat, a shot, a control test."""
-    found = units_of(state, query)
-    if isinstance(found, Refused):
-        return found
-    unit, target = found
-    if query.kind == "test":
-        return control_odds(state, unit, query.option)
-    if query.kind not in ("charge", "shoot", "melee"):
-        return None
-    if target is None:
-        return needs_target(query)
-    if query.kind == "shoot":
+
+    def shoot(unit: Unit, target: Unit) -> Odds | Refused:
+        """The missile exchange, if the unit may shoot at the target."""
         why = missiles.problem(state, unit, target)
         return Refused(why) if why else shot_odds(state, params, unit, target)
-    if query.kind == "charge":
-        return charge_odds(state, params, unit, target)
-    if target not in u.engaged_with(state, unit):
-        return Refused(f"{unit.name} is not in contact with {target.name}")
-    return melee_odds(state, params, unit)
 
-
-# -- combat ----------------------------------------------------------------------------------
+    return answer(
+        state,
+        query,
+        Answers(
+            lambda unit, target, option: control_odds(state, unit, option),
+            shoot,
+            melee=lambda unit, target: melee_odds(state, params, unit),
+            charge=lambda unit, target: charge_odds(state, params, unit, target),
+            engaged=lambda state, unit, target: target in u.engaged_with(state, unit),
+        ),
+    )
 
 
 def side_dist(

@@ -20,6 +20,7 @@ import math
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
+from rules_core.forces import text_or_none, type_defaults
 from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.state import Leader, Unit
 
@@ -55,8 +56,7 @@ SCHEMA = RosterSchema(
 
 def profile_for(unit_type: str) -> dict[str, Json]:
     """The editable default profile of a unit type (a follower band if not given)."""
-    values = _TYPES.get(unit_type, _TYPES["follower_band"])
-    return dict(zip(_COLUMNS, values, strict=True))
+    return type_defaults(_COLUMNS, _TYPES, unit_type, "follower_band")
 
 
 def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:
@@ -88,7 +88,7 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     points = int(number_or(entry.get("lps"), 3))
     return Leader(
         str(entry["id"]), str(entry["name"]), side, group, 0.0, 0.0,
-        attached_to=_text(entry.get("with")), points=points, status=status,
+        attached_to=text_or_none(entry.get("with")), points=points, status=status,
     )  # fmt: skip
 
 
@@ -98,7 +98,3 @@ SAMPLE_ARMIES = ("saxons", "danes")
 def load_army(name: str) -> dict[str, Json]:
     """A sample army file (``saxons`` or ``danes``) as plain data."""
     return packaged_army("rules_core.rulesets.heroic_age", name)
-
-
-def _text(value: Json) -> str | None:
-    return value if isinstance(value, str) and value else None

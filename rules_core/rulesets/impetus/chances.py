@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from rules_core.chances_kit import Answers, answer
 from rules_core.codec import Json
 from rules_core.dice import Modifier
 from rules_core.odds import (
@@ -19,9 +20,7 @@ from rules_core.odds import (
     OddsTable,
     Refused,
     RollSpec,
-    needs_target,
     rolls_of,
-    units_of,
 )
 from rules_core.rulesets.impetus import (
     cohesion,
@@ -42,24 +41,28 @@ NO_REACTION += "is not counted: these odds are for the charge meeting it as it s
 
 def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused | None:
     """The odds of what a player asks: a shot, a charge, a melee, a discipline test."""
-    found = units_of(state, query)
-    if isinstance(found, Refused):
-        return found
-    unit, target = found
-    if query.kind == "test":
-        return discipline_odds(state, unit, query.option or "second_move", params)
-    if query.kind not in ("charge", "shoot", "melee"):
-        return None
-    if target is None:
-        return needs_target(query)
-    if query.kind == "shoot":
+
+    def shoot(unit: Unit, target: Unit) -> Odds | Refused:
+        """The shooting dice, if the unit may shoot at the target."""
         why = shooting.problem(state, unit, target)
         return Refused(why) if why else shot_odds(state, unit, target, params)
-    if query.kind == "charge":
-        return melee_odds(state, unit, target, params, impact=True)
-    if target.id not in _enemies_in_melee(unit):
-        return Refused(f"{unit.name} is not in melee with {target.name}")
-    return melee_odds(state, unit, target, params, impact=False)
+
+    def test(unit: Unit, target: Unit | None, option: str) -> Odds | Refused:
+        """A discipline test (for a second move unless the option names another)."""
+        return discipline_odds(state, unit, option or "second_move", params)
+
+    return answer(
+        state,
+        query,
+        Answers(
+            test,
+            shoot,
+            melee=lambda unit, target: melee_odds(state, unit, target, params, impact=False),
+            charge=lambda unit, target: melee_odds(state, unit, target, params, impact=True),
+            engaged=lambda state, unit, target: target.id in _enemies_in_melee(unit),
+            engaged_words="in melee with",
+        ),
+    )
 
 
 def _enemies_in_melee(unit: Unit) -> list[str]:

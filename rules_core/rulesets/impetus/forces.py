@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core.codec import Json
+from rules_core.forces import led_groups, listed_leaders
 from rules_core.roster import entries as roster_entries
 from rules_core.roster import unit_ids
 from rules_core.rulesets.impetus.profiles import current_vbu, general_from_entry
@@ -33,25 +34,19 @@ def group_of(entry: Mapping[str, Json], roster: Mapping[str, Json] | None, side:
 
 def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
     """The commands (each led by its general) and the generals an army list brings."""
+
+    def make(entry: Mapping[str, Json], key: str) -> Leader:
+        """One general, in command of his command."""
+        return general_from_entry(entry, f"{side}_g_{key}", side, command_group(side, key))
+
     units = unit_ids(roster, side)
-    generals = []
-    for index, entry in enumerate(roster_entries(roster, "generals"), start=1):
-        if not isinstance(entry.get("name"), str):
-            continue
-        key = str(entry.get("id") or f"general{index}")
-        made = general_from_entry(entry, f"{side}_g_{key}", side, command_group(side, key))
-        home = units.get(str(entry.get("with") or "").casefold())
-        generals.append(replace(made, attached_to=home))
+    generals = listed_leaders(roster_entries(roster, "generals"), units, "general", make)
     structure = str(roster.get("command_structure") or "average").lower()
     carried: dict[str, Json] = {"command_structure": structure}
     pieces = roster.get("fortifications")
     if isinstance(pieces, int) and not isinstance(pieces, bool):
         carried["fortifications"] = pieces  # the list's own; silent: the parameter
-    groups = tuple(
-        Group(str(g.group), f"{g.name}'s command", side, "command", g.id, dict(carried))
-        for g in generals
-    )  # fmt: skip
-    return groups, tuple(generals)
+    return led_groups(generals, side, "command", carried), generals
 
 
 def prepare(state: BattleState) -> BattleState:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
+from rules_core.forces import type_defaults
 from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.rulesets.impetus.status import COMMAND_STRUCTURES, GENERAL_TYPES, TRAITS
 from rules_core.shared_status import LOSSES
@@ -95,8 +96,7 @@ SCHEMA = RosterSchema(
 
 def profile_for(troop_type: str) -> dict[str, Json]:
     """The editable default profile of a troop type (FP if unknown)."""
-    values = _DEFAULTS.get(troop_type, _DEFAULTS["FP"])
-    return dict(zip(_COLUMNS, values, strict=True))
+    return type_defaults(_COLUMNS, _DEFAULTS, troop_type, "FP")
 
 
 def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
+from rules_core.forces import type_defaults
 from rules_core.roster import Field, RosterSchema, entries, packaged_army
 from rules_core.rulesets.pike_and_shot.movement_tables import entry_problems
 from rules_core.state import Group, Leader, Unit
@@ -79,8 +80,7 @@ SCHEMA = RosterSchema(
 
 def profile_for(unit_type: str) -> dict[str, Json]:
     """The editable default profile of a unit type (an infantry brigade if unknown)."""
-    values = _TYPES.get(unit_type, _TYPES["infantry_brigade"])
-    return dict(zip(_COLUMNS, values, strict=True))
+    return type_defaults(_COLUMNS, _TYPES, unit_type, "infantry_brigade")
 
 
 def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules_core.chances_kit import Answers, answer
 from rules_core.odds import (
     Dist,
     Odds,
@@ -11,9 +12,7 @@ from rules_core.odds import (
     OddsTable,
     Refused,
     bands,
-    needs_target,
     rolls_of,
-    units_of,
 )
 from rules_core.orders import Illegal, Order
 from rules_core.rulesets.skirmish import tables
@@ -21,7 +20,6 @@ from rules_core.rulesets.skirmish.rolls import melee_roll, rally_roll
 from rules_core.rulesets.skirmish.status import CHARGED, STATUSES, WOUNDS
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope
-from rules_core.toolkit import enemies_in_contact
 
 if TYPE_CHECKING:
     from rules_core.rulesets.skirmish.rules import SkirmishRules
@@ -29,34 +27,47 @@ if TYPE_CHECKING:
 
 def odds(rules: SkirmishRules, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
     """The odds of what a player asks: a charge, a melee, a shot or a rally test."""
-    found = units_of(state, query)
-    if isinstance(found, Refused):
-        return found
-    unit, target = found
-    if query.kind == "test":
-        spec = rally_roll(unit)
-        table = OddsTable.of("Result", bands(spec.distribution(), tables.RALLY))
-        return Odds(f"Rally test: {unit.name}", (table,), rolls_of((spec,)))
-    if query.kind not in ("charge", "shoot", "melee"):
-        return None
-    if target is None:
-        return needs_target(query)
-    if query.kind == "shoot":
-        verdict = rules.preview(state, Order(unit.id, "shoot", {"target": target.id}))
-        if isinstance(verdict, Illegal):
-            return Refused(verdict.reason)
-        _, shot = rules.shot_roll(state, unit, target)
-        hits = shot.distribution()
-        title = f"Shooting: {unit.name} at {target.name}"
-        return Odds(title, (OddsTable.counts("Hits", hits, "hit"), _fate(target, hits)),
-                    rolls_of((shot,)))  # fmt: skip
-    note: tuple[str, ...] = ()
-    if query.kind == "charge":
-        state = STATUSES.apply(state, Scope.UNIT, unit.id, {CHARGED.key: True})
-        unit, target = state.unit(unit.id), state.unit(target.id)
-        note = (f"as if {unit.name} charged home and {target.name} stood (it may evade)",)
-    elif target not in enemies_in_contact(state, unit):
-        return Refused(f"{unit.name} is not in contact with {target.name}")
+
+    def charge(unit: Unit, target: Unit) -> Odds:
+        """The melee as if the charge went home and the target stood."""
+        charged = STATUSES.apply(state, Scope.UNIT, unit.id, {CHARGED.key: True})
+        unit, target = charged.unit(unit.id), charged.unit(target.id)
+        note = f"as if {unit.name} charged home and {target.name} stood (it may evade)"
+        return melee_odds(unit, target, (note,))
+
+    return answer(
+        state,
+        query,
+        Answers(
+            lambda unit, target, option: rally_odds(unit),
+            shoot=lambda unit, target: shot_odds(rules, state, unit, target),
+            melee=lambda unit, target: melee_odds(unit, target, ()),
+            charge=charge,
+        ),
+    )
+
+
+def rally_odds(unit: Unit) -> Odds:
+    """A rally test's results."""
+    spec = rally_roll(unit)
+    table = OddsTable.of("Result", bands(spec.distribution(), tables.RALLY))
+    return Odds(f"Rally test: {unit.name}", (table,), rolls_of((spec,)))
+
+
+def shot_odds(rules: SkirmishRules, state: BattleState, unit: Unit, target: Unit) -> Odds | Refused:
+    """A shot's hits and what they do to the target, if the unit may shoot at it."""
+    verdict = rules.preview(state, Order(unit.id, "shoot", {"target": target.id}))
+    if isinstance(verdict, Illegal):
+        return Refused(verdict.reason)
+    _, shot = rules.shot_roll(state, unit, target)
+    hits = shot.distribution()
+    title = f"Shooting: {unit.name} at {target.name}"
+    tables_ = (OddsTable.counts("Hits", hits, "hit"), _fate(target, hits))
+    return Odds(title, tables_, rolls_of((shot,)))
+
+
+def melee_odds(unit: Unit, target: Unit, note: tuple[str, ...]) -> Odds:
+    """A melee's result for the unit and what the hits do to each side."""
     mine, theirs = melee_roll(unit, target), melee_roll(target, unit)
     dealt, taken = mine.distribution(), theirs.distribution()
     margin = dealt - taken

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules_core.chances_kit import Answers, answer
 from rules_core.codec import Json
 from rules_core.odds import (
     Dist,
@@ -12,37 +13,36 @@ from rules_core.odds import (
     OddsTable,
     Refused,
     bands,
-    needs_target,
     rolls_of,
-    units_of,
 )
 from rules_core.rulesets.tree_of_battles import combat, control, shooting, tables
 from rules_core.rulesets.tree_of_battles.status import CHARGED, STATUSES
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope
-from rules_core.toolkit import enemies_in_contact
 
 
 def odds(state: BattleState, query: OddsQuery, params: Mapping[str, Json]) -> Odds | Refused | None:
     """The odds of what a player asks: a charge, a combat, a shot or a control test."""
-    found = units_of(state, query)
-    if isinstance(found, Refused):
-        return found
-    unit, target = found
-    if query.kind == "test":
-        return control_odds(state, unit, query.option or "out_of_command")
-    if query.kind not in ("charge", "shoot", "melee"):
-        return None
-    if target is None:
-        return needs_target(query)
-    if query.kind == "shoot":
+
+    def shoot(unit: Unit, target: Unit) -> Odds | Refused:
+        """The shot, if the contingent may shoot at the target."""
         shot = shooting.plan(state, unit, target, params)
         return Refused(shot) if isinstance(shot, str) else shot_odds(shot)
-    if query.kind == "charge":
-        return charge_odds(state, unit, target)
-    if target not in enemies_in_contact(state, unit):
-        return Refused(f"{unit.name} is not in contact with {target.name}")
-    return combat_odds(state, unit, target, combat.charge_combat(unit, target), ())
+
+    def melee(unit: Unit, target: Unit) -> Odds:
+        """The combat the two are in, as it stands."""
+        return combat_odds(state, unit, target, combat.charge_combat(unit, target), ())
+
+    return answer(
+        state,
+        query,
+        Answers(
+            lambda unit, target, option: control_odds(state, unit, option or "out_of_command"),
+            shoot,
+            melee,
+            charge=lambda unit, target: charge_odds(state, unit, target),
+        ),
+    )
 
 
 def charge_odds(state: BattleState, unit: Unit, target: Unit) -> Odds:

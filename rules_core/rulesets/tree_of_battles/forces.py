@@ -14,6 +14,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core.codec import Json
+
+# rules.py steps call forces.follow_leaders after each move: it is this ruleset's as well.
+from rules_core.forces import follow_leaders as follow_leaders
+from rules_core.forces import (
+    group_named,
+    join_first,
+    leaders_with_groups,
+    regroup_strays,
+    stands_carried,
+)
 from rules_core.roster import entries as roster_entries
 from rules_core.roster import unit_ids
 from rules_core.rulesets.tree_of_battles import units as u
@@ -22,48 +32,21 @@ from rules_core.rulesets.tree_of_battles.status import RANK
 from rules_core.state import BattleState, Group, Leader, Unit
 
 
-def prefixed(side: str, key: str) -> str:
-    """An army list's id made unique on the table by its side."""
-    return f"{side}_{key}"
-
-
-def battle_group(side: str, leader_key: str) -> str:
-    """The group id of the battle a leader (by his army-list id) commands."""
-    return prefixed(side, f"{leader_key}_battle")
-
-
 def group_of(entry: Mapping[str, Json], side: str, default: str) -> str:
     """The group a unit entry's ``battle`` puts it in, else ``default``."""
-    battle = entry.get("battle")
-    return battle_group(side, battle) if isinstance(battle, str) and battle else default
-
-
-def _leader(entry: Mapping[str, Json], side: str, index: int, units: dict[str, str]) -> Leader:
-    """One leader of an army list: prefixed id, his battle, the contingent he is with."""
-    key = str(entry.get("id") or f"leader{index}")
-    made = leader_from_entry({**entry, "id": key}, side, battle_group(side, key))
-    home = units.get(str(entry.get("with") or "").casefold())
-    return replace(made, id=prefixed(side, key), attached_to=home)
+    return group_named(entry, side, "battle", default)
 
 
 def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
     """The battles (each led by its leader) and the leaders an army list brings."""
-    units = unit_ids(roster, side)
-    entries = [e for e in roster_entries(roster, "leaders") if isinstance(e.get("name"), str)]
-    leaders = tuple(_leader(e, side, i, units) for i, e in enumerate(entries, start=1))
-    groups = tuple(
-        Group(str(leader.group), f"{leader.name}'s battle", side, "battle", leader.id)
-        for leader in leaders
-    )
-    return groups, leaders
+    # Unnamed entries are dropped before numbering: "leader2" is the second named leader.
+    named = [e for e in roster_entries(roster, "leaders") if isinstance(e.get("name"), str)]
+    return leaders_with_groups(named, unit_ids(roster, side), side, "battle", leader_from_entry)
 
 
 def prepare(state: BattleState) -> BattleState:
     """Units in known groups, each leader with a contingent, the main groups led by marshals."""
-    known = {group.id for group in state.groups}
-    for unit in state.units:
-        if unit.group not in known:
-            state = state.with_unit(replace(unit, group=f"{unit.side}_main"))
+    state = regroup_strays(state)
     for leader in state.leaders:
         state = _post(state, leader)
     for group in state.groups:
@@ -89,20 +72,7 @@ def _post(state: BattleState, leader: Leader) -> BattleState:
     if leader.attached_to is None and (leader.x, leader.y) != (0.0, 0.0):
         return state  # placed by hand, riding free
     own = [x for x in state.units_of(leader.side, on_table=True) if x.type != "baggage"]
-    home = next((x for x in own if x.group == leader.group), own[0] if own else None)
-    if home is None:
-        return state
-    return state.with_leader(replace(leader, attached_to=home.id, x=home.x, y=home.y))
-
-
-def follow_leaders(state: BattleState) -> BattleState:
-    """Leaders with a contingent stand where it stands (the map draws them there)."""
-    for leader in state.leaders:
-        if leader.attached_to and u.alive(state, leader.attached_to):
-            home = state.unit(leader.attached_to)
-            if (leader.x, leader.y) != (home.x, home.y):
-                state = state.with_leader(replace(leader, x=home.x, y=home.y))
-    return state
+    return join_first(state, leader, own)
 
 
 def carry_over(entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
@@ -111,8 +81,4 @@ def carry_over(entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
     Casualties are stands lost for good, so the roster's ``stands`` falls by them; DPs, array,
     rout and pursuit are states of one battle and do not carry over.
     """
-    if unit is None or u.stands_left(unit) <= 0:
-        return {**entry, "status": "destroyed"}
-    if not u.casualties(unit):
-        return dict(entry)
-    return {**entry, "stands": u.stands_left(unit)}
+    return stands_carried(entry, unit, u.casualties)

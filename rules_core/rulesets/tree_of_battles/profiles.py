@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
+from rules_core.forces import text_or_none, type_defaults
 from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.state import Leader, Unit
 
@@ -67,8 +68,7 @@ SCHEMA = RosterSchema(
 
 def profile_for(troop_type: str) -> dict[str, Json]:
     """The editable default profile of a troop type (billmen if the type is not given)."""
-    values = _TYPES.get(troop_type, _TYPES["billmen"])
-    return dict(zip(_COLUMNS, values, strict=True))
+    return type_defaults(_COLUMNS, _TYPES, troop_type, "billmen")
 
 
 def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:
@@ -107,7 +107,7 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     points = int(number_or(entry.get("cps"), 2))
     return Leader(
         str(entry["id"]), str(entry["name"]), side, group, 0.0, 0.0,
-        attached_to=_text(entry.get("with")), points=points, status=status,
+        attached_to=text_or_none(entry.get("with")), points=points, status=status,
     )  # fmt: skip
 
 
@@ -117,7 +117,3 @@ SAMPLE_ARMIES = ("english", "french")
 def load_army(name: str) -> dict[str, Json]:
     """A sample army file (``english`` or ``french``) as plain data."""
     return packaged_army("rules_core.rulesets.tree_of_battles", name)
-
-
-def _text(value: Json) -> str | None:
-    return value if isinstance(value, str) and value else None
