@@ -15,8 +15,10 @@ from rules_core.rulesets.heroic_age.status import (
     HOLY_CALLED,
     LPS_SPENT,
     START_UNITS,
+    STATUSES,
 )
 from rules_core.state import BattleState
+from rules_core.status import stored
 from rules_core.toolkit import param_number
 
 
@@ -31,7 +33,7 @@ def end_turn(ctx: Context) -> None:
         }  # fmt: skip
         if not engaged:
             changes["combat_result"] = None
-        kept = {k: v for k, v in changes.items() if unit.status.get(k) != v}
+        kept = {k: v for k, v in changes.items() if stored(STATUSES.get(k), unit) != v}
         if kept:
             ctx.set_status(unit.id, None, **kept)
     for leader in ctx.state.leaders:

@@ -27,6 +27,7 @@ from rules_core.rulesets.heroic_age.status import (
     UNFORMED,
 )
 from rules_core.state import BattleState, Unit
+from rules_core.status import stored
 from rules_core.toolkit import checked_orders, g
 
 MOVING_KINDS = ("move", "manoeuvre", "rest", "hold")
@@ -294,7 +295,7 @@ def _rest(ctx: Context, before: dict[str, tuple[float, float]]) -> None:
     for unit in list(ctx.state.units):
         if not DPS.of(unit) or BROKEN.of(unit) or RETIRING.of(unit):
             continue
-        if before.get(unit.id) != (unit.x, unit.y) or unit.status.get(STATIONARY.key) is False:
+        if before.get(unit.id) != (unit.x, unit.y) or stored(STATIONARY, unit) is False:
             continue
         if rest_problem(ctx, unit) is None:
             row = unit.quality if unit.quality in tables.REST.rows else "C"

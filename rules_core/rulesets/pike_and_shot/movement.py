@@ -50,10 +50,14 @@ from rules_core.rulesets.pike_and_shot.status import (
     COHESION,
     DEFENDING_OBSTACLE,
     ENGAGED,
+    IN_DIFFICULT,
     LEFT_IN_PURSUIT,
     MARCH_COLUMN,
     WING_ORDER,
     worse,
+)
+from rules_core.rulesets.pike_and_shot.status import (
+    COVER as COVER_HELD,  # COVER here: terrain to cover
 )
 from rules_core.state import OFF_TABLE, BattleState, Point, Unit
 from rules_core.terrain import (
@@ -440,9 +444,9 @@ def _note_ground(ctx: Context, unit: Unit) -> None:
     found = [str(cover_map[k]) for k in kinds if k in cover_map]
     cover = max(found, key=lambda c: ranks.index(c) if c in ranks else 0, default="")
     changes: dict[str, Json] = {}
-    if unit.status.get("in_difficult", False) != difficult:
+    if IN_DIFFICULT.of(unit) != difficult:
         changes["in_difficult"] = difficult
-    if unit.status.get("cover", "") != cover:
+    if COVER_HELD.of(unit) != cover:
         changes["cover"] = cover
     defends = defends_obstacle(ctx.state, unit, params)
     if DEFENDING_OBSTACLE.of(unit) != defends:
