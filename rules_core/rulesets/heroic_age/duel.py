@@ -54,6 +54,7 @@ from rules_core.rulesets.heroic_age.status import (
     HEROIC_CHAMPION,
     SPECIAL_WEAPON,
 )
+from rules_core.rulesets.heroic_age.tables import whole
 from rules_core.standing import Condition, Topic
 from rules_core.state import BattleState, Leader
 
@@ -151,12 +152,12 @@ class Fighter:
 
 def cards_dealt(fighter: Fighter) -> int:
     """How many cards a fighter is dealt."""
-    return int(HANDS.lookup(fighter.row, "cards"))  # type: ignore[arg-type]
+    return whole(HANDS, fighter.row, "cards")
 
 
 def cards_discarded(fighter: Fighter) -> int:
     """How many cards a fighter discards."""
-    return int(HANDS.lookup(fighter.row, "discard"))  # type: ignore[arg-type]
+    return whole(HANDS, fighter.row, "discard")
 
 
 # -- the step -----------------------------------------------------------------------------------
