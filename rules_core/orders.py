@@ -19,33 +19,42 @@ class Order(Serialisable):
     kind: str
     params: Mapping[str, Json] = field(default_factory=dict)
 
-    # Typed reads of a parameter: a wrong type is a bug in the order's kind, so it raises.
-
     def number(self, name: str, default: float | None = None) -> float:
-        """A number parameter; ``default`` when it is missing or null (KeyError without one)."""
+        """A number parameter (``default`` when it is missing); OrderParamError if not a number."""
         value = self.params.get(name)
-        if value is None:
-            if default is None:
-                raise KeyError(f"order {self.kind!r} has no parameter {name!r}")
+        if value is None and default is not None:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise TypeError(f"order parameter {name!r} is not a number: {value!r}")
+            raise OrderParamError(self, name, "a number", value)
         return float(value)
 
-    def text(self, name: str, default: str | None = None) -> str:
-        """A text, id or choice parameter; ``default`` when it is missing or null."""
+    def text(self, name: str, default: str = "") -> str:
+        """A text, id or choice parameter (``default`` when it is missing); OrderParamError if
+        it is not text."""
         value = self.params.get(name)
         if value is None:
-            if default is None:
-                raise KeyError(f"order {self.kind!r} has no parameter {name!r}")
             return default
         if not isinstance(value, str):
-            raise TypeError(f"order parameter {name!r} is not text: {value!r}")
+            raise OrderParamError(self, name, "text", value)
         return value
 
     def point(self, name: str) -> tuple[float, float]:
-        """A point parameter as ``(x, y)``; TypeError when it is not a point."""
-        return as_point(self.params[name])
+        """A point parameter as ``(x, y)``; OrderParamError if missing or not a point."""
+        value = self.params.get(name)
+        if not isinstance(value, list | tuple) or not _is_point(value):
+            raise OrderParamError(self, name, "a point [x, y]", value)
+        x, y = value
+        assert isinstance(x, int | float) and isinstance(y, int | float)
+        return (float(x), float(y))
+
+
+class OrderParamError(TypeError):
+    """An order parameter read as the wrong type: the order was not checked against its kind."""
+
+    def __init__(self, order: Order, name: str, wanted: str, value: Json) -> None:
+        super().__init__(
+            f"order {order.kind!r} of {order.actor!r}: {name} should be {wanted}, not {value!r}"
+        )
 
 
 @dataclass(frozen=True)

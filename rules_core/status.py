@@ -402,3 +402,9 @@ def held(state: BattleState) -> Iterator[tuple[Scope, str]]:
 def undeclared(statuses: StatusSheet, state: BattleState) -> set[tuple[Scope, str]]:
     """The (scope, key) pairs a state keeps that the sheet does not declare."""
     return {slot for slot in held(state) if not statuses.declares(slot[1], slot[0])}
+
+
+def stored(item: Declared, holder: Holder) -> Json:
+    """The value a holder keeps for a declared key exactly as stored (None when unset): no
+    default and no profile fallback, for bookkeeping that tells unset from a set False or 0."""
+    return holder.status.get(item.key)

@@ -7,7 +7,7 @@ from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.dice import Purpose
 from rules_core.geometry import facing_towards
-from rules_core.rulesets.heroic_age import gods, measure, movement, tables
+from rules_core.rulesets.heroic_age import gods, measure, moves, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import (
     AFTER_MOVE,
@@ -41,7 +41,7 @@ def _lose(ctx: Context, unit: Unit, move: str) -> None:
     if move == "fall_back":
         fall_back(ctx, unit)
     elif move == "retire":
-        movement.retire_move(ctx, unit.id, "retires after combat")
+        moves.retire_move(ctx, unit.id, "retires after combat")
     else:
         ctx.set_status(unit.id, "breaks", broken=True, unformed=True, pursuing=False)
         u.knock_on_loss(ctx, ctx.state.unit(unit.id), "broke")
@@ -54,7 +54,7 @@ def fall_back(ctx: Context, unit: Unit) -> None:
     depth = unit.profile.get("stand_depth", 1.0)
     length = float(depth) if isinstance(depth, int | float) else 1.0
     heading = (unit.facing + 180) % 360
-    gone = movement.travel(ctx, unit, heading, length, unit.facing, "falls back", keep_off=False)
+    gone = moves.travel(ctx, unit, heading, length, unit.facing, "falls back", keep_off=False)
     if gone < length - 1e-3:
         dps = tables.whole(tables.AFTER_COMBAT, "fall_back", "dps_if_unable")
         u.add_dps(ctx, unit.id, dps, "unable to fall back", "combat")
@@ -66,11 +66,9 @@ def flee(ctx: Context, unit_id: str) -> None:
     if not u.alive(ctx.state, unit_id):
         return
     unit = ctx.state.unit(unit_id)
-    length = movement.fast_distance(ctx, unit, "Break")
+    length = moves.fast_distance(ctx, unit, "Break")
     heading = measure.away_heading(ctx.state, unit)
-    gone = movement.travel(
-        ctx, unit, heading, length, heading, "flees", keep_off=False, unformed=True
-    )
+    gone = moves.travel(ctx, unit, heading, length, heading, "flees", keep_off=False, unformed=True)
     if gone <= measure.EPS:
         near = u.nearest_enemy(ctx.state, unit)
         if near is not None and u.within(u.gap(ctx.state, unit, near), tables.SURRENDER_RANGE):
@@ -127,7 +125,7 @@ def _win(ctx: Context, unit: Unit) -> None:
 def _close(ctx: Context, unit: Unit, enemy: Unit, note: str, length: float | None = None) -> float:
     heading = facing_towards((unit.x, unit.y), (enemy.x, enemy.y))
     reach = u.gap(ctx.state, unit, enemy) + 0.5 if length is None else length
-    return movement.travel(
+    return moves.travel(
         ctx, unit, heading, reach, heading, note, keep_off=False, unformed=length is not None
     )
 
@@ -141,7 +139,7 @@ def pursue_on(ctx: Context, unit_id: str) -> None:
         ctx.set_status(unit_id, "nothing left to pursue", pursuing=False)
         return
     quarry_id = chased.id
-    length = movement.fast_distance(ctx, unit, "Pursue")
+    length = moves.fast_distance(ctx, unit, "Pursue")
     _close(ctx, unit, chased, f"pursues {chased.name}", length)
     unit = ctx.state.unit(unit_id)
     caught = [e for e in u.engaged_with(ctx.state, unit)]

@@ -15,7 +15,7 @@ from rules_core.dice import Modifier, Purpose
 from rules_core.events import MeleeFought, MeleeResolved
 from rules_core.geometry import Footprint, contact_edge
 from rules_core.odds import RollSpec
-from rules_core.rulesets.heroic_age import gods, measure, tables
+from rules_core.rulesets.heroic_age import gods, measure, moves, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import (
     BROKEN,
@@ -267,14 +267,12 @@ def apply_result(
 def _separate(ctx: Context, first: Side, second: Side) -> None:
     """Second inconclusive round: the combatants are separated by 2" (each steps back half)."""
     step = tables.INCONCLUSIVE_SEPARATE / 2
-    from rules_core.rulesets.heroic_age import movement
-
     for unit_id in (*first.units, *second.units):
         if not u.alive(ctx.state, unit_id):
             continue
         unit = ctx.state.unit(unit_id)
         heading = measure.away_heading(ctx.state, unit)
-        movement.travel(
+        moves.travel(
             ctx,
             unit,
             heading,

@@ -26,7 +26,7 @@ from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Purpose, Roll
 from rules_core.events import LeaderHit, MeleeResolved, TestResolved, log_length
 from rules_core.plugin import Parameter
-from rules_core.rulesets.heroic_age import leadership, units
+from rules_core.rulesets.heroic_age import lps, units
 from rules_core.rulesets.heroic_age.duel_tables import (
     BLACK,
     CHALLENGE_LPS,
@@ -47,12 +47,14 @@ from rules_core.rulesets.heroic_age.duel_tables import (
     exchange,
     hand_row,
 )
+from rules_core.rulesets.heroic_age.retained import reroll
 from rules_core.rulesets.heroic_age.status import (
     CHALLENGE,
     CINC,
     HEROIC_CHAMPION,
     SPECIAL_WEAPON,
 )
+from rules_core.rulesets.heroic_age.tables import whole
 from rules_core.standing import Condition, Topic
 from rules_core.state import BattleState, Leader
 
@@ -150,12 +152,12 @@ class Fighter:
 
 def cards_dealt(fighter: Fighter) -> int:
     """How many cards a fighter is dealt."""
-    return int(HANDS.lookup(fighter.row, "cards"))  # type: ignore[arg-type]
+    return whole(HANDS, fighter.row, "cards")
 
 
 def cards_discarded(fighter: Fighter) -> int:
     """How many cards a fighter discards."""
-    return int(HANDS.lookup(fighter.row, "discard"))  # type: ignore[arg-type]
+    return whole(HANDS, fighter.row, "discard")
 
 
 # -- the step -----------------------------------------------------------------------------------
@@ -166,7 +168,7 @@ def resolve(ctx: Context) -> None:
     roster order of the challengers. Then this turn's LP spending is over: the count starts
     afresh, so orders planned for the next Leadership step are judged against whole LPs."""
     _fight_challenges(ctx)
-    leadership.new_allowance(ctx)
+    lps.new_allowance(ctx)
 
 
 def _fight_challenges(ctx: Context) -> None:
@@ -190,7 +192,7 @@ def challenge(ctx: Context, challenger_id: str, target_id: str) -> None:
     target = next((ld for ld in ctx.state.leaders if ld.id == target_id), None)
     if target is None or target.side == challenger.side:
         return
-    free = leadership.available(ctx.state, target) >= CHALLENGE_LPS and not leadership.in_combat(
+    free = lps.available(ctx.state, target) >= CHALLENGE_LPS and not lps.in_combat(
         ctx.state, target
     )
     answer = "refuse"
@@ -212,13 +214,13 @@ def challenge(ctx: Context, challenger_id: str, target_id: str) -> None:
     else:
         ctx.emit(
             TestResolved(
-                target.id, "Challenge", leadership.available(ctx.state, target), False,
+                target.id, "Challenge", lps.available(ctx.state, target), False,
                 f"{target.name} cannot accept: accepting needs 3 LPs and a leader not in combat",
                 False,
             )
         )  # fmt: skip
     if answer == "accept":
-        leadership.spend(ctx, target.id, CHALLENGE_LPS, "accepts the challenge")
+        lps.spend(ctx, target.id, CHALLENGE_LPS, "accepts the challenge")
         fight(ctx, Fighter.of(challenger), Fighter.of(target))
         return
     refused(ctx, challenger, target)
@@ -226,14 +228,12 @@ def challenge(ctx: Context, challenger_id: str, target_id: str) -> None:
 
 def refused(ctx: Context, challenger: Leader, target: Leader) -> None:
     """ "Challenge not accepted, leader who refused rolls a D6" on the refusal table."""
-    from rules_core.rulesets.heroic_age import gods
-
     why = Purpose(target.id, "challenge refused", challenger.id)
     roll = ctx.dice.d6(f"Challenge refused: {target.name}", purpose=why)
-    roll = gods.reroll(ctx, target.side, "the die for the refused challenge", roll)
+    roll = reroll(ctx, target.side, "the die for the refused challenge", roll)
     band = ctx.test(target.id, REFUSED.name, roll, REFUSED, ())
     if band.result == "lose_lp":
-        leadership.change_lps(ctx, target.id, -REFUSAL_LPS, "refused a challenge")
+        lps.change_lps(ctx, target.id, -REFUSAL_LPS, "refused a challenge")
     elif band.result == "champion":
         fight(ctx, Fighter.of(challenger), Fighter.of(ctx.state.leader(target.id), champion=True))
 
@@ -430,8 +430,6 @@ def play(
 def dice_off(ctx: Context, a: Fighter, b: Fighter) -> Fighter:
     """A dice-off for the advantage: a D6 each, +1 for a heroic champion; the same dice
     again (up to ``duel_dice_offs`` times, then ``a`` keeps it)."""
-    from rules_core.rulesets.heroic_age import gods
-
     for _ in range(int(ctx.number("duel_dice_offs"))):
         scores: list[Roll] = []
         for f in (a, b):
@@ -439,7 +437,7 @@ def dice_off(ctx: Context, a: Fighter, b: Fighter) -> Fighter:
             foe = b if f is a else a
             why = Purpose(f.leader, "personal combat advantage", foe.leader)
             roll = ctx.dice.d6(f"Advantage: {f.name}", bonus, purpose=why)
-            scores.append(gods.reroll(ctx, f.side, "the dice-off for the advantage", roll))
+            scores.append(reroll(ctx, f.side, "the dice-off for the advantage", roll))
         if scores[0].total != scores[1].total:
             winner = a if scores[0].total > scores[1].total else b
             row = "Dice off to determine advantage. +1 if heroic champion"
@@ -503,11 +501,11 @@ def settle(ctx: Context, a: Fighter, b: Fighter, wounds: dict[str, int]) -> None
             break
         two = wounds[f.leader] >= TWO_WOUNDS
         if not champion_fought and not two:
-            leadership.change_lps(ctx, f.leader, KILL_LPS, "killed his opponent in personal combat")
+            lps.change_lps(ctx, f.leader, KILL_LPS, "killed his opponent in personal combat")
         for unit_id in troops[f.leader]:
             units.change_aggression(ctx, unit_id, KILL_AGGRESSION, "won personal combat")
     for f in survivors:
         if wounds[f.leader] >= TWO_WOUNDS:
             who = "his champion" if f.champion else "he"
             reason = f"{who} took 2 wounds in personal combat"
-            leadership.change_lps(ctx, f.leader, -TWO_WOUNDS_LPS, reason)
+            lps.change_lps(ctx, f.leader, -TWO_WOUNDS_LPS, reason)

@@ -9,14 +9,15 @@ from collections.abc import Mapping
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.lps import new_allowance
 from rules_core.rulesets.heroic_age.status import (
     BROKEN,
     CINC_KILLED,
-    HOLY_CALLED,
-    LPS_SPENT,
     START_UNITS,
+    STATUSES,
 )
 from rules_core.state import BattleState
+from rules_core.status import stored
 from rules_core.toolkit import param_number
 
 
@@ -31,15 +32,10 @@ def end_turn(ctx: Context) -> None:
         }  # fmt: skip
         if not engaged:
             changes["combat_result"] = None
-        kept = {k: v for k, v in changes.items() if unit.status.get(k) != v}
+        kept = {k: v for k, v in changes.items() if stored(STATUSES.get(k), unit) != v}
         if kept:
             ctx.set_status(unit.id, None, **kept)
-    for leader in ctx.state.leaders:
-        if LPS_SPENT.of(leader):
-            ctx.set_leader_status(leader.id, None, lps_spent=0)
-    for side in ctx.state.sides:
-        if HOLY_CALLED.of(side):
-            ctx.set_side_status(side.id, None, holy_called=False)
+    new_allowance(ctx)
 
 
 def army_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> bool:

@@ -22,15 +22,13 @@ doubles one stand's dice of that unit.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypeVar
 
 from rules_core.cards import Card, EmptyDeckError
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.dice import AVD_FACES, Roll
 from rules_core.events import TestResolved, log_length, logged_test
 from rules_core.plugin import Parameter
-from rules_core.rulesets.heroic_age import duel, leadership, units
+from rules_core.rulesets.heroic_age import duel, lps, units
 from rules_core.rulesets.heroic_age.gods_tables import (
     BAD_OMEN_LEVELS,
     DRINKING_DPS,
@@ -41,6 +39,13 @@ from rules_core.rulesets.heroic_age.gods_tables import (
     WOMAN_LEVELS,
     GodCard,
     god_card,
+)
+from rules_core.rulesets.heroic_age.retained import (
+    DECK,
+    SEVEN,
+    SEVEN_WORDS,
+    play_five,
+    reroll,
 )
 from rules_core.rulesets.heroic_age.status import (
     AGGRESSION,
@@ -53,8 +58,6 @@ from rules_core.rulesets.heroic_age.status import (
 from rules_core.standing import Condition, Predicate, Topic
 from rules_core.state import BattleState, Leader, Unit
 
-DECK = "gods"
-T = TypeVar("T")
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
     Parameter(
@@ -67,7 +70,6 @@ PARAMETERS = (
 )
 
 HOLY = "holy"
-SEVEN = "seven"
 GOD_CHOICE = "god_choice"
 AUTO = "auto"  # the rules' own choice, offered beside the units or leaders
 HOLY_WORDS = {
@@ -75,8 +77,6 @@ HOLY_WORDS = {
     "cancel": "call on the holy person (1 LP) to cancel it",
     "cancel_draw": "call on the holy person (1 LP) to cancel it and draw another",
 }
-SEVEN_WORDS = {"keep": "keep the Seven", "use": "play the Seven to re-roll these dice"}
-
 # Which cards help or harm the side that drew them (for the holy person's conditions).
 HARMS_DRAWER = frozenset({"bad_omen", "hard_drinking"})
 HELPS_DRAWER = frozenset({"beautiful_woman", "new_hero", "favoured"})
@@ -187,7 +187,7 @@ TOPICS = (
 def resolve_invoke(ctx: Context) -> None:
     """Invoke the Gods: this turn's LP spending starts afresh, then each side draws its cards
     in the turn's side order (the sheet: "Results applied immediately")."""
-    leadership.new_allowance(ctx)
+    lps.new_allowance(ctx)
     if not any(deck.id == DECK for deck in ctx.state.decks):
         ctx.cards(DECK).create(jokers=True)
     order = ctx.state.cursor.side_order or tuple(side.id for side in ctx.state.sides)
@@ -248,9 +248,9 @@ def holy_leader(state: BattleState, side: str) -> Leader | None:
     for leader in state.leaders:
         if leader.side != side or not HOLY_PERSON.of(leader):
             continue
-        if leadership.in_combat(state, leader):
+        if lps.in_combat(state, leader):
             continue
-        if leadership.available(state, leader) >= HOLY_PERSON_LPS:
+        if lps.available(state, leader) >= HOLY_PERSON_LPS:
             return leader
     return None
 
@@ -432,7 +432,7 @@ def _favoured(ctx: Context, side: str, reason: str) -> None:
             topic=GOD_CHOICE,
         )
         chosen = _chosen(ctx.ask(asked), default.id)
-    leadership.change_lps(ctx, chosen, FAVOURED_LPS, reason)
+    lps.change_lps(ctx, chosen, FAVOURED_LPS, reason)
 
 
 def other_side(state: BattleState, side: str) -> str:
@@ -473,74 +473,6 @@ def _new_hero(ctx: Context, side: str, reason: str) -> None:
         )
         chosen = _chosen(ctx.ask(asked), default.id)
     duel.challenge(ctx, hero.id, chosen)
-
-
-# -- the retained cards -------------------------------------------------------------------------
-
-
-def held(state: BattleState, side: str, rank: str) -> list[str]:
-    """The codes of the cards of ``rank`` a side keeps back in its hand of the god pack."""
-    deck = next((d for d in state.decks if d.id == DECK), None)
-    if deck is None:
-        return []
-    return [code for code in deck.hand(side) if code != "?" and Card.from_code(code).rank == rank]
-
-
-def average(roll: Roll) -> float:
-    """What a roll's dice score on average (a pool: its expected successes)."""
-    kind = roll.dice[0].kind
-    faces = AVD_FACES if kind == "AvD" else tuple(range(1, int(kind[1:]) + 1))
-    n = len(roll.dice)
-    bonus = sum(m.value for m in roll.modifiers)
-    if roll.mode == "pool" and roll.target is not None:
-        return n * sum(1 for f in faces if f >= roll.target) / len(faces) + bonus
-    if roll.mode == "max":
-        return max(faces) + bonus  # never below the highest: play it when it is not the top
-    return n * sum(faces) / len(faces) + bonus
-
-
-def reroll(ctx: Context, side: str, description: str, result: T) -> T:
-    """The Seven: a side holding one may play it to re-roll a set of dice it threw (all the
-    dice of ``result``). Asked privately (topic ``seven``); returns the roll to use."""
-    if not isinstance(result, Roll):
-        return result
-    sevens = held(ctx.state, side, "7")
-    if not sevens or any(die.rerolled for die in result.dice):
-        return result
-    mean = round(average(result), 2)
-    count = log_length(ctx.events)
-    asked = Decision(
-        f"seven:{side}:{count}:{result.total}:{mean}",
-        f"Fortune smiles: play your Seven to re-roll {description}? ({result.describe()})",
-        tuple(Option(k, v) for k, v in SEVEN_WORDS.items()),
-        "keep",
-        side,
-        topic=SEVEN,
-        private=True,
-        deadline_hours=ctx.number("seven_hours"),
-    )
-    if ctx.ask(asked) != "use":
-        return result
-    cards = ctx.cards(DECK)
-    cards.play(side, sevens[0])
-    cards.discard(None, sevens[0])
-    again: T = ctx.dice.reroll(result, range(len(result.dice)), f"{result.label} (the Seven)")  # type: ignore[assignment]
-    return again
-
-
-def play_five(ctx: Context, side: str, unit_id: str) -> bool:
-    """The Five: the side plays it face up and one of its units has a skilled archer (one
-    stand's dice doubled in the missile exchange). False if it holds no Five."""
-    fives = held(ctx.state, side, "5")
-    if not fives or unit_id not in {u.id for u in ctx.state.units_of(side)}:
-        return False
-    cards = ctx.cards(DECK)
-    cards.play(side, fives[0])
-    cards.discard(None, fives[0])
-    ctx.set_status(
-        unit_id, f"Skilled archer revealed ({Card.from_code(fives[0])})", skilled_archer=True
-    )
-    return True
 
 
 __all__ = ["PARAMETERS", "SKILLED_ARCHER", "TOPICS", "play_five", "reroll", "resolve_invoke"]

@@ -22,7 +22,6 @@ Every order is a normal order of the Leadership step, so it can be planned ahead
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from rules_core.context import Context
 from rules_core.events import TestResolved
@@ -31,6 +30,8 @@ from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.plugin import Parameter
 from rules_core.rulesets.heroic_age import measure, units
 from rules_core.rulesets.heroic_age.duel_tables import CHALLENGE_LPS
+from rules_core.rulesets.heroic_age.lps import available, in_combat, spend
+from rules_core.rulesets.heroic_age.retained import held, play_five
 from rules_core.rulesets.heroic_age.status import (
     ADVANCE_SIGNALLED,
     ADVANCED_IN_LEADERSHIP,
@@ -39,9 +40,7 @@ from rules_core.rulesets.heroic_age.status import (
     BATTLE_STANDARD,
     BROKEN,
     DPS,
-    HOLY_CALLED,
     IN_COMBAT,
-    LPS_SPENT,
     RETIRING,
 )
 from rules_core.state import BattleState, Leader, Unit
@@ -101,52 +100,7 @@ LEADER_KINDS = tuple(kind for kind in ACTION_LPS)
 KINDS = tuple(kind.id for kind in ORDER_KINDS)
 
 
-# -- LPs -----------------------------------------------------------------------------------
-
-
-def available(state: BattleState, leader: Leader) -> int:
-    """LPs a leader may still spend this turn ."""
-    return max(0, leader.points - LPS_SPENT.of(leader))
-
-
-def new_allowance(ctx: Context) -> None:
-    """Every leader's LPs are whole again and no holy person has been called: a new turn's
-    spending (bookkeeping, not logged)."""
-    for leader in ctx.state.leaders:
-        if LPS_SPENT.of(leader):
-            ctx.set_leader_status(leader.id, None, lps_spent=0)
-    for side in ctx.state.sides:
-        if HOLY_CALLED.of(side):
-            ctx.set_side_status(side.id, None, holy_called=False)
-
-
-def spend(ctx: Context, leader_id: str, lps: int, reason: str) -> None:
-    """Record LPs a leader spends this turn."""
-    leader = ctx.state.leader(leader_id)
-    ctx.set_leader_status(leader_id, None, lps_spent=LPS_SPENT.of(leader) + lps)
-    ctx.emit(TestResolved(leader_id, "LPs spent", lps, False, reason, False))
-
-
-def change_lps(ctx: Context, leader_id: str, delta: int, reason: str) -> None:
-    """A leader's LPs go up or down for good; a loss goes through ``units.lose_lps`` ("0 LPs =
-    Leader killed")."""
-    leader = next((ld for ld in ctx.state.leaders if ld.id == leader_id), None)
-    if leader is None or not delta:
-        return
-    if delta < 0:
-        units.lose_lps(ctx, leader_id, -delta, reason)
-        return
-    points = leader.points + delta
-    ctx.state = ctx.state.with_leader(replace(leader, points=points))
-    ctx.emit(
-        TestResolved(leader_id, reason, points, False, f"LPs {leader.points} → {points}", False)
-    )
-
-
-def in_combat(state: BattleState, leader: Leader) -> bool:
-    """Whether a leader is in combat: the unit he stands with is engaged."""
-    home = next((u for u in state.units if u.id == leader.attached_to), None)
-    return home is not None and (IN_COMBAT.of(home) or engaged(state, home))
+# -- reach and cost --------------------------------------------------------------------------
 
 
 def reach(state: BattleState, leader: Leader, unit: Unit) -> float:
@@ -204,8 +158,6 @@ def preview(state: BattleState, order: Order) -> Verdict:
 
 
 def _five(state: BattleState, order: Order) -> Verdict:
-    from rules_core.rulesets.heroic_age.gods import held
-
     unit = next((u for u in state.units if u.id == order.params.get("unit")), None)
     if unit is None or unit.side != order.actor:
         return Illegal(order, "the skilled archer joins a unit of your own army")
@@ -255,8 +207,6 @@ def resolve(ctx: Context) -> None:
     he can no longer pay for is refused), the Five played, then camp followers."""
     for order in checked_orders(ctx, KINDS):
         if order.kind == "skilled_archer":
-            from rules_core.rulesets.heroic_age.gods import play_five
-
             play_five(ctx, order.actor, str(order.params.get("unit")))
             continue
         verdict = preview(ctx.state, order)

@@ -4,15 +4,15 @@ manoeuvres, rest and reform, and the DP for an enemy advancing before the signal
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.geometry import facing_towards
 from rules_core.odds import RollSpec
 from rules_core.orders import Order, point_param
-from rules_core.rulesets.heroic_age import gods, measure, tables
+from rules_core.rulesets.heroic_age import after, gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.moves import Thrown, retire_move, throw, travel
 from rules_core.rulesets.heroic_age.status import (
     ADVANCE_SIGNALLED,
     BROKEN,
@@ -27,17 +27,10 @@ from rules_core.rulesets.heroic_age.status import (
     UNFORMED,
 )
 from rules_core.state import BattleState, Unit
+from rules_core.status import stored
 from rules_core.toolkit import checked_orders, g
 
 MOVING_KINDS = ("move", "manoeuvre", "rest", "hold")
-
-
-@dataclass(frozen=True)
-class Thrown:
-    """The dice of one move: inches and every face thrown (for fatigue)."""
-
-    inches: float
-    faces: tuple[int, ...]
 
 
 def resolve(ctx: Context) -> None:
@@ -143,7 +136,7 @@ def _move_side(ctx: Context, side: str, orders: dict[str, Order]) -> None:
             _blood_lust_advance(ctx, unit)
             continue
         if how == "continue" and PURSUING.of(unit):
-            pursue_move(ctx, unit.id)
+            after.pursue_on(ctx, unit.id)
             continue
         order = orders.get(unit.id)
         if order is None or order.kind in ("hold", "rest"):
@@ -175,17 +168,7 @@ def _move_roll(ctx: Context, side: str, movers: Sequence[Unit], *, extra: bool) 
     names = ", ".join(x.name for x in movers)
     avd = tables.whole(tables.MOVE, "move", "avd")
     d6 = tables.whole(tables.MOVE, "move", "optional_d6") if extra else 0
-    return _throw(ctx, side, f"Move: {names}", avd, d6, Purpose(movers[0].id, "move"))
-
-
-def _throw(ctx: Context, side: str, label: str, avd: int, d6: int, why: Purpose) -> Thrown:
-    """Roll the AvD and D6 of a move (each set offered to the Seven's re-roll)."""
-    first = ctx.dice.avd(f"{label} ({avd} AvD)", avd, purpose=why)
-    rolls = [gods.reroll(ctx, side, f"{label} ({avd} AvD)", first)]
-    if d6:
-        extra = ctx.dice.nd6(f"{label} (+{d6} D6)", d6, purpose=why)
-        rolls.append(gods.reroll(ctx, side, f"{label} (+{d6} D6)", extra))
-    return Thrown(float(sum(r.total for r in rolls)), tuple(f for r in rolls for f in r.faces))
+    return throw(ctx, side, f"Move: {names}", avd, d6, Purpose(movers[0].id, "move"))
 
 
 def fatigue(ctx: Context, unit: Unit, faces: Sequence[int], why: str) -> None:
@@ -216,76 +199,8 @@ def ordered_move(ctx: Context, unit: Unit, order: Order, roll: Thrown) -> None:
         fatigue(ctx, ctx.state.unit(unit.id), roll.faces, "move")
 
 
-def travel(
-    ctx: Context,
-    unit: Unit,
-    heading: float,
-    length: float,
-    facing: float,
-    note: str,
-    *,
-    keep_off: bool = True,
-    unformed: bool = False,
-) -> float:
-    """Move a unit straight, stopping 2" from an enemy to its front; difficult terrain and
-    friends passed through leave it (and them) unformed. Returns the distance gone."""
-    swept, reached = measure.move_along(
-        ctx.state, unit, heading, length, facing=facing, keep_off=keep_off
-    )
-    if reached <= measure.EPS:
-        return 0.0
-    end = swept.pose(reached)
-    ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], facing, (note,))
-    dx, dy = end.x - unit.x, end.y - unit.y
-    ctx.set_status(unit.id, None, last_move=[dx, dy, facing], stationary=False)
-    difficult = measure.kinds(ctx.params, "difficult_terrain")
-    if unformed:
-        ctx.set_status(unit.id, "moving unformed", unformed=True)
-    elif measure.crosses_difficult(ctx.state, [swept.start, end], difficult):
-        ctx.set_status(unit.id, "moved through difficult terrain", unformed=True)
-    for friend in swept.passed:
-        if u.alive(ctx.state, friend):
-            ctx.set_status(friend, f"interpenetrated by {unit.name}", unformed=True)
-            ctx.set_status(unit.id, "interpenetration", unformed=True)
-    return reached
-
-
-def fast_distance(ctx: Context, unit: Unit, why: str) -> float:
-    """ "Rout, retire, pursue: Unformed. Roll max dice": 1 AvD and the optional D6, both rolled."""
-    avd = tables.whole(tables.MOVE, "fast", "avd")
-    d6 = tables.whole(tables.MOVE, "fast", "optional_d6")
-    purpose = Purpose(unit.id, "fast move", row=why)
-    return _throw(ctx, unit.side, f"{why}: {unit.name}", avd, d6, purpose).inches
-
-
-def retire_move(ctx: Context, unit_id: str, why: str) -> bool:
-    """A full unformed move away from the enemy; unable to move: remain and take 1 DP."""
-    unit = ctx.state.unit(unit_id)
-    u.mark_retiring(ctx, unit_id, why)
-    if not u.alive(ctx.state, unit_id):
-        return False
-    unit = ctx.state.unit(unit_id)
-    length = fast_distance(ctx, unit, "Retire")
-    heading = measure.away_heading(ctx.state, unit)
-    gone = travel(ctx, unit, heading, length, heading, "retires", keep_off=False, unformed=True)
-    if gone <= measure.EPS:
-        dps = tables.whole(tables.AFTER_COMBAT, "retire", "dps_if_unable")
-        u.add_dps(ctx, unit_id, dps, "unable to retire", "combat")
-        return False
-    return True
-
-
-def pursue_move(ctx: Context, unit_id: str) -> None:
-    """A pursuer's full unformed move after the unit it pursues (see ``after.pursue``)."""
-    from rules_core.rulesets.heroic_age import after
-
-    after.pursue_on(ctx, unit_id)
-
-
 def flee_broken(ctx: Context) -> None:
     """Broken units move away again; one that outdistances pursuit is eliminated."""
-    from rules_core.rulesets.heroic_age import after
-
     for unit in list(ctx.state.units):
         if u.alive(ctx.state, unit.id) and BROKEN.of(unit):
             after.flee(ctx, unit.id)
@@ -380,7 +295,7 @@ def _rest(ctx: Context, before: dict[str, tuple[float, float]]) -> None:
     for unit in list(ctx.state.units):
         if not DPS.of(unit) or BROKEN.of(unit) or RETIRING.of(unit):
             continue
-        if before.get(unit.id) != (unit.x, unit.y) or unit.status.get(STATIONARY.key) is False:
+        if before.get(unit.id) != (unit.x, unit.y) or stored(STATIONARY, unit) is False:
             continue
         if rest_problem(ctx, unit) is None:
             row = unit.quality if unit.quality in tables.REST.rows else "C"

@@ -36,6 +36,7 @@ from rules_core.rulesets.heroic_age.status import (
     WOUNDS,
 )
 from rules_core.state import BattleState, Leader, Unit
+from rules_core.toolkit import enemies_in_contact
 
 GRADE_RANK = {"A": 4, "B": 3, "C": 2, "D": 1}
 
@@ -319,6 +320,4 @@ def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
 
 def engaged_with(state: BattleState, unit: Unit) -> list[Unit]:
     """Enemies in contact with the unit."""
-    from rules_core.toolkit import enemies_in_contact
-
     return enemies_in_contact(state, unit)

@@ -139,7 +139,7 @@ def _group(state: BattleState, unit: Unit) -> Group | None:
 def wing_order(state: BattleState, unit: Unit) -> str:
     """The order of the unit's wing ("" if it has none)."""
     group = _group(state, unit)
-    return WING_ORDER.of(group) if group is not None and group.status.get("wing_order") else ""
+    return WING_ORDER.of(group) if group is not None else ""
 
 
 def _leader(state: BattleState, leader_id: str | None) -> Leader | None:
@@ -407,7 +407,7 @@ def fatigue_modifiers(state: BattleState, wing: Group) -> list[Modifier]:
     higher = any(RANK.of(x) == "army" and can_command(x) for x in chiefs)
     commander = wing_commander(state, wing.id)
     hero = commander is not None and can_command(commander) and KIND.of(commander) == "heroic"
-    order = WING_ORDER.of(wing) if wing.status.get("wing_order") else ""
+    order = WING_ORDER.of(wing)
     big = [u for u in units if brigade(u)]
 
     def level(u: Unit) -> str:

@@ -32,8 +32,14 @@ from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot.profiles import brigades_worth
 from rules_core.rulesets.pike_and_shot.status import (
+    ARMY_COMMANDER,
+    ARTILLERY_FIRE,
+    ATTACKER,
     COHESION,
     ENGAGED_WITH,
+    HITS,
+    LEFT_IN_PURSUIT,
+    MOVED,
     OFF_TABLE,
     RANK,
     RECOILED,
@@ -41,7 +47,7 @@ from rules_core.rulesets.pike_and_shot.status import (
     WITHDRAW_NEXT_TURN,
 )
 from rules_core.rulesets.pike_and_shot.topics import REPLACE, REPLACE_WORDS, RISK, RISK_WORDS
-from rules_core.shared_status import KILLED
+from rules_core.shared_status import KILLED, PURSUING
 from rules_core.state import BattleState, Leader, Unit
 from rules_core.terrain import trace_path
 from rules_core.toolkit import checked_orders
@@ -59,7 +65,7 @@ PARAMETERS = (
     Parameter("replacement", "immediate", "replacing a lost commander: immediate, gm (ask the "
               "GM) or never", SILENT),
 )  # fmt: skip
-MARKS = ("attacker", "moved", "recoiled", "under_artillery_fire")
+MARKS = (ATTACKER, MOVED, RECOILED, ARTILLERY_FIRE)
 
 
 def can_act(leader: Leader) -> bool:
@@ -118,10 +124,10 @@ def follow(ctx: Context) -> None:
 def resolve_orders(ctx: Context) -> None:
     """This turn's marks cleared; each wing's order set (Withdraw when its army must)."""
     for unit in ctx.state.units:
-        marks: dict[str, Json] = {k: False for k in MARKS if unit.status.get(k) is True}
-        if unit.status.get("hits"):
+        marks: dict[str, Json] = {m.key: False for m in MARKS if m.of(unit)}
+        if HITS.of(unit):
             marks["hits"] = 0
-        if unit.on_table and unit.status.get("pursuing") is True:
+        if unit.on_table and PURSUING.of(unit):
             marks["pursuing"] = False
         if marks:
             ctx.set_status(unit.id, None, **marks)
@@ -144,7 +150,7 @@ def _in_trouble(unit: Unit) -> bool:
         RECOILED.of(unit)
         or COHESION.of(unit) in ("routed", "destroyed")
         or bool(ENGAGED_WITH.of(unit))
-        or unit.status.get("hits", 0) not in (0, None)
+        or HITS.of(unit) != 0
     )
 
 
@@ -240,7 +246,7 @@ def resolve_replace(ctx: Context) -> None:
 
 def _coming_back(state: BattleState, leader: Leader) -> bool:
     unit = next((u for u in state.units if u.id == leader.attached_to), None)
-    return unit is not None and unit.status.get("left_in_pursuit") is True
+    return unit is not None and LEFT_IN_PURSUIT.of(unit)
 
 
 def _replace(ctx: Context, leader: Leader) -> None:
@@ -261,7 +267,7 @@ def _replace(ctx: Context, leader: Leader) -> None:
         if group.leader == leader.id:
             ctx.state = ctx.state.with_group(replace(group, leader=new_id))
     side = ctx.state.side(leader.side)
-    if side.status.get("army_commander") == leader.id:
+    if ARMY_COMMANDER.of(side) == leader.id:
         ctx.set_side_status(side.id, "a new army commander", army_commander=new_id)
 
 

@@ -50,13 +50,23 @@ from rules_core.rulesets.pike_and_shot.status import (
     COHESION,
     DEFENDING_OBSTACLE,
     ENGAGED,
+    IN_DIFFICULT,
     LEFT_IN_PURSUIT,
     MARCH_COLUMN,
     WING_ORDER,
     worse,
 )
+from rules_core.rulesets.pike_and_shot.status import (
+    COVER as COVER_HELD,  # COVER here: terrain to cover
+)
 from rules_core.state import OFF_TABLE, BattleState, Point, Unit
-from rules_core.terrain import areas_near, feature_shape, poses_along, trace_footprint
+from rules_core.terrain import (
+    PathReport,
+    areas_near,
+    feature_shape,
+    poses_along,
+    trace_footprint,
+)
 from rules_core.toolkit import checked_orders, engaged, nearest_enemy, within_of_exit
 
 SILENT = "not on the sheet (see the package README)"
@@ -135,26 +145,11 @@ def cost(
     difficult = moves.difficult_length(report, params) > 1e-9 and not column
     if used > report.length + 1e-9:
         notes.append(f'terrain costs {used - report.length:g}"')
-    fulls = 0
-    turn = _angle(unit.facing, facing)
-    if turn > 1e-6:
-        rule = mt.cell(unit, "turn", params)
-        times = int(number_or(params.get("turn_over_90"), 2)) if turn > 90 + 1e-6 else 1
-        if rule == mt.NA:
-            return Costed("it may not turn (n/a on the Movement table)", used, allowance, (),
-                          difficult)  # fmt: skip
-        if rule == mt.FULL:
-            fulls += times
-        elif rule == mt.HALF:
-            used += normal / 2 * times
-            notes.append(f'turning {turn:g}° costs {normal / 2 * times:g}"')
-    wanted = {"keep": column, "line": False, "march_column": True}.get(formation, column)
-    if wanted != column:
-        if wanted and mt.march_rate(unit, params) is None:
-            return Costed("it has no March Column (n/a)", used, allowance, (), difficult)
-        share = number_or(params.get("formation_change"), 0.5)
-        used += normal * share
-        notes.append(f'{"forming" if wanted else "leaving"} march column costs {normal * share:g}"')
+    problem, extra, fulls = _turn_and_form(unit, facing, formation, params, notes)
+    if extra:
+        used += extra
+    if problem is not None:
+        return Costed(problem, used, allowance, (), difficult)
     obstacle_full = _full_obstacles(unit, report, params, on_road)
     fulls += obstacle_full
     if obstacle_full:
@@ -179,6 +174,36 @@ def cost(
     return Costed(None, used, allowance, tuple(notes), difficult)
 
 
+def _turn_and_form(
+    unit: Unit, facing: float, formation: str, params: Mapping[str, Json], notes: list[str]
+) -> tuple[str | None, float, int]:
+    """What turning to ``facing`` and taking ``formation`` add to a move: why it may not (or
+    None), the inches they cost (so far, when refused) and the Full-move turns; each cost is
+    noted in ``notes``."""
+    normal = mt.normal_rate(unit, params)
+    column = MARCH_COLUMN.of(unit)
+    used, fulls = 0.0, 0
+    turn = _angle(unit.facing, facing)
+    if turn > 1e-6:
+        rule = mt.cell(unit, "turn", params)
+        times = int(number_or(params.get("turn_over_90"), 2)) if turn > 90 + 1e-6 else 1
+        if rule == mt.NA:
+            return "it may not turn (n/a on the Movement table)", used, fulls
+        if rule == mt.FULL:
+            fulls += times
+        elif rule == mt.HALF:
+            used += normal / 2 * times
+            notes.append(f'turning {turn:g}° costs {normal / 2 * times:g}"')
+    wanted = {"keep": column, "line": False, "march_column": True}.get(formation, column)
+    if wanted != column:
+        if wanted and mt.march_rate(unit, params) is None:
+            return "it has no March Column (n/a)", used, fulls
+        share = number_or(params.get("formation_change"), 0.5)
+        used += normal * share
+        notes.append(f'{"forming" if wanted else "leaving"} march column costs {normal * share:g}"')
+    return None, used, fulls
+
+
 def column_problem(unit: Unit, params: Mapping[str, Json]) -> str | None:
     """Why a unit in march column may not move at all: its row's March Column is n/a (only a
     state made before that was refused has one), or None."""
@@ -188,11 +213,10 @@ def column_problem(unit: Unit, params: Mapping[str, Json]) -> str | None:
     return None if problem is None else f"it is in march column, but {problem}; a GM must end it"
 
 
-def _full_obstacles(unit: Unit, report: object, params: Mapping[str, Json], on_road: bool) -> int:
+def _full_obstacles(
+    unit: Unit, report: PathReport, params: Mapping[str, Json], on_road: bool
+) -> int:
     """How many crossings cost a Full move."""
-    from rules_core.terrain import PathReport
-
-    assert isinstance(report, PathReport)
     if on_road or mt.cell(unit, "linear_obstacle", params) != mt.FULL:
         return 0
     obstacles = _params_list(params, "linear_obstacles")
@@ -420,9 +444,9 @@ def _note_ground(ctx: Context, unit: Unit) -> None:
     found = [str(cover_map[k]) for k in kinds if k in cover_map]
     cover = max(found, key=lambda c: ranks.index(c) if c in ranks else 0, default="")
     changes: dict[str, Json] = {}
-    if unit.status.get("in_difficult", False) != difficult:
+    if IN_DIFFICULT.of(unit) != difficult:
         changes["in_difficult"] = difficult
-    if unit.status.get("cover", "") != cover:
+    if COVER_HELD.of(unit) != cover:
         changes["cover"] = cover
     defends = defends_obstacle(ctx.state, unit, params)
     if DEFENDING_OBSTACLE.of(unit) != defends:

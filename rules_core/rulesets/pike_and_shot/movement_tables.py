@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from rules_core.codec import Json
 from rules_core.plugin import Parameter
-from rules_core.rulesets.pike_and_shot.status import MARCH_COLUMN
+from rules_core.rulesets.pike_and_shot.status import DISMOUNTED, MARCH_COLUMN
 from rules_core.state import Unit
 from rules_core.tables import GridTable
 
@@ -75,7 +75,7 @@ PARAMETERS = (
 
 def row_of(unit: Unit, params: Mapping[str, Json]) -> str:
     """The Movement table row a unit reads."""
-    return row_for(unit.type, unit.status.get("dismounted") is True, params)
+    return row_for(unit.type, DISMOUNTED.of(unit), params)
 
 
 def row_for(unit_type: str, dismounted: bool, params: Mapping[str, Json]) -> str:

@@ -37,7 +37,12 @@ from rules_core.decisions import Decision, Option
 from rules_core.geometry import EPSILON, Footprint, contact_edge, facing_towards, overlap_area
 from rules_core.paths import EDGE, ENEMY, FRIEND, TERRAIN, barred_ground, ground_stop, sweep
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
-from rules_core.rulesets.pike_and_shot.topics import ADVANCE, ADVANCE_FACING, FACING_WORDS
+from rules_core.rulesets.pike_and_shot.topics import (
+    ADVANCE,
+    ADVANCE_FACING,
+    ADVANCE_WORDS,
+    FACING_WORDS,
+)
 from rules_core.state import LINEAR_KINDS, WATER_KINDS, BattleState, Point, Unit
 from rules_core.terrain import PathReport, poses_along, trace_footprint
 from rules_core.toolkit import nearest_enemy
@@ -287,7 +292,7 @@ def advance_into(ctx: Context, unit: Unit, vacated: Unit) -> bool:
         Decision(
             f"advance:{unit.id}:{vacated.id}",
             f"{unit.name} may advance into the ground {vacated.name} left",
-            tuple(Option(k, v) for k, v in _advance_words().items()),
+            tuple(Option(k, v) for k, v in ADVANCE_WORDS.items()),
             "advance", side, topic=ADVANCE, unit=unit.id, other=vacated.id,
         )
     )  # fmt: skip
@@ -316,12 +321,6 @@ def advance_into(ctx: Context, unit: Unit, vacated: Unit) -> bool:
     if abs((facing - moved.facing + 180) % 360 - 180) > 1e-9:
         ctx.move(unit.id, [(moved.x, moved.y)], facing, ("changes facing",))
     return True
-
-
-def _advance_words() -> dict[str, str]:
-    from rules_core.rulesets.pike_and_shot.topics import ADVANCE_WORDS
-
-    return ADVANCE_WORDS
 
 
 def facing_options(state: BattleState, unit: Unit) -> dict[str, float]:

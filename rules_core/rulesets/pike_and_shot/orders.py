@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from rules_core.codec import Json
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.rulesets.pike_and_shot import combat, command, movement
+from rules_core.rulesets.pike_and_shot.combat_rolls import shooting_range
 from rules_core.rulesets.pike_and_shot.status import (
     COHESION,
     LEFT_IN_PURSUIT,
@@ -134,7 +135,7 @@ def has_business(state: BattleState, side: str, step: str, params: Mapping[str, 
         return any(
             len(combat.targets(state, unit)) > 1
             for unit in state.units_of(side, on_table=True)
-            if combat.shooting_range(unit) > 0
+            if shooting_range(unit) > 0
         )
     if step == "commanders_move":
         return any(ld.side == side and command.can_act(ld) for ld in state.leaders)

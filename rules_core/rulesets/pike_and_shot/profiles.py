@@ -24,6 +24,7 @@ from rules_core.codec import Json, number_or
 from rules_core.forces import type_defaults
 from rules_core.roster import Field, RosterSchema, entries, packaged_army
 from rules_core.rulesets.pike_and_shot.movement_tables import entry_problems
+from rules_core.rulesets.pike_and_shot.status import DISMOUNTED
 from rules_core.state import Group, Leader, Unit
 
 QUALITIES = ("raw", "trained", "veteran")
@@ -109,7 +110,7 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
 def is_mounted(unit: Unit) -> bool:
     """Mounted: cavalry, and dragoons not dismounted."""
     if unit.type == "dragoons":
-        return unit.status.get("dismounted") is not True
+        return not DISMOUNTED.of(unit)
     return unit.profile.get("mounted") is True
 
 

@@ -13,6 +13,7 @@ values ("tercio", "double", "brigade", "company").
 from __future__ import annotations
 
 from rules_core.codec import Json
+from rules_core.rulesets.pike_and_shot.status import DISMOUNTED, MARCH_COLUMN
 from rules_core.state import Unit
 from rules_core.tables import Band, GridTable, ScoreTable
 
@@ -430,10 +431,10 @@ def sheet(table: GridTable, row: str) -> str:
 def shooting_range(unit: Unit) -> float:
     """The unit's shooting range in inches from the Combat dice table (0: it does not shoot;
     a march column never does)."""
-    if unit.status.get("march_column") is True:
+    if MARCH_COLUMN.of(unit):
         return 0.0
     row = unit.type if unit.type in COMBAT_DICE.rows else "infantry_brigade"
-    if unit.type == "dragoons" and unit.status.get("dismounted") is True:
+    if unit.type == "dragoons" and DISMOUNTED.of(unit):
         row = "dismounted_dragoons"
     value = COMBAT_DICE.lookup(row, "range")
     return float(value) if isinstance(value, int | float) else 0.0

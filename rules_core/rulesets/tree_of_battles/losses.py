@@ -97,6 +97,18 @@ def leader_gap(state: BattleState, leader: Leader, unit: Unit) -> float:
     return edge_distance(leader_position(state, leader), Footprint.of(unit))
 
 
+def _with_field(leader: Leader, name: str, value: Json) -> Leader:
+    """The leader with one of ``LEADER_FIELDS`` changed, the value checked against its type."""
+    if name == "attached_to":
+        assert value is None or isinstance(value, str), (name, value)
+        return replace(leader, attached_to=value)
+    assert isinstance(value, int | float) and not isinstance(value, bool), (name, value)
+    if name == "points":
+        assert isinstance(value, int), (name, value)
+        return replace(leader, points=value)
+    return replace(leader, x=value) if name == "x" else replace(leader, y=value)
+
+
 def set_leader(ctx: Context, leader: Leader, reason: str, **changes: Json) -> None:
     """Change a leader's points, attachment or status entries, logging each change."""
     for name, value in changes.items():
@@ -107,7 +119,7 @@ def set_leader(ctx: Context, leader: Leader, reason: str, **changes: Json) -> No
         old = getattr(fresh, name)
         if old != value:
             ctx.emit(StatusChanged(leader.id, name, old, value, reason))
-        ctx.state = ctx.state.with_leader(replace(fresh, **{name: value}))  # type: ignore[arg-type]
+        ctx.state = ctx.state.with_leader(_with_field(fresh, name, value))
 
 
 def risk_to_leaders(ctx: Context, unit: Unit, why: str) -> None:

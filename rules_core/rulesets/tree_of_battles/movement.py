@@ -195,11 +195,7 @@ def go(
     stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
     # A halt is computed exactly: rounding the position could carry it beyond 1 SF.
     where = (stop.x, stop.y) if moved == limit < wanted else (round(stop.x, 3), round(stop.y, 3))
-    ahead = None
-    if moved + 1e-6 < wanted:
-        full = start.moved_to((unit.x, unit.y), heading).advanced(wanted)
-        full = full.moved_to((full.x, full.y), start.facing)
-        ahead = barrier(state, [start, full, full.moved_to((full.x, full.y), facing)])
+    ahead = _barrier_ahead(state, start, heading, wanted, facing) if moved + 1e-6 < wanted else None
     if moved <= 1e-6 and _crowded(state, unit, start.moved_to((unit.x, unit.y), facing)):
         facing = unit.facing  # no room even to turn where it stands: it keeps its facing
     notes = [note] + (
@@ -215,6 +211,15 @@ def go(
     if moved > 1e-6:
         passage_of_lines(ctx, unit, start, Footprint.of(ctx.state.unit(unit.id)), friends)
     return moved
+
+
+def _barrier_ahead(
+    state: BattleState, start: Footprint, heading: float, wanted: float, facing: float
+) -> TerrainFeature | None:
+    """The impassable ground that stopped a move short of the ``wanted`` distance, or None."""
+    full = start.moved_to((start.x, start.y), heading).advanced(wanted)
+    full = full.moved_to((full.x, full.y), start.facing)
+    return barrier(state, [start, full, full.moved_to((full.x, full.y), facing)])
 
 
 def halt_at(

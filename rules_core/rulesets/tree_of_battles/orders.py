@@ -154,7 +154,7 @@ def _march(
     clear = tables.MARCH_CLEAR_SF
     if measure.enemy_within(state, unit, clear):
         return f"{unit.name} begins within {g(clear)} SF of the enemy: no march move"
-    facing = float(order.params.get("facing", unit.facing))  # type: ignore[arg-type]
+    facing = order.number("facing", unit.facing)
     pose = Footprint.of(unit).moved_to(end, facing)
     if any(
         not boxes_apart(Footprint.of(e), pose, clear)

@@ -51,7 +51,9 @@ def _army(
         units.append(replace(unit, x=x, y=y, facing=facing))
     by_name = {unit.name: unit for unit in units}
     leaders = []
-    for entry in data.get("leaders") or []:  # type: ignore[union-attr]
+    listed = data.get("leaders") or []
+    assert isinstance(listed, list)
+    for entry in listed:
         assert isinstance(entry, dict)
         leader = leader_from_entry(entry, side, f"{side}_host")
         home = by_name[str(entry["with"])]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.geometry import Footprint, facing_towards
 from rules_core.orders import Order, point_param
@@ -50,8 +51,8 @@ def march(ctx: Context, order: Order) -> None:
 def _moved(ctx: Context, unit: Unit) -> None:
     """Remember a contingent moved (not stationary) and how, for "repeat last move"."""
     now = ctx.state.unit(unit.id)
-    last = [round(now.x - unit.x, 3), round(now.y - unit.y, 3), round(now.facing, 3)]
-    u.mark(ctx, unit.id, stationary=False, last_move=last)  # type: ignore[arg-type]
+    last: list[Json] = [round(now.x - unit.x, 3), round(now.y - unit.y, 3), round(now.facing, 3)]
+    u.mark(ctx, unit.id, stationary=False, last_move=last)
 
 
 def routs_and_pursuits(ctx: Context) -> None:
@@ -135,7 +136,7 @@ def _repeat(ctx: Context, unit: Unit) -> None:
     last = LAST_MOVE.of(unit)
     if not isinstance(last, list) or len(last) != 3 or not any(last[:2]):
         return
-    dx, dy, facing = (float(v) for v in last)  # type: ignore[arg-type]
+    dx, dy, facing = (float(v) for v in last if isinstance(v, int | float))
     movement.go(
         ctx, unit, (unit.x + dx, unit.y + dy), math.hypot(dx, dy), facing, "repeats its last move"
     )
@@ -201,9 +202,11 @@ def manoeuvre(ctx: Context, order: Order) -> None:
     within = tables.MANOEUVRES.lookup(key, "enemy_within")
     spared = str(tables.MANOEUVRES.lookup(key, "spared")).split(",")
     assert isinstance(dps, int)
-    near = within is None or measure.enemy_within(ctx.state, unit, float(within))  # type: ignore[arg-type]
+    assert within is None or isinstance(within, int | float)
+    near = within is None or measure.enemy_within(ctx.state, unit, float(within))
     if near and unit.quality not in spared and u.array(unit) not in spared:
-        u.add_dps(ctx, unit.id, dps, tables.MANOEUVRES.lookup(key, "sheet").split(":")[0].lower())  # type: ignore[union-attr]
+        sheet = str(tables.MANOEUVRES.lookup(key, "sheet"))
+        u.add_dps(ctx, unit.id, dps, sheet.split(":")[0].lower())
     _change(ctx, ctx.state.unit(unit.id), option, order)
     share = tables.MANOEUVRES.lookup(key, "move")
     assert isinstance(share, float)

@@ -12,7 +12,8 @@ from rules_core.context import Context
 from rules_core.decisions import Answer
 from rules_core.events import TestResolved
 from rules_core.orders import Order
-from rules_core.rulesets.pike_and_shot import combat
+from rules_core.rulesets.pike_and_shot import combat, pursuit
+from rules_core.rulesets.pike_and_shot import combat_rolls as rolls
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.status import cohesion
 from rules_core.state import BattleState
@@ -42,26 +43,26 @@ def _contact(
 def test_infantry_brigade_dice_and_veteran_volley_only_when_sound() -> None:
     state = _facing_shot()
     foot, enemy = state.unit(FOOT), state.unit(ENEMY_FOOT)
-    assert combat.dice_count(foot, enemy, "shooting")[0] == 2
-    assert combat.dice_count(foot, enemy, "melee")[0] == 2
+    assert rolls.dice_count(foot, enemy, "shooting")[0] == 2
+    assert rolls.dice_count(foot, enemy, "melee")[0] == 2
     veteran = replace(foot, quality="veteran")
-    assert combat.dice_count(veteran, enemy, "shooting")[0] == 3
-    assert combat.dice_count(veteran, enemy, "melee")[0] == 2  # volley fire is shooting only
+    assert rolls.dice_count(veteran, enemy, "shooting")[0] == 3
+    assert rolls.dice_count(veteran, enemy, "melee")[0] == 2  # volley fire is shooting only
     shaken = veteran.with_status(cohesion="disordered")
-    assert combat.dice_count(shaken, enemy, "shooting")[0] == 2
+    assert rolls.dice_count(shaken, enemy, "shooting")[0] == 2
 
 
 def test_pike_against_mounted_and_veteran_cavalry_and_lance() -> None:
     state = _contact()
     foot, enemy = state.unit(FOOT), state.unit(ENEMY_FOOT)
     horse = at("combat", **{HORSE: (40.0, 20.0, 0.0)}).unit(HORSE)
-    assert [m.value for m in combat.dice_modifiers(foot, horse, "melee")] == [1]  # pike
-    assert combat.dice_count(foot, horse, "melee")[0] == 3
-    assert not any("pike" in m.reason for m in combat.dice_modifiers(foot, horse, "shooting"))
+    assert [m.value for m in rolls.dice_modifiers(foot, horse, "melee")] == [1]  # pike
+    assert rolls.dice_count(foot, horse, "melee")[0] == 3
+    assert not any("pike" in m.reason for m in rolls.dice_modifiers(foot, horse, "shooting"))
     veteran = replace(horse, quality="veteran")
     lancers = veteran.with_status(lance=True)
-    assert combat.dice_count(lancers, foot, "melee")[0] == 4  # 3 + veteran cavalry
-    assert combat.dice_count(lancers, enemy.with_status(cohesion="disordered"), "melee")[0] == 5
+    assert rolls.dice_count(lancers, foot, "melee")[0] == 4  # 3 + veteran cavalry
+    assert rolls.dice_count(lancers, enemy.with_status(cohesion="disordered"), "melee")[0] == 5
 
 
 def test_a_shoot_order_is_refused_out_of_range_in_combat_and_planned_with_a_note() -> None:
@@ -95,43 +96,43 @@ def test_dice_penalties(changes: dict[str, object], shooting: int, melee: int) -
     state = _facing_shot()
     foot = state.unit(FOOT).with_status(**changes)  # type: ignore[arg-type]
     enemy = state.unit(ENEMY_FOOT)
-    assert combat.dice_count(foot, enemy, "shooting")[0] == shooting
-    assert combat.dice_count(foot, enemy, "melee")[0] == melee
+    assert rolls.dice_count(foot, enemy, "shooting")[0] == shooting
+    assert rolls.dice_count(foot, enemy, "melee")[0] == melee
 
 
 def test_company_in_march_column_loses_one_die() -> None:
     state = at("combat", royalists2=(40.0, 20.0, 0.0), **{ENEMY_FOOT: (40.0, 22.0, 180.0)})
     dragoons = state.unit("royalists2").with_status(march_column=True)
-    mods = combat.dice_modifiers(dragoons, state.unit(ENEMY_FOOT), "melee")
+    mods = rolls.dice_modifiers(dragoons, state.unit(ENEMY_FOOT), "melee")
     assert [m.value for m in mods] == [-1]
 
 
 def test_flank_and_rear_from_contact_geometry() -> None:
     flank = at("combat", **{HORSE: (24.0, 22.0, 270.0), ENEMY_FOOT: (20.0, 22.0, 180.0)})
     horse, foot = flank.unit(HORSE), flank.unit(ENEMY_FOOT)
-    assert combat.attacked_edge(foot, horse) in ("left", "right")
+    assert rolls.attacked_edge(foot, horse) in ("left", "right")
     assert "Unit attacking enemy flank | + 1 in all combats" in [
-        m.reason for m in combat.dice_modifiers(horse, foot, "melee")
+        m.reason for m in rolls.dice_modifiers(horse, foot, "melee")
     ]
-    saves = combat.save_modifiers(flank, foot, horse, "melee", {})
+    saves = rolls.save_modifiers(flank, foot, horse, "melee", {})
     assert [(m.value, m.reason) for m in saves] == [(-1, "Unit attacked in flank | - 1 saving die")]
     rear = at("combat", **{HORSE: (20.0, 24.0, 180.0), ENEMY_FOOT: (20.0, 22.0, 180.0)})
-    saves = combat.save_modifiers(rear, rear.unit(ENEMY_FOOT), rear.unit(HORSE), "melee", {})
+    saves = rolls.save_modifiers(rear, rear.unit(ENEMY_FOOT), rear.unit(HORSE), "melee", {})
     assert [m.value for m in saves] == [-2]
 
 
 def test_saving_dice_by_size_and_modifiers() -> None:
     state = _facing_shot()
     foot, enemy = state.unit(FOOT), state.unit(ENEMY_FOOT)
-    spec = combat.save_roll(state, enemy, foot, "shooting", {"close_range_share": 0.5})
+    spec = rolls.save_roll(state, enemy, foot, "shooting", {"close_range_share": 0.5})
     assert spec is not None and spec.dice == 2 and spec.target == 4
     raw = replace(foot, quality="raw")
-    spec = combat.save_roll(state, enemy.with_status(cover="cover"), raw, "shooting", {})
+    spec = rolls.save_roll(state, enemy.with_status(cover="cover"), raw, "shooting", {})
     assert spec is not None and spec.dice == 4  # + raw shooter + cover
-    close = combat.save_modifiers(state, enemy, foot, "shooting", {"close_range_share": 1.0})
+    close = rolls.save_modifiers(state, enemy, foot, "shooting", {"close_range_share": 1.0})
     assert [m.reason for m in close] == ["Hit caused by close range shooting | - 1 saving die"]
     assert (
-        combat.save_roll(state, enemy.with_status(cohesion="disrupted"), foot, "melee", {}) is None
+        rolls.save_roll(state, enemy.with_status(cohesion="disrupted"), foot, "melee", {}) is None
     )
 
 
@@ -290,7 +291,7 @@ def test_rout_and_impetuous_pursuit(face: int, pursues: bool) -> None:
 
 def test_pursuit_modifiers_are_the_sheets() -> None:
     state = _contact()
-    mods = combat.pursuit_modifiers(state, state.unit(FOOT), state.unit(ENEMY_FOOT), {})
+    mods = pursuit.pursuit_modifiers(state, state.unit(FOOT), state.unit(ENEMY_FOOT), {})
     assert [(m.value, m.reason) for m in mods] == [
         (3, "Pursuers are an Infantry Brigade | + 3"),
         (-1, "Clear path to routers within 18ins | - 1"),
@@ -300,7 +301,7 @@ def test_pursuit_modifiers_are_the_sheets() -> None:
 
 def test_disrupted_winners_do_not_pursue() -> None:
     state = status(_contact(), FOOT, cohesion="disrupted")
-    assert not combat.must_test(state, state.unit(FOOT), state.unit(ENEMY_FOOT))
+    assert not pursuit.must_test(state, state.unit(FOOT), state.unit(ENEMY_FOOT))
 
 
 def test_destruction_removes_the_loser_after_its_rout_move() -> None:
@@ -361,11 +362,11 @@ def test_artillery_at_close_range_and_from_the_flank() -> None:
     state = at("combat", royalists6=(28.0, 22.0, 270.0), **{ENEMY_FOOT: (20.0, 22.0, 180.0)})
     guns, foot = state.unit("royalists6"), state.unit(ENEMY_FOOT)
     assert combat.firing_problem(state, guns, foot) is None
-    dice = [m.reason for m in combat.dice_modifiers(guns, foot, "shooting")]
+    dice = [m.reason for m in rolls.dice_modifiers(guns, foot, "shooting")]
     assert dice == ["Unit attacking enemy flank | + 1 in all combats"]
     saves = [
         m.reason
-        for m in combat.save_modifiers(state, foot, guns, "shooting", {"close_range_share": 0.5})
+        for m in rolls.save_modifiers(state, foot, guns, "shooting", {"close_range_share": 0.5})
     ]
     assert saves == [
         "Hit caused by close range artillery fire | - 1 saving die",

@@ -10,7 +10,7 @@ from hypothesis import assume, given
 from rules_core.geometry import EPSILON
 from rules_core.odds import OddsQuery, Refused
 from rules_core.orders import Order
-from rules_core.rulesets.pike_and_shot import combat, movement
+from rules_core.rulesets.pike_and_shot import combat_rolls, movement
 from rules_core.rulesets.pike_and_shot.status import ATTACKER
 from rules_core.toolkit import enemies_in_contact
 from rules_core.toolkit import gap as apart
@@ -41,6 +41,6 @@ def test_a_move_stopped_in_contact_is_in_melee(gap: float, across: float, turn: 
 def test_a_target_at_the_range_within_the_shared_tolerance_may_be_shot() -> None:
     shooter = "royalists4"  # Gerard's Foot
     state = at("combat", **{shooter: (30.0, 10.0, 0.0), ENEMY: (30.0, 30.0, 180.0)})
-    reach = combat.shooting_range(state.unit(shooter))
+    reach = combat_rolls.shooting_range(state.unit(shooter))
     state = placed_ahead(state, shooter, ENEMY, reach + EPSILON / 2)
     assert_legal(RULES, state, Order(shooter, "shoot", {"target": ENEMY}))

@@ -316,28 +316,28 @@ def test_general_will_table_round_trips_as_a_parameter() -> None:
 
 
 def test_changing_a_table_changes_play(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rules_core.rulesets.pike_and_shot import combat
+    from rules_core.rulesets.pike_and_shot import combat_rolls
     from rules_core.tables import GridTable
     from tests.rules_core.rulesets.pike_and_shot.helpers import at
 
     state = at("combat", royalists4=(20.0, 20.0, 0.0), parliament3=(20.0, 24.5, 180.0))
     foot, enemy = state.unit("royalists4"), state.unit("parliament3")
-    assert combat.dice_count(foot, enemy, "shooting")[0] == 2
+    assert combat_rolls.dice_count(foot, enemy, "shooting")[0] == 2
     rows = dict(t.COMBAT_DICE.rows)
     rows["infantry_brigade"] = (3.0, 4, 2, "changed")
     monkeypatch.setattr(
         t, "COMBAT_DICE", GridTable(t.COMBAT_DICE.name, t.COMBAT_DICE.columns, rows)
     )
-    assert combat.dice_count(foot, enemy, "shooting")[0] == 4
+    assert combat_rolls.dice_count(foot, enemy, "shooting")[0] == 4
     saves = dict(t.SAVING_DICE.rows)
     saves["brigade"] = (5, "changed")
     monkeypatch.setattr(
         t, "SAVING_DICE", GridTable(t.SAVING_DICE.name, t.SAVING_DICE.columns, saves)
     )
-    spec = combat.save_roll(state, enemy, foot, "shooting", {})
+    spec = combat_rolls.save_roll(state, enemy, foot, "shooting", {})
     assert spec is not None and spec.dice == 5
     monkeypatch.setattr(t, "HIT_ON", 6)
-    spec = combat.attack_roll(foot, enemy, "shooting")
+    spec = combat_rolls.attack_roll(foot, enemy, "shooting")
     assert spec is not None and spec.target == 6
 
 
