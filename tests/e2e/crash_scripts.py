@@ -1,9 +1,11 @@
-"""The crash-anywhere scripts of the sheet rulesets (pike and shot, the heroic age, Impetus):
-each sets a battle up from the ruleset's sample army files, then plays its own procedure
-(wing orders and a melee's questions; a card drawn, hands dealt and a private question
-answered; the set-up steps by orders, a battle plan sealed and command activations), and
-the GM ends it. Phases follow the battle as stored: the open step's scripted orders
-(``Rules.demo_orders``) given through ``/order give``, each question answered by default."""
+"""The crash-anywhere scripts of the sheet rulesets (The Tree of Battles, Hail Caesar, pike and
+shot, the heroic age, Impetus): each sets a battle up from the ruleset's sample army files,
+then plays its own procedure (a command action and a charge's response; a division's order
+test, its re-roll and a break test; wing orders and a melee's questions; a card drawn, hands
+dealt and a private question answered; the set-up steps by orders, a battle plan sealed and
+command activations), and the GM ends it. Phases follow the battle as stored: the open
+step's scripted orders (``Rules.demo_orders``) given through ``/order give``, each question
+answered by default."""
 
 from __future__ import annotations
 
@@ -29,11 +31,19 @@ from tests.e2e.crash_play import (
 from tests.e2e.fake_discord import World
 from tests.e2e.process_harness import ProcessBot
 from tests.e2e.sheet_battle import typed_options
+from tests.e2e.test_hail_caesar_turn import GALLIC_DEPLOYMENT, GAULS, ROMAN_DEPLOYMENT, ROMANS
 from tests.e2e.test_heroic_age_turn import DANISH_DEPLOYMENT, SAXON_DEPLOYMENT
 from tests.e2e.test_pike_and_shot_turn import KINGS_DEPLOYMENT, PARLIAMENT_DEPLOYMENT
+from tests.e2e.test_tree_of_battles_turn import (
+    ENGLAND,
+    ENGLISH_DEPLOYMENT,
+    FRANCE,
+    FRENCH_DEPLOYMENT,
+)
 
 PLAYERS = {"a": "alice", "b": "bob"}  # side a is Alice's, side b Bob's
-Army = tuple[str, Traversable, str, list[dict[str, Any]] | None]  # side, file, name, deployment
+# side, file, name, deployment (a list as JSON, or a YAML file's text)
+Army = tuple[str, Traversable, str, list[dict[str, Any]] | str | None]
 
 
 def rules_of(ruleset: str) -> Rules:
@@ -43,10 +53,12 @@ def rules_of(ruleset: str) -> Rules:
     return found
 
 
-def set_up(ruleset: str, battle: str, armies: tuple[Army, Army], **created: Any) -> Script:
+def set_up(
+    ruleset: str, battle: str, armies: tuple[Army, Army], *then: Step, **created: Any
+) -> Script:
     """A campaign of the ruleset, Alice and Bob joined, each importing a sample army file,
-    the battle created (``created``: more options) and each army deployed from a file when
-    it has a deployment; then the GM starts it."""
+    the battle created (``created``: more options), the steps ``then`` (terrain laid), and
+    each army deployed from a file when it has a deployment; then the GM starts it."""
     users = ("alice", "bob")
     return [
         slash("gm", "campaign create", name="Crash", ruleset=ruleset),
@@ -58,13 +70,17 @@ def set_up(ruleset: str, battle: str, armies: tuple[Army, Army], **created: Any)
         slash(
             "gm", "battle create", name=battle, army_a=armies[0][2], army_b=armies[1][2], **created
         ),
-        *[
-            upload(u, "battle deploy-file", "deployment.json", a[3])
-            for u, a in zip(users, armies, strict=True)
-            if a[3] is not None
-        ],
+        *then,
+        *[deploy(u, a[3]) for u, a in zip(users, armies, strict=True) if a[3] is not None],
         slash("gm", "battle start"),
     ]
+
+
+def deploy(who: str, deployment: list[dict[str, Any]] | str) -> Step:
+    """``/battle deploy-file`` with a JSON list, or a YAML file's text."""
+    if isinstance(deployment, str):
+        return upload(who, "battle deploy-file", "deployment.yaml", deployment.encode())
+    return upload(who, "battle deploy-file", "deployment.json", deployment)
 
 
 def both_done(moment: str = "") -> list[Step]:
@@ -113,6 +129,85 @@ def answer(decision: Any) -> Step:
     if decision.private:
         return click(who, label, "a private question answered", f"dm:{who}", decision.question)
     return click(who, label, "a question answered", CHANNEL, decision.question)
+
+
+def tree_of_battles() -> Script:
+    """Agincourt (as in test_tree_of_battles_turn.py): York's new orders and the command
+    rounds' control tests, France's march, bombards and moves, Vendôme's charge, England's
+    response (a counter-charge) and its move after combat."""
+    armies = files("rules_core.rulesets.tree_of_battles").joinpath("armies")
+    command = "a command action"
+    return [
+        *set_up(
+            "tree_of_battles",
+            "Agincourt",
+            (
+                ("England", armies / "english.json", ENGLAND, ENGLISH_DEPLOYMENT),
+                ("France", armies / "french.json", FRANCE, FRENCH_DEPLOYMENT),
+            ),
+            slash(
+                "gm",
+                "battle terrain add",
+                kind="wood",
+                shape="rectangle",
+                at="1,9",
+                size="2,5",
+                name="Azincourt",
+            ),
+        ),
+        give(
+            "alice",
+            "new_orders",
+            "Edward, Duke of York",
+            command,
+            option="hold the line behind the stakes",
+        ),
+        *both_done(command),
+        *both_done(command),  # the second round: nothing more; the control tests
+        give("bob", "march", "Vendôme's Horse", x=4, y=10.5),
+        give("bob", "march", "The Constable's Vanguard", x=9, y=11),
+        *both_done(),
+        give("bob", "shoot", "Bombards", target="Camoys' Rearward"),
+        slash("bob", "order done"),
+        give("bob", "move", "Vendôme's Horse", x=6, y=5.5, option="extra_d6"),
+        give("bob", "manoeuvre", "Brigands", option="about_face"),
+        *both_done(),
+        give("bob", "charge", "Vendôme's Horse", target="York's Vaward"),
+        slash("bob", "order done", moment="a charge declared"),
+        click("alice", "counter-charge", "a charge response answered"),
+        click("alice", "pursue", "a move after combat chosen"),
+        end_battle(),
+    ]
+
+
+def hail_caesar() -> Script:
+    """Gergovia (as in test_hail_caesar_turn.py): the legate's division order failed and
+    re-rolled, the horse's order test passed, the archers' shooting and the slingers' break
+    test."""
+    armies = files("rules_core.rulesets.hail_caesar").joinpath("armies")
+    orders, test = "a division's orders", "an order test"
+    return [
+        *set_up(
+            "hail_caesar",
+            "Gergovia",
+            (
+                ("Rome", armies / "romans.yaml", ROMANS, ROMAN_DEPLOYMENT),
+                ("Gaul", armies / "gauls.yaml", GAULS, GALLIC_DEPLOYMENT),
+            ),
+        ),
+        *both_done(),
+        slash("alice", "order done"),  # no General Advance
+        give("alice", "move", "First Cohort", orders, x=5, y=12),
+        give("alice", "move", "Second Cohort", orders, x=12, y=12),
+        give("alice", "command", "Legate Quintus", orders, option="division"),
+        slash("alice", "order done", moment=test),
+        click("alice", "re-roll the order dice", "a re-roll answered"),
+        give("alice", "move", "Gallic Horse", x=33, y=14),
+        slash("alice", "order done", moment=test),
+        give("alice", "shoot", "Cretan Archers", target="Slingers"),
+        slash("alice", "order done", moment="shooting and a break test"),
+        end_battle(),
+    ]
 
 
 def pike_and_shot() -> Script:
@@ -223,4 +318,10 @@ def impetus() -> Script:
     ]
 
 
-SCRIPTS = {"pike_and_shot": pike_and_shot, "heroic_age": heroic_age, "impetus": impetus}
+SCRIPTS = {
+    "tree_of_battles": tree_of_battles,
+    "hail_caesar": hail_caesar,
+    "pike_and_shot": pike_and_shot,
+    "heroic_age": heroic_age,
+    "impetus": impetus,
+}

@@ -1,7 +1,9 @@
-"""Crash anywhere for pike and shot, the heroic age and Impetus: each ruleset's short script
-(tests/e2e/crash_scripts.py) played uninterrupted, then with the bot SIGKILLed at drawn
-events, ends the same (tests/e2e/crash_play.py); the kills land inside the ruleset's own
-moments (a card drawn, a private question answered, a plan sealed, an activation passed)."""
+"""Crash anywhere for the sheet rulesets (The Tree of Battles, Hail Caesar, pike and shot, the
+heroic age, Impetus): each ruleset's short script (tests/e2e/crash_scripts.py) played
+uninterrupted, then with the bot SIGKILLed at drawn events, ends the same
+(tests/e2e/crash_play.py); the kills land inside the ruleset's own moments (a command action,
+a charge's response, an order test, a card drawn, a private question answered, a plan sealed,
+an activation passed)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,18 @@ pytestmark = pytest.mark.skipif(
 )
 
 OWN_MOMENTS = {
+    "tree_of_battles": {
+        "a command action",
+        "a charge declared",
+        "a charge response answered",
+        "a move after combat chosen",
+    },
+    "hail_caesar": {
+        "a division's orders",
+        "an order test",
+        "a re-roll answered",
+        "shooting and a break test",
+    },
     "pike_and_shot": {"a wing order", "a question answered", "a commander's move"},
     "heroic_age": {
         "a card drawn (the god pack)",
