@@ -9,14 +9,12 @@ their custom id, so they still work after the bot restarts.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
+from bot.presentation.formatting import mentions, timestamp
 from bot.services.stages import DecisionView
-
-if TYPE_CHECKING:
-    from bot.client import AideBot
 
 # ``decision/`` is named only when several questions are open at once.
 DECIDE_ID = re.compile(
@@ -70,8 +68,6 @@ def open_questions_reply(
     """``/answer`` with no answer, privately: every open question as the reader may see it
     (another side's private one by its public words only), with buttons for the ones theirs
     to answer."""
-    from bot.presentation.announce import mentions, timestamp
-
     lines, items = [], []
     named = len(shown) > 1
     for decision, ours in shown:
@@ -129,28 +125,33 @@ def decision_view(decision: DecisionView, named: bool = False) -> discord.ui.Vie
     return view
 
 
-async def _answer(interaction: discord.Interaction, battle_id: int, stage: int,
-                  decision: str | None, choice: str, shown: str) -> None:  # fmt: skip
-    """Answer from a click or a pick, close that question and post what follows (once every
-    open question is answered)."""
-    from bot.presentation.announce import post_report
-    from bot.presentation.replies import report_error
+class AnswersClicks(Protocol):
+    """The bot as a button or menu reaches it: it answers and posts what follows (the
+    presentation words the question; delivering the answer's result is the bot's)."""
 
-    bot: AideBot = interaction.client  # type: ignore[assignment]
-    message_id = interaction.message.id if interaction.message else None
-    left = [m for m in bot.open_questions.get(battle_id, []) if m.id != message_id]
-    bot.open_questions[battle_id] = left  # a click on a question closes it (as it always has)
-    play = bot.services.play
-    try:
-        report = await play.answer(battle_id, stage, interaction.user.id, decision, choice)
-    except Exception as error:
-        await report_error(interaction, error)
-        return
-    await interaction.response.edit_message(
-        content=f"Answered by {interaction.user.mention}: **{shown}**", view=None
-    )
-    if report is not None:
-        await post_report(bot, report)
+    async def answer_click(
+        self,
+        interaction: discord.Interaction,
+        battle_id: int,
+        stage: int,
+        decision: str | None,
+        choice: str,
+        shown: str,
+    ) -> None:
+        """Answer from a click or a pick and post what follows."""
+
+
+async def _answer(
+    interaction: discord.Interaction,
+    battle_id: int,
+    stage: int,
+    decision: str | None,
+    choice: str,
+    shown: str,
+) -> None:
+    """Hand a click or a pick to the bot that received it."""
+    bot = cast(AnswersClicks, interaction.client)
+    await bot.answer_click(interaction, battle_id, stage, decision, choice, shown)
 
 
 class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DECIDE_ID.pattern):
