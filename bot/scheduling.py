@@ -237,26 +237,7 @@ class DeadlineScheduler:
             found = [d for d in found if d.due_at <= now]
             if not found:
                 return {}
-            async with self.db.write() as session:
-                claimed = set(
-                    (
-                        await session.scalars(
-                            update(Deadline)
-                            .where(
-                                Deadline.id.in_([d.id for d in found]),
-                                Deadline.status == DeadlineStatus.PENDING,
-                            )
-                            .values(
-                                fired_at=now,
-                                status=case(
-                                    (Deadline.kind == DeadlineKind.REMINDER, DeadlineStatus.FIRED),
-                                    else_=Deadline.status,
-                                ),
-                            )
-                            .returning(Deadline.id)
-                        )
-                    ).all()
-                )
+            claimed = await self._mark_started(found, now)
             loop = asyncio.get_running_loop()
             batch: dict[int, asyncio.Future[bool]] = {}
             for due in found:
@@ -272,6 +253,30 @@ class DeadlineScheduler:
                 self._tasks.add(done)
                 done.add_done_callback(self._tasks.discard)
             return batch
+
+    async def _mark_started(self, found: list[DueDeadline], now: datetime) -> set[int]:
+        """One conditional ``UPDATE``: each still pending deadline recorded started (a
+        reminder also fired); the ids it claimed."""
+        async with self.db.write() as session:
+            return set(
+                (
+                    await session.scalars(
+                        update(Deadline)
+                        .where(
+                            Deadline.id.in_([d.id for d in found]),
+                            Deadline.status == DeadlineStatus.PENDING,
+                        )
+                        .values(
+                            fired_at=now,
+                            status=case(
+                                (Deadline.kind == DeadlineKind.REMINDER, DeadlineStatus.FIRED),
+                                else_=Deadline.status,
+                            ),
+                        )
+                        .returning(Deadline.id)
+                    )
+                ).all()
+            )
 
     async def _after(self, outcomes: list[asyncio.Future[bool]]) -> None:
         await asyncio.gather(*outcomes, return_exceptions=True)

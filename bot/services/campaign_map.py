@@ -257,31 +257,8 @@ class CampaignMapService:
             settled = await _settle(session, cmap)
             await _refuse_unsettled(session, cmap)
             moves = await _moves(session, cmap, campaign)
-            armies = {a.id: a for a in campaign.armies}
-            came_from: dict[str, str | None] = {}
-            positions = dict(cmap.positions)
-            for move in await _move_rows(session, cmap):
-                came_from[str(move.army_id)] = positions.get(str(move.army_id))
-                positions[str(move.army_id)] = move.to_region
-            positions = {a: r for a, r in positions.items() if int(a) in armies}
-            cmap.positions = positions
-            present: dict[str, dict[str, list[Army]]] = {}
-            for army_id, region in positions.items():
-                army = armies[int(army_id)]
-                present.setdefault(region, {}).setdefault(_side_of(campaign, army), []).append(army)
-            holders = dict(cmap.holders)
-            taken: list[tuple[str, str]] = []
-            contested: list[str] = []
-            for region in (r.name for r in _regions(cmap)):
-                sides = present.get(region, {})
-                if len(sides) == 1:
-                    (side,) = sides
-                    if holders.get(region) != side:
-                        holders[region] = side
-                        taken.append((region, side))
-                elif len(sides) > 1:
-                    contested.append(region)
-            cmap.holders = holders
+            came_from, present = await _march(session, cmap, campaign)
+            taken, contested = _take_regions(cmap, present)
             battle_name = battle_region = set_up = None
             waiting = list(contested)
             for region in contested:
@@ -395,6 +372,47 @@ async def _settle(session: AsyncSession, cmap: CampaignMap) -> list[Settled]:
         settled.append(Settled(battle.name, region, won.name if won else None))
     cmap.battles, cmap.positions, cmap.holders = battles, positions, holders
     return settled
+
+
+async def _march(
+    session: AsyncSession, cmap: CampaignMap, campaign: Campaign
+) -> tuple[dict[str, str | None], dict[str, dict[str, list[Army]]]]:
+    """Every sealed move carried out at once: where each army that marched came from, and
+    the armies in each region by side."""
+    armies = {a.id: a for a in campaign.armies}
+    came_from: dict[str, str | None] = {}
+    positions = dict(cmap.positions)
+    for move in await _move_rows(session, cmap):
+        came_from[str(move.army_id)] = positions.get(str(move.army_id))
+        positions[str(move.army_id)] = move.to_region
+    positions = {a: r for a, r in positions.items() if int(a) in armies}
+    cmap.positions = positions
+    present: dict[str, dict[str, list[Army]]] = {}
+    for army_id, region in positions.items():
+        army = armies[int(army_id)]
+        present.setdefault(region, {}).setdefault(_side_of(campaign, army), []).append(army)
+    return came_from, present
+
+
+def _take_regions(
+    cmap: CampaignMap, present: dict[str, dict[str, list[Army]]]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """A region entered by one side alone passes to it: the regions taken (with the side),
+    and those where armies of different sides meet."""
+    holders = dict(cmap.holders)
+    taken: list[tuple[str, str]] = []
+    contested: list[str] = []
+    for region in (r.name for r in _regions(cmap)):
+        sides = present.get(region, {})
+        if len(sides) == 1:
+            (side,) = sides
+            if holders.get(region) != side:
+                holders[region] = side
+                taken.append((region, side))
+        elif len(sides) > 1:
+            contested.append(region)
+    cmap.holders = holders
+    return taken, contested
 
 
 async def _move_rows(session: AsyncSession, cmap: CampaignMap) -> list[MapMove]:

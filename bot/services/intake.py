@@ -53,8 +53,7 @@ async def actor_orders(
     mine = [
         r
         for r in rows
-        if r.actor == actor_id
-        and (actor_kind is None or _actor_kind(kinds, r.kind) == actor_kind)
+        if r.actor == actor_id and (actor_kind is None or _actor_kind(kinds, r.kind) == actor_kind)
     ]
     return sorted(mine, key=lambda r: r.seq)
 

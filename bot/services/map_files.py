@@ -74,18 +74,7 @@ def parse_map(content: bytes, filename: str) -> tuple[str, list[Region], dict[st
         regions.append(region)
         if region["holder"]:
             holders[region["name"]] = region["holder"]
-    names = {r["name"].casefold(): r["name"] for r in regions}
-    links: dict[str, set[str]] = {r["name"]: set() for r in regions}
-    for region in regions:
-        for other in region["adjacent"]:
-            found = names.get(other.casefold())
-            if found is None:
-                problems.append(f"{region['name']}: adjacent region {other} is not on the map")
-            elif found == region["name"]:
-                problems.append(f"{region['name']}: a region is not adjacent to itself")
-            else:
-                links[region["name"]].add(found)
-                links[found].add(region["name"])
+    links = _links(regions, problems)
     if problems:
         shown = "\n".join(f"• {p}" for p in problems[:20])
         more = f"\n…and {len(problems) - 20} more." if len(problems) > 20 else ""
@@ -102,6 +91,23 @@ def parse_map(content: bytes, filename: str) -> tuple[str, list[Region], dict[st
         for r in regions
     ]  # fmt: skip
     return " ".join(name.split()), built, holders
+
+
+def _links(regions: list[dict[str, Any]], problems: list[str]) -> dict[str, set[str]]:
+    """Each region's neighbours, both ways; a neighbour not on the map is a problem."""
+    names = {r["name"].casefold(): r["name"] for r in regions}
+    links: dict[str, set[str]] = {r["name"]: set() for r in regions}
+    for region in regions:
+        for other in region["adjacent"]:
+            found = names.get(other.casefold())
+            if found is None:
+                problems.append(f"{region['name']}: adjacent region {other} is not on the map")
+            elif found == region["name"]:
+                problems.append(f"{region['name']}: a region is not adjacent to itself")
+            else:
+                links[region["name"]].add(found)
+                links[found].add(region["name"])
+    return links
 
 
 def _region(entry: object, path: str, problems: list[str]) -> dict[str, Any] | None:
