@@ -23,7 +23,7 @@ from bot.db.session import Database
 from bot.deadlines import DueDeadline
 from bot.delivery import announce, answer_click, flush_outbox
 from bot.health import beat_forever
-from bot.presentation.questions import DecisionButton, DecisionMenu
+from bot.presentation.questions import Click, DecisionButton, DecisionMenu
 from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler
 from bot.services import Services, resolving
@@ -186,17 +186,9 @@ class AideBot(commands.Bot):
         except discord.HTTPException:
             log.exception("could not post the result of deadline %s", due.id)
 
-    async def answer_click(
-        self,
-        interaction: discord.Interaction,
-        battle_id: int,
-        stage: int,
-        decision: str | None,
-        choice: str,
-        shown: str,
-    ) -> None:
+    async def answer_click(self, interaction: discord.Interaction, click: Click) -> None:
         """A question's button or menu was used: answer it and post what follows."""
-        await answer_click(self, interaction, battle_id, stage, decision, choice, shown)
+        await answer_click(self, interaction, click)
 
     async def after_deadlines(self) -> None:
         """Once the deadlines fired together are handled: a deadline is also the retry for

@@ -29,7 +29,7 @@ from bot.presentation.announce import (
     report_embed,
 )
 from bot.presentation.formatting import mentions, only_pinging, plain, timestamp
-from bot.presentation.questions import decision_view, is_open_private_note
+from bot.presentation.questions import Click, decision_view, is_open_private_note
 from bot.presentation.replies import report_error
 from bot.services import Services
 from bot.services.endings import EndReport
@@ -338,28 +338,23 @@ async def announce(bot: Poster, outcome: StageReport | Reminder | None) -> None:
         await post_reminder(bot, outcome)
 
 
-async def answer_click(
-    bot: Poster,
-    interaction: discord.Interaction,
-    battle_id: int,
-    stage: int,
-    decision: str | None,
-    choice: str,
-    shown: str,
-) -> None:
+async def answer_click(bot: Poster, interaction: discord.Interaction, click: Click) -> None:
     """Answer from a click or a pick, close that question and post what follows (once every
     open question is answered)."""
     message_id = interaction.message.id if interaction.message else None
+    battle_id = click.battle_id
     left = [m for m in bot.open_questions.get(battle_id, []) if m.id != message_id]
     bot.open_questions[battle_id] = left  # a click on a question closes it (as it always has)
     play = bot.services.play
     try:
-        report = await play.answer(battle_id, stage, interaction.user.id, decision, choice)
+        report = await play.answer(
+            battle_id, click.stage, interaction.user.id, click.decision, click.choice
+        )
     except Exception as error:
         await report_error(interaction, error)
         return
     await interaction.response.edit_message(
-        content=f"Answered by {interaction.user.mention}: **{shown}**", view=None
+        content=f"Answered by {interaction.user.mention}: **{click.shown}**", view=None
     )
     if report is not None:
         await post_report(bot, report)

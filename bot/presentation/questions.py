@@ -9,6 +9,7 @@ their custom id, so they still work after the bot restarts.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 import discord
@@ -125,33 +126,29 @@ def decision_view(decision: DecisionView, named: bool = False) -> discord.ui.Vie
     return view
 
 
+@dataclass(frozen=True)
+class Click:
+    """An answer from a button or a menu: the question's battle, stage and id (when several
+    are open), the option chosen and the words shown for it."""
+
+    battle_id: int
+    stage: int
+    decision: str | None
+    choice: str
+    shown: str
+
+
 class AnswersClicks(Protocol):
     """The bot as a button or menu reaches it: it answers and posts what follows (the
     presentation words the question; delivering the answer's result is the bot's)."""
 
-    async def answer_click(
-        self,
-        interaction: discord.Interaction,
-        battle_id: int,
-        stage: int,
-        decision: str | None,
-        choice: str,
-        shown: str,
-    ) -> None:
+    async def answer_click(self, interaction: discord.Interaction, click: Click) -> None:
         """Answer from a click or a pick and post what follows."""
 
 
-async def _answer(
-    interaction: discord.Interaction,
-    battle_id: int,
-    stage: int,
-    decision: str | None,
-    choice: str,
-    shown: str,
-) -> None:
+async def _answer(interaction: discord.Interaction, click: Click) -> None:
     """Hand a click or a pick to the bot that received it."""
-    bot = cast(AnswersClicks, interaction.client)
-    await bot.answer_click(interaction, battle_id, stage, decision, choice, shown)
+    await cast(AnswersClicks, interaction.client).answer_click(interaction, click)
 
 
 class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DECIDE_ID.pattern):
@@ -182,7 +179,9 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DE
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer the question and post what follows."""
         shown = self.item.label or self.option
-        await _answer(interaction, self.battle_id, self.stage, self.decision, self.option, shown)
+        await _answer(
+            interaction, Click(self.battle_id, self.stage, self.decision, self.option, shown)
+        )
 
 
 class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_ID.pattern):
@@ -222,4 +221,6 @@ class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU
         values = [str(v) for v in data.get("values", [])]
         if not values:
             return
-        await _answer(interaction, self.battle_id, self.stage, self.decision, values[0], values[0])
+        await _answer(
+            interaction, Click(self.battle_id, self.stage, self.decision, values[0], values[0])
+        )
