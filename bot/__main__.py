@@ -100,7 +100,7 @@ def startup_failure(error: BaseException) -> tuple[str, int] | None:
 
 def backup_command(arguments: list[str]) -> int:
     """``python -m bot backup PATH``: copy the live database to PATH; the exit status."""
-    from bot.db.maintenance import DatabaseRefused, backup
+    from bot.db.maintenance import DatabaseRefused, backup  # lazy: only this command needs it
 
     if len(arguments) != 1:
         print("Usage: python -m bot backup PATH", file=sys.stderr)
@@ -116,7 +116,7 @@ def backup_command(arguments: list[str]) -> int:
 
 def check_database_or_exit(settings: Settings) -> None:
     """Stop with one line (exit 2) if the database file is empty, corrupt or too new."""
-    from bot.db.maintenance import DatabaseRefused, check_database
+    from bot.db.maintenance import DatabaseRefused, check_database  # lazy: see make_bot
 
     try:
         check_database(settings.database_url)
@@ -137,11 +137,11 @@ def usage(arguments: list[str]) -> int:
 def main() -> None:
     """Entry point: ``demo`` plays offline, ``backup`` copies the database; else run the bot."""
     if sys.argv[1:2] == ["demo"]:
-        from bot.demo import main as demo
+        from bot.demo import main as demo  # lazy: each command loads only what it runs
 
         raise SystemExit(demo(sys.argv[2:]))
     if sys.argv[1:2] == ["pace"]:
-        from bot.pace import main as pace
+        from bot.pace import main as pace  # lazy: each command loads only what it runs
 
         raise SystemExit(pace(sys.argv[2:]))
     if sys.argv[1:2] == ["backup"]:
@@ -157,7 +157,7 @@ def main() -> None:
         print(problem, file=sys.stderr)
         raise SystemExit(2)
     check_database_or_exit(settings)
-    from bot.logs import setup_logging
+    from bot.logs import setup_logging  # lazy: not loaded by the checks above that exit
 
     setup_logging(settings.log_level, settings.log_format, shards=settings.shards)
     try:

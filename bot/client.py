@@ -20,11 +20,12 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
+from bot.deadlines import DueDeadline
+from bot.delivery import announce, answer_click, flush_outbox
 from bot.health import beat_forever
-from bot.presentation.announce import announce, flush_outbox
-from bot.presentation.questions import DecisionButton, DecisionMenu
+from bot.presentation.questions import Click, DecisionButton, DecisionMenu
 from bot.presentation.replies import report_error
-from bot.scheduling import DeadlineScheduler, DueDeadline
+from bot.scheduling import DeadlineScheduler
 from bot.services import Services, resolving
 
 try:
@@ -184,6 +185,10 @@ class AideBot(commands.Bot):
             await announce(self, outcome)
         except discord.HTTPException:
             log.exception("could not post the result of deadline %s", due.id)
+
+    async def answer_click(self, interaction: discord.Interaction, click: Click) -> None:
+        """A question's button or menu was used: answer it and post what follows."""
+        await answer_click(self, interaction, click)
 
     async def after_deadlines(self) -> None:
         """Once the deadlines fired together are handled: a deadline is also the retry for

@@ -52,7 +52,7 @@ def problem(path: Path, now: float | None = None) -> str | None:
 
 def main() -> int:
     """Exit 0 if the heartbeat named by HEARTBEAT_FILE is fresh, else 1 with the reason."""
-    from bot.config import Settings
+    from bot.config import Settings  # lazy: the beat loop in the bot never needs pydantic
 
     setting = Settings().heartbeat_file
     if not setting:

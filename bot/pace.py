@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.services.settings import DEFAULT_POLICY, decision_deadline, step_deadline
-from rules_core import engine, planning
+from rules_core import engine, planning, registry
 from rules_core.decisions import GM, Answer, Decision
 from rules_core.orders import Order
 from rules_core.plugin import Rules
@@ -231,8 +231,6 @@ def measure(
     rulesets: tuple[str, ...], turns: int, seed: int = 0, standing: StandingHook | None = None
 ) -> list[dict[str, object]]:
     """Every ruleset in both modes, one row each."""
-    from rules_core import registry
-
     rows = []
     for ruleset in rulesets:
         rules = registry.get(ruleset).rules

@@ -29,8 +29,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -42,13 +40,11 @@ from sqlalchemy import ColumnElement, case, or_, select, update
 from bot.clock import Clock
 from bot.db.models import Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
+from bot.deadlines import FIRING, DueDeadline, Handler
 from bot.shards import Shards, battles_on
 
 log = logging.getLogger(__name__)
 
-# The deadline whose handler runs in this task: it is marked fired, not cancelled, by the
-# scheduler once its handler is done (services read it to leave that deadline alone).
-FIRING: ContextVar[int] = ContextVar("firing_deadline", default=-1)
 RETRY_AFTER = timedelta(minutes=1)
 # Deadlines fired at the same time: more wait for a slot (many due in the same moment would
 # otherwise each hold a database connection and exhaust the pool, failing them all).
@@ -58,21 +54,6 @@ AT_ONCE = 4
 # ``WINDOW_EVERY`` the next ones are armed, well before they are due.
 HORIZON = timedelta(hours=2)
 WINDOW_EVERY = timedelta(minutes=30)
-
-
-@dataclass(frozen=True)
-class DueDeadline:
-    """A deadline as its handler sees it."""
-
-    id: int
-    battle_id: int
-    stage: int
-    kind: DeadlineKind
-    due_at: datetime
-    note: dict[str, Any]
-
-
-Handler = Callable[[DueDeadline], Awaitable[None]]
 
 
 def on_shards(shards: Shards) -> ColumnElement[bool]:
@@ -256,26 +237,7 @@ class DeadlineScheduler:
             found = [d for d in found if d.due_at <= now]
             if not found:
                 return {}
-            async with self.db.write() as session:
-                claimed = set(
-                    (
-                        await session.scalars(
-                            update(Deadline)
-                            .where(
-                                Deadline.id.in_([d.id for d in found]),
-                                Deadline.status == DeadlineStatus.PENDING,
-                            )
-                            .values(
-                                fired_at=now,
-                                status=case(
-                                    (Deadline.kind == DeadlineKind.REMINDER, DeadlineStatus.FIRED),
-                                    else_=Deadline.status,
-                                ),
-                            )
-                            .returning(Deadline.id)
-                        )
-                    ).all()
-                )
+            claimed = await self._mark_started(found, now)
             loop = asyncio.get_running_loop()
             batch: dict[int, asyncio.Future[bool]] = {}
             for due in found:
@@ -291,6 +253,30 @@ class DeadlineScheduler:
                 self._tasks.add(done)
                 done.add_done_callback(self._tasks.discard)
             return batch
+
+    async def _mark_started(self, found: list[DueDeadline], now: datetime) -> set[int]:
+        """One conditional ``UPDATE``: each still pending deadline recorded started (a
+        reminder also fired); the ids it claimed."""
+        async with self.db.write() as session:
+            return set(
+                (
+                    await session.scalars(
+                        update(Deadline)
+                        .where(
+                            Deadline.id.in_([d.id for d in found]),
+                            Deadline.status == DeadlineStatus.PENDING,
+                        )
+                        .values(
+                            fired_at=now,
+                            status=case(
+                                (Deadline.kind == DeadlineKind.REMINDER, DeadlineStatus.FIRED),
+                                else_=Deadline.status,
+                            ),
+                        )
+                        .returning(Deadline.id)
+                    )
+                ).all()
+            )
 
     async def _after(self, outcomes: list[asyncio.Future[bool]]) -> None:
         await asyncio.gather(*outcomes, return_exceptions=True)

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.checks import is_gm
 from bot.client import AideBot
+from bot.delivery import post_ended, post_report
 from bot.errors import Conflict, InvalidInput, UserError
 from bot.presentation.aftermath import (
     replay_attachment,
@@ -16,7 +17,6 @@ from bot.presentation.aftermath import (
     report_files,
     too_large_text,
 )
-from bot.presentation.announce import post_ended, post_report
 from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
     RECORD_CAPTION,

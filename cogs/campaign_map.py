@@ -21,7 +21,7 @@ from bot.presentation.campaign_map import (
 )
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from bot.rendering.campaign_map import render_map
-from bot.services.campaign_map import MAX_BACKGROUND_BYTES, MAX_MAP_BYTES
+from bot.services.map_files import MAX_BACKGROUND_BYTES, MAX_MAP_BYTES
 
 
 class MapGroup(app_commands.Group):

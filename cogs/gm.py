@@ -8,8 +8,8 @@ from discord.ext import commands
 
 from bot.checks import is_gm
 from bot.client import AideBot
+from bot.delivery import post_report
 from bot.errors import NotFound
-from bot.presentation.announce import post_report
 from bot.presentation.battles import feature_choices
 from bot.presentation.gm import (
     UNDO_QUESTION,

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
-from bot.presentation.announce import post_report
+from bot.delivery import post_report
 from bot.presentation.orders import (
     RESOLVING,
     RESOLVING_TURN,

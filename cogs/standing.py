@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
-from bot.presentation.announce import post_report
+from bot.delivery import post_report
 from bot.presentation.replies import labelled_choices, place_of
 from bot.presentation.standing import (
     standing_cleared_text,

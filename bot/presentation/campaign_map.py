@@ -6,8 +6,8 @@ import io
 
 import discord
 
-from bot.presentation.announce import plain
 from bot.presentation.battles import set_up_steps
+from bot.presentation.formatting import plain
 from bot.services.battle_state import SetUp
 from bot.services.campaign_map import MapPicture, MapView, MoveInfo, PendingMove, TurnReport
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -20,12 +21,29 @@ STATUS_COLOURS = {
     CampaignStatus.PAUSED: discord.Colour.orange(),
     CampaignStatus.FINISHED: discord.Colour.dark_grey(),
 }
+NO_ONE = "—"  # a card's empty field: a dash, where a sentence says "nobody"
 UNIT_DETAIL_KEYS = ("type", "grade", "quality", "size", "stands", "status")
 
 
-def mentions(user_ids: list[int] | tuple[int, ...]) -> str:
-    """User mentions joined by commas, or a dash when there are none."""
-    return ", ".join(f"<@{uid}>" for uid in user_ids) or "—"
+def timestamp(when: Any, style: str = "R") -> str:
+    """A Discord timestamp that each reader sees in their own time zone."""
+    return "no deadline" if when is None else f"<t:{int(when.timestamp())}:{style}>"
+
+
+def mentions(user_ids: Iterable[int], nobody: str = "nobody") -> str:
+    """Mentions of users joined by commas, or ``nobody`` when there are none."""
+    return ", ".join(f"<@{u}>" for u in user_ids) or nobody
+
+
+def plain(name: str) -> str:
+    """A name typed by a user, shown as typed: its markdown and mentions made inert."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def only_pinging(user_ids: Any) -> discord.AllowedMentions:
+    """Mentions limited to the people a message means to ping."""
+    users = [discord.Object(id=u) for u in user_ids]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
 
 def ruleset_choice_name(ruleset: Ruleset) -> str:
@@ -57,12 +75,12 @@ def campaign_embed(info: CampaignInfo, title: str | None = None) -> discord.Embe
     embed.add_field(
         name="Visibility", value="Closed: members only" if info.closed else "Open: anyone may watch"
     )
-    embed.add_field(name="GM", value=mentions(info.gms), inline=False)
+    embed.add_field(name="GM", value=mentions(info.gms, NO_ONE), inline=False)
     for side, players in info.sides().items():
-        embed.add_field(name=f"Side: {side}", value=mentions(players))
+        embed.add_field(name=f"Side: {side}", value=mentions(players, NO_ONE))
     observers = [m.user_id for m in info.members if m.role.value == "observer"]
     if observers:
-        embed.add_field(name="Observers", value=mentions(observers), inline=False)
+        embed.add_field(name="Observers", value=mentions(observers, NO_ONE), inline=False)
     armies = ", ".join(info.army_names) or "none yet — players use `/army import`"
     embed.add_field(name="Armies", value=armies[:1024], inline=False)
     return embed
@@ -125,7 +143,7 @@ def battle_embed(view: BattleView) -> discord.Embed:
     embed.add_field(name="Table", value=f"{field.width:g} × {field.depth:g} {field.measure}")
     embed.add_field(name="Now", value=view.waiting_step, inline=False)
     if view.waiting_for:
-        embed.add_field(name="Waiting for", value=mentions(view.waiting_for))
+        embed.add_field(name="Waiting for", value=mentions(view.waiting_for, NO_ONE))
     if view.deadline_at is not None:
         embed.add_field(name="Deadline", value=f"<t:{int(view.deadline_at.timestamp())}:R>")
     units = len(view.state.units_on_table)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.presentation.announce import plain
+from bot.presentation.formatting import plain
 from bot.services.gm import Change, GmChange, Placement, TimeLeft
 
 UNDO_QUESTION = (

@@ -6,7 +6,7 @@ import io
 
 import discord
 
-from bot.presentation.announce import plain
+from bot.presentation.formatting import plain
 from bot.rendering.odds_chart import percent
 from bot.services.odds import OddsAnswer
 

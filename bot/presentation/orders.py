@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from bot.presentation.announce import mentions, plain
+from bot.presentation.formatting import mentions, plain
+from bot.services.intake import OrderView
 from bot.services.order_book import BookedOrder, OrderBook
-from bot.services.play import Confirmed, OrderView
+from bot.services.play import Confirmed
 
 RESOLVING = "Confirmed: every order is in, resolving."
 RESOLVING_TURN = (

@@ -9,14 +9,13 @@ their custom id, so they still work after the bot restarts.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
 
 import discord
 
+from bot.presentation.formatting import mentions, timestamp
 from bot.services.stages import DecisionView
-
-if TYPE_CHECKING:
-    from bot.client import AideBot
 
 # ``decision/`` is named only when several questions are open at once.
 DECIDE_ID = re.compile(
@@ -70,8 +69,6 @@ def open_questions_reply(
     """``/answer`` with no answer, privately: every open question as the reader may see it
     (another side's private one by its public words only), with buttons for the ones theirs
     to answer."""
-    from bot.presentation.announce import mentions, timestamp
-
     lines, items = [], []
     named = len(shown) > 1
     for decision, ours in shown:
@@ -129,28 +126,29 @@ def decision_view(decision: DecisionView, named: bool = False) -> discord.ui.Vie
     return view
 
 
-async def _answer(interaction: discord.Interaction, battle_id: int, stage: int,
-                  decision: str | None, choice: str, shown: str) -> None:  # fmt: skip
-    """Answer from a click or a pick, close that question and post what follows (once every
-    open question is answered)."""
-    from bot.presentation.announce import post_report
-    from bot.presentation.replies import report_error
+@dataclass(frozen=True)
+class Click:
+    """An answer from a button or a menu: the question's battle, stage and id (when several
+    are open), the option chosen and the words shown for it."""
 
-    bot: AideBot = interaction.client  # type: ignore[assignment]
-    message_id = interaction.message.id if interaction.message else None
-    left = [m for m in bot.open_questions.get(battle_id, []) if m.id != message_id]
-    bot.open_questions[battle_id] = left  # a click on a question closes it (as it always has)
-    play = bot.services.play
-    try:
-        report = await play.answer(battle_id, stage, interaction.user.id, decision, choice)
-    except Exception as error:
-        await report_error(interaction, error)
-        return
-    await interaction.response.edit_message(
-        content=f"Answered by {interaction.user.mention}: **{shown}**", view=None
-    )
-    if report is not None:
-        await post_report(bot, report)
+    battle_id: int
+    stage: int
+    decision: str | None
+    choice: str
+    shown: str
+
+
+class AnswersClicks(Protocol):
+    """The bot as a button or menu reaches it: it answers and posts what follows (the
+    presentation words the question; delivering the answer's result is the bot's)."""
+
+    async def answer_click(self, interaction: discord.Interaction, click: Click) -> None:
+        """Answer from a click or a pick and post what follows."""
+
+
+async def _answer(interaction: discord.Interaction, click: Click) -> None:
+    """Hand a click or a pick to the bot that received it."""
+    await cast(AnswersClicks, interaction.client).answer_click(interaction, click)
 
 
 class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DECIDE_ID.pattern):
@@ -181,7 +179,9 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DE
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer the question and post what follows."""
         shown = self.item.label or self.option
-        await _answer(interaction, self.battle_id, self.stage, self.decision, self.option, shown)
+        await _answer(
+            interaction, Click(self.battle_id, self.stage, self.decision, self.option, shown)
+        )
 
 
 class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_ID.pattern):
@@ -221,4 +221,6 @@ class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU
         values = [str(v) for v in data.get("values", [])]
         if not values:
             return
-        await _answer(interaction, self.battle_id, self.stage, self.decision, values[0], values[0])
+        await _answer(
+            interaction, Click(self.battle_id, self.stage, self.decision, values[0], values[0])
+        )

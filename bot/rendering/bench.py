@@ -165,7 +165,7 @@ def cold(render: Callable[[], bytes]) -> Callable[[], bytes]:
 def matplotlib_version(state: BattleState, events: tuple[Event, ...]) -> Callable[[], bytes] | None:
     """The same scene drawn with matplotlib (Agg), or None if matplotlib is not installed."""
     try:
-        from bot.rendering.bench_matplotlib import renderer
+        from bot.rendering.bench_matplotlib import renderer  # lazy: matplotlib is optional
     except ImportError:
         return None
     return renderer(state, events, WIDTH, HEIGHT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
@@ -76,6 +77,27 @@ def render_map(picture: MapPicture) -> bytes:
     write(draw, (12, TITLE_HEIGHT / 2), title, WHITE, TITLE_SIZE, bold=True, anchor="lm")
 
     centres = {r.name: px(r.at) for r in picture.regions}
+    _draw_regions(image, draw, picture, backdrop, scale, px, centres, side_colour)
+    _draw_armies(draw, picture, centres, side_colour)
+    _draw_legend(draw, height, legend_rows, side_colour)
+
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _draw_regions(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    picture: MapPicture,
+    backdrop: Image.Image | None,
+    scale: float,
+    px: Callable[[tuple[float, float]], tuple[float, float]],
+    centres: dict[str, tuple[float, float]],
+    side_colour: dict[str, RGB],
+) -> None:
+    """The background, each region tinted by its holder, the links between neighbours and
+    the regions' names."""
     # Over a background picture the regions are tinted, not painted over.
     alpha = 255 if backdrop is None else BACKDROP_TINT
     if backdrop is not None:
@@ -110,6 +132,14 @@ def render_map(picture: MapPicture) -> bytes:
         draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=INK_SOFT)
         write(draw, (x, y - 8), region.name, INK, LABEL_SIZE, bold=True, anchor="md", halo=2)
 
+
+def _draw_armies(
+    draw: ImageDraw.ImageDraw,
+    picture: MapPicture,
+    centres: dict[str, tuple[float, float]],
+    side_colour: dict[str, RGB],
+) -> None:
+    """Each army's marker, in a column under its region's name."""
     by_region: dict[str, list[int]] = {}
     for i, marker in enumerate(picture.armies):
         by_region.setdefault(marker.region, []).append(i)
@@ -127,6 +157,14 @@ def render_map(picture: MapPicture) -> bytes:
             label = f"{marker.name} {marker.units_left}/{marker.units}"
             write(draw, (x, y + r), label, style.text, SMALL_SIZE, anchor="ma", halo=2)
 
+
+def _draw_legend(
+    draw: ImageDraw.ImageDraw,
+    height: int,
+    legend_rows: int,
+    side_colour: dict[str, RGB],
+) -> None:
+    """Which colour holds for which side, under the map."""
     top = height - legend_rows * LEGEND_ROW - 8
     write(draw, (MARGIN / 2, top), "Held by:", INK, SMALL_SIZE, bold=True, anchor="lm")
     for i, (side, colour) in enumerate([*side_colour.items(), ("nobody", UNHELD)]):
@@ -136,10 +174,6 @@ def render_map(picture: MapPicture) -> bytes:
         draw.rectangle((MARGIN / 2, y - 8, MARGIN / 2 + 26, y + 8), fill=fill, outline=edge,
                        width=2)  # fmt: skip
         write(draw, (MARGIN / 2 + 34, y), side, INK, SMALL_SIZE, anchor="lm")
-
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
 
 
 def _dashed(

@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.rendering.campaign_map import render_map
-from bot.services.campaign_map import ArmyMarker, MapPicture, parse_map
+from bot.services.campaign_map import ArmyMarker, MapPicture
+from bot.services.map_files import parse_map
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "campaign_map"
 SOURCE = OUT / "marches.yaml"

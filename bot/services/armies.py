@@ -227,14 +227,19 @@ def _get_army(campaign: Campaign, name: str) -> Army:
     return army
 
 
-async def _require_not_fighting(session: AsyncSession, army: Army) -> None:
-    """Refuse to change an army while a battle it fields is not over: losses are written to
-    the list it was fought with."""
-    battle = await session.scalar(
+async def fighting_in(session: AsyncSession, army: Army) -> str | None:
+    """The name of a battle the army fields that is not over, or None."""
+    return await session.scalar(
         select(Battle.name)
         .join(BattleSide, BattleSide.battle_id == Battle.id)
         .where(BattleSide.army_id == army.id, Battle.status != BattleStatus.FINISHED)
     )
+
+
+async def _require_not_fighting(session: AsyncSession, army: Army) -> None:
+    """Refuse to change an army while a battle it fields is not over: losses are written to
+    the list it was fought with."""
+    battle = await fighting_in(session, army)
     if battle is not None:
         raise Conflict(
             f"**{army.name}** is fighting in **{battle}**; it can be replaced or removed "

@@ -23,8 +23,8 @@ from bot.db.models import (
     DeadlineStatus,
     Role,
 )
+from bot.deadlines import FIRING
 from bot.errors import Conflict, HandedAway, NotFound, NotYourGroup, PermissionDenied
-from bot.scheduling import FIRING
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import one_of, resolve, side_of
 from bot.services.seats import Seat, seat_of
@@ -360,11 +360,11 @@ def view_of(loaded: Loaded) -> BattleView:
 
 
 def _as_shown(loaded: Loaded) -> BattleState:
-    """During set-up, the state as it will begin (leaders beside their troops), for maps."""
-    try:
-        return loaded.rules.prepare(loaded.state)
-    except (KeyError, ValueError, IndexError, StopIteration):
-        return loaded.state  # not every unit is deployed yet: show it as it stands
+    """During set-up, the state as it will begin (leaders beside their troops), for maps.
+    A ruleset's ``prepare`` takes a partly deployed army; an error in it is a bug, reported
+    (the command's error handler logs it with a reference) rather than hidden behind the
+    state as it stands."""
+    return loaded.rules.prepare(loaded.state)
 
 
 def subject_words(state: BattleState) -> str:

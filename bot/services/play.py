@@ -8,23 +8,21 @@ find nothing to do.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from sqlalchemy import update
 
 from bot.clock import Clock
 from bot.db.models import (
-    BattleOrder,
     BattleStatus,
     Deadline,
     DeadlineKind,
     DeadlineStatus,
-    PlannedOrder,
     Readiness,
 )
 from bot.db.session import Database
+from bot.deadlines import DueDeadline
 from bot.errors import (
     NO_QUESTION,
     Conflict,
@@ -32,14 +30,12 @@ from bot.errors import (
     NotFound,
     PermissionDenied,
 )
-from bot.scheduling import DueDeadline
 from bot.services import plans
 from bot.services.battle_state import (
     Loaded,
     awaited,
     check_commands,
     find_actor,
-    find_giver,
     load_battle,
     load_battle_by_id,
     users_for,
@@ -47,8 +43,17 @@ from bot.services.battle_state import (
 )
 from bot.services.battles import undeployed, with_reserves
 from bot.services.campaigns import Place
+from bot.services.intake import (
+    Intake,
+    OrderView,
+    actor_orders,
+    numbered,
+    planned_step,
+    take_order,
+    withdraw_planned,
+)
 from bot.services.numbers import check_finite
-from bot.services.order_params import OrderInput, params_for, side_of
+from bot.services.order_params import OrderInput
 from bot.services.records import append_entries
 from bot.services.resolving import defaulted, off_loop
 from bot.services.stages import (
@@ -63,9 +68,9 @@ from bot.services.stages import (
 from rules_core import engine, planning
 from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
-from rules_core.orders import ACTOR_KINDS, Illegal, Order, OrderKind
-from rules_core.plugin import Rules
+from rules_core.orders import ACTOR_KINDS, Order
 
+NOT_FOR_ORDERS = "The battle waits for an answer to a question, not for orders."
 GM_WITHOUT_SIDE = (
     "You play no side in this battle, so you give no orders: a GM changes units with "
     "`/gm move` and `/gm set`, or runs an absent player's side after `/campaign remove`."
@@ -80,20 +85,6 @@ class Armer(Protocol):
 
     def disarm(self, deadline_id: int) -> None:
         """Forget a deadline row."""
-
-
-@dataclass(frozen=True)
-class OrderView:
-    """An order as its player sees it: the unit, the kind and the preview."""
-
-    unit_id: str
-    unit_name: str
-    kind: str
-    summary: str
-    notes: tuple[str, ...] = ()
-    remaining: int = 0  # the actor's orders still given, after a withdrawal
-    step: str = ""  # the later step of the turn it is planned for ("" for the open step)
-    consult: bool = False  # its player asked to be consulted if it cannot be carried out
 
 
 @dataclass(frozen=True)
@@ -174,97 +165,21 @@ class PlayService:
         out then, else the default is used)."""
         async with self.db.write() as session:
             loaded = await _running(session, place)
+            intake = None
             if step is not None:
-                turn_step = _planned_step(loaded, user_id, step)
+                turn_step = planned_step(loaded, user_id, step)
                 now_open = planning.current_key(loaded.rules, loaded.state)
                 if turn_step.key != now_open or loaded.state.pending is not None:
-                    return await self._plan(session, loaded, user_id, kind, unit, given,
-                                            turn_step, consult)  # fmt: skip
-            sides = _acting_sides_of(loaded, user_id)
-            kind, given = _command_action(loaded, kind, given)
-            order_kind = _order_kind(loaded, kind)
-            mine = None if GM in sides else sides
-            actor = find_giver(loaded.state, order_kind.actor, unit, mine)
-            check_commands(loaded, user_id, actor, GM in sides)
-            order = Order(actor.id, kind, params_for(order_kind, given, loaded.state))
-            verdict = loaded.rules.judge(loaded.state, order)
-            if isinstance(verdict, Illegal):
-                raise InvalidInput(f"**{actor.name}** cannot {kind}: {verdict.reason}.")
-            rows = await _actor_orders(session, loaded, order_kind.actor, actor.id)
-            earlier = [Order(r.actor, r.kind, r.params) for r in rows]
-            joined, problem = loaded.rules.join_orders(loaded.state, earlier, order)
-            if problem:
-                raise InvalidInput(f"**{actor.name}** cannot {kind}: {problem}.")
-            for row, before in zip(rows, earlier, strict=True):
-                if before not in joined[:-1]:
-                    await session.delete(row)
-            await session.flush()
-            notes = (*verdict.notes, *_replaced(loaded.rules, earlier, joined))
-            seq = max((r.seq for r in rows), default=-1) + 1
-            session.add(
-                BattleOrder(battle_id=loaded.battle.id, stage=loaded.battle.stage,
-                            side_id=side_of(actor), user_id=user_id, actor=actor.id,
-                            seq=seq, kind=kind, params=dict(order.params),
-                            summary=verdict.summary[:400], submitted_at=self.clock.now())
-            )  # fmt: skip
-            return OrderView(actor.id, actor.name, kind, verdict.summary, notes)
-
-    async def _plan(
-        self,
-        session: Any,
-        loaded: Loaded,
-        user_id: int,
-        kind: str,
-        unit: str,
-        given: OrderInput,
-        turn_step: planning.TurnStep,
-        consult: bool,
-    ) -> OrderView:
-        """Keep an order for a later step of the turn, previewed against the battle now."""
-        if turn_step.key == planning.current_key(loaded.rules, loaded.state):
-            raise Conflict("The battle waits for an answer to a question, not for orders.")
-        sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
-        kind, given = _command_action(loaded, kind, given)
-        order_kind = _order_kind(loaded, kind)
-        there = planning.at_step(loaded.state, turn_step)
-        actor = find_giver(there, order_kind.actor, unit, sides)
-        check_commands(loaded, user_id, actor, False)
-        order = Order(actor.id, kind, params_for(order_kind, given, there))
-        words = plans.step_words(loaded, turn_step)
-        verdict = planning.preview(loaded.rules, loaded.state, turn_step, order)
-        if isinstance(verdict, Illegal):
-            raise InvalidInput(
-                f"**{actor.name}** cannot {kind} in {words}: {verdict.reason}. (An order planned "
-                "ahead is checked against the battle as it stands now; if it only becomes "
-                "possible later, give it when its step opens.)"
+                    if turn_step.key == now_open:  # open, but a question comes first
+                        raise Conflict(NOT_FOR_ORDERS)
+                    intake = Intake.planned(loaded, user_id, turn_step)
+            if intake is None:
+                sides = _acting_sides_of(loaded, user_id)
+                intake = Intake(loaded.state, None if GM in sides else sides, GM in sides)
+            now = self.clock.now()
+            return await take_order(
+                session, loaded, user_id, kind, unit, given, intake, now, consult
             )
-        rows = [
-            r for r in await plans.planned_rows(session, loaded.battle.id, turn_step.key)
-            if r.actor == actor.id and _actor_kind(loaded.rules.kinds_by_id(), r.kind)
-            == order_kind.actor
-        ]  # fmt: skip
-        earlier = [Order(r.actor, r.kind, r.params) for r in rows]
-        joined, problem = loaded.rules.join_orders(there, earlier, order)
-        if problem:
-            raise InvalidInput(f"**{actor.name}** cannot {kind} in {words}: {problem}.")
-        for row, before in zip(rows, earlier, strict=True):
-            if before not in joined[:-1]:
-                await session.delete(row)
-        await session.flush()
-        notes = (*verdict.notes, *_replaced(loaded.rules, earlier, joined))
-        session.add(
-            PlannedOrder(battle_id=loaded.battle.id, turn=turn_step.turn, step_key=turn_step.key,
-                         step_title=words[:200], side_id=side_of(actor), user_id=user_id,
-                         actor=actor.id, seq=max((r.seq for r in rows), default=-1) + 1,
-                         kind=kind, params=dict(order.params), summary=verdict.summary[:400],
-                         consult=consult, submitted_at=self.clock.now())
-        )  # fmt: skip
-        for side in sides:
-            key = loaded.key_of(side, user_id)
-            plan = await plans.turn_plan(session, loaded.battle.id, turn_step.turn, key, user_id)
-            plan.planned = True
-        return OrderView(actor.id, actor.name, kind, verdict.summary, notes,
-                         step=words, consult=consult)  # fmt: skip
 
     async def withdraw(
         self,
@@ -280,18 +195,17 @@ class PlayService:
         async with self.db.write() as session:
             loaded = await _running(session, place)
             if step is not None:
-                turn_step = _planned_step(loaded, user_id, step)
+                turn_step = planned_step(loaded, user_id, step)
                 now_open = planning.current_key(loaded.rules, loaded.state)
                 if turn_step.key != now_open or loaded.state.pending is not None:
-                    return await _withdraw_planned(session, loaded, user_id, unit, number,
-                                                   turn_step)  # fmt: skip
+                    return await withdraw_planned(session, loaded, user_id, unit, number, turn_step)
             sides = _acting_sides_of(loaded, user_id)
             actor = find_actor(loaded.state, unit, None if GM in sides else sides)
             check_commands(loaded, user_id, actor, GM in sides)
-            rows = await _actor_orders(session, loaded, None, actor.id)
+            rows = await actor_orders(session, loaded, None, actor.id)
             if not rows:
                 raise NotFound(f"**{actor.name}** has no order to withdraw.")
-            row = _numbered(rows, number, f"**{actor.name}** has {len(rows)} order(s) this step")
+            row = numbered(rows, number, f"**{actor.name}** has {len(rows)} order(s) this step")
             await session.delete(row)
             left = len(rows) - 1
             return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=left)
@@ -496,26 +410,6 @@ class PlayService:
         )
 
 
-async def _actor_orders(
-    session: Any, loaded: Loaded, actor_kind: str | None, actor_id: str
-) -> list[BattleOrder]:
-    """One actor's orders for the current stage in the order given (of one actor kind, if
-    named: a group and a unit may share an id)."""
-    rows = await stage_orders(session, loaded.battle.id, loaded.battle.stage)
-    kinds = loaded.rules.kinds_by_id()
-    mine = [
-        r for r in rows
-        if r.actor == actor_id and (actor_kind is None or _actor_kind(kinds, r.kind) == actor_kind)
-    ]  # fmt: skip
-    return sorted(mine, key=lambda r: r.seq)
-
-
-def _actor_kind(kinds: dict[str, OrderKind], kind: str) -> str | None:
-    """Who gives orders of a kind, or None for a kind the ruleset no longer has."""
-    found = kinds.get(kind)
-    return None if found is None else found.actor
-
-
 async def _running(session: Any, place: Place) -> Loaded:
     loaded = await load_battle(session, place)
     status = loaded.battle.status
@@ -532,7 +426,7 @@ def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
     """The sides the user acts for in this stage; refuses those who have nothing to do now."""
     waiting = engine.waiting(loaded.rules, loaded.state)
     if waiting.pending is not None:
-        raise Conflict("The battle waits for an answer to a question, not for orders.")
+        raise Conflict(NOT_FOR_ORDERS)
     mine = [s for s in waiting.sides if s in loaded.side_of(user_id)]
     if GM in waiting.sides and loaded.is_gm(user_id):
         mine.append(GM)
@@ -633,28 +527,6 @@ def _answer_hint(decision: Decision, text: str) -> str:
     return f"`{text}` is not an answer: give a number{span}."
 
 
-def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:
-    """``/order command``: a ruleset without a ``command`` order names the action in option."""
-    kinds = loaded.rules.order_kinds
-    if kind != "command" or any(k.id == "command" for k in kinds):
-        return kind, given
-    actions = loaded.rules.command_kinds()
-    if given.option not in actions:
-        shown = ", ".join(actions) or "none"
-        raise InvalidInput(f"Name the command action in `option`: one of {shown}.")
-    return str(given.option), replace(given, option=None)
-
-
-def _order_kind(loaded: Loaded, kind: str) -> OrderKind:
-    try:
-        return loaded.rules.order_kind(kind)
-    except KeyError:
-        known = ", ".join(k.id for k in loaded.rules.order_kinds)
-        raise InvalidInput(
-            f"This ruleset has no `{kind}` order; its orders are: {known}."
-        ) from None
-
-
 def _check_ready_to_start(loaded: Loaded) -> None:
     missing = undeployed(loaded)
     if missing:
@@ -685,65 +557,6 @@ async def _still_missing(
     return tuple(found)
 
 
-def _planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
-    """A step of the current game turn the user's side acts in, named by its key or its words
-    (as the autocomplete offers it); anything else is refused."""
-    mine = set(loaded.side_of(user_id))
-    if not mine:
-        loaded.require_not_handed_away(user_id)
-        raise PermissionDenied("You have no side in this battle.")
-    steps = [s for s in planning.turn_steps(loaded.rules, loaded.state) if mine & set(s.sides)]
-    wanted = step.strip().casefold()
-    found = [
-        s for s in steps if wanted in (s.key.casefold(), plans.step_words(loaded, s).casefold())
-    ]
-    if not found:
-        shown = "; ".join(plans.step_words(loaded, s) for s in steps[:10]) or "none"
-        raise InvalidInput(
-            f"`{step}` is not a step of this turn your side acts in; still to come: {shown}."
-        )
-    return found[0]
-
-
-async def _withdraw_planned(
-    session: Any,
-    loaded: Loaded,
-    user_id: int,
-    unit: str,
-    number: int | None,
-    turn_step: planning.TurnStep,
-) -> OrderView:
-    """Take back one order planned for a later step."""
-    sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
-    there = planning.at_step(loaded.state, turn_step)
-    actor = find_actor(there, unit, sides)
-    check_commands(loaded, user_id, actor, False)
-    words = plans.step_words(loaded, turn_step)
-    rows = sorted(
-        (r for r in await plans.planned_rows(session, loaded.battle.id, turn_step.key)
-         if r.actor == actor.id),
-        key=lambda r: r.seq,
-    )  # fmt: skip
-    if not rows:
-        raise NotFound(f"**{actor.name}** has no order planned for {words}.")
-    count = f"**{actor.name}** has {len(rows)} order(s) planned for {words}"
-    row = _numbered(rows, number, count)
-    await session.delete(row)
-    return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=len(rows) - 1,
-                     step=words)  # fmt: skip
-
-
-Row = TypeVar("Row")
-
-
-def _numbered(rows: Sequence[Row], number: int | None, count: str) -> Row:
-    """The ``number``-th of an actor's orders (1 first), the last when none is given; a number
-    out of range is refused with ``count`` ("X has 2 order(s) this step") and the range."""
-    if number is not None and not 1 <= number <= len(rows):
-        raise InvalidInput(f"{count}; give 1 to {len(rows)}.")
-    return rows[-1 if number is None else number - 1]
-
-
 async def _take_deadline(session: Any, deadline_id: int) -> bool:
     """Mark a pending deadline fired inside the caller's transaction; False if it was no
     longer pending. The conditional update is what lets exactly one of two processes racing
@@ -756,10 +569,3 @@ async def _take_deadline(session: Any, deadline_id: int) -> bool:
         .values(status=DeadlineStatus.FIRED)
     )
     return bool(taken.rowcount)
-
-
-def _replaced(rules: Rules, earlier: Sequence[Order], joined: Sequence[Order]) -> tuple[str, ...]:
-    """A note for each earlier order of the actor that a new one replaces (a kind that does
-    not combine), so that none is dropped unseen."""
-    gone = [before for before in earlier if before not in joined[:-1]]
-    return tuple(f"replaces its earlier {rules.order_kind(o.kind).title} order" for o in gone)

@@ -13,8 +13,9 @@ from bot.presentation.battles import set_up_steps
 from bot.presentation.campaign_map import turn_texts
 from bot.services import Services
 from bot.services.battle_state import SetUp, set_up_of
-from bot.services.campaign_map import MAX_REGIONS, TurnReport, parse_map
+from bot.services.campaign_map import TurnReport
 from bot.services.campaigns import Place
+from bot.services.map_files import MAX_REGIONS, parse_map
 from rules_core import registry
 from rules_core.state import Side
 from tests.conftest import ALICE, BOB, GM

@@ -12,8 +12,9 @@ from sqlalchemy import select
 
 from bot.db.models import Deadline, DeadlineKind, DeadlineStatus, StageLog
 from bot.db.session import Database
+from bot.deadlines import DueDeadline
 from bot.errors import Conflict, InvalidInput, PermissionDenied
-from bot.scheduling import DeadlineScheduler, DueDeadline
+from bot.scheduling import DeadlineScheduler
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.gm import Change, Placement, TimeLeft

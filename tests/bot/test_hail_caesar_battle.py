@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bot.demo import order_input, run_demo
 from bot.services import Services
 from bot.services.battle_state import BattleView
@@ -54,15 +56,20 @@ def rules() -> Rules:
     return found
 
 
-async def set_up(services: Services, place: Place) -> BattleView:
-    """Campaign, the two sample army files imported as YAML, the battle, every unit deployed."""
+async def create_battle(services: Services, place: Place) -> BattleView:
+    """Campaign, the two sample army files imported as YAML, the battle, nothing deployed."""
     await services.campaigns.create(place, GM, "Gallic War", "hail_caesar")
     await services.campaigns.join(place, ALICE, "Rome")
     await services.campaigns.join(place, BOB, "Gaul")
     for user, name in ((ALICE, "romans"), (BOB, "gauls")):
         content = ARMIES.joinpath(f"{name}.yaml").read_bytes()
         await services.armies.import_roster(place, user, content, f"{name}.yaml")
-    view = await services.battles.create(place, GM, "Gergovia", [ROMANS, GAULS], 48, 36)
+    return await services.battles.create(place, GM, "Gergovia", [ROMANS, GAULS], 48, 36)
+
+
+async def set_up(services: Services, place: Place) -> BattleView:
+    """The battle with every unit deployed."""
+    view = await create_battle(services, place)
     for unit, at in DEPLOYMENT.items():
         owner = ALICE if unit in list(DEPLOYMENT)[:6] else BOB
         await services.battles.deploy(place, owner, unit, at, None)
@@ -152,3 +159,18 @@ async def test_the_demo_plays_hail_caesar_and_verifies(tmp_path: Path) -> None:
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["seed"] is not None and verify(record).ok
     assert text.rstrip().endswith(verify(record).text())
+
+
+async def test_a_failing_prepare_is_reported_not_hidden(
+    services: Services, place: Place, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A set-up map shows the battle as ``prepare`` makes it; an error there surfaces."""
+    await create_battle(services, place)
+    await services.battles.view(place)  # nothing deployed yet: prepare takes it
+
+    def broken(state: object) -> object:
+        raise KeyError("a bug in prepare")
+
+    monkeypatch.setattr(type(rules()), "prepare", lambda self, state: broken(state))
+    with pytest.raises(KeyError, match="a bug in prepare"):
+        await services.battles.view(place)

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.client import AideBot
-from bot.presentation.announce import post_reminder
+from bot.delivery import post_reminder
 from bot.presentation.gm import change_text
 from bot.services.gm import Change, GmChange
 from bot.services.play import Reminder

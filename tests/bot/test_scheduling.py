@@ -10,7 +10,8 @@ from sqlalchemy import select
 
 from bot.db.models import Battle, Campaign, Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
-from bot.scheduling import DeadlineScheduler, DueDeadline
+from bot.deadlines import DueDeadline
+from bot.scheduling import DeadlineScheduler
 from tests.e2e.fake_clock import FakeClock
 
 START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)

@@ -14,7 +14,8 @@ from sqlalchemy import select
 
 from bot.db.models import Battle, Campaign, Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
-from bot.scheduling import DeadlineScheduler, DueDeadline
+from bot.deadlines import DueDeadline
+from bot.scheduling import DeadlineScheduler
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.stages import StageReport

@@ -16,8 +16,9 @@ from sqlalchemy import select
 from bot.__main__ import stop_on_sigterm
 from bot.db.models import Deadline, DeadlineKind, DeadlineStatus
 from bot.db.session import Database
+from bot.deadlines import DueDeadline
 from bot.presentation.orders import waiting_text
-from bot.scheduling import DeadlineScheduler, DueDeadline
+from bot.scheduling import DeadlineScheduler
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.play import Confirmed

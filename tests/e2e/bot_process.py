@@ -87,7 +87,7 @@ class Crash:
 
     def tick(self, where: str) -> None:
         """One more event; SIGKILL now if it is the chosen one."""
-        from bot.scheduling import FIRING
+        from bot.deadlines import FIRING
 
         self.total += 1
         if not self.armed:

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-import bot.presentation.announce as announce
+import bot.delivery as delivery
 from tests.e2e.fake_discord import FakeChannel
 from tests.e2e.harness import Harness
 from tests.e2e.skirmish_battle import (
@@ -105,7 +105,7 @@ async def test_a_map_that_cannot_be_drawn_does_not_lose_the_result(
     async def broken(_report: object) -> discord.File:
         raise MemoryError("map too large")
 
-    monkeypatch.setattr(announce, "map_file", broken)
+    monkeypatch.setattr(delivery, "map_file", broken)
     await resolve_deployment(h)
     (result,) = reports(h, where)
     assert result.files == [] and "Red Archers" in result.text

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from bot.db.models import StageLog
-from bot.presentation.announce import flush_outbox
+from bot.delivery import flush_outbox
 from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import answer, confirm, give, posts, question, start
 from tests.e2e.test_heroic_age_turn import BATTLE, set_up

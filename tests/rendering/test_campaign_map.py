@@ -10,7 +10,8 @@ from PIL import Image
 from bot.rendering.campaign_map import MARGIN, TITLE_HEIGHT, UNHELD, colours, render_map
 from bot.rendering.campaign_map_sample import NAME, OUT, sample_map
 from bot.rendering.style import shade
-from bot.services.campaign_map import ArmyMarker, MapPicture, Region
+from bot.services.campaign_map import ArmyMarker, MapPicture
+from bot.services.map_files import Region
 
 SQUARE = ((0.0, 0.0), (200.0, 0.0), (200.0, 200.0), (0.0, 200.0))
 

@@ -1,0 +1,272 @@
+"""Order intake: one path for an order given for the step open now and for one planned for a
+later step of the game turn (found, checked, joined with the actor's earlier orders, kept).
+
+The two differ only in where they look (the battle now, or as it will stand at that step),
+how they judge (``judge`` now, ``planning.preview`` ahead) and which row keeps the order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, TypeVar
+
+from bot.db.models import BattleOrder, PlannedOrder
+from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.services import plans
+from bot.services.battle_state import Loaded, check_commands, find_actor, find_giver
+from bot.services.order_params import OrderInput, params_for, side_of
+from bot.services.stages import stage_orders
+from rules_core import planning
+from rules_core.orders import Illegal, Order, OrderKind
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
+
+PLANNED_HINT = (
+    " (An order planned ahead is checked against the battle as it stands now; if it only "
+    "becomes possible later, give it when its step opens.)"
+)
+
+
+@dataclass(frozen=True)
+class OrderView:
+    """An order as its player sees it: the unit, the kind and the preview."""
+
+    unit_id: str
+    unit_name: str
+    kind: str
+    summary: str
+    notes: tuple[str, ...] = ()
+    remaining: int = 0  # the actor's orders still given, after a withdrawal
+    step: str = ""  # the later step of the turn it is planned for ("" for the open step)
+    consult: bool = False  # its player asked to be consulted if it cannot be carried out
+
+
+async def actor_orders(
+    session: Any, loaded: Loaded, actor_kind: str | None, actor_id: str
+) -> list[BattleOrder]:
+    """One actor's orders for the current stage in the order given (of one actor kind, if
+    named: a group and a unit may share an id)."""
+    rows = await stage_orders(session, loaded.battle.id, loaded.battle.stage)
+    kinds = loaded.rules.kinds_by_id()
+    mine = [
+        r
+        for r in rows
+        if r.actor == actor_id and (actor_kind is None or _actor_kind(kinds, r.kind) == actor_kind)
+    ]
+    return sorted(mine, key=lambda r: r.seq)
+
+
+def _actor_kind(kinds: dict[str, OrderKind], kind: str) -> str | None:
+    """Who gives orders of a kind, or None for a kind the ruleset no longer has."""
+    found = kinds.get(kind)
+    return None if found is None else found.actor
+
+
+def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:
+    """``/order command``: a ruleset without a ``command`` order names the action in option."""
+    kinds = loaded.rules.order_kinds
+    if kind != "command" or any(k.id == "command" for k in kinds):
+        return kind, given
+    actions = loaded.rules.command_kinds()
+    if given.option not in actions:
+        shown = ", ".join(actions) or "none"
+        raise InvalidInput(f"Name the command action in `option`: one of {shown}.")
+    return str(given.option), replace(given, option=None)
+
+
+def _order_kind(loaded: Loaded, kind: str) -> OrderKind:
+    try:
+        return loaded.rules.order_kind(kind)
+    except KeyError:
+        known = ", ".join(k.id for k in loaded.rules.order_kinds)
+        raise InvalidInput(
+            f"This ruleset has no `{kind}` order; its orders are: {known}."
+        ) from None
+
+
+def planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
+    """A step of the current game turn the user's side acts in, named by its key or its words
+    (as the autocomplete offers it); anything else is refused."""
+    mine = set(loaded.side_of(user_id))
+    if not mine:
+        loaded.require_not_handed_away(user_id)
+        raise PermissionDenied("You have no side in this battle.")
+    steps = [s for s in planning.turn_steps(loaded.rules, loaded.state) if mine & set(s.sides)]
+    wanted = step.strip().casefold()
+    found = [
+        s for s in steps if wanted in (s.key.casefold(), plans.step_words(loaded, s).casefold())
+    ]
+    if not found:
+        shown = "; ".join(plans.step_words(loaded, s) for s in steps[:10]) or "none"
+        raise InvalidInput(
+            f"`{step}` is not a step of this turn your side acts in; still to come: {shown}."
+        )
+    return found[0]
+
+
+async def withdraw_planned(
+    session: Any,
+    loaded: Loaded,
+    user_id: int,
+    unit: str,
+    number: int | None,
+    turn_step: planning.TurnStep,
+) -> OrderView:
+    """Take back one order planned for a later step."""
+    sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
+    there = planning.at_step(loaded.state, turn_step)
+    actor = find_actor(there, unit, sides)
+    check_commands(loaded, user_id, actor, False)
+    words = plans.step_words(loaded, turn_step)
+    rows = sorted(
+        (
+            r
+            for r in await plans.planned_rows(session, loaded.battle.id, turn_step.key)
+            if r.actor == actor.id
+        ),
+        key=lambda r: r.seq,
+    )
+    if not rows:
+        raise NotFound(f"**{actor.name}** has no order planned for {words}.")
+    count = f"**{actor.name}** has {len(rows)} order(s) planned for {words}"
+    row = numbered(rows, number, count)
+    await session.delete(row)
+    return OrderView(
+        actor.id, actor.name, row.kind, row.summary, remaining=len(rows) - 1, step=words
+    )
+
+
+Row = TypeVar("Row")
+
+
+def numbered(rows: Sequence[Row], number: int | None, count: str) -> Row:
+    """The ``number``-th of an actor's orders (1 first), the last when none is given; a number
+    out of range is refused with ``count`` ("X has 2 order(s) this step") and the range."""
+    if number is not None and not 1 <= number <= len(rows):
+        raise InvalidInput(f"{count}; give 1 to {len(rows)}.")
+    return rows[-1 if number is None else number - 1]
+
+
+def _replaced(rules: Rules, earlier: Sequence[Order], joined: Sequence[Order]) -> tuple[str, ...]:
+    """A note for each earlier order of the actor that a new one replaces (a kind that does
+    not combine), so that none is dropped unseen."""
+    gone = [before for before in earlier if before not in joined[:-1]]
+    return tuple(f"replaces its earlier {rules.order_kind(o.kind).title} order" for o in gone)
+
+
+@dataclass(frozen=True)
+class Intake:
+    """Where an order is taken: the step open now (no ``turn_step``) or a later step of the
+    turn; the battle its actor is found in, the sides the user gives orders for (None: any,
+    as a GM) and whether they give them as a GM."""
+
+    state: BattleState
+    sides: list[str] | None
+    as_gm: bool = False
+    turn_step: planning.TurnStep | None = None
+    words: str = ""  # the planned step in words
+
+    @classmethod
+    def planned(cls, loaded: Loaded, user_id: int, turn_step: planning.TurnStep) -> Intake:
+        """A later step of the turn, its actors found as they will stand then."""
+        sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
+        there = planning.at_step(loaded.state, turn_step)
+        return cls(there, sides, False, turn_step, plans.step_words(loaded, turn_step))
+
+    @property
+    def where(self) -> str:
+        """`` in <step>`` for a planned order, else nothing."""
+        return f" in {self.words}" if self.turn_step is not None else ""
+
+
+async def take_order(
+    session: Any,
+    loaded: Loaded,
+    user_id: int,
+    kind: str,
+    unit: str,
+    given: OrderInput,
+    intake: Intake,
+    now: datetime,
+    consult: bool = False,
+) -> OrderView:
+    """Check an order and keep it (secretly) where ``intake`` says, replacing the actor's
+    earlier orders it does not combine with; its preview as its player sees it."""
+    kind, given = _command_action(loaded, kind, given)
+    order_kind = _order_kind(loaded, kind)
+    actor = find_giver(intake.state, order_kind.actor, unit, intake.sides)
+    check_commands(loaded, user_id, actor, intake.as_gm)
+    order = Order(actor.id, kind, params_for(order_kind, given, intake.state))
+    if intake.turn_step is None:
+        verdict = loaded.rules.judge(loaded.state, order)
+    else:
+        verdict = planning.preview(loaded.rules, loaded.state, intake.turn_step, order)
+    if isinstance(verdict, Illegal):
+        hint = PLANNED_HINT if intake.turn_step is not None else ""
+        raise InvalidInput(f"**{actor.name}** cannot {kind}{intake.where}: {verdict.reason}.{hint}")
+    rows, replacing = await _join(session, loaded, intake, order_kind.actor, actor.name, order)
+    notes = (*verdict.notes, *replacing)
+    kept = dict(
+        battle_id=loaded.battle.id,
+        side_id=side_of(actor),
+        user_id=user_id,
+        actor=actor.id,
+        seq=max((r.seq for r in rows), default=-1) + 1,
+        kind=kind,
+        params=dict(order.params),
+        summary=verdict.summary[:400],
+        submitted_at=now,
+    )
+    if intake.turn_step is None:
+        session.add(BattleOrder(stage=loaded.battle.stage, **kept))
+        return OrderView(actor.id, actor.name, kind, verdict.summary, notes)
+    step = intake.turn_step
+    session.add(
+        PlannedOrder(
+            turn=step.turn,
+            step_key=step.key,
+            step_title=intake.words[:200],
+            consult=consult,
+            **kept,
+        )
+    )
+    for side in intake.sides or ():
+        key = loaded.key_of(side, user_id)
+        plan = await plans.turn_plan(session, loaded.battle.id, step.turn, key, user_id)
+        plan.planned = True
+    return OrderView(
+        actor.id, actor.name, kind, verdict.summary, notes, step=intake.words, consult=consult
+    )
+
+
+async def _join(
+    session: Any, loaded: Loaded, intake: Intake, actor_kind: str, actor_name: str, order: Order
+) -> tuple[Sequence[BattleOrder | PlannedOrder], tuple[str, ...]]:
+    """Join a new order with the actor's earlier ones, deleting those it replaces: the rows
+    kept before it, and a note for each replaced."""
+    rows = await _earlier(session, loaded, intake, actor_kind, order.actor)
+    earlier = [Order(r.actor, r.kind, r.params) for r in rows]
+    joined, problem = loaded.rules.join_orders(intake.state, earlier, order)
+    if problem:
+        raise InvalidInput(f"**{actor_name}** cannot {order.kind}{intake.where}: {problem}.")
+    for row, before in zip(rows, earlier, strict=True):
+        if before not in joined[:-1]:
+            await session.delete(row)
+    await session.flush()
+    return rows, _replaced(loaded.rules, earlier, joined)
+
+
+async def _earlier(
+    session: Any, loaded: Loaded, intake: Intake, actor_kind: str, actor_id: str
+) -> Sequence[BattleOrder | PlannedOrder]:
+    """The actor's orders already kept where the new one goes, in the order given."""
+    if intake.turn_step is None:
+        return await actor_orders(session, loaded, actor_kind, actor_id)
+    kinds = loaded.rules.kinds_by_id()
+    return [
+        r
+        for r in await plans.planned_rows(session, loaded.battle.id, intake.turn_step.key)
+        if r.actor == actor_id and _actor_kind(kinds, r.kind) == actor_kind
+    ]
