@@ -26,11 +26,11 @@ from tests.e2e.crash_play import (
     slash,
     upload,
 )
-from tests.e2e.fake_discord import World
 from tests.e2e.process_harness import ProcessBot
 from tests.e2e.sheet_battle import typed_options
 from tests.e2e.test_heroic_age_turn import DANISH_DEPLOYMENT, SAXON_DEPLOYMENT
 from tests.e2e.test_pike_and_shot_turn import KINGS_DEPLOYMENT, PARLIAMENT_DEPLOYMENT
+from tools.fake_discord import World
 
 PLAYERS = {"a": "alice", "b": "bob"}  # side a is Alice's, side b Bob's
 Army = tuple[str, Traversable, str, list[dict[str, Any]] | None]  # side, file, name, deployment
