@@ -1,6 +1,6 @@
 """Every playable ruleset's sample battle gets a replay and an after-action report.
 
-The battle is played offline by the demo's scripted players (``bot.bench.replay``), ended,
+The battle is played offline by the demo's scripted players (``bench.replay``), ended,
 and read back through the aftermath service; the report is written as Markdown."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import re
 import pytest
 from PIL import Image
 
-from bot.bench.replay import after_playing
-from bot.bench.replay import main as bench_main
+from bench.replay import after_playing
+from bench.replay import main as bench_main
 from bot.demo import PLACE
 from bot.presentation.aftermath import report_markdown
 from bot.rendering.replay import render_replay

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.__main__ import main
-from bot.bench.battles import begun, big_battle, deploy
-from bot.bench.engine import play_turns
+from bench.__main__ import main
+from bench.battles import begun, big_battle, deploy
+from bench.engine import play_turns
 from rules_core import registry
 from rules_core.registry import all_rulesets
 
@@ -112,8 +112,8 @@ def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> 
 
 
 def test_a_battle_ending_before_a_full_turn_is_named_and_left_out_of_growth() -> None:
-    from bot.bench.engine import Played
-    from bot.bench.targets import engine_targets
+    from bench.engine import Played
+    from bench.targets import engine_targets
 
     played = [
         Played("pike_and_shot", 16, [80.0], 30.0),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.bench.odds import main, measure
+from bench.odds import main, measure
 from rules_core import registry
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.battles import big_battle
-from bot.bench.loop_lag import demo_answer, demo_orders
+from bench.battles import big_battle
+from bench.loop_lag import demo_answer, demo_orders
 from bot.db.models import Battle, BattleStatus, StageLog
 from bot.engine_worker import dumps, loads, worker_pid
 from bot.services import Services, resolving

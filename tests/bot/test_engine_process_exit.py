@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.fake_discord import World
 from tests.e2e.process_harness import SETTLE_TIMEOUT, ProcessBot
+from tools.fake_discord import World
 
 SEED = bytes(range(32))
 PROC = Path("/proc")

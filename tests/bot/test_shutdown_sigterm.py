@@ -10,10 +10,10 @@ import os
 import signal
 from pathlib import Path
 
-from tests.e2e.fake_discord import World
-from tests.e2e.fake_discord.records import InteractionRecord
 from tests.e2e.process_harness import SETTLE_TIMEOUT, ProcessBot
-from tests.e2e.skirmish_battle import BLUE, RED
+from tools.fake_discord import World
+from tools.fake_discord.records import InteractionRecord
+from tools.skirmish_battle import BLUE, RED
 
 SEED = bytes(range(32))
 

@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from tests.databases import TestDatabases
 from tests.e2e.fake_clock import FakeClock
-from tests.e2e.fake_discord import World
-from tests.e2e.harness import Harness
+from tools.fake_discord import World
+from tools.harness import Harness
 
 MakeHarness = Callable[..., Awaitable[Harness]]
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,8 +27,8 @@ from typing import Any
 
 from rules_core.state import BattleState
 from tests.e2e.fake_clock import DEFAULT_START
-from tests.e2e.fake_discord import BotMessage, World
 from tests.e2e.process_harness import BotDied, Outcome, ProcessBot
+from tools.fake_discord import BotMessage, World
 
 SEED = bytes(range(32))  # the e2e tests' fixed seed: their scripted battles play the same
 CHANNEL = "hundred-years"

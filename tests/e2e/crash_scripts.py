@@ -28,7 +28,6 @@ from tests.e2e.crash_play import (
     slash,
     upload,
 )
-from tests.e2e.fake_discord import World
 from tests.e2e.process_harness import ProcessBot
 from tests.e2e.sheet_battle import typed_options
 from tests.e2e.test_hail_caesar_turn import GALLIC_DEPLOYMENT, GAULS, ROMAN_DEPLOYMENT, ROMANS
@@ -40,6 +39,7 @@ from tests.e2e.test_tree_of_battles_turn import (
     FRANCE,
     FRENCH_DEPLOYMENT,
 )
+from tools.fake_discord import World
 
 PLAYERS = {"a": "alice", "b": "bob"}  # side a is Alice's, side b Bob's
 # side, file, name, deployment (a list as JSON, or a YAML file's text)

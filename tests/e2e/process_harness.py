@@ -18,9 +18,9 @@ from typing import Any
 
 from tests.databases import TestDatabases, query, sqlite_file
 from tests.e2e.fake_clock import DEFAULT_START
-from tests.e2e.fake_discord import BotMessage, FakeDiscord, FakeUser, World
-from tests.e2e.fake_discord.interactions import Upload, command_interaction, component_interaction
-from tests.e2e.fake_discord.world import FakeChannel
+from tools.fake_discord import BotMessage, FakeDiscord, FakeUser, World
+from tools.fake_discord.interactions import Upload, command_interaction, component_interaction
+from tools.fake_discord.world import FakeChannel
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTLE_TIMEOUT = 60.0  # seconds; only a hung bot gets near it

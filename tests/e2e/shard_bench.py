@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.fake_discord.interactions import command_interaction
+from tools.fake_discord.interactions import command_interaction
 
 _MIX: tuple[tuple[str, dict[str, Any]], ...] = (
     ("battle status", {}),

@@ -18,10 +18,10 @@ from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 from rules_core.verify import verify
-from tests.e2e.fake_discord import BotMessage, FakeUser
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import field, lines
+from tools.fake_discord import BotMessage, FakeUser
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
+from tools.skirmish_battle import field, lines
 
 # A roll line: "Control test: Brigands (out of command): D6 (5) -1 D grade = 4".
 ROLL = re.compile(

@@ -9,7 +9,7 @@ import yaml
 
 from bot.presentation.rosters import example_roster, roster_template
 from rules_core import registry
-from tests.e2e.harness import Harness
+from tools.harness import Harness
 
 
 async def campaign_of(aide: Harness, ruleset: str) -> None:

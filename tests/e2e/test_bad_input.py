@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import BLUE_DEPLOYMENT, refused, set_up_battle
 from tests.e2e.test_outsider_writes import rows
+from tools.harness import Harness
+from tools.skirmish_battle import BLUE_DEPLOYMENT, refused, set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

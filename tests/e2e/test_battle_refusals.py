@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.e2e.fake_discord import FakeUser
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import (
+from tools.fake_discord import FakeUser
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
+from tools.skirmish_battle import (
     CAMPAIGN,
     open_questions,
     posts,

@@ -15,10 +15,10 @@ from datetime import timedelta
 import pytest
 
 from rules_core.verify import verify
-from tests.e2e.fake_discord import BotMessage, FakeUser
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import (
+from tools.fake_discord import BotMessage, FakeUser
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
+from tools.skirmish_battle import (
     BATTLE,
     field,
     lines,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import posts, refused, set_up_battle
+from tools.harness import Harness
+from tools.skirmish_battle import posts, refused, set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

@@ -10,9 +10,9 @@ import json
 import yaml
 from PIL import Image
 
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import BLUE, RED
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
+from tools.skirmish_battle import BLUE, RED
 
 PNG = b"\x89PNG\r\n\x1a\n"
 MAP = {

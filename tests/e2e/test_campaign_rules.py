@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.checks import gm_predicate
 from rules_core import registry
-from tests.e2e.harness import Harness
+from tools.harness import Harness
 
 ONLY_GM = "Only a GM of **Hundred Years** can do that; `/campaign info` names its GMs."
 

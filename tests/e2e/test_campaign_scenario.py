@@ -10,8 +10,8 @@ import pytest
 from discord import app_commands
 
 from tests.e2e.conftest import MakeHarness
-from tests.e2e.fake_discord import World
-from tests.e2e.harness import Harness
+from tools.fake_discord import World
+from tools.harness import Harness
 
 BLACK_PRINCE = {
     "name": "Black Prince",

@@ -3,7 +3,7 @@ campaign is closed, as every other command tells them, not that there is no camp
 
 from __future__ import annotations
 
-from tests.e2e.harness import Harness
+from tools.harness import Harness
 
 CLOSED = "**Hundred Years** is a closed campaign: ask its GM to admit you."
 

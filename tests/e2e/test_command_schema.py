@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from tests.e2e.fake_discord.schema import NAME_RE, validate_commands
-from tests.e2e.harness import Harness
+from tools.fake_discord.schema import NAME_RE, validate_commands
+from tools.harness import Harness
 
 GOOD = {
     "name": "army",

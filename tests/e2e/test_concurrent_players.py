@@ -29,11 +29,11 @@ import pytest
 
 from tests.databases import query
 from tests.e2e.conftest import MakeHarness
-from tests.e2e.fake_discord import FakeUser, World
-from tests.e2e.fake_discord.interactions import command_interaction
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import RESPONSE_DEADLINE, Harness, InteractionResult
-from tests.e2e.skirmish_battle import BATTLE, CAMPAIGN, reports
+from tools.fake_discord import FakeUser, World
+from tools.fake_discord.interactions import command_interaction
+from tools.fake_discord.world import FakeChannel
+from tools.harness import RESPONSE_DEADLINE, Harness, InteractionResult
+from tools.skirmish_battle import BATTLE, CAMPAIGN, reports
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

@@ -31,7 +31,7 @@ from tests.e2e.crash_play import (
     slash,
     upload,
 )
-from tests.e2e.skirmish_battle import BATTLE, BLUE, BLUE_DEPLOYMENT, CAMPAIGN, RED, RED_DEPLOYMENT
+from tools.skirmish_battle import BATTLE, BLUE, BLUE_DEPLOYMENT, CAMPAIGN, RED, RED_DEPLOYMENT
 
 KILLS = Kills(target=60, least=50, most=150)  # 180 events: kill points drawn from 1-6
 later = Timeline()

@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from tests.e2e.fake_discord import BotMessage
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness, InteractionResult
-from tests.e2e.skirmish_battle import BLUE, CAMPAIGN, RED, posts, set_up_battle
+from tools.fake_discord import BotMessage
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness, InteractionResult
+from tools.skirmish_battle import BLUE, CAMPAIGN, RED, posts, set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

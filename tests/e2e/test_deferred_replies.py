@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.fake_discord import FakeUser, InteractionRecord
-from tests.e2e.harness import Harness, InteractionResult
-from tests.e2e.skirmish_battle import RED, set_up_battle
 from tests.e2e.test_deferred_errors import battle_not_deployed
 from tests.e2e.test_outsider_writes import rows
+from tools.fake_discord import FakeUser, InteractionRecord
+from tools.harness import Harness, InteractionResult
+from tools.skirmish_battle import RED, set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 OTHER_ARMY = {**RED, "name": "Second Host"}

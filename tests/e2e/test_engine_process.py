@@ -21,8 +21,8 @@ from rules_core.verify import verify
 from tests.bot.test_engine_process import held_until, until
 from tests.e2e import test_battle_scenario as scenario
 from tests.e2e.conftest import MakeHarness
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import BATTLE, posts, reports, set_up_battle
+from tools.harness import Harness
+from tools.skirmish_battle import BATTLE, posts, reports, set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 STARTING = 60.0  # s: the worker process imports the rules while the bot connects (loaded CI)

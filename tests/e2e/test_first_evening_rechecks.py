@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import set_up_battle
+from tools.harness import Harness
+from tools.skirmish_battle import set_up_battle
 
 
 async def test_kind_autocomplete_during_set_up_offers_without_failing(aide: Harness) -> None:

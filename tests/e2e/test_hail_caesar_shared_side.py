@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.fake_discord import BotMessage
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
     answer,
     confirm,
@@ -21,6 +19,8 @@ from tests.e2e.sheet_battle import (
     start,
 )
 from tests.e2e.test_hail_caesar_turn import BATTLE, set_up, title
+from tools.fake_discord import BotMessage
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

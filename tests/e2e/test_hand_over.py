@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import confirm, give, start
 from tests.e2e.test_hail_caesar_shared_side import assign_divisions, now_and_waiting
 from tests.e2e.test_hail_caesar_turn import BATTLE, set_up
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

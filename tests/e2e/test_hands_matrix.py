@@ -19,10 +19,10 @@ import pytest
 
 from rules_core.cards import Card
 from rules_core.plugin import Rules
-from tests.e2e.fake_discord import BotMessage, FakeUser
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness, InteractionResult
 from tests.e2e.sheet_battle import posts, reports
+from tools.fake_discord import BotMessage, FakeUser
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness, InteractionResult
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "The Parley"

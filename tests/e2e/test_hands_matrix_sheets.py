@@ -14,7 +14,6 @@ import pytest
 
 from rules_core.cards import Card
 from rules_core.orders import Order
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import answer, confirm, give, question, start
 from tests.e2e.test_hands_matrix import secrets_of, sweep
 from tests.e2e.test_heroic_age_turn import BATTLE as ETHANDUN
@@ -22,6 +21,7 @@ from tests.e2e.test_heroic_age_turn import set_up as set_up_heroic_age
 from tests.e2e.test_impetus_prebattle import PLANS, play_step, state_of
 from tests.e2e.test_impetus_prebattle import set_up as set_up_impetus
 from tests.e2e.test_impetus_turn import play_stage
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 TYPED = [

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import MakeHarness
-from tests.e2e.fake_discord import World
-from tests.e2e.fake_discord.interactions import base_interaction
-from tests.e2e.fake_discord.schema import validate_commands
-from tests.e2e.harness import Harness
 from tests.e2e.toy_bot import ToyBot
+from tools.fake_discord import World
+from tools.fake_discord.interactions import base_interaction
+from tools.fake_discord.schema import validate_commands
+from tools.harness import Harness
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ import re
 import pytest
 
 from rules_core.cards import Card
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import answer, check_post, confirm, full_log, give, question, start
 from tests.e2e.test_hands_matrix import leaks, message_texts, reply_texts
 from tests.e2e.test_heroic_age_turn import BATTLE, set_up, title
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 CODE = re.compile(r"`(JOKER[12]|(?:10|[2-9JQKA])[CDHS])`")

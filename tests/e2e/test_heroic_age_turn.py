@@ -11,7 +11,6 @@ from importlib.resources import files
 
 import pytest
 
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
     Army,
     answer,
@@ -27,7 +26,8 @@ from tests.e2e.sheet_battle import (
     set_up_battle,
     start,
 )
-from tests.e2e.skirmish_battle import lines
+from tools.harness import Harness
+from tools.skirmish_battle import lines
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Ethandun"

@@ -31,10 +31,10 @@ from bot.client import AideBot
 from bot.config import Settings
 from tests.databases import TestDatabases
 from tests.e2e.fake_clock import FakeClock
-from tests.e2e.fake_discord import World
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import RED, set_up_battle
 from tests.e2e.test_outsider_writes import FOR_OUTSIDERS, leaves, rows
+from tools.fake_discord import World
+from tools.harness import Harness
+from tools.skirmish_battle import RED, set_up_battle
 
 WORDS = [
     "nan", "NaN", "inf", "-inf", "Infinity", "1e309", "-1e309", "1e9", "9" * 400, "0", "-0",

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from rules_core.rulesets.impetus.status import GROUP_NO
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import start
 from tests.e2e.test_impetus_turn import BATTLE, play_stage, set_up, view
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

@@ -21,9 +21,6 @@ from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.registry import get
 from rules_core.state import ON_TABLE, RESERVE, BattleState
-from tests.e2e.fake_discord import BotMessage, FakeUser
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
     confirm,
     full_log,
@@ -33,6 +30,9 @@ from tests.e2e.sheet_battle import (
     refused_order,
     reports,
 )
+from tools.fake_discord import BotMessage, FakeUser
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Gergovia"

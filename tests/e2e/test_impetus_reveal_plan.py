@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import end_and_verify, posts, start
 from tests.e2e.test_impetus_turn import BATTLE, later_movement, play_stage, set_up, view
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 PLAN = "Hold the centre, strike on the left."  # the scripted players' plan (prebattle.demo)

@@ -16,8 +16,6 @@ from bot.services.campaigns import Place
 from rules_core import registry
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Group
-from tests.e2e.fake_discord.world import FakeChannel, FakeUser
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
     end_and_verify,
     full_log,
@@ -27,6 +25,8 @@ from tests.e2e.sheet_battle import (
     start,
     typed_options,
 )
+from tools.fake_discord.world import FakeChannel, FakeUser
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Gergovia"

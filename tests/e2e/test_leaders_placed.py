@@ -9,8 +9,8 @@ from bot.services.campaigns import Place
 from rules_core.geometry import Footprint
 from tests.e2e import test_hail_caesar_turn as hail_caesar
 from tests.e2e import test_tree_of_battles_turn as tree_of_battles
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
 
 NEAR = 2.0  # in the ruleset's measure: beside or behind a unit of the leader's own group
 

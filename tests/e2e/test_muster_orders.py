@@ -11,10 +11,10 @@ import pytest
 
 from bot.services.campaigns import Place
 from rules_core.plugin import Rules
-from tests.e2e.fake_discord import BotMessage, FakeUser
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import give, posts, reports
+from tools.fake_discord import BotMessage, FakeUser
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Field of Muster"

@@ -9,10 +9,10 @@ import pytest
 from PIL import Image
 
 from rules_core.plugin import Rules
-from tests.e2e.harness import Harness, InteractionResult
-from tests.e2e.skirmish_battle import set_up_battle
 from tests.e2e.test_hands_matrix import hand_of, set_up
 from tests.e2e.test_plan_ahead import step_keys, to_turn_one
+from tools.harness import Harness, InteractionResult
+from tools.skirmish_battle import set_up_battle
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

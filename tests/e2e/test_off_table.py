@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import BATTLE, CAMPAIGN, field, refused, set_up_battle
+from tools.harness import Harness
+from tools.skirmish_battle import BATTLE, CAMPAIGN, field, refused, set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 LEFT = "Off the table: Red Horse (left turn 0 near (32, 10))"

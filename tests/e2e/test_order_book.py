@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import open_questions, order, set_up_battle
+from tools.harness import Harness
+from tools.skirmish_battle import open_questions, order, set_up_battle
 
 
 async def test_orders_sealed_to_players_until_their_step_resolves(aide: Harness) -> None:

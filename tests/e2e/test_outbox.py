@@ -10,9 +10,9 @@ import discord
 import pytest
 
 import bot.delivery as delivery
-from tests.e2e.fake_discord import FakeChannel
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import (
+from tools.fake_discord import FakeChannel
+from tools.harness import Harness
+from tools.skirmish_battle import (
     BATTLE,
     open_questions,
     order,

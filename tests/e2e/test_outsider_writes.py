@@ -16,9 +16,9 @@ from typing import Any
 
 from tests.databases import snapshot
 from tests.e2e.conftest import MakeHarness
-from tests.e2e.fake_discord import FakeUser, World
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import RED, set_up_battle
+from tools.fake_discord import FakeUser, World
+from tools.harness import Harness
+from tools.skirmish_battle import RED, set_up_battle
 
 FOR_OUTSIDERS = {
     "campaign join",

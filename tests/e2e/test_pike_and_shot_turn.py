@@ -13,7 +13,6 @@ from importlib.resources import files
 import pytest
 
 from rules_core.rulesets.pike_and_shot import sample
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
     Army,
     answer,
@@ -29,6 +28,7 @@ from tests.e2e.sheet_battle import (
     set_up_battle,
     start,
 )
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Edgehill"

@@ -11,12 +11,12 @@ from datetime import timedelta
 
 import pytest
 
-from tests.e2e.fake_discord import BotMessage
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import check_post, confirm, posts, reports, start
-from tests.e2e.skirmish_battle import field, lines
 from tests.e2e.test_hail_caesar_turn import BATTLE, set_up
 from tests.e2e.test_outbox import failing_sends
+from tools.fake_discord import BotMessage
+from tools.harness import Harness
+from tools.skirmish_battle import field, lines
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 ROMAN_STEPS = [

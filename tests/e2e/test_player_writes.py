@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.fake_discord import FakeUser
-from tests.e2e.harness import Harness, InteractionResult
 from tests.e2e.sheet_battle import confirm, give, question, reports, start
 from tests.e2e.test_deferred_replies import first_response_before_work
 from tests.e2e.test_hail_caesar_shared_side import assign_divisions
 from tests.e2e.test_hail_caesar_turn import BATTLE, ROMANS, set_up
 from tests.e2e.test_outsider_writes import rows
 from tests.e2e.test_plan_ahead import step_keys
+from tools.fake_discord import FakeUser
+from tools.harness import Harness, InteractionResult
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 cells: list[tuple[str, str, str]] = []  # (what of Alice's, who tried, command)

@@ -11,9 +11,9 @@ from sqlalchemy import func, select, update
 
 from bot.db.models import StageLog
 from bot.delivery import flush_outbox
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import answer, confirm, give, posts, question, start
 from tests.e2e.test_heroic_age_turn import BATTLE, set_up
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

@@ -22,8 +22,6 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.fake_discord.interactions import find_command
-from tests.e2e.harness import Harness, InteractionResult
 from tests.e2e.sheet_battle import confirm, start
 from tests.e2e.test_hail_caesar_turn import BATTLE, ROMANS, set_up
 from tests.e2e.test_plan_ahead import step_keys
@@ -34,6 +32,8 @@ from tests.e2e.test_readme_how_to_play import (
     typed,
     watch_errors,
 )
+from tools.fake_discord.interactions import find_command
+from tools.harness import Harness, InteractionResult
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,11 +25,11 @@ import pytest
 import yaml
 
 from tests.e2e import test_pike_and_shot_turn as pike_turn
-from tests.e2e.fake_discord import FakeUser
-from tests.e2e.fake_discord.interactions import find_command
-from tests.e2e.harness import Harness, InteractionResult
-from tests.e2e.skirmish_battle import BLUE, RED
-from tests.e2e.skirmish_battle import field as card_field
+from tools.fake_discord import FakeUser
+from tools.fake_discord.interactions import find_command
+from tools.harness import Harness, InteractionResult
+from tools.skirmish_battle import BLUE, RED
+from tools.skirmish_battle import field as card_field
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 README = Path(__file__).resolve().parents[2] / "README.md"

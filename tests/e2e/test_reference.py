@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core import registry
-from tests.e2e.harness import Harness
+from tools.harness import Harness
 
 
 async def test_help_explains_the_loop_and_this_rulesets_orders(aide: Harness) -> None:

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.fake_discord import FakeUser
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import set_up_battle
 from tests.e2e.test_outsider_writes import leaves
+from tools.fake_discord import FakeUser
+from tools.harness import Harness
+from tools.skirmish_battle import set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

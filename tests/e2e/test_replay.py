@@ -13,10 +13,10 @@ from PIL import Image
 
 from bot.rendering.replay import UPLOAD_LIMIT
 from tests.e2e import test_battle_scenario as scenario
-from tests.e2e.fake_discord import interactions
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import refused, reports, set_up_battle
+from tools.fake_discord import interactions
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
+from tools.skirmish_battle import refused, reports, set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 RENDERING = 120.0  # s: drawing a replay takes seconds on a busy machine (not a timing test)

@@ -13,8 +13,8 @@ import pytest
 
 from rules_core.verify import verify
 from tests.e2e import test_battle_scenario as scenario
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import field, refused
+from tools.harness import Harness
+from tools.skirmish_battle import field, refused
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

@@ -12,8 +12,8 @@ from datetime import timedelta
 
 import pytest
 
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import (
+from tools.harness import Harness
+from tools.skirmish_battle import (
     BATTLE,
     field,
     lines,

@@ -43,9 +43,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.shards import shard_of
-from tests.e2e.fake_discord import FakeDiscord, World
 from tests.e2e.process_harness import ProcessBot
-from tests.e2e.skirmish_battle import BATTLE, BLUE, BLUE_DEPLOYMENT, CAMPAIGN, RED, RED_DEPLOYMENT
+from tools.fake_discord import FakeDiscord, World
+from tools.skirmish_battle import BATTLE, BLUE, BLUE_DEPLOYMENT, CAMPAIGN, RED, RED_DEPLOYMENT
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = bytes(range(32))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import confirm, give, posts, refused_order, start
-from tests.e2e.skirmish_battle import field, lines
 from tests.e2e.test_tree_of_battles_turn import BATTLE, set_up
+from tools.harness import Harness
+from tools.skirmish_battle import field, lines
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 YORK = "Edward, Duke of York's battle"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
     check_post,
     confirm,
@@ -31,6 +30,7 @@ from tests.e2e.test_tree_of_battles_turn import (
     set_up,
     title,
 )
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 STANDING_WORDS = "answered by standing instruction: counter-charge (response to a charge)"

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from rules_core.plugin import Rules
-from tests.e2e.harness import Harness
-from tests.e2e.skirmish_battle import BLUE, CAMPAIGN, RED, refused, set_up_battle
+from tools.harness import Harness
+from tools.skirmish_battle import BLUE, CAMPAIGN, RED, refused, set_up_battle
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 

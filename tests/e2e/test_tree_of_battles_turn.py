@@ -14,8 +14,6 @@ from importlib.resources import files
 
 import pytest
 
-from tests.e2e.fake_discord import BotMessage
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import (
     answer,
     check_post,
@@ -31,7 +29,9 @@ from tests.e2e.sheet_battle import (
     rolls,
     start,
 )
-from tests.e2e.skirmish_battle import field, lines
+from tools.fake_discord import BotMessage
+from tools.harness import Harness
+from tools.skirmish_battle import field, lines
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Agincourt"

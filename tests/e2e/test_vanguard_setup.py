@@ -18,9 +18,9 @@ from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.state import OFF_TABLE, ON_TABLE, RESERVE, BattleState
 from rules_core.verify import verify
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness
 from tests.e2e.sheet_battle import confirm, full_log, give, kinds, posts, refused_order, reports
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 BATTLE = "Border Clash"

@@ -13,9 +13,6 @@ import json
 
 import pytest
 
-from tests.e2e.fake_discord import FakeUser
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness, InteractionResult
 from tests.e2e.sheet_battle import answer, confirm, give, question
 from tests.e2e.test_tree_of_battles_turn import (
     BATTLE,
@@ -24,6 +21,9 @@ from tests.e2e.test_tree_of_battles_turn import (
     command_phase,
     set_up,
 )
+from tools.fake_discord import FakeUser
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness, InteractionResult
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 CLOSED = "**Hundred Years** is a closed campaign: ask its GM to admit you."

@@ -8,10 +8,10 @@ import io
 from PIL import Image
 
 from bot.rendering.campaign_map import MARGIN, TITLE_HEIGHT, UNHELD, colours, render_map
-from bot.rendering.campaign_map_sample import NAME, OUT, sample_map
 from bot.rendering.style import shade
 from bot.services.campaign_map import ArmyMarker, MapPicture
 from bot.services.map_files import Region
+from tools.campaign_map_sample import NAME, OUT, sample_map
 
 SQUARE = ((0.0, 0.0), (200.0, 0.0), (200.0, 200.0), (0.0, 200.0))
 
@@ -36,5 +36,5 @@ def test_regions_are_coloured_by_their_holder() -> None:
 
 
 def test_the_committed_example_map_is_fresh() -> None:
-    """docs/campaign_map holds what `python -m bot.rendering.campaign_map_sample` draws."""
+    """docs/campaign_map holds what `python -m tools.campaign_map_sample` draws."""
     assert (OUT / NAME).read_bytes() == sample_map()

@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
+from bench.maps import busy_battle
 from bot.rendering import map_layer
 from bot.rendering.badges import badges_for
-from bot.rendering.bench import busy_battle
 from bot.rendering.labels import Box, Occupied, add_all
 from bot.rendering.render import MapOptions, lay_out
-from bot.rendering.sample import at_first_step, sample_battles
 from bot.rendering.scene import build_scene
 from bot.rendering.units import Label, leader_box, leader_label, place_labels, unit_label
 from rules_core.events import Event
 from rules_core.state import BattleState
+from tools.sample_maps import at_first_step, sample_battles
 
 BESIDE = 3.01  # px: the gap labels.spots leaves between an item and a label beside it
 

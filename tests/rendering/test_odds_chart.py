@@ -8,8 +8,8 @@ from fractions import Fraction
 from PIL import Image
 
 from bot.rendering.odds_chart import chart, percent
-from bot.rendering.odds_sample import NAME, OUT, sample_chart
 from rules_core.odds import Chance, Odds, OddsTable
+from tools.odds_sample import NAME, OUT, sample_chart
 
 
 def test_a_chart_grows_with_its_results_and_is_a_png() -> None:
@@ -28,5 +28,5 @@ def test_slivers_and_near_certainties_are_not_rounded_away() -> None:
 
 
 def test_the_committed_example_chart_is_fresh() -> None:
-    """docs/odds holds what `python -m bot.rendering.odds_sample` draws today; rerun it if not."""
+    """docs/odds holds what `python -m tools.odds_sample` draws today; rerun it if not."""
     assert (OUT / NAME).read_bytes() == sample_chart()

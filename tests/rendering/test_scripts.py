@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.rendering import bench, sample, style
+from bench import maps as bench
+from bot.rendering import style
 from bot.rendering.style import TERRAIN_COLOURS
 from rules_core.state import LINEAR_KINDS, TERRAIN_KINDS
+from tools import sample_maps as sample
 
 
 def test_bench_scene_has_120_units_and_30_terrain_features() -> None:
@@ -23,7 +25,7 @@ def test_bench_scene_has_120_units_and_30_terrain_features() -> None:
 def test_bench_without_matplotlib_prints_its_figures_and_how_to_compare(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "bot.rendering.bench_matplotlib", None)  # import fails
+    monkeypatch.setitem(sys.modules, "bench.maps_matplotlib", None)  # import fails
     code = bench.main(["--runs", "1"])
     out = capsys.readouterr().out
     assert "median" in out and "KB" in out
@@ -45,7 +47,7 @@ def test_the_matplotlib_comparison_knows_every_terrain_kind() -> None:
 
 def test_the_matplotlib_comparison_draws_the_bench_scene() -> None:
     pytest.importorskip("matplotlib")
-    from bot.rendering.bench_matplotlib import renderer
+    from bench.maps_matplotlib import renderer
 
     state, events = bench.busy_battle()
     png = renderer(state, events, 400, 267)()
@@ -59,9 +61,9 @@ def test_sample_writes_a_map_of_each_sample_battle(tmp_path: Path) -> None:
 
 
 def test_the_committed_sample_maps_are_fresh() -> None:
-    """docs/maps holds what `python -m bot.rendering.sample` draws today; rerun it if not."""
+    """docs/maps holds what `python -m tools.sample_maps` draws today; rerun it if not."""
     from bot.rendering.render import render_map
-    from bot.rendering.sample import DEFAULT_FOLDER, at_first_step, sample_battles
+    from tools.sample_maps import DEFAULT_FOLDER, at_first_step, sample_battles
 
     for name, state in sample_battles().items():
         if name in ("tree_of_battles", "hail_caesar", "skirmish", "heroic_age", "pike_and_shot"):

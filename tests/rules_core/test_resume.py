@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bot.bench.battles import big_battle
+from bench.battles import big_battle
 from rules_core import engine, registry, resume
 from rules_core.codec import encode
 from rules_core.context import Context

@@ -1,6 +1,6 @@
 """The heroic-age ruleset: its sequence of play, parameters and phase resolvers.
 
-Step ids (fixed; wave-gods builds on them):
+Step ids (fixed; the god pack, leadership and duels build on them):
 
 - setup: ``deploy`` (both sides place their units, as in Hail Caesar).
 - turn start: ``initiative`` (D6 each, +1 for the commander-in-chief with more LPs; the winner
@@ -61,15 +61,15 @@ STEP_IDS = (
     "combat", "after_combat", "end_turn",
 )  # fmt: skip
 LEADERSHIP_KINDS = tuple(kind.id for kind in leadership.ORDER_KINDS)
-# What wave-gods' modules may add (each optional): ``TOPICS`` (standing-instruction topics),
+# What the god pack's modules may add (each optional): ``TOPICS`` (standing-instruction topics),
 # ``TABLES`` (their sheet tables), ``PARAMETERS`` and ``PACE_APART`` (step ids or question
 # topics the pace report counts apart, e.g. the duel's card plays).
-WAVE_GODS = (gods, leadership, duel)
+GOD_PACK = (gods, leadership, duel)
 
 
 def _gathered(name: str) -> tuple[Any, ...]:
     """Everything the god pack, leadership and duel modules declare under ``name``."""
-    return tuple(item for module in WAVE_GODS for item in getattr(module, name, ()))
+    return tuple(item for module in GOD_PACK for item in getattr(module, name, ()))
 
 
 SEQUENCE = SequenceOfPlay(
@@ -191,15 +191,15 @@ class HeroicAgeRules(Rules):
         initiative.resolve(ctx)
 
     def resolve_gods(self, ctx: Context) -> None:
-        """Invoke the Gods (wave-gods)."""
+        """Invoke the Gods."""
         gods.resolve_invoke(ctx)
 
     def resolve_leadership(self, ctx: Context) -> None:
-        """Leadership (wave-gods)."""
+        """Leadership."""
         leadership.resolve(ctx)
 
     def resolve_duels(self, ctx: Context) -> None:
-        """Personal combats (wave-gods)."""
+        """Personal combats."""
         duel.resolve(ctx)
 
     def resolve_movement(self, ctx: Context) -> None:

@@ -3,7 +3,7 @@
 Each table reads row for row like the sheet; the quoted words are the sheet's own. The rules
 read every number from here at the time of use (``tests/.../test_tables_drive_play.py``).
 Numbers the sheet does not print live in ``rules.PARAMETERS``. The god pack, leader actions
-and personal combat tables are wave-gods' (``gods_tables.py``, ``duel_tables.py``).
+and personal combat tables are in ``gods_tables.py`` and ``duel_tables.py``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What every phase does to units and leaders: aggression levels, DPs (the 4-DP rule),
 casualties, units lost and their knock-on effects, risk to leaders and leaders killed.
 
-These are the calls the god pack, leadership and personal combat (wave-gods) use too:
+These are the calls the god pack, leadership and personal combat use too:
 
 - ``change_aggression(ctx, unit_id, levels, reason, cause="morale")``: up or down; a level
   below Shaken costs a stand instead (read from the sheet's 4-DP rule, applied to every drop).

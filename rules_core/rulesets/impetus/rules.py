@@ -1,8 +1,8 @@
 """The Impetus ruleset: its sequence of play, parameters and phase resolvers.
 
-Step ids (fixed; wave-impB and wave-impC build on them):
+Step ids (fixed; the combat and pre-battle modules build on them):
 
-- set-up (the pre-battle procedure, steps 1-10, resolvers in ``prebattle``, owned by wave-impC):
+- set-up (the pre-battle procedure, steps 1-10, resolvers in ``prebattle``):
   ``attacker`` (1, nobody) → ``terrain_defender`` (2, the defender) → ``terrain_attacker`` (3,
   the attacker) → ``terrain_defender_again`` (4, the defender) → ``baggage`` (5, each side,
   defender first) → ``battle_plan`` (6, both sides, secret) → ``deploy_roll`` (7, nobody;
@@ -72,7 +72,7 @@ STEP_IDS = SETUP_IDS + TURN_IDS
 
 SEQUENCE = SequenceOfPlay(
     (
-        # -- the pre-battle procedure (wave-impC) --
+        # -- the pre-battle procedure --
         Step("attacker", "1. Attacker and defender", Actors.NOBODY, "attacker",
              "terrain_defender"),
         Step("terrain_defender", "2. Terrain: the defender", Actors.ACTIVE, "terrain_defender",
@@ -216,7 +216,7 @@ class ImpetusRules(Rules):
 
         return run
 
-    # -- set-up resolvers (wave-impC) ------------------------------------------------------
+    # -- set-up resolvers -----------------------------------------------------------------
 
     def resolve_attacker(self, ctx: Context) -> None:
         """1. The attacker roll."""
@@ -320,7 +320,7 @@ class ImpetusRules(Rules):
         return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
 
     def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """A shot, a charge, a melee, a discipline test (``chances``, wave-impB)."""
+        """A shot, a charge, a melee, a discipline test (``chances``)."""
         return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def army_broken(self, state: BattleState, side: str) -> bool:

@@ -1,6 +1,6 @@
 """Moves the rules make, not the players: recoil, rout, pursuit, advance into vacated ground.
 
-Called by the Combat step (wave-pasB) and by movement. Each returns what happened in a word:
+Called by the Combat step and by movement. Each returns what happened in a word:
 
 - ``recoil(ctx, unit, away_from, inches=4)``: moves the unit ``inches`` directly away from the
   enemy (a unit, or a point such as the shooter's position), facing it. Returns "recoiled",

@@ -1,6 +1,6 @@
 """The pike-and-shot ruleset: its sequence of play, parameters and phase resolvers.
 
-Step ids (fixed; wave-pasB builds on them):
+Step ids (fixed; combat and cohesion build on them):
 
 - setup: ``deploy`` (both sides place their units, GM-led as in Hail Caesar: ``place``).
 - main chain, once a turn, both sides in each step (simultaneous):
@@ -8,15 +8,13 @@ Step ids (fixed; wave-pasB builds on them):
   actor; an order stands until changed; ``command.resolve_orders``) →
   ``movement`` (2 Movement: both sides move at once; contact makes a melee and the unit that
   moved into contact is the attacker; pursuers come back; ``movement.resolve``) →
-  ``combat`` (3 Combat: both sides shoot, then every melee is fought: ``combat.resolve``,
-  wave-pasB) →
+  ``combat`` (3 Combat: both sides shoot, then every melee is fought: ``combat.resolve``) →
   ``risk`` (risk to commanders, not on the sheet: a parameterised GM ruling after Combat, so
   that Fatigue sees a commander wounded, killed or off table this turn;
   ``command.resolve_risk``) →
-  ``reform`` (4 Reform: ``cohesion.resolve_reform``, wave-pasB) →
-  ``fatigue`` (5 Fatigue, per wing: ``cohesion.resolve_fatigue``, wave-pasB) →
-  ``general_will`` (6 General Will, both armies in one step: ``cohesion.resolve_general_will``,
-  wave-pasB) →
+  ``reform`` (4 Reform: ``cohesion.resolve_reform``) →
+  ``fatigue`` (5 Fatigue, per wing: ``cohesion.resolve_fatigue``) →
+  ``general_will`` (6 General Will, both armies in one step: ``cohesion.resolve_general_will``) →
   ``replace_commanders`` (7 Replace commanders: ``command.resolve_replace``) →
   ``commanders_move`` (8 Commanders move, up to 24": leaders' ``command_move`` orders, both
   sides; ``command.resolve_commanders_move``).
@@ -96,7 +94,7 @@ PARAMETERS = (
 
 
 def _gathered(name: str) -> tuple[Any, ...]:
-    """What wave-pasB's modules declare under ``name`` (each optional)."""
+    """What the combat, cohesion and tables modules declare under ``name`` (each optional)."""
     return tuple(item for m in (combat, cohesion, tables) for item in getattr(m, name, ()))
 
 
@@ -164,7 +162,7 @@ class PikeAndShotRules(Rules):
         movement.resolve(ctx)
 
     def resolve_combat(self, ctx: Context) -> None:
-        """Shooting, then melee (wave-pasB)."""
+        """Shooting, then melee."""
         combat.resolve(ctx)
 
     def resolve_risk(self, ctx: Context) -> None:
@@ -172,15 +170,15 @@ class PikeAndShotRules(Rules):
         command.resolve_risk(ctx)
 
     def resolve_reform(self, ctx: Context) -> None:
-        """Reforming from disorder (wave-pasB)."""
+        """Reforming from disorder."""
         cohesion.resolve_reform(ctx)
 
     def resolve_fatigue(self, ctx: Context) -> None:
-        """Fatigue per wing (wave-pasB)."""
+        """Fatigue per wing."""
         cohesion.resolve_fatigue(ctx)
 
     def resolve_general_will(self, ctx: Context) -> None:
-        """Both armies' General Will (wave-pasB)."""
+        """Both armies' General Will."""
         cohesion.resolve_general_will(ctx)
 
     def resolve_replace_commanders(self, ctx: Context) -> None:
@@ -257,7 +255,7 @@ class PikeAndShotRules(Rules):
         return Outcome(found.winner, f"{'; '.join(words)}: {ending}")
 
     def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """Shooting, melee and the tests (wave-pasB's ``chances``)."""
+        """Shooting, melee and the tests (``chances``)."""
         return chances.odds(state, query, self.parameter_values(state.parameters))
 
     # -- the demo --------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The questions the pike-and-shot rules ask again and again, for standing instructions.
 
-wave-pasB adds its own (cavalry breaking off) in ``combat.TOPICS``.
+Combat adds its own (cavalry breaking off) in ``combat.TOPICS``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``python -m bot.bench.odds``: how long ``/odds`` takes to compute, per ruleset.
+"""``python -m bench.odds``: how long ``/odds`` takes to compute, per ruleset.
 
 For every ruleset that plays a sample battle, every unit of one side asks the odds of
 charging and shooting at every enemy unit and of its test, on the sample battle as deployed

@@ -7,7 +7,7 @@ for while a big step resolves. The engine's thread holds the GIL while it runs P
 hands it back every ``sys.getswitchinterval()`` (5 ms) when the loop asks for it; the engine's
 process has a GIL of its own, and the loop only pickles each call and its result.
 
-``python -m bot.bench.loop_lag`` prints the figures alone (``--help`` for the sizes).
+``python -m bench.loop_lag`` prints the figures alone (``--help`` for the sizes).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import asyncio
 import os
 import time
 
-from bot.bench.battles import begun
-from bot.bench.report import Figure, load, table
+from bench.battles import begun
+from bench.report import Figure, load, table
 from bot.engine_worker import dumps, loads
 from bot.services import resolving
 from bot.services.resolving import off_loop

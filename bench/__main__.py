@@ -1,4 +1,4 @@
-"""``python -m bot.bench [--smoke] [--json PATH]``: measure, print one table, write JSON.
+"""``python -m bench [--smoke] [--json PATH]``: measure, print one table, write JSON.
 
 Engine figures are CPU time of the engine's own calls (the scripted players' choices are not
 counted), so other work on a shared machine inflates them less than wall time would.
@@ -13,10 +13,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.bench import loop_lag, maps
-from bot.bench.engine import engine_figures
-from bot.bench.report import Figure, load, table, write_json
-from bot.bench.targets import engine_targets
+from bench import loop_lag, maps
+from bench.engine import engine_figures
+from bench.report import Figure, load, table, write_json
+from bench.targets import engine_targets
 from rules_core.registry import all_rulesets
 
 SIZES, SMOKE_SIZES = (12, 60, 120, 240), (12,)
@@ -30,11 +30,11 @@ def playable() -> tuple[str, ...]:
 
 
 def live_figures(smoke: bool) -> list[Figure]:
-    """The bot measured through the fake Discord (``bot.bench.live``), in a process of its own
+    """The bot measured through the fake Discord (``bench.live``), in a process of its own
     so that its resident memory is its own."""
     with tempfile.TemporaryDirectory(prefix="aide-bench-") as folder:
         out = Path(folder) / "live.json"
-        command = [sys.executable, "-m", "bot.bench.live", "--json", str(out)]
+        command = [sys.executable, "-m", "bench.live", "--json", str(out)]
         done = subprocess.run([*command, *(["--smoke"] if smoke else [])], check=False)
         if done.returncode != 0 or not out.exists():  # the other figures still get printed
             failed = f"the bot through the fake Discord: failed (exit {done.returncode})"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.fake_discord.records import walk_components
+from tools.fake_discord.records import walk_components
 
 Problems = list[tuple[str, str]]
 

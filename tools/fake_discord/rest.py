@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from tests.e2e.fake_discord import schema
-from tests.e2e.fake_discord.records import EPHEMERAL, LOADING, BotMessage, SentFile
-from tests.e2e.fake_discord.server import json_response
-from tests.e2e.fake_discord.world import snowflake
+from tools.fake_discord import schema
+from tools.fake_discord.records import EPHEMERAL, LOADING, BotMessage, SentFile
+from tools.fake_discord.server import json_response
+from tools.fake_discord.world import snowflake
 
 if TYPE_CHECKING:
-    from tests.e2e.fake_discord.server import FakeDiscord
+    from tools.fake_discord.server import FakeDiscord
 
 UNKNOWN_MESSAGE = {"message": "Unknown Message", "code": 10008}
 UNKNOWN_WEBHOOK = {"message": "Unknown Webhook", "code": 10015}

@@ -1,5 +1,5 @@
 """Draw the README's example campaign map to ``docs/campaign_map/``:
-``python -m bot.rendering.campaign_map_sample``.
+``python -m tools.campaign_map_sample``.
 
 The sample map file ``docs/campaign_map/marches.yaml`` after two campaign turns: England's
 host has marched into Powys, Glyndŵr's army (having lost a unit in a battle) holds Snowdon
@@ -14,7 +14,7 @@ from bot.rendering.campaign_map import render_map
 from bot.services.campaign_map import ArmyMarker, MapPicture
 from bot.services.map_files import parse_map
 
-OUT = Path(__file__).resolve().parents[2] / "docs" / "campaign_map"
+OUT = Path(__file__).resolve().parents[1] / "docs" / "campaign_map"
 SOURCE = OUT / "marches.yaml"
 NAME = "marches.png"
 ARMIES = (

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.bench.engine import Played
-from bot.bench.report import Figure
+from bench.engine import Played
+from bench.report import Figure
 
 TURN_MS = 50.0  # one full turn at 2 x 60 units, engine time p50
 TARGET_UNITS = 120

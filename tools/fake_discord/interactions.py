@@ -6,11 +6,11 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tests.e2e.fake_discord.records import BotMessage, file_payload, walk_components
-from tests.e2e.fake_discord.world import FakeChannel, FakeRole, FakeUser, snowflake
+from tools.fake_discord.records import BotMessage, file_payload, walk_components
+from tools.fake_discord.world import FakeChannel, FakeRole, FakeUser, snowflake
 
 if TYPE_CHECKING:
-    from tests.e2e.fake_discord.server import FakeDiscord
+    from tools.fake_discord.server import FakeDiscord
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)

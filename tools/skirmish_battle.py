@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.fake_discord import BotMessage, FakeUser
-from tests.e2e.fake_discord.world import FakeChannel
-from tests.e2e.harness import Harness, InteractionResult
+from tools.fake_discord import BotMessage, FakeUser
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness, InteractionResult
 
 CAMPAIGN = "Border Raids"
 BATTLE = "Ford"

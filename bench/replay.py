@@ -1,11 +1,11 @@
-"""``python -m bot.bench.replay``: the size and drawing time of a 10-turn battle's replay.
+"""``python -m bench.replay``: the size and drawing time of a 10-turn battle's replay.
 
 A sample battle is played offline through the services (as ``python -m bot demo`` does) for
 ``--turns`` turns and ended; then its replay is built from the stored stages and drawn under
 the upload limit. Prints the replay's size, frames and drawing time.
 
 The README's example replay is drawn by this script:
-``python -m bot.bench.replay --ruleset skirmish --turns 4 --width 640 --limit 400000 --out
+``python -m bench.replay --ruleset skirmish --turns 4 --width 640 --limit 400000 --out
 docs/replay/skirmish.gif``.
 """
 
@@ -89,7 +89,7 @@ def measure(
 
 def main(argv: list[str] | None = None) -> int:
     """Print the replay's size, frames and time for a battle of ``--turns`` turns."""
-    parser = argparse.ArgumentParser(prog="python -m bot.bench.replay", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.replay", description=__doc__)
     parser.add_argument(
         "--ruleset", default="tree_of_battles", help="ruleset id (default tree_of_battles, "
         "whose sample battle lasts longest: the others' armies often break by turn 3)",

@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tests.e2e.fake_discord.gateway import Gateway
-from tests.e2e.fake_discord.records import BotMessage, InteractionRecord, SentFile
-from tests.e2e.fake_discord.world import World, snowflake
+from tools.fake_discord.gateway import Gateway
+from tools.fake_discord.records import BotMessage, InteractionRecord, SentFile
+from tools.fake_discord.world import World, snowflake
 
 T = TypeVar("T")
 
@@ -65,7 +65,7 @@ class FakeDiscord:
 
     async def start(self) -> None:
         """Bind to a free port on 127.0.0.1 and serve."""
-        from tests.e2e.fake_discord.rest import add_routes
+        from tools.fake_discord.rest import add_routes
 
         app = web.Application(middlewares=[self._log_requests], client_max_size=64 * 1024**2)
         app.router.add_get("/gateway", self.gateway.handle)

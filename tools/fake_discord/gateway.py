@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 if TYPE_CHECKING:
-    from tests.e2e.fake_discord.server import FakeDiscord
+    from tools.fake_discord.server import FakeDiscord
 
 HEARTBEAT_INTERVAL_MS = 41_250
 

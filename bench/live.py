@@ -1,6 +1,6 @@
 """The bot measured from outside: the real client against the e2e fake Discord, on a SQLite file.
 
-``python -m bot.bench.live [--smoke] [--json PATH]`` runs in a process of its own (the
+``python -m bench.live [--smoke] [--json PATH]`` runs in a process of its own (the
 benchmark starts it), so its resident memory is the bot's (and the fake Discord's, which
 shares the process: the figure is an upper bound). It sets up campaigns and skirmish battles
 through slash commands, then measures:
@@ -12,7 +12,8 @@ through slash commands, then measures:
 - resident memory with the campaigns and battles in progress;
 - growth: a command's cost with many finished battles and a long history beside none.
 
-It needs the test extra (the fake Discord lives in ``tests/e2e``) and a repository checkout.
+It needs the test extra (aiohttp, for the fake Discord in ``tools/fake_discord``) and a
+repository checkout.
 """
 
 from __future__ import annotations
@@ -33,9 +34,24 @@ from typing import Any
 
 from sqlalchemy import func, insert, select
 
-from bot.bench.report import Figure
+from bench.report import Figure
+from bot.client import AideBot
 from bot.clock import SystemClock
-from bot.db.models import Battle, BattleStatus, Deadline, DeadlineKind, RecordEntry
+from bot.config import Settings
+from bot.db.models import (
+    Battle,
+    BattleStatus,
+    Campaign,
+    Deadline,
+    DeadlineKind,
+    RecordEntry,
+    StageLog,
+)
+from tools.fake_discord import World
+from tools.fake_discord.interactions import command_interaction
+from tools.fake_discord.world import FakeChannel
+from tools.harness import Harness
+from tools.skirmish_battle import set_up_battle
 
 
 @dataclass(frozen=True)
@@ -85,9 +101,6 @@ class Live:
     """A harness with the real bot, and the measurements made through it."""
 
     def __init__(self, sizes: Sizes, folder: Path) -> None:
-        from tests.e2e.fake_discord import World
-        from tests.e2e.fake_discord.world import FakeChannel
-
         self.sizes = sizes
         self.folder = folder
         self.world = World()
@@ -101,10 +114,6 @@ class Live:
 
     async def start(self) -> None:
         """Start the fake Discord and the real bot on a new database."""
-        from bot.client import AideBot
-        from bot.config import Settings
-        from tests.e2e.harness import Harness
-
         settings = Settings(
             discord_token="fake-token",
             database_url=f"sqlite+aiosqlite:///{self.folder / 'bench.db'}",
@@ -126,8 +135,6 @@ class Live:
     # -- setting up ----------------------------------------------------------------------
     async def set_up(self) -> None:
         """The battles (each in its own campaign, running), then campaigns up to the count."""
-        from tests.e2e.skirmish_battle import set_up_battle
-
         h = self.h
         for where in self.channels[: self.sizes.battles]:
             await set_up_battle(h, where)
@@ -166,7 +173,6 @@ class Live:
 
     async def burst(self, count: int) -> list[float]:
         """Latency in ms of ``count`` interactions sent at once (status, orders and lists)."""
-        from tests.e2e.fake_discord.interactions import command_interaction
 
         h = self.h
         payloads = []
@@ -295,8 +301,6 @@ class Live:
     async def add_history(self, where: Any, count: int) -> None:
         """``count`` more record entries and stage logs for the battle played in ``where``,
         numbered before its first (so its current stage and record stay what they were)."""
-        from bot.db.models import Campaign, StageLog
-
         async with self.h.bot.db.write() as session:
             battle_id = (
                 await session.scalars(

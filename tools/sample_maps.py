@@ -1,4 +1,4 @@
-"""Render each sample battle's start to ``docs/maps/``: ``python -m bot.rendering.sample``.
+"""Render each sample battle's start to ``docs/maps/``: ``python -m tools.sample_maps``.
 
 The README shows these maps; run this again after changing the renderer or a sample battle.
 """
@@ -12,7 +12,7 @@ from bot.rendering.render import render_map
 from rules_core import engine, registry
 from rules_core.state import BattleState
 
-DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "docs" / "maps"
+DEFAULT_FOLDER = Path(__file__).resolve().parents[1] / "docs" / "maps"
 
 
 def at_first_step(state: BattleState) -> BattleState:

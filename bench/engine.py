@@ -6,7 +6,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from bot.bench.battles import SEED, begun
+from bench.battles import SEED, begun
 from rules_core import engine, registry
 from rules_core.decisions import Answer
 from rules_core.plugin import Rules

@@ -14,14 +14,14 @@ import discord
 import yarl
 from discord.ext import commands
 
-from tests.e2e.fake_discord import BotMessage, FakeDiscord, FakeUser, InteractionRecord, World
-from tests.e2e.fake_discord.interactions import (
+from tools.fake_discord import BotMessage, FakeDiscord, FakeUser, InteractionRecord, World
+from tools.fake_discord.interactions import (
     Upload,
     command_interaction,
     component_interaction,
     modal_submit_interaction,
 )
-from tests.e2e.fake_discord.world import FakeChannel
+from tools.fake_discord.world import FakeChannel
 
 TIMEOUT = 5.0
 # Start-up (migrations checked, the database opened, the gateway joined): a guard against a

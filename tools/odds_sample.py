@@ -1,4 +1,4 @@
-"""Draw the README's example odds chart to ``docs/odds/``: ``python -m bot.rendering.odds_sample``.
+"""Draw the README's example odds chart to ``docs/odds/``: ``python -m tools.odds_sample``.
 
 The Tree of Battles sample (Agincourt): Vendôme's Horse asks the odds of charging the
 English right-wing archers, as the French player sees the battle.
@@ -13,7 +13,7 @@ from rules_core import registry
 from rules_core.odds import Odds, OddsQuery
 from rules_core.secrets import Viewer, view
 
-OUT = Path(__file__).resolve().parents[2] / "docs" / "odds"
+OUT = Path(__file__).resolve().parents[1] / "docs" / "odds"
 SAMPLE = ("tree_of_battles", "f1", "e1")  # ruleset, charger, target
 NAME = "tree_of_battles_charge.png"
 

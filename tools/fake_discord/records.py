@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.e2e.fake_discord.world import iso_now
+from tools.fake_discord.world import iso_now
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7

@@ -1,1 +1,0 @@
-"""``python -m bot.bench``: how fast the engine and the map are on big battles, beside targets."""
