@@ -24,7 +24,6 @@ The sheet gives no victory condition: see ``outcome``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -61,15 +60,6 @@ STEP_IDS = (
     "combat", "after_combat", "end_turn",
 )  # fmt: skip
 LEADERSHIP_KINDS = tuple(kind.id for kind in leadership.ORDER_KINDS)
-# What wave-gods' modules may add (each optional): ``TOPICS`` (standing-instruction topics),
-# ``TABLES`` (their sheet tables), ``PARAMETERS`` and ``PACE_APART`` (step ids or question
-# topics the pace report counts apart, e.g. the duel's card plays).
-WAVE_GODS = (gods, leadership, duel)
-
-
-def _gathered(name: str) -> tuple[Any, ...]:
-    """Everything the god pack, leadership and duel modules declare under ``name``."""
-    return tuple(item for module in WAVE_GODS for item in getattr(module, name, ()))
 
 
 SEQUENCE = SequenceOfPlay(
@@ -135,12 +125,12 @@ class HeroicAgeRules(Rules):
     sequence = SEQUENCE
     sides = (2, 2)  # two warbands face each other
     order_kinds = (*orders.UNIT_ORDER_KINDS, *leadership.ORDER_KINDS)
-    parameters = (*PARAMETERS, *_gathered("PARAMETERS"))
+    parameters = (*PARAMETERS, *gods.PARAMETERS, *leadership.PARAMETERS, *duel.PARAMETERS)
     statuses = STATUSES
-    topics = (*TOPICS, *_gathered("TOPICS"))
-    tables = {table.name: table for table in (*tables.ALL, *_gathered("TABLES"))}
+    topics = (*TOPICS, *gods.TOPICS, *duel.TOPICS)
+    tables = {table.name: table for table in (*tables.ALL, *duel.TABLES)}
     # Personal combats are counted apart by the pace report.
-    pace_apart = frozenset({"duels", *_gathered("PACE_APART")})
+    pace_apart = frozenset({"duels", *duel.PACE_APART})
     deployment_depth = 8.0
     default_table = (36.0, 24.0)
 

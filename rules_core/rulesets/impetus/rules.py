@@ -50,6 +50,7 @@ from rules_core.rulesets.impetus import (
     profiles,
     reactions,
     sample,
+    terrain_tables,
 )  # fmt: skip
 from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
@@ -151,13 +152,13 @@ class ImpetusRules(Rules):
     setup_in_rules = True
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
     parameters = (*PARAMETERS, *groups.PARAMETERS, *combat_tables.PARAMETERS,
-                  *displacement.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))  # fmt: skip
+                  *displacement.PARAMETERS, *prebattle.PARAMETERS)  # fmt: skip
     statuses = STATUSES
-    topics = (*TOPICS, *reactions.TOPICS, *getattr(prebattle, "TOPICS", ()))
+    topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
     tables = {
         table.name: table
         for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
-                      *getattr(prebattle, "TABLES", ()))
+                      terrain_tables.FOOT_TABLE, terrain_tables.MOUNTED_TABLE)
     }  # fmt: skip
     pace_apart = frozenset(SETUP_IDS)
     measure_mm = 40.0  # 15mm figures on 80mm bases: H is 40mm

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
@@ -95,11 +94,6 @@ PARAMETERS = (
 )
 
 
-def _gathered(name: str) -> tuple[Any, ...]:
-    """What wave-pasB's modules declare under ``name`` (each optional)."""
-    return tuple(item for m in (combat, cohesion, tables) for item in getattr(m, name, ()))
-
-
 _NO_UNIT = "no unit left on the table (all destroyed or routed off)"
 
 
@@ -109,9 +103,9 @@ class PikeAndShotRules(Rules):
     sequence = SEQUENCE
     sides = (2, 2)  # two armies face each other
     order_kinds = orders.ORDER_KINDS
-    parameters = (*PARAMETERS, *_gathered("PARAMETERS"))
+    parameters = (*PARAMETERS, *combat.PARAMETERS, *cohesion.PARAMETERS)
     statuses = STATUSES
-    topics = (*TOPICS, *_gathered("TOPICS"))
+    topics = (*TOPICS, *combat.TOPICS)
     tables = {t.name: t for t in (*movement_tables.TABLES, *tables.ALL)}
     off_table_orders = frozenset({"return"})  # a pursuer off the table comes back
     deployment_depth = 12.0
