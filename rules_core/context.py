@@ -6,7 +6,7 @@ import itertools
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rules_core.cards import CONCEALED, DeckState, Draw, EmptyDeckError, full_deck, sort_codes
 from rules_core.codec import Json
@@ -35,7 +35,7 @@ from rules_core.events import (
     UnitMoved,
     UnitReturned,
 )
-from rules_core.orders import Order
+from rules_core.orders import Order, OrderKind, Verdict
 from rules_core.secrets import masked_decision
 from rules_core.state import (
     OFF_TABLE,
@@ -46,12 +46,44 @@ from rules_core.state import (
     TerrainFeature,
     Unit,
 )
-from rules_core.status import Scope
-from rules_core.steps import Step, Subject, active_side
+from rules_core.status import Scope, StatusSheet
+from rules_core.steps import SequenceOfPlay, Step, Subject, active_side
 from rules_core.tables import Band, ScoreTable
 
-if TYPE_CHECKING:
-    from rules_core.plugin import Rules
+
+class RulesView(Protocol):
+    """What a resolver's context may ask of the ruleset's rules (``rules_core.plugin.Rules``
+    is one): a protocol, because the rules sit above the context they hand to resolvers."""
+
+    @property
+    def sequence(self) -> SequenceOfPlay:
+        """The declared turn structure."""
+        ...
+
+    @property
+    def statuses(self) -> StatusSheet:
+        """Every status key the rules keep."""
+        ...
+
+    def parameter_values(self, overrides: Mapping[str, Json] = {}) -> dict[str, Json]:
+        """Every parameter's value, with a campaign's overrides applied."""
+        ...
+
+    def order_kind(self, kind_id: str) -> OrderKind:
+        """The order kind with this id."""
+        ...
+
+    def judge(self, state: BattleState, order: Order) -> Verdict:
+        """Whether an order is legal now, and why not."""
+        ...
+
+    def deployment_zone(self, state: BattleState, side: str) -> tuple[Point, ...] | None:
+        """The area a side deploys in, or None for anywhere."""
+        ...
+
+    def deployment_facing(self, state: BattleState, side: str) -> float:
+        """The facing a side's units deploy with unless told."""
+        ...
 
 
 class Suspended(Exception):
@@ -68,7 +100,7 @@ class Context:
 
     def __init__(
         self,
-        rules: Rules,
+        rules: RulesView,
         state: BattleState,
         orders: Sequence[Order],
         answers: Sequence[Answer],

@@ -180,7 +180,11 @@ class Rules:
 
     def __init__(self) -> None:
         for step in self.sequence.steps:
-            if step.resolver and not hasattr(self, f"resolve_{step.resolver}"):
+            if (
+                isinstance(step.resolver, str)
+                and step.resolver
+                and not hasattr(self, f"resolve_{step.resolver}")
+            ):
                 raise TypeError(f"{type(self).__name__} has no resolve_{step.resolver}")
             for kind in step.order_kinds:
                 self.order_kind(kind)
@@ -213,7 +217,9 @@ class Rules:
         return tuple(kind.id for kind in self.order_kinds if kind.actor == "leader")
 
     def resolver(self, step: Step) -> Callable[[Context], None]:
-        """The method that resolves a step."""
+        """The function that resolves a step: the one it names, else the rules' method."""
+        if not isinstance(step.resolver, str):
+            return step.resolver
         found: Callable[[Context], None] = getattr(self, f"resolve_{step.resolver}")
         return found
 

@@ -15,6 +15,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import rules_core.rulesets as package  # only the package: its rulesets are imported below
 from rules_core.roster import RosterSchema
 
 if TYPE_CHECKING:
@@ -57,8 +58,6 @@ def discover() -> None:
     Searches again only when the folders to search have changed (``AIDE_RULESETS`` set).
     """
     global _scanned
-    import rules_core.rulesets as package
-
     for folder in os.environ.get(EXTRA_FOLDERS, "").split(os.pathsep):
         if folder and folder not in package.__path__:
             package.__path__.append(folder)

@@ -9,22 +9,19 @@ question it asks with its topic (``Decision.topic``) and the unit it is about
 ``standing_answer`` finds the instruction that answers an open question: a unit's own
 instructions come before its side's, and among them the first whose condition holds and whose
 choice the question offers wins. The answer goes through the engine like any other, so the
-record and ``verify`` treat it as the side's answer.
+record and ``verify`` treat it as the side's answer (``rules_core.standing_play`` does that,
+above the engine; this module only declares, below it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rules_core.codec import Serialisable
 from rules_core.decisions import GM, Answer, Decision, Option
 from rules_core.state import BattleState, Unit
-
-if TYPE_CHECKING:
-    from rules_core.engine import Resolution
-    from rules_core.plugin import Rules
 
 STANDING_REASON = "answered by standing instruction"  # how an answer's ``reason`` begins
 
@@ -67,6 +64,16 @@ class Topic:
         return next((c for c in self.conditions if c.id == condition_id), None)
 
 
+class Asking(Protocol):
+    """What the declarations need of a ruleset's rules (``Rules`` is one): its topics. A
+    protocol, because the rules sit above the context, which reads ``by_standing``."""
+
+    @property
+    def topics(self) -> tuple[Topic, ...]:
+        """The recurring questions standing instructions answer."""
+        ...
+
+
 @dataclass(frozen=True)
 class Standing(Serialisable):
     """How a side (or one of its units) answers a topic's questions: ``choice``, when
@@ -79,12 +86,12 @@ class Standing(Serialisable):
     unit: str | None = None
 
 
-def topic_of(rules: Rules, topic_id: str) -> Topic | None:
+def topic_of(rules: Asking, topic_id: str) -> Topic | None:
     """The ruleset's topic with this id, or None."""
     return next((t for t in rules.topics if t.id == topic_id), None)
 
 
-def standing_problem(rules: Rules, state: BattleState | None, standing: Standing) -> str | None:
+def standing_problem(rules: Asking, state: BattleState | None, standing: Standing) -> str | None:
     """Why a standing instruction cannot be kept (unknown topic, choice or condition; a unit
     not of its side), or None if it can."""
     topic = topic_of(rules, standing.topic)
@@ -110,7 +117,7 @@ def standing_problem(rules: Rules, state: BattleState | None, standing: Standing
 
 
 def standing_answer(
-    rules: Rules, state: BattleState, decision: Decision, instructions: Sequence[Standing]
+    rules: Asking, state: BattleState, decision: Decision, instructions: Sequence[Standing]
 ) -> Answer | None:
     """The answer a standing instruction gives to an open question, or None if none covers it.
 
@@ -156,7 +163,7 @@ def by_standing(reason: str) -> bool:
 
 
 def standing_answers(
-    rules: Rules, state: BattleState, instructions: Sequence[Standing]
+    rules: Asking, state: BattleState, instructions: Sequence[Standing]
 ) -> list[Answer]:
     """The answers standing instructions give to the questions open in this state."""
     if state.pending is None:
@@ -176,27 +183,3 @@ def when_unit(test: Callable[[Unit], bool]) -> Predicate:
 def when_other(test: Callable[[Unit], bool]) -> Predicate:
     """A predicate over the enemy unit that prompted the question (the charger, the foe)."""
     return lambda state, decision: test(state.unit(decision.other))
-
-
-MAX_STANDING_ANSWERS = 1_000  # a guard: every answer moves the battle on, but be sure
-
-
-def play_standing(
-    rules: Rules, seed: bytes, result: Resolution, instructions: Sequence[Standing]
-) -> Resolution:
-    """A resolution carried on by answering, through the engine, every open question a
-    standing instruction covers (answering may open the next), until one is left for a
-    human or nothing is open; unchanged when no instruction applies."""
-    from rules_core import engine  # the engine's plugin imports this module
-
-    for _ in range(MAX_STANDING_ANSWERS):
-        state = result.state
-        if state.outcome is not None:
-            return result
-        found = standing_answers(rules, state, instructions)
-        if not found:
-            return result
-        result = engine.settle(
-            rules, seed, result.then(engine.answer(rules, seed, state, found[0]))
-        )
-    raise RuntimeError("standing instructions never stopped answering")

@@ -38,6 +38,11 @@ class Actors(StrEnum):
     NOBODY = "nobody"  # the resolver runs on its own
 
 
+# A step's resolver: a function called with the step's ``Context`` (typed loosely: the steps
+# sit below the context, which reads them).
+Resolver = Callable[..., None]
+
+
 @dataclass(frozen=True)
 class Step(Serialisable):
     """One step of the sequence of play: actors, legal order kinds, resolver and what follows."""
@@ -45,7 +50,9 @@ class Step(Serialisable):
     id: str
     title: str
     actors: Actors = Actors.NOBODY
-    resolver: str = ""
+    # The function that resolves it, or the name of the rules' method (``resolve_<name>``)
+    # when it needs the rules themselves; empty: nothing to resolve.
+    resolver: str | Resolver = ""
     next: str | None = None
     order_kinds: tuple[str, ...] = ()
     repeat_for: str | None = None

@@ -18,8 +18,7 @@ from rules_core.state import OFF_TABLE, BattleState, Leader, Outcome, Point, Uni
 from rules_core.terrain import Sight, line_of_sight
 
 if TYPE_CHECKING:
-    from rules_core.context import Context
-    from rules_core.plugin import Rules
+    from rules_core.context import Context, RulesView
 
 
 def g(value: float) -> str:
@@ -266,7 +265,7 @@ def find_leader(state: BattleState, ref: str, sides: Sequence[str] | None = None
 # -- the end of the battle ------------------------------------------------------------------
 
 
-def turn_limit_outcome(rules: Rules, state: BattleState) -> Outcome | None:
+def turn_limit_outcome(rules: RulesView, state: BattleState) -> Outcome | None:
     """A draw once more turns are played than the ``max_turns`` parameter allows, else None."""
     limit = rules.parameter_values(state.parameters)["max_turns"]
     assert isinstance(limit, int)

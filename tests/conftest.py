@@ -31,7 +31,7 @@ OUTSIDER = 99
 
 # Tests that never open a database (pure rules, our import order): on a PostgreSQL run they
 # would only repeat the SQLite run, so that run leaves them out.
-NO_DATABASE = ("rules_core", "test_imports_alone.py")
+NO_DATABASE = ("rules_core", "test_imports_alone.py", "test_structure.py")
 
 
 def pytest_report_header() -> str:

@@ -14,7 +14,8 @@ from bot.db.models import StandingInstruction
 from bot.services.battle_state import Loaded
 from bot.services.resolving import off_loop
 from rules_core.engine import Resolution
-from rules_core.standing import Standing, play_standing
+from rules_core.standing import Standing
+from rules_core.standing_play import play_standing
 
 
 async def instructions_of(session: AsyncSession, battle_id: int) -> list[StandingInstruction]:

@@ -20,6 +20,7 @@ from bot.rendering.view import View
 from rules_core.context import Context
 from rules_core.events import Event, LeaderMoved, MeleeFought, ShotFired
 from rules_core.orders import Order
+from rules_core.rulesets.hail_caesar import combat, shooting
 from rules_core.rulesets.hail_caesar.rules import HailCaesarRules
 from rules_core.rulesets.hail_caesar.sample import sample_battle
 from rules_core.steps import Cursor
@@ -147,7 +148,7 @@ def test_a_hail_caesar_shooting_step_draws_its_shot_and_its_combat() -> None:
     state = state.with_unit(replace(state.unit("r4"), x=24, y=26))  # archers 6" from slingers
     order = Order("r4", "shoot", {"target": "g3"})
     ctx = Context(rules, state, (order,), (), random.Random(3))
-    rules.resolve_shooting(ctx)
+    shooting.resolve_shooting(ctx)
     assert ShotFired("r4", "g3", 6.0) in ctx.events
     assert read_events(ctx.events).shots == [("r4", "g3")]
     shot = picture(ctx.state, ctx.events)
@@ -157,7 +158,7 @@ def test_a_hail_caesar_shooting_step_draws_its_shot_and_its_combat() -> None:
     fighting = state.with_unit(replace(state.unit("g1"), x=20, y=10, facing=180))
     fighting = replace(fighting, cursor=Cursor(1, "main", "combat", ("rom", "gau")))
     ctx = Context(rules, fighting, (), (), random.Random(3))
-    rules.resolve_combat(ctx)
+    combat.resolve_combat(ctx)
     assert MeleeFought("r1", "g1") in ctx.events
     assert ("r1", "g1") in read_events(ctx.events).combats
 

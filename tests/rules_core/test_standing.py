@@ -18,12 +18,12 @@ from rules_core.render import Renderer
 from rules_core.standing import (
     Standing,
     by_standing,
-    play_standing,
     standing_answer,
     standing_answers,
     standing_problem,
     topic_of,
 )
+from rules_core.standing_play import play_standing
 from rules_core.state import BattleState
 from rules_core.verify import verify
 

@@ -48,18 +48,21 @@ from rules_core.toolkit import deploy_placed, engaged, turn_limit_outcome
 UNIT_ORDERS = ("move", "charge", "form", "retire", "hold", "command")
 SEQUENCE = SequenceOfPlay(
     (
-        Step("deploy", "Deployment", Actors.BOTH, "deploy", None, ("place",)),
-        Step("rally", "Command: Rally Elite", Actors.NOBODY, "rally", "army"),
+        Step("deploy", "Deployment", Actors.BOTH, deploy_placed, None, ("place",)),
+        Step("rally", "Command: Rally Elite", Actors.NOBODY, command.resolve_rally, "army"),
         Step(
-            "army", "Command: General Advance", Actors.ACTIVE, "army", "orders",
+            "army", "Command: General Advance", Actors.ACTIVE, command.resolve_army, "orders",
             ("general_advance", "hold"),
         ),
         Step(
-            "orders", "Command: Orders", Actors.ACTIVE, "orders", "shooting", UNIT_ORDERS,
-            repeat_for="divisions",
+            "orders", "Command: Orders", Actors.ACTIVE, command.resolve_orders, "shooting",
+            UNIT_ORDERS, repeat_for="divisions",
         ),
-        Step("shooting", "Shooting", Actors.ACTIVE, "shooting", "combat", ("shoot", "hold")),
-        Step("combat", "Hand-to-hand", Actors.NOBODY, "combat", "tidy"),
+        Step(
+            "shooting", "Shooting", Actors.ACTIVE, shooting.resolve_shooting, "combat",
+            ("shoot", "hold"),
+        ),
+        Step("combat", "Hand-to-hand", Actors.NOBODY, combat.resolve_combat, "tidy"),
         Step("tidy", "Remove Disorder Markers", Actors.NOBODY, "tidy"),
     ),
     first="rally",
@@ -234,30 +237,6 @@ class HailCaesarRules(Rules):
         return tuple(Subject(division, side) for division in found)
 
     # -- resolvers -----------------------------------------------------------------------
-
-    def resolve_deploy(self, ctx: Context) -> None:
-        """Place each unit given a deployment order."""
-        deploy_placed(ctx)
-
-    def resolve_rally(self, ctx: Context) -> None:
-        """Rally Elite."""
-        command.resolve_rally(ctx)
-
-    def resolve_army(self, ctx: Context) -> None:
-        """The army commander's General Advance."""
-        command.resolve_army(ctx)
-
-    def resolve_orders(self, ctx: Context) -> None:
-        """One division's initiative moves, orders, free moves and retirements."""
-        command.resolve_orders(ctx)
-
-    def resolve_shooting(self, ctx: Context) -> None:
-        """Ranged attacks and their break tests."""
-        shooting.resolve_shooting(ctx)
-
-    def resolve_combat(self, ctx: Context) -> None:
-        """Hand-to-hand: both sides fight."""
-        combat.resolve_combat(ctx)
 
     def resolve_tidy(self, ctx: Context) -> None:
         """Remove the side's disorder markers and this turn's marks."""

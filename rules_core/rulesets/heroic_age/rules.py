@@ -1,6 +1,6 @@
 """The heroic-age ruleset: its sequence of play, parameters and phase resolvers.
 
-Step ids (fixed; the god pack, leadership and duels build on them):
+Step ids (fixed: the modules build on them); each step names the function that resolves it:
 
 - setup: ``deploy`` (both sides place their units, as in Hail Caesar).
 - turn start: ``initiative`` (D6 each, +1 for the commander-in-chief with more LPs; the winner
@@ -24,7 +24,6 @@ The sheet gives no victory condition: see ``outcome``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -61,36 +60,32 @@ STEP_IDS = (
     "combat", "after_combat", "end_turn",
 )  # fmt: skip
 LEADERSHIP_KINDS = tuple(kind.id for kind in leadership.ORDER_KINDS)
-# What the god pack's modules may add (each optional): ``TOPICS`` (standing-instruction topics),
-# ``TABLES`` (their sheet tables), ``PARAMETERS`` and ``PACE_APART`` (step ids or question
-# topics the pace report counts apart, e.g. the duel's card plays).
-GOD_PACK = (gods, leadership, duel)
-
-
-def _gathered(name: str) -> tuple[Any, ...]:
-    """Everything the god pack, leadership and duel modules declare under ``name``."""
-    return tuple(item for module in GOD_PACK for item in getattr(module, name, ()))
 
 
 SEQUENCE = SequenceOfPlay(
     (
-        Step("deploy", "Deployment", Actors.BOTH, "deploy", None, ("place",)),
-        Step("initiative", "Initiative", Actors.NOBODY, "initiative"),
-        Step("gods", "Invoke the Gods", Actors.NOBODY, "gods", "leadership"),
-        Step("leadership", "Leadership", Actors.BOTH, "leadership", "duels", LEADERSHIP_KINDS),
-        Step("duels", "Leadership: personal combats", Actors.NOBODY, "duels", "movement"),
+        Step("deploy", "Deployment", Actors.BOTH, deploy_placed, None, ("place",)),
+        Step("initiative", "Initiative", Actors.NOBODY, initiative.resolve),
+        Step("gods", "Invoke the Gods", Actors.NOBODY, gods.resolve_invoke, "leadership"),
         Step(
-            "movement", "Movement", Actors.BOTH, "movement", "missiles",
+            "leadership", "Leadership", Actors.BOTH, leadership.resolve, "duels", LEADERSHIP_KINDS
+        ),
+        Step("duels", "Leadership: personal combats", Actors.NOBODY, duel.resolve, "movement"),
+        Step(
+            "movement", "Movement", Actors.BOTH, movement.resolve, "missiles",
             ("move", "manoeuvre", "rest", "hold"),
         ),
-        Step("missiles", "Missile exchange", Actors.BOTH, "missiles", "charges", ("shoot", "hold")),
-        Step("charges", "Combat: charges", Actors.BOTH, "charges", "combat", ("charge", "hold")),
-        Step("combat", "Combat", Actors.NOBODY, "combat", "after_combat"),
         Step(
-            "after_combat", "Combat: moves after combat", Actors.NOBODY, "after_combat",
+            "missiles", "Missile exchange", Actors.BOTH, missiles.resolve, "charges",
+            ("shoot", "hold"),
+        ),
+        Step("charges", "Combat: charges", Actors.BOTH, "charges", "combat", ("charge", "hold")),
+        Step("combat", "Combat", Actors.NOBODY, combat.resolve, "after_combat"),
+        Step(
+            "after_combat", "Combat: moves after combat", Actors.NOBODY, after.resolve,
             "end_turn",
         ),
-        Step("end_turn", "End of turn", Actors.NOBODY, "end_turn"),
+        Step("end_turn", "End of turn", Actors.NOBODY, ending.end_turn),
     ),
     first="gods",
     turn_start="initiative",
@@ -135,12 +130,12 @@ class HeroicAgeRules(Rules):
     sequence = SEQUENCE
     sides = (2, 2)  # two warbands face each other
     order_kinds = (*orders.UNIT_ORDER_KINDS, *leadership.ORDER_KINDS)
-    parameters = (*PARAMETERS, *_gathered("PARAMETERS"))
+    parameters = (*PARAMETERS, *gods.PARAMETERS, *leadership.PARAMETERS, *duel.PARAMETERS)
     statuses = STATUSES
-    topics = (*TOPICS, *_gathered("TOPICS"))
-    tables = {table.name: table for table in (*tables.ALL, *_gathered("TABLES"))}
+    topics = (*TOPICS, *gods.TOPICS, *duel.TOPICS)
+    tables = {table.name: table for table in (*tables.ALL, *duel.TABLES)}
     # Personal combats are counted apart by the pace report.
-    pace_apart = frozenset({"duels", *_gathered("PACE_APART")})
+    pace_apart = frozenset({"duels", *duel.PACE_APART})
     deployment_depth = 8.0
     default_table = (36.0, 24.0)
 
@@ -182,49 +177,9 @@ class HeroicAgeRules(Rules):
 
         return run
 
-    def resolve_deploy(self, ctx: Context) -> None:
-        """Place each unit given a deployment order."""
-        deploy_placed(ctx)
-
-    def resolve_initiative(self, ctx: Context) -> None:
-        """Initiative."""
-        initiative.resolve(ctx)
-
-    def resolve_gods(self, ctx: Context) -> None:
-        """Invoke the Gods."""
-        gods.resolve_invoke(ctx)
-
-    def resolve_leadership(self, ctx: Context) -> None:
-        """Leadership."""
-        leadership.resolve(ctx)
-
-    def resolve_duels(self, ctx: Context) -> None:
-        """Personal combats."""
-        duel.resolve(ctx)
-
-    def resolve_movement(self, ctx: Context) -> None:
-        """Control tests, then moves, manoeuvres and rest and reform."""
-        movement.resolve(ctx)
-
-    def resolve_missiles(self, ctx: Context) -> None:
-        """The missile exchange, simultaneous."""
-        missiles.resolve(ctx)
-
     def resolve_charges(self, ctx: Context) -> None:
         """Declare and test charges; chargers move into contact."""
         charges.resolve(ctx, ctx.number("charge_reach"))
-
-    def resolve_combat(self, ctx: Context) -> None:
-        """Every combat fought."""
-        combat.resolve(ctx)
-
-    def resolve_after_combat(self, ctx: Context) -> None:
-        """Moves after combat, losers first."""
-        after.resolve(ctx)
-
-    def resolve_end_turn(self, ctx: Context) -> None:
-        """This turn's marks cleared."""
-        ending.end_turn(ctx)
 
     # -- orders and the end ---------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The Impetus ruleset: its sequence of play, parameters and phase resolvers.
 
-Step ids (fixed; the combat and pre-battle modules build on them):
+Step ids (fixed: the modules build on them); each step names the function that resolves it:
 
 - set-up (the pre-battle procedure, steps 1-10, resolvers in ``prebattle``):
   ``attacker`` (1, nobody) → ``terrain_defender`` (2, the defender) → ``terrain_attacker`` (3,
@@ -50,6 +50,7 @@ from rules_core.rulesets.impetus import (
     profiles,
     reactions,
     sample,
+    terrain_tables,
 )  # fmt: skip
 from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
@@ -73,46 +74,52 @@ STEP_IDS = SETUP_IDS + TURN_IDS
 SEQUENCE = SequenceOfPlay(
     (
         # -- the pre-battle procedure --
-        Step("attacker", "1. Attacker and defender", Actors.NOBODY, "attacker",
+        Step("attacker", "1. Attacker and defender", Actors.NOBODY, prebattle.attacker,
              "terrain_defender"),
-        Step("terrain_defender", "2. Terrain: the defender", Actors.ACTIVE, "terrain_defender",
-             "terrain_attacker", prebattle.STEP_KINDS["terrain_defender"], repeat_for="defender",
+        Step("terrain_defender", "2. Terrain: the defender", Actors.ACTIVE,
+             prebattle.terrain_defender, "terrain_attacker",
+             prebattle.STEP_KINDS["terrain_defender"], repeat_for="defender",
              until="terrain_defender"),
-        Step("terrain_attacker", "3. Terrain: the attacker", Actors.ACTIVE, "terrain_attacker",
-             "terrain_defender_again", prebattle.STEP_KINDS["terrain_attacker"],
-             repeat_for="attacker", until="terrain_attacker"),
+        Step("terrain_attacker", "3. Terrain: the attacker", Actors.ACTIVE,
+             prebattle.terrain_attacker, "terrain_defender_again",
+             prebattle.STEP_KINDS["terrain_attacker"], repeat_for="attacker",
+             until="terrain_attacker"),
         Step("terrain_defender_again", "4. Terrain: the defender again", Actors.ACTIVE,
-             "terrain_defender_again", "baggage", prebattle.STEP_KINDS["terrain_defender_again"],
+             prebattle.terrain_defender_again, "baggage",
+             prebattle.STEP_KINDS["terrain_defender_again"],
              repeat_for="defender", until="terrain_defender_again"),
-        Step("baggage", "5. Baggage and fortifications", Actors.ACTIVE, "baggage",
+        Step("baggage", "5. Baggage and fortifications", Actors.ACTIVE, prebattle.baggage,
              "battle_plan", prebattle.STEP_KINDS["baggage"], repeat_for="defender_first",
              until="baggage"),
-        Step("battle_plan", "6. Battle plans", Actors.BOTH, "battle_plan", "deploy_roll",
+        Step("battle_plan", "6. Battle plans", Actors.BOTH, prebattle.battle_plan, "deploy_roll",
              prebattle.STEP_KINDS["battle_plan"], repeat_for="plans", until="battle_plan"),
-        Step("deploy_roll", "7. Deployment roll", Actors.NOBODY, "deploy_roll", "deploy_first"),
+        Step("deploy_roll", "7. Deployment roll", Actors.NOBODY, prebattle.deploy_roll,
+             "deploy_first"),
         Step("deploy_first", "8. Deployment: the first player's biggest command", Actors.ACTIVE,
-             "deploy_first", "deploy_second", prebattle.STEP_KINDS["deploy_first"],
+             prebattle.deploy_first, "deploy_second", prebattle.STEP_KINDS["deploy_first"],
              repeat_for="first_deployer",
              until="deploy_first"),
         Step("deploy_second", "9. Deployment: the second player's biggest command",
-             Actors.ACTIVE, "deploy_second", "deploy_rest", prebattle.STEP_KINDS["deploy_second"],
+             Actors.ACTIVE, prebattle.deploy_second, "deploy_rest",
+             prebattle.STEP_KINDS["deploy_second"],
              repeat_for="second_deployer", until="deploy_second"),
         Step("deploy_rest", "10. Deployment: the remaining commands", Actors.ACTIVE,
-             "deploy_rest", None, prebattle.STEP_KINDS["deploy_rest"],
+             prebattle.deploy_rest, None, prebattle.STEP_KINDS["deploy_rest"],
              repeat_for="deploy_alternate",
              until="deploy_rest"),
         # -- the turn --
-        Step("initiative", "Initiative", Actors.NOBODY, "initiative"),
-        Step("activate", "Activation", Actors.NOBODY, "activate", "rally",
+        Step("initiative", "Initiative", Actors.NOBODY, activation.start_turn),
+        Step("activate", "Activation", Actors.NOBODY, activation.activate, "rally",
              repeat_for="commands", until="next_initiative"),
-        Step("rally", "Rally", Actors.ACTIVE, "rally", "move", ("rally", "hold")),
-        Step("move", "Movement", Actors.ACTIVE, "move", "shoot", ("move", "group_move", "hold")),
-        Step("shoot", "Shooting", Actors.ACTIVE, "shoot", "charge", ("shoot", "hold")),
-        Step("charge", "Charges and melee", Actors.ACTIVE, "charge", "next_initiative",
+        Step("rally", "Rally", Actors.ACTIVE, actions.rally, "move", ("rally", "hold")),
+        Step("move", "Movement", Actors.ACTIVE, actions.move, "shoot",
+             ("move", "group_move", "hold")),
+        Step("shoot", "Shooting", Actors.ACTIVE, actions.shoot, "charge", ("shoot", "hold")),
+        Step("charge", "Charges and melee", Actors.ACTIVE, actions.charge, "next_initiative",
              ("charge", "group_charge", "hold")),
         Step("next_initiative", "Initiative for the next activation", Actors.NOBODY,
-             "next_initiative", "end_turn"),
-        Step("end_turn", "End of turn", Actors.NOBODY, "end_turn"),
+             activation.next_contest, "end_turn"),
+        Step("end_turn", "End of turn", Actors.NOBODY, ending.end_turn),
     ),
     first="activate",
     turn_start="initiative",
@@ -151,13 +158,13 @@ class ImpetusRules(Rules):
     setup_in_rules = True
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
     parameters = (*PARAMETERS, *groups.PARAMETERS, *combat_tables.PARAMETERS,
-                  *displacement.PARAMETERS, *getattr(prebattle, "PARAMETERS", ()))  # fmt: skip
+                  *displacement.PARAMETERS, *prebattle.PARAMETERS)  # fmt: skip
     statuses = STATUSES
-    topics = (*TOPICS, *reactions.TOPICS, *getattr(prebattle, "TOPICS", ()))
+    topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
     tables = {
         table.name: table
         for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
-                      *getattr(prebattle, "TABLES", ()))
+                      terrain_tables.FOOT_TABLE, terrain_tables.MOUNTED_TABLE)
     }  # fmt: skip
     pace_apart = frozenset(SETUP_IDS)
     measure_mm = 40.0  # 15mm figures on 80mm bases: H is 40mm
@@ -215,82 +222,6 @@ class ImpetusRules(Rules):
             ctx.state = groups.mark(forces.follow_generals(ctx.state), ctx.params)
 
         return run
-
-    # -- set-up resolvers -----------------------------------------------------------------
-
-    def resolve_attacker(self, ctx: Context) -> None:
-        """1. The attacker roll."""
-        prebattle.attacker(ctx)
-
-    def resolve_terrain_defender(self, ctx: Context) -> None:
-        """2. The defender's terrain."""
-        prebattle.terrain_defender(ctx)
-
-    def resolve_terrain_attacker(self, ctx: Context) -> None:
-        """3. The attacker's terrain."""
-        prebattle.terrain_attacker(ctx)
-
-    def resolve_terrain_defender_again(self, ctx: Context) -> None:
-        """4. The defender's second terrain."""
-        prebattle.terrain_defender_again(ctx)
-
-    def resolve_baggage(self, ctx: Context) -> None:
-        """5. Baggage and fortifications."""
-        prebattle.baggage(ctx)
-
-    def resolve_battle_plan(self, ctx: Context) -> None:
-        """6. Battle plans."""
-        prebattle.battle_plan(ctx)
-
-    def resolve_deploy_roll(self, ctx: Context) -> None:
-        """7. The deployment roll."""
-        prebattle.deploy_roll(ctx)
-
-    def resolve_deploy_first(self, ctx: Context) -> None:
-        """8. The first player's biggest command."""
-        prebattle.deploy_first(ctx)
-
-    def resolve_deploy_second(self, ctx: Context) -> None:
-        """9. The second player's biggest command."""
-        prebattle.deploy_second(ctx)
-
-    def resolve_deploy_rest(self, ctx: Context) -> None:
-        """10. The remaining commands, alternately."""
-        prebattle.deploy_rest(ctx)
-
-    # -- the turn ----------------------------------------------------------------------------
-
-    def resolve_initiative(self, ctx: Context) -> None:
-        """Last turn's marks cleared; the first initiative contest of the turn."""
-        activation.start_turn(ctx)
-
-    def resolve_activate(self, ctx: Context) -> None:
-        """The command activates."""
-        activation.activate(ctx)
-
-    def resolve_rally(self, ctx: Context) -> None:
-        """Disordered units try to rally."""
-        actions.rally(ctx)
-
-    def resolve_move(self, ctx: Context) -> None:
-        """The command's units move."""
-        actions.move(ctx)
-
-    def resolve_shoot(self, ctx: Context) -> None:
-        """The command's units shoot."""
-        actions.shoot(ctx)
-
-    def resolve_charge(self, ctx: Context) -> None:
-        """The command's units charge; melee at once."""
-        actions.charge(ctx)
-
-    def resolve_next_initiative(self, ctx: Context) -> None:
-        """The contest for the next activation."""
-        activation.next_contest(ctx)
-
-    def resolve_end_turn(self, ctx: Context) -> None:
-        """The army break checked."""
-        ending.end_turn(ctx)
 
     # -- orders and the end ---------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The pike-and-shot ruleset: its sequence of play, parameters and phase resolvers.
 
-Step ids (fixed; combat and cohesion build on them):
+Step ids (fixed: the modules build on them); each step names the function that resolves it:
 
 - setup: ``deploy`` (both sides place their units, GM-led as in Hail Caesar: ``place``).
 - main chain, once a turn, both sides in each step (simultaneous):
@@ -14,7 +14,8 @@ Step ids (fixed; combat and cohesion build on them):
   ``command.resolve_risk``) →
   ``reform`` (4 Reform: ``cohesion.resolve_reform``) →
   ``fatigue`` (5 Fatigue, per wing: ``cohesion.resolve_fatigue``) →
-  ``general_will`` (6 General Will, both armies in one step: ``cohesion.resolve_general_will``) →
+  ``general_will`` (6 General Will, both armies in one step: ``cohesion.resolve_general_will``)
+  →
   ``replace_commanders`` (7 Replace commanders: ``command.resolve_replace``) →
   ``commanders_move`` (8 Commanders move, up to 24": leaders' ``command_move`` orders, both
   sides; ``command.resolve_commanders_move``).
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
@@ -60,24 +60,27 @@ STEP_IDS = (
 
 SEQUENCE = SequenceOfPlay(
     (
-        Step("deploy", "Deployment", Actors.BOTH, "deploy", None, ("place",)),
-        Step("orders", "Orders", Actors.BOTH, "orders", "movement", ("wing_order",)),
+        Step("deploy", "Deployment", Actors.BOTH, deploy_placed, None, ("place",)),
+        Step("orders", "Orders", Actors.BOTH, command.resolve_orders, "movement", ("wing_order",)),
         Step(
-            "movement", "Movement", Actors.BOTH, "movement", "combat",
+            "movement", "Movement", Actors.BOTH, movement.resolve, "combat",
             ("move", "hold", "return"),
         ),
-        Step("combat", "Combat", Actors.BOTH, "combat", "risk", ("shoot", "hold")),
-        Step("risk", "Risk to commanders", Actors.NOBODY, "risk", "reform"),
-        Step("reform", "Reform", Actors.NOBODY, "reform", "fatigue"),
-        Step("fatigue", "Fatigue", Actors.NOBODY, "fatigue", "general_will"),
-        Step("general_will", "General Will", Actors.NOBODY, "general_will", "replace_commanders"),
+        Step("combat", "Combat", Actors.BOTH, combat.resolve, "risk", ("shoot", "hold")),
+        Step("risk", "Risk to commanders", Actors.NOBODY, command.resolve_risk, "reform"),
+        Step("reform", "Reform", Actors.NOBODY, cohesion.resolve_reform, "fatigue"),
+        Step("fatigue", "Fatigue", Actors.NOBODY, cohesion.resolve_fatigue, "general_will"),
         Step(
-            "replace_commanders", "Replace commanders", Actors.NOBODY, "replace_commanders",
+            "general_will", "General Will", Actors.NOBODY, cohesion.resolve_general_will,
+            "replace_commanders",
+        ),
+        Step(
+            "replace_commanders", "Replace commanders", Actors.NOBODY, command.resolve_replace,
             "commanders_move",
         ),
         Step(
-            "commanders_move", "Commanders move", Actors.BOTH, "commanders_move", None,
-            ("command_move", "stay"),
+            "commanders_move", "Commanders move", Actors.BOTH, command.resolve_commanders_move,
+            None, ("command_move", "stay"),
         ),
     ),
     first="orders",
@@ -93,11 +96,6 @@ PARAMETERS = (
 )
 
 
-def _gathered(name: str) -> tuple[Any, ...]:
-    """What the combat, cohesion and tables modules declare under ``name`` (each optional)."""
-    return tuple(item for m in (combat, cohesion, tables) for item in getattr(m, name, ()))
-
-
 _NO_UNIT = "no unit left on the table (all destroyed or routed off)"
 
 
@@ -107,9 +105,9 @@ class PikeAndShotRules(Rules):
     sequence = SEQUENCE
     sides = (2, 2)  # two armies face each other
     order_kinds = orders.ORDER_KINDS
-    parameters = (*PARAMETERS, *_gathered("PARAMETERS"))
+    parameters = (*PARAMETERS, *combat.PARAMETERS, *cohesion.PARAMETERS)
     statuses = STATUSES
-    topics = (*TOPICS, *_gathered("TOPICS"))
+    topics = (*TOPICS, *combat.TOPICS)
     tables = {t.name: t for t in (*movement_tables.TABLES, *tables.ALL)}
     off_table_orders = frozenset({"return"})  # a pursuer off the table comes back
     deployment_depth = 12.0
@@ -148,46 +146,6 @@ class PikeAndShotRules(Rules):
             command.follow(ctx)
 
         return run
-
-    def resolve_deploy(self, ctx: Context) -> None:
-        """Place each unit given a deployment order."""
-        deploy_placed(ctx)
-
-    def resolve_orders(self, ctx: Context) -> None:
-        """Wing orders; this turn's marks cleared."""
-        command.resolve_orders(ctx)
-
-    def resolve_movement(self, ctx: Context) -> None:
-        """Both sides move at once."""
-        movement.resolve(ctx)
-
-    def resolve_combat(self, ctx: Context) -> None:
-        """Shooting, then melee."""
-        combat.resolve(ctx)
-
-    def resolve_risk(self, ctx: Context) -> None:
-        """Risk to commanders (a parameterised GM ruling)."""
-        command.resolve_risk(ctx)
-
-    def resolve_reform(self, ctx: Context) -> None:
-        """Reforming from disorder."""
-        cohesion.resolve_reform(ctx)
-
-    def resolve_fatigue(self, ctx: Context) -> None:
-        """Fatigue per wing."""
-        cohesion.resolve_fatigue(ctx)
-
-    def resolve_general_will(self, ctx: Context) -> None:
-        """Both armies' General Will."""
-        cohesion.resolve_general_will(ctx)
-
-    def resolve_replace_commanders(self, ctx: Context) -> None:
-        """Lost commanders replaced."""
-        command.resolve_replace(ctx)
-
-    def resolve_commanders_move(self, ctx: Context) -> None:
-        """Commanders move up to 24"."""
-        command.resolve_commanders_move(ctx)
 
     def status_problem(self, state: BattleState, unit: Unit, key: str, value: Json) -> str | None:
         """March column is refused to a unit whose Movement row says n/a."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rules_core.chances_kit import Answers, answer
 from rules_core.odds import (
@@ -11,18 +11,29 @@ from rules_core.odds import (
     OddsQuery,
     OddsTable,
     Refused,
+    RollSpec,
     bands,
     rolls_of,
 )
-from rules_core.orders import Illegal, Order
+from rules_core.orders import Illegal, Order, Verdict
 from rules_core.rulesets.skirmish import tables
 from rules_core.rulesets.skirmish.rolls import melee_roll, rally_roll
 from rules_core.rulesets.skirmish.status import CHARGED, STATUSES, WOUNDS
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope
 
-if TYPE_CHECKING:
-    from rules_core.rulesets.skirmish.rules import SkirmishRules
+
+class SkirmishRules(Protocol):
+    """What the odds read of the skirmish rules (a protocol, so the rules, which import this
+    module, are not imported back)."""
+
+    def preview(self, state: BattleState, order: Order) -> Verdict:
+        """The verdict on an order."""
+        ...
+
+    def shot_roll(self, state: BattleState, shooter: Unit, target: Unit) -> tuple[float, RollSpec]:
+        """The range to a target and the shooter's pool at it."""
+        ...
 
 
 def odds(rules: SkirmishRules, state: BattleState, query: OddsQuery) -> Odds | Refused | None:

@@ -130,6 +130,7 @@ def deploy_command(ctx: Context) -> None:
         return
     name = ctx.state.side(side).name
     rules = ctx.rules
+    assert isinstance(rules, Rules)  # the context types its rules as the narrower RulesView
     for order in ctx.orders:
         if order.kind != "place" or order.actor != side:
             continue

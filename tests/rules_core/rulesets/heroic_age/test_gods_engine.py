@@ -15,7 +15,8 @@ from rules_core.record import BattleRecord
 from rules_core.rulesets.heroic_age import gods
 from rules_core.rulesets.heroic_age.status import CHALLENGE, LPS_SPENT
 from rules_core.secrets import Viewer, view_record
-from rules_core.standing import Standing, play_standing
+from rules_core.standing import Standing
+from rules_core.standing_play import play_standing
 from rules_core.verify import verify
 from tests.rules_core.rulesets.heroic_age.godsplay import RULES, SEED, battle, leader_named
 

@@ -438,7 +438,8 @@ def test_without_an_order_the_side_chooses_the_feature_then_its_spot() -> None:
 
 
 def test_a_standing_instruction_answers_the_spot_question_with_the_rules_spot() -> None:
-    from rules_core.standing import STANDING_REASON, Standing, play_standing, standing_problem
+    from rules_core.standing import STANDING_REASON, Standing, standing_problem
+    from rules_core.standing_play import play_standing
 
     state = play(started(), until="terrain_defender").state
     side = state.cursor.subject.side  # type: ignore[union-attr]

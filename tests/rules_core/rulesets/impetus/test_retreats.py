@@ -25,7 +25,8 @@ from rules_core.rulesets.impetus import (
 )
 from rules_core.rulesets.impetus.status import CHARGED, DISORDERED, EVADES, MELEE_PENDING
 from rules_core.shared_status import LOSSES
-from rules_core.standing import Standing, play_standing
+from rules_core.standing import Standing
+from rules_core.standing_play import play_standing
 from rules_core.state import BattleState
 from rules_core.steps import Cursor, Subject
 from tests.rules_core.rulesets.impetus.combat_helpers import (
