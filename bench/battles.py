@@ -13,6 +13,7 @@ benchmark times turns of battle, not set-ups of a table as wide as many.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeVar
 
 from rules_core import engine
 from rules_core.codec import Json
@@ -23,6 +24,7 @@ from rules_core.state import RESERVE, BattleState, Group, Leader, Side, Unit
 CLOSE_UP = 0.2  # each side moves this fraction of the table's depth towards the middle
 SEED = b"bench-seed"
 SETUP_CALLS = 500  # a guard against a set-up that never ends
+Piece = TypeVar("Piece", Unit, Leader)  # a unit stays a unit when it is moved
 
 
 def begun(rules: Rules, units: int) -> BattleState:
@@ -138,7 +140,7 @@ def _near_side(state: BattleState, side: str) -> bool:
     return sum(ys) / max(len(ys), 1) < state.battlefield.depth / 2
 
 
-def _moved(piece: Unit | Leader, dy: float) -> Unit | Leader:
+def _moved(piece: Piece, dy: float) -> Piece:
     """A unit or leader moved ``dy`` along the table's depth."""
     return replace(piece, y=piece.y + dy)
 

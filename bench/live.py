@@ -312,14 +312,14 @@ class Live:
             for model, number in ((RecordEntry, "seq"), (StageLog, "number")):
                 last = (
                     await session.scalars(
-                        select(model).where(model.battle_id == battle_id).limit(1)  # type: ignore[attr-defined]
+                        select(model).where(model.battle_id == battle_id).limit(1)
                     )
                 ).first()
                 if last is None:
                     continue
                 columns = {
                     c.key: getattr(last, c.key)
-                    for c in model.__table__.columns  # type: ignore[attr-defined]
+                    for c in model.__table__.columns
                     if c.key not in ("id", number)
                 }
                 rows = [{**columns, number: -1 - i} for i in range(count)]

@@ -7,6 +7,7 @@ import gc
 import logging
 import pkgutil
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,10 @@ from bot.presentation.replies import report_error
 from bot.scheduling import DeadlineScheduler
 from bot.services import Services, resolving
 
-try:
+if sys.platform == "win32":  # no flock; one process at a time there
+    fcntl = None
+else:
     import fcntl
-except ImportError:  # Windows: no flock; one process at a time there
-    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE_S = 8.0  # within the 10 s `docker stop` gives before it kills
@@ -146,7 +147,7 @@ class AideBot(commands.Bot):
         # for any other, questions an earlier process posted are found in the channel.
         self.questions_known: set[int] = set()
         self.outbox_lock = asyncio.Lock()  # one poster at a time: each result goes out once
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         self._heartbeat: asyncio.Task[None] | None = None
         self._outbox_retry: asyncio.Task[None] | None = None
         self.db_closed = False
@@ -176,7 +177,8 @@ class AideBot(commands.Bot):
     async def database_ok(self) -> bool:
         """Whether the database answers a trivial query (for the health check)."""
         async with self.db.read() as session:
-            return (await session.scalar(text("SELECT 1"))) == 1
+            answer: int | None = await session.scalar(text("SELECT 1"))
+            return answer == 1
 
     async def on_deadline(self, due: DueDeadline) -> None:
         """A deadline came: let the services act, then tell the channel."""

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
@@ -26,18 +26,31 @@ from bot.services.campaigns import Place
 from bot.services.order_params import SLOT_OF, OrderInput
 from bot.services.stages import StageReport
 from rules_core import registry
-from rules_core.orders import Order
+from rules_core.orders import Order, path_param
 from rules_core.plugin import Rules
+from rules_core.state import Group, Leader, Side, Unit
 from rules_core.verify import verify
 
 GM, PLAYERS = 1, (2, 3)
 PLACE = Place(guild_id=100, channel_id=200)
 MAX_STAGES = 400
+
+
+class DemoFeature(NamedTuple):
+    """A terrain feature of the demo table, in fractions of its width and depth."""
+
+    kind: str
+    shape: str
+    points: tuple[tuple[float, float], ...]  # the centre, or a line's ends
+    size: tuple[float, ...] | None
+    name: str
+
+
 # Terrain for the demo table, in fractions of its width and depth, so it fits any measure.
 DEMO_TERRAIN = (
-    ("wood", "rectangle", (0.375, 0.5), (1 / 6, 1 / 6), "Thornwood"),
-    ("hill", "circle", (0.79, 0.75), (1 / 12,), "Gallows Hill"),
-    ("stream", "line", ((0.54, 0.44), (1.0, 0.56)), None, "Mill Stream"),
+    DemoFeature("wood", "rectangle", ((0.375, 0.5),), (1 / 6, 1 / 6), "Thornwood"),
+    DemoFeature("hill", "circle", ((0.79, 0.75),), (1 / 12,), "Gallows Hill"),
+    DemoFeature("stream", "line", ((0.54, 0.44), (1.0, 0.56)), None, "Mill Stream"),
 )
 
 
@@ -78,8 +91,7 @@ def demo_terrain(rules: Rules) -> list[tuple[str, str, str, str | None, str]]:
     """The demo's terrain scaled to the ruleset's usual table, as a GM would type it."""
     width, depth = rules.default_table
     laid = []
-    for kind, shape, at, size, name in DEMO_TERRAIN:
-        points = at if shape == "line" else (at,)
+    for kind, shape, points, size, name in DEMO_TERRAIN:
         typed = " ".join(f"{x * width:.1f},{y * depth:.1f}" for x, y in points)
         scale = None if size is None else ",".join(f"{v * width:.1f}" for v in size)
         laid.append((kind, shape, typed, scale, name))
@@ -96,9 +108,11 @@ def order_input(rules: Rules, order: Order) -> OrderInput:
         if value is None:
             continue
         if param.kind == "point":
+            assert isinstance(value, list | tuple)  # the numbers as the script wrote them
             given["x"], given["y"] = value
         elif param.kind == "path":
-            given["path"] = " ".join(f"{x:g},{y:g}" for x, y in value)
+            points = path_param(order, param.name)
+            given["path"] = " ".join(f"{x:g},{y:g}" for x, y in points)
         elif param.kind == "choice":
             given["option2" if choices else "option"] = value
             choices += 1
@@ -172,6 +186,7 @@ async def next_stage(services: Services, rules: Rules, view: BattleView) -> Stag
     acting = [s for s in view.sides if s.owner_id in view.waiting_for]
     for side in acting:
         for order in rules.demo_orders(state, side.side_id):
+            actors: tuple[Unit | Leader | Group | Side, ...]
             actors = (*state.units, *state.leaders, *state.groups, *state.sides)
             unit = next(a.name for a in actors if a.id == order.actor)
             await services.play.submit(

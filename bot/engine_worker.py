@@ -42,7 +42,7 @@ def _rules_named(ruleset_id: str) -> Rules:
 
 def _rebuilt(cls: type, fields: dict[str, Any]) -> Any:
     """A frozen dataclass instance made again from its fields (and what it kept that crosses)."""
-    made = object.__new__(cls)
+    made: Any = object.__new__(cls)
     made.__dict__.update(fields)
     return made
 
@@ -56,7 +56,8 @@ def _plain(thing: Any) -> tuple[Any, ...]:
     """A state, unit, leader, ... as its fields: what the engine keeps beside a frozen one
     (footprints, contacts, lookups) is worked out anew where it is needed, but KEPT_BESIDE."""
     kept = thing.__dict__
-    names = _field_names(type(thing))
+    kind: type = type(thing)
+    names = _field_names(kind)
     if len(kept) > len(names):
         kept = {k: v for k, v in kept.items() if k in names or k in KEPT_BESIDE}
     return _rebuilt, (type(thing), kept)
@@ -72,12 +73,12 @@ _PLAIN = {
 }
 
 
-def _by_id(rules: Rules) -> tuple[Any, ...]:
+def _by_id(rules: Rules) -> str | tuple[Any, ...]:
     """A registered ruleset's rules as its id (any other rules object as pickle would)."""
     for ruleset in registry.all_rulesets(include_unlisted=True):
         if ruleset.rules is rules:
             return _rules_named, (ruleset.id,)
-    return rules.__reduce_ex__(pickle.HIGHEST_PROTOCOL)  # type: ignore[no-any-return]
+    return rules.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
 
 
 def _dispatch() -> dict[type, Any]:

@@ -329,4 +329,5 @@ class DeadlineScheduler:
                 .where(Deadline.id == deadline_id, Deadline.status == DeadlineStatus.PENDING)
                 .values(status=DeadlineStatus.FIRED, fired_at=started)
             )
+            # SQLAlchemy's stubs type execute() as Result, but an UPDATE gives a CursorResult.
             return bool(result.rowcount)  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> 22) % shard_count
 
 
-def battles_on(shards: Shards) -> Select[tuple[int]]:
+def battles_on(shards: Shards) -> Select[int]:
     """The ids of the battles whose server is on these shards (integer shift and
     remainder: the same on SQLite and PostgreSQL)."""
     count, ids = shards

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -115,7 +117,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
     @sample.autocomplete("name")
     async def sample_autocomplete(
         self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> builtins.list[app_commands.Choice[str]]:
         """Offer the ruleset's sample army names."""
         try:
             found = await self.service.samples(place_of(interaction))
@@ -128,7 +130,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
     @remove.autocomplete("name")
     async def name_autocomplete(
         self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> builtins.list[app_commands.Choice[str]]:
         """Offer the campaign's army names."""
         return matching_choices(await self.service.names(place_of(interaction)), current)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -127,7 +129,7 @@ class CampaignCog(
     @join.autocomplete("side")
     async def side_autocomplete(
         self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> builtins.list[app_commands.Choice[str]]:
         """Offer the sides already chosen."""
         return matching_choices(await self.service.side_names(place_of(interaction)), current)
 
@@ -245,7 +247,7 @@ class CampaignCog(
     @rules_reset.autocomplete("name")
     async def parameter_autocomplete(
         self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> builtins.list[app_commands.Choice[str]]:
         """Offer the ruleset's parameter names."""
         return matching_choices(await self.parameters.names(place_of(interaction)), current)
 

@@ -291,7 +291,10 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the choices of the order kind being given."""
-        kind = getattr(interaction.namespace, "kind", None) or interaction.command.name  # type: ignore[union-attr]
+        kind = getattr(interaction.namespace, "kind", None)
+        if not kind:
+            assert interaction.command is not None  # autocompletion is always for a command
+            kind = interaction.command.name
         actor = getattr(interaction.namespace, "unit", None)
         options = await self.lookups.order_options(
             place_of(interaction), str(kind), 0, interaction.user.id, actor

@@ -8,7 +8,7 @@ import logging
 import socket
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import discord
 import yarl
@@ -46,6 +46,27 @@ def _describe(exc: BaseException) -> str:
         parts.append(repr(current))
         current = current.__cause__ or current.__context__
     return " <- ".join(parts)
+
+
+Found = TypeVar("Found")  # what a wait's predicate finds
+
+
+class RunsDeadlines(Protocol):
+    """The bot's deadline scheduler, as far as the harness drives it."""
+
+    async def run_due(self) -> int:
+        """Fire every deadline now due; how many fired."""
+        ...
+
+
+@runtime_checkable
+class KeepsDeadlines(Protocol):
+    """A bot with a deadline scheduler (the Aide-de-Camp bot; toy bots keep none)."""
+
+    @property
+    def deadlines(self) -> RunsDeadlines:
+        """Its scheduler."""
+        ...
 
 
 class InteractionResult:
@@ -97,23 +118,24 @@ class InteractionResult:
         return self.messages[0].ephemeral
 
     @property
-    def embeds(self) -> list[dict]:
+    def embeds(self) -> list[dict[str, Any]]:
         """Every embed of every message."""
         return [e for m in self.messages for e in m.embeds]
 
     @property
-    def files(self) -> list:
+    def files(self) -> list[Any]:
         """Every file uploaded with this interaction's messages."""
         return [f for m in self.messages for f in m.files]
 
     @property
-    def choices(self) -> list[dict]:
+    def choices(self) -> list[dict[str, Any]]:
         """Autocomplete choices ({name, value})."""
         assert self.type == 8, f"not an autocomplete answer (callback type {self.type})"
-        return self.record.callback_data.get("choices", [])
+        found: list[dict[str, Any]] = self.record.callback_data.get("choices", [])
+        return found
 
     @property
-    def modal(self) -> dict:
+    def modal(self) -> dict[str, Any]:
         """The modal the bot showed."""
         assert self.type == 9, f"the bot did not answer with a modal (callback type {self.type})"
         return self.record.callback_data
@@ -157,7 +179,7 @@ class Harness:
         self.bot_factory = bot_factory
         self.timeout = timeout
         self.bot: commands.Bot | None = None
-        self.bot_task: asyncio.Task | None = None
+        self.bot_task: asyncio.Task[None] | None = None
         self._errors = _ErrorCollector(self.fake.notify)
         self._saved: list[tuple[Any, str, Any]] = []
         self._seen = {"rejected": 0, "unhandled": 0}
@@ -301,7 +323,7 @@ class Harness:
 
     def _new(self, kind: str) -> list[str]:
         """Entries of fake.rejected / fake.unhandled not yet reported."""
-        items = getattr(self.fake, kind)
+        items: list[str] = getattr(self.fake, kind)  # fake.rejected or fake.unhandled
         new, self._seen[kind] = items[self._seen[kind] :], len(items)
         return new
 
@@ -328,7 +350,7 @@ class Harness:
         /,
         channel: FakeChannel | None = None,
         **values: Any,
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         """Type into option 'focused' of a command; return the choices the bot offers."""
         where = channel or self.channel()
         payload = command_interaction(self.fake, user, where, command, values, focused=focused)
@@ -371,7 +393,9 @@ class Harness:
         payload = modal_submit_interaction(self.fake, user, channel, shown.modal, values, source)
         return await self.send(payload, source)
 
-    async def send(self, payload: dict, source: BotMessage | None = None) -> InteractionResult:
+    async def send(
+        self, payload: dict[str, Any], source: BotMessage | None = None
+    ) -> InteractionResult:
         """Deliver a raw interaction; wait for the answer and for the handler to finish."""
         self.check()
         record = await self.fake.send_interaction(payload, source)
@@ -395,6 +419,7 @@ class Harness:
         self.clock.advance(delta)
         if self.bot is None:
             return 0
+        assert isinstance(self.bot, KeepsDeadlines), "this bot keeps no deadlines"
         fired = await asyncio.wait_for(self.bot.deadlines.run_due(), self.timeout)
         await self._handlers_done()
         self.check()
@@ -407,7 +432,7 @@ class Harness:
         return Upload(filename, raw, content_type)
 
     # -- waiting and looking -------------------------------------------------
-    async def _until(self, predicate: Callable[[], Any], what: str) -> Any:
+    async def _until(self, predicate: Callable[[], Found], what: str) -> Found:
         """Wait for predicate, failing early if the bot dies or logs an error."""
 
         def ok() -> Any:
@@ -447,7 +472,9 @@ class Harness:
         def find() -> BotMessage | None:
             return next((m for m in self.fake.messages.values() if predicate(m)), None)
 
-        return await self._until(find, what)
+        found = await self._until(find, what)
+        assert found is not None, f"no {what}"  # _until fails first when the bot broke down
+        return found
 
     def messages(self, channel: FakeChannel | None = None) -> list[BotMessage]:
         """Bot messages (optionally in one channel), oldest first."""
@@ -457,7 +484,7 @@ class Harness:
         """Direct messages the bot sent to a user."""
         return self.fake.channel_messages(self.world.dm_channel(user).id)
 
-    def synced_commands(self) -> list[dict]:
+    def synced_commands(self) -> list[dict[str, Any]]:
         """Every command the bot synced (global and guild)."""
         return [c for cmds in self.fake.commands.values() for c in cmds]
 

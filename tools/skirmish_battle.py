@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from tools.fake_discord import BotMessage, FakeUser
 from tools.fake_discord.world import FakeChannel
@@ -129,14 +130,15 @@ def reminders(h: Harness, where: FakeChannel) -> list[BotMessage]:
 
 def field(message: BotMessage, name: str) -> str:
     """The value of a field of a message's first embed."""
-    fields = {f["name"]: f["value"] for f in message.embeds[0].get("fields", [])}
+    fields: dict[str, str] = {f["name"]: f["value"] for f in message.embeds[0].get("fields", [])}
     assert name in fields, (name, fields)
     return fields[name]
 
 
 def lines(message: BotMessage) -> list[str]:
     """The summary lines of a step result."""
-    return message.embeds[0].get("description", "").splitlines()
+    description: str = message.embeds[0].get("description", "")
+    return description.splitlines()
 
 
 def waiting_for(message: BotMessage, h: Harness) -> list[FakeUser]:
@@ -146,7 +148,7 @@ def waiting_for(message: BotMessage, h: Harness) -> list[FakeUser]:
 
 
 async def order(
-    h: Harness, user: FakeUser, where: FakeChannel, kind: str, **options: object
+    h: Harness, user: FakeUser, where: FakeChannel, kind: str, **options: Any
 ) -> InteractionResult:
     """Give an order that must be accepted: a private preview starting with ✅."""
     given = await h.slash(user, f"order {kind}", channel=where, **options)
@@ -157,7 +159,7 @@ async def order(
 
 
 async def refused(
-    h: Harness, user: FakeUser, where: FakeChannel, command: str, **options: object
+    h: Harness, user: FakeUser, where: FakeChannel, command: str, **options: Any
 ) -> str:
     """Run a command that must be refused privately, with no buttons; the refusal text."""
     answer = await h.slash(user, command, channel=where, **options)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import DateTime, MetaData
 from sqlalchemy.engine import Dialect
@@ -39,7 +38,7 @@ class UTCDateTime(TypeDecorator[datetime]):
             raise ValueError("naive datetime given to a UTCDateTime column; attach a zone")
         return value.astimezone(UTC)
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         """Give back an aware UTC datetime whatever the backend returned."""
         if value is None:
             return None

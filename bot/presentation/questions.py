@@ -9,6 +9,7 @@ their custom id, so they still work after the bot restarts.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -170,11 +171,12 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DE
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DecisionButton:
         """Rebuild the button from a click."""
         battle, stage, decision = int(match["battle"]), int(match["stage"]), match["decision"]
-        return cls(battle, stage, match["option"], item.label or "", decision or "")
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(battle, stage, match["option"], label or "", decision or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer the question and post what follows."""
@@ -209,7 +211,7 @@ class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DecisionMenu:
         """Rebuild the menu from a pick."""
         battle, stage, page = int(match["battle"]), int(match["stage"]), int(match["page"])
@@ -217,8 +219,9 @@ class DecisionMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the picked option."""
-        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-        values = [str(v) for v in data.get("values", [])]
+        data: Mapping[str, object] = interaction.data or {}
+        picked = data.get("values")  # a JSON list in a select's payload
+        values = [str(v) for v in picked] if isinstance(picked, list) else []
         if not values:
             return
         await _answer(

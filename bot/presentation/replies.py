@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -149,7 +150,9 @@ class ConfirmView(discord.ui.View):
         return False
 
     @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
+    async def confirm(
+        self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmView]
+    ) -> None:
         """Do it: the private prompt becomes the result, and the channel is told."""
         self.stop()
         private, public = await self.action()
@@ -158,7 +161,9 @@ class ConfirmView(discord.ui.View):
             await interaction.followup.send(public)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
+    async def cancel(
+        self, interaction: discord.Interaction, _button: discord.ui.Button[ConfirmView]
+    ) -> None:
         """Leave everything as it is."""
         self.stop()
         await interaction.response.edit_message(content="Cancelled; nothing changed.", view=None)
@@ -172,7 +177,7 @@ class ConfirmView(discord.ui.View):
                 log.info("could not edit an expired confirmation")
 
     async def on_error(
-        self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item
+        self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
     ) -> None:
         """Errors in a button go through the same reporting as commands."""
         await report_error(interaction, error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -197,7 +198,7 @@ class ArmyService:
             await session.delete(army)
             return info
 
-    async def names(self, place: Place, *, owner_id: int | None = None) -> list[str]:
+    async def names(self, place: Place, *, owner_id: int | None = None) -> builtins.list[str]:
         """Army names in this channel's campaign, optionally only one owner's (autocomplete)."""
         async with self.db.read() as session:
             try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -442,7 +443,7 @@ class CampaignService:
             require_gm(campaign, user_id)
             return campaign_info(campaign)
 
-    async def side_names(self, place: Place) -> list[str]:
+    async def side_names(self, place: Place) -> builtins.list[str]:
         """Sides already chosen in this channel's campaign (for autocomplete)."""
         async with self.db.read() as session:
             try:

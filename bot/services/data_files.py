@@ -146,7 +146,8 @@ class _BoundedLoader(yaml.SafeLoader):
         """Refuse aliases and anchors (they multiply size); count nesting as nodes open."""
         if self.check_event(yaml.AliasEvent):
             raise self._no_alias()
-        event = self.peek_event()
+        # types-PyYAML leaves Parser.peek_event unannotated (stub gap).
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if getattr(event, "anchor", None) is not None:
             raise self._no_alias()
         self.depth += 1

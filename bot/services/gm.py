@@ -350,9 +350,9 @@ async def _fresh_attempt(session: Any, battle_id: int, state: BattleState) -> Ba
     return replace(state, cursor=replace(cursor, attempt=attempt + 1), pending=None)
 
 
-def used_attempt(battle_id: int, turn: int, step: str) -> Select[tuple[int | None]]:
-    """The highest attempt the battle's record used at a step: one seek down
-    ``ix_record_entry_battle_step_attempt`` (the entries' JSON is not read)."""
+def used_attempt(battle_id: int, turn: int, step: str) -> Select[int]:
+    """The highest attempt the battle's record used at a step (None when it used none): one
+    seek down ``ix_record_entry_battle_step_attempt`` (the entries' JSON is not read)."""
     return select(func.max(RecordEntry.attempt)).where(
         RecordEntry.battle_id == battle_id,
         RecordEntry.turn == turn,

@@ -18,12 +18,12 @@ from bot.services.battles import _roster_entries, may_deploy, roster_unit_of
 from bot.services.campaigns import Place
 from bot.services.inquiries import (
     MASKED,
-    DecisionView,
     questions_seen_by,
     seen_questions,
     side_names,
 )
 from bot.services.order_params import side_of
+from bot.services.stages import DecisionView
 from rules_core import engine, planning
 from rules_core.decisions import GM
 from rules_core.orders import ACTOR_KINDS

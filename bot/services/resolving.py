@@ -35,7 +35,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Literal, ParamSpec, TypeVar, cast
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from bot.engine_worker import answered, call, defaulted, dumps, loads, worker_started
 from bot.errors import Conflict
@@ -128,7 +128,7 @@ def configure(mode: str) -> None:
     """Choose where engine work runs from now on: ``process`` or ``thread``."""
     if mode not in MODES:
         raise ValueError(f"ENGINE must be one of {', '.join(MODES)}, not {mode!r}")
-    _ENGINE.mode = cast(Mode, mode)
+    _ENGINE.mode = mode
 
 
 def mode() -> Mode:
@@ -182,7 +182,7 @@ async def off_loop(work: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
             log.warning("the engine's worker process stopped during %s", _name(work))
             raise EngineStopped() from error
         began = time.thread_time()
-        found = cast(R, loads(result))
+        found: R = loads(result)  # what `work` returned, made again from its pickle
         _ENGINE.crossed((spent + time.thread_time() - began) * 1000)
         return found
     finally:

@@ -55,7 +55,7 @@ class Gateway:
         self.seq = 0  # the sequence number of the last event sent (on whichever shard)
         self.last_shard = 0  # the shard that last event went to
         self.identified = asyncio.Event()
-        self.received: list[dict] = []
+        self.received: list[dict[str, Any]] = []
         self.connections = 0
         self.identifies: list[tuple[int, int]] = []  # (shard id, count) of every IDENTIFY
         self._sockets: list[web.WebSocketResponse] = []
@@ -93,7 +93,7 @@ class Gateway:
             self.fake.notify()
         return ws
 
-    async def _on_frame(self, ws: web.WebSocketResponse, frame: dict) -> None:
+    async def _on_frame(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
         """React to one frame from the bot."""
         self.received.append(frame)
         op, data = frame.get("op"), frame.get("d")
@@ -109,9 +109,9 @@ class Gateway:
             if session is not None:
                 await self._members_chunk(session, data or {})
 
-    async def _resume(self, ws: web.WebSocketResponse, data: dict) -> None:
+    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         """RESUME: the session named moves to this websocket (a new one if it is unknown)."""
-        wanted = data.get("session_id")
+        wanted: str = data.get("session_id") or ""  # session ids are never empty
         known = self._resumable.pop(wanted, None) or next(
             (s for s in self.sessions.values() if s.session_id == wanted), None
         )
@@ -148,7 +148,7 @@ class Gateway:
         self.identified.set()
         self.fake.notify()
 
-    async def _members_chunk(self, session: Session, request: dict) -> None:
+    async def _members_chunk(self, session: Session, request: dict[str, Any]) -> None:
         """Answer REQUEST_GUILD_MEMBERS with every member in one chunk."""
         world = self.fake.world
         chunk = {
@@ -160,7 +160,7 @@ class Gateway:
         }
         await self._dispatch(session, "GUILD_MEMBERS_CHUNK", chunk)
 
-    async def _send(self, ws: web.WebSocketResponse, frame: dict) -> None:
+    async def _send(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
         """Send one JSON text frame."""
         await ws.send_str(json.dumps(frame))
 

@@ -26,8 +26,8 @@ class Upload:
 
 
 def base_interaction(
-    fake: FakeDiscord, itype: int, user: FakeUser, channel: FakeChannel, data: dict
-) -> dict:
+    fake: FakeDiscord, itype: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any]
+) -> dict[str, Any]:
     """The envelope shared by every guild interaction."""
     world = fake.world
     member = world.members[user.id]
@@ -54,7 +54,9 @@ def base_interaction(
     }
 
 
-def find_command(fake: FakeDiscord, path: str) -> tuple[dict, list[str], list[dict]]:
+def find_command(
+    fake: FakeDiscord, path: str
+) -> tuple[dict[str, Any], list[str], list[dict[str, Any]]]:
     """The synced command for 'top [group] [sub]', its subcommand chain and leaf option schemas."""
     words = path.split()
     synced = [c for cmds in fake.commands.values() for c in cmds if c.get("type", 1) == 1]
@@ -81,10 +83,10 @@ def command_interaction(
     values: dict[str, Any],
     *,
     focused: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """A slash command (type 2), or an autocomplete request (type 4) when focused is given."""
     command, chain, schema = find_command(fake, path)
-    resolved: dict[str, dict] = {}
+    resolved: dict[str, dict[str, Any]] = {}
     options = build_options(fake, schema, values, resolved, path, focused=focused)
     for name in reversed(chain):
         sub_type = 1 if name == chain[-1] else 2
@@ -104,13 +106,13 @@ def command_interaction(
 
 def build_options(
     fake: FakeDiscord,
-    schema: list[dict],
+    schema: list[dict[str, Any]],
     values: dict[str, Any],
-    resolved: dict[str, dict],
+    resolved: dict[str, dict[str, Any]],
     path: str,
     *,
     focused: str | None,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Option values in schema order, checked the way the Discord client checks them."""
     known = {o["name"]: o for o in schema}
     unknown = set(values) - set(known)
@@ -134,7 +136,9 @@ def build_options(
     return options
 
 
-def encode_value(fake: FakeDiscord, opt: dict, value: Any, resolved: dict, path: str) -> Any:
+def encode_value(
+    fake: FakeDiscord, opt: dict[str, Any], value: Any, resolved: dict[str, Any], path: str
+) -> Any:
     """One option's wire value, adding users/roles/channels/attachments to resolved."""
     otype, name = opt["type"], opt["name"]
     if opt.get("choices") and value not in [c["value"] for c in opt["choices"]]:
@@ -159,7 +163,13 @@ def encode_value(fake: FakeDiscord, opt: dict, value: Any, resolved: dict, path:
         data = {**file_payload(f, fake.base_url), "ephemeral": True}
         resolved.setdefault("attachments", {})[str(f.id)] = data
         return str(f.id)
-    expected = {STRING: str, INTEGER: int, BOOLEAN: bool, NUMBER: (int, float)}.get(otype)
+    kinds: dict[int, type | tuple[type, ...]] = {
+        STRING: str,
+        INTEGER: int,
+        BOOLEAN: bool,
+        NUMBER: (int, float),
+    }
+    expected = kinds.get(otype)
     if expected is None or not isinstance(value, expected):
         raise AssertionError(f"/{path} {name}: {value!r} is not valid for option type {otype}")
     if otype == INTEGER and isinstance(value, bool):
@@ -168,7 +178,7 @@ def encode_value(fake: FakeDiscord, opt: dict, value: Any, resolved: dict, path:
     return value
 
 
-def _check_bounds(opt: dict, value: Any, path: str) -> None:
+def _check_bounds(opt: dict[str, Any], value: Any, path: str) -> None:
     """The Discord client enforces min/max value and length before sending."""
     name = opt["name"]
     size = len(value) if isinstance(value, str) else value
@@ -182,8 +192,12 @@ def _check_bounds(opt: dict, value: Any, path: str) -> None:
 
 
 def component_interaction(
-    fake: FakeDiscord, user: FakeUser, message: BotMessage, component: dict, values: list[str]
-) -> dict:
+    fake: FakeDiscord,
+    user: FakeUser,
+    message: BotMessage,
+    component: dict[str, Any],
+    values: list[str],
+) -> dict[str, Any]:
     """A button click or select choice (type 3) on a bot message."""
     channel = fake.world.any_channel(message.channel_id)
     assert channel is not None
@@ -207,8 +221,8 @@ def component_interaction(
 
 
 def dm_interaction(
-    fake: FakeDiscord, itype: int, user: FakeUser, channel: FakeChannel, data: dict
-) -> dict:
+    fake: FakeDiscord, itype: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any]
+) -> dict[str, Any]:
     """The envelope of an interaction in a direct message with the bot: no guild, no member,
     the ``user`` who acted (only its recipient can act there)."""
     assert channel.recipient is user, f"{user.username} cannot act in {channel.name}"
@@ -236,10 +250,10 @@ def modal_submit_interaction(
     fake: FakeDiscord,
     user: FakeUser,
     channel: FakeChannel,
-    modal: dict,
+    modal: dict[str, Any],
     values: dict[str, str],
     message: BotMessage | None,
-) -> dict:
+) -> dict[str, Any]:
     """A modal submit (type 5) for the modal the bot showed; values by custom_id or label."""
     remaining = dict(values)
     rows = [_submitted(comp, remaining) for comp in modal.get("components", [])]
@@ -252,7 +266,7 @@ def modal_submit_interaction(
     return payload
 
 
-def _submitted(comp: dict, values: dict[str, str]) -> dict | None:
+def _submitted(comp: dict[str, Any], values: dict[str, str]) -> dict[str, Any] | None:
     """The submitted form of one modal component (action row, label or text input)."""
     if comp["type"] == 1:
         inner = [_submitted(c, values) for c in comp.get("components", [])]
@@ -265,7 +279,7 @@ def _submitted(comp: dict, values: dict[str, str]) -> dict | None:
     if comp["type"] != 4:
         return None
     key = comp["custom_id"] if comp["custom_id"] in values else comp.get("label")
-    value = values.pop(key, None) if key in values else comp.get("value") or ""
+    value = values.pop(key) if key in values else comp.get("value") or ""
     if comp.get("required", True) and not value:
         raise AssertionError(f"modal field {comp.get('label') or comp['custom_id']!r} is required")
     if len(value) > comp.get("max_length", 4000) or len(value) < comp.get("min_length", 0):
@@ -273,6 +287,6 @@ def _submitted(comp: dict, values: dict[str, str]) -> dict | None:
     return {"type": 4, "custom_id": comp["custom_id"], "value": value}
 
 
-def modal_fields(modal: dict) -> list[dict]:
+def modal_fields(modal: dict[str, Any]) -> list[dict[str, Any]]:
     """Every text input of a modal."""
     return [c for c in walk_components(modal.get("components", [])) if c.get("type") == 4]

@@ -37,14 +37,14 @@ class BotMessage:
     channel_id: int
     guild_id: int | None
     kind: str  # "response", "followup", "channel", "dm"
-    author: dict
+    author: dict[str, Any]
     interaction_id: int | None = None
     content: str = ""
-    embeds: list[dict] = field(default_factory=list)
-    components: list[dict] = field(default_factory=list)
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
     flags: int = 0
     files: list[SentFile] = field(default_factory=list)
-    edits: list[dict] = field(default_factory=list)
+    edits: list[dict[str, Any]] = field(default_factory=list)
     deleted: bool = False
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None
@@ -73,11 +73,13 @@ class BotMessage:
         return "\n".join(p for p in parts if p)
 
     @property
-    def interactive(self) -> list[dict]:
+    def interactive(self) -> list[dict[str, Any]]:
         """Every button and select on the message."""
         return [c for c in walk_components(self.components) if c.get("type") in INTERACTIVE_TYPES]
 
-    def component(self, *, custom_id: str | None = None, label: str | None = None) -> dict:
+    def component(
+        self, *, custom_id: str | None = None, label: str | None = None
+    ) -> dict[str, Any]:
         """The button or select with this custom_id or label; AssertionError if absent."""
         for comp in self.interactive:
             if custom_id is not None and comp.get("custom_id") == custom_id:
@@ -87,7 +89,7 @@ class BotMessage:
         found = [(c.get("label"), c.get("custom_id")) for c in self.interactive]
         raise AssertionError(f"no component {custom_id or label!r} on message; found {found}")
 
-    def apply(self, body: dict, files: list[SentFile], *, record_edit: bool) -> None:
+    def apply(self, body: dict[str, Any], files: list[SentFile], *, record_edit: bool) -> None:
         """Apply a create/edit body (content, embeds, components, flags, attachments)."""
         if record_edit:
             self.edits.append(body)
@@ -108,7 +110,7 @@ class BotMessage:
             self.files = [f for f in self.files if f.id in keep_ids]
         self.files += files
 
-    def payload(self, base_url: str) -> dict:
+    def payload(self, base_url: str) -> dict[str, Any]:
         """The message object JSON as Discord would return it."""
         return {
             "id": str(self.id),
@@ -132,7 +134,7 @@ class BotMessage:
         }
 
 
-def file_payload(f: SentFile, base_url: str) -> dict:
+def file_payload(f: SentFile, base_url: str) -> dict[str, Any]:
     """The attachment object JSON for a file."""
     url = f"{base_url}/attachments/{f.id}/{f.filename}"
     return {
@@ -146,9 +148,9 @@ def file_payload(f: SentFile, base_url: str) -> dict:
     }
 
 
-def walk_components(components: list[dict]) -> list[dict]:
+def walk_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every component, depth first, through rows, containers, sections and labels."""
-    found: list[dict] = []
+    found: list[dict[str, Any]] = []
     for comp in components:
         found.append(comp)
         found += walk_components(comp.get("components", []))
@@ -167,10 +169,10 @@ class InteractionRecord:
     type: int
     user_id: int
     channel_id: int
-    payload: dict
+    payload: dict[str, Any]
     source_message: BotMessage | None = None
     sent_at: float = field(default_factory=time.monotonic)
-    callbacks: list[dict] = field(default_factory=list)
+    callbacks: list[dict[str, Any]] = field(default_factory=list)
     answered_after: float | None = None
     original: BotMessage | None = None
     followups: list[BotMessage] = field(default_factory=list)

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from tools.fake_discord import schema
-from tools.fake_discord.records import EPHEMERAL, LOADING, BotMessage, SentFile
+from tools.fake_discord.records import (
+    EPHEMERAL,
+    LOADING,
+    BotMessage,
+    InteractionRecord,
+    SentFile,
+)
 from tools.fake_discord.server import json_response
 from tools.fake_discord.world import snowflake
 
@@ -23,27 +29,30 @@ UNKNOWN_GUILD = {"message": "Unknown Guild", "code": 10004}
 CANNOT_DM = {"message": "Cannot send messages to this user", "code": 50007}
 
 
-async def read_body(request: web.Request) -> tuple[dict, list[SentFile]]:
+async def read_body(request: web.Request) -> tuple[dict[str, Any], list[SentFile]]:
     """The JSON body, or payload_json plus files[n] of a multipart body."""
     if not request.can_read_body:
         return {}, []
     if not request.content_type.startswith("multipart/"):
         return await request.json(), []
-    payload: dict = {}
+    payload: dict[str, Any] = {}
     raw: dict[int, tuple[str, bytes, str | None]] = {}
     reader = await request.multipart()
     async for part in reader:
-        name = part.name or ""  # type: ignore[union-attr]
+        assert isinstance(part, BodyPartReader)  # discord.py sends flat multipart bodies
+        name = part.name or ""
         if name == "payload_json":
-            payload = json.loads(await part.text())  # type: ignore[union-attr]
+            payload = json.loads(await part.text())
         elif name.startswith("files["):
-            data = await part.read()  # type: ignore[union-attr]
+            data = await part.read()
             ctype = part.headers.get("Content-Type")
-            raw[int(name[6:-1])] = (part.filename or "file", bytes(data), ctype)  # type: ignore[union-attr]
+            raw[int(name[6:-1])] = (part.filename or "file", bytes(data), ctype)
     return payload, _files_from(payload, raw)
 
 
-def _files_from(payload: dict, raw: dict[int, tuple[str, bytes, str | None]]) -> list[SentFile]:
+def _files_from(
+    payload: dict[str, Any], raw: dict[int, tuple[str, bytes, str | None]]
+) -> list[SentFile]:
     """Pair uploaded parts with their entries in payload['attachments'] (or data.attachments)."""
     meta_list = payload.get("attachments") or (payload.get("data") or {}).get("attachments") or []
     meta = {int(a["id"]): a for a in meta_list if str(a.get("id", "")).isdigit()}
@@ -139,7 +148,7 @@ class Rest:
         message = self._apply_callback(record, body, files)
         self.fake.notify()
         ctype = body["type"]
-        resource: dict = {"type": ctype}
+        resource: dict[str, Any] = {"type": ctype}
         if message is not None and ctype in (4, 7):
             resource["message"] = message.payload(self.fake.base_url)
         return json_response(
@@ -155,7 +164,7 @@ class Rest:
             }
         )
 
-    def _callback_problems(self, body: dict, n_files: int) -> schema.Problems:
+    def _callback_problems(self, body: dict[str, Any], n_files: int) -> schema.Problems:
         """Validate a callback body by its type."""
         ctype, data = body.get("type"), body.get("data") or {}
         if ctype == 4:
@@ -170,7 +179,9 @@ class Rest:
             return []
         return [("type", f"unsupported callback type {ctype!r}")]
 
-    def _apply_callback(self, record, body: dict, files: list[SentFile]) -> BotMessage | None:
+    def _apply_callback(
+        self, record: InteractionRecord, body: dict[str, Any], files: list[SentFile]
+    ) -> BotMessage | None:
         """Create or edit the message a callback implies, and remember it as the original."""
         ctype, data = body["type"], body.get("data") or {}
         if ctype == 4:
@@ -200,7 +211,7 @@ class Rest:
             return self.fake.reject(request, 400, schema.error_body(problems))
         original = record.original
         placeholder = original is not None and original.loading and not original.deleted
-        if placeholder and record.callback_type == 5:
+        if original is not None and placeholder and record.callback_type == 5:
             ephemeral = original.flags & EPHEMERAL
             original.apply(body, files, record_edit=False)
             original.flags = (original.flags & ~(EPHEMERAL | LOADING)) | ephemeral

@@ -31,7 +31,7 @@ def _check_len(problems: Problems, path: str, value: Any, lo: int, hi: int) -> N
         problems.append((path, f"must be a string of {lo}-{hi} characters, got {value!r}"))
 
 
-def validate_commands(commands: list[dict]) -> Problems:
+def validate_commands(commands: list[dict[str, Any]]) -> Problems:
     """Check a full PUT of application commands against Discord's limits."""
     problems: Problems = []
     by_type: dict[int, list[str]] = {}
@@ -48,7 +48,7 @@ def validate_commands(commands: list[dict]) -> Problems:
     return problems
 
 
-def validate_command(cmd: dict, path: str) -> Problems:
+def validate_command(cmd: dict[str, Any], path: str) -> Problems:
     """Check one top-level command."""
     problems: Problems = []
     name = cmd.get("name")
@@ -67,7 +67,7 @@ def validate_command(cmd: dict, path: str) -> Problems:
     return problems
 
 
-def _validate_level(options: list[dict], path: str, depth: int) -> Problems:
+def _validate_level(options: list[dict[str, Any]], path: str, depth: int) -> Problems:
     """Check the options of one level: a command, a group or a subcommand."""
     problems: Problems = []
     if len(options) > MAX_OPTIONS:
@@ -88,7 +88,7 @@ def _validate_level(options: list[dict], path: str, depth: int) -> Problems:
     return problems
 
 
-def _validate_option(opt: dict, path: str, depth: int) -> Problems:
+def _validate_option(opt: dict[str, Any], path: str, depth: int) -> Problems:
     """Check one option, subcommand or subcommand group."""
     problems: Problems = []
     otype = opt.get("type")
@@ -112,7 +112,7 @@ def _validate_option(opt: dict, path: str, depth: int) -> Problems:
     return problems
 
 
-def _validate_value_option(opt: dict, path: str) -> Problems:
+def _validate_value_option(opt: dict[str, Any], path: str) -> Problems:
     """Check choices, autocomplete, lengths and channel types of a value option."""
     problems: Problems = []
     choices = opt.get("choices") or []
@@ -133,7 +133,7 @@ def _validate_value_option(opt: dict, path: str) -> Problems:
     return problems
 
 
-def _count_chars(cmd: dict) -> int:
+def _count_chars(cmd: dict[str, Any]) -> int:
     """Characters counted towards the 4000 limit: names, descriptions, choice names/values."""
     total = len(cmd.get("name", "")) + len(cmd.get("description", ""))
     for opt in cmd.get("options") or []:
@@ -143,7 +143,7 @@ def _count_chars(cmd: dict) -> int:
     return total
 
 
-def validate_message(body: dict, n_files: int, *, creating: bool) -> Problems:
+def validate_message(body: dict[str, Any], n_files: int, *, creating: bool) -> Problems:
     """Check a message create/edit body against Discord's limits."""
     problems: Problems = []
     content = body.get("content")
@@ -166,7 +166,7 @@ def validate_message(body: dict, n_files: int, *, creating: bool) -> Problems:
     return problems
 
 
-def _validate_embed(problems: Problems, embed: dict, path: str) -> int:
+def _validate_embed(problems: Problems, embed: dict[str, Any], path: str) -> int:
     """Check one embed; return its character count."""
     limits = {"title": 256, "description": 4096}
     count = 0
@@ -189,7 +189,7 @@ def _validate_embed(problems: Problems, embed: dict, path: str) -> int:
     return count
 
 
-def _validate_components(components: list[dict], flags: int) -> Problems:
+def _validate_components(components: list[dict[str, Any]], flags: int) -> Problems:
     """Check rows, buttons and selects (classic layout unless the components-v2 flag is set)."""
     problems: Problems = []
     if not flags & COMPONENTS_V2:
@@ -215,7 +215,7 @@ def _validate_components(components: list[dict], flags: int) -> Problems:
     return problems
 
 
-def validate_modal(data: dict) -> Problems:
+def validate_modal(data: dict[str, Any]) -> Problems:
     """Check a modal callback's data."""
     problems: Problems = []
     _check_len(problems, "title", data.get("title"), 1, 45)
@@ -225,7 +225,7 @@ def validate_modal(data: dict) -> Problems:
     return problems
 
 
-def validate_choices(choices: list[dict]) -> Problems:
+def validate_choices(choices: list[dict[str, Any]]) -> Problems:
     """Check an autocomplete answer."""
     problems: Problems = []
     if len(choices) > MAX_CHOICES:
@@ -237,9 +237,9 @@ def validate_choices(choices: list[dict]) -> Problems:
     return problems
 
 
-def error_body(problems: Problems) -> dict:
+def error_body(problems: Problems) -> dict[str, Any]:
     """The 400 JSON Discord sends for an invalid form body."""
-    errors: dict[str, dict] = {}
+    errors: dict[str, dict[str, Any]] = {}
     for path, msg in problems:
         errors.setdefault(path, {"_errors": []})["_errors"].append(
             {"code": "INVALID", "message": msg}

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from tools.fake_discord.gateway import Gateway
 from tools.fake_discord.records import BotMessage, InteractionRecord, SentFile
@@ -33,7 +34,7 @@ class FakeDiscord:
         self.world = world or World()
         self.messages: dict[int, BotMessage] = {}
         self.interactions: dict[int, InteractionRecord] = {}
-        self.commands: dict[int | None, list[dict]] = {}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.attachments: dict[int, SentFile] = {}
         self.nonces: dict[tuple[int, str], BotMessage] = {}  # (channel, nonce) -> message
         self.requests: list[str] = []
@@ -85,7 +86,7 @@ class FakeDiscord:
             await self._runner.cleanup()
 
     @web.middleware
-    async def _log_requests(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+    async def _log_requests(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Keep a list of every request as 'METHOD /path'."""
         self.requests.append(f"{request.method} {request.path}")
         return await handler(request)
@@ -104,7 +105,7 @@ class FakeDiscord:
         ctype = f.content_type or "application/octet-stream"
         return web.Response(body=f.data, headers={"Content-Type": ctype})
 
-    def reject(self, request: web.Request, status: int, body: dict) -> web.Response:
+    def reject(self, request: web.Request, status: int, body: dict[str, Any]) -> web.Response:
         """Answer with a Discord error, remembering it so the harness can fail the test."""
         self.rejected.append(f"{request.method} {request.path}: {status} {json.dumps(body)}")
         self.notify()
@@ -138,7 +139,7 @@ class FakeDiscord:
         self,
         channel_id: int,
         kind: str,
-        body: dict,
+        body: dict[str, Any],
         files: list[SentFile],
         interaction: InteractionRecord | None = None,
     ) -> BotMessage:
@@ -158,7 +159,7 @@ class FakeDiscord:
         return msg
 
     async def send_interaction(
-        self, payload: dict, source: BotMessage | None = None
+        self, payload: dict[str, Any], source: BotMessage | None = None
     ) -> InteractionRecord:
         """Record an interaction and deliver it to the bot as INTERACTION_CREATE."""
         user = payload.get("member", {}).get("user") or payload["user"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 _START_MS = int(datetime(2025, 1, 6, 12, 0, tzinfo=UTC).timestamp() * 1000)
@@ -78,7 +79,7 @@ class FakeUser:
         """The name Discord shows for this user."""
         return self.global_name or self.username
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         """The user object JSON."""
         return {
             "id": str(self.id),
@@ -107,7 +108,7 @@ class FakeRole:
         """The mention markup for this role."""
         return f"<@&{self.id}>"
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         """The role object JSON."""
         return {
             "id": str(self.id),
@@ -142,7 +143,7 @@ class FakeChannel:
         """The mention markup for this channel."""
         return f"<#{self.id}>"
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         """The channel object JSON."""
         if self.type == 1:
             assert self.recipient is not None
@@ -177,9 +178,9 @@ class FakeMember:
     nick: str | None = None
     joined_at: str = field(default_factory=iso_now)
 
-    def payload(self, *, with_user: bool = True, permissions: int | None = None) -> dict:
+    def payload(self, *, with_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
         """The guild member object JSON."""
-        data = {
+        data: dict[str, Any] = {
             "roles": [str(r.id) for r in self.roles],
             "nick": self.nick,
             "avatar": None,
@@ -309,7 +310,7 @@ class World:
             return ALL_PERMISSIONS
         return value
 
-    def guild_payload(self, guild_id: int | None = None) -> dict:
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
         """The full GUILD_CREATE payload (of the first guild unless another is named)."""
         guild_id = self.guild_id if guild_id is None else guild_id
         channels = [c for c in self.channels.values() if c.guild_id in (guild_id, None)]
@@ -356,7 +357,7 @@ class World:
             "soundboard_sounds": [],
         }
 
-    def app_payload(self) -> dict:
+    def app_payload(self) -> dict[str, Any]:
         """GET /oauth2/applications/@me."""
         return {
             "id": str(self.app_id),
