@@ -34,6 +34,36 @@ OUTSIDER = 99
 NO_DATABASE = ("rules_core", "test_imports_alone.py", "test_structure.py")
 
 
+# What ``-m "not slow"`` leaves out of the edit-test loop (README, "Set up and test"): tests
+# that start processes (bots killed and restarted, shards, engine workers, a PostgreSQL
+# cluster, an interpreter per module), benchmarks and whole demos; each takes 10 s to minutes.
+# Node ids from tests/ on: a file, or one test in it.
+SLOW = (
+    "bot/test_bench.py",
+    "bot/test_bench_odds.py",
+    "bot/test_demo_friends_apart.py",
+    "bot/test_engine_process.py",
+    "bot/test_engine_process_exit.py",
+    "bot/test_shutdown_sigterm.py",
+    "e2e/test_concurrent_players.py::test_fifty_players_deadline_and_force_on_one_battle",
+    "e2e/test_crash_anywhere.py",
+    "e2e/test_crash_rulesets.py",
+    "e2e/test_engine_process.py",
+    "e2e/test_hostile_commands.py",
+    "e2e/test_shards.py",
+    "test_ci_postgres.py",
+    "test_imports_alone.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of ``SLOW`` as ``slow``."""
+    slow = tuple(f"tests/{node}" for node in SLOW)
+    for item in items:
+        if item.nodeid.startswith(slow):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_report_header() -> str:
     """Say which database the run uses (and, on PostgreSQL, what it leaves out)."""
     server = postgres_url()
@@ -66,8 +96,8 @@ def databases(tmp_path: Path) -> Iterator[TestDatabases]:
 
 @pytest.fixture
 def db_url(request: pytest.FixtureRequest, databases: TestDatabases) -> str:
-    """The URL of the test's fresh database: an empty one, or on PostgreSQL one migrated
-    already when the test also uses ``db`` (which migrates it anyway)."""
+    """The URL of the test's fresh database: an empty one, or one migrated already (a copy
+    of a template) when the test also uses ``db`` (which would migrate it anyway)."""
     return databases.url("test.db", migrated="db" in request.fixturenames)
 
 
