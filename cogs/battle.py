@@ -27,7 +27,6 @@ from bot.presentation.battles import (
     deployed_text,
     end_question,
     ended_text,
-    feature_choices,
     handed_over_text,
     laid_text,
     log_file,
@@ -41,6 +40,7 @@ from bot.presentation.battles import (
     terrain_text,
     unit_sheet_text,
 )
+from bot.presentation.choices import SHAPE_CHOICES, TERRAIN_CHOICES, terrain_features
 from bot.presentation.formatting import battle_embed
 from bot.presentation.hands import hand_text
 from bot.presentation.replies import (
@@ -55,8 +55,7 @@ from bot.rendering.replay import UPLOAD_LIMIT, ReplayTooLarge, render_replay_asy
 from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
 from bot.services.data_files import shown_name
-from bot.services.shapes import SHAPES, zoom_area
-from rules_core.state import TERRAIN_KINDS
+from bot.services.shapes import zoom_area
 
 
 def map_options(
@@ -81,10 +80,6 @@ def map_options(
             raise InvalidInput("You have no side in this battle, so there is no view of yours.")
         side_view = SideView(sides[0])
     return MapOptions(area=area, reach=shown, side_view=side_view)
-
-
-TERRAIN_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in TERRAIN_KINDS]
-SHAPE_CHOICES = [app_commands.Choice(name=s, value=s) for s in SHAPES]
 
 
 @app_commands.guild_only()
@@ -213,20 +208,13 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @terrain.command(name="remove", description="Take a piece of terrain away (GMs, set-up)")
     @is_gm()
     @app_commands.describe(feature="The terrain's id or name")
+    @app_commands.autocomplete(feature=terrain_features)
     async def terrain_remove(self, interaction: discord.Interaction, feature: str) -> None:
         """Remove terrain."""
         removed = await self.battles.remove_terrain(
             place_of(interaction), interaction.user.id, feature
         )
         await interaction.response.send_message(removed_text(removed))
-
-    @terrain_remove.autocomplete("feature")
-    async def feature_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the terrain on the table."""
-        features = await self.lookups.terrain_choices(place_of(interaction))
-        return feature_choices(features, current)
 
     @terrain.command(name="list", description="List the terrain on the table")
     async def terrain_list(self, interaction: discord.Interaction) -> None:

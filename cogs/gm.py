@@ -10,7 +10,7 @@ from bot.checks import is_gm
 from bot.client import AideBot
 from bot.delivery import post_report
 from bot.errors import NotFound
-from bot.presentation.battles import feature_choices
+from bot.presentation.choices import SHAPE_CHOICES, TERRAIN_CHOICES, terrain_features
 from bot.presentation.gm import (
     UNDO_QUESTION,
     change_text,
@@ -19,13 +19,9 @@ from bot.presentation.gm import (
 )
 from bot.presentation.questions import private_answered_note
 from bot.presentation.replies import ask_confirmation, labelled_choices, matching_choices, place_of
-from bot.services.shapes import SHAPES
-from rules_core.state import TERRAIN_KINDS
 
 Reason = app_commands.Range[str, 1, 200]
 WHY = "Why: posted with the change for everyone to read"
-TERRAIN_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in TERRAIN_KINDS]
-SHAPE_CHOICES = [app_commands.Choice(name=s, value=s) for s in SHAPES]
 
 
 @app_commands.guild_only()
@@ -231,6 +227,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     @terrain.command(name="remove", description="Take a piece of terrain away mid-battle")
     @is_gm()
     @app_commands.describe(feature="The terrain's id or name", reason=WHY)
+    @app_commands.autocomplete(feature=terrain_features)
     async def terrain_remove(
         self, interaction: discord.Interaction, feature: str, reason: Reason
     ) -> None:
@@ -238,14 +235,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         place, user = place_of(interaction), interaction.user.id
         change = await self.gm.lift_terrain(place, user, feature, reason)
         await interaction.response.send_message(change_text(change))
-
-    @terrain_remove.autocomplete("feature")
-    async def feature_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the terrain on the table."""
-        features = await self.lookups.terrain_choices(place_of(interaction))
-        return feature_choices(features, current)
 
     @on_table.autocomplete("unit")
     async def absent_autocomplete(

@@ -8,8 +8,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
+from bot.presentation.choices import enemy_units, own_units
 from bot.presentation.odds import odds_file, odds_text
-from bot.presentation.replies import matching_choices, place_of
+from bot.presentation.replies import place_of
 from bot.services.odds import OddsAnswer
 
 UNIT_HELP = "Your unit"
@@ -53,6 +54,7 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
 
     @app_commands.command(name="charge", description="The chances if your unit charges")
     @app_commands.describe(unit=UNIT_HELP, target=TARGET_HELP)
+    @app_commands.autocomplete(unit=own_units, target=enemy_units)
     async def charge(self, interaction: discord.Interaction, unit: str, target: str) -> None:
         """The combat a charge would bring, as if it went home from where they stand."""
         await self._ask(interaction, "charge", unit, target)
@@ -61,6 +63,7 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
     @app_commands.describe(
         unit=UNIT_HELP, target=TARGET_HELP, option="A choice the shoot order takes, if any"
     )
+    @app_commands.autocomplete(unit=own_units, target=enemy_units)
     async def shoot(
         self, interaction: discord.Interaction, unit: str, target: str, option: str | None = None
     ) -> None:
@@ -69,6 +72,7 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
 
     @app_commands.command(name="melee", description="The chances of a melee already joined")
     @app_commands.describe(unit=UNIT_HELP, target=TARGET_HELP)
+    @app_commands.autocomplete(unit=own_units, target=enemy_units)
     async def melee(self, interaction: discord.Interaction, unit: str, target: str) -> None:
         """The next round of a combat your unit is in."""
         await self._ask(interaction, "melee", unit, target)
@@ -78,34 +82,12 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
         unit=UNIT_HELP,
         option="Which test, where the ruleset has several (Heroic Age: an A grade's +1 or -1)",
     )
+    @app_commands.autocomplete(unit=own_units)
     async def test(
         self, interaction: discord.Interaction, unit: str, option: str | None = None
     ) -> None:
         """A control, break or rally test, whichever the ruleset takes."""
         await self._ask(interaction, "test", unit, None, option)
-
-    @charge.autocomplete("unit")
-    @shoot.autocomplete("unit")
-    @melee.autocomplete("unit")
-    @test.autocomplete("unit")
-    async def own_unit_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer only the player's own units."""
-        place = place_of(interaction)
-        names = await self.lookups.units_on_table(place, interaction.user.id, own=True)
-        return matching_choices(names, current)
-
-    @charge.autocomplete("target")
-    @shoot.autocomplete("target")
-    @melee.autocomplete("target")
-    async def enemy_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the other sides' units."""
-        place = place_of(interaction)
-        names = await self.lookups.units_on_table(place, interaction.user.id, own=False)
-        return matching_choices(names, current)
 
 
 async def setup(bot: AideBot) -> None:

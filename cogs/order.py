@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.client import AideBot
 from bot.delivery import post_report
+from bot.presentation.choices import enemy_units, own_units, turn_steps
 from bot.presentation.orders import (
     RESOLVING,
     RESOLVING_TURN,
@@ -52,6 +53,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     @app_commands.describe(
         unit="Your unit", x="Destination x", y="Destination y", step=STEP_HELP, ask_me=ASK_ME_HELP
     )
+    @app_commands.autocomplete(unit=own_units, step=turn_steps)
     async def move(
         self,
         interaction: discord.Interaction,
@@ -68,6 +70,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     @app_commands.describe(
         unit="Your unit", target="The enemy unit", step=STEP_HELP, ask_me=ASK_ME_HELP
     )
+    @app_commands.autocomplete(unit=own_units, target=enemy_units, step=turn_steps)
     async def charge(
         self,
         interaction: discord.Interaction,
@@ -83,6 +86,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     @app_commands.describe(
         unit="Your unit", target="The enemy unit", step=STEP_HELP, ask_me=ASK_ME_HELP
     )
+    @app_commands.autocomplete(unit=own_units, target=enemy_units, step=turn_steps)
     async def shoot(
         self,
         interaction: discord.Interaction,
@@ -96,6 +100,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
 
     @app_commands.command(name="hold", description="Hold position")
     @app_commands.describe(unit="Your unit", step=STEP_HELP, ask_me=ASK_ME_HELP)
+    @app_commands.autocomplete(unit=own_units, step=turn_steps)
     async def hold(
         self,
         interaction: discord.Interaction,
@@ -115,6 +120,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step=STEP_HELP,
         ask_me=ASK_ME_HELP,
     )
+    @app_commands.autocomplete(unit=own_units, step=turn_steps)
     async def place(
         self,
         interaction: discord.Interaction,
@@ -132,6 +138,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
 
     @app_commands.command(name="rally", description="Try to rally a unit")
     @app_commands.describe(unit="Your unit", step=STEP_HELP, ask_me=ASK_ME_HELP)
+    @app_commands.autocomplete(unit=own_units, step=turn_steps)
     async def rally(
         self,
         interaction: discord.Interaction,
@@ -150,6 +157,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step=STEP_HELP,
         ask_me=ASK_ME_HELP,
     )
+    @app_commands.autocomplete(step=turn_steps)
     async def command(
         self,
         interaction: discord.Interaction,
@@ -181,6 +189,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step=STEP_HELP,
         ask_me=ASK_ME_HELP,
     )
+    @app_commands.autocomplete(step=turn_steps)
     async def give(
         self,
         interaction: discord.Interaction,
@@ -212,6 +221,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         number="Which of its orders this step (1 = first given); default the last",
         step="A later step of this turn it was planned for (default: the open step)",
     )
+    @app_commands.autocomplete(step=turn_steps)
     async def withdraw(
         self,
         interaction: discord.Interaction,
@@ -237,21 +247,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         await interaction.followup.send(RESOLVING_TURN if turn else RESOLVING, ephemeral=True)
         await post_report(self.bot, confirmed.report)
 
-    @move.autocomplete("unit")
-    @charge.autocomplete("unit")
-    @shoot.autocomplete("unit")
-    @hold.autocomplete("unit")
-    @place.autocomplete("unit")
-    @rally.autocomplete("unit")
-    async def own_unit_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer only the player's own units."""
-        names = await self.lookups.units_on_table(
-            place_of(interaction), interaction.user.id, own=True
-        )
-        return matching_choices(names, current)
-
     @command.autocomplete("unit")
     @give.autocomplete("unit")
     @withdraw.autocomplete("unit")
@@ -263,17 +258,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         if kind is None and interaction.command is not None:
             kind = None if interaction.command.name == "withdraw" else interaction.command.name
         names = await self.lookups.givers(place_of(interaction), interaction.user.id, kind)
-        return matching_choices(names, current)
-
-    @charge.autocomplete("target")
-    @shoot.autocomplete("target")
-    async def enemy_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the other sides' units."""
-        names = await self.lookups.units_on_table(
-            place_of(interaction), interaction.user.id, own=False
-        )
         return matching_choices(names, current)
 
     @command.autocomplete("target")
@@ -328,22 +312,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         """Offer every group on the table; the value is its id."""
         pairs = await self.lookups.named_actors(place_of(interaction), "group")
         return labelled_choices(pairs, current)
-
-    @move.autocomplete("step")
-    @charge.autocomplete("step")
-    @shoot.autocomplete("step")
-    @hold.autocomplete("step")
-    @place.autocomplete("step")
-    @rally.autocomplete("step")
-    @command.autocomplete("step")
-    @give.autocomplete("step")
-    @withdraw.autocomplete("step")
-    async def step_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the steps of this turn the player's side acts in, with their subjects."""
-        steps = await self.lookups.turn_steps(place_of(interaction), interaction.user.id)
-        return labelled_choices(steps, current)
 
     @give.autocomplete("kind")
     async def kind_autocomplete(

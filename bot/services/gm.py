@@ -198,19 +198,14 @@ class GmService:
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
     ) -> GmChange:
         """Put a unit somewhere else (and turn it)."""
-        check_finite(facing=facing)
-        x, y = parse_point(at)
+        x, y = _point(at, facing)
         async with self.db.write() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             target = find_unit(loaded.state, unit)
-            turned = target.facing if facing is None else facing % 360
-            moved = replace(target, x=x, y=y, facing=turned)
-            field = loaded.state.battlefield
-            if not (0 <= x <= field.width and 0 <= y <= field.depth):
-                raise InvalidInput(f"({x:g}, {y:g}) is off the table.")
+            after = _placement(loaded.state, target, x, y, facing)
+            moved = replace(target, x=x, y=y, facing=after.facing)
             await self._edit(session, loaded, loaded.state.with_unit(moved), f"moved {target.name}")
             before = Placement(target.x, target.y, target.facing)
-            after = Placement(x, y, turned)
             return GmChange(Change.MOVE, reason, before, after, user_id, target.name)
 
     async def take_off(self, place: Place, user_id: int, unit: str, reason: str) -> GmChange:
@@ -230,8 +225,7 @@ class GmService:
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
     ) -> GmChange:
         """Put a unit that is off the table (or in reserve) back on it at ``at``."""
-        check_finite(facing=facing)
-        x, y = parse_point(at)
+        x, y = _point(at, facing)
         async with self.db.write() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             target = find_unit(loaded.state, unit)
@@ -239,16 +233,10 @@ class GmService:
                 raise Conflict(
                     f"**{target.name}** is on the table already; move it with `/gm move`."
                 )
-            field = loaded.state.battlefield
-            if not (0 <= x <= field.width and 0 <= y <= field.depth):
-                raise InvalidInput(f"({x:g}, {y:g}) is off the table.")
-            turned = target.facing if facing is None else facing % 360
-            after = loaded.state.with_unit(target.placed((x, y), turned))
+            spot = _placement(loaded.state, target, x, y, facing)
+            after = loaded.state.with_unit(target.placed((x, y), spot.facing))
             await self._edit(session, loaded, after, f"put {target.name} back on the table")
-            return GmChange(
-                Change.ON_TABLE, reason, _where(target), Placement(x, y, turned), user_id,
-                target.name,
-            )  # fmt: skip
+            return GmChange(Change.ON_TABLE, reason, _where(target), spot, user_id, target.name)
 
     async def ruling(
         self, place: Place, user_id: int, choice: str, reason: str = ""
@@ -391,3 +379,19 @@ def parse_value(text: str) -> Any:
             )
         return number
     return text.strip()
+
+
+def _point(at: str, facing: float | None) -> tuple[float, float]:
+    """The point a GM typed, refused before any loading (as is a facing that is no number)."""
+    check_finite(facing=facing)
+    return parse_point(at)
+
+
+def _placement(
+    state: BattleState, target: Unit, x: float, y: float, facing: float | None
+) -> Placement:
+    """Where the unit will stand, refused off the table; no facing keeps the one it had."""
+    field = state.battlefield
+    if not (0 <= x <= field.width and 0 <= y <= field.depth):
+        raise InvalidInput(f"({x:g}, {y:g}) is off the table.")
+    return Placement(x, y, target.facing if facing is None else facing % 360)
