@@ -9,13 +9,12 @@ and the side's disorder markers come off. The numbers the sheet does not print a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
+from rules_core.roster import RosterHooks
 from rules_core.rulesets.hail_caesar import (
     chances,
     combat,
@@ -41,7 +40,7 @@ from rules_core.rulesets.hail_caesar.status import (
     WON,
 )
 from rules_core.rulesets.hail_caesar.topics import TOPICS
-from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import deploy_placed, engaged, turn_limit_outcome
 
@@ -148,28 +147,16 @@ class HailCaesarRules(Rules):
     tables = tables.all_tables()
     statuses = STATUSES
     topics = TOPICS
-
-    # -- setting up ------------------------------------------------------------------------
-
-    def unit_from_roster(
-        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
-    ) -> Unit:
-        """A unit from a roster entry, in its (side-prefixed) division if it names one."""
-        return unit_from_entry(entry, unit_id, side, forces.division_of(entry, side) or group)
-
-    def forces_from_roster(
-        self, roster: Mapping[str, Json], side: str
-    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-        """The army list's divisions and generals (Leadership, rank), ids prefixed by side."""
-        return forces.forces(roster, side)
-
-    def prepare(self, state: BattleState) -> BattleState:
-        """Generals behind their divisions; each division's units counted for break tests."""
-        return forces.prepare(state)
-
-    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
-        """Units that broke or shattered are lost; survivors' casualties are noted."""
-        return forces.carry_over(entry, unit)
+    # Divisions and generals (ids prefixed by side); the Roman legion and Gallic host as samples.
+    roster_hooks = RosterHooks(
+        forces.forces,
+        forces.prepare,  # generals behind their divisions, units counted for break tests
+        unit_from_entry=unit_from_entry,
+        group_of=forces.group_of,
+        carry_over=forces.carry_over,  # units that broke or shattered are lost
+        load_army=load_army,
+        sample_armies=("romans", "gauls"),
+    )
 
     # -- the demo ----------------------------------------------------------------------
 
@@ -182,10 +169,6 @@ class HailCaesarRules(Rules):
             return 0.0
         value = tables.RANGE_TABLE.lookup(weapon, "inches")
         return float(value) if isinstance(value, int | float) else 0.0
-
-    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
-        """The sample Roman legion and Gallic host, as the army files give them."""
-        return (load_army("romans"), load_army("gauls"))
 
     def sample_battle(self) -> BattleState:
         """The Roman legion and the Gallic host at deployment."""

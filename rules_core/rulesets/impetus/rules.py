@@ -34,6 +34,7 @@ from rules_core.context import Context
 from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
+from rules_core.roster import RosterHooks
 from rules_core.rulesets.impetus import (
     actions,
     activation,
@@ -55,7 +56,7 @@ from rules_core.rulesets.impetus import (
 from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
-from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import turn_limit_outcome
 
@@ -161,6 +162,13 @@ class ImpetusRules(Rules):
                   *displacement.PARAMETERS, *prebattle.PARAMETERS)  # fmt: skip
     statuses = STATUSES
     topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
+    # Each general with his command; Caesar's legions and the Gauls as samples.
+    roster_hooks = RosterHooks(
+        forces.forces,
+        forces.prepare,  # the starting VBU set
+        load_army=profiles.load_army,
+        sample_armies=profiles.SAMPLE_ARMIES,
+    )
     tables = {
         table.name: table
         for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
@@ -184,20 +192,6 @@ class ImpetusRules(Rules):
         return profiles.unit_from_entry(
             entry, unit_id, side, forces.group_of(entry, None, side, group)
         )
-
-    def forces_from_roster(
-        self, roster: Mapping[str, Json], side: str
-    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-        """Each general of the army list and the command he leads."""
-        return forces.forces(roster, side)
-
-    def prepare(self, state: BattleState) -> BattleState:
-        """Every unit in a command, every general with a unit, the starting VBU."""
-        return forces.prepare(state)
-
-    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
-        """Caesar's legions and the Gauls."""
-        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
 
     def subjects(self, name: str, state: BattleState) -> tuple[Subject, ...]:
         """The commands in the order the initiative gives them; the set-up loops'
