@@ -21,9 +21,9 @@ from shapely.geometry import Polygon
 
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
-from rules_core.roster import RosterHooks
 from rules_core.standing import Topic
 from rules_core.state import (
     OFF_TABLE,
@@ -180,6 +180,7 @@ class Rules:
     pace_apart: ClassVar[frozenset[str]] = frozenset()
     # The functions the roster hooks below call; None: the defaults written in them.
     roster_hooks: ClassVar[RosterHooks | None] = None
+    demo_hooks: ClassVar[DemoHooks] = DemoHooks()  # likewise for the demo and the odds
 
     def __init__(self) -> None:
         for step in self.sequence.steps:
@@ -351,7 +352,8 @@ class Rules:
 
     def sample_battle(self) -> BattleState | None:
         """A battle laid out at deployment, for the README's map and tests; none by default."""
-        return None
+        made = self.demo_hooks.sample_battle
+        return None if made is None else made()
 
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
         """Two rosters a demo or a new GM can start from (editable defaults); none by default."""
@@ -362,7 +364,8 @@ class Rules:
 
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
         """Orders a scripted player gives for one side in the current step; none by default."""
-        return []
+        given = self.demo_hooks.demo_orders
+        return [] if given is None else given(self, state, side)
 
     def demo_answer(self, state: BattleState) -> str:
         """A scripted player's answer to the pending question: its default."""
@@ -468,7 +471,8 @@ class Rules:
         roll), from the same roll specs the resolvers roll; a ``Refused`` with the reason when
         the question does not arise (out of range, no sight), None when the ruleset gives no
         odds for that kind. ``state`` is what the asking side may see (``secrets.view``)."""
-        return None
+        odds = self.demo_hooks.odds
+        return None if odds is None else odds(state, query, self.parameter_values(state.parameters))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """True if a side's army has broken; by default when it has no units left."""

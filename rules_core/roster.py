@@ -8,25 +8,6 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
-from rules_core.codec import Json
-from rules_core.state import BattleState, Group, Leader, Unit
-
-Forces = tuple[tuple[Group, ...], tuple[Leader, ...]]
-
-
-@dataclass(frozen=True)
-class RosterHooks:
-    """A ruleset's roster functions, named once: ``Rules``'s roster hooks call them, so a
-    ruleset whose hooks only pass through to its forces and profiles modules writes none."""
-
-    forces: Callable[[Mapping[str, Json], str], Forces]
-    prepare: Callable[[BattleState], BattleState]
-    unit_from_entry: Callable[[Mapping[str, Json], str, str, str], Unit] | None = None
-    group_of: Callable[[Mapping[str, Json], str, str], str] | None = None  # entry, side, default
-    carry_over: Callable[[Mapping[str, Json], Unit | None], dict[str, Json]] | None = None
-    load_army: Callable[[str], Mapping[str, Json]] | None = None
-    sample_armies: tuple[str, ...] = ()  # the names ``load_army`` reads for ``sample_armies``
-
 
 @dataclass(frozen=True)
 class Field:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
-from rules_core.roster import RosterHooks
 from rules_core.rulesets.hail_caesar import (
     chances,
     combat,
@@ -158,6 +157,8 @@ class HailCaesarRules(Rules):
         sample_armies=("romans", "gauls"),
     )
 
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
+
     # -- the demo ----------------------------------------------------------------------
 
     def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
@@ -170,24 +171,11 @@ class HailCaesarRules(Rules):
         value = tables.RANGE_TABLE.lookup(weapon, "inches")
         return float(value) if isinstance(value, int | float) else 0.0
 
-    def sample_battle(self) -> BattleState:
-        """The Roman legion and the Gallic host at deployment."""
-        return sample.sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """Advance, charge and shoot; generals order General Advances, divisions and rallies."""
-        return demo.orders_for(self, state, side)
-
     def demo_answer(self, state: BattleState) -> str:
         """Re-roll failed orders, retreat rather than hold disordered, else the default."""
         return demo.answer(state)
 
     # -- orders --------------------------------------------------------------------------
-
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """Charges and rounds of hand-to-hand (casualties, result, break tests), shots (hits,
-        casualties) and break tests."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
         """What an order will do, or why it is illegal."""

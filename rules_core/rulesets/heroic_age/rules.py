@@ -26,10 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
-from rules_core.roster import RosterHooks
 from rules_core.rulesets.heroic_age import (
     after,
     chances,
@@ -149,6 +148,8 @@ class HeroicAgeRules(Rules):
         sample_armies=profiles.SAMPLE_ARMIES,
     )
 
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
+
     # -- resolvers -----------------------------------------------------------------------
 
     def resolver(self, step: Step) -> Callable[[Context], None]:
@@ -210,20 +211,7 @@ class HeroicAgeRules(Rules):
             )
         return turn_limit_outcome(self, state)
 
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """The charge test and the combat, a round of combat, the missile dice, a control
-        test (``chances``)."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
-
     # -- the demo --------------------------------------------------------------------------
-
-    def sample_battle(self) -> BattleState:
-        """The Saxons and the Danes at deployment."""
-        return sample.sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """The scripted player's orders: advance, shoot, charge."""
-        return demo.orders_for(self, state, side)
 
     def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
         """A move's most likely reach (AvD + D6) for ``move``; 2" for missile units' ``range``."""

@@ -31,10 +31,9 @@ from typing import Any
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
-from rules_core.roster import RosterHooks
 from rules_core.rulesets.impetus import (
     actions,
     activation,
@@ -183,6 +182,8 @@ class ImpetusRules(Rules):
         """Impetus measures in H, half a base width."""
         return "H"
 
+    demo_hooks = DemoHooks(sample.sample_battle, odds=chances.odds)
+
     # -- setting up ----------------------------------------------------------------------
 
     def unit_from_roster(
@@ -244,10 +245,6 @@ class ImpetusRules(Rules):
         params = self.parameter_values(state.parameters)
         return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
 
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """A shot, a charge, a melee, a discipline test (``chances``)."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
-
     def army_broken(self, state: BattleState, side: str) -> bool:
         """The side's army broke at the end of a turn (``ending.end_turn``: it had lost
         ``army_break_share`` of its starting VBU)."""
@@ -263,10 +260,6 @@ class ImpetusRules(Rules):
         return turn_limit_outcome(self, state)
 
     # -- the demo --------------------------------------------------------------------------
-
-    def sample_battle(self) -> BattleState:
-        """The Romans and the Gauls, their units in reserve before the pre-battle steps."""
-        return sample.sample_battle()
 
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
         """The scripted player's orders: set up, advance, shoot, charge."""

@@ -31,10 +31,9 @@ from dataclasses import replace
 
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Illegal, Order, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
-from rules_core.roster import RosterHooks
 from rules_core.rulesets.pike_and_shot import (
     chances,
     cohesion,
@@ -123,6 +122,8 @@ class PikeAndShotRules(Rules):
         sample_armies=profiles.SAMPLE_ARMIES,
     )
 
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
+
     # -- resolvers -----------------------------------------------------------------------
 
     def resolver(self, step: Step) -> Callable[[Context], None]:
@@ -200,19 +201,7 @@ class PikeAndShotRules(Rules):
         ending = "a draw" if found.winner is None else "victory"
         return Outcome(found.winner, f"{'; '.join(words)}: {ending}")
 
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """Shooting, melee and the tests (``chances``)."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
-
     # -- the demo --------------------------------------------------------------------------
-
-    def sample_battle(self) -> BattleState:
-        """The Royalists and the Parliament at deployment."""
-        return sample.sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """The scripted player's orders: wings attack, units advance, shoot the nearest."""
-        return demo.orders_for(self, state, side)
 
     def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
         """The Normal (or March Column) move for ``move``; the combat range for ``range``."""

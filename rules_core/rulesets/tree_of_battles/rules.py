@@ -12,10 +12,9 @@ from collections.abc import Callable
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
-from rules_core.roster import RosterHooks
 from rules_core.rulesets.tree_of_battles import (
     after,
     chances,
@@ -181,6 +180,8 @@ class TreeOfBattlesRules(Rules):
         sample_armies=profiles.SAMPLE_ARMIES,
     )
 
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
+
     # -- setting up ----------------------------------------------------------------------
 
     def measure_name(self) -> str:
@@ -197,14 +198,6 @@ class TreeOfBattlesRules(Rules):
         if missile == "none":
             return 0.0
         return shooting.ranges(missile, self.parameter_values(state.parameters))[0]
-
-    def sample_battle(self) -> BattleState:
-        """The English and French at Agincourt, at deployment."""
-        return sample.sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """The scripted player's orders for its contingents and leaders."""
-        return demo.orders_for(self, state, side)
 
     def demo_answer(self, state: BattleState) -> str:
         """The scripted player's answer: the attacker's horse counter-charges and pursues."""
@@ -435,10 +428,6 @@ class TreeOfBattlesRules(Rules):
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Nobody is given an order by default: forced moves are the resolvers' business."""
         return None
-
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """Charges and mêlées (result bands), shots (DPs) and control tests (result bands)."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """An army with no fighting contingents left (the sheet gives no army break)."""
