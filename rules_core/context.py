@@ -389,19 +389,20 @@ class Context:
         """Bring a unit that left the table back onto it at ``at`` (its centre), turned to
         ``facing``. Where it may come back (within 6" of where it left: ``toolkit.within_of_exit``)
         is the ruleset's to check before calling this."""
-        unit = self.state.unit(unit_id)
-        if unit.location != OFF_TABLE:
-            raise ValueError(f"unit {unit_id!r} is not off the table ({unit.location})")
-        self.state = self.state.with_unit(unit.placed(at, facing))
+        self._place(unit_id, at, facing, OFF_TABLE, "off the table")
         self.emit(UnitReturned(unit_id, (float(at[0]), float(at[1])), facing % 360, reason))
 
     def place_from_reserve(self, unit_id: str, at: Point, facing: float, reason: str) -> None:
         """Deploy a unit held in reserve onto the table at ``at``, turned to ``facing``."""
-        unit = self.state.unit(unit_id)
-        if unit.location != RESERVE:
-            raise ValueError(f"unit {unit_id!r} is not in reserve ({unit.location})")
-        self.state = self.state.with_unit(unit.placed(at, facing))
+        self._place(unit_id, at, facing, RESERVE, "in reserve")
         self.emit(UnitDeployed(unit_id, (float(at[0]), float(at[1])), facing % 360, reason))
+
+    def _place(self, unit_id: str, at: Point, facing: float, source: str, words: str) -> None:
+        """Put a unit that is at ``source`` (off the table, in reserve) on the table."""
+        unit = self.state.unit(unit_id)
+        if unit.location != source:
+            raise ValueError(f"unit {unit_id!r} is not {words} ({unit.location})")
+        self.state = self.state.with_unit(unit.placed(at, facing))
 
     def add_terrain(self, feature: TerrainFeature, reason: str) -> None:
         """Place a new piece of terrain on the table; refuses an id already in use."""

@@ -302,10 +302,11 @@ class UnitLeftTable(Event):
 
 
 @dataclass(frozen=True)
-class UnitReturned(Event):
-    """A unit off the table came back onto it at ``at``, facing ``facing``."""
+class UnitPlaced(Event):
+    """A unit not on the table was placed on it at ``at``, facing ``facing`` (the base of
+    ``UnitReturned`` and ``UnitDeployed``, which say from where)."""
 
-    kind: ClassVar[str] = "unit_returned"
+    kind: ClassVar[str] = "unit_placed"
     unit: str
     at: Point
     facing: float
@@ -313,14 +314,17 @@ class UnitReturned(Event):
 
 
 @dataclass(frozen=True)
-class UnitDeployed(Event):
+class UnitReturned(UnitPlaced):
+    """A unit off the table came back onto it at ``at``, facing ``facing``."""
+
+    kind: ClassVar[str] = "unit_returned"
+
+
+@dataclass(frozen=True)
+class UnitDeployed(UnitPlaced):
     """A unit in reserve was placed on the table at ``at``, facing ``facing``."""
 
     kind: ClassVar[str] = "unit_deployed"
-    unit: str
-    at: Point
-    facing: float
-    reason: str
 
 
 @dataclass(frozen=True)

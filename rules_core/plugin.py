@@ -21,6 +21,7 @@ from shapely.geometry import Polygon
 
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
 from rules_core.standing import Topic
@@ -177,6 +178,9 @@ class Rules:
     off_table_orders: ClassVar[frozenset[str]] = frozenset()
     # Step ids and question topics whose stops the pace report counts apart (personal combats).
     pace_apart: ClassVar[frozenset[str]] = frozenset()
+    # The functions the roster hooks below call; None: the defaults written in them.
+    roster_hooks: ClassVar[RosterHooks | None] = None
+    demo_hooks: ClassVar[DemoHooks] = DemoHooks()  # likewise for the demo and the odds
 
     def __init__(self) -> None:
         for step in self.sequence.steps:
@@ -258,6 +262,10 @@ class Rules:
         self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
     ) -> Unit:
         """A unit built from one roster entry, not yet placed; profile values pass through."""
+        hooks = self.roster_hooks
+        if hooks is not None and hooks.unit_from_entry is not None:
+            into = group if hooks.group_of is None else hooks.group_of(entry, side, group)
+            return hooks.unit_from_entry(entry, unit_id, side, into)
         quality = entry.get("grade", entry.get("quality", ""))
         profile = {key: value for key, value in entry.items() if key not in ROSTER_KEYS}
         frontage, depth = number_or(entry.get("frontage"), 2.0), number_or(entry.get("depth"), 1.0)
@@ -274,7 +282,7 @@ class Rules:
 
         Unit ids are ``<side><n>`` in roster order, so a leader's ``attached_to`` can name one.
         """
-        return (), ()
+        return ((), ()) if self.roster_hooks is None else self.roster_hooks.forces(roster, side)
 
     def setup_complete(self, ctx: Context) -> None:
         """Runs once as the last step of the ``setup`` chain ends, in that step's context (its
@@ -287,10 +295,12 @@ class Rules:
 
     def prepare(self, state: BattleState) -> BattleState:
         """The state as play begins, once every unit is deployed (counts, starting values)."""
-        return state
+        return state if self.roster_hooks is None else self.roster_hooks.prepare(state)
 
     def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
         """A roster entry after a battle: marked destroyed if its unit is gone, else its stands."""
+        if self.roster_hooks is not None and self.roster_hooks.carry_over is not None:
+            return self.roster_hooks.carry_over(entry, unit)
         if unit is None:
             return {**entry, "status": "destroyed"}
         return {**entry, "stands": unit.stands} if "stands" in entry else dict(entry)
@@ -342,15 +352,20 @@ class Rules:
 
     def sample_battle(self) -> BattleState | None:
         """A battle laid out at deployment, for the README's map and tests; none by default."""
-        return None
+        made = self.demo_hooks.sample_battle
+        return None if made is None else made()
 
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
         """Two rosters a demo or a new GM can start from (editable defaults); none by default."""
-        return ()
+        hooks = self.roster_hooks
+        if hooks is None or hooks.load_army is None:
+            return ()
+        return tuple(hooks.load_army(name) for name in hooks.sample_armies)
 
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
         """Orders a scripted player gives for one side in the current step; none by default."""
-        return []
+        given = self.demo_hooks.demo_orders
+        return [] if given is None else given(self, state, side)
 
     def demo_answer(self, state: BattleState) -> str:
         """A scripted player's answer to the pending question: its default."""
@@ -456,7 +471,8 @@ class Rules:
         roll), from the same roll specs the resolvers roll; a ``Refused`` with the reason when
         the question does not arise (out of range, no sight), None when the ruleset gives no
         odds for that kind. ``state`` is what the asking side may see (``secrets.view``)."""
-        return None
+        odds = self.demo_hooks.odds
+        return None if odds is None else odds(state, query, self.parameter_values(state.parameters))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """True if a side's army has broken; by default when it has no units left."""

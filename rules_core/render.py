@@ -37,10 +37,10 @@ from rules_core.events import (
     TerrainMoved,
     TerrainRemoved,
     TestResolved,
-    UnitDeployed,
     UnitDestroyed,
     UnitLeftTable,
     UnitMoved,
+    UnitPlaced,
     UnitReturned,
 )
 from rules_core.secrets import Viewer
@@ -265,13 +265,9 @@ def _left_table(e: UnitLeftTable, r: Renderer) -> str:
 
 
 @_line.register
-def _returned(e: UnitReturned, r: Renderer) -> str:
-    return f"{r.name(e.unit)} comes back onto the table at ({g(e.at[0])}, {g(e.at[1])}): {e.reason}"
-
-
-@_line.register
-def _deployed(e: UnitDeployed, r: Renderer) -> str:
-    return f"{r.name(e.unit)} is deployed at ({g(e.at[0])}, {g(e.at[1])}): {e.reason}"
+def _placed(e: UnitPlaced, r: Renderer) -> str:
+    verb = "comes back onto the table" if isinstance(e, UnitReturned) else "is deployed"
+    return f"{r.name(e.unit)} {verb} at ({g(e.at[0])}, {g(e.at[1])}): {e.reason}"
 
 
 def _terrain_name(name: str, kind: str) -> str:

@@ -96,6 +96,12 @@ CHARGED = Flag("charged", "charged this turn", Badge("tag", "CHARGED", "calm"))
 WOUNDED = Flag("wounded", "leader wounded", Badge("tag", "WOUNDED", "warn"), Scope.LEADER)
 KILLED = Flag("killed", "leader killed", Badge("tag", "KILLED", "worse"), Scope.LEADER)
 
+# -- kept by several rulesets, shown by none --------------------------------------------------
+IN_COMBAT = Flag("in_combat", "in combat")
+COMBAT_RESULT = Text("combat_result", "its result in the last combat")
+STATIONARY = Flag("stationary", "has not moved this turn")
+LAST_MOVE = Note("last_move", "its last move (dx, dy, facing), to repeat")
+
 COMMON = (
     BATTLE_NAME,
     DEPLOY_ZONE,

@@ -27,6 +27,11 @@ def division_of(entry: Mapping[str, Json], side: str) -> str | None:
     return prefixed(side, str(division)) if isinstance(division, str) and division else None
 
 
+def group_of(entry: Mapping[str, Json], side: str, default: str) -> str:
+    """The division a roster entry names, else ``default``."""
+    return division_of(entry, side) or default
+
+
 def leader_entries(roster: Mapping[str, Json]) -> list[Mapping[str, Json]]:
     """The well-formed entries of an army list's ``leaders``."""
     found = roster.get("leaders")

@@ -9,11 +9,9 @@ and the side's disorder markers come off. The numbers the sheet does not print a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.hail_caesar import (
@@ -41,7 +39,7 @@ from rules_core.rulesets.hail_caesar.status import (
     WON,
 )
 from rules_core.rulesets.hail_caesar.topics import TOPICS
-from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import deploy_placed, engaged, turn_limit_outcome
 
@@ -148,28 +146,18 @@ class HailCaesarRules(Rules):
     tables = tables.all_tables()
     statuses = STATUSES
     topics = TOPICS
+    # Divisions and generals (ids prefixed by side); the Roman legion and Gallic host as samples.
+    roster_hooks = RosterHooks(
+        forces.forces,
+        forces.prepare,  # generals behind their divisions, units counted for break tests
+        unit_from_entry=unit_from_entry,
+        group_of=forces.group_of,
+        carry_over=forces.carry_over,  # units that broke or shattered are lost
+        load_army=load_army,
+        sample_armies=("romans", "gauls"),
+    )
 
-    # -- setting up ------------------------------------------------------------------------
-
-    def unit_from_roster(
-        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
-    ) -> Unit:
-        """A unit from a roster entry, in its (side-prefixed) division if it names one."""
-        return unit_from_entry(entry, unit_id, side, forces.division_of(entry, side) or group)
-
-    def forces_from_roster(
-        self, roster: Mapping[str, Json], side: str
-    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-        """The army list's divisions and generals (Leadership, rank), ids prefixed by side."""
-        return forces.forces(roster, side)
-
-    def prepare(self, state: BattleState) -> BattleState:
-        """Generals behind their divisions; each division's units counted for break tests."""
-        return forces.prepare(state)
-
-    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
-        """Units that broke or shattered are lost; survivors' casualties are noted."""
-        return forces.carry_over(entry, unit)
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
 
     # -- the demo ----------------------------------------------------------------------
 
@@ -183,28 +171,11 @@ class HailCaesarRules(Rules):
         value = tables.RANGE_TABLE.lookup(weapon, "inches")
         return float(value) if isinstance(value, int | float) else 0.0
 
-    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
-        """The sample Roman legion and Gallic host, as the army files give them."""
-        return (load_army("romans"), load_army("gauls"))
-
-    def sample_battle(self) -> BattleState:
-        """The Roman legion and the Gallic host at deployment."""
-        return sample.sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """Advance, charge and shoot; generals order General Advances, divisions and rallies."""
-        return demo.orders_for(self, state, side)
-
     def demo_answer(self, state: BattleState) -> str:
         """Re-roll failed orders, retreat rather than hold disordered, else the default."""
         return demo.answer(state)
 
     # -- orders --------------------------------------------------------------------------
-
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """Charges and rounds of hand-to-hand (casualties, result, break tests), shots (hits,
-        casualties) and break tests."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
         """What an order will do, or why it is illegal."""

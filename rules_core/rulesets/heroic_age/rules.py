@@ -23,11 +23,10 @@ The sheet gives no victory condition: see ``outcome``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
-from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.heroic_age import (
@@ -51,7 +50,7 @@ from rules_core.rulesets.heroic_age import (
 )  # fmt: skip
 from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
-from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
 from rules_core.toolkit import deploy_placed, turn_limit_outcome
 
@@ -138,32 +137,18 @@ class HeroicAgeRules(Rules):
     pace_apart = frozenset({"duels", *duel.PACE_APART})
     deployment_depth = 8.0
     default_table = (36.0, 24.0)
+    # Each leader (LPs, flags) with his contingent; the Saxons and the Danes as samples.
+    roster_hooks = RosterHooks(
+        forces.forces,
+        forces.prepare,
+        unit_from_entry=profiles.unit_from_entry,
+        group_of=forces.group_of,
+        carry_over=forces.carry_over,  # casualties cost stands for good
+        load_army=profiles.load_army,
+        sample_armies=profiles.SAMPLE_ARMIES,
+    )
 
-    # -- setting up ----------------------------------------------------------------------
-
-    def unit_from_roster(
-        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
-    ) -> Unit:
-        """A unit: its type's editable profile, in the contingent its entry names."""
-        return profiles.unit_from_entry(entry, unit_id, side, forces.group_of(entry, side, group))
-
-    def forces_from_roster(
-        self, roster: Mapping[str, Json], side: str
-    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-        """Each leader of the army list (LPs, flags) and the contingent he commands."""
-        return forces.forces(roster, side)
-
-    def prepare(self, state: BattleState) -> BattleState:
-        """Every leader with a unit, every unit in a known contingent."""
-        return forces.prepare(state)
-
-    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
-        """Casualties cost stands for good; a unit gone from the table is lost."""
-        return forces.carry_over(entry, unit)
-
-    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
-        """The Saxons and the Danes."""
-        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
 
     # -- resolvers -----------------------------------------------------------------------
 
@@ -226,20 +211,7 @@ class HeroicAgeRules(Rules):
             )
         return turn_limit_outcome(self, state)
 
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """The charge test and the combat, a round of combat, the missile dice, a control
-        test (``chances``)."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
-
     # -- the demo --------------------------------------------------------------------------
-
-    def sample_battle(self) -> BattleState:
-        """The Saxons and the Danes at deployment."""
-        return sample.sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """The scripted player's orders: advance, shoot, charge."""
-        return demo.orders_for(self, state, side)
 
     def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
         """A move's most likely reach (AvD + D6) for ``move``; 2" for missile units' ``range``."""

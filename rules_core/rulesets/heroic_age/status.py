@@ -78,9 +78,13 @@ from rules_core.shared_status import (
     BROKEN,
     CASUALTIES,
     CHARGED,
+    COMBAT_RESULT,
     DEPLOY_ZONE,
     DPS,
+    IN_COMBAT,
+    LAST_MOVE,
     PURSUING,
+    STATIONARY,
     UNFORMED,
 )
 from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text, sheet
@@ -90,13 +94,10 @@ AGGRESSION_ORDER = ("shaken", "present", "ready for battle", "blood lust")
 # -- units: the shared keys first, in the map's badge order -------------------------------------
 RETIRING = Flag("retiring", "retiring", Badge("tag", "RETIRING", "warn"))
 CHARGE_COMBAT = Flag("charge_combat", "in a charge combat this turn")
-IN_COMBAT = Flag("in_combat", "in combat")
 COMBAT_ENEMIES = Note("combat_enemy", "the enemies it fought in the last combat")
-COMBAT_RESULT = Text("combat_result", "its result in the last combat")
 AFTER_MOVE = Text("after_move", "its move after combat")
 REFIGHTS = Count("refights", "inconclusive rounds this turn", private=True)
 FOLLOWING_UP = Flag("following_up", "followed up an opponent that fell back")
-STATIONARY = Flag("stationary", "has not moved this turn")
 CONTROL = Level(
     "control",
     "control test result",
@@ -108,7 +109,6 @@ CONTROL = Level(
         LevelValue("blood_lust", "ADVANCE!", "worse"),
     ),
 )
-LAST_MOVE = Note("last_move", "its last move (dx, dy, facing), to repeat")
 ADVANCE_SIGNALLED = Flag("advance_signalled", "has signalled the advance")
 ADVANCED_IN_LEADERSHIP = Flag("advanced_in_leadership", "moved on the signal to advance")
 SKILLED_ARCHER = Flag("skilled_archer", "skilled archer revealed", Badge("tag", "ARCHER", "good"))

@@ -109,16 +109,7 @@ def modifiers(
 ) -> list[Modifier]:
     """Every modifier to the test's target, each with the sheet's row as its reason."""
     kind = kind_of(kind, facts)
-    mods: list[Modifier] = []
-    # "General attached to Unit/Group +1/+2" (evasion: "to Unit" only, its own row).
-    general, host = general_and_host(state, unit, group=kind != "evasion")
-    if general is not None:
-        row = "evasion.general" if kind == "evasion" else "general_attached"
-        value = generals.dt_modifier(general, "reaction" if kind in REACTIONS else kind)
-        grouped = host is not None and host.id != unit.id
-        where = f" (with {host.name} of its group)" if grouped and host is not None else ""
-        text = f"{general.name}: {tables.reason(tables.DT_MODIFIERS, row)}{where}"
-        mods.append(Modifier(value, text))
+    mods = _general_modifier(state, unit, kind)
     outside = profiles.troop_type(unit) != "S" and not generals.in_command_radius(
         state, unit, params
     )
@@ -130,6 +121,28 @@ def modifiers(
     kind_disordered = f"{kind}.disordered"
     if disordered and kind_disordered in tables.DT_MODIFIERS.rows:
         mods.append(Modifier(*_row(kind_disordered)))
+    mods.extend(_kind_modifiers(state, unit, kind, facts))
+    return mods
+
+
+def _general_modifier(state: BattleState, unit: Unit, kind: str) -> list[Modifier]:
+    """The attached general's row: "General attached to Unit/Group +1/+2" (evasion: to Unit)."""
+    general, host = general_and_host(state, unit, group=kind != "evasion")
+    if general is None:
+        return []
+    row = "evasion.general" if kind == "evasion" else "general_attached"
+    value = generals.dt_modifier(general, "reaction" if kind in REACTIONS else kind)
+    grouped = host is not None and host.id != unit.id
+    where = f" (with {host.name} of its group)" if grouped and host is not None else ""
+    text = f"{general.name}: {tables.reason(tables.DT_MODIFIERS, row)}{where}"
+    return [Modifier(value, text)]
+
+
+def _kind_modifiers(
+    state: BattleState, unit: Unit, kind: str, facts: Mapping[str, Json]
+) -> list[Modifier]:
+    """The rows that belong to one kind of test."""
+    mods: list[Modifier] = []
     charger = _unit(state, facts.get("charger"))
     if kind == "second_move":
         move = _int(facts.get("moves"), 2)

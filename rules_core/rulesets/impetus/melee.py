@@ -166,9 +166,7 @@ def resolve(
         found = cohesion.test(ctx, now, hits, mods, cohesion.MELEE, f"melee with {enemy.name}")
         lost[unit.id], routed[unit.id] = found.lost, found.routed
     result = _result(lost, routed, attacker.id, defender.id)
-    row = (f"{attacker.name} lost {lost[attacker.id]} VBU, {defender.name} lost "
-           f"{lost[defender.id]} VBU: " + {ATTACKER: f"{attacker.name} wins",
-           DEFENDER: f"{defender.name} wins", DRAW: "a drawn melee"}[result])  # fmt: skip
+    row = _row([attacker], lost[attacker.id], [defender], lost[defender.id], result)
     scored = ((attacker.id, hits_on_defender), (defender.id, hits_on_attacker))
     _melee_result(ctx, attacker, defender, result, lost[defender.id] - lost[attacker.id], row,
                   scored)  # fmt: skip
@@ -277,11 +275,49 @@ def _resolve_many(
     and one cohesion test (the flank or rear modifier if any enemy touches it there). The side
     that lost more VBU (a routed attacker or defender first) loses: each of its units
     retreats from the enemy it fought; the winning one of the two pursues the losing one."""
+    fights = ((attacker, attacking), (defender, defending))
+    hits, facing = _roll_many(ctx, fights, joining_a, joining_d)
+    side_a = [attacker, *joining_a]
+    side_d = [defender, *joining_d]
+    lost, routed = _test_many(ctx, (*side_a, *side_d), hits, facing)
+    total_a = sum(lost.get(u.id, 0) for u in side_a)
+    total_d = sum(lost.get(u.id, 0) for u in side_d)
+    broke = {ATTACKER: routed.get(attacker.id, False), DEFENDER: routed.get(defender.id, False)}
+    result = _result({ATTACKER: total_a, DEFENDER: total_d}, broke, ATTACKER, DEFENDER)
+    row = _row(side_a, total_a, side_d, total_d, result)
+    scored = (
+        (attacker.id, sum(hits.get(u.id, 0) for u in side_d)),
+        (defender.id, sum(hits.get(u.id, 0) for u in side_a)),
+    )
+    _melee_result(ctx, attacker, defender, result, total_d - total_a, row, scored)
+    fought = _fought(ctx)
+    for unit in (*side_a, *side_d):
+        _tire(ctx, unit.id, attacking.new_melee and unit.id == attacker.id)
+        for foe in facing.get(unit.id, []):
+            fought.add(frozenset((unit.id, foe.id)))
+    for unit in side_a:
+        for foe in facing.get(unit.id, []):
+            _mark(ctx, unit.id, foe.id, result == DRAW)
+    if result != DRAW:
+        _retreat_many(ctx, (side_a, side_d) if result == ATTACKER else (side_d, side_a), facing,
+                      depth_left)  # fmt: skip
+    return result
+
+
+def _roll_many(
+    ctx: Context,
+    fights: tuple[tuple[Unit, Fight], tuple[Unit, Fight]],
+    joining_a: list[Unit],
+    joining_d: list[Unit],
+) -> tuple[dict[str, int], dict[str, list[Unit]]]:
+    """Every roll of a melee of more than two: the hits rolled at each unit, and each unit's
+    enemies in this melee."""
+    (attacker, attacking), (defender, defending) = fights
     state = ctx.state
     a_target = _front_enemy(state, attacker, defender, joining_d)
     d_target = _front_enemy(state, defender, attacker, joining_a)
     hits: dict[str, int] = {}
-    facing: dict[str, list[Unit]] = {}  # each unit's enemies in this melee
+    facing: dict[str, list[Unit]] = {}
 
     def meet(a: Unit, b: Unit) -> None:
         facing.setdefault(a.id, []).append(b)
@@ -300,11 +336,20 @@ def _resolve_many(
             got = _roll_at(ctx, extra_roll(ctx.state, unit, core, ctx.params), unit, core)
             hits[core.id] = hits.get(core.id, 0) + got
             meet(unit, core)
-    side_a = [attacker, *joining_a]
-    side_d = [defender, *joining_d]
+    return hits, facing
+
+
+def _test_many(
+    ctx: Context,
+    units: tuple[Unit, ...],
+    hits: dict[str, int],
+    facing: dict[str, list[Unit]],
+) -> tuple[dict[str, int], dict[str, bool]]:
+    """Each hit unit's one cohesion test (flank or rear if any enemy touches it there): the
+    VBU each lost and whether it routed."""
     lost: dict[str, int] = {}
     routed: dict[str, bool] = {}
-    for unit in (*side_a, *side_d):
+    for unit in units:
         taken = hits.get(unit.id, 0)
         if taken <= 0 or not cohesion.alive(ctx.state, unit.id):
             continue
@@ -315,35 +360,18 @@ def _resolve_many(
         names = ", ".join(f.name for f in foes)
         found = cohesion.test(ctx, now, taken, mods, cohesion.MELEE, f"melee with {names}")
         lost[unit.id], routed[unit.id] = found.lost, found.routed
-    total_a = sum(lost.get(u.id, 0) for u in side_a)
-    total_d = sum(lost.get(u.id, 0) for u in side_d)
-    broke_a, broke_d = routed.get(attacker.id, False), routed.get(defender.id, False)
-    if broke_a != broke_d:
-        result = DEFENDER if broke_a else ATTACKER
-    else:
-        result = DRAW if total_a == total_d else (ATTACKER if total_a < total_d else DEFENDER)
-    names_a = " and ".join(u.name for u in side_a)
-    names_d = " and ".join(u.name for u in side_d)
-    row = (f"{names_a} lost {total_a} VBU, {names_d} lost {total_d} VBU: "
-           + {ATTACKER: f"{names_a} win{'s' if len(side_a) == 1 else ''}",
-              DEFENDER: f"{names_d} win{'s' if len(side_d) == 1 else ''}",
-              DRAW: "a drawn melee"}[result])  # fmt: skip
-    scored = (
-        (attacker.id, sum(hits.get(u.id, 0) for u in side_d)),
-        (defender.id, sum(hits.get(u.id, 0) for u in side_a)),
-    )
-    _melee_result(ctx, attacker, defender, result, total_d - total_a, row, scored)
-    fought = _fought(ctx)
-    for unit in (*side_a, *side_d):
-        _tire(ctx, unit.id, attacking.new_melee and unit.id == attacker.id)
-        for foe in facing.get(unit.id, []):
-            fought.add(frozenset((unit.id, foe.id)))
-    for unit in side_a:
-        for foe in facing.get(unit.id, []):
-            _mark(ctx, unit.id, foe.id, result == DRAW)
-    if result == DRAW:
-        return result
-    winners, losers = (side_a, side_d) if result == ATTACKER else (side_d, side_a)
+    return lost, routed
+
+
+def _retreat_many(
+    ctx: Context,
+    sides: tuple[list[Unit], list[Unit]],
+    facing: dict[str, list[Unit]],
+    depth_left: int,
+) -> None:
+    """Each losing unit retreats from the first winner it fought; the first winner pursues the
+    first loser."""
+    winners, losers = sides
     for unit in losers:
         if not cohesion.alive(ctx.state, unit.id):
             continue
@@ -353,7 +381,16 @@ def _resolve_many(
     winner, loser = winners[0], losers[0]
     if cohesion.alive(ctx.state, winner.id) and depth_left > 0:
         pursue(ctx, ctx.state.unit(winner.id), loser.id, depth_left)
-    return result
+
+
+def _row(side_a: list[Unit], lost_a: int, side_d: list[Unit], lost_d: int, result: str) -> str:
+    """The result row: the VBU each side lost, and who won."""
+    names_a = " and ".join(u.name for u in side_a)
+    names_d = " and ".join(u.name for u in side_d)
+    return (f"{names_a} lost {lost_a} VBU, {names_d} lost {lost_d} VBU: "
+            + {ATTACKER: f"{names_a} win{'s' if len(side_a) == 1 else ''}",
+               DEFENDER: f"{names_d} win{'s' if len(side_d) == 1 else ''}",
+               DRAW: "a drawn melee"}[result])  # fmt: skip
 
 
 def _result(lost: dict[str, int], routed: dict[str, bool], a: str, d: str) -> str:

@@ -224,38 +224,62 @@ def group_move_problem(state: BattleState, unit: Unit, order: Order,
     limit = int(number_or(params.get("max_moves"), 4))
     done = max(MOVES.of(m) for m in units)
     for member in units:
-        if in_melee(member):
-            return f"{member.name} of the group is in melee"
-        if RALLIED.of(member):
-            return f"{member.name} of the group rallied in this activation"
-        disordered = DISORDERED.of(member)
-        if not mt.may_make(member, kind, disordered):
-            return f"{member.name} of the group is disordered and may not move {words}"
-        last = LAST_MANOEUVRE.of(member)
-        if last and not last.startswith(GROUP_PREFIX):
-            return f"{member.name} has moved on its own this activation"
-        if MOVES.of(member) != done:
-            return f"{member.name} has not made the group's moves this activation"
-        if done >= limit:
-            return f"the group has made {done} moves, the most in one activation"
-        capped = _capped(member, done)
-        if capped is not None:
-            return capped
-        if done >= 1:
-            made = last.removeprefix(GROUP_PREFIX)
-            if made and not mt.further_allowed(member, made, False):
-                return (
-                    f"{member.name} may move no further after its group's "
-                    f"{made.replace('_', ' ')} this activation"
-                )
-            if not mt.further_allowed(member, kind, disordered):
-                why = " (it is disordered)" if disordered else ""
-                return f"a {words} may not be a further move for {member.name}{why}"
+        problem = _member_problem(member, kind, done, limit)
+        if problem is not None:
+            return problem
     length = order.number("distance", 0.0)
     if length <= 0:
         return "give the distance in H"
     side = order.params.get("side")
     poses = groups.group_plan(units, unit, kind, length, str(side) if side else None)
+    return _group_path_problem(state, units, poses, kind, length, params)
+
+
+def _member_problem(member: Unit, kind: str, done: int, limit: int) -> str | None:
+    """Why one member may not make the group's move: melee, a rally, disorder, a move of its
+    own, the group's moves made, or a further move its row forbids; or None."""
+    words = kind.replace("_", " ")
+    if in_melee(member):
+        return f"{member.name} of the group is in melee"
+    if RALLIED.of(member):
+        return f"{member.name} of the group rallied in this activation"
+    disordered = DISORDERED.of(member)
+    if not mt.may_make(member, kind, disordered):
+        return f"{member.name} of the group is disordered and may not move {words}"
+    last = LAST_MANOEUVRE.of(member)
+    if last and not last.startswith(GROUP_PREFIX):
+        return f"{member.name} has moved on its own this activation"
+    if MOVES.of(member) != done:
+        return f"{member.name} has not made the group's moves this activation"
+    if done >= limit:
+        return f"the group has made {done} moves, the most in one activation"
+    capped = _capped(member, done)
+    if capped is not None:
+        return capped
+    if done >= 1:
+        made = last.removeprefix(GROUP_PREFIX)
+        if made and not mt.further_allowed(member, made, False):
+            return (
+                f"{member.name} may move no further after its group's "
+                f"{made.replace('_', ' ')} this activation"
+            )
+        if not mt.further_allowed(member, kind, disordered):
+            why = " (it is disordered)" if disordered else ""
+            return f"a {words} may not be a further move for {member.name}{why}"
+    return None
+
+
+def _group_path_problem(
+    state: BattleState,
+    units: list[Unit],
+    poses: Mapping[str, groups.Pose],
+    kind: str,
+    length: float,
+    params: Mapping[str, Json],
+) -> str | None:
+    """Each member's ground, the slowest member's allowance, then each member's path (its own
+    group left out): the first problem, or None."""
+    words = kind.replace("_", " ")
     alone = groups.without(state, [m.id for m in units])
     slowest: tuple[float, str, str] | None = None
     for member in units:

@@ -69,33 +69,9 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
     if clear.blocker is not None:
         blocked = blocker_words(state, clear.blocker)
     notes = [f"retreats {distance}H from {winner.name}"]
-    pushes: list[tuple[Unit, bool]] = []
-    for friend in _in_the_way(state, loser, (ux, uy), length):
-        how = interpenetration.retreat_through(loser, friend)
-        stop: str | None = None
-        if engaged(state, friend):
-            stop = f"{friend.name}, in melee"
-        elif how == "pass":
-            behind = _clear_of(loser, friend, (ux, uy), length)
-            beyond = displacement.without_friends(state, loser, heading, behind)
-            if beyond.blocker is not None and beyond.reached < behind - 1e-6:
-                stop = f"{friend.name} (no room behind it: {blocker_words(state, beyond.blocker)})"
-            else:
-                length = behind
-                notes.append(f"passes through {friend.name}")
-        else:
-            end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
-            shove = _clear_of(friend, None, (ux, uy), 0.0, end)
-            pushed = displacement.without_friends(state, friend, heading, shove)
-            if pushed.blocker is not None and pushed.reached < shove - 1e-6:
-                stop = f"{friend.name} (it cannot be pushed back)"
-            else:
-                pushes.append((friend, how == "push"))
-        if stop is not None:
-            length = min(length, displacement.reach_to(state, loser, heading, length, friend))
-            blocked = stop
-            pushes = [(f, d) for f, d in pushes if _touched(loser, f, (ux, uy), length)]
-            break
+    length, stop, pushes = _through_friends(state, loser, (ux, uy), length, notes)
+    if stop is not None:
+        blocked = stop
     edge = clear.blocker is not None and clear.blocker.kind == paths.EDGE and blocked is not None
     lost = displacement.setting(ctx.params, "retreat_off_table") == "lost"
     if edge and length >= clear.reached - 1e-6 and lost:
@@ -113,14 +89,7 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
     if blocked is not None:
         notes.append(f"stopped by {blocked}")
     ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
-    for friend, disorder in pushes:
-        end = Footprint.of(loser).moved_to((loser.x + ux * length, loser.y + uy * length))
-        shove = _clear_of(friend, None, (ux, uy), 0.0, end)
-        there = (friend.x + ux * shove, friend.y + uy * shove)
-        ctx.move(friend.id, [(friend.x, friend.y), there], friend.facing,
-                 [f"pushed back {shove:.1f}H by {loser.name}'s retreat"])  # fmt: skip
-        if disorder and not DISORDERED.of(friend):
-            ctx.set_status(friend.id, f"pushed back by {loser.name}'s retreat", disordered=True)
+    _push_back(ctx, loser, (ux, uy), length, pushes)
     if blocked is not None:
         loss = int(displacement.number(ctx.params, "retreat_blocked_loss"))
         ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
@@ -129,6 +98,64 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
         if loss > 0:
             cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
     return round(length, 3)
+
+
+def _through_friends(
+    state: BattleState, loser: Unit, way: tuple[float, float], length: float, notes: list[str]
+) -> tuple[float, str | None, list[tuple[Unit, bool]]]:
+    """The retreat through the friends in its way (involuntary interpenetration): how far it
+    goes, what stopped it (or None), and the friends it pushes back (and whether each is
+    disordered); the friends it passes are added to ``notes``."""
+    heading = displacement.heading_of(way)
+    pushes: list[tuple[Unit, bool]] = []
+    for friend in _in_the_way(state, loser, way, length):
+        how = interpenetration.retreat_through(loser, friend)
+        stop: str | None = None
+        if engaged(state, friend):
+            stop = f"{friend.name}, in melee"
+        elif how == "pass":
+            behind = _clear_of(loser, friend, way, length)
+            beyond = displacement.without_friends(state, loser, heading, behind)
+            if beyond.blocker is not None and beyond.reached < behind - 1e-6:
+                stop = f"{friend.name} (no room behind it: {blocker_words(state, beyond.blocker)})"
+            else:
+                length = behind
+                notes.append(f"passes through {friend.name}")
+        else:
+            shove = _shove(loser, friend, way, length)
+            pushed = displacement.without_friends(state, friend, heading, shove)
+            if pushed.blocker is not None and pushed.reached < shove - 1e-6:
+                stop = f"{friend.name} (it cannot be pushed back)"
+            else:
+                pushes.append((friend, how == "push"))
+        if stop is not None:
+            length = min(length, displacement.reach_to(state, loser, heading, length, friend))
+            pushes = [(f, d) for f, d in pushes if _touched(loser, f, way, length)]
+            return length, stop, pushes
+    return length, None, pushes
+
+
+def _shove(loser: Unit, friend: Unit, way: tuple[float, float], length: float) -> float:
+    """How far ``friend`` is pushed back to clear the loser's place ``length`` along ``way``."""
+    end = Footprint.of(loser).moved_to((loser.x + way[0] * length, loser.y + way[1] * length))
+    return _clear_of(friend, None, way, 0.0, end)
+
+
+def _push_back(
+    ctx: Context,
+    loser: Unit,
+    way: tuple[float, float],
+    length: float,
+    pushes: list[tuple[Unit, bool]],
+) -> None:
+    """Move each pushed friend clear of the retreated loser, disordering those that are."""
+    for friend, disorder in pushes:
+        shove = _shove(loser, friend, way, length)
+        there = (friend.x + way[0] * shove, friend.y + way[1] * shove)
+        ctx.move(friend.id, [(friend.x, friend.y), there], friend.facing,
+                 [f"pushed back {shove:.1f}H by {loser.name}'s retreat"])  # fmt: skip
+        if disorder and not DISORDERED.of(friend):
+            ctx.set_status(friend.id, f"pushed back by {loser.name}'s retreat", disordered=True)
 
 
 def blocker_words(state: BattleState, blocker: paths.Blocker) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.impetus import (
@@ -55,7 +55,7 @@ from rules_core.rulesets.impetus import (
 from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
-from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import turn_limit_outcome
 
@@ -161,6 +161,13 @@ class ImpetusRules(Rules):
                   *displacement.PARAMETERS, *prebattle.PARAMETERS)  # fmt: skip
     statuses = STATUSES
     topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
+    # Each general with his command; Caesar's legions and the Gauls as samples.
+    roster_hooks = RosterHooks(
+        forces.forces,
+        forces.prepare,  # the starting VBU set
+        load_army=profiles.load_army,
+        sample_armies=profiles.SAMPLE_ARMIES,
+    )
     tables = {
         table.name: table
         for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
@@ -175,6 +182,8 @@ class ImpetusRules(Rules):
         """Impetus measures in H, half a base width."""
         return "H"
 
+    demo_hooks = DemoHooks(sample.sample_battle, odds=chances.odds)
+
     # -- setting up ----------------------------------------------------------------------
 
     def unit_from_roster(
@@ -184,20 +193,6 @@ class ImpetusRules(Rules):
         return profiles.unit_from_entry(
             entry, unit_id, side, forces.group_of(entry, None, side, group)
         )
-
-    def forces_from_roster(
-        self, roster: Mapping[str, Json], side: str
-    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-        """Each general of the army list and the command he leads."""
-        return forces.forces(roster, side)
-
-    def prepare(self, state: BattleState) -> BattleState:
-        """Every unit in a command, every general with a unit, the starting VBU."""
-        return forces.prepare(state)
-
-    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
-        """Caesar's legions and the Gauls."""
-        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
 
     def subjects(self, name: str, state: BattleState) -> tuple[Subject, ...]:
         """The commands in the order the initiative gives them; the set-up loops'
@@ -250,10 +245,6 @@ class ImpetusRules(Rules):
         params = self.parameter_values(state.parameters)
         return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
 
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """A shot, a charge, a melee, a discipline test (``chances``)."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
-
     def army_broken(self, state: BattleState, side: str) -> bool:
         """The side's army broke at the end of a turn (``ending.end_turn``: it had lost
         ``army_break_share`` of its starting VBU)."""
@@ -269,10 +260,6 @@ class ImpetusRules(Rules):
         return turn_limit_outcome(self, state)
 
     # -- the demo --------------------------------------------------------------------------
-
-    def sample_battle(self) -> BattleState:
-        """The Romans and the Gauls, their units in reserve before the pre-battle steps."""
-        return sample.sample_battle()
 
     def demo_orders(self, state: BattleState, side: str) -> list[Order]:
         """The scripted player's orders: set up, advance, shoot, charge."""

@@ -81,6 +81,10 @@ Battle (``Scope.BATTLE``)
 from __future__ import annotations
 
 from rules_core.shared_status import BATTLE_NAME, DEPLOY_ZONE, LOSSES
+
+# The shared keys the rules read from here as well.
+from rules_core.shared_status import DISORDERED as DISORDERED
+from rules_core.shared_status import ROUTED as ROUTED
 from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text, sheet
 
 FRESHNESS_ORDER = ("fresh", "no_longer_fresh", "exhausted")
@@ -98,7 +102,6 @@ FRESHNESS = Level(
         LevelValue("exhausted", "EXHAUSTED", "bad"),
     ),
 )
-DISORDERED = Flag("disordered", "disordered", Badge("tag", "DISORD", "warn"))
 CLOSED_RANKS = Flag("closed_ranks", "closed ranks", Badge("tag", "CLOSED", "calm"))
 UNIT_GROUP = Text("unit_group", "the group it is formed with")
 GROUP_NO = Count("group_no", "group", Badge("count", "G{}", "calm"))
@@ -111,7 +114,6 @@ MELEE_PENDING = Flag("melee_pending", "drawn melee to fight again", Badge("tag",
 SHOT = Flag("shot", "shot this activation")
 LAST_MANOEUVRE = Text("last_manoeuvre", "its last manoeuvre in this activation")
 RALLIED = Flag("rallied", "rallied this activation (does nothing else in it)")
-ROUTED = Flag("routed", "routed", Badge("tag", "ROUTED", "worse"))
 
 # -- generals ---------------------------------------------------------------------------------
 GENERAL_TYPE = Text("general_type", "general", Scope.LEADER)

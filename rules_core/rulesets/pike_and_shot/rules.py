@@ -26,12 +26,12 @@ draw) or after ``max_turns``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Illegal, Order, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.pike_and_shot import (
@@ -49,7 +49,7 @@ from rules_core.rulesets.pike_and_shot import (
 )  # fmt: skip
 from rules_core.rulesets.pike_and_shot.status import GENERAL_WILL, STATUSES
 from rules_core.rulesets.pike_and_shot.topics import TOPICS
-from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
 from rules_core.toolkit import deploy_placed, turn_limit_outcome
 
@@ -112,28 +112,17 @@ class PikeAndShotRules(Rules):
     off_table_orders = frozenset({"return"})  # a pursuer off the table comes back
     deployment_depth = 12.0
     default_table = (72.0, 48.0)
+    # The wings, each with its commander; the Royalists and the Parliament as samples.
+    roster_hooks = RosterHooks(
+        profiles.forces,
+        command.prepare,  # commanders with their wings; the army's size in brigades noted
+        unit_from_entry=profiles.unit_from_entry,
+        group_of=profiles.group_of,
+        load_army=profiles.load_army,
+        sample_armies=profiles.SAMPLE_ARMIES,
+    )
 
-    # -- setting up ----------------------------------------------------------------------
-
-    def unit_from_roster(
-        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
-    ) -> Unit:
-        """A unit: its type's editable profile, in the wing its entry names."""
-        return profiles.unit_from_entry(entry, unit_id, side, profiles.group_of(entry, side, group))
-
-    def forces_from_roster(
-        self, roster: Mapping[str, Json], side: str
-    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-        """The army list's wings, each with its commander, and the army commander."""
-        return profiles.forces(roster, side)
-
-    def prepare(self, state: BattleState) -> BattleState:
-        """Commanders with their wings; the army's size in brigades noted."""
-        return command.prepare(state)
-
-    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
-        """The Royalists and the Parliament."""
-        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
 
     # -- resolvers -----------------------------------------------------------------------
 
@@ -212,19 +201,7 @@ class PikeAndShotRules(Rules):
         ending = "a draw" if found.winner is None else "victory"
         return Outcome(found.winner, f"{'; '.join(words)}: {ending}")
 
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """Shooting, melee and the tests (``chances``)."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
-
     # -- the demo --------------------------------------------------------------------------
-
-    def sample_battle(self) -> BattleState:
-        """The Royalists and the Parliament at deployment."""
-        return sample.sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """The scripted player's orders: wings attack, units advance, shoot the nearest."""
-        return demo.orders_for(self, state, side)
 
     def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
         """The Normal (or March Column) move for ``move``; the combat range for ``range``."""

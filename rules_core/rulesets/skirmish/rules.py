@@ -18,6 +18,7 @@ from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import MeleeFought, MeleeResolved, ShotFired, ShotResolved
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front, within
+from rules_core.hooks import DemoHooks
 from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
@@ -104,6 +105,8 @@ class SkirmishRules(Rules):
         "modifiers": tables.MODIFIERS,
     }
 
+    demo_hooks = DemoHooks(sample_battle, demo.orders_for)
+
     # -- orders --------------------------------------------------------------------------
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
@@ -144,14 +147,6 @@ class SkirmishRules(Rules):
     def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
         """The Red and Blue hosts of the sample battle, as rosters."""
         return SAMPLE_ARMIES
-
-    def sample_battle(self) -> BattleState:
-        """Red and Blue at deployment on a 48 by 36 inch table."""
-        return sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """Close on the nearest enemy, charge when possible, shoot what can be seen."""
-        return demo.orders_for(self, state, side)
 
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Units given no order hold (there is no default deployment move)."""

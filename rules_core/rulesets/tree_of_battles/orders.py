@@ -19,7 +19,7 @@ from rules_core.rulesets.tree_of_battles import (
 )  # fmt: skip
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, LOOTING, PURSUING
-from rules_core.state import BattleState, Unit
+from rules_core.state import BattleState, Point, Unit
 from rules_core.toolkit import engaged, g
 
 MOVE_OPTIONS = ("plain", "extra_d6", "skirmish_bonus", "all", "road")
@@ -162,18 +162,23 @@ def _march(
         for e in state.enemies_of(unit.side, on_table=True)
     ):
         return f"the march would end within {g(clear)} SF of the enemy"
+    blocked = _ground_problem(state, unit, order, end)
+    if blocked:
+        return blocked
+    return Preview(order, f"marches {g(length)} SF to ({g(end[0])}, {g(end[1])})")
+
+
+def _ground_problem(state: BattleState, unit: Unit, order: Order, end: Point) -> str | None:
+    """Dense woods a mounted unit may not enter, or a barrier the move would cross turned as
+    it ends (as tactical.march turns it: as ordered, else kept or wheeled to the heading)."""
     _, dense = movement.rough_on(state, Footprint.of(unit), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
-    # As tactical.march turns it: as ordered, else kept or wheeled to the heading.
     given = order.params.get("facing")
     turned = movement.final_facing(
         unit, end, float(given) if isinstance(given, int | float) else None
     )
-    crossed = movement.barrier_problem(state, unit, end, turned)
-    if crossed:
-        return crossed
-    return Preview(order, f"marches {g(length)} SF to ({g(end[0])}, {g(end[1])})")
+    return movement.barrier_problem(state, unit, end, turned)
 
 
 def _shoot(
@@ -216,16 +221,9 @@ def _move(
     if found:
         return found
     end = point_param(order, "to")
-    _, dense = movement.rough_on(state, Footprint.of(unit), end)
-    if dense and u.mounted(unit):
-        return "mounted may not enter dense woods"
-    facing = order.params.get("facing")
-    turned = movement.final_facing(
-        unit, end, float(facing) if isinstance(facing, int | float) else None
-    )
-    crossed = movement.barrier_problem(state, unit, end, turned)
-    if crossed:
-        return crossed
+    blocked = _ground_problem(state, unit, order, end)
+    if blocked:
+        return blocked
     length = math.dist((unit.x, unit.y), end)
     if order.params.get("option") == "road":
         if not movement.road_move(state, unit, end):

@@ -8,11 +8,11 @@ an army with no fighting contingents left has broken, and after ``max_turns`` it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.odds import Odds, OddsQuery, Refused
+from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.tree_of_battles import (
@@ -54,7 +54,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     STATUSES,
 )
 from rules_core.rulesets.tree_of_battles.topics import TOPICS
-from rules_core.state import BattleState, Group, Leader, Outcome, Unit
+from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
 
@@ -169,32 +169,24 @@ class TreeOfBattlesRules(Rules):
     measure_mm = 40.0  # one SF: a 40 mm stand frontage (15 mm figures); an editable default
     deployment_depth = 4.0
     default_table = (24.0, 16.0)  # SF: about 96 by 64 cm with 40 mm stands
+    # Each leader (CPs in points) with his battle; the English and French at Agincourt.
+    roster_hooks = RosterHooks(
+        forces.forces,
+        forces.prepare,
+        unit_from_entry=profiles.unit_from_entry,
+        group_of=forces.group_of,
+        carry_over=forces.carry_over,  # casualties cost stands for good
+        load_army=profiles.load_army,
+        sample_armies=profiles.SAMPLE_ARMIES,
+    )
+
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
 
     # -- setting up ----------------------------------------------------------------------
 
     def measure_name(self) -> str:
         """Distances are in SF, one stand's frontage."""
         return "SF"
-
-    def unit_from_roster(
-        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str
-    ) -> Unit:
-        """A contingent: its troop type's editable profile, in the battle its entry names."""
-        return profiles.unit_from_entry(entry, unit_id, side, forces.group_of(entry, side, group))
-
-    def forces_from_roster(
-        self, roster: Mapping[str, Json], side: str
-    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-        """Each leader of the army list (CPs in points) and the battle he commands."""
-        return forces.forces(roster, side)
-
-    def prepare(self, state: BattleState) -> BattleState:
-        """Every leader with a contingent, every contingent in a known battle."""
-        return forces.prepare(state)
-
-    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None) -> dict[str, Json]:
-        """Casualties cost stands for good; a contingent gone from the table is lost."""
-        return forces.carry_over(entry, unit)
 
     def reach(self, state: BattleState, unit: Unit, kind: str) -> float:
         """A march for ``move`` (foot or mounted); the missile's maximum range for ``range``."""
@@ -206,18 +198,6 @@ class TreeOfBattlesRules(Rules):
         if missile == "none":
             return 0.0
         return shooting.ranges(missile, self.parameter_values(state.parameters))[0]
-
-    def sample_armies(self) -> tuple[Mapping[str, Json], ...]:
-        """The English and French at Agincourt."""
-        return tuple(profiles.load_army(name) for name in profiles.SAMPLE_ARMIES)
-
-    def sample_battle(self) -> BattleState:
-        """The English and French at Agincourt, at deployment."""
-        return sample.sample_battle()
-
-    def demo_orders(self, state: BattleState, side: str) -> list[Order]:
-        """The scripted player's orders for its contingents and leaders."""
-        return demo.orders_for(self, state, side)
 
     def demo_answer(self, state: BattleState) -> str:
         """The scripted player's answer: the attacker's horse counter-charges and pursues."""
@@ -448,10 +428,6 @@ class TreeOfBattlesRules(Rules):
     def default_order(self, state: BattleState, actor: str) -> Order | None:
         """Nobody is given an order by default: forced moves are the resolvers' business."""
         return None
-
-    def odds(self, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
-        """Charges and mêlées (result bands), shots (DPs) and control tests (result bands)."""
-        return chances.odds(state, query, self.parameter_values(state.parameters))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """An army with no fighting contingents left (the sheet gives no army break)."""

@@ -14,9 +14,13 @@ from rules_core.shared_status import (
     BROKEN,
     CASUALTIES,
     CHARGED,
+    COMBAT_RESULT,
     DPS,
+    IN_COMBAT,
+    LAST_MOVE,
     LOOTING,
     PURSUING,
+    STATIONARY,
 )
 from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text, sheet
 
@@ -37,12 +41,10 @@ CONTROL = Level(
     ),
 )
 RETIRING = Flag("retiring", "retired this turn", Badge("tag", "RETIRING", "warn"))
-STATIONARY = Flag("stationary", "has not moved this turn")
 SHOT_AT = Flag("shot_at", "was shot at this turn")
 SHOOTING_DPS = Count("shooting_dps", "DPs from shooting this turn", private=True)
 SHOT_BY_ARTILLERY = Flag("shot_by_artillery", "was shot at by artillery this turn")
 SHOT_BY_HANDGUNS = Flag("shot_by_handguns", "was shot at by handguns this turn")
-IN_COMBAT = Flag("in_combat", "in combat")
 FOUGHT_MELEE = Flag("fought_melee", "has fought a melee (not only a charge)")
 COUNTER_CHARGED = Flag("counter_charged", "was met by a counter-charge")
 RANKS_EXCHANGED = Flag("ranks_exchanged", "exchanged ranks this turn")
@@ -51,12 +53,10 @@ RANKS = Count("ranks", "ranks of stands", default=1)  # the roster's value until
 RESPONSE = Text("response", "its response to a charge")
 CHARGED_BY = Text("charged_by", "the contingent charging it")
 COMBAT_ENEMY = Text("combat_enemy", "its enemy in the last combat")
-COMBAT_RESULT = Text("combat_result", "its result in the last combat")
 MELEE_WITH = Text("melee_with", "the enemy it is in melee with")
 CONTROLLED_BY = Text("controlled_by", "the leader exerting control over it")
 LAST_TARGET = Text("last_target", "the artillery's last target")
 LAST_RANGE = Note("last_range", "the artillery's last range")
-LAST_MOVE = Note("last_move", "its last move (dx, dy, facing), to repeat")
 
 # -- leaders ----------------------------------------------------------------------------------
 RANK = Level(
