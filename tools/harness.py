@@ -27,7 +27,22 @@ TIMEOUT = 5.0
 # Start-up (migrations checked, the database opened, the gateway joined): a guard against a
 # hang, not a latency check; on PostgreSQL on a busy machine it can take longer than TIMEOUT.
 READY_TIMEOUT = 30.0
-RESPONSE_DEADLINE = 3.0  # Discord fails an interaction not answered within 3 s
+# Discord fails an interaction not answered within 3 s. The check counts the CPU seconds the
+# bot (and the fake Discord, in the same process) spent before the answer, not wall-clock time:
+# a handler that works 3 s before answering fails it on any machine, while a machine busy with
+# other processes does not (a timing assertion on wall-clock time would only measure the load).
+RESPONSE_DEADLINE = 3.0
+
+
+def answered_in_time(record: InteractionRecord) -> str | None:
+    """Why an interaction's answer came too late for Discord (CPU seconds spent before it), or
+    None if it came in time."""
+    spent = record.answered_after_cpu or 0.0
+    if spent <= RESPONSE_DEADLINE:
+        return None
+    return f"answered after {spent:.1f} s of work; Discord gives up after {RESPONSE_DEADLINE:g} s"
+
+
 HANDLER_TASK_PREFIXES = (
     "CommandTree-invoker",
     "discord-ui-view-dispatch",
@@ -405,8 +420,8 @@ class Harness:
         finally:
             await self._handlers_done()
             self.check()
-        late = record.answered_after or 0.0
-        assert late <= RESPONSE_DEADLINE, f"answered after {late:.1f}s; Discord gives up after 3s"
+        late = answered_in_time(record)
+        assert late is None, late
         return InteractionResult(record)
 
     async def advance(self, delta: timedelta) -> int:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.e2e.conftest import MakeHarness
 from tests.e2e.toy_bot import ToyBot
-from tools.fake_discord import World
+from tools.fake_discord import InteractionRecord, World
 from tools.fake_discord.interactions import base_interaction
 from tools.fake_discord.schema import validate_commands
-from tools.harness import Harness
+from tools.harness import Harness, answered_in_time
 
 
 @pytest.fixture
@@ -178,3 +180,15 @@ async def test_failing_setup_fails_start(make_harness: MakeHarness) -> None:
     world = World()
     with pytest.raises(AssertionError, match="setup failed"):
         await make_harness(lambda: ToyBot(world.guild_id, fail_setup=True), world)
+
+
+def test_the_answer_deadline_counts_the_bot_s_work_not_the_machine_s_load() -> None:
+    """Discord's 3 s is checked in CPU seconds of this process (the bot and the fake Discord):
+    time spent waiting while other processes use the machine does not count, work does."""
+    record = InteractionRecord(1, "token", 2, 1, 1, {})
+    time.sleep(0.3)  # descheduled or waiting: no work done here
+    record.answered_after_cpu = time.process_time() - record.sent_cpu
+    assert record.answered_after_cpu < 0.3
+    assert answered_in_time(record) is None
+    record.answered_after_cpu = 3.2  # a handler that worked 3.2 s before answering
+    assert answered_in_time(record) == "answered after 3.2 s of work; Discord gives up after 3 s"

@@ -172,8 +172,12 @@ class InteractionRecord:
     payload: dict[str, Any]
     source_message: BotMessage | None = None
     sent_at: float = field(default_factory=time.monotonic)
+    # CPU time this process had used when the interaction was sent: what the bot's answer cost
+    # is counted in CPU seconds, which another busy process on the machine does not stretch.
+    sent_cpu: float = field(default_factory=time.process_time)
     callbacks: list[dict[str, Any]] = field(default_factory=list)
-    answered_after: float | None = None
+    answered_after: float | None = None  # wall-clock seconds, for the record
+    answered_after_cpu: float | None = None  # CPU seconds of this process before the answer
     original: BotMessage | None = None
     followups: list[BotMessage] = field(default_factory=list)
 

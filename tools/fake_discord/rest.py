@@ -145,6 +145,7 @@ class Rest:
             look(record)
         record.callbacks.append(body)
         record.answered_after = time.monotonic() - record.sent_at
+        record.answered_after_cpu = time.process_time() - record.sent_cpu
         message = self._apply_callback(record, body, files)
         self.fake.notify()
         ctype = body["type"]
