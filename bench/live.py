@@ -173,7 +173,6 @@ class Live:
 
     async def burst(self, count: int) -> list[float]:
         """Latency in ms of ``count`` interactions sent at once (status, orders and lists)."""
-
         h = self.h
         payloads = []
         for i in range(count):

@@ -1,0 +1,1 @@
+"""The Discord bot: commands, services and storage around ``rules_core``."""

@@ -32,15 +32,24 @@ class Placed(Protocol):
     """Anything with a footprint's fields, such as a ``Unit``."""
 
     @property
-    def x(self) -> float: ...
+    def x(self) -> float:
+        """The centre's x."""
+
     @property
-    def y(self) -> float: ...
+    def y(self) -> float:
+        """The centre's y."""
+
     @property
-    def facing(self) -> float: ...
+    def facing(self) -> float:
+        """The compass heading its front faces."""
+
     @property
-    def frontage(self) -> float: ...
+    def frontage(self) -> float:
+        """Its width."""
+
     @property
-    def depth(self) -> float: ...
+    def depth(self) -> float:
+        """Its depth, front to back."""
 
 
 @dataclass(frozen=True)

@@ -137,8 +137,8 @@ def ruleset_from_tests(
     monkeypatch: pytest.MonkeyPatch, ruleset_id: str, *, playable: bool = True
 ) -> Iterator[Rules]:
     """A ruleset kept in ``tests/rulesets``, found through ``AIDE_RULESETS``; the registry and
-    its modules are put back as they were afterwards. (Not ``playable``: it has no rules and
-    the fixture yields nothing of use.)"""
+    its modules are put back as they were afterwards (not ``playable``: it has no rules and
+    the fixture yields nothing of use)."""
     import rules_core.rulesets as package
 
     saved_path, saved_entries = list(package.__path__), dict(registry._REGISTRY)

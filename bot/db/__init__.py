@@ -1,0 +1,1 @@
+"""The bot's database: models, sessions and migrations."""

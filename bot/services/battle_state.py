@@ -272,8 +272,8 @@ def decoded(battle_id: int, data: Mapping[str, Any]) -> BattleState:
 
 def remember(battle_id: int, data: Mapping[str, Any], state: BattleState) -> None:
     """``state`` is what ``data`` (its ``to_dict``, about to be stored) decodes to: the next
-    ``decoded`` of equal data gives it. (Were the write rolled back, the stored data differs
-    and is decoded as usual.)"""
+    ``decoded`` of equal data gives it (were the write rolled back, the stored data differs
+    and is decoded as usual)."""
     _keep(battle_id, json.dumps(data), state)
 
 

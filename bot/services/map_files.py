@@ -120,30 +120,12 @@ def _region(entry: object, path: str, problems: list[str]) -> dict[str, Any] | N
         problems.append(f"{path}.name: must be text of 1 to {MAX_REGION_NAME} characters")
         return None
     name = " ".join(name.split())
-    polygon: tuple[tuple[float, float], ...] = ()
-    if "polygon" in entry:
-        points = entry["polygon"]
-        if not isinstance(points, list) or not 3 <= len(points) <= MAX_POLYGON_POINTS:
-            problems.append(f"{name}.polygon: must list 3 to {MAX_POLYGON_POINTS} points [x, y]")
-            return None
-        checked = [_point(p) for p in points]
-        if any(p is None for p in checked):
-            problems.append(f"{name}.polygon: every point must be [x, y] from 0 to {MAX_COORD}")
-            return None
-        polygon = tuple(p for p in checked if p is not None)
-        if not Polygon(polygon).is_valid or Polygon(polygon).area <= 0:
-            problems.append(f"{name}.polygon: the outline must not cross itself")
-            return None
-    at = _point(entry["at"]) if "at" in entry else None
-    if "at" in entry and at is None:
-        problems.append(f"{name}.at: must be [x, y] from 0 to {MAX_COORD}")
+    polygon = _polygon(entry, name, problems)
+    if polygon is None:
         return None
+    at = _centre(entry, name, polygon, problems)
     if at is None:
-        if not polygon:
-            problems.append(f"{name}: give its centre `at: [x, y]` or its outline `polygon`")
-            return None
-        centre = Polygon(polygon).representative_point()
-        at = (round(centre.x, 1), round(centre.y, 1))
+        return None
     adjacent = entry.get("adjacent", [])
     if not isinstance(adjacent, list) or not all(isinstance(a, str) for a in adjacent):
         problems.append(f"{name}.adjacent: must be a list of region names")
@@ -164,6 +146,47 @@ def _region(entry: object, path: str, problems: list[str]) -> dict[str, Any] | N
         "adjacent": [" ".join(a.split()) for a in adjacent],
         "holder": " ".join(holder.split()) if holder else None,
     }  # fmt: skip
+
+
+def _polygon(
+    entry: dict[str, Any], name: str, problems: list[str]
+) -> tuple[tuple[float, float], ...] | None:
+    """The region's outline checked (empty if it gives none), or None with its problem added."""
+    if "polygon" not in entry:
+        return ()
+    points = entry["polygon"]
+    if not isinstance(points, list) or not 3 <= len(points) <= MAX_POLYGON_POINTS:
+        problems.append(f"{name}.polygon: must list 3 to {MAX_POLYGON_POINTS} points [x, y]")
+        return None
+    checked = [_point(p) for p in points]
+    if any(p is None for p in checked):
+        problems.append(f"{name}.polygon: every point must be [x, y] from 0 to {MAX_COORD}")
+        return None
+    polygon = tuple(p for p in checked if p is not None)
+    if not Polygon(polygon).is_valid or Polygon(polygon).area <= 0:
+        problems.append(f"{name}.polygon: the outline must not cross itself")
+        return None
+    return polygon
+
+
+def _centre(
+    entry: dict[str, Any],
+    name: str,
+    polygon: tuple[tuple[float, float], ...],
+    problems: list[str],
+) -> tuple[float, float] | None:
+    """The region's ``at`` checked, else a point inside its outline; None with its problem added."""
+    at = _point(entry["at"]) if "at" in entry else None
+    if "at" in entry and at is None:
+        problems.append(f"{name}.at: must be [x, y] from 0 to {MAX_COORD}")
+        return None
+    if at is None:
+        if not polygon:
+            problems.append(f"{name}: give its centre `at: [x, y]` or its outline `polygon`")
+            return None
+        centre = Polygon(polygon).representative_point()
+        at = (round(centre.x, 1), round(centre.y, 1))
+    return at
 
 
 def _point(value: object) -> tuple[float, float] | None:

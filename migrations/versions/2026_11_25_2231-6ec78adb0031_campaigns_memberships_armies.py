@@ -1,4 +1,4 @@
-"""campaigns memberships armies
+"""campaigns memberships armies.
 
 Revision ID: 6ec78adb0031
 Revises:

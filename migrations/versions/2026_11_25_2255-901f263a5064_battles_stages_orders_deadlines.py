@@ -1,4 +1,4 @@
-"""battles stages orders deadlines
+"""battles stages orders deadlines.
 
 Revision ID: 901f263a5064
 Revises: 6ec78adb0031

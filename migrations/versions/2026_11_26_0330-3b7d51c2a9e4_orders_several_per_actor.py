@@ -1,4 +1,4 @@
-"""orders: several per actor and stage, in the order given
+"""orders: several per actor and stage, in the order given.
 
 Revision ID: 3b7d51c2a9e4
 Revises: 901f263a5064

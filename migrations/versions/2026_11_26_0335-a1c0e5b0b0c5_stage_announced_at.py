@@ -1,4 +1,4 @@
-"""stage announced_at: the outbox marker for posting each step's result
+"""stage announced_at: the outbox marker for posting each step's result.
 
 Revision ID: a1c0e5b0b0c5
 Revises: 3b7d51c2a9e4

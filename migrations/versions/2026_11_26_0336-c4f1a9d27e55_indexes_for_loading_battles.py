@@ -1,4 +1,4 @@
-"""indexes for loading battles: battle by campaign and status, deadlines by battle
+"""indexes for loading battles: battle by campaign and status, deadlines by battle.
 
 Revision ID: c4f1a9d27e55
 Revises: a1c0e5b0b0c5

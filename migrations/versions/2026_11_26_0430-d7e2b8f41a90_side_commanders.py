@@ -1,4 +1,4 @@
-"""battle_side commanders: which campaign member commands which group of a side
+"""battle_side commanders: which campaign member commands which group of a side.
 
 Revision ID: d7e2b8f41a90
 Revises: c4f1a9d27e55

@@ -1,4 +1,4 @@
-"""standing instructions: how a side or unit answers a recurring question
+"""standing instructions: how a side or unit answers a recurring question.
 
 Revision ID: 5a1d3c7e9b20
 Revises: d7e2b8f41a90

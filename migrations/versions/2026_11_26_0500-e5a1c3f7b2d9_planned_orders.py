@@ -1,5 +1,5 @@
 """planned orders and turn plans: orders kept for later steps of the game turn, calls to arms
-and players done for the turn
+and players done for the turn.
 
 Revision ID: e5a1c3f7b2d9
 Revises: 5a1d3c7e9b20

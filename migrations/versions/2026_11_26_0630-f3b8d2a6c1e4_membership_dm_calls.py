@@ -1,4 +1,4 @@
-"""membership.dm_calls: a member's calls to arms also by direct message
+"""membership.dm_calls: a member's calls to arms also by direct message.
 
 Revision ID: f3b8d2a6c1e4
 Revises: e5a1c3f7b2d9

@@ -1,4 +1,4 @@
-"""campaign_map and map_move: a campaign's strategic map and its sealed army moves
+"""campaign_map and map_move: a campaign's strategic map and its sealed army moves.
 
 Revision ID: 9d4c2e7a1b58
 Revises: f3b8d2a6c1e4

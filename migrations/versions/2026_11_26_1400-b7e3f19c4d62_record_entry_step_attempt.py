@@ -1,4 +1,4 @@
-"""record_entry: turn, step and attempt in columns of their own, indexed for /gm undo
+"""record_entry: turn, step and attempt in columns of their own, indexed for /gm undo.
 
 Revision ID: b7e3f19c4d62
 Revises: 9d4c2e7a1b58

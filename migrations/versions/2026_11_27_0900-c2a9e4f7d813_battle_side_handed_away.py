@@ -1,4 +1,4 @@
-"""battle_side handed_away: the players a GM handed the side away from, until it is handed back
+"""battle_side handed_away: the players a GM handed the side away from, until it is handed back.
 
 Revision ID: c2a9e4f7d813
 Revises: b7e3f19c4d62

@@ -1,0 +1,1 @@
+"""The rulesets, one package each, found by the registry."""

@@ -220,6 +220,23 @@ async def test_fifty_players_deadline_and_force_on_one_battle(
     assert deploys == 0, "no order of a later step came from a placement"
 
     # The last acknowledged change wins, in the stored orders and on the table.
+    _assert_last_change_won(db, deploy_stage, state, players, acknowledged)
+    print(
+        f"\n{len(answers)} orders, changes and withdrawals by {2 * PER_SIDE} players "
+        f"({accepted} acknowledged), a deadline ({deadline_fired[0]} fired) and a GM force "
+        f"(won by {'the deadline' if forced.ephemeral else 'the GM'}): one resolution, the last "
+        "acknowledged change won for every unit"
+    )
+
+
+def _assert_last_change_won(
+    db: str,
+    deploy_stage: int,
+    state: dict[str, Any],
+    players: dict[str, list[FakeUser]],
+    acknowledged: dict[str, list[tuple[str, tuple[float, float] | None]]],
+) -> None:
+    """Each unit's last acknowledged change is its stored order and its place on the table."""
     stored = stored_orders(db, deploy_stage)
     names = {u["id"]: u["name"] for u in state["units"]}
     by_name = {u["name"]: u for u in state["units"]}
@@ -238,9 +255,3 @@ async def test_fifty_players_deadline_and_force_on_one_battle(
                 assert unit_id not in stored, (unit, stored[unit_id], acknowledged[unit])
                 here = (placed["x"], placed["y"])
                 assert here == deployed_at(side, i), (unit, here, acknowledged[unit])
-    print(
-        f"\n{len(answers)} orders, changes and withdrawals by {2 * PER_SIDE} players "
-        f"({accepted} acknowledged), a deadline ({deadline_fired[0]} fired) and a GM force "
-        f"(won by {'the deadline' if forced.ephemeral else 'the GM'}): one resolution, the last "
-        "acknowledged change won for every unit"
-    )

@@ -96,7 +96,7 @@ def test_reach_of_a_unit_without_the_field_draws_nothing() -> None:
 
 
 def test_north_is_up_and_facing_zero_points_north() -> None:
-    """y grows up the picture; facing 0 faces +y and 90 faces +x (see rules_core.geometry)."""
+    """Y grows up the picture; facing 0 faces +y and 90 faces +x (see rules_core.geometry)."""
     view = View((0.0, 0.0, 24.0, 16.0), 10.0)
     assert view.px((0.0, 16.0)) == (0.0, 0.0)
     assert view.px((24.0, 0.0)) == (240.0, 160.0)

@@ -227,7 +227,7 @@ def challenge(ctx: Context, challenger_id: str, target_id: str) -> None:
 
 
 def refused(ctx: Context, challenger: Leader, target: Leader) -> None:
-    """ "Challenge not accepted, leader who refused rolls a D6" on the refusal table."""
+    """The refusal table's "Challenge not accepted, leader who refused rolls a D6"."""
     why = Purpose(target.id, "challenge refused", challenger.id)
     roll = ctx.dice.d6(f"Challenge refused: {target.name}", purpose=why)
     roll = reroll(ctx, target.side, "the die for the refused challenge", roll)

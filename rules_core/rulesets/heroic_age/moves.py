@@ -68,7 +68,8 @@ def travel(
 
 
 def fast_distance(ctx: Context, unit: Unit, why: str) -> float:
-    """ "Rout, retire, pursue: Unformed. Roll max dice": 1 AvD and the optional D6, both rolled."""
+    """The move "Rout, retire, pursue: Unformed. Roll max dice": 1 AvD and the optional D6,
+    both rolled."""
     avd = tables.whole(tables.MOVE, "fast", "avd")
     d6 = tables.whole(tables.MOVE, "fast", "optional_d6")
     purpose = Purpose(unit.id, "fast move", row=why)

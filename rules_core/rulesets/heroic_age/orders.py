@@ -90,20 +90,7 @@ def _problem(
     ):
         return f"{unit.name} is broken or retiring"
     if order.kind == "move":
-        if engaged:
-            return f"{unit.name} is in combat"
-        end = point_param(order, "to")
-        if math.dist((unit.x, unit.y), end) < 1e-6:
-            return "the point is where the unit stands"
-        heading = facing_towards((unit.x, unit.y), end)
-        if measure.angle_between(heading, unit.facing) > 45:
-            return (
-                f"{unit.name} faces {g(unit.facing)}°; a move more than 45° off its front needs "
-                "a change of direction (manoeuvre) first"
-            )
-        if order.params.get("stop_short") == "yes" and u.level(unit) == "blood lust":
-            return "a unit in Blood Lust may not stop short"
-        return None
+        return _move_problem(unit, order, engaged)
     if order.kind == "manoeuvre":
         return movement.manoeuvre_problem(unit, str(order.params["option"]), engaged)
     if order.kind == "shoot":
@@ -116,6 +103,24 @@ def _problem(
         if target is None:
             return "no such target"
         return charges.problem(state, unit, target, param_number(params, "charge_reach"))
+    return None
+
+
+def _move_problem(unit: Unit, order: Order, engaged: bool) -> str | None:
+    """Why the unit may not move to the order's point (None: it may)."""
+    if engaged:
+        return f"{unit.name} is in combat"
+    end = point_param(order, "to")
+    if math.dist((unit.x, unit.y), end) < 1e-6:
+        return "the point is where the unit stands"
+    heading = facing_towards((unit.x, unit.y), end)
+    if measure.angle_between(heading, unit.facing) > 45:
+        return (
+            f"{unit.name} faces {g(unit.facing)}°; a move more than 45° off its front needs "
+            "a change of direction (manoeuvre) first"
+        )
+    if order.params.get("stop_short") == "yes" and u.level(unit) == "blood lust":
+        return "a unit in Blood Lust may not stop short"
     return None
 
 

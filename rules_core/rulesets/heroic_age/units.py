@@ -243,7 +243,7 @@ def knock_on_retire(ctx: Context, unit: Unit) -> None:
 
 
 def standard_leaves(ctx: Context, unit: Unit, how: str) -> None:
-    """ "-1 Battle Standard routing or retiring": its contingent drops a level."""
+    """The cause "-1 Battle Standard routing or retiring": its contingent drops a level."""
     if any(BATTLE_STANDARD.of(ld) for ld in leaders_with(ctx.state, unit)):
         levels = tables.whole(tables.AGGRESSION_CAUSES, "standard_retiring", "levels")
         for friend in list(ctx.state.units_of(unit.side)):

@@ -189,7 +189,7 @@ def alive(state: BattleState, unit_id: str) -> bool:
 
 
 def general_modifier(state: BattleState, unit: Unit, row: str, table_name: str) -> list[Modifier]:
-    """ "+1 General attached" of a cohesion table: the general's CT column (traits too)."""
+    """The "+1 General attached" of a cohesion table: the general's CT column (traits too)."""
     general = generals.attached_general(state, unit)
     if general is None or KILLED.of(general):
         return []

@@ -20,7 +20,7 @@ parameter ``dt_natural_fail`` is 6, a 6 always fails.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules_core.codec import Json
@@ -142,47 +142,87 @@ def _kind_modifiers(
     state: BattleState, unit: Unit, kind: str, facts: Mapping[str, Json]
 ) -> list[Modifier]:
     """The rows that belong to one kind of test."""
-    mods: list[Modifier] = []
     charger = _unit(state, facts.get("charger"))
-    if kind == "second_move":
-        move = _int(facts.get("moves"), 2)
-        extra = max(0, move - tables.FIRST_PENALISED_MOVE + 1)
-        if extra:
-            value, text = _row("second_move.each_after_second")
-            mods.append(Modifier(value * extra, f"{text} (move {move})"))
-    elif kind == "frenzy" and facts.get("fragmented") is True:
-        value, text = _row("frenzy.fragmented")
-        short = facts.get("fragmented_by")
-        mods.append(Modifier(value, f"{text} ({short} cannot reach)" if short else text))
-    elif kind == "defensive_fire":
-        if profiles.troop_type(unit) == "T":
-            mods.append(Modifier(*_row("defensive_fire.t")))
-        elif profiles.mounted(unit):
-            mods.append(Modifier(*_row("defensive_fire.mounted")))
-    elif kind == "close_ranks":
-        if _int(facts.get("charger_moves"), 1) > 1:
-            mods.append(Modifier(*_row("close_ranks.multi_move")))
-        if profiles.troop_type(unit) == "FP":
-            mods.append(Modifier(*_row("close_ranks.fp")))
-    elif kind == "countercharge":
-        if charger is not None and profiles.troop_type(charger) in ("CM", "CL"):
-            mods.append(Modifier(*_row("countercharge.cm_cl")))
-    elif kind == "rally":
-        if profiles.mounted(unit):
-            mods.append(Modifier(*_row("rally.mounted")))
-        # "Rally: Outside Command Radius (except S) -1" restates the generic row: once.
-    elif kind == "evasion":
-        if profiles.troop_type(unit) in ("S", "CL"):
-            mods.append(Modifier(*_row("evasion.s_cl")))
-        light = profiles.troop_type(unit) == "S" or profiles.mounted(unit)
-        if light and charger is not None and profiles.foot(charger):
-            mods.append(Modifier(*_row("evasion.from_foot")))
-        evade = EVADES.of(unit) + 1  # this evasion, counted from the state
-        extra = max(0, evade - tables.FIRST_PENALISED_EVADE + 1)
-        if extra:
-            value, text = _row("evasion.each_after_first")
-            mods.append(Modifier(value * extra, f"{text} (evade {evade})"))
+    rows = _KIND_ROWS.get(kind)
+    return rows(unit, charger, facts) if rows is not None else []
+
+
+def _second_move(unit: Unit, charger: Unit | None, facts: Mapping[str, Json]) -> list[Modifier]:
+    """A second move's rows: each move after the second."""
+    move = _int(facts.get("moves"), 2)
+    extra = max(0, move - tables.FIRST_PENALISED_MOVE + 1)
+    if not extra:
+        return []
+    value, text = _row("second_move.each_after_second")
+    return [Modifier(value * extra, f"{text} (move {move})")]
+
+
+def _frenzy(unit: Unit, charger: Unit | None, facts: Mapping[str, Json]) -> list[Modifier]:
+    """A frenzy's rows: a fragmented charge."""
+    if facts.get("fragmented") is not True:
+        return []
+    value, text = _row("frenzy.fragmented")
+    short = facts.get("fragmented_by")
+    return [Modifier(value, f"{text} ({short} cannot reach)" if short else text)]
+
+
+def _defensive_fire(unit: Unit, charger: Unit | None, facts: Mapping[str, Json]) -> list[Modifier]:
+    """Defensive fire's rows: T, else mounted."""
+    if profiles.troop_type(unit) == "T":
+        return [Modifier(*_row("defensive_fire.t"))]
+    if profiles.mounted(unit):
+        return [Modifier(*_row("defensive_fire.mounted"))]
+    return []
+
+
+def _close_ranks(unit: Unit, charger: Unit | None, facts: Mapping[str, Json]) -> list[Modifier]:
+    """Closing ranks' rows: a charger's several moves, FP."""
+    mods: list[Modifier] = []
+    if _int(facts.get("charger_moves"), 1) > 1:
+        mods.append(Modifier(*_row("close_ranks.multi_move")))
+    if profiles.troop_type(unit) == "FP":
+        mods.append(Modifier(*_row("close_ranks.fp")))
     return mods
+
+
+def _countercharge(unit: Unit, charger: Unit | None, facts: Mapping[str, Json]) -> list[Modifier]:
+    """A countercharge's rows: against CM or CL."""
+    if charger is not None and profiles.troop_type(charger) in ("CM", "CL"):
+        return [Modifier(*_row("countercharge.cm_cl"))]
+    return []
+
+
+def _rally(unit: Unit, charger: Unit | None, facts: Mapping[str, Json]) -> list[Modifier]:
+    """A rally's rows: mounted."""
+    # "Rally: Outside Command Radius (except S) -1" restates the generic row: once.
+    return [Modifier(*_row("rally.mounted"))] if profiles.mounted(unit) else []
+
+
+def _evasion(unit: Unit, charger: Unit | None, facts: Mapping[str, Json]) -> list[Modifier]:
+    """An evasion's rows: S or CL, light troops evading foot, each evade after the first."""
+    mods: list[Modifier] = []
+    if profiles.troop_type(unit) in ("S", "CL"):
+        mods.append(Modifier(*_row("evasion.s_cl")))
+    light = profiles.troop_type(unit) == "S" or profiles.mounted(unit)
+    if light and charger is not None and profiles.foot(charger):
+        mods.append(Modifier(*_row("evasion.from_foot")))
+    evade = EVADES.of(unit) + 1  # this evasion, counted from the state
+    extra = max(0, evade - tables.FIRST_PENALISED_EVADE + 1)
+    if extra:
+        value, text = _row("evasion.each_after_first")
+        mods.append(Modifier(value * extra, f"{text} (evade {evade})"))
+    return mods
+
+
+_KIND_ROWS: dict[str, Callable[[Unit, Unit | None, Mapping[str, Json]], list[Modifier]]] = {
+    "second_move": _second_move,
+    "frenzy": _frenzy,
+    "defensive_fire": _defensive_fire,
+    "close_ranks": _close_ranks,
+    "countercharge": _countercharge,
+    "rally": _rally,
+    "evasion": _evasion,
+}
 
 
 def kind_of(kind: str, facts: Mapping[str, Json]) -> str:

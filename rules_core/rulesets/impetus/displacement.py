@@ -79,6 +79,7 @@ def setting(params: Params, name: str) -> Json:
 
 
 def number(params: Params, name: str) -> float:
+    """The parameter ``name`` (else its default) as a number."""
     value = setting(params, name)
     return float(value) if isinstance(value, int | float) else float(str(value))
 

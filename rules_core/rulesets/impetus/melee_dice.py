@@ -59,8 +59,8 @@ class Fight:
 
 
 def ground(state: BattleState, unit: Unit) -> str | None:
-    """ "broken" or "difficult" if the unit's centre stands in such ground, else None (a
-    feature's ``grade`` property, else its kind: rough is broken; wood, marsh difficult)."""
+    """The ground "broken" or "difficult" if the unit's centre stands in such ground, else None
+    (a feature's ``grade`` property, else its kind: rough is broken; wood, marsh difficult)."""
     here = ShapelyPoint(unit.x, unit.y)
     found: str | None = None
     for feature in state.terrain:
@@ -186,6 +186,7 @@ def _friends_touching(state: BattleState, unit: Unit, edge: str) -> list[Unit]:
 
 
 def engaged(state: BattleState, unit: Unit) -> bool:
+    """Whether the unit touches an enemy on the table."""
     here = Footprint.of(unit)
     return any(
         e.on_table and in_contact(here, Footprint.of(e)) for e in state.enemies_of(unit.side)

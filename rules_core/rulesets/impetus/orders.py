@@ -127,12 +127,9 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     capped = _capped(unit, moves)
     if capped is not None:
         return capped
-    last = LAST_MANOEUVRE.of(unit)
-    if last.startswith(GROUP_PREFIX):
-        return f"{unit.name} moved with its group this activation: it makes no moves of its own"
-    if last == "about_face" or (last and not mt.further_allowed(unit, last, False)):
-        words = last.replace("_", " ")
-        return f"{unit.name} may move no further after its {words} this activation"
+    ended = _ended_by_last(unit)
+    if ended is not None:
+        return ended
     if kind == "about_face":
         return None if moves == 0 else "an about face must be the first and only move"
     if moves >= 1 and not mt.further_allowed(unit, kind, disordered):
@@ -155,6 +152,17 @@ def move_problem(state: BattleState, unit: Unit, order: Order,
     if not within(length, most):
         return f"a {kind.replace('_', ' ')} of {unit.name} is at most {most:g}H in {where} ground"
     return path_problem(state, unit, (x, y), facing, heading, length, kind)
+
+
+def _ended_by_last(unit: Unit) -> str | None:
+    """Why the unit's last manoeuvre this activation leaves it no further move, or None."""
+    last = LAST_MANOEUVRE.of(unit)
+    if last.startswith(GROUP_PREFIX):
+        return f"{unit.name} moved with its group this activation: it makes no moves of its own"
+    if last == "about_face" or (last and not mt.further_allowed(unit, last, False)):
+        words = last.replace("_", " ")
+        return f"{unit.name} may move no further after its {words} this activation"
+    return None
 
 
 def _capped(unit: Unit, moves: int) -> str | None:

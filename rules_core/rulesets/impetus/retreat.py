@@ -37,6 +37,7 @@ def troop_column(unit: Unit) -> str:
 
 
 def away_from(from_unit: Unit, unit: Unit) -> tuple[float, float]:
+    """The unit vector from ``from_unit`` to ``unit`` ((0, 0) if they share a centre)."""
     dx, dy = unit.x - from_unit.x, unit.y - from_unit.y
     size = math.hypot(dx, dy) or 1.0
     return dx / size, dy / size
@@ -159,6 +160,7 @@ def _push_back(
 
 
 def blocker_words(state: BattleState, blocker: paths.Blocker) -> str:
+    """The blocker as a retreat report names it."""
     if blocker.kind == paths.EDGE:
         return "the table edge"
     if blocker.kind == paths.TERRAIN:

@@ -153,7 +153,8 @@ def wing_commander(state: BattleState, group_id: str) -> Leader | None:
 
 
 def wing_commander_kind(state: BattleState, unit: Unit) -> str:
-    """ "heroic", "politico" or "" for the unit's wing commander (a lost one counts nothing)."""
+    """The trait "heroic", "politico" or "" of the unit's wing commander (a lost one counts
+    nothing)."""
     leader = wing_commander(state, unit.group)
     if leader is None or not can_command(leader):
         return ""
@@ -509,7 +510,7 @@ def general_will_roll(state: BattleState, side: str) -> RollSpec:
 
 
 def must_test(state: BattleState, side: str) -> bool:
-    """ "At the end of any turn that his army contains a Fatigued Wing"."""
+    """Whether "at the end of any turn that his army contains a Fatigued Wing"."""
     return any(FATIGUED.of(w) for w in wings(state, side))
 
 

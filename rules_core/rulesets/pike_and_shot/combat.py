@@ -1,5 +1,5 @@
 """The Combat step: "any eligible units, of both sides, may conduct shooting then resolve any
-melee combat."
+melee combat".
 
 Shooting: every unit not in melee with a shooting column, at its ordered target (``shoot``) or
 else the nearest enemy in range with a Firing Lane; all dice (hits and saves) are rolled on the
@@ -361,8 +361,8 @@ def fight_one(ctx: Context, melee: Melee) -> None:
 
 
 def stand_off(ctx: Context, first: Sequence[str], second: Sequence[str]) -> None:
-    """ "Both units remain engaged into the next turn"; cavalry against infantry may try to
-    break off."""
+    """The stand-off: "Both units remain engaged into the next turn"; cavalry against infantry
+    may try to break off."""
     for unit_id in (*first, *second):
         enemy = opponent(ctx.state, ctx.state.unit(unit_id))
         ctx.set_status(unit_id, "stand-off: remains engaged", engaged=True,

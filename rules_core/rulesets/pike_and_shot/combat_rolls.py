@@ -125,6 +125,7 @@ def dice_count(unit: Unit, enemy: Unit, combat: str) -> tuple[int, int, list[Mod
 
 
 def base_dice_of_row(row: str, combat: str) -> int:
+    """The combat dice table's base dice for ``row`` in ``combat`` (0 if none)."""
     value = t.COMBAT_DICE.lookup(row, combat)
     return int(value) if isinstance(value, int) else 0
 

@@ -251,13 +251,9 @@ def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Ver
         return Preview(order, f"{unit.name} holds")
     if order.kind == "return":
         return _return_preview(state, unit, order, params)
-    if unit.location == OFF_TABLE:
-        return Illegal(order, f"{unit.name} is off the table")
-    level = COHESION.of(unit)
-    if level in ("routed", "destroyed"):
-        return Illegal(order, f"{unit.name} is {level}: it cannot be ordered")
-    if engaged(state, unit) or ENGAGED.of(unit):
-        return Illegal(order, f"{unit.name} is engaged in melee and may not move")
+    stuck = _unable_to_move(state, unit)
+    if stuck is not None:
+        return Illegal(order, stuck)
     points = move_points(order)
     if not points:
         return Illegal(order, "a move needs where to: `x` and `y`, or a `path` (`x,y x,y …`)")
@@ -285,6 +281,18 @@ def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Ver
         notes.append("difficult terrain will disorder it")
     summary = f'{unit.name} moves {round(costed.used, 1):g}" of its {costed.allowance:g}"'
     return Preview(order, summary, tuple(notes))
+
+
+def _unable_to_move(state: BattleState, unit: Unit) -> str | None:
+    """Why the unit, as it stands, may not be ordered to move (off the table, broken, in melee)."""
+    if unit.location == OFF_TABLE:
+        return f"{unit.name} is off the table"
+    level = COHESION.of(unit)
+    if level in ("routed", "destroyed"):
+        return f"{unit.name} is {level}: it cannot be ordered"
+    if engaged(state, unit) or ENGAGED.of(unit):
+        return f"{unit.name} is engaged in melee and may not move"
+    return None
 
 
 def _poses(unit: Unit, points: list[Point]) -> list[Footprint]:

@@ -79,9 +79,9 @@ def pursuit_roll(
 
 
 def must_test(state: BattleState, unit: Unit, routers: Unit) -> bool:
-    """ "If a losing unit ends its rout move within 18ins and line of sight of the winning
-    unit(s)"; "Disrupted units may not engage in Impetuous Pursuit." (a routed or destroyed
-    unit's last position counts)."""
+    """Whether the unit must test: "If a losing unit ends its rout move within 18ins and line of
+    sight of the winning unit(s)"; "Disrupted units may not engage in Impetuous Pursuit." (a
+    routed or destroyed unit's last position counts)."""
     if not unit.on_table or cohesion(unit) in ("disrupted", "routed", "destroyed"):
         return False
     if enemies_in_contact(state, unit):

@@ -185,6 +185,7 @@ def _judge_terrain(
 
 
 def feature_of(terrain: TerrainFeature) -> Feature:
+    """The terrain table entry of a placed piece (a small broken one if unknown)."""
     key = terrain.properties.get("feature")
     return FEATURES.get(str(key), FEATURES["small_brk"])
 
@@ -204,6 +205,7 @@ def move_problem(
 
 
 def centre_of(feature: TerrainFeature) -> Point:
+    """The centre of a terrain piece, rounded to the thousandth."""
     c = feature_shape(feature).centroid
     return (round(c.x, 3), round(c.y, 3))
 

@@ -21,6 +21,7 @@ from rules_core.terrain import feature_shape
 
 
 def piece_size(feature: Feature, params: Mapping[str, Json]) -> tuple[float, float]:
+    """The length and width of a piece of the feature's size."""
     size = feature.size or "small"
     return num(params, f"{size}_length"), num(params, f"{size}_width")
 
@@ -95,6 +96,7 @@ def outline(
 
 
 def water_at(state: BattleState, at: Point) -> TerrainFeature | None:
+    """The river or stream within 0.5 of ``at``, if any."""
     spot = ShapelyPoint(at)
     for feature in state.terrain:
         if feature.kind in ("river", "stream") and feature_shape(feature).distance(spot) <= 0.5:
@@ -171,6 +173,7 @@ def placement_problem(
 
 
 def role_of(state: BattleState, side: str) -> str:
+    """The side's role (attacker or defender) as step 1 set it."""
     return ROLE.of(state.side(side))
 
 
@@ -197,6 +200,7 @@ def free_spot(
 
 
 def terrain_id(state: BattleState) -> str:
+    """A terrain id no piece has yet: ``t`` and a number."""
     taken = {f.id for f in state.terrain}
     n = len(state.terrain) + 1
     while f"t{n}" in taken:
@@ -211,5 +215,6 @@ def enemy_terrain(state: BattleState, side: str) -> list[TerrainFeature]:
 
 
 def find_terrain(state: BattleState, text: str) -> TerrainFeature | None:
+    """The terrain piece whose id or name is ``text`` (any case), if any."""
     wanted = text.strip().lower()
     return next((f for f in state.terrain if wanted in (f.id.lower(), f.name.lower())), None)

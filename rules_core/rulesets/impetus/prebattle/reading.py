@@ -39,6 +39,7 @@ def params_of(state: BattleState) -> dict[str, Json]:
 
 
 def num(params: Mapping[str, Json], name: str) -> float:
+    """The parameter ``name`` as a number (a TypeError if it is not one)."""
     value = params[name]
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"parameter {name!r} is not a number")
@@ -46,6 +47,7 @@ def num(params: Mapping[str, Json], name: str) -> float:
 
 
 def impetus_rules() -> Rules:
+    """The registered Impetus ruleset's rules."""
     rules = get("impetus").rules
     assert rules is not None
     return rules
@@ -57,10 +59,12 @@ def role_side(state: BattleState, role: str) -> str | None:
 
 
 def other_side(state: BattleState, side: str) -> str:
+    """The side that is not ``side``."""
     return next(s.id for s in state.sides if s.id != side)
 
 
 def troop_type(unit: Unit) -> str:
+    """The unit's troop type: its profile's ``type``, else its own."""
     return str(unit.profile.get("type") or unit.type)
 
 
@@ -84,6 +88,7 @@ def table_of(state: BattleState, side: str, params: Mapping[str, Json] | None = 
 
 
 def exploration_points(state: BattleState, side: str) -> int:
+    """The exploration points the side has."""
     return EXPLORATION_POINTS.of(state.side(side))
 
 
@@ -137,6 +142,7 @@ def subjects(name: str, state: BattleState) -> tuple[Subject, ...]:
 
 
 def deploys_first(state: BattleState) -> str | None:
+    """The side that deploys first, or None while it is not known."""
     return DEPLOY_FIRST.of(state) or None
 
 
@@ -189,6 +195,7 @@ def alternate_commands(state: BattleState, first: str) -> tuple[Subject, ...]:
 
 
 def facing_of(order: Order, default: float) -> float:
+    """The order's ``facing`` parameter, else ``default``."""
     value = order.params.get("facing")
     return (
         float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
@@ -201,6 +208,7 @@ def say(ctx: Context, event: TestResolved) -> None:
 
 
 def own_order(ctx: Context, side: str, kind: str) -> Order | None:
+    """The side's first order of ``kind`` that the rules accept, if any."""
     rules = ctx.rules
     for order in ctx.orders:
         if (

@@ -124,7 +124,7 @@ def test_reform_removes_one_level_on_a_pass(level: str, face: int, after: str) -
 
 
 def test_a_unit_under_artillery_fire_this_turn_reforms_at_minus_1() -> None:
-    """ "Under artillery fire -1" counts at Reform for a unit artillery shot at in Combat."""
+    """The "Under artillery fire -1" counts at Reform for a unit artillery shot at in Combat."""
 
     def lowest_pass(under_fire: bool) -> int:
         state = _reform_state("disordered")
