@@ -78,8 +78,12 @@ async def flush_outbox(bot: Poster, fresh: StageReport | None = None) -> int:
                 try:
                     await _post_report(bot, report)
                 except discord.HTTPException:
-                    log.warning("stage %s of battle %s unposted; retried later", stage, battle_id,
-                                exc_info=True)  # fmt: skip
+                    log.warning(
+                        "stage %s of battle %s unposted; retried later",
+                        stage,
+                        battle_id,
+                        exc_info=True,
+                    )
                     return posted
             await bot.services.outbox.mark_posted(battle_id, stage)
             posted += 1
@@ -89,8 +93,9 @@ async def flush_outbox(bot: Poster, fresh: StageReport | None = None) -> int:
                 try:
                     await _post_end(bot, battle_id, *rebuilt)
                 except discord.HTTPException:
-                    log.warning("end of battle %s unposted; retried later", battle_id,
-                                exc_info=True)  # fmt: skip
+                    log.warning(
+                        "end of battle %s unposted; retried later", battle_id, exc_info=True
+                    )
                     return posted
             await bot.services.outbox.mark_end_posted(battle_id)
             posted += 1

@@ -39,9 +39,19 @@ SEED = b"pace-seed"
 MAX_CALLS = 5_000  # a guard against a battle that never finishes its turns
 MODES = ("step", "plan")
 FIELDS = (
-    "ruleset", "mode", "turns", "stops_mean", "stops_max", "questions", "gm_stops",
-    "apart_stops", "elapsed_median_hours", "elapsed_max_hours", "fallbacks", "ended",
-)  # fmt: skip
+    "ruleset",
+    "mode",
+    "turns",
+    "stops_mean",
+    "stops_max",
+    "questions",
+    "gm_stops",
+    "apart_stops",
+    "elapsed_median_hours",
+    "elapsed_max_hours",
+    "fallbacks",
+    "ended",
+)
 
 StandingHook = Callable[[Rules, BattleState, Decision], Answer | None]
 

@@ -121,9 +121,14 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     ) -> None:
         """Create the battle; sides come from the two armies."""
         view = await self.battles.create(
-            place_of(interaction), interaction.user.id, name, [army_a, army_b], width, depth,
+            place_of(interaction),
+            interaction.user.id,
+            name,
+            [army_a, army_b],
+            width,
+            depth,
             scale,
-        )  # fmt: skip
+        )
         embed = battle_embed(view)
         embed.set_footer(text=next_steps(view))
         await interaction.response.send_message(embed=embed)
@@ -377,9 +382,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         except ReplayTooLarge as error:
             raise Conflict(too_large_text(error)) from error
         await interaction.followup.send(
-            replay_caption(replay, image), file=replay_attachment(image),
+            replay_caption(replay, image),
+            file=replay_attachment(image),
             ephemeral=not replay.finished,
-        )  # fmt: skip
+        )
 
     @app_commands.command(name="report", description="The after-action report of the ended battle")
     async def report(self, interaction: discord.Interaction) -> None:

@@ -199,9 +199,13 @@ class CampaignCog(
     ) -> None:
         """Change the deadline policy; it applies from the next step."""
         policy = await self.service.set_deadlines(
-            place_of(interaction), interaction.user.id, step_hours, reminders, question_hours,
+            place_of(interaction),
+            interaction.user.id,
+            step_hours,
+            reminders,
+            question_hours,
             missing,
-        )  # fmt: skip
+        )
         await interaction.response.send_message(deadlines_text(interaction.user.id, policy))
 
     @rules.command(name="show", description="The ruleset's parameters and their values here")

@@ -138,9 +138,11 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     @app_commands.command(name="on-table", description="Put a unit off the table back on it")
     @is_gm()
     @app_commands.describe(
-        unit="A unit off the table or in reserve", at="Its centre `x,y`",
-        facing="Compass degrees (default: as it was)", reason=WHY,
-    )  # fmt: skip
+        unit="A unit off the table or in reserve",
+        at="Its centre `x,y`",
+        facing="Compass degrees (default: as it was)",
+        reason=WHY,
+    )
     async def on_table(
         self,
         interaction: discord.Interaction,
@@ -206,9 +208,12 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     @terrain.command(name="add", description="Lay a piece of terrain mid-battle")
     @is_gm()
     @app_commands.describe(
-        kind="What it is", shape="polygon, line, circle or rectangle",
-        at="Points `x,y x,y …`, or the centre `x,y`", size="Radius, or width,depth", reason=WHY,
-    )  # fmt: skip
+        kind="What it is",
+        shape="polygon, line, circle or rectangle",
+        at="Points `x,y x,y …`, or the centre `x,y`",
+        size="Radius, or width,depth",
+        reason=WHY,
+    )
     @app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
     async def terrain_add(
         self,

@@ -210,9 +210,17 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     ) -> None:
         """Order anything the ruleset defines."""
         given = OrderInput(
-            target=target, x=x, y=y, number=number, option=option, option2=option2,
-            leader=leader, group=group, path=path, text=text,
-        )  # fmt: skip
+            target=target,
+            x=x,
+            y=y,
+            number=number,
+            option=option,
+            option2=option2,
+            leader=leader,
+            group=group,
+            path=path,
+            text=text,
+        )
         await self._give(interaction, kind, unit, given, step, ask_me)
 
     @app_commands.command(name="withdraw", description="Take back a unit's order")

@@ -547,6 +547,15 @@ class _Spec:
         )
         total, successes = outcome(self.mode, marked, modifiers, self.target)
         return Roll(
-            label, expression, marked, tuple(modifiers), total, self.target, successes,
-            self.mode, self.keep, self.keep_lowest, purpose=purpose,
-        )  # fmt: skip
+            label,
+            expression,
+            marked,
+            tuple(modifiers),
+            total,
+            self.target,
+            successes,
+            self.mode,
+            self.keep,
+            self.keep_lowest,
+            purpose=purpose,
+        )

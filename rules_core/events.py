@@ -410,15 +410,39 @@ class Private(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
-        StepBegan, OrderRejected, PlanFellBack, PlanQueried, DiceRolled, TestResolved,
-        ShotResolved, MeleeResolved, ReactionResolved, UnitMoved, ShotFired, MeleeFought,
-        StatusChanged, LeaderMoved, ArrivedOrLeft,
-        UnitDestroyed, LeaderHit, DecisionRequested, DecisionAnswered, SideOrderSet,
-        BattleEnded, CardDrawn, CardMoved, Private,
+        StepBegan,
+        OrderRejected,
+        PlanFellBack,
+        PlanQueried,
+        DiceRolled,
+        TestResolved,
+        ShotResolved,
+        MeleeResolved,
+        ReactionResolved,
+        UnitMoved,
+        ShotFired,
+        MeleeFought,
+        StatusChanged,
+        LeaderMoved,
+        ArrivedOrLeft,
+        UnitDestroyed,
+        LeaderHit,
+        DecisionRequested,
+        DecisionAnswered,
+        SideOrderSet,
+        BattleEnded,
+        CardDrawn,
+        CardMoved,
+        Private,
         SubjectsChanged,
-        UnitLeftTable, UnitReturned, UnitDeployed, TerrainAdded, TerrainMoved, TerrainRemoved,
+        UnitLeftTable,
+        UnitReturned,
+        UnitDeployed,
+        TerrainAdded,
+        TerrainMoved,
+        TerrainRemoved,
     )
-}  # fmt: skip
+}
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

@@ -199,10 +199,17 @@ class RollSpec:
     def roll(self, dice: Dice) -> Roll:
         """Make the roll."""
         return dice.roll(
-            self.label, self.n, self.kind, mode=self.mode, keep=self.keep,
-            keep_lowest=self.keep_lowest, target=self.target, modifiers=self.modifiers,
-            dice_modifiers=self.dice_modifiers, purpose=self.purpose,
-        )  # fmt: skip
+            self.label,
+            self.n,
+            self.kind,
+            mode=self.mode,
+            keep=self.keep,
+            keep_lowest=self.keep_lowest,
+            target=self.target,
+            modifiers=self.modifiers,
+            dice_modifiers=self.dice_modifiers,
+            purpose=self.purpose,
+        )
 
     def distribution(self) -> Dist:
         """The exact distribution of the roll's total, as ``Roll.total`` would read it."""
@@ -301,8 +308,9 @@ class OddsQuery:
     def of_order(cls, order: Order) -> OddsQuery:
         """The question an order asks: its kind by its actor, at its ``target`` if any."""
         target = order.params.get("target")
-        return cls(order.kind, order.actor, target if isinstance(target, str) else None,
-                   dict(order.params))  # fmt: skip
+        return cls(
+            order.kind, order.actor, target if isinstance(target, str) else None, dict(order.params)
+        )
 
 
 @dataclass(frozen=True)

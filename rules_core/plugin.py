@@ -270,10 +270,20 @@ class Rules:
         profile = {key: value for key, value in entry.items() if key not in ROSTER_KEYS}
         frontage, depth = number_or(entry.get("frontage"), 2.0), number_or(entry.get("depth"), 1.0)
         return Unit(
-            unit_id, str(entry["name"]), side, group, str(entry.get("type", "")), str(quality),
-            frontage, depth, 0.0, 0.0, 0.0,
-            stands=int(number_or(entry.get("stands"), 1)), profile=profile,
-        )  # fmt: skip
+            unit_id,
+            str(entry["name"]),
+            side,
+            group,
+            str(entry.get("type", "")),
+            str(quality),
+            frontage,
+            depth,
+            0.0,
+            0.0,
+            0.0,
+            stands=int(number_or(entry.get("stands"), 1)),
+            profile=profile,
+        )
 
     def forces_from_roster(
         self, roster: Mapping[str, Json], side: str

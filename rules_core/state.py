@@ -273,8 +273,11 @@ class BattleState(Serialisable):
     def actors(self, actor_kind: str) -> tuple[Unit | Leader | Group | Side, ...]:
         """Whoever can give orders of one actor kind: units, leaders, groups or sides."""
         found: dict[str, tuple[Unit | Leader | Group | Side, ...]] = {
-            "unit": self.units, "leader": self.leaders, "group": self.groups, "side": self.sides
-        }  # fmt: skip
+            "unit": self.units,
+            "leader": self.leaders,
+            "group": self.groups,
+            "side": self.sides,
+        }
         return found[actor_kind]
 
     def owner(self, actor_kind: str, actor_id: str) -> str | None:

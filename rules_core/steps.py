@@ -215,9 +215,13 @@ def advance(sequence: SequenceOfPlay, cursor: Cursor, subjects: SubjectsFor) -> 
         if cursor.subject_index + 1 < len(cursor.subjects):
             iteration = cursor.iteration + 1 if head.until is not None else 0
             return replace(
-                cursor, step=head.id, subject_index=cursor.subject_index + 1, attempt=0,
-                iteration=iteration, again=0,
-            )  # fmt: skip
+                cursor,
+                step=head.id,
+                subject_index=cursor.subject_index + 1,
+                attempt=0,
+                iteration=iteration,
+                again=0,
+            )
     following = sequence.step(last).next
     if following is not None:
         return _enter(sequence, _at(cursor, following), subjects)

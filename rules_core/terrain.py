@@ -162,10 +162,13 @@ def _trace_footprint(poses: tuple[Footprint, ...], layout: _Layout) -> PathRepor
     points = [(p.x, p.y) for p in poses]
     centre = _trace(points if len(points) > 1 else points * 2, layout)
     legs = [
-        (LineString([(a.x, a.y), (b.x, b.y)]), inset(a, TOUCH), inset(b, TOUCH).moved_to(
-            (b.x, b.y), a.facing))
+        (
+            LineString([(a.x, a.y), (b.x, b.y)]),
+            inset(a, TOUCH),
+            inset(b, TOUCH).moved_to((b.x, b.y), a.facing),
+        )
         for a, b in itertools.pairwise(poses)
-    ] or [(LineString(points * 2), inset(poses[0], TOUCH), inset(poses[0], TOUCH))]  # fmt: skip
+    ] or [(LineString(points * 2), inset(poses[0], TOUCH), inset(poses[0], TOUCH))]
     box = around(poses)
     inside: list[Inside] = []
     crossings: list[Crossing] = []
@@ -183,8 +186,10 @@ def _trace_footprint(poses: tuple[Footprint, ...], layout: _Layout) -> PathRepor
                 water += _base_water(_joined(met), shape, feature, layout.crossing_points)
         elif any(piece.length > 0 for piece, _, _ in pieces) or _under(shape, poses[0]):
             # Entered beyond a touch: measured from where the base's edge meets it.
-            whole = [(leg, replace(a, frontage=a.frontage + 2 * TOUCH, depth=a.depth + 2 * TOUCH))
-                     for leg, a, _ in legs]  # fmt: skip
+            whole = [
+                (leg, replace(a, frontage=a.frontage + 2 * TOUCH, depth=a.depth + 2 * TOUCH))
+                for leg, a, _ in legs
+            ]
             length = sum(float(leg.intersection(grown(shape, a)).length) for leg, a in whole)
             inside.append(Inside(feature.id, feature.kind, max(length, EPSILON * 2)))
     return replace(centre, inside=tuple(inside), crossings=tuple(crossings), water=tuple(water))
@@ -273,10 +278,13 @@ def _base_water(
         )
         found.append(
             WaterCrossing(
-                river.id, river.kind, (float(spot.x), float(spot.y)),
-                None if via is None else via.id, None if via is None else via.kind,
+                river.id,
+                river.kind,
+                (float(spot.x), float(spot.y)),
+                None if via is None else via.id,
+                None if via is None else via.kind,
             )
-        )  # fmt: skip
+        )
     return found
 
 
@@ -332,10 +340,13 @@ def _water(
         via = _crossing_point(crossing_points, at)
         found.append(
             WaterCrossing(
-                river.id, river.kind, at, None if via is None else via.id,
+                river.id,
+                river.kind,
+                at,
+                None if via is None else via.id,
                 None if via is None else via.kind,
             )
-        )  # fmt: skip
+        )
     return found
 
 
@@ -384,8 +395,12 @@ class _Layout:
         ``EPSILON`` of it), in the layout's order."""
         if self.tree is None:
             return self.others
-        grown = upright_box(area[0] - 2 * EPSILON, area[1] - 2 * EPSILON, area[2] + 2 * EPSILON,
-                    area[3] + 2 * EPSILON)  # fmt: skip
+        grown = upright_box(
+            area[0] - 2 * EPSILON,
+            area[1] - 2 * EPSILON,
+            area[2] + 2 * EPSILON,
+            area[3] + 2 * EPSILON,
+        )
         return [self.others[i] for i in sorted(self.tree.query(grown).tolist())]
 
 

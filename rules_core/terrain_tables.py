@@ -129,8 +129,12 @@ def _lay(
         half_w, half_d = piece.width / 2, (piece.depth or piece.width) / 2
         x = _spot(dice, margin + half_w, field.width - margin - half_w)
         y = _spot(dice, margin + half_d, field.depth - margin - half_d)
-        points = ((x - half_w, y - half_d), (x + half_w, y - half_d),
-                  (x + half_w, y + half_d), (x - half_w, y + half_d))  # fmt: skip
+        points = (
+            (x - half_w, y - half_d),
+            (x + half_w, y - half_d),
+            (x + half_w, y + half_d),
+            (x - half_w, y + half_d),
+        )
         shape = Polygon(points)
         if any(shape.intersects(other) for other in taken):
             continue

@@ -100,8 +100,10 @@ def _loss_words(loss: SideLosses) -> str:
 def _moments(heading: str, moments: tuple[Moment, ...]) -> list[str]:
     if not moments:
         return []
-    items = [f"- **{m.title}**: " + "; ".join(line.rstrip(".") for line in m.lines) + "."
-             for m in moments]  # fmt: skip
+    items = [
+        f"- **{m.title}**: " + "; ".join(line.rstrip(".") for line in m.lines) + "."
+        for m in moments
+    ]
     return [f"## {heading}", "\n".join(items)]
 
 

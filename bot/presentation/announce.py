@@ -86,8 +86,9 @@ def post_nonce(report: StageReport, part: str) -> str:
     """The same for every attempt to post one part of one result (``result``, ``q0``, ``q1``…):
     Discord keeps one message per nonce, so a post accepted just before a crash, and posted
     again by the outbox after the restart, shows once."""
-    what = "\n".join((str(report.battle.id), str(report.stage), report.title, report.trigger,
-                      *report.lines))  # fmt: skip
+    what = "\n".join(
+        (str(report.battle.id), str(report.stage), report.title, report.trigger, *report.lines)
+    )
     return f"{part}.{hashlib.sha256(what.encode()).hexdigest()}"[:25]
 
 

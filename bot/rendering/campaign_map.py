@@ -111,13 +111,15 @@ def _draw_regions(
         fill = shade(side_colour[holder], -0.55) if holder in side_colour else UNHELD
         edge = side_style(side_colour[holder]).edge if holder in side_colour else INK_SOFT
         if region.polygon:
-            tinted.polygon([px(p) for p in region.polygon], fill=(*fill, alpha),
-                           outline=(*edge, 255), width=3)  # fmt: skip
+            tinted.polygon(
+                [px(p) for p in region.polygon], fill=(*fill, alpha), outline=(*edge, 255), width=3
+            )
         else:
             x, y = centres[region.name]
             r = REGION_RADIUS
-            tinted.ellipse((x - r, y - r, x + r, y + r), fill=(*fill, alpha),
-                           outline=(*edge, 255), width=3)  # fmt: skip
+            tinted.ellipse(
+                (x - r, y - r, x + r, y + r), fill=(*fill, alpha), outline=(*edge, 255), width=3
+            )
     image.paste(tint, (0, 0), tint)
     drawn: set[frozenset[str]] = set()
     for region in picture.regions:
@@ -150,8 +152,12 @@ def _draw_armies(
             x, y = cx, cy + 22 + k * MARKER_STEP  # a column under the region's name
             style = side_style(side_colour.get(marker.side, (90, 90, 96)))
             r = MARKER_RADIUS
-            draw.rectangle((x - r, y - r * 0.75, x + r, y + r * 0.75), fill=style.fill,
-                           outline=style.edge, width=2)  # fmt: skip
+            draw.rectangle(
+                (x - r, y - r * 0.75, x + r, y + r * 0.75),
+                fill=style.fill,
+                outline=style.edge,
+                width=2,
+            )
             draw.line((x - r, y - r * 0.75, x + r, y + r * 0.75), fill=WHITE, width=2)
             draw.line((x - r, y + r * 0.75, x + r, y - r * 0.75), fill=WHITE, width=2)
             label = f"{marker.name} {marker.units_left}/{marker.units}"
@@ -171,8 +177,9 @@ def _draw_legend(
         y = top + (i + 1) * LEGEND_ROW - 4
         fill = shade(colour, -0.55) if side != "nobody" else colour
         edge = side_style(colour).edge if side != "nobody" else INK_SOFT
-        draw.rectangle((MARGIN / 2, y - 8, MARGIN / 2 + 26, y + 8), fill=fill, outline=edge,
-                       width=2)  # fmt: skip
+        draw.rectangle(
+            (MARGIN / 2, y - 8, MARGIN / 2 + 26, y + 8), fill=fill, outline=edge, width=2
+        )
         write(draw, (MARGIN / 2 + 34, y), side, INK, SMALL_SIZE, anchor="lm")
 
 
@@ -190,9 +197,12 @@ def _dashed(
         b = min(done + dash, length) / length
         draw.line(
             (
-                start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a,
-                start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b,
+                start[0] + (end[0] - start[0]) * a,
+                start[1] + (end[1] - start[1]) * a,
+                start[0] + (end[0] - start[0]) * b,
+                start[1] + (end[1] - start[1]) * b,
             ),
-            fill=colour, width=3,
-        )  # fmt: skip
+            fill=colour,
+            width=3,
+        )
         done += dash + gap

@@ -71,9 +71,11 @@ class Occupied:
         """True if the box lies wholly on the map."""
         bounds = self.bounds
         return (
-            box[0] >= bounds[0] and box[1] >= bounds[1]
-            and box[2] <= bounds[2] and box[3] <= bounds[3]
-        )  # fmt: skip
+            box[0] >= bounds[0]
+            and box[1] >= bounds[1]
+            and box[2] <= bounds[2]
+            and box[3] <= bounds[3]
+        )
 
     def kept_on(self, box: Box) -> Box:
         """The box slid the least way that puts it wholly on the map (where it fits), so a
@@ -108,8 +110,16 @@ def _shared(a: Box, b: Box) -> float:
     return width * height if width > 0 and height > 0 else 0.0
 
 
-_DIRECTIONS = ((0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0),
-               (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7))  # fmt: skip
+_DIRECTIONS = (
+    (0.0, 1.0),
+    (0.0, -1.0),
+    (1.0, 0.0),
+    (-1.0, 0.0),
+    (0.7, 0.7),
+    (-0.7, 0.7),
+    (0.7, -0.7),
+    (-0.7, -0.7),
+)
 
 
 @cache

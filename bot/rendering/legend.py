@@ -147,8 +147,13 @@ def terrain_change_entry(laid: bool) -> Entry:
 
     def paint(image: Image.Image, left: float, top: float) -> None:
         draw = ImageDraw.Draw(image)
-        box = [(left + 3, top + 5), (left + 33, top + 5), (left + 33, top + 19),
-               (left + 3, top + 19), (left + 3, top + 5)]  # fmt: skip
+        box = [
+            (left + 3, top + 5),
+            (left + 33, top + 5),
+            (left + 33, top + 19),
+            (left + 3, top + 19),
+            (left + 3, top + 5),
+        ]
         if laid:
             draw.line(box, fill=INK, width=3, joint="curve")
         else:

@@ -84,9 +84,13 @@ def draw_terrain_changes(draw: ImageDraw.ImageDraw, view: View, marks: Marks) ->
 
 
 def dashed(
-    draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint], colour: tuple[int, int, int],
-    width: int, dash: float = 9.0, gap: float = 6.0,
-) -> None:  # fmt: skip
+    draw: ImageDraw.ImageDraw,
+    points: Sequence[PixelPoint],
+    colour: tuple[int, int, int],
+    width: int,
+    dash: float = 9.0,
+    gap: float = 6.0,
+) -> None:
     """A dashed polyline."""
     for start, end in _dashes(points, dash, gap):
         draw.line((start, end), fill=colour, width=width)
@@ -162,8 +166,11 @@ def _arrowhead(tail: PixelPoint, tip: PixelPoint, size: float) -> list[PixelPoin
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
     back = (tip[0] - ux * size, tip[1] - uy * size)
-    return [tip, (back[0] - uy * size * 0.5, back[1] + ux * size * 0.5),
-            (back[0] + uy * size * 0.5, back[1] - ux * size * 0.5)]  # fmt: skip
+    return [
+        tip,
+        (back[0] - uy * size * 0.5, back[1] + ux * size * 0.5),
+        (back[0] + uy * size * 0.5, back[1] - ux * size * 0.5),
+    ]
 
 
 def draw_shot(draw: ImageDraw.ImageDraw, view: View, shooter: Unit, target: Unit) -> None:

@@ -167,9 +167,15 @@ def encode_gif(images: Sequence[Image.Image]) -> bytes:
     durations = [FRAME_MS] * (len(padded) - 1) + [LAST_FRAME_MS]
     buffer = io.BytesIO()
     padded[0].save(
-        buffer, "GIF", save_all=True, append_images=padded[1:], duration=durations, loop=0,
-        optimize=False, disposal=1,
-    )  # fmt: skip
+        buffer,
+        "GIF",
+        save_all=True,
+        append_images=padded[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
     return buffer.getvalue()
 
 

@@ -145,10 +145,18 @@ def palette_image() -> Image.Image:
 # filled, linear kinds drawn as a line of a width in points. Kept with the palette, not
 # beside matplotlib, so a test checks every kind has one without matplotlib installed.
 COMPARISON_AREAS = {
-    "hill": "hill", "gentle_hill": "hill", "wood": "wood", "dense_wood": "dense_wood",
-    "rough": "rough", "marsh": "marsh", "village": "village", "fortification": "fort",
-    "impassable": "fort_edge", "bridge": "road", "ford": "water",
-}  # fmt: skip
+    "hill": "hill",
+    "gentle_hill": "hill",
+    "wood": "wood",
+    "dense_wood": "dense_wood",
+    "rough": "rough",
+    "marsh": "marsh",
+    "village": "village",
+    "fortification": "fort",
+    "impassable": "fort_edge",
+    "bridge": "road",
+    "ford": "water",
+}
 COMPARISON_LINES = {
     "river": ("water", 5),
     "stream": ("water", 3),

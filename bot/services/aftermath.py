@@ -281,15 +281,21 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
     result = (loaded.battle.result or {}).get("text") or "Ended"
     last = stages[-1] if stages else None
     return AfterAction(
-        loaded.battle.name, loaded.campaign.name, registry.get(loaded.battle.ruleset_id).name,
-        str(result), tuple(TurnStory(t, tuple(s)) for t, s in sorted(turns.items())),
-        tuple(swings[:SWINGS]), decisive, tuple(turning),
+        loaded.battle.name,
+        loaded.campaign.name,
+        registry.get(loaded.battle.ruleset_id).name,
+        str(result),
+        tuple(TurnStory(t, tuple(s)) for t, s in sorted(turns.items())),
+        tuple(swings[:SWINGS]),
+        decisive,
+        tuple(turning),
         side_losses(first_state, loaded.state, r),
         Frame(first_state),
         Frame(loaded.state, whole_events(last.events), last.lost, last.title)
-        if last else Frame(loaded.state),
+        if last
+        else Frame(loaded.state),
         record,
-    )  # fmt: skip
+    )
 
 
 def rolls_of(events: Iterable[Event]) -> list[DiceRolled]:
@@ -351,10 +357,11 @@ def turning_lines(events: Sequence[Event], r: Renderer, after: BattleState) -> t
     """A leader hit, an army's or wing's state changing, or the battle's end."""
     wholes = {s.id for s in after.sides} | {g.id for g in after.groups}
     points = [
-        e for e in events
+        e
+        for e in events
         if isinstance(e, (LeaderHit, BattleEnded))
         or (isinstance(e, StatusChanged) and e.subject in wholes)
-    ]  # fmt: skip
+    ]
     return tuple(line for line in map(r.line, points) if line)
 
 

@@ -104,9 +104,10 @@ def tidy_names(roster: dict[str, Any]) -> dict[str, Any]:
         if isinstance(entries, list):
             tidied[key] = [
                 {**e, "name": _tidy_name(e["name"], f"{key}[{i}].name")}
-                if isinstance(e, dict) and isinstance(e.get("name"), str) else e
+                if isinstance(e, dict) and isinstance(e.get("name"), str)
+                else e
                 for i, e in enumerate(entries)
-            ]  # fmt: skip
+            ]
     return tidied
 
 

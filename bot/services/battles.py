@@ -161,9 +161,15 @@ class BattleService:
             return replace(shown, seat=seat, state=secrets.view(shown.state, seat.viewer()))
 
     async def add_terrain(
-        self, place: Place, user_id: int, kind: str, shape: str, at: str, size: str | None,
+        self,
+        place: Place,
+        user_id: int,
+        kind: str,
+        shape: str,
+        at: str,
+        size: str | None,
         name: str | None,
-    ) -> TerrainFeature:  # fmt: skip
+    ) -> TerrainFeature:
         """Lay a piece of terrain during set-up (a GM only)."""
         if kind not in TERRAIN_KINDS:
             raise InvalidInput(f"Unknown terrain `{kind}`: use one of {', '.join(TERRAIN_KINDS)}.")
@@ -235,8 +241,13 @@ class BattleService:
             state = loaded.state
             for index, row in enumerate(rows):
                 try:
-                    placed = _place(Loaded(loaded.campaign, loaded.battle, loaded.rules, state),
-                                    user_id, row["unit"], row["at"], row["facing"])  # fmt: skip
+                    placed = _place(
+                        Loaded(loaded.campaign, loaded.battle, loaded.rules, state),
+                        user_id,
+                        row["unit"],
+                        row["at"],
+                        row["facing"],
+                    )
                 except (InvalidInput, NotFound, PermissionDenied, Conflict) as error:
                     raise InvalidInput(
                         f"Row {index + 1} ({row['unit']}): {error.message}"
@@ -412,14 +423,20 @@ async def new_battle(
     chosen = _chosen_armies(campaign, armies, rules)
     seed = new_seed()
     battle = Battle(
-        campaign_id=campaign.id, name=name, ruleset_id=campaign.ruleset_id, seed=seed.hex(),
-        seed_sha256=commitment(seed), state={}, created_by=user_id,
-    )  # fmt: skip
+        campaign_id=campaign.id,
+        name=name,
+        ruleset_id=campaign.ruleset_id,
+        seed=seed.hex(),
+        seed_sha256=commitment(seed),
+        state={},
+        created_by=user_id,
+    )
     battle.sides = [
-        BattleSide(side_id=SIDE_IDS[i], name=_side_name(campaign, a), army_id=a.id,
-                   owner_id=a.owner_id)
+        BattleSide(
+            side_id=SIDE_IDS[i], name=_side_name(campaign, a), army_id=a.id, owner_id=a.owner_id
+        )
         for i, a in enumerate(chosen)
-    ]  # fmt: skip
+    ]
     session.add(battle)
     await session.flush()
     sides = [Side(s.side_id, s.name) for s in battle.sides]

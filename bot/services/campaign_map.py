@@ -116,11 +116,13 @@ def _stored(region: Region) -> dict[str, Any]:
 def _regions(cmap: CampaignMap) -> list[Region]:
     return [
         Region(
-            r["name"], (r["at"][0], r["at"][1]),
-            tuple((p[0], p[1]) for p in r["polygon"]), tuple(r["adjacent"]),
+            r["name"],
+            (r["at"][0], r["at"][1]),
+            tuple((p[0], p[1]) for p in r["polygon"]),
+            tuple(r["adjacent"]),
         )
         for r in cmap.regions
-    ]  # fmt: skip
+    ]
 
 
 # -- the service -----------------------------------------------------------------------------
@@ -158,10 +160,16 @@ class CampaignMapService:
                 await session.delete(cmap)
                 await session.flush()
             cmap = CampaignMap(
-                campaign_id=campaign.id, name=name, regions=[_stored(r) for r in regions],
-                holders=holders, positions={}, battles={}, turn=1, background=picture,
+                campaign_id=campaign.id,
+                name=name,
+                regions=[_stored(r) for r in regions],
+                holders=holders,
+                positions={},
+                battles={},
+                turn=1,
+                background=picture,
                 created_by=user_id,
-            )  # fmt: skip
+            )
             session.add(cmap)
             await session.flush()
             return _picture(campaign, cmap)
@@ -224,9 +232,14 @@ class CampaignMapService:
                 found.to_region, found.user_id = region, user_id
             else:
                 session.add(
-                    MapMove(map_id=cmap.id, turn=cmap.turn, army_id=army.id, user_id=user_id,
-                            to_region=region)
-                )  # fmt: skip
+                    MapMove(
+                        map_id=cmap.id,
+                        turn=cmap.turn,
+                        army_id=army.id,
+                        user_id=user_id,
+                        to_region=region,
+                    )
+                )
             return MoveInfo(army.name, start, region, cmap.turn, found is not None, cancelled)
 
     async def check_can_resolve(self, place: Place, user_id: int) -> tuple[str, int, int]:
@@ -265,9 +278,12 @@ class CampaignMapService:
                 fighting = [a for side in present[region].values() for a in side]
                 try:
                     loaded = await new_battle(
-                        session, campaign, user_id, f"Battle of {region}"[:100],
+                        session,
+                        campaign,
+                        user_id,
+                        f"Battle of {region}"[:100],
                         [a.name for a in fighting],
-                    )  # fmt: skip
+                    )
                 except UserError:
                     continue
                 battle_name, battle_region = loaded.battle.name, region
@@ -287,9 +303,16 @@ class CampaignMapService:
             resolved = cmap.turn
             cmap.turn += 1
             return TurnReport(
-                resolved, tuple(moves), tuple(taken), battle_name, battle_region,
-                tuple(waiting), tuple(settled), _picture(campaign, cmap), set_up,
-            )  # fmt: skip
+                resolved,
+                tuple(moves),
+                tuple(taken),
+                battle_name,
+                battle_region,
+                tuple(waiting),
+                tuple(settled),
+                _picture(campaign, cmap),
+                set_up,
+            )
 
     async def region_names(self, place: Place) -> list[str]:
         """The map's region names (autocomplete)."""
@@ -487,6 +510,12 @@ def _picture(campaign: Campaign, cmap: CampaignMap) -> MapPicture:
     members = [m.side for m in sorted(campaign.members, key=lambda m: m.id) if m.side]
     sides = list(dict.fromkeys([*members, *cmap.holders.values(), *(m.side for m in markers)]))
     return MapPicture(
-        campaign.name, cmap.name, cmap.turn, tuple(_regions(cmap)), dict(cmap.holders),
-        tuple(markers), tuple(sides), cmap.background,
-    )  # fmt: skip
+        campaign.name,
+        cmap.name,
+        cmap.turn,
+        tuple(_regions(cmap)),
+        dict(cmap.holders),
+        tuple(markers),
+        tuple(sides),
+        cmap.background,
+    )

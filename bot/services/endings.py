@@ -50,9 +50,13 @@ async def finish(
     result = result_text(loaded, outcome)
     losses = _write_back(loaded) if fought else []
     # "unposted" is the outbox marker of the end post, cleared once it is out (outbox.py).
-    battle.result = {"winner": outcome.winner, "reason": outcome.reason, "text": result,
-                     "losses": [[loss.army, list(loss.lost)] for loss in losses],
-                     "unposted": True}  # fmt: skip
+    battle.result = {
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+        "text": result,
+        "losses": [[loss.army, list(loss.lost)] for loss in losses],
+        "unposted": True,
+    }
     record = await record_bytes(session, loaded, reveal=True)
     report = EndReport(battle.name, result, tuple(losses), battle.seed, record)
     return report, disarmed

@@ -161,9 +161,15 @@ class GmService:
             return GmChange(Change.SET, reason, before, parsed, user_id, target.name, field)
 
     async def lay_terrain(
-        self, place: Place, user_id: int, kind: str, shape: str, at: str, size: str | None,
+        self,
+        place: Place,
+        user_id: int,
+        kind: str,
+        shape: str,
+        at: str,
+        size: str | None,
         reason: str,
-    ) -> GmChange:  # fmt: skip
+    ) -> GmChange:
         """Lay a piece of terrain mid-battle, on the record with the reason."""
         if kind not in TERRAIN_KINDS:
             raise InvalidInput(f"Unknown terrain `{kind}`: use one of {', '.join(TERRAIN_KINDS)}.")
@@ -257,9 +263,10 @@ class GmService:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             battle = loaded.battle
             previous = await session.scalar(
-                select(StageLog).where(StageLog.battle_id == battle.id,
-                                       StageLog.number == battle.stage - 1)
-            )  # fmt: skip
+                select(StageLog).where(
+                    StageLog.battle_id == battle.id, StageLog.number == battle.stage - 1
+                )
+            )
             if previous is None:
                 raise Conflict("There is no earlier step to go back to.")
             restored = await _fresh_attempt(

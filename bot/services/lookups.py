@@ -66,10 +66,11 @@ class LookupService:
             gm = loaded.is_gm(user_id)
             return [
                 actor.name
-                for actor_kind in ACTOR_KINDS if actor_kind in actor_kinds
+                for actor_kind in ACTOR_KINDS
+                if actor_kind in actor_kinds
                 for actor in state.actors(actor_kind)
                 if side_of(actor) in mine and (gm or loaded.commander_of(actor) in (None, user_id))
-            ]  # fmt: skip
+            ]
 
     async def turn_steps(self, place: Place, user_id: int) -> list[tuple[str, str]]:
         """(key, words) of every step of the current game turn the user's side acts in, the
@@ -201,10 +202,14 @@ class LookupService:
                 return []
             pending = loaded.state.pending
             seen, names = {d.id for d in seen_questions(loaded, place.user_id)}, side_names(loaded)
-            return [] if pending is None else [
-                (d.id, d.question if d.id in seen else MASKED.format(names.get(d.who, d.who)))
-                for d in pending.open
-            ]  # fmt: skip
+            return (
+                []
+                if pending is None
+                else [
+                    (d.id, d.question if d.id in seen else MASKED.format(names.get(d.who, d.who)))
+                    for d in pending.open
+                ]
+            )
 
     async def questions_for(self, place: Place) -> list[tuple[DecisionView, bool]]:
         """Every open question as the one who asks may see it, and whether it is theirs to

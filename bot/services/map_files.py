@@ -85,11 +85,13 @@ def parse_map(content: bytes, filename: str) -> tuple[str, list[Region], dict[st
     order = [r["name"] for r in regions]
     built = [
         Region(
-            r["name"], r["at"], r["polygon"],
+            r["name"],
+            r["at"],
+            r["polygon"],
             tuple(sorted(links[r["name"]], key=order.index)),
         )
         for r in regions
-    ]  # fmt: skip
+    ]
     return " ".join(name.split()), built, holders
 
 
@@ -142,10 +144,12 @@ def _region(entry: object, path: str, problems: list[str]) -> dict[str, Any] | N
         )
         return None
     return {
-        "name": name, "at": at, "polygon": polygon,
+        "name": name,
+        "at": at,
+        "polygon": polygon,
         "adjacent": [" ".join(a.split()) for a in adjacent],
         "holder": " ".join(holder.split()) if holder else None,
-    }  # fmt: skip
+    }
 
 
 def _polygon(

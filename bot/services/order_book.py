@@ -69,9 +69,13 @@ class OrderBookService:
 
             def booked(row: BattleOrder | PlannedOrder, step: str = "") -> BookedOrder:
                 return BookedOrder(
-                    sides.get(row.side_id, row.side_id), row.user_id,
-                    names.get(row.actor, row.actor), row.kind, row.summary, step,
-                )  # fmt: skip
+                    sides.get(row.side_id, row.side_id),
+                    row.user_id,
+                    names.get(row.actor, row.actor),
+                    row.kind,
+                    row.summary,
+                    step,
+                )
 
             last = await session.scalar(
                 select(StageLog)

@@ -20,8 +20,14 @@ from bot.services.numbers import check_finite
 from rules_core.orders import OrderKind, Param
 from rules_core.state import BattleState, Group, Leader, Side, Unit
 
-SLOT_OF = {"unit": "target", "leader": "leader", "group": "group", "path": "path",
-           "number": "number", "text": "text"}  # fmt: skip
+SLOT_OF = {
+    "unit": "target",
+    "leader": "leader",
+    "group": "group",
+    "path": "path",
+    "number": "number",
+    "text": "text",
+}
 NUMBER = r"-?\d+(?:\.\d+)?"
 TAGGED = re.compile(r"^.*\(([^()]+)\)$")
 POINT = re.compile(rf"^\(?\s*({NUMBER})\s*[, ]\s*({NUMBER})\s*\)?$")

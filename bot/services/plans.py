@@ -52,8 +52,9 @@ class Carried:
 
 def planned_of(row: PlannedOrder) -> planning.Planned:
     """A stored planned order as the core's plan entry."""
-    return planning.Planned(row.step_key, row.side_id, Order(row.actor, row.kind, row.params),
-                            row.consult)  # fmt: skip
+    return planning.Planned(
+        row.step_key, row.side_id, Order(row.actor, row.kind, row.params), row.consult
+    )
 
 
 async def planned_rows(
@@ -123,8 +124,9 @@ async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms,
         if len(steps) > 1:
             dm = wants_dm(loaded, row.user_id)
             part = loaded.part_of(side, row.user_id)
-            calls.append(CallToArms(row.user_id, names.get(side, side), steps, row.due_at, dm,
-                                    part))  # fmt: skip
+            calls.append(
+                CallToArms(row.user_id, names.get(side, side), steps, row.due_at, dm, part)
+            )
     return tuple(calls)
 
 
@@ -161,8 +163,9 @@ async def through_planned(
                     await session.delete(row)
                     carried.consult.add(at.key_of(row.side_id, row.user_id))
             notes = tuple(PlanQueried(side, key) for side in carried_out.consult)
-            carried.result = Resolution(state, (*carried.result.events, *notes),
-                                        carried.result.entries)  # fmt: skip
+            carried.result = Resolution(
+                state, (*carried.result.events, *notes), carried.result.entries
+            )
             break
         planned = {at.key_of(r.side_id, r.user_id) for r in rows}
         done = await done_keys(session, loaded.battle.id, state.cursor.turn)
@@ -193,19 +196,34 @@ async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: s
         seq = seqs.get(row.actor, 0)
         seqs[row.actor] = seq + 1
         session.add(
-            BattleOrder(battle_id=battle.id, stage=battle.stage, side_id=row.side_id,
-                        user_id=row.user_id, actor=row.actor, seq=seq, kind=row.kind,
-                        params=dict(row.params), summary=row.summary,
-                        submitted_at=row.submitted_at)
-        )  # fmt: skip
+            BattleOrder(
+                battle_id=battle.id,
+                stage=battle.stage,
+                side_id=row.side_id,
+                user_id=row.user_id,
+                actor=row.actor,
+                seq=seq,
+                kind=row.kind,
+                params=dict(row.params),
+                summary=row.summary,
+                submitted_at=row.submitted_at,
+            )
+        )
         await session.delete(row)
     done = await done_keys(session, battle.id, state.cursor.turn)
     acting = engine.waiting(loaded.rules, state).sides
     for side, user in awaited(loaded, acting):
         ready_key = loaded.key_of(side, user)
         if ready_key in done and ready_key not in consult:
-            session.add(Readiness(battle_id=battle.id, stage=battle.stage, side_id=ready_key,
-                                  user_id=user, confirmed_at=now))  # fmt: skip
+            session.add(
+                Readiness(
+                    battle_id=battle.id,
+                    stage=battle.stage,
+                    side_id=ready_key,
+                    user_id=user,
+                    confirmed_at=now,
+                )
+            )
             done.discard(ready_key)  # one row per key
     await session.flush()
 
@@ -232,8 +250,9 @@ async def calls_to_arms(
         steps = tuple(step_words(loaded, s) for s in planning.side_steps(rules, state, side))
         if len(steps) > 1:
             dm, part = wants_dm(loaded, user), loaded.part_of(side, user)
-            calls.append(CallToArms(user, names.get(side, side), steps, battle.deadline_at, dm,
-                                    part))  # fmt: skip
+            calls.append(
+                CallToArms(user, names.get(side, side), steps, battle.deadline_at, dm, part)
+            )
     await session.flush()
     return tuple(calls)
 

@@ -224,11 +224,17 @@ class PlayService:
             ]
             planned = await plans.planned_rows(session, loaded.battle.id)
             return views + [
-                OrderView(r.actor, names.get(r.actor, r.actor), r.kind, r.summary,
-                          step=r.step_title, consult=r.consult)
+                OrderView(
+                    r.actor,
+                    names.get(r.actor, r.actor),
+                    r.kind,
+                    r.summary,
+                    step=r.step_title,
+                    consult=r.consult,
+                )
                 for r in planned
                 if r.user_id == user_id
-            ]  # fmt: skip
+            ]
 
     async def confirm(self, place: Place, user_id: int, turn: bool = False) -> Confirmed:
         """Say your orders are complete; when every acting side has, the stage resolves. With
@@ -244,8 +250,9 @@ class PlayService:
                 turn_number = loaded.state.cursor.turn
                 for side in sides:
                     key = loaded.key_of(side, user_id)
-                    plan = await plans.turn_plan(session, loaded.battle.id, turn_number, key,
-                                                 user_id)  # fmt: skip
+                    plan = await plans.turn_plan(
+                        session, loaded.battle.id, turn_number, key, user_id
+                    )
                     plan.done_at = self.clock.now()
                 now_waiting = engine.waiting(loaded.rules, loaded.state)
                 here = now_waiting.pending is None and any(s in now_waiting.sides for s in sides)
@@ -260,8 +267,13 @@ class PlayService:
             ready = await ready_sides(session, battle.id, battle.stage)
             for key in dict.fromkeys(loaded.key_of(side, user_id) for side in sides):
                 if key not in ready:
-                    row = Readiness(battle_id=battle.id, stage=battle.stage, side_id=key,
-                                    user_id=user_id, confirmed_at=self.clock.now())  # fmt: skip
+                    row = Readiness(
+                        battle_id=battle.id,
+                        stage=battle.stage,
+                        side_id=key,
+                        user_id=user_id,
+                        confirmed_at=self.clock.now(),
+                    )
                     session.add(row)
                     ready.add(key)
             acting = engine.waiting(loaded.rules, loaded.state).sides
@@ -362,14 +374,21 @@ class PlayService:
             users = list(dict.fromkeys(u for s, u in waiting if loaded.key_of(s, u) not in done))
             view = view_of(loaded)
             if to_gm:
-                return Reminder(view.channel_id, view.name, stage_title(loaded), view.gm_ids,
-                                view.deadline_at, late=tuple(users))  # fmt: skip
+                return Reminder(
+                    view.channel_id,
+                    view.name,
+                    stage_title(loaded),
+                    view.gm_ids,
+                    view.deadline_at,
+                    late=tuple(users),
+                )
             if not users:
                 return None
             title = stage_title(loaded)
             missing = await _still_missing(session, loaded, users)
-            return Reminder(view.channel_id, view.name, title, tuple(users), view.deadline_at,
-                            missing=missing)  # fmt: skip
+            return Reminder(
+                view.channel_id, view.name, title, tuple(users), view.deadline_at, missing=missing
+            )
 
     async def resolve_stage(
         self, battle_id: int, stage: int, *, trigger: str, deadline_id: int | None = None

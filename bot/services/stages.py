@@ -125,14 +125,26 @@ async def set_deadlines(
     due = now + timedelta(hours=hours)
     battle.deadline_at = due
     pending = loaded.state.pending is not None
-    rows = [Deadline(battle_id=battle.id, stage=battle.stage, due_at=due, note={},
-                     kind=DeadlineKind.DECISION if pending else DeadlineKind.STEP)]  # fmt: skip
+    rows = [
+        Deadline(
+            battle_id=battle.id,
+            stage=battle.stage,
+            due_at=due,
+            note={},
+            kind=DeadlineKind.DECISION if pending else DeadlineKind.STEP,
+        )
+    ]
     if not pending:
         for before in policy(loaded.campaign).reminder_hours:
             when = due - timedelta(hours=float(before))
             if when > now:
-                reminder = Deadline(battle_id=battle.id, stage=battle.stage, due_at=when,
-                                    kind=DeadlineKind.REMINDER, note={"hours": before})  # fmt: skip
+                reminder = Deadline(
+                    battle_id=battle.id,
+                    stage=battle.stage,
+                    due_at=when,
+                    kind=DeadlineKind.REMINDER,
+                    note={"hours": before},
+                )
                 rows.append(reminder)
     session.add_all(rows)
     await session.flush()
@@ -146,10 +158,16 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
     battle.stage_started_at = now
     waiting = engine.waiting(loaded.rules, state)
     session.add(
-        StageLog(battle_id=battle.id, number=battle.stage, turn=state.cursor.turn,
-                 step=state.cursor.step, title=stage_title(loaded), start_state=state.to_dict(),
-                 started_at=now)
-    )  # fmt: skip
+        StageLog(
+            battle_id=battle.id,
+            number=battle.stage,
+            turn=state.cursor.turn,
+            step=state.cursor.step,
+            title=stage_title(loaded),
+            start_state=state.to_dict(),
+            started_at=now,
+        )
+    )
     if waiting.finished or battle.status is not BattleStatus.RUNNING:
         arming.disarmed += await cancel_deadlines(session, battle.id)
         battle.deadline_at = None
@@ -227,10 +245,19 @@ async def advance(
         arming.disarmed += disarmed
     renderer = Renderer.for_state(loaded.state, before)  # names of units lost in the step
     report = StageReport(
-        title, trigger, tuple(renderer.lines(result.events)), result.events, tuple(missing),
-        view_of(loaded), decision_view(loaded), ended, lost_units(before, loaded.state),
-        loaded.battle.stage, decision_views(loaded), calls,
-    )  # fmt: skip
+        title,
+        trigger,
+        tuple(renderer.lines(result.events)),
+        result.events,
+        tuple(missing),
+        view_of(loaded),
+        decision_view(loaded),
+        ended,
+        lost_units(before, loaded.state),
+        loaded.battle.stage,
+        decision_views(loaded),
+        calls,
+    )
     return report, arming
 
 
@@ -257,8 +284,17 @@ def decision_views(loaded: Loaded) -> tuple[DecisionView, ...]:
 def _decision_view(loaded: Loaded, d: Decision) -> DecisionView:
     """One open question, for buttons, menus or ``/answer``."""
     return DecisionView(
-        loaded.battle.id, loaded.battle.stage, d.id, d.question,
-        tuple((o.id, o.label) for o in d.options), d.default, d.who,
-        tuple(users_for(loaded, [d.who])), loaded.battle.deadline_at, d.answer, d.low, d.high,
+        loaded.battle.id,
+        loaded.battle.stage,
+        d.id,
+        d.question,
+        tuple((o.id, o.label) for o in d.options),
+        d.default,
+        d.who,
+        tuple(users_for(loaded, [d.who])),
+        loaded.battle.deadline_at,
+        d.answer,
+        d.low,
+        d.high,
         d.private,
-    )  # fmt: skip
+    )

@@ -97,14 +97,22 @@ class StandingService:
             rows = await instructions_of(session, loaded.battle.id)
             for row in rows:
                 if (row.side_id, row.unit_id, row.topic, row.condition) == (
-                    side_id, unit_id, standing.topic, standing.condition,
-                ):  # fmt: skip
+                    side_id,
+                    unit_id,
+                    standing.topic,
+                    standing.condition,
+                ):
                     await session.delete(row)
             row = StandingInstruction(
-                battle_id=loaded.battle.id, side_id=side_id, unit_id=unit_id,
-                topic=standing.topic, condition=standing.condition, choice=standing.choice,
-                set_by=user_id, set_at=self.clock.now(),
-            )  # fmt: skip
+                battle_id=loaded.battle.id,
+                side_id=side_id,
+                unit_id=unit_id,
+                topic=standing.topic,
+                condition=standing.condition,
+                choice=standing.choice,
+                set_by=user_id,
+                set_at=self.clock.now(),
+            )
             session.add(row)
             return _view(loaded, row)
 
@@ -316,6 +324,14 @@ def _view(loaded: Loaded, row: StandingInstruction) -> StandingView:
     condition = topic.condition(row.condition) if topic and row.condition else None
     unit = next((u.name for u in loaded.state.units if u.id == row.unit_id), row.unit_id)
     return StandingView(
-        row.side_id, _side_name(loaded, row.side_id), row.topic, title, row.choice, choice,
-        row.condition, condition.title if condition else "", row.unit_id, unit,
-    )  # fmt: skip
+        row.side_id,
+        _side_name(loaded, row.side_id),
+        row.topic,
+        title,
+        row.choice,
+        choice,
+        row.condition,
+        condition.title if condition else "",
+        row.unit_id,
+        unit,
+    )

@@ -153,10 +153,20 @@ def _result(
     are the casualties each unit caused."""
     winner = None if loser is None else b[0] if loser == a[0] else a[0]
     row = "draw" if loser is None else f"lost by {diff}"
-    ctx.emit(MeleeResolved(
-        a[0], "", a[1] - b[1], winner == a[0], row, False, winner, loser, (a, b),
-        "" if loser is None else "break_test",
-    ))  # fmt: skip
+    ctx.emit(
+        MeleeResolved(
+            a[0],
+            "",
+            a[1] - b[1],
+            winner == a[0],
+            row,
+            False,
+            winner,
+            loser,
+            (a, b),
+            "" if loser is None else "break_test",
+        )
+    )
 
 
 def _suffer(ctx: Context, unit: Unit, lost: int, enemy: Unit, helpers: list[str]) -> bool:

@@ -48,9 +48,15 @@ def leader_from_roster(entry: Mapping[str, Json], side: str, index: int) -> Lead
     points = leadership if isinstance(leadership, int) and not isinstance(leadership, bool) else 0
     rank = "army" if entry.get("rank") == "army" else "general"
     return Leader(
-        leader_id, str(entry["name"]), side, division_of(entry, side), 0.0, 0.0,
-        points=max(0, points), status={"rank": rank},
-    )  # fmt: skip
+        leader_id,
+        str(entry["name"]),
+        side,
+        division_of(entry, side),
+        0.0,
+        0.0,
+        points=max(0, points),
+        status={"rank": rank},
+    )
 
 
 def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:

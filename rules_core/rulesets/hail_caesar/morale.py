@@ -334,7 +334,13 @@ def _hold_or_retreat(ctx: Context, unit: Unit, shooter: Unit) -> str:
     options = tuple(Option(key, label) for key, label in HOLD_WORDS.items())
     question = f"{unit.name}: hold its ground disordered or retreat in good order?"
     decision = Decision(
-        f"hold_or_retreat:{unit.id}", question, options, "hold_disordered", unit.side,
-        topic=HOLD_OR_RETREAT, unit=unit.id, other=shooter.id,
-    )  # fmt: skip
+        f"hold_or_retreat:{unit.id}",
+        question,
+        options,
+        "hold_disordered",
+        unit.side,
+        topic=HOLD_OR_RETREAT,
+        unit=unit.id,
+        other=shooter.id,
+    )
     return ctx.ask(decision)

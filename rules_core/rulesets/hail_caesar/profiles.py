@@ -111,10 +111,21 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     default_formation = "open_order" if kind in OPEN_BY_DEFAULT else "line"
     depth = DEPTH["cavalry" if kind in MOUNTED else "infantry"]
     return Unit(
-        unit_id, str(entry["name"]), side, group, kind, "", FRONTAGE.get(size, 6.0), depth,
-        0.0, 0.0, 0.0, formation=str(entry.get("formation") or default_formation),
-        profile=profile, status={"casualties": 0},
-    )  # fmt: skip
+        unit_id,
+        str(entry["name"]),
+        side,
+        group,
+        kind,
+        "",
+        FRONTAGE.get(size, 6.0),
+        depth,
+        0.0,
+        0.0,
+        0.0,
+        formation=str(entry.get("formation") or default_formation),
+        profile=profile,
+        status={"casualties": 0},
+    )
 
 
 def leader_from_entry(entry: Mapping[str, Json], side: str) -> Leader:
@@ -122,9 +133,15 @@ def leader_from_entry(entry: Mapping[str, Json], side: str) -> Leader:
     leadership = entry.get("leadership", 8)
     assert isinstance(leadership, int)
     return Leader(
-        str(entry["id"]), str(entry["name"]), side, str(entry.get("division") or "") or None,
-        0.0, 0.0, points=leadership, status={"rank": str(entry.get("rank") or "general")},
-    )  # fmt: skip
+        str(entry["id"]),
+        str(entry["name"]),
+        side,
+        str(entry.get("division") or "") or None,
+        0.0,
+        0.0,
+        points=leadership,
+        status={"rank": str(entry.get("rank") or "general")},
+    )
 
 
 def load_army(name: str) -> dict[str, Any]:

@@ -49,15 +49,28 @@ SEQUENCE = SequenceOfPlay(
         Step("deploy", "Deployment", Actors.BOTH, deploy_placed, None, ("place",)),
         Step("rally", "Command: Rally Elite", Actors.NOBODY, command.resolve_rally, "army"),
         Step(
-            "army", "Command: General Advance", Actors.ACTIVE, command.resolve_army, "orders",
+            "army",
+            "Command: General Advance",
+            Actors.ACTIVE,
+            command.resolve_army,
+            "orders",
             ("general_advance", "hold"),
         ),
         Step(
-            "orders", "Command: Orders", Actors.ACTIVE, command.resolve_orders, "shooting",
-            UNIT_ORDERS, repeat_for="divisions",
+            "orders",
+            "Command: Orders",
+            Actors.ACTIVE,
+            command.resolve_orders,
+            "shooting",
+            UNIT_ORDERS,
+            repeat_for="divisions",
         ),
         Step(
-            "shooting", "Shooting", Actors.ACTIVE, shooting.resolve_shooting, "combat",
+            "shooting",
+            "Shooting",
+            Actors.ACTIVE,
+            shooting.resolve_shooting,
+            "combat",
             ("shoot", "hold"),
         ),
         Step("combat", "Hand-to-hand", Actors.NOBODY, combat.resolve_combat, "tidy"),
@@ -66,7 +79,7 @@ SEQUENCE = SequenceOfPlay(
     first="rally",
     player_turns=True,
     setup="deploy",
-)  # fmt: skip
+)
 
 PUBLISHED = "published Hail Caesar rules as widely described (not on the sheet)"
 PARAMETERS = (

@@ -102,9 +102,15 @@ def _gm_sees(ctx: Context, shooter: Unit, target: Unit, blocked: tuple[str, ...]
         f"{', '.join(_name(ctx, key) for key in blocked)}). Does it see?"
     )
     asked = Decision(
-        f"sight:{shooter.id}", question, options, "blocked", GM,
-        topic=SIGHT, unit=shooter.id, other=target.id,
-    )  # fmt: skip
+        f"sight:{shooter.id}",
+        question,
+        options,
+        "blocked",
+        GM,
+        topic=SIGHT,
+        unit=shooter.id,
+        other=target.id,
+    )
     return ctx.ask(asked) == "clear"
 
 
@@ -145,8 +151,20 @@ def shoot(ctx: Context, shooter: Unit, target: Unit, partial: bool, extra: tuple
     need = roll.target or 6
     test = _must_test(ctx, target.id, was_shaken, lost, roll.total, need, roll.faces)
     band = "" if spec.purpose is None else spec.purpose.row or ""
-    ctx.emit(ShotResolved(target.id, "", lost, lost > 0, band, False, shooter.id, target.id,
-                          roll.total, "break_test" if test else ""))  # fmt: skip
+    ctx.emit(
+        ShotResolved(
+            target.id,
+            "",
+            lost,
+            lost > 0,
+            band,
+            False,
+            shooter.id,
+            target.id,
+            roll.total,
+            "break_test" if test else "",
+        )
+    )
     if test and "closing shots" not in extra:
         result = morale.break_test(ctx, ctx.state.unit(target.id), "ranged", (), "shot at")
         morale.apply_ranged(ctx, target.id, result, shooter)

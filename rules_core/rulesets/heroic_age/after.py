@@ -106,16 +106,23 @@ def _win(ctx: Context, unit: Unit) -> None:
         return
     if BROKEN.of(enemy) or RETIRING.of(enemy):
         # it keeps only its quarry, so the pursuit goes on after the same unit in later turns
-        ctx.set_status(unit.id, f"pursues {enemy.name}", pursuing=True, unformed=True,
-                       combat_enemy=[enemy.id])  # fmt: skip
+        ctx.set_status(
+            unit.id, f"pursues {enemy.name}", pursuing=True, unformed=True, combat_enemy=[enemy.id]
+        )
         pursue_on(ctx, unit.id)
         return
     options = tuple(Option(k, v) for k, v in FOLLOW_WORDS.items())
     asked = Decision(
-        f"follow_up:{unit.id}", f"{enemy.name} fell back from {unit.name}: follow up or halt?",
-        options, "follow_up", unit.side, topic=FOLLOW_UP, unit=unit.id, other=enemy.id,
+        f"follow_up:{unit.id}",
+        f"{enemy.name} fell back from {unit.name}: follow up or halt?",
+        options,
+        "follow_up",
+        unit.side,
+        topic=FOLLOW_UP,
+        unit=unit.id,
+        other=enemy.id,
         deadline_hours=QUICK_HOURS,
-    )  # fmt: skip
+    )
     if ctx.ask(asked) == "follow_up":
         _close(ctx, unit, enemy, "follows up")
         if u.engaged_with(ctx.state, ctx.state.unit(unit.id)):

@@ -234,10 +234,20 @@ def _result(
     band = tables.COMBAT_RESULTS.lookup(difference)
     won, lost = (mine[0], theirs[0]) if difference > 0 else (theirs[0], mine[0])
     decided = difference != 0
-    ctx.emit(MeleeResolved(
-        side, f"Combat result ({words})", difference, False, band.row, False,
-        won if decided else None, lost if decided else None, (mine, theirs), band.result,
-    ))  # fmt: skip
+    ctx.emit(
+        MeleeResolved(
+            side,
+            f"Combat result ({words})",
+            difference,
+            False,
+            band.row,
+            False,
+            won if decided else None,
+            lost if decided else None,
+            (mine, theirs),
+            band.result,
+        )
+    )
     return band
 
 

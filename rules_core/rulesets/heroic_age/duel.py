@@ -63,14 +63,17 @@ PARAMETERS = (
     Parameter("duel_ace_value", 14, "an Ace's value in a personal combat (above the King)", SILENT),
     Parameter("duel_joker_value", 15, "a Joker's value in a personal combat (above all)", SILENT),
     Parameter(
-        "duel_rounds", 0, "exchanges before a personal combat without a kill ends (0: until"
-        " the hands are played out)", SILENT,
+        "duel_rounds",
+        0,
+        "exchanges before a personal combat without a kill ends (0: until"
+        " the hands are played out)",
+        SILENT,
     ),
     Parameter("duel_hours", 8.0, "hours to answer each discard and card play of a duel", SILENT),
     Parameter(
         "duel_dice_offs", 20, "dice-offs for the advantage before the challenger keeps it", SILENT
     ),
-)  # fmt: skip
+)
 
 TABLES = (REFUSED, HANDS)  # gathered by rules.py into the ruleset's tables
 CHALLENGE_TOPIC = "challenge"
@@ -214,11 +217,14 @@ def challenge(ctx: Context, challenger_id: str, target_id: str) -> None:
     else:
         ctx.emit(
             TestResolved(
-                target.id, "Challenge", lps.available(ctx.state, target), False,
+                target.id,
+                "Challenge",
+                lps.available(ctx.state, target),
+                False,
                 f"{target.name} cannot accept: accepting needs 3 LPs and a leader not in combat",
                 False,
             )
-        )  # fmt: skip
+        )
     if answer == "accept":
         lps.spend(ctx, target.id, CHALLENGE_LPS, "accepts the challenge")
         fight(ctx, Fighter.of(challenger), Fighter.of(target))

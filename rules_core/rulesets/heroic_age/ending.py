@@ -26,10 +26,16 @@ def end_turn(ctx: Context) -> None:
     for unit in list(ctx.state.units):
         engaged = bool(u.engaged_with(ctx.state, unit))
         changes: dict[str, Json] = {
-            "charged": False, "charge_combat": False, "refights": 0, "stationary": True,
-            "control": None, "aggression_changed_by": None, "retiring": False,
-            "advanced_in_leadership": False, "in_combat": engaged,
-        }  # fmt: skip
+            "charged": False,
+            "charge_combat": False,
+            "refights": 0,
+            "stationary": True,
+            "control": None,
+            "aggression_changed_by": None,
+            "retiring": False,
+            "advanced_in_leadership": False,
+            "in_combat": engaged,
+        }
         if not engaged:
             changes["combat_result"] = None
         kept = {k: v for k, v in changes.items() if stored(STATUSES.get(k), unit) != v}

@@ -303,10 +303,14 @@ def holy_person(ctx: Context, drawer: str, code: str) -> tuple[bool, bool]:
         if callers:
             ctx.emit(
                 TestResolved(
-                    drawer, "Holy persons", len(callers), False,
-                    "If both sides do this they cancel each other out.", False,
+                    drawer,
+                    "Holy persons",
+                    len(callers),
+                    False,
+                    "If both sides do this they cancel each other out.",
+                    False,
                 )
-            )  # fmt: skip
+            )
         return False, False
     side, leader, answer = callers[0]
     row = "leader with Holy Person may use 1 LP to cancel the card and optionally draw another"

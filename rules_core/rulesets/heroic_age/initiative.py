@@ -55,9 +55,13 @@ def resolve(ctx: Context) -> None:
     ctx.set_battle_status(f"{names[winner]} won the initiative", initiative_winner=winner)
     options = tuple(Option(key, label) for key, label in INITIATIVE_WORDS.items())
     asked = Decision(
-        "initiative", f"{names[winner]} won the initiative: go first or second?", options,
-        "first", winner, topic=INITIATIVE,
-    )  # fmt: skip
+        "initiative",
+        f"{names[winner]} won the initiative: go first or second?",
+        options,
+        "first",
+        winner,
+        topic=INITIATIVE,
+    )
     choice = ctx.ask(asked)
     order = (winner, loser) if choice == "first" else (loser, winner)
     ctx.set_side_order(order, f"{names[winner]} won the initiative and goes {choice}")

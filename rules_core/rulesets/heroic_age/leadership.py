@@ -75,27 +75,44 @@ YES_NO = ("yes", "no")
 MAX_ACTIONS = 12  # of one kind a leader may give in a step: his LPs are the real limit
 ORDER_KINDS = (
     OrderKind(
-        "remove_dp", 'Remove 1 DP from a unit within 2" (2 LP)', "leader",
-        (Param("unit", "unit"),), combines=True, limit=MAX_ACTIONS,
+        "remove_dp",
+        'Remove 1 DP from a unit within 2" (2 LP)',
+        "leader",
+        (Param("unit", "unit"),),
+        combines=True,
+        limit=MAX_ACTIONS,
     ),
     OrderKind(
-        "change_aggression", 'Change the aggression level of a unit within 2" (2 LP)', "leader",
+        "change_aggression",
+        'Change the aggression level of a unit within 2" (2 LP)',
+        "leader",
         (Param("unit", "unit"), Param("change", "choice", True, ("raise", "lower"))),
-        combines=True, limit=MAX_ACTIONS,
+        combines=True,
+        limit=MAX_ACTIONS,
     ),
     OrderKind(
-        "signal_advance", "Signal the advance: his contingent moves at once (1 LP)", "leader",
-        (Param("standard", "choice", False, YES_NO),), combines=True, limit=1,
+        "signal_advance",
+        "Signal the advance: his contingent moves at once (1 LP)",
+        "leader",
+        (Param("standard", "choice", False, YES_NO),),
+        combines=True,
+        limit=1,
     ),
     OrderKind(
-        "challenge", "Challenge an enemy leader to personal combat (3 LP)", "leader",
-        (Param("leader", "leader"),), combines=True, limit=1,
+        "challenge",
+        "Challenge an enemy leader to personal combat (3 LP)",
+        "leader",
+        (Param("leader", "leader"),),
+        combines=True,
+        limit=1,
     ),
     OrderKind(
-        "skilled_archer", "Play the Five: a skilled archer with one of your units", "side",
+        "skilled_archer",
+        "Play the Five: a skilled archer with one of your units",
+        "side",
         (Param("unit", "unit"),),
     ),
-)  # fmt: skip
+)
 LEADER_KINDS = tuple(kind for kind in ACTION_LPS)
 KINDS = tuple(kind.id for kind in ORDER_KINDS)
 

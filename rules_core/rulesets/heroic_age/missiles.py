@@ -135,8 +135,9 @@ def _roll(ctx: Context, shooter: Unit, target: Unit) -> int:
     ctx.emit(ShotFired(shooter.id, target.id, round(apart, 2)))
     hits, next_ = roll.total, HIT_EFFECTS if roll.total else ""
     # no line of its own: the roll and the hits' effects say it
-    ctx.emit(ShotResolved(target.id, "", hits, hits > 0, "", False, shooter.id, target.id, hits,
-                          next_))  # fmt: skip
+    ctx.emit(
+        ShotResolved(target.id, "", hits, hits > 0, "", False, shooter.id, target.id, hits, next_)
+    )
     return hits
 
 

@@ -320,8 +320,10 @@ def _enemy_advancing(ctx: Context, before: dict[str, tuple[float, float]]) -> No
             now = ((enemy.x - unit.x) ** 2 + (enemy.y - unit.y) ** 2) ** 0.5
             if now < was and u.within(u.gap(ctx.state, unit, enemy), reach):
                 u.add_dps(
-                    ctx, unit.id, dps,
+                    ctx,
+                    unit.id,
+                    dps,
                     f'{enemy.name} advanced within {reach:g}" before it signalled the advance',
                     "morale",
-                )  # fmt: skip
+                )
                 break

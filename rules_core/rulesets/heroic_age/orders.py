@@ -17,8 +17,12 @@ from rules_core.zone_fit import explained
 
 YES_NO = ("no", "yes")
 MANOEUVRE_OPTIONS = (
-    "change_direction", "about_face", "side_step", "embark", "form_up",
-)  # fmt: skip
+    "change_direction",
+    "about_face",
+    "side_step",
+    "embark",
+    "form_up",
+)
 
 UNIT_ORDER_KINDS = (
     OrderKind("place", "Deploy", params=(Param("to", "point"), Param("facing", "number", False))),

@@ -31,8 +31,16 @@ LEADER_FLAGS = ("cinc", "special_weapon", "heroic_champion", "holy_person", "bat
 
 # Editable defaults per unit type (not from the sheet): grade, stands, ranks, stand width and
 # depth in inches, starting aggression level, shoots, mounted.
-_COLUMNS = ("grade", "stands", "ranks", "stand_width", "stand_depth", "aggression", "missile",
-            "mounted")  # fmt: skip
+_COLUMNS = (
+    "grade",
+    "stands",
+    "ranks",
+    "stand_width",
+    "stand_depth",
+    "aggression",
+    "missile",
+    "mounted",
+)
 _TYPES: dict[str, tuple[Json, ...]] = {
     "retinue": ("B", 4, 2, 1.5, 1.0, "ready for battle", False, False),
     "follower_band": ("C", 6, 2, 1.5, 1.0, "present", False, False),
@@ -72,9 +80,21 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     width = number_or(profile["stand_width"], 1.5) * math.ceil(stands / ranks)
     depth = number_or(profile["stand_depth"], 1.0) * ranks
     return Unit(
-        unit_id, str(entry["name"]), side, group, kind, grade, width, depth, 0.0, 0.0, 0.0,
-        stands=stands, profile=profile, status=fresh_status(aggression),
-    )  # fmt: skip
+        unit_id,
+        str(entry["name"]),
+        side,
+        group,
+        kind,
+        grade,
+        width,
+        depth,
+        0.0,
+        0.0,
+        0.0,
+        stands=stands,
+        profile=profile,
+        status=fresh_status(aggression),
+    )
 
 
 def fresh_status(aggression: str) -> dict[str, Json]:
@@ -87,9 +107,16 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     status: dict[str, Json] = {flag: bool(entry.get(flag, False)) for flag in LEADER_FLAGS}
     points = int(number_or(entry.get("lps"), 3))
     return Leader(
-        str(entry["id"]), str(entry["name"]), side, group, 0.0, 0.0,
-        attached_to=text_or_none(entry.get("with")), points=points, status=status,
-    )  # fmt: skip
+        str(entry["id"]),
+        str(entry["name"]),
+        side,
+        group,
+        0.0,
+        0.0,
+        attached_to=text_or_none(entry.get("with")),
+        points=points,
+        status=status,
+    )
 
 
 SAMPLE_ARMIES = ("saxons", "danes")

@@ -47,7 +47,7 @@ from rules_core.rulesets.heroic_age import (
     profiles,
     sample,
     tables,
-)  # fmt: skip
+)
 from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
 from rules_core.state import BattleState, Outcome, Unit
@@ -55,9 +55,18 @@ from rules_core.steps import Actors, SequenceOfPlay, Step
 from rules_core.toolkit import deploy_placed, turn_limit_outcome
 
 STEP_IDS = (
-    "deploy", "initiative", "gods", "leadership", "duels", "movement", "missiles", "charges",
-    "combat", "after_combat", "end_turn",
-)  # fmt: skip
+    "deploy",
+    "initiative",
+    "gods",
+    "leadership",
+    "duels",
+    "movement",
+    "missiles",
+    "charges",
+    "combat",
+    "after_combat",
+    "end_turn",
+)
 LEADERSHIP_KINDS = tuple(kind.id for kind in leadership.ORDER_KINDS)
 
 
@@ -71,17 +80,28 @@ SEQUENCE = SequenceOfPlay(
         ),
         Step("duels", "Leadership: personal combats", Actors.NOBODY, duel.resolve, "movement"),
         Step(
-            "movement", "Movement", Actors.BOTH, movement.resolve, "missiles",
+            "movement",
+            "Movement",
+            Actors.BOTH,
+            movement.resolve,
+            "missiles",
             ("move", "manoeuvre", "rest", "hold"),
         ),
         Step(
-            "missiles", "Missile exchange", Actors.BOTH, missiles.resolve, "charges",
+            "missiles",
+            "Missile exchange",
+            Actors.BOTH,
+            missiles.resolve,
+            "charges",
             ("shoot", "hold"),
         ),
         Step("charges", "Combat: charges", Actors.BOTH, "charges", "combat", ("charge", "hold")),
         Step("combat", "Combat", Actors.NOBODY, combat.resolve, "after_combat"),
         Step(
-            "after_combat", "Combat: moves after combat", Actors.NOBODY, after.resolve,
+            "after_combat",
+            "Combat: moves after combat",
+            Actors.NOBODY,
+            after.resolve,
             "end_turn",
         ),
         Step("end_turn", "End of turn", Actors.NOBODY, ending.end_turn),
@@ -89,38 +109,48 @@ SEQUENCE = SequenceOfPlay(
     first="gods",
     turn_start="initiative",
     setup="deploy",
-)  # fmt: skip
+)
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
     Parameter("max_turns", 8, "turns played before the battle is a draw", SILENT),
     Parameter(
-        "initiative_ties", "reroll",
-        "an initiative tie: reroll, or keep_order (last turn's order stands)", SILENT,
+        "initiative_ties",
+        "reroll",
+        "an initiative tie: reroll, or keep_order (last turn's order stands)",
+        SILENT,
     ),
     Parameter(
-        "loss_share", 1.0,
-        "an army loses when this share of its units is broken, destroyed or Shaken", SILENT,
+        "loss_share",
+        1.0,
+        "an army loses when this share of its units is broken, destroyed or Shaken",
+        SILENT,
     ),
     Parameter(
-        "charge_reach", 2.0,
+        "charge_reach",
+        2.0,
         'inches to its front within which a unit may declare a charge (moves stop 2" short)',
         SILENT,
     ),
     Parameter(
-        "difficult_terrain", ["wood", "dense_wood", "rough", "marsh", "village", "river",
-                              "stream", "linear_obstacle"],
-        "terrain kinds that leave a unit moving through or across them unformed", SILENT,
+        "difficult_terrain",
+        ["wood", "dense_wood", "rough", "marsh", "village", "river", "stream", "linear_obstacle"],
+        "terrain kinds that leave a unit moving through or across them unformed",
+        SILENT,
     ),
     Parameter(
-        "cover_terrain", ["wood", "dense_wood", "village", "fortification"],
-        "terrain kinds that count as cover against missiles", SILENT,
+        "cover_terrain",
+        ["wood", "dense_wood", "village", "fortification"],
+        "terrain kinds that count as cover against missiles",
+        SILENT,
     ),
     Parameter(
-        "high_ground", ["hill"],
-        "terrain kinds that give advantage of ground against units not on them", SILENT,
+        "high_ground",
+        ["hill"],
+        "terrain kinds that give advantage of ground against units not on them",
+        SILENT,
     ),
-)  # fmt: skip
+)
 
 
 class HeroicAgeRules(Rules):

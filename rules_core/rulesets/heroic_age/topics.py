@@ -22,8 +22,11 @@ def _tired(unit: Unit) -> bool:
 
 
 TOPICS = (
-    Topic(INITIATIVE, "go first or second after winning the initiative",
-          tuple(Option(k, v) for k, v in INITIATIVE_WORDS.items())),
+    Topic(
+        INITIATIVE,
+        "go first or second after winning the initiative",
+        tuple(Option(k, v) for k, v in INITIATIVE_WORDS.items()),
+    ),
     Topic(
         FOLLOW_UP,
         "follow up an opponent that fell back, or halt",
@@ -31,8 +34,11 @@ TOPICS = (
         (
             Condition("blood_lust", "if the unit is in blood lust", when_unit(_blood_lust)),
             Condition("tired", "if the unit is unformed or has 2+ DPs", when_unit(_tired)),
-            Condition("foe_retinue", "if the enemy is a retinue",
-                      when_other(lambda x: x.type == "retinue")),
+            Condition(
+                "foe_retinue",
+                "if the enemy is a retinue",
+                when_other(lambda x: x.type == "retinue"),
+            ),
         ),
     ),
-)  # fmt: skip
+)

@@ -233,9 +233,12 @@ def knock_on_retire(ctx: Context, unit: Unit) -> None:
         if other.side != unit.side and within(apart, enemy_reach):
             levels = tables.whole(tables.AGGRESSION_CAUSES, "enemy_lost", "levels")
             change_aggression(
-                ctx, other.id, levels, f'enemy {unit.name} retiring within {enemy_reach:g}"',
+                ctx,
+                other.id,
+                levels,
+                f'enemy {unit.name} retiring within {enemy_reach:g}"',
                 once="enemy_lost",
-            )  # fmt: skip
+            )
         elif other.side == unit.side and within(apart, dp_reach) and lower_or_equal(other, unit):
             dps = tables.whole(tables.DP_CAUSES, "friend_retiring", "dps")
             add_dps(ctx, other.id, dps, f'{unit.name} retiring within {dp_reach:g}"', "morale")

@@ -133,8 +133,11 @@ def group_moves(ctx: Context, unit_id: str, moves: list[Order], free_sc: bool) -
                 result = discipline.test(ctx, who, "second_move", moves=done + 1)
                 if not result.passed:
                     for member in units:
-                        ctx.set_status(member.id, f"{group.label} failed its test for a further "
-                                       "move", disordered=True)  # fmt: skip
+                        ctx.set_status(
+                            member.id,
+                            f"{group.label} failed its test for a further move",
+                            disordered=True,
+                        )
                     break
         carry_out_group(ctx, units, unit, order)
         moved += [m.id for m in units if m.id not in moved]
@@ -150,8 +153,14 @@ def carry_out_group(ctx: Context, units: list[Unit], ordered: Unit, order: Order
     poses = groups.group_plan(units, ordered, kind, length, str(side) if side else None)
     for member in units:
         x, y, facing, _, _ = poses[member.id]
-        _arrive(ctx, member, kind, (x, y, facing), f"group {kind.replace('_', ' ')}",
-                unit_orders.GROUP_PREFIX + kind)  # fmt: skip
+        _arrive(
+            ctx,
+            member,
+            kind,
+            (x, y, facing),
+            f"group {kind.replace('_', ' ')}",
+            unit_orders.GROUP_PREFIX + kind,
+        )
 
 
 def _command(ctx: Context) -> list[Unit]:
@@ -202,8 +211,9 @@ def carry_out(ctx: Context, unit: Unit, order: Order) -> None:
     _arrive(ctx, unit, kind, (x, y, facing), kind.replace("_", " "), kind)
 
 
-def _arrive(ctx: Context, unit: Unit, kind: str, pose: tuple[float, float, float], note: str,
-            last: str) -> None:  # fmt: skip
+def _arrive(
+    ctx: Context, unit: Unit, kind: str, pose: tuple[float, float, float], note: str, last: str
+) -> None:
     """One unit's move made: it goes to ``pose``; ground or a backwards move may disorder
     it; its moves and last manoeuvre are kept."""
     x, y, facing = pose
@@ -249,10 +259,11 @@ def charge(ctx: Context) -> None:
         if unit_orders.in_melee(fresh):
             continue
         foes = [
-            f for f in ctx.state.units_on_table
+            f
+            for f in ctx.state.units_on_table
             if f.side != fresh.side
             and unit_orders.charge_problem(ctx.state, fresh, f, ctx.params) is None
-        ]  # fmt: skip
+        ]
         if not foes:
             continue
         short = fragmented(ctx, fresh)
@@ -272,9 +283,13 @@ def group_charge(ctx: Context, order: Order) -> None:
         return
     for member, foe in unit_orders.group_charge_targets(ctx.state, unit, target, ctx.params):
         if foe is None:
-            ctx.emit(OrderRejected(member.id, "group_charge",
-                                   f"{member.name} can charge no enemy: the group's charge "
-                                   "is fragmented"))  # fmt: skip
+            ctx.emit(
+                OrderRejected(
+                    member.id,
+                    "group_charge",
+                    f"{member.name} can charge no enemy: the group's charge is fragmented",
+                )
+            )
             continue
         moved, hit = _alive(ctx, member.id), _alive(ctx, foe.id)
         if moved is not None and hit is not None and not CHARGED.of(moved):

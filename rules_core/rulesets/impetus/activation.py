@@ -170,8 +170,11 @@ def name_command(ctx: Context, side: str, pool: Sequence[Group]) -> Group:
     asked = Decision(
         f"initiative_command_{side}",
         f"{ctx.state.side(side).name}: which command do you name for the initiative?",
-        options, "nearest", side, topic=INITIATIVE_COMMAND,
-    )  # fmt: skip
+        options,
+        "nearest",
+        side,
+        topic=INITIATIVE_COMMAND,
+    )
     answer = ctx.ask(asked)
     chosen = by_strategy(ctx.state, mine, answer)
     return chosen if chosen is not None else default
@@ -306,9 +309,11 @@ def maybe_pass(ctx: Context, winner: Group, loser: Group, pool: Sequence[Group])
     asked = Decision(
         f"initiative_pass_{winner.side}",
         f"{winner.name} won the initiative: activate, or pass it?",
-        tuple(Option(c, PASSING[c]) for c in choices), "activate", winner.side,
+        tuple(Option(c, PASSING[c]) for c in choices),
+        "activate",
+        winner.side,
         topic=INITIATIVE_PASS,
-    )  # fmt: skip
+    )
     answer = ctx.ask(asked)
     if answer == "activate":
         return winner

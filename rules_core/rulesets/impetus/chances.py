@@ -147,8 +147,11 @@ def melee_odds(
     a_lost = losses(a_now, d_hits, a_mods, DISORDERED.of(attacker), params)
     d_lost = losses(d_now, a_hits, d_mods, DISORDERED.of(defender), params)
     result: dict[str, Fraction] = {}
-    names = {melee.ATTACKER: f"{attacker.name} wins", melee.DEFENDER: f"{defender.name} wins",
-             melee.DRAW: "a drawn melee (fought again)"}  # fmt: skip
+    names = {
+        melee.ATTACKER: f"{attacker.name} wins",
+        melee.DEFENDER: f"{defender.name} wins",
+        melee.DRAW: "a drawn melee (fought again)",
+    }
     for la, pa in a_lost.items():
         for ld, pd in d_lost.items():
             key = melee._result(
@@ -160,8 +163,10 @@ def melee_odds(
             result[names[key]] = result.get(names[key], Fraction(0)) + pa * pd
     order = [names[k] for k in (melee.ATTACKER, melee.DRAW, melee.DEFENDER)]
     kind = "charging" if impact else "in melee with"
-    notes = ["each 6 is a hit and each pair of 5s a hit",
-             "the retreat, the pursuit and any new melee it leads to are not counted"]  # fmt: skip
+    notes = [
+        "each 6 is a hit and each pair of 5s a hit",
+        "the retreat, the pursuit and any new melee it leads to are not counted",
+    ]
     if impact:
         notes.insert(0, NO_REACTION)
     return Odds(

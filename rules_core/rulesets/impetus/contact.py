@@ -33,8 +33,13 @@ def contact(ctx: Context, unit: Unit, target: Unit) -> bool:
         return False
     x, y, facing = pose
     ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y), (x, y)], facing, ("charges",))
-    ctx.set_status(unit.id, f"charges {target.name}", charged=True,
-                   moves=MOVES.of(unit) + 1, melee_with=[target.id])  # fmt: skip
+    ctx.set_status(
+        unit.id,
+        f"charges {target.name}",
+        charged=True,
+        moves=MOVES.of(unit) + 1,
+        melee_with=[target.id],
+    )
     others = MELEE_WITH.of(target)
     listed = [str(x) for x in others] if isinstance(others, list) else []
     ctx.set_status(target.id, None, melee_with=[*listed, unit.id])

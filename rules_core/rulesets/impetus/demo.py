@@ -39,9 +39,9 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
                 for f in _by_distance(unit, foes)
                 if unit_orders.charge_problem(state, unit, f, params) is None
             )
-            if (target is not None and not missile(unit)) or (target is not None and unit.type in (
-                "CL", "CM", "CP1", "CP2"
-            )):  # fmt: skip
+            if (target is not None and not missile(unit)) or (
+                target is not None and unit.type in ("CL", "CM", "CP1", "CP2")
+            ):
                 found.append(Order(unit.id, "charge", {"target": target.id}))
         elif step == "shoot":
             target = _first(

@@ -255,8 +255,9 @@ def target_of(
     return sum(m.value for m in parts), parts
 
 
-def tester(state: BattleState, units: Sequence[Unit], ordered: Unit, moves: int,
-           params: Params) -> Unit:  # fmt: skip
+def tester(
+    state: BattleState, units: Sequence[Unit], ordered: Unit, moves: int, params: Params
+) -> Unit:
     """Who takes the group's discipline test for its ``moves``-th move (``group_dt_unit``)."""
     if params.get("group_dt_unit") == "ordered":
         return ordered

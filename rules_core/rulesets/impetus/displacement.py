@@ -45,29 +45,57 @@ from rules_core.state import BattleState, Unit
 Params = Mapping[str, Json]
 SILENT = "not on the sheet (see the package README_combat.md)"
 PARAMETERS = (
-    Parameter("retreat_blocked_loss", 1,
-              "VBU lost by a unit whose retreat is stopped short by an enemy, impassable ground "
-              "or a friend it may neither pass nor push (one that cannot even start is "
-              "destroyed)", SILENT),
-    Parameter("retreat_off_table", "lost",
-              "a retreat that reaches the table edge: lost (the unit leaves the battle, its VBU "
-              "counted lost) or stop (it stops at the edge, as if blocked)", SILENT),
-    Parameter("evade_off_table", "lost",
-              "an evasion that reaches the table edge: lost (the unit leaves the battle) or stop "
-              "(it stops at the edge)", SILENT),
-    Parameter("charge_after_evade", "full_move",
-              "a charger whose target evaded out of reach: full_move (it moves its full charge "
-              "distance at it, fighting it if it reaches) or stop (it stays)", SILENT),
-    Parameter("pursuit_fresh_enemy", "stop",
-              "a pursuit that meets an enemy other than the loser: stop on contact, or fight (a "
-              "new melee, as a charge)", SILENT),
-    Parameter("countercharge_share", 0.5,
-              "the share of the gap a countercharger covers to meet the charger (at most its "
-              "charge distance)", SILENT),
-    Parameter("melee_extra_dice", "half",
-              "in a melee of more than two units, each further unit against one enemy rolls half "
-              "its dice as a supporting unit (half) or its full roll (full)", SILENT),
-)  # fmt: skip
+    Parameter(
+        "retreat_blocked_loss",
+        1,
+        "VBU lost by a unit whose retreat is stopped short by an enemy, impassable ground "
+        "or a friend it may neither pass nor push (one that cannot even start is "
+        "destroyed)",
+        SILENT,
+    ),
+    Parameter(
+        "retreat_off_table",
+        "lost",
+        "a retreat that reaches the table edge: lost (the unit leaves the battle, its VBU "
+        "counted lost) or stop (it stops at the edge, as if blocked)",
+        SILENT,
+    ),
+    Parameter(
+        "evade_off_table",
+        "lost",
+        "an evasion that reaches the table edge: lost (the unit leaves the battle) or stop "
+        "(it stops at the edge)",
+        SILENT,
+    ),
+    Parameter(
+        "charge_after_evade",
+        "full_move",
+        "a charger whose target evaded out of reach: full_move (it moves its full charge "
+        "distance at it, fighting it if it reaches) or stop (it stays)",
+        SILENT,
+    ),
+    Parameter(
+        "pursuit_fresh_enemy",
+        "stop",
+        "a pursuit that meets an enemy other than the loser: stop on contact, or fight (a "
+        "new melee, as a charge)",
+        SILENT,
+    ),
+    Parameter(
+        "countercharge_share",
+        0.5,
+        "the share of the gap a countercharger covers to meet the charger (at most its "
+        "charge distance)",
+        SILENT,
+    ),
+    Parameter(
+        "melee_extra_dice",
+        "half",
+        "in a melee of more than two units, each further unit against one enemy rolls half "
+        "its dice as a supporting unit (half) or its full roll (full)",
+        SILENT,
+    ),
+)
 DEFAULTS: dict[str, Json] = {p.name: p.default for p in PARAMETERS}
 START = 0.01  # H: a retreat that cannot go this far "cannot even start"
 
@@ -101,8 +129,9 @@ def _overlapped(state: BattleState, unit: Unit) -> set[str]:
     }
 
 
-def without_friends(state: BattleState, unit: Unit, heading: float, length: float,
-                    facing: float | None = None) -> Sweep:  # fmt: skip
+def without_friends(
+    state: BattleState, unit: Unit, heading: float, length: float, facing: float | None = None
+) -> Sweep:
     """The unit swept along ``heading``: what stops it among enemies, impassable ground and the
     table edge (its friends are left out: the caller deals with them)."""
     stuck = _overlapped(state, unit)
@@ -110,8 +139,14 @@ def without_friends(state: BattleState, unit: Unit, heading: float, length: floa
     return paths.sweep(alone, unit, heading, length, facing=facing)
 
 
-def reach_to(state: BattleState, unit: Unit, heading: float, length: float, other: Unit,
-             facing: float | None = None) -> float:  # fmt: skip
+def reach_to(
+    state: BattleState,
+    unit: Unit,
+    heading: float,
+    length: float,
+    other: Unit,
+    facing: float | None = None,
+) -> float:
     """How far the unit goes along ``heading`` before it touches ``other`` (``length`` if it
     does not)."""
     pair = _keep(state, lambda u: u.id in (unit.id, other.id))
@@ -140,11 +175,13 @@ def travel(
     friends = [f for f in state.units_on_table if f.side == unit.side and f.id != unit.id]
     through = {f.id for f in friends if passable(f)}
     left = through | _overlapped(state, unit)
-    first = paths.sweep(_keep(state, lambda u: u.id not in left), unit, heading, length,
-                        facing=facing)  # fmt: skip
+    first = paths.sweep(
+        _keep(state, lambda u: u.id not in left), unit, heading, length, facing=facing
+    )
     passing = _keep(state, lambda u: u.id == unit.id or u.id in through)
-    second = paths.sweep(passing, unit, heading, first.reached, facing=facing, friends_pass=True,
-                         leaves_table=True)  # fmt: skip
+    second = paths.sweep(
+        passing, unit, heading, first.reached, facing=facing, friends_pass=True, leaves_table=True
+    )
     if second.reached < first.reached - 1e-9:
         return second
     return replace(first, passed=second.passed)
@@ -173,15 +210,24 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
     length = mt.distance(unit, "normal")
     away = (unit.x - enemy.x, unit.y - enemy.y)
     heading = heading_of(away) if any(away) else (unit.facing + 180) % 360
-    found = travel(ctx.state, unit, heading, length,
-                   lambda f: interpenetration.voluntary(unit, f), facing=heading)  # fmt: skip
+    found = travel(
+        ctx.state,
+        unit,
+        heading,
+        length,
+        lambda f: interpenetration.voluntary(unit, f),
+        facing=heading,
+    )
     ctx.set_status(unit.id, f"evaded {enemy.name}", evades=EVADES.of(unit) + 1)
     blocker = found.blocker
     off = blocker is not None and blocker.kind == paths.EDGE
     if off and setting(ctx.params, "evade_off_table") == "lost":
         words = f"{unit.name} evades off the table edge: it leaves the battle"
-        ctx.emit(ReactionResolved(unit.id, "evasion", 0, False, words, False, unit.id, "evasion",
-                                  "off_table", "rout"))  # fmt: skip
+        ctx.emit(
+            ReactionResolved(
+                unit.id, "evasion", 0, False, words, False, unit.id, "evasion", "off_table", "rout"
+            )
+        )
         cohesion.rout(ctx, unit.id, "evaded off the table edge")
         return
     end = found.end
@@ -190,8 +236,7 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
         notes.append(f"stops short: {_named(ctx.state, found)} in the way")
     if found.passed:
         notes.append("passes through " + ", ".join(ctx.state.unit(f).name for f in found.passed))
-    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading,
-             notes)  # fmt: skip
+    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, notes)
 
 
 # -- countercharge ------------------------------------------------------------------------------
@@ -235,7 +280,8 @@ def charge_on(ctx: Context, unit: Unit, target: Unit) -> bool:
     ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, notes)
     if caught:
         return True  # the caller closes up (``contact.contact``) and marks the charge
-    ctx.set_status(unit.id, f"charged {target.name}, which evaded", charged=True,
-                   moves=MOVES.of(unit) + 1)  # fmt: skip
+    ctx.set_status(
+        unit.id, f"charged {target.name}, which evaded", charged=True, moves=MOVES.of(unit) + 1
+    )
     ctx.emit(OrderRejected(unit.id, "charge", f"{target.name} evaded: the charge falls short"))
     return False

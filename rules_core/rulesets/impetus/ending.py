@@ -20,9 +20,10 @@ from rules_core.state import BattleState
 def lost_vbu(state: BattleState, side: str) -> int:
     """VBU the side has lost: its start less what its units on the table still have."""
     left = sum(
-        current_vbu(u) for u in state.units
+        current_vbu(u)
+        for u in state.units
         if u.side == side and u.location != "off" and not ROUTED.of(u)
-    )  # fmt: skip
+    )
     return max(0, START_VBU.of(state.side(side)) - left)
 
 

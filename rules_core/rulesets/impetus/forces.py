@@ -25,8 +25,9 @@ def command_group(side: str, general_key: str) -> str:
     return f"{side}_{general_key}"
 
 
-def group_of(entry: Mapping[str, Json], roster: Mapping[str, Json] | None, side: str,
-             default: str) -> str:  # fmt: skip
+def group_of(
+    entry: Mapping[str, Json], roster: Mapping[str, Json] | None, side: str, default: str
+) -> str:
     """The command a unit entry's ``command`` puts it in, else ``default``."""
     key = entry.get("command")
     return command_group(side, key) if isinstance(key, str) and key else default

@@ -43,19 +43,35 @@ from rules_core.state import BattleState, Unit
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
-    Parameter("group_tolerance", 0.1,
-              "how far apart (H) two units' edges, and their front edges, may be and still "
-              "count as formed in one group", SILENT),
-    Parameter("group_mix", "foot_type",
-              "who can form a group together: foot_type (foot with foot of the same troop "
-              "type, mounted with any mounted), kind (foot with foot, mounted with mounted) or "
-              "type (the same troop type only)", SILENT),
-    Parameter("group_excluded", ["S", "ART"],
-              "troop types that never form groups (the melee row: 'excepts S or Art')", SILENT),
-    Parameter("group_dt_unit", "worst",
-              "whose discipline test a group takes for a further move: worst (the member with "
-              "the lowest target) or ordered (the unit the order names)", SILENT),
-)  # fmt: skip
+    Parameter(
+        "group_tolerance",
+        0.1,
+        "how far apart (H) two units' edges, and their front edges, may be and still "
+        "count as formed in one group",
+        SILENT,
+    ),
+    Parameter(
+        "group_mix",
+        "foot_type",
+        "who can form a group together: foot_type (foot with foot of the same troop "
+        "type, mounted with any mounted), kind (foot with foot, mounted with mounted) or "
+        "type (the same troop type only)",
+        SILENT,
+    ),
+    Parameter(
+        "group_excluded",
+        ["S", "ART"],
+        "troop types that never form groups (the melee row: 'excepts S or Art')",
+        SILENT,
+    ),
+    Parameter(
+        "group_dt_unit",
+        "worst",
+        "whose discipline test a group takes for a further move: worst (the member with "
+        "the lowest target) or ordered (the unit the order names)",
+        SILENT,
+    ),
+)
 DEFAULTS: dict[str, Json] = {p.name: p.default for p in PARAMETERS}
 Params = Mapping[str, Json]
 SAME_FACING = 1.0  # degrees: members of a group face the same way
@@ -141,8 +157,9 @@ def groups_of(state: BattleState, params: Params | None = None) -> tuple[UnitGro
     for units, kept_key, found in _KEPT:
         if units is state.units and kept_key == key:
             return found
-    standing = ((u.id, u.x, u.y, u.facing, u.side, u.group, u.location, ROUTED.of(u))
-                for u in state.units)  # fmt: skip
+    standing = (
+        (u.id, u.x, u.y, u.facing, u.side, u.group, u.location, ROUTED.of(u)) for u in state.units
+    )
     where: tuple[object, ...] = (key, *standing)
     formed = _FORMED.get(where)
     if formed is None:
@@ -259,8 +276,9 @@ def pivot(units: Sequence[Unit], reference: Unit, side: str) -> tuple[float, flo
     return max(corners, key=lambda c: (round(sign * frame.local(c)[0], 6), frame.local(c)[1]))
 
 
-def group_plan(units: Sequence[Unit], reference: Unit, kind: str, length: float,
-               side: str | None) -> dict[str, Pose]:  # fmt: skip
+def group_plan(
+    units: Sequence[Unit], reference: Unit, kind: str, length: float, side: str | None
+) -> dict[str, Pose]:
     """Where one rigid motion takes every unit: {id: (x, y, facing, heading, length)}."""
     sign = -1.0 if side == "left" else 1.0
     facing = reference.facing

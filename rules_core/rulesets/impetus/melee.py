@@ -89,8 +89,11 @@ def _roll_side(ctx: Context, unit: Unit, enemy: Unit, fight: Fight) -> int:
         if math.floor(profiles.current_vbu(friend) * tables.SUPPORT_SHARE) <= 0:
             continue
         more, words = hits_row(extra.roll(ctx.dice))
-        ctx.emit(TestResolved(enemy.id, f"hits from {friend.name} (support)", more, more > 0,
-                              words, False))  # fmt: skip
+        ctx.emit(
+            TestResolved(
+                enemy.id, f"hits from {friend.name} (support)", more, more > 0, words, False
+            )
+        )
         hits += more
     return hits
 
@@ -116,12 +119,17 @@ def _mark(ctx: Context, a: str, b: str, drawn: bool) -> None:
         enemies = [str(x) for x in listed] if isinstance(listed, list) else []
         if drawn:
             enemies = sorted({*enemies, other})
-            ctx.set_status(me, "drawn melee: fought again when either unit next activates",
-                           melee_pending=True, melee_with=list(enemies))  # fmt: skip
+            ctx.set_status(
+                me,
+                "drawn melee: fought again when either unit next activates",
+                melee_pending=True,
+                melee_with=list(enemies),
+            )
         else:
             left = [x for x in enemies if x != other and cohesion.alive(ctx.state, x)]
-            ctx.set_status(me, None, melee_pending=bool(left) and MELEE_PENDING.of(unit),
-                           melee_with=list(left))  # fmt: skip
+            ctx.set_status(
+                me, None, melee_pending=bool(left) and MELEE_PENDING.of(unit), melee_with=list(left)
+            )
 
 
 def resolve(
@@ -149,27 +157,34 @@ def resolve(
     joining_a = joining(ctx.state, defender, attacker)
     joining_d = joining(ctx.state, attacker, defender)
     if joining_a or joining_d:
-        return _resolve_many(ctx, attacker, defender, joining_a, joining_d, attacking, defending,
-                             depth_left)  # fmt: skip
+        return _resolve_many(
+            ctx, attacker, defender, joining_a, joining_d, attacking, defending, depth_left
+        )
     fought.add(frozenset((attacker.id, defender.id)))
     hits_on_defender = _roll_side(ctx, attacker, defender, attacking)
     hits_on_attacker = _roll_side(ctx, defender, attacker, defending)
     lost = {attacker.id: 0, defender.id: 0}
     routed = {attacker.id: False, defender.id: False}
-    for unit, enemy, hits in ((attacker, defender, hits_on_attacker),
-                              (defender, attacker, hits_on_defender)):  # fmt: skip
+    for unit, enemy, hits in (
+        (attacker, defender, hits_on_attacker),
+        (defender, attacker, hits_on_defender),
+    ):
         if hits <= 0 or not cohesion.alive(ctx.state, unit.id):
             continue
         now = ctx.state.unit(unit.id)
-        mods = cohesion_modifiers(ctx.state, now, ctx.state.unit(enemy.id) if cohesion.alive(
-            ctx.state, enemy.id) else enemy)  # fmt: skip
+        mods = cohesion_modifiers(
+            ctx.state,
+            now,
+            ctx.state.unit(enemy.id) if cohesion.alive(ctx.state, enemy.id) else enemy,
+        )
         found = cohesion.test(ctx, now, hits, mods, cohesion.MELEE, f"melee with {enemy.name}")
         lost[unit.id], routed[unit.id] = found.lost, found.routed
     result = _result(lost, routed, attacker.id, defender.id)
     row = _row([attacker], lost[attacker.id], [defender], lost[defender.id], result)
     scored = ((attacker.id, hits_on_defender), (defender.id, hits_on_attacker))
-    _melee_result(ctx, attacker, defender, result, lost[defender.id] - lost[attacker.id], row,
-                  scored)  # fmt: skip
+    _melee_result(
+        ctx, attacker, defender, result, lost[defender.id] - lost[attacker.id], row, scored
+    )
     _tire(ctx, attacker.id, new_melee)
     _tire(ctx, defender.id, False)
     _mark(ctx, attacker.id, defender.id, result == DRAW)
@@ -208,10 +223,20 @@ def _melee_result(
     else:
         winner, loser = (attacker, defender) if result == ATTACKER else (defender, attacker)
         next_ = RETREAT if cohesion.alive(ctx.state, loser.id) else ROUTED_AWAY
-    ctx.emit(MeleeResolved(
-        attacker.id, "melee result", score, result == ATTACKER, row, False,
-        None if winner is None else winner.id, None if loser is None else loser.id, scored, next_,
-    ))  # fmt: skip
+    ctx.emit(
+        MeleeResolved(
+            attacker.id,
+            "melee result",
+            score,
+            result == ATTACKER,
+            row,
+            False,
+            None if winner is None else winner.id,
+            None if loser is None else loser.id,
+            scored,
+            next_,
+        )
+    )
 
 
 def joining(state: BattleState, unit: Unit, enemy: Unit) -> list[Unit]:
@@ -221,9 +246,11 @@ def joining(state: BattleState, unit: Unit, enemy: Unit) -> list[Unit]:
     return [
         other
         for other in state.units_on_table
-        if other.side != unit.side and other.id != enemy.id and not ROUTED.of(other)
+        if other.side != unit.side
+        and other.id != enemy.id
+        and not ROUTED.of(other)
         and contact_edge(here, Footprint.of(other)) is not None
-    ]  # fmt: skip
+    ]
 
 
 def _front_enemy(state: BattleState, unit: Unit, first: Unit, others: list[Unit]) -> Unit:
@@ -246,8 +273,9 @@ def extra_roll(state: BattleState, unit: Unit, enemy: Unit, params: Params) -> R
     label = f"Melee: {unit.name} (VBU {full}) against {enemy.name}"
     mods = (Modifier(half - full, why),)
     purpose = Purpose(unit.id, "melee", enemy.id, "further unit")
-    return RollSpec(label, full, mode="pool", target=tables.HIT_FACE, dice_modifiers=mods,
-                    purpose=purpose)  # fmt: skip
+    return RollSpec(
+        label, full, mode="pool", target=tables.HIT_FACE, dice_modifiers=mods, purpose=purpose
+    )
 
 
 def _roll_at(ctx: Context, spec: RollSpec, roller: Unit, target: Unit) -> int:
@@ -299,8 +327,9 @@ def _resolve_many(
         for foe in facing.get(unit.id, []):
             _mark(ctx, unit.id, foe.id, result == DRAW)
     if result != DRAW:
-        _retreat_many(ctx, (side_a, side_d) if result == ATTACKER else (side_d, side_a), facing,
-                      depth_left)  # fmt: skip
+        _retreat_many(
+            ctx, (side_a, side_d) if result == ATTACKER else (side_d, side_a), facing, depth_left
+        )
     return result
 
 
@@ -387,10 +416,14 @@ def _row(side_a: list[Unit], lost_a: int, side_d: list[Unit], lost_d: int, resul
     """The result row: the VBU each side lost, and who won."""
     names_a = " and ".join(u.name for u in side_a)
     names_d = " and ".join(u.name for u in side_d)
-    return (f"{names_a} lost {lost_a} VBU, {names_d} lost {lost_d} VBU: "
-            + {ATTACKER: f"{names_a} win{'s' if len(side_a) == 1 else ''}",
-               DEFENDER: f"{names_d} win{'s' if len(side_d) == 1 else ''}",
-               DRAW: "a drawn melee"}[result])  # fmt: skip
+    return (
+        f"{names_a} lost {lost_a} VBU, {names_d} lost {lost_d} VBU: "
+        + {
+            ATTACKER: f"{names_a} win{'s' if len(side_a) == 1 else ''}",
+            DEFENDER: f"{names_d} win{'s' if len(side_d) == 1 else ''}",
+            DRAW: "a drawn melee",
+        }[result]
+    )
 
 
 def _result(lost: dict[str, int], routed: dict[str, bool], a: str, d: str) -> str:
@@ -417,8 +450,13 @@ def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
         return
     loser = ctx.state.unit(loser_id)
     heading = displacement.heading_of(away_from(winner, loser))
-    found = displacement.travel(ctx.state, winner, heading, float(distance),
-                                lambda f: interpenetration.pursuit_may_pass(winner, f))  # fmt: skip
+    found = displacement.travel(
+        ctx.state,
+        winner,
+        heading,
+        float(distance),
+        lambda f: interpenetration.pursuit_may_pass(winner, f),
+    )
     end = found.end
     notes = [f"pursues {loser.name} {found.reached:.3g}H"]
     blocker = found.blocker
@@ -433,12 +471,14 @@ def pursue(ctx: Context, winner: Unit, loser_id: str, depth_left: int) -> None:
         notes.append(f"stops on contact with {met.name}")
     elif blocker is not None and met is None:
         notes.append(f"stops at {blocker_words(ctx.state, blocker)}")
-    ctx.move(winner.id, [(winner.x, winner.y), (round(end.x, 3), round(end.y, 3))],
-             winner.facing, notes)  # fmt: skip
+    ctx.move(
+        winner.id, [(winner.x, winner.y), (round(end.x, 3), round(end.y, 3))], winner.facing, notes
+    )
     moved = ctx.state.unit(winner.id)
     if met is None or met.side == winner.side or not cohesion.alive(ctx.state, met.id):
         return
     if met.id != loser_id and displacement.setting(ctx.params, "pursuit_fresh_enemy") != "fight":
         return
-    resolve(ctx, moved, ctx.state.unit(met.id), impact=True, new_melee=True,
-            depth_left=depth_left - 1)  # fmt: skip
+    resolve(
+        ctx, moved, ctx.state.unit(met.id), impact=True, new_melee=True, depth_left=depth_left - 1
+    )

@@ -118,7 +118,7 @@ def nullified_by(state: BattleState, charger: Unit, target: Unit) -> str | None:
     steady = other in ("W", "EL") or _camels(target) or (profiles.foot(target) and _pole(target))
     excepted = ((kind == "EL" or _camels(charger)) and _camels(target)) or (
         kind == "EL" and other == "EL"
-    )  # fmt: skip
+    )
     checks = {
         "exhausted": FRESHNESS.of(charger) == "exhausted",
         "foot_v_mounted": profiles.foot(charger) and profiles.mounted(target),
@@ -149,9 +149,12 @@ def impact_bonus(state: BattleState, charger: Unit, target: Unit) -> tuple[int, 
         "cavalry_v_guard": kind in tables.REDUCED_CHARGERS and other in tables.GUARD_TYPES,
         "not_fresh": FRESHNESS.of(charger) == "no_longer_fresh"
         and kind not in tables.NOT_FRESH_EXCEPT,
-        "closed_ranks": other in ("FP", "FL") and CLOSED_RANKS.of(target) and frontal
-        and profiles.mounted(charger) and kind != "EL",
-    }  # fmt: skip
+        "closed_ranks": other in ("FP", "FL")
+        and CLOSED_RANKS.of(target)
+        and frontal
+        and profiles.mounted(charger)
+        and kind != "EL",
+    }
     for row, holds in checks.items():
         if not holds:
             continue
@@ -235,8 +238,12 @@ def dice_modifiers(
     )
     if levels > 0:
         value, text = _mod(tables.MELEE_MODIFIERS, "better_discipline")
-        mods.append(Modifier(value * levels, f"{text} ({profiles.discipline(unit)} against "
-                                             f"{profiles.discipline(enemy)})"))  # fmt: skip
+        mods.append(
+            Modifier(
+                value * levels,
+                f"{text} ({profiles.discipline(unit)} against {profiles.discipline(enemy)})",
+            )
+        )
     pikes = "pike" in profiles.weapons(unit)
     rough = ground(state, unit) == "difficult"
     if (profiles.mounted(unit) or pikes) and (rough or _entirely_difficult(state, enemy)):
@@ -335,8 +342,14 @@ def support_roll(state: BattleState, friend: Unit, unit: Unit) -> RollSpec:
     half = math.floor(full * tables.SUPPORT_SHARE)
     mods = (Modifier(half - full, f"Supporting Units roll half dice (supporting {unit.name})"),)
     why = Purpose(friend.id, "melee support", row=f"supporting {unit.id}")
-    return RollSpec(f"Melee support: {friend.name}", full, mode="pool", target=tables.HIT_FACE,
-                    dice_modifiers=mods, purpose=why)  # fmt: skip
+    return RollSpec(
+        f"Melee support: {friend.name}",
+        full,
+        mode="pool",
+        target=tables.HIT_FACE,
+        dice_modifiers=mods,
+        purpose=why,
+    )
 
 
 def cohesion_modifiers(state: BattleState, unit: Unit, enemy: Unit) -> list[Modifier]:

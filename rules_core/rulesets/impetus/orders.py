@@ -35,28 +35,32 @@ from rules_core.terrain import PathReport, poses_along, trace_footprint
 UNIT_ORDER_KINDS = (
     OrderKind("rally", "Rally"),
     OrderKind(
-        "move", "Move",
+        "move",
+        "Move",
         params=(
             Param("manoeuvre", "choice", choices=mt.MANOEUVRE_IDS),
             Param("distance", "number", required=False),
             Param("side", "choice", required=False, choices=("left", "right")),
         ),
-        combines=True, limit=4,
+        combines=True,
+        limit=4,
     ),
     OrderKind(
-        "group_move", "Group move",
+        "group_move",
+        "Group move",
         params=(
             Param("manoeuvre", "choice", choices=GROUP_MANOEUVRES),
             Param("distance", "number", required=False),
             Param("side", "choice", required=False, choices=("left", "right")),
         ),
-        combines=True, limit=4,
+        combines=True,
+        limit=4,
     ),
     OrderKind("shoot", "Shoot", params=(Param("target", "unit"),)),
     OrderKind("charge", "Charge", params=(Param("target", "unit"),)),
     OrderKind("group_charge", "Group charge", params=(Param("target", "unit"),)),
     OrderKind("hold", "Hold"),
-)  # fmt: skip
+)
 
 
 def in_melee(unit: Unit) -> bool:
@@ -87,8 +91,9 @@ def plan(unit: Unit, order: Order) -> tuple[float, float, float, float, float]:
     return groups.group_plan([unit], unit, kind, length, str(side) if side else None)[unit.id]
 
 
-def ground(state: BattleState, unit: Unit, points: list[tuple[float, float]],
-           params: Mapping[str, Json]) -> str:  # fmt: skip
+def ground(
+    state: BattleState, unit: Unit, points: list[tuple[float, float]], params: Mapping[str, Json]
+) -> str:
     """The worst ground the unit's base goes over along a path: normal, broken or difficult."""
     report = trace_footprint(poses_along(Footprint.of(unit), points), state.terrain)
     crossed = {kind for kind, length in _kinds(state, report) if length > 0}
@@ -111,8 +116,9 @@ def _words(value: Json) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def move_problem(state: BattleState, unit: Unit, order: Order,
-                 params: Mapping[str, Json]) -> str | None:  # fmt: skip
+def move_problem(
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+) -> str | None:
     """Why a move order may not be carried out from where the unit stands, or None."""
     kind = str(order.params.get("manoeuvre"))
     disordered = DISORDERED.of(unit)
@@ -174,8 +180,15 @@ def _capped(unit: Unit, moves: int) -> str | None:
     return f"{unit.name} has made its {moves} move{'s' if moves != 1 else ''} ({most[1]})"
 
 
-def path_problem(state: BattleState, unit: Unit, end: tuple[float, float], facing: float,
-                 heading: float, length: float, kind: str) -> str | None:  # fmt: skip
+def path_problem(
+    state: BattleState,
+    unit: Unit,
+    end: tuple[float, float],
+    facing: float,
+    heading: float,
+    length: float,
+    kind: str,
+) -> str | None:
     """Enemies, friends that may not be passed, impassable ground, the edge, along the path."""
     here = Footprint.of(unit)
     there = here.moved_to(end, facing)
@@ -204,8 +217,9 @@ def path_problem(state: BattleState, unit: Unit, end: tuple[float, float], facin
 GROUP_PREFIX = "group_"  # last_manoeuvre of a unit that moved with its group ("group_forward")
 
 
-def group_move_problem(state: BattleState, unit: Unit, order: Order,
-                       params: Mapping[str, Json]) -> str | None:  # fmt: skip
+def group_move_problem(
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+) -> str | None:
     """Why a group move order may not be carried out from where the group stands, or None:
     the group, the Group Move row for every member, each member's Who, moves made and further
     moves, the slowest member's allowance, and every member's path (``path_problem``, its own
@@ -304,8 +318,7 @@ def _group_path_problem(
         return f"the group's {words} is at most {most:g}H: {name} is its slowest ({where} ground)"
     for member in units:
         x, y, facing, heading, _ = poses[member.id]
-        blocked = path_problem(_with(alone, member), member, (x, y), facing, heading, length,
-                               kind)  # fmt: skip
+        blocked = path_problem(_with(alone, member), member, (x, y), facing, heading, length, kind)
         if blocked is not None:
             return f"{member.name} cannot go: {blocked}"
     return None
@@ -316,8 +329,12 @@ def _with(state: BattleState, unit: Unit) -> BattleState:
     return replace(state, units=(*state.units, unit))
 
 
-def group_move_options(state: BattleState, unit_id: str | None, side: str = "",
-                       params: Mapping[str, Json] | None = None) -> list[str]:  # fmt: skip
+def group_move_options(
+    state: BattleState,
+    unit_id: str | None,
+    side: str = "",
+    params: Mapping[str, Json] | None = None,
+) -> list[str]:
     """The manoeuvres a group move order may name, for an option autocomplete: those the
     Group Move row allows for every member of the unit's group (none when it stands alone);
     without a unit, those allowed to any group of ``side`` in the command activating now."""
@@ -351,8 +368,9 @@ def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Ver
     return Preview(order, _words_for(state, unit, order))
 
 
-def _problem(state: BattleState, unit: Unit, order: Order,
-             params: Mapping[str, Json]) -> str | None:  # fmt: skip
+def _problem(
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+) -> str | None:
     if order.kind == "rally":
         return None if DISORDERED.of(unit) else f"{unit.name} is not disordered"
     if RALLIED.of(unit) and order.kind != "hold":
@@ -364,8 +382,7 @@ def _problem(state: BattleState, unit: Unit, order: Order,
     if order.kind == "group_charge":
         return group_charge_problem(state, unit, order, params)
     if order.kind in ("shoot", "charge"):
-        target = next((u for u in state.units_on_table if u.id == order.params.get("target")),
-                      None)  # fmt: skip
+        target = next((u for u in state.units_on_table if u.id == order.params.get("target")), None)
         if target is None or target.side == unit.side:
             return "the target must be an enemy unit on the table"
         if in_melee(unit):
@@ -378,8 +395,9 @@ def _problem(state: BattleState, unit: Unit, order: Order,
     return None
 
 
-def group_charge_targets(state: BattleState, unit: Unit, target: Unit,
-                         params: Mapping[str, Json]) -> list[tuple[Unit, Unit | None]]:  # fmt: skip
+def group_charge_targets(
+    state: BattleState, unit: Unit, target: Unit, params: Mapping[str, Json]
+) -> list[tuple[Unit, Unit | None]]:
     """Who charges whom when ``unit``'s group charges ``target``: the ordered unit its
     target; every other member the nearest enemy it may charge (the one in front of it);
     None for a member that can charge no one (the group's charge is fragmented)."""
@@ -392,21 +410,22 @@ def group_charge_targets(state: BattleState, unit: Unit, target: Unit,
         if member.id == unit.id:
             chosen.append((member, target))
             continue
-        able = [] if in_melee(member) else [
-            f for f in foes if charge_problem(state, member, f, params) is None
-        ]  # fmt: skip
-        near = min(able, key=lambda f: math.dist((member.x, member.y), (f.x, f.y)),
-                   default=None)  # fmt: skip
+        able = (
+            []
+            if in_melee(member)
+            else [f for f in foes if charge_problem(state, member, f, params) is None]
+        )
+        near = min(able, key=lambda f: math.dist((member.x, member.y), (f.x, f.y)), default=None)
         chosen.append((member, near))
     return chosen
 
 
-def group_charge_problem(state: BattleState, unit: Unit, order: Order,
-                         params: Mapping[str, Json]) -> str | None:  # fmt: skip
+def group_charge_problem(
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+) -> str | None:
     """A group charge needs a group, its members out of melee and not rallied, and the
     ordered unit able to charge the target (the others charge what they can reach)."""
-    target = next((u for u in state.units_on_table if u.id == order.params.get("target")),
-                  None)  # fmt: skip
+    target = next((u for u in state.units_on_table if u.id == order.params.get("target")), None)
     if target is None or target.side == unit.side:
         return "the target must be an enemy unit on the table"
     group = groups.group_of(state, unit, params)
@@ -428,8 +447,9 @@ def shoot_problem(state: BattleState, unit: Unit, target: Unit) -> str | None:
     return shooting.problem(state, unit, target)
 
 
-def charge_problem(state: BattleState, unit: Unit, target: Unit,
-                   params: Mapping[str, Json]) -> str | None:  # fmt: skip
+def charge_problem(
+    state: BattleState, unit: Unit, target: Unit, params: Mapping[str, Json]
+) -> str | None:
     """A charge needs the target ahead and within the unit's charge move."""
     if troop_type(unit) == "ART":
         return "artillery does not charge"

@@ -35,9 +35,18 @@ FOOT = frozenset({"FP", "FL", "S", "T"})
 CHARIOTS = frozenset({"CGP", "CGL", "CF"})
 DISCIPLINES = ("A", "B", "C")
 MISSILES = (
-    "long_bow", "short_bow", "composite_bow", "crossbow", "handgun", "arquebus", "musket",
-    "javelin", "sling", "artillery", "various",
-)  # fmt: skip
+    "long_bow",
+    "short_bow",
+    "composite_bow",
+    "crossbow",
+    "handgun",
+    "arquebus",
+    "musket",
+    "javelin",
+    "sling",
+    "artillery",
+    "various",
+)
 MELEE_WEAPONS = ("pike", "long_spear", "polearm", "pilum", "pbw")
 FLAGS = ("impetuous", "large", "camels", "stakes", "pavise")  # yes-or-no profile fields
 BASE_WIDTH = 2.0  # H: one base is two H wide (H is half a base width)
@@ -114,9 +123,20 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     discipline = str(profile["discipline"] or "B")
     status: dict[str, Json] = {"losses": 0, "freshness": "fresh", "disordered": False}
     return Unit(
-        unit_id, str(entry["name"]), side, group, kind, discipline, BASE_WIDTH, depth,
-        0.0, 0.0, 0.0, profile=profile, status=status,
-    )  # fmt: skip
+        unit_id,
+        str(entry["name"]),
+        side,
+        group,
+        kind,
+        discipline,
+        BASE_WIDTH,
+        depth,
+        0.0,
+        0.0,
+        0.0,
+        profile=profile,
+        status=status,
+    )
 
 
 def general_from_entry(entry: Mapping[str, Json], leader_id: str, side: str, group: str) -> Leader:

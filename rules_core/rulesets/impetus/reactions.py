@@ -107,7 +107,7 @@ TOPICS = (
             Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
         ),
     ),
-)  # fmt: skip
+)
 
 
 def ahead(unit: Unit, other: Unit) -> bool:
@@ -184,7 +184,7 @@ def decision(
         unit=unit.id,
         other=enemy.id,
         deadline_hours=QUICK_HOURS,
-    )  # fmt: skip
+    )
 
 
 def offer(ctx: Context, trigger: str, unit: Unit, enemy: Unit) -> str:
@@ -214,8 +214,20 @@ def _resolved(ctx: Context, unit: Unit, choice: str, result: discipline.TestResu
     """Log the reaction's outcome as data (no line: the test and what follows say it): the
     reaction carried out next, or none when its test failed."""
     outcome, done = ("passed", choice) if result.passed else ("failed", NONE)
-    ctx.emit(ReactionResolved(unit.id, "", result.die, result.passed, TEST_OF[choice], True,
-                              unit.id, choice, outcome, done))  # fmt: skip
+    ctx.emit(
+        ReactionResolved(
+            unit.id,
+            "",
+            result.die,
+            result.passed,
+            TEST_OF[choice],
+            True,
+            unit.id,
+            choice,
+            outcome,
+            done,
+        )
+    )
 
 
 def _carry_out(ctx: Context, choice: str, unit: Unit, enemy: Unit) -> str:

@@ -59,8 +59,16 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
         f"Retreat: {loser.name} ({column})", purpose=Purpose(loser.id, "retreat", winner.id, column)
     )
     distance = tables.distance_row(roll.total, "retreat", column) or 0
-    ctx.emit(TestResolved(loser.id, "retreat", roll.total, True,
-                          f"{roll.total}: retreat {distance}H ({column})", False))  # fmt: skip
+    ctx.emit(
+        TestResolved(
+            loser.id,
+            "retreat",
+            roll.total,
+            True,
+            f"{roll.total}: retreat {distance}H ({column})",
+            False,
+        )
+    )
     ux, uy = away_from(winner, loser)
     heading = displacement.heading_of((ux, uy))
     state = ctx.state
@@ -76,14 +84,29 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
     edge = clear.blocker is not None and clear.blocker.kind == paths.EDGE and blocked is not None
     lost = displacement.setting(ctx.params, "retreat_off_table") == "lost"
     if edge and length >= clear.reached - 1e-6 and lost:
-        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
-                              f"{loser.name} retreats off the table: lost", False))  # fmt: skip
+        ctx.emit(
+            TestResolved(
+                loser.id,
+                "retreat",
+                roll.total,
+                False,
+                f"{loser.name} retreats off the table: lost",
+                False,
+            )
+        )
         cohesion.rout(ctx, loser.id, "retreated off the table edge")
         return round(length, 3)
     if blocked is not None and length < displacement.START:
-        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
-                              f"{loser.name} cannot even start its retreat ({blocked} in the way):"
-                              " destroyed", False))  # fmt: skip
+        ctx.emit(
+            TestResolved(
+                loser.id,
+                "retreat",
+                roll.total,
+                False,
+                f"{loser.name} cannot even start its retreat ({blocked} in the way): destroyed",
+                False,
+            )
+        )
         cohesion.rout(ctx, loser.id, f"its retreat is blocked by {blocked}")
         return 0.0
     end_point = (round(loser.x + ux * length, 3), round(loser.y + uy * length, 3))
@@ -93,9 +116,16 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
     _push_back(ctx, loser, (ux, uy), length, pushes)
     if blocked is not None:
         loss = int(displacement.number(ctx.params, "retreat_blocked_loss"))
-        ctx.emit(TestResolved(loser.id, "retreat", roll.total, False,
-                              f"{loser.name}'s retreat stopped after {length:.3g}H by {blocked}: "
-                              f"-{loss} VBU", False))  # fmt: skip
+        ctx.emit(
+            TestResolved(
+                loser.id,
+                "retreat",
+                roll.total,
+                False,
+                f"{loser.name}'s retreat stopped after {length:.3g}H by {blocked}: -{loss} VBU",
+                False,
+            )
+        )
         if loss > 0:
             cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
     return round(length, 3)
@@ -153,8 +183,12 @@ def _push_back(
     for friend, disorder in pushes:
         shove = _shove(loser, friend, way, length)
         there = (friend.x + way[0] * shove, friend.y + way[1] * shove)
-        ctx.move(friend.id, [(friend.x, friend.y), there], friend.facing,
-                 [f"pushed back {shove:.1f}H by {loser.name}'s retreat"])  # fmt: skip
+        ctx.move(
+            friend.id,
+            [(friend.x, friend.y), there],
+            friend.facing,
+            [f"pushed back {shove:.1f}H by {loser.name}'s retreat"],
+        )
         if disorder and not DISORDERED.of(friend):
             ctx.set_status(friend.id, f"pushed back by {loser.name}'s retreat", disordered=True)
 

@@ -51,7 +51,7 @@ from rules_core.rulesets.impetus import (
     reactions,
     sample,
     terrain_tables,
-)  # fmt: skip
+)
 from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
@@ -60,94 +60,215 @@ from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import turn_limit_outcome
 
 SETUP_IDS = (
-    "attacker", "terrain_defender", "terrain_attacker", "terrain_defender_again", "baggage",
-    "battle_plan", "deploy_roll", "deploy_first", "deploy_second", "deploy_rest",
-)  # fmt: skip
-TURN_IDS = ("initiative", "activate", "rally", "move", "shoot", "charge", "next_initiative",
-            "end_turn")  # fmt: skip
+    "attacker",
+    "terrain_defender",
+    "terrain_attacker",
+    "terrain_defender_again",
+    "baggage",
+    "battle_plan",
+    "deploy_roll",
+    "deploy_first",
+    "deploy_second",
+    "deploy_rest",
+)
+TURN_IDS = (
+    "initiative",
+    "activate",
+    "rally",
+    "move",
+    "shoot",
+    "charge",
+    "next_initiative",
+    "end_turn",
+)
 # The subjects of the set-up loops (listed by ``prebattle.subjects``).
-SETUP_SUBJECTS = ("defender", "attacker", "defender_first", "plans", "first_deployer",
-                  "second_deployer", "deploy_alternate")  # fmt: skip
+SETUP_SUBJECTS = (
+    "defender",
+    "attacker",
+    "defender_first",
+    "plans",
+    "first_deployer",
+    "second_deployer",
+    "deploy_alternate",
+)
 STEP_IDS = SETUP_IDS + TURN_IDS
 
 
 SEQUENCE = SequenceOfPlay(
     (
         # -- the pre-battle procedure --
-        Step("attacker", "1. Attacker and defender", Actors.NOBODY, prebattle.attacker,
-             "terrain_defender"),
-        Step("terrain_defender", "2. Terrain: the defender", Actors.ACTIVE,
-             prebattle.terrain_defender, "terrain_attacker",
-             prebattle.STEP_KINDS["terrain_defender"], repeat_for="defender",
-             until="terrain_defender"),
-        Step("terrain_attacker", "3. Terrain: the attacker", Actors.ACTIVE,
-             prebattle.terrain_attacker, "terrain_defender_again",
-             prebattle.STEP_KINDS["terrain_attacker"], repeat_for="attacker",
-             until="terrain_attacker"),
-        Step("terrain_defender_again", "4. Terrain: the defender again", Actors.ACTIVE,
-             prebattle.terrain_defender_again, "baggage",
-             prebattle.STEP_KINDS["terrain_defender_again"],
-             repeat_for="defender", until="terrain_defender_again"),
-        Step("baggage", "5. Baggage and fortifications", Actors.ACTIVE, prebattle.baggage,
-             "battle_plan", prebattle.STEP_KINDS["baggage"], repeat_for="defender_first",
-             until="baggage"),
-        Step("battle_plan", "6. Battle plans", Actors.BOTH, prebattle.battle_plan, "deploy_roll",
-             prebattle.STEP_KINDS["battle_plan"], repeat_for="plans", until="battle_plan"),
-        Step("deploy_roll", "7. Deployment roll", Actors.NOBODY, prebattle.deploy_roll,
-             "deploy_first"),
-        Step("deploy_first", "8. Deployment: the first player's biggest command", Actors.ACTIVE,
-             prebattle.deploy_first, "deploy_second", prebattle.STEP_KINDS["deploy_first"],
-             repeat_for="first_deployer",
-             until="deploy_first"),
-        Step("deploy_second", "9. Deployment: the second player's biggest command",
-             Actors.ACTIVE, prebattle.deploy_second, "deploy_rest",
-             prebattle.STEP_KINDS["deploy_second"],
-             repeat_for="second_deployer", until="deploy_second"),
-        Step("deploy_rest", "10. Deployment: the remaining commands", Actors.ACTIVE,
-             prebattle.deploy_rest, None, prebattle.STEP_KINDS["deploy_rest"],
-             repeat_for="deploy_alternate",
-             until="deploy_rest"),
+        Step(
+            "attacker",
+            "1. Attacker and defender",
+            Actors.NOBODY,
+            prebattle.attacker,
+            "terrain_defender",
+        ),
+        Step(
+            "terrain_defender",
+            "2. Terrain: the defender",
+            Actors.ACTIVE,
+            prebattle.terrain_defender,
+            "terrain_attacker",
+            prebattle.STEP_KINDS["terrain_defender"],
+            repeat_for="defender",
+            until="terrain_defender",
+        ),
+        Step(
+            "terrain_attacker",
+            "3. Terrain: the attacker",
+            Actors.ACTIVE,
+            prebattle.terrain_attacker,
+            "terrain_defender_again",
+            prebattle.STEP_KINDS["terrain_attacker"],
+            repeat_for="attacker",
+            until="terrain_attacker",
+        ),
+        Step(
+            "terrain_defender_again",
+            "4. Terrain: the defender again",
+            Actors.ACTIVE,
+            prebattle.terrain_defender_again,
+            "baggage",
+            prebattle.STEP_KINDS["terrain_defender_again"],
+            repeat_for="defender",
+            until="terrain_defender_again",
+        ),
+        Step(
+            "baggage",
+            "5. Baggage and fortifications",
+            Actors.ACTIVE,
+            prebattle.baggage,
+            "battle_plan",
+            prebattle.STEP_KINDS["baggage"],
+            repeat_for="defender_first",
+            until="baggage",
+        ),
+        Step(
+            "battle_plan",
+            "6. Battle plans",
+            Actors.BOTH,
+            prebattle.battle_plan,
+            "deploy_roll",
+            prebattle.STEP_KINDS["battle_plan"],
+            repeat_for="plans",
+            until="battle_plan",
+        ),
+        Step(
+            "deploy_roll",
+            "7. Deployment roll",
+            Actors.NOBODY,
+            prebattle.deploy_roll,
+            "deploy_first",
+        ),
+        Step(
+            "deploy_first",
+            "8. Deployment: the first player's biggest command",
+            Actors.ACTIVE,
+            prebattle.deploy_first,
+            "deploy_second",
+            prebattle.STEP_KINDS["deploy_first"],
+            repeat_for="first_deployer",
+            until="deploy_first",
+        ),
+        Step(
+            "deploy_second",
+            "9. Deployment: the second player's biggest command",
+            Actors.ACTIVE,
+            prebattle.deploy_second,
+            "deploy_rest",
+            prebattle.STEP_KINDS["deploy_second"],
+            repeat_for="second_deployer",
+            until="deploy_second",
+        ),
+        Step(
+            "deploy_rest",
+            "10. Deployment: the remaining commands",
+            Actors.ACTIVE,
+            prebattle.deploy_rest,
+            None,
+            prebattle.STEP_KINDS["deploy_rest"],
+            repeat_for="deploy_alternate",
+            until="deploy_rest",
+        ),
         # -- the turn --
         Step("initiative", "Initiative", Actors.NOBODY, activation.start_turn),
-        Step("activate", "Activation", Actors.NOBODY, activation.activate, "rally",
-             repeat_for="commands", until="next_initiative"),
+        Step(
+            "activate",
+            "Activation",
+            Actors.NOBODY,
+            activation.activate,
+            "rally",
+            repeat_for="commands",
+            until="next_initiative",
+        ),
         Step("rally", "Rally", Actors.ACTIVE, actions.rally, "move", ("rally", "hold")),
-        Step("move", "Movement", Actors.ACTIVE, actions.move, "shoot",
-             ("move", "group_move", "hold")),
+        Step(
+            "move", "Movement", Actors.ACTIVE, actions.move, "shoot", ("move", "group_move", "hold")
+        ),
         Step("shoot", "Shooting", Actors.ACTIVE, actions.shoot, "charge", ("shoot", "hold")),
-        Step("charge", "Charges and melee", Actors.ACTIVE, actions.charge, "next_initiative",
-             ("charge", "group_charge", "hold")),
-        Step("next_initiative", "Initiative for the next activation", Actors.NOBODY,
-             activation.next_contest, "end_turn"),
+        Step(
+            "charge",
+            "Charges and melee",
+            Actors.ACTIVE,
+            actions.charge,
+            "next_initiative",
+            ("charge", "group_charge", "hold"),
+        ),
+        Step(
+            "next_initiative",
+            "Initiative for the next activation",
+            Actors.NOBODY,
+            activation.next_contest,
+            "end_turn",
+        ),
         Step("end_turn", "End of turn", Actors.NOBODY, ending.end_turn),
     ),
     first="activate",
     turn_start="initiative",
     setup="attacker",
-)  # fmt: skip
+)
 SEQUENCE = prebattle.with_turn_kinds(SEQUENCE)  # a battle plan revealed in the move step
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
     Parameter("max_turns", 8, "turns played before the battle is a draw", SILENT),
-    Parameter("command_radius", 10.0, "a general's command radius in H (Cavalry trait +2H)",
-              SILENT),
-    Parameter("initiative_ties", "reroll",
-              "an initiative tie: reroll, or the side that did not activate last wins "
-              "(alternate)", SILENT),
+    Parameter(
+        "command_radius", 10.0, "a general's command radius in H (Cavalry trait +2H)", SILENT
+    ),
+    Parameter(
+        "initiative_ties",
+        "reroll",
+        "an initiative tie: reroll, or the side that did not activate last wins (alternate)",
+        SILENT,
+    ),
     Parameter("max_moves", 4, "most moves a unit may make in one activation", SILENT),
-    Parameter("army_break_share", 0.5,
-              "an army breaks when it has lost this share of its starting VBU (routed units "
-              "count their whole VBU; Impetus 1's demoralisation comparison)", SILENT),
-    Parameter("broken_terrain", ["rough"],
-              "terrain kinds that count as broken ground (the distance table's Broken column)",
-              SILENT),
-    Parameter("difficult_terrain", ["wood", "dense_wood", "marsh"],
-              "terrain kinds that count as difficult ground (the Difficult column)", SILENT),
-    Parameter("charge_reach_extra", 0.0,
-              "H added to a unit's charge distance when checking it can reach its target",
-              SILENT),
-)  # fmt: skip
+    Parameter(
+        "army_break_share",
+        0.5,
+        "an army breaks when it has lost this share of its starting VBU (routed units "
+        "count their whole VBU; Impetus 1's demoralisation comparison)",
+        SILENT,
+    ),
+    Parameter(
+        "broken_terrain",
+        ["rough"],
+        "terrain kinds that count as broken ground (the distance table's Broken column)",
+        SILENT,
+    ),
+    Parameter(
+        "difficult_terrain",
+        ["wood", "dense_wood", "marsh"],
+        "terrain kinds that count as difficult ground (the Difficult column)",
+        SILENT,
+    ),
+    Parameter(
+        "charge_reach_extra",
+        0.0,
+        "H added to a unit's charge distance when checking it can reach its target",
+        SILENT,
+    ),
+)
 
 
 class ImpetusRules(Rules):
@@ -157,8 +278,13 @@ class ImpetusRules(Rules):
     sides = (2, 2)
     setup_in_rules = True
     order_kinds = (*orders.UNIT_ORDER_KINDS, *prebattle.ORDER_KINDS)
-    parameters = (*PARAMETERS, *groups.PARAMETERS, *combat_tables.PARAMETERS,
-                  *displacement.PARAMETERS, *prebattle.PARAMETERS)  # fmt: skip
+    parameters = (
+        *PARAMETERS,
+        *groups.PARAMETERS,
+        *combat_tables.PARAMETERS,
+        *displacement.PARAMETERS,
+        *prebattle.PARAMETERS,
+    )
     statuses = STATUSES
     topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
     # Each general with his command; Caesar's legions and the Gauls as samples.
@@ -170,9 +296,14 @@ class ImpetusRules(Rules):
     )
     tables = {
         table.name: table
-        for table in (*generals.TABLES, *movement_tables.TABLES, *combat_tables.TABLES,
-                      terrain_tables.FOOT_TABLE, terrain_tables.MOUNTED_TABLE)
-    }  # fmt: skip
+        for table in (
+            *generals.TABLES,
+            *movement_tables.TABLES,
+            *combat_tables.TABLES,
+            terrain_tables.FOOT_TABLE,
+            terrain_tables.MOUNTED_TABLE,
+        )
+    }
     pace_apart = frozenset(SETUP_IDS)
     measure_mm = 40.0  # 15mm figures on 80mm bases: H is 40mm
     deployment_depth = 4.0

@@ -270,15 +270,30 @@ def resolve(
     if dice_count(base, mods) <= 0:
         why = ", ".join(m.describe() for m in mods)
         row = f"VBU {base} {why}: no dice left, no shooting"
-        ctx.emit(ShotResolved(shooter.id, "shooting dice", 0, False, row, False, shooter.id,
-                              target.id, 0, ""))  # fmt: skip
+        ctx.emit(
+            ShotResolved(
+                shooter.id, "shooting dice", 0, False, row, False, shooter.id, target.id, 0, ""
+            )
+        )
         return 0
     roll = shot_roll(ctx.state, shooter, target, reaction=reaction).roll(ctx.dice)
     hits, words = hits_row(roll)
     tested = hits > 0 and cohesion.alive(ctx.state, target.id)
     next_ = COHESION_TEST if tested else ""
-    ctx.emit(ShotResolved(target.id, f"hits from {shooter.name}", hits, hits > 0, words, False,
-                          shooter.id, target.id, hits, next_))  # fmt: skip
+    ctx.emit(
+        ShotResolved(
+            target.id,
+            f"hits from {shooter.name}",
+            hits,
+            hits > 0,
+            words,
+            False,
+            shooter.id,
+            target.id,
+            hits,
+            next_,
+        )
+    )
     if tested:
         found = ctx.state.unit(target.id)
         cmods = cohesion_modifiers(ctx.state, shooter, found, band, defensive=defensive)

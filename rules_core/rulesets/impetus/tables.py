@@ -269,26 +269,48 @@ RISK_SHEET = (
 
 # -- What the sheet does not print (the published procedures; README_combat.md) ------------
 TABLES = (
-    DT_MODIFIERS, SHOOTING, SHOOTING_MODIFIERS, COHESION_SHOOTING, IMPACT_NULLIFIED,
-    IMPACT_REDUCED, MELEE_MODIFIERS, DEPTH, PILUM, COHESION_MELEE, RETREAT_PURSUIT,
-    RISK_SHOOTING, RISK_MELEE,
-)  # fmt: skip
+    DT_MODIFIERS,
+    SHOOTING,
+    SHOOTING_MODIFIERS,
+    COHESION_SHOOTING,
+    IMPACT_NULLIFIED,
+    IMPACT_REDUCED,
+    MELEE_MODIFIERS,
+    DEPTH,
+    PILUM,
+    COHESION_MELEE,
+    RETREAT_PURSUIT,
+    RISK_SHOOTING,
+    RISK_MELEE,
+)
 SILENT = "not on the sheet: the published procedure (README_combat.md)"
 PARAMETERS = (
     Parameter("dt_natural_pass", 1, "discipline test: a D6 this low always passes", SILENT),
-    Parameter("dt_natural_fail", 0, "discipline test: a D6 this high always fails (0: none; "
-              "a 6 fails only when over the target)", SILENT),
-    Parameter("dt_discipline_a", 1, "discipline test: added to the target of a class A unit",
-              SILENT),
-    Parameter("dt_discipline_c", -1, "discipline test: added to the target of a class C unit",
-              SILENT),
-    Parameter("ct_min_critical", 1, "cohesion test: the critical number (VBU - hits + "
-              "modifiers) is at least this", SILENT),
+    Parameter(
+        "dt_natural_fail",
+        0,
+        "discipline test: a D6 this high always fails (0: none; "
+        "a 6 fails only when over the target)",
+        SILENT,
+    ),
+    Parameter(
+        "dt_discipline_a", 1, "discipline test: added to the target of a class A unit", SILENT
+    ),
+    Parameter(
+        "dt_discipline_c", -1, "discipline test: added to the target of a class C unit", SILENT
+    ),
+    Parameter(
+        "ct_min_critical",
+        1,
+        "cohesion test: the critical number (VBU - hits + modifiers) is at least this",
+        SILENT,
+    ),
     Parameter("ct_natural_pass", 1, "cohesion test: a D6 this low always passes", SILENT),
     Parameter("ct_natural_fail", 6, "cohesion test: a D6 this high always fails", SILENT),
-    Parameter("ct_min_loss", 1, "cohesion test: a failure loses the difference, at least this",
-              SILENT),
-)  # fmt: skip
+    Parameter(
+        "ct_min_loss", 1, "cohesion test: a failure loses the difference, at least this", SILENT
+    ),
+)
 COMBAT_PARAMETERS: dict[str, Json] = {p.name: p.default for p in PARAMETERS}
 
 

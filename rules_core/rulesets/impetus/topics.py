@@ -19,8 +19,14 @@ PASSING = {
 }
 
 TOPICS = (
-    Topic(INITIATIVE_COMMAND, "the command named for the initiative",
-          tuple(Option(k, v) for k, v in NAMING.items())),
-    Topic(INITIATIVE_PASS, "activate or pass the initiative after winning it",
-          tuple(Option(k, v) for k, v in PASSING.items())),
-)  # fmt: skip
+    Topic(
+        INITIATIVE_COMMAND,
+        "the command named for the initiative",
+        tuple(Option(k, v) for k, v in NAMING.items()),
+    ),
+    Topic(
+        INITIATIVE_PASS,
+        "activate or pass the initiative after winning it",
+        tuple(Option(k, v) for k, v in PASSING.items()),
+    ),
+)

@@ -130,8 +130,15 @@ def melee_odds(state: BattleState, params: Params, unit: Unit) -> Odds | Refused
         who = "stand-off" if value == 0 else ("you win: " if value > 0 else "you lose: ")
         label = who if value == 0 else who + band.result.replace("_", " ")
         labelled[label] = labelled.get(label, Fraction(0)) + chance
-    order = ["you win: destruction", "you win: rout", "you win: recoil", "stand-off",
-             "you lose: recoil", "you lose: rout", "you lose: destruction"]  # fmt: skip
+    order = [
+        "you win: destruction",
+        "you win: rout",
+        "you win: recoil",
+        "stand-off",
+        "you lose: recoil",
+        "you lose: rout",
+        "you lose: destruction",
+    ]
     return Odds(
         f"Melee: {name} against {' and '.join(x.name for x in theirs)}",
         (
@@ -156,9 +163,12 @@ def test_odds(
         if wing is None:
             return Refused(f"{unit.name} is in no wing")
         spec = co.fatigue_roll(state, wing)
-        return Odds(f"Fatigue: {wing.name}",
-                    (OddsTable.of("Result", bands(spec.distribution(), t.FATIGUE_TEST)),),
-                    rolls_of((spec,)), ("a wing once Fatigued stays so",))  # fmt: skip
+        return Odds(
+            f"Fatigue: {wing.name}",
+            (OddsTable.of("Result", bands(spec.distribution(), t.FATIGUE_TEST)),),
+            rolls_of((spec,)),
+            ("a wing once Fatigued stays so",),
+        )
     if choice == "general_will":
         return will_odds(state, params, unit.side)
     if choice == "pursuit":
@@ -166,18 +176,26 @@ def test_odds(
             return Refused("name the routers the unit would pursue")
         spec = combat.pursuit_roll(state, unit, target, params)
         table = t.PURSUIT_TEST
-        notes = () if combat.must_test(state, unit, target) else (
-            f"{unit.name} would not test as things stand (disrupted, in melee, or the routers "
-            f"beyond {t.PURSUIT_RANGE:g}\" or out of sight): the odds are as if it did",
-        )  # fmt: skip
+        notes = (
+            ()
+            if combat.must_test(state, unit, target)
+            else (
+                f"{unit.name} would not test as things stand (disrupted, in melee, or the routers "
+                f'beyond {t.PURSUIT_RANGE:g}" or out of sight): the odds are as if it did',
+            )
+        )
         title = f"Impetuous pursuit: {unit.name} after {target.name}"
     else:
         spec = co.disorder_roll(state, unit, params)
         table = t.DISORDER_TEST
         notes = ("under artillery fire (-1) is counted only in the Combat step",)
         title = f"Disorder test: {unit.name}"
-    return Odds(title, (OddsTable.of("Result", bands(spec.distribution(), table)),),
-                rolls_of((spec,)), notes)  # fmt: skip
+    return Odds(
+        title,
+        (OddsTable.of("Result", bands(spec.distribution(), table)),),
+        rolls_of((spec,)),
+        notes,
+    )
 
 
 def will_odds(state: BattleState, params: Params, side: str) -> Odds:
@@ -192,9 +210,11 @@ def will_odds(state: BattleState, params: Params, side: str) -> Odds:
         target = int(cell) if isinstance(cell, int | float | str) else 0
         good = co.general_will_roll(state, side).distribution().where(lambda v: v <= target)
     words = f"{routed} routed brigades in an army of {size_now} (row {row}, column {column})"
-    notes = () if co.must_test(state, side) else (
-        "the army tests only at the end of a turn in which it has a Fatigued wing",
-    )  # fmt: skip
+    notes = (
+        ()
+        if co.must_test(state, side)
+        else ("the army tests only at the end of a turn in which it has a Fatigued wing",)
+    )
     return Odds(
         f"General Will: {state.side(side).name}",
         (

@@ -54,23 +54,47 @@ from rules_core.toolkit import enemies_in_contact, gap
 
 SILENT = "not on the sheet (see README_combat.md)"
 PARAMETERS = (
-    Parameter("command_range", 12.0,
-              "a unit is in command within this many inches of its wing commander (or the army "
-              "commander) who is neither killed nor off the table", SILENT),
-    Parameter("flank_support", 1.0,
-              "a friend within this many inches beyond a flank edge stands on that flank", SILENT),
-    Parameter("reform_routed", False,
-              "whether a routed unit may reform (to disrupted) like other unsound units", SILENT),
-    Parameter("general_will_table", t.grid_to_json(t.GENERAL_WILL),
-              "the General Will table (rebuilt from the damaged sheet; a campaign may replace "
-              "it): rows routed brigades, columns army size bands, cells a number or "
-              "pass / fail", "the sheet, rebuilt (README_combat.md)"),
-    Parameter("general_will_counts_destroyed", True,
-              "destroyed brigades count as routed for General Will", SILENT),
-    Parameter("obstacle_defence_reach", 1.0,
-              "a unit defends a linear obstacle that runs within this many inches in front of "
-              "its front edge", SILENT),
-)  # fmt: skip
+    Parameter(
+        "command_range",
+        12.0,
+        "a unit is in command within this many inches of its wing commander (or the army "
+        "commander) who is neither killed nor off the table",
+        SILENT,
+    ),
+    Parameter(
+        "flank_support",
+        1.0,
+        "a friend within this many inches beyond a flank edge stands on that flank",
+        SILENT,
+    ),
+    Parameter(
+        "reform_routed",
+        False,
+        "whether a routed unit may reform (to disrupted) like other unsound units",
+        SILENT,
+    ),
+    Parameter(
+        "general_will_table",
+        t.grid_to_json(t.GENERAL_WILL),
+        "the General Will table (rebuilt from the damaged sheet; a campaign may replace "
+        "it): rows routed brigades, columns army size bands, cells a number or "
+        "pass / fail",
+        "the sheet, rebuilt (README_combat.md)",
+    ),
+    Parameter(
+        "general_will_counts_destroyed",
+        True,
+        "destroyed brigades count as routed for General Will",
+        SILENT,
+    ),
+    Parameter(
+        "obstacle_defence_reach",
+        1.0,
+        "a unit defends a linear obstacle that runs within this many inches in front of "
+        "its front edge",
+        SILENT,
+    ),
+)
 
 
 # -- small readings shared with combat -------------------------------------------------------
@@ -108,9 +132,13 @@ def defends_obstacle(state: BattleState, unit: Unit, params: Mapping[str, Json])
     box = Footprint.of(unit)
     front, half = box.depth / 2, box.frontage / 2
     strip = Polygon(
-        [box.at(front, -half), box.at(front, half), box.at(front + reach, half),
-         box.at(front + reach, -half)]
-    )  # fmt: skip
+        [
+            box.at(front, -half),
+            box.at(front, half),
+            box.at(front + reach, half),
+            box.at(front + reach, -half),
+        ]
+    )
     return any(f.kind in wanted and feature_shape(f).intersects(strip) for f in state.terrain)
 
 
@@ -191,8 +219,9 @@ def in_command(state: BattleState, unit: Unit, params: Mapping[str, Json]) -> bo
     return False
 
 
-def enemy_within(state: BattleState, unit: Unit, reach: float, *, sound: bool = False,
-                 brigades: bool = False) -> bool:  # fmt: skip
+def enemy_within(
+    state: BattleState, unit: Unit, reach: float, *, sound: bool = False, brigades: bool = False
+) -> bool:
     """An enemy unit on the table within ``reach`` (edge to edge)."""
     for enemy in state.enemies_of(unit.side, on_table=True):
         if sound and cohesion(enemy) != "sound":
@@ -224,8 +253,9 @@ def clear_path(state: BattleState, unit: Unit, other: Unit, reach: float) -> boo
     others = [
         (u.id, Footprint.of(u)) for u in state.units_on_table if u.id not in (unit.id, other.id)
     ]
-    seen = line_of_sight(Footprint.of(unit), Footprint.of(other), state.terrain, others,
-                         SIGHT_BLOCKING)  # fmt: skip
+    seen = line_of_sight(
+        Footprint.of(unit), Footprint.of(other), state.terrain, others, SIGHT_BLOCKING
+    )
     return seen.lines_clear == seen.lines_total
 
 
@@ -253,10 +283,12 @@ def friends_on_flanks(state: BattleState, unit: Unit, params: Mapping[str, Json]
     for edge in ("left", "right"):
         strip = zone(here, edge, reach)
         if any(
-            f.id != unit.id and brigade(f) and cohesion(f) == "sound"
+            f.id != unit.id
+            and brigade(f)
+            and cohesion(f) == "sound"
             and strip.intersects(Footprint.of(f).polygon)
             for f in state.units_of(unit.side, on_table=True)
-        ):  # fmt: skip
+        ):
             count += 1
     return count
 
@@ -265,10 +297,11 @@ def enemy_behind_flank(state: BattleState, unit: Unit) -> bool:
     """An enemy brigade within 8" in the unit's flank or rear quarters."""
     here = Footprint.of(unit)
     return any(
-        brigade(e) and quarter(here, (e.x, e.y)) in ("left", "right", "rear")
+        brigade(e)
+        and quarter(here, (e.x, e.y)) in ("left", "right", "rear")
         and within(gap(unit, e), t.DISORDER_ENEMY_NEAR)
         for e in state.enemies_of(unit.side, on_table=True)
-    )  # fmt: skip
+    )
 
 
 # -- the Disorder test -----------------------------------------------------------------------
@@ -306,15 +339,18 @@ def disorder_modifiers(
         ("buildings", cover in ("buildings", "fortifications")),
         ("rabble", unit.type == "rabble"),
         ("brigade_difficult", brigade(unit) and IN_DIFFICULT.of(unit)),
-        ("enemy_brigade_8", unit.on_table and enemy_within(
-            state, unit, t.DISORDER_ENEMY_NEAR, sound=True, brigades=True)),
+        (
+            "enemy_brigade_8",
+            unit.on_table
+            and enemy_within(state, unit, t.DISORDER_ENEMY_NEAR, sound=True, brigades=True),
+        ),
         ("disordered", level == "disordered"),
         ("disrupted", level == "disrupted"),
         ("routed", level == "routed"),
         ("artillery_fire", artillery_fire),
         ("enemy_behind_flank", unit.on_table and enemy_behind_flank(state, unit)),
         ("attacked_flank_rear", bool(mine & {"left", "right", "rear"})),
-    ]  # fmt: skip
+    ]
     table = t.DISORDER_MODIFIERS
     found_mods = []
     for row, applies in found:
@@ -373,8 +409,9 @@ def resolve_reform(ctx: Context) -> None:
         if disorder_test(ctx, unit, "reforming from disorder", artillery_fire=under_fire):
             level = cohesion(unit)
             new = better(level)
-            ctx.set_status(unit.id, f"reforms: {level} to {new} (one level of disorder removed)",
-                           cohesion=new)  # fmt: skip
+            ctx.set_status(
+                unit.id, f"reforms: {level} to {new} (one level of disorder removed)", cohesion=new
+            )
         # "An unsound unit does not add further disorder as a result of failing"
 
 
@@ -422,8 +459,7 @@ def fatigue_modifiers(state: BattleState, wing: Group) -> list[Modifier]:
             1 for u in units if not brigade(u) and (level(u) == "destroyed" or LEFT_IN_ROUT.of(u))
         ),
         "brigade_off_table": sum(
-            1 for u in big if not u.on_table and u.location != "reserve"
-            and level(u) != "destroyed"
+            1 for u in big if not u.on_table and u.location != "reserve" and level(u) != "destroyed"
         ),
         "disordered_large": sum(
             1 for u in big if size(u) in t.LARGE_SIZES and level(u) == "disordered"
@@ -438,13 +474,12 @@ def fatigue_modifiers(state: BattleState, wing: Group) -> list[Modifier]:
         ),
         "hold": int(order == "hold"),
         "no_enemy_24": int(
-            bool(on) and not any(
-                enemy_within(state, u, t.FATIGUE_ENEMY_FAR, sound=True) for u in on
-            )
+            bool(on)
+            and not any(enemy_within(state, u, t.FATIGUE_ENEMY_FAR, sound=True) for u in on)
         ),
         "hero": int(hero),
         "higher_commander": int(higher),
-    }  # fmt: skip
+    }
     table = t.FATIGUE_MODIFIERS
     found = []
     for row, times in counts.items():
@@ -545,9 +580,11 @@ def resolve_general_will(ctx: Context) -> None:
             ctx.set_side_status(side_id, "General Will: resolve good", general_will="good")
         else:
             ctx.set_side_status(
-                side_id, "General Will failed: the army must be ordered to withdraw next turn",
-                general_will="failed", withdraw_next_turn=True,
-            )  # fmt: skip
+                side_id,
+                "General Will failed: the army must be ordered to withdraw next turn",
+                general_will="failed",
+                withdraw_next_turn=True,
+            )
 
 
 def distance(a: tuple[float, float], b: tuple[float, float]) -> float:

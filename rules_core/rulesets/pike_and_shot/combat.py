@@ -63,23 +63,45 @@ BREAK_OFF_WORDS = {"remain": "remain engaged", "break_off": "attempt to break of
 BREAK_OFF_RULING = "break_off_ruling"
 RULING_WORDS = {"yes": "it breaks off", "no": "it remains engaged"}
 PARAMETERS = (
-    Parameter("close_range_share", 0.5,
-              "a shot is at close range within this share of the shooter's range", SILENT),
-    Parameter("uphill_terrain", ["hill"],
-              "terrain kinds a unit stands uphill on (saves, disorder test)", SILENT),
-    Parameter("break_off", "disorder_test",
-              "cavalry breaking off a stand-off with infantry: disorder_test (it must pass one), "
-              "automatic, or gm (the GM rules, the disorder test's result by default)", SILENT),
-    Parameter("break_off_distance", 4.0,
-              "inches a cavalry unit that breaks off moves back, facing the enemy", SILENT),
-)  # fmt: skip
+    Parameter(
+        "close_range_share",
+        0.5,
+        "a shot is at close range within this share of the shooter's range",
+        SILENT,
+    ),
+    Parameter(
+        "uphill_terrain",
+        ["hill"],
+        "terrain kinds a unit stands uphill on (saves, disorder test)",
+        SILENT,
+    ),
+    Parameter(
+        "break_off",
+        "disorder_test",
+        "cavalry breaking off a stand-off with infantry: disorder_test (it must pass one), "
+        "automatic, or gm (the GM rules, the disorder test's result by default)",
+        SILENT,
+    ),
+    Parameter(
+        "break_off_distance",
+        4.0,
+        "inches a cavalry unit that breaks off moves back, facing the enemy",
+        SILENT,
+    ),
+)
 TOPICS = (
-    Topic(BREAK_OFF, "cavalry in a stand-off with infantry: remain engaged or break off",
-          tuple(Option(k, v) for k, v in BREAK_OFF_WORDS.items())),
+    Topic(
+        BREAK_OFF,
+        "cavalry in a stand-off with infantry: remain engaged or break off",
+        tuple(Option(k, v) for k, v in BREAK_OFF_WORDS.items()),
+    ),
     # The GM's ruling (standing instructions are for sides: never answered ahead).
-    Topic(BREAK_OFF_RULING, "GM: does a cavalry unit attempting to break off succeed",
-          tuple(Option(k, v) for k, v in RULING_WORDS.items())),
-)  # fmt: skip
+    Topic(
+        BREAK_OFF_RULING,
+        "GM: does a cavalry unit attempting to break off succeed",
+        tuple(Option(k, v) for k, v in RULING_WORDS.items()),
+    ),
+)
 BEHIND = ("left", "right", "rear")
 
 
@@ -281,8 +303,10 @@ def melees(state: BattleState) -> list[Melee]:
                     group.add(enemy.id)
                     todo.append(enemy)
         seen |= group
-        sides = [tuple(u.id for u in state.units_on_table if u.id in group and u.side == s)
-                 for s in order]  # fmt: skip
+        sides = [
+            tuple(u.id for u in state.units_on_table if u.id in group and u.side == s)
+            for s in order
+        ]
         sides = [s for s in sides if s]
         if len(sides) == 2:
             found.append(Melee(sides[0], sides[1]))
@@ -330,8 +354,20 @@ def fight(ctx: Context) -> None:
 
 def _shot_result(ctx: Context, shot: Shot, test: str, row: str, outcome: str) -> None:
     """Log a shot's result: read as ``test`` (no line when ""), with its unsaved hits."""
-    ctx.emit(ShotResolved(shot.target, test, shot.unsaved, False, row, False, shot.shooter,
-                          shot.target, shot.unsaved, outcome))  # fmt: skip
+    ctx.emit(
+        ShotResolved(
+            shot.target,
+            test,
+            shot.unsaved,
+            False,
+            row,
+            False,
+            shot.shooter,
+            shot.target,
+            shot.unsaved,
+            outcome,
+        )
+    )
 
 
 def fight_one(ctx: Context, melee: Melee) -> None:
@@ -349,11 +385,20 @@ def fight_one(ctx: Context, melee: Melee) -> None:
     words = f"Melee result ({names} {a_score} unsaved hits, {others} {b_score})"
     winners, losers = (first, second) if a_score > b_score else (second, first)
     won = band.result != "stand_off"
-    ctx.emit(MeleeResolved(
-        first[0], words, difference, False, band.row, False,
-        winners[0] if won else None, losers[0] if won else None,
-        ((first[0], a_score), (second[0], b_score)), band.result,
-    ))  # fmt: skip
+    ctx.emit(
+        MeleeResolved(
+            first[0],
+            words,
+            difference,
+            False,
+            band.row,
+            False,
+            winners[0] if won else None,
+            losers[0] if won else None,
+            ((first[0], a_score), (second[0], b_score)),
+            band.result,
+        )
+    )
     if not won:
         stand_off(ctx, first, second)
         return
@@ -365,8 +410,12 @@ def stand_off(ctx: Context, first: Sequence[str], second: Sequence[str]) -> None
     may try to break off."""
     for unit_id in (*first, *second):
         enemy = opponent(ctx.state, ctx.state.unit(unit_id))
-        ctx.set_status(unit_id, "stand-off: remains engaged", engaged=True,
-                       engaged_with=enemy.id if enemy else "")  # fmt: skip
+        ctx.set_status(
+            unit_id,
+            "stand-off: remains engaged",
+            engaged=True,
+            engaged_with=enemy.id if enemy else "",
+        )
     for unit_id in (*first, *second):
         unit = ctx.state.unit(unit_id)
         enemy = opponent(ctx.state, unit)
@@ -381,12 +430,17 @@ def break_off(ctx: Context, unit: Unit, enemy: Unit) -> bool:
     breaks off moves back ``break_off_distance`` facing the enemy, with no loss of order."""
     choice = ctx.ask(
         Decision(
-            f"break_off:{unit.id}", f"{unit.name} (cavalry) is in a stand-off with {enemy.name}: "
+            f"break_off:{unit.id}",
+            f"{unit.name} (cavalry) is in a stand-off with {enemy.name}: "
             "remain engaged or attempt to break off?",
-            tuple(Option(k, v) for k, v in BREAK_OFF_WORDS.items()), "remain", unit.side,
-            topic=BREAK_OFF, unit=unit.id, other=enemy.id,
+            tuple(Option(k, v) for k, v in BREAK_OFF_WORDS.items()),
+            "remain",
+            unit.side,
+            topic=BREAK_OFF,
+            unit=unit.id,
+            other=enemy.id,
         )
-    )  # fmt: skip
+    )
     if choice != "break_off":
         return False
     how = str(ctx.params.get("break_off", "disorder_test"))
@@ -396,11 +450,16 @@ def break_off(ctx: Context, unit: Unit, enemy: Unit) -> bool:
     if how == "gm":
         ruling = ctx.ask(
             Decision(
-                f"break_off_ruling:{unit.id}", f"GM: does {unit.name} break off from {enemy.name}?",
+                f"break_off_ruling:{unit.id}",
+                f"GM: does {unit.name} break off from {enemy.name}?",
                 tuple(Option(k, v) for k, v in RULING_WORDS.items()),
-                "yes" if ok else "no", "gm", topic=BREAK_OFF_RULING, unit=unit.id, other=enemy.id,
+                "yes" if ok else "no",
+                "gm",
+                topic=BREAK_OFF_RULING,
+                unit=unit.id,
+                other=enemy.id,
             )
-        )  # fmt: skip
+        )
         ok = ruling == "yes"
     if not ok:
         ctx.set_status(unit.id, "fails to break off: remains engaged", engaged=True)
@@ -423,9 +482,16 @@ def melee_result(
         unit = ctx.state.unit(unit_id)
         source = enemy_of[unit_id] or ctx.state.unit(winners[0])
         outcome = str(t.MELEE_LOSER.lookup(result, _column(unit)))
-        ctx.emit(TestResolved(unit_id, "Melee: effect on the loser", difference, False,
-                              f"{result.replace('_', ' ')} ({cohesion(unit)}): "
-                              f"{t.sheet(t.OUTCOMES, outcome)}", False))  # fmt: skip
+        ctx.emit(
+            TestResolved(
+                unit_id,
+                "Melee: effect on the loser",
+                difference,
+                False,
+                f"{result.replace('_', ' ')} ({cohesion(unit)}): {t.sheet(t.OUTCOMES, outcome)}",
+                False,
+            )
+        )
         apply_outcome(ctx, unit, source, outcome, f"lost the melee to {source.name}")
     pursuers: set[str] = set()
     if t.MELEE_WINNER.lookup(result, "pursuit_test") is True:

@@ -87,16 +87,20 @@ def dice_modifiers(unit: Unit, enemy: Unit, combat: str) -> list[Modifier]:
     found: list[tuple[str, bool]] = [
         ("flank", attacked_edge(enemy, unit, combat) in ("left", "right")),
         ("pike_vs_mounted", PIKE.of(unit) and mounted(enemy)),
-        ("veteran_volley", unit.type in t.VOLLEY_TYPES and unit.quality == "veteran"
-         and state == "sound"),
-        ("veteran_cavalry", unit.quality == "veteran" and unit.type in t.CAVALRY_TYPES
-         and unit.type != "dragoons"),
+        (
+            "veteran_volley",
+            unit.type in t.VOLLEY_TYPES and unit.quality == "veteran" and state == "sound",
+        ),
+        (
+            "veteran_cavalry",
+            unit.quality == "veteran" and unit.type in t.CAVALRY_TYPES and unit.type != "dragoons",
+        ),
         ("lance", LANCE.of(unit) and cohesion(enemy) != "sound"),
         ("disrupted", state == "disrupted"),
         ("company_march_column", MARCH_COLUMN.of(unit) and company(unit)),
         ("brigade_march_column", MARCH_COLUMN.of(unit) and not company(unit)),
         ("routed", state == "routed"),
-    ]  # fmt: skip
+    ]
     return [
         _dice_mod(row)
         for row, applies in found
@@ -173,11 +177,15 @@ def save_modifiers(
     close = shooting and close_range(attacker, target, params)
     found: list[tuple[str, bool]] = [
         ("veteran", target.quality == "veteran"),
-        ("poor_attacker", attacker.quality == "raw"
-         or cohesion(attacker) in ("disordered", "disrupted")),
+        (
+            "poor_attacker",
+            attacker.quality == "raw" or cohesion(attacker) in ("disordered", "disrupted"),
+        ),
         ("armoured_cavalry", ARMOURED.of(target) and mounted(target)),
-        ("uphill", on_high_ground(state, target, params)
-         and not on_high_ground(state, attacker, params)),
+        (
+            "uphill",
+            on_high_ground(state, target, params) and not on_high_ground(state, attacker, params),
+        ),
         ("cover", COVER.of(target) in ("cover", "buildings", "fortifications")),
         ("close_range", close and not artillery),
         ("close_artillery", close and artillery),
@@ -185,7 +193,7 @@ def save_modifiers(
         ("disrupted", level == "disrupted"),
         ("flank", edge in ("left", "right")),
         ("rear", edge == "rear"),
-    ]  # fmt: skip
+    ]
     table = t.SAVE_MODIFIERS
     return [
         Modifier(t.whole(table, row, "dice"), t.sheet(table, row))

@@ -55,16 +55,33 @@ from rules_core.toolkit import checked_orders
 SILENT = "not on the sheet (see the package README)"
 HIT_TABLE: list[Json] = [[1, 2, "killed"], [3, 4, "wounded"], [5, 6, "off_table"]]
 PARAMETERS = (
-    Parameter("commander_risk", "gm", "risk to commanders: gm (the GM rules on each hit, the "
-              "roll's result by default), roll (the roll stands) or none", SILENT),
-    Parameter("commander_risk_reach", 1.0, "a commander this close to a unit in trouble is at "
-              "risk", SILENT),
+    Parameter(
+        "commander_risk",
+        "gm",
+        "risk to commanders: gm (the GM rules on each hit, the "
+        "roll's result by default), roll (the roll stands) or none",
+        SILENT,
+    ),
+    Parameter(
+        "commander_risk_reach",
+        1.0,
+        "a commander this close to a unit in trouble is at risk",
+        SILENT,
+    ),
     Parameter("commander_risk_score", 1, "a D6 of this or less hits a commander at risk", SILENT),
-    Parameter("commander_hit_table", HIT_TABLE, "second D6 for a hit commander: [low, high, "
-              "result]", SILENT),
-    Parameter("replacement", "immediate", "replacing a lost commander: immediate, gm (ask the "
-              "GM) or never", SILENT),
-)  # fmt: skip
+    Parameter(
+        "commander_hit_table",
+        HIT_TABLE,
+        "second D6 for a hit commander: [low, high, result]",
+        SILENT,
+    ),
+    Parameter(
+        "replacement",
+        "immediate",
+        "replacing a lost commander: immediate, gm (ask the GM) or never",
+        SILENT,
+    ),
+)
 MARKS = (ATTACKER, MOVED, RECOILED, ARTILLERY_FIRE)
 
 
@@ -164,13 +181,18 @@ def resolve_risk(ctx: Context) -> None:
         if not can_act(leader):
             continue
         near = [
-            u for u in ctx.state.units_of(leader.side)
-            if _in_trouble(u) and (
+            u
+            for u in ctx.state.units_of(leader.side)
+            if _in_trouble(u)
+            and (
                 u.id == leader.attached_to
-                or (u.on_table and math.dist((u.x, u.y), (leader.x, leader.y))
-                    <= reach + max(u.frontage, u.depth) / 2)
+                or (
+                    u.on_table
+                    and math.dist((u.x, u.y), (leader.x, leader.y))
+                    <= reach + max(u.frontage, u.depth) / 2
+                )
             )
-        ]  # fmt: skip
+        ]
         if not near:
             continue
         risk = Purpose(leader.id, "risk to commander", near[0].id)
@@ -214,8 +236,9 @@ def _befall(ctx: Context, leader: Leader, result: str) -> None:
     elif result == "killed":
         ctx.set_leader_status(leader.id, "hit: killed", killed=True, risk="killed")
     elif result == "off_table":
-        ctx.set_leader_status(leader.id, "hit: carried off the table", off_table=True,
-                              risk="off_table")  # fmt: skip
+        ctx.set_leader_status(
+            leader.id, "hit: carried off the table", off_table=True, risk="off_table"
+        )
         if leader.attached_to:
             ctx.state = ctx.state.with_leader(
                 replace(ctx.state.leader(leader.id), attached_to=None)
@@ -236,9 +259,12 @@ def resolve_replace(ctx: Context) -> None:
                     f"replace:{leader.id}",
                     f"Replace {leader.name} now?",
                     tuple(Option(k, v) for k, v in REPLACE_WORDS.items()),
-                    "replace", GM, topic=REPLACE, unit=leader.id,
+                    "replace",
+                    GM,
+                    topic=REPLACE,
+                    unit=leader.id,
                 )
-            )  # fmt: skip
+            )
             if answer != "replace":
                 continue
         _replace(ctx, leader)
@@ -301,9 +327,11 @@ def preview_move(state: BattleState, order: Order, params: Mapping[str, Json]) -
 
 
 def commander_cost(
-    state: BattleState, start: tuple[float, float], end: tuple[float, float],
+    state: BattleState,
+    start: tuple[float, float],
+    end: tuple[float, float],
     params: Mapping[str, Json],
-) -> float:  # fmt: skip
+) -> float:
     """Inches of a commander's move a straight path costs (Difficult 12", obstacles ½ move)."""
     report = trace_path([start, end], state.terrain)
     normal = mt.commander_rate()

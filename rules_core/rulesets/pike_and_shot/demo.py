@@ -26,9 +26,11 @@ def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:
         return [
             Order(g.id, "wing_order", {"order": "attack"})
             for g in state.groups
-            if g.side == side and g.kind == "wing" and WING_ORDER.of(g) == "hold"
+            if g.side == side
+            and g.kind == "wing"
+            and WING_ORDER.of(g) == "hold"
             and _enemy_near(state, g.id, ENGAGE_RANGE)
-        ]  # fmt: skip
+        ]
     if step == "commanders_move":
         return _commanders(rules, state, side)
     found: list[Order] = []

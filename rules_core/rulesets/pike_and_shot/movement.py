@@ -70,35 +70,51 @@ from rules_core.terrain import (
 from rules_core.toolkit import checked_orders, engaged, nearest_enemy, within_of_exit
 
 SILENT = "not on the sheet (see the package README)"
-COVER: dict[str, Json] = {"wood": "cover", "dense_wood": "cover", "village": "buildings",
-                          "fortification": "fortifications"}  # fmt: skip
+COVER: dict[str, Json] = {
+    "wood": "cover",
+    "dense_wood": "cover",
+    "village": "buildings",
+    "fortification": "fortifications",
+}
 WING_MOVES: dict[str, Json] = {"attack": "any", "hold": "not_closer", "withdraw": "away"}
 PARAMETERS = (
     Parameter("turn_over_90", 2, "a turn of more than 90° costs this many turns", SILENT),
     Parameter(
-        "full_move_reach", 2.0,
-        'inches a unit may still move when a turn or crossing is its "Full move"', SILENT,
+        "full_move_reach",
+        2.0,
+        'inches a unit may still move when a turn or crossing is its "Full move"',
+        SILENT,
     ),
-    Parameter("formation_change", 0.5, "share of the Normal move to form or leave march column",
-              SILENT),
     Parameter(
-        "wing_order_moves", WING_MOVES,
+        "formation_change", 0.5, "share of the Normal move to form or leave march column", SILENT
+    ),
+    Parameter(
+        "wing_order_moves",
+        WING_MOVES,
         "what each wing order allows: any move; not_closer (no move toward the enemy); away "
         "(only moves that end further from the nearest enemy; standing still is allowed)",
         SILENT,
     ),
     Parameter(
-        "wing_order_enforcement", "enforce",
+        "wing_order_enforcement",
+        "enforce",
         "enforce: moves against the wing's order are refused; gm: allowed with a note for the "
-        "GM to rule on", SILENT,
+        "GM to rule on",
+        SILENT,
     ),
-    Parameter("return_distance", 6.0, "a pursuer comes back within this of where it left",
-              "the sheet"),
-    Parameter("routers_keep_routing", True, "routed units on the table rout again each Movement",
-              SILENT),
-    Parameter("cover_terrain", COVER, "terrain kinds a unit inside holds as cover, buildings or "
-              "fortifications", SILENT),
-)  # fmt: skip
+    Parameter(
+        "return_distance", 6.0, "a pursuer comes back within this of where it left", "the sheet"
+    ),
+    Parameter(
+        "routers_keep_routing", True, "routed units on the table rout again each Movement", SILENT
+    ),
+    Parameter(
+        "cover_terrain",
+        COVER,
+        "terrain kinds a unit inside holds as cover, buildings or fortifications",
+        SILENT,
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -122,9 +138,13 @@ def _angle(a: float, b: float) -> float:
 
 
 def cost(
-    state: BattleState, unit: Unit, points: list[Point], facing: float, formation: str,
+    state: BattleState,
+    unit: Unit,
+    points: list[Point],
+    facing: float,
+    formation: str,
     params: Mapping[str, Json],
-) -> Costed:  # fmt: skip
+) -> Costed:
     """The cost of a move along ``points`` (from where the unit stands) ending at ``facing``."""
     refused = column_problem(unit, params)
     if refused is not None:
@@ -140,8 +160,9 @@ def cost(
         unit, path, state, params, ignore_difficult=column, ignore_obstacles=on_road
     )
     if not ok:
-        return Costed("it may not cross that ground here (see the Movement table)", used,
-                      allowance, (), False)  # fmt: skip
+        return Costed(
+            "it may not cross that ground here (see the Movement table)", used, allowance, (), False
+        )
     difficult = moves.difficult_length(report, params) > 1e-9 and not column
     if used > report.length + 1e-9:
         notes.append(f'terrain costs {used - report.length:g}"')
@@ -159,13 +180,17 @@ def cost(
         if obstacle_full:
             reach += unit.depth  # enough to get its whole depth across
         if fulls > 1:
-            return Costed("two Full-move turns or crossings in one move", used, allowance, (),
-                          difficult)  # fmt: skip
+            return Costed(
+                "two Full-move turns or crossings in one move", used, allowance, (), difficult
+            )
         if not within(used, reach):
             return Costed(
-                f"a Full-move turn or crossing leaves only {reach:g}\" of move ({used:g}\" asked)",
-                used, allowance, tuple(notes), difficult,
-            )  # fmt: skip
+                f'a Full-move turn or crossing leaves only {reach:g}" of move ({used:g}" asked)',
+                used,
+                allowance,
+                tuple(notes),
+                difficult,
+            )
         notes.append("the turn or crossing is its whole move")
         return Costed(None, used, allowance, tuple(notes), difficult)
     if used > allowance + 1e-9:
@@ -368,8 +393,9 @@ def _behind(unit: Unit) -> Point:
 
 def _alternating(state: BattleState, ids: list[str]) -> list[str]:
     """Unit ids taken one per side in turn (the side order first), roster order within."""
-    by_side = {side: [i for i in ids if state.unit(i).side == side]
-               for side in state.cursor.side_order}  # fmt: skip
+    by_side = {
+        side: [i for i in ids if state.unit(i).side == side] for side in state.cursor.side_order
+    }
     found: list[str] = []
     while any(by_side.values()):
         for side in state.cursor.side_order:
@@ -406,9 +432,13 @@ def _carry_out(ctx: Context, unit: Unit, order: Order) -> None:
             continue
         heading = math.degrees(math.atan2(point[0] - here.x, point[1] - here.y)) % 360
         swept = sweep(
-            ctx.state, here, heading, length, facing=here.facing,
+            ctx.state,
+            here,
+            heading,
+            length,
+            facing=here.facing,
             impassable=_params_list(params, "impassable_terrain"),
-        )  # fmt: skip
+        )
         end = (round(swept.end.x, 6), round(swept.end.y, 6))
         walked.append(end)
         here = replace(here, x=end[0], y=end[1])

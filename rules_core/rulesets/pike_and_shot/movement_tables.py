@@ -59,18 +59,24 @@ SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
     Parameter("movement_rows", ROWS, "the Movement table row each unit type reads", SILENT),
     Parameter(
-        "difficult_terrain", ["wood", "dense_wood", "rough", "marsh", "village"],
-        "terrain kinds that are Difficult Terrain", SILENT,
+        "difficult_terrain",
+        ["wood", "dense_wood", "rough", "marsh", "village"],
+        "terrain kinds that are Difficult Terrain",
+        SILENT,
     ),
     Parameter(
-        "linear_obstacles", ["linear_obstacle", "stream", "fortification"],
-        "terrain kinds crossed as Linear Obstacles", SILENT,
+        "linear_obstacles",
+        ["linear_obstacle", "stream", "fortification"],
+        "terrain kinds crossed as Linear Obstacles",
+        SILENT,
     ),
     Parameter(
-        "impassable_terrain", ["river", "impassable"],
-        "terrain kinds no unit enters (rivers: except at a bridge or ford)", SILENT,
+        "impassable_terrain",
+        ["river", "impassable"],
+        "terrain kinds no unit enters (rivers: except at a bridge or ford)",
+        SILENT,
     ),
-)  # fmt: skip
+)
 
 
 def row_of(unit: Unit, params: Mapping[str, Json]) -> str:

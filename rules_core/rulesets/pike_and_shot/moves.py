@@ -108,9 +108,15 @@ def _retreat(
     length = length if grounded is None else grounded
     narrow = replace(unit, frontage=min(unit.frontage, PASSAGE) - 2e-3, facing=facing)
     swept = sweep(
-        ctx.state, narrow, heading, length, facing=facing, friends_pass=True,
-        impassable=impassable, leaves_table=rout,
-    )  # fmt: skip
+        ctx.state,
+        narrow,
+        heading,
+        length,
+        facing=facing,
+        friends_pass=True,
+        impassable=impassable,
+        leaves_table=rout,
+    )
     if swept.blocker is not None and swept.blocker.kind == ENEMY:
         blocker = ctx.state.unit(swept.blocker.id)
         remove_from_battle(
@@ -183,8 +189,9 @@ def terrain_cost(
     ground its row bars (n/a, crossing points) it may not enter but may always leave."""
     poses = poses_along(Footprint.of(unit), points)
     report = trace_footprint(poses, state.terrain)
-    barred = barred_kinds(unit, params, difficult=not ignore_difficult,
-                          obstacles=not ignore_obstacles)  # fmt: skip
+    barred = barred_kinds(
+        unit, params, difficult=not ignore_difficult, obstacles=not ignore_obstacles
+    )
     if barred and barred_ground(state, poses, impassable=barred) is not None:
         return report.length, False
     normal = mt.normal_rate(unit, params)
@@ -215,9 +222,13 @@ def difficult_length(report: PathReport, params: Mapping[str, Json]) -> float:
 
 
 def _affordable(
-    state: BattleState, unit: Unit, heading: float, length: float, facing: float,
+    state: BattleState,
+    unit: Unit,
+    heading: float,
+    length: float,
+    facing: float,
     params: Mapping[str, Json],
-) -> float:  # fmt: skip
+) -> float:
     """How far along ``heading`` (its base turned to ``facing``) a rout or pursuit of ``length``
     inches of move gets once it pays for terrain: ground it may not enter stops its front edge
     exactly there; within that the cost is bisected."""
@@ -267,9 +278,14 @@ def pursue(ctx: Context, unit: Unit, target: Unit) -> str:
     heading = facing_towards((unit.x, unit.y), aim)
     length = _affordable(ctx.state, unit, heading, mt.normal_rate(unit, params), heading, params)
     swept = sweep(
-        ctx.state, unit, heading, length, facing=heading,
-        impassable=_kinds(params, "impassable_terrain"), leaves_table=True,
-    )  # fmt: skip
+        ctx.state,
+        unit,
+        heading,
+        length,
+        facing=heading,
+        impassable=_kinds(params, "impassable_terrain"),
+        leaves_table=True,
+    )
     end = swept.end
     ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 6), round(end.y, 6))], heading, ("pursues",))
     ctx.set_status(unit.id, "impetuous pursuit", pursuing=True, pursuit_target=target.id)
@@ -293,19 +309,31 @@ def advance_into(ctx: Context, unit: Unit, vacated: Unit) -> bool:
             f"advance:{unit.id}:{vacated.id}",
             f"{unit.name} may advance into the ground {vacated.name} left",
             tuple(Option(k, v) for k, v in ADVANCE_WORDS.items()),
-            "advance", side, topic=ADVANCE, unit=unit.id, other=vacated.id,
+            "advance",
+            side,
+            topic=ADVANCE,
+            unit=unit.id,
+            other=vacated.id,
         )
-    )  # fmt: skip
+    )
     if choice != "advance":
         return False
     heading = facing_towards((unit.x, unit.y), (vacated.x, vacated.y))
     swept = sweep(
-        ctx.state, unit, heading, vacated.depth, facing=unit.facing,
+        ctx.state,
+        unit,
+        heading,
+        vacated.depth,
+        facing=unit.facing,
         impassable=_kinds(ctx.params, "impassable_terrain"),
-    )  # fmt: skip
+    )
     end = swept.end
-    ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 6), round(end.y, 6))], unit.facing,
-             ("advances into the vacated ground",))  # fmt: skip
+    ctx.move(
+        unit.id,
+        [(unit.x, unit.y), (round(end.x, 6), round(end.y, 6))],
+        unit.facing,
+        ("advances into the vacated ground",),
+    )
     moved = ctx.state.unit(unit.id)
     facings = facing_options(ctx.state, moved)
     default = "face_enemy" if "face_enemy" in facings else "keep"
@@ -314,9 +342,13 @@ def advance_into(ctx: Context, unit: Unit, vacated: Unit) -> bool:
             f"facing:{unit.id}:{vacated.id}",
             f"{unit.name} may change facing after advancing",
             tuple(Option(k, f"{FACING_WORDS[k]} ({v:g}°)") for k, v in facings.items()),
-            default, side, topic=ADVANCE_FACING, unit=unit.id, other=vacated.id,
+            default,
+            side,
+            topic=ADVANCE_FACING,
+            unit=unit.id,
+            other=vacated.id,
         )
-    )  # fmt: skip
+    )
     facing = facings[picked]
     if abs((facing - moved.facing + 180) % 360 - 180) > 1e-9:
         ctx.move(unit.id, [(moved.x, moved.y)], facing, ("changes facing",))

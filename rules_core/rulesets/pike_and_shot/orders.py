@@ -33,11 +33,14 @@ FORMATIONS = ("keep", "line", "march_column")
 ORDER_KINDS = (
     OrderKind("place", "Deploy", params=(Param("to", "point"), Param("facing", "number", False))),
     OrderKind(
-        "wing_order", "Wing order", actor="group",
+        "wing_order",
+        "Wing order",
+        actor="group",
         params=(Param("order", "choice", True, WING_ORDERS),),
     ),
     OrderKind(
-        "move", "Move (to a point, or along a path)",
+        "move",
+        "Move (to a point, or along a path)",
         params=(
             Param("to", "point", False),  # a straight move; `path` gives the turns on the way
             Param("path", "path", False),
@@ -47,16 +50,19 @@ ORDER_KINDS = (
     ),
     OrderKind("hold", "Hold"),
     OrderKind(
-        "return", "Return to the table after a pursuit",
+        "return",
+        "Return to the table after a pursuit",
         params=(Param("to", "point"), Param("facing", "number", False)),
     ),
     OrderKind("shoot", "Shoot", params=(Param("target", "unit"),)),
     OrderKind(
-        "command_move", "Commander moves", actor="leader",
+        "command_move",
+        "Commander moves",
+        actor="leader",
         params=(Param("to", "point"), Param("attach", "unit", False)),
     ),
     OrderKind("stay", "Commander stays", actor="leader"),
-)  # fmt: skip
+)
 
 
 def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Verdict:

@@ -30,13 +30,20 @@ from rules_core.state import Group, Leader, Unit
 QUALITIES = ("raw", "trained", "veteran")
 COMMANDER_KINDS = ("heroic", "politico", "none")
 UNIT_TYPES = (
-    "tercio", "infantry_brigade", "irregular_infantry", "detachment", "rabble",
-    "infantry_guns", "field_artillery", "heavy_artillery", "cavalry_brigade",
-    "double_brigade", "irregular_cavalry", "dragoons",
-)  # fmt: skip
-INFANTRY = frozenset(
-    {"tercio", "infantry_brigade", "irregular_infantry", "detachment", "rabble"}
-)  # fmt: skip
+    "tercio",
+    "infantry_brigade",
+    "irregular_infantry",
+    "detachment",
+    "rabble",
+    "infantry_guns",
+    "field_artillery",
+    "heavy_artillery",
+    "cavalry_brigade",
+    "double_brigade",
+    "irregular_cavalry",
+    "dragoons",
+)
+INFANTRY = frozenset({"tercio", "infantry_brigade", "irregular_infantry", "detachment", "rabble"})
 ARTILLERY = frozenset({"infantry_guns", "field_artillery", "heavy_artillery"})
 CAVALRY = frozenset({"cavalry_brigade", "double_brigade", "irregular_cavalry", "dragoons"})
 IRREGULAR = frozenset({"irregular_infantry", "irregular_cavalry"})
@@ -70,13 +77,14 @@ SCHEMA = RosterSchema(
         Field("armoured", bool, help="fully armoured cavalry (cuirassiers)"),
         Field("dismounted", bool, help="dragoons fighting on foot"),
         Field(
-            "march_column", bool,
+            "march_column",
+            bool,
             help="starts the battle in march column (not rabble or guns: n/a on the Movement "
             "table)",
         ),
     ),
     unit_checks=(entry_problems,),
-)  # fmt: skip
+)
 
 
 def profile_for(unit_type: str) -> dict[str, Json]:
@@ -102,9 +110,20 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
         status["march_column"] = True
     quality = str(entry.get("quality") or "trained")
     return Unit(
-        unit_id, str(entry["name"]), side, group, kind, quality, frontage, depth, 0.0, 0.0, 0.0,
-        profile=profile, status=status,
-    )  # fmt: skip
+        unit_id,
+        str(entry["name"]),
+        side,
+        group,
+        kind,
+        quality,
+        frontage,
+        depth,
+        0.0,
+        0.0,
+        0.0,
+        profile=profile,
+        status=status,
+    )
 
 
 def is_mounted(unit: Unit) -> bool:

@@ -46,7 +46,7 @@ from rules_core.rulesets.pike_and_shot import (
     profiles,
     sample,
     tables,
-)  # fmt: skip
+)
 from rules_core.rulesets.pike_and_shot.status import GENERAL_WILL, STATUSES
 from rules_core.rulesets.pike_and_shot.topics import TOPICS
 from rules_core.state import BattleState, Outcome, Unit
@@ -54,16 +54,28 @@ from rules_core.steps import Actors, SequenceOfPlay, Step
 from rules_core.toolkit import deploy_placed, turn_limit_outcome
 
 STEP_IDS = (
-    "deploy", "orders", "movement", "combat", "risk", "reform", "fatigue", "general_will",
-    "replace_commanders", "commanders_move",
-)  # fmt: skip
+    "deploy",
+    "orders",
+    "movement",
+    "combat",
+    "risk",
+    "reform",
+    "fatigue",
+    "general_will",
+    "replace_commanders",
+    "commanders_move",
+)
 
 SEQUENCE = SequenceOfPlay(
     (
         Step("deploy", "Deployment", Actors.BOTH, deploy_placed, None, ("place",)),
         Step("orders", "Orders", Actors.BOTH, command.resolve_orders, "movement", ("wing_order",)),
         Step(
-            "movement", "Movement", Actors.BOTH, movement.resolve, "combat",
+            "movement",
+            "Movement",
+            Actors.BOTH,
+            movement.resolve,
+            "combat",
             ("move", "hold", "return"),
         ),
         Step("combat", "Combat", Actors.BOTH, combat.resolve, "risk", ("shoot", "hold")),
@@ -71,21 +83,31 @@ SEQUENCE = SequenceOfPlay(
         Step("reform", "Reform", Actors.NOBODY, cohesion.resolve_reform, "fatigue"),
         Step("fatigue", "Fatigue", Actors.NOBODY, cohesion.resolve_fatigue, "general_will"),
         Step(
-            "general_will", "General Will", Actors.NOBODY, cohesion.resolve_general_will,
+            "general_will",
+            "General Will",
+            Actors.NOBODY,
+            cohesion.resolve_general_will,
             "replace_commanders",
         ),
         Step(
-            "replace_commanders", "Replace commanders", Actors.NOBODY, command.resolve_replace,
+            "replace_commanders",
+            "Replace commanders",
+            Actors.NOBODY,
+            command.resolve_replace,
             "commanders_move",
         ),
         Step(
-            "commanders_move", "Commanders move", Actors.BOTH, command.resolve_commanders_move,
-            None, ("command_move", "stay"),
+            "commanders_move",
+            "Commanders move",
+            Actors.BOTH,
+            command.resolve_commanders_move,
+            None,
+            ("command_move", "stay"),
         ),
     ),
     first="orders",
     setup="deploy",
-)  # fmt: skip
+)
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (

@@ -354,7 +354,7 @@ GENERAL_WILL = GridTable(
 REBUILT_CELLS = (
     ("2", "16-20"), ("2", "21-25"), ("2", "26-30"), ("2", "31-35"), ("3", "36-40"), ("6", "31-35"),
 )  # fmt: skip
-GENERAL_WILL_TEST = "Roll a d6. If the adjusted score is equal to or less than the number indicated in the above table then the General's resolve is good"  # fmt: skip
+GENERAL_WILL_TEST = "Roll a d6. If the adjusted score is equal to or less than the number indicated in the above table then the General's resolve is good"
 
 
 def general_will_cell(
@@ -405,10 +405,24 @@ def grid_to_json(table: GridTable) -> dict[str, Json]:
 
 
 ALL = (
-    COMBAT_DICE, DICE_MODIFIERS, SAVING_DICE, SAVE_MODIFIERS, SHOOTING_RESULTS, SHOOTING_ROWS,
-    OUTCOMES, MELEE_RESULTS, MELEE_LOSER, MELEE_WINNER, PURSUIT_MODIFIERS, PURSUIT_TEST,
-    DISORDER_MODIFIERS, DISORDER_TEST, FATIGUE_MODIFIERS, FATIGUE_TEST, GENERAL_WILL,
-)  # fmt: skip
+    COMBAT_DICE,
+    DICE_MODIFIERS,
+    SAVING_DICE,
+    SAVE_MODIFIERS,
+    SHOOTING_RESULTS,
+    SHOOTING_ROWS,
+    OUTCOMES,
+    MELEE_RESULTS,
+    MELEE_LOSER,
+    MELEE_WINNER,
+    PURSUIT_MODIFIERS,
+    PURSUIT_TEST,
+    DISORDER_MODIFIERS,
+    DISORDER_TEST,
+    FATIGUE_MODIFIERS,
+    FATIGUE_TEST,
+    GENERAL_WILL,
+)
 
 
 def number(table: GridTable, row: str, column: str) -> float:

@@ -28,13 +28,25 @@ FACING_WORDS = {
 }
 
 TOPICS = (
-    Topic(ADVANCE, "advance into ground an enemy vacated, or stay",
-          tuple(Option(k, v) for k, v in ADVANCE_WORDS.items())),
-    Topic(ADVANCE_FACING, "the facing a unit takes after advancing into vacated ground",
-          tuple(Option(k, v) for k, v in FACING_WORDS.items())),
+    Topic(
+        ADVANCE,
+        "advance into ground an enemy vacated, or stay",
+        tuple(Option(k, v) for k, v in ADVANCE_WORDS.items()),
+    ),
+    Topic(
+        ADVANCE_FACING,
+        "the facing a unit takes after advancing into vacated ground",
+        tuple(Option(k, v) for k, v in FACING_WORDS.items()),
+    ),
     # The GM's rulings (standing instructions are for sides: these are never answered ahead).
-    Topic(RISK, "GM: what befalls a commander hit by the risk to commanders",
-          tuple(Option(k, v) for k, v in RISK_WORDS.items())),
-    Topic(REPLACE, "GM: replace a lost commander now",
-          tuple(Option(k, v) for k, v in REPLACE_WORDS.items())),
-)  # fmt: skip
+    Topic(
+        RISK,
+        "GM: what befalls a commander hit by the risk to commanders",
+        tuple(Option(k, v) for k, v in RISK_WORDS.items()),
+    ),
+    Topic(
+        REPLACE,
+        "GM: replace a lost commander now",
+        tuple(Option(k, v) for k, v in REPLACE_WORDS.items()),
+    ),
+)

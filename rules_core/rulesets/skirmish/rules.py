@@ -132,9 +132,21 @@ class SkirmishRules(Rules):
         profile: dict[str, Json] = {**PROFILES.get(kind, INFANTRY)}
         profile.update({key: entry[key] for key in ("move", "stamina") if key in entry})
         return Unit(
-            unit_id, str(entry["name"]), side, group, kind, "B", 4.0, 2.0, 0.0, 0.0, 0.0,
-            stands=2, formation="line", profile=profile,
-        )  # fmt: skip
+            unit_id,
+            str(entry["name"]),
+            side,
+            group,
+            kind,
+            "B",
+            4.0,
+            2.0,
+            0.0,
+            0.0,
+            0.0,
+            stands=2,
+            formation="line",
+            profile=profile,
+        )
 
     def prepare(self, state: BattleState) -> BattleState:
         """Count each side's units at the start: an army breaks at half of them."""
@@ -292,9 +304,16 @@ class SkirmishRules(Rules):
         options = (Option("stand", "stand"), Option("evade", f'evade {g(evade)}"'))
         question = f"{unit.name} charges {target.name}: stand or evade?"
         asked = Decision(
-            f"response:{target.id}", question, options, "stand", target.side,
-            topic=CHARGE_RESPONSE, unit=target.id, other=unit.id, deadline_hours=QUICK_HOURS,
-        )  # fmt: skip
+            f"response:{target.id}",
+            question,
+            options,
+            "stand",
+            target.side,
+            topic=CHARGE_RESPONSE,
+            unit=target.id,
+            other=unit.id,
+            deadline_hours=QUICK_HOURS,
+        )
         choice = ctx.ask(asked)
         if choice == "evade":
             away = facing_towards((unit.x, unit.y), (target.x, target.y))
@@ -322,8 +341,11 @@ class SkirmishRules(Rules):
             roll = spec.roll(ctx.dice)
             band = "" if spec.purpose is None else spec.purpose.row or ""
             hits, next_ = roll.total, "wounds" if roll.total else ""
-            ctx.emit(ShotResolved(target.id, "", hits, hits > 0, band, False, shooter.id,
-                                  target.id, hits, next_))  # fmt: skip
+            ctx.emit(
+                ShotResolved(
+                    target.id, "", hits, hits > 0, band, False, shooter.id, target.id, hits, next_
+                )
+            )
             if roll.total:
                 _wound(ctx, target.id, roll.total, f"shot by {shooter.name}")
 
@@ -375,9 +397,15 @@ class SkirmishRules(Rules):
         options = tuple(Option(key, label) for key, label in FOLLOW_WORDS.items())
         question = f"{loser.name} falls back: does {winner.name} follow up or halt?"
         decision = Decision(
-            f"after:{winner.id}", question, options, "halt", winner.side,
-            topic=FOLLOW_UP, unit=winner.id, other=loser.id,
-        )  # fmt: skip
+            f"after:{winner.id}",
+            question,
+            options,
+            "halt",
+            winner.side,
+            topic=FOLLOW_UP,
+            unit=winner.id,
+            other=loser.id,
+        )
         if ctx.ask(decision) == "follow_up":
             turned, gap = measure.charge_line(winner, ctx.state.unit(loser.id))
             end = turned.advanced(gap)
@@ -445,10 +473,20 @@ def _melee_result(ctx: Context, a: tuple[str, int], b: tuple[str, int]) -> None:
     (first, hits_a), (second, hits_b) = a, b
     winner, loser = (first, second) if hits_a > hits_b else (second, first)
     won = hits_a != hits_b
-    ctx.emit(MeleeResolved(
-        first, "", hits_a - hits_b, hits_a > hits_b, f"{hits_a}-{hits_b}", False,
-        winner if won else None, loser if won else None, (a, b), "falls_back" if won else "",
-    ))  # fmt: skip
+    ctx.emit(
+        MeleeResolved(
+            first,
+            "",
+            hits_a - hits_b,
+            hits_a > hits_b,
+            f"{hits_a}-{hits_b}",
+            False,
+            winner if won else None,
+            loser if won else None,
+            (a, b),
+            "falls_back" if won else "",
+        )
+    )
 
 
 def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:

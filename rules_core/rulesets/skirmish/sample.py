@@ -45,9 +45,21 @@ PROFILES = {"infantry": INFANTRY, "archers": ARCHERS, "skirmishers": SLINGERS, "
 def _unit(key: str, name: str, side: str, kind: str, x: float, profile: dict[str, int]) -> Unit:
     y, facing = (4.0, 0.0) if side == "red" else (32.0, 180.0)
     return Unit(
-        key, name, side, f"{side}_main", kind, "B", 4.0, 2.0, x, y, facing,
-        stands=2, formation="line", profile=dict(profile),
-    )  # fmt: skip
+        key,
+        name,
+        side,
+        f"{side}_main",
+        kind,
+        "B",
+        4.0,
+        2.0,
+        x,
+        y,
+        facing,
+        stands=2,
+        formation="line",
+        profile=dict(profile),
+    )
 
 
 def sample_battle(battle_id: str = "skirmish-1") -> BattleState:

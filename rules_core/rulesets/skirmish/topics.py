@@ -24,8 +24,11 @@ def _wounded(unit: Unit) -> bool:
 
 
 TOPICS = (
-    Topic(INITIATIVE, "go first or second after winning the initiative",
-          tuple(Option(k, v) for k, v in INITIATIVE_WORDS.items())),
+    Topic(
+        INITIATIVE,
+        "go first or second after winning the initiative",
+        tuple(Option(k, v) for k, v in INITIATIVE_WORDS.items()),
+    ),
     Topic(
         CHARGE_RESPONSE,
         "stand or evade when charged",
@@ -46,4 +49,4 @@ TOPICS = (
             Condition("foe_mounted", "if the enemy is cavalry", when_other(_mounted)),
         ),
     ),
-)  # fmt: skip
+)

@@ -79,9 +79,15 @@ def choose(ctx: Context, unit: Unit, enemy: Unit, result: str) -> str:
         f"{unit.name} ({result.replace('_', ' ')}) against {enemy.name}: what move after combat?"
     )
     decision = Decision(
-        f"after:{unit.id}", question, options, allowed[0], unit.side,
-        topic=AFTER_COMBAT, unit=unit.id, other=enemy.id,
-    )  # fmt: skip
+        f"after:{unit.id}",
+        question,
+        options,
+        allowed[0],
+        unit.side,
+        topic=AFTER_COMBAT,
+        unit=unit.id,
+        other=enemy.id,
+    )
     return ctx.ask(decision)
 
 

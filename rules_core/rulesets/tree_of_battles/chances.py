@@ -89,8 +89,11 @@ def shot_odds(shot: shooting.Shot) -> Odds:
         return Odds(title, (OddsTable.counts("DPs caused", dps, "DP"),), rolls)
     spec = shooting.missile_roll(shot)
     if spec is None:
-        return Odds(title, (OddsTable.counts("DPs caused", Dist.certain(0), "DP"),),
-                    (f"needs {shot.need()}+ on a D6: no hit possible",))  # fmt: skip
+        return Odds(
+            title,
+            (OddsTable.counts("DPs caused", Dist.certain(0), "DP"),),
+            (f"needs {shot.need()}+ on a D6: no hit possible",),
+        )
     caused = OddsTable.counts("DPs caused", spec.distribution(), "DP")
     return Odds(title, (caused,), rolls_of((spec,)))
 
@@ -108,5 +111,9 @@ def control_odds(state: BattleState, unit: Unit, cause: str) -> Odds | Refused:
         for row in rows
     )
     title = f"Control test: {unit.name} ({cause.replace('_', ' ')})"
-    return Odds(title, (OddsTable.of("Result", bands(score, tables.CONTROL_TEST)),),
-                rolls_of((spec,)), notes)  # fmt: skip
+    return Odds(
+        title,
+        (OddsTable.of("Result", bands(score, tables.CONTROL_TEST)),),
+        rolls_of((spec,)),
+        notes,
+    )

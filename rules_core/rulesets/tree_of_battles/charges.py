@@ -128,9 +128,16 @@ def respond(ctx: Context, target: Unit, charger: Unit) -> str:
     options = tuple(Option(key, RESPONSE_WORDS[key]) for key in allowed)
     question = f"{charger.name} charges {target.name}: how does it respond?"
     decision = Decision(
-        f"response:{target.id}", question, options, default, target.side,
-        topic=CHARGE_RESPONSE, unit=target.id, other=charger.id, deadline_hours=QUICK_HOURS,
-    )  # fmt: skip
+        f"response:{target.id}",
+        question,
+        options,
+        default,
+        target.side,
+        topic=CHARGE_RESPONSE,
+        unit=target.id,
+        other=charger.id,
+        deadline_hours=QUICK_HOURS,
+    )
     return ctx.ask(decision)
 
 

@@ -185,8 +185,11 @@ def fight(ctx: Context, a: Unit, b: Unit) -> tuple[Outcome, Outcome]:
         band = tables.COMBAT_RESULTS.lookup(diff)
         won = band.result in WON
         test = f"Combat result against {enemy.name} (difference)"
-        ctx.emit(MeleeResolved(unit.id, test, diff, won, band.row, False,
-                               winner, loser, scores, band.result))  # fmt: skip
+        ctx.emit(
+            MeleeResolved(
+                unit.id, test, diff, won, band.row, False, winner, loser, scores, band.result
+            )
+        )
         results.append(Outcome(unit.id, enemy.id, band, charge))
     return results[0], results[1]
 
@@ -211,9 +214,14 @@ def apply_losses(ctx: Context, outcome: Outcome, archers_charged: bool) -> None:
         dps = tables.INCONCLUSIVE_MOUNTED_ON_ARCHERS_DPS
     u.add_dps(ctx, unit.id, dps, f"combat: {result.replace('_', ' ')}")
     u.mark(
-        ctx, unit.id, in_combat=True, combat_result=result, combat_enemy=outcome.enemy,
-        melee_with=outcome.enemy, fought_melee=FOUGHT_MELEE.of(unit) or not outcome.charge,
-    )  # fmt: skip
+        ctx,
+        unit.id,
+        in_combat=True,
+        combat_result=result,
+        combat_enemy=outcome.enemy,
+        melee_with=outcome.enemy,
+        fought_melee=FOUGHT_MELEE.of(unit) or not outcome.charge,
+    )
     if hurt:
         losses.casualties(ctx, unit, hurt, f"combat: {result}")
 

@@ -120,10 +120,15 @@ def _adjust(ctx: Context, unit: Unit, score: int, key: str, who: str, why: str) 
     question = f"Control test for {unit.name} scored {score}: {why}?"
     choice = ctx.ask(
         Decision(
-            f"control:{unit.id}:{key}", question, options, _default_adjust(score), who,
-            topic=CONTROL_ADJUST, unit=unit.id,
+            f"control:{unit.id}:{key}",
+            question,
+            options,
+            _default_adjust(score),
+            who,
+            topic=CONTROL_ADJUST,
+            unit=unit.id,
         )
-    )  # fmt: skip
+    )
     return ADJUST_SIGN[choice] * size
 
 

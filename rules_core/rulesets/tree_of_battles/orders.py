@@ -16,7 +16,7 @@ from rules_core.rulesets.tree_of_battles import (
     movement,
     shooting,
     tables,
-)  # fmt: skip
+)
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, LOOTING, PURSUING
 from rules_core.state import BattleState, Point, Unit
@@ -30,9 +30,15 @@ ARRAY_CHANGES = {
     "good_array": "good",
 }
 MANOEUVRE_OPTIONS = (
-    "rally", *ARRAY_CHANGES, "exchange_ranks", "about_face", "change_frontage", "mount",
-    "dismount", "pass_gap",
-)  # fmt: skip
+    "rally",
+    *ARRAY_CHANGES,
+    "exchange_ranks",
+    "about_face",
+    "change_frontage",
+    "mount",
+    "dismount",
+    "pass_gap",
+)
 FORCED = {
     "halt": "halts this turn (control test)",
     "charge_a": "must advance to and charge the nearest A grade (control test 5)",
@@ -107,9 +113,13 @@ def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Ver
     if order.kind == "hold":
         return Preview(order, f"{unit.name} holds")
     checks = {
-        "restrain": _restrain, "march": _march, "shoot": _shoot, "move": _move,
-        "manoeuvre": _manoeuvre, "charge": _charge,
-    }  # fmt: skip
+        "restrain": _restrain,
+        "march": _march,
+        "shoot": _shoot,
+        "move": _move,
+        "manoeuvre": _manoeuvre,
+        "charge": _charge,
+    }
     verdict = checks[order.kind](state, unit, order, params)
     return Illegal(order, verdict) if isinstance(verdict, str) else verdict
 

@@ -24,9 +24,15 @@ RANKS = ("captain", "marshal")
 # Editable defaults per troop type (not from the sheet): mounted, missile, combat factor,
 # armour, chivalrous, array, ranks, stand depth in SF.
 _COLUMNS = (
-    "mounted", "missile", "combat_factor", "armour", "chivalrous", "array", "ranks",
+    "mounted",
+    "missile",
+    "combat_factor",
+    "armour",
+    "chivalrous",
+    "array",
+    "ranks",
     "stand_depth",
-)  # fmt: skip
+)
 _TYPES: dict[str, tuple[Json, ...]] = {
     "men_at_arms": (True, "none", 3, "full_harness", True, "good", 1, 1.0),
     "dismounted_men_at_arms": (False, "none", 3, "full_harness", True, "good", 2, 0.5),
@@ -83,20 +89,42 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     array = str(profile.pop("array"))
     depth = ranks * number_or(profile["stand_depth"], 0.5)
     return Unit(
-        unit_id, str(entry["name"]), side, group, kind, str(entry.get("grade") or "C"),
-        float(math.ceil(stands / ranks)), depth, 0.0, 0.0, 0.0, stands=stands,
-        formation=array, profile=profile, status=fresh_status(array),
-    )  # fmt: skip
+        unit_id,
+        str(entry["name"]),
+        side,
+        group,
+        kind,
+        str(entry.get("grade") or "C"),
+        float(math.ceil(stands / ranks)),
+        depth,
+        0.0,
+        0.0,
+        0.0,
+        stands=stands,
+        formation=array,
+        profile=profile,
+        status=fresh_status(array),
+    )
 
 
 def fresh_status(array: str) -> dict[str, Json]:
     """The status a contingent starts the battle with."""
     return {
-        "array": array, "dps": 0, "casualties": 0, "broken": False, "pursuing": False,
-        "looting": False, "control": None, "response": None, "last_target": None,
-        "last_range": None, "stationary": True, "shot_at": False, "shooting_dps": 0,
+        "array": array,
+        "dps": 0,
+        "casualties": 0,
+        "broken": False,
+        "pursuing": False,
+        "looting": False,
+        "control": None,
+        "response": None,
+        "last_target": None,
+        "last_range": None,
+        "stationary": True,
+        "shot_at": False,
+        "shooting_dps": 0,
         "in_combat": False,
-    }  # fmt: skip
+    }
 
 
 def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leader:
@@ -106,9 +134,16 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     status["noble"] = bool(entry.get("noble", True))
     points = int(number_or(entry.get("cps"), 2))
     return Leader(
-        str(entry["id"]), str(entry["name"]), side, group, 0.0, 0.0,
-        attached_to=text_or_none(entry.get("with")), points=points, status=status,
-    )  # fmt: skip
+        str(entry["id"]),
+        str(entry["name"]),
+        side,
+        group,
+        0.0,
+        0.0,
+        attached_to=text_or_none(entry.get("with")),
+        points=points,
+        status=status,
+    )
 
 
 SAMPLE_ARMIES = ("english", "french")

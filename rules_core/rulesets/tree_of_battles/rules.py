@@ -32,7 +32,7 @@ from rules_core.rulesets.tree_of_battles import (
     shooting,
     tables,
     tactical,
-)  # fmt: skip
+)
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
     BROKEN,
@@ -157,15 +157,30 @@ class TreeOfBattlesRules(Rules):
     tables = {
         table.name: table
         for table in (
-            tables.REMOVE_DPS, tables.CAUSES_OF_DPS, tables.RISK_TO_LEADER, tables.LEADER_HIT,
-            tables.MOVE_DISTANCES, tables.COMMAND_ACTIONS, tables.CONTROL_TRIGGERS,
-            tables.CONTROL_MODIFIERS, tables.CONTROL_TEST, tables.MANOEUVRES, tables.RANGES,
-            tables.SHOOTING_HIT, tables.SHOOTING_MODIFIERS, tables.ARTILLERY_MODIFIERS,
-            tables.ARTILLERY_EFFECTIVE, tables.ARTILLERY_CLOSE, tables.CHARGE_RESTRICTIONS,
-            tables.CHARGE_RESPONSES, tables.COMBAT_RESULTS, tables.COMBAT_LOSSES,
-            tables.COMBAT_FACTORS, tables.MOVES_AFTER_COMBAT,
+            tables.REMOVE_DPS,
+            tables.CAUSES_OF_DPS,
+            tables.RISK_TO_LEADER,
+            tables.LEADER_HIT,
+            tables.MOVE_DISTANCES,
+            tables.COMMAND_ACTIONS,
+            tables.CONTROL_TRIGGERS,
+            tables.CONTROL_MODIFIERS,
+            tables.CONTROL_TEST,
+            tables.MANOEUVRES,
+            tables.RANGES,
+            tables.SHOOTING_HIT,
+            tables.SHOOTING_MODIFIERS,
+            tables.ARTILLERY_MODIFIERS,
+            tables.ARTILLERY_EFFECTIVE,
+            tables.ARTILLERY_CLOSE,
+            tables.CHARGE_RESTRICTIONS,
+            tables.CHARGE_RESPONSES,
+            tables.COMBAT_RESULTS,
+            tables.COMBAT_LOSSES,
+            tables.COMBAT_FACTORS,
+            tables.MOVES_AFTER_COMBAT,
         )
-    }  # fmt: skip
+    }
     measure_mm = 40.0  # one SF: a 40 mm stand frontage (15 mm figures); an editable default
     deployment_depth = 4.0
     default_table = (24.0, 16.0)  # SF: about 96 by 64 cm with 40 mm stands
@@ -248,7 +263,7 @@ class TreeOfBattlesRules(Rules):
             ),
             "tactical": free,
             "charges": lambda x: any(charges.problem(state, x, e) is None for e in enemies),
-        }  # fmt: skip
+        }
         check = checks.get(step)
         return check is not None and any(check(x) for x in mine)
 
@@ -466,9 +481,19 @@ def _may_rally(unit: Unit, engaged: bool) -> bool:
 def _fresh_turn(engaged: bool) -> dict[str, Json]:
     """Status marks that last one turn."""
     return {
-        "stationary": True, "shot_at": False, "shooting_dps": 0, "shot_by_artillery": False,
-        "shot_by_handguns": False, "charged": False, "counter_charged": False, "response": None,
-        "charged_by": None, "combat_result": None, "control": None, "controlled_by": None,
-        "retiring": False, "in_combat": engaged,
+        "stationary": True,
+        "shot_at": False,
+        "shooting_dps": 0,
+        "shot_by_artillery": False,
+        "shot_by_handguns": False,
+        "charged": False,
+        "counter_charged": False,
+        "response": None,
+        "charged_by": None,
+        "combat_result": None,
+        "control": None,
+        "controlled_by": None,
+        "retiring": False,
+        "in_combat": engaged,
         **({} if engaged else {"melee_with": None, "fought_melee": False}),
-    }  # fmt: skip
+    }

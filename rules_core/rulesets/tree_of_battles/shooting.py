@@ -210,8 +210,20 @@ def resolve(ctx: Context, shot: Shot) -> int:
 def _shot(ctx: Context, shot: Shot, test: str, dps: int, row: str, verdict: bool) -> int:
     """Log a shot's outcome (read as the test line ``test``, none when "") and its DPs."""
     target = shot.target.id
-    ctx.emit(ShotResolved(target, test, dps, dps > 0, row, verdict, shot.shooter.id, target,
-                          dps, "dps" if dps else ""))  # fmt: skip
+    ctx.emit(
+        ShotResolved(
+            target,
+            test,
+            dps,
+            dps > 0,
+            row,
+            verdict,
+            shot.shooter.id,
+            target,
+            dps,
+            "dps" if dps else "",
+        )
+    )
     return dps
 
 

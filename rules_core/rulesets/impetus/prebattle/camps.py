@@ -25,13 +25,23 @@ def baggage(ctx: Context) -> None:
     at = point_param(order, "at") if order else _camp_default(ctx, side)
     facing = facing_of(order, facing) if order else facing
     outline_ = camp_outline("place_baggage", at, facing, ctx.params)
-    camp = TerrainFeature(terrain_id(ctx.state), "village", outline_,
-                          f"{name} baggage", {"placed_by": "baggage", "baggage": side})  # fmt: skip
+    camp = TerrainFeature(
+        terrain_id(ctx.state),
+        "village",
+        outline_,
+        f"{name} baggage",
+        {"placed_by": "baggage", "baggage": side},
+    )
     ctx.add_terrain(camp, f"{name}'s baggage camp")
     placed: list[Json] = [{"baggage": [at[0], at[1]]}]
     limit = fortification_limit(ctx.state, side, ctx.params)
-    forts = [o for o in ctx.orders if o.kind == "fortify" and o.actor == side
-             and isinstance(rules.judge(ctx.state, o), Preview)][:limit]  # fmt: skip
+    forts = [
+        o
+        for o in ctx.orders
+        if o.kind == "fortify"
+        and o.actor == side
+        and isinstance(rules.judge(ctx.state, o), Preview)
+    ][:limit]
     for fort in forts:
         spot = point_param(fort, "at")
         piece = fortification_piece(ctx.state, side, spot, facing_of(fort, facing), ctx.params)

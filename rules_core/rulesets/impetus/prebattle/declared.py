@@ -39,15 +39,27 @@ EP_CHOICES = tuple(str(n) for n in range(13))  # exploration points to spend at 
 
 
 PARAMETERS = (
-    Parameter("attacker_ties", "reroll",
-              "a tie on the attacker roll: both roll again (reroll), or the first side listed "
-              "defends (defender)", SILENT),
-    Parameter("mounted_table_share", 0.5,
-              "an army rolls on the Mtd terrain table when more than this share of its units "
-              "are mounted (not EL, W); otherwise on the FOOT table", SILENT),
-    Parameter("exploration_points", 2,
-              "exploration points of each army: each moves a terrain score one up or down; "
-              "unused ones add to the deployment roll", SILENT),
+    Parameter(
+        "attacker_ties",
+        "reroll",
+        "a tie on the attacker roll: both roll again (reroll), or the first side listed "
+        "defends (defender)",
+        SILENT,
+    ),
+    Parameter(
+        "mounted_table_share",
+        0.5,
+        "an army rolls on the Mtd terrain table when more than this share of its units "
+        "are mounted (not EL, W); otherwise on the FOOT table",
+        SILENT,
+    ),
+    Parameter(
+        "exploration_points",
+        2,
+        "exploration points of each army: each moves a terrain score one up or down; "
+        "unused ones add to the deployment roll",
+        SILENT,
+    ),
     Parameter("attacker_gap", 8.0, "H the attacker's terrain stands from other terrain", SHEET),
     Parameter("small_length", 4.0, "H: the length of a small feature (an oval)", SILENT),
     Parameter("small_width", 3.0, "H: the width of a small feature", SILENT),
@@ -56,23 +68,41 @@ PARAMETERS = (
     Parameter("road_width", 1.0, "H: the width of a road", SILENT),
     Parameter("river_width", 2.0, "H: the width of a river", SILENT),
     Parameter("crossing_width", 2.0, "H: the width of a bridge or ford along its river", SILENT),
-    Parameter("enemy_terrain_move", 0.0,
-              "H the Mtd table's 10-11 may move an enemy feature (0: anywhere it could be "
-              "placed)", SILENT),
+    Parameter(
+        "enemy_terrain_move",
+        0.0,
+        "H the Mtd table's 10-11 may move an enemy feature (0: anywhere it could be placed)",
+        SILENT,
+    ),
     Parameter("baggage_length", 3.0, "H: the frontage of a baggage camp", SILENT),
     Parameter("baggage_width", 2.0, "H: the depth of a baggage camp", SILENT),
-    Parameter("fortification_pieces", 2,
-              "fortification pieces an army may place at step 5 (0: none)", SILENT),
+    Parameter(
+        "fortification_pieces",
+        2,
+        "fortification pieces an army may place at step 5 (0: none)",
+        SILENT,
+    ),
     Parameter("fortification_length", 4.0, "H: the length of a fortification piece", SILENT),
-    Parameter("behind_reach", 1.0,
-              "H: a unit this close to a fortification piece or linear obstacle lying between "
-              "it and the enemy is behind it (shooting and melee)", SILENT),
-    Parameter("battle_plans", True,
-              "the advanced rules' battle plans (step 6): written in secret, or skipped", SHEET),
-    Parameter("deploy_ties", "reroll",
-              "a tie on the deployment roll: both roll again (reroll), or the defender wins "
-              "(defender)", SILENT),
-)  # fmt: skip
+    Parameter(
+        "behind_reach",
+        1.0,
+        "H: a unit this close to a fortification piece or linear obstacle lying between "
+        "it and the enemy is behind it (shooting and melee)",
+        SILENT,
+    ),
+    Parameter(
+        "battle_plans",
+        True,
+        "the advanced rules' battle plans (step 6): written in secret, or skipped",
+        SHEET,
+    ),
+    Parameter(
+        "deploy_ties",
+        "reroll",
+        "a tie on the deployment roll: both roll again (reroll), or the defender wins (defender)",
+        SILENT,
+    ),
+)
 
 
 TERRAIN_FEATURE = "terrain_feature"
@@ -96,27 +126,51 @@ DEPLOY_REROLL = "deploy_reroll"
 DEPLOY_ORDER = "deploy_order"
 
 
-REROLL_WORDS = {"keep": "keep both dice", "first": "re-roll the first die",
-                "second": "re-roll the second die", "both": "re-roll both dice"}  # fmt: skip
+REROLL_WORDS = {
+    "keep": "keep both dice",
+    "first": "re-roll the first die",
+    "second": "re-roll the second die",
+    "both": "re-roll both dice",
+}
 
 
 ORDER_WORDS = {"first": "deploy first", "second": "deploy second"}
 
 
 TOPICS = (
-    Topic(TERRAIN_FEATURE, "the terrain feature chosen from a terrain table's row",
-          tuple(Option(f.key, f.label) for f in FEATURES.values())),
-    Topic(TERRAIN_SPOT, "where a terrain feature goes when the spot ordered does not suit it "
-          "(typed as x,y, or auto: the rules' spot)",
-          (Option(AUTO, "the rules' spot: the free spot nearest the one ordered (an enemy "
-                        "piece to move: where it stands)"),)),
-    Topic(ENEMY_TERRAIN, "which enemy terrain to move or remove",
-          (Option(AUTO, "the biggest enemy piece"),)),
-    Topic(DEPLOY_REROLL, "re-rolling the deployment roll (command structure)",
-          tuple(Option(k, v) for k, v in REROLL_WORDS.items())),
-    Topic(DEPLOY_ORDER, "deploy first or second after winning the deployment roll",
-          tuple(Option(k, v) for k, v in ORDER_WORDS.items())),
-)  # fmt: skip
+    Topic(
+        TERRAIN_FEATURE,
+        "the terrain feature chosen from a terrain table's row",
+        tuple(Option(f.key, f.label) for f in FEATURES.values()),
+    ),
+    Topic(
+        TERRAIN_SPOT,
+        "where a terrain feature goes when the spot ordered does not suit it "
+        "(typed as x,y, or auto: the rules' spot)",
+        (
+            Option(
+                AUTO,
+                "the rules' spot: the free spot nearest the one ordered (an enemy "
+                "piece to move: where it stands)",
+            ),
+        ),
+    ),
+    Topic(
+        ENEMY_TERRAIN,
+        "which enemy terrain to move or remove",
+        (Option(AUTO, "the biggest enemy piece"),),
+    ),
+    Topic(
+        DEPLOY_REROLL,
+        "re-rolling the deployment roll (command structure)",
+        tuple(Option(k, v) for k, v in REROLL_WORDS.items()),
+    ),
+    Topic(
+        DEPLOY_ORDER,
+        "deploy first or second after winning the deployment roll",
+        tuple(Option(k, v) for k, v in ORDER_WORDS.items()),
+    ),
+)
 
 
 TABLES = tuple(TERRAIN_TABLES.values())
@@ -136,28 +190,49 @@ STEP_KINDS: dict[str, tuple[str, ...]] = {
 
 
 ORDER_KINDS = (
-    OrderKind("place_terrain", "Place terrain", "side", (
-        Param("feature", "choice", choices=FEATURE_ORDER_CHOICES),
-        Param("at", "point", required=False),
-        Param("facing", "number", required=False),
-        Param("ep", "choice", choices=EP_CHOICES, required=False),
-        Param("terrain", "text", required=False),
-    )),
+    OrderKind(
+        "place_terrain",
+        "Place terrain",
+        "side",
+        (
+            Param("feature", "choice", choices=FEATURE_ORDER_CHOICES),
+            Param("at", "point", required=False),
+            Param("facing", "number", required=False),
+            Param("ep", "choice", choices=EP_CHOICES, required=False),
+            Param("terrain", "text", required=False),
+        ),
+    ),
     # Both combine, so a camp and fortifications are given side by side in one step.
-    OrderKind("place_baggage", "Place baggage", "side", (
-        Param("at", "point"), Param("facing", "number", required=False)),
-        combines=True, limit=1),
-    OrderKind("fortify", "Fortify", "side", (
-        Param("at", "point"), Param("facing", "number", required=False)),
-        combines=True, limit=10),
+    OrderKind(
+        "place_baggage",
+        "Place baggage",
+        "side",
+        (Param("at", "point"), Param("facing", "number", required=False)),
+        combines=True,
+        limit=1,
+    ),
+    OrderKind(
+        "fortify",
+        "Fortify",
+        "side",
+        (Param("at", "point"), Param("facing", "number", required=False)),
+        combines=True,
+        limit=10,
+    ),
     OrderKind("battle_plan", "Battle plan", "side", (Param("plan", "text", sealed=True),)),
-    OrderKind("place", "Place", "side", (
-        Param("unit", "unit"), Param("at", "point"), Param("facing", "number", required=False)),
-        combines=True, limit=50),
+    OrderKind(
+        "place",
+        "Place",
+        "side",
+        (Param("unit", "unit"), Param("at", "point"), Param("facing", "number", required=False)),
+        combines=True,
+        limit=50,
+    ),
     # During the battle: the side shows its battle plan to all (``TURN_STEP_KINDS``).
-    OrderKind("reveal_plan", "Reveal battle plan", "side",
-              (Param("reason", "text", required=False),)),
-)  # fmt: skip
+    OrderKind(
+        "reveal_plan", "Reveal battle plan", "side", (Param("reason", "text", required=False),)
+    ),
+)
 
 
 # The turn steps that also take a pre-battle order kind: a side reveals its battle plan in

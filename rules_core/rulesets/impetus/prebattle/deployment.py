@@ -39,9 +39,12 @@ def deploy_roll(ctx: Context) -> None:
         side = question.who
         indexes = {"keep": (), "first": (0,), "second": (1,), "both": (0, 1)}[answer]
         if indexes:
-            rolls[side] = ctx.dice.reroll(rolls[side], indexes,
-                                          f"Deployment roll of {state.side(side).name}, re-rolled "
-                                          f"({command_structure(state, side)} CS)")  # fmt: skip
+            rolls[side] = ctx.dice.reroll(
+                rolls[side],
+                indexes,
+                f"Deployment roll of {state.side(side).name}, re-rolled "
+                f"({command_structure(state, side)} CS)",
+            )
     attempt = 1
     while rolls[sides[0]].total == rolls[sides[1]].total and attempt < 20:
         if str(ctx.params["deploy_ties"]) != "reroll":
@@ -54,15 +57,21 @@ def deploy_roll(ctx: Context) -> None:
     else:
         winner = max(sides, key=lambda s: rolls[s].total)
     loser = other_side(state, winner)
-    choice = ctx.ask(Decision(
-        "deploy_order",
-        f"{state.side(winner).name} won the deployment roll ({rolls[winner].total} against "
-        f"{rolls[loser].total}): deploy first or second?",
-        tuple(Option(k, v) for k, v in ORDER_WORDS.items()), "second", winner, topic=DEPLOY_ORDER,
-    ))  # fmt: skip
+    choice = ctx.ask(
+        Decision(
+            "deploy_order",
+            f"{state.side(winner).name} won the deployment roll ({rolls[winner].total} against "
+            f"{rolls[loser].total}): deploy first or second?",
+            tuple(Option(k, v) for k, v in ORDER_WORDS.items()),
+            "second",
+            winner,
+            topic=DEPLOY_ORDER,
+        )
+    )
     deploying = winner if choice == "first" else loser
-    ctx.set_battle_status(f"{state.side(winner).name} chose to {ORDER_WORDS[choice]}",
-                          deploy_first=deploying)  # fmt: skip
+    ctx.set_battle_status(
+        f"{state.side(winner).name} chose to {ORDER_WORDS[choice]}", deploy_first=deploying
+    )
     ctx.set_side_order((deploying, other_side(state, deploying)), "deploys first")
 
 
@@ -92,8 +101,10 @@ def _reroll_question(ctx: Context, side: str, rolls: Mapping[str, Roll]) -> Deci
             ]
         elif sum(faces) <= 7:
             default = "both"
-    words = {"first": f"re-roll the first die (a {faces[0]})",
-             "second": f"re-roll the second die (a {faces[1]})"}  # fmt: skip
+    words = {
+        "first": f"re-roll the first die (a {faces[0]})",
+        "second": f"re-roll the second die (a {faces[1]})",
+    }
     options = tuple(Option(k, words.get(k, REROLL_WORDS[k])) for k in allowed)
     return Decision(
         f"deploy_reroll_{side}",
@@ -159,8 +170,7 @@ def deploy_spot(rules: Rules, state: BattleState, unit: Unit) -> Point | None:
     else:
         xs, ys = [p[0] for p in zone], [p[1] for p in zone]
     towards_enemy = facing < 90 or facing > 270
-    rows = sorted({round(y * 2) / 2 for y in _steps(min(ys), max(ys), 0.5)},
-                  reverse=towards_enemy)  # fmt: skip
+    rows = sorted({round(y * 2) / 2 for y in _steps(min(ys), max(ys), 0.5)}, reverse=towards_enemy)
     middle = (min(xs) + max(xs)) / 2
     columns = sorted(_steps(min(xs), max(xs), 0.5), key=lambda x: (abs(x - middle), x))
     for y in rows:

@@ -180,8 +180,9 @@ def _judge_terrain(
     if problem:
         return problem, ""
     rows_text = " or ".join(b.scores for b in rows)
-    return None, (f"places a {feature.label} at ({at[0]:g}, {at[1]:g}) on a roll of {rows_text}"
-                  f"{spending}")  # fmt: skip
+    return None, (
+        f"places a {feature.label} at ({at[0]:g}, {at[1]:g}) on a roll of {rows_text}{spending}"
+    )
 
 
 def feature_of(terrain: TerrainFeature) -> Feature:
@@ -199,9 +200,15 @@ def move_problem(
     if limit > 0 and math.dist(centre, at) > limit + 1e-6:
         return f"enemy terrain moves at most {limit:g} H"
     facing = target.properties.get("facing", 90.0)
-    return placement_problem(state, side, feature_of(target), at,
-                             float(facing) if isinstance(facing, int | float) else 90.0,
-                             params, moving=target.id)  # fmt: skip
+    return placement_problem(
+        state,
+        side,
+        feature_of(target),
+        at,
+        float(facing) if isinstance(facing, int | float) else 90.0,
+        params,
+        moving=target.id,
+    )
 
 
 def centre_of(feature: TerrainFeature) -> Point:

@@ -30,16 +30,25 @@ def _oval(
     at: Point, length: float, width: float, facing: float, corners: int = 16
 ) -> tuple[Point, ...]:
     """An oval of ``length`` along the compass ``facing`` and ``width`` across it."""
-    return _rotated(at, facing, [(math.cos(2 * math.pi * i / corners) * width / 2,
-                                  math.sin(2 * math.pi * i / corners) * length / 2)
-                                 for i in range(corners)])  # fmt: skip
+    return _rotated(
+        at,
+        facing,
+        [
+            (
+                math.cos(2 * math.pi * i / corners) * width / 2,
+                math.sin(2 * math.pi * i / corners) * length / 2,
+            )
+            for i in range(corners)
+        ],
+    )
 
 
 def box(at: Point, length: float, width: float, facing: float) -> tuple[Point, ...]:
     """A rectangle of ``length`` along the compass ``facing`` and ``width`` across it."""
     half_l, half_w = length / 2, width / 2
-    return _rotated(at, facing, [(-half_w, -half_l), (half_w, -half_l),
-                                 (half_w, half_l), (-half_w, half_l)])  # fmt: skip
+    return _rotated(
+        at, facing, [(-half_w, -half_l), (half_w, -half_l), (half_w, half_l), (-half_w, half_l)]
+    )
 
 
 def _rotated(at: Point, facing: float, local: Sequence[Point]) -> tuple[Point, ...]:
@@ -63,8 +72,12 @@ def _line_across(state: BattleState, at: Point, facing: float) -> tuple[Point, .
     rad = math.radians(facing)
     dx, dy = math.sin(rad), math.cos(rad)
     ts: list[float] = []
-    for edge, d, origin in ((0.0, dx, at[0]), (field.width, dx, at[0]), (0.0, dy, at[1]),
-                            (field.depth, dy, at[1])):  # fmt: skip
+    for edge, d, origin in (
+        (0.0, dx, at[0]),
+        (field.width, dx, at[0]),
+        (0.0, dy, at[1]),
+        (field.depth, dy, at[1]),
+    ):
         if abs(d) > 1e-9:
             ts.append((edge - origin) / d)
     hits = []
@@ -146,8 +159,13 @@ def placement_problem(
     others = [f for f in state.terrain if f.id != moving]
     if feature.kind == "river" and any(f.kind == "river" for f in others):
         return "there is a river already: one river a battlefield"
-    probe = TerrainFeature("new", feature.kind or "rough", points, feature.label,
-                           {"width": 1.0} if feature.linear else {})  # fmt: skip
+    probe = TerrainFeature(
+        "new",
+        feature.kind or "rough",
+        points,
+        feature.label,
+        {"width": 1.0} if feature.linear else {},
+    )
     shape = _shape(probe, params)
     if not feature.linear and not feature.crossing:
         for other in others:
@@ -210,8 +228,12 @@ def terrain_id(state: BattleState) -> str:
 
 def enemy_terrain(state: BattleState, side: str) -> list[TerrainFeature]:
     """The pieces the enemy placed (the Mtd table's 10-11 moves one, its 12 removes one)."""
-    return [f for f in state.terrain if f.properties.get("placed_by") not in (None, side)
-            and f.properties.get("placed_by") != "baggage"]  # fmt: skip
+    return [
+        f
+        for f in state.terrain
+        if f.properties.get("placed_by") not in (None, side)
+        and f.properties.get("placed_by") != "baggage"
+    ]
 
 
 def find_terrain(state: BattleState, text: str) -> TerrainFeature | None:

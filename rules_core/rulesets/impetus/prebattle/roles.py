@@ -37,13 +37,22 @@ def attacker(ctx: Context) -> None:
     ctx.set_side_status(loser, f"{scores[loser]} against {scores[winner]}", role="defender")
     points = int(num(params, "exploration_points"))
     for side in (first, second):
-        ctx.set_side_status(side, "for the terrain and the deployment roll",
-                            exploration_points=points)  # fmt: skip
+        ctx.set_side_status(
+            side, "for the terrain and the deployment roll", exploration_points=points
+        )
         table = TERRAIN_TABLES[table_of(ctx.state, side, params)]
-        say(ctx, TestResolved(side, "Terrain table", mounted_count(ctx.state, side), False,
-                              f"{mounted_count(ctx.state, side)} mounted units (not EL, W) of "
-                              f"{len([u for u in ctx.state.units if u.side == side])}: "
-                              f"rolls on the {table.name}"))  # fmt: skip
+        say(
+            ctx,
+            TestResolved(
+                side,
+                "Terrain table",
+                mounted_count(ctx.state, side),
+                False,
+                f"{mounted_count(ctx.state, side)} mounted units (not EL, W) of "
+                f"{len([u for u in ctx.state.units if u.side == side])}: "
+                f"rolls on the {table.name}",
+            ),
+        )
 
 
 def _attacker_roll(ctx: Context, side: str, attempt: int) -> int:

@@ -28,8 +28,13 @@ def demo_orders(state: BattleState, side: str) -> list[Order]:
                     continue
                 spot = free_spot(state, side, feature, 90.0, params)
                 if spot is not None:
-                    return [Order(side, "place_terrain", {"feature": feature.key, "at": list(spot),
-                                                          "ep": "1"})]  # fmt: skip
+                    return [
+                        Order(
+                            side,
+                            "place_terrain",
+                            {"feature": feature.key, "at": list(spot), "ep": "1"},
+                        )
+                    ]
         return []
     if step == "battle_plan":
         return [Order(side, "battle_plan", {"plan": "Hold the centre, strike on the left."})]
@@ -44,8 +49,13 @@ def demo_orders(state: BattleState, side: str) -> list[Order]:
             if spot is None:
                 continue
             orders.append(Order(side, "place", {"unit": unit.id, "at": list(spot)}))
-            moved = replace(unit, x=spot[0], y=spot[1], location=ON_TABLE,
-                            facing=rules.deployment_facing(state, side))  # fmt: skip
+            moved = replace(
+                unit,
+                x=spot[0],
+                y=spot[1],
+                location=ON_TABLE,
+                facing=rules.deployment_facing(state, side),
+            )
             planned = replace(
                 planned, units=tuple(moved if u.id == unit.id else u for u in planned.units)
             )

@@ -101,11 +101,18 @@ def _spend_points(
         for score in (roll.total + shift, roll.total - shift):
             if 2 <= score <= 12 and wanted in choices(table.lookup(score)):
                 left = exploration_points(ctx.state, side) - shift
-                ctx.set_side_status(side, f"{shift} spent: terrain score {roll.total} → {score}",
-                                    exploration_points=left)  # fmt: skip
+                ctx.set_side_status(
+                    side,
+                    f"{shift} spent: terrain score {roll.total} → {score}",
+                    exploration_points=left,
+                )
                 band = table.lookup(score)
-                say(ctx, TestResolved(side, "Terrain table (exploration points)", score, False,
-                                      band.row))  # fmt: skip
+                say(
+                    ctx,
+                    TestResolved(
+                        side, "Terrain table (exploration points)", score, False, band.row
+                    ),
+                )
                 return score, band
     return roll.total, table.lookup(roll.total)
 
@@ -121,11 +128,17 @@ def _ask_feature(
     default = _default_feature(ctx, side, offered, near)
     options = tuple(Option(f.key, _feature_words(ctx, side, f)) for f in offered)
     wanted = f" ({FEATURES[str(order.params['feature'])].label} was not on it)" if order else ""
-    answer = ctx.ask(Decision(
-        f"terrain_feature_{ctx.state.cursor.step}",
-        f"{ctx.state.side(side).name} rolled {score} on the terrain table{wanted}: which feature?",
-        options, default.key, side, topic=TERRAIN_FEATURE,
-    ))  # fmt: skip
+    answer = ctx.ask(
+        Decision(
+            f"terrain_feature_{ctx.state.cursor.step}",
+            f"{ctx.state.side(side).name} rolled {score} on the terrain table{wanted}: "
+            "which feature?",
+            options,
+            default.key,
+            side,
+            topic=TERRAIN_FEATURE,
+        )
+    )
     return FEATURES[answer]
 
 
@@ -163,8 +176,16 @@ def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None, s
     if at is None or placement_problem(ctx.state, side, feature, at, facing, ctx.params):
         at = _ask_spot(ctx, side, feature, facing, at, ordered, score)
     if at is None:
-        say(ctx, TestResolved(side, "Terrain chosen", score, False,
-                              f"{feature.label}: no room left for it on the table"))  # fmt: skip
+        say(
+            ctx,
+            TestResolved(
+                side,
+                "Terrain chosen",
+                score,
+                False,
+                f"{feature.label}: no room left for it on the table",
+            ),
+        )
         return
     points = outline(ctx.state, feature, at, facing, ctx.params)
     assert points is not None
@@ -209,9 +230,17 @@ def _ask_spot(
     at = _spot_answer(question, ctx.ask(question), default)
     problem = placement_problem(ctx.state, side, feature, at, facing, ctx.params)
     if problem:
-        say(ctx, TestResolved(side, "Terrain spot", score, False,
-                              f"({at[0]:g}, {at[1]:g}) refused: {problem}; placed at "
-                              f"({default[0]:g}, {default[1]:g})"))  # fmt: skip
+        say(
+            ctx,
+            TestResolved(
+                side,
+                "Terrain spot",
+                score,
+                False,
+                f"({at[0]:g}, {at[1]:g}) refused: {problem}; placed at "
+                f"({default[0]:g}, {default[1]:g})",
+            ),
+        )
         return default
     return at
 
@@ -236,8 +265,16 @@ def _enemy_terrain(
     name = ctx.state.side(side).name
     theirs = enemy_terrain(ctx.state, side)
     if not theirs:
-        say(ctx, TestResolved(side, "Terrain chosen", score, False,
-                              f"{feature.label}: the enemy has placed no terrain"))  # fmt: skip
+        say(
+            ctx,
+            TestResolved(
+                side,
+                "Terrain chosen",
+                score,
+                False,
+                f"{feature.label}: the enemy has placed no terrain",
+            ),
+        )
         return
     target = _enemy_target(ctx, side, feature, order, theirs)
     crossing = crossings_on(ctx.state, target)
@@ -272,12 +309,20 @@ def _enemy_target(
     name = ctx.state.side(side).name
     biggest = max(theirs, key=lambda f: (feature_shape(f).area, f.id))
     verb = "move" if feature.key == MOVE_ENEMY else "remove"
-    options = (Option(AUTO, f"the biggest ({biggest.name or biggest.id})"),
-               *(Option(f.id, f.name or f.id) for f in theirs))  # fmt: skip
-    answer = ctx.ask(Decision(
-        f"enemy_terrain_{ctx.state.cursor.step}",
-        f"Which enemy terrain does {name} {verb}?", options, AUTO, side, topic=ENEMY_TERRAIN,
-    ))  # fmt: skip
+    options = (
+        Option(AUTO, f"the biggest ({biggest.name or biggest.id})"),
+        *(Option(f.id, f.name or f.id) for f in theirs),
+    )
+    answer = ctx.ask(
+        Decision(
+            f"enemy_terrain_{ctx.state.cursor.step}",
+            f"Which enemy terrain does {name} {verb}?",
+            options,
+            AUTO,
+            side,
+            topic=ENEMY_TERRAIN,
+        )
+    )
     return biggest if answer == AUTO else next(f for f in theirs if f.id == answer)
 
 
