@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -20,7 +19,6 @@ from bot.services.armies import parse_roster
 from bot.services.battle_state import (
     BattleView,
     Loaded,
-    check_commands,
     load_battle,
     rules_of,
     view_of,
@@ -31,6 +29,13 @@ from bot.services.campaigns import (
     find_member,
     load_open_campaign,
     require_gm,
+)
+from bot.services.deployment import (
+    deployment_rows,
+    place_unit,
+    roster_entries,
+    roster_unit,
+    with_unit,
 )
 from bot.services.names import name_key
 from bot.services.numbers import check_finite
@@ -229,19 +234,19 @@ class BattleService:
         point = parse_point(at)
         async with self.db.write() as session:
             loaded = await _in_set_up(session, place)
-            placed = _place(loaded, user_id, unit, point, facing)
-            loaded.save(_with_unit(loaded.state, placed))
+            placed = place_unit(loaded, user_id, unit, point, facing)
+            loaded.save(with_unit(loaded.state, placed))
             return placed
 
     async def deploy_many(self, place: Place, user_id: int, content: bytes, filename: str) -> int:
         """Place several units from a file of ``{unit, at: [x, y], facing}``; all or nothing."""
-        rows = _deployment_rows(parse_roster(content, filename))
+        rows = deployment_rows(parse_roster(content, filename))
         async with self.db.write() as session:
             loaded = await _in_set_up(session, place)
             state = loaded.state
             for index, row in enumerate(rows):
                 try:
-                    placed = _place(
+                    placed = place_unit(
                         Loaded(loaded.campaign, loaded.battle, loaded.rules, state),
                         user_id,
                         row["unit"],
@@ -252,7 +257,7 @@ class BattleService:
                     raise InvalidInput(
                         f"Row {index + 1} ({row['unit']}): {error.message}"
                     ) from None
-                state = _with_unit(state, placed)
+                state = with_unit(state, placed)
             loaded.save(state)
             return len(rows)
 
@@ -388,8 +393,8 @@ def with_reserves(loaded: Loaded) -> BattleState:
     state = loaded.state
     present = {u.id for u in state.units}
     added = [
-        replace(_roster_unit(loaded, unit_id, loaded.battle.created_by), location=RESERVE)
-        for unit_id, _, _ in _roster_entries(loaded)
+        replace(roster_unit(loaded, unit_id, loaded.battle.created_by), location=RESERVE)
+        for unit_id, _, _ in roster_entries(loaded)
         if unit_id not in present
     ]
     return replace(state, units=(*state.units, *added))
@@ -398,7 +403,7 @@ def with_reserves(loaded: Loaded) -> BattleState:
 def undeployed(loaded: Loaded) -> list[str]:
     """Names of the units of every side's army not yet on the table."""
     on_table = {u.id for u in loaded.state.units_on_table}  # a unit in reserve is not placed
-    return [name for unit_id, name, _ in _roster_entries(loaded) if unit_id not in on_table]
+    return [name for unit_id, name, _ in roster_entries(loaded) if unit_id not in on_table]
 
 
 async def new_battle(
@@ -493,102 +498,6 @@ async def _setting_up(session: AsyncSession, place: Place, user_id: int) -> Load
 def _next_id(ids: Any) -> int:
     numbers = [int(i[1:]) for i in ids if i[1:].isdigit()]
     return max(numbers, default=0) + 1
-
-
-def _roster_entries(loaded: Loaded) -> list[tuple[str, str, str]]:
-    """(unit id, name, side id) for every unit of every side's army, in roster order."""
-    armies = {a.id: a for a in loaded.campaign.armies}
-    found = []
-    for side in sorted(loaded.battle.sides, key=lambda s: s.side_id):
-        army = armies.get(side.army_id or -1)
-        for index, entry in enumerate(army.roster["units"] if army else []):
-            if entry.get("status") != "destroyed":  # lost in an earlier battle
-                found.append((f"{side.side_id}{index + 1}", str(entry["name"]), side.side_id))
-    return found
-
-
-def _roster_unit(loaded: Loaded, ref: str, user_id: int) -> Unit:
-    """A fresh unit from its side's roster, found by id or name: the user's own first, and
-    a name that still means several is refused with their ids."""
-    key = name_key(ref)
-    found = [e for e in _roster_entries(loaded) if key in (e[0].casefold(), name_key(e[1]))]
-    own = [e for e in found if e[2] in loaded.side_of(user_id)]
-    found = own or found
-    if len(found) > 1:
-        shown = ", ".join(f"`{unit_id}` ({name})" for unit_id, name, _ in found)
-        raise InvalidInput(f"**{ref}** names several units; give one by id: {shown}.")
-    if not found:
-        raise NotFound(f"No unit called **{ref}** in this battle's armies.")
-    unit_id, _, side_id = found[0]
-    return roster_unit_of(loaded, unit_id, side_id)
-
-
-def roster_unit_of(loaded: Loaded, unit_id: str, side_id: str) -> Unit:
-    """A fresh unit from a roster entry of ``_roster_entries`` (its id and side)."""
-    side = next(s for s in loaded.battle.sides if s.side_id == side_id)
-    army = next(a for a in loaded.campaign.armies if a.id == side.army_id)
-    entry = army.roster["units"][int(unit_id[1:]) - 1]
-    return loaded.rules.unit_from_roster(entry, unit_id, side_id, f"{side_id}_main")
-
-
-def may_deploy(loaded: Loaded, user_id: int, unit: Unit) -> bool:
-    """Whether the user may deploy a unit: a GM any, a player their side's, but not one of a
-    group another player of the side commands."""
-    if loaded.is_gm(user_id):
-        return True
-    commander = loaded.commander_of(unit)
-    return unit.side in loaded.side_of(user_id) and commander in (None, user_id)
-
-
-def _place(loaded: Loaded, user_id: int, ref: str, at: Any, facing: Any) -> Unit:
-    unit = _roster_unit(loaded, ref, user_id)
-    if not loaded.is_gm(user_id) and unit.side not in loaded.side_of(user_id):
-        loaded.require_not_handed_away(user_id)
-        raise PermissionDenied(f"**{unit.name}** is not yours to deploy.")
-    check_commands(loaded, user_id, unit, loaded.is_gm(user_id))
-    current = next((u for u in loaded.state.units if u.id == unit.id), None)
-    if facing is not None:
-        turn = float(facing)
-    else:
-        default = loaded.rules.deployment_facing(loaded.state, unit.side)
-        turn = current.facing if current else default
-    placed = replace(unit, x=float(at[0]), y=float(at[1]), facing=turn % 360)
-    problem = loaded.rules.deployment_problem(loaded.state, placed)
-    if problem is not None:
-        other = f" **{problem.other.name}**" if problem.other is not None else ""
-        raise InvalidInput(f"**{placed.name}** {problem.reason}{other}.")
-    return placed
-
-
-def _with_unit(state: BattleState, unit: Unit) -> BattleState:
-    if any(u.id == unit.id for u in state.units):
-        return state.with_unit(unit)
-    return replace(state, units=(*state.units, unit))
-
-
-def _deployment_rows(data: object) -> list[dict[str, Any]]:
-    rows = data.get("deploy") if isinstance(data, dict) else data
-    if not isinstance(rows, list) or not rows:
-        raise InvalidInput("A deployment file is a list of `{unit, at: [x, y], facing}` rows.")
-    checked = []
-    for index, row in enumerate(rows, 1):
-        at = row.get("at") if isinstance(row, dict) else None
-        if (
-            not isinstance(row, dict)
-            or not isinstance(row.get("unit"), str)
-            or not isinstance(at, list)
-            or len(at) != 2
-            or not all(isinstance(v, int | float) for v in at)
-        ):
-            raise InvalidInput(f"Row {index}: write it as `{{unit: Name, at: [x, y], facing: 0}}`.")
-        facing = row.get("facing")
-        if facing is not None and (isinstance(facing, bool) or not isinstance(facing, int | float)):
-            raise InvalidInput(
-                f"Row {index} ({row['unit']}): `facing` must be a number of degrees, "
-                f"not `{json.dumps(facing)[:40]}`."
-            )
-        checked.append({"unit": row["unit"], "at": at, "facing": row.get("facing")})
-    return checked
 
 
 def _summary(battle: Battle) -> BattleSummary:

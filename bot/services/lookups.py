@@ -14,8 +14,8 @@ from bot.db.session import Database
 from bot.errors import NO_QUESTION, ClosedCampaign, Conflict, InvalidInput, NotFound
 from bot.services import holders, plans
 from bot.services.battle_state import Loaded, find_actor, load_battle
-from bot.services.battles import _roster_entries, may_deploy, roster_unit_of
 from bot.services.campaigns import Place
+from bot.services.deployment import may_deploy, roster_entries, roster_unit_of
 from bot.services.inquiries import (
     MASKED,
     questions_seen_by,
@@ -263,7 +263,7 @@ class LookupService:
             on_table = {u.id for u in loaded.state.units_on_table}
             return [
                 (unit_id, name, unit_id in on_table)
-                for unit_id, name, side in _roster_entries(loaded)
+                for unit_id, name, side in roster_entries(loaded)
                 if may_deploy(loaded, user_id, roster_unit_of(loaded, unit_id, side))
             ]
 

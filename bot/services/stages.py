@@ -197,6 +197,27 @@ def stage_title(loaded: Loaded) -> str:
     return f"{turn} · {waiting.title}{subject_words(state)}{whose}"
 
 
+async def _keep_log(
+    session: AsyncSession,
+    loaded: Loaded,
+    orders: Sequence[Order],
+    result: Resolution,
+    now: datetime,
+    trigger: str,
+    missing: Sequence[str],
+) -> None:
+    """Write the resolved stage's log (its orders and events) and the record's new entries."""
+    battle = loaded.battle
+    log = await session.scalar(
+        select(StageLog).where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
+    )
+    if log is not None:
+        log.orders = [o.to_dict() for o in orders]
+        log.events = [event_to_dict(e) for e in result.events]
+        log.resolved_at, log.trigger, log.missing = now, trigger, list(missing)
+    await append_entries(session, battle.id, result.entries)
+
+
 async def advance(
     session: AsyncSession,
     loaded: Loaded,
@@ -221,14 +242,7 @@ async def advance(
         result = carried.result
         if not moved:
             break
-    log = await session.scalar(
-        select(StageLog).where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
-    )
-    if log is not None:
-        log.orders = [o.to_dict() for o in orders]
-        log.events = [event_to_dict(e) for e in result.events]
-        log.resolved_at, log.trigger, log.missing = now, trigger, list(missing)
-    await append_entries(session, battle.id, result.entries)
+    await _keep_log(session, loaded, orders, result, now, trigger, missing)
     before = loaded.state
     loaded.save(result.state)
     arming = Arming()

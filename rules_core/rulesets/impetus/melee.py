@@ -132,6 +132,26 @@ def _mark(ctx: Context, a: str, b: str, drawn: bool) -> None:
             )
 
 
+def _test_both(ctx: Context, *fighters: tuple[Unit, int]) -> tuple[dict[str, int], dict[str, bool]]:
+    """Each of the two units hit takes its cohesion test against the other: the VBU each lost
+    and whether each routed."""
+    lost = {unit.id: 0 for unit, _ in fighters}
+    routed = {unit.id: False for unit, _ in fighters}
+    (first, _), (second, _) = fighters
+    for (unit, hits), enemy in zip(fighters, (second, first), strict=True):
+        if hits <= 0 or not cohesion.alive(ctx.state, unit.id):
+            continue
+        now = ctx.state.unit(unit.id)
+        mods = cohesion_modifiers(
+            ctx.state,
+            now,
+            ctx.state.unit(enemy.id) if cohesion.alive(ctx.state, enemy.id) else enemy,
+        )
+        found = cohesion.test(ctx, now, hits, mods, cohesion.MELEE, f"melee with {enemy.name}")
+        lost[unit.id], routed[unit.id] = found.lost, found.routed
+    return lost, routed
+
+
 def resolve(
     ctx: Context,
     attacker: Unit,
@@ -163,22 +183,7 @@ def resolve(
     fought.add(frozenset((attacker.id, defender.id)))
     hits_on_defender = _roll_side(ctx, attacker, defender, attacking)
     hits_on_attacker = _roll_side(ctx, defender, attacker, defending)
-    lost = {attacker.id: 0, defender.id: 0}
-    routed = {attacker.id: False, defender.id: False}
-    for unit, enemy, hits in (
-        (attacker, defender, hits_on_attacker),
-        (defender, attacker, hits_on_defender),
-    ):
-        if hits <= 0 or not cohesion.alive(ctx.state, unit.id):
-            continue
-        now = ctx.state.unit(unit.id)
-        mods = cohesion_modifiers(
-            ctx.state,
-            now,
-            ctx.state.unit(enemy.id) if cohesion.alive(ctx.state, enemy.id) else enemy,
-        )
-        found = cohesion.test(ctx, now, hits, mods, cohesion.MELEE, f"melee with {enemy.name}")
-        lost[unit.id], routed[unit.id] = found.lost, found.routed
+    lost, routed = _test_both(ctx, (attacker, hits_on_attacker), (defender, hits_on_defender))
     result = _result(lost, routed, attacker.id, defender.id)
     row = _row([attacker], lost[attacker.id], [defender], lost[defender.id], result)
     scored = ((attacker.id, hits_on_defender), (defender.id, hits_on_attacker))

@@ -59,16 +59,7 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
         f"Retreat: {loser.name} ({column})", purpose=Purpose(loser.id, "retreat", winner.id, column)
     )
     distance = tables.distance_row(roll.total, "retreat", column) or 0
-    ctx.emit(
-        TestResolved(
-            loser.id,
-            "retreat",
-            roll.total,
-            True,
-            f"{roll.total}: retreat {distance}H ({column})",
-            False,
-        )
-    )
+    _log(ctx, loser, roll.total, f"{roll.total}: retreat {distance}H ({column})", passed=True)
     ux, uy = away_from(winner, loser)
     heading = displacement.heading_of((ux, uy))
     state = ctx.state
@@ -84,28 +75,16 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
     edge = clear.blocker is not None and clear.blocker.kind == paths.EDGE and blocked is not None
     lost = displacement.setting(ctx.params, "retreat_off_table") == "lost"
     if edge and length >= clear.reached - 1e-6 and lost:
-        ctx.emit(
-            TestResolved(
-                loser.id,
-                "retreat",
-                roll.total,
-                False,
-                f"{loser.name} retreats off the table: lost",
-                False,
-            )
-        )
+        _log(ctx, loser, roll.total, f"{loser.name} retreats off the table: lost", passed=False)
         cohesion.rout(ctx, loser.id, "retreated off the table edge")
         return round(length, 3)
     if blocked is not None and length < displacement.START:
-        ctx.emit(
-            TestResolved(
-                loser.id,
-                "retreat",
-                roll.total,
-                False,
-                f"{loser.name} cannot even start its retreat ({blocked} in the way): destroyed",
-                False,
-            )
+        _log(
+            ctx,
+            loser,
+            roll.total,
+            f"{loser.name} cannot even start its retreat ({blocked} in the way): destroyed",
+            passed=False,
         )
         cohesion.rout(ctx, loser.id, f"its retreat is blocked by {blocked}")
         return 0.0
@@ -115,20 +94,17 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
     ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
     _push_back(ctx, loser, (ux, uy), length, pushes)
     if blocked is not None:
-        loss = int(displacement.number(ctx.params, "retreat_blocked_loss"))
-        ctx.emit(
-            TestResolved(
-                loser.id,
-                "retreat",
-                roll.total,
-                False,
-                f"{loser.name}'s retreat stopped after {length:.3g}H by {blocked}: -{loss} VBU",
-                False,
-            )
-        )
-        if loss > 0:
-            cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
+        _blocked_loss(ctx, loser, roll.total, length, blocked)
     return round(length, 3)
+
+
+def _blocked_loss(ctx: Context, loser: Unit, score: int, length: float, blocked: str) -> None:
+    """A retreat stopped short: the loser loses ``retreat_blocked_loss`` VBU (published)."""
+    loss = int(displacement.number(ctx.params, "retreat_blocked_loss"))
+    line = f"{loser.name}'s retreat stopped after {length:.3g}H by {blocked}: -{loss} VBU"
+    _log(ctx, loser, score, line)
+    if loss > 0:
+        cohesion.lose(ctx, loser.id, loss, f"retreat stopped by {blocked}")
 
 
 def _through_friends(
@@ -264,3 +240,8 @@ def pursuit_distance(ctx: Context, winner: Unit) -> int:
     words = f"{roll.total}: " + (f"pursue {distance}H ({column})" if distance else "no pursuit")
     ctx.emit(TestResolved(winner.id, "pursuit", roll.total, bool(distance), words, False))
     return distance or 0
+
+
+def _log(ctx: Context, loser: Unit, score: int, line: str, *, passed: bool = False) -> None:
+    """Log a line of the retreat as the loser's retreat result (a data-only row, no verdict)."""
+    ctx.emit(TestResolved(loser.id, "retreat", score, passed, line, False))
