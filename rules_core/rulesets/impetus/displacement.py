@@ -265,15 +265,18 @@ def countercharge_move(ctx: Context, unit: Unit, charger: Unit) -> float:
 
 def charge_on(ctx: Context, unit: Unit, target: Unit) -> bool:
     """The target evaded out of reach: with ``charge_after_evade`` "full_move" the charger moves
-    its full charge distance straight at it, stopping at anything in the way; touching the
-    evader it has contacted it (True: the caller closes up and fights). "stop": it stays."""
+    its full charge distance straight at it, stopping at anything in the way; ending touching
+    the evader (``ends_touching``: also at exactly its distance) it has contacted it (True: the
+    caller closes up and fights). "stop": it stays."""
     if setting(ctx.params, "charge_after_evade") != "full_move":
         ctx.emit(OrderRejected(unit.id, "charge", f"{target.name} evaded out of reach"))
         return False
     heading = heading_of((target.x - unit.x, target.y - unit.y))
     found = paths.sweep(ctx.state, unit, heading, mt.distance(unit, "charge"), facing=heading)
     end = found.end
-    caught = found.blocker is not None and found.blocker.id == target.id
+    # a move of exactly the gap is not blocked by the evader but ends against it: contact
+    blocked = found.blocker is not None and found.blocker.id == target.id
+    caught = blocked or ends_touching(found, target)
     notes = [f"charges on after {target.name}'s evasion {found.reached:.3g}H"]
     if found.blocker is not None and not caught:
         notes.append(f"stops: {_named(ctx.state, found)} in the way")

@@ -19,6 +19,7 @@ from rules_core.rulesets.impetus import (
     cohesion,
     displacement,
     melee,
+    movement_tables,
     reactions,
     retreat,
     tables,
@@ -251,6 +252,28 @@ def test_the_charger_contacts_an_evader_it_still_reaches() -> None:
     assert _where(ctx.state, "gauls3") == (10, 9.0)  # type: ignore[attr-defined]
     fought = [e for e in ctx.events if isinstance(e, MeleeFought)]  # type: ignore[attr-defined]
     assert fought and (fought[0].attacker, fought[0].defender) == ("romans2", "gauls3")
+
+
+@pytest.mark.parametrize(
+    ("beyond", "caught"),
+    [
+        (0.0, True),  # exactly the charge distance: it ends touching the evader
+        (EPSILON / 2, True),  # within the shared tolerance of it
+        (-TOUCH / 2, True),  # a hair under: too shallow for the sweep to call a block
+        (-0.5, True),  # well under: the evader blocks the charge before its full distance
+        (0.01, False),  # over: the charge falls short
+    ],
+)
+def test_a_charge_on_ending_touching_the_evader_contacts_it(beyond: float, caught: bool) -> None:
+    state = detach(at("charge", romans2=(10, 6, 0), gauls3=(10, 20, 180)))
+    reach = movement_tables.distance(state.unit("romans2"), "charge")
+    front = Footprint.of(state.unit("romans2")).bounds[3]
+    half = state.unit("gauls3").depth / 2
+    state = state.with_unit(replace(state.unit("gauls3"), y=front + reach + beyond + half))
+    ctx = context(state)
+    assert displacement.charge_on(ctx, state.unit("romans2"), state.unit("gauls3")) is caught
+    rejected = [e for e in ctx.events if isinstance(e, OrderRejected)]
+    assert bool(rejected) is not caught
 
 
 # -- countercharges -----------------------------------------------------------------------------
