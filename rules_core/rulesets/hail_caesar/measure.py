@@ -181,11 +181,24 @@ def barrier_words(feature: TerrainFeature) -> str:
     return f"the path crosses {feature.name or feature.id}, impassable ground"
 
 
+def turn_too_close(state: BattleState, unit: Unit, facing: float, keep_off: float) -> str:
+    """The enemy that turning in place to ``facing`` would bring within ``keep_off``, or ""."""
+    # A move stops where it first comes within the keep-off, and its turn comes first; a unit
+    # already that near (pushed there) may still turn to move away.
+    here = Footprint.of(unit)
+    if facing % 360 == here.facing % 360 or too_close(state, unit, here, keep_off):
+        return ""
+    return too_close(state, unit, here.moved_to((unit.x, unit.y), facing), keep_off)
+
+
 def reachable(
     state: BattleState, unit: Unit, goal: Point, length: float, facing: float, keep_off: float
 ) -> Footprint:
     """The farthest pose towards ``goal`` within ``length`` that passes through nobody and
-    ends no nearer an enemy than ``keep_off`` (a stop there is computed exactly)."""
+    ends no nearer an enemy than ``keep_off`` (a stop there is computed exactly); where the
+    turn to ``facing`` alone would come that near, the unit as it stands, unturned."""
+    if turn_too_close(state, unit, facing, keep_off):
+        return Footprint.of(unit)
     start = (unit.x, unit.y)
     whole = math.dist(start, goal)
     share = 1.0 if within(whole, length) else length / whole

@@ -41,6 +41,11 @@ def move_to(
     length = moves * measure.rate(unit)
     heading = facing_towards((unit.x, unit.y), goal) if goal != (unit.x, unit.y) else unit.facing
     keep_off = ctx.number("enemy_keep_off")
+    near = measure.turn_too_close(ctx.state, unit, heading, keep_off)
+    if near:
+        words = f'does not move: turning would bring it within {g(keep_off)}" of {near}'
+        relocate(ctx, unit, (unit.x, unit.y), unit.facing, [note, words])
+        return
     pose = measure.reachable(ctx.state, unit, goal, length, heading, keep_off)
     end_facing = heading
     if facing is not None and math.dist((pose.x, pose.y), goal) < 1e-6:
@@ -91,7 +96,7 @@ def _turn_to_face(
         return pose, turn, words
     length = math.dist((unit.x, unit.y), (pose.x, pose.y))
     room = measure.reachable(ctx.state, unit, (pose.x, pose.y), length, turn, keep_off)
-    if free(room):
+    if room.facing == turn % 360 and free(room):  # reachable leaves it unturned if barred
         return room, turn, f"{words}, where it has room to turn"
     return pose, facing, f"no room to turn to face {enemy.name} (proximity)"
 
@@ -132,7 +137,7 @@ def charge(ctx: Context, unit: Unit, target: Unit, moves: int, note: str) -> Non
         ahead = _barred_before(ctx, unit, (pose.x, pose.y), reach, pose.facing)
         if ahead:
             notes.append(f"stops short of {ahead}, impassable ground")
-        relocate(ctx, unit, (stop.x, stop.y), pose.facing, notes)
+        relocate(ctx, unit, (stop.x, stop.y), stop.facing, notes)  # unturned if the turn was barred
         return
     if shooting.may_close_shoot(ctx.state, target, unit):
         shooting.closing_shots(ctx, target, unit)

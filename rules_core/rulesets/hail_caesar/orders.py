@@ -210,7 +210,12 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
     facing = number_or(order.params.get("facing", heading), 0.0)
     pose = Footprint.of(unit).moved_to(end, facing)
     # The unit moves turned to its heading, then faces as ordered (movement.move_to).
-    reason = _blocked(state, unit, pose, params, Footprint.of(unit).moved_to(end, heading))
+    keep_off = param_number(params, "enemy_keep_off")
+    near = measure.turn_too_close(state, unit, heading, keep_off)  # the turn comes first
+    reason = near and f'{unit.name} would turn within {g(keep_off)}" of {near}'
+    reason = reason or _blocked(
+        state, unit, pose, params, Footprint.of(unit).moved_to(end, heading)
+    )
     if reason:
         return Illegal(order, reason)
     summary = f'moves {g(length)}" to ({g(end[0])}, {g(end[1])}): {_moves(moves)}'
