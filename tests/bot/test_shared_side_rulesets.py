@@ -1,0 +1,73 @@
+"""A shared side in Pike and shot, the heroic age and Impetus: the GM gives a second player one
+group (a wing, a contingent, a command), and the first step in which it has something to order
+calls that player to arms naming their part, waits for them and resolves only on their word."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import demo
+from bot.demo import GM, PLACE, PLAYERS
+from bot.services import Services
+from bot.services.stages import StageReport
+from rules_core import registry
+
+CAROL = 4
+ALICE, BOB = PLAYERS  # the demo's players: Alice has side a, Bob side b
+MAX_STEPS = 60
+
+
+async def shared(services: Services, ruleset: str, group: str) -> str:
+    """The ruleset's demo battle with Carol beside Alice, given one of side a's groups; its name."""
+    rules = registry.get(ruleset).rules
+    assert rules is not None
+    await demo.set_up(services, ruleset, rules)
+    view = await services.battles.view(PLACE)
+    await services.campaigns.join(PLACE, CAROL, view.sides[0].name)
+    given = await services.battles.assign(PLACE, GM, group, CAROL)
+    assert (given.side_name, given.user_id) == (view.sides[0].name, CAROL)
+    return given.group_name
+
+
+async def until_carol_is_called(services: Services) -> StageReport:
+    """Start, and resolve every step until one calls Carol to arms (everyone awaited confirms,
+    questions take the demo's answers); the report of the step that called her."""
+    reports = [await services.play.start(PLACE, GM)]
+    rules = registry.get(reports[0].battle.ruleset_id).rules
+    assert rules is not None
+    for _ in range(MAX_STEPS):
+        view = reports[-1].battle
+        if any(call.user_id == CAROL for call in reports[-1].calls):
+            return reports[-1]
+        if view.state.pending is not None:
+            reports.append(await demo.next_stage(services, rules, view))
+            continue
+        report = None
+        for user in view.waiting_for:
+            report = (await services.play.confirm(PLACE, user)).report or report
+        reports.append(report or await services.gm.force(PLACE, GM))
+    raise AssertionError("no step waited for Carol")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "group"),
+    [
+        ("pike_and_shot", "a_left"),
+        ("heroic_age", "a_aethelnoth_contingent"),
+        ("impetus", "a_labienus"),
+    ],
+)
+async def test_the_first_step_with_carol_s_group_calls_and_waits_for_her(
+    services: Services, ruleset: str, group: str
+) -> None:
+    part = await shared(services, ruleset, group)
+    opened = await until_carol_is_called(services)
+    view = opened.battle
+    parts = {call.user_id: call.part for call in opened.calls}
+    assert parts[CAROL] == (part,) and CAROL in view.waiting_for
+    assert part not in parts.get(ALICE, ())
+    for user in view.waiting_for:  # Impetus: her command's own step, awaiting her alone
+        if user != CAROL:
+            done = await services.play.confirm(PLACE, user)
+            assert done.report is None and CAROL in done.waiting_for
+    assert (await services.play.confirm(PLACE, CAROL)).report is not None
