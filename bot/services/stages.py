@@ -151,6 +151,14 @@ async def set_deadlines(
     arming.armed += [(row.id, row.due_at) for row in rows]
 
 
+def fit_to_column(text: str, limit: int | None) -> str:
+    """The text cut to a column's length with an ellipsis (a step's title names its subject,
+    and long army names could exceed it: PostgreSQL refuses what SQLite would keep)."""
+    if limit is None or len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
 async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, arming: Arming) -> None:
     """Number a new stage, keep its starting state, and set its deadlines."""
     battle, state = loaded.battle, loaded.state
@@ -163,7 +171,7 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
             number=battle.stage,
             turn=state.cursor.turn,
             step=state.cursor.step,
-            title=stage_title(loaded),
+            title=fit_to_column(stage_title(loaded), StageLog.title.type.length),
             start_state=state.to_dict(),
             started_at=now,
         )

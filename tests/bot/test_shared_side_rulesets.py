@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from bot import demo
+from bot.db.models import StageLog
 from bot.demo import GM, PLACE, PLAYERS
 from bot.services import Services
-from bot.services.stages import StageReport
+from bot.services.stages import StageReport, fit_to_column
 from rules_core import registry
 
 CAROL = 4
@@ -71,3 +72,14 @@ async def test_the_first_step_with_carol_s_group_calls_and_waits_for_her(
             done = await services.play.confirm(PLACE, user)
             assert done.report is None and CAROL in done.waiting_for
     assert (await services.play.confirm(PLACE, CAROL)).report is not None
+
+
+def test_a_stage_title_longer_than_its_column_is_cut_with_an_ellipsis() -> None:
+    """PostgreSQL refused an Impetus set-up step titled with two long army names (102 characters
+    in a 100-character column); the title kept is cut to fit."""
+    limit = StageLog.title.type.length
+    assert limit is not None
+    long = "Set-up · 4. Terrain: the defender again — " + "The Arverni and their allies " * 3
+    kept = fit_to_column(long, limit)
+    assert len(kept) == limit and kept.endswith("…") and kept.startswith(long[:40])
+    assert fit_to_column("Turn 1 · Movement", limit) == "Turn 1 · Movement"
