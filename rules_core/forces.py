@@ -35,6 +35,24 @@ def text_or_none(value: Json) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def listed_leader(
+    entry: Mapping[str, Json], side: str, group: str, points: int, status: dict[str, Json]
+) -> Leader:
+    """A leader from an army file's ``leaders`` entry (id, name, ``with``), not yet placed,
+    with the ruleset's points and status."""
+    return Leader(
+        str(entry["id"]),
+        str(entry["name"]),
+        side,
+        group,
+        0.0,
+        0.0,
+        attached_to=text_or_none(entry.get("with")),
+        points=points,
+        status=status,
+    )
+
+
 def leader_group(side: str, leader_key: str, kind: str) -> str:
     """The id of the group of this kind a leader (by his army-list id) commands."""
     return prefixed(side, f"{leader_key}_{kind}")

@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
-from rules_core.forces import text_or_none, type_defaults
+from rules_core.forces import listed_leader, type_defaults
 from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.state import Leader, Unit
 
@@ -106,17 +106,7 @@ def leader_from_entry(entry: Mapping[str, Json], side: str, group: str) -> Leade
     """A leader from an army file's ``leaders`` list: LPs and his flags."""
     status: dict[str, Json] = {flag: bool(entry.get(flag, False)) for flag in LEADER_FLAGS}
     points = int(number_or(entry.get("lps"), 3))
-    return Leader(
-        str(entry["id"]),
-        str(entry["name"]),
-        side,
-        group,
-        0.0,
-        0.0,
-        attached_to=text_or_none(entry.get("with")),
-        points=points,
-        status=status,
-    )
+    return listed_leader(entry, side, group, points, status)
 
 
 SAMPLE_ARMIES = ("saxons", "danes")

@@ -218,16 +218,10 @@ def _ask_spot(
     if default is None:
         return None
     why = "the ordered spot does not suit it" if ordered else "it was not the feature ordered"
-    question = Decision(
-        f"terrain_spot_{ctx.state.cursor.step}",
-        f"Where does {ctx.state.side(side).name}'s {feature.label} go ({why})?",
-        (_auto_spot(default, "the free spot nearest the one ordered"),),
-        f"{default[0]:g},{default[1]:g}",
-        side,
-        "point",
-        topic=TERRAIN_SPOT,
+    words = f"Where does {ctx.state.side(side).name}'s {feature.label} go ({why})?"
+    at = _spot_question(
+        ctx, side, "terrain_spot", words, default, "the free spot nearest the one ordered"
     )
-    at = _spot_answer(question, ctx.ask(question), default)
     problem = placement_problem(ctx.state, side, feature, at, facing, ctx.params)
     if problem:
         say(
@@ -243,6 +237,23 @@ def _ask_spot(
         )
         return default
     return at
+
+
+def _spot_question(
+    ctx: Context, side: str, kind: str, words: str, default: Point, auto: str
+) -> Point:
+    """Ask the side where something goes (a point; ``auto``, the default spot, is the named
+    answer a standing instruction gives) and read the answer as a point."""
+    question = Decision(
+        f"{kind}_{ctx.state.cursor.step}",
+        words,
+        (_auto_spot(default, auto),),
+        f"{default[0]:g},{default[1]:g}",
+        side,
+        "point",
+        topic=TERRAIN_SPOT,
+    )
+    return _spot_answer(question, ctx.ask(question), default)
 
 
 def _auto_spot(default: Point, words: str) -> Option:
@@ -339,16 +350,8 @@ def _enemy_spot(
     if at is not None and not move_problem(ctx.state, side, target, at, ctx.params):
         return at
     here = centre_of(target)
-    question = Decision(
-        f"enemy_spot_{ctx.state.cursor.step}",
-        f"Where does {ctx.state.side(side).name} move {target.name} (its centre)?",
-        (_auto_spot(here, "where it stands"),),
-        f"{here[0]:g},{here[1]:g}",
-        side,
-        "point",
-        topic=TERRAIN_SPOT,
-    )
-    at = _spot_answer(question, ctx.ask(question), here)
+    words = f"Where does {ctx.state.side(side).name} move {target.name} (its centre)?"
+    at = _spot_question(ctx, side, "enemy_spot", words, here, "where it stands")
     problem = move_problem(ctx.state, side, target, at, ctx.params)
     if problem:
         where = f"({at[0]:g}, {at[1]:g})"
