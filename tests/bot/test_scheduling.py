@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -41,6 +42,16 @@ async def add_deadline(
         session.add(deadline)
         await session.flush()
         return deadline.id
+
+
+async def until(condition: Callable[[], Awaitable[bool]], seconds: float = 60.0) -> None:
+    """Wait, by polling, until `condition` holds; a busy machine may take a while, so this
+    waits on what happened, never on a fixed sleep, and fails only after `seconds`."""
+    for _ in range(int(seconds / 0.01)):
+        if await condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
 
 
 async def status_of(db: Database, deadline_id: int) -> DeadlineStatus:
@@ -236,7 +247,11 @@ async def test_many_due_together_are_claimed_in_one_batch_and_handled_once(
     scheduler = DeadlineScheduler(db, clock, handler)
     try:
         wakes = [asyncio.create_task(scheduler.fire(i)) for i in steps + reminders]
-        await asyncio.sleep(0.3)
+
+        async def slots_full() -> bool:
+            return len(handled) >= 4
+
+        await until(slots_full)
         before = statements[: first_handler_at[0]]
         assert before.count("SELECT deadline") == 1 and before.count("UPDATE deadline") == 1
         async with db.read() as session:
@@ -268,7 +283,11 @@ async def test_many_due_together_are_claimed_in_one_batch_and_handled_once(
 
     dying = DeadlineScheduler(db, clock, stuck)
     dying_run = asyncio.create_task(dying.run_due())
-    await asyncio.sleep(0.3)
+
+    async def claimed() -> bool:
+        return await status_of(db, late_reminder) is DeadlineStatus.FIRED and bool(dying._tasks)
+
+    await until(claimed)
     dying_run.cancel()
     for task in list(dying._tasks):
         task.cancel()
