@@ -9,6 +9,7 @@ continues with the answer. The pending resolution is plain data and survives a r
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules_core.codec import Json, Serialisable
@@ -25,6 +26,11 @@ class Option(Serialisable):
 
     id: str
     label: str
+
+
+def options(words: Mapping[str, str]) -> tuple[Option, ...]:
+    """The options of a table of answers (id to the words shown), in the table's order."""
+    return tuple(Option(k, v) for k, v in words.items())
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ above the engine; this module only declares, below it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from rules_core.codec import Serialisable
-from rules_core.decisions import GM, Answer, Decision, Option
+from rules_core.decisions import GM, Answer, Decision, Option, options
 from rules_core.state import BattleState, Unit
 
 STANDING_REASON = "answered by standing instruction"  # how an answer's ``reason`` begins
@@ -62,6 +62,13 @@ class Topic:
     def condition(self, condition_id: str) -> Condition | None:
         """The condition with this id, or None."""
         return next((c for c in self.conditions if c.id == condition_id), None)
+
+    @classmethod
+    def of(
+        cls, id: str, title: str, words: Mapping[str, str], conditions: tuple[Condition, ...] = ()
+    ) -> Topic:
+        """A topic whose choices are a table of answers (id to the words shown), in order."""
+        return cls(id, title, options(words), conditions)
 
 
 class Asking(Protocol):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rules_core.decisions import Option
 from rules_core.rulesets.heroic_age.status import AGGRESSION, DPS, UNFORMED
 from rules_core.standing import Condition, Topic, when_other, when_unit
 from rules_core.state import Unit
@@ -22,15 +21,11 @@ def _tired(unit: Unit) -> bool:
 
 
 TOPICS = (
-    Topic(
-        INITIATIVE,
-        "go first or second after winning the initiative",
-        tuple(Option(k, v) for k, v in INITIATIVE_WORDS.items()),
-    ),
-    Topic(
+    Topic.of(INITIATIVE, "go first or second after winning the initiative", INITIATIVE_WORDS),
+    Topic.of(
         FOLLOW_UP,
         "follow up an opponent that fell back, or halt",
-        tuple(Option(k, v) for k, v in FOLLOW_WORDS.items()),
+        FOLLOW_WORDS,
         (
             Condition("blood_lust", "if the unit is in blood lust", when_unit(_blood_lust)),
             Condition("tired", "if the unit is unformed or has 2+ DPs", when_unit(_tired)),

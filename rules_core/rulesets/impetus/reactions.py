@@ -85,10 +85,10 @@ def _light(unit: Unit) -> bool:
 
 
 TOPICS = (
-    Topic(
+    Topic.of(
         CHARGE_REACTION,
         "the reaction of a unit the enemy charges",
-        tuple(Option(k, v) for k, v in CHARGED_WORDS.items()),
+        CHARGED_WORDS,
         (
             Condition("by_mounted", "if the charger is mounted", when_other(profiles.mounted)),
             Condition("by_foot", "if the charger is on foot", when_other(profiles.foot)),
@@ -97,10 +97,10 @@ TOPICS = (
             Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
         ),
     ),
-    Topic(
+    Topic.of(
         OPPORTUNITY,
         "opportunity fire or charge at an enemy that moved near",
-        tuple(Option(k, v) for k, v in MOVED_WORDS.items()),
+        MOVED_WORDS,
         (
             Condition("shooters", "if the unit shoots", when_unit(_shoots)),
             Condition("mounted", "if the unit is mounted", when_unit(profiles.mounted)),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rules_core.decisions import Option
 from rules_core.standing import Topic
 
 INITIATIVE_COMMAND = "initiative_command"
@@ -19,14 +18,6 @@ PASSING = {
 }
 
 TOPICS = (
-    Topic(
-        INITIATIVE_COMMAND,
-        "the command named for the initiative",
-        tuple(Option(k, v) for k, v in NAMING.items()),
-    ),
-    Topic(
-        INITIATIVE_PASS,
-        "activate or pass the initiative after winning it",
-        tuple(Option(k, v) for k, v in PASSING.items()),
-    ),
+    Topic.of(INITIATIVE_COMMAND, "the command named for the initiative", NAMING),
+    Topic.of(INITIATIVE_PASS, "activate or pass the initiative after winning it", PASSING),
 )

@@ -90,16 +90,14 @@ PARAMETERS = (
     ),
 )
 TOPICS = (
-    Topic(
+    Topic.of(
         BREAK_OFF,
         "cavalry in a stand-off with infantry: remain engaged or break off",
-        tuple(Option(k, v) for k, v in BREAK_OFF_WORDS.items()),
+        BREAK_OFF_WORDS,
     ),
     # The GM's ruling (standing instructions are for sides: never answered ahead).
-    Topic(
-        BREAK_OFF_RULING,
-        "GM: does a cavalry unit attempting to break off succeed",
-        tuple(Option(k, v) for k, v in RULING_WORDS.items()),
+    Topic.of(
+        BREAK_OFF_RULING, "GM: does a cavalry unit attempting to break off succeed", RULING_WORDS
     ),
 )
 BEHIND = ("left", "right", "rear")

@@ -5,7 +5,6 @@ Combat adds its own (cavalry breaking off) in ``combat.TOPICS``.
 
 from __future__ import annotations
 
-from rules_core.decisions import Option
 from rules_core.standing import Topic
 
 ADVANCE = "advance_into"
@@ -28,25 +27,11 @@ FACING_WORDS = {
 }
 
 TOPICS = (
-    Topic(
-        ADVANCE,
-        "advance into ground an enemy vacated, or stay",
-        tuple(Option(k, v) for k, v in ADVANCE_WORDS.items()),
-    ),
-    Topic(
-        ADVANCE_FACING,
-        "the facing a unit takes after advancing into vacated ground",
-        tuple(Option(k, v) for k, v in FACING_WORDS.items()),
+    Topic.of(ADVANCE, "advance into ground an enemy vacated, or stay", ADVANCE_WORDS),
+    Topic.of(
+        ADVANCE_FACING, "the facing a unit takes after advancing into vacated ground", FACING_WORDS
     ),
     # The GM's rulings (standing instructions are for sides: these are never answered ahead).
-    Topic(
-        RISK,
-        "GM: what befalls a commander hit by the risk to commanders",
-        tuple(Option(k, v) for k, v in RISK_WORDS.items()),
-    ),
-    Topic(
-        REPLACE,
-        "GM: replace a lost commander now",
-        tuple(Option(k, v) for k, v in REPLACE_WORDS.items()),
-    ),
+    Topic.of(RISK, "GM: what befalls a commander hit by the risk to commanders", RISK_WORDS),
+    Topic.of(REPLACE, "GM: replace a lost commander now", REPLACE_WORDS),
 )

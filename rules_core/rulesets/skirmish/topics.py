@@ -24,11 +24,7 @@ def _wounded(unit: Unit) -> bool:
 
 
 TOPICS = (
-    Topic(
-        INITIATIVE,
-        "go first or second after winning the initiative",
-        tuple(Option(k, v) for k, v in INITIATIVE_WORDS.items()),
-    ),
+    Topic.of(INITIATIVE, "go first or second after winning the initiative", INITIATIVE_WORDS),
     Topic(
         CHARGE_RESPONSE,
         "stand or evade when charged",
@@ -40,10 +36,10 @@ TOPICS = (
             Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
         ),
     ),
-    Topic(
+    Topic.of(
         FOLLOW_UP,
         "follow up or halt when the enemy falls back",
-        tuple(Option(k, v) for k, v in FOLLOW_WORDS.items()),
+        FOLLOW_WORDS,
         (
             Condition("wounded", "if the unit is wounded", when_unit(_wounded)),
             Condition("foe_mounted", "if the enemy is cavalry", when_other(_mounted)),

@@ -160,16 +160,8 @@ TOPICS = (
         "which enemy terrain to move or remove",
         (Option(AUTO, "the biggest enemy piece"),),
     ),
-    Topic(
-        DEPLOY_REROLL,
-        "re-rolling the deployment roll (command structure)",
-        tuple(Option(k, v) for k, v in REROLL_WORDS.items()),
-    ),
-    Topic(
-        DEPLOY_ORDER,
-        "deploy first or second after winning the deployment roll",
-        tuple(Option(k, v) for k, v in ORDER_WORDS.items()),
-    ),
+    Topic.of(DEPLOY_REROLL, "re-rolling the deployment roll (command structure)", REROLL_WORDS),
+    Topic.of(DEPLOY_ORDER, "deploy first or second after winning the deployment roll", ORDER_WORDS),
 )
 
 
