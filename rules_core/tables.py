@@ -80,3 +80,15 @@ class GridTable(Serialisable):
         if column not in self.columns:
             raise KeyError(f"{self.name}: no column {column!r}")
         return self.rows[row][self.columns.index(column)]
+
+
+def number(table: GridTable, row: str, column: str) -> float:
+    """A numeric cell."""
+    value = table.lookup(row, column)
+    assert isinstance(value, int | float) and not isinstance(value, bool), (table.name, row)
+    return float(value)
+
+
+def whole(table: GridTable, row: str, column: str) -> int:
+    """A whole-number cell."""
+    return int(number(table, row, column))

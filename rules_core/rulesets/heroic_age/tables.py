@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from rules_core.tables import Band, GridTable, ScoreTable
 
+# The cell readers live in the core; the rules read them here beside the tables.
+from rules_core.tables import number as number
+from rules_core.tables import whole as whole
+
 # -- "Movement" --------------------------------------------------------------------------------
 # "1 AvD + 1 optional D6 x inches."
 MOVE = GridTable(
@@ -288,15 +292,3 @@ ALL = (
     AGGRESSION_CAUSES,
     DP_CAUSES,
 )
-
-
-def number(table: GridTable, row: str, column: str) -> float:
-    """A numeric cell."""
-    value = table.lookup(row, column)
-    assert isinstance(value, int | float) and not isinstance(value, bool), (table.name, row)
-    return float(value)
-
-
-def whole(table: GridTable, row: str, column: str) -> int:
-    """A whole-number cell."""
-    return int(number(table, row, column))

@@ -17,6 +17,10 @@ from rules_core.rulesets.pike_and_shot.status import DISMOUNTED, MARCH_COLUMN
 from rules_core.state import Unit
 from rules_core.tables import Band, GridTable, ScoreTable
 
+# The cell readers live in the core; the rules read them here beside the tables.
+from rules_core.tables import number as number
+from rules_core.tables import whole as whole
+
 # -- "Combat dice - number of d6 rolled" -------------------------------------------------------
 # Columns: range in inches, shooting dice, melee dice (None: the sheet's "-"), sheet.
 # "*" (pike against mounted) and "#" (veteran volley fire) are modifiers below.
@@ -423,18 +427,6 @@ ALL = (
     FATIGUE_TEST,
     GENERAL_WILL,
 )
-
-
-def number(table: GridTable, row: str, column: str) -> float:
-    """A numeric cell."""
-    value = table.lookup(row, column)
-    assert isinstance(value, int | float) and not isinstance(value, bool), (table.name, row)
-    return float(value)
-
-
-def whole(table: GridTable, row: str, column: str) -> int:
-    """A whole-number cell."""
-    return int(number(table, row, column))
 
 
 def sheet(table: GridTable, row: str) -> str:
