@@ -71,13 +71,18 @@ def _raw(holder: Holder, key: str) -> Json:
 
 
 @dataclass(frozen=True)
-class Flag:
-    """A true-or-false status, shown as a tag while it is set."""
+class _Badged:
+    """What a flag and a count declare alike: the key, its meaning, its badge and its scope."""
 
     key: str
     meaning: str
     badge: Badge | None = None
     scope: Scope = Scope.UNIT
+
+
+@dataclass(frozen=True)
+class Flag(_Badged):
+    """A true-or-false status, shown as a tag while it is set."""
 
     def of(self, holder: Holder) -> bool:
         """Whether the flag is set (only ``True`` counts as set)."""
@@ -95,13 +100,9 @@ class Flag:
 
 
 @dataclass(frozen=True)
-class Count:
+class Count(_Badged):
     """A whole number (DPs, casualties, leadership points), shown as pips or a counted tag."""
 
-    key: str
-    meaning: str
-    badge: Badge | None = None
-    scope: Scope = Scope.UNIT
     default: int = 0
     private: bool = False  # bookkeeping (a tally, a turn number): not described to players
 
