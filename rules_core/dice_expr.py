@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules_core.dice import MAX_DICE, Dice, Modifier, Roll, format_expression
+from rules_core.odds import RollSpec
 
 MAX_MODIFIER = 1000
 MAX_LENGTH = 200
@@ -65,18 +66,23 @@ class DiceExpression:
         )
         return dice + "".join(f"{value:+d}" for value in self.modifiers)
 
-    def roll(self, dice: Dice, label: str = "Roll") -> Roll:
-        """Roll this expression with ``dice``."""
-        return dice.roll(
+    def spec(self, label: str = "Roll") -> RollSpec:
+        """The roll this expression describes, labelled ``label``."""
+        modifiers = tuple(Modifier(value) for value in self.modifiers)
+        return RollSpec(
             label,
             self.count,
             self.kind,
-            mode=self.mode,
-            keep=self.keep,
-            keep_lowest=self.keep_lowest,
-            target=self.target,
-            modifiers=[Modifier(value) for value in self.modifiers],
+            self.mode,
+            self.target,
+            self.keep,
+            self.keep_lowest,
+            modifiers,
         )
+
+    def roll(self, dice: Dice, label: str = "Roll") -> Roll:
+        """Roll this expression with ``dice``."""
+        return self.spec(label).roll(dice)
 
 
 def _check_count(count: int) -> None:
