@@ -84,6 +84,10 @@ def _light(unit: Unit) -> bool:
     return profiles.troop_type(unit) in ("S", "CL")
 
 
+# Both reactions may be limited to units that shoot, or to disordered units.
+SHOOTERS = Condition("shooters", "if the unit shoots", when_unit(_shoots))
+DISORDERED_UNIT = Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of))
+
 TOPICS = (
     Topic.of(
         CHARGE_REACTION,
@@ -93,8 +97,8 @@ TOPICS = (
             Condition("by_mounted", "if the charger is mounted", when_other(profiles.mounted)),
             Condition("by_foot", "if the charger is on foot", when_other(profiles.foot)),
             Condition("light", "if the unit is S or CL", when_unit(_light)),
-            Condition("shooters", "if the unit shoots", when_unit(_shoots)),
-            Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
+            SHOOTERS,
+            DISORDERED_UNIT,
         ),
     ),
     Topic.of(
@@ -102,9 +106,9 @@ TOPICS = (
         "opportunity fire or charge at an enemy that moved near",
         MOVED_WORDS,
         (
-            Condition("shooters", "if the unit shoots", when_unit(_shoots)),
+            SHOOTERS,
             Condition("mounted", "if the unit is mounted", when_unit(profiles.mounted)),
-            Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
+            DISORDERED_UNIT,
         ),
     ),
 )

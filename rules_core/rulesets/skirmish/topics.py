@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rules_core.decisions import Option
 from rules_core.rulesets.skirmish.status import DISORDERED, WOUNDS
 from rules_core.standing import Condition, Topic, when_other, when_unit
 from rules_core.state import Unit
@@ -13,6 +12,7 @@ FOLLOW_UP = "follow_up"
 
 INITIATIVE_WORDS = {"first": "go first", "second": "go second"}
 FOLLOW_WORDS = {"follow_up": "follow up", "halt": "halt"}
+CHARGED_WORDS = {"stand": "stand", "evade": "evade"}
 
 
 def _mounted(unit: Unit) -> bool:
@@ -23,16 +23,19 @@ def _wounded(unit: Unit) -> bool:
     return WOUNDS.of(unit) > 0
 
 
+# Asked of both a charged unit and one whose enemy falls back.
+WOUNDED = Condition("wounded", "if the unit is wounded", when_unit(_wounded))
+
 TOPICS = (
     Topic.of(INITIATIVE, "go first or second after winning the initiative", INITIATIVE_WORDS),
-    Topic(
+    Topic.of(
         CHARGE_RESPONSE,
         "stand or evade when charged",
-        (Option("stand", "stand"), Option("evade", "evade")),
+        CHARGED_WORDS,
         (
             Condition("by_mounted", "if charged by cavalry", when_other(_mounted)),
             Condition("by_foot", "if charged by foot", when_other(lambda x: not _mounted(x))),
-            Condition("wounded", "if the unit is wounded", when_unit(_wounded)),
+            WOUNDED,
             Condition("disordered", "if the unit is disordered", when_unit(DISORDERED.of)),
         ),
     ),
@@ -41,7 +44,7 @@ TOPICS = (
         "follow up or halt when the enemy falls back",
         FOLLOW_WORDS,
         (
-            Condition("wounded", "if the unit is wounded", when_unit(_wounded)),
+            WOUNDED,
             Condition("foe_mounted", "if the enemy is cavalry", when_other(_mounted)),
         ),
     ),

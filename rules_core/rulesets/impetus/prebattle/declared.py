@@ -180,6 +180,8 @@ STEP_KINDS: dict[str, tuple[str, ...]] = {
     "deploy_rest": ("place",),
 }
 
+# Where a piece goes on the table and, if the side says, which way it faces.
+AT_FACING = (Param("at", "point"), Param("facing", "number", required=False))
 
 ORDER_KINDS = (
     OrderKind(
@@ -195,28 +197,14 @@ ORDER_KINDS = (
         ),
     ),
     # Both combine, so a camp and fortifications are given side by side in one step.
-    OrderKind(
-        "place_baggage",
-        "Place baggage",
-        "side",
-        (Param("at", "point"), Param("facing", "number", required=False)),
-        combines=True,
-        limit=1,
-    ),
-    OrderKind(
-        "fortify",
-        "Fortify",
-        "side",
-        (Param("at", "point"), Param("facing", "number", required=False)),
-        combines=True,
-        limit=10,
-    ),
+    OrderKind("place_baggage", "Place baggage", "side", AT_FACING, combines=True, limit=1),
+    OrderKind("fortify", "Fortify", "side", AT_FACING, combines=True, limit=10),
     OrderKind("battle_plan", "Battle plan", "side", (Param("plan", "text", sealed=True),)),
     OrderKind(
         "place",
         "Place",
         "side",
-        (Param("unit", "unit"), Param("at", "point"), Param("facing", "number", required=False)),
+        (Param("unit", "unit"), *AT_FACING),
         combines=True,
         limit=50,
     ),
