@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rules_core.decisions import Option
 from rules_core.rulesets.hail_caesar.profiles import MOUNTED
 from rules_core.rulesets.hail_caesar.status import CASUALTIES, SHAKEN
 from rules_core.standing import Condition, Topic, when_other, when_unit
@@ -17,20 +16,16 @@ HOLD_WORDS = {"hold_disordered": "hold your ground disordered", "retreat": "retr
 SIGHT_WORDS = {"blocked": "it cannot see", "clear": "it can see"}
 
 
-def _options(words: dict[str, str]) -> tuple[Option, ...]:
-    return tuple(Option(key, label) for key, label in words.items())
-
-
 def _hurt(unit: Unit) -> bool:
     return CASUALTIES.of(unit) > 0
 
 
 TOPICS = (
-    Topic(REROLL, "the army commander's re-roll of a failed order test", _options(REROLL_WORDS)),
-    Topic(
+    Topic.of(REROLL, "the army commander's re-roll of a failed order test", REROLL_WORDS),
+    Topic.of(
         HOLD_OR_RETREAT,
         "hold disordered or retreat after a break test from shooting",
-        _options(HOLD_WORDS),
+        HOLD_WORDS,
         (
             Condition("shaken", "if the unit is shaken", when_unit(SHAKEN.of)),
             Condition(
@@ -43,5 +38,5 @@ TOPICS = (
             ),
         ),
     ),
-    Topic(SIGHT, "whether a shooter sees its target (the GM rules)", _options(SIGHT_WORDS)),
+    Topic.of(SIGHT, "whether a shooter sees its target (the GM rules)", SIGHT_WORDS),
 )

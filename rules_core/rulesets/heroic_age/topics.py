@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from rules_core.rulesets.heroic_age.status import AGGRESSION, DPS, UNFORMED
+
+# The questions it shares with other rulesets, re-exported for its rules.
+from rules_core.shared_topics import FOLLOW_UP as FOLLOW_UP
+from rules_core.shared_topics import FOLLOW_WORDS as FOLLOW_WORDS
+from rules_core.shared_topics import GO_FIRST
+from rules_core.shared_topics import INITIATIVE as INITIATIVE
+from rules_core.shared_topics import INITIATIVE_WORDS as INITIATIVE_WORDS
 from rules_core.standing import Condition, Topic, when_other, when_unit
 from rules_core.state import Unit
-
-INITIATIVE = "initiative"
-FOLLOW_UP = "follow_up"
-INITIATIVE_WORDS = {"first": "go first", "second": "go second"}
-FOLLOW_WORDS = {"follow_up": "follow up", "halt": "halt"}
 
 
 def _blood_lust(unit: Unit) -> bool:
@@ -21,7 +23,7 @@ def _tired(unit: Unit) -> bool:
 
 
 TOPICS = (
-    Topic.of(INITIATIVE, "go first or second after winning the initiative", INITIATIVE_WORDS),
+    GO_FIRST,
     Topic.of(
         FOLLOW_UP,
         "follow up an opponent that fell back, or halt",

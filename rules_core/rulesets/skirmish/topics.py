@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from rules_core.rulesets.skirmish.status import DISORDERED, WOUNDS
+
+# The questions it shares with other rulesets, re-exported for its rules.
+from rules_core.shared_topics import FOLLOW_UP as FOLLOW_UP
+from rules_core.shared_topics import FOLLOW_WORDS as FOLLOW_WORDS
+from rules_core.shared_topics import GO_FIRST
+from rules_core.shared_topics import INITIATIVE as INITIATIVE
+from rules_core.shared_topics import INITIATIVE_WORDS as INITIATIVE_WORDS
 from rules_core.standing import Condition, Topic, when_other, when_unit
 from rules_core.state import Unit
 
-INITIATIVE = "initiative"
 CHARGE_RESPONSE = "charge_response"
-FOLLOW_UP = "follow_up"
 
-INITIATIVE_WORDS = {"first": "go first", "second": "go second"}
-FOLLOW_WORDS = {"follow_up": "follow up", "halt": "halt"}
 CHARGED_WORDS = {"stand": "stand", "evade": "evade"}
 
 
@@ -27,7 +30,7 @@ def _wounded(unit: Unit) -> bool:
 WOUNDED = Condition("wounded", "if the unit is wounded", when_unit(_wounded))
 
 TOPICS = (
-    Topic.of(INITIATIVE, "go first or second after winning the initiative", INITIATIVE_WORDS),
+    GO_FIRST,
     Topic.of(
         CHARGE_RESPONSE,
         "stand or evade when charged",

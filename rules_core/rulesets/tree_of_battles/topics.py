@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_core.decisions import Decision, Option
+from rules_core.decisions import Decision
 from rules_core.rulesets.tree_of_battles import measure
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.standing import Condition, Topic, when_other, when_unit
@@ -31,10 +31,6 @@ ADJUST_WORDS = {"plus": "raise the score", "minus": "lower the score", "none": "
 TREACHERY_WORDS = {"loyal": "stays loyal", "leaves": "leaves the field", "defects": "changes sides"}
 
 
-def _options(words: dict[str, str]) -> tuple[Option, ...]:
-    return tuple(Option(key, label) for key, label in words.items())
-
-
 def _flank_or_rear(state: BattleState, decision: Decision) -> bool:
     """The charger comes at the question's unit from a flank or the rear."""
     target, charger = state.unit(decision.unit), state.unit(decision.other)
@@ -54,10 +50,10 @@ BY_SKIRMISHERS = Condition(
 )
 
 TOPICS = (
-    Topic(
+    Topic.of(
         CHARGE_RESPONSE,
         "response to a charge",
-        _options(RESPONSE_WORDS),
+        RESPONSE_WORDS,
         (
             BY_MOUNTED,
             BY_FOOT,
@@ -66,10 +62,10 @@ TOPICS = (
             Condition("in_difficult", "if standing in difficult ground", _in_difficult),
         ),
     ),
-    Topic(
+    Topic.of(
         AFTER_COMBAT,
         "move after combat (follow up, pursue, halt, fall back)",
-        _options(AFTER_WORDS),
+        AFTER_WORDS,
         (
             BY_MOUNTED,
             BY_FOOT,
@@ -77,10 +73,6 @@ TOPICS = (
             Condition("on_foot", "if the unit is on foot", when_unit(lambda x: not u.mounted(x))),
         ),
     ),
-    Topic(
-        CONTROL_ADJUST,
-        "a +/- modifier to a control test",
-        _options(ADJUST_WORDS),
-    ),
-    Topic(TREACHERY, "a treachery test (the GM rules)", _options(TREACHERY_WORDS)),
+    Topic.of(CONTROL_ADJUST, "a +/- modifier to a control test", ADJUST_WORDS),
+    Topic.of(TREACHERY, "a treachery test (the GM rules)", TREACHERY_WORDS),
 )
