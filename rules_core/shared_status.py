@@ -96,6 +96,13 @@ CHARGED = Flag("charged", "charged this turn", Badge("tag", "CHARGED", "calm"))
 WOUNDED = Flag("wounded", "leader wounded", Badge("tag", "WOUNDED", "warn"), Scope.LEADER)
 KILLED = Flag("killed", "leader killed", Badge("tag", "KILLED", "worse"), Scope.LEADER)
 
+
+def leader_rank(meaning: str, ordinary: str, senior: str, word: str, default: str = "") -> Level:
+    """A leader's ``rank``: ``ordinary`` shows no badge, ``senior`` shows ``word``."""
+    values = (LevelValue(ordinary, quiet=True), LevelValue(senior, word, "calm"))
+    return Level("rank", meaning, values, scope=Scope.LEADER, default=default)
+
+
 # -- kept by several rulesets, shown by none --------------------------------------------------
 IN_COMBAT = Flag("in_combat", "in combat")
 COMBAT_RESULT = Text("combat_result", "its result in the last combat")

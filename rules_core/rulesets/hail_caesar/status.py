@@ -14,8 +14,9 @@ from rules_core.shared_status import (
     DISORDERED,
     FORMATION,
     SHAKEN,
+    leader_rank,
 )
-from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, sheet
+from rules_core.status import Badge, Count, Flag, Note, Scope, sheet
 
 # -- units: the shared keys come first, in the map's badge order --------------------------------
 WON = Flag("won", "won the last round of hand-to-hand", Badge("tag", "WINNING", "good"))
@@ -28,12 +29,7 @@ CLOSING_TEST = Flag("closing_test", "hurt by closing shots: tests when the comba
 NO_FREE_MOVE = Flag("no_free_move", "Follow me! failed: no free move this turn")
 
 # -- leaders ----------------------------------------------------------------------------------
-RANK = Level(
-    "rank",
-    "the army commander",
-    (LevelValue("general", quiet=True), LevelValue("army", "C-IN-C", "calm")),
-    scope=Scope.LEADER,
-)
+RANK = leader_rank("the army commander", "general", "army", "C-IN-C")
 
 # -- sides: each division's units at the start, losses and breaks, the C-in-C's re-roll ---------
 DIVISION_UNITS = Note("division_units", "each division's units as play began", Scope.SIDE)

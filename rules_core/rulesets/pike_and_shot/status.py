@@ -77,7 +77,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules_core.shared_status import BATTLE_NAME, DEPLOY_ZONE, KILLED, PURSUING, WOUNDED
+from rules_core.shared_status import (
+    BATTLE_NAME,
+    DEPLOY_ZONE,
+    KILLED,
+    PURSUING,
+    WOUNDED,
+    leader_rank,
+)
 from rules_core.shared_status import COHESION as SHARED_COHESION
 from rules_core.state import Unit
 from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text, sheet
@@ -115,12 +122,7 @@ HITS = Count("hits", "unsaved hits this turn", private=True)
 ARTILLERY_FIRE = Flag("under_artillery_fire", "shot at by artillery this turn (for Reform)")
 
 # -- leaders ----------------------------------------------------------------------------------
-RANK = Level(
-    "rank",
-    "rank",
-    (LevelValue("wing", quiet=True), LevelValue("army", "GENERAL", "calm")),
-    scope=Scope.LEADER,
-)
+RANK = leader_rank("rank", "wing", "army", "GENERAL")
 KIND = Level(
     "kind",
     "kind of commander",

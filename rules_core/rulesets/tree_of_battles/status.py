@@ -21,6 +21,7 @@ from rules_core.shared_status import (
     LOOTING,
     PURSUING,
     STATIONARY,
+    leader_rank,
 )
 from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text, sheet
 
@@ -59,13 +60,7 @@ LAST_TARGET = Text("last_target", "the artillery's last target")
 LAST_RANGE = Note("last_range", "the artillery's last range")
 
 # -- leaders ----------------------------------------------------------------------------------
-RANK = Level(
-    "rank",
-    "leader's rank",
-    (LevelValue("captain", quiet=True), LevelValue("marshal", "MARSHAL", "calm")),
-    scope=Scope.LEADER,
-    default="captain",
-)
+RANK = leader_rank("leader's rank", "captain", "marshal", "MARSHAL", default="captain")
 NOBLE = Flag("noble", "a noble", scope=Scope.LEADER)
 SPENT = Count("spent", "command points spent this turn", scope=Scope.LEADER, private=True)
 ORDERS = Text("orders", "orders", Scope.LEADER)
