@@ -79,6 +79,18 @@ class BattleSummary:
 
 
 @dataclass(frozen=True)
+class Table:
+    """The table a new battle is fought on; None is the ruleset's (or campaign's) usual one."""
+
+    width: float | None = None
+    depth: float | None = None
+    scale: float | None = None  # millimetres in one unit of the measure
+
+
+USUAL_TABLE = Table()
+
+
+@dataclass(frozen=True)
 class TerrainRoll:
     """What ``/battle terrain roll`` rolled and laid: the table, every roll, the new pieces and
     the pieces rolled that found no room on the table."""
@@ -141,7 +153,8 @@ class BattleService:
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
-            loaded = await new_battle(session, campaign, user_id, name, armies, width, depth, scale)
+            table = Table(width, depth, scale)
+            loaded = await new_battle(session, campaign, user_id, name, armies, table)
             return view_of(loaded)
 
     async def list(self, place: Place) -> list[BattleSummary]:
@@ -411,15 +424,13 @@ async def new_battle(
     user_id: int,
     name: str,
     armies: list[str],
-    width: float | None = None,
-    depth: float | None = None,
-    scale: float | None = None,
+    table: Table = USUAL_TABLE,
 ) -> Loaded:
     """A new battle in set-up in the campaign, one side per named army (the caller checked the
     user is a GM; the name is clean); the campaign map fights its battles through this too."""
     rules = rules_of(campaign.ruleset_id)
     usual_width, usual_depth = table_size(campaign, rules)
-    width, depth = width or usual_width, depth or usual_depth
+    width, depth, scale = table.width or usual_width, table.depth or usual_depth, table.scale
     for size in (width, depth):
         if not MIN_TABLE <= size <= MAX_TABLE:
             raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
