@@ -7,10 +7,12 @@ import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/aide-de-camp.db"
+# The settings that take one of two words, and the words.
+_CHOICES = {"log_format": ("text", "json"), "engine": ("process", "thread")}
 
 
 class Settings(BaseSettings):
@@ -43,19 +45,15 @@ class Settings(BaseSettings):
         default=None, description="The shards this process runs, e.g. 0,1 (default: all of them)."
     )
 
-    @field_validator("log_format")
+    @field_validator(*_CHOICES)
     @classmethod
-    def _known_format(cls, value: str) -> str:
-        if value.strip().lower() not in ("text", "json"):
-            raise ValueError("must be text or json")
-        return value.strip().lower()
-
-    @field_validator("engine")
-    @classmethod
-    def _known_engine(cls, value: str) -> str:
-        if value.strip().lower() not in ("process", "thread"):
-            raise ValueError("must be process or thread")
-        return value.strip().lower()
+    def _one_of_its_choices(cls, value: str, info: ValidationInfo) -> str:
+        """A word setting in any case, checked against its field's choices."""
+        word = value.strip().lower()
+        first, second = _CHOICES[str(info.field_name)]
+        if word not in (first, second):
+            raise ValueError(f"must be {first} or {second}")
+        return word
 
     @field_validator("shard_count", mode="before")
     @classmethod

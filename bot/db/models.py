@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from sqlalchemy import (
     JSON,
@@ -52,6 +52,20 @@ def _enum(kind: type[enum.Enum], name: str) -> Enum:
     )
 
 
+# Column shapes many tables share (SQLAlchemy's ``Annotated`` mapping), declared once.
+IntPk = Annotated[int, mapped_column(primary_key=True)]
+Snowflake = Annotated[int, mapped_column(BigInteger)]  # a Discord id: a user, guild or channel
+CampaignRef = Annotated[int, mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))]
+BattleRef = Annotated[int, mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))]
+WrittenAt = Annotated[datetime, mapped_column(UTCDateTime, default=utcnow)]  # when added
+UpdatedAt = Annotated[datetime, mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)]
+
+
+def _owned(parent: str) -> Any:
+    """The rows a parent owns: deleted with it (by the database's cascade too)."""
+    return relationship(back_populates=parent, cascade="all, delete-orphan", passive_deletes=True)
+
+
 class Campaign(Base):
     """A campaign: one ruleset, played in one channel of one server."""
 
@@ -68,25 +82,21 @@ class Campaign(Base):
         Index("ix_campaign_guild_id", "guild_id"),
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    guild_id: Mapped[int] = mapped_column(BigInteger)
-    channel_id: Mapped[int] = mapped_column(BigInteger)
+    id: Mapped[IntPk]
+    guild_id: Mapped[Snowflake]
+    channel_id: Mapped[Snowflake]
     name: Mapped[str] = mapped_column(String(100))
     ruleset_id: Mapped[str] = mapped_column(String(40))
     status: Mapped[CampaignStatus] = mapped_column(
         _enum(CampaignStatus, "campaign_status"), default=CampaignStatus.LOBBY
     )
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # bot.services.settings
-    created_by: Mapped[int] = mapped_column(BigInteger)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    created_by: Mapped[Snowflake]
+    created_at: Mapped[WrittenAt]
+    updated_at: Mapped[UpdatedAt]
 
-    members: Mapped[list[Membership]] = relationship(
-        back_populates="campaign", cascade="all, delete-orphan", passive_deletes=True
-    )
-    armies: Mapped[list[Army]] = relationship(
-        back_populates="campaign", cascade="all, delete-orphan", passive_deletes=True
-    )
+    members: Mapped[list[Membership]] = _owned("campaign")
+    armies: Mapped[list[Army]] = _owned("campaign")
 
 
 class Membership(Base):
@@ -95,12 +105,12 @@ class Membership(Base):
     __tablename__ = "membership"
     __table_args__ = (UniqueConstraint("campaign_id", "user_id"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
-    user_id: Mapped[int] = mapped_column(BigInteger)
+    id: Mapped[IntPk]
+    campaign_id: Mapped[CampaignRef]
+    user_id: Mapped[Snowflake]
     role: Mapped[Role] = mapped_column(_enum(Role, "member_role"))
     side: Mapped[str | None] = mapped_column(String(50))
-    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    joined_at: Mapped[WrittenAt]
     # Calls to arms also by direct message (``/campaign dm``); off until the member opts in.
     dm_calls: Mapped[bool] = mapped_column(default=False, server_default=false())
 
@@ -113,13 +123,13 @@ class Army(Base):
     __tablename__ = "army"
     __table_args__ = (UniqueConstraint("campaign_id", "name"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
-    owner_id: Mapped[int] = mapped_column(BigInteger)
+    id: Mapped[IntPk]
+    campaign_id: Mapped[CampaignRef]
+    owner_id: Mapped[Snowflake]
     name: Mapped[str] = mapped_column(String(100))
     roster: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    created_at: Mapped[WrittenAt]
+    updated_at: Mapped[UpdatedAt]
 
     campaign: Mapped[Campaign] = relationship(back_populates="armies")
 
@@ -170,8 +180,8 @@ class Battle(Base):
         Index("ix_battle_campaign_id_status", "campaign_id", "status"),
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaign.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    campaign_id: Mapped[CampaignRef]
     name: Mapped[str] = mapped_column(String(100))
     ruleset_id: Mapped[str] = mapped_column(String(40))
     status: Mapped[BattleStatus] = mapped_column(
@@ -186,13 +196,11 @@ class Battle(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     paused_left_s: Mapped[float | None] = mapped_column()
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    created_by: Mapped[int] = mapped_column(BigInteger)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    created_by: Mapped[Snowflake]
+    created_at: Mapped[WrittenAt]
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
-    sides: Mapped[list[BattleSide]] = relationship(
-        back_populates="battle", cascade="all, delete-orphan", passive_deletes=True
-    )
+    sides: Mapped[list[BattleSide]] = _owned("battle")
 
 
 class BattleSide(Base):
@@ -201,12 +209,12 @@ class BattleSide(Base):
     __tablename__ = "battle_side"
     __table_args__ = (UniqueConstraint("battle_id", "side_id"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     side_id: Mapped[str] = mapped_column(String(40))
     name: Mapped[str] = mapped_column(String(100))
     army_id: Mapped[int | None] = mapped_column(ForeignKey("army.id", ondelete="SET NULL"))
-    owner_id: Mapped[int] = mapped_column(BigInteger)
+    owner_id: Mapped[Snowflake]
     # Several players on one side: group id -> the member who orders it (none: the owner does all).
     commanders: Mapped[dict[str, int] | None] = mapped_column(JSON)
     # Players a GM handed the side away from (/battle hand-over): they act for it no more,
@@ -222,14 +230,14 @@ class StageLog(Base):
     __tablename__ = "stage_log"
     __table_args__ = (UniqueConstraint("battle_id", "number"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     number: Mapped[int] = mapped_column()
     turn: Mapped[int] = mapped_column()
     step: Mapped[str] = mapped_column(String(60))
     title: Mapped[str] = mapped_column(String(100))
     start_state: Mapped[dict[str, Any]] = mapped_column(JSON)
-    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[WrittenAt]
     orders: Mapped[list[Any] | None] = mapped_column(JSON)
     events: Mapped[list[Any] | None] = mapped_column(JSON)
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -249,8 +257,8 @@ class RecordEntry(Base):
         Index("ix_record_entry_battle_step_attempt", "battle_id", "turn", "step", "attempt"),
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     seq: Mapped[int] = mapped_column()
     entry: Mapped[dict[str, Any]] = mapped_column(JSON)
     # Copied from ``entry`` when it is written, so that no query has to open the JSON.
@@ -259,7 +267,19 @@ class RecordEntry(Base):
     attempt: Mapped[int] = mapped_column()
 
 
-class BattleOrder(Base):
+class _OrderColumns:
+    """What an order says, given for the open stage or planned for a later step."""
+
+    side_id: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[Snowflake]
+    actor: Mapped[str] = mapped_column(String(60))
+    seq: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    kind: Mapped[str] = mapped_column(String(40))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    summary: Mapped[str] = mapped_column(String(400))
+
+
+class BattleOrder(_OrderColumns, Base):
     """An order given for one stage; secret until the stage resolves, replaceable until then.
 
     ``actor`` is a unit, leader, group or side id (the order kind says which); an actor giving
@@ -269,20 +289,13 @@ class BattleOrder(Base):
     __tablename__ = "battle_order"
     __table_args__ = (UniqueConstraint("battle_id", "stage", "actor", "seq"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     stage: Mapped[int] = mapped_column()
-    side_id: Mapped[str] = mapped_column(String(40))
-    user_id: Mapped[int] = mapped_column(BigInteger)
-    actor: Mapped[str] = mapped_column(String(60))
-    seq: Mapped[int] = mapped_column(default=0, server_default=text("0"))
-    kind: Mapped[str] = mapped_column(String(40))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
-    summary: Mapped[str] = mapped_column(String(400))
-    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    submitted_at: Mapped[WrittenAt]
 
 
-class PlannedOrder(Base):
+class PlannedOrder(_OrderColumns, Base):
     """An order planned for a later step of the current game turn, kept under the step's key
     (``planning.step_key``: turn, step, side, subject); secret like every order. When play
     reaches the step it becomes that stage's order (or, judged illegal, falls back on the
@@ -291,20 +304,13 @@ class PlannedOrder(Base):
     __tablename__ = "planned_order"
     __table_args__ = (Index("ix_planned_order_battle_step", "battle_id", "step_key"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     turn: Mapped[int] = mapped_column()
     step_key: Mapped[str] = mapped_column(String(160))
     step_title: Mapped[str] = mapped_column(String(200))
-    side_id: Mapped[str] = mapped_column(String(40))
-    user_id: Mapped[int] = mapped_column(BigInteger)
-    actor: Mapped[str] = mapped_column(String(60))
-    seq: Mapped[int] = mapped_column(default=0, server_default=text("0"))
-    kind: Mapped[str] = mapped_column(String(40))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
-    summary: Mapped[str] = mapped_column(String(400))
     consult: Mapped[bool] = mapped_column(default=False, server_default=false())
-    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    submitted_at: Mapped[WrittenAt]
 
 
 class TurnPlan(Base):
@@ -317,8 +323,8 @@ class TurnPlan(Base):
     __tablename__ = "turn_plan"
     __table_args__ = (UniqueConstraint("battle_id", "turn", "side_id"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     turn: Mapped[int] = mapped_column()
     side_id: Mapped[str] = mapped_column(String(60))
     user_id: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
@@ -335,12 +341,12 @@ class Readiness(Base):
     __tablename__ = "readiness"
     __table_args__ = (UniqueConstraint("battle_id", "stage", "side_id"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     stage: Mapped[int] = mapped_column()
     side_id: Mapped[str] = mapped_column(String(40))
-    user_id: Mapped[int] = mapped_column(BigInteger)
-    confirmed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    user_id: Mapped[Snowflake]
+    confirmed_at: Mapped[WrittenAt]
 
 
 class StandingInstruction(Base):
@@ -350,15 +356,15 @@ class StandingInstruction(Base):
     __tablename__ = "standing_instruction"
     __table_args__ = (Index("ix_standing_instruction_battle_id", "battle_id"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     side_id: Mapped[str] = mapped_column(String(40))
     unit_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
     topic: Mapped[str] = mapped_column(String(40))
     condition: Mapped[str] = mapped_column(String(40), default="")
     choice: Mapped[str] = mapped_column(String(40))
-    set_by: Mapped[int] = mapped_column(BigInteger)
-    set_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    set_by: Mapped[Snowflake]
+    set_at: Mapped[WrittenAt]
 
 
 class Deadline(Base):
@@ -370,8 +376,8 @@ class Deadline(Base):
         Index("ix_deadline_battle_id_status", "battle_id", "status"),
     )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    battle_id: Mapped[int] = mapped_column(ForeignKey("battle.id", ondelete="CASCADE"))
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
     stage: Mapped[int] = mapped_column()
     kind: Mapped[DeadlineKind] = mapped_column(_enum(DeadlineKind, "deadline_kind"))
     due_at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -390,7 +396,7 @@ class CampaignMap(Base):
 
     __tablename__ = "campaign_map"
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[IntPk]
     campaign_id: Mapped[int] = mapped_column(
         ForeignKey("campaign.id", ondelete="CASCADE"), unique=True
     )
@@ -402,8 +408,8 @@ class CampaignMap(Base):
     turn: Mapped[int] = mapped_column(default=1)
     # The map's picture under the regions (a PNG the bot re-encoded), if the GM gave one.
     background: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
-    created_by: Mapped[int] = mapped_column(BigInteger)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+    created_by: Mapped[Snowflake]
+    updated_at: Mapped[UpdatedAt]
 
 
 class MapMove(Base):
@@ -413,10 +419,10 @@ class MapMove(Base):
     __tablename__ = "map_move"
     __table_args__ = (UniqueConstraint("map_id", "turn", "army_id"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[IntPk]
     map_id: Mapped[int] = mapped_column(ForeignKey("campaign_map.id", ondelete="CASCADE"))
     turn: Mapped[int] = mapped_column()
     army_id: Mapped[int] = mapped_column(ForeignKey("army.id", ondelete="CASCADE"))
-    user_id: Mapped[int] = mapped_column(BigInteger)
+    user_id: Mapped[Snowflake]
     to_region: Mapped[str] = mapped_column(String(40))
-    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    submitted_at: Mapped[WrittenAt]

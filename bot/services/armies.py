@@ -22,6 +22,7 @@ from rules_core.registry import Ruleset
 
 MAX_ROSTER_BYTES = 256 * 1024
 MAX_LISTED_PROBLEMS = 20
+REPLACED_LATER = "it can be replaced or removed once that battle has ended"
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ class ArmyService:
                 )
             replaced = army is not None
             if army is not None:
-                await _require_not_fighting(session, army)
+                await require_not_fighting(session, army, REPLACED_LATER)
             if army is None:
                 army = Army(owner_id=user_id, name=name, roster=roster)
                 campaign.armies.append(army)
@@ -181,19 +182,13 @@ class ArmyService:
     async def check_can_remove(self, place: Place, user_id: int, name: str) -> ArmyInfo:
         """Raise unless the user may remove this army; used before asking to confirm."""
         async with self.db.read() as session:
-            campaign = await load_open_campaign(session, place)
-            army = _get_army(campaign, name)
-            _require_owner_or_gm(campaign, army, user_id)
-            await _require_not_fighting(session, army)
+            campaign, army = await _removable(session, place, user_id, name)
             return _army_info(army, campaign)
 
     async def remove(self, place: Place, user_id: int, name: str) -> ArmyInfo:
         """Delete an army (its owner or a GM)."""
         async with self.db.write() as session:
-            campaign = await load_open_campaign(session, place)
-            army = _get_army(campaign, name)
-            _require_owner_or_gm(campaign, army, user_id)
-            await _require_not_fighting(session, army)
+            campaign, army = await _removable(session, place, user_id, name)
             info = _army_info(army, campaign)
             campaign.armies.remove(army)
             await session.delete(army)
@@ -238,15 +233,23 @@ async def fighting_in(session: AsyncSession, army: Army) -> str | None:
     )
 
 
-async def _require_not_fighting(session: AsyncSession, army: Army) -> None:
-    """Refuse to change an army while a battle it fields is not over: losses are written to
-    the list it was fought with."""
+async def require_not_fighting(session: AsyncSession, army: Army, then: str) -> None:
+    """Refuse to change or move an army while a battle it fields is not over (losses are
+    written to the list it was fought with); ``then`` says what it may do after the battle."""
     battle = await fighting_in(session, army)
     if battle is not None:
-        raise Conflict(
-            f"**{army.name}** is fighting in **{battle}**; it can be replaced or removed "
-            "once that battle has ended."
-        )
+        raise Conflict(f"**{army.name}** is fighting in **{battle}**; {then}.")
+
+
+async def _removable(
+    session: AsyncSession, place: Place, user_id: int, name: str
+) -> tuple[Campaign, Army]:
+    """The campaign and its army ``name``, if the user may remove it now."""
+    campaign = await load_open_campaign(session, place)
+    army = _get_army(campaign, name)
+    _require_owner_or_gm(campaign, army, user_id)
+    await require_not_fighting(session, army, REPLACED_LATER)
+    return campaign, army
 
 
 def _require_member(campaign: Campaign, user_id: int) -> None:

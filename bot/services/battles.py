@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -42,14 +41,18 @@ from bot.services.numbers import check_finite
 from bot.services.order_params import resolve
 from bot.services.parameters import battle_parameters, table_size
 from bot.services.settings import MAX_TABLE, MIN_TABLE
-from bot.services.shapes import check_on_table, parse_point, terrain_points
+from bot.services.shapes import (
+    laid_feature,
+    next_number,
+    parse_point,
+    terrain_points,
+)
 from rules_core import registry, secrets
 from rules_core.dice import Dice, Roll
 from rules_core.plugin import Rules
 from rules_core.seeding import commitment, new_seed, stream
 from rules_core.state import (
     RESERVE,
-    TERRAIN_KINDS,
     BattleState,
     Group,
     Side,
@@ -73,6 +76,18 @@ class BattleSummary:
     step: str  # the title of the step play stands at
     deadline_at: datetime | None
     result: str  # how it ended, "" while it is not over
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table a new battle is fought on; None is the ruleset's (or campaign's) usual one."""
+
+    width: float | None = None
+    depth: float | None = None
+    scale: float | None = None  # millimetres in one unit of the measure
+
+
+USUAL_TABLE = Table()
 
 
 @dataclass(frozen=True)
@@ -138,7 +153,8 @@ class BattleService:
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
-            loaded = await new_battle(session, campaign, user_id, name, armies, width, depth, scale)
+            table = Table(width, depth, scale)
+            loaded = await new_battle(session, campaign, user_id, name, armies, table)
             return view_of(loaded)
 
     async def list(self, place: Place) -> list[BattleSummary]:
@@ -176,15 +192,11 @@ class BattleService:
         name: str | None,
     ) -> TerrainFeature:
         """Lay a piece of terrain during set-up (a GM only)."""
-        if kind not in TERRAIN_KINDS:
-            raise InvalidInput(f"Unknown terrain `{kind}`: use one of {', '.join(TERRAIN_KINDS)}.")
         points = terrain_points(kind, shape, at, size)
         async with self.db.write() as session:
             loaded = await _setting_up(session, place, user_id)
-            feature_id = _next_id(f.id for f in loaded.state.terrain)
-            title = clean_text(name, "terrain name", 60) if name else kind.replace("_", " ").title()
-            feature = TerrainFeature(f"t{feature_id}", kind, points, title)
-            check_on_table(points, loaded.state.battlefield, feature.linear)
+            title = clean_text(name, "terrain name", 60) if name else None
+            feature = laid_feature(loaded.state, kind, points, title)
             loaded.save(replace(loaded.state, terrain=(*loaded.state.terrain, feature)))
             return feature
 
@@ -202,7 +214,7 @@ class BattleService:
                     f"The {loaded.battle.ruleset_id} ruleset has no terrain tables; lay terrain "
                     "with `/battle terrain add`."
                 )
-            first = _next_id(f.id for f in state.terrain)
+            first = next_number(f.id for f in state.terrain)
             rolls: list[Roll] = []
             key = f"{state.battle_id}:setup:terrain:{first}"
             dice = Dice(stream(bytes.fromhex(loaded.battle.seed), key), rolls.append)
@@ -412,15 +424,13 @@ async def new_battle(
     user_id: int,
     name: str,
     armies: list[str],
-    width: float | None = None,
-    depth: float | None = None,
-    scale: float | None = None,
+    table: Table = USUAL_TABLE,
 ) -> Loaded:
     """A new battle in set-up in the campaign, one side per named army (the caller checked the
     user is a GM; the name is clean); the campaign map fights its battles through this too."""
     rules = rules_of(campaign.ruleset_id)
     usual_width, usual_depth = table_size(campaign, rules)
-    width, depth = width or usual_width, depth or usual_depth
+    width, depth, scale = table.width or usual_width, table.depth or usual_depth, table.scale
     for size in (width, depth):
         if not MIN_TABLE <= size <= MAX_TABLE:
             raise InvalidInput(f"Table sizes run from {MIN_TABLE:g} to {MAX_TABLE:g}.")
@@ -493,11 +503,6 @@ async def _setting_up(session: AsyncSession, place: Place, user_id: int) -> Load
     if loaded.battle.status is not BattleStatus.SETUP:
         raise Conflict("The battle has started; terrain can only change during set-up.")
     return loaded
-
-
-def _next_id(ids: Any) -> int:
-    numbers = [int(i[1:]) for i in ids if i[1:].isdigit()]
-    return max(numbers, default=0) + 1
 
 
 def _summary(battle: Battle) -> BattleSummary:

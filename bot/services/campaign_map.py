@@ -13,12 +13,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, CampaignMap, MapMove
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UserError
-from bot.services.armies import fighting_in
+from bot.services.armies import require_not_fighting
 from bot.services.battle_state import SetUp, set_up_of
 from bot.services.battles import new_battle
 from bot.services.campaigns import Place, find_member, load_open_campaign, require_gm
 from bot.services.map_files import Region, checked_background, parse_map
 from bot.services.names import name_key
+
+MARCHES_LATER = "it marches again once that battle has ended (`/battle status`)"
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,7 @@ class CampaignMapService:
             await _settle(session, cmap)
             army = _own_army(campaign, user_id, army_name)
             region = _region_named(cmap, to)
-            await _require_free(session, army)
+            await require_not_fighting(session, army, MARCHES_LATER)
             start = cmap.positions.get(str(army.id))
             regions = {r.name: r for r in _regions(cmap)}
             if start is None:
@@ -481,15 +483,6 @@ def _region_named(cmap: CampaignMap, name: str) -> str:
             return str(region["name"])
     names = ", ".join(r["name"] for r in cmap.regions[:30])
     raise NotFound(f"There is no region **{name}** on **{cmap.name}**; its regions: {names}.")
-
-
-async def _require_free(session: AsyncSession, army: Army) -> None:
-    battle = await fighting_in(session, army)
-    if battle is not None:
-        raise Conflict(
-            f"**{army.name}** is fighting in **{battle}**; it marches again once that battle "
-            "has ended (`/battle status`)."
-        )
 
 
 def _side_of(campaign: Campaign, army: Army) -> str:

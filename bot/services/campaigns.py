@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
@@ -241,31 +243,7 @@ class CampaignService:
     async def join(self, place: Place, user_id: int, side: str | None) -> CampaignInfo:
         """Join as a player on a side, or as an observer when no side is given."""
         side = clean_text(side, "side", 50) if side is not None else None
-        async with self.db.write() as session:
-            campaign = await load_open_campaign(session, place)
-            member = find_member(campaign, user_id)
-            if member is not None and member.role is Role.OBSERVER and side is not None:
-                _check_side_count(campaign, side)
-                member.role, member.side = Role.PLAYER, side  # an admitted observer takes a side
-                await session.flush()
-                return campaign_info(campaign)
-            if member is not None and (member.role is not Role.GM or member.side):
-                where = f" on side **{member.side}**" if member.side else ""
-                raise Conflict(
-                    f"You have already joined **{campaign.name}** as {member.role.value}{where}. "
-                    "Use `/campaign leave` first to change."
-                )
-            if side is not None:
-                _check_side_count(campaign, side)
-            if member is None:
-                role = Role.PLAYER if side else Role.OBSERVER
-                campaign.members.append(Membership(user_id=user_id, role=role, side=side))
-            elif side is None:
-                raise Conflict(f"You are already a GM of **{campaign.name}**.")
-            else:
-                member.side = side  # a GM who also plays keeps the GM role
-            await session.flush()
-            return campaign_info(campaign)
+        return await self._change_member(place, user_id, partial(_join, user_id=user_id, side=side))
 
     async def leave(self, place: Place, user_id: int) -> CampaignInfo:
         """Leave the campaign; the last GM and owners of armies cannot."""
@@ -293,30 +271,29 @@ class CampaignService:
 
     async def add_gm(self, place: Place, actor_id: int, user_id: int) -> CampaignInfo:
         """Make a user a GM (a GM only); a player keeps their side."""
-        async with self.db.write() as session:
-            campaign = await load_open_campaign(session, place)
-            require_gm(campaign, actor_id)
-            member = find_member(campaign, user_id)
-            if member is not None and member.role is Role.GM:
-                raise Conflict(f"That member is already a GM of **{campaign.name}**.")
-            if member is None:
-                campaign.members.append(Membership(user_id=user_id, role=Role.GM))
-            else:
-                member.role = Role.GM
-            await session.flush()
-            return campaign_info(campaign)
+        return await self._change_member(
+            place, user_id, partial(_make_gm, user_id=user_id), by_gm=actor_id
+        )
 
     async def remove_gm(self, place: Place, actor_id: int, user_id: int) -> CampaignInfo:
         """Take the GM role from a user (a GM only); the last GM stays."""
+        return await self._change_member(place, user_id, _unmake_gm, by_gm=actor_id)
+
+    async def _change_member(
+        self,
+        place: Place,
+        user_id: int,
+        change: Callable[[Campaign, Membership | None], None],
+        *,
+        by_gm: int | None = None,
+    ) -> CampaignInfo:
+        """One change to a user's membership of the channel's campaign, in one write; made by a
+        GM when ``by_gm`` names who makes it."""
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
-            require_gm(campaign, actor_id)
-            member = find_member(campaign, user_id)
-            if member is None or member.role is not Role.GM:
-                raise NotFound(f"That member is not a GM of **{campaign.name}**.")
-            if len(_gm_members(campaign)) == 1:
-                raise Conflict("A campaign needs at least one GM; add another GM first.")
-            member.role = Role.PLAYER if member.side else Role.OBSERVER
+            if by_gm is not None:
+                require_gm(campaign, by_gm)
+            change(campaign, find_member(campaign, user_id))
             await session.flush()
             return campaign_info(campaign)
 
@@ -473,6 +450,49 @@ def _deadline_changes(
     if not changes:
         raise InvalidInput("Nothing to change: give at least one setting.")
     return changes
+
+
+def _join(campaign: Campaign, member: Membership | None, *, user_id: int, side: str | None) -> None:
+    """Seat a user on a side, or as an observer without one; an admitted observer takes a side
+    and a GM who also plays keeps the GM role."""
+    if member is not None and member.role is Role.OBSERVER and side is not None:
+        _check_side_count(campaign, side)
+        member.role, member.side = Role.PLAYER, side
+        return
+    if member is not None and (member.role is not Role.GM or member.side):
+        where = f" on side **{member.side}**" if member.side else ""
+        raise Conflict(
+            f"You have already joined **{campaign.name}** as {member.role.value}{where}. "
+            "Use `/campaign leave` first to change."
+        )
+    if side is not None:
+        _check_side_count(campaign, side)
+    if member is None:
+        role = Role.PLAYER if side else Role.OBSERVER
+        campaign.members.append(Membership(user_id=user_id, role=role, side=side))
+    elif side is None:
+        raise Conflict(f"You are already a GM of **{campaign.name}**.")
+    else:
+        member.side = side
+
+
+def _make_gm(campaign: Campaign, member: Membership | None, *, user_id: int) -> None:
+    """Give a user the GM role, a new member if need be."""
+    if member is not None and member.role is Role.GM:
+        raise Conflict(f"That member is already a GM of **{campaign.name}**.")
+    if member is None:
+        campaign.members.append(Membership(user_id=user_id, role=Role.GM))
+    else:
+        member.role = Role.GM
+
+
+def _unmake_gm(campaign: Campaign, member: Membership | None) -> None:
+    """Take the GM role from a member, back to player (with a side) or observer."""
+    if member is None or member.role is not Role.GM:
+        raise NotFound(f"That member is not a GM of **{campaign.name}**.")
+    if len(_gm_members(campaign)) == 1:
+        raise Conflict("A campaign needs at least one GM; add another GM first.")
+    member.role = Role.PLAYER if member.side else Role.OBSERVER
 
 
 def _removable(campaign: Campaign, actor_id: int, user_id: int) -> Membership:

@@ -22,10 +22,10 @@ from bot.services.names import name_key
 from bot.services.numbers import check_finite
 from bot.services.play import PlayService
 from bot.services.records import append_entries
-from bot.services.shapes import check_on_table, parse_point, terrain_points
+from bot.services.shapes import laid_feature, parse_point, terrain_points
 from bot.services.stages import Arming, StageReport, advance, set_deadlines
 from rules_core import engine
-from rules_core.state import RESERVE, TERRAIN_KINDS, BattleState, Outcome, TerrainFeature, Unit
+from rules_core.state import RESERVE, BattleState, Outcome, Unit
 
 MAX_EXTENSION_HOURS = 24 * 30
 UNDONE = "undone by a GM"  # the trigger of the stage an undo resolves (the step before is void)
@@ -171,17 +171,11 @@ class GmService:
         reason: str,
     ) -> GmChange:
         """Lay a piece of terrain mid-battle, on the record with the reason."""
-        if kind not in TERRAIN_KINDS:
-            raise InvalidInput(f"Unknown terrain `{kind}`: use one of {', '.join(TERRAIN_KINDS)}.")
         points = terrain_points(kind, shape, at, size)
         async with self.db.write() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             state = loaded.state
-            number = 1 + max(
-                (int(f.id[1:]) for f in state.terrain if f.id[1:].isdigit()), default=0
-            )
-            feature = TerrainFeature(f"t{number}", kind, points, kind.replace("_", " ").title())
-            check_on_table(points, state.battlefield, feature.linear)
+            feature = laid_feature(state, kind, points, None)
             after = replace(state, terrain=(*state.terrain, feature))
             await self._edit(session, loaded, after, f"laid {feature.name}: {reason}")
             return GmChange(Change.TERRAIN, reason, None, feature.name, user_id, feature.id)
@@ -204,15 +198,7 @@ class GmService:
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
     ) -> GmChange:
         """Put a unit somewhere else (and turn it)."""
-        x, y = _point(at, facing)
-        async with self.db.write() as session:
-            loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
-            target = find_unit(loaded.state, unit)
-            after = _placement(loaded.state, target, x, y, facing)
-            moved = replace(target, x=x, y=y, facing=after.facing)
-            await self._edit(session, loaded, loaded.state.with_unit(moved), f"moved {target.name}")
-            before = Placement(target.x, target.y, target.facing)
-            return GmChange(Change.MOVE, reason, before, after, user_id, target.name)
+        return await self._put(place, user_id, unit, at, facing, reason, back=False)
 
     async def take_off(self, place: Place, user_id: int, unit: str, reason: str) -> GmChange:
         """Take a unit off the table without destroying it (it left in pursuit, the rules say
@@ -231,18 +217,38 @@ class GmService:
         self, place: Place, user_id: int, unit: str, at: str, facing: float | None, reason: str
     ) -> GmChange:
         """Put a unit that is off the table (or in reserve) back on it at ``at``."""
+        return await self._put(place, user_id, unit, at, facing, reason, back=True)
+
+    async def _put(
+        self,
+        place: Place,
+        user_id: int,
+        unit: str,
+        at: str,
+        facing: float | None,
+        reason: str,
+        *,
+        back: bool,
+    ) -> GmChange:
+        """Stand a unit at ``at``: moved on the table, or ``back`` on it from off the table or
+        from reserve."""
         x, y = _point(at, facing)
         async with self.db.write() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             target = find_unit(loaded.state, unit)
-            if target.on_table:
+            if back and target.on_table:
                 raise Conflict(
                     f"**{target.name}** is on the table already; move it with `/gm move`."
                 )
             spot = _placement(loaded.state, target, x, y, facing)
-            after = loaded.state.with_unit(target.placed((x, y), spot.facing))
-            await self._edit(session, loaded, after, f"put {target.name} back on the table")
-            return GmChange(Change.ON_TABLE, reason, _where(target), spot, user_id, target.name)
+            if back:
+                after = loaded.state.with_unit(target.placed((x, y), spot.facing))
+                await self._edit(session, loaded, after, f"put {target.name} back on the table")
+                return GmChange(Change.ON_TABLE, reason, _where(target), spot, user_id, target.name)
+            moved = replace(target, x=x, y=y, facing=spot.facing)
+            await self._edit(session, loaded, loaded.state.with_unit(moved), f"moved {target.name}")
+            before = Placement(target.x, target.y, target.facing)
+            return GmChange(Change.MOVE, reason, before, spot, user_id, target.name)
 
     async def ruling(
         self, place: Place, user_id: int, choice: str, reason: str = ""

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 
 from shapely.geometry import LineString, Polygon
 
 from bot.errors import InvalidInput
 from bot.services.numbers import check_finite
-from rules_core.state import LINEAR_KINDS, Battlefield, Point
+from rules_core.state import (
+    LINEAR_KINDS,
+    TERRAIN_KINDS,
+    Battlefield,
+    BattleState,
+    Point,
+    TerrainFeature,
+)
 
 SHAPES = ("polygon", "line", "circle", "rectangle")
 _PAIR = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$")
@@ -72,7 +80,9 @@ def parse_numbers(text: str, count: int, what: str) -> tuple[float, ...]:
 
 
 def terrain_points(kind: str, shape: str, at: str, size: str | None) -> tuple[Point, ...]:
-    """The outline (or line) of a terrain piece from the typed shape, position and size."""
+    """The outline (or line) of a terrain piece from the typed kind, shape, position and size."""
+    if kind not in TERRAIN_KINDS:
+        raise InvalidInput(f"Unknown terrain `{kind}`: use one of {', '.join(TERRAIN_KINDS)}.")
     if shape not in SHAPES:
         raise InvalidInput(f"Unknown shape `{shape}`: use one of {', '.join(SHAPES)}.")
     linear = kind in LINEAR_KINDS
@@ -92,6 +102,24 @@ def terrain_points(kind: str, shape: str, at: str, size: str | None) -> tuple[Po
         return circle(centre, radius)
     width, depth = parse_numbers(size or "", 2, "size")
     return rectangle(centre, width, depth)
+
+
+def laid_feature(
+    state: BattleState, kind: str, points: tuple[Point, ...], title: str | None
+) -> TerrainFeature:
+    """A new terrain piece, numbered after the table's others and titled by its kind unless
+    named, refused if it leaves the table."""
+    number = next_number(f.id for f in state.terrain)
+    shown = title if title is not None else kind.replace("_", " ").title()
+    feature = TerrainFeature(f"t{number}", kind, points, shown)
+    check_on_table(points, state.battlefield, feature.linear)
+    return feature
+
+
+def next_number(ids: Iterable[str]) -> int:
+    """The number after the highest of ids like ``t3`` (1 when there is none)."""
+    numbers = [int(i[1:]) for i in ids if i[1:].isdigit()]
+    return max(numbers, default=0) + 1
 
 
 def circle(centre: Point, radius: float) -> tuple[Point, ...]:
