@@ -271,15 +271,15 @@ def _placed(e: UnitPlaced, r: Renderer) -> str:
 
 
 def _terrain_name(name: str, kind: str) -> str:
-    """A terrain feature for a sentence: its name, or its kind in words."""
-    return name or _cap(kind.replace("_", " "))
+    """A terrain feature to begin a sentence: its name, or its kind in words."""
+    return _cap(name or kind.replace("_", " "))
 
 
 @_line.register
 def _terrain_added(e: TerrainAdded, r: Renderer) -> str:
     what = _terrain_name(e.feature.name, e.feature.kind)
     kind = e.feature.kind.replace("_", " ")
-    named = f"{what} ({kind})" if e.feature.name else what
+    named = f"{what} ({kind})" if e.feature.name and e.feature.name != kind else what
     return f"{named} is placed on the table: {e.reason}"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -10,14 +10,25 @@ from PIL import Image, ImageDraw
 
 from bot.rendering import badges
 from bot.rendering.overlays import dashed
-from bot.rendering.style import CONTACT, INK, INK_SOFT, PAPER, REACH, SHOT, WHITE, SideStyle
-from bot.rendering.terrain import DRAW_ORDER, DRAWERS, OBSTACLE_DRAWERS
+from bot.rendering.style import (
+    CONTACT,
+    INK,
+    INK_SOFT,
+    PAPER,
+    REACH,
+    RGB,
+    SHOT,
+    WHITE,
+    SideStyle,
+)
+from bot.rendering.terrain import DRAW_ORDER, DRAWERS, OBSTACLE_DRAWERS, draw_pennant
 from bot.rendering.text import shortened, write
 from bot.rendering.text import width as text_width
 from bot.rendering.units import Piece, draw_leader, draw_unit
 from bot.rendering.view import View
 from rules_core.codec import Json
 from rules_core.state import TerrainFeature, Unit
+from rules_core.terrain_pieces import PIECE, PIECES, owner_of, piece_of, words_for
 
 TEXT_SIZE = 14
 ROW = 30  # px per legend row
@@ -26,13 +37,9 @@ SWATCH = (40, 24)
 SWATCH_SCALE = 5.0  # px per measure for the bands in terrain swatches
 SWATCH_MM = 25.4
 ABSENT_ROOM = 1000  # px: the longest list of units off the table one legend entry shows
-KIND_WORDS = {
-    "dense_wood": "dense wood",
-    "rough": "rough ground",
-    "impassable": "impassable ground",
-}
 
 Paint = Callable[[Image.Image, float, float], None]  # draws a sample at (left, top)
+Owner = tuple[str, RGB]  # a side that owns a piece: its name and colour
 
 
 @dataclass(frozen=True)
@@ -68,19 +75,20 @@ def leader_entry(style: SideStyle) -> Entry:
     )
 
 
-def terrain_entry(kind: str, style: str = "") -> Entry:
-    """A patch (or a length, for linear kinds) of one kind of terrain."""
+def terrain_entry(kind: str, style: str = "", owner: Owner | None = None) -> Entry:
+    """A patch (or a length, for linear kinds) of one kind of terrain or piece
+    (``terrain_pieces``); an owned piece's flies its side's pennant, and its words say whose."""
 
     def paint(image: Image.Image, left: float, top: float) -> None:
-        image.paste(_swatch(kind, style), (round(left), round(top)))
+        image.paste(_swatch(kind, style, owner[1] if owner else None), (round(left), round(top)))
 
-    words = style or KIND_WORDS.get(kind, kind.replace("_", " "))
-    return Entry(SWATCH[0], paint, words)
+    words = style or words_for(kind)
+    return Entry(SWATCH[0], paint, f"{owner[0]}'s {words}" if owner else words)
 
 
 @cache
-def _swatch(kind: str, style: str) -> Image.Image:
-    """A terrain sample, drawn once on the legend's paper."""
+def _swatch(kind: str, style: str, colour: RGB | None = None) -> Image.Image:
+    """A terrain sample, drawn once on the legend's paper (with a pennant in ``colour``)."""
     picture = Image.new("RGB", SWATCH, PAPER)
     draw = ImageDraw.Draw(picture)
     w, h = SWATCH[0] / SWATCH_SCALE, SWATCH[1] / SWATCH_SCALE
@@ -90,16 +98,32 @@ def _swatch(kind: str, style: str) -> Image.Image:
         linear = kind in ("river", "stream", "road")
         points = ((0, h * 0.3), (w, h * 0.7)) if linear else ((0, 0), (w, 0), (w, h), (0, h))
         view = View((0.0, 0.0, w, h), SWATCH_SCALE)
-        DRAWERS[kind](draw, view, TerrainFeature("legend", kind, points), SWATCH_MM)
+        ground = PIECES.get(kind, kind)  # a piece's sample stands on the ground it is taken as
+        sample = TerrainFeature("legend", ground, points, "", {PIECE: kind})
+        DRAWERS[kind](draw, view, sample, SWATCH_MM)
+    if colour is not None:
+        draw_pennant(draw, (6, SWATCH[1] - 1), colour)
     return picture
 
 
 def terrain_entries(
-    terrain: Sequence[TerrainFeature], styles: Callable[[TerrainFeature], str]
+    terrain: Sequence[TerrainFeature],
+    styles: Callable[[TerrainFeature], str],
+    owners: Mapping[str, Owner] | None = None,
 ) -> list[Entry]:
-    """One entry per kind (and per obstacle style) on the map, in drawing order."""
-    kinds = {f.kind for f in terrain if f.kind != "linear_obstacle"}
-    entries = [terrain_entry(kind) for kind in DRAW_ORDER if kind in kinds]
+    """One entry per piece (and per obstacle style) on the map, in drawing order; a piece a
+    side owns gets one per owner, named there once (``owners``: side id to name and colour)."""
+    known = owners or {}
+    pieces = {
+        (piece_of(f), owner_of(f) if owner_of(f) in known else None)
+        for f in terrain
+        if f.kind != "linear_obstacle"
+    }
+    entries = [
+        terrain_entry(piece, owner=known[side] if side else None)
+        for piece in DRAW_ORDER
+        for side in sorted({s or "" for p, s in pieces if p == piece})
+    ]
     seen = sorted({styles(f) for f in terrain if f.kind == "linear_obstacle"})
     return entries + [terrain_entry("linear_obstacle", style) for style in seen]
 

@@ -15,7 +15,7 @@ from bot.rendering.frame import draw_major_grid, draw_minor_grid, grid_for
 from bot.rendering.labels import Box, Occupied, add_all, first_free, place
 from bot.rendering.overlays import contact_point, draw_contact
 from bot.rendering.scene import Scene, measure_mark
-from bot.rendering.style import INK_SOFT, REACH, SMALL_SIZE, TABLE
+from bot.rendering.style import INK_SOFT, REACH, RGB, SMALL_SIZE, TABLE
 from bot.rendering.terrain import draw_terrain
 from bot.rendering.text import width as text_width
 from bot.rendering.text import write
@@ -38,25 +38,28 @@ MARK_RADIUS = 11.0
 TERRAIN_TEXT = 14
 NAME_GAP = 6  # px kept clear on each side of a terrain name, so it never runs into a label
 ALONG = (0.5, 0.3, 0.7, 0.15, 0.85)  # shares of a line's length tried for its name
+Owners = tuple[tuple[str, RGB], ...]  # each side owning pieces, and its colour
 GROUNDS_KEPT = 8  # a few battles' tables (about 5 MB each at 1600 px)
 
 _grounds: OrderedDict[tuple[str, View, float], Image.Image] = OrderedDict()
 _grounds_lock = threading.Lock()  # maps are drawn in worker threads
 
 
-def ground(terrain: Sequence[TerrainFeature], view: View, mm: float) -> Image.Image:
+def ground(
+    terrain: Sequence[TerrainFeature], view: View, mm: float, owners: Owners = ()
+) -> Image.Image:
     """A fresh copy of the table with its grid and terrain.
 
     Terrain rarely changes during a battle, so the last few grounds are kept and the next map
     of the same battle starts from a copy.
     """
-    key = (repr(tuple(terrain)), view, mm)
+    key = (repr((tuple(terrain), owners)), view, mm)
     with _grounds_lock:
         kept = _grounds.get(key)
         if kept is not None:
             _grounds.move_to_end(key)
             return kept.copy()
-    image = draw_ground(terrain, view, mm)
+    image = draw_ground(terrain, view, mm, owners)
     with _grounds_lock:
         _grounds[key] = image.copy()
         while len(_grounds) > GROUNDS_KEPT:
@@ -70,13 +73,16 @@ def forget_grounds() -> None:
         _grounds.clear()
 
 
-def draw_ground(terrain: Sequence[TerrainFeature], view: View, mm: float) -> Image.Image:
-    """The open table, the light grid, the terrain and the labelled grid lines over it."""
+def draw_ground(
+    terrain: Sequence[TerrainFeature], view: View, mm: float, owners: Owners = ()
+) -> Image.Image:
+    """The open table, the light grid, the terrain (owned pieces flying their sides' colours,
+    ``owners``) and the labelled grid lines over it."""
     image = Image.new("RGB", (view.width, view.height), TABLE)
     draw = ImageDraw.Draw(image)
     grid = grid_for(view.scale)
     draw_minor_grid(draw, view, grid)
-    draw_terrain(draw, view, terrain, mm)
+    draw_terrain(draw, view, terrain, mm, dict(owners))
     draw_major_grid(draw, view, grid)
     return image
 
@@ -84,7 +90,8 @@ def draw_ground(terrain: Sequence[TerrainFeature], view: View, mm: float) -> Ima
 def draw_table(scene: Scene, view: View) -> Image.Image:
     """The table image, ``view.width`` by ``view.height`` pixels."""
     state = scene.state
-    image = ground(state.terrain, view, state.battlefield.mm_per_measure)
+    owners = tuple((side.id, scene.style(side.id).fill) for side in state.sides)
+    image = ground(state.terrain, view, state.battlefield.mm_per_measure, owners)
     draw = ImageDraw.Draw(image)
     if state.cursor.segment == "setup":
         _deploy_zones(draw, scene, view)

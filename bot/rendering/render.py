@@ -110,7 +110,8 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
         entries.append(legend.side_entry("enemy", style, ghost=True, label=words))
     if scene.leaders:
         entries.append(legend.leader_entry(scene.style(scene.leaders[0].side)))
-    entries += legend.terrain_entries(state.terrain, obstacle_style)
+    owners = {s.id: (s.name, scene.style(s.id).fill) for s in state.sides}
+    entries += legend.terrain_entries(state.terrain, obstacle_style, owners)
     entries += _zone_entries(scene)
     entries += _mark_entries(scene)
     entries += _badge_entries(scene)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -19,16 +19,18 @@ from shapely import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from bot.rendering.shapes import outlined
-from bot.rendering.style import RGB, TERRAIN_COLOURS, shade
+from bot.rendering.style import RGB, TERRAIN_COLOURS, WHITE, shade
 from bot.rendering.view import View
 from rules_core.state import TerrainFeature
 from rules_core.terrain import DEFAULT_ROAD_WIDTH
+from rules_core.terrain_pieces import owner_of, piece_of
 
 C = TERRAIN_COLOURS
 PixelPoint = tuple[float, float]
 Drawer = Callable[[ImageDraw.ImageDraw, View, TerrainFeature, float], None]
 
-# Kinds in the order they are drawn: ground first, then water, roads, buildings, obstacles.
+# Kinds and pieces (``terrain_pieces.PIECES``) in the order they are drawn: ground first, then
+# water, roads, buildings, camps, obstacles.
 DRAW_ORDER = (
     "hill",
     "gentle_hill",
@@ -43,23 +45,69 @@ DRAW_ORDER = (
     "bridge",
     "road",
     "village",
+    "baggage",
+    "camp",
     "fortification",
     "linear_obstacle",
 )
 BAND_MM = {"river": 50.0, "stream": 20.0}  # drawn widths when a feature has no "width"
 MIN_BAND_PX = {"river": 9.0, "stream": 5.0, "road": 6.0}
 OBSTACLE_STYLES = ("hedge", "wall", "stakes", "fence")
+PENNANT = (15.0, 22.0)  # px: an owned piece's pennant, its flag's length and its staff's height
 
 
 def draw_terrain(
-    draw: ImageDraw.ImageDraw, view: View, terrain: Iterable[TerrainFeature], mm: float
+    draw: ImageDraw.ImageDraw,
+    view: View,
+    terrain: Iterable[TerrainFeature],
+    mm: float,
+    owners: Mapping[str, RGB] | None = None,
 ) -> None:
-    """Draw every feature, kind by kind in ``DRAW_ORDER``; ``mm`` is millimetres per measure."""
+    """Draw every feature as the piece it is, piece by piece in ``DRAW_ORDER``; ``mm`` is
+    millimetres per measure. A piece a side owns flies a pennant in the side's colour from
+    ``owners`` (side id to colour), so the key can say whose it is once."""
     rank = {kind: index for index, kind in enumerate(DRAW_ORDER)}
-    for feature in sorted(terrain, key=lambda f: rank.get(f.kind, len(rank))):
-        drawer = DRAWERS.get(feature.kind)
+    for feature in sorted(terrain, key=lambda f: rank.get(piece_of(f), len(rank))):
+        drawer = DRAWERS.get(piece_of(feature))
         if drawer is not None:
             drawer(draw, view, feature, mm)
+        colour = (owners or {}).get(owner_of(feature) or "")
+        if colour is not None and not feature.linear:
+            draw_pennant(draw, _pennant_foot(_pixel_polygon(view, feature)), colour)
+
+
+def draw_pennant(draw: ImageDraw.ImageDraw, foot: PixelPoint, colour: RGB) -> None:
+    """A staff with a pennant in a side's colour, standing at ``foot``: whose a piece is."""
+    x, y = foot
+    edge = shade(colour, 0.5)
+    draw.line(((x, y), (x, y - PENNANT[1])), fill=C["fort_edge"], width=2)
+    top = y - PENNANT[1]
+    flag = ((x + 1, top), (x + PENNANT[0], top + 5), (x + 1, top + 10))
+    draw.polygon(flag, fill=colour, outline=edge)
+
+
+def _pennant_foot(shape: Polygon) -> PixelPoint:
+    """Where an owned piece's pennant stands: inside its upper left corner, clear of the name
+    written across its middle (its inmost point if the corner lies outside it)."""
+    left, top, right, bottom = shape.bounds
+    foot = (left + min(10.0, (right - left) / 4), top + min(PENNANT[1] + 4, (bottom - top) / 2))
+    if shape.contains(shapely.Point(foot)):
+        return foot
+    inner = shape.representative_point()
+    return (inner.x, inner.y)
+
+
+def _camp_spots(shape: Polygon, margin: float, spacing: float, seed: str) -> list[PixelPoint]:
+    """Where a camp's marks (wagons, tents) go: a grid inside it, clear of where a pennant
+    stands; in a piece too small for that (a key's sample), one mark on its right."""
+    x, y = _pennant_foot(shape)
+    spots = [
+        (a, b)
+        for a, b in _grid_inside(shape.buffer(-margin), spacing, seed)
+        if not (x - 8 < a < x + PENNANT[0] + 8 and y - PENNANT[1] - 10 < b < y + 8)
+    ]
+    _, top, right, bottom = shape.bounds
+    return spots or [(right - 11, (top + bottom) / 2)]
 
 
 def _pixel_polygon(view: View, feature: TerrainFeature) -> Polygon:
@@ -221,6 +269,27 @@ def _village(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm:
         draw.line(((x - w, y), (x + w, y)) if w > h else ((x, y - h), (x, y + h)), fill=rim)
 
 
+def _baggage(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    """A baggage camp: trodden ground with wagons, each a covered body on two wheels."""
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["road"], C["road_edge"], 2)
+    cover, wheel = C["village"], C["fort_edge"]
+    for x, y in _camp_spots(shape, 9.0, 22.0, feature.id):
+        draw.rounded_rectangle((x - 6, y - 5, x + 6, y + 2), 3, fill=cover, outline=wheel)
+        for dx in (-4, 4):
+            draw.ellipse((x + dx - 2, y + 2, x + dx + 2, y + 6), fill=wheel)
+
+
+def _camp(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+    """A fortified camp: a ditch and rampart round rows of tents."""
+    shape = _pixel_polygon(view, feature)
+    _fill(draw, shape, C["rough"], C["fort_edge"], 3)
+    for ring in _rings(shape.buffer(-5)):
+        draw.line(ring, fill=C["stakes"], width=2)
+    for x, y in _camp_spots(shape, 12.0, 18.0, feature.id):
+        draw.polygon(((x - 5, y + 4), (x, y - 5), (x + 5, y + 4)), fill=WHITE, outline=C["stakes"])
+
+
 def _fortification(
     draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float
 ) -> None:
@@ -319,6 +388,8 @@ DRAWERS: dict[str, Drawer] = {
     "stream": _water,
     "road": _road,
     "village": _village,
+    "baggage": _baggage,
+    "camp": _camp,
     "linear_obstacle": _obstacle,
     "fortification": _fortification,
 }

@@ -12,6 +12,7 @@ from bot.rendering.render import lay_out
 from bot.rendering.scene import build_scene
 from bot.rendering.terrain import DRAWERS, OBSTACLE_STYLES, obstacle_style
 from rules_core.state import TERRAIN_KINDS, TerrainFeature
+from rules_core.terrain_pieces import PIECES
 from tests.rendering import states
 from tests.rendering.helpers import PLAIN, changed, picture
 
@@ -22,8 +23,8 @@ def bare() -> Image.Image:
     return picture(states.with_terrain())
 
 
-def test_every_kind_has_a_drawer() -> None:
-    assert set(DRAWERS) == set(TERRAIN_KINDS)
+def test_every_kind_and_piece_has_a_drawer() -> None:
+    assert set(DRAWERS) == set(TERRAIN_KINDS) | set(PIECES)
 
 
 @pytest.mark.parametrize("kind", TERRAIN_KINDS)

@@ -91,8 +91,9 @@ def retreat(ctx: Context, loser: Unit, winner: Unit) -> float:
     end_point = (round(loser.x + ux * length, 3), round(loser.y + uy * length, 3))
     if blocked is not None:
         notes.append(f"stopped by {blocked}")
-    ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
+    # The friends pushed back make room first, so the loser never stands on one of them.
     _push_back(ctx, loser, (ux, uy), length, pushes)
+    ctx.move(loser.id, [(loser.x, loser.y), end_point], loser.facing, notes)
     if blocked is not None:
         _blocked_loss(ctx, loser, roll.total, length, blocked)
     return round(length, 3)

@@ -45,6 +45,11 @@ class Feature:
         """A bridge or a ford: laid over a river."""
         return self.kind in ("bridge", "ford")
 
+    @property
+    def words(self) -> str:
+        """The feature in full words, as a map names it ("Small Brk": "small broken ground")."""
+        return " ".join(ABBREVIATIONS.get(word, word.lower()) for word in self.label.split())
+
 
 def _sized(key: str, label: str, kind: str, grade: str | None) -> dict[str, Feature]:
     return {
@@ -53,7 +58,9 @@ def _sized(key: str, label: str, kind: str, grade: str | None) -> dict[str, Feat
     }
 
 
-# The sheet's abbreviations: Brk broken ground, Dft difficult ground, Imp impassable ground.
+# The sheet's abbreviations, in full words.
+ABBREVIATIONS = {"Brk": "broken ground", "Dft": "difficult ground", "Imp": "impassable ground"}
+
 FEATURES: dict[str, Feature] = {
     NONE: Feature(NONE, "None"),
     **_sized("brk", "Brk", "rough", "broken"),

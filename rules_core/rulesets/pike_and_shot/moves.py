@@ -22,7 +22,8 @@ Called by the Combat step and by movement. Each returns what happened in a word:
 - ``remove_from_battle(ctx, unit_id, reason)``: destroyed: off the table, cohesion
   "destroyed" (kept in the state so fatigue and General Will count it).
 
-Friends are passed through (a retreat never ends on a friend: it goes on until clear).
+Friends are passed through, and so are enemies with a 5" gap between them: a retreat never
+ends on another unit, it goes on until clear.
 """
 
 from __future__ import annotations
@@ -34,7 +35,14 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.geometry import EPSILON, Footprint, contact_edge, facing_towards, overlap_area
+from rules_core.geometry import (
+    EPSILON,
+    Footprint,
+    contact_edge,
+    facing_towards,
+    overlap_area,
+    overlapping,
+)
 from rules_core.paths import EDGE, ENEMY, FRIEND, TERRAIN, barred_ground, ground_stop, sweep
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot.topics import (
@@ -126,7 +134,7 @@ def _retreat(
     reached = swept.reached
     if swept.blocker is not None and swept.blocker.kind == FRIEND:
         reached = length  # friends are passed: it goes its full distance, then on until clear
-    end = _clear_of_friends(ctx.state, unit, heading, reached, facing)
+    end = _clear_of_units(ctx.state, unit, heading, reached, facing)
     start = (unit.x, unit.y)
     notes = ("recoils" if not rout else "routs",)
     ctx.move(unit.id, [start, end], facing, notes)
@@ -142,21 +150,29 @@ def _retreat(
     return "moved"
 
 
-def _clear_of_friends(
+def _clear_of_units(
     state: BattleState, unit: Unit, heading: float, reached: float, facing: float
 ) -> Point:
     """Where a retreat ends: ``reached`` along the heading, or further until it stands clear
-    of every friend (never on top of one)."""
+    of every friend and enemy (never on top of one: a base wider than the 5" strip that
+    found the gap may still end on the enemies it passed between)."""
     fx, fy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
-    friends = [u for u in state.units_of(unit.side, on_table=True) if u.id != unit.id]
+    others = [
+        (u.side == unit.side, Footprint.of(u)) for u in state.units_on_table if u.id != unit.id
+    ]
     distance = reached
     for _ in range(60):
         end = (round(unit.x + fx * distance, 6), round(unit.y + fy * distance, 6))
         pose = Footprint.of(unit).moved_to(end, facing)
-        if not any(overlap_area(pose, Footprint.of(f)) > 1e-6 for f in friends):
+        if not any(_on_top(pose, other, friend) for friend, other in others):
             return end
         distance += 0.5
     return (round(unit.x + fx * reached, 6), round(unit.y + fy * reached, 6))
+
+
+def _on_top(pose: Footprint, other: Footprint, friend: bool) -> bool:
+    """A friend is left by any share of ground; an enemy may still touch it, edge to edge."""
+    return overlap_area(pose, other) > 1e-6 if friend else overlapping(pose, other)
 
 
 def _on_table(state: BattleState, unit: Unit) -> bool:

@@ -11,6 +11,7 @@ from rules_core.rulesets.impetus.prebattle.judging import camp_outline
 from rules_core.rulesets.impetus.prebattle.pieces import terrain_id
 from rules_core.rulesets.impetus.prebattle.reading import facing_of, fortification_limit, own_order
 from rules_core.state import BattleState, Point, TerrainFeature
+from rules_core.terrain_pieces import PIECE, PIECES, words_for
 
 
 def baggage(ctx: Context) -> None:
@@ -27,10 +28,10 @@ def baggage(ctx: Context) -> None:
     outline_ = camp_outline("place_baggage", at, facing, ctx.params)
     camp = TerrainFeature(
         terrain_id(ctx.state),
-        "village",
+        PIECES["baggage"],
         outline_,
-        f"{name} baggage",
-        {"placed_by": "baggage", "baggage": side},
+        words_for("baggage"),
+        {"placed_by": "baggage", "baggage": side, PIECE: "baggage"},
     )
     ctx.add_terrain(camp, f"{name}'s baggage camp")
     placed: list[Json] = [{"baggage": [at[0], at[1]]}]
@@ -57,8 +58,9 @@ def fortification_piece(
     (``fortified_by``: it protects that side's units, ``protection.fortification``)."""
     props: dict[str, Json] = {"placed_by": "baggage", "fortified_by": side}
     outline_ = camp_outline("fortify", at, facing, params)
-    name = f"{state.side(side).name} fortification"
-    return TerrainFeature(terrain_id(state), "fortification", outline_, name, props)
+    return TerrainFeature(
+        terrain_id(state), "fortification", outline_, words_for("fortification"), props
+    )
 
 
 def _camp_default(ctx: Context, side: str) -> Point:

@@ -252,8 +252,9 @@ def deploy_problem(
         ground = feature_shape(feature)
         if feature.kind == "impassable" and body.intersection(ground).area > 1e-6:
             return f"{unit.name} would stand on impassable ground ({feature.name or feature.id})"
-        if feature.properties.get("baggage") and body.intersection(ground).area > 1e-6:
-            return f"{unit.name} would stand on {feature.name}"
+        owner = feature.properties.get("baggage")
+        if isinstance(owner, str) and body.intersection(ground).area > 1e-6:
+            return f"{unit.name} would stand on {state.side(owner).name}'s {feature.name}"
     return None
 
 

@@ -197,9 +197,8 @@ def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None, s
     if feature.linear:
         props["width"] = num(ctx.params, "road_width" if feature.kind == "road" else "river_width")
     assert feature.kind is not None
-    piece = TerrainFeature(
-        terrain_id(ctx.state), feature.kind, points, f"{feature.label} ({name})", props
-    )
+    # Named in full words; whose it is the log says here, and the map's key, not its label.
+    piece = TerrainFeature(terrain_id(ctx.state), feature.kind, points, feature.words, props)
     ctx.add_terrain(piece, f"chosen and placed by {name}")
 
 

@@ -209,7 +209,9 @@ def test_enemy_terrain_is_removed_or_moved_on_the_mtd_table() -> None:
     done = engine.run(RULES, SEED, state, [remove])
     assert target.id not in {f.id for f in done.state.terrain}
     lines = Renderer.for_state(state).lines(done.events)
-    assert any("removed by" in line and target.name in line for line in lines), lines
+    assert any("removed by" in line and target.name.lower() in line.lower() for line in lines), (
+        lines
+    )
     wrong = Order(side, "place_terrain", {"feature": "remove_enemy", "terrain": "nothing"})
     refused = RULES.judge(state, wrong)
     assert isinstance(refused, Illegal) and "not terrain the enemy placed" in refused.reason
@@ -297,7 +299,10 @@ def test_deployment_orders_are_checked_against_the_command_and_the_zone() -> Non
     inside_y = (min(ys) + max(ys)) / 2
     outside_y = 10.0
     camp = RULES.judge(state, Order(side, "place", {"unit": mine.id, "at": [15, inside_y]}))
-    assert isinstance(camp, Illegal) and camp.reason == f"{mine.name} would stand on Rome baggage"
+    assert (
+        isinstance(camp, Illegal)
+        and camp.reason == f"{mine.name} would stand on Rome's baggage camp"
+    )
     ok = Order(side, "place", {"unit": mine.id, "at": [8, inside_y]})
     assert isinstance(RULES.judge(state, ok), Preview)
     wrong_command = RULES.judge(
