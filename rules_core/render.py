@@ -45,7 +45,7 @@ from rules_core.events import (
 )
 from rules_core.secrets import Viewer
 from rules_core.standing import STANDING_REASON
-from rules_core.state import OFF_TABLE, RESERVE, BattleState
+from rules_core.state import OFF_TABLE, RESERVE, BattleState, Unit
 from rules_core.status import Count, Declared, Flag, Note, StatusSheet, Text
 from rules_core.toolkit import g
 
@@ -389,21 +389,37 @@ def _ended(e: BattleEnded, r: Renderer) -> str:
 
 
 def absent_units(state: BattleState, side_id: str, *, reserve: bool = True) -> list[str]:
-    """A side's units not on the table, in words for the status card and the map's panel:
+    """A side's units not on the table, in words for the status card:
     "Off the table: 3rd Horse (left turn 2 near (12, 0))", "In reserve: Archers, Slingers"
     (left out without ``reserve``); nothing when every unit of the side is on the table."""
+    return [f"{head}: {', '.join(names)}" for head, names in absent_lists(state, side_id, reserve)]
+
+
+def absent_lists(
+    state: BattleState, side_id: str, reserve: bool = True
+) -> list[tuple[str, list[str]]]:
+    """A side's units not on the table under their heading, for the map's panel:
+    ("Off the table", ["3rd Horse (left turn 2 near (12, 0))"]), ("In reserve", [...])."""
     off = [
         _off_words(unit.name, unit.left_turn, unit.left_at)
         for unit in state.units_at(OFF_TABLE)
         if unit.side == side_id
     ]
     held = [u.name for u in state.units_at(RESERVE) if u.side == side_id] if reserve else []
-    lines = []
-    if off:
-        lines.append("Off the table: " + ", ".join(off))
-    if held:
-        lines.append("In reserve: " + ", ".join(held))
-    return lines
+    return [
+        (head, names) for head, names in (("Off the table", off), ("In reserve", held)) if names
+    ]
+
+
+def gone_words(unit: Unit, events: Iterable[Event], when: str) -> tuple[str, str]:
+    """A unit gone from the battle in a step, for the map's panel: its heading ("Lost", or
+    "Off the table" if it left unbeaten) and a line saying why and ``when``."""
+    for event in events:
+        if isinstance(event, UnitDestroyed) and event.unit == unit.id:
+            return "Lost", f"{unit.name}: destroyed, {event.reason} ({when})"
+        if isinstance(event, ArrivedOrLeft) and event.subject == unit.id and not event.arrived:
+            return "Off the table", f"{unit.name}: left the battle, {event.reason} ({when})"
+    return "Lost", f"{unit.name}: gone ({when})"
 
 
 def _off_words(name: str, turn: int | None, at: tuple[float, float] | None) -> str:
