@@ -140,17 +140,28 @@ def panel_columns(scene: Scene, events: Iterable[Event] = (), when: str = "") ->
         items = [("", words) for words in described.get(side.id, [])]
         items += [gone_words(u, events, when) for u in scene.lost if u.side == side.id]
         reserve = scene.side_view is None or scene.side_view.side == side.id
-        for head, names in absent_lists(state, side.id, reserve):
+        for head, listed in absent_lists(state, side.id, reserve):
             items += (
-                [(head, ", ".join(names))] if head == "In reserve" else [(head, n) for n in names]
+                [(head, ", ".join(listed))] if head == "In reserve" else [(head, n) for n in listed]
             )
         items.sort(key=lambda item: HEADINGS.index(item[0]))
         style = scene.style(side.id)
         if items:
             columns.append(panel.Column(side.name, style.text, style, tuple(items)))
     # The battle's name is the title's already.
-    battle = statuses.describe(Scope.BATTLE, {k: v for k, v in state.status.items() if k != "name"})
+    names = _names(state)  # "activates next: Labienus's command", not its id
+    status = {k: names.get(v, v) if isinstance(v, str) else v for k, v in state.status.items()}
+    status.pop("name", None)
+    battle = statuses.describe(Scope.BATTLE, status, names)
     return columns + ([panel.battle_column(battle)] if battle else [])
+
+
+def _names(state: BattleState) -> dict[str, str]:
+    """Every side's, group's, unit's and leader's name by id, for state that names them."""
+    names = {side.id: side.name for side in state.sides}
+    names |= {group.id: group.name for group in state.groups}
+    names |= {leader.id: leader.name for leader in state.leaders}
+    return names | {unit.id: unit.name for unit in state.units}
 
 
 def _zone_entries(scene: Scene) -> list[legend.Entry]:
