@@ -2,50 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from functools import singledispatch
 
+from rules_core import events as ev
 from rules_core import registry
 from rules_core.cards import CONCEALED, Card
 from rules_core.codec import Json
 from rules_core.decisions import GM
-from rules_core.events import (
-    ArrivedOrLeft,
-    BattleEnded,
-    CardDrawn,
-    CardMoved,
-    DecisionAnswered,
-    DecisionRequested,
-    DiceRolled,
-    Event,
-    LeaderHit,
-    LeaderMoved,
-    MeleeFought,
-    MeleeResolved,
-    OrderRejected,
-    PlanFellBack,
-    PlanQueried,
-    Private,
-    ReactionResolved,
-    ShotFired,
-    ShotResolved,
-    SideOrderSet,
-    StatusChanged,
-    StepBegan,
-    SubjectsChanged,
-    TerrainAdded,
-    TerrainMoved,
-    TerrainRemoved,
-    TestResolved,
-    UnitDestroyed,
-    UnitLeftTable,
-    UnitMoved,
-    UnitPlaced,
-    UnitReturned,
-)
 from rules_core.secrets import Viewer
 from rules_core.standing import STANDING_REASON
-from rules_core.state import OFF_TABLE, RESERVE, BattleState
+from rules_core.state import OFF_TABLE, RESERVE, BattleState, Unit
 from rules_core.status import Count, Declared, Flag, Note, StatusSheet, Text
 from rules_core.toolkit import g
 
@@ -99,11 +67,11 @@ class Renderer:
         """A distance with the measure, to one decimal place without a trailing .0."""
         return f"{value:.1f}".removesuffix(".0") + self.measure
 
-    def lines(self, events: Iterable[Event]) -> list[str]:
+    def lines(self, events: Iterable[ev.Event]) -> list[str]:
         """One line per event a player needs to read (bookkeeping changes are left out)."""
         return [line for line in map(self.line, events) if line]
 
-    def line(self, event: Event) -> str:
+    def line(self, event: ev.Event) -> str:
         """The line for one event; "" for a change of the rules' own bookkeeping."""
         return _line(event, self)
 
@@ -118,42 +86,24 @@ def _statuses_of(ruleset_id: str) -> StatusSheet | None:
 
 
 @singledispatch
-def _line(event: Event, r: Renderer) -> str:
+def _line(event: ev.Event, r: Renderer) -> str:
     raise TypeError(f"no renderer for {type(event).__name__}")
 
 
 @_line.register
-def _step(e: StepBegan, r: Renderer) -> str:
+def _step(e: ev.StepBegan, r: Renderer) -> str:
     who = f" ({r.name(e.subject or e.side)})" if (e.subject or e.side) else ""
     again = f" #{e.again + 1}" if e.again else ""  # the step opened again: "Move #2"
     return f"— Turn {e.turn}: {e.title}{again}{who} —"
 
 
 @_line.register
-def _rejected(e: OrderRejected, r: Renderer) -> str:
-    return f"{r.name(e.actor)}: {e.order_kind} refused, {e.reason}"
-
-
-@_line.register
-def _fell_back(e: PlanFellBack, r: Renderer) -> str:
-    return (
-        f"{r.name(e.actor)}: planned {e.order_kind} could not be carried out, {e.reason}; "
-        "default used"
-    )
-
-
-@_line.register
-def _queried(e: PlanQueried, r: Renderer) -> str:
-    return f"{r.name(e.side)}: a planned order cannot be carried out; asked for new orders"
-
-
-@_line.register
-def _rolled(e: DiceRolled, r: Renderer) -> str:
+def _rolled(e: ev.DiceRolled, r: Renderer) -> str:
     return e.roll.describe()
 
 
 @_line.register
-def _moved(e: UnitMoved, r: Renderer) -> str:
+def _moved(e: ev.UnitMoved, r: Renderer) -> str:
     end = e.path[-1]
     notes = "".join(f"; {note}" for note in e.notes)
     where = f"({g(end[0])}, {g(end[1])})"
@@ -162,23 +112,23 @@ def _moved(e: UnitMoved, r: Renderer) -> str:
 
 
 @_line.register
-def _test(e: TestResolved, r: Renderer) -> str:
+def _test(e: ev.TestResolved, r: Renderer) -> str:
     if not e.verdict:  # a table looked up: the row is the result, nothing passed or failed
         return f"{e.test} for {r.name(e.subject)}: {e.score} → {e.row}"
     verdict = "passed" if e.passed else "failed"
     return f"{e.test} for {r.name(e.subject)}: {e.score}, {verdict} ({e.row})"
 
 
-def _result(e: TestResolved, r: Renderer) -> str:
+def _result(e: ev.TestResolved, r: Renderer) -> str:
     return _test(e, r) if e.test else ""  # no line of its own: its events say what happened
 
 
-for _typed in (ShotResolved, MeleeResolved, ReactionResolved):
+for _typed in (ev.ShotResolved, ev.MeleeResolved, ev.ReactionResolved):
     _line.register(_typed)(_result)
 
 
 @_line.register
-def _status(e: StatusChanged, r: Renderer) -> str:
+def _status(e: ev.StatusChanged, r: Renderer) -> str:
     item = r.declaration(e.field)
     who = r.name(e.subject)
     if item is None:
@@ -194,7 +144,7 @@ def _status(e: StatusChanged, r: Renderer) -> str:
     return f"{who}: {item.meaning} {_value(old)} → {_value(e.new)}{why}"
 
 
-def _undeclared(e: StatusChanged, r: Renderer) -> str:
+def _undeclared(e: ev.StatusChanged, r: Renderer) -> str:
     """A change of a field no declaration words (a leader joining a unit, a group broken)."""
     who, words = r.name(e.subject), e.field.replace("_", " ")
     why = _why(e.reason, e.field, words)
@@ -210,7 +160,7 @@ def _undeclared(e: StatusChanged, r: Renderer) -> str:
     return f"{who}: {words} {_value(value)}{why}"
 
 
-def _shown(item: Declared, e: StatusChanged) -> bool:
+def _shown(item: Declared, e: ev.StatusChanged) -> bool:
     """Whether players read this change: not the rules' bookkeeping (notes, tallies, unbadged
     flags, cleared text) nor the clearing of a passing mark (charged, advanced, winning)."""
     if isinstance(item, Note) or (isinstance(item, Count) and item.private):
@@ -242,31 +192,21 @@ def _value(value: Json) -> str:
 
 
 @_line.register
-def _leader_moved(e: LeaderMoved, r: Renderer) -> str:
+def _leader_moved(e: ev.LeaderMoved, r: Renderer) -> str:
     end = e.path[-1]
     notes = "".join(f"; {note}" for note in e.notes)
     return f"{r.name(e.leader)} moves {r.length(e.distance)} to ({g(end[0])}, {g(end[1])}){notes}"
 
 
 @_line.register
-def _arrived_or_left(e: ArrivedOrLeft, r: Renderer) -> str:
+def _arrived_or_left(e: ev.ArrivedOrLeft, r: Renderer) -> str:
     verb = "joins the battle" if e.arrived else "leaves the battle"
     return f"{r.name(e.subject)} {verb}: {e.reason}"
 
 
 @_line.register
-def _destroyed(e: UnitDestroyed, r: Renderer) -> str:
-    return f"{r.name(e.unit)} is destroyed: {e.reason}"
-
-
-@_line.register
-def _left_table(e: UnitLeftTable, r: Renderer) -> str:
-    return f"{r.name(e.unit)} leaves the table near ({g(e.at[0])}, {g(e.at[1])}): {e.reason}"
-
-
-@_line.register
-def _placed(e: UnitPlaced, r: Renderer) -> str:
-    verb = "comes back onto the table" if isinstance(e, UnitReturned) else "is deployed"
+def _placed(e: ev.UnitPlaced, r: Renderer) -> str:
+    verb = "comes back onto the table" if isinstance(e, ev.UnitReturned) else "is deployed"
     return f"{r.name(e.unit)} {verb} at ({g(e.at[0])}, {g(e.at[1])}): {e.reason}"
 
 
@@ -276,7 +216,7 @@ def _terrain_name(name: str, kind: str) -> str:
 
 
 @_line.register
-def _terrain_added(e: TerrainAdded, r: Renderer) -> str:
+def _terrain_added(e: ev.TerrainAdded, r: Renderer) -> str:
     what = _terrain_name(e.feature.name, e.feature.kind)
     kind = e.feature.kind.replace("_", " ")
     named = f"{what} ({kind})" if e.feature.name and e.feature.name != kind else what
@@ -284,29 +224,14 @@ def _terrain_added(e: TerrainAdded, r: Renderer) -> str:
 
 
 @_line.register
-def _terrain_moved(e: TerrainMoved, r: Renderer) -> str:
-    return f"{_terrain_name(e.name, e.terrain_kind)} is moved: {e.reason}"
-
-
-@_line.register
-def _terrain_removed(e: TerrainRemoved, r: Renderer) -> str:
-    return f"{_terrain_name(e.name, e.terrain_kind)} is removed from the table: {e.reason}"
-
-
-@_line.register
-def _leader(e: LeaderHit, r: Renderer) -> str:
-    return f"{r.name(e.leader)} is hit: {e.result} ({e.reason})"
-
-
-@_line.register
-def _private(e: Private, r: Renderer) -> str:
+def _private(e: ev.Private, r: Renderer) -> str:
     if r.viewer is not None and r.viewer.may_see(e.audience):
         return r.line(e.event)
     return "" if e.public is None else r.line(e.public)
 
 
 @_line.register
-def _drawn(e: CardDrawn, r: Renderer) -> str:
+def _drawn(e: ev.CardDrawn, r: Renderer) -> str:
     if e.draw.owner is None:
         return f"{_card(e.draw.card)} is turned face up"
     what = _card(e.draw.card) if e.draw.card else "a card"
@@ -317,7 +242,7 @@ _CARD_VERBS = {"play": "plays", "discard": "discards", "retain": "keeps back"}
 
 
 @_line.register
-def _card_moved(e: CardMoved, r: Renderer) -> str:
+def _card_moved(e: ev.CardMoved, r: Renderer) -> str:
     if e.what == "shuffle":
         return f"The {e.deck} deck is shuffled"
     what = _card(e.card) if e.card and e.card != CONCEALED else "a card"
@@ -342,7 +267,7 @@ def _cap(text: str) -> str:
 
 
 @_line.register
-def _asked(e: DecisionRequested, r: Renderer) -> str:
+def _asked(e: ev.DecisionRequested, r: Renderer) -> str:
     if e.decision.private and e.decision.default == CONCEALED:
         return f"{_cap(_who(e.decision.who, r))} has a private question to answer"
     options = ", ".join(option.label for option in e.decision.options)
@@ -351,7 +276,7 @@ def _asked(e: DecisionRequested, r: Renderer) -> str:
 
 
 @_line.register
-def _answered(e: DecisionAnswered, r: Renderer) -> str:
+def _answered(e: ev.DecisionAnswered, r: Renderer) -> str:
     who = _who(e.by, r)
     if e.choice == CONCEALED:
         return f"{_cap(who)} answered"
@@ -360,50 +285,99 @@ def _answered(e: DecisionAnswered, r: Renderer) -> str:
 
 
 @_line.register
-def _order(e: SideOrderSet, r: Renderer) -> str:
+def _order(e: ev.SideOrderSet, r: Renderer) -> str:
     return f"Order of play: {', '.join(r.name(side) for side in e.order)} ({e.reason})"
 
 
 @_line.register
-def _subjects_changed(e: SubjectsChanged, r: Renderer) -> str:
+def _subjects_changed(e: ev.SubjectsChanged, r: Renderer) -> str:
     shown = ", ".join(r.name(subject) for subject in e.upcoming) or "none"
     return f"Still to come: {shown} ({e.reason})"
 
 
 @_line.register
-def _shot(e: ShotFired, r: Renderer) -> str:
+def _shot(e: ev.ShotFired, r: Renderer) -> str:
     at = "" if e.distance is None else f", {r.length(e.distance)} away"
     return f"{r.name(e.shooter)} shoots at {r.name(e.target)}{at}"
 
 
 @_line.register
-def _melee(e: MeleeFought, r: Renderer) -> str:
-    return f"{r.name(e.attacker)} and {r.name(e.defender)} fight hand to hand"
-
-
-@_line.register
-def _ended(e: BattleEnded, r: Renderer) -> str:
+def _ended(e: ev.BattleEnded, r: Renderer) -> str:
     if e.winner is None:
         return f"The battle ends in a draw: {e.reason}."
     return f"{r.name(e.winner)} wins the battle: {e.reason}."
 
 
+# Events said in one sentence: a field that holds an id is written as its name, ``at`` as
+# "(x, y)", and ``terrain`` is a terrain piece's name or kind.
+SENTENCES: dict[type[ev.Event], str] = {
+    ev.OrderRejected: "{actor}: {order_kind} refused, {reason}",
+    ev.PlanFellBack: (
+        "{actor}: planned {order_kind} could not be carried out, {reason}; default used"
+    ),
+    ev.PlanQueried: "{side}: a planned order cannot be carried out; asked for new orders",
+    ev.UnitDestroyed: "{unit} is destroyed: {reason}",
+    ev.UnitLeftTable: "{unit} leaves the table near {at}: {reason}",
+    ev.TerrainMoved: "{terrain} is moved: {reason}",
+    ev.TerrainRemoved: "{terrain} is removed from the table: {reason}",
+    ev.LeaderHit: "{leader} is hit: {result} ({reason})",
+    ev.MeleeFought: "{attacker} and {defender} fight hand to hand",
+}
+NAMED = frozenset({"actor", "side", "unit", "leader", "attacker", "defender"})
+
+
+def _sentence(event: ev.Event, r: Renderer) -> str:
+    """The event's sentence from ``SENTENCES``, its fields filled in."""
+    words: dict[str, object] = {}
+    for item in dataclasses.fields(event):
+        value = getattr(event, item.name)
+        if item.name in NAMED:
+            value = r.name(value)
+        elif item.name == "at":
+            value = f"({g(value[0])}, {g(value[1])})"
+        words[item.name] = value
+    if isinstance(event, ev.TerrainMoved | ev.TerrainRemoved):
+        words["terrain"] = _terrain_name(event.name, event.terrain_kind)
+    template = next(SENTENCES[kind] for kind in type(event).__mro__ if kind in SENTENCES)
+    return template.format(**words)
+
+
+for _said in SENTENCES:
+    _line.register(_said)(_sentence)
+
+
 def absent_units(state: BattleState, side_id: str, *, reserve: bool = True) -> list[str]:
-    """A side's units not on the table, in words for the status card and the map's panel:
+    """A side's units not on the table, in words for the status card:
     "Off the table: 3rd Horse (left turn 2 near (12, 0))", "In reserve: Archers, Slingers"
     (left out without ``reserve``); nothing when every unit of the side is on the table."""
+    return [f"{head}: {', '.join(names)}" for head, names in absent_lists(state, side_id, reserve)]
+
+
+def absent_lists(
+    state: BattleState, side_id: str, reserve: bool = True
+) -> list[tuple[str, list[str]]]:
+    """A side's units not on the table under their heading, for the map's panel:
+    ("Off the table", ["3rd Horse (left turn 2 near (12, 0))"]), ("In reserve", [...])."""
     off = [
         _off_words(unit.name, unit.left_turn, unit.left_at)
         for unit in state.units_at(OFF_TABLE)
         if unit.side == side_id
     ]
     held = [u.name for u in state.units_at(RESERVE) if u.side == side_id] if reserve else []
-    lines = []
-    if off:
-        lines.append("Off the table: " + ", ".join(off))
-    if held:
-        lines.append("In reserve: " + ", ".join(held))
-    return lines
+    return [
+        (head, names) for head, names in (("Off the table", off), ("In reserve", held)) if names
+    ]
+
+
+def gone_words(unit: Unit, events: Iterable[ev.Event], when: str) -> tuple[str, str]:
+    """A unit gone from the battle in a step, for the map's panel: its heading ("Lost", or
+    "Off the table" if it left unbeaten) and a line saying why and ``when``."""
+    for event in events:
+        if isinstance(event, ev.UnitDestroyed) and event.unit == unit.id:
+            return "Lost", f"{unit.name}: destroyed, {event.reason} ({when})"
+        if isinstance(event, ev.ArrivedOrLeft) and event.subject == unit.id and not event.arrived:
+            return "Off the table", f"{unit.name}: left the battle, {event.reason} ({when})"
+    return "Lost", f"{unit.name}: gone ({when})"
 
 
 def _off_words(name: str, turn: int | None, at: tuple[float, float] | None) -> str:

@@ -21,6 +21,7 @@ from bot.rendering.style import (
 )
 from bot.rendering.text import shortened, width, write
 from bot.rendering.view import View
+from bot.rendering.wrap import wrapped
 from rules_core.state import BattleState, Point
 
 STEPS = (0.25, 0.5, 1.0, 2.0, 3.0, 6.0, 12.0, 24.0, 48.0, 96.0)
@@ -30,6 +31,10 @@ SCALE_BAR_PX = 160.0
 EDGE_TEXT = 14
 UNIT_WORDS = {"inch": ("in", "inches"), "SF": ("SF", "SF"), "H": ("H", "H")}
 COMPASS = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
+COMPASS_WORDS = 108  # px from the compass's left to the words naming each side's edge
+EDGE_NAMES = {"N": "north", "S": "south", "E": "east", "W": "west"}
+TITLE_GAP = 14  # px between the title bar's edge and its words, and between its halves
+TITLE_LINE = 28  # px from one title line to the next
 
 
 @dataclass(frozen=True)
@@ -166,8 +171,10 @@ def draw_compass(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
     deploys: Sequence[tuple[str, str, SideStyle]],
+    room: float = 1000.0,
 ) -> None:
-    """A compass rose with north up, and beside it which side deploys on which edge."""
+    """A compass rose with north up, and beside it which side deploys on which edge, the
+    words cut to ``room`` pixels."""
     cx, cy = centre
     r = 24.0
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK_SOFT, width=1)
@@ -188,17 +195,32 @@ def draw_compass(
         draw.rectangle(
             (cx + r + 26, line - 6, cx + r + 38, line + 6), fill=style.fill, outline=style.edge
         )
-        words = {"N": "north", "S": "south", "E": "east", "W": "west"}[edge]
-        text = f"{name}: {words} edge"
+        text = shortened(edge_words(name, edge), EDGE_TEXT, room)
         write(draw, (cx + r + 44, line), text, style.text, EDGE_TEXT, anchor="lm")
         line += 20
 
 
-def draw_title(draw: ImageDraw.ImageDraw, size: int, height: int, left: str, right: str) -> None:
-    """The title bar: battle, turn and step on the left, ruleset and view on the right."""
-    draw.rectangle((0, 0, size, height), fill=TITLE_BAR)
+def edge_words(name: str, edge: str) -> str:
+    """Which edge a side deploys on, as the compass says it: "Red: south edge"."""
+    return f"{name}: {EDGE_NAMES[edge]} edge"
+
+
+def title_lines(left: str, right: str, size: int) -> tuple[str, ...]:
+    """The title's left half in lines beside the right half: two at most, then "…"."""
     right = shortened(right, EDGE_TEXT + 2, size / 3)
-    room = size - 14 * 3 - width(right, EDGE_TEXT + 2)
-    left = shortened(left, TITLE_SIZE, room, bold=True)
-    write(draw, (14, height / 2), left, WHITE, TITLE_SIZE, bold=True, anchor="lm")
-    write(draw, (size - 14, height / 2), right, WHITE, EDGE_TEXT + 2, anchor="rm")
+    room = size - TITLE_GAP * 3 - width(right, EDGE_TEXT + 2)
+    return tuple(wrapped(left, TITLE_SIZE, room, bold=True, most=2))
+
+
+def draw_title(
+    draw: ImageDraw.ImageDraw, size: int, height: int, lines: Sequence[str], right: str
+) -> None:
+    """The title bar: battle, turn and step on the left (in ``lines``), ruleset and view on
+    the right of the first line."""
+    draw.rectangle((0, 0, size, height), fill=TITLE_BAR)
+    first = (height - TITLE_LINE * (len(lines) - 1)) / 2
+    for number, line in enumerate(lines):
+        at = (TITLE_GAP, first + number * TITLE_LINE)
+        write(draw, at, line, WHITE, TITLE_SIZE, bold=True, anchor="lm")
+    right = shortened(right, EDGE_TEXT + 2, size / 3)
+    write(draw, (size - TITLE_GAP, first), right, WHITE, EDGE_TEXT + 2, anchor="rm")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -33,10 +33,11 @@ from rules_core.terrain_pieces import PIECE, PIECES, owner_of, piece_of, words_f
 TEXT_SIZE = 14
 ROW = 30  # px per legend row
 MIDDLE = 12  # px from a row's top to the middle of its samples
+GAP = 6  # px between a sample and its words
+SPACE = 20  # px after an entry's words
 SWATCH = (40, 24)
 SWATCH_SCALE = 5.0  # px per measure for the bands in terrain swatches
 SWATCH_MM = 25.4
-ABSENT_ROOM = 1000  # px: the longest list of units off the table one legend entry shows
 
 Paint = Callable[[Image.Image, float, float], None]  # draws a sample at (left, top)
 Owner = tuple[str, RGB]  # a side that owns a piece: its name and colour
@@ -126,31 +127,6 @@ def terrain_entries(
     ]
     seen = sorted({styles(f) for f in terrain if f.kind == "linear_obstacle"})
     return entries + [terrain_entry("linear_obstacle", style) for style in seen]
-
-
-def side_state_entry(words: str, style: SideStyle) -> Entry:
-    """A side's own state (General Will, broken divisions, wing orders) beside its flag."""
-
-    def paint(image: Image.Image, left: float, top: float) -> None:
-        draw = ImageDraw.Draw(image)
-        draw.rectangle((left + 2, top + 4, left + 6, top + 22), fill=style.edge)
-        draw.rectangle(
-            (left + 6, top + 4, left + 22, top + 14), fill=style.fill, outline=style.edge
-        )
-
-    return Entry(24, paint, words)
-
-
-def absent_entry(words: str, style: SideStyle) -> Entry:
-    """A side's units not on the table (off it, in reserve): a hollow dashed unit in the
-    side's colours beside the list, shortened to ``ABSENT_ROOM`` pixels."""
-
-    def paint(image: Image.Image, left: float, top: float) -> None:
-        draw = ImageDraw.Draw(image)
-        x0, y0, x1, y1 = left + 2, top + 5, left + 34, top + 19
-        dashed(draw, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], style.edge, 2, 4, 3)
-
-    return Entry(36, paint, shortened(words, TEXT_SIZE, ABSENT_ROOM))
 
 
 def move_entry() -> Entry:
@@ -244,11 +220,15 @@ def badge_entry(badge: badges.Badge, value: Json) -> Entry:
 
 
 def rows(entries: Sequence[Entry], width: float) -> list[list[Entry]]:
-    """The entries flowed into rows no wider than ``width``."""
+    """The entries flowed into as many rows as they need, none wider than ``width``; words
+    too long for a row of their own are cut with "…"."""
     lines: list[list[Entry]] = [[]]
     used = 0.0
     for entry in entries:
-        size = entry.width + 6 + text_width(entry.words, TEXT_SIZE) + 20
+        room = width - entry.width - GAP - SPACE
+        if text_width(entry.words, TEXT_SIZE) > room:
+            entry = replace(entry, words=shortened(entry.words, TEXT_SIZE, room))
+        size = _extent(entry)
         if lines[-1] and used + size > width:
             lines.append([])
             used = 0.0
@@ -257,13 +237,28 @@ def rows(entries: Sequence[Entry], width: float) -> list[list[Entry]]:
     return [line for line in lines if line]
 
 
-def draw_legend(image: Image.Image, left: float, top: float, lines: list[list[Entry]]) -> None:
-    """Draw the rows of entries from (left, top)."""
-    draw = ImageDraw.Draw(image)
+def _extent(entry: Entry) -> float:
+    """The pixels an entry takes in its row: sample, words and the space after them."""
+    return entry.width + GAP + text_width(entry.words, TEXT_SIZE) + SPACE
+
+
+def placed(
+    left: float, top: float, lines: Sequence[Sequence[Entry]]
+) -> list[tuple[Entry, tuple[float, float, float, float]]]:
+    """Each entry with its box (sample and words) when the rows are drawn from (left, top)."""
+    found = []
     for index, line in enumerate(lines):
         x, y = left, top + index * ROW
         for entry in line:
-            entry.paint(image, x, y)
-            x += entry.width + 6
-            write(draw, (x, y + MIDDLE), entry.words, INK, TEXT_SIZE, anchor="lm")
-            x += text_width(entry.words, TEXT_SIZE) + 20
+            right = x + entry.width + GAP + text_width(entry.words, TEXT_SIZE)
+            found.append((entry, (x, y, right, y + ROW - 4)))
+            x += _extent(entry)
+    return found
+
+
+def draw_legend(image: Image.Image, left: float, top: float, lines: list[list[Entry]]) -> None:
+    """Draw the rows of entries from (left, top)."""
+    draw = ImageDraw.Draw(image)
+    for entry, (x, y, _, _) in placed(left, top, lines):
+        entry.paint(image, x, y)
+        write(draw, (x + entry.width + GAP, y + MIDDLE), entry.words, INK, TEXT_SIZE, anchor="lm")

@@ -165,7 +165,7 @@ def _reach(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> tuple[float, 
 
 
 def _moves(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
-    units = {unit.id: unit for unit in (*scene.ghosts, *scene.units)}
+    units = scene.marked()
     for unit_id, path in scene.marks.moves:
         unit = units.get(unit_id)
         style = scene.style(unit.side) if unit else scene.style("")
@@ -174,7 +174,7 @@ def _moves(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
 
 def _marks(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> list[Box]:
     """Shots, then a mark on every combat; returns the marks' boxes for label placement."""
-    units = {unit.id: unit for unit in (*scene.ghosts, *scene.units)}
+    units = scene.marked()
     for shooter, target in scene.marks.shots:
         if shooter in units and target in units:
             overlays.draw_shot(draw, view, units[shooter], units[target])

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.rendering import frame, legend
+from bot.rendering import frame, legend, panel
 from bot.rendering.badges import badges_for, statuses_of
 from bot.rendering.fog import SideView
 from bot.rendering.map_layer import draw_table
@@ -23,19 +23,22 @@ from bot.rendering.overlays import Reach
 from bot.rendering.scene import Scene, build_scene, title_words
 from bot.rendering.style import PAPER, SideStyle, palette_image
 from bot.rendering.terrain import obstacle_style
+from bot.rendering.text import width as text_width
 from bot.rendering.view import Area, View, fit
 from rules_core.events import Event
-from rules_core.render import absent_units
+from rules_core.render import absent_lists, gone_words
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope, describe_state
 
 TITLE_HEIGHT = 44
-FURNITURE_WIDTH = 360  # scale bar and compass, left of the legend
+TITLE_LINE = 28  # px more for a title's second line
+FURNITURE_WIDTH = 360  # scale bar and compass, left of the legend (wider if its words need it)
 FURNITURE_HEIGHT = 150
 SIDE_BY_SIDE = 1200  # px: narrower maps put the legend under the scale bar and compass
 PAD = 14
 
 
+HEADINGS = ("", "Lost", "Off the table", "In reserve")  # the panel's order within a side
 MAX_TABLE_HEIGHT = 4000  # pixels: a tall narrow area is drawn narrower, never taller
 
 
@@ -48,7 +51,7 @@ class MapOptions:
     area: Area | None = None  # x0, y0, x1, y1 in the ruleset's measure; None is the table
     side_view: SideView | None = None
     reach: Reach | None = None
-    lost: tuple[Unit, ...] = ()  # units gone during the step: pale, where they last stood
+    lost: tuple[Unit, ...] = ()  # units gone during the step: listed in the panel, not drawn
     legend: bool = True
     after: str = ""  # the step just resolved ("Turn 1 · Shooting"): the title names it
     compress_level: int = 3  # zlib: level 6 saves a fifth of the bytes, 1.7 times slower
@@ -64,6 +67,15 @@ class Layout:
     strip_top: int
     legend_rows: list[list[legend.Entry]]
     legend_at: tuple[int, int]
+    title: tuple[str, ...]  # the title bar's left half, one or two lines
+    panel: panel.Panel
+    panel_top: int
+    furniture: int  # px from the left the scale bar and compass take
+
+    @property
+    def title_height(self) -> int:
+        """The title bar's height: one line, or two for a long title."""
+        return TITLE_HEIGHT + TITLE_LINE * (len(self.title) - 1)
 
 
 def render_map(
@@ -83,8 +95,9 @@ async def render_map_async(
 
 def render_image(state: BattleState, events: Iterable[Event], options: MapOptions) -> Image.Image:
     """The map as a palette image."""
+    events = tuple(events)
     scene = build_scene(state, events, options.side_view, options.reach, options.lost)
-    layout = lay_out(scene, options)
+    layout = lay_out(scene, options, events)
     canvas = Image.new("RGB", layout.size, PAPER)
     canvas.paste(draw_table(scene, layout.view), layout.origin)
     draw_frame(canvas, scene, layout, options)
@@ -102,12 +115,8 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     """Legend entries for what this map shows."""
     state = scene.state
     entries = [legend.side_entry(s.name, scene.style(s.id)) for s in state.sides]
-    entries += side_state_entries(scene)
-    entries += absent_entries(scene)
     if scene.ghosts:
-        style = scene.style(scene.ghosts[0].side)
-        words = "" if scene.side_view is not None else "lost this step"
-        entries.append(legend.side_entry("enemy", style, ghost=True, label=words))
+        entries.append(legend.side_entry("enemy", scene.style(scene.ghosts[0].side), ghost=True))
     if scene.leaders:
         entries.append(legend.leader_entry(scene.style(scene.leaders[0].side)))
     owners = {s.id: (s.name, scene.style(s.id).fill) for s in state.sides}
@@ -118,30 +127,42 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     return entries
 
 
-def side_state_entries(scene: Scene) -> list[legend.Entry]:
-    """One entry per side with declared side- or group-level state to show."""
+def panel_columns(scene: Scene, events: Iterable[Event] = (), when: str = "") -> list[panel.Column]:
+    """The side panel: per side its declared side- and group-level state, the units it lost
+    in the step (why, and ``when``), those off the table and (not the enemy's, in a side
+    view) in reserve; then the battle's own state. Sides with nothing to say are left out."""
     state = scene.state
+    statuses = statuses_of(state.ruleset)
     # Leaders' state is drawn as badges by their markers; a side's and its wings' has no marker.
-    described = describe_state(statuses_of(state.ruleset), state, (Scope.SIDE, Scope.GROUP))
-    return [
-        legend.side_state_entry(
-            f"{side.name}: {'; '.join(described[side.id])}", scene.style(side.id)
-        )
-        for side in state.sides
-        if side.id in described
-    ]
-
-
-def absent_entries(scene: Scene) -> list[legend.Entry]:
-    """The panel of units not on the table: per side, those off the table (where and when
-    they left) and those in reserve; a side view leaves out the enemy's reserves."""
-    state, view = scene.state, scene.side_view
-    entries = []
+    described = describe_state(statuses, state, (Scope.SIDE, Scope.GROUP))
+    when = when or f"turn {state.cursor.turn}"
+    columns = []
     for side in state.sides:
-        reserve = view is None or view.side == side.id
-        for line in absent_units(state, side.id, reserve=reserve):
-            entries.append(legend.absent_entry(f"{side.name} — {line}", scene.style(side.id)))
-    return entries
+        items = [("", words) for words in described.get(side.id, [])]
+        items += [gone_words(u, events, when) for u in scene.lost if u.side == side.id]
+        reserve = scene.side_view is None or scene.side_view.side == side.id
+        for head, listed in absent_lists(state, side.id, reserve):
+            items += (
+                [(head, ", ".join(listed))] if head == "In reserve" else [(head, n) for n in listed]
+            )
+        items.sort(key=lambda item: HEADINGS.index(item[0]))
+        style = scene.style(side.id)
+        if items:
+            columns.append(panel.Column(side.name, style.text, style, tuple(items)))
+    # The battle's name is the title's already.
+    names = _names(state)  # "activates next: Labienus's command", not its id
+    status = {k: names.get(v, v) if isinstance(v, str) else v for k, v in state.status.items()}
+    status.pop("name", None)
+    battle = statuses.describe(Scope.BATTLE, status, names)
+    return columns + ([panel.battle_column(battle)] if battle else [])
+
+
+def _names(state: BattleState) -> dict[str, str]:
+    """Every side's, group's, unit's and leader's name by id, for state that names them."""
+    names = {side.id: side.name for side in state.sides}
+    names |= {group.id: group.name for group in state.groups}
+    names |= {leader.id: leader.name for leader in state.leaders}
+    return names | {unit.id: unit.name for unit in state.units}
 
 
 def _zone_entries(scene: Scene) -> list[legend.Entry]:
@@ -184,38 +205,88 @@ def _badge_entries(scene: Scene) -> list[legend.Entry]:
     return [used[key] for key in shown if key in used]
 
 
-def lay_out(scene: Scene, options: MapOptions) -> Layout:
-    """Fit the table between the title bar and the strip of scale bar, compass and legend."""
+def lay_out(scene: Scene, options: MapOptions, events: Iterable[Event] = ()) -> Layout:
+    """Fit the table between the title bar and the strip of scale bar, compass, legend and
+    side panel."""
     table = scene.state.battlefield
     area = options.area or (0.0, 0.0, table.width, table.depth)
     margin = _margin(area)
-    rows, strip, legend_at = _legend_strip(scene, options)
+    title = frame.title_lines(
+        *title_words(scene.state, scene.side_view, options.after), options.width
+    )
+    top = TITLE_HEIGHT + TITLE_LINE * (len(title) - 1)
+    strip = _strip(scene, options, events)
     room = (
         MAX_TABLE_HEIGHT
         if options.height is None
-        else options.height - TITLE_HEIGHT - 2 * margin - strip
+        else options.height - top - 2 * margin - strip.height
     )
     view = View(area, fit(area, options.width - 2 * margin, room))
-    height = options.height or TITLE_HEIGHT + 2 * margin + view.height + strip
-    spare = height - TITLE_HEIGHT - 2 * margin - view.height - strip
-    origin = ((options.width - view.width) // 2, TITLE_HEIGHT + margin + spare // 2)
+    height = options.height or top + 2 * margin + view.height + strip.height
+    spare = height - top - 2 * margin - view.height - strip.height
+    origin = ((options.width - view.width) // 2, top + margin + spare // 2)
     strip_top = origin[1] + view.height + margin
-    at = (legend_at[0], strip_top + legend_at[1])
-    return Layout((options.width, height), view, origin, strip_top, rows, at)
+    at = (strip.legend_at[0], strip_top + strip.legend_at[1])
+    return Layout(
+        (options.width, height),
+        view,
+        origin,
+        strip_top,
+        strip.rows,
+        at,
+        title,
+        strip.panel,
+        strip_top + strip.panel_top,
+        strip.furniture,
+    )
 
 
-def _legend_strip(
-    scene: Scene, options: MapOptions
-) -> tuple[list[list[legend.Entry]], int, tuple[int, int]]:
-    """The legend's rows, the strip's height and the legend's place in the strip: beside
-    the scale bar and compass on a wide map, under them on a narrow one."""
+@dataclass(frozen=True)
+class _Strip:
+    """The strip under the table, its places relative to its top."""
+
+    rows: list[list[legend.Entry]]
+    legend_at: tuple[int, int]
+    panel: panel.Panel
+    panel_top: int
+    furniture: int
+
+    @property
+    def height(self) -> int:
+        """The strip's height: the panel's foot, or the legend's and the compass's."""
+        return self.panel_top + (self.panel.height + PAD if self.panel.height else 0)
+
+
+def _strip(scene: Scene, options: MapOptions, events: Iterable[Event]) -> _Strip:
+    """The legend beside the scale bar and compass on a wide map, under them on a narrow one;
+    the side panel across the foot."""
     beside = options.width >= SIDE_BY_SIDE
-    left = FURNITURE_WIDTH + PAD if beside else PAD
-    rows = legend.rows(legend_entries(scene), options.width - left - PAD) if options.legend else []
+    furniture = _furniture(scene, options.width, beside)
+    left = furniture + PAD if beside else PAD
+    entries = legend_entries(scene) if options.legend else []
+    rows = legend.rows(entries, options.width - left - PAD)
     tall = len(rows) * legend.ROW
-    if beside:
-        return rows, max(FURNITURE_HEIGHT, tall + 2 * PAD), (left, PAD)
-    return rows, FURNITURE_HEIGHT + tall + PAD, (left, FURNITURE_HEIGHT)
+    at = (left, PAD) if beside else (left, FURNITURE_HEIGHT)
+    above = max(FURNITURE_HEIGHT, tall + 2 * PAD) if beside else FURNITURE_HEIGHT + tall + PAD
+    columns = panel_columns(scene, events, options.after) if options.legend else []
+    side = panel.lay_out(columns, PAD, options.width - 2 * PAD)
+    return _Strip(rows, at, side, above, furniture)
+
+
+def _furniture(scene: Scene, width: int, beside: bool) -> int:
+    """How far from the left the scale bar and compass reach: far enough for the words of
+    each side's edge, which never take more than half a wide map (or a narrow one's width)."""
+    room = _compass_room(width, beside)
+    widest = max(
+        (text_width(frame.edge_words(n, e), frame.EDGE_TEXT) for e, n, _ in _deploys(scene)),
+        default=0.0,
+    )
+    return max(FURNITURE_WIDTH, round(frame.COMPASS_WORDS + PAD + min(widest, room)) + PAD)
+
+
+def _compass_room(width: int, beside: bool) -> float:
+    """The pixels the compass's words may take."""
+    return (width // 2 if beside else width - PAD) - frame.COMPASS_WORDS - PAD
 
 
 def _margin(area: Area) -> int:
@@ -225,11 +296,11 @@ def _margin(area: Area) -> int:
 
 
 def draw_frame(canvas: Image.Image, scene: Scene, layout: Layout, options: MapOptions) -> None:
-    """Title bar, labelled edges, deployment bands, scale bar, compass and legend."""
+    """Title bar, labelled edges, deployment bands, scale bar, compass, legend and panel."""
     draw = ImageDraw.Draw(canvas)
     state, view = scene.state, layout.view
-    left, right = title_words(state, scene.side_view, options.after)
-    frame.draw_title(draw, layout.size[0], TITLE_HEIGHT, left, right)
+    right = title_words(state, scene.side_view, options.after)[1]
+    frame.draw_title(draw, layout.size[0], layout.title_height, layout.title, right)
     grid = frame.grid_for(view.scale)
     deploys = _deploys(scene)
     whole = options.area is None
@@ -239,9 +310,11 @@ def draw_frame(canvas: Image.Image, scene: Scene, layout: Layout, options: MapOp
     top = layout.strip_top + PAD
     table = state.battlefield
     frame.draw_scale_bar(draw, PAD + 6, top, view, grid, table.measure, table.mm_per_measure)
-    frame.draw_compass(draw, (PAD + 40, top + 92), deploys)
+    room = _compass_room(layout.size[0], layout.size[0] >= SIDE_BY_SIDE)
+    frame.draw_compass(draw, (PAD + 40, top + 92), deploys, room)
     if layout.legend_rows:
         legend.draw_legend(canvas, *layout.legend_at, layout.legend_rows)
+    panel.draw_panel(draw, layout.panel, layout.panel_top)
 
 
 def _deploys(scene: Scene) -> list[tuple[str, str, SideStyle]]:

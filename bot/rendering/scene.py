@@ -18,7 +18,11 @@ MEASURE_MARKS = {"inch": '"', "SF": " SF", "H": " H"}
 
 @dataclass(frozen=True)
 class Scene:
-    """The units, ghosts, leaders and marks one map shows, and each side's colours."""
+    """The units, ghosts, leaders and marks one map shows, and each side's colours.
+
+    ``ghosts`` are enemies out of sight, drawn pale where last seen; ``lost`` are units gone
+    from the battle in the step, not drawn but listed (their shots and combats still show).
+    """
 
     state: BattleState
     units: tuple[Unit, ...]
@@ -30,6 +34,11 @@ class Scene:
     reach: Reach | None
     contacts: list[tuple[Unit, Unit]] = field(default_factory=list)  # enemies touching
     zones: dict[str, tuple[Point, ...]] = field(default_factory=dict)  # where each side deploys
+    lost: tuple[Unit, ...] = ()
+
+    def marked(self) -> dict[str, Unit]:
+        """The units a step's marks may point at, by id: drawn, ghosts and lost."""
+        return {unit.id: unit for unit in (*self.lost, *self.ghosts, *self.units)}
 
     def style(self, side: str) -> SideStyle:
         """The colours of a side (grey for a side the state does not list)."""
@@ -44,16 +53,16 @@ def build_scene(
     lost: tuple[Unit, ...] = (),
 ) -> Scene:
     """Decide what the map shows; with a side view, hide what that side cannot see. Units
-    ``lost`` in the step are drawn pale where they stood, so its shots and combats show."""
+    ``lost`` in the step leave the table: kept aside for the panel and the step's marks."""
     marks = read_events(events)
     styles = side_styles(state)
     zones = deployment_zones(state)
+    gone = tuple(u for u in lost if all(u.id != kept.id for kept in state.units_on_table))
     if side_view is None:
         units = state.units_on_table
-        gone = tuple(u for u in lost if all(u.id != kept.id for kept in units))
         leaders = _with_their_units(state, state.leaders)
         return Scene(
-            state, units, gone, leaders, marks, styles, None, reach, contacts(units), zones
+            state, units, (), leaders, marks, styles, None, reach, contacts(units), zones, gone
         )
     seen = visible_enemies(state, side_view)
     units = tuple(u for u in state.units_on_table if u.side == side_view.side or u.id in seen)
@@ -62,7 +71,7 @@ def build_scene(
     ghosts = tuple(
         unit
         for key, unit in sorted(side_view.last_known.items())
-        if key not in shown and key not in departed
+        if key not in shown and key not in departed and all(key != u.id for u in gone)
     )
     marks = Marks(
         [move for move in marks.moves if move[0] in shown],
@@ -75,7 +84,17 @@ def build_scene(
     if reach is not None and reach.unit not in shown:
         reach = None
     return Scene(
-        state, units, ghosts, leaders, marks, styles, side_view, reach, contacts(units), zones
+        state,
+        units,
+        ghosts,
+        leaders,
+        marks,
+        styles,
+        side_view,
+        reach,
+        contacts(units),
+        zones,
+        gone,
     )
 
 

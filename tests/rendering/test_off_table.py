@@ -8,7 +8,7 @@ from dataclasses import replace
 from PIL import Image
 
 from bot.rendering.fog import SideView
-from bot.rendering.render import MapOptions, absent_entries, lay_out, legend_entries
+from bot.rendering.render import MapOptions, lay_out, legend_entries, panel_columns
 from bot.rendering.scene import build_scene
 from rules_core.events import TerrainAdded, TerrainMoved, TerrainRemoved
 from rules_core.render import absent_units
@@ -32,7 +32,14 @@ def away() -> BattleState:
 
 
 def words(state: BattleState, view: SideView | None = None) -> list[str]:
-    return [entry.words for entry in legend_entries(build_scene(state, (), view, None, ()))]
+    """Every item of the side panel as "Side — heading: words"."""
+    columns = panel_columns(build_scene(state, (), view, None, ()))
+    return [f"{c.title} — {head}: {item}" for c in columns for head, item in c.items]
+
+
+def legend_words(state: BattleState) -> list[str]:
+    """The words of every legend entry."""
+    return [entry.words for entry in legend_entries(build_scene(state, (), None, None, ()))]
 
 
 def test_the_panel_lists_each_sides_absent_units_in_words() -> None:
@@ -55,12 +62,17 @@ def test_a_side_view_does_not_list_the_enemys_reserves() -> None:
     assert "Red — Off the table: Red Horse (left turn 2 near (36, 4))" in words(away(), blue)
 
 
-def test_a_long_list_is_shortened_to_fit() -> None:
+def test_a_long_list_is_wrapped_whole_inside_the_picture() -> None:
     state = states.start()
     for unit in state.units:
-        state = state.with_unit(replace(unit, name=unit.name * 12, location=RESERVE))
-    scene = build_scene(state, (), None, None, ())
-    assert all(entry.words.endswith("…") for entry in absent_entries(scene))
+        state = state.with_unit(replace(unit, name=unit.name * 6, location=RESERVE))
+    layout = lay_out(build_scene(state, (), None, None, ()), WITH_LEGEND)
+    lines = layout.panel.lines
+    shown = " ".join(line.words for line in lines)
+    assert all(unit.name in shown for unit in state.units)  # whole: nothing cut
+    for line in lines:
+        x0, y0, x1, y1 = line.box(layout.panel_top)
+        assert x0 >= 0 and x1 <= layout.size[0] and y0 >= 0 and y1 <= layout.size[1], line
 
 
 def _table_box(state: BattleState, options: MapOptions) -> tuple[int, int, int, int]:
@@ -105,7 +117,7 @@ def test_terrain_added_by_the_rules_is_drawn_with_a_legend_entry() -> None:
     start = states.start()
     placed = replace(start, terrain=(*start.terrain, bridge))
     assert changed(picture(placed), picture(start)) is not None
-    assert "bridge" in words(placed) and "bridge" not in words(start)
+    assert "bridge" in legend_words(placed) and "bridge" not in legend_words(start)
 
 
 def test_a_leader_with_a_unit_off_the_table_is_not_drawn() -> None:
@@ -137,7 +149,7 @@ def test_terrain_changed_in_the_step_is_marked_with_legend_entries() -> None:
     found = [e.words for e in legend_entries(build_scene(after, events, None, None, ()))]
     assert "terrain placed or moved this step" in found
     assert "where terrain was before this step" in found
-    assert "terrain placed or moved this step" not in words(after)
+    assert "terrain placed or moved this step" not in legend_words(after)
     marked, plain = picture(after, events), picture(after)
     box = changed(marked, plain)
     assert box is not None

@@ -132,14 +132,14 @@ def test_a_move_arrow_ends_where_the_path_enters_the_units_footprint() -> None:
     assert arrow_path(((12.0, 19.5), (12.0, 20.0)), spearmen)[-1] == (12.0, 20.0)  # from inside
 
 
-def test_units_lost_in_the_step_are_drawn_where_they_stood() -> None:
+def test_the_marks_of_units_lost_in_the_step_are_drawn_where_they_stood() -> None:
     state = states.start()
     gone, survivor = state.units[0], state.units[-1]
     after = replace(state, units=state.units[1:])
     events = (ShotFired(survivor.id, gone.id, 5.0), MeleeFought(survivor.id, gone.id))
-    plain = render_image(after, events, MapOptions(width=800))
-    marked = render_image(after, events, MapOptions(width=800, lost=(gone,)))
-    assert plain.tobytes() != marked.tobytes()
+    plain = render_image(after, events, MapOptions(width=800, legend=False))
+    marked = render_image(after, events, MapOptions(width=800, lost=(gone,), legend=False))
+    assert plain.tobytes() != marked.tobytes()  # the shot and the combat (the unit: test_canvas)
 
 
 def test_a_hail_caesar_shooting_step_draws_its_shot_and_its_combat() -> None:

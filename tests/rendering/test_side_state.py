@@ -1,10 +1,10 @@
-"""Side- and group-level state (declared in the ruleset) is shown in the map's legend."""
+"""Side- and group-level state (declared in the ruleset) is shown in the map's side panel."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.rendering.render import MapOptions, legend_entries
+from bot.rendering.render import MapOptions, panel_columns
 from bot.rendering.scene import build_scene
 from rules_core.state import BattleState
 from tests.rendering import states
@@ -21,17 +21,19 @@ def hail_caesar(**side_status: object) -> BattleState:
 
 
 def words(state: BattleState) -> list[str]:
-    """The words of every legend entry."""
-    return [entry.words for entry in legend_entries(build_scene(state, (), None, None, ()))]
+    """Every item of the side panel as "Side: words"."""
+    columns = panel_columns(build_scene(state, (), None, None, ()))
+    return [f"{c.title}: {item}" for c in columns for _, item in c.items]
 
 
-def test_a_sides_declared_state_gets_a_legend_entry_and_is_drawn() -> None:
+def test_a_sides_declared_state_gets_a_panel_line_and_is_drawn() -> None:
     broken = hail_caesar(broken_divisions=["gau_warbands"])
     name = broken.sides[0].name
     assert f"{name}: broken divisions: gau_warbands" in words(broken)
-    assert changed(
-        picture(broken, options=WITH_LEGEND), picture(hail_caesar(), options=WITH_LEGEND)
-    )
+    drawn, plain = picture(broken, options=WITH_LEGEND), picture(hail_caesar(), options=WITH_LEGEND)
+    assert drawn.height > plain.height  # the panel under the legend
+    foot = drawn.crop((0, plain.height - 20, drawn.width, drawn.height)).convert("L")
+    assert sum(foot.histogram()[:160]) > 100  # its words drawn
 
 
 def test_bookkeeping_and_empty_state_add_nothing() -> None:
@@ -42,7 +44,7 @@ def test_bookkeeping_and_empty_state_add_nothing() -> None:
     assert changed(picture(quiet, options=WITH_LEGEND), plain) is None
 
 
-def test_sides_show_in_the_legend_only_when_declared() -> None:
+def test_sides_show_in_the_panel_only_when_declared() -> None:
     # A key the ruleset does not declare is never worded, even if a state carries it.
     stray = hail_caesar(general_will=5)
     assert words(stray) == words(hail_caesar())
