@@ -44,12 +44,26 @@ class Occupied:
         bounds = self.bounds
         if left < bounds[0] or top < bounds[1] or right > bounds[2] or bottom > bounds[3]:
             return False
+        cells = self._cells
+        rows = range(int(top // CELL), int(bottom // CELL) + 1)
+        for cx in range(int(left // CELL), int(right // CELL) + 1):
+            for cy in rows:
+                for other in cells.get((cx, cy), ()):
+                    meets = left < other[2] and other[0] < right and top < other[3]
+                    if meets and other[1] < bottom and other != ignore and other not in also:
+                        return False
+        return True
+
+    def meeting(self, box: Box) -> list[Box]:
+        """The taken boxes that meet ``box``, each once."""
+        left, top, right, bottom = box
+        found: list[Box] = []
         for key in self._keys(box):
             for other in self._cells.get(key, ()):
                 meets = left < other[2] and other[0] < right and top < other[3]
-                if meets and other[1] < bottom and other != ignore and other not in also:
-                    return False
-        return True
+                if meets and other[1] < bottom and other not in found:
+                    found.append(other)
+        return found
 
     def overlap(self, box: Box, ignore: Box | None = None) -> float:
         """The area of ``box`` covered by taken boxes (``ignore`` excepted), counted per box."""

@@ -86,6 +86,8 @@ def place_all(occupied: Occupied, owners: Sequence[Owner], marks: Sequence[Box])
     boxes = [owner.body.box for owner in owners]
     add_all(occupied, [*boxes, *marks])
     owners = [_with_under(owner, boxes) for owner in owners]
+    grid = Occupied(occupied.bounds)  # the bodies alone, to find those near a spot quickly
+    add_all(grid, boxes)
     units = [owner for owner in owners if owner.body.kind == "unit"]
     leaders = [owner for owner in owners if owner.body.kind == "leader"]
     inside = {}
@@ -95,8 +97,8 @@ def place_all(occupied: Occupied, owners: Sequence[Owner], marks: Sequence[Box])
             occupied.add(found.box)
             inside[owner.body.id] = Label(owner.body.id, found)
     rows = [_row(occupied, owner) for owner in units if owner.row]
-    labels = [inside.get(owner.body.id) or _outside(occupied, owner, boxes) for owner in units]
-    labels += [_outside(occupied, owner, boxes) for owner in leaders]
+    labels = [inside.get(owner.body.id) or _outside(occupied, owner, grid) for owner in units]
+    labels += [_outside(occupied, owner, grid) for owner in leaders]
     rows += [_row(occupied, owner) for owner in leaders if owner.row]
     key, key_box = _key(occupied, owners, labels)
     bodies = tuple(owner.body for owner in owners)
@@ -122,7 +124,10 @@ def _text(words: str, owner: Owner, size: int, middle: PixelPoint) -> Text:
 def _inside(occupied: Occupied, owner: Owner, words: str) -> Text | None:
     """The words inside the footprint at a readable size, on a spot nothing else covers."""
     corners = owner.body.outline
+    left, top, right, bottom = owner.body.box
     for size in READABLE:
+        if width(words, size, True) + 4 > right - left or size + 4 > bottom - top:
+            continue  # wider or taller than the box around the footprint: it cannot fit
         for middle in _inner_points(corners):
             text = _text(words, owner, size, middle)
             if _within(text.box, corners) and occupied.free(text.box, owner.body.box):
@@ -172,14 +177,14 @@ def _row(occupied: Occupied, owner: Owner) -> BadgeRow:
     return BadgeRow(owner.body.id, found, owner.row)
 
 
-def _outside(occupied: Occupied, owner: Owner, boxes: Sequence[Box]) -> Label:
+def _outside(occupied: Occupied, owner: Owner, grid: Occupied) -> Label:
     """A tag inside the box and the name on the nearest free spot outside, with a leader
     line; the name in the key where no spot is free."""
     tag = _inside(occupied, owner, owner.tag) if owner.tag else None
     if tag is not None:
         occupied.add(tag.box)
     for words in dict.fromkeys((owner.name, short(owner.name))):
-        text = _ring_spot(occupied, owner, words, boxes)
+        text = _ring_spot(occupied, owner, words, grid)
         if text is not None:
             occupied.add(text.box)
             return Label(
@@ -187,12 +192,12 @@ def _outside(occupied: Occupied, owner: Owner, boxes: Sequence[Box]) -> Label:
             )
     if tag is not None:
         return Label(owner.body.id, None, tag, None, keyed=True)
-    initials = _ring_spot(occupied, owner, _initials(owner.name), boxes)
+    initials = _ring_spot(occupied, owner, _initials(owner.name), grid)
     if initials is not None:  # the initials beside the body, the name in the key
         occupied.add(initials.box)
         line = _leader_line(owner.body.box, initials.box, owner.colour)
         return Label(owner.body.id, None, initials, line, keyed=True)
-    return _crowded(occupied, owner, boxes)
+    return _crowded(occupied, owner, grid)
 
 
 def _initials(name: str) -> str:
@@ -202,12 +207,12 @@ def _initials(name: str) -> str:
     return "".join(w if w.isdigit() else w[0] for w in kept)[:4] or name[:3]
 
 
-def _crowded(occupied: Occupied, owner: Owner, boxes: Sequence[Box]) -> Label:
+def _crowded(occupied: Occupied, owner: Owner, grid: Occupied) -> Label:
     """No free spot near enough: the initials on the least covered spot nearer the body than
     any other, the name in the key."""
     words = owner.tag or _initials(owner.name)
     own = owner.body.box
-    candidates = [box for box in _rings(owner, _size(owner, words)) if _nearest(box, own, boxes)]
+    candidates = [box for box in _rings(owner, _size(owner, words)) if _nearest(box, own, grid)]
     if not candidates:
         candidates = spots(own, _size(owner, words), owner.away)
     spot = least_covered(occupied, candidates, own)
@@ -234,11 +239,11 @@ def _rings(owner: Owner, size: tuple[float, float]) -> list[Box]:
     return boxes
 
 
-def _ring_spot(occupied: Occupied, owner: Owner, words: str, boxes: Sequence[Box]) -> Text | None:
+def _ring_spot(occupied: Occupied, owner: Owner, words: str, grid: Occupied) -> Text | None:
     """The first free spot, ring by ring around the body, nearer it than any other body."""
     own = owner.body.box
     for box in _rings(owner, _size(owner, words)):
-        if occupied.free(box, own, owner.under) and _nearest(box, own, boxes):
+        if occupied.free(box, own, owner.under) and _nearest(box, own, grid):
             middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             return _text(words, owner, owner.size, middle)
     return None
@@ -258,12 +263,15 @@ def overlap(a: Box, b: Box) -> float:
     return max(min(across, down), 0.0)
 
 
-def _nearest(box: Box, own: Box, boxes: Sequence[Box]) -> bool:
+def _nearest(box: Box, own: Box, grid: Occupied) -> bool:
     """Whether the box is nearer its own body than any other (bodies overlapping its own
-    excepted: they are as near as it is)."""
+    excepted: they are as near as it is). Only bodies within that distance can be nearer."""
     mine = gap(box, own)
+    reach = (box[0] - mine - 1, box[1] - mine - 1, box[2] + mine + 1, box[3] + mine + 1)
     return all(
-        mine < gap(box, other) for other in boxes if other != own and overlap(own, other) <= SLACK
+        mine < gap(box, other)
+        for other in grid.meeting(reach)
+        if other != own and overlap(own, other) <= SLACK
     )
 
 
