@@ -121,11 +121,11 @@ class Tag:
 
     def width(self, value: Json) -> float:
         """The tag's width."""
-        return _label_width(self.word)
+        return _label_width(self.text(value) or "")
 
     def draw(self, draw: ImageDraw.ImageDraw, left: float, top: float, value: Json) -> None:
         """The tag."""
-        _label(draw, left, top, self.word, self.colour)
+        _label(draw, left, top, self.text(value) or "", self.colour)
 
     def example(self) -> Json:
         """Set."""
@@ -133,25 +133,15 @@ class Tag:
 
 
 @dataclass(frozen=True)
-class Count:
-    """A number in a tag, such as casualties; ``form`` places the number in its words."""
+class Count(Tag):
+    """A number in a tag, such as casualties; ``word`` places the number ("{} lost")."""
 
-    meaning: str
-    form: str
     colour: RGB = B["bad"]
 
     def text(self, value: Json) -> str | None:
         """The number in its words, or None for zero."""
         count = _count(value)
-        return self.form.format(count) if count else None
-
-    def width(self, value: Json) -> float:
-        """The tag's width."""
-        return _label_width(self.text(value) or "")
-
-    def draw(self, draw: ImageDraw.ImageDraw, left: float, top: float, value: Json) -> None:
-        """The tag."""
-        _label(draw, left, top, self.text(value) or "", self.colour)
+        return self.word.format(count) if count else None
 
     def example(self) -> Json:
         """Three."""

@@ -37,18 +37,33 @@ class Occupied:
     # free() and overlap() run thousands of times a map: their comparisons are written out,
     # as calls to helpers, min() and max() would cost more than the tests themselves.
 
-    def free(self, box: Box, ignore: Box | None = None) -> bool:
-        """True if the box is on the map and meets no taken box (``ignore`` excepted)."""
+    def free(self, box: Box, ignore: Box | None = None, also: tuple[Box, ...] = ()) -> bool:
+        """True if the box is on the map and meets no taken box (``ignore`` and ``also``
+        excepted)."""
         left, top, right, bottom = box
         bounds = self.bounds
         if left < bounds[0] or top < bounds[1] or right > bounds[2] or bottom > bounds[3]:
             return False
+        cells = self._cells
+        rows = range(int(top // CELL), int(bottom // CELL) + 1)
+        for cx in range(int(left // CELL), int(right // CELL) + 1):
+            for cy in rows:
+                for other in cells.get((cx, cy), ()):
+                    meets = left < other[2] and other[0] < right and top < other[3]
+                    if meets and other[1] < bottom and other != ignore and other not in also:
+                        return False
+        return True
+
+    def meeting(self, box: Box) -> list[Box]:
+        """The taken boxes that meet ``box``, each once."""
+        left, top, right, bottom = box
+        found: list[Box] = []
         for key in self._keys(box):
             for other in self._cells.get(key, ()):
                 meets = left < other[2] and other[0] < right and top < other[3]
-                if meets and other[1] < bottom and other != ignore:
-                    return False
-        return True
+                if meets and other[1] < bottom and other not in found:
+                    found.append(other)
+        return found
 
     def overlap(self, box: Box, ignore: Box | None = None) -> float:
         """The area of ``box`` covered by taken boxes (``ignore`` excepted), counted per box."""
@@ -123,7 +138,7 @@ _DIRECTIONS = (
 
 
 @cache
-def _ranked(ax: float, ay: float) -> list[tuple[float, float]]:
+def ranked(ax: float, ay: float) -> list[tuple[float, float]]:
     """The eight directions, the one closest to (ax, ay) first."""
     return sorted(_DIRECTIONS, key=lambda d: (-(d[0] * ax + d[1] * ay), d))
 
@@ -141,7 +156,7 @@ def spots(item: Box, size: tuple[float, float], away: tuple[float, float]) -> li
     boxes = []
     if w <= right - left + INSIDE_SLACK and h <= bottom - top:
         boxes.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-    for dx, dy in _ranked(round(away[0], 2), round(away[1], 2)):
+    for dx, dy in ranked(round(away[0], 2), round(away[1], 2)):
         x = cx - w / 2 if dx == 0 else (right + pad if dx > 0 else left - pad - w)
         y = cy - h / 2 if dy == 0 else (bottom + pad if dy > 0 else top - pad - h)
         boxes.append((x, y, x + w, y + h))

@@ -12,27 +12,19 @@ from shapely import LineString
 from bot.rendering import overlays
 from bot.rendering.badges import badges_for
 from bot.rendering.frame import draw_major_grid, draw_minor_grid, grid_for
-from bot.rendering.labels import Box, Occupied, add_all, first_free, place
+from bot.rendering.labels import Box, Occupied, first_free, place
 from bot.rendering.overlays import contact_point, draw_contact
+from bot.rendering.paint import paint_bodies, paint_labels
+from bot.rendering.placement import Owner, leader_owner, place_all, unit_owner
 from bot.rendering.scene import Scene, measure_mark
 from bot.rendering.style import INK_SOFT, REACH, RGB, SMALL_SIZE, TABLE
+from bot.rendering.table_scene import TablePieces
 from bot.rendering.terrain import draw_terrain
 from bot.rendering.text import width as text_width
 from bot.rendering.text import write
-from bot.rendering.units import (
-    Label,
-    Piece,
-    draw_label,
-    draw_leader,
-    draw_unit,
-    leader_box,
-    leader_label,
-    piece,
-    place_labels,
-    unit_label,
-)
+from bot.rendering.units import Piece, leader_box, piece
 from bot.rendering.view import View
-from rules_core.state import Leader, Point, TerrainFeature
+from rules_core.state import Leader, Point, TerrainFeature, Unit
 
 MARK_RADIUS = 11.0
 TERRAIN_TEXT = 14
@@ -107,17 +99,38 @@ def draw_table(scene: Scene, view: View) -> Image.Image:
 
 def _bodies(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> Occupied:
     """Units, combat marks, leaders and their labels; returns the ground they take."""
-    pieces = _pieces(scene, view)
-    for item in pieces:
-        draw_unit(draw, item)
-    marks = _marks(draw, scene, view)
-    leaders = _leaders(scene, view)
-    for leader, centre in leaders:
-        draw_leader(draw, centre, scene.style(leader.side))
+    owners = table_owners(scene, view)
+    bodies = TablePieces(tuple(owner.body for owner in owners), (), ())
+    paint_bodies(draw, bodies, "unit")
+    pairs = _draw_marks(draw, scene, view)
     occupied = Occupied((0.0, 0.0, float(view.width), float(view.height)))
-    add_all(occupied, [item.box for item in pieces] + marks + [leader_box(c) for _, c in leaders])
-    _labels(draw, scene, pieces, leaders, occupied)
+    pieces = place_all(occupied, owners, [_mark_box(view, where) for where in pairs])
+    paint_bodies(draw, pieces, "leader")
+    paint_labels(draw, pieces)
     return occupied
+
+
+def table_pieces(scene: Scene, view: View) -> TablePieces:
+    """The units, leaders, labels and badges of the table as ``draw_table`` places them."""
+    occupied = Occupied((0.0, 0.0, float(view.width), float(view.height)))
+    marks = [_mark_box(view, contact_point(a, b)) for a, b in _combat_pairs(scene)]
+    return place_all(occupied, table_owners(scene, view), marks)
+
+
+def table_owners(scene: Scene, view: View) -> list[Owner]:
+    """Every unit and leader in view, with its shapes, names and badges."""
+    shown = badges_for(scene.state.ruleset)
+    owners = [unit_owner(item, shown) for item in _pieces(scene, view)]
+    owners += [
+        leader_owner(leader, centre, scene.style(leader.side), shown)
+        for leader, centre in _leaders(scene, view)
+    ]
+    return owners
+
+
+def _mark_box(view: View, where: Point) -> Box:
+    x, y = view.px(where)
+    return (x - MARK_RADIUS, y - MARK_RADIUS, x + MARK_RADIUS, y + MARK_RADIUS)
 
 
 def _leaders(scene: Scene, view: View) -> list[tuple[Leader, tuple[float, float]]]:
@@ -172,39 +185,28 @@ def _moves(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
         overlays.draw_move(draw, view, path, unit, style)
 
 
-def _marks(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> list[Box]:
-    """Shots, then a mark on every combat; returns the marks' boxes for label placement."""
+def _draw_marks(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> list[Point]:
+    """Shots, then a mark on every combat; returns where the combat marks are."""
     units = scene.marked()
     for shooter, target in scene.marks.shots:
         if shooter in units and target in units:
             overlays.draw_shot(draw, view, units[shooter], units[target])
+    points = []
+    for a, b in _combat_pairs(scene):
+        where = contact_point(a, b)
+        draw_contact(draw, view, where)
+        points.append(where)
+    return points
+
+
+def _combat_pairs(scene: Scene) -> list[tuple[Unit, Unit]]:
+    """Units touching an enemy, and those the step's combats name, each pair once."""
+    units = scene.marked()
     pairs = {(a.id, b.id): (a, b) for a, b in scene.contacts}
     for first, second in scene.marks.combats:
         if first in units and second in units and (second, first) not in pairs:
             pairs.setdefault((first, second), (units[first], units[second]))
-    boxes = []
-    for a, b in pairs.values():
-        where = contact_point(a, b)
-        x, y = view.px(where)
-        draw_contact(draw, view, where)
-        boxes.append((x - MARK_RADIUS, y - MARK_RADIUS, x + MARK_RADIUS, y + MARK_RADIUS))
-    return boxes
-
-
-def _labels(
-    draw: ImageDraw.ImageDraw,
-    scene: Scene,
-    pieces: list[Piece],
-    leaders: list[tuple[Leader, tuple[float, float]]],
-    occupied: Occupied,
-) -> None:
-    shown = badges_for(scene.state.ruleset)
-    labels: list[Label] = [unit_label(item, shown) for item in pieces]
-    labels += [
-        leader_label(leader, centre, scene.style(leader.side), shown) for leader, centre in leaders
-    ]
-    for label, box in place_labels(occupied, labels):
-        draw_label(draw, label, box)
+    return list(pairs.values())
 
 
 def _reach_label(

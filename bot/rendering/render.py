@@ -23,6 +23,7 @@ from bot.rendering.overlays import Reach
 from bot.rendering.scene import Scene, build_scene, title_words
 from bot.rendering.style import PAPER, SideStyle, palette_image
 from bot.rendering.terrain import obstacle_style
+from bot.rendering.text import shifted
 from bot.rendering.text import width as text_width
 from bot.rendering.view import Area, View, fit
 from rules_core.events import Event
@@ -99,7 +100,9 @@ def render_image(state: BattleState, events: Iterable[Event], options: MapOption
     scene = build_scene(state, events, options.side_view, options.reach, options.lost)
     layout = lay_out(scene, options, events)
     canvas = Image.new("RGB", layout.size, PAPER)
-    canvas.paste(draw_table(scene, layout.view), layout.origin)
+    with shifted(layout.origin):  # the table's texts are recorded where the canvas has them
+        table = draw_table(scene, layout.view)
+    canvas.paste(table, layout.origin)
     draw_frame(canvas, scene, layout, options)
     return canvas.quantize(palette=palette_image(), dither=Image.Dither.NONE)
 

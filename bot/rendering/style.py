@@ -27,14 +27,16 @@ REACH = (120, 40, 160)
 
 # Okabe-Ito colours, which stay distinct for the common forms of colour blindness; the
 # first two (blue, orange) are the pair for a two-sided battle.
+OKABE_ITO = "blue #0072B2, orange #E69F00, green #009E73, purple #CC79A7, sky #56B4E9, red #D55E00, yellow #F0E442"  # noqa: E501
+
+
+def hex_rgb(code: str) -> RGB:
+    """A colour written ``#RRGGBB`` as a triple."""
+    return (int(code[1:3], 16), int(code[3:5], 16), int(code[5:7], 16))
+
+
 SIDE_COLOURS: dict[str, RGB] = {
-    "blue": (0, 114, 178),
-    "orange": (230, 159, 0),
-    "green": (0, 158, 115),
-    "purple": (204, 121, 167),
-    "sky": (86, 180, 233),
-    "red": (213, 94, 0),
-    "yellow": (240, 228, 66),
+    name: hex_rgb(code) for name, code in (pair.split() for pair in OKABE_ITO.split(", "))
 }
 SIDE_ORDER = ("blue", "orange", "green", "purple", "sky", "yellow")
 
@@ -68,8 +70,8 @@ TERRAIN_COLOURS: dict[str, RGB] = {
 BADGE_COLOURS: dict[str, RGB] = {
     "bad": (200, 30, 40),
     "worse": (130, 0, 60),
-    "warn": (225, 120, 0),
-    "calm": (60, 120, 200),
+    "warn": (185, 90, 0),  # white words on a badge need 4.5:1 contrast (WCAG AA)
+    "calm": (55, 110, 190),
     "good": (30, 130, 60),
     "neutral": (90, 90, 96),
     "pip": (20, 20, 20),

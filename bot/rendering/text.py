@@ -4,6 +4,9 @@ FreeType rendering costs far more than stamping a ready mask; unit names, badge 
 edge numbers repeat on every map of a battle, so the masks are kept (a bounded cache) and
 stamped with ``ImageDraw.bitmap``. The halo is the letters' mask grown by shifted copies,
 a tenth of the cost of FreeType's stroker.
+
+Every string of a picture goes through ``write``, so ``recording`` can list them all, each
+with its pixel box and colours: the legibility tests read that list, not the pixels.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 import math
 import threading
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,8 +24,44 @@ from PIL import Image, ImageChops, ImageDraw
 from bot.rendering.style import RGB, WHITE, font
 
 Point = tuple[float, float]
+Box = tuple[float, float, float, float]
 # Maps are drawn in worker threads and a FreeType face must not render two strings at once.
 _FREETYPE = threading.Lock()
+_RECORD = threading.local()  # the texts written while ``recording`` (per thread)
+
+
+@dataclass(frozen=True)
+class Written:
+    """One string a picture drew: its words, its letters' pixel box, its colour and the colour
+    under it (the halo's where it has one, else the ground it was written on)."""
+
+    text: str
+    box: Box
+    colour: RGB
+    under: RGB
+
+
+@contextmanager
+def recording() -> Iterator[list[Written]]:
+    """Note every string ``write`` draws in this thread meanwhile, in canvas pixels."""
+    found: list[Written] = []
+    before = getattr(_RECORD, "texts", None), getattr(_RECORD, "origin", (0, 0))
+    _RECORD.texts, _RECORD.origin = found, (0, 0)
+    try:
+        yield found
+    finally:
+        _RECORD.texts, _RECORD.origin = before
+
+
+@contextmanager
+def shifted(origin: tuple[int, int]) -> Iterator[None]:
+    """Texts written meanwhile go on a part pasted at ``origin`` of the canvas (the table)."""
+    before = getattr(_RECORD, "origin", (0, 0))
+    _RECORD.origin = origin
+    try:
+        yield
+    finally:
+        _RECORD.origin = before
 
 
 @dataclass(frozen=True)
@@ -105,6 +146,43 @@ def write(
         return
     done = rendered(text, size, bold, halo, anchor)
     corner = (round(at[0] + done.offset[0]), round(at[1] + done.offset[1]))
+    texts: list[Written] | None = getattr(_RECORD, "texts", None)
+    if texts is not None:
+        _note(texts, draw, corner, done, (text, colour, halo_colour if halo else None))
     if done.halo is not None:
         draw.bitmap(corner, done.halo, fill=halo_colour)
     draw.bitmap(corner, done.letters, fill=colour)
+
+
+def _note(
+    texts: list[Written],
+    draw: ImageDraw.ImageDraw,
+    corner: tuple[int, int],
+    done: Rendered,
+    what: tuple[str, RGB, RGB | None],
+) -> None:
+    """Record a string about to be drawn: its ink's box and what lies under it."""
+    text, colour, halo = what
+    ink = done.letters.getbbox()
+    if ink is None:
+        return
+    box = (corner[0] + ink[0], corner[1] + ink[1], corner[0] + ink[2], corner[1] + ink[3])
+    under = halo if halo is not None else _ground(draw, box)
+    dx, dy = _RECORD.origin
+    texts.append(Written(text, (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy), colour, under))
+
+
+def _ground(draw: ImageDraw.ImageDraw, box: Box) -> RGB:
+    """The commonest colour in the box before the letters go on: what they are read against."""
+    image: Image.Image | None = getattr(draw, "_image", None)
+    if image is None:
+        return WHITE
+    left, top, right, bottom = (round(v) for v in box)
+    inside = (max(left, 0), max(top, 0), min(right, image.width), min(bottom, image.height))
+    if inside[0] >= inside[2] or inside[1] >= inside[3]:
+        return WHITE
+    part = image.crop(inside).convert("RGB")
+    counts: list[tuple[int, tuple[int, int, int]]] | None = part.getcolors(part.width * part.height)  # type: ignore[assignment]
+    if not counts:
+        return WHITE
+    return max(counts)[1]

@@ -1,53 +1,33 @@
 """Labels stay attached: on the real sample maps and the busy 120-unit map, every unit's and
-leader's label sits on or right beside its own item, and wholly on the table's picture."""
+leader's name sits inside its own box or is joined to it by a leader line, nearer its own body
+than any other, and its badges touch its own box."""
 
 from __future__ import annotations
 
 import pytest
-from PIL import Image, ImageDraw
 
 from bench.maps import busy_battle
 from bot.rendering import map_layer
-from bot.rendering.badges import badges_for
-from bot.rendering.labels import Box, Occupied, add_all
+from bot.rendering.labels import Box
+from bot.rendering.placement import RINGS, gap
 from bot.rendering.render import MapOptions, lay_out
 from bot.rendering.scene import build_scene
-from bot.rendering.units import Label, leader_box, leader_label, place_labels, unit_label
+from bot.rendering.table_scene import TablePieces
 from rules_core.events import Event
 from rules_core.state import BattleState
 from tools.sample_maps import at_first_step, sample_battles
 
-BESIDE = 3.01  # px: the gap labels.spots leaves between an item and a label beside it
+BESIDE = 3.01  # px: the gap placement.spots leaves between a body and its badges
 
 
-def placed(
-    state: BattleState, events: tuple[Event, ...] = ()
-) -> tuple[list[tuple[Label, Box]], Box]:
-    """The labels as the map places them (the same steps as map_layer._bodies), and the
-    table picture's bounds."""
+def placed(state: BattleState, events: tuple[Event, ...] = ()) -> tuple[TablePieces, int]:
+    """The table's pieces as the map places them, and how many bodies are in view."""
     scene = build_scene(state, events, None, None)
     view = lay_out(scene, MapOptions()).view
-    draw = ImageDraw.Draw(Image.new("RGB", (view.width, view.height)))
-    pieces = map_layer._pieces(scene, view)
-    marks = map_layer._marks(draw, scene, view)
-    leaders = map_layer._leaders(scene, view)
-    bounds = (0.0, 0.0, float(view.width), float(view.height))
-    occupied = Occupied(bounds)
-    add_all(occupied, [p.box for p in pieces] + marks + [leader_box(c) for _, c in leaders])
-    shown = badges_for(state.ruleset)
-    labels = [unit_label(p, shown) for p in pieces]
-    labels += [leader_label(ld, c, scene.style(ld.side), shown) for ld, c in leaders]
-    return place_labels(occupied, labels), bounds
+    return map_layer.table_pieces(scene, view), len(map_layer.table_owners(scene, view))
 
 
-def pieces_and_leaders(state: BattleState, events: tuple[Event, ...]) -> list[object]:
-    """Everything the map draws a label for: the units and leaders in view."""
-    scene = build_scene(state, events, None, None)
-    view = lay_out(scene, MapOptions()).view
-    return [*map_layer._pieces(scene, view), *map_layer._leaders(scene, view)]
-
-
-def gap(a: Box, b: Box) -> float:
+def beside(a: Box, b: Box) -> float:
     """How far apart two boxes are along the axis they are furthest apart on (0: they meet)."""
     return max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3], 0.0)
 
@@ -59,11 +39,24 @@ def scenes() -> dict[str, tuple[BattleState, tuple[Event, ...]]]:
 
 
 @pytest.mark.parametrize("name", list(scenes()))
-def test_every_label_is_beside_its_item_and_on_the_picture(name: str) -> None:
+def test_every_name_is_in_its_box_or_joined_to_it_and_badges_touch_their_box(name: str) -> None:
     state, events = scenes()[name]
-    labels, bounds = placed(state, events)
-    assert len(labels) == len(pieces_and_leaders(state, events))
-    for label, box in labels:
-        assert gap(box, label.item) <= BESIDE, (label.text, box, label.item)
-        assert bounds[0] <= box[0] and box[2] <= bounds[2], label.text  # not cut at an edge
-        assert bounds[1] <= box[1] and box[3] <= bounds[3], label.text
+    pieces, count = placed(state, events)
+    assert len(pieces.labels) == count
+    boxes = {body.id: body.box for body in pieces.bodies}
+    for label in pieces.labels:
+        own = boxes[label.owner]
+        if label.name is None:
+            assert label.keyed and label.tag is not None
+            assert any(text.text.startswith(label.tag.text + " = ") for text in pieces.key)
+        elif label.line is None:  # inside its own box
+            box = label.name.box
+            assert own[0] <= box[0] and box[2] <= own[2] and own[1] <= box[1] and box[3] <= own[3]
+        else:
+            (x0, y0), (x1, y1) = label.line.points
+            assert (
+                gap((x0, y0, x0, y0), own) < 0.01 and gap((x1, y1, x1, y1), label.name.box) < 0.01
+            )
+    for row in pieces.badges:  # a leader's star has little room: its badges may be a ring out
+        most = BESIDE if not row.owner.startswith("leader:") else RINGS[-1] + 0.01
+        assert beside(row.box, boxes[row.owner]) <= most, row

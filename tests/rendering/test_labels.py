@@ -77,11 +77,13 @@ def test_the_title_names_the_step_just_resolved() -> None:
     assert "Setup" in title_words(state, None)[0]
 
 
-def test_a_long_name_is_written_whole_where_there_is_room() -> None:
+def test_a_long_leader_name_is_written_whole_where_there_is_room() -> None:
+    from bot.rendering.labels import Occupied
+    from bot.rendering.placement import leader_owner, place_all
     from bot.rendering.style import side_style
-    from bot.rendering.units import leader_label
     from rules_core.rulesets.hail_caesar.sample import sample_battle
 
     king = next(ld for ld in sample_battle().leaders if len(ld.name) > 16)
-    label = leader_label(king, (100.0, 100.0), side_style((200, 40, 40)), {})
-    assert label.text == king.name and label.fallback.endswith("…")
+    owner = leader_owner(king, (300.0, 300.0), side_style((200, 40, 40)), {})
+    label = place_all(Occupied((0.0, 0.0, 600.0, 600.0)), [owner], []).labels[0]
+    assert label.name is not None and label.name.text == king.name and label.line is not None
