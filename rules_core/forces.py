@@ -8,7 +8,7 @@ in each ruleset's own ``forces`` and ``profiles``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from rules_core.codec import Json
 from rules_core.state import BattleState, Group, Leader, Unit
@@ -33,6 +33,41 @@ def type_defaults(
 def text_or_none(value: Json) -> str | None:
     """A non-empty text value, else None."""
     return value if isinstance(value, str) and value else None
+
+
+@dataclass(frozen=True)
+class Troops:
+    """What a ruleset reads from one roster entry: everything of its unit but the name, which
+    the entry gives, and the ids and place, which the army around it gives."""
+
+    kind: str
+    quality: str
+    frontage: float
+    depth: float
+    profile: Mapping[str, Json]
+    status: Mapping[str, Json] = field(default_factory=dict)
+    stands: int = 1
+    formation: str = ""
+
+    def unit(self, entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:
+        """The unit these troops make, named by the entry, not yet placed (x, y, facing 0)."""
+        return Unit(
+            unit_id,
+            str(entry["name"]),
+            side,
+            group,
+            self.kind,
+            self.quality,
+            self.frontage,
+            self.depth,
+            0.0,
+            0.0,
+            0.0,
+            stands=self.stands,
+            formation=self.formation,
+            profile=self.profile,
+            status=self.status,
+        )
 
 
 def listed_leader(

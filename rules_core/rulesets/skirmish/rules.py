@@ -17,6 +17,7 @@ from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import MeleeFought, MeleeResolved, ShotFired, ShotResolved
+from rules_core.forces import Troops
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front, within
 from rules_core.hooks import DemoHooks
 from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
@@ -131,22 +132,8 @@ class SkirmishRules(Rules):
         kind = str(entry.get("type") or "infantry")
         profile: dict[str, Json] = {**PROFILES.get(kind, INFANTRY)}
         profile.update({key: entry[key] for key in ("move", "stamina") if key in entry})
-        return Unit(
-            unit_id,
-            str(entry["name"]),
-            side,
-            group,
-            kind,
-            "B",
-            4.0,
-            2.0,
-            0.0,
-            0.0,
-            0.0,
-            stands=2,
-            formation="line",
-            profile=profile,
-        )
+        troops = Troops(kind, "B", 4.0, 2.0, profile, stands=2, formation="line")
+        return troops.unit(entry, unit_id, side, group)
 
     def prepare(self, state: BattleState) -> BattleState:
         """Count each side's units at the start: an army breaks at half of them."""
