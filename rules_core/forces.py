@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from rules_core.codec import Json
+from rules_core.context import Context
 from rules_core.state import BattleState, Group, Leader, Unit
 
 # Builds one leader from his army-list entry and key (``id``, else the stem and his number).
@@ -149,6 +150,24 @@ def led_groups(
     )
 
 
+def placed_units(
+    data: Mapping[str, Json],
+    prefix: str,
+    places: Sequence[tuple[float, float]],
+    facing: float,
+    make: Callable[[Mapping[str, Json], str], Unit],
+) -> list[Unit]:
+    """The units of an army file, each made by ``make(entry, unit_id)`` (ids ``prefix`` and the
+    unit's number) and set at ``places``, in file order, all facing ``facing``."""
+    raw = data["units"]
+    assert isinstance(raw, list)
+    units: list[Unit] = []
+    for index, (entry, (x, y)) in enumerate(zip(raw, places, strict=True), start=1):
+        assert isinstance(entry, dict)
+        units.append(replace(make(entry, f"{prefix}{index}"), x=x, y=y, facing=facing))
+    return units
+
+
 def regroup_strays(state: BattleState) -> BattleState:
     """Units whose group the army list does not give join their side's main group."""
     known = {group.id for group in state.groups}
@@ -179,6 +198,17 @@ def follow_leaders(state: BattleState) -> BattleState:
             if (leader.x, leader.y) != (home.x, home.y):
                 state = state.with_leader(replace(leader, x=home.x, y=home.y))
     return state
+
+
+def leaders_following(resolve: Callable[[Context], None]) -> Callable[[Context], None]:
+    """A step's resolver, after which leaders stand where their units stand."""
+
+    def run(ctx: Context) -> None:
+        """The step, then each leader to his unit."""
+        resolve(ctx)
+        ctx.state = follow_leaders(ctx.state)
+
+    return run
 
 
 def stands_carried(

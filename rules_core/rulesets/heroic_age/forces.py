@@ -16,15 +16,13 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.forces import (
     alive,
+    follow_leaders,
     group_named,
     join_first,
     leaders_with_groups,
     regroup_strays,
     stands_carried,
 )
-
-# rules.py steps call forces.follow_leaders after each move: it is this ruleset's as well.
-from rules_core.forces import follow_leaders as follow_leaders
 from rules_core.roster import entries as roster_entries
 from rules_core.roster import unit_ids
 from rules_core.rulesets.heroic_age.profiles import leader_from_entry

@@ -14,10 +14,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core.codec import Json
-
-# rules.py steps call forces.follow_leaders after each move: it is this ruleset's as well.
-from rules_core.forces import follow_leaders as follow_leaders
 from rules_core.forces import (
+    follow_leaders,
     group_named,
     join_first,
     leaders_with_groups,
