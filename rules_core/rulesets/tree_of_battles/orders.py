@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, boxes_apart, facing_towards, within
@@ -149,13 +149,28 @@ def moving_problem(state: BattleState, unit: Unit) -> str | None:
     return f"{unit.name} {forced}" if forced else None
 
 
+Check = Callable[[BattleState, Unit, Order, Mapping[str, Json]], Verdict | str]
+
+
+def _free_to_move(
+    check: Callable[[BattleState, Unit, Order, Mapping[str, Json], Point], Verdict | str],
+) -> Check:
+    """An order's check run once the contingent may move at all, given the point it goes to."""
+
+    def run(
+        state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    ) -> Verdict | str:
+        """Why the contingent may not move, else the check of its move to the order's point."""
+        found = moving_problem(state, unit)
+        return found or check(state, unit, order, params, point_param(order, "to"))
+
+    return run
+
+
+@_free_to_move
 def _march(
-    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], end: Point
 ) -> Verdict | str:
-    found = moving_problem(state, unit)
-    if found:
-        return found
-    end = point_param(order, "to")
     limit = tables.MOVE_DISTANCES.lookup("march", "mounted" if u.mounted(unit) else "foot")
     assert isinstance(limit, float)
     length = math.dist((unit.x, unit.y), end)
@@ -184,11 +199,15 @@ def _ground_problem(state: BattleState, unit: Unit, order: Order, end: Point) ->
     _, dense = movement.rough_on(state, Footprint.of(unit), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
+    return movement.barrier_problem(state, unit, end, _turned(unit, end, order))
+
+
+def _turned(unit: Unit, end: Point, order: Order) -> float:
+    """The facing a move ends in: as ordered, else kept or wheeled to the heading."""
     given = order.params.get("facing")
-    turned = movement.final_facing(
+    return movement.final_facing(
         unit, end, float(given) if isinstance(given, int | float) else None
     )
-    return movement.barrier_problem(state, unit, end, turned)
 
 
 def _shoot(
@@ -224,13 +243,10 @@ def move_dice(state: BattleState, unit: Unit, order: Order) -> movement.Dice | s
     return movement.normal_dice(unit, int(count), option, rough)
 
 
+@_free_to_move
 def _move(
-    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], end: Point
 ) -> Verdict | str:
-    found = moving_problem(state, unit)
-    if found:
-        return found
-    end = point_param(order, "to")
     blocked = _ground_problem(state, unit, order, end)
     if blocked:
         return blocked
@@ -263,10 +279,7 @@ def _move_notes(
     notes += [
         f"crosses a {kind} obstacle" for kind, n in crossed.items() if n and kind != "defensive"
     ]
-    facing = order.params.get("facing")
-    turned = movement.final_facing(
-        unit, end, float(facing) if isinstance(facing, int | float) else None
-    )
+    turned = _turned(unit, end, order)
     if abs((turned - unit.facing + 180) % 360 - 180) > 1e-6:
         within = tables.MANOEUVRES.lookup("wheel", "enemy_within")
         assert isinstance(within, float)

@@ -189,6 +189,13 @@ STEP_KINDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _piece_placing(kind: str, title: str, limit: int) -> OrderKind:
+    """A side's order placing up to ``limit`` pieces, each at a point and a facing: baggage and
+    fortifications combine, so a camp and fortifications are given side by side in one step."""
+    at = (Param("at", "point"), Param("facing", "number", required=False))
+    return OrderKind(kind, title, "side", at, combines=True, limit=limit)
+
+
 ORDER_KINDS = (
     OrderKind(
         "place_terrain",
@@ -202,23 +209,8 @@ ORDER_KINDS = (
             Param("terrain", "text", required=False),
         ),
     ),
-    # Both combine, so a camp and fortifications are given side by side in one step.
-    OrderKind(
-        "place_baggage",
-        "Place baggage",
-        "side",
-        (Param("at", "point"), Param("facing", "number", required=False)),
-        combines=True,
-        limit=1,
-    ),
-    OrderKind(
-        "fortify",
-        "Fortify",
-        "side",
-        (Param("at", "point"), Param("facing", "number", required=False)),
-        combines=True,
-        limit=10,
-    ),
+    _piece_placing("place_baggage", "Place baggage", 1),
+    _piece_placing("fortify", "Fortify", 10),
     OrderKind("battle_plan", "Battle plan", "side", (Param("plan", "text", sealed=True),)),
     OrderKind(
         "place",

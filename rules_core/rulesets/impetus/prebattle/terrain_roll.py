@@ -165,7 +165,7 @@ def _default_feature(
 def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None, score: int) -> None:
     name = ctx.state.side(side).name
     if feature.key == NONE:
-        say(ctx, TestResolved(side, "Terrain chosen", score, False, "None: no terrain placed"))
+        _no_terrain(ctx, side, score, "None: no terrain placed")
         return
     if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
         _enemy_terrain(ctx, side, feature, order, score)
@@ -176,16 +176,7 @@ def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None, s
     if at is None or placement_problem(ctx.state, side, feature, at, facing, ctx.params):
         at = _ask_spot(ctx, side, feature, facing, at, ordered, score)
     if at is None:
-        say(
-            ctx,
-            TestResolved(
-                side,
-                "Terrain chosen",
-                score,
-                False,
-                f"{feature.label}: no room left for it on the table",
-            ),
-        )
+        _no_terrain(ctx, side, score, f"{feature.label}: no room left for it on the table")
         return
     points = outline(ctx.state, feature, at, facing, ctx.params)
     assert points is not None
@@ -270,22 +261,18 @@ def _spot_answer(question: Decision, answer: str, default: Point) -> Point:
     return as_point(chosen)
 
 
+def _no_terrain(ctx: Context, side: str, score: int, why: str) -> None:
+    """Say that the side's terrain roll places nothing, and why."""
+    say(ctx, TestResolved(side, "Terrain chosen", score, False, why))
+
+
 def _enemy_terrain(
     ctx: Context, side: str, feature: Feature, order: Order | None, score: int
 ) -> None:
     name = ctx.state.side(side).name
     theirs = enemy_terrain(ctx.state, side)
     if not theirs:
-        say(
-            ctx,
-            TestResolved(
-                side,
-                "Terrain chosen",
-                score,
-                False,
-                f"{feature.label}: the enemy has placed no terrain",
-            ),
-        )
+        _no_terrain(ctx, side, score, f"{feature.label}: the enemy has placed no terrain")
         return
     target = _enemy_target(ctx, side, feature, order, theirs)
     crossing = crossings_on(ctx.state, target)
