@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, boxes_apart, facing_towards, within
@@ -149,25 +150,41 @@ def moving_problem(state: BattleState, unit: Unit) -> str | None:
     return f"{unit.name} {forced}" if forced else None
 
 
-Check = Callable[[BattleState, Unit, Order, Mapping[str, Json]], Verdict | str]
+T = TypeVar("T")
+Params = Mapping[str, Json]
+Check = Callable[[BattleState, Unit, Order, Params], Verdict | str]
 
 
-def _free_to_move(
-    check: Callable[[BattleState, Unit, Order, Mapping[str, Json], Point], Verdict | str],
-) -> Check:
-    """An order's check run once the contingent may move at all, given the point it goes to."""
+def _given(
+    find: Callable[[BattleState, Unit, Order], T | str],
+) -> Callable[[Callable[[BattleState, Unit, Order, Params, T], Verdict | str]], Check]:
+    """Makes an order's check run on what ``find`` reads from the order (the point a move goes
+    to, the contingent it targets), or refuse the order with the reason ``find`` gives."""
 
-    def run(
-        state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
-    ) -> Verdict | str:
-        """Why the contingent may not move, else the check of its move to the order's point."""
-        found = moving_problem(state, unit)
-        return found or check(state, unit, order, params, point_param(order, "to"))
+    def wrap(check: Callable[[BattleState, Unit, Order, Params, T], Verdict | str]) -> Check:
+        """The check, given what the order names."""
 
-    return run
+        def run(state: BattleState, unit: Unit, order: Order, params: Params) -> Verdict | str:
+            """Why the order fails before its check, else the check."""
+            found = find(state, unit, order)
+            return found if isinstance(found, str) else check(state, unit, order, params, found)
+
+        return run
+
+    return wrap
 
 
-@_free_to_move
+def _bound_for(state: BattleState, unit: Unit, order: Order) -> Point | str:
+    """The point a move order takes the contingent to, or why it may not move."""
+    return moving_problem(state, unit) or point_param(order, "to")
+
+
+def _aimed_at(state: BattleState, unit: Unit, order: Order) -> Unit | str:
+    """The contingent an order targets, or why there is none."""
+    return _target(state, order)
+
+
+@_given(_bound_for)
 def _march(
     state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], end: Point
 ) -> Verdict | str:
@@ -210,12 +227,10 @@ def _turned(unit: Unit, end: Point, order: Order) -> float:
     )
 
 
+@_given(_aimed_at)
 def _shoot(
-    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], target: Unit
 ) -> Verdict | str:
-    target = _target(state, order)
-    if isinstance(target, str):
-        return target
     shot = shooting.plan(state, unit, target, params)
     return shot if isinstance(shot, str) else Preview(order, f"shoots {shooting.describe(shot)}")
 
@@ -243,7 +258,7 @@ def move_dice(state: BattleState, unit: Unit, order: Order) -> movement.Dice | s
     return movement.normal_dice(unit, int(count), option, rough)
 
 
-@_free_to_move
+@_given(_bound_for)
 def _move(
     state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], end: Point
 ) -> Verdict | str:
@@ -339,12 +354,10 @@ def manoeuvre_problem(state: BattleState, unit: Unit, option: str, order: Order)
     return None
 
 
+@_given(_aimed_at)
 def _charge(
-    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], target: Unit
 ) -> Verdict | str:
-    target = _target(state, order)
-    if isinstance(target, str):
-        return target
     found = charges.problem(state, unit, target)
     return found if found else Preview(order, charges.summary(state, unit, target))
 
