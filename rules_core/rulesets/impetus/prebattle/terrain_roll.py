@@ -49,24 +49,10 @@ from rules_core.tables import Band
 from rules_core.terrain import feature_shape
 
 
-def terrain_defender(ctx: Context) -> None:
-    """2. The defender rolls on its terrain table and places a feature."""
-    terrain(ctx)
-
-
-def terrain_attacker(ctx: Context) -> None:
-    """3. The attacker rolls and places, at least ``attacker_gap`` H from other terrain."""
-    terrain(ctx)
-
-
-def terrain_defender_again(ctx: Context) -> None:
-    """4. The defender rolls and places again."""
-    terrain(ctx)
-
-
 def terrain(ctx: Context) -> None:
-    """The acting side rolls 2D6 on its table, reaches the ordered feature with exploration
-    points if it may, else chooses from the row, and places it."""
+    """Steps 2 to 4 (the defender, the attacker, the defender again): the acting side rolls
+    2D6 on its table, reaches the ordered feature with exploration points if it may, else
+    chooses from the row, and places it."""
     side = ctx.side
     assert side is not None
     params = ctx.params
