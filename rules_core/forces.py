@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 
 from rules_core.codec import Json
 from rules_core.context import Context
+from rules_core.roster import entries as roster_entries
+from rules_core.roster import unit_ids
 from rules_core.state import BattleState, Group, Leader, Unit
 
 # Builds one leader from his army-list entry and key (``id``, else the stem and his number).
@@ -119,6 +121,33 @@ def leaders_with_groups(
 
     leaders = listed_leaders(entries, units, "leader", make)
     return led_groups(leaders, side, kind), leaders
+
+
+@dataclass(frozen=True)
+class LedGroups:
+    """An army list whose leaders (under ``leaders:``, each made by ``build``) command a group
+    of ``kind`` each, and whose unit entries name their leader in a field called ``kind``.
+
+    ``named_only``: entries without a name are dropped before the leaders are numbered
+    ("leader2" is the second named leader), not merely skipped.
+    """
+
+    kind: str
+    build: Callable[[Mapping[str, Json], str, str], Leader]
+    named_only: bool = False
+
+    def group_of(self, entry: Mapping[str, Json], side: str, default: str) -> str:
+        """The group a unit entry's field puts it in, else ``default``."""
+        return group_named(entry, side, self.kind, default)
+
+    def forces(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """The groups (each led by its leader) and the leaders an army list brings."""
+        listed = roster_entries(roster, "leaders")
+        if self.named_only:
+            listed = [e for e in listed if isinstance(e.get("name"), str)]
+        return leaders_with_groups(listed, unit_ids(roster, side), side, self.kind, self.build)
 
 
 def listed_leaders(
