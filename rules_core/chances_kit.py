@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rules_core.odds import Odds, OddsQuery, Refused, needs_target, units_of
+from rules_core import odds
 from rules_core.state import BattleState, Unit
+from rules_core.tables import ScoreTable
 from rules_core.toolkit import enemies_in_contact
 
-Answer = Callable[[Unit, Unit], Odds | Refused]
+Answer = Callable[[Unit, Unit], odds.Odds | odds.Refused]
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Answers:
     ``engaged_words`` how a refusal says it is not.
     """
 
-    test: Callable[[Unit, Unit | None, str], Odds | Refused]
+    test: Callable[[Unit, Unit | None, str], odds.Odds | odds.Refused]
     shoot: Answer
     melee: Answer
     charge: Answer | None = None
@@ -34,10 +35,12 @@ class Answers:
     engaged_words: str = "in contact with"
 
 
-def answer(state: BattleState, query: OddsQuery, answers: Answers) -> Odds | Refused | None:
+def answer(
+    state: BattleState, query: odds.OddsQuery, answers: Answers
+) -> odds.Odds | odds.Refused | None:
     """The odds of what a player asks, or why not; None for a kind the ruleset does not answer."""
-    found = units_of(state, query)
-    if isinstance(found, Refused):
+    found = odds.units_of(state, query)
+    if isinstance(found, odds.Refused):
         return found
     unit, target = found
     if query.kind == "test":
@@ -47,12 +50,26 @@ def answer(state: BattleState, query: OddsQuery, answers: Answers) -> Odds | Ref
     if chosen is None:
         return None
     if target is None:
-        return needs_target(query)
+        return odds.needs_target(query)
     if query.kind == "melee" and not (answers.engaged or _touching)(state, unit, target):
-        return Refused(f"{unit.name} is not {answers.engaged_words} {target.name}")
+        return odds.Refused(f"{unit.name} is not {answers.engaged_words} {target.name}")
     return chosen(unit, target)
 
 
 def _touching(state: BattleState, unit: Unit, target: Unit) -> bool:
     """Whether the target touches the unit."""
     return target in enemies_in_contact(state, unit)
+
+
+def banded_odds(
+    title: str,
+    spec: odds.RollSpec,
+    table: ScoreTable,
+    notes: tuple[str, ...] = (),
+    score: odds.Dist | None = None,
+) -> odds.Odds:
+    """The odds of a test: one roll (its ``score``, if the rules adjust the roll first) read
+    against a table of result bands."""
+    dist = spec.distribution() if score is None else score
+    result = odds.OddsTable.of("Result", odds.bands(dist, table))
+    return odds.Odds(title, (result,), odds.rolls_of((spec,)), notes)

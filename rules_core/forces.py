@@ -8,9 +8,12 @@ in each ruleset's own ``forces`` and ``profiles``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from rules_core.codec import Json
+from rules_core.context import Context
+from rules_core.roster import entries as roster_entries
+from rules_core.roster import unit_ids
 from rules_core.state import BattleState, Group, Leader, Unit
 
 # Builds one leader from his army-list entry and key (``id``, else the stem and his number).
@@ -33,6 +36,41 @@ def type_defaults(
 def text_or_none(value: Json) -> str | None:
     """A non-empty text value, else None."""
     return value if isinstance(value, str) and value else None
+
+
+@dataclass(frozen=True)
+class Troops:
+    """What a ruleset reads from one roster entry: everything of its unit but the name, which
+    the entry gives, and the ids and place, which the army around it gives."""
+
+    kind: str
+    quality: str
+    frontage: float
+    depth: float
+    profile: Mapping[str, Json]
+    status: Mapping[str, Json] = field(default_factory=dict)
+    stands: int = 1
+    formation: str = ""
+
+    def unit(self, entry: Mapping[str, Json], unit_id: str, side: str, group: str) -> Unit:
+        """The unit these troops make, named by the entry, not yet placed (x, y, facing 0)."""
+        return Unit(
+            unit_id,
+            str(entry["name"]),
+            side,
+            group,
+            self.kind,
+            self.quality,
+            self.frontage,
+            self.depth,
+            0.0,
+            0.0,
+            0.0,
+            stands=self.stands,
+            formation=self.formation,
+            profile=self.profile,
+            status=self.status,
+        )
 
 
 def listed_leader(
@@ -85,6 +123,33 @@ def leaders_with_groups(
     return led_groups(leaders, side, kind), leaders
 
 
+@dataclass(frozen=True)
+class LedGroups:
+    """An army list whose leaders (under ``leaders:``, each made by ``build``) command a group
+    of ``kind`` each, and whose unit entries name their leader in a field called ``kind``.
+
+    ``named_only``: entries without a name are dropped before the leaders are numbered
+    ("leader2" is the second named leader), not merely skipped.
+    """
+
+    kind: str
+    build: Callable[[Mapping[str, Json], str, str], Leader]
+    named_only: bool = False
+
+    def group_of(self, entry: Mapping[str, Json], side: str, default: str) -> str:
+        """The group a unit entry's field puts it in, else ``default``."""
+        return group_named(entry, side, self.kind, default)
+
+    def forces(
+        self, roster: Mapping[str, Json], side: str
+    ) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
+        """The groups (each led by its leader) and the leaders an army list brings."""
+        listed = roster_entries(roster, "leaders")
+        if self.named_only:
+            listed = [e for e in listed if isinstance(e.get("name"), str)]
+        return leaders_with_groups(listed, unit_ids(roster, side), side, self.kind, self.build)
+
+
 def listed_leaders(
     entries: Sequence[Mapping[str, Json]], units: Mapping[str, str], stem: str, make: MakeLeader
 ) -> tuple[Leader, ...]:
@@ -112,6 +177,24 @@ def led_groups(
         Group(str(ld.group), f"{ld.name}'s {kind}", side, kind, ld.id, dict(status or {}))
         for ld in leaders
     )
+
+
+def placed_units(
+    data: Mapping[str, Json],
+    prefix: str,
+    places: Sequence[tuple[float, float]],
+    facing: float,
+    make: Callable[[Mapping[str, Json], str], Unit],
+) -> list[Unit]:
+    """The units of an army file, each made by ``make(entry, unit_id)`` (ids ``prefix`` and the
+    unit's number) and set at ``places``, in file order, all facing ``facing``."""
+    raw = data["units"]
+    assert isinstance(raw, list)
+    units: list[Unit] = []
+    for index, (entry, (x, y)) in enumerate(zip(raw, places, strict=True), start=1):
+        assert isinstance(entry, dict)
+        units.append(replace(make(entry, f"{prefix}{index}"), x=x, y=y, facing=facing))
+    return units
 
 
 def regroup_strays(state: BattleState) -> BattleState:
@@ -144,6 +227,17 @@ def follow_leaders(state: BattleState) -> BattleState:
             if (leader.x, leader.y) != (home.x, home.y):
                 state = state.with_leader(replace(leader, x=home.x, y=home.y))
     return state
+
+
+def leaders_following(resolve: Callable[[Context], None]) -> Callable[[Context], None]:
+    """A step's resolver, after which leaders stand where their units stand."""
+
+    def run(ctx: Context) -> None:
+        """The step, then each leader to his unit."""
+        resolve(ctx)
+        ctx.state = follow_leaders(ctx.state)
+
+    return run
 
 
 def stands_carried(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from rules_core.chances_kit import Answers, answer
+from rules_core.chances_kit import Answers, answer, banded_odds
 from rules_core.codec import Json
 from rules_core.odds import (
     Dist,
@@ -139,9 +139,5 @@ def break_odds(params: Params, unit: Unit, test: str) -> Odds:
     """A break test with no modifiers (a loser's test takes the difference off)."""
     spec = morale.break_roll(unit, (), "asked")
     table = morale.break_table(params, unit, test)
-    return Odds(
-        f"{table.name}: {unit.name}",
-        (OddsTable.of("Result", bands(spec.distribution(), table)),),
-        rolls_of((spec,)),
-        ("a unit that lost a combat takes -1 for each casualty it lost by",),
-    )
+    lost_by = "a unit that lost a combat takes -1 for each casualty it lost by"
+    return banded_odds(f"{table.name}: {unit.name}", spec, table, (lost_by,))

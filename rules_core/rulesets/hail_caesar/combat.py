@@ -21,7 +21,6 @@ from rules_core.rulesets.hail_caesar.status import (
     WON,
 )
 from rules_core.rulesets.hail_caesar.tables import (
-    dice_after,
     modifier,
 )
 from rules_core.state import BattleState, Unit
@@ -33,21 +32,8 @@ def combat_dice(state: BattleState, unit: Unit) -> tuple[int, list[str]]:
     first = not FOUGHT.of(unit)
     value = profile.number(unit, "clash" if first else "sustained")
     notes = [f"{'clash' if first else 'sustained'} {value}"]
-    # Tables are looked up through the module at call time so a swapped-in table drives play.
-    size, formation = tables.UNIT_SIZE_HAND_TO_HAND, tables.FORMATION_HAND_TO_HAND
-    row = str(unit.get("size", "standard"))
-    dice = value
-    if row in size.rows:
-        dice = dice_after(dice, size.lookup(row, "combat_value"))
-        if row != "standard":  # the sheet's baseline, never named in a label
-            notes.append(f"{row} unit")
-    if "village" in measure.terrain_kinds_at(state, unit):
-        dice = dice_after(dice, formation.lookup("buildings", "combat_value"))
-        notes.append("in buildings")
-    elif unit.formation in formation.rows:
-        dice = dice_after(dice, formation.lookup(unit.formation, "combat_value"))
-        notes.append(unit.formation)
-    return dice, notes
+    dice, moved = measure.sized_dice(state, unit, value, ranged=False)
+    return dice, [*notes, *moved]
 
 
 def to_hit_rows(state: BattleState, unit: Unit, enemy: Unit) -> list[tuple[str, str]]:

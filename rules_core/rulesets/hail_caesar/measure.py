@@ -309,3 +309,28 @@ def _between(a: Point, b: Point, share: float) -> Point:
 
 def _rounded(point: Point) -> Point:
     return (round(point[0], 4), round(point[1], 4))
+
+
+def sized_dice(state: BattleState, unit: Unit, value: int, ranged: bool) -> tuple[int, list[str]]:
+    """A combat or ranged value moved by the unit-size and formation tables (hand-to-hand or
+    ranged), with the reasons the log gives."""
+    # Tables are looked up through the module at call time so a swapped-in table drives play.
+    if ranged:
+        size, formation, column = tables.UNIT_SIZE_RANGED, tables.FORMATION_RANGED, "ranged_value"
+    else:
+        size, formation = tables.UNIT_SIZE_HAND_TO_HAND, tables.FORMATION_HAND_TO_HAND
+        column = "combat_value"
+    notes: list[str] = []
+    row = str(unit.get("size", "standard"))
+    dice = value
+    if row in size.rows:
+        dice = tables.dice_after(dice, size.lookup(row, column))
+        if row != "standard":  # the sheet's baseline, never named in a label
+            notes.append(f"{row} unit")
+    if "village" in terrain_kinds_at(state, unit):
+        dice = tables.dice_after(dice, formation.lookup("buildings", column))
+        notes.append("in buildings")
+    elif unit.formation in formation.rows:
+        dice = tables.dice_after(dice, formation.lookup(unit.formation, column))
+        notes.append(unit.formation)
+    return dice, notes

@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from rules_core import paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Purpose, Roll
 from rules_core.events import StatusChanged
 from rules_core.geometry import facing_towards
@@ -30,6 +29,7 @@ from rules_core.rulesets.hail_caesar.topics import HOLD_OR_RETREAT, HOLD_WORDS
 from rules_core.state import BattleState, Unit
 from rules_core.tables import ScoreTable
 from rules_core.toolkit import g, param_number
+from rules_core.unit_questions import options_of, unit_question
 
 GIVE_GROUND = {"give_ground", "give_ground_disordered", "give_ground_disordered_alone"}
 RETREATS = {"retreat", "retreat_disordered"}
@@ -331,16 +331,8 @@ def apply_ranged(ctx: Context, unit_id: str, result: str, shooter: Unit) -> None
 
 
 def _hold_or_retreat(ctx: Context, unit: Unit, shooter: Unit) -> str:
-    options = tuple(Option(key, label) for key, label in HOLD_WORDS.items())
     question = f"{unit.name}: hold its ground disordered or retreat in good order?"
-    decision = Decision(
-        f"hold_or_retreat:{unit.id}",
-        question,
-        options,
-        "hold_disordered",
-        unit.side,
-        topic=HOLD_OR_RETREAT,
-        unit=unit.id,
-        other=shooter.id,
+    key, options = f"hold_or_retreat:{unit.id}", options_of(HOLD_WORDS)
+    return ctx.ask(
+        unit_question(key, question, options, "hold_disordered", (unit, shooter), HOLD_OR_RETREAT)
     )
-    return ctx.ask(decision)

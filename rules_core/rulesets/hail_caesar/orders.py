@@ -194,11 +194,10 @@ def place(state: BattleState, order: Order, zone: Sequence[Point] | None) -> Ver
 
 
 def _move(state: BattleState, order: Order, params: Params) -> Verdict:
-    unit = state.unit(order.actor)
-    problem = unable(state, unit)
-    how = mode(state, unit, order, params)
-    if problem or how not in MODES:
-        return Illegal(order, problem or how)
+    ready = _ready(state, order, params)
+    if isinstance(ready, Illegal):
+        return ready
+    unit, how = ready
     end = point_param(order, "to")
     length = math.dist((unit.x, unit.y), end)
     moves = max(1, math.ceil(length / measure.rate(unit) - 1e-9))
@@ -220,12 +219,39 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
         return Illegal(order, reason)
     summary = f'moves {g(length)}" to ({g(end[0])}, {g(end[1])}): {_moves(moves)}'
     if how == "initiative":
-        return Preview(order, summary + " on its initiative (no order test)")
+        summary += " on its initiative (no order test)"
+    fails = ("if the order fails it still makes one move",) if free_mover(unit) else ()
+    return _tested(state, order, params, (unit, how), summary, fails)
+
+
+def _ready(state: BattleState, order: Order, params: Params) -> tuple[Unit, str] | Illegal:
+    """The unit an order is for and how it acts (on an order or its initiative), or why it
+    may not."""
+    unit = state.unit(order.actor)
+    problem = unable(state, unit)
+    how = mode(state, unit, order, params)
+    if problem or how not in MODES:
+        return Illegal(order, problem or how)
+    return unit, how
+
+
+def _tested(
+    state: BattleState,
+    order: Order,
+    params: Params,
+    ready: tuple[Unit, str],
+    summary: str,
+    fails: tuple[str, ...] = (),
+) -> Verdict:
+    """The preview of an order ``ready`` to go: on its initiative as ``summary`` says; else
+    refused to a broken division, or with the order test it takes (``fails``: what a failed
+    test still lets it do)."""
+    unit, how = ready
+    if how == "initiative":
+        return Preview(order, summary)
     if broken_problem(state, unit):
         return Illegal(order, broken_problem(state, unit))
-    notes = _broken_note(state, unit)
-    if free_mover(unit):
-        notes += ("if the order fails it still makes one move",)
+    notes = _broken_note(state, unit) + fails
     return Preview(order, f"{summary}, {_test_note(state, unit, params)}", notes)
 
 
@@ -289,21 +315,17 @@ def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
 
 
 def _form(state: BattleState, order: Order, params: Params) -> Verdict:
-    unit = state.unit(order.actor)
-    problem = unable(state, unit)
-    how = mode(state, unit, order, params)
-    if problem or how not in MODES:
-        return Illegal(order, problem or how)
+    ready = _ready(state, order, params)
+    if isinstance(ready, Illegal):
+        return ready
+    unit, how = ready
     wanted = order.params["option"]
     if wanted == unit.formation:
         return Illegal(order, f"{unit.name} is already in {wanted}")
     summary = f"changes formation to {wanted} (one move)"
     if how == "initiative":
-        return Preview(order, summary + " on its initiative")
-    if broken_problem(state, unit):
-        return Illegal(order, broken_problem(state, unit))
-    test = _test_note(state, unit, params)
-    return Preview(order, f"{summary}, {test}", _broken_note(state, unit))
+        summary += " on its initiative"
+    return _tested(state, order, params, (unit, how), summary)
 
 
 def _retire(state: BattleState, order: Order, params: Params) -> Verdict:

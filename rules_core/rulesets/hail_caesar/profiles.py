@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from rules_core.codec import Json
+from rules_core.forces import Troops
 from rules_core.roster import Field, RosterSchema
 from rules_core.rulesets.hail_caesar.tables import RANGE_TABLE, ROSTER_TYPES
 from rules_core.state import Leader, Unit
@@ -110,22 +111,10 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     size = str(profile["size"])
     default_formation = "open_order" if kind in OPEN_BY_DEFAULT else "line"
     depth = DEPTH["cavalry" if kind in MOUNTED else "infantry"]
-    return Unit(
-        unit_id,
-        str(entry["name"]),
-        side,
-        group,
-        kind,
-        "",
-        FRONTAGE.get(size, 6.0),
-        depth,
-        0.0,
-        0.0,
-        0.0,
-        formation=str(entry.get("formation") or default_formation),
-        profile=profile,
-        status={"casualties": 0},
-    )
+    formation = str(entry.get("formation") or default_formation)
+    frontage = FRONTAGE.get(size, 6.0)
+    troops = Troops(kind, "", frontage, depth, profile, {"casualties": 0}, formation=formation)
+    return troops.unit(entry, unit_id, side, group)
 
 
 def leader_from_entry(entry: Mapping[str, Json], side: str) -> Leader:

@@ -15,7 +15,6 @@ from rules_core.odds import RollSpec
 from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.status import DISORDERED, SHAKEN
 from rules_core.rulesets.hail_caesar.tables import (
-    dice_after,
     modifier,
 )
 from rules_core.rulesets.hail_caesar.topics import SIGHT, SIGHT_WORDS
@@ -27,22 +26,7 @@ SLOW_TARGETS = frozenset({"artillery", "baggage", "wagons"})
 
 def ranged_dice(state: BattleState, unit: Unit, value: int) -> tuple[int, list[str]]:
     """A ranged value adjusted by the unit-size and formation tables, with the reasons."""
-    # Tables are looked up through the module at call time so a swapped-in table drives play.
-    notes: list[str] = []
-    size, formation = tables.UNIT_SIZE_RANGED, tables.FORMATION_RANGED
-    row = str(unit.get("size", "standard"))
-    dice = value
-    if row in size.rows:
-        dice = dice_after(dice, size.lookup(row, "ranged_value"))
-        if row != "standard":  # the sheet's baseline, never named in a label
-            notes.append(f"{row} unit")
-    if "village" in measure.terrain_kinds_at(state, unit):
-        dice = dice_after(dice, formation.lookup("buildings", "ranged_value"))
-        notes.append("in buildings")
-    elif unit.formation in formation.rows:
-        dice = dice_after(dice, formation.lookup(unit.formation, "ranged_value"))
-        notes.append(unit.formation)
-    return dice, notes
+    return measure.sized_dice(state, unit, value, ranged=True)
 
 
 def to_hit_rows(

@@ -4,7 +4,7 @@ follow up or pursue (the free hack on 3+); broken units flee until they outdista
 from __future__ import annotations
 
 from rules_core.context import Context
-from rules_core.decisions import QUICK_HOURS, Decision, Option
+from rules_core.decisions import QUICK_HOURS
 from rules_core.dice import Purpose
 from rules_core.geometry import facing_towards
 from rules_core.rulesets.heroic_age import gods, measure, moves, tables
@@ -17,6 +17,7 @@ from rules_core.rulesets.heroic_age.status import (
 )
 from rules_core.rulesets.heroic_age.topics import FOLLOW_UP, FOLLOW_WORDS
 from rules_core.state import Unit
+from rules_core.unit_questions import options_of, unit_question
 
 LOSERS = ("fall_back", "retire", "break")
 
@@ -111,18 +112,10 @@ def _win(ctx: Context, unit: Unit) -> None:
         )
         pursue_on(ctx, unit.id)
         return
-    options = tuple(Option(k, v) for k, v in FOLLOW_WORDS.items())
-    asked = Decision(
-        f"follow_up:{unit.id}",
-        f"{enemy.name} fell back from {unit.name}: follow up or halt?",
-        options,
-        "follow_up",
-        unit.side,
-        topic=FOLLOW_UP,
-        unit=unit.id,
-        other=enemy.id,
-        deadline_hours=QUICK_HOURS,
-    )
+    question = f"{enemy.name} fell back from {unit.name}: follow up or halt?"
+    key, options = f"follow_up:{unit.id}", options_of(FOLLOW_WORDS)
+    pair = (unit, enemy)
+    asked = unit_question(key, question, options, "follow_up", pair, FOLLOW_UP, QUICK_HOURS)
     if ctx.ask(asked) == "follow_up":
         _close(ctx, unit, enemy, "follows up")
         if u.engaged_with(ctx.state, ctx.state.unit(unit.id)):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from rules_core.chances_kit import Answers, answer
+from rules_core.chances_kit import Answers, answer, banded_odds
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, within_to_front
 from rules_core.odds import (
@@ -244,9 +244,4 @@ def control_odds(state: BattleState, unit: Unit, option: str) -> Odds | Refused:
         notes.append("an A grade may choose +1 or -1 (option +1 or -1)")
     if u.level(unit) == "shaken":
         notes.append(f"{unit.name} is Shaken: on 2- it retires rather than halts")
-    return Odds(
-        f"Control test: {unit.name}",
-        (OddsTable.of("Result", bands(spec.distribution(), tables.CONTROL_TEST)),),
-        rolls_of((spec,)),
-        (*notes, SEVEN),
-    )
+    return banded_odds(f"Control test: {unit.name}", spec, tables.CONTROL_TEST, (*notes, SEVEN))

@@ -15,37 +15,22 @@ from dataclasses import replace
 
 from rules_core.codec import Json
 from rules_core.forces import (
+    LedGroups,
     alive,
-    group_named,
+    follow_leaders,
     join_first,
-    leaders_with_groups,
     regroup_strays,
     stands_carried,
 )
-
-# rules.py steps call forces.follow_leaders after each move: it is this ruleset's as well.
-from rules_core.forces import follow_leaders as follow_leaders
-from rules_core.roster import entries as roster_entries
-from rules_core.roster import unit_ids
 from rules_core.rulesets.heroic_age.profiles import leader_from_entry
 from rules_core.rulesets.heroic_age.status import CASUALTIES, CINC
-from rules_core.state import BattleState, Group, Leader, Unit
+from rules_core.state import BattleState, Leader, Unit
 
-
-def group_of(entry: Mapping[str, Json], side: str, default: str) -> str:
-    """The group a unit entry's ``contingent`` puts it in, else ``default``."""
-    return group_named(entry, side, "contingent", default)
-
-
-def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-    """The contingents (each led by its leader) and the leaders an army list brings."""
-    return leaders_with_groups(
-        roster_entries(roster, "leaders"),
-        unit_ids(roster, side),
-        side,
-        "contingent",
-        leader_from_entry,
-    )
+# The contingents (each led by its leader) and the leaders an army list brings; the group a
+# unit entry's ``contingent`` puts it in.
+CONTINGENTS = LedGroups("contingent", leader_from_entry)
+forces = CONTINGENTS.forces
+group_of = CONTINGENTS.group_of
 
 
 def prepare(state: BattleState) -> BattleState:

@@ -367,6 +367,28 @@ def _unit_options(found: list[Unit]) -> tuple[Option, ...]:
     return tuple(Option(u.id, f"{u.name} ({AGGRESSION.of(u) or 'present'})") for u in found)
 
 
+def _god_choice(
+    ctx: Context,
+    key: str,
+    who: str,
+    question: str,
+    default: Unit | Leader,
+    options: tuple[Option, ...],
+) -> str:
+    """The unit or leader ``who`` chooses for a card of the god pack (``auto``: ``default``),
+    asked once per card drawn: the question's id is ``key``, the turn and the log's length."""
+    asked = Decision(
+        f"{key}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
+        question,
+        (_auto(default.name), *options),
+        AUTO,
+        who,
+        "unit" if isinstance(default, Unit) else "leader",
+        topic=GOD_CHOICE,
+    )
+    return _chosen(ctx.ask(asked), default.id)
+
+
 def _bad_omen(ctx: Context, side: str, reason: str) -> None:
     """Three: the OPPOSING player chooses one of the drawer's units to lose a level (by
     default the most aggressive)."""
@@ -375,17 +397,11 @@ def _bad_omen(ctx: Context, side: str, reason: str) -> None:
         return
     enemy = other_side(ctx.state, side)
     default = max(found, key=_level)
-    asked = Decision(
-        f"bad_omen:{side}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
+    question = (
         f"A bad omen for {ctx.state.side(side).name}: choose which of their units drops one"
-        " aggression level",
-        (_auto(default.name), *_unit_options(found)),
-        AUTO,
-        enemy,
-        "unit",
-        topic=GOD_CHOICE,
+        " aggression level"
     )
-    chosen = _chosen(ctx.ask(asked), default.id)
+    chosen = _god_choice(ctx, f"bad_omen:{side}", enemy, question, default, _unit_options(found))
     units.change_aggression(ctx, chosen, -BAD_OMEN_LEVELS, reason)
 
 
@@ -398,17 +414,12 @@ def _woman(ctx: Context, side: str, reason: str) -> None:
     default = min(found, key=_level)
     chosen = default.id
     if len(found) > 1:
-        asked = Decision(
-            f"woman:{side}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
+        question = (
             "A beautiful woman inspires the men: choose the retinue that raises its aggression"
-            " level",
-            (_auto(default.name), *_unit_options(found)),
-            AUTO,
-            side,
-            "unit",
-            topic=GOD_CHOICE,
+            " level"
         )
-        chosen = _chosen(ctx.ask(asked), default.id)
+        options = _unit_options(found)
+        chosen = _god_choice(ctx, f"woman:{side}", side, question, default, options)
     units.change_aggression(ctx, chosen, WOMAN_LEVELS, reason)
 
 
@@ -426,16 +437,9 @@ def _favoured(ctx: Context, side: str, reason: str) -> None:
     default = next((ld for ld in found if CINC.of(ld)), found[0])
     chosen = default.id
     if len(found) > 1:
-        asked = Decision(
-            f"favoured:{side}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
-            "A leader is favoured by the Gods: choose the leader who gains 1 LP",
-            (_auto(default.name), *(Option(ld.id, f"{ld.name} ({ld.points} LP)") for ld in found)),
-            AUTO,
-            side,
-            "leader",
-            topic=GOD_CHOICE,
-        )
-        chosen = _chosen(ctx.ask(asked), default.id)
+        question = "A leader is favoured by the Gods: choose the leader who gains 1 LP"
+        options = tuple(Option(ld.id, f"{ld.name} ({ld.points} LP)") for ld in found)
+        chosen = _god_choice(ctx, f"favoured:{side}", side, question, default, options)
     lps.change_lps(ctx, chosen, FAVOURED_LPS, reason)
 
 
@@ -466,16 +470,9 @@ def _new_hero(ctx: Context, side: str, reason: str) -> None:
     default = next((ld for ld in targets if CINC.of(ld)), targets[0])
     chosen = default.id
     if len(targets) > 1:
-        asked = Decision(
-            f"hero:{side}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
-            f"{hero.name} challenges an enemy leader to personal combat: choose him",
-            (_auto(default.name), *(Option(ld.id, ld.name) for ld in targets)),
-            AUTO,
-            side,
-            "leader",
-            topic=GOD_CHOICE,
-        )
-        chosen = _chosen(ctx.ask(asked), default.id)
+        question = f"{hero.name} challenges an enemy leader to personal combat: choose him"
+        options = tuple(Option(ld.id, ld.name) for ld in targets)
+        chosen = _god_choice(ctx, f"hero:{side}", side, question, default, options)
     duel.challenge(ctx, hero.id, chosen)
 
 

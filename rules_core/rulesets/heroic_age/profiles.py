@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
-from rules_core.forces import listed_leader, type_defaults
+from rules_core.forces import Troops, listed_leader, type_defaults
 from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.state import Leader, Unit
 
@@ -79,22 +79,8 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     aggression = str(profile.pop("aggression") or "present")
     width = number_or(profile["stand_width"], 1.5) * math.ceil(stands / ranks)
     depth = number_or(profile["stand_depth"], 1.0) * ranks
-    return Unit(
-        unit_id,
-        str(entry["name"]),
-        side,
-        group,
-        kind,
-        grade,
-        width,
-        depth,
-        0.0,
-        0.0,
-        0.0,
-        stands=stands,
-        profile=profile,
-        status=fresh_status(aggression),
-    )
+    troops = Troops(kind, grade, width, depth, profile, fresh_status(aggression), stands=stands)
+    return troops.unit(entry, unit_id, side, group)
 
 
 def fresh_status(aggression: str) -> dict[str, Json]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rules_core.context import Context
+from rules_core.forces import leaders_following
 from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
@@ -184,13 +185,7 @@ class HeroicAgeRules(Rules):
 
     def resolver(self, step: Step) -> Callable[[Context], None]:
         """The step's resolver; afterwards leaders stand where their units stand."""
-        inner = super().resolver(step)
-
-        def run(ctx: Context) -> None:
-            inner(ctx)
-            ctx.state = forces.follow_leaders(ctx.state)
-
-        return run
+        return leaders_following(super().resolver(step))
 
     def resolve_charges(self, ctx: Context) -> None:
         """Declare and test charges; chargers move into contact."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
-from rules_core.forces import type_defaults
+from rules_core.forces import Troops, type_defaults
 from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.rulesets.impetus.status import COMMAND_STRUCTURES, GENERAL_TYPES, TRAITS
 from rules_core.shared_status import LOSSES
@@ -122,20 +122,8 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     depth = number_or(profile.pop("depth"), 1.0) * (2 if profile["large"] else 1)
     discipline = str(profile["discipline"] or "B")
     status: dict[str, Json] = {"losses": 0, "freshness": "fresh", "disordered": False}
-    return Unit(
-        unit_id,
-        str(entry["name"]),
-        side,
-        group,
-        kind,
-        discipline,
-        BASE_WIDTH,
-        depth,
-        0.0,
-        0.0,
-        0.0,
-        profile=profile,
-        status=status,
+    return Troops(kind, discipline, BASE_WIDTH, depth, profile, status).unit(
+        entry, unit_id, side, group
     )
 
 

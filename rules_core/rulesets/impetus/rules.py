@@ -56,7 +56,7 @@ from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
 from rules_core.state import BattleState, Outcome, Unit
-from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
+from rules_core.steps import Actors, Resolver, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import turn_limit_outcome
 
 SETUP_IDS = (
@@ -94,6 +94,19 @@ SETUP_SUBJECTS = (
 STEP_IDS = SETUP_IDS + TURN_IDS
 
 
+def _asked(
+    step_id: str,
+    title: str,
+    resolver: Resolver,
+    next_step: str | None,
+    repeat_for: str,
+    actors: Actors = Actors.ACTIVE,
+) -> Step:
+    """A pre-battle step that asks each player in turn for its orders until all have given them."""
+    kinds = prebattle.STEP_KINDS[step_id]
+    return Step(step_id, title, actors, resolver, next_step, kinds, repeat_for, until=step_id)
+
+
 SEQUENCE = SequenceOfPlay(
     (
         # -- the pre-battle procedure --
@@ -104,55 +117,41 @@ SEQUENCE = SequenceOfPlay(
             prebattle.attacker,
             "terrain_defender",
         ),
-        Step(
+        _asked(
             "terrain_defender",
             "2. Terrain: the defender",
-            Actors.ACTIVE,
-            prebattle.terrain_defender,
+            prebattle.terrain,
             "terrain_attacker",
-            prebattle.STEP_KINDS["terrain_defender"],
-            repeat_for="defender",
-            until="terrain_defender",
+            "defender",
         ),
-        Step(
+        _asked(
             "terrain_attacker",
             "3. Terrain: the attacker",
-            Actors.ACTIVE,
-            prebattle.terrain_attacker,
+            prebattle.terrain,
             "terrain_defender_again",
-            prebattle.STEP_KINDS["terrain_attacker"],
-            repeat_for="attacker",
-            until="terrain_attacker",
+            "attacker",
         ),
-        Step(
+        _asked(
             "terrain_defender_again",
             "4. Terrain: the defender again",
-            Actors.ACTIVE,
-            prebattle.terrain_defender_again,
+            prebattle.terrain,
             "baggage",
-            prebattle.STEP_KINDS["terrain_defender_again"],
-            repeat_for="defender",
-            until="terrain_defender_again",
+            "defender",
         ),
-        Step(
+        _asked(
             "baggage",
             "5. Baggage and fortifications",
-            Actors.ACTIVE,
             prebattle.baggage,
             "battle_plan",
-            prebattle.STEP_KINDS["baggage"],
-            repeat_for="defender_first",
-            until="baggage",
+            "defender_first",
         ),
-        Step(
+        _asked(
             "battle_plan",
             "6. Battle plans",
-            Actors.BOTH,
             prebattle.battle_plan,
             "deploy_roll",
-            prebattle.STEP_KINDS["battle_plan"],
-            repeat_for="plans",
-            until="battle_plan",
+            "plans",
+            Actors.BOTH,
         ),
         Step(
             "deploy_roll",
@@ -161,35 +160,26 @@ SEQUENCE = SequenceOfPlay(
             prebattle.deploy_roll,
             "deploy_first",
         ),
-        Step(
+        _asked(
             "deploy_first",
             "8. Deployment: the first player's biggest command",
-            Actors.ACTIVE,
-            prebattle.deploy_first,
+            prebattle.deploy_command,
             "deploy_second",
-            prebattle.STEP_KINDS["deploy_first"],
-            repeat_for="first_deployer",
-            until="deploy_first",
+            "first_deployer",
         ),
-        Step(
+        _asked(
             "deploy_second",
             "9. Deployment: the second player's biggest command",
-            Actors.ACTIVE,
-            prebattle.deploy_second,
+            prebattle.deploy_command,
             "deploy_rest",
-            prebattle.STEP_KINDS["deploy_second"],
-            repeat_for="second_deployer",
-            until="deploy_second",
+            "second_deployer",
         ),
-        Step(
+        _asked(
             "deploy_rest",
             "10. Deployment: the remaining commands",
-            Actors.ACTIVE,
-            prebattle.deploy_rest,
+            prebattle.deploy_command,
             None,
-            prebattle.STEP_KINDS["deploy_rest"],
-            repeat_for="deploy_alternate",
-            until="deploy_rest",
+            "deploy_alternate",
         ),
         # -- the turn --
         Step("initiative", "Initiative", Actors.NOBODY, activation.start_turn),

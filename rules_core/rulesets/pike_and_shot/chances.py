@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from rules_core.chances_kit import banded_odds
 from rules_core.codec import Json
 from rules_core.odds import (
     Dist,
@@ -15,7 +16,6 @@ from rules_core.odds import (
     OddsTable,
     Refused,
     RollSpec,
-    bands,
     needs_target,
     rolls_of,
     units_of,
@@ -163,12 +163,8 @@ def test_odds(
         if wing is None:
             return Refused(f"{unit.name} is in no wing")
         spec = co.fatigue_roll(state, wing)
-        return Odds(
-            f"Fatigue: {wing.name}",
-            (OddsTable.of("Result", bands(spec.distribution(), t.FATIGUE_TEST)),),
-            rolls_of((spec,)),
-            ("a wing once Fatigued stays so",),
-        )
+        stays = ("a wing once Fatigued stays so",)
+        return banded_odds(f"Fatigue: {wing.name}", spec, t.FATIGUE_TEST, stays)
     if choice == "general_will":
         return will_odds(state, params, unit.side)
     if choice == "pursuit":
@@ -190,12 +186,7 @@ def test_odds(
         table = t.DISORDER_TEST
         notes = ("under artillery fire (-1) is counted only in the Combat step",)
         title = f"Disorder test: {unit.name}"
-    return Odds(
-        title,
-        (OddsTable.of("Result", bands(spec.distribution(), table)),),
-        rolls_of((spec,)),
-        notes,
-    )
+    return banded_odds(title, spec, table, notes)
 
 
 def will_odds(state: BattleState, params: Params, side: str) -> Odds:

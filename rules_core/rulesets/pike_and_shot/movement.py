@@ -39,7 +39,7 @@ from shapely.geometry import Point as ShapelyPoint
 
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
-from rules_core.geometry import Footprint, edge_distance, within
+from rules_core.geometry import Footprint, edge_distance, facing_towards, within
 from rules_core.orders import Illegal, Order, Preview, Verdict, path_param, point_param
 from rules_core.paths import ENEMY, barred_ground, sweep
 from rules_core.plugin import Parameter
@@ -325,15 +325,23 @@ def _poses(unit: Unit, points: list[Point]) -> list[Footprint]:
     return [start, *(start.moved_to(p) for p in points)]
 
 
+def _leg(here: Unit, point: Point) -> tuple[float, float] | None:
+    """The heading and length of one leg of a path from where the unit stands, None if the
+    point is where it stands."""
+    length = math.dist((here.x, here.y), point)
+    if length < 1e-9:
+        return None
+    return facing_towards((here.x, here.y), point), length
+
+
 def _first_block(state: BattleState, unit: Unit, points: list[Point]) -> tuple[str, str] | None:
     """What first stops the unit along its path now: (kind, name), or None."""
     here = unit
     for point in points:
-        length = math.dist((here.x, here.y), point)
-        if length < 1e-9:
+        leg = _leg(here, point)
+        if leg is None:
             continue
-        heading = math.degrees(math.atan2(point[0] - here.x, point[1] - here.y)) % 360
-        swept = sweep(state, here, heading, length, facing=here.facing)
+        swept = sweep(state, here, *leg, facing=here.facing)
         if swept.blocker is not None:
             key = swept.blocker.id
             name = (
@@ -427,15 +435,13 @@ def _carry_out(ctx: Context, unit: Unit, order: Order) -> None:
     contact: str | None = None
     stopped = False
     for point in points:
-        length = math.dist((here.x, here.y), point)
-        if length < 1e-9:
+        leg = _leg(here, point)
+        if leg is None:
             continue
-        heading = math.degrees(math.atan2(point[0] - here.x, point[1] - here.y)) % 360
         swept = sweep(
             ctx.state,
             here,
-            heading,
-            length,
+            *leg,
             facing=here.facing,
             impassable=_params_list(params, "impassable_terrain"),
         )

@@ -34,7 +34,7 @@ from dataclasses import replace
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.decisions import Decision, Option
+from rules_core.decisions import Option
 from rules_core.geometry import (
     EPSILON,
     Footprint,
@@ -54,6 +54,7 @@ from rules_core.rulesets.pike_and_shot.topics import (
 from rules_core.state import LINEAR_KINDS, WATER_KINDS, BattleState, Point, Unit
 from rules_core.terrain import PathReport, poses_along, trace_footprint
 from rules_core.toolkit import nearest_enemy
+from rules_core.unit_questions import options_of, unit_question
 
 Source = Unit | Point
 PASSAGE = 5.0  # the sheet: a retreat passes between enemy brigades with a 5-inch gap
@@ -319,19 +320,9 @@ def pursue(ctx: Context, unit: Unit, target: Unit) -> str:
 def advance_into(ctx: Context, unit: Unit, vacated: Unit) -> bool:
     """The winner may advance into the ground ``vacated`` (the loser before it moved), then
     change facing. Asks the unit's side twice; returns True if it advanced."""
-    side = unit.side
-    choice = ctx.ask(
-        Decision(
-            f"advance:{unit.id}:{vacated.id}",
-            f"{unit.name} may advance into the ground {vacated.name} left",
-            tuple(Option(k, v) for k, v in ADVANCE_WORDS.items()),
-            "advance",
-            side,
-            topic=ADVANCE,
-            unit=unit.id,
-            other=vacated.id,
-        )
-    )
+    question = f"{unit.name} may advance into the ground {vacated.name} left"
+    key, options = f"advance:{unit.id}:{vacated.id}", options_of(ADVANCE_WORDS)
+    choice = ctx.ask(unit_question(key, question, options, "advance", (unit, vacated), ADVANCE))
     if choice != "advance":
         return False
     heading = facing_towards((unit.x, unit.y), (vacated.x, vacated.y))
@@ -353,18 +344,10 @@ def advance_into(ctx: Context, unit: Unit, vacated: Unit) -> bool:
     moved = ctx.state.unit(unit.id)
     facings = facing_options(ctx.state, moved)
     default = "face_enemy" if "face_enemy" in facings else "keep"
-    picked = ctx.ask(
-        Decision(
-            f"facing:{unit.id}:{vacated.id}",
-            f"{unit.name} may change facing after advancing",
-            tuple(Option(k, f"{FACING_WORDS[k]} ({v:g}°)") for k, v in facings.items()),
-            default,
-            side,
-            topic=ADVANCE_FACING,
-            unit=unit.id,
-            other=vacated.id,
-        )
-    )
+    options = tuple(Option(k, f"{FACING_WORDS[k]} ({v:g}°)") for k, v in facings.items())
+    question = f"{unit.name} may change facing after advancing"
+    key, pair = f"facing:{unit.id}:{vacated.id}", (unit, vacated)
+    picked = ctx.ask(unit_question(key, question, options, default, pair, ADVANCE_FACING))
     facing = facings[picked]
     if abs((facing - moved.facing + 180) % 360 - 180) > 1e-9:
         ctx.move(unit.id, [(moved.x, moved.y)], facing, ("changes facing",))

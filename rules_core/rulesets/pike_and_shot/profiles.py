@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
-from rules_core.forces import type_defaults
+from rules_core.forces import Troops, type_defaults
 from rules_core.roster import Field, RosterSchema, entries, packaged_army
 from rules_core.rulesets.pike_and_shot.movement_tables import entry_problems
 from rules_core.rulesets.pike_and_shot.status import DISMOUNTED
@@ -109,21 +109,7 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     if entry.get("march_column") is True:
         status["march_column"] = True
     quality = str(entry.get("quality") or "trained")
-    return Unit(
-        unit_id,
-        str(entry["name"]),
-        side,
-        group,
-        kind,
-        quality,
-        frontage,
-        depth,
-        0.0,
-        0.0,
-        0.0,
-        profile=profile,
-        status=status,
-    )
+    return Troops(kind, quality, frontage, depth, profile, status).unit(entry, unit_id, side, group)
 
 
 def is_mounted(unit: Unit) -> bool:

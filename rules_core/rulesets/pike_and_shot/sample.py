@@ -7,9 +7,9 @@ Positions, terrain and every profile value are editable defaults for tests and d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from rules_core.codec import Json
+from rules_core.forces import placed_units
 from rules_core.rulesets.pike_and_shot import command
 from rules_core.rulesets.pike_and_shot.profiles import forces, group_of, load_army, unit_from_entry
 from rules_core.state import Battlefield, BattleState, Group, Leader, Side, TerrainFeature, Unit
@@ -48,13 +48,12 @@ def _army(
 ) -> tuple[list[Unit], list[Leader], list[Group]]:
     """The units, commanders and wings of one sample army, placed."""
     groups, leaders = forces(data, side)
-    raw = data["units"]
-    assert isinstance(raw, list)
-    units: list[Unit] = []
-    for index, (entry, (x, y)) in enumerate(zip(raw, places, strict=True)):
-        assert isinstance(entry, dict)
-        unit = unit_from_entry(entry, f"{side}{index + 1}", side, group_of(entry, side, ""))
-        units.append(replace(unit, x=x, y=y, facing=facing))
+
+    def make(entry: Mapping[str, Json], unit_id: str) -> Unit:
+        """One unit, in the wing its entry names."""
+        return unit_from_entry(entry, unit_id, side, group_of(entry, side, ""))
+
+    units = placed_units(data, side, places, facing, make)
     return units, list(leaders), list(groups)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rules_core.chances_kit import Answers, answer
+from rules_core.chances_kit import Answers, answer, banded_odds
 from rules_core.odds import (
     Dist,
     Odds,
@@ -12,7 +12,6 @@ from rules_core.odds import (
     OddsTable,
     Refused,
     RollSpec,
-    bands,
     rolls_of,
 )
 from rules_core.orders import Illegal, Order, Verdict
@@ -61,8 +60,7 @@ def odds(rules: SkirmishRules, state: BattleState, query: OddsQuery) -> Odds | R
 def rally_odds(unit: Unit) -> Odds:
     """A rally test's results."""
     spec = rally_roll(unit)
-    table = OddsTable.of("Result", bands(spec.distribution(), tables.RALLY))
-    return Odds(f"Rally test: {unit.name}", (table,), rolls_of((spec,)))
+    return banded_odds(f"Rally test: {unit.name}", spec, tables.RALLY)
 
 
 def shot_odds(rules: SkirmishRules, state: BattleState, unit: Unit, target: Unit) -> Odds | Refused:

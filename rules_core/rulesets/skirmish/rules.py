@@ -17,6 +17,7 @@ from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import MeleeFought, MeleeResolved, ShotFired, ShotResolved
+from rules_core.forces import Troops
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front, within
 from rules_core.hooks import DemoHooks
 from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
@@ -54,6 +55,7 @@ from rules_core.toolkit import (
     turn_limit_outcome,
     zone_words,
 )
+from rules_core.unit_questions import options_of, unit_question
 from rules_core.zone_fit import explained
 
 SEQUENCE = SequenceOfPlay(
@@ -131,22 +133,8 @@ class SkirmishRules(Rules):
         kind = str(entry.get("type") or "infantry")
         profile: dict[str, Json] = {**PROFILES.get(kind, INFANTRY)}
         profile.update({key: entry[key] for key in ("move", "stamina") if key in entry})
-        return Unit(
-            unit_id,
-            str(entry["name"]),
-            side,
-            group,
-            kind,
-            "B",
-            4.0,
-            2.0,
-            0.0,
-            0.0,
-            0.0,
-            stands=2,
-            formation="line",
-            profile=profile,
-        )
+        troops = Troops(kind, "B", 4.0, 2.0, profile, stands=2, formation="line")
+        return troops.unit(entry, unit_id, side, group)
 
     def prepare(self, state: BattleState) -> BattleState:
         """Count each side's units at the start: an army breaks at half of them."""
@@ -303,17 +291,8 @@ class SkirmishRules(Rules):
         evade = ctx.number("evade_distance")
         options = (Option("stand", "stand"), Option("evade", f'evade {g(evade)}"'))
         question = f"{unit.name} charges {target.name}: stand or evade?"
-        asked = Decision(
-            f"response:{target.id}",
-            question,
-            options,
-            "stand",
-            target.side,
-            topic=CHARGE_RESPONSE,
-            unit=target.id,
-            other=unit.id,
-            deadline_hours=QUICK_HOURS,
-        )
+        key, pair = f"response:{target.id}", (target, unit)
+        asked = unit_question(key, question, options, "stand", pair, CHARGE_RESPONSE, QUICK_HOURS)
         choice = ctx.ask(asked)
         if choice == "evade":
             away = facing_towards((unit.x, unit.y), (target.x, target.y))
@@ -394,18 +373,9 @@ class SkirmishRules(Rules):
         away = facing_towards((winner.x, winner.y), (loser.x, loser.y))
         if not _retreat(ctx, loser, away, ctx.number("fall_back"), "falls back"):
             return
-        options = tuple(Option(key, label) for key, label in FOLLOW_WORDS.items())
         question = f"{loser.name} falls back: does {winner.name} follow up or halt?"
-        decision = Decision(
-            f"after:{winner.id}",
-            question,
-            options,
-            "halt",
-            winner.side,
-            topic=FOLLOW_UP,
-            unit=winner.id,
-            other=loser.id,
-        )
+        key, options = f"after:{winner.id}", options_of(FOLLOW_WORDS)
+        decision = unit_question(key, question, options, "halt", (winner, loser), FOLLOW_UP)
         if ctx.ask(decision) == "follow_up":
             turned, gap = measure.charge_line(winner, ctx.state.unit(loser.id))
             end = turned.advanced(gap)

@@ -4,7 +4,7 @@ retire, break and pursue (a pursuer meeting new enemy fights it at once as a new
 from __future__ import annotations
 
 from rules_core.context import Context
-from rules_core.decisions import Decision, Option
+from rules_core.decisions import Option
 from rules_core.geometry import Footprint, within
 from rules_core.rulesets.tree_of_battles import combat, losses, measure, movement, retreats
 from rules_core.rulesets.tree_of_battles import units as u
@@ -17,6 +17,7 @@ from rules_core.rulesets.tree_of_battles.status import (
 from rules_core.rulesets.tree_of_battles.topics import AFTER_COMBAT, AFTER_WORDS
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import enemies_in_contact
+from rules_core.unit_questions import unit_question
 
 LOSERS = ("break", "retire", "fall_back")
 MAX_NEW_CHARGES = 3
@@ -78,17 +79,8 @@ def choose(ctx: Context, unit: Unit, enemy: Unit, result: str) -> str:
     question = (
         f"{unit.name} ({result.replace('_', ' ')}) against {enemy.name}: what move after combat?"
     )
-    decision = Decision(
-        f"after:{unit.id}",
-        question,
-        options,
-        allowed[0],
-        unit.side,
-        topic=AFTER_COMBAT,
-        unit=unit.id,
-        other=enemy.id,
-    )
-    return ctx.ask(decision)
+    key, pair = f"after:{unit.id}", (unit, enemy)
+    return ctx.ask(unit_question(key, question, options, allowed[0], pair, AFTER_COMBAT))
 
 
 def carry_out(ctx: Context, unit_id: str, enemy_id: str, move: str, depth: int = 0) -> None:

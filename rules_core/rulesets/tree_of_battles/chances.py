@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_core.chances_kit import Answers, answer
+from rules_core.chances_kit import Answers, answer, banded_odds
 from rules_core.codec import Json
 from rules_core.odds import (
     Dist,
@@ -111,9 +111,4 @@ def control_odds(state: BattleState, unit: Unit, cause: str) -> Odds | Refused:
         for row in rows
     )
     title = f"Control test: {unit.name} ({cause.replace('_', ' ')})"
-    return Odds(
-        title,
-        (OddsTable.of("Result", bands(score, tables.CONTROL_TEST)),),
-        rolls_of((spec,)),
-        notes,
-    )
+    return banded_odds(title, spec, tables.CONTROL_TEST, notes, score)

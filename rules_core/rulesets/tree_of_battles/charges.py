@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules_core.context import Context
-from rules_core.decisions import QUICK_HOURS, Decision, Option
+from rules_core.decisions import QUICK_HOURS, Option
 from rules_core.geometry import Footprint, near, overlapping, quarter, within
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -11,6 +11,7 @@ from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBA
 from rules_core.rulesets.tree_of_battles.topics import CHARGE_RESPONSE, RESPONSE_WORDS
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import engaged, g
+from rules_core.unit_questions import unit_question
 
 
 def charge_dice(state: BattleState, charger: Unit, target: Unit) -> movement.Dice:
@@ -127,18 +128,10 @@ def respond(ctx: Context, target: Unit, charger: Unit) -> str:
     default = "evade" if target.type == "foot_skirmishers" and "evade" in allowed else allowed[0]
     options = tuple(Option(key, RESPONSE_WORDS[key]) for key in allowed)
     question = f"{charger.name} charges {target.name}: how does it respond?"
-    decision = Decision(
-        f"response:{target.id}",
-        question,
-        options,
-        default,
-        target.side,
-        topic=CHARGE_RESPONSE,
-        unit=target.id,
-        other=charger.id,
-        deadline_hours=QUICK_HOURS,
+    key, pair = f"response:{target.id}", (target, charger)
+    return ctx.ask(
+        unit_question(key, question, options, default, pair, CHARGE_RESPONSE, QUICK_HOURS)
     )
-    return ctx.ask(decision)
 
 
 def execute(ctx: Context, charger: Unit, target: Unit, response: str) -> None:

@@ -14,34 +14,24 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core.codec import Json
-
-# rules.py steps call forces.follow_leaders after each move: it is this ruleset's as well.
-from rules_core.forces import follow_leaders as follow_leaders
 from rules_core.forces import (
-    group_named,
+    LedGroups,
+    follow_leaders,
     join_first,
-    leaders_with_groups,
     regroup_strays,
     stands_carried,
 )
-from rules_core.roster import entries as roster_entries
-from rules_core.roster import unit_ids
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.profiles import leader_from_entry
 from rules_core.rulesets.tree_of_battles.status import RANK
-from rules_core.state import BattleState, Group, Leader, Unit
+from rules_core.state import BattleState, Leader, Unit
 
-
-def group_of(entry: Mapping[str, Json], side: str, default: str) -> str:
-    """The group a unit entry's ``battle`` puts it in, else ``default``."""
-    return group_named(entry, side, "battle", default)
-
-
-def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tuple[Leader, ...]]:
-    """The battles (each led by its leader) and the leaders an army list brings."""
-    # Unnamed entries are dropped before numbering: "leader2" is the second named leader.
-    named = [e for e in roster_entries(roster, "leaders") if isinstance(e.get("name"), str)]
-    return leaders_with_groups(named, unit_ids(roster, side), side, "battle", leader_from_entry)
+# The battles (each led by its leader) and the leaders an army list brings; the group a unit
+# entry's ``battle`` puts it in. Unnamed entries are dropped before numbering: "leader2" is the
+# second named leader.
+BATTLES = LedGroups("battle", leader_from_entry, named_only=True)
+forces = BATTLES.forces
+group_of = BATTLES.group_of
 
 
 def prepare(state: BattleState) -> BattleState:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, boxes_apart, facing_towards, within
@@ -149,13 +150,44 @@ def moving_problem(state: BattleState, unit: Unit) -> str | None:
     return f"{unit.name} {forced}" if forced else None
 
 
+T = TypeVar("T")
+Params = Mapping[str, Json]
+Check = Callable[[BattleState, Unit, Order, Params], Verdict | str]
+
+
+def _given(
+    find: Callable[[BattleState, Unit, Order], T | str],
+) -> Callable[[Callable[[BattleState, Unit, Order, Params, T], Verdict | str]], Check]:
+    """Makes an order's check run on what ``find`` reads from the order (the point a move goes
+    to, the contingent it targets), or refuse the order with the reason ``find`` gives."""
+
+    def wrap(check: Callable[[BattleState, Unit, Order, Params, T], Verdict | str]) -> Check:
+        """The check, given what the order names."""
+
+        def run(state: BattleState, unit: Unit, order: Order, params: Params) -> Verdict | str:
+            """Why the order fails before its check, else the check."""
+            found = find(state, unit, order)
+            return found if isinstance(found, str) else check(state, unit, order, params, found)
+
+        return run
+
+    return wrap
+
+
+def _bound_for(state: BattleState, unit: Unit, order: Order) -> Point | str:
+    """The point a move order takes the contingent to, or why it may not move."""
+    return moving_problem(state, unit) or point_param(order, "to")
+
+
+def _aimed_at(state: BattleState, unit: Unit, order: Order) -> Unit | str:
+    """The contingent an order targets, or why there is none."""
+    return _target(state, order)
+
+
+@_given(_bound_for)
 def _march(
-    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], end: Point
 ) -> Verdict | str:
-    found = moving_problem(state, unit)
-    if found:
-        return found
-    end = point_param(order, "to")
     limit = tables.MOVE_DISTANCES.lookup("march", "mounted" if u.mounted(unit) else "foot")
     assert isinstance(limit, float)
     length = math.dist((unit.x, unit.y), end)
@@ -184,19 +216,21 @@ def _ground_problem(state: BattleState, unit: Unit, order: Order, end: Point) ->
     _, dense = movement.rough_on(state, Footprint.of(unit), end)
     if dense and u.mounted(unit):
         return "mounted may not enter dense woods"
+    return movement.barrier_problem(state, unit, end, _turned(unit, end, order))
+
+
+def _turned(unit: Unit, end: Point, order: Order) -> float:
+    """The facing a move ends in: as ordered, else kept or wheeled to the heading."""
     given = order.params.get("facing")
-    turned = movement.final_facing(
+    return movement.final_facing(
         unit, end, float(given) if isinstance(given, int | float) else None
     )
-    return movement.barrier_problem(state, unit, end, turned)
 
 
+@_given(_aimed_at)
 def _shoot(
-    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], target: Unit
 ) -> Verdict | str:
-    target = _target(state, order)
-    if isinstance(target, str):
-        return target
     shot = shooting.plan(state, unit, target, params)
     return shot if isinstance(shot, str) else Preview(order, f"shoots {shooting.describe(shot)}")
 
@@ -224,13 +258,10 @@ def move_dice(state: BattleState, unit: Unit, order: Order) -> movement.Dice | s
     return movement.normal_dice(unit, int(count), option, rough)
 
 
+@_given(_bound_for)
 def _move(
-    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], end: Point
 ) -> Verdict | str:
-    found = moving_problem(state, unit)
-    if found:
-        return found
-    end = point_param(order, "to")
     blocked = _ground_problem(state, unit, order, end)
     if blocked:
         return blocked
@@ -263,10 +294,7 @@ def _move_notes(
     notes += [
         f"crosses a {kind} obstacle" for kind, n in crossed.items() if n and kind != "defensive"
     ]
-    facing = order.params.get("facing")
-    turned = movement.final_facing(
-        unit, end, float(facing) if isinstance(facing, int | float) else None
-    )
+    turned = _turned(unit, end, order)
     if abs((turned - unit.facing + 180) % 360 - 180) > 1e-6:
         within = tables.MANOEUVRES.lookup("wheel", "enemy_within")
         assert isinstance(within, float)
@@ -326,12 +354,10 @@ def manoeuvre_problem(state: BattleState, unit: Unit, option: str, order: Order)
     return None
 
 
+@_given(_aimed_at)
 def _charge(
-    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json]
+    state: BattleState, unit: Unit, order: Order, params: Mapping[str, Json], target: Unit
 ) -> Verdict | str:
-    target = _target(state, order)
-    if isinstance(target, str):
-        return target
     found = charges.problem(state, unit, target)
     return found if found else Preview(order, charges.summary(state, unit, target))
 

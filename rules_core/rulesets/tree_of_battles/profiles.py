@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
-from rules_core.forces import listed_leader, type_defaults
+from rules_core.forces import Troops, listed_leader, type_defaults
 from rules_core.roster import Field, RosterSchema, packaged_army
 from rules_core.state import Leader, Unit
 
@@ -88,23 +88,10 @@ def unit_from_entry(entry: Mapping[str, Json], unit_id: str, side: str, group: s
     profile["ranks"] = ranks
     array = str(profile.pop("array"))
     depth = ranks * number_or(profile["stand_depth"], 0.5)
-    return Unit(
-        unit_id,
-        str(entry["name"]),
-        side,
-        group,
-        kind,
-        str(entry.get("grade") or "C"),
-        float(math.ceil(stands / ranks)),
-        depth,
-        0.0,
-        0.0,
-        0.0,
-        stands=stands,
-        formation=array,
-        profile=profile,
-        status=fresh_status(array),
-    )
+    grade = str(entry.get("grade") or "C")
+    frontage = float(math.ceil(stands / ranks))
+    troops = Troops(kind, grade, frontage, depth, profile, fresh_status(array), stands, array)
+    return troops.unit(entry, unit_id, side, group)
 
 
 def fresh_status(array: str) -> dict[str, Json]:

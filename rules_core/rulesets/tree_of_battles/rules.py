@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from rules_core.codec import Json
 from rules_core.context import Context
+from rules_core.forces import leaders_following
 from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
@@ -271,13 +272,7 @@ class TreeOfBattlesRules(Rules):
 
     def resolver(self, step: Step) -> Callable[[Context], None]:
         """The step's resolver; afterwards leaders stand where their contingents stand."""
-        inner = super().resolver(step)
-
-        def run(ctx: Context) -> None:
-            inner(ctx)
-            ctx.state = forces.follow_leaders(ctx.state)
-
-        return run
+        return leaders_following(super().resolver(step))
 
     def resolve_command(self, ctx: Context) -> None:
         """Command actions, paid with CPs."""

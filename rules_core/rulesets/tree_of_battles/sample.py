@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core.codec import Json
+from rules_core.forces import placed_units
 from rules_core.rulesets.tree_of_battles.profiles import (
     leader_from_entry,
     load_army,
@@ -42,13 +43,12 @@ def _army(
     data: Mapping[str, Json], side: str, places: tuple[tuple[float, float], ...], facing: float
 ) -> tuple[list[Unit], list[Leader]]:
     """The units and leaders of one sample army, placed."""
-    raw = data["units"]
-    assert isinstance(raw, list)
-    units: list[Unit] = []
-    for index, (entry, (x, y)) in enumerate(zip(raw, places, strict=True)):
-        assert isinstance(entry, dict)
-        unit = unit_from_entry(entry, f"{side[0]}{index + 1}", side, f"{side}_host")
-        units.append(replace(unit, x=x, y=y, facing=facing))
+
+    def make(entry: Mapping[str, Json], unit_id: str) -> Unit:
+        """One contingent, in its side's host."""
+        return unit_from_entry(entry, unit_id, side, f"{side}_host")
+
+    units = placed_units(data, side[0], places, facing, make)
     by_name = {unit.name: unit for unit in units}
     leaders = []
     listed = data.get("leaders") or []

@@ -56,10 +56,7 @@ from rules_core.rulesets.impetus.prebattle.declared import (
 )
 from rules_core.rulesets.impetus.prebattle.deployment import (
     deploy_command,
-    deploy_first,
-    deploy_rest,
     deploy_roll,
-    deploy_second,
     deploy_spot,
 )
 from rules_core.rulesets.impetus.prebattle.judging import (
@@ -115,9 +112,6 @@ from rules_core.rulesets.impetus.prebattle.scripted import demo_orders
 from rules_core.rulesets.impetus.prebattle.terrain_roll import (
     crossings_on,
     terrain,
-    terrain_attacker,
-    terrain_defender,
-    terrain_defender_again,
 )
 
 __all__ = [
@@ -159,11 +153,8 @@ __all__ = [
     "crossings_on",
     "demo_orders",
     "deploy_command",
-    "deploy_first",
     "deploy_problem",
-    "deploy_rest",
     "deploy_roll",
-    "deploy_second",
     "deploy_spot",
     "deploys_first",
     "enemy_terrain",
@@ -197,9 +188,6 @@ __all__ = [
     "subjects",
     "table_of",
     "terrain",
-    "terrain_attacker",
-    "terrain_defender",
-    "terrain_defender_again",
     "terrain_id",
     "troop_type",
     "water_at",

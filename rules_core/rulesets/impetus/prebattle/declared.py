@@ -183,6 +183,13 @@ STEP_KINDS: dict[str, tuple[str, ...]] = {
 # Where a piece goes on the table and, if the side says, which way it faces.
 AT_FACING = (Param("at", "point"), Param("facing", "number", required=False))
 
+
+def _piece_placing(kind: str, title: str, limit: int) -> OrderKind:
+    """A side's order placing up to ``limit`` pieces, each at a point and a facing: baggage and
+    fortifications combine, so a camp and fortifications are given side by side in one step."""
+    return OrderKind(kind, title, "side", AT_FACING, combines=True, limit=limit)
+
+
 ORDER_KINDS = (
     OrderKind(
         "place_terrain",
@@ -196,9 +203,8 @@ ORDER_KINDS = (
             Param("terrain", "text", required=False),
         ),
     ),
-    # Both combine, so a camp and fortifications are given side by side in one step.
-    OrderKind("place_baggage", "Place baggage", "side", AT_FACING, combines=True, limit=1),
-    OrderKind("fortify", "Fortify", "side", AT_FACING, combines=True, limit=10),
+    _piece_placing("place_baggage", "Place baggage", 1),
+    _piece_placing("fortify", "Fortify", 10),
     OrderKind("battle_plan", "Battle plan", "side", (Param("plan", "text", sealed=True),)),
     OrderKind(
         "place",

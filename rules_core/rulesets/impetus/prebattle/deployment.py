@@ -117,23 +117,9 @@ def _reroll_question(ctx: Context, side: str, rolls: Mapping[str, Roll]) -> Deci
     )
 
 
-def deploy_first(ctx: Context) -> None:
-    """8. The first player deploys his biggest command."""
-    deploy_command(ctx)
-
-
-def deploy_second(ctx: Context) -> None:
-    """9. The second player deploys his biggest command."""
-    deploy_command(ctx)
-
-
-def deploy_rest(ctx: Context) -> None:
-    """10. The remaining commands, alternately."""
-    deploy_command(ctx)
-
-
 def deploy_command(ctx: Context) -> None:
-    """The subject command's units go where the side's ``place`` orders say; the rest of the
+    """Steps 8 to 10 (the first player's biggest command, the second's, the rest alternately):
+    the subject command's units go where the side's ``place`` orders say; the rest of the
     command at free spots of the zone."""
     subject = ctx.subject
     side = ctx.side

@@ -49,24 +49,10 @@ from rules_core.tables import Band
 from rules_core.terrain import feature_shape
 
 
-def terrain_defender(ctx: Context) -> None:
-    """2. The defender rolls on its terrain table and places a feature."""
-    terrain(ctx)
-
-
-def terrain_attacker(ctx: Context) -> None:
-    """3. The attacker rolls and places, at least ``attacker_gap`` H from other terrain."""
-    terrain(ctx)
-
-
-def terrain_defender_again(ctx: Context) -> None:
-    """4. The defender rolls and places again."""
-    terrain(ctx)
-
-
 def terrain(ctx: Context) -> None:
-    """The acting side rolls 2D6 on its table, reaches the ordered feature with exploration
-    points if it may, else chooses from the row, and places it."""
+    """Steps 2 to 4 (the defender, the attacker, the defender again): the acting side rolls
+    2D6 on its table, reaches the ordered feature with exploration points if it may, else
+    chooses from the row, and places it."""
     side = ctx.side
     assert side is not None
     params = ctx.params
@@ -165,7 +151,7 @@ def _default_feature(
 def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None, score: int) -> None:
     name = ctx.state.side(side).name
     if feature.key == NONE:
-        say(ctx, TestResolved(side, "Terrain chosen", score, False, "None: no terrain placed"))
+        _no_terrain(ctx, side, score, "None: no terrain placed")
         return
     if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
         _enemy_terrain(ctx, side, feature, order, score)
@@ -176,16 +162,7 @@ def _carry_out(ctx: Context, side: str, feature: Feature, order: Order | None, s
     if at is None or placement_problem(ctx.state, side, feature, at, facing, ctx.params):
         at = _ask_spot(ctx, side, feature, facing, at, ordered, score)
     if at is None:
-        say(
-            ctx,
-            TestResolved(
-                side,
-                "Terrain chosen",
-                score,
-                False,
-                f"{feature.label}: no room left for it on the table",
-            ),
-        )
+        _no_terrain(ctx, side, score, f"{feature.label}: no room left for it on the table")
         return
     points = outline(ctx.state, feature, at, facing, ctx.params)
     assert points is not None
@@ -269,22 +246,18 @@ def _spot_answer(question: Decision, answer: str, default: Point) -> Point:
     return as_point(chosen)
 
 
+def _no_terrain(ctx: Context, side: str, score: int, why: str) -> None:
+    """Say that the side's terrain roll places nothing, and why."""
+    say(ctx, TestResolved(side, "Terrain chosen", score, False, why))
+
+
 def _enemy_terrain(
     ctx: Context, side: str, feature: Feature, order: Order | None, score: int
 ) -> None:
     name = ctx.state.side(side).name
     theirs = enemy_terrain(ctx.state, side)
     if not theirs:
-        say(
-            ctx,
-            TestResolved(
-                side,
-                "Terrain chosen",
-                score,
-                False,
-                f"{feature.label}: the enemy has placed no terrain",
-            ),
-        )
+        _no_terrain(ctx, side, score, f"{feature.label}: the enemy has placed no terrain")
         return
     target = _enemy_target(ctx, side, feature, order, theirs)
     crossing = crossings_on(ctx.state, target)
