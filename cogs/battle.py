@@ -40,15 +40,16 @@ from bot.presentation.battles import (
     terrain_text,
     unit_sheet_text,
 )
-from bot.presentation.choices import SHAPE_CHOICES, TERRAIN_CHOICES, terrain_features
+from bot.presentation.choices import (
+    SHAPE_CHOICES,
+    TERRAIN_CHOICES,
+    named_actors,
+    offer_names,
+    terrain_features,
+)
 from bot.presentation.formatting import battle_embed
 from bot.presentation.hands import hand_text
-from bot.presentation.replies import (
-    ask_confirmation,
-    labelled_choices,
-    matching_choices,
-    place_of,
-)
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.rendering.overlays import measured
 from bot.rendering.replay import UPLOAD_LIMIT, ReplayTooLarge, render_replay_async
@@ -56,6 +57,9 @@ from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
 from bot.services.data_files import shown_name
 from bot.services.shapes import zoom_area
+
+# The campaign's armies.
+campaign_armies = offer_names(lambda s, place, _: s.armies.names(place))
 
 
 def map_options(
@@ -109,6 +113,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         ),
         scale="Millimetres in one unit of the ruleset's measure (e.g. your base width)",
     )
+    @app_commands.autocomplete(army_a=campaign_armies, army_b=campaign_armies)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -133,15 +138,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         embed.set_footer(text=next_steps(view))
         await interaction.response.send_message(embed=embed)
 
-    @create.autocomplete("army_a")
-    @create.autocomplete("army_b")
-    async def army_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the campaign's armies."""
-        names = await self.bot.services.armies.names(place_of(interaction))
-        return matching_choices(names, current)
-
     @app_commands.command(
         name="assign", description="Give a division, wing or command to a player (GMs only)"
     )
@@ -149,6 +145,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @app_commands.describe(
         group="The division, wing or command", member="A player of that group's side"
     )
+    @app_commands.autocomplete(group=named_actors("group"))
     async def assign(
         self, interaction: discord.Interaction, group: str, member: discord.Member
     ) -> None:
@@ -175,14 +172,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
             place_of(interaction), interaction.user.id, side, member.id
         )
         await interaction.response.send_message(handed_over_text(handed))
-
-    @assign.autocomplete("group")
-    async def group_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the battle's groups by name."""
-        groups = await self.lookups.named_actors(place_of(interaction), "group")
-        return labelled_choices(groups, current)
 
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
     @is_gm()
@@ -299,6 +288,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
 
     @app_commands.command(name="unit", description="One unit's profile, status and position")
     @app_commands.describe(name="The unit (offered as you type)")
+    @app_commands.autocomplete(name=named_actors("unit"))
     async def unit(self, interaction: discord.Interaction, name: str) -> None:
         """Show one unit's state in words, privately."""
         sheet = await self.bot.services.unit_sheet.sheet(
@@ -319,6 +309,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
             app_commands.Choice(name="range", value="range"),
         ]
     )
+    @app_commands.autocomplete(unit=named_actors("unit"))
     async def map(
         self,
         interaction: discord.Interaction,
@@ -334,16 +325,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await interaction.response.defer(ephemeral=fog)
         png = await render_map_async(view.state, (), options)
         await interaction.followup.send(file=map_attachment(png), ephemeral=fog)
-
-    @map.autocomplete("unit")
-    @unit.autocomplete("name")
-    async def map_unit_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every unit on the table (by id, named)."""
-        return labelled_choices(
-            await self.lookups.named_actors(place_of(interaction), "unit"), current
-        )
 
     @app_commands.command(name="log", description="The full log of one turn")
     @app_commands.describe(turn="Turn number (0 is set-up)")

@@ -10,7 +10,14 @@ from bot.checks import is_gm
 from bot.client import AideBot
 from bot.delivery import post_report
 from bot.errors import NotFound
-from bot.presentation.choices import SHAPE_CHOICES, TERRAIN_CHOICES, terrain_features
+from bot.presentation.choices import (
+    SHAPE_CHOICES,
+    TERRAIN_CHOICES,
+    offer_labelled,
+    offer_names,
+    pending_answers,
+    terrain_features,
+)
 from bot.presentation.gm import (
     UNDO_QUESTION,
     change_text,
@@ -18,10 +25,14 @@ from bot.presentation.gm import (
     ruled_text,
 )
 from bot.presentation.questions import private_answered_note
-from bot.presentation.replies import ask_confirmation, labelled_choices, matching_choices, place_of
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 
 Reason = app_commands.Range[str, 1, 200]
 WHY = "Why: posted with the change for everyone to read"
+
+# The units off the table or in reserve; every unit, leader, group and side (by id).
+absent_units = offer_names(lambda s, place, _: s.lookups.absent_units(place))
+gm_targets = offer_labelled(lambda s, place, _: s.lookups.gm_targets(place))
 
 
 @app_commands.guild_only()
@@ -85,6 +96,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         value="New value",
         reason=WHY,
     )
+    @app_commands.autocomplete(unit=gm_targets)
     async def set_(
         self,
         interaction: discord.Interaction,
@@ -143,6 +155,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         facing="Compass degrees (default: as it was)",
         reason=WHY,
     )
+    @app_commands.autocomplete(unit=absent_units)
     async def on_table(
         self,
         interaction: discord.Interaction,
@@ -160,6 +173,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     @app_commands.command(name="ruling", description="Answer the waiting question as GM")
     @is_gm()
     @app_commands.describe(choice="The answer", reason="Why the GM answers (kept on the record)")
+    @app_commands.autocomplete(choice=pending_answers)
     async def ruling(
         self, interaction: discord.Interaction, choice: str, reason: Reason | None = None
     ) -> None:
@@ -179,14 +193,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
             await interaction.followup.send(private_answered_note(interaction.user.id))
         if report is not None:  # None: other questions of the step are still open
             await post_report(self.bot, report)
-
-    @ruling.autocomplete("choice")
-    async def choice_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the answers of the waiting question."""
-        options = await self.lookups.pending_options(place_of(interaction))
-        return labelled_choices(options, current)
 
     @app_commands.command(name="undo", description="Go back to the start of the previous step")
     @is_gm()
@@ -240,21 +246,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         place, user = place_of(interaction), interaction.user.id
         change = await self.gm.lift_terrain(place, user, feature, reason)
         await interaction.response.send_message(change_text(change))
-
-    @on_table.autocomplete("unit")
-    async def absent_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the units off the table or in reserve."""
-        names = await self.lookups.absent_units(place_of(interaction))
-        return matching_choices(names, current)
-
-    @set_.autocomplete("unit")
-    async def holder_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every unit, leader, group and side; the value is its id."""
-        return labelled_choices(await self.lookups.gm_targets(place_of(interaction)), current)
 
     @off_table.autocomplete("unit")
     @move.autocomplete("unit")

@@ -8,7 +8,14 @@ from discord.ext import commands
 
 from bot.client import AideBot
 from bot.delivery import post_report
-from bot.presentation.choices import enemy_units, own_units, turn_steps
+from bot.presentation.choices import (
+    enemy_units,
+    named_actors,
+    offer_labelled,
+    offer_names,
+    own_units,
+    turn_steps,
+)
 from bot.presentation.orders import (
     RESOLVING,
     RESOLVING_TURN,
@@ -18,12 +25,16 @@ from bot.presentation.orders import (
     waiting_text,
     withdrawn_text,
 )
-from bot.presentation.replies import labelled_choices, matching_choices, place_of
+from bot.presentation.replies import matching_choices, place_of
 from bot.services.order_params import OrderInput
 
 X = app_commands.Range[float, -1000, 1000]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
+
+# Every unit, the enemy's first (commands may aim at friends); the orders the step takes.
+any_targets = offer_names(lambda s, place, user: s.lookups.any_targets(place, user))
+order_kinds = offer_labelled(lambda s, place, _: s.lookups.order_kinds(place))
 
 
 @app_commands.guild_only()
@@ -157,7 +168,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step=STEP_HELP,
         ask_me=ASK_ME_HELP,
     )
-    @app_commands.autocomplete(step=turn_steps)
+    @app_commands.autocomplete(target=any_targets, step=turn_steps)
     async def command(
         self,
         interaction: discord.Interaction,
@@ -189,7 +200,13 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step=STEP_HELP,
         ask_me=ASK_ME_HELP,
     )
-    @app_commands.autocomplete(step=turn_steps)
+    @app_commands.autocomplete(
+        kind=order_kinds,
+        target=any_targets,
+        leader=named_actors("leader"),
+        group=named_actors("group"),
+        step=turn_steps,
+    )
     async def give(
         self,
         interaction: discord.Interaction,
@@ -268,15 +285,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         names = await self.lookups.givers(place_of(interaction), interaction.user.id, kind)
         return matching_choices(names, current)
 
-    @command.autocomplete("target")
-    @give.autocomplete("target")
-    async def target_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every unit, the enemy's first (commands may aim at friends)."""
-        names = await self.lookups.any_targets(place_of(interaction), interaction.user.id)
-        return matching_choices(names, current)
-
     @give.autocomplete("option")
     @command.autocomplete("option")
     async def option_autocomplete(
@@ -304,30 +312,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
             place_of(interaction), kind, 1, interaction.user.id, actor
         )
         return matching_choices(options, current)
-
-    @give.autocomplete("leader")
-    async def leader_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every leader on the table; the value is its id."""
-        pairs = await self.lookups.named_actors(place_of(interaction), "leader")
-        return labelled_choices(pairs, current)
-
-    @give.autocomplete("group")
-    async def group_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every group on the table; the value is its id."""
-        pairs = await self.lookups.named_actors(place_of(interaction), "group")
-        return labelled_choices(pairs, current)
-
-    @give.autocomplete("kind")
-    async def kind_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the orders the current step takes."""
-        kinds = await self.lookups.order_kinds(place_of(interaction))
-        return labelled_choices(kinds, current)
 
 
 @app_commands.guild_only()
