@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -9,6 +12,7 @@ from discord.ext import commands
 from bot.client import AideBot
 from bot.delivery import post_report
 from bot.presentation.choices import (
+    Complete,
     enemy_units,
     named_actors,
     offer_labelled,
@@ -31,10 +35,35 @@ from bot.services.order_params import OrderInput
 X = app_commands.Range[float, -1000, 1000]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
+YOUR_UNIT = "Your unit"
 
 # Every unit, the enemy's first (commands may aim at friends); the orders the step takes.
 any_targets = offer_names(lambda s, place, user: s.lookups.any_targets(place, user))
 order_kinds = offer_labelled(lambda s, place, _: s.lookups.order_kinds(place))
+OrderCallback = Callable[Concatenate[Any, discord.Interaction, ...], Coroutine[Any, Any, None]]
+
+
+def order_command(
+    name: str, description: str, offers: dict[str, Complete], **helps: str
+) -> Callable[[OrderCallback], app_commands.Command[Any, ..., None]]:
+    """A /order subcommand: every order may be planned for a later ``step`` with ``ask_me``,
+    those two explained and the step offered as typed alike; ``helps`` and ``offers`` are the
+    order's own parameters' descriptions and autocompletes."""
+
+    def decorate(callback: OrderCallback) -> app_commands.Command[Any, ..., None]:
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name=name, description=description, callback=callback
+        )
+        app_commands.describe(**helps, step=STEP_HELP, ask_me=ASK_ME_HELP)(command)
+        return app_commands.autocomplete(**offers, step=turn_steps)(command)
+
+    return decorate
+
+
+def kind_of(interaction: discord.Interaction) -> str:
+    """The kind of order a subcommand named after it gives (hold, rally, charge, shoot)."""
+    assert interaction.command is not None  # a command's callback runs for its command
+    return interaction.command.name
 
 
 @app_commands.guild_only()
@@ -60,11 +89,14 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         view = await self.play.submit(place, user_id, kind, unit, given, step, ask_me)
         await interaction.followup.send(preview_text(view), ephemeral=True)
 
-    @app_commands.command(name="move", description="Move a unit to a point")
-    @app_commands.describe(
-        unit="Your unit", x="Destination x", y="Destination y", step=STEP_HELP, ask_me=ASK_ME_HELP
+    @order_command(
+        "move",
+        "Move a unit to a point",
+        {"unit": own_units},
+        unit=YOUR_UNIT,
+        x="Destination x",
+        y="Destination y",
     )
-    @app_commands.autocomplete(unit=own_units, step=turn_steps)
     async def move(
         self,
         interaction: discord.Interaction,
@@ -77,12 +109,17 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         """Order a move."""
         await self._give(interaction, "move", unit, OrderInput(x=x, y=y), step, ask_me)
 
-    @app_commands.command(name="charge", description="Charge an enemy unit")
-    @app_commands.describe(
-        unit="Your unit", target="The enemy unit", step=STEP_HELP, ask_me=ASK_ME_HELP
-    )
-    @app_commands.autocomplete(unit=own_units, target=enemy_units, step=turn_steps)
-    async def charge(
+    async def _unit_order(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        step: str | None = None,
+        ask_me: bool = False,
+    ) -> None:
+        """Order a unit to do what the subcommand names (hold, rally)."""
+        await self._give(interaction, kind_of(interaction), unit, OrderInput(), step, ask_me)
+
+    async def _aimed_order(
         self,
         interaction: discord.Interaction,
         unit: str,
@@ -90,48 +127,28 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step: str | None = None,
         ask_me: bool = False,
     ) -> None:
-        """Order a charge."""
-        await self._give(interaction, "charge", unit, OrderInput(target=target), step, ask_me)
+        """Order a unit to act on an enemy unit as the subcommand names (charge, shoot)."""
+        given = OrderInput(target=target)
+        await self._give(interaction, kind_of(interaction), unit, given, step, ask_me)
 
-    @app_commands.command(name="shoot", description="Shoot at an enemy unit")
-    @app_commands.describe(
-        unit="Your unit", target="The enemy unit", step=STEP_HELP, ask_me=ASK_ME_HELP
-    )
-    @app_commands.autocomplete(unit=own_units, target=enemy_units, step=turn_steps)
-    async def shoot(
-        self,
-        interaction: discord.Interaction,
-        unit: str,
-        target: str,
-        step: str | None = None,
-        ask_me: bool = False,
-    ) -> None:
-        """Order shooting."""
-        await self._give(interaction, "shoot", unit, OrderInput(target=target), step, ask_me)
+    AIMED = {"unit": own_units, "target": enemy_units}
+    charge = order_command(
+        "charge", "Charge an enemy unit", AIMED, unit=YOUR_UNIT, target="The enemy unit"
+    )(_aimed_order)
+    shoot = order_command(
+        "shoot", "Shoot at an enemy unit", AIMED, unit=YOUR_UNIT, target="The enemy unit"
+    )(_aimed_order)
+    hold = order_command("hold", "Hold position", {"unit": own_units}, unit=YOUR_UNIT)(_unit_order)
 
-    @app_commands.command(name="hold", description="Hold position")
-    @app_commands.describe(unit="Your unit", step=STEP_HELP, ask_me=ASK_ME_HELP)
-    @app_commands.autocomplete(unit=own_units, step=turn_steps)
-    async def hold(
-        self,
-        interaction: discord.Interaction,
-        unit: str,
-        step: str | None = None,
-        ask_me: bool = False,
-    ) -> None:
-        """Order a unit to hold."""
-        await self._give(interaction, "hold", unit, OrderInput(), step, ask_me)
-
-    @app_commands.command(name="place", description="Re-place a unit during deployment")
-    @app_commands.describe(
-        unit="Your unit",
+    @order_command(
+        "place",
+        "Re-place a unit during deployment",
+        {"unit": own_units},
+        unit=YOUR_UNIT,
         x="x",
         y="y",
         facing="Compass degrees, 0 = up",
-        step=STEP_HELP,
-        ask_me=ASK_ME_HELP,
     )
-    @app_commands.autocomplete(unit=own_units, step=turn_steps)
     async def place(
         self,
         interaction: discord.Interaction,
@@ -147,28 +164,18 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
             interaction, "place", unit, OrderInput(x=x, y=y, number=facing), step, ask_me
         )
 
-    @app_commands.command(name="rally", description="Try to rally a unit")
-    @app_commands.describe(unit="Your unit", step=STEP_HELP, ask_me=ASK_ME_HELP)
-    @app_commands.autocomplete(unit=own_units, step=turn_steps)
-    async def rally(
-        self,
-        interaction: discord.Interaction,
-        unit: str,
-        step: str | None = None,
-        ask_me: bool = False,
-    ) -> None:
-        """Order a rally."""
-        await self._give(interaction, "rally", unit, OrderInput(), step, ask_me)
+    rally = order_command("rally", "Try to rally a unit", {"unit": own_units}, unit=YOUR_UNIT)(
+        _unit_order
+    )
 
-    @app_commands.command(name="command", description="A leader's command action")
-    @app_commands.describe(
+    @order_command(
+        "command",
+        "A leader's command action",
+        {"target": any_targets},
         unit="Your leader or unit",
         option="The action",
         target="Who it is aimed at",
-        step=STEP_HELP,
-        ask_me=ASK_ME_HELP,
     )
-    @app_commands.autocomplete(target=any_targets, step=turn_steps)
     async def command(
         self,
         interaction: discord.Interaction,
@@ -183,8 +190,15 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
             interaction, "command", unit, OrderInput(target=target, option=option), step, ask_me
         )
 
-    @app_commands.command(name="give", description="Any order the ruleset has, by its kind")
-    @app_commands.describe(
+    @order_command(
+        "give",
+        "Any order the ruleset has, by its kind",
+        {
+            "kind": order_kinds,
+            "target": any_targets,
+            "leader": named_actors("leader"),
+            "group": named_actors("group"),
+        },
         kind="The kind of order (offered for the current step)",
         unit="Your unit, leader, group or side that gives it",
         target="A target unit, if the order takes one",
@@ -197,15 +211,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         group="A group (wing, division, command), if the order takes one",
         path="A path of points: x,y x,y …",
         text="Free text, if the order takes it",
-        step=STEP_HELP,
-        ask_me=ASK_ME_HELP,
-    )
-    @app_commands.autocomplete(
-        kind=order_kinds,
-        target=any_targets,
-        leader=named_actors("leader"),
-        group=named_actors("group"),
-        step=turn_steps,
     )
     async def give(
         self,
