@@ -49,12 +49,18 @@ from bot.presentation.choices import (
 )
 from bot.presentation.formatting import battle_embed
 from bot.presentation.hands import hand_text
-from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.replies import (
+    ask_confirmation,
+    matching_choices,
+    place_of,
+    reply_privately,
+)
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.rendering.overlays import measured
 from bot.rendering.replay import UPLOAD_LIMIT, ReplayTooLarge, render_replay_async
 from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
+from bot.services.campaigns import Place
 from bot.services.data_files import shown_name
 from bot.services.shapes import zoom_area
 
@@ -235,10 +241,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         facing: app_commands.Range[float, 0, 360] | None = None,
     ) -> None:
         """Deploy a unit."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        placed = await self.battles.deploy(place, interaction.user.id, unit, at, facing)
-        await interaction.followup.send(deployed_text(placed), ephemeral=True)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.battles.deploy(place, user, unit, at, facing),
+            deployed_text,
+        )
 
     @deploy.autocomplete("unit")
     async def roster_autocomplete(
@@ -256,12 +263,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         """Deploy from a file, all or nothing."""
         if file.size > MAX_ROSTER_BYTES:
             raise InvalidInput(f"`{shown_name(file.filename)}` is too large: at most 256 KiB.")
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)  # reading the file takes a while
-        count = await self.battles.deploy_many(
-            place, interaction.user.id, await file.read(), file.filename
-        )
-        await interaction.followup.send(deployed_many_text(count), ephemeral=True)
+
+        async def deploy_many(place: Place, user_id: int) -> int:
+            content = await file.read()  # reading the file takes a while: after the deferral
+            return await self.battles.deploy_many(place, user_id, content, file.filename)
+
+        await reply_privately(interaction, deploy_many, deployed_many_text)
 
     @app_commands.command(name="start", description="Start the battle (GMs only)")
     @is_gm()

@@ -29,7 +29,7 @@ from bot.presentation.orders import (
     waiting_text,
     withdrawn_text,
 )
-from bot.presentation.replies import matching_choices, place_of
+from bot.presentation.replies import matching_choices, place_of, reply_privately
 from bot.services.order_params import OrderInput
 
 X = app_commands.Range[float, -1000, 1000]
@@ -84,10 +84,11 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step: str | None = None,
         ask_me: bool = False,
     ) -> None:
-        place, user_id = place_of(interaction), interaction.user.id
-        await interaction.response.defer(ephemeral=True)  # before the work: no 3 s timeout
-        view = await self.play.submit(place, user_id, kind, unit, given, step, ask_me)
-        await interaction.followup.send(preview_text(view), ephemeral=True)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.play.submit(place, user, kind, unit, given, step, ask_me),
+            preview_text,
+        )
 
     @order_command(
         "move",
@@ -260,10 +261,11 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step: str | None = None,
     ) -> None:
         """Withdraw an order."""
-        place, user_id = place_of(interaction), interaction.user.id
-        await interaction.response.defer(ephemeral=True)
-        view = await self.play.withdraw(place, user_id, unit, number, step)
-        await interaction.followup.send(withdrawn_text(view), ephemeral=True)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.play.withdraw(place, user, unit, number, step),
+            withdrawn_text,
+        )
 
     @app_commands.command(name="done", description="Your orders are complete for this step")
     @app_commands.describe(turn="Also for every remaining step of this turn (what you planned)")
@@ -338,10 +340,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     @app_commands.command(name="mine", description="Your orders for this step and your plan")
     async def mine(self, interaction: discord.Interaction) -> None:
         """List your orders, privately."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        views = await self.play.mine(place, interaction.user.id)
-        await interaction.followup.send(orders_text(views), ephemeral=True)
+        await reply_privately(interaction, self.play.mine, orders_text)
 
 
 async def setup(bot: AideBot) -> None:

@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.client import AideBot
 from bot.delivery import post_report
 from bot.presentation.choices import offer_labelled
-from bot.presentation.replies import labelled_choices, place_of
+from bot.presentation.replies import labelled_choices, place_of, reply_privately
 from bot.presentation.standing import (
     standing_cleared_text,
     standing_list_text,
@@ -36,10 +36,7 @@ class StandingCog(
     @app_commands.command(name="list", description="Your standing instructions")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the instructions the user may see."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        views = await self.standing.shown(place, interaction.user.id)
-        await interaction.followup.send(standing_list_text(views), ephemeral=True)
+        await reply_privately(interaction, self.standing.shown, standing_list_text)
 
     @app_commands.command(name="set", description="Answer a kind of question in advance")
     @app_commands.describe(
@@ -60,13 +57,16 @@ class StandingCog(
         side: Ref | None = None,
     ) -> None:
         """Set (or replace) a standing instruction."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        view = await self.standing.set(
-            place, interaction.user.id, topic, choice, condition or "", unit, side
+        await reply_privately(
+            interaction,
+            lambda place, user: self.standing.set(
+                place, user, topic, choice, condition or "", unit, side
+            ),
+            standing_set_text,
         )
-        await interaction.followup.send(standing_set_text(view), ephemeral=True)
-        report = await self.standing.answer_open(place)  # a question it covers may be open
+        report = await self.standing.answer_open(
+            place_of(interaction)
+        )  # a question it covers may be open
         if report is not None:
             await post_report(self.bot, report)
 
@@ -85,10 +85,11 @@ class StandingCog(
         side: Ref | None = None,
     ) -> None:
         """Clear standing instructions."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        views = await self.standing.clear(place, interaction.user.id, topic, unit, side)
-        await interaction.followup.send(standing_cleared_text(views), ephemeral=True)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.standing.clear(place, user, topic, unit, side),
+            standing_cleared_text,
+        )
 
     @set_.autocomplete("choice")
     async def choice_autocomplete(
