@@ -41,11 +41,10 @@ from bot.presentation.battles import (
     unit_sheet_text,
 )
 from bot.presentation.choices import (
-    SHAPE_CHOICES,
-    TERRAIN_CHOICES,
     named_actors,
     offer_names,
     terrain_features,
+    terrain_parameters,
 )
 from bot.presentation.formatting import battle_embed
 from bot.presentation.hands import hand_text
@@ -181,15 +180,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
 
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
     @is_gm()
-    @app_commands.describe(
-        kind="What it is",
+    @terrain_parameters(
         shape="polygon/line: points in `at`; circle: centre in `at`, radius in `size`; "
         "rectangle: centre in `at`, width,depth in `size`",
-        at="Points `x,y x,y …`, or the centre `x,y`",
-        size="Radius, or width,depth",
         name="A name to show on the map",
     )
-    @app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
     async def terrain_add(
         self,
         interaction: discord.Interaction,

@@ -11,12 +11,11 @@ from bot.client import AideBot
 from bot.delivery import post_report
 from bot.errors import NotFound
 from bot.presentation.choices import (
-    SHAPE_CHOICES,
-    TERRAIN_CHOICES,
     offer_labelled,
     offer_names,
     pending_answers,
     terrain_features,
+    terrain_parameters,
 )
 from bot.presentation.gm import (
     UNDO_QUESTION,
@@ -26,6 +25,7 @@ from bot.presentation.gm import (
 )
 from bot.presentation.questions import private_answered_note
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.slash import command_name, subcommand
 
 Reason = app_commands.Range[str, 1, 200]
 WHY = "Why: posted with the change for everyone to read"
@@ -120,12 +120,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         fields = await self.lookups.status_fields(place_of(interaction), holder)
         return matching_choices(fields, current)
 
-    @app_commands.command(name="move", description="Move or turn a unit")
-    @is_gm()
-    @app_commands.describe(
-        unit="The unit", at="New centre `x,y`", facing="Compass degrees", reason=WHY
-    )
-    async def move(
+    async def _put_unit(
         self,
         interaction: discord.Interaction,
         unit: str,
@@ -133,11 +128,23 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         reason: Reason,
         facing: app_commands.Range[float, 0, 360] | None = None,
     ) -> None:
-        """Move a unit."""
-        change = await self.gm.move(
-            place_of(interaction), interaction.user.id, unit, at, facing, reason
-        )
+        """Move a unit on the table, or put one off it back on (/gm move, /gm on-table)."""
+        put = self.gm.move if command_name(interaction) == "move" else self.gm.bring_back
+        change = await put(place_of(interaction), interaction.user.id, unit, at, facing, reason)
         await interaction.response.send_message(change_text(change))
+
+    move = is_gm()(
+        subcommand(
+            "move",
+            "Move or turn a unit",
+            {
+                "unit": "The unit",
+                "at": "New centre `x,y`",
+                "facing": "Compass degrees",
+                "reason": WHY,
+            },
+        )(_put_unit)
+    )
 
     @app_commands.command(name="off-table", description="Take a unit off the table, not lost")
     @is_gm()
@@ -147,28 +154,19 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         change = await self.gm.take_off(place_of(interaction), interaction.user.id, unit, reason)
         await interaction.response.send_message(change_text(change))
 
-    @app_commands.command(name="on-table", description="Put a unit off the table back on it")
-    @is_gm()
-    @app_commands.describe(
-        unit="A unit off the table or in reserve",
-        at="Its centre `x,y`",
-        facing="Compass degrees (default: as it was)",
-        reason=WHY,
+    on_table = is_gm()(
+        subcommand(
+            "on-table",
+            "Put a unit off the table back on it",
+            {
+                "unit": "A unit off the table or in reserve",
+                "at": "Its centre `x,y`",
+                "facing": "Compass degrees (default: as it was)",
+                "reason": WHY,
+            },
+            {"unit": absent_units},
+        )(_put_unit)
     )
-    @app_commands.autocomplete(unit=absent_units)
-    async def on_table(
-        self,
-        interaction: discord.Interaction,
-        unit: str,
-        at: app_commands.Range[str, 3, 40],
-        reason: Reason,
-        facing: app_commands.Range[float, 0, 360] | None = None,
-    ) -> None:
-        """Bring a unit back onto the table."""
-        change = await self.gm.bring_back(
-            place_of(interaction), interaction.user.id, unit, at, facing, reason
-        )
-        await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="ruling", description="Answer the waiting question as GM")
     @is_gm()
@@ -213,14 +211,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @terrain.command(name="add", description="Lay a piece of terrain mid-battle")
     @is_gm()
-    @app_commands.describe(
-        kind="What it is",
-        shape="polygon, line, circle or rectangle",
-        at="Points `x,y x,y …`, or the centre `x,y`",
-        size="Radius, or width,depth",
-        reason=WHY,
-    )
-    @app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
+    @terrain_parameters(shape="polygon, line, circle or rectangle", reason=WHY)
     async def terrain_add(
         self,
         interaction: discord.Interaction,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import Any, Concatenate
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -31,6 +30,7 @@ from bot.presentation.orders import (
 )
 from bot.presentation.replies import matching_choices, place_of, reply_privately
 from bot.services.order_params import OrderInput
+from bot.slash import Callback, SlashCommand, command_name, subcommand
 
 X = app_commands.Range[float, -1000, 1000]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
@@ -40,30 +40,17 @@ YOUR_UNIT = "Your unit"
 # Every unit, the enemy's first (commands may aim at friends); the orders the step takes.
 any_targets = offer_names(lambda s, place, user: s.lookups.any_targets(place, user))
 order_kinds = offer_labelled(lambda s, place, _: s.lookups.order_kinds(place))
-OrderCallback = Callable[Concatenate[Any, discord.Interaction, ...], Coroutine[Any, Any, None]]
+AIMED = {"unit": own_units, "target": enemy_units}  # a unit of yours at an enemy unit
 
 
 def order_command(
     name: str, description: str, offers: dict[str, Complete], **helps: str
-) -> Callable[[OrderCallback], app_commands.Command[Any, ..., None]]:
+) -> Callable[[Callback], SlashCommand]:
     """A /order subcommand: every order may be planned for a later ``step`` with ``ask_me``,
     those two explained and the step offered as typed alike; ``helps`` and ``offers`` are the
     order's own parameters' descriptions and autocompletes."""
-
-    def decorate(callback: OrderCallback) -> app_commands.Command[Any, ..., None]:
-        command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name=name, description=description, callback=callback
-        )
-        app_commands.describe(**helps, step=STEP_HELP, ask_me=ASK_ME_HELP)(command)
-        return app_commands.autocomplete(**offers, step=turn_steps)(command)
-
-    return decorate
-
-
-def kind_of(interaction: discord.Interaction) -> str:
-    """The kind of order a subcommand named after it gives (hold, rally, charge, shoot)."""
-    assert interaction.command is not None  # a command's callback runs for its command
-    return interaction.command.name
+    helps |= {"step": STEP_HELP, "ask_me": ASK_ME_HELP}
+    return subcommand(name, description, helps, offers | {"step": turn_steps})
 
 
 @app_commands.guild_only()
@@ -118,7 +105,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         ask_me: bool = False,
     ) -> None:
         """Order a unit to do what the subcommand names (hold, rally)."""
-        await self._give(interaction, kind_of(interaction), unit, OrderInput(), step, ask_me)
+        await self._give(interaction, command_name(interaction), unit, OrderInput(), step, ask_me)
 
     async def _aimed_order(
         self,
@@ -130,9 +117,8 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     ) -> None:
         """Order a unit to act on an enemy unit as the subcommand names (charge, shoot)."""
         given = OrderInput(target=target)
-        await self._give(interaction, kind_of(interaction), unit, given, step, ask_me)
+        await self._give(interaction, command_name(interaction), unit, given, step, ask_me)
 
-    AIMED = {"unit": own_units, "target": enemy_units}
     charge = order_command(
         "charge", "Charge an enemy unit", AIMED, unit=YOUR_UNIT, target="The enemy unit"
     )(_aimed_order)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -17,6 +17,7 @@ from bot.services.shapes import SHAPES
 from rules_core.state import TERRAIN_KINDS
 
 Choices = list[app_commands.Choice[str]]
+T = TypeVar("T")
 Complete = Callable[[discord.Interaction, str], Coroutine[Any, Any, Choices]]
 # What an autocomplete asks: the services, where the command is used and who types.
 Fetch = Callable[[Services, Place, int], Awaitable[list[str]]]
@@ -79,3 +80,21 @@ async def terrain_features(interaction: discord.Interaction, current: str) -> Ch
 
 TERRAIN_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in TERRAIN_KINDS]
 SHAPE_CHOICES = [app_commands.Choice(name=s, value=s) for s in SHAPES]
+
+
+def terrain_parameters(shape: str, **helps: str) -> Callable[[T], T]:
+    """The help and choices of a piece of terrain's kind, shape, at and size, alike in every
+    command that lays terrain; ``shape`` explains the shapes, ``helps`` the command's own."""
+    described = app_commands.describe(
+        kind="What it is",
+        shape=shape,
+        at="Points `x,y x,y …`, or the centre `x,y`",
+        size="Radius, or width,depth",
+        **helps,
+    )
+    offered = app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
+
+    def decorate(command: T) -> T:
+        return described(offered(command))
+
+    return decorate
