@@ -49,8 +49,8 @@ def order_command(
     """A /order subcommand: every order may be planned for a later ``step`` with ``ask_me``,
     those two explained and the step offered as typed alike; ``helps`` and ``offers`` are the
     order's own parameters' descriptions and autocompletes."""
-    helps |= {"step": STEP_HELP, "ask_me": ASK_ME_HELP}
-    return subcommand(name, description, helps, offers | {"step": turn_steps})
+    planned = {"step": STEP_HELP, "ask_me": ASK_ME_HELP}
+    return subcommand(name, description, helps | planned, offers | {"step": turn_steps})
 
 
 @app_commands.guild_only()
