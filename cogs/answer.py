@@ -8,13 +8,17 @@ from discord.ext import commands
 
 from bot.client import AideBot
 from bot.delivery import post_report
+from bot.presentation.choices import offer_labelled, pending_answers
 from bot.presentation.gm import answered_text
 from bot.presentation.questions import (
     open_questions_reply,
     private_answered_note,
     private_answered_text,
 )
-from bot.presentation.replies import labelled_choices, place_of
+from bot.presentation.replies import place_of
+
+# The questions open now.
+open_questions = offer_labelled(lambda s, place, _: s.lookups.open_questions(place))
 
 
 @app_commands.guild_only()
@@ -32,6 +36,7 @@ class AnswerCog(commands.Cog):
         reason="For a GM answering for a side: why (kept on the record)",
         question="Which question, when several are open",
     )
+    @app_commands.autocomplete(answer=pending_answers, question=open_questions)
     async def answer(
         self,
         interaction: discord.Interaction,
@@ -63,22 +68,6 @@ class AnswerCog(commands.Cog):
             await interaction.followup.send(answered_text(user, answer, why))
         if report is not None:  # None: other questions of the step are still open
             await post_report(self.bot, report)
-
-    @answer.autocomplete("answer")
-    async def answer_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the question's options that match what is typed (any number of them)."""
-        options = await self.lookups.pending_options(place_of(interaction))
-        return labelled_choices(options, current)
-
-    @answer.autocomplete("question")
-    async def question_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the questions open now."""
-        questions = await self.lookups.open_questions(place_of(interaction))
-        return labelled_choices(questions, current)
 
 
 async def setup(bot: AideBot) -> None:

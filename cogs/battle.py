@@ -40,22 +40,31 @@ from bot.presentation.battles import (
     terrain_text,
     unit_sheet_text,
 )
-from bot.presentation.choices import SHAPE_CHOICES, TERRAIN_CHOICES, terrain_features
+from bot.presentation.choices import (
+    named_actors,
+    offer_names,
+    terrain_features,
+    terrain_parameters,
+)
 from bot.presentation.formatting import battle_embed
 from bot.presentation.hands import hand_text
 from bot.presentation.replies import (
     ask_confirmation,
-    labelled_choices,
     matching_choices,
     place_of,
+    reply_privately,
 )
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.rendering.overlays import measured
 from bot.rendering.replay import UPLOAD_LIMIT, ReplayTooLarge, render_replay_async
 from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
+from bot.services.campaigns import Place
 from bot.services.data_files import shown_name
 from bot.services.shapes import zoom_area
+
+# The campaign's armies.
+campaign_armies = offer_names(lambda s, place, _: s.armies.names(place))
 
 
 def map_options(
@@ -109,6 +118,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         ),
         scale="Millimetres in one unit of the ruleset's measure (e.g. your base width)",
     )
+    @app_commands.autocomplete(army_a=campaign_armies, army_b=campaign_armies)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -133,15 +143,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         embed.set_footer(text=next_steps(view))
         await interaction.response.send_message(embed=embed)
 
-    @create.autocomplete("army_a")
-    @create.autocomplete("army_b")
-    async def army_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the campaign's armies."""
-        names = await self.bot.services.armies.names(place_of(interaction))
-        return matching_choices(names, current)
-
     @app_commands.command(
         name="assign", description="Give a division, wing or command to a player (GMs only)"
     )
@@ -149,6 +150,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @app_commands.describe(
         group="The division, wing or command", member="A player of that group's side"
     )
+    @app_commands.autocomplete(group=named_actors("group"))
     async def assign(
         self, interaction: discord.Interaction, group: str, member: discord.Member
     ) -> None:
@@ -176,25 +178,13 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         )
         await interaction.response.send_message(handed_over_text(handed))
 
-    @assign.autocomplete("group")
-    async def group_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the battle's groups by name."""
-        groups = await self.lookups.named_actors(place_of(interaction), "group")
-        return labelled_choices(groups, current)
-
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
     @is_gm()
-    @app_commands.describe(
-        kind="What it is",
+    @terrain_parameters(
         shape="polygon/line: points in `at`; circle: centre in `at`, radius in `size`; "
         "rectangle: centre in `at`, width,depth in `size`",
-        at="Points `x,y x,y …`, or the centre `x,y`",
-        size="Radius, or width,depth",
         name="A name to show on the map",
     )
-    @app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
     async def terrain_add(
         self,
         interaction: discord.Interaction,
@@ -246,10 +236,11 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         facing: app_commands.Range[float, 0, 360] | None = None,
     ) -> None:
         """Deploy a unit."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        placed = await self.battles.deploy(place, interaction.user.id, unit, at, facing)
-        await interaction.followup.send(deployed_text(placed), ephemeral=True)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.battles.deploy(place, user, unit, at, facing),
+            deployed_text,
+        )
 
     @deploy.autocomplete("unit")
     async def roster_autocomplete(
@@ -267,12 +258,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         """Deploy from a file, all or nothing."""
         if file.size > MAX_ROSTER_BYTES:
             raise InvalidInput(f"`{shown_name(file.filename)}` is too large: at most 256 KiB.")
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)  # reading the file takes a while
-        count = await self.battles.deploy_many(
-            place, interaction.user.id, await file.read(), file.filename
-        )
-        await interaction.followup.send(deployed_many_text(count), ephemeral=True)
+
+        async def deploy_many(place: Place, user_id: int) -> int:
+            content = await file.read()  # reading the file takes a while: after the deferral
+            return await self.battles.deploy_many(place, user_id, content, file.filename)
+
+        await reply_privately(interaction, deploy_many, deployed_many_text)
 
     @app_commands.command(name="start", description="Start the battle (GMs only)")
     @is_gm()
@@ -299,6 +290,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
 
     @app_commands.command(name="unit", description="One unit's profile, status and position")
     @app_commands.describe(name="The unit (offered as you type)")
+    @app_commands.autocomplete(name=named_actors("unit"))
     async def unit(self, interaction: discord.Interaction, name: str) -> None:
         """Show one unit's state in words, privately."""
         sheet = await self.bot.services.unit_sheet.sheet(
@@ -319,6 +311,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
             app_commands.Choice(name="range", value="range"),
         ]
     )
+    @app_commands.autocomplete(unit=named_actors("unit"))
     async def map(
         self,
         interaction: discord.Interaction,
@@ -334,16 +327,6 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await interaction.response.defer(ephemeral=fog)
         png = await render_map_async(view.state, (), options)
         await interaction.followup.send(file=map_attachment(png), ephemeral=fog)
-
-    @map.autocomplete("unit")
-    @unit.autocomplete("name")
-    async def map_unit_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every unit on the table (by id, named)."""
-        return labelled_choices(
-            await self.lookups.named_actors(place_of(interaction), "unit"), current
-        )
 
     @app_commands.command(name="log", description="The full log of one turn")
     @app_commands.describe(turn="Turn number (0 is set-up)")

@@ -28,6 +28,7 @@ from bot.presentation.campaigns import (
     visibility_text,
     watching_text,
 )
+from bot.presentation.choices import offer_names
 from bot.presentation.formatting import campaign_embed, campaign_line, ruleset_choice_name
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
 from rules_core.registry import all_rulesets
@@ -35,6 +36,8 @@ from rules_core.registry import all_rulesets
 RULESET_CHOICES = [
     app_commands.Choice(name=ruleset_choice_name(r), value=r.id) for r in all_rulesets()
 ][:25]
+# The ruleset's parameter names.
+parameter_names = offer_names(lambda s, place, _: s.parameters.names(place))
 
 
 @app_commands.guild_only()
@@ -210,6 +213,7 @@ class CampaignCog(
 
     @rules.command(name="show", description="The ruleset's parameters and their values here")
     @app_commands.describe(name="Only this parameter, with its whole table")
+    @app_commands.autocomplete(name=parameter_names)
     async def rules_show(self, interaction: discord.Interaction, name: str | None = None) -> None:
         """List the parameters privately: value here, the ruleset's value, description, source."""
         sheet = await self.parameters.sheet(place_of(interaction), name)
@@ -223,6 +227,7 @@ class CampaignCog(
         name="The parameter (see /campaign rules show)",
         value="A number, true/false, or JSON shaped like the ruleset's value for a table",
     )
+    @app_commands.autocomplete(name=parameter_names)
     @is_gm()
     async def rules_set(
         self,
@@ -238,6 +243,7 @@ class CampaignCog(
 
     @rules.command(name="reset", description="Use the ruleset's own value again (GMs only)")
     @app_commands.describe(name="The parameter to reset")
+    @app_commands.autocomplete(name=parameter_names)
     @is_gm()
     async def rules_reset(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]
@@ -245,15 +251,6 @@ class CampaignCog(
         """Take a parameter's override away."""
         row = await self.parameters.reset(place_of(interaction), interaction.user.id, name)
         await interaction.response.send_message(rule_reset_text(interaction.user.id, row))
-
-    @rules_show.autocomplete("name")
-    @rules_set.autocomplete("name")
-    @rules_reset.autocomplete("name")
-    async def parameter_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> builtins.list[app_commands.Choice[str]]:
-        """Offer the ruleset's parameter names."""
-        return matching_choices(await self.parameters.names(place_of(interaction)), current)
 
     @app_commands.command(name="close", description="Finish this channel's campaign (GMs only)")
     @is_gm()

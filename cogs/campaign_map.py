@@ -19,9 +19,14 @@ from bot.presentation.campaign_map import (
     turn_question,
     turn_texts,
 )
-from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.choices import offer_names
+from bot.presentation.replies import ask_confirmation, place_of
 from bot.rendering.campaign_map import render_map
 from bot.services.map_files import MAX_BACKGROUND_BYTES, MAX_MAP_BYTES
+
+# The asker's own armies; the map's regions.
+own_armies = offer_names(lambda s, place, user: s.armies.names(place, owner_id=user))
+regions = offer_names(lambda s, place, _: s.campaign_map.region_names(place))
 
 
 class MapGroup(app_commands.Group):
@@ -78,6 +83,7 @@ class MapGroup(app_commands.Group):
 
     @app_commands.command(name="move", description="March your army to an adjacent region")
     @app_commands.describe(army="One of your armies", to="An adjacent region (where it is: stay)")
+    @app_commands.autocomplete(army=own_armies, to=regions)
     async def move(
         self,
         interaction: discord.Interaction,
@@ -105,21 +111,6 @@ class MapGroup(app_commands.Group):
             return private, None
 
         await ask_confirmation(interaction, turn_question(name, number, moves), do_turn)
-
-    @move.autocomplete("army")
-    async def army_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the asker's own armies."""
-        names = await self.armies.names(place_of(interaction), owner_id=interaction.user.id)
-        return matching_choices(names, current)
-
-    @move.autocomplete("to")
-    async def region_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the map's regions."""
-        return matching_choices(await self.service.region_names(place_of(interaction)), current)
 
 
 async def setup(bot: AideBot) -> None:

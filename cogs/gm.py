@@ -10,7 +10,13 @@ from bot.checks import is_gm
 from bot.client import AideBot
 from bot.delivery import post_report
 from bot.errors import NotFound
-from bot.presentation.choices import SHAPE_CHOICES, TERRAIN_CHOICES, terrain_features
+from bot.presentation.choices import (
+    offer_labelled,
+    offer_names,
+    pending_answers,
+    terrain_features,
+    terrain_parameters,
+)
 from bot.presentation.gm import (
     UNDO_QUESTION,
     change_text,
@@ -18,10 +24,15 @@ from bot.presentation.gm import (
     ruled_text,
 )
 from bot.presentation.questions import private_answered_note
-from bot.presentation.replies import ask_confirmation, labelled_choices, matching_choices, place_of
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.slash import command_name, subcommand
 
 Reason = app_commands.Range[str, 1, 200]
 WHY = "Why: posted with the change for everyone to read"
+
+# The units off the table or in reserve; every unit, leader, group and side (by id).
+absent_units = offer_names(lambda s, place, _: s.lookups.absent_units(place))
+gm_targets = offer_labelled(lambda s, place, _: s.lookups.gm_targets(place))
 
 
 @app_commands.guild_only()
@@ -85,6 +96,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         value="New value",
         reason=WHY,
     )
+    @app_commands.autocomplete(unit=gm_targets)
     async def set_(
         self,
         interaction: discord.Interaction,
@@ -108,12 +120,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         fields = await self.lookups.status_fields(place_of(interaction), holder)
         return matching_choices(fields, current)
 
-    @app_commands.command(name="move", description="Move or turn a unit")
-    @is_gm()
-    @app_commands.describe(
-        unit="The unit", at="New centre `x,y`", facing="Compass degrees", reason=WHY
-    )
-    async def move(
+    async def _put_unit(
         self,
         interaction: discord.Interaction,
         unit: str,
@@ -121,11 +128,23 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         reason: Reason,
         facing: app_commands.Range[float, 0, 360] | None = None,
     ) -> None:
-        """Move a unit."""
-        change = await self.gm.move(
-            place_of(interaction), interaction.user.id, unit, at, facing, reason
-        )
+        """Move a unit on the table, or put one off it back on (/gm move, /gm on-table)."""
+        put = self.gm.move if command_name(interaction) == "move" else self.gm.bring_back
+        change = await put(place_of(interaction), interaction.user.id, unit, at, facing, reason)
         await interaction.response.send_message(change_text(change))
+
+    move = is_gm()(
+        subcommand(
+            "move",
+            "Move or turn a unit",
+            {
+                "unit": "The unit",
+                "at": "New centre `x,y`",
+                "facing": "Compass degrees",
+                "reason": WHY,
+            },
+        )(_put_unit)
+    )
 
     @app_commands.command(name="off-table", description="Take a unit off the table, not lost")
     @is_gm()
@@ -135,31 +154,24 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         change = await self.gm.take_off(place_of(interaction), interaction.user.id, unit, reason)
         await interaction.response.send_message(change_text(change))
 
-    @app_commands.command(name="on-table", description="Put a unit off the table back on it")
-    @is_gm()
-    @app_commands.describe(
-        unit="A unit off the table or in reserve",
-        at="Its centre `x,y`",
-        facing="Compass degrees (default: as it was)",
-        reason=WHY,
+    on_table = is_gm()(
+        subcommand(
+            "on-table",
+            "Put a unit off the table back on it",
+            {
+                "unit": "A unit off the table or in reserve",
+                "at": "Its centre `x,y`",
+                "facing": "Compass degrees (default: as it was)",
+                "reason": WHY,
+            },
+            {"unit": absent_units},
+        )(_put_unit)
     )
-    async def on_table(
-        self,
-        interaction: discord.Interaction,
-        unit: str,
-        at: app_commands.Range[str, 3, 40],
-        reason: Reason,
-        facing: app_commands.Range[float, 0, 360] | None = None,
-    ) -> None:
-        """Bring a unit back onto the table."""
-        change = await self.gm.bring_back(
-            place_of(interaction), interaction.user.id, unit, at, facing, reason
-        )
-        await interaction.response.send_message(change_text(change))
 
     @app_commands.command(name="ruling", description="Answer the waiting question as GM")
     @is_gm()
     @app_commands.describe(choice="The answer", reason="Why the GM answers (kept on the record)")
+    @app_commands.autocomplete(choice=pending_answers)
     async def ruling(
         self, interaction: discord.Interaction, choice: str, reason: Reason | None = None
     ) -> None:
@@ -180,14 +192,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         if report is not None:  # None: other questions of the step are still open
             await post_report(self.bot, report)
 
-    @ruling.autocomplete("choice")
-    async def choice_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the answers of the waiting question."""
-        options = await self.lookups.pending_options(place_of(interaction))
-        return labelled_choices(options, current)
-
     @app_commands.command(name="undo", description="Go back to the start of the previous step")
     @is_gm()
     @app_commands.describe(reason=WHY)
@@ -207,14 +211,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     @terrain.command(name="add", description="Lay a piece of terrain mid-battle")
     @is_gm()
-    @app_commands.describe(
-        kind="What it is",
-        shape="polygon, line, circle or rectangle",
-        at="Points `x,y x,y …`, or the centre `x,y`",
-        size="Radius, or width,depth",
-        reason=WHY,
-    )
-    @app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
+    @terrain_parameters(shape="polygon, line, circle or rectangle", reason=WHY)
     async def terrain_add(
         self,
         interaction: discord.Interaction,
@@ -240,21 +237,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         place, user = place_of(interaction), interaction.user.id
         change = await self.gm.lift_terrain(place, user, feature, reason)
         await interaction.response.send_message(change_text(change))
-
-    @on_table.autocomplete("unit")
-    async def absent_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the units off the table or in reserve."""
-        names = await self.lookups.absent_units(place_of(interaction))
-        return matching_choices(names, current)
-
-    @set_.autocomplete("unit")
-    async def holder_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every unit, leader, group and side; the value is its id."""
-        return labelled_choices(await self.lookups.gm_targets(place_of(interaction)), current)
 
     @off_table.autocomplete("unit")
     @move.autocomplete("unit")

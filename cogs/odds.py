@@ -12,9 +12,13 @@ from bot.presentation.choices import enemy_units, own_units
 from bot.presentation.odds import odds_file, odds_text
 from bot.presentation.replies import place_of
 from bot.services.odds import OddsAnswer
+from bot.slash import command_name, subcommand
 
 UNIT_HELP = "Your unit"
 TARGET_HELP = "The enemy unit"
+# Your unit against an enemy one: the help and the autocompletes of /odds charge and melee.
+AGAINST = {"unit": UNIT_HELP, "target": TARGET_HELP}
+UNITS = {"unit": own_units, "target": enemy_units}
 
 
 @app_commands.guild_only()
@@ -52,12 +56,13 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
         answer = await self.odds.of_order(place_of(interaction), interaction.user.id, number)
         await self._reply(interaction, answer)
 
-    @app_commands.command(name="charge", description="The chances if your unit charges")
-    @app_commands.describe(unit=UNIT_HELP, target=TARGET_HELP)
-    @app_commands.autocomplete(unit=own_units, target=enemy_units)
-    async def charge(self, interaction: discord.Interaction, unit: str, target: str) -> None:
-        """The combat a charge would bring, as if it went home from where they stand."""
-        await self._ask(interaction, "charge", unit, target)
+    async def _against(self, interaction: discord.Interaction, unit: str, target: str) -> None:
+        """The chances of your unit against an enemy one, as the subcommand names (charge: the
+        combat it would bring, as if it went home from where they stand; melee: the next
+        round of a combat your unit is in)."""
+        await self._ask(interaction, command_name(interaction), unit, target)
+
+    charge = subcommand("charge", "The chances if your unit charges", AGAINST, UNITS)(_against)
 
     @app_commands.command(name="shoot", description="The chances if your unit shoots")
     @app_commands.describe(
@@ -70,12 +75,7 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
         """Hits, losses or DPs of a shot."""
         await self._ask(interaction, "shoot", unit, target, option)
 
-    @app_commands.command(name="melee", description="The chances of a melee already joined")
-    @app_commands.describe(unit=UNIT_HELP, target=TARGET_HELP)
-    @app_commands.autocomplete(unit=own_units, target=enemy_units)
-    async def melee(self, interaction: discord.Interaction, unit: str, target: str) -> None:
-        """The next round of a combat your unit is in."""
-        await self._ask(interaction, "melee", unit, target)
+    melee = subcommand("melee", "The chances of a melee already joined", AGAINST, UNITS)(_against)
 
     @app_commands.command(name="test", description="The chances of your unit's test")
     @app_commands.describe(

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
 from bot.delivery import post_report
-from bot.presentation.choices import enemy_units, own_units, turn_steps
+from bot.presentation.choices import (
+    Complete,
+    enemy_units,
+    named_actors,
+    offer_labelled,
+    offer_names,
+    own_units,
+    turn_steps,
+)
 from bot.presentation.orders import (
     RESOLVING,
     RESOLVING_TURN,
@@ -18,12 +28,29 @@ from bot.presentation.orders import (
     waiting_text,
     withdrawn_text,
 )
-from bot.presentation.replies import labelled_choices, matching_choices, place_of
+from bot.presentation.replies import matching_choices, place_of, reply_privately
 from bot.services.order_params import OrderInput
+from bot.slash import Callback, SlashCommand, command_name, subcommand
 
 X = app_commands.Range[float, -1000, 1000]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
+YOUR_UNIT = "Your unit"
+
+# Every unit, the enemy's first (commands may aim at friends); the orders the step takes.
+any_targets = offer_names(lambda s, place, user: s.lookups.any_targets(place, user))
+order_kinds = offer_labelled(lambda s, place, _: s.lookups.order_kinds(place))
+AIMED = {"unit": own_units, "target": enemy_units}  # a unit of yours at an enemy unit
+
+
+def order_command(
+    name: str, description: str, offers: dict[str, Complete], **helps: str
+) -> Callable[[Callback], SlashCommand]:
+    """A /order subcommand: every order may be planned for a later ``step`` with ``ask_me``,
+    those two explained and the step offered as typed alike; ``helps`` and ``offers`` are the
+    order's own parameters' descriptions and autocompletes."""
+    planned = {"step": STEP_HELP, "ask_me": ASK_ME_HELP}
+    return subcommand(name, description, helps | planned, offers | {"step": turn_steps})
 
 
 @app_commands.guild_only()
@@ -44,16 +71,20 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step: str | None = None,
         ask_me: bool = False,
     ) -> None:
-        place, user_id = place_of(interaction), interaction.user.id
-        await interaction.response.defer(ephemeral=True)  # before the work: no 3 s timeout
-        view = await self.play.submit(place, user_id, kind, unit, given, step, ask_me)
-        await interaction.followup.send(preview_text(view), ephemeral=True)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.play.submit(place, user, kind, unit, given, step, ask_me),
+            preview_text,
+        )
 
-    @app_commands.command(name="move", description="Move a unit to a point")
-    @app_commands.describe(
-        unit="Your unit", x="Destination x", y="Destination y", step=STEP_HELP, ask_me=ASK_ME_HELP
+    @order_command(
+        "move",
+        "Move a unit to a point",
+        {"unit": own_units},
+        unit=YOUR_UNIT,
+        x="Destination x",
+        y="Destination y",
     )
-    @app_commands.autocomplete(unit=own_units, step=turn_steps)
     async def move(
         self,
         interaction: discord.Interaction,
@@ -66,12 +97,17 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         """Order a move."""
         await self._give(interaction, "move", unit, OrderInput(x=x, y=y), step, ask_me)
 
-    @app_commands.command(name="charge", description="Charge an enemy unit")
-    @app_commands.describe(
-        unit="Your unit", target="The enemy unit", step=STEP_HELP, ask_me=ASK_ME_HELP
-    )
-    @app_commands.autocomplete(unit=own_units, target=enemy_units, step=turn_steps)
-    async def charge(
+    async def _unit_order(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        step: str | None = None,
+        ask_me: bool = False,
+    ) -> None:
+        """Order a unit to do what the subcommand names (hold, rally)."""
+        await self._give(interaction, command_name(interaction), unit, OrderInput(), step, ask_me)
+
+    async def _aimed_order(
         self,
         interaction: discord.Interaction,
         unit: str,
@@ -79,48 +115,27 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step: str | None = None,
         ask_me: bool = False,
     ) -> None:
-        """Order a charge."""
-        await self._give(interaction, "charge", unit, OrderInput(target=target), step, ask_me)
+        """Order a unit to act on an enemy unit as the subcommand names (charge, shoot)."""
+        given = OrderInput(target=target)
+        await self._give(interaction, command_name(interaction), unit, given, step, ask_me)
 
-    @app_commands.command(name="shoot", description="Shoot at an enemy unit")
-    @app_commands.describe(
-        unit="Your unit", target="The enemy unit", step=STEP_HELP, ask_me=ASK_ME_HELP
-    )
-    @app_commands.autocomplete(unit=own_units, target=enemy_units, step=turn_steps)
-    async def shoot(
-        self,
-        interaction: discord.Interaction,
-        unit: str,
-        target: str,
-        step: str | None = None,
-        ask_me: bool = False,
-    ) -> None:
-        """Order shooting."""
-        await self._give(interaction, "shoot", unit, OrderInput(target=target), step, ask_me)
+    charge = order_command(
+        "charge", "Charge an enemy unit", AIMED, unit=YOUR_UNIT, target="The enemy unit"
+    )(_aimed_order)
+    shoot = order_command(
+        "shoot", "Shoot at an enemy unit", AIMED, unit=YOUR_UNIT, target="The enemy unit"
+    )(_aimed_order)
+    hold = order_command("hold", "Hold position", {"unit": own_units}, unit=YOUR_UNIT)(_unit_order)
 
-    @app_commands.command(name="hold", description="Hold position")
-    @app_commands.describe(unit="Your unit", step=STEP_HELP, ask_me=ASK_ME_HELP)
-    @app_commands.autocomplete(unit=own_units, step=turn_steps)
-    async def hold(
-        self,
-        interaction: discord.Interaction,
-        unit: str,
-        step: str | None = None,
-        ask_me: bool = False,
-    ) -> None:
-        """Order a unit to hold."""
-        await self._give(interaction, "hold", unit, OrderInput(), step, ask_me)
-
-    @app_commands.command(name="place", description="Re-place a unit during deployment")
-    @app_commands.describe(
-        unit="Your unit",
+    @order_command(
+        "place",
+        "Re-place a unit during deployment",
+        {"unit": own_units},
+        unit=YOUR_UNIT,
         x="x",
         y="y",
         facing="Compass degrees, 0 = up",
-        step=STEP_HELP,
-        ask_me=ASK_ME_HELP,
     )
-    @app_commands.autocomplete(unit=own_units, step=turn_steps)
     async def place(
         self,
         interaction: discord.Interaction,
@@ -136,28 +151,18 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
             interaction, "place", unit, OrderInput(x=x, y=y, number=facing), step, ask_me
         )
 
-    @app_commands.command(name="rally", description="Try to rally a unit")
-    @app_commands.describe(unit="Your unit", step=STEP_HELP, ask_me=ASK_ME_HELP)
-    @app_commands.autocomplete(unit=own_units, step=turn_steps)
-    async def rally(
-        self,
-        interaction: discord.Interaction,
-        unit: str,
-        step: str | None = None,
-        ask_me: bool = False,
-    ) -> None:
-        """Order a rally."""
-        await self._give(interaction, "rally", unit, OrderInput(), step, ask_me)
+    rally = order_command("rally", "Try to rally a unit", {"unit": own_units}, unit=YOUR_UNIT)(
+        _unit_order
+    )
 
-    @app_commands.command(name="command", description="A leader's command action")
-    @app_commands.describe(
+    @order_command(
+        "command",
+        "A leader's command action",
+        {"target": any_targets},
         unit="Your leader or unit",
         option="The action",
         target="Who it is aimed at",
-        step=STEP_HELP,
-        ask_me=ASK_ME_HELP,
     )
-    @app_commands.autocomplete(step=turn_steps)
     async def command(
         self,
         interaction: discord.Interaction,
@@ -172,8 +177,15 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
             interaction, "command", unit, OrderInput(target=target, option=option), step, ask_me
         )
 
-    @app_commands.command(name="give", description="Any order the ruleset has, by its kind")
-    @app_commands.describe(
+    @order_command(
+        "give",
+        "Any order the ruleset has, by its kind",
+        {
+            "kind": order_kinds,
+            "target": any_targets,
+            "leader": named_actors("leader"),
+            "group": named_actors("group"),
+        },
         kind="The kind of order (offered for the current step)",
         unit="Your unit, leader, group or side that gives it",
         target="A target unit, if the order takes one",
@@ -186,10 +198,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         group="A group (wing, division, command), if the order takes one",
         path="A path of points: x,y x,y …",
         text="Free text, if the order takes it",
-        step=STEP_HELP,
-        ask_me=ASK_ME_HELP,
     )
-    @app_commands.autocomplete(step=turn_steps)
     async def give(
         self,
         interaction: discord.Interaction,
@@ -238,10 +247,11 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         step: str | None = None,
     ) -> None:
         """Withdraw an order."""
-        place, user_id = place_of(interaction), interaction.user.id
-        await interaction.response.defer(ephemeral=True)
-        view = await self.play.withdraw(place, user_id, unit, number, step)
-        await interaction.followup.send(withdrawn_text(view), ephemeral=True)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.play.withdraw(place, user, unit, number, step),
+            withdrawn_text,
+        )
 
     @app_commands.command(name="done", description="Your orders are complete for this step")
     @app_commands.describe(turn="Also for every remaining step of this turn (what you planned)")
@@ -266,15 +276,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         if kind is None and interaction.command is not None:
             kind = None if interaction.command.name == "withdraw" else interaction.command.name
         names = await self.lookups.givers(place_of(interaction), interaction.user.id, kind)
-        return matching_choices(names, current)
-
-    @command.autocomplete("target")
-    @give.autocomplete("target")
-    async def target_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every unit, the enemy's first (commands may aim at friends)."""
-        names = await self.lookups.any_targets(place_of(interaction), interaction.user.id)
         return matching_choices(names, current)
 
     @give.autocomplete("option")
@@ -305,30 +306,6 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         )
         return matching_choices(options, current)
 
-    @give.autocomplete("leader")
-    async def leader_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every leader on the table; the value is its id."""
-        pairs = await self.lookups.named_actors(place_of(interaction), "leader")
-        return labelled_choices(pairs, current)
-
-    @give.autocomplete("group")
-    async def group_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer every group on the table; the value is its id."""
-        pairs = await self.lookups.named_actors(place_of(interaction), "group")
-        return labelled_choices(pairs, current)
-
-    @give.autocomplete("kind")
-    async def kind_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the orders the current step takes."""
-        kinds = await self.lookups.order_kinds(place_of(interaction))
-        return labelled_choices(kinds, current)
-
 
 @app_commands.guild_only()
 class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your orders"):
@@ -349,10 +326,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     @app_commands.command(name="mine", description="Your orders for this step and your plan")
     async def mine(self, interaction: discord.Interaction) -> None:
         """List your orders, privately."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        views = await self.play.mine(place, interaction.user.id)
-        await interaction.followup.send(orders_text(views), ephemeral=True)
+        await reply_privately(interaction, self.play.mine, orders_text)
 
 
 async def setup(bot: AideBot) -> None:

@@ -7,9 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
+from bot.presentation.choices import offer_names
 from bot.presentation.reference import help_messages, table_text, tables_text
-from bot.presentation.replies import matching_choices, place_of
+from bot.presentation.replies import place_of
 from bot.services.reference import tables_of
+
+# The ruleset's table names.
+table_names = offer_names(lambda s, place, _: s.reference.table_names(place))
 
 
 class ReferenceCog(commands.Cog):
@@ -31,6 +35,7 @@ class ReferenceCog(commands.Cog):
     @app_commands.command(name="rules", description="A table of this campaign's ruleset sheet")
     @app_commands.guild_only()
     @app_commands.describe(table="The table to show (all their names when left out)")
+    @app_commands.autocomplete(table=table_names)
     async def rules(self, interaction: discord.Interaction, table: str | None = None) -> None:
         """Show one table, or list the table names."""
         place = place_of(interaction)
@@ -44,13 +49,6 @@ class ReferenceCog(commands.Cog):
         else:
             text = table_text(*await self.reference.table(place, table))
         await interaction.response.send_message(text, ephemeral=True)
-
-    @rules.autocomplete("table")
-    async def table_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the ruleset's table names."""
-        return matching_choices(await self.reference.table_names(place_of(interaction)), current)
 
 
 async def setup(bot: AideBot) -> None:

@@ -8,7 +8,8 @@ from discord.ext import commands
 
 from bot.client import AideBot
 from bot.delivery import post_report
-from bot.presentation.replies import labelled_choices, place_of
+from bot.presentation.choices import offer_labelled
+from bot.presentation.replies import labelled_choices, place_of, reply_privately
 from bot.presentation.standing import (
     standing_cleared_text,
     standing_list_text,
@@ -16,6 +17,10 @@ from bot.presentation.standing import (
 )
 
 Ref = app_commands.Range[str, 1, 100]
+
+# The questions the rules ask again and again; only the user's own units.
+standing_topics = offer_labelled(lambda s, place, _: s.standing.topics(place))
+standing_units = offer_labelled(lambda s, place, user: s.standing.units(place, user))
 
 
 @app_commands.guild_only()
@@ -31,10 +36,7 @@ class StandingCog(
     @app_commands.command(name="list", description="Your standing instructions")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the instructions the user may see."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        views = await self.standing.shown(place, interaction.user.id)
-        await interaction.followup.send(standing_list_text(views), ephemeral=True)
+        await reply_privately(interaction, self.standing.shown, standing_list_text)
 
     @app_commands.command(name="set", description="Answer a kind of question in advance")
     @app_commands.describe(
@@ -44,6 +46,7 @@ class StandingCog(
         unit="Only for this unit of yours (blank: your whole side)",
         side="The side (a GM, or a player of several sides)",
     )
+    @app_commands.autocomplete(topic=standing_topics, unit=standing_units)
     async def set_(
         self,
         interaction: discord.Interaction,
@@ -54,13 +57,16 @@ class StandingCog(
         side: Ref | None = None,
     ) -> None:
         """Set (or replace) a standing instruction."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        view = await self.standing.set(
-            place, interaction.user.id, topic, choice, condition or "", unit, side
+        await reply_privately(
+            interaction,
+            lambda place, user: self.standing.set(
+                place, user, topic, choice, condition or "", unit, side
+            ),
+            standing_set_text,
         )
-        await interaction.followup.send(standing_set_text(view), ephemeral=True)
-        report = await self.standing.answer_open(place)  # a question it covers may be open
+        report = await self.standing.answer_open(
+            place_of(interaction)
+        )  # a question it covers may be open
         if report is not None:
             await post_report(self.bot, report)
 
@@ -70,6 +76,7 @@ class StandingCog(
         unit="Only those for this unit",
         side="Only those of this side (a GM may clear anyone's)",
     )
+    @app_commands.autocomplete(topic=standing_topics, unit=standing_units)
     async def clear(
         self,
         interaction: discord.Interaction,
@@ -78,18 +85,11 @@ class StandingCog(
         side: Ref | None = None,
     ) -> None:
         """Clear standing instructions."""
-        place = place_of(interaction)
-        await interaction.response.defer(ephemeral=True)
-        views = await self.standing.clear(place, interaction.user.id, topic, unit, side)
-        await interaction.followup.send(standing_cleared_text(views), ephemeral=True)
-
-    @set_.autocomplete("topic")
-    @clear.autocomplete("topic")
-    async def topic_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the questions the rules ask again and again."""
-        return labelled_choices(await self.standing.topics(place_of(interaction)), current)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.standing.clear(place, user, topic, unit, side),
+            standing_cleared_text,
+        )
 
     @set_.autocomplete("choice")
     async def choice_autocomplete(
@@ -106,15 +106,6 @@ class StandingCog(
         """Offer the chosen topic's conditions."""
         topic = str(getattr(interaction.namespace, "topic", None) or "")
         pairs = await self.standing.conditions(place_of(interaction), topic)
-        return labelled_choices(pairs, current)
-
-    @set_.autocomplete("unit")
-    @clear.autocomplete("unit")
-    async def unit_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer only the user's own units."""
-        pairs = await self.standing.units(place_of(interaction), interaction.user.id)
         return labelled_choices(pairs, current)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol, cast
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -10,11 +11,17 @@ from discord import app_commands
 from bot.presentation.battles import feature_choices
 from bot.presentation.replies import labelled_choices, matching_choices, place_of
 from bot.services import Services
+from bot.services.campaigns import Place
 from bot.services.lookups import LookupService
 from bot.services.shapes import SHAPES
 from rules_core.state import TERRAIN_KINDS
 
 Choices = list[app_commands.Choice[str]]
+T = TypeVar("T")
+Complete = Callable[[discord.Interaction, str], Coroutine[Any, Any, Choices]]
+# What an autocomplete asks: the services, where the command is used and who types.
+Fetch = Callable[[Services, Place, int], Awaitable[list[str]]]
+FetchLabelled = Callable[[Services, Place, int], Awaitable[list[tuple[str, str]]]]
 
 
 class _HasServices(Protocol):
@@ -23,30 +30,46 @@ class _HasServices(Protocol):
     services: Services
 
 
+def _services(interaction: discord.Interaction) -> Services:
+    return cast(_HasServices, interaction.client).services
+
+
 def _lookups(interaction: discord.Interaction) -> LookupService:
-    return cast(_HasServices, interaction.client).services.lookups
+    return _services(interaction).lookups
 
 
-async def own_units(interaction: discord.Interaction, current: str) -> Choices:
-    """Offer only the player's own units."""
-    names = await _lookups(interaction).units_on_table(
-        place_of(interaction), interaction.user.id, own=True
-    )
-    return matching_choices(names, current)
+def offer_names(fetch: Fetch) -> Complete:
+    """An autocomplete callback offering the names ``fetch`` finds that match what is typed."""
+
+    async def complete(interaction: discord.Interaction, current: str) -> Choices:
+        names = await fetch(_services(interaction), place_of(interaction), interaction.user.id)
+        return matching_choices(names, current)
+
+    return complete
 
 
-async def enemy_units(interaction: discord.Interaction, current: str) -> Choices:
-    """Offer the other sides' units."""
-    names = await _lookups(interaction).units_on_table(
-        place_of(interaction), interaction.user.id, own=False
-    )
-    return matching_choices(names, current)
+def offer_labelled(fetch: FetchLabelled) -> Complete:
+    """An autocomplete callback offering the (value, label) pairs ``fetch`` finds."""
+
+    async def complete(interaction: discord.Interaction, current: str) -> Choices:
+        pairs = await fetch(_services(interaction), place_of(interaction), interaction.user.id)
+        return labelled_choices(pairs, current)
+
+    return complete
 
 
-async def turn_steps(interaction: discord.Interaction, current: str) -> Choices:
-    """Offer the steps of this turn the player's side acts in, with their subjects."""
-    steps = await _lookups(interaction).turn_steps(place_of(interaction), interaction.user.id)
-    return labelled_choices(steps, current)
+# The player's own units; the other sides' units.
+own_units = offer_names(lambda s, place, user: s.lookups.units_on_table(place, user, own=True))
+enemy_units = offer_names(lambda s, place, user: s.lookups.units_on_table(place, user, own=False))
+# The steps of this turn the player's side acts in, with their subjects.
+turn_steps = offer_labelled(lambda s, place, user: s.lookups.turn_steps(place, user))
+# The answers of the waiting question.
+pending_answers = offer_labelled(lambda s, place, _: s.lookups.pending_options(place))
+
+
+def named_actors(kind: str) -> Complete:
+    """Offer every unit, leader or group (``kind``) on the table, by name; the value is its id."""
+    return offer_labelled(lambda s, place, _: s.lookups.named_actors(place, kind))
 
 
 async def terrain_features(interaction: discord.Interaction, current: str) -> Choices:
@@ -57,3 +80,21 @@ async def terrain_features(interaction: discord.Interaction, current: str) -> Ch
 
 TERRAIN_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in TERRAIN_KINDS]
 SHAPE_CHOICES = [app_commands.Choice(name=s, value=s) for s in SHAPES]
+
+
+def terrain_parameters(shape: str, **helps: str) -> Callable[[T], T]:
+    """The help and choices of a piece of terrain's kind, shape, at and size, alike in every
+    command that lays terrain; ``shape`` explains the shapes, ``helps`` the command's own."""
+    described = app_commands.describe(
+        kind="What it is",
+        shape=shape,
+        at="Points `x,y x,y …`, or the centre `x,y`",
+        size="Radius, or width,depth",
+        **helps,
+    )
+    offered = app_commands.choices(kind=TERRAIN_CHOICES, shape=SHAPE_CHOICES)
+
+    def decorate(command: T) -> T:
+        return described(offered(command))
+
+    return decorate

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -17,6 +17,7 @@ from bot.services.names import name_key
 log = logging.getLogger("bot.errors")
 
 ConfirmAction = Callable[[], Awaitable[tuple[str, str | None]]]
+T = TypeVar("T")
 
 
 def place_of(interaction: discord.Interaction) -> Place:
@@ -30,6 +31,20 @@ def place_of(interaction: discord.Interaction) -> Place:
     if channel_id is None:
         raise UserError("I cannot tell which channel this was used in.")
     return Place(interaction.guild_id, channel_id, interaction.user.id)
+
+
+async def reply_privately(
+    interaction: discord.Interaction,
+    work: Callable[[Place, int], Awaitable[T]],
+    text: Callable[[T], str],
+) -> T:
+    """Do ``work`` for the user where the command was used and answer with its ``text``,
+    privately; deferred first, as the work may take longer than Discord waits (3 s)."""
+    place = place_of(interaction)
+    await interaction.response.defer(ephemeral=True)
+    done = await work(place, interaction.user.id)
+    await interaction.followup.send(text(done), ephemeral=True)
+    return done
 
 
 def matching_choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
