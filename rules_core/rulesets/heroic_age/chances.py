@@ -8,20 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from rules_core import odds as od
 from rules_core.chances_kit import Answers, answer, banded_odds
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, within_to_front
-from rules_core.odds import (
-    Dist,
-    Odds,
-    OddsQuery,
-    OddsTable,
-    Refused,
-    RollSpec,
-    band_label,
-    bands,
-    rolls_of,
-)
 from rules_core.rulesets.heroic_age import charges, combat, measure, missiles, movement, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import BROKEN, CHARGE_COMBAT, CHARGED, DPS, STATUSES
@@ -35,13 +25,13 @@ A_GRADE = {"+1": 1, "plus": 1, "-1": -1, "minus": -1}  # /odds test option: an A
 SEPARATED = "separated (inconclusive twice)"
 
 
-def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused | None:
+def odds(state: BattleState, query: od.OddsQuery, params: Params) -> od.Odds | od.Refused | None:
     """The odds of what a player asks: a charge, a round of combat, a shot, a control test."""
 
-    def shoot(unit: Unit, target: Unit) -> Odds | Refused:
+    def shoot(unit: Unit, target: Unit) -> od.Odds | od.Refused:
         """The missile exchange, if the unit may shoot at the target."""
         why = missiles.problem(state, unit, target)
-        return Refused(why) if why else shot_odds(state, params, unit, target)
+        return od.Refused(why) if why else shot_odds(state, params, unit, target)
 
     return answer(
         state,
@@ -62,10 +52,10 @@ def side_dist(
     charge: bool,
     hill: tuple[str, ...],
     enemies: list[Unit] | None = None,
-) -> tuple[Dist, list[RollSpec]]:
+) -> tuple[od.Dist, list[od.RollSpec]]:
     """A side's hits: each unit's combat dice added up, and a fighting leader's hit."""
     specs = [combat.combat_roll(state, x, charge, hill, enemies) for x in units]
-    hits = Dist.certain(combat.leader_hits(state, list(units)))
+    hits = od.Dist.certain(combat.leader_hits(state, list(units)))
     for spec in specs:
         hits = hits + spec.distribution()
     return hits, specs
@@ -78,7 +68,7 @@ def result_tables(
     charge: bool,
     hill: tuple[str, ...],
     facing: tuple[list[Unit], list[Unit]] | None = None,
-) -> tuple[tuple[OddsTable, ...], list[RollSpec]]:
+) -> tuple[tuple[od.OddsTable, ...], list[od.RollSpec]]:
     """Each side's result band by the difference in hits, then the combat's outcome once an
     inconclusive round is refought (a non-charge round; a second one separates them)."""
     ours, theirs_ = (None, None) if facing is None else facing
@@ -87,9 +77,9 @@ def result_tables(
     difference = a - b
     name, enemy = _names(mine), _names(theirs)
     first = (
-        OddsTable.of(f"{name}'s result", bands(difference, tables.COMBAT_RESULTS)),
-        OddsTable.of(
-            f"{enemy}'s result", bands(difference.map(lambda v: -v), tables.COMBAT_RESULTS)
+        od.OddsTable.of(f"{name}'s result", od.bands(difference, tables.COMBAT_RESULTS)),
+        od.OddsTable.of(
+            f"{enemy}'s result", od.bands(difference.map(lambda v: -v), tables.COMBAT_RESULTS)
         ),
     )
     again = difference
@@ -99,16 +89,16 @@ def result_tables(
         again = a2 - b2
     inconclusive = _in_band(difference, "inconclusive")
     outcome: dict[str, Fraction] = {}
-    for label, chance in bands(difference, tables.COMBAT_RESULTS):
+    for label, chance in od.bands(difference, tables.COMBAT_RESULTS):
         if not label.endswith(" inconclusive"):
             outcome[label] = chance
-    for label, chance in bands(again, tables.COMBAT_RESULTS):
+    for label, chance in od.bands(again, tables.COMBAT_RESULTS):
         key = SEPARATED if label.endswith(" inconclusive") else label
         outcome[key] = outcome.get(key, Fraction(0)) + inconclusive * chance
     order = [
-        band_label(band) for band in tables.COMBAT_RESULTS.bands if band.result != "inconclusive"
+        od.band_label(band) for band in tables.COMBAT_RESULTS.bands if band.result != "inconclusive"
     ]
-    refought = OddsTable.of(
+    refought = od.OddsTable.of(
         f"{name}'s result after any refight",
         ((k, outcome[k]) for k in (*order, SEPARATED) if k in outcome),
     )
@@ -130,7 +120,7 @@ def refight_notes(state: BattleState, units: Sequence[Unit]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _in_band(dist: Dist, result: str) -> Fraction:
+def _in_band(dist: od.Dist, result: str) -> Fraction:
     """The chance that a difference in hits falls in the named Combat Results row."""
     return dist.where(lambda v: tables.COMBAT_RESULTS.lookup(v).result == result)
 
@@ -139,14 +129,14 @@ def _names(units: Sequence[Unit]) -> str:
     return " and ".join(x.name for x in units)
 
 
-def melee_odds(state: BattleState, params: Params, unit: Unit) -> Odds | Refused:
+def melee_odds(state: BattleState, params: Params, unit: Unit) -> od.Odds | od.Refused:
     """The next round of the combat the unit is in: every unit joined in it, both sides."""
     cluster = next(
         (pair for pair in combat.clusters(state) if unit.id in (*pair[0].units, *pair[1].units)),
         None,
     )
     if cluster is None or BROKEN.of(unit):
-        return Refused(f"{unit.name} is broken and does not fight")
+        return od.Refused(f"{unit.name} is broken and does not fight")
     first, second = cluster
     mine, theirs = (first, second) if unit.id in first.units else (second, first)
     a = [state.unit(x) for x in mine.units]
@@ -156,15 +146,17 @@ def melee_odds(state: BattleState, params: Params, unit: Unit) -> Odds | Refused
     found, specs = result_tables(state, a, b, charge, hill)
     kind = "Charge combat" if charge else "Combat"
     notes = (*refight_notes(state, (*a, *b)), SEVEN)
-    return Odds(f"{kind}: {_names(a)} against {_names(b)}", found, rolls_of(specs), notes)
+    return od.Odds(f"{kind}: {_names(a)} against {_names(b)}", found, od.rolls_of(specs), notes)
 
 
-def charge_odds(state: BattleState, params: Params, unit: Unit, target: Unit) -> Odds | Refused:
+def charge_odds(
+    state: BattleState, params: Params, unit: Unit, target: Unit
+) -> od.Odds | od.Refused:
     """The charge test, then the charge combat as if the charge went home from where both
     stand (the charger alone against the target)."""
     why = charges.standing_problem(state, unit, target)
     if why:
-        return Refused(why)
+        return od.Refused(why)
     notes: list[str] = []
     reach = param_number(params, "charge_reach")
     if not within_to_front(Footprint.of(unit), Footprint.of(target), reach):
@@ -174,10 +166,10 @@ def charge_odds(state: BattleState, params: Params, unit: Unit, target: Unit) ->
         )
     spec = charges.charge_roll(state, unit, target, set())
     if u.level(unit) == "blood lust":
-        test = OddsTable.of("Charge test", (("Blood Lust: charges automatically", Fraction(1)),))
-        specs: list[RollSpec] = []
+        test = od.OddsTable.of("Charge test", (("Blood Lust: charges automatically", Fraction(1)),))
+        specs: list[od.RollSpec] = []
     else:
-        test = OddsTable.of("Charge test", bands(spec.distribution(), tables.CHARGE_TEST))
+        test = od.OddsTable.of("Charge test", od.bands(spec.distribution(), tables.CHARGE_TEST))
         specs = [spec]
         row = tables.CHARGE_MODIFIERS.lookup("friend_charging", "sheet")
         notes.append(f"{row} is counted only for a friend that has passed its test first")
@@ -193,10 +185,10 @@ def charge_odds(state: BattleState, params: Params, unit: Unit, target: Unit) ->
         *refight_notes(charged, (a, b)),
         SEVEN,
     ]
-    return Odds(
+    return od.Odds(
         f"Charge: {unit.name} at {target.name}",
         (test, *found),
-        rolls_of([*specs, *rolled]),
+        od.rolls_of([*specs, *rolled]),
         tuple(notes),
     )
 
@@ -204,17 +196,17 @@ def charge_odds(state: BattleState, params: Params, unit: Unit, target: Unit) ->
 # -- the missile exchange ----------------------------------------------------------------------
 
 
-def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -> Odds:
+def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -> od.Odds:
     """The hits of the shooter's dice at the target (each hit drops a level above Present,
     otherwise gives a DP)."""
     spec = missiles.missile_roll(state, shooter, target, measure.kinds(params, "cover_terrain"))
     hits = spec.distribution()
     effect = tables.MISSILE_HIT_EFFECT
     each = f"{effect.lookup('above_present', 'sheet')} {effect.lookup('otherwise', 'sheet')}"
-    return Odds(
+    return od.Odds(
         f"Missiles: {shooter.name} at {target.name}",
-        (OddsTable.counts("Hits", hits, "hit"),),
-        rolls_of((spec,)),
+        (od.OddsTable.counts("Hits", hits, "hit"),),
+        od.rolls_of((spec,)),
         (
             f"each hit: {each}",
             "the exchange is simultaneous: shots back at it are not shown",
@@ -226,13 +218,13 @@ def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -
 # -- control tests -------------------------------------------------------------------------------
 
 
-def control_odds(state: BattleState, unit: Unit, option: str) -> Odds | Refused:
+def control_odds(state: BattleState, unit: Unit, option: str) -> od.Odds | od.Refused:
     """A control test's result bands; an A grade's optional +1 or -1 by ``option``."""
     if option and option not in A_GRADE:
-        return Refused("the control test's option is an A grade's choice: +1 or -1")
+        return od.Refused("the control test's option is an A grade's choice: +1 or -1")
     choice = A_GRADE.get(option, 0)
     if choice and unit.quality != "A":
-        return Refused(f"only an A grade may choose +1 or -1; {unit.name} is {unit.quality}")
+        return od.Refused(f"only an A grade may choose +1 or -1; {unit.name} is {unit.quality}")
     spec = movement.control_roll(unit, choice)
     notes: list[str] = []
     if not movement.control_due(state, unit):

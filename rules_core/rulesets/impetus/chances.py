@@ -10,18 +10,10 @@ import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from rules_core import odds as od
 from rules_core.chances_kit import Answers, answer
 from rules_core.codec import Json
 from rules_core.dice import Modifier
-from rules_core.odds import (
-    Dist,
-    Odds,
-    OddsQuery,
-    OddsTable,
-    Refused,
-    RollSpec,
-    rolls_of,
-)
 from rules_core.rulesets.impetus import (
     cohesion,
     discipline,
@@ -39,15 +31,15 @@ NO_REACTION = "the target's reaction (evasion, countercharge, close ranks, defen
 NO_REACTION += "is not counted: these odds are for the charge meeting it as it stands"
 
 
-def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused | None:
+def odds(state: BattleState, query: od.OddsQuery, params: Params) -> od.Odds | od.Refused | None:
     """The odds of what a player asks: a shot, a charge, a melee, a discipline test."""
 
-    def shoot(unit: Unit, target: Unit) -> Odds | Refused:
+    def shoot(unit: Unit, target: Unit) -> od.Odds | od.Refused:
         """The shooting dice, if the unit may shoot at the target."""
         why = shooting.problem(state, unit, target)
-        return Refused(why) if why else shot_odds(state, unit, target, params)
+        return od.Refused(why) if why else shot_odds(state, unit, target, params)
 
-    def test(unit: Unit, target: Unit | None, option: str) -> Odds | Refused:
+    def test(unit: Unit, target: Unit | None, option: str) -> od.Odds | od.Refused:
         """A discipline test (for a second move unless the option names another)."""
         return discipline_odds(state, unit, option or "second_move", params)
 
@@ -70,35 +62,35 @@ def _enemies_in_melee(unit: Unit) -> list[str]:
     return [str(x) for x in found] if isinstance(found, list) else []
 
 
-def dice_of(spec: RollSpec) -> int:
+def dice_of(spec: od.RollSpec) -> int:
     """The dice a roll spec rolls, 0 when its modifiers leave none (no roll is made)."""
     return max(0, spec.n + sum(m.value for m in spec.dice_modifiers))
 
 
 def losses(
-    vbu_now: int, hits: Dist, mods: Sequence[Modifier], disordered: bool, params: Params
-) -> Dist:
+    vbu_now: int, hits: od.Dist, mods: Sequence[Modifier], disordered: bool, params: Params
+) -> od.Dist:
     """VBU a unit loses from ``hits`` through its cohesion test (capped at what it has)."""
 
-    def after(h: int) -> Dist:
+    def after(h: int) -> od.Dist:
         if h <= 0:
-            return Dist.certain(0)
+            return od.Dist.certain(0)
         number = cohesion.critical(vbu_now, h, list(mods), params)
         return cohesion.outcome_dist(number, disordered, params).map(lambda n: min(n, vbu_now))
 
     return hits.then(after)
 
 
-def _loss_table(name: str, lost: Dist, vbu_now: int) -> OddsTable:
+def _loss_table(name: str, lost: od.Dist, vbu_now: int) -> od.OddsTable:
     def label(n: int) -> str:
         if n >= vbu_now:
             return f"{name} routs"
         return f"{name} loses {n} VBU"
 
-    return OddsTable.of(f"{name}'s cohesion", ((label(v), p) for v, p in lost.items()))
+    return od.OddsTable.of(f"{name}'s cohesion", ((label(v), p) for v, p in lost.items()))
 
 
-def shot_odds(state: BattleState, shooter: Unit, target: Unit, params: Params) -> Odds:
+def shot_odds(state: BattleState, shooter: Unit, target: Unit, params: Params) -> od.Odds:
     """The hits of a shot and what the target's cohesion test costs it."""
     spec = shooting.shot_roll(state, shooter, target)
     hits = shooting.hits_dist(dice_of(spec))
@@ -107,10 +99,10 @@ def shot_odds(state: BattleState, shooter: Unit, target: Unit, params: Params) -
     vbu_now = profiles.current_vbu(target)
     lost = losses(vbu_now, hits, cmods, DISORDERED.of(target), params)
     notes = ("each 6 is a hit and each pair of 5s a hit",)
-    return Odds(
+    return od.Odds(
         f"{shooter.name} shooting at {target.name}",
-        (OddsTable.counts("Hits", hits, "hit"), _loss_table(target.name, lost, vbu_now)),
-        rolls_of([spec]),
+        (od.OddsTable.counts("Hits", hits, "hit"), _loss_table(target.name, lost, vbu_now)),
+        od.rolls_of([spec]),
         (*notes, f"cohesion modifiers: {_words(cmods)}"),
     )
 
@@ -121,7 +113,7 @@ def _words(mods: Sequence[Modifier]) -> str:
 
 def side_hits(
     state: BattleState, unit: Unit, enemy: Unit, fight: melee_dice.Fight
-) -> tuple[Dist, list[RollSpec]]:
+) -> tuple[od.Dist, list[od.RollSpec]]:
     """A unit's hits in a melee: its dice and its supports' half dice."""
     spec = melee_dice.melee_roll(state, unit, enemy, fight)
     hits = shooting.hits_dist(dice_of(spec))
@@ -137,7 +129,7 @@ def side_hits(
 
 def melee_odds(
     state: BattleState, attacker: Unit, defender: Unit, params: Params, *, impact: bool
-) -> Odds:
+) -> od.Odds:
     """A melee round: each side's hits, the VBU each loses, who wins or a draw."""
     a_hits, a_specs = side_hits(state, attacker, defender, melee_dice.Fight(charging=impact))
     d_hits, d_specs = side_hits(state, defender, attacker, melee_dice.Fight(receiving=impact))
@@ -169,29 +161,31 @@ def melee_odds(
     ]
     if impact:
         notes.insert(0, NO_REACTION)
-    return Odds(
+    return od.Odds(
         f"{attacker.name} {kind} {defender.name}",
         (
-            OddsTable.counts(f"Hits by {attacker.name}", a_hits, "hit"),
-            OddsTable.counts(f"Hits by {defender.name}", d_hits, "hit"),
+            od.OddsTable.counts(f"Hits by {attacker.name}", a_hits, "hit"),
+            od.OddsTable.counts(f"Hits by {defender.name}", d_hits, "hit"),
             _loss_table(attacker.name, a_lost, a_now),
             _loss_table(defender.name, d_lost, d_now),
-            OddsTable.of("Result", ((k, result[k]) for k in order if k in result)),
+            od.OddsTable.of("Result", ((k, result[k]) for k in order if k in result)),
         ),
-        rolls_of(a_specs + d_specs),
+        od.rolls_of(a_specs + d_specs),
         tuple(notes),
     )
 
 
-def discipline_odds(state: BattleState, unit: Unit, kind: str, params: Params) -> Odds | Refused:
+def discipline_odds(
+    state: BattleState, unit: Unit, kind: str, params: Params
+) -> od.Odds | od.Refused:
     """The chance a discipline test of this kind passes (``/odds test option:<kind>``)."""
     if kind not in discipline.KINDS:
-        return Refused(f"no discipline test {kind!r}: one of {', '.join(discipline.KINDS)}")
+        return od.Refused(f"no discipline test {kind!r}: one of {', '.join(discipline.KINDS)}")
     target, parts = discipline.target_of(state, unit, kind, params)
     passing = discipline.pass_chance(target, params).chance(1)
     name = discipline.NAMES[kind]
-    return Odds(
+    return od.Odds(
         f"{unit.name}: discipline test ({name})",
-        (OddsTable.of("Discipline test", (("passes", passing), ("fails", 1 - passing))),),
+        (od.OddsTable.of("Discipline test", (("passes", passing), ("fails", 1 - passing))),),
         (f"D6 at or under {target} ({discipline.describe(parts)})",),
     )

@@ -7,19 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from rules_core import odds as od
 from rules_core.chances_kit import banded_odds
 from rules_core.codec import Json
-from rules_core.odds import (
-    Dist,
-    Odds,
-    OddsQuery,
-    OddsTable,
-    Refused,
-    RollSpec,
-    needs_target,
-    rolls_of,
-    units_of,
-)
 from rules_core.rulesets.pike_and_shot import cohesion as co
 from rules_core.rulesets.pike_and_shot import combat
 from rules_core.rulesets.pike_and_shot import tables as t
@@ -31,11 +21,11 @@ Params = Mapping[str, Json]
 TESTS = ("disorder", "pursuit", "fatigue", "general_will")  # /odds test option
 
 
-def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused | None:
+def odds(state: BattleState, query: od.OddsQuery, params: Params) -> od.Odds | od.Refused | None:
     """The odds of what a player asks: a shot, the melee a unit is in, a Disorder Test or an
     Impetuous Pursuit test (option ``pursuit``, with the routers as target)."""
-    found = units_of(state, query)
-    if isinstance(found, Refused):
+    found = od.units_of(state, query)
+    if isinstance(found, od.Refused):
         return found
     unit, target = found
     if query.kind == "test":
@@ -44,19 +34,19 @@ def odds(state: BattleState, query: OddsQuery, params: Params) -> Odds | Refused
         return None
     if query.kind == "shoot":
         if target is None:
-            return needs_target(query)
+            return od.needs_target(query)
         why = combat.firing_problem(state, unit, target)
-        return Refused(why) if why else shot_odds(state, params, unit, target)
+        return od.Refused(why) if why else shot_odds(state, params, unit, target)
     return melee_odds(state, params, unit)
 
 
 def unsaved(
     state: BattleState, params: Params, unit: Unit, enemy: Unit, kind: str
-) -> tuple[Dist, list[RollSpec]]:
+) -> tuple[od.Dist, list[od.RollSpec]]:
     """The unsaved hits one unit inflicts on ``enemy``: its hits less the enemy's saves."""
     attack = combat.attack_roll(unit, enemy, kind)
     if attack is None:
-        return Dist.certain(0), []
+        return od.Dist.certain(0), []
     save = combat.save_roll(state, enemy, unit, kind, params)
     hits = attack.distribution()
     if save is None:
@@ -65,7 +55,7 @@ def unsaved(
     return lost, [attack, save]
 
 
-def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -> Odds:
+def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -> od.Odds:
     """Unsaved hits, then the Shooting Results row against the target's state now."""
     lost, specs = unsaved(state, params, shooter, target, "shooting")
     column = cohesion(target)
@@ -79,13 +69,13 @@ def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -
             outcome = str(t.SHOOTING_RESULTS.lookup(band.result, column))
             label = f"{band.text}: {outcome.replace('_', ' ')}"
         merged[label] = merged.get(label, Fraction(0)) + chance
-    return Odds(
+    return od.Odds(
         f"Shooting: {shooter.name} at {target.name}",
         (
-            OddsTable.counts("Unsaved hits", lost, "hit"),
-            OddsTable.of(f"Result against a {column} unit", merged.items()),
+            od.OddsTable.counts("Unsaved hits", lost, "hit"),
+            od.OddsTable.of(f"Result against a {column} unit", merged.items()),
         ),
-        rolls_of(specs),
+        od.rolls_of(specs),
         (
             "all firing is simultaneous: other shots at the same target land first or after",
             "a disrupted target hit once takes a Disorder Test: it routs on a fail, recoils "
@@ -96,10 +86,10 @@ def shot_odds(state: BattleState, params: Params, shooter: Unit, target: Unit) -
 
 def side_dist(
     state: BattleState, params: Params, units: Sequence[Unit]
-) -> tuple[Dist, list[RollSpec]]:
+) -> tuple[od.Dist, list[od.RollSpec]]:
     """A side's score: the unsaved hits of each unit at the enemy it fights."""
-    total = Dist.certain(0)
-    specs: list[RollSpec] = []
+    total = od.Dist.certain(0)
+    specs: list[od.RollSpec] = []
     for unit in units:
         enemy = combat.opponent(state, unit)
         if enemy is None:
@@ -110,10 +100,10 @@ def side_dist(
     return total, specs
 
 
-def melee_odds(state: BattleState, params: Params, unit: Unit) -> Odds | Refused:
+def melee_odds(state: BattleState, params: Params, unit: Unit) -> od.Odds | od.Refused:
     """The melee the unit is in: every unit joined in it, both sides."""
     if not enemies_in_contact(state, unit):
-        return Refused(f"{unit.name} is not in contact with the enemy")
+        return od.Refused(f"{unit.name} is not in contact with the enemy")
     melee = next(m for m in combat.melees(state) if unit.id in (*m.first, *m.second))
     mine_ids, theirs_ids = (
         (melee.first, melee.second) if unit.id in melee.first else (melee.second, melee.first)
@@ -139,29 +129,29 @@ def melee_odds(state: BattleState, params: Params, unit: Unit) -> Odds | Refused
         "you lose: rout",
         "you lose: destruction",
     ]
-    return Odds(
+    return od.Odds(
         f"Melee: {name} against {' and '.join(x.name for x in theirs)}",
         (
-            OddsTable.counts(f"{name}: unsaved hits inflicted", a, "hit"),
-            OddsTable.of("Result", ((k, labelled[k]) for k in order if k in labelled)),
+            od.OddsTable.counts(f"{name}: unsaved hits inflicted", a, "hit"),
+            od.OddsTable.of("Result", ((k, labelled[k]) for k in order if k in labelled)),
         ),
-        rolls_of([*a_specs, *b_specs]),
+        od.rolls_of([*a_specs, *b_specs]),
         ("shooting earlier in the step may change the units' state before the melee",),
     )
 
 
 def test_odds(
     state: BattleState, params: Params, unit: Unit, target: Unit | None, option: str
-) -> Odds | Refused:
+) -> od.Odds | od.Refused:
     """A Disorder Test (option ``disorder``, the default) or an Impetuous Pursuit test after
     ``target`` (option ``pursuit``)."""
     choice = option or "disorder"
     if choice not in TESTS:
-        return Refused(f"the test is one of: {', '.join(TESTS)}")
+        return od.Refused(f"the test is one of: {', '.join(TESTS)}")
     if choice == "fatigue":
         wing = next((g for g in state.groups if g.id == unit.group), None)
         if wing is None:
-            return Refused(f"{unit.name} is in no wing")
+            return od.Refused(f"{unit.name} is in no wing")
         spec = co.fatigue_roll(state, wing)
         stays = ("a wing once Fatigued stays so",)
         return banded_odds(f"Fatigue: {wing.name}", spec, t.FATIGUE_TEST, stays)
@@ -169,7 +159,7 @@ def test_odds(
         return will_odds(state, params, unit.side)
     if choice == "pursuit":
         if target is None:
-            return Refused("name the routers the unit would pursue")
+            return od.Refused("name the routers the unit would pursue")
         spec = combat.pursuit_roll(state, unit, target, params)
         table = t.PURSUIT_TEST
         notes = (
@@ -189,7 +179,7 @@ def test_odds(
     return banded_odds(title, spec, table, notes)
 
 
-def will_odds(state: BattleState, params: Params, side: str) -> Odds:
+def will_odds(state: BattleState, params: Params, side: str) -> od.Odds:
     """The army's General Will test as things stand: its cell and the chance of a good
     resolve (a d6 equal to or less than the cell)."""
     routed = co.routed_brigades(state, side, params)
@@ -206,10 +196,10 @@ def will_odds(state: BattleState, params: Params, side: str) -> Odds:
         if co.must_test(state, side)
         else ("the army tests only at the end of a turn in which it has a Fatigued wing",)
     )
-    return Odds(
+    return od.Odds(
         f"General Will: {state.side(side).name}",
         (
-            OddsTable.of(
+            od.OddsTable.of(
                 f"Result: {words}, cell {cell}",
                 (("resolve good", good), ("resolve fails", 1 - good)),
             ),

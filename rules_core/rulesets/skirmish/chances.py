@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from rules_core import odds as od
 from rules_core.chances_kit import Answers, answer, banded_odds
-from rules_core.odds import (
-    Dist,
-    Odds,
-    OddsQuery,
-    OddsTable,
-    Refused,
-    RollSpec,
-    rolls_of,
-)
 from rules_core.orders import Illegal, Order, Verdict
 from rules_core.rulesets.skirmish import tables
 from rules_core.rulesets.skirmish.rolls import melee_roll, rally_roll
@@ -30,15 +22,19 @@ class SkirmishRules(Protocol):
         """The verdict on an order."""
         ...
 
-    def shot_roll(self, state: BattleState, shooter: Unit, target: Unit) -> tuple[float, RollSpec]:
+    def shot_roll(
+        self, state: BattleState, shooter: Unit, target: Unit
+    ) -> tuple[float, od.RollSpec]:
         """The range to a target and the shooter's pool at it."""
         ...
 
 
-def odds(rules: SkirmishRules, state: BattleState, query: OddsQuery) -> Odds | Refused | None:
+def odds(
+    rules: SkirmishRules, state: BattleState, query: od.OddsQuery
+) -> od.Odds | od.Refused | None:
     """The odds of what a player asks: a charge, a melee, a shot or a rally test."""
 
-    def charge(unit: Unit, target: Unit) -> Odds:
+    def charge(unit: Unit, target: Unit) -> od.Odds:
         """The melee as if the charge went home and the target stood."""
         charged = STATUSES.apply(state, Scope.UNIT, unit.id, {CHARGED.key: True})
         unit, target = charged.unit(unit.id), charged.unit(target.id)
@@ -57,30 +53,32 @@ def odds(rules: SkirmishRules, state: BattleState, query: OddsQuery) -> Odds | R
     )
 
 
-def rally_odds(unit: Unit) -> Odds:
+def rally_odds(unit: Unit) -> od.Odds:
     """A rally test's results."""
     spec = rally_roll(unit)
     return banded_odds(f"Rally test: {unit.name}", spec, tables.RALLY)
 
 
-def shot_odds(rules: SkirmishRules, state: BattleState, unit: Unit, target: Unit) -> Odds | Refused:
+def shot_odds(
+    rules: SkirmishRules, state: BattleState, unit: Unit, target: Unit
+) -> od.Odds | od.Refused:
     """A shot's hits and what they do to the target, if the unit may shoot at it."""
     verdict = rules.preview(state, Order(unit.id, "shoot", {"target": target.id}))
     if isinstance(verdict, Illegal):
-        return Refused(verdict.reason)
+        return od.Refused(verdict.reason)
     _, shot = rules.shot_roll(state, unit, target)
     hits = shot.distribution()
     title = f"Shooting: {unit.name} at {target.name}"
-    tables_ = (OddsTable.counts("Hits", hits, "hit"), _fate(target, hits))
-    return Odds(title, tables_, rolls_of((shot,)))
+    tables_ = (od.OddsTable.counts("Hits", hits, "hit"), _fate(target, hits))
+    return od.Odds(title, tables_, od.rolls_of((shot,)))
 
 
-def melee_odds(unit: Unit, target: Unit, note: tuple[str, ...]) -> Odds:
+def melee_odds(unit: Unit, target: Unit, note: tuple[str, ...]) -> od.Odds:
     """A melee's result for the unit and what the hits do to each side."""
     mine, theirs = melee_roll(unit, target), melee_roll(target, unit)
     dealt, taken = mine.distribution(), theirs.distribution()
     margin = dealt - taken
-    result = OddsTable.of(
+    result = od.OddsTable.of(
         f"Result for {unit.name}",
         (
             ("wins", margin.where(lambda d: d > 0)),
@@ -88,20 +86,20 @@ def melee_odds(unit: Unit, target: Unit, note: tuple[str, ...]) -> Odds:
             ("loses", margin.where(lambda d: d < 0)),
         ),
     )
-    return Odds(
+    return od.Odds(
         f"Melee: {unit.name} against {target.name}",
         (result, _fate(target, dealt), _fate(unit, taken)),
-        rolls_of((mine, theirs)),
+        od.rolls_of((mine, theirs)),
         note,
     )
 
 
-def _fate(unit: Unit, hits: Dist) -> OddsTable:
+def _fate(unit: Unit, hits: od.Dist) -> od.OddsTable:
     """What the hits do to a unit: untouched, disordered with wounds, or destroyed."""
     stamina = unit.get("stamina", 1)
     assert isinstance(stamina, int)
     wounds = WOUNDS.of(unit)
-    return OddsTable.of(
+    return od.OddsTable.of(
         f"{unit.name} ({wounds} of {stamina} wounds)",
         (
             ("unhurt", hits.chance(0)),

@@ -4,32 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules_core import odds as od
 from rules_core.chances_kit import Answers, answer, banded_odds
 from rules_core.codec import Json
-from rules_core.odds import (
-    Dist,
-    Odds,
-    OddsQuery,
-    OddsTable,
-    Refused,
-    bands,
-    rolls_of,
-)
 from rules_core.rulesets.tree_of_battles import combat, control, shooting, tables
 from rules_core.rulesets.tree_of_battles.status import CHARGED, STATUSES
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope
 
 
-def odds(state: BattleState, query: OddsQuery, params: Mapping[str, Json]) -> Odds | Refused | None:
+def odds(
+    state: BattleState, query: od.OddsQuery, params: Mapping[str, Json]
+) -> od.Odds | od.Refused | None:
     """The odds of what a player asks: a charge, a combat, a shot or a control test."""
 
-    def shoot(unit: Unit, target: Unit) -> Odds | Refused:
+    def shoot(unit: Unit, target: Unit) -> od.Odds | od.Refused:
         """The shot, if the contingent may shoot at the target."""
         shot = shooting.plan(state, unit, target, params)
-        return Refused(shot) if isinstance(shot, str) else shot_odds(shot)
+        return od.Refused(shot) if isinstance(shot, str) else shot_odds(shot)
 
-    def melee(unit: Unit, target: Unit) -> Odds:
+    def melee(unit: Unit, target: Unit) -> od.Odds:
         """The combat the two are in, as it stands."""
         return combat_odds(state, unit, target, combat.charge_combat(unit, target), ())
 
@@ -45,7 +39,7 @@ def odds(state: BattleState, query: OddsQuery, params: Mapping[str, Json]) -> Od
     )
 
 
-def charge_odds(state: BattleState, unit: Unit, target: Unit) -> Odds:
+def charge_odds(state: BattleState, unit: Unit, target: Unit) -> od.Odds:
     """A charge combat as if the charge went home now, from where both stand."""
     charged = STATUSES.apply(state, Scope.UNIT, unit.id, {CHARGED.key: True})
     note = (
@@ -57,27 +51,27 @@ def charge_odds(state: BattleState, unit: Unit, target: Unit) -> Odds:
 
 def combat_odds(
     state: BattleState, unit: Unit, enemy: Unit, charge: bool, notes: tuple[str, ...]
-) -> Odds:
+) -> od.Odds:
     """Both combat rolls, and each side's result band by the difference of the scores."""
     mine = combat.combat_roll(state, unit, enemy, charge)
     theirs = combat.combat_roll(state, enemy, unit, charge)
     difference = mine.distribution() - theirs.distribution()
     kind = "Charge combat" if charge else "Mêlée"
-    return Odds(
+    return od.Odds(
         f"{kind}: {unit.name} against {enemy.name}",
         (
-            OddsTable.of(f"{unit.name}'s result", bands(difference, tables.COMBAT_RESULTS)),
-            OddsTable.of(
+            od.OddsTable.of(f"{unit.name}'s result", od.bands(difference, tables.COMBAT_RESULTS)),
+            od.OddsTable.of(
                 f"{enemy.name}'s result",
-                bands(difference.map(lambda v: -v), tables.COMBAT_RESULTS),
+                od.bands(difference.map(lambda v: -v), tables.COMBAT_RESULTS),
             ),
         ),
-        rolls_of((mine, theirs)),
+        od.rolls_of((mine, theirs)),
         notes,
     )
 
 
-def shot_odds(shot: shooting.Shot) -> Odds:
+def shot_odds(shot: shooting.Shot) -> od.Odds:
     """The DPs a shot causes: a pool of missile dice, or each gun's result added up."""
     title = f"Shooting: {shot.shooter.name} at {shot.target.name} ({shot.band} range)"
     if shot.artillery:
@@ -85,23 +79,23 @@ def shot_odds(shot: shooting.Shot) -> Odds:
         one = shooting.gun_roll(shot, 1)
         per_gun = one.distribution().map(lambda v: shooting.gun_dps(table.lookup(v).result))
         dps = per_gun.times(shot.dice)
-        rolls = (*rolls_of((one,)), f"one such roll for each of {shot.dice} guns")
-        return Odds(title, (OddsTable.counts("DPs caused", dps, "DP"),), rolls)
+        rolls = (*od.rolls_of((one,)), f"one such roll for each of {shot.dice} guns")
+        return od.Odds(title, (od.OddsTable.counts("DPs caused", dps, "DP"),), rolls)
     spec = shooting.missile_roll(shot)
     if spec is None:
-        return Odds(
+        return od.Odds(
             title,
-            (OddsTable.counts("DPs caused", Dist.certain(0), "DP"),),
+            (od.OddsTable.counts("DPs caused", od.Dist.certain(0), "DP"),),
             (f"needs {shot.need()}+ on a D6: no hit possible",),
         )
-    caused = OddsTable.counts("DPs caused", spec.distribution(), "DP")
-    return Odds(title, (caused,), rolls_of((spec,)))
+    caused = od.OddsTable.counts("DPs caused", spec.distribution(), "DP")
+    return od.Odds(title, (caused,), od.rolls_of((spec,)))
 
 
-def control_odds(state: BattleState, unit: Unit, cause: str) -> Odds | Refused:
+def control_odds(state: BattleState, unit: Unit, cause: str) -> od.Odds | od.Refused:
     """A control test's result bands, each asked "+/-" adjustment taking its default."""
     if cause not in tables.CONTROL_TRIGGERS.rows:
-        return Refused(f"no control test for {cause!r}")
+        return od.Refused(f"no control test for {cause!r}")
     spec = control.control_roll(state, unit, cause)
     rows = control.adjustments(state, unit)
     score = spec.distribution().map(lambda v: control.default_adjusted(v, rows))

@@ -12,6 +12,7 @@ from rules_core.codec import Json
 from rules_core.geometry import Footprint
 from rules_core.orders import Illegal, Order, Preview, Verdict, point_param
 from rules_core.plugin import Rules
+from rules_core.rulesets.impetus import terrain_tables as tt
 from rules_core.rulesets.impetus.prebattle.declared import EP_CHOICES
 from rules_core.rulesets.impetus.prebattle.pieces import (
     box,
@@ -32,15 +33,6 @@ from rules_core.rulesets.impetus.prebattle.reading import (
 from rules_core.rulesets.impetus.status import (
     PLAN_REVEALED,
 )
-from rules_core.rulesets.impetus.terrain_tables import (
-    FEATURES,
-    MOVE_ENEMY,
-    NONE,
-    REMOVE_ENEMY,
-    TERRAIN_TABLES,
-    Feature,
-    choices,
-)
 from rules_core.state import ON_TABLE, RESERVE, BattleState, Point, TerrainFeature, Unit
 from rules_core.terrain import feature_shape
 
@@ -56,23 +48,23 @@ def option_choices(state: BattleState, side: str, kind: str, param: str) -> tupl
         return EP_CHOICES[: exploration_points(state, side) + 1]
     if param != "feature":
         return None
-    table = TERRAIN_TABLES[table_of(state, side)]
+    table = tt.TERRAIN_TABLES[table_of(state, side)]
     found: list[str] = []
     for band in table.bands:
-        for feature in choices(band):
+        for feature in tt.choices(band):
             if feature.key not in found and feature_available(state, side, feature):
                 found.append(feature.key)
     return tuple(found)
 
 
-def feature_available(state: BattleState, side: str, feature: Feature) -> bool:
+def feature_available(state: BattleState, side: str, feature: tt.Feature) -> bool:
     """Whether a feature may still be laid (or acted on) on this table, wherever it goes."""
     rivers = [f for f in state.terrain if f.kind in ("river", "stream")]
     if feature.kind == "river":
         return not any(f.kind == "river" for f in rivers)
     if feature.crossing:
         return bool(rivers)
-    if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
+    if feature.key in (tt.MOVE_ENEMY, tt.REMOVE_ENEMY):
         return bool(enemy_terrain(state, side))
     return True
 
@@ -139,29 +131,29 @@ def _judge_terrain(
     state: BattleState, order: Order, params: Mapping[str, Json]
 ) -> tuple[str | None, str]:
     side = order.actor
-    feature = FEATURES[str(order.params["feature"])]
+    feature = tt.FEATURES[str(order.params["feature"])]
     spend = ep_of(order)
     left = exploration_points(state, side)
     if spend > left:
         return f"{side} has {left} exploration points, not {spend}", ""
-    table = TERRAIN_TABLES[table_of(state, side, params)]
-    rows = [b for b in table.bands if feature in choices(b)]
+    table = tt.TERRAIN_TABLES[table_of(state, side, params)]
+    rows = [b for b in table.bands if feature in tt.choices(b)]
     if not rows:
         return f"the {table.name} offers no {feature.label}", ""
     spending = f", spending up to {spend} exploration points to reach it" if spend else ""
-    if feature.key == NONE:
+    if feature.key == tt.NONE:
         return None, f"places no terrain if the row allows it{spending}"
-    if feature.key in (MOVE_ENEMY, REMOVE_ENEMY):
+    if feature.key in (tt.MOVE_ENEMY, tt.REMOVE_ENEMY):
         text = order.params.get("terrain")
         if not isinstance(text, str) or not text.strip():
             return (
-                f"name the enemy terrain to {'move' if feature.key == MOVE_ENEMY else 'remove'}",
+                f"name the enemy terrain to {'move' if feature.key == tt.MOVE_ENEMY else 'remove'}",
                 "",
             )
         target = find_terrain(state, text)
         if target is None or target not in enemy_terrain(state, side):
             return f"{text} is not terrain the enemy placed", ""
-        if feature.key == REMOVE_ENEMY:
+        if feature.key == tt.REMOVE_ENEMY:
             return None, f"removes {target.name} if the roll allows it{spending}"
         if "at" not in order.params:
             return "say where the enemy terrain goes (x and y)", ""
@@ -185,10 +177,10 @@ def _judge_terrain(
     )
 
 
-def feature_of(terrain: TerrainFeature) -> Feature:
+def feature_of(terrain: TerrainFeature) -> tt.Feature:
     """The terrain table entry of a placed piece (a small broken one if unknown)."""
     key = terrain.properties.get("feature")
-    return FEATURES.get(str(key), FEATURES["small_brk"])
+    return tt.FEATURES.get(str(key), tt.FEATURES["small_brk"])
 
 
 def move_problem(
