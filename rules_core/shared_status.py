@@ -73,15 +73,19 @@ FORMATION = Level(
     ),
     open=True,
 )
-FRESHNESS = Level(
-    "freshness",
-    "freshness",
-    (
+
+
+def freshness(tired: str) -> Level:
+    """A unit's ``freshness``: fresh (no badge), ``tired`` in the ruleset's own word, exhausted."""
+    values = (
         LevelValue("fresh", quiet=True),
-        LevelValue("no longer fresh", "TIRED", "warn"),
+        LevelValue(tired, "TIRED", "warn"),
         LevelValue("exhausted", "EXHAUSTED", "bad"),
-    ),
-)
+    )
+    return Level("freshness", "freshness", values)
+
+
+FRESHNESS = freshness("no longer fresh")
 DISORDERED = Flag("disordered", "disordered", Badge("tag", "DISORD", "warn"))
 DISRUPTED = Flag("disrupted", "disrupted", Badge("tag", "DISRUPT", "bad"))
 SHAKEN = Flag("shaken", "shaken", Badge("tag", "SHAKEN", "bad"))

@@ -80,12 +80,12 @@ Battle (``Scope.BATTLE``)
 
 from __future__ import annotations
 
-from rules_core.shared_status import BATTLE_NAME, DEPLOY_ZONE, LOSSES
+from rules_core.shared_status import BATTLE_NAME, DEPLOY_ZONE, LOSSES, freshness
 
 # The shared keys the rules read from here as well.
 from rules_core.shared_status import DISORDERED as DISORDERED
 from rules_core.shared_status import ROUTED as ROUTED
-from rules_core.status import Badge, Count, Flag, Level, LevelValue, Note, Scope, Text, sheet
+from rules_core.status import Badge, Count, Flag, Note, Scope, Text, sheet
 
 FRESHNESS_ORDER = ("fresh", "no_longer_fresh", "exhausted")
 GENERAL_TYPES = ("Genius", "Charismatic", "Expert", "Reliable", "Poor", "Incompetent")
@@ -93,15 +93,7 @@ TRAITS = ("Brave", "Severe", "Confident", "Cavalry")
 COMMAND_STRUCTURES = ("good", "average", "poor")
 
 # -- units ------------------------------------------------------------------------------------
-FRESHNESS = Level(
-    "freshness",
-    "freshness",
-    (
-        LevelValue("fresh", quiet=True),
-        LevelValue("no_longer_fresh", "TIRED", "warn"),
-        LevelValue("exhausted", "EXHAUSTED", "bad"),
-    ),
-)
+FRESHNESS = freshness("no_longer_fresh")
 CLOSED_RANKS = Flag("closed_ranks", "closed ranks", Badge("tag", "CLOSED", "calm"))
 UNIT_GROUP = Text("unit_group", "the group it is formed with")
 GROUP_NO = Count("group_no", "group", Badge("count", "G{}", "calm"))

@@ -14,16 +14,8 @@ from rules_core.geometry import Footprint, contact_edge, quarter, range_from_fro
 from rules_core.odds import RollSpec
 from rules_core.rulesets.pike_and_shot import cohesion as co
 from rules_core.rulesets.pike_and_shot import profiles
+from rules_core.rulesets.pike_and_shot import status as st
 from rules_core.rulesets.pike_and_shot import tables as t
-from rules_core.rulesets.pike_and_shot.status import (
-    ARMOURED,
-    COVER,
-    DISMOUNTED,
-    LANCE,
-    MARCH_COLUMN,
-    PIKE,
-    cohesion,
-)
 from rules_core.state import BattleState, Unit
 
 # -- who is what -----------------------------------------------------------------------------
@@ -51,14 +43,14 @@ def infantry(unit: Unit) -> bool:
 
 def dice_row(unit: Unit) -> str:
     """The Combat dice row a unit reads (dismounted dragoons read the detachments' row)."""
-    if unit.type == "dragoons" and DISMOUNTED.of(unit):
+    if unit.type == "dragoons" and st.DISMOUNTED.of(unit):
         return "dismounted_dragoons"
     return unit.type if unit.type in t.COMBAT_DICE.rows else "infantry_brigade"
 
 
 def shooting_range(unit: Unit) -> float:
     """The unit's range in inches (0: it does not shoot; a march column never does)."""
-    if MARCH_COLUMN.of(unit):
+    if st.MARCH_COLUMN.of(unit):
         return 0.0
     value = t.COMBAT_DICE.lookup(dice_row(unit), "range")
     return float(value) if isinstance(value, int | float) else 0.0
@@ -83,10 +75,10 @@ def _dice_mod(row: str, times: int = 1) -> Modifier:
 def dice_modifiers(unit: Unit, enemy: Unit, combat: str) -> list[Modifier]:
     """Every modifier to the number of d6 a unit rolls at ``enemy`` in ``combat`` ("shooting"
     or "melee"), with the sheet's words; a row counts only in the combats it names."""
-    state = cohesion(unit)
+    state = st.cohesion(unit)
     found: list[tuple[str, bool]] = [
         ("flank", attacked_edge(enemy, unit, combat) in ("left", "right")),
-        ("pike_vs_mounted", PIKE.of(unit) and mounted(enemy)),
+        ("pike_vs_mounted", st.PIKE.of(unit) and mounted(enemy)),
         (
             "veteran_volley",
             unit.type in t.VOLLEY_TYPES and unit.quality == "veteran" and state == "sound",
@@ -95,10 +87,10 @@ def dice_modifiers(unit: Unit, enemy: Unit, combat: str) -> list[Modifier]:
             "veteran_cavalry",
             unit.quality == "veteran" and unit.type in t.CAVALRY_TYPES and unit.type != "dragoons",
         ),
-        ("lance", LANCE.of(unit) and cohesion(enemy) != "sound"),
+        ("lance", st.LANCE.of(unit) and st.cohesion(enemy) != "sound"),
         ("disrupted", state == "disrupted"),
-        ("company_march_column", MARCH_COLUMN.of(unit) and company(unit)),
-        ("brigade_march_column", MARCH_COLUMN.of(unit) and not company(unit)),
+        ("company_march_column", st.MARCH_COLUMN.of(unit) and company(unit)),
+        ("brigade_march_column", st.MARCH_COLUMN.of(unit) and not company(unit)),
         ("routed", state == "routed"),
     ]
     return [
@@ -120,7 +112,7 @@ def dice_count(unit: Unit, enemy: Unit, combat: str) -> tuple[int, int, list[Mod
     base = base_dice(unit, combat)
     mods = dice_modifiers(unit, enemy, combat)
     count = base + sum(m.value for m in mods) if base else 0
-    if combat == "melee" and MARCH_COLUMN.of(unit):
+    if combat == "melee" and st.MARCH_COLUMN.of(unit):
         floor = base_dice_of_row("march_column", "melee")
         if count < floor:
             mods.append(Modifier(floor - count, "'Rabble' infantry and March Columns | 1 die"))
@@ -170,7 +162,7 @@ def save_modifiers(
     state: BattleState, target: Unit, attacker: Unit, combat: str, params: Mapping[str, Json]
 ) -> list[Modifier]:
     """Every saving-throw modifier of ``target`` against hits from ``attacker``."""
-    level = cohesion(target)
+    level = st.cohesion(target)
     edge = attacked_edge(target, attacker, combat)
     shooting = combat == "shooting"
     artillery = attacker.type in t.ARTILLERY
@@ -179,14 +171,14 @@ def save_modifiers(
         ("veteran", target.quality == "veteran"),
         (
             "poor_attacker",
-            attacker.quality == "raw" or cohesion(attacker) in ("disordered", "disrupted"),
+            attacker.quality == "raw" or st.cohesion(attacker) in ("disordered", "disrupted"),
         ),
-        ("armoured_cavalry", ARMOURED.of(target) and mounted(target)),
+        ("armoured_cavalry", st.ARMOURED.of(target) and mounted(target)),
         (
             "uphill",
             on_high_ground(state, target, params) and not on_high_ground(state, attacker, params),
         ),
-        ("cover", COVER.of(target) in ("cover", "buildings", "fortifications")),
+        ("cover", st.COVER.of(target) in ("cover", "buildings", "fortifications")),
         ("close_range", close and not artillery),
         ("close_artillery", close and artillery),
         ("disordered", level == "disordered"),
