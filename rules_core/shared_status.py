@@ -20,36 +20,61 @@ DPS = Count("dps", "disorder points (DPs)", Badge("pips", tone="pip"))
 CASUALTIES = Count("casualties", "casualties", Badge("count", "{} cas", "bad"))
 LOSSES = Count("losses", "VBU losses", Badge("count", "{} VBU lost", "bad"))
 WOUNDS = Count("wounds", "wounds", Badge("count", "{} wd", "bad"))  # a leader's field, too
+DISORDERED = Flag("disordered", "disordered", Badge("tag", "DISORD", "warn"))
+DISRUPTED = Flag("disrupted", "disrupted", Badge("tag", "DISRUPT", "bad"))
+SHAKEN = Flag("shaken", "shaken", Badge("tag", "SHAKEN", "bad"))
+EXHAUSTED = Flag("exhausted", "exhausted", Badge("tag", "EXHAUSTED", "bad"))
+UNFORMED = Flag("unformed", "unformed", Badge("tag", "UNFORMED", "warn"))
+ROUTED = Flag("routed", "routed", Badge("tag", "ROUTED", "worse"))
+BROKEN = Flag("broken", "broken", Badge("tag", "BROKEN", "worse"))
+SHATTERED = Flag("shattered", "shattered", Badge("tag", "SHATTERED", "worse"))
+PURSUING = Flag("pursuing", "pursuing", Badge("tag", "PURSUING", "calm"))
+LOOTING = Flag("looting", "looting", Badge("tag", "LOOTING", "calm"))
+CHARGED = Flag("charged", "charged this turn", Badge("tag", "CHARGED", "calm"))
+WOUNDED = Flag("wounded", "leader wounded", Badge("tag", "WOUNDED", "warn"), Scope.LEADER)
+KILLED = Flag("killed", "leader killed", Badge("tag", "KILLED", "worse"), Scope.LEADER)
+
+
+def _tagged(flag: Flag) -> LevelValue:
+    """A level's value named and shown like ``flag`` (a cohesion of "routed" is the ROUTED tag)."""
+    if flag.badge is None:
+        raise ValueError(f"{flag.key} has no tag for a level to show")
+    return LevelValue(flag.key, flag.badge.word, flag.badge.tone)
+
+
+def _quiet(*values: str) -> tuple[LevelValue, ...]:
+    """Level values that show no badge: a unit's ordinary state."""
+    return tuple(LevelValue(value, quiet=True) for value in values)
+
+
 COHESION = Level(
     "cohesion",
     "cohesion",
-    (
-        LevelValue("sound", quiet=True),
-        LevelValue("disordered", "DISORD", "warn"),
-        LevelValue("disrupted", "DISRUPT", "bad"),
-        LevelValue("routed", "ROUTED", "worse"),
-    ),
+    (LevelValue("sound", quiet=True), *map(_tagged, (DISORDERED, DISRUPTED, ROUTED))),
 )
 AGGRESSION = Level(
     "aggression",
     "aggression level",
     (
-        LevelValue("shaken", "SHAKEN", "bad"),
+        _tagged(SHAKEN),
         LevelValue("present", "PRESENT", "neutral"),
         LevelValue("ready for battle", "READY", "good"),
         LevelValue("blood lust", "BLOODLUST", "worse"),
     ),
 )
+# A unit in good array shows no badge; in column or square it shows so, in its array or formation.
+_GOOD_ARRAY = _quiet("good array", "good")
+_COLUMN = LevelValue("column", "COLUMN", "calm")
+_SQUARE = LevelValue("square", "SQUARE", "calm")
 ARRAY = Level(
     "array",
     "array",
     (
-        LevelValue("good array", quiet=True),
-        LevelValue("good", quiet=True),
+        *_GOOD_ARRAY,
         LevelValue("disarray", "DISARRAY", "bad"),
-        LevelValue("column", "COLUMN", "calm"),
+        _COLUMN,
         LevelValue("skirmish", "SKIRMISH", "calm"),
-        LevelValue("square", "SQUARE", "calm"),
+        _SQUARE,
     ),
 )
 # A unit's formation is a field of its own; the map shows it as if it were this status.
@@ -57,14 +82,10 @@ FORMATION = Level(
     "formation",
     "formation",
     (
-        LevelValue("", quiet=True),
-        LevelValue("line", quiet=True),
-        LevelValue("formed", quiet=True),
-        LevelValue("close order", quiet=True),
-        LevelValue("good array", quiet=True),
-        LevelValue("good", quiet=True),
-        LevelValue("column", "COLUMN", "calm"),
-        LevelValue("square", "SQUARE", "calm"),
+        *_quiet("", "line", "formed", "close order"),
+        *_GOOD_ARRAY,
+        _COLUMN,
+        _SQUARE,
         LevelValue("testudo", "TESTUDO", "calm"),
         LevelValue("wedge", "WEDGE", "calm"),
         LevelValue("open_order", "OPEN", "calm"),
@@ -80,25 +101,12 @@ def freshness(tired: str) -> Level:
     values = (
         LevelValue("fresh", quiet=True),
         LevelValue(tired, "TIRED", "warn"),
-        LevelValue("exhausted", "EXHAUSTED", "bad"),
+        _tagged(EXHAUSTED),
     )
     return Level("freshness", "freshness", values)
 
 
 FRESHNESS = freshness("no longer fresh")
-DISORDERED = Flag("disordered", "disordered", Badge("tag", "DISORD", "warn"))
-DISRUPTED = Flag("disrupted", "disrupted", Badge("tag", "DISRUPT", "bad"))
-SHAKEN = Flag("shaken", "shaken", Badge("tag", "SHAKEN", "bad"))
-EXHAUSTED = Flag("exhausted", "exhausted", Badge("tag", "EXHAUSTED", "bad"))
-UNFORMED = Flag("unformed", "unformed", Badge("tag", "UNFORMED", "warn"))
-ROUTED = Flag("routed", "routed", Badge("tag", "ROUTED", "worse"))
-BROKEN = Flag("broken", "broken", Badge("tag", "BROKEN", "worse"))
-SHATTERED = Flag("shattered", "shattered", Badge("tag", "SHATTERED", "worse"))
-PURSUING = Flag("pursuing", "pursuing", Badge("tag", "PURSUING", "calm"))
-LOOTING = Flag("looting", "looting", Badge("tag", "LOOTING", "calm"))
-CHARGED = Flag("charged", "charged this turn", Badge("tag", "CHARGED", "calm"))
-WOUNDED = Flag("wounded", "leader wounded", Badge("tag", "WOUNDED", "warn"), Scope.LEADER)
-KILLED = Flag("killed", "leader killed", Badge("tag", "KILLED", "worse"), Scope.LEADER)
 
 
 def leader_rank(meaning: str, ordinary: str, senior: str, word: str, default: str = "") -> Level:
