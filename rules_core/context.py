@@ -6,7 +6,7 @@ import itertools
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from rules_core.cards import CONCEALED, DeckState, Draw, EmptyDeckError, full_deck, sort_codes
 from rules_core.codec import Json
@@ -365,9 +365,7 @@ class Context:
 
     def add_unit(self, unit: Unit, reason: str) -> None:
         """Bring a new unit onto the table (reinforcements, a unit raised by a card)."""
-        if any(u.id == unit.id for u in self.state.units):
-            raise KeyError(f"unit {unit.id!r} is already on the table")
-        self.state = replace(self.state, units=(*self.state.units, unit))
+        self.state = replace(self.state, units=_joined(self.state.units, unit, "on the table"))
         self.emit(ArrivedOrLeft(unit.id, "unit", True, reason))
 
     def remove_unit(self, unit_id: str, reason: str) -> None:
@@ -431,9 +429,8 @@ class Context:
 
     def add_leader(self, leader: Leader, reason: str) -> None:
         """Bring a leader into the battle (a hero appears, a replacement commander)."""
-        if any(ld.id == leader.id for ld in self.state.leaders):
-            raise KeyError(f"leader {leader.id!r} is already in the battle")
-        self.state = replace(self.state, leaders=(*self.state.leaders, leader))
+        leaders = _joined(self.state.leaders, leader, "in the battle")
+        self.state = replace(self.state, leaders=leaders)
         self.emit(ArrivedOrLeft(leader.id, "leader", True, reason))
 
     def remove_leader(self, leader_id: str, reason: str) -> None:
@@ -570,3 +567,14 @@ class Cards:
 
 def _leg(a: Point, b: Point) -> float:
     return float(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5)
+
+
+Piece = TypeVar("Piece", bound=Unit | Leader)
+
+
+def _joined(pieces: tuple[Piece, ...], piece: Piece, where: str) -> tuple[Piece, ...]:
+    """``pieces`` with ``piece`` added; it must not be among them already (``where``)."""
+    if any(p.id == piece.id for p in pieces):
+        what = "unit" if isinstance(piece, Unit) else "leader"
+        raise KeyError(f"{what} {piece.id!r} is already {where}")
+    return (*pieces, piece)

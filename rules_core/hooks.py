@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from rules_core.codec import Json
 from rules_core.odds import Odds, OddsQuery, Refused
@@ -13,6 +13,38 @@ from rules_core.orders import Order
 from rules_core.state import BattleState, Group, Leader, Unit
 
 Forces = tuple[tuple[Group, ...], tuple[Leader, ...]]
+
+
+class ForcesModule(Protocol):
+    """A ruleset's ``forces`` module that names every roster function it has."""
+
+    def forces(self, data: Mapping[str, Json], side: str, /) -> Forces:
+        """The groups and leaders of an army list."""
+
+    def prepare(self, state: BattleState, /) -> BattleState:
+        """The battle with its forces set up."""
+
+    def group_of(self, entry: Mapping[str, Json], side: str, default: str, /) -> str:
+        """The group an army-list entry's unit belongs to."""
+
+    def carry_over(self, entry: Mapping[str, Json], unit: Unit | None, /) -> dict[str, Json]:
+        """An army-list entry after a battle its unit fought (None: lost)."""
+
+
+class ProfilesModule(Protocol):
+    """A ruleset's ``profiles`` module: its units from army-list entries and its sample armies."""
+
+    def unit_from_entry(
+        self, entry: Mapping[str, Json], unit_id: str, side: str, group: str, /
+    ) -> Unit:
+        """A unit from an army-list entry."""
+
+    def load_army(self, name: str, /) -> Mapping[str, Json]:
+        """A sample army file by name."""
+
+    @property
+    def SAMPLE_ARMIES(self) -> tuple[str, ...]:
+        """The sample armies' names."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +59,19 @@ class RosterHooks:
     carry_over: Callable[[Mapping[str, Json], Unit | None], dict[str, Json]] | None = None
     load_army: Callable[[str], Mapping[str, Json]] | None = None
     sample_armies: tuple[str, ...] = ()  # the names ``load_army`` reads for ``sample_armies``
+
+    @classmethod
+    def of(cls, forces: ForcesModule, profiles: ProfilesModule) -> RosterHooks:
+        """The hooks of a ruleset whose ``forces`` and ``profiles`` modules name each of them."""
+        return cls(
+            forces.forces,
+            forces.prepare,
+            profiles.unit_from_entry,
+            forces.group_of,
+            forces.carry_over,
+            profiles.load_army,
+            profiles.SAMPLE_ARMIES,
+        )
 
 
 # (state, query, parameter values): the odds of what a player asks.

@@ -127,6 +127,13 @@ class OrderKind(Serialisable):
         return found
 
 
+# A point to go to and, optionally, the facing there: the parameters of placing or sending a unit.
+TO_AND_FACING = (Param("to", "point"), Param("facing", "number", False))
+# The order kinds several rulesets declare alike, named once.
+PLACE = OrderKind("place", "Deploy", params=TO_AND_FACING)
+SHOOT = OrderKind("shoot", "Shoot", params=(Param("target", "unit"),))
+
+
 @dataclass(frozen=True)
 class Preview(Serialisable):
     """What a legal order will do, in words a player reads before the deadline."""

@@ -28,6 +28,9 @@ STANDING_REASON = "answered by standing instruction"  # how an answer's ``reason
 Predicate = Callable[[BattleState, Decision], bool]
 
 
+AUTO = "auto"  # the rules' own choice, offered beside the options a question makes
+
+
 @dataclass(frozen=True)
 class Condition:
     """A named test over the battle and the question (``charged_by_mounted``)."""
@@ -69,6 +72,12 @@ class Topic:
     ) -> Topic:
         """A topic whose choices are a table of answers (id to the words shown), in order."""
         return cls(id, title, options(words), conditions)
+
+    @classmethod
+    def computed(cls, id: str, title: str) -> Topic:
+        """A topic whose one standing answer is the rules' own choice (``AUTO``), for questions
+        whose options are made as they are asked (units, leaders, cards)."""
+        return cls(id, title, (Option(AUTO, "let the rules choose (the computed default)"),))
 
 
 class Asking(Protocol):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_core.codec import Json, number_or
@@ -19,6 +20,16 @@ from rules_core.terrain import Sight, line_of_sight
 
 if TYPE_CHECKING:
     from rules_core.context import Context, RulesView
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One unit's shooting, rolled before any shot lands: who shot at whom and the hits that
+    count (in Pike and Shot, those left unsaved)."""
+
+    shooter: str
+    target: str
+    hits: int
 
 
 def g(value: float) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_core.decisions import Decision, Option
-from rules_core.state import Unit
+from rules_core.decisions import GM, Decision, Option
+from rules_core.state import Leader, Unit
 
 
 def options_of(words: Mapping[str, str]) -> tuple[Option, ...]:
@@ -39,4 +39,20 @@ def unit_question(
         unit=unit.id,
         other=other.id,
         deadline_hours=deadline_hours,
+    )
+
+
+def gm_question(
+    key: str,
+    question: str,
+    words: Mapping[str, str],
+    default: str,
+    topic: str,
+    about: tuple[Unit | Leader, ...],
+) -> Decision:
+    """The question ``key`` to the GM, answered in ``words``, on the piece ``about`` names
+    first (a unit or leader) and the enemy it names next, if any."""
+    unit, other = (*(piece.id for piece in about), "", "")[:2]
+    return Decision(
+        key, question, options_of(words), default, GM, topic=topic, unit=unit, other=other
     )

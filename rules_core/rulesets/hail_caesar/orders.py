@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from shapely import Point as ShapelyPoint
 
+from rules_core import orders as common
 from rules_core import profile
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
@@ -25,15 +26,11 @@ COMMANDS = ("units", "division", "follow_me", "rally", "courage")
 FREE_MOVERS = frozenset({"baggage", "wagons"})
 
 ORDER_KINDS = (
-    OrderKind("place", "Deploy", params=(Param("to", "point"), Param("facing", "number", False))),
+    common.PLACE,
     OrderKind(
         "move",
         "Move",
-        params=(
-            Param("to", "point"),
-            Param("facing", "number", False),
-            Param("option", "choice", False, MODES),
-        ),
+        params=(*common.TO_AND_FACING, Param("option", "choice", False, MODES)),
     ),
     OrderKind(
         "charge",

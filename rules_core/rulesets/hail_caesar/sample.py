@@ -11,10 +11,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_core.rulesets.hail_caesar.profiles import leader_from_entry, load_army, unit_from_entry
-from rules_core.state import Battlefield, BattleState, Group, Leader, Side, TerrainFeature, Unit
-from rules_core.steps import Cursor
+from rules_core.samples import Army, sample_state
+from rules_core.state import BattleState, Group, Leader, Side, TerrainFeature, Unit
 
 WIDTH, DEPTH = 60.0, 48.0
+TERRAIN = (
+    TerrainFeature("hill1", "hill", ((2, 18), (12, 18), (12, 28), (2, 28)), "Gergovia Hill"),
+    TerrainFeature("wood1", "wood", ((50, 20), (58, 20), (58, 28), (50, 28)), "Sacred Grove"),
+)
 # Where the sample battle sets each unit out, by name: x, y in inches, facing in degrees.
 ROMANS_AT = {
     "First Cohort": (20, 8, 0),
@@ -36,8 +40,8 @@ Place = tuple[float, float, float]
 
 def army_pieces(
     data: dict[str, Any], side: str, prefix: str, places: Mapping[str, Place] | None = None
-) -> tuple[list[Group], list[Leader], list[Unit]]:
-    """The divisions, generals and units of one army file, placed by name in ``places``
+) -> Army:
+    """The units, generals and divisions of one army file, placed by name in ``places``
     (else where the file's ``at`` says)."""
     leaders = [leader_from_entry(entry, side) for entry in data.get("leaders", [])]
     units: list[Unit] = []
@@ -51,7 +55,7 @@ def army_pieces(
         chief = leader.id if leader else None
         groups.append(Group(division, _title(division), side, "division", chief))
     placed = [_beside(ld, [u for u in units if u.group == ld.group]) for ld in leaders]
-    return groups, placed, units
+    return units, placed, groups
 
 
 def _at(unit: Unit, x: float, y: float, facing: float) -> Unit:
@@ -78,26 +82,14 @@ def _title(division: str) -> str:
 
 def sample_battle(battle_id: str = "hail-caesar-1") -> BattleState:
     """A ready-to-begin battle: Legio IX against the Arverni, already deployed."""
-    rom = army_pieces(load_army("romans"), "rom", "r", ROMANS_AT)
-    gau = army_pieces(load_army("gauls"), "gau", "g", GAULS_AT)
-    return BattleState(
-        battle_id=battle_id,
-        ruleset="hail_caesar",
-        battlefield=Battlefield(WIDTH, DEPTH, "inch", 25.4),
-        cursor=Cursor(0, "setup", "deploy", ("rom", "gau")),
-        sides=(
+    armies = (
+        (
             Side("rom", "Legio IX", {"deploy_zone": [0, 16]}),
-            Side("gau", "Arverni", {"deploy_zone": [32, 48]}),
+            army_pieces(load_army("romans"), "rom", "r", ROMANS_AT),
         ),
-        groups=(*rom[0], *gau[0]),
-        leaders=(*rom[1], *gau[1]),
-        units=(*rom[2], *gau[2]),
-        terrain=(
-            TerrainFeature(
-                "hill1", "hill", ((2, 18), (12, 18), (12, 28), (2, 28)), "Gergovia Hill"
-            ),
-            TerrainFeature(
-                "wood1", "wood", ((50, 20), (58, 20), (58, 28), (50, 28)), "Sacred Grove"
-            ),
+        (
+            Side("gau", "Arverni", {"deploy_zone": [32, 48]}),
+            army_pieces(load_army("gauls"), "gau", "g", GAULS_AT),
         ),
     )
+    return sample_state(battle_id, "hail_caesar", (WIDTH, DEPTH), armies, TERRAIN, step="deploy")

@@ -55,7 +55,7 @@ from rules_core.rulesets.heroic_age.status import (
     SPECIAL_WEAPON,
 )
 from rules_core.rulesets.heroic_age.tables import whole
-from rules_core.standing import Condition, Topic
+from rules_core.standing import AUTO, Condition, Topic
 from rules_core.state import BattleState, Leader
 
 SILENT = "not on the sheet (see the package README)"
@@ -78,7 +78,6 @@ PARAMETERS = (
 TABLES = (REFUSED, HANDS)  # gathered by rules.py into the ruleset's tables
 CHALLENGE_TOPIC = "challenge"
 DUEL_CARD = "duel_card"
-AUTO = "auto"  # the rules' own card, offered beside the cards of the hand
 KILLED, HONOUR_SATISFIED = "killed", "honour_satisfied"  # what a personal combat ends in
 CHALLENGE_WORDS = {"accept": "accept the challenge (3 LP)", "refuse": "refuse the challenge"}
 
@@ -104,15 +103,11 @@ def _not_cinc(state: BattleState, decision: Decision) -> bool:
 
 PACE_APART = (DUEL_CARD, CHALLENGE_TOPIC)  # personal combat: counted apart by the pace report
 TOPICS = (
-    Topic(
-        DUEL_CARD,
-        "the card to discard or play in a personal combat",
-        (Option(AUTO, "let the rules choose (the computed default)"),),
-    ),
-    Topic(
+    Topic.computed(DUEL_CARD, "the card to discard or play in a personal combat"),
+    Topic.of(
         CHALLENGE_TOPIC,
         "accept or refuse a challenge to personal combat",
-        tuple(Option(k, v) for k, v in CHALLENGE_WORDS.items()),
+        CHALLENGE_WORDS,
         (
             Condition(
                 "as_good_a_hand", "if our leader is dealt at least as many cards", _better_hand

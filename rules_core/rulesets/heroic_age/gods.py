@@ -55,7 +55,7 @@ from rules_core.rulesets.heroic_age.status import (
     LPS_SPENT,
     SKILLED_ARCHER,
 )
-from rules_core.standing import Condition, Predicate, Topic
+from rules_core.standing import AUTO, Condition, Predicate, Topic
 from rules_core.state import BattleState, Leader, Unit
 
 SILENT = "not on the sheet (see the package README)"
@@ -71,7 +71,6 @@ PARAMETERS = (
 
 HOLY = "holy"
 GOD_CHOICE = "god_choice"
-AUTO = "auto"  # the rules' own choice, offered beside the units or leaders
 HOLY_WORDS = {
     "pass": "let the card stand",
     "cancel": "call on the holy person (1 LP) to cancel it",
@@ -143,15 +142,13 @@ def _below(limit: int) -> Condition:
 
 
 TOPICS = (
-    Topic(
-        GOD_CHOICE,
-        "the unit or leader a card of the god pack asks for (Three, Queen, Ace, King)",
-        (Option(AUTO, "let the rules choose (the computed default)"),),
+    Topic.computed(
+        GOD_CHOICE, "the unit or leader a card of the god pack asks for (Three, Queen, Ace, King)"
     ),
-    Topic(
+    Topic.of(
         HOLY,
         "call on a holy person to cancel a card of the god pack",
-        tuple(Option(k, v) for k, v in HOLY_WORDS.items()),
+        HOLY_WORDS,
         (
             Condition(
                 "bad_for_us", "if the card harms us or helps the enemy", _judged(_bad_for_us)
@@ -160,10 +157,10 @@ TOPICS = (
             Condition("joker", "if the card is a Joker", _judged(_joker)),
         ),
     ),
-    Topic(
+    Topic.of(
         SEVEN,
         "play the Seven (Fortune smiles) to re-roll a set of dice",
-        tuple(Option(k, v) for k, v in SEVEN_WORDS.items()),
+        SEVEN_WORDS,
         (
             Condition(
                 "below_average",

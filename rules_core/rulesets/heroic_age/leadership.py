@@ -21,7 +21,7 @@ Every order is a normal order of the Leadership step, so it can be planned ahead
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rules_core.context import Context
 from rules_core.events import TestResolved
@@ -237,20 +237,21 @@ def resolve(ctx: Context) -> None:
 
 
 def _carry_out(ctx: Context, leader: Leader, order: Order) -> None:
-    if order.kind == "challenge":
-        ctx.set_leader_status(
-            leader.id, "issues a challenge", challenge=str(order.params["leader"])
-        )
-        return
-    if order.kind == "signal_advance":
-        signal_advance(ctx, leader, order)
-        return
+    _ACTIONS.get(order.kind, _change_aggression)(ctx, leader, order)
+
+
+def _issue_challenge(ctx: Context, leader: Leader, order: Order) -> None:
+    ctx.set_leader_status(leader.id, "issues a challenge", challenge=str(order.params["leader"]))
+
+
+def _remove_dp(ctx: Context, leader: Leader, order: Order) -> None:
     unit = ctx.state.unit(str(order.params["unit"]))
-    if order.kind == "remove_dp":
-        dps = max(0, DPS.of(unit) - REMOVED_DPS)
-        ctx.set_status(unit.id, f"{leader.name} removes a DP", dps=dps)
-        return
+    ctx.set_status(unit.id, f"{leader.name} removes a DP", dps=max(0, DPS.of(unit) - REMOVED_DPS))
+
+
+def _change_aggression(ctx: Context, leader: Leader, order: Order) -> None:
     step = 1 if order.params.get("change") == "raise" else -1
+    unit = ctx.state.unit(str(order.params["unit"]))
     units.change_aggression(ctx, unit.id, step, f"{leader.name}'s leadership")
 
 
@@ -304,6 +305,14 @@ def signal_advance(ctx: Context, leader: Leader, order: Order) -> None:
         end = path.pose(got)
         ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], unit.facing, ("signal to advance",))
         ctx.set_status(unit.id, None, advanced_in_leadership=True)
+
+
+# Each leader action by its kind; any other kind changes a unit's aggression.
+_ACTIONS: dict[str, Callable[[Context, Leader, Order], None]] = {
+    "challenge": _issue_challenge,
+    "signal_advance": signal_advance,
+    "remove_dp": _remove_dp,
+}
 
 
 def camp_followers(ctx: Context) -> None:

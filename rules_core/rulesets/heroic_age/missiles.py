@@ -4,7 +4,6 @@ cover, 6 hits; each hit drops a level above Present, otherwise gives a DP."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
@@ -15,18 +14,9 @@ from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.status import BROKEN, RETIRING, SKILLED_ARCHER
 from rules_core.state import BattleState, Unit
-from rules_core.toolkit import checked_orders
+from rules_core.toolkit import Shot, checked_orders
 
 HIT_EFFECTS = "hit_effects"  # a shot's hits are applied once every unit has shot
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One unit's shooting, rolled before any hit is applied."""
-
-    shooter: str
-    target: str
-    hits: int
 
 
 def shoots(unit: Unit) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from rules_core import orders as common
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, facing_towards, near
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
@@ -25,7 +26,7 @@ MANOEUVRE_OPTIONS = (
 )
 
 UNIT_ORDER_KINDS = (
-    OrderKind("place", "Deploy", params=(Param("to", "point"), Param("facing", "number", False))),
+    common.PLACE,
     OrderKind(
         "move",
         "Move (1 AvD, + optional D6) towards a point",
@@ -46,7 +47,7 @@ UNIT_ORDER_KINDS = (
         ),
     ),
     OrderKind("rest", "Rest and reform (stay stationary to remove a DP)"),
-    OrderKind("shoot", "Shoot", params=(Param("target", "unit"),)),
+    common.SHOOT,
     OrderKind("charge", "Declare a charge", params=(Param("target", "unit"),)),
     OrderKind("hold", "Hold"),
 )

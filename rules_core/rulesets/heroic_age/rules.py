@@ -169,15 +169,8 @@ class HeroicAgeRules(Rules):
     deployment_depth = 8.0
     default_table = (36.0, 24.0)
     # Each leader (LPs, flags) with his contingent; the Saxons and the Danes as samples.
-    roster_hooks = RosterHooks(
-        forces.forces,
-        forces.prepare,
-        unit_from_entry=profiles.unit_from_entry,
-        group_of=forces.group_of,
-        carry_over=forces.carry_over,  # casualties cost stands for good
-        load_army=profiles.load_army,
-        sample_armies=profiles.SAMPLE_ARMIES,
-    )
+    # Casualties cost stands for good.
+    roster_hooks = RosterHooks.of(forces, profiles)
 
     demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.codec import Json
-from rules_core.forces import placed_units
 from rules_core.rulesets.heroic_age import forces
 from rules_core.rulesets.heroic_age.profiles import load_army, unit_from_entry
-from rules_core.state import Battlefield, BattleState, Group, Leader, Side, TerrainFeature, Unit
-from rules_core.steps import Cursor
+from rules_core.samples import Army, Places, placed_army, sample_state
+from rules_core.state import BattleState, Group, Side, TerrainFeature, Unit
 
 WIDTH, DEPTH = 36.0, 24.0
 # Where each unit of the sample armies stands (x, y), in army file order.
@@ -24,43 +23,40 @@ TERRAIN = (
 )
 
 
-def _army(
-    data: Mapping[str, Json], side: str, places: tuple[tuple[float, float], ...], facing: float
-) -> tuple[list[Unit], list[Leader], list[Group]]:
+def _army(data: Mapping[str, Json], side: str, places: Places, facing: float) -> Army:
     """The units, leaders and contingents of one sample army, placed."""
-    groups, leaders = forces.forces(data, side)
 
     def make(entry: Mapping[str, Json], unit_id: str) -> Unit:
         """One unit, in the contingent its entry names (else the side's main group)."""
         return unit_from_entry(entry, unit_id, side, forces.group_of(entry, side, f"{side}_main"))
 
-    units = placed_units(data, side, places, facing, make)
-    return units, list(leaders), list(groups)
+    return placed_army(data, side, places, facing, forces.forces, make)
 
 
 def sample_battle(battle_id: str = "heroic-ethandun", max_turns: int = 6) -> BattleState:
     """The Saxon and Danish sample armies deployed for battle, ready for ``engine.begin``."""
     saxons, danes = load_army("saxons"), load_army("danes")
-    s_units, s_leaders, s_groups = _army(saxons, "saxons", SAXONS_AT, 0.0)
-    d_units, d_leaders, d_groups = _army(danes, "danes", DANES_AT, 180.0)
-    state = BattleState(
-        battle_id=battle_id,
-        ruleset="heroic_age",
-        battlefield=Battlefield(WIDTH, DEPTH, "inch", 25.4),
-        cursor=Cursor(0, "setup", "", ("saxons", "danes")),
-        sides=(
+    armies = (
+        (
             Side("saxons", "Wessex", {"deploy_zone": [0.0, 8.0]}),
+            _army(saxons, "saxons", SAXONS_AT, 0.0),
+        ),
+        (
             Side("danes", "The Danes", {"deploy_zone": [16.0, 24.0]}),
+            _army(danes, "danes", DANES_AT, 180.0),
         ),
-        groups=(
-            Group("saxons_main", str(saxons["name"]), "saxons", "army"),
-            Group("danes_main", str(danes["name"]), "danes", "army"),
-            *s_groups,
-            *d_groups,
-        ),
-        leaders=tuple(s_leaders + d_leaders),
-        units=tuple(s_units + d_units),
-        terrain=TERRAIN,
+    )
+    mains = (
+        Group("saxons_main", str(saxons["name"]), "saxons", "army"),
+        Group("danes_main", str(danes["name"]), "danes", "army"),
+    )
+    state = sample_state(
+        battle_id,
+        "heroic_age",
+        (WIDTH, DEPTH),
+        armies,
+        TERRAIN,
+        mains,
         parameters={"max_turns": max_turns},
     )
     return forces.prepare(state)

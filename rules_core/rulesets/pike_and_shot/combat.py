@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules_core.context import Context
-from rules_core.decisions import Decision, Option
 from rules_core.events import MeleeFought, MeleeResolved, ShotFired, ShotResolved, TestResolved
 from rules_core.geometry import Footprint, contact_edge, near, quarter, range_from_front, within
 from rules_core.plugin import Parameter
@@ -55,7 +54,8 @@ from rules_core.rulesets.pike_and_shot.status import (
 from rules_core.standing import Topic
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import SIGHT_BLOCKING
-from rules_core.toolkit import checked_orders, enemies_in_contact, gap, sight
+from rules_core.toolkit import Shot, checked_orders, enemies_in_contact, gap, sight
+from rules_core.unit_questions import gm_question, options_of, unit_question
 
 SILENT = "not on the sheet (see README_combat.md)"
 BREAK_OFF = "break_off"
@@ -144,15 +144,6 @@ def targets(state: BattleState, shooter: Unit) -> list[Unit]:
     return sorted(ok, key=lambda e: gap(shooter, e))
 
 
-@dataclass(frozen=True)
-class Shot:
-    """One unit's shooting, rolled before any shot lands."""
-
-    shooter: str
-    target: str
-    unsaved: int
-
-
 def shoot(ctx: Context) -> None:
     """Both sides fire at once: all dice first, then each shot's result."""
     ordered = {o.actor: str(o.params.get("target", "")) for o in checked_orders(ctx, ("shoot",))}
@@ -192,13 +183,13 @@ def apply_shot(ctx: Context, shot: Shot) -> None:
     if shooter.type in t.ARTILLERY and not ARTILLERY_FIRE.of(target):
         why = f"under artillery fire ({shooter.name})"
         ctx.set_status(target.id, why, under_artillery_fire=True)
-    took(ctx, target.id, shot.unsaved)
-    if not shot.unsaved:
+    took(ctx, target.id, shot.hits)
+    if not shot.hits:
         _shot_result(
             ctx, shot, f"Shooting result ({shooter.name})", "0 unsaved hits: no effect", ""
         )
         return
-    row = t.SHOOTING_ROWS.lookup(shot.unsaved)
+    row = t.SHOOTING_ROWS.lookup(shot.hits)
     column = cohesion(target)
     outcome = str(t.SHOOTING_RESULTS.lookup(row.result, column))
     words = f"{row.text} against a {column} unit"
@@ -356,13 +347,13 @@ def _shot_result(ctx: Context, shot: Shot, test: str, row: str, outcome: str) ->
         ShotResolved(
             shot.target,
             test,
-            shot.unsaved,
+            shot.hits,
             False,
             row,
             False,
             shot.shooter,
             shot.target,
-            shot.unsaved,
+            shot.hits,
             outcome,
         )
     )
@@ -427,16 +418,14 @@ def break_off(ctx: Context, unit: Unit, enemy: Unit) -> bool:
     Disorder Test, succeeds, or is the GM's ruling (the test's result by default). A unit that
     breaks off moves back ``break_off_distance`` facing the enemy, with no loss of order."""
     choice = ctx.ask(
-        Decision(
+        unit_question(
             f"break_off:{unit.id}",
             f"{unit.name} (cavalry) is in a stand-off with {enemy.name}: "
             "remain engaged or attempt to break off?",
-            tuple(Option(k, v) for k, v in BREAK_OFF_WORDS.items()),
+            options_of(BREAK_OFF_WORDS),
             "remain",
-            unit.side,
-            topic=BREAK_OFF,
-            unit=unit.id,
-            other=enemy.id,
+            (unit, enemy),
+            BREAK_OFF,
         )
     )
     if choice != "break_off":
@@ -447,15 +436,13 @@ def break_off(ctx: Context, unit: Unit, enemy: Unit) -> bool:
         ok = co.disorder_test(ctx, unit, f"{unit.name} attempts to break off")
     if how == "gm":
         ruling = ctx.ask(
-            Decision(
+            gm_question(
                 f"break_off_ruling:{unit.id}",
                 f"GM: does {unit.name} break off from {enemy.name}?",
-                tuple(Option(k, v) for k, v in RULING_WORDS.items()),
+                RULING_WORDS,
                 "yes" if ok else "no",
-                "gm",
-                topic=BREAK_OFF_RULING,
-                unit=unit.id,
-                other=enemy.id,
+                BREAK_OFF_RULING,
+                (unit, enemy),
             )
         )
         ok = ruling == "yes"

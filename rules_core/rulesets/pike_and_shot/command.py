@@ -25,7 +25,6 @@ from dataclasses import replace
 
 from rules_core.codec import Json
 from rules_core.context import Context
-from rules_core.decisions import GM, Decision, Option
 from rules_core.dice import Purpose
 from rules_core.orders import Illegal, Order, Preview, Verdict, point_param
 from rules_core.plugin import Parameter
@@ -51,6 +50,7 @@ from rules_core.shared_status import KILLED, PURSUING
 from rules_core.state import BattleState, Leader, Unit
 from rules_core.terrain import trace_path
 from rules_core.toolkit import checked_orders
+from rules_core.unit_questions import gm_question
 
 SILENT = "not on the sheet (see the package README)"
 HIT_TABLE: list[Json] = [[1, 2, "killed"], [3, 4, "wounded"], [5, 6, "off_table"]]
@@ -203,17 +203,15 @@ def resolve_risk(ctx: Context) -> None:
         second = ctx.dice.d6(f"{leader.name} is hit: what befalls him", purpose=hit)
         result = _hit_result(ctx.params, second.total)
         if mode == "gm":
-            options = tuple(Option(k, v) for k, v in RISK_WORDS.items())
             result = ctx.ask(
-                Decision(
+                gm_question(
                     f"risk:{leader.id}",
                     f"{leader.name} is hit (D6 {roll.total}, then {second.total}: {result}). "
                     "GM: rule what befalls him",
-                    options,
+                    RISK_WORDS,
                     result,
-                    GM,
-                    topic=RISK,
-                    unit=leader.id,
+                    RISK,
+                    (leader,),
                 )
             )
         _befall(ctx, leader, result)
@@ -255,14 +253,13 @@ def resolve_replace(ctx: Context) -> None:
             continue
         if mode == "gm":
             answer = ctx.ask(
-                Decision(
+                gm_question(
                     f"replace:{leader.id}",
                     f"Replace {leader.name} now?",
-                    tuple(Option(k, v) for k, v in REPLACE_WORDS.items()),
+                    REPLACE_WORDS,
                     "replace",
-                    GM,
-                    topic=REPLACE,
-                    unit=leader.id,
+                    REPLACE,
+                    (leader,),
                 )
             )
             if answer != "replace":

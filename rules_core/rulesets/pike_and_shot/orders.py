@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules_core import orders as common
 from rules_core.codec import Json
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
 from rules_core.rulesets.pike_and_shot import combat, command, movement
@@ -31,7 +32,7 @@ from rules_core.toolkit import enemy_target
 FORMATIONS = ("keep", "line", "march_column")
 
 ORDER_KINDS = (
-    OrderKind("place", "Deploy", params=(Param("to", "point"), Param("facing", "number", False))),
+    common.PLACE,
     OrderKind(
         "wing_order",
         "Wing order",
@@ -49,12 +50,8 @@ ORDER_KINDS = (
         ),
     ),
     OrderKind("hold", "Hold"),
-    OrderKind(
-        "return",
-        "Return to the table after a pursuit",
-        params=(Param("to", "point"), Param("facing", "number", False)),
-    ),
-    OrderKind("shoot", "Shoot", params=(Param("target", "unit"),)),
+    OrderKind("return", "Return to the table after a pursuit", params=common.TO_AND_FACING),
+    common.SHOOT,
     OrderKind(
         "command_move",
         "Commander moves",

@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.codec import Json
-from rules_core.forces import placed_units
 from rules_core.rulesets.pike_and_shot import command
 from rules_core.rulesets.pike_and_shot.profiles import forces, group_of, load_army, unit_from_entry
-from rules_core.state import Battlefield, BattleState, Group, Leader, Side, TerrainFeature, Unit
-from rules_core.steps import Cursor
+from rules_core.samples import Army, Places, placed_army, sample_state
+from rules_core.state import BattleState, Side, TerrainFeature, Unit
 
 WIDTH, DEPTH = 72.0, 48.0
 # Where each unit of the sample armies stands (x, y), in army file order.
@@ -43,38 +42,35 @@ TERRAIN = (
 )
 
 
-def _army(
-    data: Mapping[str, Json], side: str, places: tuple[tuple[float, float], ...], facing: float
-) -> tuple[list[Unit], list[Leader], list[Group]]:
+def _army(data: Mapping[str, Json], side: str, places: Places, facing: float) -> Army:
     """The units, commanders and wings of one sample army, placed."""
-    groups, leaders = forces(data, side)
 
     def make(entry: Mapping[str, Json], unit_id: str) -> Unit:
         """One unit, in the wing its entry names."""
         return unit_from_entry(entry, unit_id, side, group_of(entry, side, ""))
 
-    units = placed_units(data, side, places, facing, make)
-    return units, list(leaders), list(groups)
+    return placed_army(data, side, places, facing, forces, make)
 
 
 def sample_battle(battle_id: str = "pas-edgehill", max_turns: int = 6) -> BattleState:
     """The King's Army and Parliament deployed for battle, ready for ``engine.begin``."""
     king, parliament = load_army("royalists"), load_army("parliament")
-    r_units, r_leaders, r_groups = _army(king, "royalists", ROYALISTS_AT, 0.0)
-    p_units, p_leaders, p_groups = _army(parliament, "parliament", PARLIAMENT_AT, 180.0)
-    state = BattleState(
-        battle_id=battle_id,
-        ruleset="pike_and_shot",
-        battlefield=Battlefield(WIDTH, DEPTH, "inch", 25.4),
-        cursor=Cursor(0, "setup", "", ("royalists", "parliament")),
-        sides=(
+    armies = (
+        (
             Side("royalists", str(king["name"]), {"deploy_zone": [0.0, 12.0]}),
-            Side("parliament", str(parliament["name"]), {"deploy_zone": [36.0, 48.0]}),
+            _army(king, "royalists", ROYALISTS_AT, 0.0),
         ),
-        groups=tuple(r_groups + p_groups),
-        leaders=tuple(r_leaders + p_leaders),
-        units=tuple(r_units + p_units),
-        terrain=TERRAIN,
+        (
+            Side("parliament", str(parliament["name"]), {"deploy_zone": [36.0, 48.0]}),
+            _army(parliament, "parliament", PARLIAMENT_AT, 180.0),
+        ),
+    )
+    state = sample_state(
+        battle_id,
+        "pike_and_shot",
+        (WIDTH, DEPTH),
+        armies,
+        TERRAIN,
         parameters={"max_turns": max_turns},
         status={"name": "Edgehill (sample)"},
     )

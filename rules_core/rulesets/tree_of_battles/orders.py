@@ -6,6 +6,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
+from rules_core import orders as common
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, boxes_apart, facing_towards, within
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
@@ -69,12 +70,8 @@ ORDER_KINDS = (
         "new_orders", "Issue or listen to new orders (2 CPs)", "leader", (Param("text", "text"),)
     ),
     OrderKind("restrain", "Take a control test: stop pursuing or looting, or hold chivalry back"),
-    OrderKind(
-        "march",
-        "March move (foot 4 SF, mounted 6 SF)",
-        params=(Param("to", "point"), Param("facing", "number", False)),
-    ),
-    OrderKind("shoot", "Shoot", params=(Param("target", "unit"),)),
+    OrderKind("march", "March move (foot 4 SF, mounted 6 SF)", params=common.TO_AND_FACING),
+    common.SHOOT,
     OrderKind(
         "move",
         "Normal move (1 or 2 AvD x ½ SF)",

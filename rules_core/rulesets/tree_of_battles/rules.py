@@ -186,15 +186,8 @@ class TreeOfBattlesRules(Rules):
     deployment_depth = 4.0
     default_table = (24.0, 16.0)  # SF: about 96 by 64 cm with 40 mm stands
     # Each leader (CPs in points) with his battle; the English and French at Agincourt.
-    roster_hooks = RosterHooks(
-        forces.forces,
-        forces.prepare,
-        unit_from_entry=profiles.unit_from_entry,
-        group_of=forces.group_of,
-        carry_over=forces.carry_over,  # casualties cost stands for good
-        load_army=profiles.load_army,
-        sample_armies=profiles.SAMPLE_ARMIES,
-    )
+    # Casualties cost stands for good.
+    roster_hooks = RosterHooks.of(forces, profiles)
 
     demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
 
