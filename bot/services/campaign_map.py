@@ -11,9 +11,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, CampaignMap, MapMove
-from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UserError
 from bot.services.armies import require_not_fighting
+from bot.services.base import Service
 from bot.services.battle_state import SetUp, set_up_of
 from bot.services.battles import new_battle
 from bot.services.campaigns import Place, find_member, load_open_campaign, require_gm
@@ -130,11 +130,8 @@ def _regions(cmap: CampaignMap) -> list[Region]:
 # -- the service -----------------------------------------------------------------------------
 
 
-class CampaignMapService:
+class CampaignMapService(Service):
     """The campaign map; each call is one database session."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def import_map(
         self,
