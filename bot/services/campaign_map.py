@@ -58,12 +58,9 @@ class PendingMove:
 
 
 @dataclass(frozen=True)
-class MoveInfo:
+class MoveInfo(PendingMove):
     """What /campaign map move did: the move kept (or cancelled, when to is where it stands)."""
 
-    army: str
-    start: str | None
-    to: str
     turn: int
     replaced: bool
     cancelled: bool
