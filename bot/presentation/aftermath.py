@@ -7,7 +7,8 @@ import io
 import discord
 
 from bot.rendering.replay import ReplayImage, ReplayTooLarge
-from bot.services.aftermath import AfterAction, Moment, Replay, SideLosses, Swing, TurnStory
+from bot.services.aftermath import AfterAction, Replay, StepStory, Swing, TurnStory
+from bot.services.endings import ArmyLosses
 
 REPORT_FILE = "report.md"
 START_MAP = "map-start.png"
@@ -83,21 +84,21 @@ def report_markdown(report: AfterAction) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _losses_table(losses: tuple[SideLosses, ...]) -> str:
+def _losses_table(losses: tuple[ArmyLosses, ...]) -> str:
     rows = ["| Side | Units | Lost |", "| --- | --- | --- |"]
     for loss in losses:
         lost = ", ".join(loss.lost) if loss.lost else "nothing"
-        rows.append(f"| {loss.side} | {loss.started} | {len(loss.lost)}: {lost} |")
+        rows.append(f"| {loss.army} | {loss.started} | {len(loss.lost)}: {lost} |")
     return "\n".join(rows)
 
 
-def _loss_words(loss: SideLosses) -> str:
+def _loss_words(loss: ArmyLosses) -> str:
     if not loss.lost:
-        return f"{loss.side} lost nothing"
-    return f"{loss.side} lost {len(loss.lost)} of {loss.started} units"
+        return f"{loss.army} lost nothing"
+    return f"{loss.army} lost {len(loss.lost)} of {loss.started} units"
 
 
-def _moments(heading: str, moments: tuple[Moment, ...]) -> list[str]:
+def _moments(heading: str, moments: tuple[StepStory, ...]) -> list[str]:
     if not moments:
         return []
     items = [

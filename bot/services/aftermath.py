@@ -21,11 +21,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import BattleStatus, StageLog
-from bot.db.session import Database
 from bot.errors import Conflict
 from bot.rendering.replay import Frame
+from bot.services.base import Service
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
+from bot.services.endings import ArmyLosses
 from bot.services.gm import UNDONE
 from bot.services.records import record_bytes
 from bot.services.seats import seat_of
@@ -88,7 +89,9 @@ class Replay:
 
 @dataclass(frozen=True)
 class StepStory:
-    """One resolved step of the report: its title and the lines its events read as."""
+    """A step of the report: its title and the lines its events read as (all of them, or
+    those of a decisive moment or turning point: a combat or shot that broke or destroyed
+    units, a leader hit, an army's or wing's state changing, the end)."""
 
     title: str
     lines: tuple[str, ...]
@@ -112,24 +115,6 @@ class Swing:
 
 
 @dataclass(frozen=True)
-class Moment:
-    """A decisive moment: a combat or shot that broke or destroyed units, or a turning point
-    (a leader hit, an army's or wing's state changing, the end), with the step it happened in."""
-
-    title: str
-    lines: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class SideLosses:
-    """What one side lost: units that left the table, out of how many it started with."""
-
-    side: str
-    started: int
-    lost: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class AfterAction:
     """The makings of an after-action report: story, decisive rolls, losses, turning points."""
 
@@ -139,19 +124,16 @@ class AfterAction:
     result: str
     turns: tuple[TurnStory, ...]
     swings: tuple[Swing, ...]
-    decisive: tuple[Moment, ...]
-    turning_points: tuple[Moment, ...]
-    losses: tuple[SideLosses, ...]
+    decisive: tuple[StepStory, ...]
+    turning_points: tuple[StepStory, ...]
+    losses: tuple[ArmyLosses, ...]
     first: Frame  # the table as the battle began
     last: Frame  # the table as it ended, with the last step's marks
     record: bytes
 
 
-class AftermathService:
+class AftermathService(Service):
     """Replays and after-action reports of the channel's newest battle."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def replay(self, place: Place) -> Replay:
         """The replay's frames as the one who asks may see them (whole once the battle ended)."""
@@ -260,8 +242,8 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
     units = {u.id for known in (first_state, *(s.after for s in stages)) for u in known.units}
     turns: dict[int, list[StepStory]] = {}
     swings: list[Swing] = []
-    weighed: list[tuple[int, int, Moment]] = []
-    turning: list[Moment] = []
+    weighed: list[tuple[int, int, StepStory]] = []
+    turning: list[StepStory] = []
     for step in steps:
         lines = tuple(r.lines(step.events))
         turns.setdefault(step.turn, [])
@@ -271,10 +253,10 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
         for fight in fights(step.events):
             weight, fought = decisive_lines(fight, r, units)
             if fought:
-                weighed.append((weight, len(weighed), Moment(step.title, fought)))
+                weighed.append((weight, len(weighed), StepStory(step.title, fought)))
         points = turning_lines(step.events, r, loaded.state)
         if points:
-            turning.append(Moment(step.title, points))
+            turning.append(StepStory(step.title, points))
     swings.sort(key=lambda s: -abs(s.luck))
     chosen = sorted(weighed, key=lambda w: (-w[0], w[1]))[:MOMENTS]
     decisive = tuple(moment for _, _, moment in sorted(chosen, key=lambda w: w[1]))
@@ -365,14 +347,14 @@ def turning_lines(events: Sequence[Event], r: Renderer, after: BattleState) -> t
     return tuple(line for line in map(r.line, points) if line)
 
 
-def side_losses(first: BattleState, last: BattleState, r: Renderer) -> tuple[SideLosses, ...]:
+def side_losses(first: BattleState, last: BattleState, r: Renderer) -> tuple[ArmyLosses, ...]:
     """Each side's units on the table at the start and not at the end."""
     kept = {unit.id for unit in last.units}
     return tuple(
-        SideLosses(
+        ArmyLosses(
             r.name(side.id),
-            sum(1 for u in first.units if u.side == side.id),
             tuple(u.name for u in first.units if u.side == side.id and u.id not in kept),
+            sum(1 for u in first.units if u.side == side.id),
         )
         for side in first.sides
     )

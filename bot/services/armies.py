@@ -12,8 +12,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
-from bot.db.session import Database
 from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.services.base import Service
 from bot.services.campaigns import Place, find_member, load_open_campaign
 from bot.services.data_files import load_json, load_yaml, shown_name
 from bot.services.names import name_key, tidy
@@ -119,11 +119,8 @@ def _tidy_name(name: str, where: str) -> str:
     return tidy(name)
 
 
-class ArmyService:
+class ArmyService(Service):
     """Army lists of a campaign; each call is one database session."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def import_roster(
         self, place: Place, user_id: int, content: bytes, filename: str

@@ -10,11 +10,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from bot.clock import Clock
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
-from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.armies import parse_roster
+from bot.services.base import ClockedService
 from bot.services.battle_state import (
     BattleView,
     Loaded,
@@ -122,12 +121,8 @@ class HandOver:
     to_gm: bool  # the new player is a GM of the campaign (the GM takes the side over)
 
 
-class BattleService:
+class BattleService(ClockedService):
     """Battle set-up commands; each call is one database session."""
-
-    def __init__(self, db: Database, clock: Clock) -> None:
-        self.db = db
-        self.clock = clock
 
     async def create(
         self,

@@ -11,9 +11,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, CampaignMap, MapMove
-from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UserError
 from bot.services.armies import require_not_fighting
+from bot.services.base import Service
 from bot.services.battle_state import SetUp, set_up_of
 from bot.services.battles import new_battle
 from bot.services.campaigns import Place, find_member, load_open_campaign, require_gm
@@ -58,12 +58,9 @@ class PendingMove:
 
 
 @dataclass(frozen=True)
-class MoveInfo:
+class MoveInfo(PendingMove):
     """What /campaign map move did: the move kept (or cancelled, when to is where it stands)."""
 
-    army: str
-    start: str | None
-    to: str
     turn: int
     replaced: bool
     cancelled: bool
@@ -130,11 +127,8 @@ def _regions(cmap: CampaignMap) -> list[Region]:
 # -- the service -----------------------------------------------------------------------------
 
 
-class CampaignMapService:
+class CampaignMapService(Service):
     """The campaign map; each call is one database session."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def import_map(
         self,

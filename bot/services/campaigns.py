@@ -22,9 +22,9 @@ from bot.db.models import (
     Membership,
     Role,
 )
-from bot.db.session import Database
 from bot.errors import ClosedCampaign, Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services import settings
+from bot.services.base import Service
 from bot.services.names import tidy
 from bot.services.settings import DeadlinePolicy, validated
 from rules_core import registry
@@ -178,11 +178,8 @@ def clean_text(value: str, what: str, limit: int) -> str:
     return cleaned
 
 
-class CampaignService:
+class CampaignService(Service):
     """Everything about campaigns and membership; each call is one database session."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def create(self, place: Place, user_id: int, name: str, ruleset_id: str) -> CampaignInfo:
         """Create a campaign in this channel with the caller as its first GM."""

@@ -15,10 +15,12 @@ from rules_core.state import Outcome
 
 @dataclass(frozen=True)
 class ArmyLosses:
-    """The units one army lost in the battle (destroyed, by the carry-over rule)."""
+    """The units one army (or side) lost in the battle: destroyed by the carry-over rule at its
+    end, or, in the after-action report, gone from the table, of the ``started`` it began with."""
 
     army: str
     lost: tuple[str, ...]
+    started: int = 0  # counted only by the after-action report
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from bot.db.models import BattleOrder, BattleStatus, Readiness, RecordEntry, Sta
 from bot.db.session import Database
 from bot.errors import NO_QUESTION, Conflict, InvalidInput, NotFound
 from bot.services import holders, plans
+from bot.services.base import ClockedService
 from bot.services.battle_state import Loaded, cancel_deadlines, find_actor, find_unit, load_battle
 from bot.services.campaigns import Place, clean_text
 from bot.services.endings import EndReport, finish
@@ -79,7 +80,7 @@ class GmChange:
     field: str = ""  # the status field set
 
 
-class GmService:
+class GmService(ClockedService):
     """The GM's commands; every one checks the caller is a GM of the campaign.
 
     It holds the play service for what a GM shares with players (resolving a step, answering
@@ -87,8 +88,7 @@ class GmService:
     """
 
     def __init__(self, db: Database, clock: Clock, play: PlayService) -> None:
-        self.db = db
-        self.clock = clock
+        super().__init__(db, clock)
         self.play = play
 
     async def pause(self, place: Place, user_id: int, reason: str) -> GmChange:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.db.session import Database
+from bot.services.base import Service
 from bot.services.battle_state import load_battle
 from bot.services.campaigns import Place
 from rules_core.cards import DeckState
@@ -51,11 +51,8 @@ class HandView:
     decks: tuple[DeckView, ...]
 
 
-class HandService:
+class HandService(Service):
     """The cards of the channel's battle, as the reader may see them."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def hand(self, place: Place) -> HandView:
         """The reader's cards (their side's and its leaders' and units'), the cards face up

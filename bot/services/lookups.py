@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.db.models import BattleStatus
-from bot.db.session import Database
 from bot.errors import NO_QUESTION, ClosedCampaign, Conflict, InvalidInput, NotFound
 from bot.services import holders, plans
+from bot.services.base import Service
 from bot.services.battle_state import Loaded, find_actor, load_battle
 from bot.services.campaigns import Place
 from bot.services.deployment import may_deploy, roster_entries, roster_unit_of
@@ -32,11 +32,8 @@ from rules_core.status import Scope
 from rules_core.steps import SETUP
 
 
-class LookupService:
+class LookupService(Service):
     """Lookups over the channel's battle: units, orders, answers, terrain, rosters."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     @asynccontextmanager
     async def _battle(self, place: Place) -> AsyncIterator[Loaded | None]:

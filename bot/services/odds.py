@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.db.session import Database
 from bot.errors import InvalidInput, NotFound, PermissionDenied
 from bot.rendering.odds_chart import chart
+from bot.services.base import Service
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
 from bot.services.numbers import check_finite
@@ -35,11 +35,8 @@ class OddsAnswer:
     planned_for: str = ""  # the later step an asked-about order is planned for
 
 
-class OddsService:
+class OddsService(Service):
     """Answers /odds; reads only, never changes a battle."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def ask(
         self,

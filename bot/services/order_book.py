@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from bot.db.models import BattleOrder, BattleStatus, PlannedOrder, StageLog
-from bot.db.session import Database
 from bot.errors import Conflict
 from bot.services import plans
+from bot.services.base import Service
 from bot.services.battle_state import load_battle
 from bot.services.campaigns import Place
 from bot.services.stages import stage_orders, stage_title
@@ -47,11 +47,8 @@ class OrderBook:
     stopped: bool = False  # the step waits for an answer: only the reader's side's orders shown
 
 
-class OrderBookService:
+class OrderBookService(Service):
     """Reads the battle's orders for ``/orders all``; one read session per call."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def book(self, place: Place, user_id: int) -> OrderBook:
         """The orders the user may see: a GM the open step's and the planned ones, anyone

@@ -17,6 +17,7 @@ from bot.clock import Clock
 from bot.db.models import Battle, BattleStatus, StageLog
 from bot.db.session import Database
 from bot.services import plans
+from bot.services.base import ClockedService
 from bot.services.battle_state import load_battle_by_id, view_of
 from bot.services.endings import ArmyLosses, EndReport
 from bot.services.records import record_bytes
@@ -27,12 +28,11 @@ from rules_core.render import Renderer
 from rules_core.state import BattleState
 
 
-class OutboxService:
+class OutboxService(ClockedService):
     """What is still to be posted, rebuilt from the database, and marking it posted."""
 
     def __init__(self, db: Database, clock: Clock) -> None:
-        self.db = db
-        self.clock = clock
+        super().__init__(db, clock)
         # Sharded: only the battles of servers on this process's shards (bot.scheduling).
         self.shards: Shards | None = None
 

@@ -12,9 +12,9 @@ import math
 from dataclasses import dataclass
 
 from bot.db.models import Campaign
-from bot.db.session import Database
 from bot.errors import ClosedCampaign, InvalidInput, NotFound
 from bot.services import settings
+from bot.services.base import Service
 from bot.services.campaigns import Place, load_open_campaign, require_gm
 from bot.services.settings import CampaignSettings
 from rules_core import registry
@@ -180,11 +180,8 @@ def _is_number(value: Json) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-class ParameterService:
+class ParameterService(Service):
     """Show and change a campaign's ruleset parameters; each call is one database session."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def sheet(self, place: Place, name: str | None = None) -> ParameterSheet:
         """The parameters of this channel's campaign (or the one named), values and defaults."""

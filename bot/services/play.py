@@ -31,6 +31,7 @@ from bot.errors import (
     PermissionDenied,
 )
 from bot.services import plans
+from bot.services.base import ClockedService
 from bot.services.battle_state import (
     Loaded,
     awaited,
@@ -111,12 +112,11 @@ class Reminder:
     missing: tuple[tuple[int, tuple[str, ...]], ...] = ()  # per user: steps still unplanned
 
 
-class PlayService:
+class PlayService(ClockedService):
     """The turn loop; each call is one write transaction, deadlines armed after it commits."""
 
     def __init__(self, db: Database, clock: Clock) -> None:
-        self.db = db
-        self.clock = clock
+        super().__init__(db, clock)
         self.armer: Armer | None = None
 
     def arm(self, arming: Arming) -> None:

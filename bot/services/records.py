@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import BattleStatus, RecordEntry, StageLog
-from bot.db.session import Database
+from bot.services.base import Service
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
 from bot.services.seats import seat_of
@@ -34,11 +34,8 @@ class LoggedStep:
     lines: tuple[str, ...]
 
 
-class RecordService:
+class RecordService(Service):
     """Reading the record and the log of the channel's battle, open or finished."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def log(self, place: Place, turn: int) -> list[LoggedStep]:
         """The log of one turn as the one who asks may read it: private events outside their

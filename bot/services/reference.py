@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.db.session import Database
 from bot.errors import ClosedCampaign, NotFound
+from bot.services.base import Service
 from bot.services.campaigns import Place, load_open_campaign
 from rules_core import registry
 from rules_core.registry import Ruleset
@@ -12,11 +12,8 @@ from rules_core.tables import GridTable, ScoreTable
 Table = ScoreTable | GridTable
 
 
-class ReferenceService:
+class ReferenceService(Service):
     """Read-only look-ups of the campaign's ruleset; each call is one database session."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def ruleset_here(self, place: Place) -> Ruleset | None:
         """The ruleset of this channel's campaign; None where there is no campaign. An

@@ -14,6 +14,7 @@ from bot.clock import Clock
 from bot.db.models import BattleStatus, StandingInstruction
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.services.base import ClockedService
 from bot.services.battle_state import Loaded, find_unit, load_battle
 from bot.services.campaigns import Place
 from bot.services.names import name_key
@@ -41,12 +42,11 @@ class StandingView:
     unit: str | None = None  # None for the whole side
 
 
-class StandingService:
+class StandingService(ClockedService):
     """``/standing``: list, set and clear standing instructions for the channel's battle."""
 
     def __init__(self, db: Database, clock: Clock, play: PlayService) -> None:
-        self.db = db
-        self.clock = clock
+        super().__init__(db, clock)
         self.play = play  # its armer schedules the deadlines of the stage an answer opens
 
     async def answer_open(self, place: Place) -> StageReport | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.db.session import Database
+from bot.services.base import Service
 from bot.services.battle_state import find_unit, load_battle
 from bot.services.campaigns import Place
 from rules_core import secrets
@@ -40,11 +40,8 @@ class UnitSheet:
     secret: tuple[str, ...] = ()  # its side's hidden state, for that side and the GMs only
 
 
-class UnitSheetService:
+class UnitSheetService(Service):
     """Reads one unit of the channel's battle; one read session per call."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
 
     async def sheet(self, place: Place, user_id: int, ref: str) -> UnitSheet:
         """The unit named or id'd ``ref`` as the user's seat sees the battle."""
