@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -15,12 +17,21 @@ from bot.presentation.standing import (
     standing_list_text,
     standing_set_text,
 )
+from bot.slash import Callback, SlashCommand, subcommand
 
 Ref = app_commands.Range[str, 1, 100]
 
 # The questions the rules ask again and again; only the user's own units.
 standing_topics = offer_labelled(lambda s, place, _: s.standing.topics(place))
 standing_units = offer_labelled(lambda s, place, user: s.standing.units(place, user))
+
+
+def standing_command(
+    name: str, description: str, **helps: str
+) -> Callable[[Callback], SlashCommand]:
+    """A /standing subcommand on instructions by topic and unit (set, clear): the topics and the
+    user's own units offered as typed alike; ``helps`` are its parameters' descriptions."""
+    return subcommand(name, description, helps, {"topic": standing_topics, "unit": standing_units})
 
 
 @app_commands.guild_only()
@@ -38,15 +49,15 @@ class StandingCog(
         """List the instructions the user may see."""
         await reply_privately(interaction, self.standing.shown, standing_list_text)
 
-    @app_commands.command(name="set", description="Answer a kind of question in advance")
-    @app_commands.describe(
+    @standing_command(
+        "set",
+        "Answer a kind of question in advance",
         topic="The kind of question (offered as you type)",
         choice="How to answer it",
         condition="Only when this holds (blank: always)",
         unit="Only for this unit of yours (blank: your whole side)",
         side="The side (a GM, or a player of several sides)",
     )
-    @app_commands.autocomplete(topic=standing_topics, unit=standing_units)
     async def set_(
         self,
         interaction: discord.Interaction,
@@ -70,13 +81,13 @@ class StandingCog(
         if report is not None:
             await post_report(self.bot, report)
 
-    @app_commands.command(name="clear", description="Take back standing instructions")
-    @app_commands.describe(
+    @standing_command(
+        "clear",
+        "Take back standing instructions",
         topic="Only those about this kind of question",
         unit="Only those for this unit",
         side="Only those of this side (a GM may clear anyone's)",
     )
-    @app_commands.autocomplete(topic=standing_topics, unit=standing_units)
     async def clear(
         self,
         interaction: discord.Interaction,
