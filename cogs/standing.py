@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot.client import AideBot
 from bot.delivery import post_report
-from bot.presentation.choices import offer_labelled
-from bot.presentation.replies import labelled_choices, place_of, reply_privately
+from bot.presentation.choices import offer_labelled, offer_labelled_for
+from bot.presentation.replies import place_of, reply_privately
 from bot.presentation.standing import (
     standing_cleared_text,
     standing_list_text,
@@ -24,6 +24,13 @@ Ref = app_commands.Range[str, 1, 100]
 # The questions the rules ask again and again; only the user's own units.
 standing_topics = offer_labelled(lambda s, place, _: s.standing.topics(place))
 standing_units = offer_labelled(lambda s, place, user: s.standing.units(place, user))
+# The chosen topic's answers and conditions.
+topic_choices = offer_labelled_for(
+    "topic", lambda s, place, topic: s.standing.choices(place, topic)
+)
+topic_conditions = offer_labelled_for(
+    "topic", lambda s, place, topic: s.standing.conditions(place, topic)
+)
 
 
 def standing_command(
@@ -58,6 +65,7 @@ class StandingCog(
         unit="Only for this unit of yours (blank: your whole side)",
         side="The side (a GM, or a player of several sides)",
     )
+    @app_commands.autocomplete(choice=topic_choices, condition=topic_conditions)
     async def set_(
         self,
         interaction: discord.Interaction,
@@ -101,23 +109,6 @@ class StandingCog(
             lambda place, user: self.standing.clear(place, user, topic, unit, side),
             standing_cleared_text,
         )
-
-    @set_.autocomplete("choice")
-    async def choice_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the chosen topic's answers."""
-        topic = str(getattr(interaction.namespace, "topic", None) or "")
-        return labelled_choices(await self.standing.choices(place_of(interaction), topic), current)
-
-    @set_.autocomplete("condition")
-    async def condition_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the chosen topic's conditions."""
-        topic = str(getattr(interaction.namespace, "topic", None) or "")
-        pairs = await self.standing.conditions(place_of(interaction), topic)
-        return labelled_choices(pairs, current)
 
 
 async def setup(bot: AideBot) -> None:
