@@ -14,6 +14,7 @@ from typing import Any, Concatenate
 import discord
 from discord import app_commands
 
+from bot.checks import is_gm
 from bot.presentation.choices import Complete
 
 Callback = Callable[Concatenate[Any, discord.Interaction, ...], Coroutine[Any, Any, None]]
@@ -25,15 +26,19 @@ def subcommand(
     description: str,
     helps: Mapping[str, str],
     offers: Mapping[str, Complete] | None = None,
+    *,
+    gm_only: bool = False,
 ) -> Callable[[Callback], SlashCommand]:
-    """A (sub)command from a callback: its parameters' ``helps`` and autocompletes (``offers``)."""
+    """A (sub)command from a callback: its parameters' ``helps`` and autocompletes (``offers``);
+    ``gm_only``: only a GM of the channel's campaign may run it (``is_gm``)."""
 
     def declare(callback: Callback) -> SlashCommand:
         command: SlashCommand = app_commands.Command(
             name=name, description=description, callback=callback
         )
         app_commands.describe(**helps)(command)
-        return app_commands.autocomplete(**(offers or {}))(command)
+        app_commands.autocomplete(**(offers or {}))(command)
+        return is_gm()(command) if gm_only else command
 
     return declare
 

@@ -31,6 +31,7 @@ from bot.presentation.campaigns import (
 from bot.presentation.choices import offer_names
 from bot.presentation.formatting import campaign_embed, campaign_line, ruleset_choice_name
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.slash import command_name, subcommand
 from rules_core.registry import all_rulesets
 
 RULESET_CHOICES = [
@@ -119,15 +120,23 @@ class CampaignCog(
             visibility_text(interaction.user.id, info.name, info.closed)
         )
 
-    @app_commands.command(name="admit", description="Admit someone as an observer (GMs only)")
-    @is_gm()
-    @app_commands.describe(member="Who may see the campaign; they join a side themselves")
-    async def admit(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        """Add someone as an observer."""
-        info = await self.service.admit(place_of(interaction), interaction.user.id, member.id)
-        await interaction.response.send_message(
-            admitted_text(member.id, interaction.user.id, info.name)
-        )
+    async def _member_role(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Admit a member as an observer, or make one a GM or not (/campaign admit, gm add, gm
+        remove: the same call and the same kind of public note, by the invoked name)."""
+        change, text = {
+            "admit": (self.service.admit, admitted_text),
+            "add": (self.service.add_gm, gm_added_text),
+            "remove": (self.service.remove_gm, gm_removed_text),
+        }[command_name(interaction)]
+        info = await change(place_of(interaction), interaction.user.id, member.id)
+        await interaction.response.send_message(text(member.id, interaction.user.id, info.name))
+
+    admit = subcommand(
+        "admit",
+        "Admit someone as an observer (GMs only)",
+        {"member": "Who may see the campaign; they join a side themselves"},
+        gm_only=True,
+    )(_member_role)
 
     @join.autocomplete("side")
     async def side_autocomplete(
@@ -158,25 +167,20 @@ class CampaignCog(
 
         await ask_confirmation(interaction, remove_member_question(member.id, name), do_remove)
 
-    @gm.command(name="add", description="Make a member a GM of this campaign (GMs only)")
-    @is_gm()
-    @app_commands.describe(member="Who becomes a GM")
-    async def gm_add(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        """Add a GM."""
-        info = await self.service.add_gm(place_of(interaction), interaction.user.id, member.id)
-        await interaction.response.send_message(
-            gm_added_text(member.id, interaction.user.id, info.name)
-        )
-
-    @gm.command(name="remove", description="Take the GM role from a member (GMs only)")
-    @is_gm()
-    @app_commands.describe(member="Who stops being a GM")
-    async def gm_remove(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        """Remove a GM."""
-        info = await self.service.remove_gm(place_of(interaction), interaction.user.id, member.id)
-        await interaction.response.send_message(
-            gm_removed_text(member.id, interaction.user.id, info.name)
-        )
+    gm_add = subcommand(
+        "add",
+        "Make a member a GM of this campaign (GMs only)",
+        {"member": "Who becomes a GM"},
+        gm_only=True,
+    )(_member_role)
+    gm_remove = subcommand(
+        "remove",
+        "Take the GM role from a member (GMs only)",
+        {"member": "Who stops being a GM"},
+        gm_only=True,
+    )(_member_role)
+    gm.add_command(gm_add)
+    gm.add_command(gm_remove)
 
     @app_commands.command(name="deadlines", description="Set the deadline policy (GMs only)")
     @is_gm()

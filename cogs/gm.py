@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -11,6 +13,7 @@ from bot.client import AideBot
 from bot.delivery import post_report
 from bot.errors import NotFound
 from bot.presentation.choices import (
+    Complete,
     offer_labelled,
     offer_names,
     pending_answers,
@@ -25,7 +28,7 @@ from bot.presentation.gm import (
 )
 from bot.presentation.questions import private_answered_note
 from bot.presentation.replies import ask_confirmation, matching_choices, place_of
-from bot.slash import command_name, subcommand
+from bot.slash import Callback, SlashCommand, command_name, subcommand
 
 Reason = app_commands.Range[str, 1, 200]
 WHY = "Why: posted with the change for everyone to read"
@@ -33,6 +36,15 @@ WHY = "Why: posted with the change for everyone to read"
 # The units off the table or in reserve; every unit, leader, group and side (by id).
 absent_units = offer_names(lambda s, place, _: s.lookups.absent_units(place))
 gm_targets = offer_labelled(lambda s, place, _: s.lookups.gm_targets(place))
+
+
+def gm_command(
+    name: str, description: str, offers: dict[str, Complete] | None = None, **helps: str
+) -> Callable[[Callback], SlashCommand]:
+    """A /gm subcommand: GMs only, and its ``reason`` explained as posted with the change unless
+    ``helps`` words it otherwise; ``helps`` and ``offers`` are its own parameters' descriptions
+    and autocompletes."""
+    return subcommand(name, description, {"reason": WHY} | helps, offers, gm_only=True)
 
 
 @app_commands.guild_only()
@@ -45,25 +57,19 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         self.battles = bot.services.battles
         self.lookups = bot.services.lookups
 
-    @app_commands.command(name="pause", description="Stop the clock")
-    @is_gm()
-    @app_commands.describe(reason=WHY)
+    @gm_command("pause", "Stop the clock")
     async def pause(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Pause the battle."""
         change = await self.gm.pause(place_of(interaction), interaction.user.id, reason)
         await interaction.response.send_message(change_text(change))
 
-    @app_commands.command(name="resume", description="Start the clock again")
-    @is_gm()
-    @app_commands.describe(reason=WHY + " (default: resumed)")
+    @gm_command("resume", "Start the clock again", reason=WHY + " (default: resumed)")
     async def resume(self, interaction: discord.Interaction, reason: Reason = "resumed") -> None:
         """Resume the battle."""
         change = await self.gm.resume(place_of(interaction), interaction.user.id, reason)
         await interaction.response.send_message(change_text(change))
 
-    @app_commands.command(name="extend", description="Push the current deadline back")
-    @is_gm()
-    @app_commands.describe(hours="How many hours to add", reason=WHY)
+    @gm_command("extend", "Push the current deadline back", hours="How many hours to add")
     async def extend(
         self,
         interaction: discord.Interaction,
@@ -88,15 +94,14 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
 
     terrain = app_commands.Group(name="terrain", description="Change the terrain mid-battle")
 
-    @app_commands.command(name="set", description="Set a field of a unit, leader, group or side")
-    @is_gm()
-    @app_commands.describe(
+    @gm_command(
+        "set",
+        "Set a field of a unit, leader, group or side",
+        {"unit": gm_targets},
         unit="A unit, leader, group or side",
         field="e.g. disordered, dps, wounds; a leader's points or wounds",
         value="New value",
-        reason=WHY,
     )
-    @app_commands.autocomplete(unit=gm_targets)
     async def set_(
         self,
         interaction: discord.Interaction,
@@ -133,45 +138,40 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         change = await put(place_of(interaction), interaction.user.id, unit, at, facing, reason)
         await interaction.response.send_message(change_text(change))
 
-    move = is_gm()(
-        subcommand(
-            "move",
-            "Move or turn a unit",
-            {
-                "unit": "The unit",
-                "at": "New centre `x,y`",
-                "facing": "Compass degrees",
-                "reason": WHY,
-            },
-        )(_put_unit)
-    )
+    move = gm_command(
+        "move",
+        "Move or turn a unit",
+        unit="The unit",
+        at="New centre `x,y`",
+        facing="Compass degrees",
+    )(_put_unit)
 
-    @app_commands.command(name="off-table", description="Take a unit off the table, not lost")
-    @is_gm()
-    @app_commands.describe(unit="The unit (it keeps counting for its army)", reason=WHY)
+    @gm_command(
+        "off-table",
+        "Take a unit off the table, not lost",
+        unit="The unit (it keeps counting for its army)",
+    )
     async def off_table(self, interaction: discord.Interaction, unit: str, reason: Reason) -> None:
         """Take a unit off the table."""
         change = await self.gm.take_off(place_of(interaction), interaction.user.id, unit, reason)
         await interaction.response.send_message(change_text(change))
 
-    on_table = is_gm()(
-        subcommand(
-            "on-table",
-            "Put a unit off the table back on it",
-            {
-                "unit": "A unit off the table or in reserve",
-                "at": "Its centre `x,y`",
-                "facing": "Compass degrees (default: as it was)",
-                "reason": WHY,
-            },
-            {"unit": absent_units},
-        )(_put_unit)
-    )
+    on_table = gm_command(
+        "on-table",
+        "Put a unit off the table back on it",
+        {"unit": absent_units},
+        unit="A unit off the table or in reserve",
+        at="Its centre `x,y`",
+        facing="Compass degrees (default: as it was)",
+    )(_put_unit)
 
-    @app_commands.command(name="ruling", description="Answer the waiting question as GM")
-    @is_gm()
-    @app_commands.describe(choice="The answer", reason="Why the GM answers (kept on the record)")
-    @app_commands.autocomplete(choice=pending_answers)
+    @gm_command(
+        "ruling",
+        "Answer the waiting question as GM",
+        {"choice": pending_answers},
+        choice="The answer",
+        reason="Why the GM answers (kept on the record)",
+    )
     async def ruling(
         self, interaction: discord.Interaction, choice: str, reason: Reason | None = None
     ) -> None:
@@ -192,9 +192,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         if report is not None:  # None: other questions of the step are still open
             await post_report(self.bot, report)
 
-    @app_commands.command(name="undo", description="Go back to the start of the previous step")
-    @is_gm()
-    @app_commands.describe(reason=WHY)
+    @gm_command("undo", "Go back to the start of the previous step")
     async def undo(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Ask to confirm, then undo."""
         place, user = place_of(interaction), interaction.user

@@ -26,9 +26,7 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
     """Each subcommand asks the ruleset for the chances on what your side can see."""
 
     def __init__(self, bot: AideBot) -> None:
-        self.bot = bot
         self.odds = bot.services.odds
-        self.lookups = bot.services.lookups
 
     async def _reply(self, interaction: discord.Interaction, answer: OddsAnswer) -> None:
         await interaction.followup.send(odds_text(answer), file=odds_file(answer), ephemeral=True)

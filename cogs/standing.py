@@ -2,25 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot
 from bot.delivery import post_report
-from bot.presentation.choices import offer_labelled
-from bot.presentation.replies import labelled_choices, place_of, reply_privately
+from bot.presentation.choices import offer_labelled, offer_labelled_for
+from bot.presentation.replies import place_of, reply_privately
 from bot.presentation.standing import (
     standing_cleared_text,
     standing_list_text,
     standing_set_text,
 )
+from bot.slash import Callback, SlashCommand, subcommand
 
 Ref = app_commands.Range[str, 1, 100]
 
 # The questions the rules ask again and again; only the user's own units.
 standing_topics = offer_labelled(lambda s, place, _: s.standing.topics(place))
 standing_units = offer_labelled(lambda s, place, user: s.standing.units(place, user))
+# The chosen topic's answers and conditions.
+topic_choices = offer_labelled_for(
+    "topic", lambda s, place, topic: s.standing.choices(place, topic)
+)
+topic_conditions = offer_labelled_for(
+    "topic", lambda s, place, topic: s.standing.conditions(place, topic)
+)
+
+
+def standing_command(
+    name: str, description: str, **helps: str
+) -> Callable[[Callback], SlashCommand]:
+    """A /standing subcommand on instructions by topic and unit (set, clear): the topics and the
+    user's own units offered as typed alike; ``helps`` are its parameters' descriptions."""
+    return subcommand(name, description, helps, {"topic": standing_topics, "unit": standing_units})
 
 
 @app_commands.guild_only()
@@ -38,15 +56,16 @@ class StandingCog(
         """List the instructions the user may see."""
         await reply_privately(interaction, self.standing.shown, standing_list_text)
 
-    @app_commands.command(name="set", description="Answer a kind of question in advance")
-    @app_commands.describe(
+    @standing_command(
+        "set",
+        "Answer a kind of question in advance",
         topic="The kind of question (offered as you type)",
         choice="How to answer it",
         condition="Only when this holds (blank: always)",
         unit="Only for this unit of yours (blank: your whole side)",
         side="The side (a GM, or a player of several sides)",
     )
-    @app_commands.autocomplete(topic=standing_topics, unit=standing_units)
+    @app_commands.autocomplete(choice=topic_choices, condition=topic_conditions)
     async def set_(
         self,
         interaction: discord.Interaction,
@@ -70,13 +89,13 @@ class StandingCog(
         if report is not None:
             await post_report(self.bot, report)
 
-    @app_commands.command(name="clear", description="Take back standing instructions")
-    @app_commands.describe(
+    @standing_command(
+        "clear",
+        "Take back standing instructions",
         topic="Only those about this kind of question",
         unit="Only those for this unit",
         side="Only those of this side (a GM may clear anyone's)",
     )
-    @app_commands.autocomplete(topic=standing_topics, unit=standing_units)
     async def clear(
         self,
         interaction: discord.Interaction,
@@ -90,23 +109,6 @@ class StandingCog(
             lambda place, user: self.standing.clear(place, user, topic, unit, side),
             standing_cleared_text,
         )
-
-    @set_.autocomplete("choice")
-    async def choice_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the chosen topic's answers."""
-        topic = str(getattr(interaction.namespace, "topic", None) or "")
-        return labelled_choices(await self.standing.choices(place_of(interaction), topic), current)
-
-    @set_.autocomplete("condition")
-    async def condition_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Offer the chosen topic's conditions."""
-        topic = str(getattr(interaction.namespace, "topic", None) or "")
-        pairs = await self.standing.conditions(place_of(interaction), topic)
-        return labelled_choices(pairs, current)
 
 
 async def setup(bot: AideBot) -> None:

@@ -51,6 +51,7 @@ async def invoke(
     command: app_commands.Command[Any, ..., Any], cog: Any, i: MagicMock, **kw: Any
 ) -> None:
     """Run a command's callback; an error goes through the tree's handler as it would live."""
+    i.command = command  # as live: a callback serving several commands reads which one runs
     try:
         await command.callback(cog, i, **kw)
     except Exception as error:

@@ -22,6 +22,8 @@ Complete = Callable[[discord.Interaction, str], Coroutine[Any, Any, Choices]]
 # What an autocomplete asks: the services, where the command is used and who types.
 Fetch = Callable[[Services, Place, int], Awaitable[list[str]]]
 FetchLabelled = Callable[[Services, Place, int], Awaitable[list[tuple[str, str]]]]
+# What an autocomplete asks that depends on another parameter: what is typed in it instead of who.
+FetchFor = Callable[[Services, Place, str], Awaitable[list[tuple[str, str]]]]
 
 
 class _HasServices(Protocol):
@@ -53,6 +55,18 @@ def offer_labelled(fetch: FetchLabelled) -> Complete:
 
     async def complete(interaction: discord.Interaction, current: str) -> Choices:
         pairs = await fetch(_services(interaction), place_of(interaction), interaction.user.id)
+        return labelled_choices(pairs, current)
+
+    return complete
+
+
+def offer_labelled_for(parameter: str, fetch: FetchFor) -> Complete:
+    """An autocomplete callback offering the (value, label) pairs ``fetch`` finds for what is
+    already typed in another ``parameter`` of the command (blank: "")."""
+
+    async def complete(interaction: discord.Interaction, current: str) -> Choices:
+        typed = str(getattr(interaction.namespace, parameter, None) or "")
+        pairs = await fetch(_services(interaction), place_of(interaction), typed)
         return labelled_choices(pairs, current)
 
     return complete
