@@ -219,6 +219,12 @@ def statuses_of(ruleset: str) -> StatusSheet:
     return rules.statuses if rules is not None else sheet(COMMON)
 
 
+def terrain_words_of(ruleset: str) -> Mapping[str, str]:
+    """The ruleset's own words for kinds of ground (none for one without rules)."""
+    rules = _rules(ruleset)
+    return rules.terrain_words if rules is not None else {}
+
+
 def badges_for(ruleset: str) -> Mapping[str, Badge]:
     """The badges a ruleset's units and leaders show, in its declaration order."""
     rules = _rules(ruleset)

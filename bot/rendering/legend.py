@@ -76,14 +76,15 @@ def leader_entry(style: SideStyle) -> Entry:
     )
 
 
-def terrain_entry(kind: str, style: str = "", owner: Owner | None = None) -> Entry:
+def terrain_entry(kind: str, style: str = "", owner: Owner | None = None, words: str = "") -> Entry:
     """A patch (or a length, for linear kinds) of one kind of terrain or piece
-    (``terrain_pieces``); an owned piece's flies its side's pennant, and its words say whose."""
+    (``terrain_pieces``), named ``words`` if given; an owned piece's flies its side's pennant,
+    and its words say whose."""
 
     def paint(image: Image.Image, left: float, top: float) -> None:
         image.paste(_swatch(kind, style, owner[1] if owner else None), (round(left), round(top)))
 
-    words = style or words_for(kind)
+    words = style or words or words_for(kind)
     return Entry(SWATCH[0], paint, f"{owner[0]}'s {words}" if owner else words)
 
 
@@ -111,9 +112,11 @@ def terrain_entries(
     terrain: Sequence[TerrainFeature],
     styles: Callable[[TerrainFeature], str],
     owners: Mapping[str, Owner] | None = None,
+    words: Mapping[str, str] | None = None,
 ) -> list[Entry]:
     """One entry per piece (and per obstacle style) on the map, in drawing order; a piece a
-    side owns gets one per owner, named there once (``owners``: side id to name and colour)."""
+    side owns gets one per owner, named there once (``owners``: side id to name and colour);
+    ``words`` are the ruleset's own for kinds of ground."""
     known = owners or {}
     pieces = {
         (piece_of(f), owner_of(f) if owner_of(f) in known else None)
@@ -121,7 +124,9 @@ def terrain_entries(
         if f.kind != "linear_obstacle"
     }
     entries = [
-        terrain_entry(piece, owner=known[side] if side else None)
+        terrain_entry(
+            piece, owner=known[side] if side else None, words=(words or {}).get(piece, "")
+        )
         for piece in DRAW_ORDER
         for side in sorted({s or "" for p, s in pieces if p == piece})
     ]
