@@ -9,7 +9,8 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.rendering import badges
-from bot.rendering.overlays import dashed
+from bot.rendering.paint import dashed, paint_marks
+from bot.rendering.sketch import Sketch
 from bot.rendering.style import (
     CONTACT,
     INK,
@@ -92,7 +93,7 @@ def terrain_entry(kind: str, style: str = "", owner: Owner | None = None, words:
 def _swatch(kind: str, style: str, colour: RGB | None = None) -> Image.Image:
     """A terrain sample, drawn once on the legend's paper (with a pennant in ``colour``)."""
     picture = Image.new("RGB", SWATCH, PAPER)
-    draw = ImageDraw.Draw(picture)
+    draw = Sketch()
     w, h = SWATCH[0] / SWATCH_SCALE, SWATCH[1] / SWATCH_SCALE
     if style:
         OBSTACLE_DRAWERS[style](draw, [(2, MIDDLE + 5), (SWATCH[0] - 2, MIDDLE - 5)])
@@ -105,6 +106,7 @@ def _swatch(kind: str, style: str, colour: RGB | None = None) -> Image.Image:
         DRAWERS[kind](draw, view, sample, SWATCH_MM)
     if colour is not None:
         draw_pennant(draw, (6, SWATCH[1] - 1), colour)
+    paint_marks(ImageDraw.Draw(picture), draw.marks)
     return picture
 
 
@@ -217,11 +219,12 @@ def zone_entry(side: str, style: SideStyle) -> Entry:
 
 def badge_entry(badge: badges.Badge, value: Json) -> Entry:
     """One status badge with an example value."""
-    return Entry(
-        badge.width(value),
-        lambda im, x, y: badge.draw(ImageDraw.Draw(im), x, y + MIDDLE - badges.HEIGHT // 2, value),
-        badge.meaning,
-    )
+
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        row = badges.row_marks(left, top + MIDDLE - badges.HEIGHT // 2, [(badge, value)])
+        paint_marks(ImageDraw.Draw(image), row)
+
+    return Entry(badge.width(value), paint, badge.meaning)
 
 
 def rows(entries: Sequence[Entry], width: float) -> list[list[Entry]]:

@@ -15,8 +15,9 @@ from itertools import pairwise
 
 from bot.rendering import badges
 from bot.rendering.labels import Box, Occupied, add_all, first_free, least_covered, ranked, spots
+from bot.rendering.sketch import Text
 from bot.rendering.style import INK, LABEL_SIZE, RGB, SMALL_SIZE, SideStyle
-from bot.rendering.table_scene import BadgeRow, Body, Label, Shape, TablePieces, Text
+from bot.rendering.table_scene import BadgeRow, Body, Label, Shape, TablePieces
 from bot.rendering.text import width
 from bot.rendering.units import (
     Piece,
@@ -174,7 +175,9 @@ def _row(occupied: Occupied, owner: Owner) -> BadgeRow:
     if found is None:
         found = least_covered(occupied, candidates, box)
     occupied.add(found)
-    return BadgeRow(owner.body.id, found, owner.row)
+    return BadgeRow(
+        owner.body.id, found, owner.row, badges.row_marks(found[0], found[1], list(owner.row))
+    )
 
 
 def _outside(occupied: Occupied, owner: Owner, grid: Occupied) -> Label:

@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from bot.db.session import Database
 from bot.demo import StepClock, Transcript, play, set_up
 from bot.rendering.render import MapOptions, lay_out
 from bot.rendering.scene import build_scene
-from bot.services import Services
+from bot.services import Services, battles
 from bot.services.stages import StageReport
 from rules_core import registry
 from rules_core.events import UnitDestroyed
@@ -42,8 +44,9 @@ def panel_text(report: StageReport) -> str:
 
 
 async def test_a_unit_destroyed_in_one_turn_is_still_listed_with_its_reason_next_turn(
-    db: Database,
+    db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(battles, "new_seed", lambda: bytes(32 * [1]))  # a loss in turn 2
     clock, rules = StepClock(), registry.get("skirmish").rules
     assert rules is not None
     services, log = Services.build(db, clock=clock), Reports()
