@@ -115,8 +115,9 @@ def _terrain(scene: Scene, view: View) -> Terrain:
 
 def draw_table(scene: Scene, view: View) -> Image.Image:
     """The table image, ``view.width`` by ``view.height`` pixels."""
-    pieces = table_pieces(scene, view)
-    image = ground(_terrain(scene, view), view)
+    terrain = _terrain(scene, view)
+    pieces = table_pieces(scene, view, terrain)
+    image = ground(terrain, view)
     draw = ImageDraw.Draw(image)
     paint_marks(draw, pieces.under)  # under the units, so each arrow ends at its unit's edge
     paint_bodies(draw, pieces, "unit")
@@ -127,8 +128,9 @@ def draw_table(scene: Scene, view: View) -> Image.Image:
     return image
 
 
-def table_pieces(scene: Scene, view: View) -> TablePieces:
-    """The whole table as data: terrain, marks, units, leaders, labels, badges and texts."""
+def table_pieces(scene: Scene, view: View, terrain: Terrain | None = None) -> TablePieces:
+    """The whole table as data: terrain, marks, units, leaders, labels, badges and texts
+    (``terrain`` the table's marks, if already at hand)."""
     under = Sketch()
     if scene.state.cursor.segment == "setup":
         _deploy_zones(under, scene, view)
@@ -143,7 +145,7 @@ def table_pieces(scene: Scene, view: View) -> TablePieces:
     texts += _terrain_names(view, scene.state.terrain, occupied)
     return replace(
         pieces,
-        terrain=_terrain(scene, view).marks,
+        terrain=(terrain or _terrain(scene, view)).marks,
         under=tuple(under.marks),
         over=tuple(over.marks),
         texts=tuple(texts),
