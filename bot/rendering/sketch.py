@@ -17,6 +17,9 @@ from bot.rendering.text import width as text_width
 
 Box = tuple[float, float, float, float]
 PixelPoint = tuple[float, float]
+Coords = Sequence[PixelPoint] | Sequence[float]
+Ink = RGB | None
+Width = int | None
 Kind = Literal["line", "polygon", "ellipse", "rectangle", "rounded"]
 
 
@@ -85,21 +88,13 @@ class Sketch:
         self.marks.append(Mark("line", _points(xy), None, fill, width, (dash, gap)))
 
     def polygon(
-        self,
-        xy: Sequence[PixelPoint] | Sequence[float],
-        fill: RGB | None = None,
-        outline: RGB | None = None,
-        width: int | None = None,
+        self, xy: Coords, fill: Ink = None, outline: Ink = None, width: Width = None
     ) -> None:
         """A polygon, filled and outlined."""
         self.marks.append(Mark("polygon", _points(xy), fill, outline, width))
 
     def ellipse(
-        self,
-        xy: Sequence[float],
-        fill: RGB | None = None,
-        outline: RGB | None = None,
-        width: int | None = None,
+        self, xy: Coords, fill: Ink = None, outline: Ink = None, width: Width = None
     ) -> None:
         """An ellipse in a box."""
         self.marks.append(Mark("ellipse", _points(xy), fill, outline, width))
