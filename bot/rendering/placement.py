@@ -168,7 +168,7 @@ def _row(occupied: Occupied, owner: Owner) -> BadgeRow:
     least covered; never beside a name that moved away."""
     size = (badges.row_width(list(owner.row)), float(badges.HEIGHT))
     box = owner.body.box
-    candidates = spots(box, size, owner.away)
+    candidates = [_hugging(box, spot) for spot in spots(box, size, owner.away)]
     if gap(candidates[0], box) == 0:  # the spot on the box last: it is the tag's room
         candidates = [*candidates[1:], candidates[0]]
     found = first_free(occupied, candidates, box) or next(
@@ -184,6 +184,23 @@ def _row(occupied: Occupied, owner: Owner) -> BadgeRow:
     return BadgeRow(
         owner.body.id, found, owner.row, badges.row_marks(found[0], found[1], list(owner.row))
     )
+
+
+def _hugging(box: Box, spot: Box) -> Box:
+    """A row for a corner of the box slid along its top or bottom edge until it lies over the
+    box (or the box under it, if the row is the wider) from that corner's side: a row touching
+    a box by its corner alone reads as anyone's."""
+    left, top, right, bottom = spot
+    if (left < box[2] and box[0] < right) or (top < box[3] and box[1] < bottom):
+        return spot  # beside a side of the box already
+    w = right - left
+    if (
+        left >= box[2]
+    ):  # a right corner: the row ends at the box's right edge, or starts at its left
+        x = box[2] - w if w <= box[2] - box[0] else box[0]
+    else:
+        x = box[0] if w <= box[2] - box[0] else box[2] - w
+    return (x, top, x + w, bottom)
 
 
 def _snug(occupied: Occupied, row: Box, owner: Owner) -> Box:
