@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import shapely
-from shapely.ops import nearest_points
 
 from bot.rendering import badges
 from bot.rendering.labels import Box, Occupied, add_all, first_free, least_covered, ranked, spots
@@ -226,6 +225,22 @@ def _snug(occupied: Occupied, row: Box, owner: Owner) -> Box:
     return row
 
 
+def _nearest_on(outline: Sequence[PixelPoint], point: PixelPoint) -> PixelPoint:
+    """The point of an outline's edges nearest ``point`` (edges projected on by hand: a
+    shapely polygon per label costs more than the few sums)."""
+    best, best_d = outline[0], math.inf
+    for (ax, ay), (bx, by) in pairwise([*outline, outline[0]]):
+        dx, dy = bx - ax, by - ay
+        length = dx * dx + dy * dy
+        t = 0.0 if length == 0 else ((point[0] - ax) * dx + (point[1] - ay) * dy) / length
+        t = min(max(t, 0.0), 1.0)
+        spot = (ax + dx * t, ay + dy * t)
+        d = math.dist(spot, point)
+        if d < best_d:
+            best, best_d = spot, d
+    return best
+
+
 def _upright(outline: Sequence[PixelPoint]) -> bool:
     """Whether every edge of an outline runs across or up the map."""
     ring = [*outline, outline[0]]
@@ -337,8 +352,7 @@ def _leader_line(body: Body, label: Box, colour: RGB) -> Shape:
     own = body.box
     start = (min(max(mx, own[0]), own[2]), min(max(my, own[1]), own[3]))
     if body.kind == "unit" and not _upright(body.outline):
-        near = nearest_points(shapely.Polygon(body.outline), shapely.Point(mx, my))
-        start = (near[0].x, near[0].y)
+        start = _nearest_on(body.outline, (mx, my))
     end = (min(max(start[0], label[0]), label[2]), min(max(start[1], label[1]), label[3]))
     return Shape((start, end), None, colour, 1, closed=False)
 
