@@ -81,7 +81,7 @@ class Transcript:
         """Write down one resolved step and draw its map."""
         self.maps += 1
         name = f"step-{self.maps:03d}.png"
-        options = MapOptions(lost=report.lost, after=report.title)
+        options = MapOptions(lost=report.lost, gone=report.gone, after=report.title)
         png = await render_map_async(report.battle.state, report.events, options)
         (self.out / name).write_bytes(png)
         self.lines += [f"## {report.title}", "", *report.lines, "", f"![map]({name})", ""]

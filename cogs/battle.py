@@ -377,7 +377,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         await interaction.response.defer()
         start = await render_map_async(report.first.state)
         last = report.last
-        options = MapOptions(lost=last.lost, after=last.title)
+        options = MapOptions(lost=last.lost, gone=last.gone, after=last.title)
         end = await render_map_async(last.state, last.events, options)
         await interaction.followup.send(
             report_caption(report), files=report_files(report, start, end)

@@ -173,6 +173,9 @@ class Rules:
     tables: ClassVar[Mapping[str, Table]] = {}
     statuses: ClassVar[StatusSheet] = StatusSheet()  # every status key the rules keep
     topics: ClassVar[tuple[Topic, ...]] = ()  # recurring questions standing instructions answer
+    # A kind of ground in the ruleset's own words where they differ from ``terrain_pieces.WORDS``
+    # (Impetus: "rough" is the sheet's "broken ground"), so a map's key and labels agree.
+    terrain_words: ClassVar[Mapping[str, str]] = {}
     # Order kinds a unit in reserve or off the table may be given (deploy, come back); every
     # other unit order is refused while it is not on the table.
     off_table_orders: ClassVar[frozenset[str]] = frozenset()

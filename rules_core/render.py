@@ -369,15 +369,54 @@ def absent_lists(
     ]
 
 
+@dataclasses.dataclass(frozen=True)
+class Gone:
+    """A unit gone from the table, for the map's panel: its side, heading and line."""
+
+    side: str
+    heading: str  # "Lost", or "Off the table" if it left unbeaten
+    line: str  # "Legio X: destroyed, broken in melee (Turn 2 · Charges and melee)"
+
+
 def gone_words(unit: Unit, events: Iterable[ev.Event], when: str) -> tuple[str, str]:
     """A unit gone from the battle in a step, for the map's panel: its heading ("Lost", or
     "Off the table" if it left unbeaten) and a line saying why and ``when``."""
+    heading, why = _reasons(events).get(unit.id, ("Lost", "gone"))
+    return heading, f"{unit.name}: {why} ({when})"
+
+
+def gone_each(
+    steps: Iterable[tuple[BattleState, BattleState, Iterable[ev.Event], str]],
+) -> list[tuple[Gone, ...]]:
+    """After each step (the state before and after it, its events, its title), every unit the
+    battle has lost so far with when and why. The reason and the step that reported it carry
+    over: a step stopped at a question reports a destruction on its paused part, and the unit
+    leaves the table when the step resumes. A unit back on the table (an undone step) is
+    no longer listed."""
+    reasons: dict[str, tuple[str, str, str]] = {}
+    gone: dict[str, Gone] = {}
+    after_each = []
+    for before, after, events, title in steps:
+        reasons |= {uid: (*said, title) for uid, said in _reasons(events).items()}
+        kept = {unit.id for unit in after.units}
+        for unit in before.units:
+            if unit.id not in kept:
+                heading, why, when = reasons.get(unit.id, ("Lost", "gone", title))
+                gone[unit.id] = Gone(unit.side, heading, f"{unit.name}: {why} ({when})")
+        gone = {uid: lost for uid, lost in gone.items() if uid not in kept}
+        after_each.append(tuple(gone.values()))
+    return after_each
+
+
+def _reasons(events: Iterable[ev.Event]) -> dict[str, tuple[str, str]]:
+    """By unit id, the heading and why of each unit the events destroy or take off the table."""
+    found = {}
     for event in events:
-        if isinstance(event, ev.UnitDestroyed) and event.unit == unit.id:
-            return "Lost", f"{unit.name}: destroyed, {event.reason} ({when})"
-        if isinstance(event, ev.ArrivedOrLeft) and event.subject == unit.id and not event.arrived:
-            return "Off the table", f"{unit.name}: left the battle, {event.reason} ({when})"
-    return "Lost", f"{unit.name}: gone ({when})"
+        if isinstance(event, ev.UnitDestroyed):
+            found[event.unit] = ("Lost", f"destroyed, {event.reason}")
+        elif isinstance(event, ev.ArrivedOrLeft) and not event.arrived:
+            found[event.subject] = ("Off the table", f"left the battle, {event.reason}")
+    return found
 
 
 def _off_words(name: str, turn: int | None, at: tuple[float, float] | None) -> str:

@@ -75,7 +75,7 @@ def record_file(ended: EndReport) -> discord.File:
 
 async def map_file(report: StageReport) -> discord.File:
     """The map after the step, with the step's moves, shots and combats drawn."""
-    options = MapOptions(lost=report.lost, after=report.title)
+    options = MapOptions(lost=report.lost, gone=report.gone, after=report.title)
     public = secrets.Viewer.public()  # the channel sees the public view
     shown = secrets.view(report.battle.state, public)
     png = await render_map_async(shown, secrets.visible_events(report.events, public), options)

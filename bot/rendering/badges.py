@@ -13,9 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from PIL import ImageDraw
-
 from bot.rendering import text as lettering
+from bot.rendering.sketch import Drawn, Sketch
 from bot.rendering.style import BADGE_COLOURS, RGB, WHITE
 from rules_core import registry
 from rules_core.codec import Json
@@ -46,7 +45,7 @@ class Badge(Protocol):
         """Width in pixels of the badge for a value that shows."""
         ...
 
-    def draw(self, draw: ImageDraw.ImageDraw, left: float, top: float, value: Json) -> None:
+    def draw(self, draw: Sketch, left: float, top: float, value: Json) -> None:
         """Draw the badge with its top-left corner at (left, top)."""
         ...
 
@@ -65,11 +64,11 @@ def _label_width(text: str) -> float:
     return lettering.width(text, TEXT_SIZE, bold=True) + 8
 
 
-def _label(draw: ImageDraw.ImageDraw, left: float, top: float, text: str, colour: RGB) -> None:
+def _label(draw: Sketch, left: float, top: float, text: str, colour: RGB) -> None:
     """A filled, rounded tag with white bold text."""
     right = left + _label_width(text)
     draw.rounded_rectangle((left, top, right, top + HEIGHT - 1), 4, fill=colour)
-    lettering.write(draw, (left + 4, top + 1), text, WHITE, TEXT_SIZE, bold=True)
+    draw.text((left + 4, top + 1), text, WHITE, TEXT_SIZE, bold=True)
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,7 @@ class Pips:
         extra = _label_width(str(count)) if count > self.most else 0
         return min(count, self.most) * 10 + 4 + extra
 
-    def draw(self, draw: ImageDraw.ImageDraw, left: float, top: float, value: Json) -> None:
+    def draw(self, draw: Sketch, left: float, top: float, value: Json) -> None:
         """White-ringed dots so they read on any ground."""
         count = _count(value)
         middle = top + HEIGHT / 2
@@ -123,7 +122,7 @@ class Tag:
         """The tag's width."""
         return _label_width(self.text(value) or "")
 
-    def draw(self, draw: ImageDraw.ImageDraw, left: float, top: float, value: Json) -> None:
+    def draw(self, draw: Sketch, left: float, top: float, value: Json) -> None:
         """The tag."""
         _label(draw, left, top, self.text(value) or "", self.colour)
 
@@ -172,7 +171,7 @@ class Level:
         """The tag's width."""
         return _label_width(self.text(value) or "")
 
-    def draw(self, draw: ImageDraw.ImageDraw, left: float, top: float, value: Json) -> None:
+    def draw(self, draw: Sketch, left: float, top: float, value: Json) -> None:
         """The tag in the level's colour."""
         entry = self._entry(value)
         if entry is not None:
@@ -219,6 +218,12 @@ def statuses_of(ruleset: str) -> StatusSheet:
     return rules.statuses if rules is not None else sheet(COMMON)
 
 
+def terrain_words_of(ruleset: str) -> Mapping[str, str]:
+    """The ruleset's own words for kinds of ground (none for one without rules)."""
+    rules = _rules(ruleset)
+    return rules.terrain_words if rules is not None else {}
+
+
 def badges_for(ruleset: str) -> Mapping[str, Badge]:
     """The badges a ruleset's units and leaders show, in its declaration order."""
     rules = _rules(ruleset)
@@ -252,10 +257,10 @@ def row_width(items: list[tuple[Badge, Json]]) -> float:
     return sum(badge.width(value) for badge, value in items) + GAP * max(len(items) - 1, 0)
 
 
-def draw_row(
-    draw: ImageDraw.ImageDraw, left: float, top: float, items: list[tuple[Badge, Json]]
-) -> None:
-    """Draw a row of badges from (left, top)."""
+def row_marks(left: float, top: float, items: list[tuple[Badge, Json]]) -> tuple[Drawn, ...]:
+    """A row of badges from (left, top), as marks: each a coloured tag and its words (or dots)."""
+    sketch = Sketch()
     for badge, value in items:
-        badge.draw(draw, left, top, value)
+        badge.draw(sketch, left, top, value)
         left += badge.width(value) + GAP
+    return tuple(sketch.marks)

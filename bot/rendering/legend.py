@@ -9,7 +9,8 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.rendering import badges
-from bot.rendering.overlays import dashed
+from bot.rendering.paint import dashed, paint_marks
+from bot.rendering.sketch import Sketch
 from bot.rendering.style import (
     CONTACT,
     INK,
@@ -76,14 +77,15 @@ def leader_entry(style: SideStyle) -> Entry:
     )
 
 
-def terrain_entry(kind: str, style: str = "", owner: Owner | None = None) -> Entry:
+def terrain_entry(kind: str, style: str = "", owner: Owner | None = None, words: str = "") -> Entry:
     """A patch (or a length, for linear kinds) of one kind of terrain or piece
-    (``terrain_pieces``); an owned piece's flies its side's pennant, and its words say whose."""
+    (``terrain_pieces``), named ``words`` if given; an owned piece's flies its side's pennant,
+    and its words say whose."""
 
     def paint(image: Image.Image, left: float, top: float) -> None:
         image.paste(_swatch(kind, style, owner[1] if owner else None), (round(left), round(top)))
 
-    words = style or words_for(kind)
+    words = style or words or words_for(kind)
     return Entry(SWATCH[0], paint, f"{owner[0]}'s {words}" if owner else words)
 
 
@@ -91,7 +93,7 @@ def terrain_entry(kind: str, style: str = "", owner: Owner | None = None) -> Ent
 def _swatch(kind: str, style: str, colour: RGB | None = None) -> Image.Image:
     """A terrain sample, drawn once on the legend's paper (with a pennant in ``colour``)."""
     picture = Image.new("RGB", SWATCH, PAPER)
-    draw = ImageDraw.Draw(picture)
+    draw = Sketch()
     w, h = SWATCH[0] / SWATCH_SCALE, SWATCH[1] / SWATCH_SCALE
     if style:
         OBSTACLE_DRAWERS[style](draw, [(2, MIDDLE + 5), (SWATCH[0] - 2, MIDDLE - 5)])
@@ -104,6 +106,7 @@ def _swatch(kind: str, style: str, colour: RGB | None = None) -> Image.Image:
         DRAWERS[kind](draw, view, sample, SWATCH_MM)
     if colour is not None:
         draw_pennant(draw, (6, SWATCH[1] - 1), colour)
+    paint_marks(ImageDraw.Draw(picture), draw.marks)
     return picture
 
 
@@ -111,9 +114,11 @@ def terrain_entries(
     terrain: Sequence[TerrainFeature],
     styles: Callable[[TerrainFeature], str],
     owners: Mapping[str, Owner] | None = None,
+    words: Mapping[str, str] | None = None,
 ) -> list[Entry]:
     """One entry per piece (and per obstacle style) on the map, in drawing order; a piece a
-    side owns gets one per owner, named there once (``owners``: side id to name and colour)."""
+    side owns gets one per owner, named there once (``owners``: side id to name and colour);
+    ``words`` are the ruleset's own for kinds of ground."""
     known = owners or {}
     pieces = {
         (piece_of(f), owner_of(f) if owner_of(f) in known else None)
@@ -121,7 +126,9 @@ def terrain_entries(
         if f.kind != "linear_obstacle"
     }
     entries = [
-        terrain_entry(piece, owner=known[side] if side else None)
+        terrain_entry(
+            piece, owner=known[side] if side else None, words=(words or {}).get(piece, "")
+        )
         for piece in DRAW_ORDER
         for side in sorted({s or "" for p, s in pieces if p == piece})
     ]
@@ -212,11 +219,12 @@ def zone_entry(side: str, style: SideStyle) -> Entry:
 
 def badge_entry(badge: badges.Badge, value: Json) -> Entry:
     """One status badge with an example value."""
-    return Entry(
-        badge.width(value),
-        lambda im, x, y: badge.draw(ImageDraw.Draw(im), x, y + MIDDLE - badges.HEIGHT // 2, value),
-        badge.meaning,
-    )
+
+    def paint(image: Image.Image, left: float, top: float) -> None:
+        row = badges.row_marks(left, top + MIDDLE - badges.HEIGHT // 2, [(badge, value)])
+        paint_marks(ImageDraw.Draw(image), row)
+
+    return Entry(badge.width(value), paint, badge.meaning)
 
 
 def rows(entries: Sequence[Entry], width: float) -> list[list[Entry]]:

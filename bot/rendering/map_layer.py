@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 from shapely import LineString
@@ -14,14 +15,14 @@ from bot.rendering.badges import badges_for
 from bot.rendering.frame import draw_major_grid, draw_minor_grid, grid_for
 from bot.rendering.labels import Box, Occupied, first_free, place
 from bot.rendering.overlays import contact_point, draw_contact
-from bot.rendering.paint import paint_bodies, paint_labels
+from bot.rendering.paint import paint_bodies, paint_labels, paint_marks
 from bot.rendering.placement import Owner, leader_owner, place_all, unit_owner
 from bot.rendering.scene import Scene, measure_mark
+from bot.rendering.sketch import Drawn, Sketch, Text
 from bot.rendering.style import INK_SOFT, REACH, RGB, SMALL_SIZE, TABLE
 from bot.rendering.table_scene import TablePieces
 from bot.rendering.terrain import draw_terrain
 from bot.rendering.text import width as text_width
-from bot.rendering.text import write
 from bot.rendering.units import Piece, leader_box, piece
 from bot.rendering.view import View
 from rules_core.state import Leader, Point, TerrainFeature, Unit
@@ -33,25 +34,24 @@ ALONG = (0.5, 0.3, 0.7, 0.15, 0.85)  # shares of a line's length tried for its n
 Owners = tuple[tuple[str, RGB], ...]  # each side owning pieces, and its colour
 GROUNDS_KEPT = 8  # a few battles' tables (about 5 MB each at 1600 px)
 
-_grounds: OrderedDict[tuple[str, View, float], Image.Image] = OrderedDict()
+_grounds: OrderedDict[tuple[str, View], Image.Image] = OrderedDict()
+_marks: OrderedDict[str, Terrain] = OrderedDict()
 _grounds_lock = threading.Lock()  # maps are drawn in worker threads
 
 
-def ground(
-    terrain: Sequence[TerrainFeature], view: View, mm: float, owners: Owners = ()
-) -> Image.Image:
+def ground(terrain: Terrain, view: View) -> Image.Image:
     """A fresh copy of the table with its grid and terrain.
 
     Terrain rarely changes during a battle, so the last few grounds are kept and the next map
     of the same battle starts from a copy.
     """
-    key = (repr((tuple(terrain), owners)), view, mm)
+    key = (terrain.key, view)
     with _grounds_lock:
         kept = _grounds.get(key)
         if kept is not None:
             _grounds.move_to_end(key)
             return kept.copy()
-    image = draw_ground(terrain, view, mm, owners)
+    image = draw_ground(terrain.marks, view)
     with _grounds_lock:
         _grounds[key] = image.copy()
         while len(_grounds) > GROUNDS_KEPT:
@@ -60,61 +60,96 @@ def ground(
 
 
 def forget_grounds() -> None:
-    """Drop the kept grounds (the benchmark's cold runs use this)."""
+    """Drop the kept grounds and terrain marks (the benchmark's cold runs use this)."""
     with _grounds_lock:
         _grounds.clear()
+        _marks.clear()
 
 
-def draw_ground(
-    terrain: Sequence[TerrainFeature], view: View, mm: float, owners: Owners = ()
-) -> Image.Image:
-    """The open table, the light grid, the terrain (owned pieces flying their sides' colours,
-    ``owners``) and the labelled grid lines over it."""
+def draw_ground(terrain: Sequence[Drawn], view: View) -> Image.Image:
+    """The open table, the light grid, the terrain's marks and the labelled grid lines."""
     image = Image.new("RGB", (view.width, view.height), TABLE)
     draw = ImageDraw.Draw(image)
     grid = grid_for(view.scale)
     draw_minor_grid(draw, view, grid)
-    draw_terrain(draw, view, terrain, mm, dict(owners))
+    paint_marks(draw, terrain)
     draw_major_grid(draw, view, grid)
     return image
 
 
-def draw_table(scene: Scene, view: View) -> Image.Image:
-    """The table image, ``view.width`` by ``view.height`` pixels."""
+@dataclass(frozen=True)
+class Terrain:
+    """The terrain's marks, and the key its ground image is kept under."""
+
+    key: str
+    marks: tuple[Drawn, ...]
+
+
+def terrain_marks(
+    key: str, terrain: tuple[TerrainFeature, ...], view: View, mm: float, owners: Owners
+) -> Terrain:
+    """Every feature as marks (owned pieces flying their sides' colours, ``owners``); ``key``
+    stands for the arguments: the last few tables' marks are kept under it."""
+    with _grounds_lock:
+        kept = _marks.get(key)
+        if kept is not None:
+            _marks.move_to_end(key)
+            return kept
+    sketch = Sketch()
+    draw_terrain(sketch, view, terrain, mm, dict(owners))
+    made = Terrain(key, tuple(sketch.marks))
+    with _grounds_lock:
+        _marks[key] = made
+        while len(_marks) > GROUNDS_KEPT:
+            _marks.popitem(last=False)
+    return made
+
+
+def _terrain(scene: Scene, view: View) -> Terrain:
     state = scene.state
     owners = tuple((side.id, scene.style(side.id).fill) for side in state.sides)
-    image = ground(state.terrain, view, state.battlefield.mm_per_measure, owners)
+    mm = state.battlefield.mm_per_measure
+    key = repr((state.terrain, owners, view, mm))
+    return terrain_marks(key, state.terrain, view, mm, owners)
+
+
+def draw_table(scene: Scene, view: View) -> Image.Image:
+    """The table image, ``view.width`` by ``view.height`` pixels."""
+    terrain = _terrain(scene, view)
+    pieces = table_pieces(scene, view, terrain)
+    image = ground(terrain, view)
     draw = ImageDraw.Draw(image)
-    if state.cursor.segment == "setup":
-        _deploy_zones(draw, scene, view)
-    reach_top = _reach(draw, scene, view)
-    overlays.draw_terrain_changes(draw, view, scene.marks)
-    _moves(draw, scene, view)  # under the units, so each arrow ends at its unit's edge
-    occupied = _bodies(draw, scene, view)
-    if reach_top is not None:
-        _reach_label(draw, scene, reach_top, occupied)
-    _terrain_names(draw, view, state.terrain, occupied)
+    paint_marks(draw, pieces.under)  # under the units, so each arrow ends at its unit's edge
+    paint_bodies(draw, pieces, "unit")
+    paint_marks(draw, pieces.over)
+    paint_bodies(draw, pieces, "leader")
+    paint_labels(draw, pieces)
+    paint_marks(draw, pieces.texts)
     return image
 
 
-def _bodies(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> Occupied:
-    """Units, combat marks, leaders and their labels; returns the ground they take."""
-    owners = table_owners(scene, view)
-    bodies = TablePieces(tuple(owner.body for owner in owners), (), ())
-    paint_bodies(draw, bodies, "unit")
-    pairs = _draw_marks(draw, scene, view)
+def table_pieces(scene: Scene, view: View, terrain: Terrain | None = None) -> TablePieces:
+    """The whole table as data: terrain, marks, units, leaders, labels, badges and texts
+    (``terrain`` the table's marks, if already at hand)."""
+    under = Sketch()
+    if scene.state.cursor.segment == "setup":
+        _deploy_zones(under, scene, view)
+    reach_top = _reach(under, scene, view)
+    overlays.draw_terrain_changes(under, view, scene.marks)
+    _moves(under, scene, view)
+    over = Sketch()
+    pairs = _draw_marks(over, scene, view)
     occupied = Occupied((0.0, 0.0, float(view.width), float(view.height)))
-    pieces = place_all(occupied, owners, [_mark_box(view, where) for where in pairs])
-    paint_bodies(draw, pieces, "leader")
-    paint_labels(draw, pieces)
-    return occupied
-
-
-def table_pieces(scene: Scene, view: View) -> TablePieces:
-    """The units, leaders, labels and badges of the table as ``draw_table`` places them."""
-    occupied = Occupied((0.0, 0.0, float(view.width), float(view.height)))
-    marks = [_mark_box(view, contact_point(a, b)) for a, b in _combat_pairs(scene)]
-    return place_all(occupied, table_owners(scene, view), marks)
+    pieces = place_all(occupied, table_owners(scene, view), [_mark_box(view, p) for p in pairs])
+    texts = [] if reach_top is None else [_reach_label(scene, reach_top, occupied)]
+    texts += _terrain_names(view, scene.state.terrain, occupied)
+    return replace(
+        pieces,
+        terrain=(terrain or _terrain(scene, view)).marks,
+        under=tuple(under.marks),
+        over=tuple(over.marks),
+        texts=tuple(texts),
+    )
 
 
 def table_owners(scene: Scene, view: View) -> list[Owner]:
@@ -147,7 +182,7 @@ def _pieces(scene: Scene, view: View) -> list[Piece]:
     return [item for item in items if view.sees(item.box)]
 
 
-def _deploy_zones(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
+def _deploy_zones(draw: Sketch, scene: Scene, view: View) -> None:
     """During setup, dashed lines where each side's deployment zone ends: the zone's edges
     that run inside the table, not along its border."""
     table = scene.state.battlefield
@@ -156,7 +191,7 @@ def _deploy_zones(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
         for start, end in zip(zone, (*zone[1:], *zone[:1]), strict=True):
             if _inside_table(start, end, table.width, table.depth):
                 line = view.pxs(tuple(sorted((start, end))))  # drawn left to right, as always
-                overlays.dashed(draw, line, scene.style(side.id).fill, 3, dash=14.0, gap=8.0)
+                draw.dashed(line, scene.style(side.id).fill, 3, 14.0, 8.0)
 
 
 def _inside_table(start: Point, end: Point, width: float, depth: float) -> bool:
@@ -169,7 +204,7 @@ def _inside_table(start: Point, end: Point, width: float, depth: float) -> bool:
     return on_table and not border
 
 
-def _reach(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> tuple[float, float] | None:
+def _reach(draw: Sketch, scene: Scene, view: View) -> tuple[float, float] | None:
     reach = scene.reach
     unit = next((u for u in scene.units if reach and u.id == reach.unit), None)
     if reach is None or unit is None or reach.length(unit) <= 0:
@@ -177,7 +212,7 @@ def _reach(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> tuple[float, 
     return overlays.draw_reach(draw, view, reach, unit)
 
 
-def _moves(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
+def _moves(draw: Sketch, scene: Scene, view: View) -> None:
     units = scene.marked()
     for unit_id, path in scene.marks.moves:
         unit = units.get(unit_id)
@@ -185,7 +220,7 @@ def _moves(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> None:
         overlays.draw_move(draw, view, path, unit, style)
 
 
-def _draw_marks(draw: ImageDraw.ImageDraw, scene: Scene, view: View) -> list[Point]:
+def _draw_marks(draw: Sketch, scene: Scene, view: View) -> list[Point]:
     """Shots, then a mark on every combat; returns where the combat marks are."""
     units = scene.marked()
     for shooter, target in scene.marks.shots:
@@ -209,9 +244,7 @@ def _combat_pairs(scene: Scene) -> list[tuple[Unit, Unit]]:
     return list(pairs.values())
 
 
-def _reach_label(
-    draw: ImageDraw.ImageDraw, scene: Scene, top: tuple[float, float], occupied: Occupied
-) -> None:
+def _reach_label(scene: Scene, top: tuple[float, float], occupied: Occupied) -> Text:
     reach = scene.reach
     unit = next(u for u in scene.units if reach and u.id == reach.unit)
     assert reach is not None
@@ -221,14 +254,15 @@ def _reach_label(
         (x - width / 2, y - 22, x + width / 2, y - 4),
         (x - width / 2, y + 4, x + width / 2, y + 22),
     ]
-    left, upper, _, _ = place(occupied, candidates)
-    write(draw, (left, upper), text, REACH, SMALL_SIZE + 1, bold=True, halo=2)
+    box = place(occupied, candidates)
+    return Text(text, box[:2], box, REACH, SMALL_SIZE + 1, bold=True, anchor="la", halo=2)
 
 
 def _terrain_names(
-    draw: ImageDraw.ImageDraw, view: View, terrain: tuple[TerrainFeature, ...], occupied: Occupied
-) -> None:
+    view: View, terrain: tuple[TerrainFeature, ...], occupied: Occupied
+) -> list[Text]:
     """Each named feature's name where it fits without covering units or their labels."""
+    names = []
     for feature in terrain:
         if not feature.name:
             continue
@@ -240,7 +274,9 @@ def _terrain_names(
         box = first_free(occupied, boxes)
         if box is not None:
             occupied.add(box)
-            write(draw, (box[0] + NAME_GAP, box[1]), feature.name, INK_SOFT, TERRAIN_TEXT, halo=2)
+            at = (box[0] + NAME_GAP, box[1])
+            names.append(Text(feature.name, at, box, INK_SOFT, TERRAIN_TEXT, False, "la", 2))
+    return names
 
 
 def _anchors(view: View, feature: TerrainFeature) -> list[tuple[float, float]]:

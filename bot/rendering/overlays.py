@@ -9,14 +9,13 @@ marked from the state itself.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 
 import numpy as np
-from PIL import ImageDraw
 from shapely import Polygon
 
+from bot.rendering.sketch import Sketch
 from bot.rendering.style import CONTACT, INK, INK_SOFT, REACH, SHOT, WHITE, SideStyle
 from bot.rendering.view import View
 from rules_core import registry
@@ -73,45 +72,14 @@ def read_events(events: Iterable[Event]) -> Marks:
     return marks
 
 
-def draw_terrain_changes(draw: ImageDraw.ImageDraw, view: View, marks: Marks) -> None:
+def draw_terrain_changes(draw: Sketch, view: View, marks: Marks) -> None:
     """Terrain the step changed: where a piece was, dashed; where one now is, outlined."""
     for points, linear in marks.lifted:
         ring = view.pxs(points if linear else (*points, points[0]))
-        dashed(draw, ring, INK_SOFT, 2, dash=6.0, gap=5.0)
+        draw.dashed(ring, INK_SOFT, 2, 6.0, 5.0)
     for points, linear in marks.laid:
         ring = view.pxs(points if linear else (*points, points[0]))
         draw.line(ring, fill=INK, width=3, joint="curve")
-
-
-def dashed(
-    draw: ImageDraw.ImageDraw,
-    points: Sequence[PixelPoint],
-    colour: tuple[int, int, int],
-    width: int,
-    dash: float = 9.0,
-    gap: float = 6.0,
-) -> None:
-    """A dashed polyline."""
-    for start, end in _dashes(points, dash, gap):
-        draw.line((start, end), fill=colour, width=width)
-
-
-def _dashes(
-    points: Sequence[PixelPoint], dash: float, gap: float
-) -> Iterator[tuple[PixelPoint, PixelPoint]]:
-    period, offset = dash + gap, 0.0
-    for (x0, y0), (x1, y1) in pairwise(points):
-        length = math.hypot(x1 - x0, y1 - y0)
-        if length == 0:
-            continue
-        ux, uy = (x1 - x0) / length, (y1 - y0) / length
-        at = -offset
-        while at < length:
-            a, b = max(at, 0.0), min(at + dash, length)
-            if b > a:
-                yield (x0 + ux * a, y0 + uy * a), (x0 + ux * b, y0 + uy * b)
-            at += period
-        offset = (length + offset) % period
 
 
 def arrow_path(path: Sequence[Point], end: Unit | None) -> list[Point]:
@@ -148,7 +116,7 @@ def _mix(a: Point, b: Point, share: float) -> Point:
 
 
 def draw_move(
-    draw: ImageDraw.ImageDraw, view: View, path: Sequence[Point], end: Unit | None, style: SideStyle
+    draw: Sketch, view: View, path: Sequence[Point], end: Unit | None, style: SideStyle
 ) -> None:
     """A move: a dot where it began and an arrow along its path to the unit's new place."""
     points = view.pxs(arrow_path(path, end))
@@ -173,12 +141,12 @@ def _arrowhead(tail: PixelPoint, tip: PixelPoint, size: float) -> list[PixelPoin
     ]
 
 
-def draw_shot(draw: ImageDraw.ImageDraw, view: View, shooter: Unit, target: Unit) -> None:
+def draw_shot(draw: Sketch, view: View, shooter: Unit, target: Unit) -> None:
     """A shot: a dashed line from the shooter's front to the target, with a burst on it."""
     start = view.px(Footprint.of(shooter).front_centre)
     end = view.px((target.x, target.y))
     draw.line((start, end), fill=WHITE, width=5)
-    dashed(draw, (start, end), SHOT, 3)
+    draw.dashed((start, end), SHOT, 3, 9.0, 6.0)
     x, y = end
     draw.ellipse((x - 7, y - 7, x + 7, y + 7), outline=WHITE, width=4)
     draw.ellipse((x - 6, y - 6, x + 6, y + 6), outline=SHOT, width=2)
@@ -212,7 +180,7 @@ def contact_point(a: Unit, b: Unit) -> Point:
     return (centre.x, centre.y)
 
 
-def draw_contact(draw: ImageDraw.ImageDraw, view: View, where: Point) -> None:
+def draw_contact(draw: Sketch, view: View, where: Point) -> None:
     """A combat: a red disc with crossed white strokes where the units meet."""
     x, y = view.px(where)
     draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=CONTACT, outline=WHITE, width=2)
@@ -270,11 +238,11 @@ def reach_shape(reach: Reach, unit: Unit) -> Polygon:
     return shape
 
 
-def draw_reach(draw: ImageDraw.ImageDraw, view: View, reach: Reach, unit: Unit) -> PixelPoint:
+def draw_reach(draw: Sketch, view: View, reach: Reach, unit: Unit) -> PixelPoint:
     """The outline, dashed in purple over a white halo; returns its topmost pixel for a label."""
     ring = view.pxs(reach_shape(reach, unit).exterior.coords)
     draw.line(ring, fill=WHITE, width=6, joint="curve")
-    dashed(draw, ring, REACH, 3, dash=12.0, gap=6.0)
+    draw.dashed(ring, REACH, 3, 12.0, 6.0)
     return min(ring, key=lambda p: (p[1], p[0]))
 
 

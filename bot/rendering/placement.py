@@ -9,14 +9,18 @@ covers a body, a mark or anything placed before it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
+import shapely
+
 from bot.rendering import badges
 from bot.rendering.labels import Box, Occupied, add_all, first_free, least_covered, ranked, spots
+from bot.rendering.sketch import Text
 from bot.rendering.style import INK, LABEL_SIZE, RGB, SMALL_SIZE, SideStyle
-from bot.rendering.table_scene import BadgeRow, Body, Label, Shape, TablePieces, Text
+from bot.rendering.table_scene import BadgeRow, Body, Label, Shape, TablePieces
 from bot.rendering.text import width
 from bot.rendering.units import (
     Piece,
@@ -35,6 +39,7 @@ RINGS = (3.0, 12.0, 24.0, 40.0, 64.0, 96.0)  # px from its body an outside name 
 KEY_SIZE = SMALL_SIZE
 KEY_PAD = 6.0
 SLACK = 0.5  # px two boxes may share (rounding) and still not overlap
+SNUG = 3.0  # px a badge row keeps from a turned unit's outline
 
 
 @dataclass(frozen=True)
@@ -162,7 +167,7 @@ def _row(occupied: Occupied, owner: Owner) -> BadgeRow:
     least covered; never beside a name that moved away."""
     size = (badges.row_width(list(owner.row)), float(badges.HEIGHT))
     box = owner.body.box
-    candidates = spots(box, size, owner.away)
+    candidates = [_hugging(box, spot) for spot in spots(box, size, owner.away)]
     if gap(candidates[0], box) == 0:  # the spot on the box last: it is the tag's room
         candidates = [*candidates[1:], candidates[0]]
     found = first_free(occupied, candidates, box) or next(
@@ -173,8 +178,73 @@ def _row(occupied: Occupied, owner: Owner) -> BadgeRow:
         found = first_free(occupied, _rings(owner, size)[8:], box)  # a ring out
     if found is None:
         found = least_covered(occupied, candidates, box)
+    found = _snug(occupied, found, owner)
     occupied.add(found)
-    return BadgeRow(owner.body.id, found, owner.row)
+    return BadgeRow(
+        owner.body.id, found, owner.row, badges.row_marks(found[0], found[1], list(owner.row))
+    )
+
+
+def _hugging(box: Box, spot: Box) -> Box:
+    """A row for a corner of the box slid along its top or bottom edge until it lies over the
+    box (or the box under it, if the row is the wider) from that corner's side: a row touching
+    a box by its corner alone reads as anyone's."""
+    left, top, right, bottom = spot
+    if (left < box[2] and box[0] < right) or (top < box[3] and box[1] < bottom):
+        return spot  # beside a side of the box already
+    w = right - left
+    if (
+        left >= box[2]
+    ):  # a right corner: the row ends at the box's right edge, or starts at its left
+        x = box[2] - w if w <= box[2] - box[0] else box[0]
+    else:
+        x = box[0] if w <= box[2] - box[0] else box[2] - w
+    return (x, top, x + w, bottom)
+
+
+def _snug(occupied: Occupied, row: Box, owner: Owner) -> Box:
+    """A badge row beside a turned unit's box moved in towards the unit's outline as far as
+    nothing is in the way: left at the box's corner it floats clear of the unit, and reads as
+    another's."""
+    body = owner.body
+    if body.kind != "unit" or _upright(body.outline):
+        return row
+    outline = shapely.Polygon(body.outline)
+    cx, cy = (body.box[0] + body.box[2]) / 2, (body.box[1] + body.box[3]) / 2
+    for _ in range(3):  # each step closes most of the gap: moving by d shrinks it by at most d
+        step = shapely.distance(shapely.box(*row), outline) - SNUG
+        rx, ry = (row[0] + row[2]) / 2, (row[1] + row[3]) / 2
+        length = math.hypot(cx - rx, cy - ry)
+        if step < 1 or length == 0:
+            break
+        dx, dy = (cx - rx) / length * step, (cy - ry) / length * step
+        moved = (row[0] + dx, row[1] + dy, row[2] + dx, row[3] + dy)
+        if not occupied.free(moved, body.box, owner.under):
+            break
+        row = moved
+    return row
+
+
+def _nearest_on(outline: Sequence[PixelPoint], point: PixelPoint) -> PixelPoint:
+    """The point of an outline's edges nearest ``point`` (edges projected on by hand: a
+    shapely polygon per label costs more than the few sums)."""
+    best, best_d = outline[0], math.inf
+    for (ax, ay), (bx, by) in pairwise([*outline, outline[0]]):
+        dx, dy = bx - ax, by - ay
+        length = dx * dx + dy * dy
+        t = 0.0 if length == 0 else ((point[0] - ax) * dx + (point[1] - ay) * dy) / length
+        t = min(max(t, 0.0), 1.0)
+        spot = (ax + dx * t, ay + dy * t)
+        d = math.dist(spot, point)
+        if d < best_d:
+            best, best_d = spot, d
+    return best
+
+
+def _upright(outline: Sequence[PixelPoint]) -> bool:
+    """Whether every edge of an outline runs across or up the map."""
+    ring = [*outline, outline[0]]
+    return all(abs(a[0] - b[0]) < 0.5 or abs(a[1] - b[1]) < 0.5 for a, b in pairwise(ring))
 
 
 def _outside(occupied: Occupied, owner: Owner, grid: Occupied) -> Label:
@@ -187,15 +257,13 @@ def _outside(occupied: Occupied, owner: Owner, grid: Occupied) -> Label:
         text = _ring_spot(occupied, owner, words, grid)
         if text is not None:
             occupied.add(text.box)
-            return Label(
-                owner.body.id, text, tag, _leader_line(owner.body.box, text.box, owner.colour)
-            )
+            return Label(owner.body.id, text, tag, _leader_line(owner.body, text.box, owner.colour))
     if tag is not None:
         return Label(owner.body.id, None, tag, None, keyed=True)
     initials = _ring_spot(occupied, owner, _initials(owner.name), grid)
     if initials is not None:  # the initials beside the body, the name in the key
         occupied.add(initials.box)
-        line = _leader_line(owner.body.box, initials.box, owner.colour)
+        line = _leader_line(owner.body, initials.box, owner.colour)
         return Label(owner.body.id, None, initials, line, keyed=True)
     return _crowded(occupied, owner, grid)
 
@@ -218,7 +286,9 @@ def _crowded(occupied: Occupied, owner: Owner, grid: Occupied) -> Label:
     spot = least_covered(occupied, candidates, own)
     occupied.add(spot)
     text = _text(words, owner, owner.size, ((spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2))
-    return Label(owner.body.id, None, text, _leader_line(own, text.box, owner.colour), keyed=True)
+    return Label(
+        owner.body.id, None, text, _leader_line(owner.body, text.box, owner.colour), keyed=True
+    )
 
 
 def _size(owner: Owner, words: str) -> tuple[float, float]:
@@ -275,10 +345,14 @@ def _nearest(box: Box, own: Box, grid: Occupied) -> bool:
     )
 
 
-def _leader_line(own: Box, label: Box, colour: RGB) -> Shape:
-    """A thin line from the body's box to the label's, between their nearest points."""
+def _leader_line(body: Body, label: Box, colour: RGB) -> Shape:
+    """A thin line from the body to the label's box, between their nearest points (on a
+    turned unit's outline, not the corner of the box round it)."""
     mx, my = (label[0] + label[2]) / 2, (label[1] + label[3]) / 2
+    own = body.box
     start = (min(max(mx, own[0]), own[2]), min(max(my, own[1]), own[3]))
+    if body.kind == "unit" and not _upright(body.outline):
+        start = _nearest_on(body.outline, (mx, my))
     end = (min(max(start[0], label[0]), label[2]), min(max(start[1], label[1]), label[3]))
     return Shape((start, end), None, colour, 1, closed=False)
 

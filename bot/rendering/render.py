@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.rendering import frame, legend, panel
-from bot.rendering.badges import badges_for, statuses_of
+from bot.rendering.badges import badges_for, statuses_of, terrain_words_of
 from bot.rendering.fog import SideView
 from bot.rendering.map_layer import draw_table
 from bot.rendering.overlays import Reach
@@ -27,7 +27,7 @@ from bot.rendering.text import shifted
 from bot.rendering.text import width as text_width
 from bot.rendering.view import Area, View, fit
 from rules_core.events import Event
-from rules_core.render import absent_lists, gone_words
+from rules_core.render import Gone, absent_lists, gone_words
 from rules_core.state import BattleState, Unit
 from rules_core.status import Scope, describe_state
 
@@ -52,7 +52,8 @@ class MapOptions:
     area: Area | None = None  # x0, y0, x1, y1 in the ruleset's measure; None is the table
     side_view: SideView | None = None
     reach: Reach | None = None
-    lost: tuple[Unit, ...] = ()  # units gone during the step: listed in the panel, not drawn
+    lost: tuple[Unit, ...] = ()  # units gone during the step: its marks point at them
+    gone: tuple[Gone, ...] = ()  # every unit the battle lost so far; () lists the step's ``lost``
     legend: bool = True
     after: str = ""  # the step just resolved ("Turn 1 · Shooting"): the title names it
     compress_level: int = 3  # zlib: level 6 saves a fifth of the bytes, 1.7 times slower
@@ -123,26 +124,31 @@ def legend_entries(scene: Scene) -> list[legend.Entry]:
     if scene.leaders:
         entries.append(legend.leader_entry(scene.style(scene.leaders[0].side)))
     owners = {s.id: (s.name, scene.style(s.id).fill) for s in state.sides}
-    entries += legend.terrain_entries(state.terrain, obstacle_style, owners)
+    words = terrain_words_of(state.ruleset)
+    entries += legend.terrain_entries(state.terrain, obstacle_style, owners, words)
     entries += _zone_entries(scene)
     entries += _mark_entries(scene)
     entries += _badge_entries(scene)
     return entries
 
 
-def panel_columns(scene: Scene, events: Iterable[Event] = (), when: str = "") -> list[panel.Column]:
+def panel_columns(
+    scene: Scene, events: Iterable[Event] = (), when: str = "", gone: tuple[Gone, ...] = ()
+) -> list[panel.Column]:
     """The side panel: per side its declared side- and group-level state, the units it lost
-    in the step (why, and ``when``), those off the table and (not the enemy's, in a side
-    view) in reserve; then the battle's own state. Sides with nothing to say are left out."""
+    (``gone`` over the battle, else those of the step, why and ``when``), those off the table
+    and (not the enemy's, in a side view) in reserve; then the battle's own state. Sides
+    with nothing to say are left out."""
     state = scene.state
     statuses = statuses_of(state.ruleset)
     # Leaders' state is drawn as badges by their markers; a side's and its wings' has no marker.
     described = describe_state(statuses, state, (Scope.SIDE, Scope.GROUP))
     when = when or f"turn {state.cursor.turn}"
+    gone = gone or tuple(Gone(u.side, *gone_words(u, events, when)) for u in scene.lost)
     columns = []
     for side in state.sides:
         items = [("", words) for words in described.get(side.id, [])]
-        items += [gone_words(u, events, when) for u in scene.lost if u.side == side.id]
+        items += [(lost.heading, lost.line) for lost in gone if lost.side == side.id]
         reserve = scene.side_view is None or scene.side_view.side == side.id
         for head, listed in absent_lists(state, side.id, reserve):
             items += (
@@ -271,7 +277,7 @@ def _strip(scene: Scene, options: MapOptions, events: Iterable[Event]) -> _Strip
     tall = len(rows) * legend.ROW
     at = (left, PAD) if beside else (left, FURNITURE_HEIGHT)
     above = max(FURNITURE_HEIGHT, tall + 2 * PAD) if beside else FURNITURE_HEIGHT + tall + PAD
-    columns = panel_columns(scene, events, options.after) if options.legend else []
+    columns = panel_columns(scene, events, options.after, options.gone) if options.legend else []
     side = panel.lay_out(columns, PAD, options.width - 2 * PAD)
     return _Strip(rows, at, side, above, furniture)
 

@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 from bot.rendering.render import MapOptions, render_image
 from bot.rendering.style import INK, PAPER, palette_image
 from rules_core.events import Event
+from rules_core.render import Gone
 from rules_core.state import BattleState, Unit
 
 T = TypeVar("T")
@@ -47,6 +48,7 @@ class Frame:
     events: tuple[Event, ...] = ()
     lost: tuple[Unit, ...] = ()
     title: str = ""
+    gone: tuple[Gone, ...] = ()  # every unit lost so far in the battle, with when and why
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,7 @@ def draw_frame(frame: Frame, attempt: Attempt, step: int = 0, steps: int = 0) ->
     """One step's map at the attempt's width, in at most its number of colours, with a bar
     along its foot showing how far through the battle it is: no two steps look alike, so
     the GIF keeps a frame for each (Pillow merges equal frames)."""
-    options = MapOptions(width=attempt.width, lost=frame.lost, after=frame.title)
+    options = MapOptions(width=attempt.width, lost=frame.lost, gone=frame.gone, after=frame.title)
     image = render_image(frame.state, frame.events, options)
     if steps:
         draw_progress(image, step / steps)

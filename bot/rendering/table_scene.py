@@ -1,7 +1,8 @@
 """The table's pieces as data: what to draw, where and in which style, before any drawing.
 
-The placement pass (``placement``) builds a ``TablePieces`` from a scene and a view; the
-Pillow backend (``paint``) draws it; another backend (SVG) can draw the same tree, and the
+The table (``map_layer.table_pieces``) records terrain and marks as ``sketch`` marks and
+the placement pass (``placement``) places units, labels and badges into a ``TablePieces``;
+the Pillow backend (``paint``) draws it; another backend (SVG) can draw the same tree, and the
 legibility tests read it instead of the pixels. Boxes are (left, top, right, bottom) pixels
 of the table image.
 """
@@ -12,7 +13,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.rendering.badges import Badge
-from bot.rendering.style import RGB, WHITE
+from bot.rendering.sketch import Drawn, Text
+from bot.rendering.style import RGB
 from rules_core.codec import Json
 
 Box = tuple[float, float, float, float]
@@ -28,21 +30,6 @@ class Shape:
     outline: RGB | None
     width: int = 1
     closed: bool = True
-
-
-@dataclass(frozen=True)
-class Text:
-    """A string anchored at ``at`` (Pillow's anchors), its style, and the box it takes."""
-
-    text: str
-    at: PixelPoint
-    box: Box
-    colour: RGB
-    size: int
-    bold: bool = True
-    anchor: str = "mm"
-    halo: int = 2
-    halo_colour: RGB = WHITE
 
 
 @dataclass(frozen=True)
@@ -71,22 +58,31 @@ class Label:
 
 @dataclass(frozen=True)
 class BadgeRow:
-    """A body's status badges, in a row touching the body's own box."""
+    """A body's status badges, in a row touching the body's own box: each badge's words and
+    colours as ``marks`` (a tag and its text, or dots)."""
 
     owner: str
     box: Box
     items: tuple[tuple[Badge, Json], ...]
+    marks: tuple[Drawn, ...] = ()
 
 
 @dataclass(frozen=True)
 class TablePieces:
-    """Units, leaders, their labels and badges, and the key of names too long to place."""
+    """The whole table: its terrain; the marks under the units (deployment zones, a reach,
+    terrain changes, moves); units; the marks over them (shots, combats); leaders, labels and
+    badges; the key of names too long to place; the texts laid last (a reach's words,
+    terrain names)."""
 
     bodies: tuple[Body, ...]
     labels: tuple[Label, ...]
     badges: tuple[BadgeRow, ...]
     key: tuple[Text, ...] = ()
     key_box: Box | None = None
+    terrain: tuple[Drawn, ...] = ()
+    under: tuple[Drawn, ...] = ()
+    over: tuple[Drawn, ...] = ()
+    texts: tuple[Text, ...] = ()
 
     def body(self, owner: str) -> Body:
         """The body a label or badge row belongs to."""

@@ -14,11 +14,10 @@ from typing import Any
 
 import numpy as np
 import shapely
-from PIL import ImageDraw
 from shapely import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from bot.rendering.shapes import outlined
+from bot.rendering.sketch import Sketch
 from bot.rendering.style import RGB, TERRAIN_COLOURS, WHITE, shade
 from bot.rendering.view import View
 from rules_core.state import TerrainFeature
@@ -27,7 +26,7 @@ from rules_core.terrain_pieces import owner_of, piece_of
 
 C = TERRAIN_COLOURS
 PixelPoint = tuple[float, float]
-Drawer = Callable[[ImageDraw.ImageDraw, View, TerrainFeature, float], None]
+Drawer = Callable[[Sketch, View, TerrainFeature, float], None]
 
 # Kinds and pieces (``terrain_pieces.PIECES``) in the order they are drawn: ground first, then
 # water, roads, buildings, camps, obstacles.
@@ -57,7 +56,7 @@ PENNANT = (15.0, 22.0)  # px: an owned piece's pennant, its flag's length and it
 
 
 def draw_terrain(
-    draw: ImageDraw.ImageDraw,
+    draw: Sketch,
     view: View,
     terrain: Iterable[TerrainFeature],
     mm: float,
@@ -76,7 +75,7 @@ def draw_terrain(
             draw_pennant(draw, _pennant_foot(_pixel_polygon(view, feature)), colour)
 
 
-def draw_pennant(draw: ImageDraw.ImageDraw, foot: PixelPoint, colour: RGB) -> None:
+def draw_pennant(draw: Sketch, foot: PixelPoint, colour: RGB) -> None:
     """A staff with a pennant in a side's colour, standing at ``foot``: whose a piece is."""
     x, y = foot
     edge = shade(colour, 0.5)
@@ -121,11 +120,9 @@ def _rings(geometry: BaseGeometry) -> Iterator[list[PixelPoint]]:
             yield list(part.exterior.coords)
 
 
-def _fill(
-    draw: ImageDraw.ImageDraw, geometry: BaseGeometry, fill: RGB, edge: RGB, width: int
-) -> None:
+def _fill(draw: Sketch, geometry: BaseGeometry, fill: RGB, edge: RGB, width: int) -> None:
     for ring in _rings(geometry):
-        outlined(draw, ring, fill, edge, width)
+        draw.polygon(ring, fill=fill, outline=edge, width=width)
 
 
 def _grid_inside(shape: BaseGeometry, spacing: float, seed: str) -> list[PixelPoint]:
@@ -143,7 +140,7 @@ def _grid_inside(shape: BaseGeometry, spacing: float, seed: str) -> list[PixelPo
     return list(zip(xs[inside].tolist(), ys[inside].tolist(), strict=True))
 
 
-def _wood(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _wood(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     dense = feature.kind == "dense_wood"
     shape = _pixel_polygon(view, feature)
     ground, tree = (C["dense_wood"], C["dense_tree"]) if dense else (C["wood"], C["tree"])
@@ -154,7 +151,7 @@ def _wood(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: fl
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=tree, outline=rim)
 
 
-def _hill(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _hill(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     shape = _pixel_polygon(view, feature)
     left, top, right, bottom = shape.bounds
     step = max(6.0, min(right - left, bottom - top) / 7)
@@ -164,7 +161,7 @@ def _hill(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: fl
         _fill(draw, inner, colour, C["contour"], 1)
 
 
-def _gentle_hill(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _gentle_hill(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     """One pale level with short hachures inside its edge: lower than a hill's contours."""
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["hill"], C["contour"], 1)
@@ -174,7 +171,7 @@ def _gentle_hill(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature,
         draw.line(((x + nx * 2, y + ny * 2), (x + nx * 7, y + ny * 7)), fill=C["contour"])
 
 
-def _impassable(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _impassable(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     """Grey ground hatched across in dark lines: nothing goes there."""
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["wall"], C["fort_edge"], 3)
@@ -189,7 +186,7 @@ def _impassable(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, 
         offset += 9.0
 
 
-def _bridge(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _bridge(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     """A roadway with heavy parapets, laid over the water."""
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["road"], C["fort_edge"], 4)
@@ -207,7 +204,7 @@ def _bridge(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: 
             draw.line((start, end), fill=C["road_edge"])
 
 
-def _ford(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _ford(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     """Shallows: pale water with stepping stones."""
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["marsh"], C["water_edge"], 2)
@@ -215,7 +212,7 @@ def _ford(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: fl
         draw.ellipse((x - 2.5, y - 2, x + 2.5, y + 2), fill=C["rough_mark"])
 
 
-def _stipple(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _stipple(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["rough"], C["rough_mark"], 1)
     mark = C["rough_mark"]
@@ -223,7 +220,7 @@ def _stipple(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm:
         draw.polygon(((x - 3, y + 2), (x, y - 3), (x + 3, y + 2)), outline=mark)
 
 
-def _marsh(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _marsh(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["marsh"], C["marsh_mark"], 1)
     mark = C["marsh_mark"]
@@ -250,15 +247,15 @@ def _band(view: View, feature: TerrainFeature, mm: float) -> BaseGeometry:
     return line.buffer(_band_width(view, feature, mm) / 2, cap_style="flat", join_style="round")
 
 
-def _water(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _water(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     _fill(draw, _band(view, feature, mm), C["water"], C["water_edge"], 2)
 
 
-def _road(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _road(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     _fill(draw, _band(view, feature, mm), C["road"], C["road_edge"], 1)
 
 
-def _village(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _village(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["village"], C["road_edge"], 1)
     roof, rim = C["roof"], shade(C["roof"], 0.5)
@@ -269,7 +266,7 @@ def _village(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm:
         draw.line(((x - w, y), (x + w, y)) if w > h else ((x, y - h), (x, y + h)), fill=rim)
 
 
-def _baggage(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _baggage(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     """A baggage camp: trodden ground with wagons, each a covered body on two wheels."""
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["road"], C["road_edge"], 2)
@@ -280,7 +277,7 @@ def _baggage(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm:
             draw.ellipse((x + dx - 2, y + 2, x + dx + 2, y + 6), fill=wheel)
 
 
-def _camp(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _camp(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     """A fortified camp: a ditch and rampart round rows of tents."""
     shape = _pixel_polygon(view, feature)
     _fill(draw, shape, C["rough"], C["fort_edge"], 3)
@@ -290,9 +287,7 @@ def _camp(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: fl
         draw.polygon(((x - 5, y + 4), (x, y - 5), (x + 5, y + 4)), fill=WHITE, outline=C["stakes"])
 
 
-def _fortification(
-    draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float
-) -> None:
+def _fortification(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     shape = _pixel_polygon(view, feature)
     edge = C["fort_edge"]
     _fill(draw, shape, C["fort"], edge, 4)
@@ -329,13 +324,13 @@ def obstacle_style(feature: TerrainFeature) -> str:
     return next((style for style in OBSTACLE_STYLES if style in name), "wall")
 
 
-def _obstacle(draw: ImageDraw.ImageDraw, view: View, feature: TerrainFeature, mm: float) -> None:
+def _obstacle(draw: Sketch, view: View, feature: TerrainFeature, mm: float) -> None:
     points = view.pxs(feature.points)
     style = obstacle_style(feature)
     OBSTACLE_DRAWERS[style](draw, points)
 
 
-def _hedge(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
+def _hedge(draw: Sketch, points: Sequence[PixelPoint]) -> None:
     colour = C["hedge"]
     draw.line(points, fill=colour, width=5, joint="curve")
     rim = shade(colour, 0.4)
@@ -343,7 +338,7 @@ def _hedge(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
         draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour, outline=rim)
 
 
-def _wall(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
+def _wall(draw: Sketch, points: Sequence[PixelPoint]) -> None:
     dark = shade(C["wall"], 0.5)
     draw.line(points, fill=dark, width=7, joint="curve")
     draw.line(points, fill=C["wall"], width=4, joint="curve")
@@ -351,7 +346,7 @@ def _wall(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
         draw.line(((x - dy * 3, y + dx * 3), (x + dy * 3, y - dx * 3)), fill=dark)
 
 
-def _stakes(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
+def _stakes(draw: Sketch, points: Sequence[PixelPoint]) -> None:
     colour = C["stakes"]
     draw.line(points, fill=colour, width=2)
     for index, ((x, y), (dx, dy)) in enumerate(_along(points, 7.0)):
@@ -360,14 +355,14 @@ def _stakes(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
         draw.line(((x, y), tip), fill=colour, width=2)
 
 
-def _fence(draw: ImageDraw.ImageDraw, points: Sequence[PixelPoint]) -> None:
+def _fence(draw: Sketch, points: Sequence[PixelPoint]) -> None:
     colour = C["stakes"]
     draw.line(points, fill=colour, width=3)
     for (x, y), _ in _along(points, 10.0):
         draw.rectangle((x - 2, y - 2, x + 2, y + 2), fill=shade(colour, 0.4))
 
 
-OBSTACLE_DRAWERS: dict[str, Callable[[ImageDraw.ImageDraw, Sequence[PixelPoint]], Any]] = {
+OBSTACLE_DRAWERS: dict[str, Callable[[Sketch, Sequence[PixelPoint]], Any]] = {
     "hedge": _hedge,
     "wall": _wall,
     "stakes": _stakes,

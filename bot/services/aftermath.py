@@ -44,7 +44,7 @@ from rules_core.events import (
     UnitDestroyed,
     event_from_dict,
 )
-from rules_core.render import Renderer
+from rules_core.render import Gone, Renderer, gone_each
 from rules_core.secrets import Viewer
 from rules_core.state import BattleState, Unit
 
@@ -189,13 +189,23 @@ def kept_stages(stages: Sequence[Stage]) -> list[Stage]:
 def replay_frames(stages: Sequence[Stage]) -> tuple[Frame, ...]:
     """The table before the first resolved stage, then the table after each one."""
     first = Frame(stages[0].before)  # titled by the state: the step it waits at
-    return (first, *(Frame(s.after, s.events, s.lost, s.title) for s in stages))
+    gone = gone_each((s.before, s.after, s.events, s.title) for s in stages)
+    return (
+        first,
+        *(Frame(s.after, s.events, s.lost, s.title, g) for s, g in zip(stages, gone, strict=True)),
+    )
+
+
+def gone_so_far(stages: Sequence[Stage]) -> tuple[Gone, ...]:
+    """Every unit lost over the stages, with when and why."""
+    found = gone_each((s.before, s.after, s.events, s.title) for s in stages)
+    return found[-1] if found else ()
 
 
 def seen_frame(frame: Frame, viewer: Viewer) -> Frame:
     """A frame as a viewer may see it: hidden state and private events taken out."""
     events = secrets.visible_events(frame.events, viewer)
-    return Frame(secrets.view(frame.state, viewer), events, frame.lost, frame.title)
+    return Frame(secrets.view(frame.state, viewer), events, frame.lost, frame.title, frame.gone)
 
 
 def whole_events(events: Iterable[Event]) -> tuple[Event, ...]:
@@ -273,7 +283,7 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
         tuple(turning),
         side_losses(first_state, loaded.state, r),
         Frame(first_state),
-        Frame(loaded.state, whole_events(last.events), last.lost, last.title)
+        Frame(loaded.state, whole_events(last.events), last.lost, last.title, gone_so_far(stages))
         if last
         else Frame(loaded.state),
         record,

@@ -21,7 +21,13 @@ from bot.services.base import ClockedService
 from bot.services.battle_state import load_battle_by_id, view_of
 from bot.services.endings import ArmyLosses, EndReport
 from bot.services.records import record_bytes
-from bot.services.stages import StageReport, decision_view, decision_views, lost_units
+from bot.services.stages import (
+    StageReport,
+    battle_gone,
+    decision_view,
+    decision_views,
+    lost_units,
+)
 from bot.shards import Shards, battles_on
 from rules_core.events import event_from_dict
 from rules_core.render import Renderer
@@ -135,6 +141,7 @@ class OutboxService(ClockedService):
                 stage,
                 decision_views(loaded) if latest else (),
                 await plans.calls_made(session, loaded) if latest else (),
+                await battle_gone(session, battle_id, after, stage),
             )
 
 

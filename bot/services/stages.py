@@ -40,10 +40,10 @@ from bot.services.standing_answers import answer_standing
 from rules_core import engine
 from rules_core.decisions import Decision
 from rules_core.engine import Resolution
-from rules_core.events import Event, event_to_dict
+from rules_core.events import Event, event_from_dict, event_to_dict
 from rules_core.orders import Order
 from rules_core.planning import MAX_TURN_STEPS
-from rules_core.render import Renderer
+from rules_core.render import Gone, Renderer, gone_each
 from rules_core.state import BattleState, Unit
 from rules_core.steps import active_side
 
@@ -83,6 +83,7 @@ class StageReport:
     stage: int = 0  # the stage this result opened: its row carries the outbox marker
     questions: tuple[DecisionView, ...] = ()  # every open question, ``decision`` the first
     calls: tuple[plans.CallToArms, ...] = ()  # players whose part of the turn opens now
+    gone: tuple[Gone, ...] = ()  # every unit the battle lost so far, with when and why
 
 
 @dataclass
@@ -279,8 +280,28 @@ async def advance(
         loaded.battle.stage,
         decision_views(loaded),
         calls,
+        await battle_gone(session, battle.id, loaded.state),
     )
     return report, arming
+
+
+async def battle_gone(
+    session: AsyncSession, battle_id: int, current: BattleState, upto: int | None = None
+) -> tuple[Gone, ...]:
+    """Every unit the battle has lost, with when and why, by the stages before ``upto`` (all
+    if None), ``current`` the state they left."""
+    query = select(StageLog).where(StageLog.battle_id == battle_id).order_by(StageLog.number)
+    if upto is not None:
+        query = query.where(StageLog.number < upto)
+    rows = list(await session.scalars(query))
+    states = [BattleState.from_dict(row.start_state) for row in rows] + [current]
+    steps = [
+        (states[i], states[i + 1], [event_from_dict(e) for e in row.events], row.title)
+        for i, row in enumerate(rows)
+        if row.events is not None
+    ]
+    found = gone_each(steps)
+    return found[-1] if found else ()
 
 
 def lost_units(before: BattleState, after: BattleState) -> tuple[Unit, ...]:

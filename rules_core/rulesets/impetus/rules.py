@@ -276,6 +276,7 @@ class ImpetusRules(Rules):
         *prebattle.PARAMETERS,
     )
     statuses = STATUSES
+    terrain_words = terrain_tables.GRADE_WORDS
     topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
     # Each general with his command; Caesar's legions and the Gauls as samples.
     roster_hooks = RosterHooks(

@@ -76,6 +76,14 @@ FEATURES: dict[str, Feature] = {
     REMOVE_ENEMY: Feature(REMOVE_ENEMY, "Remove enemy terrain"),
 }
 
+# Each kind of ground the sheet grades, in its grade's words ("rough": "broken ground"), for
+# a map's key: the same words as the pieces' labels ("small broken ground").
+GRADE_WORDS: dict[str, str] = {
+    f.kind: ABBREVIATIONS[f.label.split()[-1]]
+    for f in FEATURES.values()
+    if f.kind is not None and f.grade is not None
+}
+
 # The sheet's names of a feature, lower case, to the key without its size.
 _NAMES = {
     "none": NONE,
