@@ -264,3 +264,34 @@ def row_marks(left: float, top: float, items: list[tuple[Badge, Json]]) -> tuple
         badge.draw(sketch, left, top, value)
         left += badge.width(value) + GAP
     return tuple(sketch.marks)
+
+
+Line = list[tuple[Badge, Json]]
+LINE_GAP = 2  # px between the lines of a wrapped badge row
+
+
+def wrapped(items: Line, most: float) -> list[Line]:
+    """The badges in lines no wider than ``most`` (a badge wider alone takes a line), so a
+    long row can stack beside a narrow unit instead of reaching under its neighbours."""
+    lines: list[Line] = []
+    for item in items:
+        if lines and row_width([*lines[-1], item]) <= most:
+            lines[-1].append(item)
+        else:
+            lines.append([item])
+    return lines
+
+
+def block_size(lines: list[Line]) -> tuple[float, float]:
+    """Width and height in pixels of badge lines stacked one under the other."""
+    widest = max((row_width(line) for line in lines), default=0.0)
+    return widest, len(lines) * HEIGHT + LINE_GAP * max(len(lines) - 1, 0)
+
+
+def block_marks(left: float, top: float, lines: list[Line]) -> tuple[Drawn, ...]:
+    """Badge lines stacked from (left, top), as marks."""
+    return tuple(
+        mark
+        for index, line in enumerate(lines)
+        for mark in row_marks(left, top + index * (HEIGHT + LINE_GAP), line)
+    )

@@ -18,7 +18,7 @@ from bot.rendering.map_layer import table_pieces
 from bot.rendering.placement import SLACK, gap, overlap
 from bot.rendering.scene import build_scene
 from bot.rendering.style import RGB
-from bot.rendering.table_scene import Box, Label, TablePieces, label_boxes
+from bot.rendering.table_scene import BadgeRow, Box, Label, TablePieces, label_boxes
 from bot.rendering.text import Written, recording
 from rules_core.events import Event
 from rules_core.state import BattleState
@@ -80,6 +80,7 @@ def table_problems(reading: Reading) -> list[str]:
     """What a reader would stumble on in the table: units, labels, badges and their texts."""
     found = _drawn_units(reading)
     found += [p for label in reading.pieces.labels for p in _attached(reading, label)]
+    found += [p for row in reading.pieces.badges for p in _badges_near(reading, row)]
     found += _overlaps(reading)
     return found + _texts(reading, [t for t in reading.texts if _inside(t.box, reading.table)])
 
@@ -141,6 +142,22 @@ def _attached(reading: Reading, label: Label) -> list[str]:
         theirs = gap(box, other.box)
         if theirs < mine or (theirs == mine and overlap(box, other.box) > SLACK):
             return [f"{label.name.text!r} is as near {other.id} as its own {label.owner}"]
+    return []
+
+
+def _badges_near(reading: Reading, row: BadgeRow) -> list[str]:
+    """A badge row nearer its own body than any other (a body its own overlaps excepted: a
+    leader's star on its unit): a status read off the wrong piece misleads."""
+    pieces, crowded = reading.pieces, reading.crowded()
+    mine = gap(row.box, pieces.body(row.owner).box)
+    others = [
+        (gap(row.box, other.box), other.id)
+        for other in pieces.bodies
+        if other.id != row.owner and frozenset((other.id, row.owner)) not in crowded
+    ]
+    theirs, nearest = min(others, default=(float("inf"), ""))
+    if theirs <= mine:
+        return [f"the badges of {row.owner} are as near {nearest} as their own {row.owner}"]
     return []
 
 

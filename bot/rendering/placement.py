@@ -101,10 +101,11 @@ def place_all(occupied: Occupied, owners: Sequence[Owner], marks: Sequence[Box])
         if found is not None:
             occupied.add(found.box)
             inside[owner.body.id] = Label(owner.body.id, found)
-    rows = [_row(occupied, owner) for owner in units if owner.row]
+    # Badges before names placed outside: a status must lie by its own piece, a name has a
+    # leader line and the key to fall back on.
+    rows = [_row(occupied, owner, grid) for owner in [*units, *leaders] if owner.row]
     labels = [inside.get(owner.body.id) or _outside(occupied, owner, grid) for owner in units]
     labels += [_outside(occupied, owner, grid) for owner in leaders]
-    rows += [_row(occupied, owner) for owner in leaders if owner.row]
     key, key_box = _key(occupied, owners, labels)
     bodies = tuple(owner.body for owner in owners)
     return TablePieces(bodies, tuple(labels), tuple(rows), key, key_box)
@@ -162,27 +163,49 @@ def _within(box: Box, corners: Sequence[PixelPoint]) -> bool:
     return len(signs) <= 1
 
 
-def _row(occupied: Occupied, owner: Owner) -> BadgeRow:
-    """The badge row touching its body's box: the rear side first, any free side, else the
-    least covered; never beside a name that moved away."""
-    size = (badges.row_width(list(owner.row)), float(badges.HEIGHT))
+def _row(occupied: Occupied, owner: Owner, grid: Occupied) -> BadgeRow:
+    """The badge row beside its body, nearer it than any other body so its status is read off
+    the right piece: in one line, else stacked as wide as the body; on a free spot, else on
+    its own unit, else the least covered spot still nearest it."""
+    box = owner.body.box
+    whole = list(owner.row)
+    shapes = [[whole]]
+    stacked = badges.wrapped(whole, max(box[2] - box[0], 1.0))
+    if len(stacked) > 1:
+        shapes.append(stacked)
+    tried: list[tuple[list[badges.Line], list[Box]]] = []
+    for shape in shapes:
+        near = _row_spots(owner, badges.block_size(shape), grid)
+        found = first_free(occupied, near, box) or next(
+            (spot for spot in near if occupied.free(spot, box, owner.under)), None
+        )
+        if found is not None:
+            return _laid(occupied, owner, found, shape)
+        tried.append((shape, near))
+    # Covered but near beats free but far: a status by the wrong piece misleads.
+    shape, near = next(((s, n) for s, n in tried if n), tried[0])
+    spots_left = near or _row_spots(owner, badges.block_size(shape), None)
+    return _laid(occupied, owner, least_covered(occupied, spots_left, box), shape)
+
+
+def _laid(occupied: Occupied, owner: Owner, spot: Box, lines: list[badges.Line]) -> BadgeRow:
+    """A badge row on its spot, moved snug to a turned unit's outline, marked taken."""
+    spot = _snug(occupied, spot, owner)
+    occupied.add(spot)
+    return BadgeRow(owner.body.id, spot, owner.row, badges.block_marks(spot[0], spot[1], lines))
+
+
+def _row_spots(owner: Owner, size: tuple[float, float], grid: Occupied | None) -> list[Box]:
+    """Spots for a badge row beside its body and a ring out, those nearer it than any other
+    body only (all of them without ``grid``)."""
     box = owner.body.box
     candidates = [_hugging(box, spot) for spot in spots(box, size, owner.away)]
     if gap(candidates[0], box) == 0:  # the spot on the box last: it is the tag's room
         candidates = [*candidates[1:], candidates[0]]
-    found = first_free(occupied, candidates, box) or next(
-        (spot for spot in candidates if occupied.free(spot, box, owner.under)),  # on its unit
-        None,
-    )
-    if found is None and owner.body.kind == "leader":  # a star has little room beside it
-        found = first_free(occupied, _rings(owner, size)[8:], box)  # a ring out
-    if found is None:
-        found = least_covered(occupied, candidates, box)
-    found = _snug(occupied, found, owner)
-    occupied.add(found)
-    return BadgeRow(
-        owner.body.id, found, owner.row, badges.row_marks(found[0], found[1], list(owner.row))
-    )
+    candidates += _rings(owner, size)[8:16]
+    if grid is None:
+        return candidates
+    return [spot for spot in candidates if _nearest(spot, box, grid)]
 
 
 def _hugging(box: Box, spot: Box) -> Box:

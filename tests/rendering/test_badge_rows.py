@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 import shapely
 
+from bot.rendering.legibility import read_map, table_problems
 from bot.rendering.map_layer import table_pieces
 from bot.rendering.placement import SNUG
 from bot.rendering.render import MapOptions, lay_out
@@ -40,3 +41,12 @@ def test_no_badge_row_touches_its_units_box_by_a_corner_alone(name: str) -> None
         across = left < box[2] and box[0] < right
         beside = top < box[3] and box[1] < bottom
         assert across or beside, row.owner
+
+
+@pytest.mark.parametrize("width", [800, 1600])
+def test_a_leaders_badges_lie_nearer_its_star_than_any_other_piece(width: int) -> None:
+    reading = read_map(states.showcase(), options=MapOptions(width=width))
+    rows = [row for row in reading.pieces.badges if row.owner.startswith("leader:")]
+    assert len(rows) == 2  # the king's wound and the earl's KILLED
+    found = [p for p in table_problems(reading) if "badges of" in p]
+    assert not found, found
