@@ -6,7 +6,8 @@ from __future__ import annotations
 from rules_core import paths
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
-from rules_core.geometry import Footprint, facing_towards, within_to_front
+from rules_core.events import OrderRejected
+from rules_core.geometry import Footprint, facing_towards, overlapping, within_to_front
 from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -113,10 +114,9 @@ def resolve(ctx: Context, charge_reach: float) -> None:
             continue
         blood_lust = u.level(charger) == "blood lust"
         passed = blood_lust or _test(ctx, charger, target, charging)
-        if passed:
+        if passed and _contact(ctx, charger, target):
             charging.add(charger_id)
-            _contact(ctx, charger, target)
-        else:
+        elif not passed:
             dps = tables.FAILED_CHARGE_DPS
             u.add_dps(ctx, charger_id, dps, f"failed attempt to charge {target.name}", "morale")
 
@@ -129,12 +129,21 @@ def _test(ctx: Context, charger: Unit, target: Unit, charging: set[str]) -> bool
     return band.result == "charge"
 
 
-def _contact(ctx: Context, charger: Unit, target: Unit) -> None:
-    """The charger moves straight at the target until it touches it."""
+def _contact(ctx: Context, charger: Unit, target: Unit) -> bool:
+    """The charger moves straight at the target until it touches it; a charger that would end
+    on another unit (turned to face its target beside a friend) stays where it is."""
     heading = facing_towards((charger.x, charger.y), (target.x, target.y))
     length = u.gap(ctx.state, charger, target) + 3.0
     swept = paths.sweep(ctx.state, charger, heading, length, facing=heading)
     end = swept.end
+    there = Footprint.of(charger).moved_to((end.x, end.y), heading)
+    # The sweep leaves behind units its turned start pose overlaps, but a short charge may
+    # never get clear of them: two bases on each other is no place to fight from.
+    for other in ctx.state.units_on_table:
+        if other.id not in (charger.id, target.id) and overlapping(there, Footprint.of(other)):
+            why = f"the charge on {target.name}: turning to face it puts it on {other.name}"
+            ctx.emit(OrderRejected(charger.id, "charge", why))
+            return False
     ctx.move(
         charger.id, [(charger.x, charger.y), (end.x, end.y)], heading, (f"charges {target.name}",)
     )
@@ -153,3 +162,4 @@ def _contact(ctx: Context, charger: Unit, target: Unit) -> None:
     if swept.blocker is not None and swept.blocker.kind == paths.ENEMY:
         hit = swept.blocker.id
         ctx.set_status(hit, None, charge_combat=True)
+    return True
