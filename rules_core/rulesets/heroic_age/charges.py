@@ -131,7 +131,8 @@ def _test(ctx: Context, charger: Unit, target: Unit, charging: set[str]) -> bool
 
 def _contact(ctx: Context, charger: Unit, target: Unit) -> bool:
     """The charger moves straight at the target until it touches it; a charger that would end
-    on another unit (turned to face its target beside a friend) stays where it is."""
+    on a unit (turned to face its target beside a friend, or into the target itself) stays
+    where it is."""
     heading = facing_towards((charger.x, charger.y), (target.x, target.y))
     length = u.gap(ctx.state, charger, target) + 3.0
     swept = paths.sweep(ctx.state, charger, heading, length, facing=heading)
@@ -140,7 +141,7 @@ def _contact(ctx: Context, charger: Unit, target: Unit) -> bool:
     # The sweep leaves behind units its turned start pose overlaps, but a short charge may
     # never get clear of them: two bases on each other is no place to fight from.
     for other in ctx.state.units_on_table:
-        if other.id not in (charger.id, target.id) and overlapping(there, Footprint.of(other)):
+        if other.id != charger.id and overlapping(there, Footprint.of(other)):
             why = f"the charge on {target.name}: turning to face it puts it on {other.name}"
             ctx.emit(OrderRejected(charger.id, "charge", why))
             return False

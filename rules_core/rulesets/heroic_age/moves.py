@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rules_core.context import Context
 from rules_core.dice import Purpose
+from rules_core.geometry import Footprint, overlapping
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.state import Unit
@@ -52,6 +53,8 @@ def travel(
     if reached <= measure.EPS:
         return 0.0
     end = swept.pose(reached)
+    if _lands_on_a_unit(ctx, unit, end):
+        return 0.0
     ctx.move(unit.id, [(unit.x, unit.y), (end.x, end.y)], facing, (note,))
     dx, dy = end.x - unit.x, end.y - unit.y
     ctx.set_status(unit.id, None, last_move=[dx, dy, facing], stationary=False)
@@ -65,6 +68,15 @@ def travel(
             ctx.set_status(friend, f"interpenetrated by {unit.name}", unformed=True)
             ctx.set_status(unit.id, "interpenetration", unformed=True)
     return reached
+
+
+def _lands_on_a_unit(ctx: Context, unit: Unit, end: Footprint) -> bool:
+    """Whether the move would end on another unit. The sweep leaves behind what the unit's
+    turned start overlaps, but a short move may never get clear of it: then it stays put."""
+    return any(
+        other.id != unit.id and overlapping(end, Footprint.of(other))
+        for other in ctx.state.units_on_table
+    )
 
 
 def fast_distance(ctx: Context, unit: Unit, why: str) -> float:
