@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.presentation.choices import enemy_units, own_units
 from bot.presentation.odds import odds_file, odds_text
 from bot.presentation.replies import place_of
@@ -22,11 +22,8 @@ UNITS = {"unit": own_units, "target": enemy_units}
 
 
 @app_commands.guild_only()
-class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact chances"):
+class OddsCog(Served, commands.GroupCog, group_name="odds", group_description="Exact chances"):
     """Each subcommand asks the ruleset for the chances on what your side can see."""
-
-    def __init__(self, bot: AideBot) -> None:
-        self.odds = bot.services.odds
 
     async def _reply(self, interaction: discord.Interaction, answer: OddsAnswer) -> None:
         await interaction.followup.send(odds_text(answer), file=odds_file(answer), ephemeral=True)
@@ -41,7 +38,7 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         place, user_id = place_of(interaction), interaction.user.id
-        answer = await self.odds.ask(place, user_id, kind, unit, target, option)
+        answer = await self.services.odds.ask(place, user_id, kind, unit, target, option)
         await self._reply(interaction, answer)
 
     @app_commands.command(name="order", description="The chances of one of your orders")
@@ -51,7 +48,9 @@ class OddsCog(commands.GroupCog, group_name="odds", group_description="Exact cha
     ) -> None:
         """The chances of an order given for this step or planned for a later one."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        answer = await self.odds.of_order(place_of(interaction), interaction.user.id, number)
+        answer = await self.services.odds.of_order(
+            place_of(interaction), interaction.user.id, number
+        )
         await self._reply(interaction, answer)
 
     async def _against(self, interaction: discord.Interaction, unit: str, target: str) -> None:
