@@ -17,7 +17,7 @@ from bot.presentation.formatting import (
     army_remove_question,
     army_removed_texts,
 )
-from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of, reply_with
 from bot.presentation.rosters import (
     LOAD_NEEDS_NAME,
     export_file,
@@ -67,8 +67,7 @@ class ArmyCog(Served, commands.GroupCog, group_name="army", group_description="M
     @app_commands.command(name="list", description="List the armies of this campaign")
     async def list(self, interaction: discord.Interaction) -> None:
         """List every army with its owner, privately."""
-        infos = await self.services.armies.list(place_of(interaction), interaction.user.id)
-        await interaction.response.send_message(army_list_text(infos), ephemeral=True)
+        await reply_with(interaction, army_list_text, self.services.armies.list, ephemeral=True)
 
     @app_commands.command(name="remove", description="Delete an army list (its owner or a GM)")
     @app_commands.describe(name="The army's name")

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -56,6 +53,7 @@ from bot.presentation.replies import (
     matching_choices,
     place_of,
     reply_privately,
+    reply_with,
 )
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.rendering.overlays import measured
@@ -65,8 +63,6 @@ from bot.services.battle_state import BattleView, find_unit
 from bot.services.campaigns import Place
 from bot.services.data_files import shown_name
 from bot.services.shapes import TypedTerrain, zoom_area
-
-T = TypeVar("T")
 
 # The campaign's armies.
 campaign_armies = offer_names(lambda s, place, _: s.armies.names(place))
@@ -154,7 +150,7 @@ class BattleCog(
         self, interaction: discord.Interaction, group: str, member: discord.Member
     ) -> None:
         """Assign a group to one of its side's players; only they order it from now on."""
-        await self._give(interaction, self.services.battles.assign, group, member, assigned_text)
+        await reply_with(interaction, assigned_text, self.services.battles.assign, group, member.id)
 
     @app_commands.command(
         name="hand-over",
@@ -169,21 +165,9 @@ class BattleCog(
         self, interaction: discord.Interaction, side: str, member: discord.Member
     ) -> None:
         """Give a side to someone else; the previous player stays in the campaign."""
-        await self._give(
-            interaction, self.services.battles.hand_over, side, member, handed_over_text
+        await reply_with(
+            interaction, handed_over_text, self.services.battles.hand_over, side, member.id
         )
-
-    async def _give(
-        self,
-        interaction: discord.Interaction,
-        give: Callable[[Place, int, str, int], Awaitable[T]],
-        what: str,
-        member: discord.Member,
-        text: Callable[[T], str],
-    ) -> None:
-        """Give a group or a side (``what``) to a member, as the GM asking, and say so."""
-        given = await give(place_of(interaction), interaction.user.id, what, member.id)
-        await interaction.response.send_message(text(given))
 
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
     @is_gm()
@@ -202,10 +186,8 @@ class BattleCog(
         name: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         """Lay terrain."""
-        feature = await self.services.battles.add_terrain(
-            place_of(interaction), interaction.user.id, TypedTerrain(kind, shape, at, size, name)
-        )
-        await interaction.response.send_message(laid_text(feature))
+        piece = TypedTerrain(kind, shape, at, size, name)
+        await reply_with(interaction, laid_text, self.services.battles.add_terrain, piece)
 
     @terrain.command(name="remove", description="Take a piece of terrain away (GMs, set-up)")
     @is_gm()
@@ -213,10 +195,7 @@ class BattleCog(
     @app_commands.autocomplete(feature=terrain_features)
     async def terrain_remove(self, interaction: discord.Interaction, feature: str) -> None:
         """Remove terrain."""
-        removed = await self.services.battles.remove_terrain(
-            place_of(interaction), interaction.user.id, feature
-        )
-        await interaction.response.send_message(removed_text(removed))
+        await reply_with(interaction, removed_text, self.services.battles.remove_terrain, feature)
 
     @terrain.command(name="list", description="List the terrain on the table")
     async def terrain_list(self, interaction: discord.Interaction) -> None:
@@ -228,10 +207,7 @@ class BattleCog(
     @is_gm()
     async def terrain_roll(self, interaction: discord.Interaction) -> None:
         """Roll terrain and lay it; the rolls are posted for everyone."""
-        rolled = await self.services.battles.roll_terrain(
-            place_of(interaction), interaction.user.id
-        )
-        await interaction.response.send_message(rolled_terrain_text(rolled))
+        await reply_with(interaction, rolled_terrain_text, self.services.battles.roll_terrain)
 
     @app_commands.command(name="deploy", description="Place one of your units (set-up)")
     @app_commands.describe(
@@ -304,10 +280,9 @@ class BattleCog(
     @app_commands.autocomplete(name=named_actors("unit"))
     async def unit(self, interaction: discord.Interaction, name: str) -> None:
         """Show one unit's state in words, privately."""
-        sheet = await self.bot.services.unit_sheet.sheet(
-            place_of(interaction), interaction.user.id, name
+        await reply_with(
+            interaction, unit_sheet_text, self.services.unit_sheet.sheet, name, ephemeral=True
         )
-        await interaction.response.send_message(unit_sheet_text(sheet), ephemeral=True)
 
     @app_commands.command(name="map", description="Post the current map")
     @app_commands.describe(
@@ -354,7 +329,7 @@ class BattleCog(
     @app_commands.command(name="hand", description="Your cards and those face up")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Send the reader's view of the battle's cards, privately."""
-        view = await self.bot.services.hands.hand(place_of(interaction))
+        view = await self.services.hands.hand(place_of(interaction))
         await interaction.response.send_message(hand_text(view), ephemeral=True)
 
     @app_commands.command(name="record", description="The battle record as JSON, to verify")
@@ -368,7 +343,7 @@ class BattleCog(
     @app_commands.command(name="replay", description="An animated replay of the battle so far")
     async def replay(self, interaction: discord.Interaction) -> None:
         """Send the replay GIF: to everyone once the battle has ended, privately before."""
-        replay = await self.bot.services.aftermath.replay(place_of(interaction))
+        replay = await self.services.aftermath.replay(place_of(interaction))
         await interaction.response.defer(ephemeral=not replay.finished)
         limit = min(UPLOAD_LIMIT, interaction.filesize_limit)
         try:
@@ -384,7 +359,7 @@ class BattleCog(
     @app_commands.command(name="report", description="The after-action report of the ended battle")
     async def report(self, interaction: discord.Interaction) -> None:
         """Post the report with the maps at the start and the end, and the record."""
-        report = await self.bot.services.aftermath.report(place_of(interaction))
+        report = await self.services.aftermath.report(place_of(interaction))
         await interaction.response.defer()
         start = await render_map_async(report.first.state)
         last = report.last

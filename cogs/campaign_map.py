@@ -20,7 +20,7 @@ from bot.presentation.campaign_map import (
     turn_texts,
 )
 from bot.presentation.choices import offer_names
-from bot.presentation.replies import ask_confirmation, place_of
+from bot.presentation.replies import ask_confirmation, place_of, reply_with
 from bot.rendering.campaign_map import render_map
 from bot.services.map_files import MAX_BACKGROUND_BYTES, MAX_MAP_BYTES
 
@@ -90,10 +90,9 @@ class MapGroup(
         to: app_commands.Range[str, 1, 40],
     ) -> None:
         """Seal a move for this campaign turn; only its owner sees it until the turn."""
-        info = await self.services.campaign_map.move(
-            place_of(interaction), interaction.user.id, army, to
+        await reply_with(
+            interaction, move_text, self.services.campaign_map.move, army, to, ephemeral=True
         )
-        await interaction.response.send_message(move_text(info), ephemeral=True)
 
     @app_commands.command(name="turn", description="Resolve the campaign turn (GMs only)")
     @is_gm()

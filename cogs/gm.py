@@ -27,7 +27,7 @@ from bot.presentation.gm import (
     ruled_text,
 )
 from bot.presentation.questions import private_answered_note
-from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of, reply_with
 from bot.services.shapes import TypedTerrain
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 
@@ -57,14 +57,12 @@ class GmCog(
     @gm_command("pause", "Stop the clock")
     async def pause(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Pause the battle."""
-        change = await self.services.gm.pause(place_of(interaction), interaction.user.id, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.pause, reason)
 
     @gm_command("resume", "Start the clock again", reason=WHY + " (default: resumed)")
     async def resume(self, interaction: discord.Interaction, reason: Reason = "resumed") -> None:
         """Resume the battle."""
-        change = await self.services.gm.resume(place_of(interaction), interaction.user.id, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.resume, reason)
 
     @gm_command("extend", "Push the current deadline back", hours="How many hours to add")
     async def extend(
@@ -74,10 +72,7 @@ class GmCog(
         reason: Reason,
     ) -> None:
         """Extend the deadline."""
-        change = await self.services.gm.extend(
-            place_of(interaction), interaction.user.id, hours, reason
-        )
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.extend, hours, reason)
 
     @app_commands.command(name="force", description="Resolve the current step now")
     @is_gm()
@@ -110,10 +105,9 @@ class GmCog(
         reason: Reason,
     ) -> None:
         """Set a unit's status."""
-        change = await self.services.gm.set_status(
-            place_of(interaction), interaction.user.id, unit, field, value, reason
+        await reply_with(
+            interaction, change_text, self.services.gm.set_status, unit, field, value, reason
         )
-        await interaction.response.send_message(change_text(change))
 
     @set_.autocomplete("field")
     async def field_autocomplete(
@@ -138,8 +132,7 @@ class GmCog(
             if command_name(interaction) == "move"
             else self.services.gm.bring_back
         )
-        change = await put(place_of(interaction), interaction.user.id, unit, at, facing, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, put, unit, at, facing, reason)
 
     move = gm_command(
         "move",
@@ -156,10 +149,7 @@ class GmCog(
     )
     async def off_table(self, interaction: discord.Interaction, unit: str, reason: Reason) -> None:
         """Take a unit off the table."""
-        change = await self.services.gm.take_off(
-            place_of(interaction), interaction.user.id, unit, reason
-        )
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.take_off, unit, reason)
 
     on_table = gm_command(
         "on-table",
@@ -227,11 +217,8 @@ class GmCog(
         size: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         """Lay terrain, on the record."""
-        place, user = place_of(interaction), interaction.user.id
-        change = await self.services.gm.lay_terrain(
-            place, user, TypedTerrain(kind, shape, at, size), reason
-        )
-        await interaction.response.send_message(change_text(change))
+        piece = TypedTerrain(kind, shape, at, size)
+        await reply_with(interaction, change_text, self.services.gm.lay_terrain, piece, reason)
 
     @terrain.command(name="remove", description="Take a piece of terrain away mid-battle")
     @is_gm()
@@ -241,9 +228,7 @@ class GmCog(
         self, interaction: discord.Interaction, feature: str, reason: Reason
     ) -> None:
         """Lift terrain, on the record."""
-        place, user = place_of(interaction), interaction.user.id
-        change = await self.services.gm.lift_terrain(place, user, feature, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.lift_terrain, feature, reason)
 
     @off_table.autocomplete("unit")
     @move.autocomplete("unit")

@@ -28,7 +28,7 @@ from bot.presentation.orders import (
     waiting_text,
     withdrawn_text,
 )
-from bot.presentation.replies import matching_choices, place_of, reply_privately
+from bot.presentation.replies import matching_choices, place_of, reply_privately, reply_with
 from bot.services.order_params import OrderInput
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 
@@ -315,8 +315,9 @@ class OrdersCog(Served, commands.GroupCog, group_name="orders", group_descriptio
     )
     async def all_(self, interaction: discord.Interaction) -> None:
         """List every side's orders that the user may see, privately."""
-        book = await self.services.order_book.book(place_of(interaction), interaction.user.id)
-        await interaction.response.send_message(order_book_text(book), ephemeral=True)
+        await reply_with(
+            interaction, order_book_text, self.services.order_book.book, ephemeral=True
+        )
 
     @app_commands.command(name="mine", description="Your orders for this step and your plan")
     async def mine(self, interaction: discord.Interaction) -> None:

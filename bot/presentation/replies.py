@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TypeVarTuple
 
 import discord
 from discord import app_commands
@@ -18,6 +18,7 @@ log = logging.getLogger("bot.errors")
 
 ConfirmAction = Callable[[], Awaitable[tuple[str, str | None]]]
 T = TypeVar("T")
+Args = TypeVarTuple("Args")
 
 
 def place_of(interaction: discord.Interaction) -> Place:
@@ -31,6 +32,20 @@ def place_of(interaction: discord.Interaction) -> Place:
     if channel_id is None:
         raise UserError("I cannot tell which channel this was used in.")
     return Place(interaction.guild_id, channel_id, interaction.user.id)
+
+
+async def reply_with(
+    interaction: discord.Interaction,
+    text: Callable[[T], str],
+    work: Callable[[Place, int, *Args], Awaitable[T]],
+    *args: *Args,
+    ephemeral: bool = False,
+) -> T:
+    """Do ``work`` (with ``args``) for the user where the command was used and answer with its
+    ``text``: the flow of most commands (a service call, then what it did in words)."""
+    done = await work(place_of(interaction), interaction.user.id, *args)
+    await interaction.response.send_message(text(done), ephemeral=ephemeral)
+    return done
 
 
 async def reply_privately(
