@@ -82,7 +82,9 @@ def parse_numbers(text: str, count: int, what: str) -> tuple[float, ...]:
 
 @dataclass(frozen=True)
 class TypedTerrain:
-    """A piece of terrain as a GM typed it: its kind, shape, points or centre, size and name."""
+    """A piece of terrain as a GM typed it, for /battle and /gm terrain add: ``at`` holds the
+    points of a polygon or line or the centre of a circle or rectangle, ``size`` a circle's
+    radius or a rectangle's ``width,depth``; ``name`` is shown on the map."""
 
     kind: str
     shape: str
