@@ -52,6 +52,7 @@ from bot.presentation.replies import (
     ask_confirmation,
     matching_choices,
     place_of,
+    reply_here,
     reply_privately,
     reply_with,
 )
@@ -200,8 +201,7 @@ class BattleCog(
     @terrain.command(name="list", description="List the terrain on the table")
     async def terrain_list(self, interaction: discord.Interaction) -> None:
         """List terrain, privately."""
-        features = await self.services.lookups.terrain(place_of(interaction))
-        await interaction.response.send_message(terrain_text(features), ephemeral=True)
+        await reply_here(interaction, terrain_text, self.services.lookups.terrain, ephemeral=True)
 
     @terrain.command(name="roll", description="Roll the terrain on the ruleset's terrain table")
     @is_gm()
@@ -266,8 +266,7 @@ class BattleCog(
     @app_commands.command(name="list", description="The campaign's battles and where each stands")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the campaign's battles, privately."""
-        battles = await self.services.battles.list(place_of(interaction))
-        await interaction.response.send_message(battle_list_text(battles), ephemeral=True)
+        await reply_here(interaction, battle_list_text, self.services.battles.list, ephemeral=True)
 
     @app_commands.command(name="status", description="Where the battle stands")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -329,8 +328,7 @@ class BattleCog(
     @app_commands.command(name="hand", description="Your cards and those face up")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Send the reader's view of the battle's cards, privately."""
-        view = await self.services.hands.hand(place_of(interaction))
-        await interaction.response.send_message(hand_text(view), ephemeral=True)
+        await reply_here(interaction, hand_text, self.services.hands.hand, ephemeral=True)
 
     @app_commands.command(name="record", description="The battle record as JSON, to verify")
     async def record(self, interaction: discord.Interaction) -> None:

@@ -34,6 +34,20 @@ def place_of(interaction: discord.Interaction) -> Place:
     return Place(interaction.guild_id, channel_id, interaction.user.id)
 
 
+async def reply_here(
+    interaction: discord.Interaction,
+    text: Callable[[T], str],
+    work: Callable[[Place, *Args], Awaitable[T]],
+    *args: *Args,
+    ephemeral: bool = False,
+) -> T:
+    """Do ``work`` (with ``args``) where the command was used and answer with its ``text``:
+    the flow of most commands (a service call, then what it did in words)."""
+    done = await work(place_of(interaction), *args)
+    await interaction.response.send_message(text(done), ephemeral=ephemeral)
+    return done
+
+
 async def reply_with(
     interaction: discord.Interaction,
     text: Callable[[T], str],
@@ -41,11 +55,9 @@ async def reply_with(
     *args: *Args,
     ephemeral: bool = False,
 ) -> T:
-    """Do ``work`` (with ``args``) for the user where the command was used and answer with its
-    ``text``: the flow of most commands (a service call, then what it did in words)."""
-    done = await work(place_of(interaction), interaction.user.id, *args)
-    await interaction.response.send_message(text(done), ephemeral=ephemeral)
-    return done
+    """``reply_here`` for work done as the user who used the command (its id passed first)."""
+    user_id = interaction.user.id
+    return await reply_here(interaction, text, work, user_id, *args, ephemeral=ephemeral)
 
 
 async def reply_privately(
