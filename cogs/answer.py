@@ -42,9 +42,8 @@ class AnswerCog(Served, commands.Cog):
         """Answer, then post what follows; with no answer, show the open questions privately
         (a private question's words and buttons only to its player)."""
         user, why, place = interaction.user.id, reason or "", place_of(interaction)
-        shown = await self.services.lookups.questions_for(
-            place
-        )  # refuses another side's private one
+        # refuses another side's private one
+        shown = await self.services.lookups.questions_for(place)
         if answer is None:
             text, view = open_questions_reply(shown)
             if view is None:

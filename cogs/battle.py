@@ -255,9 +255,8 @@ class BattleCog(
     async def start(self, interaction: discord.Interaction) -> None:
         """Begin play: publish the seed's hash and announce the first step."""
         place = place_of(interaction)
-        await self.services.battles.check_gm(
-            place, interaction.user.id
-        )  # refuse before answering publicly
+        # refuse before answering publicly
+        await self.services.battles.check_gm(place, interaction.user.id)
         await interaction.response.defer()
         report = await self.services.play.start(place, interaction.user.id)
         await interaction.followup.send(begun_text(report))

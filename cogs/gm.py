@@ -172,9 +172,8 @@ class GmCog(
     ) -> None:
         """Answer a pending decision, for any side."""
         place = place_of(interaction)
-        await self.services.battles.check_gm(
-            place, interaction.user.id
-        )  # refuse before answering publicly
+        # refuse before answering publicly
+        await self.services.battles.check_gm(place, interaction.user.id)
         # A private question's answer is its side's: the GM's ruling on it is told privately.
         try:
             private = any(d.private for d, _ in await self.services.lookups.questions_for(place))

@@ -79,9 +79,8 @@ class StandingCog(
             ),
             standing_set_text,
         )
-        report = await self.services.standing.answer_open(
-            place_of(interaction)
-        )  # a question it covers may be open
+        # a question it covers may be open
+        report = await self.services.standing.answer_open(place_of(interaction))
         if report is not None:
             await post_report(self.bot, report)
 

@@ -176,18 +176,12 @@ class BattleService(ClockedService):
             seat = loaded.seat(place.user_id)
             return replace(shown, seat=seat, state=secrets.view(shown.state, seat.viewer()))
 
-    async def add_terrain(
-        self,
-        place: Place,
-        user_id: int,
-        piece: TypedTerrain,
-    ) -> TerrainFeature:
+    async def add_terrain(self, place: Place, user_id: int, piece: TypedTerrain) -> TerrainFeature:
         """Lay a piece of terrain during set-up (a GM only)."""
         points = piece.outline()
         async with self.db.write() as session:
             loaded = await _setting_up(session, place, user_id)
-            name = piece.name
-            title = clean_text(name, "terrain name", 60) if name else None
+            title = clean_text(piece.name, "terrain name", 60) if piece.name else None
             feature = laid_feature(loaded.state, piece.kind, points, title)
             loaded.save(replace(loaded.state, terrain=(*loaded.state.terrain, feature)))
             return feature

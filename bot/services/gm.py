@@ -161,11 +161,7 @@ class GmService(ClockedService):
             return GmChange(Change.SET, reason, before, parsed, user_id, target.name, field)
 
     async def lay_terrain(
-        self,
-        place: Place,
-        user_id: int,
-        piece: TypedTerrain,
-        reason: str,
+        self, place: Place, user_id: int, piece: TypedTerrain, reason: str
     ) -> GmChange:
         """Lay a piece of terrain mid-battle, on the record with the reason."""
         points = piece.outline()
