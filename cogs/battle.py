@@ -223,8 +223,11 @@ class BattleCog(
         """Deploy a unit."""
         await reply_privately(
             interaction,
-            lambda place, user: self.services.battles.deploy(place, user, unit, at, facing),
+            self.services.battles.deploy,
             deployed_text,
+            unit,
+            at,
+            facing,
         )
 
     @deploy.autocomplete("unit")

@@ -33,6 +33,8 @@ from bot.services.order_params import OrderInput
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 
 X = app_commands.Range[float, -1000, 1000]
+# An order as PlayService.submit takes it: kind, unit, what was typed, step, ask_me.
+Order = tuple[str, str, OrderInput, str | None, bool]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
 YOUR_UNIT = "Your unit"
@@ -57,22 +59,9 @@ def order_command(
 class OrderCog(Served, commands.GroupCog, group_name="order", group_description="Give orders"):
     """One subcommand per kind of order; the ruleset checks each at once."""
 
-    async def _give(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        unit: str,
-        given: OrderInput,
-        step: str | None = None,
-        ask_me: bool = False,
-    ) -> None:
-        await reply_privately(
-            interaction,
-            lambda place, user: self.services.play.submit(
-                place, user, kind, unit, given, step, ask_me
-            ),
-            preview_text,
-        )
+    async def _give(self, interaction: discord.Interaction, *order: *Order) -> None:
+        """Submit an order as the user and show it, privately (see PlayService.submit)."""
+        await reply_privately(interaction, self.services.play.submit, preview_text, *order)
 
     @order_command(
         "move",
@@ -246,8 +235,11 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         """Withdraw an order."""
         await reply_privately(
             interaction,
-            lambda place, user: self.services.play.withdraw(place, user, unit, number, step),
+            self.services.play.withdraw,
             withdrawn_text,
+            unit,
+            number,
+            step,
         )
 
     @app_commands.command(name="done", description="Your orders are complete for this step")

@@ -74,10 +74,13 @@ class StandingCog(
         """Set (or replace) a standing instruction."""
         await reply_privately(
             interaction,
-            lambda place, user: self.services.standing.set(
-                place, user, topic, choice, condition or "", unit, side
-            ),
+            self.services.standing.set,
             standing_set_text,
+            topic,
+            choice,
+            condition or "",
+            unit,
+            side,
         )
         # a question it covers may be open
         report = await self.services.standing.answer_open(place_of(interaction))
@@ -101,8 +104,11 @@ class StandingCog(
         """Clear standing instructions."""
         await reply_privately(
             interaction,
-            lambda place, user: self.services.standing.clear(place, user, topic, unit, side),
+            self.services.standing.clear,
             standing_cleared_text,
+            topic,
+            unit,
+            side,
         )
 
 

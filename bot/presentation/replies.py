@@ -62,14 +62,15 @@ async def reply_with(
 
 async def reply_privately(
     interaction: discord.Interaction,
-    work: Callable[[Place, int], Awaitable[T]],
+    work: Callable[[Place, int, *Args], Awaitable[T]],
     text: Callable[[T], str],
+    *args: *Args,
 ) -> T:
-    """Do ``work`` for the user where the command was used and answer with its ``text``,
-    privately; deferred first, as the work may take longer than Discord waits (3 s)."""
+    """Do ``work`` (with ``args``) for the user where the command was used and answer with its
+    ``text``, privately; deferred first, as the work may take longer than Discord waits (3 s)."""
     place = place_of(interaction)
     await interaction.response.defer(ephemeral=True)
-    done = await work(place, interaction.user.id)
+    done = await work(place, interaction.user.id, *args)
     await interaction.followup.send(text(done), ephemeral=True)
     return done
 
