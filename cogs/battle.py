@@ -222,12 +222,7 @@ class BattleCog(
     ) -> None:
         """Deploy a unit."""
         await reply_privately(
-            interaction,
-            self.services.battles.deploy,
-            deployed_text,
-            unit,
-            at,
-            facing,
+            interaction, self.services.battles.deploy, deployed_text, unit, at, facing
         )
 
     @deploy.autocomplete("unit")

@@ -234,12 +234,7 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
     ) -> None:
         """Withdraw an order."""
         await reply_privately(
-            interaction,
-            self.services.play.withdraw,
-            withdrawn_text,
-            unit,
-            number,
-            step,
+            interaction, self.services.play.withdraw, withdrawn_text, unit, number, step
         )
 
     @app_commands.command(name="done", description="Your orders are complete for this step")

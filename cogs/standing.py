@@ -103,12 +103,7 @@ class StandingCog(
     ) -> None:
         """Clear standing instructions."""
         await reply_privately(
-            interaction,
-            self.services.standing.clear,
-            standing_cleared_text,
-            topic,
-            unit,
-            side,
+            interaction, self.services.standing.clear, standing_cleared_text, topic, unit, side
         )
 
 
