@@ -267,3 +267,13 @@ def make_bot(settings: Settings, **kwargs: Any) -> AideBot:
         return AideBot(settings, **kwargs)
     count, ids = settings.shards
     return ShardedAideBot(settings, shard_count=count, shard_ids=list(ids), **kwargs)
+
+
+class Served:
+    """A cog's (or command group's) first base: it holds the bot and reads the bot's services
+    through ``self.services``, rather than copying each service it uses into an attribute."""
+
+    def __init__(self, bot: AideBot) -> None:
+        self.bot = bot
+        self.services: Services = bot.services
+        super().__init__()  # a Group's own name and description come from its class keywords

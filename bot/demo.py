@@ -24,6 +24,7 @@ from bot.services import Services
 from bot.services.battle_state import BattleView
 from bot.services.campaigns import Place
 from bot.services.order_params import SLOT_OF, OrderInput
+from bot.services.shapes import TypedTerrain
 from bot.services.stages import StageReport
 from rules_core import registry
 from rules_core.orders import Order, path_param
@@ -135,7 +136,7 @@ async def set_up(services: Services, ruleset_id: str, rules: Rules) -> None:
     if rules.setup_in_rules:
         return  # the ruleset's own set-up steps lay the terrain and place the units
     for kind, shape, at, size, name in demo_terrain(rules):
-        await services.battles.add_terrain(PLACE, GM, kind, shape, at, size, name)
+        await services.battles.add_terrain(PLACE, GM, TypedTerrain(kind, shape, at, size, name))
     await deploy_in_lines(services, rules, view)
 
 

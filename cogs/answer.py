@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.delivery import post_report
 from bot.presentation.choices import offer_labelled, pending_answers
 from bot.presentation.gm import answered_text
@@ -22,13 +22,8 @@ open_questions = offer_labelled(lambda s, place, _: s.lookups.open_questions(pla
 
 
 @app_commands.guild_only()
-class AnswerCog(commands.Cog):
+class AnswerCog(Served, commands.Cog):
     """The typed way to answer a question; buttons and menus are the other."""
-
-    def __init__(self, bot: AideBot) -> None:
-        self.bot = bot
-        self.play = bot.services.play
-        self.lookups = bot.services.lookups
 
     @app_commands.command(name="answer", description="Answer the waiting question")
     @app_commands.describe(
@@ -47,7 +42,8 @@ class AnswerCog(commands.Cog):
         """Answer, then post what follows; with no answer, show the open questions privately
         (a private question's words and buttons only to its player)."""
         user, why, place = interaction.user.id, reason or "", place_of(interaction)
-        shown = await self.lookups.questions_for(place)  # refuses another side's private one
+        # refuses another side's private one
+        shown = await self.services.lookups.questions_for(place)
         if answer is None:
             text, view = open_questions_reply(shown)
             if view is None:
@@ -59,7 +55,7 @@ class AnswerCog(commands.Cog):
         # told privately all the same (the public "thinking…" is dropped for it).
         private = any(decision.private for decision, _ in shown)  # the answer is the side's own
         await interaction.response.defer(ephemeral=private)
-        report = await self.play.answer_here(place, user, answer, why, question)
+        report = await self.services.play.answer_here(place, user, answer, why, question)
         if private:
             reply = private_answered_text(user, answer, why)
             await interaction.followup.send(reply, ephemeral=True)

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.errors import InvalidInput, UserError
 from bot.presentation.formatting import (
     army_embed,
@@ -17,7 +17,7 @@ from bot.presentation.formatting import (
     army_remove_question,
     army_removed_texts,
 )
-from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of, reply_with
 from bot.presentation.rosters import (
     LOAD_NEEDS_NAME,
     export_file,
@@ -31,11 +31,8 @@ from bot.services.armies import MAX_ROSTER_BYTES
 
 
 @app_commands.guild_only()
-class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage army lists"):
+class ArmyCog(Served, commands.GroupCog, group_name="army", group_description="Manage army lists"):
     """Army list commands for this channel's campaign."""
-
-    def __init__(self, bot: AideBot) -> None:
-        self.service = bot.services.armies
 
     @app_commands.command(name="import", description="Import your army list (JSON or YAML file)")
     @app_commands.describe(file="A .json or .yaml roster with a name and a list of units")
@@ -46,21 +43,23 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
         place = place_of(interaction)
         await interaction.response.defer()  # public on success; a refusal replaces it privately
         content = await file.read()
-        info = await self.service.import_roster(place, interaction.user.id, content, file.filename)
+        info = await self.services.armies.import_roster(
+            place, interaction.user.id, content, file.filename
+        )
         await interaction.followup.send(army_imported_text(interaction.user.id, info))
 
     @app_commands.command(name="show", description="Show an army list")
     @app_commands.describe(name="The army's name")
     async def show(self, interaction: discord.Interaction, name: str) -> None:
         """Show one army, privately."""
-        info = await self.service.show(place_of(interaction), interaction.user.id, name)
+        info = await self.services.armies.show(place_of(interaction), interaction.user.id, name)
         await interaction.response.send_message(embed=army_embed(info), ephemeral=True)
 
     @app_commands.command(name="export", description="Download an army list as a file to edit")
     @app_commands.describe(name="The army's name")
     async def export(self, interaction: discord.Interaction, name: str) -> None:
         """Send one army as a YAML file /army import takes back, privately."""
-        info = await self.service.show(place_of(interaction), interaction.user.id, name)
+        info = await self.services.armies.show(place_of(interaction), interaction.user.id, name)
         await interaction.response.send_message(
             export_text(info.name), file=export_file(info.name, info.roster), ephemeral=True
         )
@@ -68,18 +67,17 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
     @app_commands.command(name="list", description="List the armies of this campaign")
     async def list(self, interaction: discord.Interaction) -> None:
         """List every army with its owner, privately."""
-        infos = await self.service.list(place_of(interaction), interaction.user.id)
-        await interaction.response.send_message(army_list_text(infos), ephemeral=True)
+        await reply_with(interaction, army_list_text, self.services.armies.list, ephemeral=True)
 
     @app_commands.command(name="remove", description="Delete an army list (its owner or a GM)")
     @app_commands.describe(name="The army's name")
     async def remove(self, interaction: discord.Interaction, name: str) -> None:
         """Ask to confirm, then delete the army."""
         place, user = place_of(interaction), interaction.user
-        info = await self.service.check_can_remove(place, user.id, name)
+        info = await self.services.armies.check_can_remove(place, user.id, name)
 
         async def do_remove() -> tuple[str, str | None]:
-            removed = await self.service.remove(place, user.id, name)
+            removed = await self.services.armies.remove(place, user.id, name)
             return army_removed_texts(user.id, removed)
 
         await ask_confirmation(interaction, army_remove_question(info), do_remove)
@@ -87,7 +85,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
     @app_commands.command(name="template", description="Download an army list file to fill in")
     async def template(self, interaction: discord.Interaction) -> None:
         """Send the campaign ruleset's army template, every field explained, privately."""
-        ruleset = (await self.service.samples(place_of(interaction))).ruleset
+        ruleset = (await self.services.armies.samples(place_of(interaction))).ruleset
         await interaction.response.send_message(
             template_text(ruleset), file=template_file(ruleset), ephemeral=True
         )
@@ -105,10 +103,10 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
         if load:
             if name is None:
                 raise InvalidInput(LOAD_NEEDS_NAME)
-            info = await self.service.import_sample(place, user_id, name)
+            info = await self.services.armies.import_sample(place, user_id, name)
             await interaction.response.send_message(army_imported_text(user_id, info))
             return
-        found = await self.service.samples(place)
+        found = await self.services.armies.samples(place)
         armies = list(found.armies) if name is None else [found.named(name)]
         files = [sample_file(a) for a in armies]
         text = samples_text(found.ruleset, [str(a["name"]) for a in armies])
@@ -120,7 +118,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
     ) -> builtins.list[app_commands.Choice[str]]:
         """Offer the ruleset's sample army names."""
         try:
-            found = await self.service.samples(place_of(interaction))
+            found = await self.services.armies.samples(place_of(interaction))
         except UserError:
             return []
         return matching_choices([str(a["name"]) for a in found.armies], current)
@@ -132,7 +130,7 @@ class ArmyCog(commands.GroupCog, group_name="army", group_description="Manage ar
         self, interaction: discord.Interaction, current: str
     ) -> builtins.list[app_commands.Choice[str]]:
         """Offer the campaign's army names."""
-        return matching_choices(await self.service.names(place_of(interaction)), current)
+        return matching_choices(await self.services.armies.names(place_of(interaction)), current)
 
 
 async def setup(bot: AideBot) -> None:

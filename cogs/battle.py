@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import is_gm
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.delivery import post_ended, post_report
 from bot.errors import Conflict, InvalidInput, UserError
 from bot.presentation.aftermath import (
@@ -52,7 +52,9 @@ from bot.presentation.replies import (
     ask_confirmation,
     matching_choices,
     place_of,
+    reply_here,
     reply_privately,
+    reply_with,
 )
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.rendering.overlays import measured
@@ -61,7 +63,7 @@ from bot.services.armies import MAX_ROSTER_BYTES
 from bot.services.battle_state import BattleView, find_unit
 from bot.services.campaigns import Place
 from bot.services.data_files import shown_name
-from bot.services.shapes import zoom_area
+from bot.services.shapes import TypedTerrain, zoom_area
 
 # The campaign's armies.
 campaign_armies = offer_names(lambda s, place, _: s.armies.names(place))
@@ -92,18 +94,12 @@ def map_options(
 
 
 @app_commands.guild_only()
-class BattleCog(commands.GroupCog, group_name="battle", group_description="Set up and run battles"):
+class BattleCog(
+    Served, commands.GroupCog, group_name="battle", group_description="Set up and run battles"
+):
     """Battle commands for this channel's campaign."""
 
     terrain = app_commands.Group(name="terrain", description="Lay out the table's terrain")
-
-    def __init__(self, bot: AideBot) -> None:
-        self.bot = bot
-        self.battles = bot.services.battles
-        self.lookups = bot.services.lookups
-        self.play = bot.services.play
-        self.gm = bot.services.gm
-        self.records = bot.services.records
 
     @app_commands.command(name="create", description="Start setting up a battle (GMs only)")
     @is_gm()
@@ -130,7 +126,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         scale: app_commands.Range[float, 1, 1000] | None = None,
     ) -> None:
         """Create the battle; sides come from the two armies."""
-        view = await self.battles.create(
+        view = await self.services.battles.create(
             place_of(interaction),
             interaction.user.id,
             name,
@@ -155,10 +151,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         self, interaction: discord.Interaction, group: str, member: discord.Member
     ) -> None:
         """Assign a group to one of its side's players; only they order it from now on."""
-        assignment = await self.battles.assign(
-            place_of(interaction), interaction.user.id, group, member.id
-        )
-        await interaction.response.send_message(assigned_text(assignment))
+        await reply_with(interaction, assigned_text, self.services.battles.assign, group, member.id)
 
     @app_commands.command(
         name="hand-over",
@@ -173,10 +166,9 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         self, interaction: discord.Interaction, side: str, member: discord.Member
     ) -> None:
         """Give a side to someone else; the previous player stays in the campaign."""
-        handed = await self.battles.hand_over(
-            place_of(interaction), interaction.user.id, side, member.id
+        await reply_with(
+            interaction, handed_over_text, self.services.battles.hand_over, side, member.id
         )
-        await interaction.response.send_message(handed_over_text(handed))
 
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
     @is_gm()
@@ -195,10 +187,8 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         name: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         """Lay terrain."""
-        feature = await self.battles.add_terrain(
-            place_of(interaction), interaction.user.id, kind, shape, at, size, name
-        )
-        await interaction.response.send_message(laid_text(feature))
+        piece = TypedTerrain(kind, shape, at, size, name)
+        await reply_with(interaction, laid_text, self.services.battles.add_terrain, piece)
 
     @terrain.command(name="remove", description="Take a piece of terrain away (GMs, set-up)")
     @is_gm()
@@ -206,23 +196,18 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @app_commands.autocomplete(feature=terrain_features)
     async def terrain_remove(self, interaction: discord.Interaction, feature: str) -> None:
         """Remove terrain."""
-        removed = await self.battles.remove_terrain(
-            place_of(interaction), interaction.user.id, feature
-        )
-        await interaction.response.send_message(removed_text(removed))
+        await reply_with(interaction, removed_text, self.services.battles.remove_terrain, feature)
 
     @terrain.command(name="list", description="List the terrain on the table")
     async def terrain_list(self, interaction: discord.Interaction) -> None:
         """List terrain, privately."""
-        features = await self.lookups.terrain(place_of(interaction))
-        await interaction.response.send_message(terrain_text(features), ephemeral=True)
+        await reply_here(interaction, terrain_text, self.services.lookups.terrain, ephemeral=True)
 
     @terrain.command(name="roll", description="Roll the terrain on the ruleset's terrain table")
     @is_gm()
     async def terrain_roll(self, interaction: discord.Interaction) -> None:
         """Roll terrain and lay it; the rolls are posted for everyone."""
-        rolled = await self.battles.roll_terrain(place_of(interaction), interaction.user.id)
-        await interaction.response.send_message(rolled_terrain_text(rolled))
+        await reply_with(interaction, rolled_terrain_text, self.services.battles.roll_terrain)
 
     @app_commands.command(name="deploy", description="Place one of your units (set-up)")
     @app_commands.describe(
@@ -237,9 +222,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     ) -> None:
         """Deploy a unit."""
         await reply_privately(
-            interaction,
-            lambda place, user: self.battles.deploy(place, user, unit, at, facing),
-            deployed_text,
+            interaction, self.services.battles.deploy, deployed_text, unit, at, facing
         )
 
     @deploy.autocomplete("unit")
@@ -247,7 +230,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Offer the units you may deploy, undeployed first."""
-        units = await self.lookups.roster_units(place_of(interaction), interaction.user.id)
+        units = await self.services.lookups.roster_units(place_of(interaction), interaction.user.id)
         ordered = sorted(units, key=lambda u: u[2])
         names = [f"{name}" for _, name, _ in ordered]
         return matching_choices(names, current)
@@ -261,7 +244,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
 
         async def deploy_many(place: Place, user_id: int) -> int:
             content = await file.read()  # reading the file takes a while: after the deferral
-            return await self.battles.deploy_many(place, user_id, content, file.filename)
+            return await self.services.battles.deploy_many(place, user_id, content, file.filename)
 
         await reply_privately(interaction, deploy_many, deployed_many_text)
 
@@ -270,22 +253,22 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     async def start(self, interaction: discord.Interaction) -> None:
         """Begin play: publish the seed's hash and announce the first step."""
         place = place_of(interaction)
-        await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
+        # refuse before answering publicly
+        await self.services.battles.check_gm(place, interaction.user.id)
         await interaction.response.defer()
-        report = await self.play.start(place, interaction.user.id)
+        report = await self.services.play.start(place, interaction.user.id)
         await interaction.followup.send(begun_text(report))
         await post_report(self.bot, report)
 
     @app_commands.command(name="list", description="The campaign's battles and where each stands")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the campaign's battles, privately."""
-        battles = await self.battles.list(place_of(interaction))
-        await interaction.response.send_message(battle_list_text(battles), ephemeral=True)
+        await reply_here(interaction, battle_list_text, self.services.battles.list, ephemeral=True)
 
     @app_commands.command(name="status", description="Where the battle stands")
     async def status(self, interaction: discord.Interaction) -> None:
         """Show the battle card."""
-        view = await self.battles.view(place_of(interaction))
+        view = await self.services.battles.view(place_of(interaction))
         await interaction.response.send_message(embed=battle_embed(view))
 
     @app_commands.command(name="unit", description="One unit's profile, status and position")
@@ -293,10 +276,9 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @app_commands.autocomplete(name=named_actors("unit"))
     async def unit(self, interaction: discord.Interaction, name: str) -> None:
         """Show one unit's state in words, privately."""
-        sheet = await self.bot.services.unit_sheet.sheet(
-            place_of(interaction), interaction.user.id, name
+        await reply_with(
+            interaction, unit_sheet_text, self.services.unit_sheet.sheet, name, ephemeral=True
         )
-        await interaction.response.send_message(unit_sheet_text(sheet), ephemeral=True)
 
     @app_commands.command(name="map", description="Post the current map")
     @app_commands.describe(
@@ -322,7 +304,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     ) -> None:
         """Render and post the map, zoomed, with a unit's reach, or as one side sees it."""
         place = place_of(interaction)
-        view = await self.battles.view(place)
+        view = await self.services.battles.view(place)
         options = map_options(view, interaction.user.id, zoom, unit, reach, fog)
         await interaction.response.defer(ephemeral=fog)
         png = await render_map_async(view.state, (), options)
@@ -334,7 +316,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
         self, interaction: discord.Interaction, turn: app_commands.Range[int, 0, 1000]
     ) -> None:
         """Send one turn's log, privately."""
-        text = log_text(await self.records.log(place_of(interaction), turn), turn)
+        text = log_text(await self.services.records.log(place_of(interaction), turn), turn)
         if len(text) <= LOG_INLINE_LIMIT:
             await interaction.response.send_message(text, ephemeral=True)
         else:
@@ -343,13 +325,12 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @app_commands.command(name="hand", description="Your cards and those face up")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Send the reader's view of the battle's cards, privately."""
-        view = await self.bot.services.hands.hand(place_of(interaction))
-        await interaction.response.send_message(hand_text(view), ephemeral=True)
+        await reply_here(interaction, hand_text, self.services.hands.hand, ephemeral=True)
 
     @app_commands.command(name="record", description="The battle record as JSON, to verify")
     async def record(self, interaction: discord.Interaction) -> None:
         """Send the record, privately."""
-        data = await self.records.record(place_of(interaction))
+        data = await self.services.records.record(place_of(interaction))
         await interaction.response.send_message(
             RECORD_CAPTION, file=record_attachment(data), ephemeral=True
         )
@@ -357,7 +338,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @app_commands.command(name="replay", description="An animated replay of the battle so far")
     async def replay(self, interaction: discord.Interaction) -> None:
         """Send the replay GIF: to everyone once the battle has ended, privately before."""
-        replay = await self.bot.services.aftermath.replay(place_of(interaction))
+        replay = await self.services.aftermath.replay(place_of(interaction))
         await interaction.response.defer(ephemeral=not replay.finished)
         limit = min(UPLOAD_LIMIT, interaction.filesize_limit)
         try:
@@ -373,7 +354,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     @app_commands.command(name="report", description="The after-action report of the ended battle")
     async def report(self, interaction: discord.Interaction) -> None:
         """Post the report with the maps at the start and the end, and the record."""
-        report = await self.bot.services.aftermath.report(place_of(interaction))
+        report = await self.services.aftermath.report(place_of(interaction))
         await interaction.response.defer()
         start = await render_map_async(report.first.state)
         last = report.last
@@ -394,10 +375,10 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     ) -> None:
         """Ask to confirm, then end the battle and post the result with the record."""
         place, user = place_of(interaction), interaction.user
-        view = await self.battles.check_gm(place, user.id)
+        view = await self.services.battles.check_gm(place, user.id)
 
         async def do_end() -> tuple[str, str | None]:
-            ended = await self.gm.end(place, user.id, winner, reason)
+            ended = await self.services.gm.end(place, user.id, winner, reason)
             await post_ended(self.bot, view.id, view.channel_id, ended)
             return ended_text(ended.battle_name), None
 
@@ -410,7 +391,7 @@ class BattleCog(commands.GroupCog, group_name="battle", group_description="Set u
     ) -> list[app_commands.Choice[str]]:
         """Offer the battle's sides (none to whoever may not see the battle)."""
         try:
-            view = await self.battles.view(place_of(interaction))
+            view = await self.services.battles.view(place_of(interaction))
         except UserError:
             return []
         return matching_choices([s.name for s in view.sides], current)

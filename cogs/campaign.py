@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import is_gm
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.presentation.campaigns import (
     admitted_text,
     close_question,
@@ -43,16 +43,15 @@ parameter_names = offer_names(lambda s, place, _: s.parameters.names(place))
 
 @app_commands.guild_only()
 class CampaignCog(
-    commands.GroupCog, group_name="campaign", group_description="Create, join and run campaigns"
+    Served,
+    commands.GroupCog,
+    group_name="campaign",
+    group_description="Create, join and run campaigns",
 ):
     """Campaign commands; each one works on the campaign of the channel it is used in."""
 
     gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
     rules = app_commands.Group(name="rules", description="The ruleset's parameters here")
-
-    def __init__(self, bot: AideBot) -> None:
-        self.service = bot.services.campaigns
-        self.parameters = bot.services.parameters
 
     @app_commands.command(name="create", description="Start a campaign in this channel as its GM")
     @app_commands.describe(name="The campaign's name", ruleset="The rules it is played with")
@@ -61,7 +60,9 @@ class CampaignCog(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100], ruleset: str
     ) -> None:
         """Create a campaign here; the creator is its first GM."""
-        info = await self.service.create(place_of(interaction), interaction.user.id, name, ruleset)
+        info = await self.services.campaigns.create(
+            place_of(interaction), interaction.user.id, name, ruleset
+        )
         embed = campaign_embed(info, title=f"New campaign: {info.name}")
         embed.set_footer(text="Players: /campaign join side:<your side> · then /army import")
         await interaction.response.send_message(embed=embed)
@@ -69,14 +70,14 @@ class CampaignCog(
     @app_commands.command(name="info", description="Show this channel's campaign")
     async def info(self, interaction: discord.Interaction) -> None:
         """Show the campaign card."""
-        info = await self.service.info(place_of(interaction))
+        info = await self.services.campaigns.info(place_of(interaction))
         await interaction.response.send_message(embed=campaign_embed(info))
 
     @app_commands.command(name="list", description="List the campaigns of this server")
     async def list(self, interaction: discord.Interaction) -> None:
         """List open campaigns of this server, privately."""
         place = place_of(interaction)
-        infos = await self.service.list(place.guild_id, user_id=interaction.user.id)
+        infos = await self.services.campaigns.list(place.guild_id, user_id=interaction.user.id)
         text = "\n".join(campaign_line(i) for i in infos) or "No campaigns yet: `/campaign create`."
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
@@ -86,20 +87,22 @@ class CampaignCog(
         self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 50] | None = None
     ) -> None:
         """Join as a player on a side, or as an observer."""
-        info = await self.service.join(place_of(interaction), interaction.user.id, side)
+        info = await self.services.campaigns.join(place_of(interaction), interaction.user.id, side)
         await interaction.response.send_message(joined_text(interaction.user.id, info.name, side))
 
     @app_commands.command(name="watch", description="Watch this channel's open campaign")
     async def watch(self, interaction: discord.Interaction) -> None:
         """Join as an observer (a closed campaign admits observers through its GM)."""
-        info = await self.service.join(place_of(interaction), interaction.user.id, None)
+        info = await self.services.campaigns.join(place_of(interaction), interaction.user.id, None)
         await interaction.response.send_message(watching_text(interaction.user.id, info.name))
 
     @app_commands.command(name="dm", description="Get your calls to arms by direct message too")
     @app_commands.describe(on="true: also by direct message; false: only in the channel")
     async def dm(self, interaction: discord.Interaction, on: bool) -> None:
         """Turn calls to arms by direct message on or off for oneself."""
-        info = await self.service.set_dm_calls(place_of(interaction), interaction.user.id, on)
+        info = await self.services.campaigns.set_dm_calls(
+            place_of(interaction), interaction.user.id, on
+        )
         await interaction.response.send_message(dm_calls_text(info.name, on), ephemeral=True)
 
     @app_commands.command(name="visibility", description="Open or close the campaign (GMs only)")
@@ -113,7 +116,7 @@ class CampaignCog(
     )
     async def visibility(self, interaction: discord.Interaction, visibility: str) -> None:
         """Set who may see the campaign."""
-        info = await self.service.set_visibility(
+        info = await self.services.campaigns.set_visibility(
             place_of(interaction), interaction.user.id, visibility
         )
         await interaction.response.send_message(
@@ -124,9 +127,9 @@ class CampaignCog(
         """Admit a member as an observer, or make one a GM or not (/campaign admit, gm add, gm
         remove: the same call and the same kind of public note, by the invoked name)."""
         change, text = {
-            "admit": (self.service.admit, admitted_text),
-            "add": (self.service.add_gm, gm_added_text),
-            "remove": (self.service.remove_gm, gm_removed_text),
+            "admit": (self.services.campaigns.admit, admitted_text),
+            "add": (self.services.campaigns.add_gm, gm_added_text),
+            "remove": (self.services.campaigns.remove_gm, gm_removed_text),
         }[command_name(interaction)]
         info = await change(place_of(interaction), interaction.user.id, member.id)
         await interaction.response.send_message(text(member.id, interaction.user.id, info.name))
@@ -143,12 +146,14 @@ class CampaignCog(
         self, interaction: discord.Interaction, current: str
     ) -> builtins.list[app_commands.Choice[str]]:
         """Offer the sides already chosen."""
-        return matching_choices(await self.service.side_names(place_of(interaction)), current)
+        return matching_choices(
+            await self.services.campaigns.side_names(place_of(interaction)), current
+        )
 
     @app_commands.command(name="leave", description="Leave this channel's campaign")
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the campaign."""
-        info = await self.service.leave(place_of(interaction), interaction.user.id)
+        info = await self.services.campaigns.leave(place_of(interaction), interaction.user.id)
         await interaction.response.send_message(left_text(interaction.user.id, info.name))
 
     @app_commands.command(
@@ -159,10 +164,10 @@ class CampaignCog(
     async def remove(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """Ask the GM to confirm, then remove the member; what they ran passes to the GM."""
         place, user = place_of(interaction), interaction.user
-        name = await self.service.check_can_remove_member(place, user.id, member.id)
+        name = await self.services.campaigns.check_can_remove_member(place, user.id, member.id)
 
         async def do_remove() -> tuple[str, str | None]:
-            removal = await self.service.remove_member(place, user.id, member.id)
+            removal = await self.services.campaigns.remove_member(place, user.id, member.id)
             return member_removed_texts(removal)
 
         await ask_confirmation(interaction, remove_member_question(member.id, name), do_remove)
@@ -205,7 +210,7 @@ class CampaignCog(
         missing: str | None = None,
     ) -> None:
         """Change the deadline policy; it applies from the next step."""
-        policy = await self.service.set_deadlines(
+        policy = await self.services.campaigns.set_deadlines(
             place_of(interaction),
             interaction.user.id,
             step_hours,
@@ -220,7 +225,7 @@ class CampaignCog(
     @app_commands.autocomplete(name=parameter_names)
     async def rules_show(self, interaction: discord.Interaction, name: str | None = None) -> None:
         """List the parameters privately: value here, the ruleset's value, description, source."""
-        sheet = await self.parameters.sheet(place_of(interaction), name)
+        sheet = await self.services.parameters.sheet(place_of(interaction), name)
         first, *rest = sheet_pages(sheet, full=name is not None)
         await interaction.response.send_message(first, ephemeral=True)
         for page in rest:
@@ -240,7 +245,7 @@ class CampaignCog(
         value: app_commands.Range[str, 1, 1000],
     ) -> None:
         """Override one parameter for the battles created from now on."""
-        row = await self.parameters.override(
+        row = await self.services.parameters.override(
             place_of(interaction), interaction.user.id, name, value
         )
         await interaction.response.send_message(rule_set_text(interaction.user.id, row))
@@ -253,7 +258,7 @@ class CampaignCog(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]
     ) -> None:
         """Take a parameter's override away."""
-        row = await self.parameters.reset(place_of(interaction), interaction.user.id, name)
+        row = await self.services.parameters.reset(place_of(interaction), interaction.user.id, name)
         await interaction.response.send_message(rule_reset_text(interaction.user.id, row))
 
     @app_commands.command(name="close", description="Finish this channel's campaign (GMs only)")
@@ -261,10 +266,10 @@ class CampaignCog(
     async def close(self, interaction: discord.Interaction) -> None:
         """Ask the GM to confirm, then finish the campaign."""
         place, user = place_of(interaction), interaction.user
-        info = await self.service.check_can_close(place, user.id)
+        info = await self.services.campaigns.check_can_close(place, user.id)
 
         async def do_close() -> tuple[str, str | None]:
-            closed = await self.service.close(place, user.id)
+            closed = await self.services.campaigns.close(place, user.id)
             return closed_texts(user.id, closed.name)
 
         await ask_confirmation(interaction, close_question(info.name), do_close)

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import is_gm
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.errors import InvalidInput
 from bot.presentation.campaign_map import (
     map_file,
@@ -20,7 +20,7 @@ from bot.presentation.campaign_map import (
     turn_texts,
 )
 from bot.presentation.choices import offer_names
-from bot.presentation.replies import ask_confirmation, place_of
+from bot.presentation.replies import ask_confirmation, place_of, reply_with
 from bot.rendering.campaign_map import render_map
 from bot.services.map_files import MAX_BACKGROUND_BYTES, MAX_MAP_BYTES
 
@@ -29,14 +29,13 @@ own_armies = offer_names(lambda s, place, user: s.armies.names(place, owner_id=u
 regions = offer_names(lambda s, place, _: s.campaign_map.region_names(place))
 
 
-class MapGroup(app_commands.Group):
+class MapGroup(
+    Served,
+    app_commands.Group,
+    name="map",
+    description="The campaign's strategic map of regions",
+):
     """The /campaign map subcommands."""
-
-    def __init__(self, bot: AideBot) -> None:
-        super().__init__(name="map", description="The campaign's strategic map of regions")
-        self.bot = bot
-        self.service = bot.services.campaign_map
-        self.armies = bot.services.armies
 
     @app_commands.command(name="import", description="Import the campaign map file (GMs only)")
     @is_gm()
@@ -64,7 +63,7 @@ class MapGroup(app_commands.Group):
         picture_file = (
             None if background is None else (await background.read(), background.filename)
         )
-        picture = await self.service.import_map(
+        picture = await self.services.campaign_map.import_map(
             place_of(interaction), interaction.user.id, content, file.filename, picture_file
         )
         png = await asyncio.to_thread(render_map, picture)
@@ -75,7 +74,7 @@ class MapGroup(app_commands.Group):
     @app_commands.command(name="show", description="The campaign map and your sealed moves")
     async def show(self, interaction: discord.Interaction) -> None:
         """The map image and who holds what, privately, with the asker's own pending moves."""
-        view = await self.service.show(place_of(interaction), interaction.user.id)
+        view = await self.services.campaign_map.show(place_of(interaction), interaction.user.id)
         png = await asyncio.to_thread(render_map, view.picture)
         await interaction.response.send_message(
             map_view_text(view), file=map_file(png), ephemeral=True
@@ -91,8 +90,9 @@ class MapGroup(app_commands.Group):
         to: app_commands.Range[str, 1, 40],
     ) -> None:
         """Seal a move for this campaign turn; only its owner sees it until the turn."""
-        info = await self.service.move(place_of(interaction), interaction.user.id, army, to)
-        await interaction.response.send_message(move_text(info), ephemeral=True)
+        await reply_with(
+            interaction, move_text, self.services.campaign_map.move, army, to, ephemeral=True
+        )
 
     @app_commands.command(name="turn", description="Resolve the campaign turn (GMs only)")
     @is_gm()
@@ -100,11 +100,11 @@ class MapGroup(app_commands.Group):
         """Ask to confirm, then make every sealed move, set up a battle where armies meet and
         post the map."""
         place, user = place_of(interaction), interaction.user
-        name, number, moves = await self.service.check_can_resolve(place, user.id)
+        name, number, moves = await self.services.campaign_map.check_can_resolve(place, user.id)
         channel = self.bot.get_partial_messageable(place.channel_id)
 
         async def do_turn() -> tuple[str, str | None]:
-            report = await self.service.resolve_turn(place, user.id, number)
+            report = await self.services.campaign_map.resolve_turn(place, user.id, number)
             png = await asyncio.to_thread(render_map, report.picture)
             private, public = turn_texts(report)
             await channel.send(public, file=map_file(png))

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import is_gm
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.delivery import post_report
 from bot.errors import NotFound
 from bot.presentation.choices import (
@@ -27,7 +27,8 @@ from bot.presentation.gm import (
     ruled_text,
 )
 from bot.presentation.questions import private_answered_note
-from bot.presentation.replies import ask_confirmation, matching_choices, place_of
+from bot.presentation.replies import ask_confirmation, matching_choices, place_of, reply_with
+from bot.services.shapes import TypedTerrain
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 
 Reason = app_commands.Range[str, 1, 200]
@@ -48,26 +49,20 @@ def gm_command(
 
 
 @app_commands.guild_only()
-class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools during a battle"):
+class GmCog(
+    Served, commands.GroupCog, group_name="gm", group_description="GM tools during a battle"
+):
     """GM-only commands; the services refuse anyone else."""
-
-    def __init__(self, bot: AideBot) -> None:
-        self.bot = bot
-        self.gm = bot.services.gm
-        self.battles = bot.services.battles
-        self.lookups = bot.services.lookups
 
     @gm_command("pause", "Stop the clock")
     async def pause(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Pause the battle."""
-        change = await self.gm.pause(place_of(interaction), interaction.user.id, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.pause, reason)
 
     @gm_command("resume", "Start the clock again", reason=WHY + " (default: resumed)")
     async def resume(self, interaction: discord.Interaction, reason: Reason = "resumed") -> None:
         """Resume the battle."""
-        change = await self.gm.resume(place_of(interaction), interaction.user.id, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.resume, reason)
 
     @gm_command("extend", "Push the current deadline back", hours="How many hours to add")
     async def extend(
@@ -77,8 +72,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         reason: Reason,
     ) -> None:
         """Extend the deadline."""
-        change = await self.gm.extend(place_of(interaction), interaction.user.id, hours, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.extend, hours, reason)
 
     @app_commands.command(name="force", description="Resolve the current step now")
     @is_gm()
@@ -86,9 +80,9 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         """Resolve now with defaults for missing orders."""
         place = place_of(interaction)
         # Refuse before answering publicly; the step open now is the one the GM forces.
-        seen = await self.battles.check_gm(place, interaction.user.id)
+        seen = await self.services.battles.check_gm(place, interaction.user.id)
         await interaction.response.defer()
-        report = await self.gm.force(place, interaction.user.id, seen.stage)
+        report = await self.services.gm.force(place, interaction.user.id, seen.stage)
         await interaction.followup.send(forced_text(interaction.user.id, report.title))
         await post_report(self.bot, report)
 
@@ -111,10 +105,9 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         reason: Reason,
     ) -> None:
         """Set a unit's status."""
-        change = await self.gm.set_status(
-            place_of(interaction), interaction.user.id, unit, field, value, reason
+        await reply_with(
+            interaction, change_text, self.services.gm.set_status, unit, field, value, reason
         )
-        await interaction.response.send_message(change_text(change))
 
     @set_.autocomplete("field")
     async def field_autocomplete(
@@ -122,7 +115,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     ) -> list[app_commands.Choice[str]]:
         """Offer the fields of what is being set (a unit's by default)."""
         holder = getattr(interaction.namespace, "unit", None) or None
-        fields = await self.lookups.status_fields(place_of(interaction), holder)
+        fields = await self.services.lookups.status_fields(place_of(interaction), holder)
         return matching_choices(fields, current)
 
     async def _put_unit(
@@ -134,9 +127,12 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         facing: app_commands.Range[float, 0, 360] | None = None,
     ) -> None:
         """Move a unit on the table, or put one off it back on (/gm move, /gm on-table)."""
-        put = self.gm.move if command_name(interaction) == "move" else self.gm.bring_back
-        change = await put(place_of(interaction), interaction.user.id, unit, at, facing, reason)
-        await interaction.response.send_message(change_text(change))
+        put = (
+            self.services.gm.move
+            if command_name(interaction) == "move"
+            else self.services.gm.bring_back
+        )
+        await reply_with(interaction, change_text, put, unit, at, facing, reason)
 
     move = gm_command(
         "move",
@@ -153,8 +149,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     )
     async def off_table(self, interaction: discord.Interaction, unit: str, reason: Reason) -> None:
         """Take a unit off the table."""
-        change = await self.gm.take_off(place_of(interaction), interaction.user.id, unit, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.take_off, unit, reason)
 
     on_table = gm_command(
         "on-table",
@@ -177,14 +172,15 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     ) -> None:
         """Answer a pending decision, for any side."""
         place = place_of(interaction)
-        await self.battles.check_gm(place, interaction.user.id)  # refuse before answering publicly
+        # refuse before answering publicly
+        await self.services.battles.check_gm(place, interaction.user.id)
         # A private question's answer is its side's: the GM's ruling on it is told privately.
         try:
-            private = any(d.private for d, _ in await self.lookups.questions_for(place))
+            private = any(d.private for d, _ in await self.services.lookups.questions_for(place))
         except NotFound:
             private = False  # the ruling itself says why it cannot be given
         await interaction.response.defer(ephemeral=private)
-        report = await self.gm.ruling(place, interaction.user.id, choice, reason or "")
+        report = await self.services.gm.ruling(place, interaction.user.id, choice, reason or "")
         ruled = ruled_text(interaction.user.id, choice, reason or "")
         await interaction.followup.send(ruled, ephemeral=private)
         if private:
@@ -196,10 +192,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     async def undo(self, interaction: discord.Interaction, reason: Reason) -> None:
         """Ask to confirm, then undo."""
         place, user = place_of(interaction), interaction.user
-        view = await self.battles.check_gm(place, user.id)
+        view = await self.services.battles.check_gm(place, user.id)
 
         async def do_undo() -> tuple[str, str | None]:
-            change, report = await self.gm.undo(place, user.id, reason)
+            change, report = await self.services.gm.undo(place, user.id, reason)
             channel = self.bot.get_partial_messageable(view.channel_id)
             await channel.send(change_text(change))
             await post_report(self.bot, report)
@@ -220,9 +216,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         size: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         """Lay terrain, on the record."""
-        place, user = place_of(interaction), interaction.user.id
-        change = await self.gm.lay_terrain(place, user, kind, shape, at, size, reason)
-        await interaction.response.send_message(change_text(change))
+        piece = TypedTerrain(kind, shape, at, size)
+        await reply_with(interaction, change_text, self.services.gm.lay_terrain, piece, reason)
 
     @terrain.command(name="remove", description="Take a piece of terrain away mid-battle")
     @is_gm()
@@ -232,9 +227,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
         self, interaction: discord.Interaction, feature: str, reason: Reason
     ) -> None:
         """Lift terrain, on the record."""
-        place, user = place_of(interaction), interaction.user.id
-        change = await self.gm.lift_terrain(place, user, feature, reason)
-        await interaction.response.send_message(change_text(change))
+        await reply_with(interaction, change_text, self.services.gm.lift_terrain, feature, reason)
 
     @off_table.autocomplete("unit")
     @move.autocomplete("unit")
@@ -243,8 +236,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools duri
     ) -> list[app_commands.Choice[str]]:
         """Offer every unit on the table."""
         place, user = place_of(interaction), interaction.user.id
-        names = await self.lookups.units_on_table(place, user, own=True)
-        names += await self.lookups.units_on_table(place, user, own=False)
+        names = await self.services.lookups.units_on_table(place, user, own=True)
+        names += await self.services.lookups.units_on_table(place, user, own=False)
         return matching_choices(sorted(set(names)), current)
 
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.delivery import post_report
 from bot.presentation.choices import (
     Complete,
@@ -28,11 +28,13 @@ from bot.presentation.orders import (
     waiting_text,
     withdrawn_text,
 )
-from bot.presentation.replies import matching_choices, place_of, reply_privately
+from bot.presentation.replies import matching_choices, place_of, reply_privately, reply_with
 from bot.services.order_params import OrderInput
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 
 X = app_commands.Range[float, -1000, 1000]
+# An order as PlayService.submit takes it: kind, unit, what was typed, step, ask_me.
+Order = tuple[str, str, OrderInput, str | None, bool]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
 YOUR_UNIT = "Your unit"
@@ -54,28 +56,12 @@ def order_command(
 
 
 @app_commands.guild_only()
-class OrderCog(commands.GroupCog, group_name="order", group_description="Give orders"):
+class OrderCog(Served, commands.GroupCog, group_name="order", group_description="Give orders"):
     """One subcommand per kind of order; the ruleset checks each at once."""
 
-    def __init__(self, bot: AideBot) -> None:
-        self.bot = bot
-        self.play = bot.services.play
-        self.lookups = bot.services.lookups
-
-    async def _give(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        unit: str,
-        given: OrderInput,
-        step: str | None = None,
-        ask_me: bool = False,
-    ) -> None:
-        await reply_privately(
-            interaction,
-            lambda place, user: self.play.submit(place, user, kind, unit, given, step, ask_me),
-            preview_text,
-        )
+    async def _give(self, interaction: discord.Interaction, *order: *Order) -> None:
+        """Submit an order as the user and show it, privately (see PlayService.submit)."""
+        await reply_privately(interaction, self.services.play.submit, preview_text, *order)
 
     @order_command(
         "move",
@@ -248,9 +234,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     ) -> None:
         """Withdraw an order."""
         await reply_privately(
-            interaction,
-            lambda place, user: self.play.withdraw(place, user, unit, number, step),
-            withdrawn_text,
+            interaction, self.services.play.withdraw, withdrawn_text, unit, number, step
         )
 
     @app_commands.command(name="done", description="Your orders are complete for this step")
@@ -258,7 +242,9 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
     async def done(self, interaction: discord.Interaction, turn: bool = False) -> None:
         """Confirm; the step resolves when every player has."""
         await interaction.response.defer(ephemeral=True)
-        confirmed = await self.play.confirm(place_of(interaction), interaction.user.id, turn)
+        confirmed = await self.services.play.confirm(
+            place_of(interaction), interaction.user.id, turn
+        )
         if confirmed.report is None:
             await interaction.followup.send(waiting_text(confirmed), ephemeral=True)
             return
@@ -275,7 +261,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         kind = getattr(interaction.namespace, "kind", None)
         if kind is None and interaction.command is not None:
             kind = None if interaction.command.name == "withdraw" else interaction.command.name
-        names = await self.lookups.givers(place_of(interaction), interaction.user.id, kind)
+        names = await self.services.lookups.givers(place_of(interaction), interaction.user.id, kind)
         return matching_choices(names, current)
 
     @give.autocomplete("option")
@@ -289,7 +275,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
             assert interaction.command is not None  # autocompletion is always for a command
             kind = interaction.command.name
         actor = getattr(interaction.namespace, "unit", None)
-        options = await self.lookups.order_options(
+        options = await self.services.lookups.order_options(
             place_of(interaction), str(kind), 0, interaction.user.id, actor
         )
         return matching_choices(options, current)
@@ -301,32 +287,29 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         """Offer the choices of the order kind's second choice."""
         kind = str(getattr(interaction.namespace, "kind", None) or "")
         actor = getattr(interaction.namespace, "unit", None)
-        options = await self.lookups.order_options(
+        options = await self.services.lookups.order_options(
             place_of(interaction), kind, 1, interaction.user.id, actor
         )
         return matching_choices(options, current)
 
 
 @app_commands.guild_only()
-class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your orders"):
+class OrdersCog(Served, commands.GroupCog, group_name="orders", group_description="Your orders"):
     """Looking at your own orders."""
-
-    def __init__(self, bot: AideBot) -> None:
-        self.play = bot.services.play
-        self.book = bot.services.order_book
 
     @app_commands.command(
         name="all", description="Every side's orders: the last resolved step's (GMs: the open one)"
     )
     async def all_(self, interaction: discord.Interaction) -> None:
         """List every side's orders that the user may see, privately."""
-        book = await self.book.book(place_of(interaction), interaction.user.id)
-        await interaction.response.send_message(order_book_text(book), ephemeral=True)
+        await reply_with(
+            interaction, order_book_text, self.services.order_book.book, ephemeral=True
+        )
 
     @app_commands.command(name="mine", description="Your orders for this step and your plan")
     async def mine(self, interaction: discord.Interaction) -> None:
         """List your orders, privately."""
-        await reply_privately(interaction, self.play.mine, orders_text)
+        await reply_privately(interaction, self.services.play.mine, orders_text)
 
 
 async def setup(bot: AideBot) -> None:

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.presentation.choices import offer_names
 from bot.presentation.reference import help_messages, table_text, tables_text
 from bot.presentation.replies import place_of
@@ -16,17 +16,14 @@ from bot.services.reference import tables_of
 table_names = offer_names(lambda s, place, _: s.reference.table_names(place))
 
 
-class ReferenceCog(commands.Cog):
+class ReferenceCog(Served, commands.Cog):
     """Help and the ruleset reference, answered privately."""
-
-    def __init__(self, bot: AideBot) -> None:
-        self.reference = bot.services.reference
 
     @app_commands.command(name="help", description="How a battle runs and this campaign's orders")
     @app_commands.guild_only()
     async def help(self, interaction: discord.Interaction) -> None:
         """The game loop, then the campaign's steps and the orders each accepts."""
-        ruleset = await self.reference.ruleset_here(place_of(interaction))
+        ruleset = await self.services.reference.ruleset_here(place_of(interaction))
         first, *more = help_messages(ruleset)
         await interaction.response.send_message(first, ephemeral=True)
         for text in more:
@@ -40,14 +37,14 @@ class ReferenceCog(commands.Cog):
         """Show one table, or list the table names."""
         place = place_of(interaction)
         if table is None:
-            found = await self.reference.ruleset_here(place)
+            found = await self.services.reference.ruleset_here(place)
             text = (
                 help_messages(None)[0]
                 if found is None
                 else tables_text(found, list(tables_of(found)))
             )
         else:
-            text = table_text(*await self.reference.table(place, table))
+            text = table_text(*await self.services.reference.table(place, table))
         await interaction.response.send_message(text, ephemeral=True)
 
 

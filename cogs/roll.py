@@ -6,15 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.presentation.formatting import roll_reply
 
 
-class RollCog(commands.Cog):
+class RollCog(Served, commands.Cog):
     """Dice anyone can roll, anywhere."""
-
-    def __init__(self, bot: AideBot) -> None:
-        self.service = bot.services.dice
 
     @app_commands.command(name="roll", description="Roll dice: 2d6, d6+1, 3avd, 6d6>=4, 4d6kh3")
     @app_commands.describe(
@@ -28,7 +25,7 @@ class RollCog(commands.Cog):
         label: app_commands.Range[str, 1, 80] = "Roll",
     ) -> None:
         """Roll and show every die."""
-        roll = self.service.roll(expression, label)
+        roll = self.services.dice.roll(expression, label)
         await interaction.response.send_message(roll_reply(interaction.user.id, roll))
 
 

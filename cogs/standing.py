@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import AideBot
+from bot.client import AideBot, Served
 from bot.delivery import post_report
 from bot.presentation.choices import offer_labelled, offer_labelled_for
 from bot.presentation.replies import place_of, reply_privately
@@ -43,18 +43,14 @@ def standing_command(
 
 @app_commands.guild_only()
 class StandingCog(
-    commands.GroupCog, group_name="standing", group_description="Standing instructions"
+    Served, commands.GroupCog, group_name="standing", group_description="Standing instructions"
 ):
     """How your side, or one of your units, answers a recurring question without waiting."""
-
-    def __init__(self, bot: AideBot) -> None:
-        self.bot = bot
-        self.standing = bot.services.standing
 
     @app_commands.command(name="list", description="Your standing instructions")
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the instructions the user may see."""
-        await reply_privately(interaction, self.standing.shown, standing_list_text)
+        await reply_privately(interaction, self.services.standing.shown, standing_list_text)
 
     @standing_command(
         "set",
@@ -78,14 +74,16 @@ class StandingCog(
         """Set (or replace) a standing instruction."""
         await reply_privately(
             interaction,
-            lambda place, user: self.standing.set(
-                place, user, topic, choice, condition or "", unit, side
-            ),
+            self.services.standing.set,
             standing_set_text,
+            topic,
+            choice,
+            condition or "",
+            unit,
+            side,
         )
-        report = await self.standing.answer_open(
-            place_of(interaction)
-        )  # a question it covers may be open
+        # a question it covers may be open
+        report = await self.services.standing.answer_open(place_of(interaction))
         if report is not None:
             await post_report(self.bot, report)
 
@@ -105,9 +103,7 @@ class StandingCog(
     ) -> None:
         """Clear standing instructions."""
         await reply_privately(
-            interaction,
-            lambda place, user: self.standing.clear(place, user, topic, unit, side),
-            standing_cleared_text,
+            interaction, self.services.standing.clear, standing_cleared_text, topic, unit, side
         )
 
 

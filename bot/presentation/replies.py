@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TypeVarTuple
 
 import discord
 from discord import app_commands
@@ -18,6 +18,7 @@ log = logging.getLogger("bot.errors")
 
 ConfirmAction = Callable[[], Awaitable[tuple[str, str | None]]]
 T = TypeVar("T")
+Args = TypeVarTuple("Args")
 
 
 def place_of(interaction: discord.Interaction) -> Place:
@@ -33,16 +34,43 @@ def place_of(interaction: discord.Interaction) -> Place:
     return Place(interaction.guild_id, channel_id, interaction.user.id)
 
 
+async def reply_here(
+    interaction: discord.Interaction,
+    text: Callable[[T], str],
+    work: Callable[[Place, *Args], Awaitable[T]],
+    *args: *Args,
+    ephemeral: bool = False,
+) -> T:
+    """Do ``work`` (with ``args``) where the command was used and answer with its ``text``:
+    the flow of most commands (a service call, then what it did in words)."""
+    done = await work(place_of(interaction), *args)
+    await interaction.response.send_message(text(done), ephemeral=ephemeral)
+    return done
+
+
+async def reply_with(
+    interaction: discord.Interaction,
+    text: Callable[[T], str],
+    work: Callable[[Place, int, *Args], Awaitable[T]],
+    *args: *Args,
+    ephemeral: bool = False,
+) -> T:
+    """``reply_here`` for work done as the user who used the command (its id passed first)."""
+    user_id = interaction.user.id
+    return await reply_here(interaction, text, work, user_id, *args, ephemeral=ephemeral)
+
+
 async def reply_privately(
     interaction: discord.Interaction,
-    work: Callable[[Place, int], Awaitable[T]],
+    work: Callable[[Place, int, *Args], Awaitable[T]],
     text: Callable[[T], str],
+    *args: *Args,
 ) -> T:
-    """Do ``work`` for the user where the command was used and answer with its ``text``,
-    privately; deferred first, as the work may take longer than Discord waits (3 s)."""
+    """Do ``work`` (with ``args``) for the user where the command was used and answer with its
+    ``text``, privately; deferred first, as the work may take longer than Discord waits (3 s)."""
     place = place_of(interaction)
     await interaction.response.defer(ephemeral=True)
-    done = await work(place, interaction.user.id)
+    done = await work(place, interaction.user.id, *args)
     await interaction.followup.send(text(done), ephemeral=True)
     return done
 

@@ -41,10 +41,10 @@ from bot.services.order_params import resolve
 from bot.services.parameters import battle_parameters, table_size
 from bot.services.settings import MAX_TABLE, MIN_TABLE
 from bot.services.shapes import (
+    TypedTerrain,
     laid_feature,
     next_number,
     parse_point,
-    terrain_points,
 )
 from rules_core import registry, secrets
 from rules_core.dice import Dice, Roll
@@ -176,22 +176,13 @@ class BattleService(ClockedService):
             seat = loaded.seat(place.user_id)
             return replace(shown, seat=seat, state=secrets.view(shown.state, seat.viewer()))
 
-    async def add_terrain(
-        self,
-        place: Place,
-        user_id: int,
-        kind: str,
-        shape: str,
-        at: str,
-        size: str | None,
-        name: str | None,
-    ) -> TerrainFeature:
+    async def add_terrain(self, place: Place, user_id: int, piece: TypedTerrain) -> TerrainFeature:
         """Lay a piece of terrain during set-up (a GM only)."""
-        points = terrain_points(kind, shape, at, size)
+        points = piece.outline()
         async with self.db.write() as session:
             loaded = await _setting_up(session, place, user_id)
-            title = clean_text(name, "terrain name", 60) if name else None
-            feature = laid_feature(loaded.state, kind, points, title)
+            title = clean_text(piece.name, "terrain name", 60) if piece.name else None
+            feature = laid_feature(loaded.state, piece.kind, points, title)
             loaded.save(replace(loaded.state, terrain=(*loaded.state.terrain, feature)))
             return feature
 

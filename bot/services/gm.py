@@ -23,7 +23,7 @@ from bot.services.names import name_key
 from bot.services.numbers import check_finite
 from bot.services.play import PlayService
 from bot.services.records import append_entries
-from bot.services.shapes import laid_feature, parse_point, terrain_points
+from bot.services.shapes import TypedTerrain, laid_feature, parse_point
 from bot.services.stages import Arming, StageReport, advance, set_deadlines
 from rules_core import engine
 from rules_core.state import RESERVE, BattleState, Outcome, Unit
@@ -161,21 +161,14 @@ class GmService(ClockedService):
             return GmChange(Change.SET, reason, before, parsed, user_id, target.name, field)
 
     async def lay_terrain(
-        self,
-        place: Place,
-        user_id: int,
-        kind: str,
-        shape: str,
-        at: str,
-        size: str | None,
-        reason: str,
+        self, place: Place, user_id: int, piece: TypedTerrain, reason: str
     ) -> GmChange:
         """Lay a piece of terrain mid-battle, on the record with the reason."""
-        points = terrain_points(kind, shape, at, size)
+        points = piece.outline()
         async with self.db.write() as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             state = loaded.state
-            feature = laid_feature(state, kind, points, None)
+            feature = laid_feature(state, piece.kind, points, None)
             after = replace(state, terrain=(*state.terrain, feature))
             await self._edit(session, loaded, after, f"laid {feature.name}: {reason}")
             return GmChange(Change.TERRAIN, reason, None, feature.name, user_id, feature.id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from shapely.geometry import LineString, Polygon
 
@@ -77,6 +78,23 @@ def parse_numbers(text: str, count: int, what: str) -> tuple[float, ...]:
             f"Malformed {what} `{text}`: give {count} positive number(s), e.g. `{example}`."
         )
     return values
+
+
+@dataclass(frozen=True)
+class TypedTerrain:
+    """A piece of terrain as a GM typed it, for /battle and /gm terrain add: ``at`` holds the
+    points of a polygon or line or the centre of a circle or rectangle, ``size`` a circle's
+    radius or a rectangle's ``width,depth``; ``name`` is shown on the map."""
+
+    kind: str
+    shape: str
+    at: str
+    size: str | None = None
+    name: str | None = None
+
+    def outline(self) -> tuple[Point, ...]:
+        """Its outline (or line), checked: see terrain_points."""
+        return terrain_points(self.kind, self.shape, self.at, self.size)
 
 
 def terrain_points(kind: str, shape: str, at: str, size: str | None) -> tuple[Point, ...]:

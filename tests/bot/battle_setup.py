@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from bot.services import Services
 from bot.services.campaigns import Place
+from bot.services.shapes import TypedTerrain
 from rules_core.rulesets.skirmish.sample import SAMPLE_ARMIES
 from tests.conftest import ALICE, BOB, GM
 
@@ -35,7 +36,9 @@ async def deployed_battle(services: Services, place: Place) -> None:
     """A battle with every unit deployed, not yet started."""
     await skirmish_campaign(services, place)
     await services.battles.create(place, GM, "Ford", ["Red Host", "Blue Host"], 48, 36)
-    await services.battles.add_terrain(place, GM, "wood", "rectangle", "18,18", "8,8", "Thornwood")
+    await services.battles.add_terrain(
+        place, GM, TypedTerrain("wood", "rectangle", "18,18", "8,8", "Thornwood")
+    )
     for unit, at in DEPLOYMENT.items():
         owner = ALICE if unit.startswith("Red") else BOB
         await services.battles.deploy(place, owner, unit, at, None)

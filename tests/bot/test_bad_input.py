@@ -18,7 +18,7 @@ from bot.presentation.replies import matching_choices
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.play import OrderInput
-from bot.services.shapes import parse_point
+from bot.services.shapes import TypedTerrain, parse_point
 from tests.bot.battle_setup import DEPLOYMENT, RED, deployed_battle, skirmish_campaign
 from tests.conftest import ALICE, BOB, GM
 from tests.databases import snapshot
@@ -62,7 +62,7 @@ async def test_terrain_with_too_few_points_is_refused_with_the_rule(
     services: Services, place: Place, db_url: str, kind: str, shape: str, at: str, words: str
 ) -> None:
     await set_up(services, place)
-    laying = services.battles.add_terrain(place, GM, kind, shape, at, None, None)
+    laying = services.battles.add_terrain(place, GM, TypedTerrain(kind, shape, at))
     await refused_unchanged(db_url, laying, words)
 
 
@@ -70,7 +70,7 @@ async def test_gm_terrain_with_too_few_points_is_refused_with_the_rule(
     services: Services, place: Place, db_url: str
 ) -> None:
     await running(services, place)
-    laying = services.gm.lay_terrain(place, GM, "road", "line", "10,10", None, "a road")
+    laying = services.gm.lay_terrain(place, GM, TypedTerrain("road", "line", "10,10"), "a road")
     await refused_unchanged(db_url, laying, "A line needs at least 2 points; you gave 1")
 
 

@@ -11,6 +11,7 @@ from bot.errors import InvalidInput, NotFound, PermissionDenied
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.gm import Change
+from bot.services.shapes import TypedTerrain
 from rules_core.plugin import Rules
 from tests.bot.test_actor_orders import mustered
 from tests.conftest import ALICE, GM
@@ -60,10 +61,12 @@ async def test_terrain_changes_mid_battle_on_the_record(
     muster: Rules, services: Services, place: Place
 ) -> None:
     await mustered(services, place, muster)
-    laid = await services.gm.lay_terrain(place, GM, "wood", "circle", "24,18", "3", "a fire")
+    laid = await services.gm.lay_terrain(
+        place, GM, TypedTerrain("wood", "circle", "24,18", "3"), "a fire"
+    )
     assert (laid.change, laid.before, laid.after) == (Change.TERRAIN, None, "Wood")
     with pytest.raises(InvalidInput, match="Unknown terrain"):
-        await services.gm.lay_terrain(place, GM, "lava", "circle", "24,18", "3", "no")
+        await services.gm.lay_terrain(place, GM, TypedTerrain("lava", "circle", "24,18", "3"), "no")
     with pytest.raises(PermissionDenied):
         await services.gm.lift_terrain(place, ALICE, laid.unit, "mine")
     lifted = await services.gm.lift_terrain(place, GM, laid.unit, "burnt down")

@@ -20,6 +20,7 @@ from bot.db.session import Database
 from bot.errors import PermissionDenied, UserError
 from bot.services import Services
 from bot.services.campaigns import Place
+from bot.services.shapes import TypedTerrain
 from tests.bot.battle_setup import RED, START, deployed_battle
 from tests.conftest import ALICE, BOB, GM, OTHER_CHANNEL, OUTSIDER
 from tests.e2e.fake_clock import FakeClock
@@ -46,7 +47,9 @@ COMMANDS: dict[str, tuple[bool, Call, set[str]]] = {
                     {"gm", "owner"}),
     "battle terrain add": (
         False,
-        lambda s, p, u: s.battles.add_terrain(p, u, "hill", "circle", "30,18", "3", "Knoll"),
+        lambda s, p, u: s.battles.add_terrain(
+            p, u, TypedTerrain("hill", "circle", "30,18", "3", "Knoll")
+        ),
         {"gm"},
     ),
     "campaign remove": (False, lambda s, p, u: s.campaigns.remove_member(p, u, CAROL), {"gm"}),

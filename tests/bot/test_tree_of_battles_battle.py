@@ -19,6 +19,7 @@ from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.endings import ArmyLosses
 from bot.services.play import OrderInput
+from bot.services.shapes import TypedTerrain
 from bot.services.stages import StageReport
 from rules_core import registry
 from rules_core.verify import verify
@@ -84,7 +85,9 @@ async def set_up(services: Services, place: Place) -> None:
     await services.armies.import_roster(place, BOB, json.dumps(french).encode(), "f.json")
     view = await services.battles.create(place, GM, "Agincourt", [ENGLAND, FRANCE], 24, 16)
     assert {ld.id for ld in view.state.leaders} >= {"a_henry", "b_albret"}
-    await services.battles.add_terrain(place, GM, "wood", "rectangle", "1,9", "2,5", "Azincourt")
+    await services.battles.add_terrain(
+        place, GM, TypedTerrain("wood", "rectangle", "1,9", "2,5", "Azincourt")
+    )
     for unit, at in DEPLOYMENT.items():
         owner = ALICE if unit in _names(english) else BOB
         await services.battles.deploy(place, owner, unit, at, None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 
 import discord
 import pytest
@@ -64,7 +65,7 @@ async def test_import_show_list_remove(cog: ArmyCog, place: Place) -> None:
     await invoke(cog.remove, cog, remove, name="English Army")
     view = reply(remove)[1]["view"]
     await view.confirm.callback(make_interaction(ALICE))
-    assert await cog.service.names(place) == []
+    assert await cog.services.armies.names(place) == []
 
 
 async def test_malformed_roster_refused_with_paths(cog: ArmyCog) -> None:
@@ -99,7 +100,7 @@ async def test_show_unknown_army(cog: ArmyCog) -> None:
 
 async def test_roll_shows_every_die(bot: AideBot) -> None:
     cog = RollCog(bot)
-    cog.service = DiceService(random.Random(7))
+    cog.services = replace(cog.services, dice=DiceService(random.Random(7)))
     interaction = make_interaction(ALICE)
     await invoke(cog.roll, cog, interaction, expression="6d6>=4", label="Volley")
     text, kwargs = reply(interaction)

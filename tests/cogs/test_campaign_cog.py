@@ -136,7 +136,7 @@ async def test_gm_commands_refuse_others(cog: CampaignCog, command: str, place: 
         sent["ephemeral"] is True
         and text == "Only a GM of **Agincourt** can do that; `/campaign info` names its GMs."
     )
-    assert (await cog.service.info(place)).gms == (GM,)
+    assert (await cog.services.campaigns.info(place)).gms == (GM,)
 
 
 async def test_close_asks_then_closes_on_confirm(cog: CampaignCog, place: Place) -> None:
@@ -146,7 +146,7 @@ async def test_close_asks_then_closes_on_confirm(cog: CampaignCog, place: Place)
     question, kwargs = reply(interaction)
     assert "Close **Agincourt**?" in question and kwargs["ephemeral"] is True
     view = kwargs["view"]
-    assert (await cog.service.info(place)).status is CampaignStatus.LOBBY
+    assert (await cog.services.campaigns.info(place)).status is CampaignStatus.LOBBY
 
     stranger = make_interaction(OUTSIDER)
     assert await view.interaction_check(stranger) is False
@@ -155,7 +155,7 @@ async def test_close_asks_then_closes_on_confirm(cog: CampaignCog, place: Place)
     click.response.edit_message.assert_awaited_once_with(content="Closed **Agincourt**.", view=None)
     click.followup.send.assert_awaited_once()
     assert "has been closed by" in click.followup.send.await_args.args[0]
-    infos = await cog.service.list(place.guild_id, include_finished=True)
+    infos = await cog.services.campaigns.list(place.guild_id, include_finished=True)
     assert [i.status for i in infos] == [CampaignStatus.FINISHED]
 
 
@@ -169,7 +169,7 @@ async def test_close_cancel_changes_nothing(cog: CampaignCog, place: Place) -> N
     click.response.edit_message.assert_awaited_once_with(
         content="Cancelled; nothing changed.", view=None
     )
-    assert (await cog.service.info(place)).status is CampaignStatus.LOBBY
+    assert (await cog.services.campaigns.info(place)).status is CampaignStatus.LOBBY
 
 
 def test_a_parameter_sheet_pages_under_discords_limit() -> None:
