@@ -23,7 +23,7 @@ from bot.rendering.style import (
     SideStyle,
 )
 from bot.rendering.terrain import DRAW_ORDER, DRAWERS, OBSTACLE_DRAWERS, draw_pennant
-from bot.rendering.text import shortened, write
+from bot.rendering.text import possessive, shortened, write
 from bot.rendering.text import width as text_width
 from bot.rendering.units import Piece, draw_leader, draw_unit
 from bot.rendering.view import View
@@ -86,7 +86,7 @@ def terrain_entry(kind: str, style: str = "", owner: Owner | None = None, words:
         image.paste(_swatch(kind, style, owner[1] if owner else None), (round(left), round(top)))
 
     words = style or words or words_for(kind)
-    return Entry(SWATCH[0], paint, f"{owner[0]}'s {words}" if owner else words)
+    return Entry(SWATCH[0], paint, f"{possessive(owner[0])} {words}" if owner else words)
 
 
 @cache

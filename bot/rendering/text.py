@@ -87,6 +87,12 @@ def drawable(text: str) -> str:
     return " ".join("".join(kept).split()) if text.strip() else text
 
 
+def possessive(name: str) -> str:
+    """A name as an owner: "Rome's", but "Caesar's Legions'" (a plural in s takes only the
+    apostrophe)."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def shortened(text: str, size: int, room: float, bold: bool = False) -> str:
     """The text cut with "…" to fit ``room`` pixels (whole if it fits)."""
     text = drawable(text)

@@ -127,3 +127,13 @@ def test_the_owner_of_a_piece_is_said_once_in_the_key(monkeypatch: pytest.Monkey
     texts = written(monkeypatch, state)
     for side in sides:
         assert texts.count(f"{side}'s baggage camp") == 1
+
+
+def test_a_side_named_in_the_plural_owns_its_piece_with_an_apostrophe() -> None:
+    state = gergovia()
+    renamed = tuple(replace(side, name=f"{side.name} Legions") for side in state.sides)
+    key = [
+        e.words for e in legend_entries(build_scene(replace(state, sides=renamed), (), None, None))
+    ]
+    owned = sorted(words for words in key if "baggage camp" in words)
+    assert owned == sorted(f"{side.name}' baggage camp" for side in renamed)  # not "Legions's"
