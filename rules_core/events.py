@@ -47,6 +47,17 @@ class OrderRejected(Event):
 
 
 @dataclass(frozen=True)
+class OrderShortened(Event):
+    """An order to go as far as possible was cut where the rules stop it (``rules_core.far``)."""
+
+    kind: ClassVar[str] = "order_shortened"
+    actor: str
+    order_kind: str
+    stops: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class PlanFellBack(Event):
     """An order planned ahead could not be carried out when its step came; the default was
     used instead."""
@@ -412,6 +423,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         StepBegan,
         OrderRejected,
+        OrderShortened,
         PlanFellBack,
         PlanQueried,
         DiceRolled,

@@ -312,6 +312,7 @@ def _ended(e: ev.BattleEnded, r: Renderer) -> str:
 # "(x, y)", and ``terrain`` is a terrain piece's name or kind.
 SENTENCES: dict[type[ev.Event], str] = {
     ev.OrderRejected: "{actor}: {order_kind} refused, {reason}",
+    ev.OrderShortened: "{actor}: {order_kind} as far as possible, it stops {stops}: {reason}",
     ev.PlanFellBack: (
         "{actor}: planned {order_kind} could not be carried out, {reason}; default used"
     ),
