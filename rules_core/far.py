@@ -20,7 +20,7 @@ from shapely.ops import nearest_points
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint, distance
-from rules_core.orders import AS_FAR_AS_POSSIBLE, Illegal, Order, Preview, Verdict
+from rules_core.orders import AS_FAR_AS_POSSIBLE, Illegal, Order, OrderKind, Preview, Verdict
 from rules_core.state import BattleState
 
 Judge = Callable[[BattleState, Order], Verdict]
@@ -40,6 +40,15 @@ class Line:
 def wanted(order: Order) -> bool:
     """Whether the order asks to go as far as the rules allow."""
     return order.params.get(AS_FAR_AS_POSSIBLE) is True
+
+
+def applies(kind: OrderKind) -> bool:
+    """Whether orders of this kind have a line to be cut along: a point ``to``, a ``path``, a
+    ``distance``, or a charge's ``target``."""
+    wanted_kinds = {"to": "point", "path": "path", "distance": "number"}
+    if any(wanted_kinds.get(p.name) == p.kind for p in kind.params):
+        return True
+    return "charge" in kind.id and any(p.name == "target" for p in kind.params)
 
 
 def plain(order: Order) -> Order:
