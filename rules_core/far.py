@@ -70,6 +70,9 @@ def farthest(state: BattleState, order: Order, judge: Judge) -> Verdict:
         return Illegal(order, f"{full.reason} (it cannot be shortened: nothing to go along)")
     best = _bisect(state, line, judge)
     if best is None:
+        moved = line.cut(0.5)
+        if moved.kind != order.kind:  # a charge read as a move toward its target
+            return Illegal(order, f"{full.reason} (and no {moved.kind} toward it is allowed now)")
         return Illegal(order, f"{full.reason} (and no shorter way toward it is allowed either)")
     how = (
         "it stops" if best.order.kind == order.kind else f"it moves toward its {order.kind} target"

@@ -222,3 +222,14 @@ def test_a_charge_out_of_reach_advances_toward_its_target_as_far_as_the_rules_al
     preview = cut("skirmish", state, order)
     assert preview.order == Order("r1", "move", {"to": [unit.x, unit.y + 6]})
     assert "it moves toward its charge target at (12, 10)" in preview.notes[0]
+
+
+def test_a_charge_out_of_reach_in_a_step_without_moves_stays_refused_saying_so() -> None:
+    state = _at("heroic_age", "charges")
+    unit = state.unit("saxons1")
+    foe = next(u for u in state.units if u.side != unit.side)
+    state = state.with_unit(replace(foe, x=unit.x, y=unit.y + 12, facing=180))
+    order = Order("saxons1", "charge", {"target": foe.id, AS_FAR_AS_POSSIBLE: True})
+    verdict = rules_of("heroic_age").judge(state, order)
+    assert isinstance(verdict, Illegal)
+    assert verdict.reason.endswith("(and no move toward it is allowed now)"), verdict.reason
