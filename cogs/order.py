@@ -37,6 +37,11 @@ STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
 YOUR_UNIT = "Your unit"
 FAR_HELP = "If it cannot go all the way: go as far as the rules allow (the preview says where)"
+CHARGE_HELPS = {
+    "unit": YOUR_UNIT,
+    "target": "The enemy unit",
+    "as_far_as_possible": "If it is out of reach: advance toward it as far as the rules allow",
+}
 
 # Every unit, the enemy's first (commands may aim at friends); the orders the step takes.
 any_targets = offer_names(lambda s, place, user: s.lookups.any_targets(place, user))
@@ -123,19 +128,12 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         given = OrderInput(target=target)
         await self._give(interaction, command_name(interaction), unit, given, step, ask_me)
 
-    @order_command(
-        "charge",
-        "Charge an enemy unit",
-        AIMED,
-        unit=YOUR_UNIT,
-        target="The enemy unit",
-        as_far_as_possible="If it is out of reach: advance toward it as far as the rules allow",
-    )
+    @order_command("charge", "Charge an enemy unit", AIMED, **CHARGE_HELPS)
     async def charge(
         self,
         interaction: discord.Interaction,
         unit: str,
-        target: str,
+        target: app_commands.Range[str, 1, 200],
         as_far_as_possible: bool = False,
         step: str | None = None,
         ask_me: bool = False,

@@ -25,7 +25,6 @@ from rules_core.events import (
     DiceRolled,
     Event,
     OrderRejected,
-    OrderShortened,
     Private,
     StepBegan,
 )
@@ -295,8 +294,7 @@ def _shortened(rules: Rules, context: Context, order: Order, judged: Order) -> O
         return order
     full = rules.judge(context.state, far.plain(order))
     if isinstance(full, Illegal):
-        stops = far.stop_words(context.state, judged)
-        context.emit(OrderShortened(order.actor, order.kind, stops, full.reason))
+        context.emit(far.said(order, judged, full.reason))
     return judged
 
 

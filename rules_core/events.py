@@ -53,8 +53,9 @@ class OrderShortened(Event):
     kind: ClassVar[str] = "order_shortened"
     actor: str
     order_kind: str
-    stops: str
-    reason: str
+    reason: str  # why the whole order was refused
+    at: Point | None = None  # where a move to a point or along a path stops
+    distance: float | None = None  # how far a move by a distance goes
 
 
 @dataclass(frozen=True)

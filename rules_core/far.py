@@ -19,6 +19,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.ops import nearest_points
 
 from rules_core.codec import Json
+from rules_core.events import OrderShortened
 from rules_core.geometry import Footprint, distance
 from rules_core.orders import AS_FAR_AS_POSSIBLE, Illegal, Order, OrderKind, Preview, Verdict
 from rules_core.state import BattleState
@@ -81,10 +82,15 @@ def farthest(state: BattleState, order: Order, judge: Judge) -> Verdict:
     return Preview(best.order, best.summary, (note, *best.notes))
 
 
-def stop_words(state: BattleState, order: Order) -> str:
-    """Where a shortened order stops, in words ("at (12, 30)", "after 3.5")."""
-    line = _line(state, order)
-    return "" if line is None else line.where(order)
+def said(order: Order, cut: Order, reason: str) -> OrderShortened:
+    """The event saying where an "as far as possible" order, cut to ``cut``, stops and why."""
+    where = cut.params.get("path", cut.params.get("to"))
+    if isinstance(where, list) and where and isinstance(where[0], list):
+        where = where[-1]  # a path ends at its last point
+    at = _point(where) if isinstance(where, list) else None
+    distance = cut.params.get("distance")
+    length = float(distance) if isinstance(distance, int | float) else None
+    return OrderShortened(order.actor, order.kind, reason, at, length)
 
 
 def _bisect(state: BattleState, line: Line, judge: Judge) -> Preview | None:
