@@ -38,6 +38,12 @@ Order = tuple[str, str, OrderInput, str | None, bool]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
 YOUR_UNIT = "Your unit"
+FAR_HELP = "If it cannot go all the way: go as far as the rules allow (the preview says where)"
+CHARGE_HELPS = {
+    "unit": YOUR_UNIT,
+    "target": "The enemy unit",
+    "as_far_as_possible": "If it is out of reach: advance toward it as far as the rules allow",
+}
 
 # Every unit, the enemy's first (commands may aim at friends); the orders the step takes.
 any_targets = offer_names(lambda s, place, user: s.lookups.any_targets(place, user))
@@ -70,6 +76,7 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         unit=YOUR_UNIT,
         x="Destination x",
         y="Destination y",
+        as_far_as_possible=FAR_HELP,
     )
     async def move(
         self,
@@ -77,11 +84,13 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         unit: str,
         x: X,
         y: X,
+        as_far_as_possible: bool = False,
         step: str | None = None,
         ask_me: bool = False,
     ) -> None:
         """Order a move."""
-        await self._give(interaction, "move", unit, OrderInput(x=x, y=y), step, ask_me)
+        given = OrderInput(x=x, y=y, as_far_as_possible=as_far_as_possible)
+        await self._give(interaction, "move", unit, given, step, ask_me)
 
     async def _unit_order(
         self,
@@ -105,9 +114,20 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         given = OrderInput(target=target)
         await self._give(interaction, command_name(interaction), unit, given, step, ask_me)
 
-    charge = order_command(
-        "charge", "Charge an enemy unit", AIMED, unit=YOUR_UNIT, target="The enemy unit"
-    )(_aimed_order)
+    @order_command("charge", "Charge an enemy unit", AIMED, **CHARGE_HELPS)
+    async def charge(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        target: app_commands.Range[str, 1, 200],
+        as_far_as_possible: bool = False,
+        step: str | None = None,
+        ask_me: bool = False,
+    ) -> None:
+        """Order a charge."""
+        given = OrderInput(target=target, as_far_as_possible=as_far_as_possible)
+        await self._give(interaction, "charge", unit, given, step, ask_me)
+
     shoot = order_command(
         "shoot", "Shoot at an enemy unit", AIMED, unit=YOUR_UNIT, target="The enemy unit"
     )(_aimed_order)
@@ -184,6 +204,7 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         group="A group (wing, division, command), if the order takes one",
         path="A path of points: x,y x,y …",
         text="Free text, if the order takes it",
+        as_far_as_possible=FAR_HELP,
     )
     async def give(
         self,
@@ -200,6 +221,7 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         group: str | None = None,
         path: app_commands.Range[str, 1, 400] | None = None,
         text: app_commands.Range[str, 1, 300] | None = None,
+        as_far_as_possible: bool = False,
         step: str | None = None,
         ask_me: bool = False,
     ) -> None:
@@ -215,6 +237,7 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
             group=group,
             path=path,
             text=text,
+            as_far_as_possible=as_far_as_possible,
         )
         await self._give(interaction, kind, unit, given, step, ask_me)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rules_core import resume
+from rules_core import far, resume
 from rules_core.cards import Draw
 from rules_core.codec import Serialisable
 from rules_core.context import Context
@@ -274,6 +274,7 @@ def _complete_orders(
         if isinstance(verdict, Illegal):
             context.emit(OrderRejected(order.actor, order.kind, verdict.reason))
             continue
+        order = _shortened(rules, context, order, verdict.order)
         earlier = [o for o in kept if _same_actor(kinds, o, order)]
         problem = _uncombined(kinds, earlier, order)
         if earlier and problem is None:
@@ -284,6 +285,17 @@ def _complete_orders(
         else:
             kept.append(order)
     return (*kept, *_defaults(rules, state, kept))
+
+
+def _shortened(rules: Rules, context: Context, order: Order, judged: Order) -> Order:
+    """The order to carry out: an "as far as possible" one as its judge cut it now (the battle
+    may have changed since it was given), said in an event when it was cut."""
+    if not far.wanted(order):
+        return order
+    full = rules.judge(context.state, far.plain(order))
+    if isinstance(full, Illegal):
+        context.emit(far.said(order, judged, full.reason))
+    return judged
 
 
 def _uncombined(

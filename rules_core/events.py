@@ -47,6 +47,18 @@ class OrderRejected(Event):
 
 
 @dataclass(frozen=True)
+class OrderShortened(Event):
+    """An order to go as far as possible was cut where the rules stop it (``rules_core.far``)."""
+
+    kind: ClassVar[str] = "order_shortened"
+    actor: str
+    order_kind: str
+    reason: str  # why the whole order was refused
+    at: Point | None = None  # where a move to a point or along a path stops
+    distance: float | None = None  # how far a move by a distance goes
+
+
+@dataclass(frozen=True)
 class PlanFellBack(Event):
     """An order planned ahead could not be carried out when its step came; the default was
     used instead."""
@@ -412,6 +424,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         StepBegan,
         OrderRejected,
+        OrderShortened,
         PlanFellBack,
         PlanQueried,
         DiceRolled,

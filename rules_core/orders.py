@@ -9,6 +9,8 @@ from rules_core.codec import Json, Serialisable
 
 PARAM_KINDS = ("unit", "leader", "group", "point", "path", "number", "choice", "text")
 ACTOR_KINDS = ("unit", "leader", "group", "side")  # who gives an order of a kind
+# A parameter any order may carry: go as far as the rules allow (``rules_core.far``).
+AS_FAR_AS_POSSIBLE = "as_far_as_possible"
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
 
 from shapely.geometry import Polygon
 
+from rules_core import far
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
 from rules_core.hooks import DemoHooks, RosterHooks
@@ -417,6 +418,11 @@ class Rules:
         return JUDGED.verdict(self, state, order, self._judge)
 
     def _judge(self, state: BattleState, order: Order) -> Verdict:
+        if far.wanted(order):  # shortened to what the rules allow, each cut judged plainly
+            return far.farthest(state, order, self._judge_plain)
+        return self._judge_plain(state, order)
+
+    def _judge_plain(self, state: BattleState, order: Order) -> Verdict:
         step = self.sequence.step(state.cursor.step)
         if order.kind not in step.order_kinds:
             return Illegal(order, wrong_step_reason(order.kind, step.title, step.order_kinds))

@@ -296,6 +296,12 @@ def _subjects_changed(e: ev.SubjectsChanged, r: Renderer) -> str:
 
 
 @_line.register
+def _shortened(e: ev.OrderShortened, r: Renderer) -> str:
+    stops = f"at ({g(e.at[0])}, {g(e.at[1])})" if e.at else f"after {r.length(e.distance or 0)}"
+    return f"{r.name(e.actor)}: {e.order_kind} as far as possible, it stops {stops}: {e.reason}"
+
+
+@_line.register
 def _shot(e: ev.ShotFired, r: Renderer) -> str:
     at = "" if e.distance is None else f", {r.length(e.distance)} away"
     return f"{r.name(e.shooter)} shoots at {r.name(e.target)}{at}"

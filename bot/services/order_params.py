@@ -17,7 +17,8 @@ from typing import Any
 from bot.errors import InvalidInput, NotFound
 from bot.services.names import name_key
 from bot.services.numbers import check_finite
-from rules_core.orders import OrderKind, Param
+from rules_core import far
+from rules_core.orders import AS_FAR_AS_POSSIBLE, OrderKind, Param
 from rules_core.state import BattleState, Group, Leader, Side, Unit
 
 SLOT_OF = {
@@ -30,6 +31,10 @@ SLOT_OF = {
 }
 NUMBER = r"-?\d+(?:\.\d+)?"
 TAGGED = re.compile(r"^.*\(([^()]+)\)$")
+FAR_REFUSED = (
+    "`as_far_as_possible` is for a move to a point, along a path or by a distance, or a charge; "
+    "a {title} order has nothing to go along: give it without `as_far_as_possible`."
+)
 POINT = re.compile(rf"^\(?\s*({NUMBER})\s*[, ]\s*({NUMBER})\s*\)?$")
 
 
@@ -48,6 +53,7 @@ class OrderInput:
     path: str | None = None
     text: str | None = None
     named: Mapping[str, str] = field(default_factory=dict)
+    as_far_as_possible: bool = False  # cut to what the rules allow (``rules_core.far``)
 
 
 def params_for(kind: OrderKind, given: OrderInput, state: BattleState) -> dict[str, Any]:
@@ -67,6 +73,10 @@ def params_for(kind: OrderKind, given: OrderInput, state: BattleState) -> dict[s
             params[param.name] = value
         elif param.required:
             raise InvalidInput(f"A {kind.title.lower()} order needs {asking(param, choices)}.")
+    if given.as_far_as_possible:
+        if not far.applies(kind):
+            raise InvalidInput(FAR_REFUSED.format(title=kind.title.lower()))
+        params[AS_FAR_AS_POSSIBLE] = True
     return params
 
 
