@@ -22,6 +22,7 @@ from bot.presentation.choices import (
 from bot.presentation.orders import (
     RESOLVING,
     RESOLVING_TURN,
+    alternative_text,
     order_book_text,
     orders_text,
     preview_text,
@@ -29,11 +30,13 @@ from bot.presentation.orders import (
     withdrawn_text,
 )
 from bot.presentation.replies import matching_choices, place_of, reply_privately
+from bot.services.alternatives import Wanted
 from bot.services.order_params import OrderInput
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 
 X = app_commands.Range[float, -1000, 1000]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
+STEP_HELP_ALTERNATIVE = "The later step of this turn the order is planned for"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
 YOUR_UNIT = "Your unit"
 
@@ -61,6 +64,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         self.bot = bot
         self.play = bot.services.play
         self.lookups = bot.services.lookups
+        self.alternatives = bot.services.alternatives
 
     async def _give(
         self,
@@ -232,6 +236,46 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
         )
         await self._give(interaction, kind, unit, given, step, ask_me)
 
+    @subcommand(
+        "alternative",
+        "What a planned order tries next if it cannot be carried out when its step comes",
+        {
+            "step": STEP_HELP_ALTERNATIVE,
+            "kind": "The kind of order to try instead",
+            "unit": "Your unit, leader, group or side with an order planned for that step",
+            "target": "A target unit, if the order takes one",
+            "x": "A destination x",
+            "y": "A destination y",
+            "number": "A number, if the order takes one",
+            "option": "A choice, if the order takes one",
+            "path": "A path of points: x,y x,y …",
+            "which": "Which of its planned orders there (1 = first); default the last",
+        },
+        {"step": turn_steps, "kind": order_kinds, "target": any_targets},
+    )
+    async def alternative(
+        self,
+        interaction: discord.Interaction,
+        step: str,
+        kind: str,
+        unit: str,
+        which: app_commands.Range[int, 1, 50] | None = None,
+        target: str | None = None,
+        x: X | None = None,
+        y: X | None = None,
+        number: float | None = None,
+        option: str | None = None,
+        path: app_commands.Range[str, 1, 400] | None = None,
+    ) -> None:
+        """Add an alternative to a planned order (a conditional plan)."""
+        given = OrderInput(target=target, x=x, y=y, number=number, option=option, path=path)
+        wanted = Wanted(kind, unit, given)
+        await reply_privately(
+            interaction,
+            lambda place, user: self.alternatives.add(place, user, step, wanted, which),
+            alternative_text,
+        )
+
     @app_commands.command(name="withdraw", description="Take back a unit's order")
     @app_commands.describe(
         unit="Your unit, leader, group or side",
@@ -267,6 +311,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
 
     @command.autocomplete("unit")
     @give.autocomplete("unit")
+    @alternative.autocomplete("unit")
     @withdraw.autocomplete("unit")
     async def giver_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -280,6 +325,7 @@ class OrderCog(commands.GroupCog, group_name="order", group_description="Give or
 
     @give.autocomplete("option")
     @command.autocomplete("option")
+    @alternative.autocomplete("option")
     async def option_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

@@ -41,6 +41,7 @@ class OrderView:
     remaining: int = 0  # the actor's orders still given, after a withdrawal
     step: str = ""  # the later step of the turn it is planned for ("" for the open step)
     consult: bool = False  # its player asked to be consulted if it cannot be carried out
+    alternatives: tuple[str, ...] = ()  # what it tries in turn if not (a conditional plan)
 
 
 async def actor_orders(
@@ -64,7 +65,7 @@ def _actor_kind(kinds: dict[str, OrderKind], kind: str) -> str | None:
     return None if found is None else found.actor
 
 
-def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:
+def command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:
     """``/order command``: a ruleset without a ``command`` order names the action in option."""
     kinds = loaded.rules.order_kinds
     if kind != "command" or any(k.id == "command" for k in kinds):
@@ -76,7 +77,8 @@ def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, 
     return str(given.option), replace(given, option=None)
 
 
-def _order_kind(loaded: Loaded, kind: str) -> OrderKind:
+def order_kind_of(loaded: Loaded, kind: str) -> OrderKind:
+    """The ruleset's order kind by id; an unknown one is refused with the kinds it has."""
     try:
         return loaded.rules.order_kind(kind)
     except KeyError:
@@ -194,8 +196,8 @@ async def take_order(
 ) -> OrderView:
     """Check an order and keep it (secretly) where ``intake`` says, replacing the actor's
     earlier orders it does not combine with; its preview as its player sees it."""
-    kind, given = _command_action(loaded, kind, given)
-    order_kind = _order_kind(loaded, kind)
+    kind, given = command_action(loaded, kind, given)
+    order_kind = order_kind_of(loaded, kind)
     actor = find_giver(intake.state, order_kind.actor, unit, intake.sides)
     check_commands(loaded, user_id, actor, intake.as_gm)
     order = Order(actor.id, kind, params_for(order_kind, given, intake.state))
