@@ -172,6 +172,28 @@ def plan_orders(
     return [order for order in orders if not isinstance(rules.judge(placed, order), Illegal)]
 
 
+def plain_alternatives(
+    rules: Rules, state: BattleState, step: TurnStep, order: Order
+) -> tuple[Order, ...]:
+    """Orders an actor may fall back on at ``step`` if ``order`` cannot be carried out: the
+    step's other kinds for the same kind of actor that need no parameters (hold, rally), those
+    legal as the battle stands now; what a player planning ahead would add as alternatives."""
+    kinds = rules.kinds_by_id()
+    own = kinds.get(order.kind)
+    placed = at_step(state, step)
+    found = []
+    for kind_id in rules.sequence.step(step.step).order_kinds:
+        kind = kinds.get(kind_id)
+        if kind is None or own is None or kind.id == own.id or kind.actor != own.actor:
+            continue
+        if any(param.required for param in kind.params):
+            continue
+        plain = Order(order.actor, kind.id)
+        if not isinstance(rules.judge(placed, plain), Illegal):
+            found.append(plain)
+    return tuple(found)
+
+
 def due(rules: Rules, state: BattleState, plan: Iterable[Planned]) -> tuple[Planned, ...]:
     """The planned orders for the step the battle has reached, in the order planned."""
     key = current_key(rules, state)
