@@ -7,13 +7,21 @@ from __future__ import annotations
 from bot import pace
 from rules_core import engine, planning, registry
 from rules_core.orders import Illegal
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
+
+
+def _sample(ruleset: str) -> tuple[Rules, BattleState]:
+    """A ruleset's rules and its sample battle."""
+    found = registry.get(ruleset)
+    assert found.rules is not None
+    sample = found.rules.sample_battle()
+    assert sample is not None
+    return found.rules, sample
 
 
 def test_a_conditional_planner_gives_its_orders_alternatives_legal_now() -> None:
-    rules = registry.get("tree_of_battles").rules
-    assert rules is not None
-    sample = rules.sample_battle()
-    assert sample is not None
+    rules, sample = _sample("tree_of_battles")
     state = engine.begin(rules, sample)
     while not planning.side_steps(rules, state, state.sides[0].id)[1:]:
         orders = [
@@ -44,10 +52,7 @@ def test_a_conditional_planner_gives_its_orders_alternatives_legal_now() -> None
 
 def test_conditional_plans_fall_back_on_the_default_less_often() -> None:
     for ruleset in ("tree_of_battles", "hail_caesar"):
-        rules = registry.get(ruleset).rules
-        assert rules is not None
-        sample = rules.sample_battle()
-        assert sample is not None
+        rules, sample = _sample(ruleset)
         plain = pace.play(rules, sample, 2, "plan", standing=pace.scripted_standing)
         conditional = pace.play(
             rules, sample, 2, "plan", standing=pace.scripted_standing, conditional=True

@@ -16,11 +16,18 @@ from tests.e2e.test_plan_ahead import (
     step_keys,
     to_turn_one,
 )
+from tools.fake_discord import BotMessage
 from tools.harness import Harness
 from tools.skirmish_battle import field, lines
 
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 EQUITES = "Command: Orders — Equites"
+
+
+def log_of(result: BotMessage) -> list[str]:
+    """A result's log lines: in the message, or in its log.txt when too long for it."""
+    attached = [f.text for f in result.files if f.filename == "log.txt"]
+    return attached[0].splitlines() if attached else lines(result)
 
 
 async def test_a_conditional_plan_falls_through_to_its_second_alternative(aide: Harness) -> None:
@@ -44,10 +51,7 @@ async def test_a_conditional_plan_falls_through_to_its_second_alternative(aide: 
     await _horse_sent_away(h)
     await done_for_turn(h, h.alice)
     result = reports(h, where, BATTLE)[-1]
-    log = lines(result)
-    logs = [f for f in result.files if f.filename == "log.txt"]
-    if logs:
-        log = logs[0].text.splitlines()
+    log = log_of(result)
     (note,) = [line for line in log if "alternative 2 (hold) used" in line]
     assert note.startswith("Gallic Horse: planned move could not be carried out, ")
     assert "; alternative 1 (move): " in note
