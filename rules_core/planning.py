@@ -164,6 +164,41 @@ def preview(rules: Rules, state: BattleState, step: TurnStep, order: Order) -> V
     return rules.judge(at_step(state, step), order)
 
 
+def foreseen(
+    rules: Rules,
+    seed: bytes,
+    state: BattleState,
+    step: TurnStep,
+    plan: Iterable[Planned],
+    side: str,
+) -> BattleState:
+    """The battle at ``step`` as it will stand after ``side``'s own orders planned for the
+    steps of the turn before it (each step resolved with them, its dice as the battle's seed
+    rolls them now), every other side's units and leaders where they stand now: what an order
+    that only becomes possible after its player's own planned moves is previewed against."""
+    plan = [p for p in plan if p.side == side]
+    now = state
+    for earlier in turn_steps(rules, state):
+        if earlier.key == step.key:
+            break
+        orders = [p.order for p in plan if p.step == earlier.key]
+        if orders:
+            after = engine.resolve(rules, seed, at_step(now, earlier), orders).state
+            now = _own_moved(now, after, side)
+    return at_step(now, step)
+
+
+def _own_moved(now: BattleState, after: BattleState, side: str) -> BattleState:
+    """``now`` with ``side``'s units and leaders as they stand in ``after``."""
+    units = {u.id: u for u in after.units}
+    leaders = {ld.id: ld for ld in after.leaders}
+    return replace(
+        now,
+        units=tuple(units.get(u.id, u) if u.side == side else u for u in now.units),
+        leaders=tuple(leaders.get(ld.id, ld) if ld.side == side else ld for ld in now.leaders),
+    )
+
+
 def plan_orders(
     rules: Rules, state: BattleState, step: TurnStep, orders: Iterable[Order]
 ) -> list[Order]:

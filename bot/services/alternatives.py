@@ -24,11 +24,13 @@ from bot.services.intake import (
     Intake,
     OrderView,
     command_action,
+    foreseen,
+    judged_ahead,
     numbered,
     order_kind_of,
     planned_step,
 )
-from bot.services.order_params import OrderInput, params_for
+from bot.services.order_params import OrderInput, params_for, side_of
 from rules_core import planning
 from rules_core.orders import Illegal, Order, Verdict
 
@@ -57,7 +59,7 @@ def verdict_words(verdict: Verdict) -> str:
     """An alternative's verdict now, as its player reads it."""
     if isinstance(verdict, Illegal):
         return f"not possible now ({verdict.reason}); judged again when its step comes"
-    return verdict.summary
+    return "; ".join((verdict.summary, *verdict.notes))
 
 
 class AlternativeService(Service):
@@ -92,9 +94,8 @@ class AlternativeService(Service):
                     f"**{actor.name}** already has that order planned in {intake.words}; "
                     f"an alternative is a different order to try if it cannot be carried out."
                 )
-            verdicts = planning.preview_alternatives(
-                loaded.rules, loaded.state, turn_step, (*known, order)
-            )
+            mine = (user_id, side_of(actor))
+            verdicts = await _verdicts(session, loaded, mine, turn_step, (*known, order))
             kept = {"kind": kind, "params": dict(order.params), "summary": ""}
             kept["summary"] = verdict_words(verdicts[-1])[:400]
             row.alternatives = [*(row.alternatives or ()), kept]
@@ -108,6 +109,24 @@ class AlternativeService(Service):
                 consult=row.consult,
                 alternatives=tuple(verdict_words(v) for v in verdicts),
             )
+
+
+async def _verdicts(
+    session: Any,
+    loaded: Loaded,
+    mine: tuple[int, str],
+    turn_step: planning.TurnStep,
+    orders: tuple[Order, ...],
+) -> tuple[Verdict, ...]:
+    """Each alternative's verdict now; one not possible now is judged again against the battle
+    as it will stand after the player's own orders planned before the step."""
+    verdicts = planning.preview_alternatives(loaded.rules, loaded.state, turn_step, orders)
+    if not any(isinstance(v, Illegal) for v in verdicts):
+        return verdicts
+    there = await foreseen(session, loaded, *mine, turn_step)
+    return tuple(
+        judged_ahead(loaded.rules, there, v) if isinstance(v, Illegal) else v for v in verdicts
+    )
 
 
 async def _running(session: Any, place: Place) -> Loaded:

@@ -17,15 +17,17 @@ from bot.errors import InvalidInput, NotFound, PermissionDenied
 from bot.services import plans
 from bot.services.battle_state import Loaded, check_commands, find_actor, find_giver
 from bot.services.order_params import OrderInput, params_for, side_of
+from bot.services.resolving import off_loop
 from bot.services.stages import stage_orders
 from rules_core import planning
-from rules_core.orders import Illegal, Order, OrderKind
+from rules_core.orders import Illegal, Order, OrderKind, Verdict
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
 PLANNED_HINT = (
-    " (An order planned ahead is checked against the battle as it stands now; if it only "
-    "becomes possible later, give it when its step opens.)"
+    " (An order planned ahead is checked against the battle as it will stand after your own "
+    "orders planned before it, the enemy where it stands now; if it only becomes possible "
+    "later still, add it as an `/order alternative` or give it when its step opens.)"
 )
 
 
@@ -140,6 +142,30 @@ async def withdraw_planned(
     )
 
 
+async def foreseen(
+    session: Any, loaded: Loaded, user_id: int, side: str, turn_step: planning.TurnStep
+) -> BattleState:
+    """The battle at a later step as it will stand after the user's own orders planned
+    before it (``planning.foreseen``)."""
+    rows = await plans.planned_rows(session, loaded.battle.id)
+    mine = [plans.planned_of(r) for r in rows if r.user_id == user_id]
+    state, seed = loaded.state, loaded.seed
+    return await off_loop(planning.foreseen, loaded.rules, seed, state, turn_step, mine, side)
+
+
+def judged_ahead(rules: Rules, there: BattleState, now: Illegal) -> Verdict:
+    """An order not possible as the battle stands now judged again at ``there`` (after the
+    player's own earlier planned orders): its preview, saying so, if it is possible then."""
+    later = rules.judge(there, now.order)
+    if isinstance(later, Illegal):
+        return now
+    note = (
+        f"not possible as the battle stands now ({now.reason}), but after your own orders "
+        f"planned before it; judged for real when its step comes"
+    )
+    return replace(later, notes=(*later.notes, note))
+
+
 Row = TypeVar("Row")
 
 
@@ -205,6 +231,9 @@ async def take_order(
         verdict = loaded.rules.judge(loaded.state, order)
     else:
         verdict = planning.preview(loaded.rules, loaded.state, intake.turn_step, order)
+        if isinstance(verdict, Illegal):
+            there = await foreseen(session, loaded, user_id, side_of(actor), intake.turn_step)
+            verdict = judged_ahead(loaded.rules, there, verdict)
     if isinstance(verdict, Illegal):
         hint = PLANNED_HINT if intake.turn_step is not None else ""
         raise InvalidInput(f"**{actor.name}** cannot {kind}{intake.where}: {verdict.reason}.{hint}")

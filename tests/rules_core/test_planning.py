@@ -120,3 +120,23 @@ def test_a_planned_order_falls_through_to_its_first_legal_alternative_and_says_w
     dropped = planning.carry_out(rules, there, [hopeless])
     assert dropped.orders == () and dropped.substitutes == ()
     assert "alternative 1 (move): " in dropped.fallbacks[0].reason
+
+
+def test_the_battle_is_foreseen_after_a_sides_own_earlier_planned_orders_only() -> None:
+    rules, state, later, unit = _last_division()
+    side = unit.side
+    mine = planning.side_steps(rules, state, side)
+    earlier = next(s for s in mine if s.key != later.key and s.step == "orders")
+    moved = rules.demo_orders(planning.at_step(state, earlier), side)  # moves, its general's
+    assert [o for o in moved if o.kind == "move"]
+    plan = [planning.Planned(earlier.key, side, o) for o in moved]
+    there = planning.foreseen(rules, SEED, state, later, plan, side)
+    assert there.cursor == later.cursor
+    changed = {u.id for u in there.units if u != state.unit(u.id)}
+    assert changed and changed <= {o.actor for o in moved}  # only the side's own, as planned
+    other = [u for u in state.units if u.side != side]
+    assert all(there.unit(u.id) == u for u in other)  # the enemy where it stands now
+    # Planned for the other side, or for the step itself or later: nothing moves.
+    theirs = [replace(p, side="someone else") for p in plan]
+    assert planning.foreseen(rules, SEED, state, later, theirs, side).units == state.units
+    assert planning.foreseen(rules, SEED, state, earlier, plan, side).units == state.units
