@@ -52,7 +52,7 @@ class Wanted:
 
 def alternatives_of(row: PlannedOrder) -> tuple[Order, ...]:
     """A planned order's alternatives, in the order they are tried."""
-    return tuple(Order(row.actor, a["kind"], a["params"]) for a in row.alternatives or ())
+    return plans.planned_of(row).alternatives
 
 
 def verdict_words(verdict: Verdict) -> str:

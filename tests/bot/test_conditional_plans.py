@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import pytest
 
+from bot.db.models import PlannedOrder
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.services import Services
+from bot.services import Services, plans
 from bot.services.alternatives import Wanted
 from bot.services.campaigns import Place
 from bot.services.play import OrderInput
+from rules_core import planning
 from tests.bot.test_hail_caesar_battle import set_up
 from tests.bot.test_tree_of_battles_battle import clock, services
 from tests.conftest import ALICE, BOB, GM
+from tests.rules_core.test_planning import _last_division
 
 __all__ = ["clock", "services"]  # fixtures: every battle gets the same dice seed (Rome first)
 
@@ -102,3 +105,39 @@ async def test_alternatives_are_refused_without_a_planned_order_and_withdrawn_wi
         await services.alternatives.add(
             place, ALICE, step, Wanted("hold", "Gallic Horse", OrderInput())
         )
+
+
+async def test_a_gm_sees_the_alternatives_and_the_other_side_sees_nothing(
+    services: Services, place: Place
+) -> None:
+    steps = await _turn_one(services, place)
+    await services.play.submit(
+        place, ALICE, "move", "Gallic Horse", OrderInput(x=33, y=14), step=steps[EQUITES]
+    )
+    for kind in ("hold", "rally"):
+        wanted = Wanted(kind, "Gallic Horse", OrderInput())
+        try:
+            await services.alternatives.add(place, ALICE, steps[EQUITES], wanted)
+        except InvalidInput:
+            continue  # a kind the step does not take is refused, not kept
+    (planned,) = (await services.order_book.book(place, GM)).planned
+    assert planned.summary.endswith("(if not: hold)")
+    theirs = await services.order_book.book(place, BOB)
+    assert not theirs.planned and "Gallic Horse" not in str(theirs)
+
+
+def test_a_planned_order_opening_its_step_becomes_its_first_legal_alternative() -> None:
+    """When its step opens before it is carried out (a step shared with players still to
+    plan), a planned order not legal then becomes its first alternative that is."""
+    rules, state, later, unit = _last_division()
+    there = planning.at_step(state, later)
+    far = {"kind": "move", "params": {"to": [unit.x, unit.y + 40]}, "summary": "far"}
+    hold = {"kind": "hold", "params": {}, "summary": "hold"}
+    row = PlannedOrder(
+        actor=unit.id, kind="move", params=far["params"], summary="move", alternatives=[far, hold]
+    )
+    row.step_key, row.side_id, row.consult = "k", unit.side, False
+    kind, params, summary = plans.adopted(rules, there, row)
+    assert (kind, params) == ("hold", {}) and summary.endswith("(alternative 2 to move)")
+    row.alternatives = []
+    assert plans.adopted(rules, there, row) == ("move", far["params"], "move")
