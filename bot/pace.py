@@ -111,13 +111,20 @@ class _Planner:
 
     orders: dict[str, list[planning.Planned]] = field(default_factory=dict)
     done: dict[int, set[str]] = field(default_factory=dict)
+    conditional: bool = False  # each order carries alternatives (``planning.plain_alternatives``)
 
     def plan(self, rules: Rules, state: BattleState, side: str) -> None:
         """Plan every step of the turn the side acts in, and say it is done for the turn."""
         for step in planning.side_steps(rules, state, side):
-            placed = planning.at_step(state, step)
-            for order in planning.plan_orders(rules, state, step, rules.demo_orders(placed, side)):
-                planned = planning.Planned(step.key, side, order)
+            wanted = rules.demo_orders(planning.at_step(state, step), side)
+            legal = planning.plan_orders(rules, state, step, wanted)
+            for order in wanted if self.conditional else legal:
+                others: tuple[Order, ...] = ()
+                if self.conditional:
+                    others = planning.plain_alternatives(rules, state, step, order)
+                if order not in legal and not others:
+                    continue  # not possible now, and nothing to fall back on but the default
+                planned = planning.Planned(step.key, side, order, alternatives=others)
                 self.orders.setdefault(step.key, []).append(planned)
         self.done.setdefault(state.cursor.turn, set()).add(side)
 
@@ -141,13 +148,15 @@ def play(
     mode: str,
     seed: int = 0,
     standing: StandingHook | None = None,
+    conditional: bool = False,
 ) -> Pace:
-    """Play ``turns`` game turns of a battle (set-up not counted) in one mode and measure it."""
+    """Play ``turns`` game turns of a battle (set-up not counted) in one mode and measure it;
+    ``conditional``: players planning ahead give their orders alternatives."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}")
     rng = random.Random(seed)
     pace = Pace(state.ruleset, mode, tuple(side.id for side in state.sides))
-    planner = _Planner()
+    planner = _Planner(conditional=conditional)
     state = engine.begin(rules, state)
     for _ in range(MAX_CALLS):
         if state.outcome is not None or state.cursor.turn > turns:

@@ -22,6 +22,7 @@ from bot.presentation.choices import (
 from bot.presentation.orders import (
     RESOLVING,
     RESOLVING_TURN,
+    alternative_text,
     order_book_text,
     orders_text,
     preview_text,
@@ -29,6 +30,7 @@ from bot.presentation.orders import (
     withdrawn_text,
 )
 from bot.presentation.replies import matching_choices, place_of, reply_privately, reply_with
+from bot.services.alternatives import Wanted
 from bot.services.order_params import OrderInput
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 
@@ -36,6 +38,7 @@ X = app_commands.Range[float, -1000, 1000]
 # An order as PlayService.submit takes it: kind, unit, what was typed, step, ask_me.
 Order = tuple[str, str, OrderInput, str | None, bool]
 STEP_HELP = "Plan it for a later step of this turn (default: the open step)"
+STEP_HELP_ALTERNATIVE = "The later step of this turn the order is planned for"
 ASK_ME_HELP = "If the planned order cannot be carried out: ask me (default: use the default)"
 YOUR_UNIT = "Your unit"
 FAR_HELP = "If it cannot go all the way: go as far as the rules allow (the preview says where)"
@@ -241,6 +244,44 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         )
         await self._give(interaction, kind, unit, given, step, ask_me)
 
+    @subcommand(
+        "alternative",
+        "What a planned order tries next if it cannot be carried out when its step comes",
+        {
+            "step": STEP_HELP_ALTERNATIVE,
+            "kind": "The kind of order to try instead",
+            "unit": "Your unit, leader, group or side with an order planned for that step",
+            "target": "A target unit, if the order takes one",
+            "x": "A destination x",
+            "y": "A destination y",
+            "number": "A number, if the order takes one",
+            "option": "A choice, if the order takes one",
+            "path": "A path of points: x,y x,y …",
+            "which": "Which of its planned orders there (1 = first); default the last",
+        },
+        {"step": turn_steps, "kind": order_kinds, "target": any_targets},
+    )
+    async def alternative(
+        self,
+        interaction: discord.Interaction,
+        step: str,
+        kind: str,
+        unit: str,
+        which: app_commands.Range[int, 1, 50] | None = None,
+        target: str | None = None,
+        x: X | None = None,
+        y: X | None = None,
+        number: float | None = None,
+        option: str | None = None,
+        path: app_commands.Range[str, 1, 400] | None = None,
+    ) -> None:
+        """Add an alternative to a planned order (a conditional plan)."""
+        given = OrderInput(target=target, x=x, y=y, number=number, option=option, path=path)
+        wanted = Wanted(kind, unit, given)
+        await reply_privately(
+            interaction, self.services.alternatives.add, alternative_text, step, wanted, which
+        )
+
     @app_commands.command(name="withdraw", description="Take back a unit's order")
     @app_commands.describe(
         unit="Your unit, leader, group or side",
@@ -276,6 +317,7 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
 
     @command.autocomplete("unit")
     @give.autocomplete("unit")
+    @alternative.autocomplete("unit")
     @withdraw.autocomplete("unit")
     async def giver_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -289,6 +331,7 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
 
     @give.autocomplete("option")
     @command.autocomplete("option")
+    @alternative.autocomplete("option")
     async def option_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

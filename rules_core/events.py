@@ -70,6 +70,20 @@ class PlanFellBack(Event):
 
 
 @dataclass(frozen=True)
+class PlanAlternativeUsed(Event):
+    """An order planned ahead could not be carried out when its step came; the alternative
+    ``number`` (1 for the first) its player gave was used, the earlier ones failing for
+    ``reason``."""
+
+    kind: ClassVar[str] = "plan_alternative_used"
+    actor: str
+    order_kind: str
+    number: int
+    used_kind: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class PlanQueried(Event):
     """An order planned ahead cannot be carried out now its step has come, and its player
     asked to be consulted: the step waits for that side's new orders (the order stays
@@ -426,6 +440,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         OrderRejected,
         OrderShortened,
         PlanFellBack,
+        PlanAlternativeUsed,
         PlanQueried,
         DiceRolled,
         TestResolved,

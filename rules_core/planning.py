@@ -5,9 +5,10 @@ only the open one. ``turn_steps`` lists those steps from the sequence of play as
 repeated for subjects gives one entry per subject; alternate player turns give each side its
 own steps). An order planned for a later step is judged now, against the present state placed
 at that step, for a preview (``preview``), and judged again when its step comes
-(``carry_out``): one that has become illegal is dropped, so the engine falls back on the
-ruleset's default, and the result says why, unless its player asked to be consulted, in which
-case the step waits for that player instead.
+(``carry_out``): one that has become illegal gives way to its alternatives, tried in turn (a
+conditional plan: "charge; if not possible, advance; if not possible, hold"); when none is
+legal it is dropped, so the engine falls back on the ruleset's default, and the result says
+why, unless its player asked to be consulted, in which case the step waits for that player.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rules_core import engine
 from rules_core.codec import Serialisable
 from rules_core.decisions import GM
 from rules_core.engine import Resolution
-from rules_core.events import PlanFellBack
+from rules_core.events import PlanAlternativeUsed, PlanFellBack
 from rules_core.orders import Illegal, Order, Verdict
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
@@ -44,13 +45,15 @@ class TurnStep(Serialisable):
 
 @dataclass(frozen=True)
 class Planned(Serialisable):
-    """An order kept for a step: the step's key, the side giving it, the order, and whether its
-    player asked to be consulted if it cannot be carried out ("ask me")."""
+    """An order kept for a step: the step's key, the side giving it, the order, whether its
+    player asked to be consulted if it cannot be carried out ("ask me"), and the orders to try
+    in turn if it cannot (its alternatives, same actor)."""
 
     step: str
     side: str
     order: Order
     consult: bool = False
+    alternatives: tuple[Order, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,13 +65,27 @@ class Fallback(Serialisable):
 
 
 @dataclass(frozen=True)
+class Substitute(Serialisable):
+    """A planned order that could not be carried out at its step, replaced by one of its
+    alternatives (``number``: 1 for the first); ``reason`` says why each one tried before
+    it failed."""
+
+    planned: Planned
+    used: Order
+    number: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class CarriedOut:
-    """The planned orders of the step now reached: those still legal, those dropped (the
-    default is used), and the sides whose player asked to be consulted about a dropped one."""
+    """The planned orders of the step now reached: those carried out (planned or an
+    alternative), those dropped (the default is used), the sides whose player asked to be
+    consulted about a dropped one, and the alternatives used in place of their order."""
 
     orders: tuple[Order, ...]
     fallbacks: tuple[Fallback, ...]
     consult: tuple[str, ...]
+    substitutes: tuple[Substitute, ...] = ()
 
 
 def step_key(sequence: SequenceOfPlay, cursor: Cursor) -> str:
@@ -147,6 +164,41 @@ def preview(rules: Rules, state: BattleState, step: TurnStep, order: Order) -> V
     return rules.judge(at_step(state, step), order)
 
 
+def foreseen(
+    rules: Rules,
+    seed: bytes,
+    state: BattleState,
+    step: TurnStep,
+    plan: Iterable[Planned],
+    side: str,
+) -> BattleState:
+    """The battle at ``step`` as it will stand after ``side``'s own orders planned for the
+    steps of the turn before it (each step resolved with them, its dice as the battle's seed
+    rolls them now), every other side's units and leaders where they stand now: what an order
+    that only becomes possible after its player's own planned moves is previewed against."""
+    plan = [p for p in plan if p.side == side]
+    now = state
+    for earlier in turn_steps(rules, state):
+        if earlier.key == step.key:
+            break
+        orders = [p.order for p in plan if p.step == earlier.key]
+        if orders:
+            after = engine.resolve(rules, seed, at_step(now, earlier), orders).state
+            now = _own_moved(now, after, side)
+    return at_step(now, step)
+
+
+def _own_moved(now: BattleState, after: BattleState, side: str) -> BattleState:
+    """``now`` with ``side``'s units and leaders as they stand in ``after``."""
+    units = {u.id: u for u in after.units}
+    leaders = {ld.id: ld for ld in after.leaders}
+    return replace(
+        now,
+        units=tuple(units.get(u.id, u) if u.side == side else u for u in now.units),
+        leaders=tuple(leaders.get(ld.id, ld) if ld.side == side else ld for ld in now.leaders),
+    )
+
+
 def plan_orders(
     rules: Rules, state: BattleState, step: TurnStep, orders: Iterable[Order]
 ) -> list[Order]:
@@ -155,25 +207,86 @@ def plan_orders(
     return [order for order in orders if not isinstance(rules.judge(placed, order), Illegal)]
 
 
+def plain_alternatives(
+    rules: Rules, state: BattleState, step: TurnStep, order: Order
+) -> tuple[Order, ...]:
+    """Orders an actor may fall back on at ``step`` if ``order`` cannot be carried out: the
+    step's other kinds for the same kind of actor that need no parameters (hold, rally), those
+    legal as the battle stands now; what a player planning ahead would add as alternatives."""
+    kinds = rules.kinds_by_id()
+    own = kinds.get(order.kind)
+    placed = at_step(state, step)
+    found = []
+    for kind_id in rules.sequence.step(step.step).order_kinds:
+        kind = kinds.get(kind_id)
+        if kind is None or own is None or kind.id == own.id or kind.actor != own.actor:
+            continue
+        if any(param.required for param in kind.params):
+            continue
+        plain = Order(order.actor, kind.id)
+        if not isinstance(rules.judge(placed, plain), Illegal):
+            found.append(plain)
+    return tuple(found)
+
+
 def due(rules: Rules, state: BattleState, plan: Iterable[Planned]) -> tuple[Planned, ...]:
     """The planned orders for the step the battle has reached, in the order planned."""
     key = current_key(rules, state)
     return tuple(planned for planned in plan if planned.step == key)
 
 
+def preview_alternatives(
+    rules: Rules, state: BattleState, step: TurnStep, orders: Iterable[Order]
+) -> tuple[Verdict, ...]:
+    """The verdict on each alternative of a planned order, judged now as ``preview`` does."""
+    placed = at_step(state, step)
+    return tuple(rules.judge(placed, order) for order in orders)
+
+
+def first_legal(
+    rules: Rules, state: BattleState, item: Planned
+) -> tuple[int, Order | None, tuple[str, ...]]:
+    """The first of a planned order and its alternatives legal now: its number (0 for the
+    order itself), the order (None if none is) and why each one tried before it failed."""
+    reasons: list[str] = []
+    for number, order in enumerate((item.order, *item.alternatives)):
+        verdict = rules.judge(state, order)
+        if not isinstance(verdict, Illegal):
+            return number, order, tuple(reasons)
+        reasons.append(verdict.reason)
+    return 0, None, tuple(reasons)
+
+
 def carry_out(rules: Rules, state: BattleState, planned: Sequence[Planned]) -> CarriedOut:
-    """Judge the planned orders of the current step again: keep the legal ones, drop the rest
-    (the engine then uses the default) with the reason, and name the sides to consult."""
+    """Judge the planned orders of the current step again: keep the legal ones, try the
+    alternatives of the rest in turn, drop those with none legal (the engine then uses the
+    default) with the reasons, and name the sides to consult."""
     kept: list[Order] = []
     dropped: list[Fallback] = []
+    used: list[Substitute] = []
     for item in planned:
-        verdict = rules.judge(state, item.order)
-        if isinstance(verdict, Illegal):
-            dropped.append(Fallback(item, verdict.reason))
-        else:
-            kept.append(item.order)
+        number, order, reasons = first_legal(rules, state, item)
+        if order is None:
+            dropped.append(Fallback(item, _failures(item, reasons)))
+            continue
+        kept.append(order)
+        if number:
+            tried = replace(item, alternatives=item.alternatives[: number - 1])
+            used.append(Substitute(item, order, number, _failures(tried, reasons)))
     consult = tuple(dict.fromkeys(f.planned.side for f in dropped if f.planned.consult))
-    return CarriedOut(tuple(kept), tuple(dropped), consult)
+    return CarriedOut(tuple(kept), tuple(dropped), consult, tuple(used))
+
+
+def _failures(item: Planned, reasons: Sequence[str]) -> str:
+    """Why a planned order and each of its alternatives failed, in one clause."""
+    tried = (item.order, *item.alternatives)
+    if len(tried) == 1:
+        return reasons[0]
+    said = [reasons[0]] + [
+        f"alternative {n} ({order.kind}): {reason}"
+        for n, (order, reason) in enumerate(zip(tried[1:], reasons[1:], strict=True), start=1)
+    ]
+    return "; ".join(said)
 
 
 def run_planned(
@@ -186,6 +299,15 @@ def run_planned(
     notes = tuple(
         PlanFellBack(f.planned.order.actor, f.planned.order.kind, f.reason)
         for f in carried.fallbacks
+    ) + tuple(
+        PlanAlternativeUsed(
+            u.planned.order.actor,
+            u.planned.order.kind,
+            u.number,
+            u.used.kind,
+            u.reason,
+        )
+        for u in carried.substitutes
     )
     events = (*result.events[:1], *notes, *result.events[1:])
     return Resolution(result.state, events, result.entries)

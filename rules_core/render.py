@@ -321,6 +321,10 @@ SENTENCES: dict[type[ev.Event], str] = {
     ev.PlanFellBack: (
         "{actor}: planned {order_kind} could not be carried out, {reason}; default used"
     ),
+    ev.PlanAlternativeUsed: (
+        "{actor}: planned {order_kind} could not be carried out, {reason}; alternative "
+        "{number} ({used_kind}) used"
+    ),
     ev.PlanQueried: "{side}: a planned order cannot be carried out; asked for new orders",
     ev.UnitDestroyed: "{unit} is destroyed: {reason}",
     ev.UnitLeftTable: "{unit} leaves the table near {at}: {reason}",

@@ -299,7 +299,9 @@ class PlannedOrder(_OrderColumns, Base):
     """An order planned for a later step of the current game turn, kept under the step's key
     (``planning.step_key``: turn, step, side, subject); secret like every order. When play
     reaches the step it becomes that stage's order (or, judged illegal, falls back on the
-    default, unless ``consult``: then its player is asked again)."""
+    default, unless ``consult``: then its player is asked again). ``alternatives`` are the
+    orders tried in turn before the default, each ``{"kind", "params", "summary"}``; sealed
+    with the order."""
 
     __tablename__ = "planned_order"
     __table_args__ = (Index("ix_planned_order_battle_step", "battle_id", "step_key"),)
@@ -310,6 +312,7 @@ class PlannedOrder(_OrderColumns, Base):
     step_key: Mapped[str] = mapped_column(String(160))
     step_title: Mapped[str] = mapped_column(String(200))
     consult: Mapped[bool] = mapped_column(default=False, server_default=false())
+    alternatives: Mapped[list[Any] | None] = mapped_column(JSON)
     submitted_at: Mapped[WrittenAt]
 
 

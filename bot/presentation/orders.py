@@ -38,6 +38,19 @@ def withdrawn_text(view: OrderView) -> str:
     return f"Withdrawn: **{view.unit_name}** will follow its default."
 
 
+def alternative_text(view: OrderView) -> str:
+    """The private answer to ``/order alternative``: the planned order and what it tries in
+    turn if it cannot be carried out, each alternative's verdict as the battle stands now."""
+    tried = "".join(f"\n{n}. {said}" for n, said in enumerate(view.alternatives, start=1))
+    last = "you will be asked" if view.consult else "the default is used"
+    return (
+        f"🗓️ Planned for **{plain(view.step)}** — **{view.unit_name}**: {view.summary}\n"
+        f"If it cannot be carried out then, tried in turn:{tried}\n"
+        f"(as the battle stands now; each is judged again when the step comes, and if none "
+        f"can be carried out, {last}. Secret until the step resolves.)"
+    )
+
+
 def waiting_text(confirmed: Confirmed) -> str:
     """The private answer to ``/order done`` while others have still to confirm (or when a
     deadline or a GM resolved the step first)."""
@@ -66,6 +79,7 @@ def orders_text(views: list[OrderView]) -> str:
         where = f"{plain(v.step)} · " if v.step else ""
         ask = " (ask me if it cannot be done)" if v.consult else ""
         lines.append(f"{where}**{v.unit_name}** ({v.kind}): {v.summary}{ask}")
+        lines += [f"  else {n}: {said}" for n, said in enumerate(v.alternatives, start=1)]
     text = "\n".join(lines)
     return text[:2000] or "You have given no orders for this step."
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from bot.clock import Clock, SystemClock
 from bot.db.session import Database
 from bot.services.aftermath import AftermathService
+from bot.services.alternatives import AlternativeService
 from bot.services.armies import ArmyService
 from bot.services.battles import BattleService
 from bot.services.campaign_map import CampaignMapService
@@ -49,6 +50,7 @@ class Services:
     odds: OddsService
     aftermath: AftermathService
     campaign_map: CampaignMapService
+    alternatives: AlternativeService
 
     @classmethod
     def build(
@@ -76,4 +78,5 @@ class Services:
             odds=OddsService(db),
             aftermath=AftermathService(db),
             campaign_map=CampaignMapService(db),
+            alternatives=AlternativeService(db),
         )

@@ -17,15 +17,17 @@ from bot.errors import InvalidInput, NotFound, PermissionDenied
 from bot.services import plans
 from bot.services.battle_state import Loaded, check_commands, find_actor, find_giver
 from bot.services.order_params import OrderInput, params_for, side_of
+from bot.services.resolving import off_loop
 from bot.services.stages import stage_orders
 from rules_core import planning
-from rules_core.orders import Illegal, Order, OrderKind
+from rules_core.orders import Illegal, Order, OrderKind, Verdict
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
 PLANNED_HINT = (
-    " (An order planned ahead is checked against the battle as it stands now; if it only "
-    "becomes possible later, give it when its step opens.)"
+    " (An order planned ahead is checked against the battle as it will stand after your own "
+    "orders planned before it, the enemy where it stands now; if it only becomes possible "
+    "later still, add it as an `/order alternative` or give it when its step opens.)"
 )
 
 
@@ -41,6 +43,7 @@ class OrderView:
     remaining: int = 0  # the actor's orders still given, after a withdrawal
     step: str = ""  # the later step of the turn it is planned for ("" for the open step)
     consult: bool = False  # its player asked to be consulted if it cannot be carried out
+    alternatives: tuple[str, ...] = ()  # what it tries in turn if not (a conditional plan)
 
 
 async def actor_orders(
@@ -64,7 +67,7 @@ def _actor_kind(kinds: dict[str, OrderKind], kind: str) -> str | None:
     return None if found is None else found.actor
 
 
-def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:
+def command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, OrderInput]:
     """``/order command``: a ruleset without a ``command`` order names the action in option."""
     kinds = loaded.rules.order_kinds
     if kind != "command" or any(k.id == "command" for k in kinds):
@@ -76,7 +79,8 @@ def _command_action(loaded: Loaded, kind: str, given: OrderInput) -> tuple[str, 
     return str(given.option), replace(given, option=None)
 
 
-def _order_kind(loaded: Loaded, kind: str) -> OrderKind:
+def order_kind_of(loaded: Loaded, kind: str) -> OrderKind:
+    """The ruleset's order kind by id; an unknown one is refused with the kinds it has."""
     try:
         return loaded.rules.order_kind(kind)
     except KeyError:
@@ -138,6 +142,30 @@ async def withdraw_planned(
     )
 
 
+async def foreseen(
+    session: Any, loaded: Loaded, user_id: int, side: str, turn_step: planning.TurnStep
+) -> BattleState:
+    """The battle at a later step as it will stand after the user's own orders planned
+    before it (``planning.foreseen``)."""
+    rows = await plans.planned_rows(session, loaded.battle.id)
+    mine = [plans.planned_of(r) for r in rows if r.user_id == user_id]
+    state, seed = loaded.state, loaded.seed
+    return await off_loop(planning.foreseen, loaded.rules, seed, state, turn_step, mine, side)
+
+
+def judged_ahead(rules: Rules, there: BattleState, now: Illegal) -> Verdict:
+    """An order not possible as the battle stands now judged again at ``there`` (after the
+    player's own earlier planned orders): its preview, saying so, if it is possible then."""
+    later = rules.judge(there, now.order)
+    if isinstance(later, Illegal):
+        return now
+    note = (
+        f"not possible as the battle stands now ({now.reason}), but after your own orders "
+        f"planned before it; judged for real when its step comes"
+    )
+    return replace(later, notes=(*later.notes, note))
+
+
 Row = TypeVar("Row")
 
 
@@ -194,8 +222,8 @@ async def take_order(
 ) -> OrderView:
     """Check an order and keep it (secretly) where ``intake`` says, replacing the actor's
     earlier orders it does not combine with; its preview as its player sees it."""
-    kind, given = _command_action(loaded, kind, given)
-    order_kind = _order_kind(loaded, kind)
+    kind, given = command_action(loaded, kind, given)
+    order_kind = order_kind_of(loaded, kind)
     actor = find_giver(intake.state, order_kind.actor, unit, intake.sides)
     check_commands(loaded, user_id, actor, intake.as_gm)
     order = Order(actor.id, kind, params_for(order_kind, given, intake.state))
@@ -203,6 +231,9 @@ async def take_order(
         verdict = loaded.rules.judge(loaded.state, order)
     else:
         verdict = planning.preview(loaded.rules, loaded.state, intake.turn_step, order)
+        if isinstance(verdict, Illegal):
+            there = await foreseen(session, loaded, user_id, side_of(actor), intake.turn_step)
+            verdict = judged_ahead(loaded.rules, there, verdict)
     if isinstance(verdict, Illegal):
         hint = PLANNED_HINT if intake.turn_step is not None else ""
         raise InvalidInput(f"**{actor.name}** cannot {kind}{intake.where}: {verdict.reason}.{hint}")

@@ -9,7 +9,7 @@ question it is not over, so only the reader's own side's orders show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 
@@ -97,7 +97,7 @@ class OrderBookService(Service):
                     title,
                     sealed=True,
                     orders=tuple(booked(r) for r in rows),
-                    planned=tuple(booked(r, r.step_title) for r in planned),
+                    planned=tuple(_with_alternatives(booked(r, r.step_title), r) for r in planned),
                 )
             if last is None:
                 return OrderBook("", sealed=False, orders=())
@@ -108,3 +108,11 @@ class OrderBookService(Service):
             own = set(loaded.seat(user_id).sides)
             kept = tuple(booked(r) for r in rows if r.side_id in own)
             return OrderBook(last.title, sealed=False, orders=kept, stopped=True)
+
+
+def _with_alternatives(order: BookedOrder, row: PlannedOrder) -> BookedOrder:
+    """A planned order as a GM reads it, with the kinds of its alternatives in turn."""
+    if not row.alternatives:
+        return order
+    tried = ", then ".join(a["kind"] for a in row.alternatives)
+    return replace(order, summary=f"{order.summary} (if not: {tried})")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -25,7 +26,9 @@ from rules_core import engine, planning
 from rules_core.decisions import GM
 from rules_core.engine import Resolution
 from rules_core.events import PlanQueried
-from rules_core.orders import Order
+from rules_core.orders import Illegal, Order
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
 
 
 @dataclass(frozen=True)
@@ -51,10 +54,22 @@ class Carried:
 
 
 def planned_of(row: PlannedOrder) -> planning.Planned:
-    """A stored planned order as the core's plan entry."""
-    return planning.Planned(
-        row.step_key, row.side_id, Order(row.actor, row.kind, row.params), row.consult
-    )
+    """A stored planned order, with its alternatives, as the core's plan entry."""
+    order = Order(row.actor, row.kind, row.params)
+    alternatives = tuple(Order(row.actor, a["kind"], a["params"]) for a in row.alternatives or ())
+    return planning.Planned(row.step_key, row.side_id, order, row.consult, alternatives)
+
+
+def adopted(rules: Rules, state: BattleState, row: PlannedOrder) -> tuple[str, dict[str, Any], str]:
+    """The kind, parameters and summary a planned order becomes its step's order with: its
+    first alternative legal as the step opens when the order itself is not (none legal: the
+    order, refused at resolution as before)."""
+    number, order, _ = planning.first_legal(rules, state, planned_of(row))
+    if order is None or not number:
+        return row.kind, dict(row.params), row.summary
+    verdict = rules.judge(state, order)
+    said = verdict.summary if not isinstance(verdict, Illegal) else ""
+    return order.kind, dict(order.params), f"{said} (alternative {number} to {row.kind})"[:400]
 
 
 async def planned_rows(
@@ -195,6 +210,7 @@ async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: s
     for row in await planned_rows(session, battle.id, key):
         seq = seqs.get(row.actor, 0)
         seqs[row.actor] = seq + 1
+        kind, params, summary = adopted(loaded.rules, state, row)
         session.add(
             BattleOrder(
                 battle_id=battle.id,
@@ -203,9 +219,9 @@ async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: s
                 user_id=row.user_id,
                 actor=row.actor,
                 seq=seq,
-                kind=row.kind,
-                params=dict(row.params),
-                summary=row.summary,
+                kind=kind,
+                params=params,
+                summary=summary,
                 submitted_at=row.submitted_at,
             )
         )

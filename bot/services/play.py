@@ -231,6 +231,7 @@ class PlayService(ClockedService):
                     r.summary,
                     step=r.step_title,
                     consult=r.consult,
+                    alternatives=tuple(a["summary"] for a in r.alternatives or ()),
                 )
                 for r in planned
                 if r.user_id == user_id

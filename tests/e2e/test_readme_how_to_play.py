@@ -111,6 +111,7 @@ OUTLINES = {
     "/gm set unit field value",
     "/gm terrain add|remove",
     "/gm undo",
+    "/order alternative step kind unit …",
     "/order charge",
     "/order give",
     "/order hold",

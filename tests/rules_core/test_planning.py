@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules_core import engine, planning, registry
+from rules_core.events import PlanAlternativeUsed
 from rules_core.orders import Illegal, Order, Preview
 from rules_core.plugin import Rules
-from rules_core.state import BattleState
+from rules_core.state import BattleState, Unit
 
 SEED = b"plan"
 
@@ -49,12 +50,17 @@ def test_an_order_for_a_later_division_is_previewed_there_and_refused_now() -> N
     assert isinstance(rules.judge(state, Order(unit.id, "form", {"formation": "x"})), Illegal)
 
 
-def test_a_planned_order_no_longer_legal_falls_back_and_names_who_to_consult() -> None:
+def _last_division() -> tuple[Rules, BattleState, planning.TurnStep, Unit]:
+    """Turn 1 of Hail Caesar: the first side's last division's orders step and a unit of it."""
     rules, state = _hail_caesar_turn_one()
     side = state.cursor.side_order[0]
     later = [s for s in planning.side_steps(rules, state, side) if s.step == "orders"][-1]
-    unit = next(u for u in state.units_of(side) if u.group == later.subject)
-    there = planning.at_step(state, later)
+    return rules, state, later, next(u for u in state.units_of(side) if u.group == later.subject)
+
+
+def test_a_planned_order_no_longer_legal_falls_back_and_names_who_to_consult() -> None:
+    rules, state, later, unit = _last_division()
+    side, there = unit.side, planning.at_step(state, later)
     good = planning.Planned(later.key, side, Order(unit.id, "hold"))
     gone = planning.Planned(later.key, side, Order("nobody", "hold"), consult=True)
     assert planning.due(rules, there, [good, gone]) == (good, gone)
@@ -84,3 +90,53 @@ def test_the_turn_ends_where_the_next_turn_begins() -> None:
     steps = planning.turn_steps(rules, state)
     assert [s.step for s in steps][-1] == "charges"
     assert all(s.sides == tuple(state.cursor.side_order) for s in steps)
+
+
+def test_a_planned_order_falls_through_to_its_first_legal_alternative_and_says_why() -> None:
+    rules, state, later, unit = _last_division()
+    side, there = unit.side, planning.at_step(state, later)
+    far = Order(unit.id, "move", {"to": [unit.x, unit.y + 40]})
+    also_far = Order(unit.id, "move", {"to": [unit.x, unit.y + 30]})
+    hold = Order(unit.id, "hold")
+    conditional = planning.Planned(later.key, side, far, alternatives=(also_far, hold))
+    result = planning.carry_out(rules, there, [conditional])
+    assert result.orders == (hold,) and result.fallbacks == ()
+    (used,) = result.substitutes
+    assert used.number == 2 and used.used == hold
+    why = [v.reason for v in (rules.judge(there, far), rules.judge(there, also_far))]
+    assert used.reason == f"{why[0]}; alternative 1 (move): {why[1]}"
+    log = planning.run_planned(rules, SEED, there, result).events
+    (note,) = [e for e in log if isinstance(e, PlanAlternativeUsed)]
+    assert (note.actor, note.order_kind, note.number, note.used_kind) == (
+        unit.id,
+        "move",
+        2,
+        "hold",
+    )
+    verdicts = planning.preview_alternatives(rules, state, later, (also_far, hold))
+    assert isinstance(verdicts[0], Illegal) and isinstance(verdicts[1], Preview)
+    # None legal: the default, and the reason names every one tried.
+    hopeless = replace(conditional, alternatives=(also_far,))
+    dropped = planning.carry_out(rules, there, [hopeless])
+    assert dropped.orders == () and dropped.substitutes == ()
+    assert "alternative 1 (move): " in dropped.fallbacks[0].reason
+
+
+def test_the_battle_is_foreseen_after_a_sides_own_earlier_planned_orders_only() -> None:
+    rules, state, later, unit = _last_division()
+    side = unit.side
+    mine = planning.side_steps(rules, state, side)
+    earlier = next(s for s in mine if s.key != later.key and s.step == "orders")
+    moved = rules.demo_orders(planning.at_step(state, earlier), side)  # moves, its general's
+    assert [o for o in moved if o.kind == "move"]
+    plan = [planning.Planned(earlier.key, side, o) for o in moved]
+    there = planning.foreseen(rules, SEED, state, later, plan, side)
+    assert there.cursor == later.cursor
+    changed = {u.id for u in there.units if u != state.unit(u.id)}
+    assert changed and changed <= {o.actor for o in moved}  # only the side's own, as planned
+    other = [u for u in state.units if u.side != side]
+    assert all(there.unit(u.id) == u for u in other)  # the enemy where it stands now
+    # Planned for the other side, or for the step itself or later: nothing moves.
+    theirs = [replace(p, side="someone else") for p in plan]
+    assert planning.foreseen(rules, SEED, state, later, theirs, side).units == state.units
+    assert planning.foreseen(rules, SEED, state, earlier, plan, side).units == state.units

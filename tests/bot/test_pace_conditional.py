@@ -1,0 +1,60 @@
+"""The pace report's players planning ahead with conditional plans: each planned order carries
+the unit's plain orders (hold, rally) as alternatives, and an order not possible as the battle
+stands now is kept when it has some, to be judged at its step."""
+
+from __future__ import annotations
+
+from bot import pace
+from rules_core import engine, planning, registry
+from rules_core.orders import Illegal
+from rules_core.plugin import Rules
+from rules_core.state import BattleState
+
+
+def _sample(ruleset: str) -> tuple[Rules, BattleState]:
+    """A ruleset's rules and its sample battle."""
+    found = registry.get(ruleset)
+    assert found.rules is not None
+    sample = found.rules.sample_battle()
+    assert sample is not None
+    return found.rules, sample
+
+
+def test_a_conditional_planner_gives_its_orders_alternatives_legal_now() -> None:
+    rules, sample = _sample("tree_of_battles")
+    state = engine.begin(rules, sample)
+    while not planning.side_steps(rules, state, state.sides[0].id)[1:]:
+        orders = [
+            o for s in engine.waiting(rules, state).sides for o in rules.demo_orders(state, s)
+        ]
+        state = engine.settle(rules, b"s", engine.run(rules, b"s", state, orders)).state
+    plain, conditional = pace._Planner(), pace._Planner(conditional=True)
+    for side in state.cursor.side_order:
+        plain.plan(rules, state, side)
+        conditional.plan(rules, state, side)
+    steps = {s.key: s for s in planning.turn_steps(rules, state)}
+    given = [p for ps in conditional.orders.values() for p in ps]
+    assert not [p for ps in plain.orders.values() for p in ps if p.alternatives]
+    with_alternatives = [p for p in given if p.alternatives]
+    assert with_alternatives
+    for planned in with_alternatives:
+        placed = planning.at_step(state, steps[planned.step])
+        assert all(a.actor == planned.order.actor for a in planned.alternatives)
+        assert not [a for a in planned.alternatives if isinstance(rules.judge(placed, a), Illegal)]
+    # Kept though not possible now: only because something may be tried in its place.
+    later = [
+        p
+        for p in given
+        if isinstance(rules.judge(planning.at_step(state, steps[p.step]), p.order), Illegal)
+    ]
+    assert all(p.alternatives for p in later)
+
+
+def test_conditional_plans_fall_back_on_the_default_less_often() -> None:
+    for ruleset in ("tree_of_battles", "hail_caesar"):
+        rules, sample = _sample(ruleset)
+        plain = pace.play(rules, sample, 2, "plan", standing=pace.scripted_standing)
+        conditional = pace.play(
+            rules, sample, 2, "plan", standing=pace.scripted_standing, conditional=True
+        )
+        assert conditional.fallbacks < plain.fallbacks
