@@ -28,6 +28,7 @@ from rules_core.rulesets.hail_caesar import (
     tables,
 )
 from rules_core.rulesets.hail_caesar.profiles import load_army, unit_from_entry
+from rules_core.rulesets.hail_caesar.recommended import RECOMMENDED
 from rules_core.rulesets.hail_caesar.status import (
     ADVANCED,
     DISORDERED,
@@ -159,6 +160,7 @@ class HailCaesarRules(Rules):
     tables = tables.all_tables()
     statuses = STATUSES
     topics = TOPICS
+    recommended = RECOMMENDED
     # Divisions and generals (ids prefixed by side); the Roman legion and Gallic host as samples.
     roster_hooks = RosterHooks(
         forces.forces,

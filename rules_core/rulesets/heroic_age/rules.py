@@ -49,6 +49,7 @@ from rules_core.rulesets.heroic_age import (
     sample,
     tables,
 )
+from rules_core.rulesets.heroic_age.recommended import RECOMMENDED
 from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
 from rules_core.state import BattleState, Outcome, Unit
@@ -163,6 +164,7 @@ class HeroicAgeRules(Rules):
     parameters = (*PARAMETERS, *gods.PARAMETERS, *leadership.PARAMETERS, *duel.PARAMETERS)
     statuses = STATUSES
     topics = (*TOPICS, *gods.TOPICS, *duel.TOPICS)
+    recommended = RECOMMENDED
     tables = {table.name: table for table in (*tables.ALL, *duel.TABLES)}
     # Personal combats are counted apart by the pace report.
     pace_apart = frozenset({"duels", *duel.PACE_APART})

@@ -53,6 +53,7 @@ from rules_core.rulesets.impetus import (
     terrain_tables,
 )
 from rules_core.rulesets.impetus import tables as combat_tables
+from rules_core.rulesets.impetus.recommended import RECOMMENDED
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
 from rules_core.state import BattleState, Outcome, Unit
@@ -278,6 +279,7 @@ class ImpetusRules(Rules):
     statuses = STATUSES
     terrain_words = terrain_tables.GRADE_WORDS
     topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
+    recommended = RECOMMENDED
     # Each general with his command; Caesar's legions and the Gauls as samples.
     roster_hooks = RosterHooks(
         forces.forces,

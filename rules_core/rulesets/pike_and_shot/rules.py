@@ -47,6 +47,7 @@ from rules_core.rulesets.pike_and_shot import (
     sample,
     tables,
 )
+from rules_core.rulesets.pike_and_shot.recommended import RECOMMENDED
 from rules_core.rulesets.pike_and_shot.status import GENERAL_WILL, STATUSES
 from rules_core.rulesets.pike_and_shot.topics import TOPICS
 from rules_core.state import BattleState, Outcome, Unit
@@ -130,6 +131,7 @@ class PikeAndShotRules(Rules):
     parameters = (*PARAMETERS, *combat.PARAMETERS, *cohesion.PARAMETERS)
     statuses = STATUSES
     topics = (*TOPICS, *combat.TOPICS)
+    recommended = RECOMMENDED
     tables = {t.name: t for t in (*movement_tables.TABLES, *tables.ALL)}
     off_table_orders = frozenset({"return"})  # a pursuer off the table comes back
     deployment_depth = 12.0

@@ -35,6 +35,7 @@ from rules_core.rulesets.tree_of_battles import (
     tactical,
 )
 from rules_core.rulesets.tree_of_battles import units as u
+from rules_core.rulesets.tree_of_battles.recommended import RECOMMENDED
 from rules_core.rulesets.tree_of_battles.status import (
     BROKEN,
     CHARGED_BY,
@@ -155,6 +156,7 @@ class TreeOfBattlesRules(Rules):
     parameters = PARAMETERS
     statuses = STATUSES
     topics = TOPICS
+    recommended = RECOMMENDED
     tables = {
         table.name: table
         for table in (
