@@ -24,6 +24,7 @@ from bot.services.play import PlayService
 from bot.services.records import RecordService
 from bot.services.reference import ReferenceService
 from bot.services.standing import StandingService
+from bot.services.turn_defaults import TurnDefaultsService
 from bot.services.unit_sheet import UnitSheetService
 
 
@@ -49,6 +50,7 @@ class Services:
     odds: OddsService
     aftermath: AftermathService
     campaign_map: CampaignMapService
+    turn_defaults: TurnDefaultsService
 
     @classmethod
     def build(
@@ -76,4 +78,5 @@ class Services:
             odds=OddsService(db),
             aftermath=AftermathService(db),
             campaign_map=CampaignMapService(db),
+            turn_defaults=TurnDefaultsService(db),
         )
