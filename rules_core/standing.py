@@ -15,8 +15,10 @@ above the engine; this module only declares, below it).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from typing import Protocol
 
 from rules_core.codec import Serialisable
@@ -119,6 +121,23 @@ class Recommended:
     choices: tuple[str, ...]
     why: str
     condition: str = ""
+
+
+RECOMMENDED_FILE = "recommended.json"  # in a ruleset's package, beside its rules
+
+
+def recommended_in(module: str) -> tuple[Recommended, ...]:
+    """The recommended instructions the package of ``module`` (a ruleset's rules, by
+    ``__name__``) declares in its ``recommended.json``: a list of {topic, condition (may be
+    left out), choices, why}; none without the file."""
+    path = files(module.rpartition(".")[0]).joinpath(RECOMMENDED_FILE)
+    if not path.is_file():
+        return ()
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(
+        Recommended(e["topic"], tuple(e["choices"]), e["why"], e.get("condition", ""))
+        for e in entries
+    )
 
 
 def topic_of(rules: Asking, topic_id: str) -> Topic | None:

@@ -9,6 +9,7 @@ instruction covers, through the engine like any answer, before the stage is stor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot.clock import Clock
 from bot.db.models import BattleStatus, StandingInstruction
@@ -131,16 +132,7 @@ class StandingService(ClockedService):
                     standing.condition,
                 ):
                     await session.delete(row)
-            row = StandingInstruction(
-                battle_id=loaded.battle.id,
-                side_id=side_id,
-                unit_id=unit_id,
-                topic=standing.topic,
-                condition=standing.condition,
-                choice=standing.choice,
-                set_by=user_id,
-                set_at=self.clock.now(),
-            )
+            row = _row(loaded, standing, user_id, self.clock.now())
             session.add(row)
             return _view(loaded, row)
 
@@ -207,18 +199,9 @@ class StandingService(ClockedService):
                 if row.side_id == side_id and row.unit_id is None and row.topic in topics:
                     await session.delete(row)
             await session.flush()
+            now = self.clock.now()
             rows = [
-                StandingInstruction(
-                    battle_id=loaded.battle.id,
-                    side_id=side_id,
-                    unit_id=None,
-                    topic=standing.topic,
-                    condition=standing.condition,
-                    choice=standing.choice,
-                    set_by=user_id,
-                    set_at=self.clock.now(),
-                )
-                for standing in recommended_standing(recommended, side_id)
+                _row(loaded, s, user_id, now) for s in recommended_standing(recommended, side_id)
             ]
             for row in rows:  # one at a time: their ids keep the order of preference
                 session.add(row)
@@ -385,6 +368,15 @@ def _whose(
         loaded.require_not_handed_away(user_id)
         raise PermissionDenied("You command no side in this battle.")
     raise InvalidInput("Name the side the instruction is for (`side`).")
+
+
+def _row(loaded: Loaded, standing: Standing, user_id: int, now: datetime) -> StandingInstruction:
+    """A standing instruction as stored, set by ``user_id`` at ``now``."""
+    return StandingInstruction(
+        battle_id=loaded.battle.id, side_id=standing.side, unit_id=standing.unit,
+        topic=standing.topic, condition=standing.condition, choice=standing.choice,
+        set_by=user_id, set_at=now,
+    )  # fmt: skip
 
 
 def _recommended_view(loaded: Loaded, recommended: Recommended) -> RecommendedView:

@@ -10,8 +10,8 @@ from bot.db.session import Database
 from bot.errors import Conflict, PermissionDenied
 from bot.services import Services
 from bot.services.campaigns import Place
-from tests.bot.test_standing_service import _rows, fixed_services
-from tests.bot.test_tree_of_battles_battle import next_stage, set_up
+from tests.bot.test_standing_service import _rows, fixed_services, play_turn_one
+from tests.bot.test_tree_of_battles_battle import set_up
 from tests.conftest import ALICE, BOB, GM, OUTSIDER
 
 __all__ = ["fixed_services"]  # a fixture
@@ -59,19 +59,12 @@ async def test_accepting_sets_them_all_for_the_side_and_keeps_a_units_own(
 async def test_offered_in_the_first_call_to_arms_and_then_nothing_they_answer_is_asked(
     fixed_services: Services, place: Place
 ) -> None:
-    services = fixed_services
-    await set_up(services, place)
-    report = await services.play.start(place, GM)
+    await set_up(fixed_services, place)
+    report = await fixed_services.play.start(place, GM)
     offers = {call.user_id: (call.recommend, call.side_id) for call in report.calls}
     assert offers == {ALICE: (True, "a"), BOB: (True, "b")}
-    await services.standing.accept_recommended(place, ALICE, "a", report.battle.id)
-    asked: list[str] = []
-    lines: list[str] = []
-    while report.battle.state.cursor.turn == 1:
-        if report.decision is not None:
-            asked.append(report.decision.decision_id)
-        report = await next_stage(services, place, report)
-        lines += report.lines
+    await fixed_services.standing.accept_recommended(place, ALICE, "a", report.battle.id)
+    asked, lines, report = await play_turn_one(fixed_services, place, report)
     assert asked == []  # without them, England is asked ["response:a2", "after:a2"]
     assert any("answered by standing instruction: stand to receive" in line for line in lines)
     assert report.calls and not any(call.recommend for call in report.calls)  # once per battle

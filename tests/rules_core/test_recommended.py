@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_core import engine
-from rules_core.decisions import GM, Answer, Decision
-from rules_core.engine import Resolution
-from rules_core.events import DecisionRequested
+from rules_core.decisions import GM
 from rules_core.plugin import Rules
 from rules_core.registry import all_rulesets
 from rules_core.standing import (
@@ -18,6 +15,7 @@ from rules_core.standing import (
     standing_answer,
     topic_of,
 )
+from tests.rules_core.test_standing import _asked_in_play
 
 PLAYABLE = [r for r in all_rulesets() if r.rules is not None and r.rules.sample_battle()]
 SEEDS = (b"\x01" * 32, b"\x02" * 32)
@@ -57,27 +55,6 @@ def test_a_recommendation_that_cannot_be_kept_says_why() -> None:
     assert "GM rules" in str(recommended_problem(rules, Recommended("sight", ("clear",), "?")))
     shaken = Recommended("hold_or_retreat", ("retreat",), "?", "calm")
     assert "not a condition" in str(recommended_problem(rules, shaken))
-
-
-def _asked_in_play(rules: Rules, seed: bytes, calls: int) -> list[Decision]:
-    """Every question the sample battle asks in ``calls`` engine calls (demo orders, every
-    question answered with its default)."""
-    state = rules.sample_battle()
-    assert state is not None
-    result = Resolution(engine.begin(rules, state), (), ())
-    for _ in range(calls):
-        state = result.state
-        if state.outcome is not None:
-            break
-        if state.pending is not None:
-            decision = state.pending.decision
-            given = Answer(decision.id, decision.default, decision.who)
-            result = result.then(engine.answer(rules, seed, state, given))
-            continue
-        sides = engine.waiting(rules, state).sides
-        orders = [order for side in sides for order in rules.demo_orders(state, side)]
-        result = result.then(engine.run(rules, seed, state, orders))
-    return [e.decision for e in result.events if isinstance(e, DecisionRequested)]
 
 
 @pytest.mark.parametrize("ruleset_id", _ids())

@@ -28,7 +28,6 @@ from rules_core.rulesets.hail_caesar import (
     tables,
 )
 from rules_core.rulesets.hail_caesar.profiles import load_army, unit_from_entry
-from rules_core.rulesets.hail_caesar.recommended import RECOMMENDED
 from rules_core.rulesets.hail_caesar.status import (
     ADVANCED,
     DISORDERED,
@@ -40,6 +39,7 @@ from rules_core.rulesets.hail_caesar.status import (
     WON,
 )
 from rules_core.rulesets.hail_caesar.topics import TOPICS
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import deploy_placed, engaged, turn_limit_outcome
@@ -160,7 +160,7 @@ class HailCaesarRules(Rules):
     tables = tables.all_tables()
     statuses = STATUSES
     topics = TOPICS
-    recommended = RECOMMENDED
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     # Divisions and generals (ids prefixed by side); the Roman legion and Gallic host as samples.
     roster_hooks = RosterHooks(
         forces.forces,

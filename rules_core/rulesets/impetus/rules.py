@@ -53,9 +53,9 @@ from rules_core.rulesets.impetus import (
     terrain_tables,
 )
 from rules_core.rulesets.impetus import tables as combat_tables
-from rules_core.rulesets.impetus.recommended import RECOMMENDED
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, Resolver, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import turn_limit_outcome
@@ -279,7 +279,7 @@ class ImpetusRules(Rules):
     statuses = STATUSES
     terrain_words = terrain_tables.GRADE_WORDS
     topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
-    recommended = RECOMMENDED
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     # Each general with his command; Caesar's legions and the Gauls as samples.
     roster_hooks = RosterHooks(
         forces.forces,

@@ -47,9 +47,9 @@ from rules_core.rulesets.pike_and_shot import (
     sample,
     tables,
 )
-from rules_core.rulesets.pike_and_shot.recommended import RECOMMENDED
 from rules_core.rulesets.pike_and_shot.status import GENERAL_WILL, STATUSES
 from rules_core.rulesets.pike_and_shot.topics import TOPICS
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
 from rules_core.toolkit import deploy_placed, turn_limit_outcome
@@ -131,7 +131,7 @@ class PikeAndShotRules(Rules):
     parameters = (*PARAMETERS, *combat.PARAMETERS, *cohesion.PARAMETERS)
     statuses = STATUSES
     topics = (*TOPICS, *combat.TOPICS)
-    recommended = RECOMMENDED
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     tables = {t.name: t for t in (*movement_tables.TABLES, *tables.ALL)}
     off_table_orders = frozenset({"return"})  # a pursuer off the table comes back
     deployment_depth = 12.0

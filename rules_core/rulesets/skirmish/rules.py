@@ -24,7 +24,6 @@ from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.skirmish import chances, demo, measure, tables
-from rules_core.rulesets.skirmish.recommended import RECOMMENDED
 from rules_core.rulesets.skirmish.rolls import melee_roll, rally_roll
 from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES, SAMPLE_ARMIES, sample_battle
 from rules_core.rulesets.skirmish.status import (
@@ -43,6 +42,7 @@ from rules_core.rulesets.skirmish.topics import (
     INITIATIVE_WORDS,
     TOPICS,
 )
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Side, Unit
 from rules_core.status import Scope
 from rules_core.steps import Actors, SequenceOfPlay, Step
@@ -101,7 +101,7 @@ class SkirmishRules(Rules):
     parameters = PARAMETERS
     statuses = STATUSES
     topics = TOPICS
-    recommended = RECOMMENDED
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     tables = {
         "to_hit": TO_HIT,
         "rally": RALLY,
