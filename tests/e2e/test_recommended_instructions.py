@@ -1,5 +1,6 @@
 """The recommended standing instructions through Discord (issue 40): the first call to arms
-offers them with one button; pressed, they answer England's charge response at once.
+offers them with one button (still working after a restart); pressed, they answer England's
+charge response at once.
 
 Agincourt as in test_standing_instructions.py (same layout, orders and fixed seed), where
 England is asked how York's Vaward responds to Vendôme's Horse's charge.
@@ -48,6 +49,8 @@ async def test_the_recommended_instructions_accepted_with_one_button(
     listed = await h.slash(h.alice, "standing list", channel=where)
     assert listed.content.startswith("No standing instructions.")  # the refusal set nothing
 
+    await h.stop_bot()
+    await h.start_bot()  # the button of the call to arms still works after a restart
     accepted = await h.click(h.alice, english_call, label=ACCEPT)  # the one button
     assert accepted.ephemeral
     assert accepted.content.startswith("✅ **England** now follows the recommended standing")
