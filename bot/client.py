@@ -22,10 +22,11 @@ from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
 from bot.deadlines import DueDeadline
-from bot.delivery import announce, answer_click, flush_outbox
+from bot.delivery import accept_recommended, announce, answer_click, flush_outbox
 from bot.health import beat_forever
 from bot.presentation.questions import Click, DecisionButton, DecisionMenu
 from bot.presentation.replies import report_error
+from bot.presentation.standing import RecommendButton
 from bot.scheduling import DeadlineScheduler
 from bot.services import Services, resolving
 
@@ -158,7 +159,7 @@ class AideBot(commands.Bot):
         resolving.configure(self.settings.engine)
         engine = asyncio.create_task(resolving.start())  # a worker process imports meanwhile
         await migrate_alone(self.db, self.settings.database_url)
-        self.add_dynamic_items(DecisionButton, DecisionMenu)
+        self.add_dynamic_items(DecisionButton, DecisionMenu, RecommendButton)
         for module in cog_modules():
             await self.load_extension(module)
         await self.sync_commands()
@@ -191,6 +192,12 @@ class AideBot(commands.Bot):
     async def answer_click(self, interaction: discord.Interaction, click: Click) -> None:
         """A question's button or menu was used: answer it and post what follows."""
         await answer_click(self, interaction, click)
+
+    async def accept_recommended(
+        self, interaction: discord.Interaction, battle_id: int, side_id: str
+    ) -> None:
+        """The button of a call to arms: accept the recommended instructions, post what follows."""
+        await accept_recommended(self, interaction, battle_id, side_id)
 
     async def after_deadlines(self) -> None:
         """Once the deadlines fired together are handled: a deadline is also the retry for

@@ -30,7 +30,8 @@ from bot.presentation.announce import (
 )
 from bot.presentation.formatting import mentions, only_pinging, plain, timestamp
 from bot.presentation.questions import Click, decision_view, is_open_private_note
-from bot.presentation.replies import report_error
+from bot.presentation.replies import place_of, report_error
+from bot.presentation.standing import accepted_text, recommend_view
 from bot.services import Services
 from bot.services.endings import EndReport
 from bot.services.play import Reminder
@@ -153,11 +154,14 @@ async def _post_report(bot: Poster, report: StageReport) -> None:
 async def post_calls(channel: Any, report: StageReport) -> None:
     """Post one call to arms for each player whose part of the turn has just opened."""
     for number, call in enumerate(report.calls):
+        # The offer of the recommended instructions: a button that lives on after a restart.
+        offer = {"view": recommend_view(report.battle.id, call.side_id)} if call.recommend else {}
         await channel.send(
             mentions((call.user_id,)),
             embed=call_to_arms_embed(call),
             allowed_mentions=only_pinging((call.user_id,)),
             nonce=post_nonce(report, f"c{number}"),  # once, if the outbox posts it again
+            **offer,
         )
 
 
@@ -361,5 +365,23 @@ async def answer_click(bot: Poster, interaction: discord.Interaction, click: Cli
     await interaction.response.edit_message(
         content=f"Answered by {interaction.user.mention}: **{click.shown}**", view=None
     )
+    if report is not None:
+        await post_report(bot, report)
+
+
+async def accept_recommended(
+    bot: Poster, interaction: discord.Interaction, battle_id: int, side_id: str
+) -> None:
+    """The call to arms' button: set the recommended instructions for the player's side, say
+    so privately, and carry the battle on through a question they answer, if one is open."""
+    standing = bot.services.standing
+    try:
+        place = place_of(interaction)
+        views = await standing.accept_recommended(place, interaction.user.id, side_id, battle_id)
+    except Exception as error:
+        await report_error(interaction, error)
+        return
+    await interaction.response.send_message(accepted_text(views), ephemeral=True)
+    report = await standing.answer_open(place)
     if report is not None:
         await post_report(bot, report)

@@ -26,10 +26,17 @@ from bot.presentation.orders import (
     order_book_text,
     orders_text,
     preview_text,
+    turn_defaults_question,
     waiting_text,
     withdrawn_text,
 )
-from bot.presentation.replies import matching_choices, place_of, reply_privately, reply_with
+from bot.presentation.replies import (
+    ask_confirmation,
+    matching_choices,
+    place_of,
+    reply_privately,
+    reply_with,
+)
 from bot.services.alternatives import Wanted
 from bot.services.order_params import OrderInput
 from bot.slash import Callback, SlashCommand, command_name, subcommand
@@ -304,7 +311,21 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
     @app_commands.command(name="done", description="Your orders are complete for this step")
     @app_commands.describe(turn="Also for every remaining step of this turn (what you planned)")
     async def done(self, interaction: discord.Interaction, turn: bool = False) -> None:
-        """Confirm; the step resolves when every player has."""
+        """Confirm; the step resolves when every player has. Done for the turn with nothing
+        planned, the player first confirms what the defaults will do."""
+        place, user = place_of(interaction), interaction.user.id
+        unplanned = await self.services.turn_defaults.unplanned(place, user) if turn else None
+        if unplanned is not None:
+
+            async def pass_turn() -> tuple[str, str | None]:
+                confirmed = await self.services.play.confirm(place, user, turn=True)
+                if confirmed.report is None:
+                    return waiting_text(confirmed), None
+                await post_report(self.bot, confirmed.report)
+                return RESOLVING_TURN, None
+
+            await ask_confirmation(interaction, turn_defaults_question(unplanned), pass_turn)
+            return
         await interaction.response.defer(ephemeral=True)
         confirmed = await self.services.play.confirm(
             place_of(interaction), interaction.user.id, turn

@@ -13,6 +13,8 @@ from bot.delivery import post_report
 from bot.presentation.choices import offer_labelled, offer_labelled_for
 from bot.presentation.replies import place_of, reply_privately
 from bot.presentation.standing import (
+    recommend_view,
+    recommended_text,
     standing_cleared_text,
     standing_list_text,
     standing_set_text,
@@ -51,6 +53,21 @@ class StandingCog(
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the instructions the user may see."""
         await reply_privately(interaction, self.services.standing.shown, standing_list_text)
+
+    @app_commands.command(
+        name="recommended", description="What an experienced player sets; accept them all"
+    )
+    async def recommended(self, interaction: discord.Interaction) -> None:
+        """Show the ruleset's recommended instructions, with the button that sets them all."""
+        place = place_of(interaction)
+        await interaction.response.defer(ephemeral=True)
+        found = await self.services.standing.recommended(place, interaction.user.id)
+        text = recommended_text(found.views)
+        if found.side_id:
+            view = recommend_view(found.battle_id, found.side_id)
+            await interaction.followup.send(text, view=view, ephemeral=True)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
 
     @standing_command(
         "set",

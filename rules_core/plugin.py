@@ -25,7 +25,7 @@ from rules_core.geometry import Footprint, overlap_area
 from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.odds import Odds, OddsQuery, Refused
 from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
-from rules_core.standing import Topic
+from rules_core.standing import Recommended, Topic
 from rules_core.state import (
     OFF_TABLE,
     RESERVE,
@@ -174,6 +174,9 @@ class Rules:
     tables: ClassVar[Mapping[str, Table]] = {}
     statuses: ClassVar[StatusSheet] = StatusSheet()  # every status key the rules keep
     topics: ClassVar[tuple[Topic, ...]] = ()  # recurring questions standing instructions answer
+    # The standing instructions an experienced player would set (``/standing recommended``);
+    # none by default.
+    recommended: ClassVar[tuple[Recommended, ...]] = ()
     # A kind of ground in the ruleset's own words where they differ from ``terrain_pieces.WORDS``
     # (Impetus: "rough" is the sheet's "broken ground"), so a map's key and labels agree.
     terrain_words: ClassVar[Mapping[str, str]] = {}

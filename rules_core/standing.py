@@ -15,8 +15,10 @@ above the engine; this module only declares, below it).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from typing import Protocol
 
 from rules_core.codec import Serialisable
@@ -56,6 +58,7 @@ class Topic:
     title: str
     choices: tuple[Option, ...]
     conditions: tuple[Condition, ...] = ()
+    gm: bool = False  # the GM rules these questions: no standing instruction answers them
 
     @property
     def choice_ids(self) -> tuple[str, ...]:
@@ -68,10 +71,16 @@ class Topic:
 
     @classmethod
     def of(
-        cls, id: str, title: str, words: Mapping[str, str], conditions: tuple[Condition, ...] = ()
+        cls,
+        id: str,
+        title: str,
+        words: Mapping[str, str],
+        conditions: tuple[Condition, ...] = (),
+        *,
+        gm: bool = False,
     ) -> Topic:
         """A topic whose choices are a table of answers (id to the words shown), in order."""
-        return cls(id, title, options(words), conditions)
+        return cls(id, title, options(words), conditions, gm)
 
     @classmethod
     def computed(cls, id: str, title: str) -> Topic:
@@ -102,6 +111,35 @@ class Standing(Serialisable):
     unit: str | None = None
 
 
+@dataclass(frozen=True)
+class Recommended:
+    """A standing instruction an experienced player would set for a topic: its ``choices`` in
+    order of preference (the first the question offers answers it), when ``condition`` holds
+    (empty: always), and ``why``, in a player's words."""
+
+    topic: str
+    choices: tuple[str, ...]
+    why: str
+    condition: str = ""
+
+
+RECOMMENDED_FILE = "recommended.json"  # in a ruleset's package, beside its rules
+
+
+def recommended_in(module: str) -> tuple[Recommended, ...]:
+    """The recommended instructions the package of ``module`` (a ruleset's rules, by
+    ``__name__``) declares in its ``recommended.json``: a list of {topic, condition (may be
+    left out), choices, why}; none without the file."""
+    path = files(module.rpartition(".")[0]).joinpath(RECOMMENDED_FILE)
+    if not path.is_file():
+        return ()
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(
+        Recommended(e["topic"], tuple(e["choices"]), e["why"], e.get("condition", ""))
+        for e in entries
+    )
+
+
 def topic_of(rules: Asking, topic_id: str) -> Topic | None:
     """The ruleset's topic with this id, or None."""
     return next((t for t in rules.topics if t.id == topic_id), None)
@@ -130,6 +168,33 @@ def standing_problem(rules: Asking, state: BattleState | None, standing: Standin
             if unit.side != standing.side:
                 return f"{unit.name} is not a unit of {standing.side}"
     return None
+
+
+def recommended_problem(rules: Asking, recommended: Recommended) -> str | None:
+    """Why a ruleset's recommended instruction cannot be kept (unknown topic, choice or
+    condition; a topic the GM rules; no choice), or None if it can."""
+    topic = topic_of(rules, recommended.topic)
+    if topic is None:
+        return f"the rules ask no questions about {recommended.topic!r}"
+    if topic.gm:
+        return f"the GM rules {topic.title}: no instruction answers it"
+    if not recommended.choices:
+        return f"no choice recommended for {topic.title}"
+    for choice in recommended.choices:
+        problem = standing_problem(rules, None, Standing("", topic.id, choice))
+        if problem is not None:
+            return problem
+    if recommended.condition and topic.condition(recommended.condition) is None:
+        return f"{recommended.condition!r} is not a condition for {topic.title}"
+    return None
+
+
+def recommended_standing(recommended: Sequence[Recommended], side: str) -> list[Standing]:
+    """A side's standing instructions for a ruleset's recommendations, in order of preference
+    (``standing_answer`` tries them in that order)."""
+    return [
+        Standing(side, r.topic, choice, r.condition) for r in recommended for choice in r.choices
+    ]
 
 
 def standing_answer(

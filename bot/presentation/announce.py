@@ -104,6 +104,12 @@ def call_to_arms_embed(call: CallToArms) -> discord.Embed:
         "Give each order with its `step` option (`ask_me:true` to be asked if it cannot be "
         "carried out), then `/order done turn:true`; `/orders mine` lists your plan."
     )
+    if call.recommend:
+        text += (
+            "\n\nNew to these rules? **Accept the recommended instructions** (below, or "
+            "`/standing recommended`) answers for your side, at once, the questions an "
+            "experienced player answers the same way every time."
+        )
     title = f"📯 Call to arms: {call.side_name}"
     return discord.Embed(title=title[:256], description=text[:4000], colour=discord.Colour.red())
 

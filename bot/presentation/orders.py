@@ -6,6 +6,7 @@ from bot.presentation.formatting import mentions, plain
 from bot.services.intake import OrderView
 from bot.services.order_book import BookedOrder, OrderBook
 from bot.services.play import Confirmed
+from bot.services.turn_defaults import TurnDefaults
 
 RESOLVING = "Confirmed: every order is in, resolving."
 RESOLVING_TURN = (
@@ -121,3 +122,35 @@ def order_book_text(book: OrderBook) -> str:
     if len(text) > 2000:
         text = text[:1990].rsplit("\n", 1)[0] + "\n…"
     return text
+
+
+NAMES_SHOWN = 6  # units named for one default; the rest are counted
+
+
+def _defaults_words(defaults: tuple[tuple[str, str], ...]) -> str:
+    """``First Cohort, Second Cohort holds``: the step's default orders, alike ones together."""
+    grouped: dict[str, list[str]] = {}
+    for name, words in defaults:
+        grouped.setdefault(words, []).append(plain(name))
+    parts = []
+    for words, names in grouped.items():
+        more = len(names) - NAMES_SHOWN
+        shown = ", ".join(names[:NAMES_SHOWN]) + (f" and {more} more" if more > 0 else "")
+        parts.append(f"{shown}: {words}")
+    return "; ".join(parts) or "no orders: your units do nothing"
+
+
+def turn_defaults_question(defaults: TurnDefaults) -> str:
+    """The confirmation ``/order done turn:true`` asks when nothing is planned: what each of
+    the player's remaining steps does by default."""
+    sides = " and ".join(f"**{plain(name)}**" for name in defaults.side_names)
+    body = "\n".join(
+        f"• {plain(step.step)} — {_defaults_words(step.defaults)}" for step in defaults.steps
+    )
+    text = (
+        f"You have planned nothing for the rest of this turn. Done for the turn, {sides} "
+        f"follows the rules' defaults:\n{body}\n"
+        "**Confirm** to pass the turn so; **Cancel**, then give orders (`step` to plan a later "
+        "one), to do otherwise."
+    )
+    return text if len(text) <= 2000 else text[:1990] + "…"

@@ -25,6 +25,7 @@ from bot.services.play import PlayService
 from bot.services.records import RecordService
 from bot.services.reference import ReferenceService
 from bot.services.standing import StandingService
+from bot.services.turn_defaults import TurnDefaultsService
 from bot.services.unit_sheet import UnitSheetService
 
 
@@ -51,6 +52,7 @@ class Services:
     aftermath: AftermathService
     campaign_map: CampaignMapService
     alternatives: AlternativeService
+    turn_defaults: TurnDefaultsService
 
     @classmethod
     def build(
@@ -79,4 +81,5 @@ class Services:
             aftermath=AftermathService(db),
             campaign_map=CampaignMapService(db),
             alternatives=AlternativeService(db),
+            turn_defaults=TurnDefaultsService(db),
         )

@@ -41,6 +41,8 @@ class CallToArms:
     deadline_at: datetime | None
     by_dm: bool = False  # the member asked for calls by direct message too (/campaign dm)
     part: tuple[str, ...] = ()  # the groups they command, on a side shared by several players
+    side_id: str = ""
+    recommend: bool = False  # offer the ruleset's recommended instructions (once per battle)
 
 
 @dataclass
@@ -139,9 +141,9 @@ async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms,
         if len(steps) > 1:
             dm = wants_dm(loaded, row.user_id)
             part = loaded.part_of(side, row.user_id)
-            calls.append(
-                CallToArms(row.user_id, names.get(side, side), steps, row.due_at, dm, part)
-            )
+            offer = await offers_recommended(session, loaded, row.user_id)
+            name = names.get(side, side)
+            calls.append(CallToArms(row.user_id, name, steps, row.due_at, dm, part, side, offer))
     return tuple(calls)
 
 
@@ -266,11 +268,29 @@ async def calls_to_arms(
         steps = tuple(step_words(loaded, s) for s in planning.side_steps(rules, state, side))
         if len(steps) > 1:
             dm, part = wants_dm(loaded, user), loaded.part_of(side, user)
-            calls.append(
-                CallToArms(user, names.get(side, side), steps, battle.deadline_at, dm, part)
-            )
+            offer = await offers_recommended(session, loaded, user)
+            name, due = names.get(side, side), battle.deadline_at
+            calls.append(CallToArms(user, name, steps, due, dm, part, side, offer))
     await session.flush()
     return tuple(calls)
+
+
+async def offers_recommended(session: AsyncSession, loaded: Loaded, user_id: int) -> bool:
+    """Whether a player's call to arms offers the ruleset's recommended instructions: once per
+    battle, in their first call (none called in an earlier game turn)."""
+    if not loaded.rules.recommended:
+        return False
+    earlier = await session.scalar(
+        select(TurnPlan.id)
+        .where(
+            TurnPlan.battle_id == loaded.battle.id,
+            TurnPlan.user_id == user_id,
+            TurnPlan.turn < loaded.state.cursor.turn,
+            TurnPlan.called_at.is_not(None),
+        )
+        .limit(1)
+    )
+    return earlier is None
 
 
 def wants_dm(loaded: Loaded, user_id: int) -> bool:

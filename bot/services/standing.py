@@ -9,6 +9,7 @@ instruction covers, through the engine like any answer, before the stage is stor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot.clock import Clock
 from bot.db.models import BattleStatus, StandingInstruction
@@ -22,7 +23,14 @@ from bot.services.play import PlayService
 from bot.services.stages import StageReport, advance
 from bot.services.standing_answers import answer_standing, instructions_of
 from rules_core.engine import Resolution
-from rules_core.standing import Standing, Topic, standing_problem, topic_of
+from rules_core.standing import (
+    Recommended,
+    Standing,
+    Topic,
+    recommended_standing,
+    standing_problem,
+    topic_of,
+)
 from rules_core.state import Unit
 
 
@@ -40,6 +48,27 @@ class StandingView:
     condition: str = ""  # "" for always
     unit_id: str | None = None
     unit: str | None = None  # None for the whole side
+
+
+@dataclass(frozen=True)
+class RecommendedView:
+    """One of the ruleset's recommended instructions, in words: the topic, the choices in order
+    of preference, the condition ("" for always) and why an experienced player sets it."""
+
+    topic: str
+    choices: tuple[str, ...]
+    condition: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Recommendations:
+    """The ruleset's recommended instructions, and the battle and side (the asker's own, if
+    they may set its side-wide instructions; else "") the accept button is for."""
+
+    views: list[RecommendedView]
+    battle_id: int
+    side_id: str = ""
 
 
 class StandingService(ClockedService):
@@ -103,16 +132,7 @@ class StandingService(ClockedService):
                     standing.condition,
                 ):
                     await session.delete(row)
-            row = StandingInstruction(
-                battle_id=loaded.battle.id,
-                side_id=side_id,
-                unit_id=unit_id,
-                topic=standing.topic,
-                condition=standing.condition,
-                choice=standing.choice,
-                set_by=user_id,
-                set_at=self.clock.now(),
-            )
+            row = _row(loaded, standing, user_id, self.clock.now())
             session.add(row)
             return _view(loaded, row)
 
@@ -150,6 +170,43 @@ class StandingService(ClockedService):
                 cleared.append(_view(loaded, row))
                 await session.delete(row)
             return cleared
+
+    async def recommended(self, place: Place, user_id: int) -> Recommendations:
+        """The standing instructions the battle's ruleset recommends, in words."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+            views = [_recommended_view(loaded, r) for r in loaded.rules.recommended]
+            mine = [s for s in loaded.side_of(user_id) if _may_instruct_side(loaded, user_id, s)]
+            side = mine[0] if len(mine) == 1 and views else ""
+            return Recommendations(views, loaded.battle.id, side)
+
+    async def accept_recommended(
+        self, place: Place, user_id: int, side: str | None = None, battle_id: int | None = None
+    ) -> list[StandingView]:
+        """Set all the ruleset's recommended instructions for the user's side (replacing its
+        side-wide ones on those topics; a unit's own stay); ``battle_id``: only if the
+        channel's battle is still that one (a button of an earlier battle)."""
+        async with self.db.write() as session:
+            loaded = await load_battle(session, place)
+            if battle_id is not None and loaded.battle.id != battle_id:
+                raise Conflict("That battle is over; `/standing recommended` offers this one's.")
+            recommended = loaded.rules.recommended
+            if not recommended:
+                raise InvalidInput("These rules recommend no standing instructions.")
+            _, side_id = _whose(loaded, user_id, None, side)
+            topics = {r.topic for r in recommended}
+            for row in await instructions_of(session, loaded.battle.id):
+                if row.side_id == side_id and row.unit_id is None and row.topic in topics:
+                    await session.delete(row)
+            await session.flush()
+            now = self.clock.now()
+            rows = [
+                _row(loaded, s, user_id, now) for s in recommended_standing(recommended, side_id)
+            ]
+            for row in rows:  # one at a time: their ids keep the order of preference
+                session.add(row)
+                await session.flush()
+            return [_view(loaded, row) for row in rows]
 
     # -- autocomplete -----------------------------------------------------------------------
 
@@ -311,6 +368,28 @@ def _whose(
         loaded.require_not_handed_away(user_id)
         raise PermissionDenied("You command no side in this battle.")
     raise InvalidInput("Name the side the instruction is for (`side`).")
+
+
+def _row(loaded: Loaded, standing: Standing, user_id: int, now: datetime) -> StandingInstruction:
+    """A standing instruction as stored, set by ``user_id`` at ``now``."""
+    return StandingInstruction(
+        battle_id=loaded.battle.id, side_id=standing.side, unit_id=standing.unit,
+        topic=standing.topic, condition=standing.condition, choice=standing.choice,
+        set_by=user_id, set_at=now,
+    )  # fmt: skip
+
+
+def _recommended_view(loaded: Loaded, recommended: Recommended) -> RecommendedView:
+    topic = topic_of(loaded.rules, recommended.topic)
+    assert topic is not None  # a test checks every recommendation against the topics
+    labels = {c.id: c.label for c in topic.choices}
+    condition = topic.condition(recommended.condition) if recommended.condition else None
+    return RecommendedView(
+        topic.title,
+        tuple(labels[c] for c in recommended.choices),
+        condition.title if condition else "",
+        recommended.why,
+    )
 
 
 def _view(loaded: Loaded, row: StandingInstruction) -> StandingView:

@@ -18,6 +18,7 @@ from bot.db.session import Database
 from bot.errors import InvalidInput, NotFound, PermissionDenied
 from bot.services import Services
 from bot.services.campaigns import Place
+from bot.services.stages import StageReport
 from rules_core.verify import verify
 from tests.bot.battle_setup import START
 from tests.bot.test_tree_of_battles_battle import next_stage, set_up
@@ -40,6 +41,21 @@ async def _rows(db: Database) -> list[tuple[str, str | None, str, str, str]]:
         return [(r.side_id, r.unit_id, r.topic, r.condition, r.choice) for r in rows]
 
 
+async def play_turn_one(
+    services: Services, place: Place, report: StageReport
+) -> tuple[list[str], list[str], StageReport]:
+    """Turn 1 played on from ``report`` as test_tree_of_battles_battle.py plays it: the ids of
+    the questions asked, the lines logged and the last report."""
+    asked: list[str] = []
+    lines: list[str] = []
+    while report.battle.state.cursor.turn == 1:
+        if report.decision is not None:
+            asked.append(report.decision.decision_id)
+        report = await next_stage(services, place, report)
+        lines += report.lines
+    return asked, lines, report
+
+
 async def test_a_turn_in_which_standing_instructions_answer_every_question(
     fixed_services: Services, place: Place
 ) -> None:
@@ -53,13 +69,7 @@ async def test_a_turn_in_which_standing_instructions_answer_every_question(
     )  # fmt: skip
     await services.standing.set(place, ALICE, "after_combat", "pursue", condition="by_mounted")
     report = await services.play.start(place, GM)
-    asked: list[str] = []
-    lines: list[str] = []
-    while report.battle.state.cursor.turn == 1:
-        if report.decision is not None:
-            asked.append(report.decision.decision_id)
-        report = await next_stage(services, place, report)
-        lines += report.lines
+    asked, lines, report = await play_turn_one(services, place, report)
     assert asked == []  # in the services test: ["response:a2", "after:a2"]
     assert (
         "England chose counter charge, answered by standing instruction: counter-charge "

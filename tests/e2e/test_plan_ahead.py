@@ -67,6 +67,8 @@ async def done_for_turn(h: Harness, user: object) -> str:
     where = h.channel("punic-wars")
     done = await h.slash(user, "order done", channel=where, turn=True)  # type: ignore[arg-type]
     assert done.ephemeral, done
+    if done.content.startswith("You have planned nothing"):  # the defaults, confirmed (#40)
+        done = await h.click(user, done, label="Confirm")  # type: ignore[arg-type]
     return done.content
 
 

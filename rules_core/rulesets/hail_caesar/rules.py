@@ -39,6 +39,7 @@ from rules_core.rulesets.hail_caesar.status import (
     WON,
 )
 from rules_core.rulesets.hail_caesar.topics import TOPICS
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import deploy_placed, engaged, turn_limit_outcome
@@ -159,6 +160,7 @@ class HailCaesarRules(Rules):
     tables = tables.all_tables()
     statuses = STATUSES
     topics = TOPICS
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     # Divisions and generals (ids prefixed by side); the Roman legion and Gallic host as samples.
     roster_hooks = RosterHooks(
         forces.forces,

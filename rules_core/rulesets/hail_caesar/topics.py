@@ -38,5 +38,5 @@ TOPICS = (
             ),
         ),
     ),
-    Topic.of(SIGHT, "whether a shooter sees its target (the GM rules)", SIGHT_WORDS),
+    Topic.of(SIGHT, "whether a shooter sees its target (the GM rules)", SIGHT_WORDS, gm=True),
 )

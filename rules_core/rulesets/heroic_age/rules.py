@@ -51,6 +51,7 @@ from rules_core.rulesets.heroic_age import (
 )
 from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
 from rules_core.toolkit import deploy_placed, turn_limit_outcome
@@ -163,6 +164,7 @@ class HeroicAgeRules(Rules):
     parameters = (*PARAMETERS, *gods.PARAMETERS, *leadership.PARAMETERS, *duel.PARAMETERS)
     statuses = STATUSES
     topics = (*TOPICS, *gods.TOPICS, *duel.TOPICS)
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     tables = {table.name: table for table in (*tables.ALL, *duel.TABLES)}
     # Personal combats are counted apart by the pace report.
     pace_apart = frozenset({"duels", *duel.PACE_APART})

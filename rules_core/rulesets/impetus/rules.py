@@ -55,6 +55,7 @@ from rules_core.rulesets.impetus import (
 from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, Resolver, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import turn_limit_outcome
@@ -278,6 +279,7 @@ class ImpetusRules(Rules):
     statuses = STATUSES
     terrain_words = terrain_tables.GRADE_WORDS
     topics = (*TOPICS, *reactions.TOPICS, *prebattle.TOPICS)
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     # Each general with his command; Caesar's legions and the Gauls as samples.
     roster_hooks = RosterHooks(
         forces.forces,

@@ -97,7 +97,10 @@ TOPICS = (
     ),
     # The GM's ruling (standing instructions are for sides: never answered ahead).
     Topic.of(
-        BREAK_OFF_RULING, "GM: does a cavalry unit attempting to break off succeed", RULING_WORDS
+        BREAK_OFF_RULING,
+        "GM: does a cavalry unit attempting to break off succeed",
+        RULING_WORDS,
+        gm=True,
     ),
 )
 BEHIND = ("left", "right", "rear")

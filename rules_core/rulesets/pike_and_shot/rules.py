@@ -49,6 +49,7 @@ from rules_core.rulesets.pike_and_shot import (
 )
 from rules_core.rulesets.pike_and_shot.status import GENERAL_WILL, STATUSES
 from rules_core.rulesets.pike_and_shot.topics import TOPICS
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step
 from rules_core.toolkit import deploy_placed, turn_limit_outcome
@@ -130,6 +131,7 @@ class PikeAndShotRules(Rules):
     parameters = (*PARAMETERS, *combat.PARAMETERS, *cohesion.PARAMETERS)
     statuses = STATUSES
     topics = (*TOPICS, *combat.TOPICS)
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     tables = {t.name: t for t in (*movement_tables.TABLES, *tables.ALL)}
     off_table_orders = frozenset({"return"})  # a pursuer off the table comes back
     deployment_depth = 12.0

@@ -32,6 +32,8 @@ TOPICS = (
         ADVANCE_FACING, "the facing a unit takes after advancing into vacated ground", FACING_WORDS
     ),
     # The GM's rulings (standing instructions are for sides: these are never answered ahead).
-    Topic.of(RISK, "GM: what befalls a commander hit by the risk to commanders", RISK_WORDS),
-    Topic.of(REPLACE, "GM: replace a lost commander now", REPLACE_WORDS),
+    Topic.of(
+        RISK, "GM: what befalls a commander hit by the risk to commanders", RISK_WORDS, gm=True
+    ),
+    Topic.of(REPLACE, "GM: replace a lost commander now", REPLACE_WORDS, gm=True),
 )

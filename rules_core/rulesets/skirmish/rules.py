@@ -42,6 +42,7 @@ from rules_core.rulesets.skirmish.topics import (
     INITIATIVE_WORDS,
     TOPICS,
 )
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Side, Unit
 from rules_core.status import Scope
 from rules_core.steps import Actors, SequenceOfPlay, Step
@@ -100,6 +101,7 @@ class SkirmishRules(Rules):
     parameters = PARAMETERS
     statuses = STATUSES
     topics = TOPICS
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     tables = {
         "to_hit": TO_HIT,
         "rally": RALLY,

@@ -55,6 +55,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     STATUSES,
 )
 from rules_core.rulesets.tree_of_battles.topics import TOPICS
+from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
 from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
@@ -155,6 +156,7 @@ class TreeOfBattlesRules(Rules):
     parameters = PARAMETERS
     statuses = STATUSES
     topics = TOPICS
+    recommended = recommended_in(__name__)  # recommended.json, beside this file
     tables = {
         table.name: table
         for table in (

@@ -73,6 +73,23 @@ TOPICS = (
             Condition("on_foot", "if the unit is on foot", when_unit(lambda x: not u.mounted(x))),
         ),
     ),
-    Topic.of(CONTROL_ADJUST, "a +/- modifier to a control test", ADJUST_WORDS),
-    Topic.of(TREACHERY, "a treachery test (the GM rules)", TREACHERY_WORDS),
+    Topic.of(
+        CONTROL_ADJUST,
+        "a +/- modifier to a control test",
+        ADJUST_WORDS,
+        (
+            # The question's default steers the score towards the "free" band (3-4).
+            Condition(
+                "below_free",
+                "if the score is below the free band",
+                lambda _, d: d.default == "plus",
+            ),
+            Condition(
+                "above_free",
+                "if the score is above the free band",
+                lambda _, d: d.default == "minus",
+            ),
+        ),
+    ),
+    Topic.of(TREACHERY, "a treachery test (the GM rules)", TREACHERY_WORDS, gm=True),
 )
