@@ -1,13 +1,12 @@
 """Whether a side has anything to order in the open step, so that a step does not wait for a
-side whose orders cannot matter.
+side that could give no order in it.
 
 A side has something to order when one of its units, leaders or groups (or the side itself)
-could be given one of the step's order kinds that does something other than its default:
-a unit in reserve or off the table counts only for the kinds given off the table, a unit on
-the table only for the others; a kind with no parameters counts when the rules accept it and
-it is not what the actor does anyway; a kind whose parameters are all units counts when some
-unit on the table makes a legal target. A kind that takes a point, a number or a choice
-cannot be tried in every way, so an actor that may take it counts (a player may always move).
+could legally be given one of the step's order kinds: a unit in reserve or off the table
+counts only for the kinds given off the table, a unit on the table only for the others; a
+kind with no parameters counts when the rules accept it; a kind whose parameters are all
+units counts when some unit on the table makes a legal target. A kind that takes a point, a
+number or a choice cannot be tried in every way, so an actor that may take it counts.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ Actor = Unit | Leader | Group | Side
 
 
 def has_orders(rules: Rules, state: BattleState, side: str) -> bool:
-    """Whether ``side`` could give an order that matters in the step the battle stands at."""
+    """Whether ``side`` could give a legal order in the step the battle stands at."""
     kept: dict[tuple[int, str], bool] = state.__dict__.setdefault(_KEPT, {})
     key = (id(rules), side)
     if key not in kept:
@@ -34,11 +33,22 @@ def has_orders(rules: Rules, state: BattleState, side: str) -> bool:
 
 def _has_orders(rules: Rules, state: BattleState, side: str) -> bool:
     step = rules.sequence.step(state.cursor.step)
-    for kind_id in step.order_kinds:
-        kind = rules.order_kind(kind_id)
-        if any(_matters(rules, state, kind, actor) for actor in _actors(rules, state, kind, side)):
+    # The kinds that cost least to try first: a move to a point settles it without judging
+    # every unit as a target of a charge.
+    kinds = sorted((rules.order_kind(k) for k in step.order_kinds), key=_cost)
+    for kind in kinds:
+        if any(_could(rules, state, kind, actor) for actor in _actors(rules, state, kind, side)):
             return True
     return False
+
+
+def _cost(kind: OrderKind) -> int:
+    """How much trying a kind costs: 0 taken on trust (a point, a number), 1 judged once per
+    actor (no parameters), 2 judged once per actor and unit on the table (units only)."""
+    required = [param for param in kind.params if param.required]
+    if not required:
+        return 1
+    return 2 if all(param.kind == "unit" for param in required) else 0
 
 
 def _actors(rules: Rules, state: BattleState, kind: OrderKind, side: str) -> Iterator[Actor]:
@@ -54,14 +64,13 @@ def _actors(rules: Rules, state: BattleState, kind: OrderKind, side: str) -> Ite
         yield actor
 
 
-def _matters(rules: Rules, state: BattleState, kind: OrderKind, actor: Actor) -> bool:
-    """Whether some order of this kind for this actor is legal and not its default."""
-    required = [param for param in kind.params if param.required]
-    if not required:
-        order = Order(actor.id, kind.id, {})
-        legal = isinstance(rules.judge(state, order), Preview)
-        return legal and rules.default_order(state, actor.id) != order
-    if all(param.kind == "unit" for param in required):
+def _could(rules: Rules, state: BattleState, kind: OrderKind, actor: Actor) -> bool:
+    """Whether some order of this kind for this actor is legal (one with a point or a number
+    taken on trust)."""
+    cost = _cost(kind)
+    if cost == 1:
+        return isinstance(rules.judge(state, Order(actor.id, kind.id, {})), Preview)
+    if cost == 2:
         return any(_legal(rules, state, kind, actor, unit) for unit in state.units_on_table)
     return True
 

@@ -29,36 +29,21 @@ def services(db: Database) -> Services:
     return Services.build(db, rng=random.Random(1), clock=FakeClock(START))
 
 
-async def to_first_movement(services: Services, place: Place) -> int:
-    """Start the Skirmish battle, confirm deployment and let the initiative's winner go first:
-    the winner's Movement; the winner's player."""
-    await deployed_battle(services, place)
-    await services.play.start(place, GM)
-    await services.play.confirm(place, ALICE)
-    report = (await services.play.confirm(place, BOB)).report
-    assert report is not None and report.decision is not None  # first or second?
-    asked = report.decision
-    (winner,) = asked.user_ids
-    report = await services.play.answer(
-        asked.battle_id, asked.stage, winner, asked.decision_id, "first"
-    )
-    assert report is not None and report.battle.waiting_step == "Movement"
-    assert report.battle.waiting_for == (winner,)
-    return winner
-
-
-async def test_a_shooting_step_with_no_target_in_reach_does_not_wait(
+async def test_a_side_with_nothing_it_could_order_is_not_waited_for(
     services: Services, place: Place
 ) -> None:
-    first = await to_first_movement(services, place)
-    second, side = (ALICE, "Blue") if first == BOB else (BOB, "Red")
-    # The armies stand 20 inches and more apart: once the first side has held, none of its
-    # units could shoot, so its Shooting step resolves at once and the other's Movement opens.
-    moved = (await services.play.confirm(place, first)).report
-    assert moved is not None
-    assert moved.battle.waiting_step == "Movement" and moved.battle.waiting_for == (second,)
-    assert f"— Turn 1: Shooting ({side}) —" in moved.lines
-    assert moved.missing == ()  # nobody is said to have missed orders they could not give
+    await deployed_battle(services, place)
+    opened = await services.play.start(place, GM)
+    assert opened.battle.waiting_for == (ALICE, BOB)  # Deployment: both sides
+    for unit in ("Blue Warriors", "Blue Slingers", "Blue Riders"):
+        await services.gm.take_off(place, GM, unit, "gone scouting")
+    # No unit of Blue's stands on the table to be placed again: only Red is waited for, and
+    # Red's word alone resolves the step, with nobody said to have missed their orders.
+    view = await services.battles.view(place)
+    assert view.waiting_step == "Deployment" and view.waiting_for == (ALICE,)
+    done = await services.play.confirm(place, ALICE)
+    assert done.report is not None and done.report.title.startswith("Set-up · Deployment")
+    assert done.report.missing == ()
 
 
 async def test_a_deployment_step_with_every_unit_placed_says_why_it_is_there(

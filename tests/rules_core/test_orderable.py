@@ -26,17 +26,17 @@ def at(state: BattleState, step: str, side: str) -> BattleState:
     return replace(state, cursor=Cursor(1, MAIN, step, order))
 
 
-def test_a_step_s_orders_count_only_where_they_could_matter() -> None:
+def test_a_step_s_orders_count_where_some_order_of_its_kinds_is_legal() -> None:
     rules, state = skirmish()
     assert state.cursor.step == "deploy"
     assert orderable.has_orders(rules, state, "red")  # a unit may always be placed again
-    moving = at(state, "move", "red")
-    assert orderable.has_orders(rules, moving, "red")
+    assert orderable.has_orders(rules, at(state, "move", "red"), "red")
+    assert orderable.has_orders(rules, at(state, "shoot", "red"), "red")  # hold, at least
     shooting = at(state, "shoot", "red")
-    assert not orderable.has_orders(rules, shooting, "red")  # nobody in reach; hold is default
-    archers, slingers = shooting.unit("r2"), shooting.unit("b2")
-    close = shooting.with_unit(replace(slingers, x=archers.x, y=archers.y + 8, facing=180.0))
-    assert orderable.has_orders(rules, close, "red")
+    archers = shooting.unit("r2")
+    # Red's archers alone on the table: no enemy in reach, but a hold is still an order.
+    alone = replace(shooting, units=(archers, *shooting.units_of("blue")))
+    assert orderable.has_orders(rules, alone, "red")
 
 
 def test_a_side_with_no_unit_on_the_table_has_nothing_to_order() -> None:
