@@ -22,6 +22,11 @@ SUMMARY_LINES = 12
 
 
 READY_IN_RESERVE = "The armies wait in reserve: the set-up steps place the terrain and the units."
+ADJUSTING = (
+    "Every unit is already on the table: this step is only for moving one of yours within "
+    "your deployment zone (`/order place`). Nothing to change? `/order done`, and the battle "
+    "goes on as soon as every side has."
+)
 
 
 def report_embed(report: StageReport) -> discord.Embed:
@@ -48,6 +53,8 @@ def report_embed(report: StageReport) -> discord.Embed:
         embed.add_field(name="Now", value=battle.waiting_step, inline=True)
         embed.add_field(name="Waiting for", value=mentions(battle.waiting_for), inline=True)
         embed.add_field(name="Deadline", value=timestamp(battle.deadline_at), inline=True)
+        if battle.adjusting:
+            embed.add_field(name="Why this step", value=ADJUSTING, inline=False)
     return embed
 
 

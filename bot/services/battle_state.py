@@ -28,7 +28,7 @@ from bot.errors import Conflict, HandedAway, NotFound, NotYourGroup, PermissionD
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import one_of, resolve, side_of
 from bot.services.seats import Seat, seat_of
-from rules_core import engine, registry
+from rules_core import engine, orderable, registry
 from rules_core.orders import ACTOR_KINDS
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Group, Leader, Side, Unit
@@ -83,6 +83,9 @@ class BattleView:
     side_state: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # declared words
     seat: Seat | None = None  # who asked (None: the bot itself)
     set_up: SetUp = SetUp.BY_HAND  # how its ruleset sets a battle up
+    # The open step takes only deployment orders and every unit is already placed: it is
+    # there for adjustments alone, and the post says so.
+    adjusting: bool = False
 
     def side_name(self, side_id: str) -> str:
         """The display name of a side (or "GM")."""
@@ -291,10 +294,11 @@ def users_for(loaded: Loaded, sides: Sequence[str]) -> list[int]:
 
 
 def awaited(loaded: Loaded, sides: Sequence[str]) -> list[tuple[str, int]]:
-    """(side, user) for everyone the step waits on among these sides."""
+    """(side, user) for everyone the step waits on among these sides (not a side with nothing
+    to order in it: its orders cannot matter)."""
     gms = [m.user_id for m in loaded.campaign.members if m.role is Role.GM]
     found: list[tuple[str, int]] = []
-    for side in sides:
+    for side in ordering(loaded, sides):
         if side == "gm":
             found += [(side, gm) for gm in gms]
             continue
@@ -304,6 +308,15 @@ def awaited(loaded: Loaded, sides: Sequence[str]) -> list[tuple[str, int]]:
         users = _step_commanders(loaded, side) if row.commanders else [row.owner_id]
         found += [(side, user) for user in users or [row.owner_id]]
     return list(dict.fromkeys(found))
+
+
+def ordering(loaded: Loaded, sides: Sequence[str]) -> list[str]:
+    """The sides (and ``gm``) with something to order in the open step, of these; while a
+    question is open, every side it asks."""
+    state = loaded.state
+    if state.pending is not None:
+        return list(sides)
+    return [s for s in sides if s == "gm" or orderable.has_orders(loaded.rules, state, s)]
 
 
 def _step_commanders(loaded: Loaded, side: str) -> list[int]:
@@ -356,6 +369,7 @@ def view_of(loaded: Loaded) -> BattleView:
             for side, lines in describe_state(loaded.rules.statuses, state).items()
         },
         set_up=set_up_of(loaded.rules, state),
+        adjusting=waiting is not None and orderable.only_adjusting(loaded.rules, state),
     )
 
 

@@ -28,7 +28,7 @@ from rules_core.engine import Resolution
 from rules_core.events import PlanQueried
 from rules_core.orders import Illegal, Order
 from rules_core.plugin import Rules
-from rules_core.state import BattleState
+from rules_core.state import BattleState, Group, Leader
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms,
     calls = []
     for row in rows:
         side = row.side_id.split(":")[0]
-        steps = tuple(step_words(loaded, s) for s in planning.side_steps(loaded.rules, state, side))
+        steps = tuple(step_words(loaded, s) for s in own_steps(loaded, side, row.user_id))
         if len(steps) > 1:
             dm = wants_dm(loaded, row.user_id)
             part = loaded.part_of(side, row.user_id)
@@ -187,7 +187,8 @@ async def through_planned(
         planned = {at.key_of(r.side_id, r.user_id) for r in rows}
         done = await done_keys(session, loaded.battle.id, state.cursor.turn)
         waiting = [at.key_of(s, u) for s, u in awaited(at, acting)]
-        if not planning.covered(waiting, planned, done - carried.consult):
+        # A step in which no acting side has anything to order waits for nobody.
+        if waiting and not planning.covered(waiting, planned, done - carried.consult):
             break
         step = await off_loop(planning.run_planned, rules, seed, state, carried_out)
         carried.result = carried.result.then(step)
@@ -265,7 +266,7 @@ async def calls_to_arms(
         if row.called_at is not None:
             continue
         row.called_at, row.called_stage, row.due_at = now, battle.stage, battle.deadline_at
-        steps = tuple(step_words(loaded, s) for s in planning.side_steps(rules, state, side))
+        steps = tuple(step_words(loaded, s) for s in own_steps(loaded, side, user))
         if len(steps) > 1:
             dm, part = wants_dm(loaded, user), loaded.part_of(side, user)
             offer = await offers_recommended(session, loaded, user)
@@ -291,6 +292,21 @@ async def offers_recommended(session: AsyncSession, loaded: Loaded, user_id: int
         .limit(1)
     )
     return earlier is None
+
+
+def own_steps(loaded: Loaded, side: str, user_id: int) -> tuple[planning.TurnStep, ...]:
+    """The steps of the turn still to come in which ``side`` acts, but for a step about a group
+    or leader another player of a shared side commands: that one is theirs to plan."""
+    state = loaded.state
+    subjects: dict[str, Group | Leader] = {g.id: g for g in state.groups}
+    subjects.update((leader.id, leader) for leader in state.leaders)
+    found = []
+    for step in planning.side_steps(loaded.rules, state, side):
+        subject = subjects.get(step.subject or "")
+        commander = None if subject is None else loaded.commander_of(subject)
+        if commander in (None, user_id):
+            found.append(step)
+    return tuple(found)
 
 
 def wants_dm(loaded: Loaded, user_id: int) -> bool:

@@ -39,6 +39,7 @@ from bot.services.battle_state import (
     find_actor,
     load_battle,
     load_battle_by_id,
+    ordering,
     users_for,
     view_of,
 )
@@ -423,7 +424,7 @@ class PlayService(ClockedService):
         acting = engine.waiting(rules, state).sides
         given = {r.side_id for r in rows} | ready
         view = view_of(loaded)
-        missing = [view.side_name(s) for s in acting if s not in given]
+        missing = [view.side_name(s) for s in ordering(loaded, acting) if s not in given]
         result = await off_loop(engine.run, rules, seed, state, orders)
         return await advance(
             session, loaded, result, trigger=trigger, now=now, orders=orders, missing=missing

@@ -28,7 +28,7 @@ def test_a_conditional_planner_gives_its_orders_alternatives_legal_now() -> None
             o for s in engine.waiting(rules, state).sides for o in rules.demo_orders(state, s)
         ]
         state = engine.settle(rules, b"s", engine.run(rules, b"s", state, orders)).state
-    plain, conditional = pace._Planner(), pace._Planner(conditional=True)
+    plain, conditional = pace.OrdersPlanner(), pace.OrdersPlanner(conditional=True)
     for side in state.cursor.side_order:
         plain.plan(rules, state, side)
         conditional.plan(rules, state, side)
@@ -54,7 +54,6 @@ def test_conditional_plans_fall_back_on_the_default_less_often() -> None:
     for ruleset in ("tree_of_battles", "hail_caesar"):
         rules, sample = _sample(ruleset)
         plain = pace.play(rules, sample, 2, "plan", standing=pace.scripted_standing)
-        conditional = pace.play(
-            rules, sample, 2, "plan", standing=pace.scripted_standing, conditional=True
-        )
+        # the conditional mode's planner, with the same instructions as the plain run
+        conditional = pace.play(rules, sample, 2, "conditional", standing=pace.scripted_standing)
         assert conditional.fallbacks < plain.fallbacks

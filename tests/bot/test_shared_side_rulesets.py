@@ -10,6 +10,7 @@ from bot import demo
 from bot.db.models import StageLog
 from bot.demo import GM, PLACE, PLAYERS
 from bot.services import Services
+from bot.services.plans import CallToArms
 from bot.services.stages import StageReport, fit_to_column
 from rules_core import registry
 
@@ -30,13 +31,18 @@ async def shared(services: Services, ruleset: str, group: str) -> str:
     return given.group_name
 
 
-async def until_carol_is_called(services: Services) -> StageReport:
+async def until_carol_is_called(
+    services: Services, calls: list[CallToArms] | None = None
+) -> StageReport:
     """Start, and resolve every step until one calls Carol to arms (everyone awaited confirms,
-    questions take the demo's answers); the report of the step that called her."""
+    questions take the demo's answers); the report of the step that called her. Every call
+    made on the way is added to ``calls`` if given."""
     reports = [await services.play.start(PLACE, GM)]
     rules = registry.get(reports[0].battle.ruleset_id).rules
     assert rules is not None
     for _ in range(MAX_STEPS):
+        if calls is not None:
+            calls += reports[-1].calls
         view = reports[-1].battle
         if any(call.user_id == CAROL for call in reports[-1].calls):
             return reports[-1]
