@@ -6,20 +6,20 @@ make it legal, the kinds named are taken now, a distance is one it may go."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
 from rules_core import engine, registry
 from rules_core.codec import Json
-from rules_core.decisions import Answer
 from rules_core.orders import Illegal, Instead, Order, OrderKind, Preview
 from rules_core.plugin import Rules
+from rules_core.rulesets.hail_caesar.sample import sample_battle
 from rules_core.state import BattleState
 from rules_core.ways import way_forward
+from tests.rules_core.dropped import demo_step
 from tests.rules_core.rulesets.hail_caesar import test_turn_keep_off as keep_off
 
-SEED = b"every-refusal-says-what-instead-"
 RULESETS = sorted(r.id for r in registry.all_rulesets())
 FAR = [999.0, 999.0]  # a point out of every unit's reach (and off every table)
 
@@ -42,16 +42,10 @@ def walk(rules: Rules, limit: int = 600) -> Walked:
     for _ in range(limit):
         if state.outcome is not None or wanted <= set(walked.states):
             break
-        if state.pending is not None:
-            decision = state.pending.decision
-            given = Answer(decision.id, rules.demo_answer(state), decision.who)
-            state = engine.answer(rules, SEED, state, given).state
-            continue
         waits = engine.waiting(rules, state)
-        if waits.sides:
+        if state.pending is None and waits.sides:
             walked.states.setdefault(waits.step, state)
-        orders = [order for side in waits.sides for order in rules.demo_orders(state, side)]
-        state = engine.run(rules, SEED, state, orders).state
+        state = demo_step(rules, state)
     return walked
 
 
@@ -188,12 +182,16 @@ def test_a_move_out_of_reach_says_how_far_it_may_go(ruleset: str, step: str, mos
     rules = registry.get(ruleset).rules
     assert rules is not None
     state = walk(rules).states[step]
-    verdicts = [
-        rules.judge(state, Order(u.id, "move", {"to": [u.x, u.y + 200]}))
+    if ruleset == "hail_caesar":  # its demo's General Advance moves all; its sample, unmoved
+        state = replace(sample_battle(), cursor=keep_off.state().cursor)
+    movers = [  # the units a 1" move is open to now
+        u
         for u in state.units_on_table
         if u.side in rules.acting_sides(state)
+        and isinstance(rules.judge(state, Order(u.id, "move", {"to": [u.x, u.y + 1]})), Preview)
     ]
-    far = next(v for v in verdicts if isinstance(v, Illegal))
+    far = rules.judge(state, Order(movers[0].id, "move", {"to": [movers[0].x, movers[0].y + 200]}))
+    assert isinstance(far, Illegal)
     (way,) = far.instead
     assert way.kind == "distance" and way.distance > 0
     if "{}" in most:

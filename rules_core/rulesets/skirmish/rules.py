@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from rules_core import paths, profile
+from rules_core import orders, paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
@@ -21,16 +21,7 @@ from rules_core.forces import Troops
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front, within
 from rules_core.hooks import DemoHooks
 from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
-from rules_core.orders import (
-    Illegal,
-    Order,
-    OrderKind,
-    Param,
-    Preview,
-    Verdict,
-    point_param,
-    shorter,
-)
+from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.skirmish import chances, demo, measure, tables
 from rules_core.rulesets.skirmish.rolls import melee_roll, rally_roll
@@ -185,7 +176,7 @@ class SkirmishRules(Rules):
             return Illegal(order, f"the path crosses {cost.barred_by}")
         if not cost.possible:
             why = f'needs {g(cost.cost)}" of movement, beyond its {g(cost.allowance)}" move'
-            return Illegal(order, why, (shorter(cost.allowance),))
+            return Illegal(order, why, (orders.shorter(cost.allowance),))
         pose = Footprint.of(unit).moved_to(end, facing_towards((unit.x, unit.y), end))
         blocker = measure.passes_through(state, unit, pose)
         if blocker:
