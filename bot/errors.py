@@ -33,8 +33,8 @@ class InvalidInput(UserError):
 class Way:
     """A way forward for a refused order as its player reads it: ``names`` are the ``step:``
     values to use (``step``), step titles of a later turn (``later``), unit names
-    (``targets``) or order kinds (``kinds``); ``distance`` is how far it may go; ``words``
-    what would make it legal (``condition``)."""
+    (``targets``), order kinds (``kinds``) or who may be given it (``actors``); ``distance``
+    is how far it may go; ``words`` what would make it legal (``condition``)."""
 
     kind: str
     names: tuple[str, ...] = ()

@@ -149,14 +149,16 @@ class Preview(Serialisable):
 
 
 # The kinds of way forward a refusal may offer: the step that takes the order, a shorter
-# distance, other targets, other order kinds, or what would make the order legal.
-INSTEAD_KINDS = ("step", "distance", "targets", "kinds", "condition")
+# distance, other targets, other order kinds, others who may be given it, or what would
+# make the order legal.
+INSTEAD_KINDS = ("step", "distance", "targets", "kinds", "actors", "condition")
 
 
 @dataclass(frozen=True)
 class Instead(Serialisable):
     """A way forward for a refused order: ``names`` are step ids (``step``), unit ids
-    (``targets``) or order kind ids (``kinds``); ``distance`` is how far it may go
+    (``targets``), order kind ids (``kinds``) or ids of the actors who may be given the same
+    order (``actors``); ``distance`` is how far it may go
     (``distance``); ``words`` say what would make it legal (``condition``)."""
 
     kind: str
@@ -187,6 +189,11 @@ def other_targets(*units: str) -> Instead:
 def other_kinds(*kinds: str) -> Instead:
     """The actor may be given orders of these kinds now."""
     return Instead("kinds", tuple(kinds))
+
+
+def other_actors(*actors: str) -> Instead:
+    """The same order may be given to these actors (of its kind's actor kind) instead."""
+    return Instead("actors", tuple(actors))
 
 
 def condition(words: str) -> Instead:

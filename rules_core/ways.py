@@ -11,6 +11,7 @@ from rules_core.orders import (
     OrderKind,
     Preview,
     another_step,
+    other_actors,
     other_kinds,
     other_targets,
 )
@@ -23,8 +24,8 @@ MOST_NAMED = 6
 
 def way_forward(rules: Rules, state: BattleState, refused: Illegal) -> tuple[Instead, ...]:
     """What the player may do instead of a refused order: its ruleset's way forward, else
-    the targets the same order reaches and the kinds its actor has now, else the steps that
-    take the order."""
+    the targets the same order reaches, the kinds its actor has now and the others it may be
+    given to, else the steps that take the order."""
     if refused.instead:
         return refused.instead
     order = refused.order
@@ -35,6 +36,9 @@ def way_forward(rules: Rules, state: BattleState, refused: Illegal) -> tuple[Ins
     kinds = kinds_now(rules, state, order)
     if kinds:
         found.append(other_kinds(*kinds))
+    actors = able_actors(rules, state, order)
+    if actors:
+        found.append(other_actors(*actors))
     if found:
         return tuple(found)
     steps = tuple(s.id for s in rules.sequence.steps if order.kind in s.order_kinds)
@@ -64,6 +68,19 @@ def reachable_targets(rules: Rules, state: BattleState, order: Order) -> tuple[s
         if len(found) >= MOST_NAMED:
             break
     return tuple(found)
+
+
+def able_actors(rules: Rules, state: BattleState, order: Order) -> tuple[str, ...]:
+    """The others of the actor's side the same order would be legal for now."""
+    kind = rules.order_kind(order.kind)
+    side = state.owner(kind.actor, order.actor)
+    found: list[str] = []
+    for actor in state.actors(kind.actor):
+        if actor.id == order.actor or state.owner(kind.actor, actor.id) != side:
+            continue
+        if isinstance(rules.judge(state, Order(actor.id, order.kind, order.params)), Preview):
+            found.append(actor.id)
+    return tuple(found[:MOST_NAMED])
 
 
 def kinds_now(rules: Rules, state: BattleState, order: Order) -> tuple[str, ...]:

@@ -23,6 +23,8 @@ def way_text(way: Way) -> str:
         return f'Try a shorter move: it has at most {round(way.distance, 1):g}" of movement.'
     if way.kind == "targets":
         return f"Targets it can reach now: {', '.join(way.names)}."
+    if way.kind == "actors":
+        return f"The same order may be given to {_either(way.names)}."
     if way.kind == "kinds":
         return f"Orders it can take now (`/order give kind:…`): {', '.join(way.names)}."
     return f"To make it possible: {way.words}."

@@ -116,6 +116,10 @@ def check(rules: Rules, state: BattleState, verdict: Illegal) -> list[Instead]:
         elif way.kind == "kinds":
             taken = rules.sequence.step(state.cursor.step).order_kinds
             assert way.names and set(way.names) <= set(taken) - {order.kind}, (verdict, way)
+        elif way.kind == "actors":
+            for actor in way.names:
+                tried = Order(actor, order.kind, order.params)
+                assert isinstance(rules.judge(state, tried), Preview), (verdict, actor)
         elif way.kind == "distance":
             assert way.distance > 0, verdict
         else:

@@ -14,11 +14,13 @@ from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
 from rules_core.orders import (
     Illegal,
+    Instead,
     Order,
     OrderKind,
     Param,
     Preview,
     Verdict,
+    another_step,
     condition,
     point_param,
     shorter,
@@ -247,8 +249,15 @@ def _ready(state: BattleState, order: Order, params: Params) -> tuple[Unit, str]
     problem = unable(state, unit)
     how = mode(state, unit, order, params)
     if problem or how not in MODES:
-        return Illegal(order, problem or how)
+        return Illegal(order, problem or how, _its_turn(state, unit))
     return unit, how
+
+
+def _its_turn(state: BattleState, unit: Unit) -> tuple[Instead, ...]:
+    """The way forward for a unit ordered in another division's turn: this step, in its own
+    division's turn."""
+    subject = state.cursor.subject
+    return (another_step(state.cursor.step),) if subject and subject.id != unit.group else ()
 
 
 def _tested(
@@ -302,7 +311,7 @@ def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
     problem = unable(state, unit) or (target if isinstance(target, str) else "")
     how = mode(state, unit, order, params)
     if problem or how not in MODES or isinstance(target, str):
-        return Illegal(order, problem or how)
+        return Illegal(order, problem or how, _its_turn(state, unit))
     if not measure.sight(state, unit, target).clear:
         return Illegal(order, f"{unit.name} cannot see {target.name}")
     room = measure.charge_room(state, unit, target)
