@@ -24,19 +24,19 @@ ARMIES = files("rules_core.rulesets.hail_caesar").joinpath("armies")
 ROMANS, GAULS = "Legio IX (sample)", "Arverni (sample)"
 # Rome's zone is y 0-3, Gaul's y 6-9; a unit's whole footprint stands inside its zone.
 ROMAN_DEPLOYMENT = [
-    {"unit": "First Cohort", "at": [10, 2]},
-    {"unit": "Second Cohort", "at": [17, 2]},
-    {"unit": "Third Cohort", "at": [24, 2]},
-    {"unit": "Cretan Archers", "at": [31, 2]},
-    {"unit": "Gallic Horse", "at": [38, 1.5]},
-    {"unit": "Numidians", "at": [45, 1.5]},
-]
+    {"unit": name, "at": at}
+    for name, at in zip(
+        ("First Cohort", "Second Cohort", "Third Cohort", "Cretan Archers", "Gallic Horse"),
+        ([10, 2], [17, 2], [24, 2], [31, 2], [38, 1.5]),
+        strict=True,
+    )
+] + [{"unit": "Numidians", "at": [45, 1.5]}]
+GALLIC_UNITS = ("Arverni Warband", "Carnutes Warband", "Slingers", "Noble Horse", "Young Riders")
 GALLIC_DEPLOYMENT = [
-    {"unit": "Arverni Warband", "at": [10, 7]},
-    {"unit": "Carnutes Warband", "at": [20, 7]},
-    {"unit": "Slingers", "at": [28, 7]},
-    {"unit": "Noble Horse", "at": [36, 7.5]},
-    {"unit": "Young Riders", "at": [44, 7.5]},
+    {"unit": name, "at": at}
+    for name, at in zip(
+        GALLIC_UNITS, ([10, 7], [20, 7], [28, 7], [36, 7.5], [44, 7.5]), strict=True
+    )
 ]
 FIRST_MOVE = (
     "**First Cohort** cannot move: move orders are not given in the Command: General Advance "
