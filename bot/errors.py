@@ -46,9 +46,9 @@ class RefusedOrder(InvalidInput):
     """The rules refused an order: why (``message``), and what to do instead (``ways``,
     worded by the presentation)."""
 
-    def __init__(self, message: str, ways: tuple[Way, ...], hint: str = "") -> None:
+    def __init__(self, message: str, ways: tuple[Way, ...]) -> None:
         super().__init__(message)
-        self.ways, self.hint = ways, hint
+        self.ways = ways
 
 
 class NotYourGroup(PermissionDenied):

@@ -31,7 +31,7 @@ def way_text(way: Way) -> str:
 
 
 def refused_text(error: RefusedOrder) -> str:
-    """The private answer to a refused order: the rules' reason, each way forward, and the
-    note on planned orders if it was planned ahead."""
+    """The private answer to a refused order: the rules' reason (and the note on planned
+    orders if it was planned ahead), then each way forward."""
     ways = "".join(f"\n➡️ {way_text(way)}" for way in error.ways)
-    return f"{error.message}{ways}{error.hint and chr(10) + error.hint.strip()}"
+    return f"{error.message}{ways}"

@@ -209,7 +209,7 @@ async def take_order(
         judged = loaded.state if intake.turn_step is None else intake.state
         ways = ways_for(loaded, judged, verdict, intake.sides or [side_of(actor)])
         why = f"**{actor.name}** cannot {kind}{intake.where}: {verdict.reason}."
-        raise RefusedOrder(why, ways, hint)
+        raise RefusedOrder(f"{why}{hint}", ways)
     rows, replacing = await _join(session, loaded, intake, order_kind.actor, actor.name, order)
     notes = (*verdict.notes, *replacing)
     kept = dict(
