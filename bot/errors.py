@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class UserError(Exception):
     """Something the user did or asked for cannot be done; the message says why."""
@@ -25,6 +27,28 @@ class Conflict(UserError):
 
 class InvalidInput(UserError):
     """The user's input is malformed; the message lists every problem."""
+
+
+@dataclass(frozen=True)
+class Way:
+    """A way forward for a refused order as its player reads it: ``names`` are the ``step:``
+    values to use (``step``), step titles of a later turn (``later``), unit names
+    (``targets``), order kinds (``kinds``) or who may be given it (``actors``); ``distance``
+    is how far it may go; ``words`` what would make it legal (``condition``)."""
+
+    kind: str
+    names: tuple[str, ...] = ()
+    distance: float = 0.0
+    words: str = ""
+
+
+class RefusedOrder(InvalidInput):
+    """The rules refused an order: why (``message``), and what to do instead (``ways``,
+    worded by the presentation)."""
+
+    def __init__(self, message: str, ways: tuple[Way, ...]) -> None:
+        super().__init__(message)
+        self.ways = ways
 
 
 class NotYourGroup(PermissionDenied):

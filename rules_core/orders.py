@@ -150,12 +150,68 @@ class Preview(Serialisable):
         return True
 
 
+# The kinds of way forward a refusal may offer: the step that takes the order, a shorter
+# distance, other targets, other order kinds, others who may be given it, or what would
+# make the order legal.
+INSTEAD_KINDS = ("step", "distance", "targets", "kinds", "actors", "condition")
+
+
+@dataclass(frozen=True)
+class Instead(Serialisable):
+    """A way forward for a refused order: ``names`` are step ids (``step``), unit ids
+    (``targets``), order kind ids (``kinds``) or ids of the actors who may be given the same
+    order (``actors``); ``distance`` is how far it may go
+    (``distance``); ``words`` say what would make it legal (``condition``)."""
+
+    kind: str
+    names: tuple[str, ...] = ()
+    distance: float = 0.0
+    words: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in INSTEAD_KINDS:
+            raise ValueError(f"unknown way forward {self.kind!r}")
+
+
+def another_step(*steps: str) -> Instead:
+    """The order is taken in these steps (ids of the sequence of play)."""
+    return Instead("step", tuple(steps))
+
+
+def shorter(distance: float) -> Instead:
+    """The order may go at most this far."""
+    return Instead("distance", distance=distance)
+
+
+def other_targets(*units: str) -> Instead:
+    """The order may be given against these units instead."""
+    return Instead("targets", tuple(units))
+
+
+def other_kinds(*kinds: str) -> Instead:
+    """The actor may be given orders of these kinds now."""
+    return Instead("kinds", tuple(kinds))
+
+
+def other_actors(*actors: str) -> Instead:
+    """The same order may be given to these actors (of its kind's actor kind) instead."""
+    return Instead("actors", tuple(actors))
+
+
+def condition(words: str) -> Instead:
+    """What would make the order legal, in words."""
+    return Instead("condition", words=words)
+
+
 @dataclass(frozen=True)
 class Illegal(Serialisable):
-    """Why an order cannot be carried out."""
+    """Why an order cannot be carried out, and what the player may do instead (``instead``:
+    left empty where the ruleset knows nothing better; see ``ways.way_forward``)."""
 
     order: Order
     reason: str
+    # Not compared: a refusal is the same refusal whatever way forward it offers.
+    instead: tuple[Instead, ...] = field(default=(), compare=False)
 
     @property
     def legal(self) -> bool:

@@ -24,7 +24,17 @@ from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, overlap_area
 from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.odds import Odds, OddsQuery, Refused
-from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict, joined
+from rules_core.orders import (
+    Illegal,
+    Instead,
+    Order,
+    OrderKind,
+    Preview,
+    Verdict,
+    another_step,
+    condition,
+    joined,
+)
 from rules_core.standing import Recommended, Topic
 from rules_core.state import (
     OFF_TABLE,
@@ -133,6 +143,12 @@ _KEEPING: ContextVar[bool] = ContextVar("judged_kept", default=False)
 # Every field of a state, read at once (a verdict's key is their identities).
 _STATE_PARTS = attrgetter(*(f.name for f in fields(BattleState)))
 JUDGED = JudgedCache()
+
+
+def needed_words(kind: OrderKind) -> str:
+    """What an order of a kind must be given: its required parameters and what each is."""
+    shown = ", ".join(f"`{p.name}` ({p.kind})" for p in kind.params if p.required)
+    return f"give {shown}" if shown else "give it without parameters"
 
 
 def wrong_step_reason(kind: str, title: str, accepted: Sequence[str]) -> str:
@@ -428,13 +444,36 @@ class Rules:
     def _judge_plain(self, state: BattleState, order: Order) -> Verdict:
         step = self.sequence.step(state.cursor.step)
         if order.kind not in step.order_kinds:
-            return Illegal(order, wrong_step_reason(order.kind, step.title, step.order_kinds))
+            reason = wrong_step_reason(order.kind, step.title, step.order_kinds)
+            return Illegal(order, reason, self._steps_taking(order.kind))
         kind = self.order_kind(order.kind)
-        problem = self._actor_problem(state, order, kind)
-        problems = [problem] if problem else kind.problems(order)
+        problem = self.actor_problem(state, order)
+        if problem:
+            return Illegal(order, problem, self._when_acting(state, order, kind))
+        problems = kind.problems(order)
         if problems:
-            return Illegal(order, "; ".join(problems))
+            return Illegal(order, "; ".join(problems), (condition(needed_words(kind)),))
         return self.preview(state, order)
+
+    def _steps_taking(self, kind: str) -> tuple[Instead, ...]:
+        """The way forward for an order given at a step that does not take it: the steps that do."""
+        steps = tuple(s.id for s in self.sequence.steps if kind in s.order_kinds)
+        return (another_step(*steps),) if steps else ()
+
+    def _when_acting(
+        self, state: BattleState, order: Order, kind: OrderKind
+    ) -> tuple[Instead, ...]:
+        """The way forward for an order of a side whose turn it is not: this step, when that
+        side's turn at it comes (none for an actor that cannot act for another reason)."""
+        side = state.owner(kind.actor, order.actor)
+        if side is None or self.turn_problem(state, side) is None:
+            return ()
+        return (another_step(state.cursor.step),)
+
+    def actor_problem(self, state: BattleState, order: Order) -> str | None:
+        """Why this actor may not be given an order of its kind now (not on the table, not
+        its side's turn), or None if it may."""
+        return self._actor_problem(state, order, self.order_kind(order.kind))
 
     def _actor_problem(self, state: BattleState, order: Order, kind: OrderKind) -> str | None:
         side = state.owner(kind.actor, order.actor)

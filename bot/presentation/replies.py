@@ -10,7 +10,8 @@ from typing import Any, TypeVar, TypeVarTuple
 import discord
 from discord import app_commands
 
-from bot.errors import HandedAway, NotYourGroup, UserError
+from bot.errors import HandedAway, NotYourGroup, RefusedOrder, UserError
+from bot.presentation.refusals import refused_text
 from bot.services.campaigns import Place
 from bot.services.names import name_key
 
@@ -121,6 +122,8 @@ def error_text(interaction: discord.Interaction, error: BaseException) -> str:
         return not_your_group_text(original)
     if isinstance(original, HandedAway):
         return handed_away_text(original)
+    if isinstance(original, RefusedOrder):
+        return refused_text(original)
     if isinstance(original, UserError):
         return original.message
     if isinstance(original, app_commands.TransformerError):

@@ -13,12 +13,13 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from bot.db.models import BattleOrder, PlannedOrder
-from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.errors import InvalidInput, NotFound, PermissionDenied, RefusedOrder
 from bot.services import plans
 from bot.services.battle_state import Loaded, check_commands, find_actor, find_giver
 from bot.services.order_params import OrderInput, params_for, side_of
 from bot.services.resolving import off_loop
 from bot.services.stages import stage_orders
+from bot.services.ways import ways_for
 from rules_core import planning
 from rules_core.orders import Illegal, Order, OrderKind, Verdict
 from rules_core.plugin import Rules
@@ -236,7 +237,10 @@ async def take_order(
             verdict = judged_ahead(loaded.rules, there, verdict)
     if isinstance(verdict, Illegal):
         hint = PLANNED_HINT if intake.turn_step is not None else ""
-        raise InvalidInput(f"**{actor.name}** cannot {kind}{intake.where}: {verdict.reason}.{hint}")
+        judged = loaded.state if intake.turn_step is None else intake.state
+        ways = ways_for(loaded, judged, verdict, intake.sides or [side_of(actor)])
+        why = f"**{actor.name}** cannot {kind}{intake.where}: {verdict.reason}."
+        raise RefusedOrder(f"{why}{hint}", ways)
     rows, replacing = await _join(session, loaded, intake, order_kind.actor, actor.name, order)
     notes = (*verdict.notes, *replacing)
     kept = dict(

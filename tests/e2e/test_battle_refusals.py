@@ -184,7 +184,8 @@ async def test_refusals_during_play(battle: Harness) -> None:
     wrong_step = await refused(h, h.bob, where, "order move", unit="Blue Riders", x=32, y=24)
     assert wrong_step == (
         "**Blue Riders** cannot move: move orders are not given in the Deployment step;"
-        " it takes only place."
+        " it takes only place.\n"
+        "➡️ It is given in the Movement step: give it then, or plan it ahead with `step:`."
     )
     assert await refused(h, h.alice, where, "order give", kind="fly", unit="Red Horse") == (
         "This ruleset has no `fly` order; its orders are: place, move, charge, shoot, hold."
@@ -232,22 +233,26 @@ async def test_refusals_during_play(battle: Harness) -> None:
     assert (
         await refused(h, h.bob, where, "order shoot", unit="Blue Slingers", target="Red Archers")
         == "**Blue Slingers** cannot shoot: shoot orders are not given in the Movement step;"
-        " it takes only move, charge or hold."
+        " it takes only move, charge or hold.\n"
+        "➡️ The same order is taken later this turn: give it again with `step:Shooting`."
     )
     assert (
         await refused(h, h.bob, where, "order charge", unit="Blue Riders", target="Blue Warriors")
-        == "**Blue Riders** cannot charge: Blue Warriors is a friendly unit."
+        == "**Blue Riders** cannot charge: Blue Warriors is a friendly unit.\n"
+        "➡️ Orders it can take now (`/order give kind:…`): move, hold."
     )
     assert (
         await refused(h, h.bob, where, "order charge", unit="Blue Riders", target="Red Horse")
-        == '**Blue Riders** cannot charge: Red Horse is 14" away, beyond its 9" charge.'
+        == '**Blue Riders** cannot charge: Red Horse is 14" away, beyond its 9" charge.\n'
+        "➡️ Orders it can take now (`/order give kind:…`): move, hold."
     )
     assert await refused(h, h.bob, where, "order charge", unit="Blue Riders", target="Nobody") == (
         "There is no unit called **Nobody** on the table; one of: **Blue Riders**, "
         "**Blue Slingers**, **Blue Warriors**, **Red Archers**, **Red Horse**, **Red Spearmen**."
     )
     assert await refused(h, h.bob, where, "order move", unit="Blue Riders", x=32, y=14) == (
-        '**Blue Riders** cannot move: needs 12" of movement, beyond its 9" move.'
+        '**Blue Riders** cannot move: needs 12" of movement, beyond its 9" move.\n'
+        '➡️ Try a shorter move: it has at most 9" of movement.'
     )
     assert await snapshot(h, where) == before
     assert reports(h, where)[-1].embeds[0]["title"] == "Ford — Turn 1 · Initiative"

@@ -148,12 +148,16 @@ async def turn_one(h: Harness, where: FakeChannel) -> None:
         h, h.bob, where, "order shoot", unit="Blue Slingers", target="Red Archers"
     ) == (
         "**Blue Slingers** cannot shoot: shoot orders are not given in the Movement step;"
-        " it takes only move, charge or hold."
+        " it takes only move, charge or hold.\n"
+        "➡️ The same order is taken later this turn: give it again with `step:Shooting`."
     )
     offered = await h.autocomplete(h.bob, "order move", "unit", channel=where, unit="")
     assert [c["value"] for c in offered] == ["Blue Warriors", "Blue Slingers", "Blue Riders"]
     too_far = await refused(h, h.bob, where, "order move", unit="Blue Warriors", x=16, y=18)
-    assert too_far == ('**Blue Warriors** cannot move: needs 8" of movement, beyond its 6" move.')
+    assert too_far == (
+        '**Blue Warriors** cannot move: needs 8" of movement, beyond its 6" move.\n'
+        '➡️ Try a shorter move: it has at most 6" of movement.'
+    )
 
     moved = await order(h, h.bob, where, "move", unit="Blue Slingers", x=24, y=21)
     assert moved.content.startswith('✅ **Blue Slingers**: moves 5" to (24, 21)')

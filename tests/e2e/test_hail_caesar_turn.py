@@ -122,7 +122,8 @@ async def deployment_and_general_advance(h: Harness) -> None:
     not_chief = await refused_order(h, h.alice, where, "general_advance", "Praefect Gaius")
     assert not_chief == (
         "**Praefect Gaius** cannot general_advance: "
-        "only the army commander may order a General Advance."
+        "only the army commander may order a General Advance.\n"
+        "➡️ The same order may be given to Legate Quintus."
     )
     advanced = await confirm(h, where, BATTLE, h.alice)
     check_post(
@@ -139,11 +140,14 @@ async def roman_orders(h: Harness) -> None:
     other = await refused_order(h, h.alice, where, "move", "Gallic Horse", x=33, y=14)
     assert other == (
         "**Gallic Horse** cannot move: Gallic Horse belongs to another division: "
-        "order it in that division's turn."
+        "order it in that division's turn.\n"
+        "➡️ The same order is taken later this turn: give it again with "
+        "`step:Command: Orders — Equites`."
     )
     too_far = await refused_order(h, h.alice, where, "move", "First Cohort", x=5, y=25)
     assert too_far == (
-        '**First Cohort** cannot move: 19" needs 4 moves; it may make at most 3 moves of 6".'
+        '**First Cohort** cannot move: 19" needs 4 moves; it may make at most 3 moves of 6".\n'
+        '➡️ Try a shorter move: it has at most 18" of movement.'
     )
     for cohort, x in (("First Cohort", 5), ("Second Cohort", 12)):
         moved = await give(h, h.alice, where, "move", cohort, x=x, y=12)
@@ -288,7 +292,8 @@ async def gallic_turn(h: Harness) -> BotMessage:
         h, h.bob, where, "shoot", "Slingers", target="Cretan Archers"
     )
     assert out_of_range == (
-        '**Slingers** cannot shoot: Cretan Archers is 18" away, beyond 12" range.'
+        '**Slingers** cannot shoot: Cretan Archers is 18" away, beyond 12" range.\n'
+        "➡️ Orders it can take now (`/order give kind:…`): hold."
     )
     shot = await confirm(h, where, BATTLE, h.bob)
     check_post(h, shot, title("Shooting (Gaul)"), "Command: General Advance", [h.alice])

@@ -109,7 +109,11 @@ async def test_a_turn_of_the_heroic_age_through_discord(aide: Harness, fixed_see
     turned = await refused_order(h, h.alice, where, "move", "Somerset Fyrd", x=0, y=4)
     assert "a move more than 45° off its front needs a change of direction" in turned
     step = await refused_order(h, h.alice, where, "manoeuvre", "Somerset Fyrd", option="side_step")
-    assert step == "**Somerset Fyrd** cannot manoeuvre: only A & B grades may side step."
+    assert step == (
+        "**Somerset Fyrd** cannot manoeuvre: only A & B grades may side step.\n"
+        "➡️ Orders it can take now (`/order give kind:…`): move, rest, hold.\n"
+        "➡️ The same order may be given to Somerset Thegns or King's Hearthguard."
+    )
     move = await give(h, h.alice, where, "move", "King's Hearthguard", x=15.5, y=12, option="yes")
     assert (
         move == "King's Hearthguard moves towards (15.5, 12), 1 AvD + 1 D6 (2-11\"), full distance"

@@ -112,7 +112,8 @@ async def command_phase(h: Harness) -> BotMessage:
     shot = await refused_order(h, h.alice, where, "shoot", "Right-wing Archers", target="Bombards")
     assert shot == (
         "**Right-wing Archers** cannot shoot: shoot orders are not given in the Command step;"
-        " it takes only leader_move, steady, control or new_orders."
+        " it takes only leader_move, steady, control or new_orders.\n"
+        "➡️ The same order is taken later this turn: give it again with `step:Shooting`."
     )
     preview = await give(
         h, h.alice, where, "new_orders", "Edward, Duke of York",
@@ -135,7 +136,8 @@ async def command_phase(h: Harness) -> BotMessage:
     )
     assert broke == (
         "**Edward, Duke of York** cannot steady: Edward, Duke of York has 1 CP left; "
-        "steady costs 2."
+        "steady costs 2.\n"
+        "➡️ Orders it can take now (`/order give kind:…`): new_orders."
     )
     second = await confirm(h, where, BATTLE, h.bob, h.alice)
     check_post(h, second, title("Command — action 2"), "Approach", [h.alice, h.bob])
@@ -169,10 +171,15 @@ async def approach_and_shooting(h: Harness) -> None:
     wrong = await refused_order(h, h.bob, where, "move", "Vendôme's Horse", x=4, y=11)
     assert wrong == (
         "**Vendôme's Horse** cannot move: move orders are not given in the Approach step;"
-        " it takes only march or hold."
+        " it takes only march or hold.\n"
+        "➡️ The same order is taken later this turn: give it again with "
+        "`step:Tactical movement`."
     )
     too_far = await refused_order(h, h.bob, where, "march", "Vendôme's Horse", x=4, y=5)
-    assert too_far == "**Vendôme's Horse** cannot march: 8.5 SF is beyond the 6 SF march move."
+    assert too_far == (
+        "**Vendôme's Horse** cannot march: 8.5 SF is beyond the 6 SF march move.\n"
+        "➡️ Orders it can take now (`/order give kind:…`): hold."
+    )
     marched = await give(h, h.bob, where, "march", "Vendôme's Horse", x=4, y=10.5)
     assert marched == "marches 3 SF to (4, 10.5)"
     marched = await give(h, h.bob, where, "march", "The Constable's Vanguard", x=9, y=11)
@@ -226,7 +233,9 @@ async def tactical_and_combat(h: Harness) -> BotMessage:
         h, h.bob, where, "move", "The Constable's Vanguard", x=9, y=9, option="extra_d6"
     )
     assert on_foot == (
-        "**The Constable's Vanguard** cannot move: only mounted may add the optional D6."
+        "**The Constable's Vanguard** cannot move: only mounted may add the optional D6.\n"
+        "➡️ Orders it can take now (`/order give kind:…`): manoeuvre, hold.\n"
+        "➡️ The same order may be given to Vendôme's Horse."
     )
     moved = await give(h, h.bob, where, "move", "Vendôme's Horse", x=6, y=5.5, option="extra_d6")
     assert moved == "moves 2 AvD + D6 x ½ SF (2.5-8 SF) toward (6, 5.5), 5.4 SF away"

@@ -25,17 +25,23 @@ def played_to(rules: Rules, step: str, limit: int = 400) -> BattleState:
     state = engine.begin(rules, sample)
     for _ in range(limit):
         assert state.outcome is None, f"the battle ended before {step!r}"
-        if state.pending is not None:
-            decision = state.pending.decision
-            given = Answer(decision.id, rules.demo_answer(state), decision.who)
-            state = engine.answer(rules, SEED, state, given).state
-            continue
         waits = engine.waiting(rules, state)
-        if waits.step == step and waits.sides:
+        if state.pending is None and waits.step == step and waits.sides:
             return state
-        orders = [order for side in waits.sides for order in rules.demo_orders(state, side)]
-        state = engine.run(rules, SEED, state, orders).state
+        state = demo_step(rules, state)
     raise AssertionError(f"{step!r} never came")
+
+
+def demo_step(rules: Rules, state: BattleState) -> BattleState:
+    """The battle one step on: the pending question answered with its default, or the step
+    waiting for orders resolved with the demo policy's."""
+    if state.pending is not None:
+        decision = state.pending.decision
+        given = Answer(decision.id, rules.demo_answer(state), decision.who)
+        return engine.answer(rules, SEED, state, given).state
+    waits = engine.waiting(rules, state)
+    orders = [order for side in waits.sides for order in rules.demo_orders(state, side)]
+    return engine.run(rules, SEED, state, orders).state
 
 
 def rejections(rules: Rules, state: BattleState, orders: Sequence[Order]) -> list[OrderRejected]:

@@ -12,7 +12,19 @@ from rules_core import orders as common
 from rules_core import profile
 from rules_core.codec import Json, number_or
 from rules_core.geometry import Footprint, facing_towards, quarter, range_from_front
-from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
+from rules_core.orders import (
+    Illegal,
+    Instead,
+    Order,
+    OrderKind,
+    Param,
+    Preview,
+    Verdict,
+    another_step,
+    condition,
+    point_param,
+    shorter,
+)
 from rules_core.rulesets.hail_caesar import measure, morale, tables
 from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
 from rules_core.rulesets.hail_caesar.status import ADVANCED, CASUALTIES, DISORDERED, RANK
@@ -201,17 +213,18 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
     limit = 1 if how == "initiative" else 3
     if moves > limit:
         most = f'{limit} move{"s" if limit > 1 else ""} of {g(measure.rate(unit))}"'
-        return Illegal(order, f'{g(length)}" needs {moves} moves; it may make at most {most}')
+        why = f'{g(length)}" needs {moves} moves; it may make at most {most}'
+        return Illegal(order, why, (shorter(limit * measure.rate(unit)),))
     heading = facing_towards((unit.x, unit.y), end)
     facing = number_or(order.params.get("facing", heading), 0.0)
     pose = Footprint.of(unit).moved_to(end, facing)
     # The unit moves turned to its heading, then faces as ordered (movement.move_to).
     keep_off = param_number(params, "enemy_keep_off")
     near = measure.turn_too_close(state, unit, heading, keep_off)  # the turn comes first
-    reason = near and f'{unit.name} would turn within {g(keep_off)}" of {near}'
-    reason = reason or _blocked(
-        state, unit, pose, params, Footprint.of(unit).moved_to(end, heading)
-    )
+    if near:
+        why = f'{unit.name} would turn within {g(keep_off)}" of {near}'
+        return Illegal(order, why, (condition(_unturned(unit, near)),))
+    reason = _blocked(state, unit, pose, params, Footprint.of(unit).moved_to(end, heading))
     if reason:
         return Illegal(order, reason)
     summary = f'moves {g(length)}" to ({g(end[0])}, {g(end[1])}): {_moves(moves)}'
@@ -221,6 +234,14 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
     return _tested(state, order, params, (unit, how), summary, fails)
 
 
+def _unturned(unit: Unit, near: str) -> str:
+    """What makes a move that would turn too near an enemy legal: no turn, or a charge."""
+    return (
+        f"move {unit.name} without turning: a point straight ahead or behind it keeps its "
+        f"facing of {g(unit.facing)}°; or charge {near}"
+    )
+
+
 def _ready(state: BattleState, order: Order, params: Params) -> tuple[Unit, str] | Illegal:
     """The unit an order is for and how it acts (on an order or its initiative), or why it
     may not."""
@@ -228,8 +249,15 @@ def _ready(state: BattleState, order: Order, params: Params) -> tuple[Unit, str]
     problem = unable(state, unit)
     how = mode(state, unit, order, params)
     if problem or how not in MODES:
-        return Illegal(order, problem or how)
+        return Illegal(order, problem or how, _its_turn(state, unit))
     return unit, how
+
+
+def _its_turn(state: BattleState, unit: Unit) -> tuple[Instead, ...]:
+    """The way forward for a unit ordered in another division's turn: this step, in its own
+    division's turn."""
+    subject = state.cursor.subject
+    return (another_step(state.cursor.step),) if subject and subject.id != unit.group else ()
 
 
 def _tested(
@@ -283,7 +311,7 @@ def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
     problem = unable(state, unit) or (target if isinstance(target, str) else "")
     how = mode(state, unit, order, params)
     if problem or how not in MODES or isinstance(target, str):
-        return Illegal(order, problem or how)
+        return Illegal(order, problem or how, _its_turn(state, unit))
     if not measure.sight(state, unit, target).clear:
         return Illegal(order, f"{unit.name} cannot see {target.name}")
     room = measure.charge_room(state, unit, target)

@@ -26,7 +26,7 @@ from dataclasses import replace
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Purpose
-from rules_core.orders import Illegal, Order, Preview, Verdict, point_param
+from rules_core.orders import Illegal, Order, Preview, Verdict, point_param, shorter
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot.profiles import brigades_worth
@@ -308,9 +308,8 @@ def preview_move(state: BattleState, order: Order, params: Mapping[str, Json]) -
     used = commander_cost(state, (leader.x, leader.y), to, params)
     allowance = mt.commander_rate()
     if used > allowance + 1e-9:
-        return Illegal(
-            order, f'{leader.name} may move {allowance:g}"; that costs {round(used, 1):g}"'
-        )
+        why = f'{leader.name} may move {allowance:g}"; that costs {round(used, 1):g}"'
+        return Illegal(order, why, (shorter(allowance),))
     attach = order.params.get("attach")
     words = f'{leader.name} moves {round(used, 1):g}" of {allowance:g}"'
     if isinstance(attach, str):

@@ -40,7 +40,7 @@ from shapely.geometry import Point as ShapelyPoint
 from rules_core.codec import Json, number_or
 from rules_core.context import Context
 from rules_core.geometry import Footprint, edge_distance, facing_towards, within
-from rules_core.orders import Illegal, Order, Preview, Verdict, path_param, point_param
+from rules_core.orders import Illegal, Order, Preview, Verdict, path_param, point_param, shorter
 from rules_core.paths import ENEMY, barred_ground, sweep
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
@@ -286,7 +286,9 @@ def preview(state: BattleState, order: Order, params: Mapping[str, Json]) -> Ver
     formation = str(order.params.get("formation", "keep"))
     costed = cost(state, unit, points, facing, formation, params)
     if costed.problem is not None:
-        return Illegal(order, f"{unit.name}: {costed.problem}")
+        # Too far for its allowance: the way forward is a shorter move.
+        far = (shorter(costed.allowance),) if costed.used > costed.allowance + 1e-9 else ()
+        return Illegal(order, f"{unit.name}: {costed.problem}", far)
     problem = order_problem(state, unit, points, params)
     notes = list(costed.notes)
     if problem is not None:

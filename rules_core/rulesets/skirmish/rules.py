@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from rules_core import paths, profile
+from rules_core import orders, paths, profile
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.decisions import QUICK_HOURS, Decision, Option
@@ -178,7 +178,7 @@ class SkirmishRules(Rules):
             return Illegal(order, f"the path crosses {cost.barred_by}")
         if not cost.possible:
             why = f'needs {g(cost.cost)}" of movement, beyond its {g(cost.allowance)}" move'
-            return Illegal(order, why)
+            return Illegal(order, why, (orders.shorter(cost.allowance),))
         pose = Footprint.of(unit).moved_to(end, facing_towards((unit.x, unit.y), end))
         blocker = measure.passes_through(state, unit, pose)
         if blocker:
