@@ -20,7 +20,11 @@ def way_text(way: Way) -> str:
         steps = _either(way.names)
         return f"It is given in the {steps} step: give it then, or plan it ahead with `step:`."
     if way.kind == "distance":
-        return f'Try a shorter move: it has at most {round(way.distance, 1):g}" of movement.'
+        most = f'{round(way.distance, 1):g}"'
+        return (
+            f"Try a shorter move: it has at most {most} of movement; or give it again with"
+            " `as_far_as_possible:true` to go as far as the rules allow."
+        )
     if way.kind == "targets":
         return f"Targets it can reach now: {', '.join(way.names)}."
     if way.kind == "actors":

@@ -33,7 +33,8 @@ async def test_a_move_as_far_as_possible_previews_and_resolves_where_it_stops(
     h, where = aide, aide.channel("hundred-years")
     await to_blue_movement(h)
     too_far = await refused(h, h.bob, where, "order move", unit="Blue Warriors", x=16, y=18)
-    assert too_far == f"**Blue Warriors** cannot move: {FULL}."
+    assert too_far.startswith(f"**Blue Warriors** cannot move: {FULL}.\n")
+    assert "`as_far_as_possible:true`" in too_far  # the refusal points at the option
 
     moved = await order(
         h, h.bob, where, "move", unit="Blue Warriors", x=16, y=18, as_far_as_possible=True

@@ -252,7 +252,8 @@ async def test_refusals_during_play(battle: Harness) -> None:
     )
     assert await refused(h, h.bob, where, "order move", unit="Blue Riders", x=32, y=14) == (
         '**Blue Riders** cannot move: needs 12" of movement, beyond its 9" move.\n'
-        '➡️ Try a shorter move: it has at most 9" of movement.'
+        '➡️ Try a shorter move: it has at most 9" of movement; or give it again with'
+        " `as_far_as_possible:true` to go as far as the rules allow."
     )
     assert await snapshot(h, where) == before
     assert reports(h, where)[-1].embeds[0]["title"] == "Ford — Turn 1 · Initiative"

@@ -156,7 +156,8 @@ async def turn_one(h: Harness, where: FakeChannel) -> None:
     too_far = await refused(h, h.bob, where, "order move", unit="Blue Warriors", x=16, y=18)
     assert too_far == (
         '**Blue Warriors** cannot move: needs 8" of movement, beyond its 6" move.\n'
-        '➡️ Try a shorter move: it has at most 6" of movement.'
+        '➡️ Try a shorter move: it has at most 6" of movement; or give it again with'
+        " `as_far_as_possible:true` to go as far as the rules allow."
     )
 
     moved = await order(h, h.bob, where, "move", unit="Blue Slingers", x=24, y=21)

@@ -147,7 +147,8 @@ async def roman_orders(h: Harness) -> None:
     too_far = await refused_order(h, h.alice, where, "move", "First Cohort", x=5, y=25)
     assert too_far == (
         '**First Cohort** cannot move: 19" needs 4 moves; it may make at most 3 moves of 6".\n'
-        '➡️ Try a shorter move: it has at most 18" of movement.'
+        '➡️ Try a shorter move: it has at most 18" of movement; or give it again with'
+        " `as_far_as_possible:true` to go as far as the rules allow."
     )
     for cohort, x in (("First Cohort", 5), ("Second Cohort", 12)):
         moved = await give(h, h.alice, where, "move", cohort, x=x, y=12)
