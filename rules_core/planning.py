@@ -164,17 +164,22 @@ def preview(rules: Rules, state: BattleState, step: TurnStep, order: Order) -> V
     return rules.judge(at_step(state, step), order)
 
 
+# The dice a foreseen step rolls: never the battle's own seed, whose stream the real step will
+# draw from, or a preview would tell a player how their planned move's dice fall before the
+# step resolves (and let them replan around it).
+FORESIGHT_SEED = b"foresight: not the battle's dice"
+
+
 def foreseen(
     rules: Rules,
-    seed: bytes,
     state: BattleState,
     step: TurnStep,
     plan: Iterable[Planned],
     side: str,
 ) -> BattleState:
     """The battle at ``step`` as it will stand after ``side``'s own orders planned for the
-    steps of the turn before it (each step resolved with them, its dice as the battle's seed
-    rolls them now), every other side's units and leaders where they stand now: what an order
+    steps of the turn before it (each step resolved with them on ``FORESIGHT_SEED``'s dice, not
+    the battle's), every other side's units and leaders where they stand now: what an order
     that only becomes possible after its player's own planned moves is previewed against."""
     plan = [p for p in plan if p.side == side]
     now = state
@@ -183,7 +188,7 @@ def foreseen(
             break
         orders = [p.order for p in plan if p.step == earlier.key]
         if orders:
-            after = engine.resolve(rules, seed, at_step(now, earlier), orders).state
+            after = engine.resolve(rules, FORESIGHT_SEED, at_step(now, earlier), orders).state
             now = _own_moved(now, after, side)
     return at_step(now, step)
 

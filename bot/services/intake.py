@@ -150,8 +150,7 @@ async def foreseen(
     before it (``planning.foreseen``)."""
     rows = await plans.planned_rows(session, loaded.battle.id)
     mine = [plans.planned_of(r) for r in rows if r.user_id == user_id]
-    state, seed = loaded.state, loaded.seed
-    return await off_loop(planning.foreseen, loaded.rules, seed, state, turn_step, mine, side)
+    return await off_loop(planning.foreseen, loaded.rules, loaded.state, turn_step, mine, side)
 
 
 def judged_ahead(rules: Rules, there: BattleState, now: Illegal) -> Verdict:

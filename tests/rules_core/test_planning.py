@@ -130,13 +130,18 @@ def test_the_battle_is_foreseen_after_a_sides_own_earlier_planned_orders_only() 
     moved = rules.demo_orders(planning.at_step(state, earlier), side)  # moves, its general's
     assert [o for o in moved if o.kind == "move"]
     plan = [planning.Planned(earlier.key, side, o) for o in moved]
-    there = planning.foreseen(rules, SEED, state, later, plan, side)
+    there = planning.foreseen(rules, state, later, plan, side)
     assert there.cursor == later.cursor
+    # its dice are the foresight's, never the battle's: a preview must not tell how they fall
+    by_foresight = engine.resolve(
+        rules, planning.FORESIGHT_SEED, planning.at_step(state, earlier), moved
+    ).state
+    assert all(there.unit(o.actor) == by_foresight.unit(o.actor) for o in moved if o.kind == "move")
     changed = {u.id for u in there.units if u != state.unit(u.id)}
     assert changed and changed <= {o.actor for o in moved}  # only the side's own, as planned
     other = [u for u in state.units if u.side != side]
     assert all(there.unit(u.id) == u for u in other)  # the enemy where it stands now
     # Planned for the other side, or for the step itself or later: nothing moves.
     theirs = [replace(p, side="someone else") for p in plan]
-    assert planning.foreseen(rules, SEED, state, later, theirs, side).units == state.units
-    assert planning.foreseen(rules, SEED, state, earlier, plan, side).units == state.units
+    assert planning.foreseen(rules, state, later, theirs, side).units == state.units
+    assert planning.foreseen(rules, state, earlier, plan, side).units == state.units
