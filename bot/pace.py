@@ -190,8 +190,12 @@ class OrdersPlanner:
     def plan(self, rules: Rules, state: BattleState, side: str) -> None:
         """Plan every step of the turn the side acts in, and say it is done for the turn."""
         for step in planning.side_steps(rules, state, side):
-            wanted = rules.demo_orders(planning.at_step(state, step), side)
-            legal = planning.plan_orders(rules, state, step, wanted)
+            view = state
+            if self.conditional:  # the preview: the battle after the side's own earlier orders
+                mine = [p for planned in self.orders.values() for p in planned if p.side == side]
+                view = planning.foreseen(rules, state, step, mine, side)
+            wanted = rules.demo_orders(planning.at_step(view, step), side)
+            legal = planning.plan_orders(rules, view, step, wanted)
             for order in wanted if self.conditional else legal:
                 others: tuple[Order, ...] = ()
                 if self.conditional:
@@ -268,6 +272,8 @@ def _orders(
         if s == GM or orderable.has_orders(rules, state, s)
     ]
     stopping = [s for s in acting if planner is None or not planner.covers(rules, state, s)]
+    if planner is not None and stopping:
+        stopping += later_in_turn(rules, state, planner, acting)
     orders: list[Order] = []
     apart = state.cursor.step in rules.pace_apart
     for side in stopping:
@@ -290,6 +296,21 @@ def _orders(
     elif turn >= 1:
         pace.wait(turn, 0.0)
     return planning.run_planned(rules, dice, state, carried, orders).state
+
+
+def later_in_turn(
+    rules: Rules, state: BattleState, planner: Planner, acting: Sequence[str]
+) -> list[str]:
+    """The sides the open step does not wait on that act later in this game turn and have not
+    planned it: the bot calls them now too (``plans.later_in_turn``), and they plan it while
+    the others play theirs."""
+    return [
+        side.id
+        for side in state.sides
+        if side.id not in acting
+        and not planner.covers(rules, state, side.id)
+        and planning.side_steps(rules, state, side.id)
+    ]
 
 
 def _answer(

@@ -105,9 +105,14 @@ def call_to_arms_embed(call: CallToArms) -> discord.Embed:
     steps = "\n".join(f"• {plain(step)}" for step in call.steps)
     groups = ", ".join(f"**{plain(name)}**" for name in call.part)
     yours = f"You command {groups} of **{plain(call.side_name)}**. " if call.part else ""
+    opens = (
+        f"Your part of the turn opens; orders are due {timestamp(call.deadline_at)}. "
+        if call.deadline_at is not None
+        else "Your part of this turn comes after the others' steps now open. Plan it now and "
+        "the battle will not stop for you when it comes; orders you leave out are asked then. "
+    )
     text = (
-        f"{yours}Your part of the turn opens; orders are due {timestamp(call.deadline_at)}. "
-        f"You can plan all of it now:\n{steps}\n"
+        f"{yours}{opens}You can plan all of it now:\n{steps}\n"
         "Give each order with its `step` option (`ask_me:true` to be asked if it cannot be "
         "carried out), then `/order done turn:true`; `/orders mine` lists your plan."
     )

@@ -11,6 +11,7 @@ every step they can plan now.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -257,23 +258,56 @@ async def calls_to_arms(
         return ()
     acting = engine.waiting(rules, state).sides
     names = {s.side_id: s.name for s in battle.sides}
+    now_due = awaited(loaded, acting)
     calls = []
-    for side, user in awaited(loaded, acting):
+    for side, user in [*now_due, *later_in_turn(loaded, acting)]:
         if side == GM:
             continue
         key = loaded.key_of(side, user)
         row = await turn_plan(session, battle.id, state.cursor.turn, key, user)
         if row.called_at is not None:
             continue
-        row.called_at, row.called_stage, row.due_at = now, battle.stage, battle.deadline_at
-        steps = tuple(step_words(loaded, s) for s in own_steps(loaded, side, user))
-        if len(steps) > 1:
+        # A player whose part comes later in the turn is called now too (no deadline yet):
+        # planning it while the others play theirs, the battle does not stop for them again.
+        due = battle.deadline_at if (side, user) in now_due else None
+        mine = own_steps(loaded, side, user) if due is not None else part_steps(loaded, side, user)
+        steps = tuple(step_words(loaded, s) for s in mine)
+        if len(steps) > (1 if due is not None else 0):
+            row.called_at, row.called_stage, row.due_at = now, battle.stage, due
             dm, part = wants_dm(loaded, user), loaded.part_of(side, user)
             offer = await offers_recommended(session, loaded, user)
-            name, due = names.get(side, side), battle.deadline_at
-            calls.append(CallToArms(user, name, steps, due, dm, part, side, offer))
+            calls.append(CallToArms(user, names.get(side, side), steps, due, dm, part, side, offer))
+        elif due is not None:
+            row.called_at, row.called_stage, row.due_at = now, battle.stage, due
     await session.flush()
     return tuple(calls)
+
+
+def later_in_turn(loaded: Loaded, acting: Sequence[str]) -> list[tuple[str, int]]:
+    """(side, user) for each player the open step does not wait on who has steps of their own
+    still to come in this game turn."""
+    found: list[tuple[str, int]] = []
+    for row in loaded.battle.sides:
+        if row.side_id in acting:
+            continue
+        users = [row.owner_id, *(row.commanders or {}).values()]
+        for user in dict.fromkeys(users):
+            if part_steps(loaded, row.side_id, user):
+                found.append((row.side_id, user))
+    return found
+
+
+def part_steps(loaded: Loaded, side: str, user_id: int) -> tuple[planning.TurnStep, ...]:
+    """``own_steps``, but on a side shared by several players only the steps about a group or
+    leader this player commands, unless they own the side (its side-wide steps are the
+    owner's to plan)."""
+    steps = own_steps(loaded, side, user_id)
+    row = loaded.side_row(side)
+    if row is None or not row.commanders or row.owner_id == user_id:
+        return steps
+    subjects: dict[str, Group | Leader] = {g.id: g for g in loaded.state.groups}
+    subjects.update((leader.id, leader) for leader in loaded.state.leaders)
+    return tuple(s for s in steps if s.subject in subjects)
 
 
 async def offers_recommended(session: AsyncSession, loaded: Loaded, user_id: int) -> bool:

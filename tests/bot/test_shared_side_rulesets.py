@@ -32,11 +32,16 @@ async def shared(services: Services, ruleset: str, group: str) -> str:
 
 
 async def until_carol_is_called(
-    services: Services, calls: list[CallToArms] | None = None
+    services: Services,
+    calls: list[CallToArms] | None = None,
+    turn: int = 0,
+    waited: bool = False,
 ) -> StageReport:
-    """Start, and resolve every step until one calls Carol to arms (everyone awaited confirms,
-    questions take the demo's answers); the report of the step that called her. Every call
-    made on the way is added to ``calls`` if given."""
+    """Start, and resolve every step until one calls Carol to arms in ``turn`` or later (with
+    ``waited``, until one waits for her, once called); everyone awaited confirms, questions
+    take the demo's answers. The report of that step; every call made on the way is added to
+    ``calls`` if given."""
+    called = False
     reports = [await services.play.start(PLACE, GM)]
     rules = registry.get(reports[0].battle.ruleset_id).rules
     assert rules is not None
@@ -44,7 +49,10 @@ async def until_carol_is_called(
         if calls is not None:
             calls += reports[-1].calls
         view = reports[-1].battle
-        if any(call.user_id == CAROL for call in reports[-1].calls):
+        now = any(call.user_id == CAROL for call in reports[-1].calls)
+        called = called or now
+        found = called and CAROL in view.waiting_for if waited else now
+        if found and view.state.cursor.turn >= turn:
             return reports[-1]
         if view.state.pending is not None:
             reports.append(await demo.next_stage(services, rules, view))
@@ -68,11 +76,12 @@ async def test_the_first_step_with_carol_s_group_calls_and_waits_for_her(
     services: Services, ruleset: str, group: str
 ) -> None:
     part = await shared(services, ruleset, group)
-    opened = await until_carol_is_called(services)
+    calls: list[CallToArms] = []
+    opened = await until_carol_is_called(services, calls, waited=True)
     view = opened.battle
-    parts = {call.user_id: call.part for call in opened.calls}
-    assert parts[CAROL] == (part,) and CAROL in view.waiting_for
-    assert part not in parts.get(ALICE, ())
+    assert CAROL in view.waiting_for
+    assert all(call.part == (part,) for call in calls if call.user_id == CAROL), calls
+    assert all(part not in call.part for call in calls if call.user_id == ALICE), calls
     for user in view.waiting_for:  # Impetus: her command's own step, awaiting her alone
         if user != CAROL:
             done = await services.play.confirm(PLACE, user)

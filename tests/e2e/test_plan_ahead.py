@@ -75,8 +75,13 @@ async def done_for_turn(h: Harness, user: object) -> str:
 async def test_a_whole_hail_caesar_turn_planned_in_one_visit(aide: Harness) -> None:
     h, where = aide, aide.channel("punic-wars")
     await to_turn_one(h)
-    (roman_call,) = calls(h, where)
+    # Both players are called as the turn opens: Gaul, whose part comes after Rome's, may plan
+    # it while Rome plays, so the battle does not stop for Gaul again (#40).
+    roman_call, gallic_call = calls(h, where)
     assert roman_call.content == h.alice.mention
+    assert gallic_call.embeds[0]["title"] == "📯 Call to arms: Gaul"
+    assert "comes after the others' steps now open" in gallic_call.embeds[0]["description"]
+    assert "orders are due" not in gallic_call.embeds[0]["description"]
     assert roman_call.embeds[0]["title"] == "📯 Call to arms: Rome"
     listed = roman_call.embeds[0]["description"]
     assert all(f"• {step}" in listed for step in ROMAN_STEPS), listed
@@ -120,8 +125,7 @@ async def test_a_whole_hail_caesar_turn_planned_in_one_visit(aide: Harness) -> N
     assert "— Turn 1: Command: Orders (Legio) —" in lines(result) or "log.txt" in [
         f.filename for f in result.files
     ]
-    (gallic_call,) = calls(h, where)[1:]
-    assert gallic_call.embeds[0]["title"] == "📯 Call to arms: Gaul"
+    assert len(calls(h, where)) == 2  # Gaul was called as the turn opened, not again now
 
     # Gaul too, in one visit: nothing planned, done for the turn (defaults): turn 2 begins.
     before = len(reports(h, where, BATTLE))
