@@ -4,9 +4,7 @@ side that could give no order in it.
 A side has something to order when one of its units, leaders or groups (or the side itself)
 could legally be given one of the step's order kinds: a unit in reserve or off the table
 counts only for the kinds given off the table, a unit on the table only for the others; a
-kind with no parameters counts when the rules accept it and it is not the order the actor
-follows anyway when given none (its default: a side whose only choice is to hold is not
-waited for); a kind whose parameters are all
+kind with no parameters counts when the rules accept it; a kind whose parameters are all
 units counts when some unit on the table makes a legal target. A kind that takes a point, a
 number or a choice cannot be tried in every way, so an actor that may take it counts.
 """
@@ -71,10 +69,7 @@ def _could(rules: Rules, state: BattleState, kind: OrderKind, actor: Actor) -> b
     taken on trust)."""
     cost = _cost(kind)
     if cost == 1:
-        plain = Order(actor.id, kind.id, {})
-        if rules.default_order(state, actor.id) == plain:
-            return False  # what the actor does anyway when given nothing: no choice to make
-        return isinstance(rules.judge(state, plain), Preview)
+        return isinstance(rules.judge(state, Order(actor.id, kind.id, {})), Preview)
     if cost == 2:
         return any(_legal(rules, state, kind, actor, unit) for unit in state.units_on_table)
     return True

@@ -107,7 +107,7 @@ def call_to_arms_embed(call: CallToArms) -> discord.Embed:
     yours = f"You command {groups} of **{plain(call.side_name)}**. " if call.part else ""
     opens = (
         f"Your part of the turn opens; orders are due {timestamp(call.deadline_at)}. "
-        if call.deadline_at is not None
+        if not call.later
         else "Your part of this turn comes after the others' steps now open. Plan it now and "
         "the battle will not stop for you when it comes; orders you leave out are asked then. "
     )

@@ -44,6 +44,7 @@ class CallToArms:
     part: tuple[str, ...] = ()  # the groups they command, on a side shared by several players
     side_id: str = ""
     recommend: bool = False  # offer the ruleset's recommended instructions (once per battle)
+    later: bool = False  # their part comes after the steps open now: no deadline yet
 
 
 @dataclass
@@ -136,15 +137,21 @@ async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms,
     )
     names = {s.side_id: s.name for s in battle.sides}
     calls = []
-    for row in rows:
+    now_due = {user for _, user in awaited(loaded, engine.waiting(loaded.rules, state).sides)}
+    # As first posted: the players the stage waits on, then those whose part comes later.
+    for row in sorted(rows, key=lambda r: (r.user_id not in now_due, r.id)):
         side = row.side_id.split(":")[0]
-        steps = tuple(step_words(loaded, s) for s in own_steps(loaded, side, row.user_id))
-        if len(steps) > 1:
+        early = row.user_id not in now_due
+        mine = part_steps if early else own_steps
+        steps = tuple(step_words(loaded, s) for s in mine(loaded, side, row.user_id))
+        if len(steps) > (0 if early else 1):
             dm = wants_dm(loaded, row.user_id)
             part = loaded.part_of(side, row.user_id)
             offer = await offers_recommended(session, loaded, row.user_id)
             name = names.get(side, side)
-            calls.append(CallToArms(row.user_id, name, steps, row.due_at, dm, part, side, offer))
+            calls.append(
+                CallToArms(row.user_id, name, steps, row.due_at, dm, part, side, offer, early)
+            )
     return tuple(calls)
 
 
@@ -269,15 +276,17 @@ async def calls_to_arms(
             continue
         # A player whose part comes later in the turn is called now too (no deadline yet):
         # planning it while the others play theirs, the battle does not stop for them again.
-        due = battle.deadline_at if (side, user) in now_due else None
-        mine = own_steps(loaded, side, user) if due is not None else part_steps(loaded, side, user)
+        later = (side, user) not in now_due
+        due = None if later else battle.deadline_at
+        mine = part_steps(loaded, side, user) if later else own_steps(loaded, side, user)
         steps = tuple(step_words(loaded, s) for s in mine)
-        if len(steps) > (1 if due is not None else 0):
+        if len(steps) > (0 if later else 1):
             row.called_at, row.called_stage, row.due_at = now, battle.stage, due
             dm, part = wants_dm(loaded, user), loaded.part_of(side, user)
             offer = await offers_recommended(session, loaded, user)
-            calls.append(CallToArms(user, names.get(side, side), steps, due, dm, part, side, offer))
-        elif due is not None:
+            name = names.get(side, side)
+            calls.append(CallToArms(user, name, steps, due, dm, part, side, offer, later))
+        elif not later:
             row.called_at, row.called_stage, row.due_at = now, battle.stage, due
     await session.flush()
     return tuple(calls)

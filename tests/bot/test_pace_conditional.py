@@ -57,3 +57,35 @@ def test_conditional_plans_fall_back_on_the_default_less_often() -> None:
         # the conditional mode's planner, with the same instructions as the plain run
         conditional = pace.play(rules, sample, 2, "conditional", standing=pace.scripted_standing)
         assert conditional.fallbacks < plain.fallbacks
+
+
+def test_players_whose_part_comes_later_plan_it_as_the_turn_opens() -> None:
+    """Hail Caesar: Gaul's part of turn 1 comes after Rome's, yet Gaul is called (and plans)
+    when Rome's opens, as the bot calls it (``plans.later_in_turn``): both wait together."""
+    rules, sample = _sample("hail_caesar")
+    state = engine.begin(rules, sample)
+    planner = pace.OrdersPlanner(conditional=True)
+    while state.cursor.turn < 1 or state.pending is not None:
+        orders = [
+            o for s in engine.waiting(rules, state).sides for o in rules.demo_orders(state, s)
+        ]
+        state = engine.settle(rules, b"s", engine.run(rules, b"s", state, orders)).state
+    acting = engine.waiting(rules, state).sides
+    assert acting == ("rom",)
+    assert pace.later_in_turn(rules, state, planner, acting) == ["gau"]
+    planner.plan(rules, state, "gau")
+    assert pace.later_in_turn(rules, state, planner, acting) == []
+    # In the whole battle each side stops once per turn, both in the same wait.
+    played = pace.play(rules, sample, 3, "conditional", 1)
+    assert all(set(stops.values()) == {1} for stops in played.stops.values()), played.stops
+
+
+def test_orders_planned_after_a_preview_rarely_fall_back() -> None:
+    """Planned with the preview of the battle after the side's own earlier orders (a leader's
+    second command action after the first has spent its points), conditional plans fall back
+    on the default at most half an order per side per turn in every ruleset."""
+    for ruleset in pace.playable():
+        rules, sample = _sample(ruleset)
+        played = [pace.play(rules, sample, 4, "conditional", seed) for seed in range(2)]
+        row = pace.summary(ruleset, "conditional", played)
+        assert isinstance(row["fallbacks_mean"], float) and row["fallbacks_mean"] <= 0.5, row

@@ -139,7 +139,8 @@ async def test_a_whole_hail_caesar_turn_planned_in_one_visit(aide: Harness) -> N
     assert "— Turn 2: Command: Rally Elite (Rome) —" in lines(posted[-1]) or "log.txt" in [
         f.filename for f in posted[-1].files
     ]
-    assert calls(h, where)[-1].embeds[0]["title"] == "📯 Call to arms: Rome"
+    turn_two = [call.embeds[0]["title"] for call in calls(h, where)[2:]]
+    assert turn_two == ["📯 Call to arms: Rome", "📯 Call to arms: Gaul"]
 
 
 async def _horse_sent_away(h: Harness) -> None:
@@ -203,7 +204,8 @@ async def test_the_call_to_arms_deadline_covers_the_part_and_reminders_name_what
 ) -> None:
     h, where = aide, aide.channel("punic-wars")
     await to_turn_one(h)
-    (call,) = calls(h, where)
+    call, gallic = calls(h, where)
+    assert "orders are due" not in gallic.embeds[0]["description"]  # Gaul's part: later
     due = field(reports(h, where, BATTLE)[-1], "Deadline")
     assert due in call.embeds[0]["description"]  # the call names the part's deadline
     await plan(h, h.alice, "Command: Orders — Legio", "First Cohort", x=5, y=12)
@@ -238,9 +240,11 @@ async def test_a_call_to_arms_lost_to_discord_goes_out_with_its_result(
     monkeypatch.undo()
     await h.stop_bot()
     await h.start_bot()
-    (call,) = calls(h, where)
+    call, gallic = calls(h, where)
     assert call.content == h.alice.mention
     assert call.embeds[0]["title"] == "📯 Call to arms: Rome"
+    assert gallic.content == h.bob.mention  # Gaul's part comes later: called now, no deadline
+    assert "comes after the others' steps now open" in gallic.embeds[0]["description"]
     assert all(f"• {step}" in call.embeds[0]["description"] for step in ROMAN_STEPS)
     count = len(posts(h, where))
     await h.stop_bot()
@@ -275,7 +279,8 @@ async def test_done_for_the_turn_before_ones_part_opens(aide: Harness) -> None:
         h, posted[-1], f"{BATTLE} — Turn 1 · Command: General Advance (Rome)",
         "Command: General Advance", [h.alice],
     )  # fmt: skip
-    assert calls(h, where)[-1].embeds[0]["title"] == "📯 Call to arms: Rome"  # turn 2
+    turn_two = [call.embeds[0]["title"] for call in calls(h, where)[2:]]
+    assert turn_two == ["📯 Call to arms: Rome", "📯 Call to arms: Gaul"]
 
 
 async def test_players_answering_step_by_step_get_a_fresh_deadline_each_step(
@@ -289,7 +294,8 @@ async def test_players_answering_step_by_step_get_a_fresh_deadline_each_step(
     result = reports(h, where, BATTLE)[-1]
     assert field(result, "Now") == "Command: Orders — Legio"
     assert field(result, "Deadline") != due  # 48 hours from now, as before planning existed
-    assert len(calls(h, where)) == 1  # the call to arms came once, when Rome's part opened
+    # Each player's call came once, as the turn opened (Gaul's for its part to come).
+    assert len(calls(h, where)) == 2
 
 
 async def test_a_call_to_arms_comes_by_direct_message_to_who_asked(aide: Harness) -> None:
@@ -303,7 +309,7 @@ async def test_a_call_to_arms_comes_by_direct_message_to_who_asked(aide: Harness
     assert off.ephemeral and "only in the campaign's channel" in off.content, off
     await start(h, where, BATTLE, bytes(range(32)))
     await confirm(h, where, BATTLE, h.alice, h.bob)
-    (channel_call,) = calls(h, where)
+    channel_call, _ = calls(h, where)  # Rome's, and Gaul's for its part later in the turn
     (dm_call,) = [m for m in h.dms(h.alice) if m.embeds and "Call to arms" in m.embeds[0]["title"]]
     assert dm_call.embeds[0] == channel_call.embeds[0]
     assert not [m for m in h.dms(h.bob) if m.embeds and "Call to arms" in m.embeds[0]["title"]]
