@@ -44,7 +44,11 @@ def live_figures(smoke: bool) -> list[Figure]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run every benchmark, print the table and write the JSON; 0 even if targets are missed."""
-    parser = argparse.ArgumentParser(description="Aide-de-Camp's benchmark")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description="Measure the engine, the maps and the bot; print one table and write the "
+        "figures as JSON. " + __doc__.split("\n\n")[1].replace("\n", " "),
+    )
     parser.add_argument("--smoke", action="store_true", help="small sizes, a few seconds")
     parser.add_argument("--turns", type=int, default=3, help="full turns timed per battle")
     parser.add_argument("--sizes", type=int, nargs="*", help="units per battle (both sides)")

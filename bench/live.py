@@ -452,9 +452,13 @@ Runner = Callable[[Sizes], Awaitable[list[Figure]]]
 
 def main(argv: list[str] | None = None) -> int:
     """Measure and write the figures as JSON (the benchmark reads them)."""
-    parser = argparse.ArgumentParser(description="Aide-de-Camp's live benchmark")
-    parser.add_argument("--smoke", action="store_true")
-    parser.add_argument("--json", type=Path, required=True)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.live",
+        description="Measure the real bot against the fake Discord and write the figures as "
+        "JSON. The benchmark (python -m bench) runs this in a process of its own.",
+    )
+    parser.add_argument("--smoke", action="store_true", help="small sizes, a few seconds")
+    parser.add_argument("--json", type=Path, required=True, help="where to write the figures")
     args = parser.parse_args(argv)
     figures = measure(SMOKE if args.smoke else FULL)
     args.json.write_text(json.dumps([asdict(f) for f in figures], indent=2) + "\n")

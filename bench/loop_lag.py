@@ -186,11 +186,19 @@ def figures(
 
 def main() -> None:
     """Print the loop-lag figures of both engine settings beside the target."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.loop_lag", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--units", type=int, default=120, help="units in each battle")
     parser.add_argument("--calls", type=int, default=30, help="engine calls per battle")
     parser.add_argument("--rulesets", nargs="*", default=None, help="ruleset ids (default all)")
-    parser.add_argument("--modes", nargs="*", default=list(MODES), choices=MODES)
+    parser.add_argument(
+        "--modes",
+        nargs="*",
+        default=list(MODES),
+        choices=MODES,
+        help="engine settings (default both)",
+    )
     args = parser.parse_args()
     chosen = args.rulesets or [
         r.id

@@ -175,7 +175,9 @@ def matplotlib_version(state: BattleState, events: tuple[Event, ...]) -> Callabl
 
 def main(argv: list[str] | None = None) -> int:
     """Print the figures; exit 1 if a target is missed."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.maps", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--runs", type=int, default=21, help="renders per measurement")
     runs = parser.parse_args(argv).runs
     state, events = busy_battle()

@@ -12,6 +12,7 @@ Prints the count, median and slowest per ruleset and kind, against the 50 ms aim
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 from dataclasses import replace
@@ -59,8 +60,9 @@ def measure(rules: Rules, state: BattleState) -> dict[str, list[float]]:
     return times
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Print one line per ruleset and kind."""
+    argparse.ArgumentParser(prog="python -m bench.odds", description=__doc__).parse_args(argv)
     print(f"{'ruleset':<18}{'kind':<8}{'asked':>6}{'median ms':>11}{'slowest ms':>12}  aim")
     for ruleset in all_rulesets(include_unlisted=True):
         rules = ruleset.rules

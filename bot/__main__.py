@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
 from bot.config import Settings, database_problem
 
-USAGE = """usage: python -m bot [demo ... | pace ... | backup PATH]
-
-Run the Aide-de-Camp Discord bot. Settings come from the environment or a .env file:
-  DISCORD_TOKEN  the bot token (required)
+SETTINGS = """settings (from the environment or a .env file in the current folder):
+  DISCORD_TOKEN  the bot token (required to run the bot)
   DATABASE_URL   SQLAlchemy async URL (default sqlite+aiosqlite:///data/aide-de-camp.db)
   DEV_GUILD_ID   sync commands to this server only
   LOG_LEVEL      DEBUG, INFO, WARNING, ERROR or CRITICAL
@@ -26,10 +26,6 @@ Run the Aide-de-Camp Discord bot. Settings come from the environment or a .env f
   SHARD_IDS      this process's shards, e.g. 0,1 (default: all of SHARD_COUNT)
   HEARTBEAT_FILE touched every 30 s while connected; `python -m bot.health` checks it
   AIDE_RULESETS  extra folders holding ruleset packages
-
-  python -m bot demo --help   play a sample battle offline, no token needed
-  python -m bot backup PATH   copy the live SQLite database to PATH (safe while running)
-  python -m bot pace --help   how often players stop per game turn, step by step or planning
 """
 
 log = logging.getLogger("bot")
@@ -98,20 +94,65 @@ def startup_failure(error: BaseException) -> tuple[str, int] | None:
     return None
 
 
+def demo_command(arguments: list[str]) -> int:
+    """``python -m bot demo``: see bot/demo.py."""
+    from bot.demo import main as demo  # lazy: each command loads only what it runs
+
+    return demo(arguments)
+
+
+def pace_command(arguments: list[str]) -> int:
+    """``python -m bot pace``: see bot/pace.py."""
+    from bot.pace import main as pace  # lazy: each command loads only what it runs
+
+    return pace(arguments)
+
+
 def backup_command(arguments: list[str]) -> int:
     """``python -m bot backup PATH``: copy the live database to PATH; the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot backup",
+        description="Copy the bot's SQLite database (DATABASE_URL) to a new file. The copy is "
+        "consistent even while the bot is running.",
+    )
+    parser.add_argument("path", type=Path, help="the file to write; it must not exist yet")
+    target = parser.parse_args(arguments).path
     from bot.db.maintenance import DatabaseRefused, backup  # lazy: only this command needs it
 
-    if len(arguments) != 1:
-        print("Usage: python -m bot backup PATH", file=sys.stderr)
-        return 2
     try:
-        pages = backup(load_settings().database_url, Path(arguments[0]))
+        pages = backup(load_settings().database_url, target)
     except DatabaseRefused as error:
         print(error, file=sys.stderr)
         return 2
-    print(f"Backed up {pages} pages to {arguments[0]}.")
+    print(f"Backed up {pages} pages to {target}.")
     return 0
+
+
+class Command(NamedTuple):
+    """A subcommand of ``python -m bot``: what runs it and one sentence saying what it does."""
+
+    run: Callable[[list[str]], int]
+    summary: str
+
+
+# Each command parses its own arguments, ``--help`` included (argparse: usage, exit 0).
+COMMANDS: dict[str, Command] = {
+    "demo": Command(demo_command, "Play a sample battle offline; no token is needed."),
+    "pace": Command(pace_command, "Count how often players stop per game turn."),
+    "backup": Command(backup_command, "Copy the live SQLite database to a file."),
+}
+
+
+def usage_text() -> str:
+    """The top-level usage: what ``python -m bot`` does, its commands and its settings."""
+    width = max(len(name) for name in COMMANDS) + 2
+    commands = "".join(f"  {name:<{width}}{c.summary}\n" for name, c in COMMANDS.items())
+    return (
+        "usage: python -m bot [COMMAND ...]\n\n"
+        "Run the Aide-de-Camp Discord bot, or one of the commands below. "
+        "Add --help after a command for its options.\n\n"
+        f"commands:\n{commands}\n{SETTINGS}"
+    )
 
 
 def check_database_or_exit(settings: Settings) -> None:
@@ -128,24 +169,17 @@ def check_database_or_exit(settings: Settings) -> None:
 def usage(arguments: list[str]) -> int:
     """Print the usage for ``--help`` (status 0) or for anything else unknown (status 2)."""
     if arguments[0] in ("-h", "--help"):
-        print(USAGE, end="")
+        print(usage_text(), end="")
         return 0
-    print(f"Unknown argument {arguments[0]!r}.\n{USAGE}", end="", file=sys.stderr)
+    print(f"Unknown argument {arguments[0]!r}.\n{usage_text()}", end="", file=sys.stderr)
     return 2
 
 
 def main() -> None:
-    """Entry point: ``demo`` plays offline, ``backup`` copies the database; else run the bot."""
-    if sys.argv[1:2] == ["demo"]:
-        from bot.demo import main as demo  # lazy: each command loads only what it runs
-
-        raise SystemExit(demo(sys.argv[2:]))
-    if sys.argv[1:2] == ["pace"]:
-        from bot.pace import main as pace  # lazy: each command loads only what it runs
-
-        raise SystemExit(pace(sys.argv[2:]))
-    if sys.argv[1:2] == ["backup"]:
-        raise SystemExit(backup_command(sys.argv[2:]))
+    """Entry point: run the command named first (see ``COMMANDS``), else run the bot."""
+    command = COMMANDS.get(sys.argv[1]) if sys.argv[1:] else None
+    if command is not None:
+        raise SystemExit(command.run(sys.argv[2:]))
     if sys.argv[1:]:
         raise SystemExit(usage(sys.argv[1:]))
     settings = load_settings()

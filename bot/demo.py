@@ -4,6 +4,9 @@ A temporary database, a GM and two scripted players: the ruleset's sample armies
 deployed across their zones, and each step is given the ruleset's demo orders, confirmed and
 resolved. The transcript, the map of every step and the verified battle record are written
 to the output folder. No Discord token is needed.
+
+The output folder must be empty or new; with ``--force`` the demo's own files in it (its
+step maps, transcript.md and record.json) are replaced and every other file is kept.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -35,6 +39,7 @@ from rules_core.verify import verify
 GM, PLAYERS = 1, (2, 3)
 PLACE = Place(guild_id=100, channel_id=200)
 MAX_STAGES = 400
+OWN_FILE = re.compile(r"step-\d{3,}\.png|transcript\.md|record\.json")  # what the demo writes
 
 
 class DemoFeature(NamedTuple):
@@ -77,10 +82,12 @@ class Transcript:
     out: Path
     lines: list[str]
     maps: int = 0
+    last: StageReport | None = None  # the latest step: whether and how the battle ended
 
     async def step(self, report: StageReport) -> None:
         """Write down one resolved step and draw its map."""
         self.maps += 1
+        self.last = report
         name = f"step-{self.maps:03d}.png"
         options = MapOptions(lost=report.lost, gone=report.gone, after=report.title)
         png = await render_map_async(report.battle.state, report.events, options)
@@ -171,6 +178,19 @@ async def play(
     return report.battle
 
 
+def ending(last: StageReport, ruleset_name: str, turns: int) -> str:
+    """Why the demo's battle ended, in one sentence for the transcript's last line."""
+    if last.ended is not None:
+        turn = last.battle.state.cursor.turn
+        result = last.ended.result.rstrip(".")
+        return f"The battle ended in turn {turn} by the rules of {ruleset_name}: {result}."
+    if last.battle.state.cursor.turn > turns:
+        stopped = f"The demo stopped after {turns} turns (--turns {turns})"
+    else:
+        stopped = f"The demo stopped after {MAX_STAGES} steps, its limit,"
+    return f"{stopped} before either army had won, so the battle is recorded as a draw."
+
+
 async def next_stage(services: Services, rules: Rules, view: BattleView) -> StageReport:
     """Answer the waiting question, or give every acting side its orders and confirm."""
     state = view.state
@@ -217,7 +237,8 @@ async def run_demo(ruleset_id: str, turns: int, out: Path, seed: int = 0) -> Pat
         db, clock = Database.from_url(url), StepClock()
         try:
             services = Services.build(db, clock=clock)
-            log = Transcript(out, [f"# Demo: {registry.get(ruleset_id).name}", ""])
+            name = registry.get(ruleset_id).name
+            log = Transcript(out, [f"# Demo: {name}", ""])
             await set_up(services, ruleset_id, rules)
             final = await play(services, rules, clock, turns, log)
             if final.status.value != "finished":
@@ -232,6 +253,8 @@ async def run_demo(ruleset_id: str, turns: int, out: Path, seed: int = 0) -> Pat
     (out / "record.json").write_bytes(record)
     check = verify(json.loads(record))
     log.lines += ["## The record", "", check.text(), ""]
+    assert log.last is not None  # play writes down at least the start
+    log.lines += ["## How it ended", "", ending(log.last, name, turns), ""]
     (out / "transcript.md").write_text("\n".join(log.lines), encoding="utf-8")
     return out / "transcript.md"
 
@@ -248,14 +271,41 @@ def ruleset_problem(ruleset_id: str) -> str | None:
     return None
 
 
+def clear_output(out: Path, force: bool) -> str | None:
+    """Make ``out`` ready for a run; why it cannot be used (nothing changed then), else None.
+
+    A folder holding files is refused unless ``force``; then only the demo's own files go, so
+    a stale step map of a longer run cannot sit beside the new ones.
+    """
+    if out.exists() and not out.is_dir():
+        return f"{out} is a file, not a folder: choose a folder for --out."
+    held = sorted(p.name for p in out.iterdir()) if out.exists() else []
+    if held and not force:
+        shown = ", ".join(held[:5]) + (f" and {len(held) - 5} more" if len(held) > 5 else "")
+        return (
+            f"The folder {out} already holds files ({shown}): choose an empty or new --out "
+            "folder, or add --force to replace the demo's own files there (its maps, "
+            "transcript.md and record.json; other files are kept)."
+        )
+    for name in held:
+        if OWN_FILE.fullmatch(name) and (out / name).is_file():
+            (out / name).unlink()
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the demo's options and run it."""
     parser = argparse.ArgumentParser(prog="python -m bot demo", description=__doc__)
     parser.add_argument("--ruleset", default="skirmish", help="ruleset id (default skirmish)")
     parser.add_argument("--turns", type=int, default=3, help="turns to play (default 3)")
-    parser.add_argument("--out", type=Path, default=Path("demo-out"), help="output folder")
+    parser.add_argument(
+        "--out", type=Path, default=Path("demo-out"), help="output folder (default demo-out)"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="replace the demo's own files in a used folder"
+    )
     args = parser.parse_args(argv)
-    problem = ruleset_problem(args.ruleset)
+    problem = ruleset_problem(args.ruleset) or clear_output(args.out, args.force)
     if problem is not None:
         parser.exit(2, problem + "\n")
     transcript = asyncio.run(run_demo(args.ruleset, args.turns, args.out))

@@ -8,6 +8,7 @@ module; it exits 0 when the last beat is recent and 1 (with one line saying why)
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import time
@@ -16,6 +17,11 @@ from pathlib import Path
 
 BEAT_SECONDS = 30
 STALE_SECONDS = 120
+HELP = (
+    "Check that the running bot is healthy: exit 0 if the heartbeat file named by "
+    f"HEARTBEAT_FILE was touched in the last {STALE_SECONDS} s, else exit 1 with one line "
+    "saying why. Docker's HEALTHCHECK runs this."
+)
 
 
 async def beat_forever(
@@ -50,8 +56,10 @@ def problem(path: Path, now: float | None = None) -> str | None:
     return None
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Exit 0 if the heartbeat named by HEARTBEAT_FILE is fresh, else 1 with the reason."""
+    parser = argparse.ArgumentParser(prog="python -m bot.health", description=HELP)
+    parser.parse_args(argv)
     from bot.config import Settings  # lazy: the beat loop in the bot never needs pydantic
 
     setting = Settings().heartbeat_file

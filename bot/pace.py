@@ -456,7 +456,9 @@ def mode_of(mode_id: str) -> Mode:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the pace report, print the table and write the JSON if asked."""
-    parser = argparse.ArgumentParser(prog="python -m bot pace", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bot pace", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--ruleset", action="append", help="a ruleset id (default: every one)")
     parser.add_argument("--turns", type=int, default=6, help="game turns played per battle")
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")

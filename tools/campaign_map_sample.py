@@ -8,6 +8,7 @@ and a Welsh raiding party stands in Brecon.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from bot.rendering.campaign_map import render_map
@@ -35,11 +36,17 @@ def sample_map() -> bytes:
     return render_map(picture)
 
 
-def main() -> None:
-    """Write the map."""
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / NAME).write_bytes(sample_map())
-    print(OUT / NAME)
+def main(argv: list[str] | None = None) -> None:
+    """Write the map (to ``--out``, by default the README's picture in docs/)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.campaign_map_sample",
+        description=__doc__.split("\n\n")[0].replace("\n", " "),
+    )
+    parser.add_argument("--out", type=Path, default=OUT, help="folder to write to")
+    folder = parser.parse_args(argv).out
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / NAME).write_bytes(sample_map())
+    print(folder / NAME)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ English right-wing archers, as the French player sees the battle.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from bot.rendering.odds_chart import chart
@@ -31,11 +32,16 @@ def sample_chart() -> bytes:
     return chart(odds)
 
 
-def main() -> None:
-    """Write the chart."""
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / NAME).write_bytes(sample_chart())
-    print(OUT / NAME)
+def main(argv: list[str] | None = None) -> None:
+    """Write the chart (to ``--out``, by default the README's picture in docs/)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.odds_sample", description=__doc__.split("\n\n")[0].replace("\n", " ")
+    )
+    parser.add_argument("--out", type=Path, default=OUT, help="folder to write to")
+    folder = parser.parse_args(argv).out
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / NAME).write_bytes(sample_chart())
+    print(folder / NAME)
 
 
 if __name__ == "__main__":

@@ -105,7 +105,9 @@ def sample_battles() -> dict[str, BattleState]:
 
 def main(argv: list[str] | None = None) -> int:
     """Write one PNG per sample battle and print where each went and which step it shows."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.sample_maps", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_FOLDER, help="folder to write to")
     folder = parser.parse_args(argv).out
     folder.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,7 @@ def test_every_kind_of_question_is_answered_somewhere_in_the_sample(ruleset: str
 
 
 def test_the_table_has_a_line_per_ruleset_and_kind(capsys: pytest.CaptureFixture[str]) -> None:
-    main()
+    main([])
     printed = capsys.readouterr().out.splitlines()
     for ruleset in (
         "tree_of_battles",

@@ -158,7 +158,8 @@ async def test_the_demo_plays_hail_caesar_and_verifies(tmp_path: Path) -> None:
     assert sorted(tmp_path.glob("step-*.png"))
     record = json.loads((tmp_path / "record.json").read_text())
     assert record["seed"] is not None and verify(record).ok
-    assert text.rstrip().endswith(verify(record).text())
+    assert f"## The record\n\n{verify(record).text()}" in text
+    assert "\n## How it ended\n\nThe " in text  # the last section: why the battle ended
 
 
 async def test_a_failing_prepare_is_reported_not_hidden(

@@ -37,11 +37,11 @@ async def test_the_bot_beats_only_while_connected(
 def test_main_reads_heartbeat_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("HEARTBEAT_FILE", str(tmp_path / "beat"))
-    assert health.main() == 1
+    assert health.main([]) == 1
     (tmp_path / "beat").touch()
-    assert health.main() == 0
+    assert health.main([]) == 0
     monkeypatch.setenv("HEARTBEAT_FILE", "")
-    assert health.main() == 1
+    assert health.main([]) == 1
     assert os.environ["HEARTBEAT_FILE"] == ""
 
 

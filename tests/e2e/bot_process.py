@@ -32,6 +32,7 @@ event of each of its shards in the status file, as ``seqs``).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -306,5 +307,16 @@ def serve() -> None:
         print(json.dumps({"exit": os.waitstatus_to_exitcode(status)}), flush=True)
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> None:
+    """Parse the (only) option, ``--help``, then serve."""
+    argparse.ArgumentParser(
+        prog="python -m tests.e2e.bot_process",
+        description="A fork server for the end-to-end tests: it imports the bot once, then "
+        'runs one bot process for each JSON line {"env": {...}} read on standard input. '
+        "The module's docstring lists the variables it reads.",
+    ).parse_args(argv)
     serve()
+
+
+if __name__ == "__main__":
+    main()

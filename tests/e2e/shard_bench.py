@@ -113,7 +113,9 @@ async def _main(args: argparse.Namespace) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.e2e.shard_bench", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--burst", type=int, default=100, help="commands sent at once")
     parser.add_argument("--rounds", type=int, default=3, help="bursts per configuration")
     parser.add_argument("--sqlite", action="store_true", help="a SQLite file, not PostgreSQL")
