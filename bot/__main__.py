@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from bot.config import Settings, database_problem
 
-USAGE = """usage: python -m bot [demo ... | pace ... | backup PATH]
+USAGE = """usage: python -m bot [demo ... | pace ... | backup PATH | invite | check]
 
 Run the Aide-de-Camp Discord bot. Settings come from the environment or a .env file:
   DISCORD_TOKEN  the bot token (required)
@@ -30,6 +30,8 @@ Run the Aide-de-Camp Discord bot. Settings come from the environment or a .env f
   python -m bot demo --help   play a sample battle offline, no token needed
   python -m bot backup PATH   copy the live SQLite database to PATH (safe while running)
   python -m bot pace --help   how often players stop per game turn, step by step or planning
+  python -m bot invite        the link that adds the bot to a server (scopes, permissions)
+  python -m bot check         is everything ready: settings, database, token, permissions
 """
 
 log = logging.getLogger("bot")
@@ -146,6 +148,14 @@ def main() -> None:
         raise SystemExit(pace(sys.argv[2:]))
     if sys.argv[1:2] == ["backup"]:
         raise SystemExit(backup_command(sys.argv[2:]))
+    if sys.argv[1:2] == ["invite"]:
+        from bot.access import main as invite  # lazy: each command loads only what it runs
+
+        raise SystemExit(invite(sys.argv[2:]))
+    if sys.argv[1:2] == ["check"]:
+        from bot.setup_check import main as check  # lazy: each command loads only what it runs
+
+        raise SystemExit(check(sys.argv[2:]))
     if sys.argv[1:]:
         raise SystemExit(usage(sys.argv[1:]))
     settings = load_settings()
