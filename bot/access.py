@@ -40,6 +40,11 @@ def permissions() -> discord.Permissions:
     return discord.Permissions(**dict.fromkeys(PERMISSIONS, True))
 
 
+def permission_label(name: str) -> str:
+    """A permission as Discord's settings name it: ``embed_links`` is Embed Links."""
+    return name.replace("_", " ").title()
+
+
 def bot_intents() -> discord.Intents:
     """The gateway intents the bot connects with: the default ones, none privileged."""
     return discord.Intents.default()
@@ -93,7 +98,8 @@ def main(arguments: list[str]) -> int:
             print(error, file=sys.stderr)
             return 2
     print(invite_url(app_id))
-    print(f"Scopes: {', '.join(SCOPES)}. Permissions: {', '.join(PERMISSIONS)}.")
+    labels = ", ".join(map(permission_label, PERMISSIONS))
+    print(f"Scopes: {', '.join(SCOPES)}. Permissions: {labels}.")
     return 0
 
 

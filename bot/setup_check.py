@@ -19,6 +19,7 @@ from bot.access import (
     TokenShapeError,
     application_id,
     bot_intents,
+    permission_label,
     privileged_intents,
 )
 from bot.config import Settings, database_problem
@@ -131,42 +132,45 @@ def offline_findings() -> tuple[Settings | None, list[Finding]]:
 
 
 async def online_findings(token: str) -> list[Finding]:
-    """Ask Discord (within ONLINE_TIMEOUT_S): the token, the intents, each server's permissions."""
+    """Ask Discord (within ONLINE_TIMEOUT_S): the token, the intents, each server's permissions.
+    What was found before a failure is kept, then the failure's own line."""
     client = discord.Client(intents=bot_intents())
+    found: list[Finding] = []
     try:
         async with asyncio.timeout(ONLINE_TIMEOUT_S):
             await client.login(token)
-            return await _ask_discord(client)
+            await _ask_discord(client, found)
     except discord.LoginFailure:
-        return [
+        found.append(
             fix(
                 "Discord rejected DISCORD_TOKEN: reset the token (Developer Portal → Bot → "
                 "Reset Token) and put the new one in .env."
             )
-        ]
-    except (aiohttp.ClientError, OSError, TimeoutError, discord.HTTPException) as error:
+        )
+    except discord.HTTPException as error:  # it answered, but refused: not a network fault
+        found.append(fix(f"Discord refused a request of the check ({error}); try again later."))
+    except (aiohttp.ClientError, OSError, TimeoutError) as error:
         reason = str(error) or f"no answer within {ONLINE_TIMEOUT_S:g} s"
-        return [fix(f"could not reach Discord: {reason}; {NEXT_STEP_OFFLINE}.")]
+        found.append(fix(f"could not reach Discord: {reason}; {NEXT_STEP_OFFLINE}."))
     finally:
         await client.close()
+    return found
 
 
-async def _ask_discord(client: discord.Client) -> list[Finding]:
-    """The findings of a logged-in client: who it is, its intents, its servers."""
+async def _ask_discord(client: discord.Client, found: list[Finding]) -> None:
+    """Add the findings of a logged-in client to ``found``: who it is, intents, servers."""
     assert client.user is not None  # set by login
-    found = [ok(f"Discord accepted the token: the bot is {client.user} ({client.user.id}).")]
+    found.append(ok(f"Discord accepted the token: the bot is {client.user} ({client.user.id})."))
     found += await _intent_findings(client)
     guilds = [guild async for guild in client.fetch_guilds(limit=GUILDS_LOOKED_AT + 1)]
     if not guilds:
-        return [
-            *found,
-            fix("The bot is in no server yet: open the link `python -m bot invite` prints."),
-        ]
+        found.append(
+            fix("The bot is in no server yet: open the link `python -m bot invite` prints.")
+        )
     for guild in guilds[:GUILDS_LOOKED_AT]:
         found += await _guild_findings(client, guild.id)
     if len(guilds) > GUILDS_LOOKED_AT:
         found.append(ok(f"Only the first {GUILDS_LOOKED_AT} servers were checked."))
-    return found
 
 
 async def _intent_findings(client: discord.Client) -> list[Finding]:
@@ -217,8 +221,8 @@ async def _guild_findings(client: discord.Client, guild_id: int) -> list[Finding
 
 
 def _missing(allowed: discord.Permissions) -> list[str]:
-    """The permissions the bot uses that ``allowed`` does not give."""
-    return [name for name in PERMISSIONS if not getattr(allowed, name)]
+    """The permissions the bot uses that ``allowed`` does not give, as Discord names them."""
+    return [permission_label(name) for name in PERMISSIONS if not getattr(allowed, name)]
 
 
 def main(arguments: list[str]) -> int:
