@@ -29,8 +29,12 @@ COPY migrations ./migrations
 RUN pip install --no-deps .
 
 # The entrypoint starts as root only to give /data to the bot's user (a bind-mounted folder
-# keeps the host's owner), then runs the bot as that user.
-COPY --chmod=755 docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
+# keeps the host's owner), then runs the bot as that user. Made executable in a RUN: a chmod
+# flag on COPY needs BuildKit, which older `docker build`s lack.
+COPY docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
+RUN chmod 755 /usr/local/bin/docker-entrypoint.sh
+# No settings are baked in: .env stays out of the build context (.dockerignore) and is given
+# at run time, `docker run --env-file .env …` (docs/self-hosting.md), or by Compose's env_file.
 VOLUME ["/data"]
 # Healthy while the bot is connected to Discord and its database answers: it touches
 # HEARTBEAT_FILE every 30 s then (bot/health.py); docker-compose.yml uses the same check.

@@ -128,6 +128,20 @@ def backup_command(arguments: list[str]) -> int:
     return 0
 
 
+def invite_command(arguments: list[str]) -> int:
+    """``python -m bot invite``: see bot/access.py."""
+    from bot.access import main as invite  # lazy: each command loads only what it runs
+
+    return invite(arguments)
+
+
+def check_command(arguments: list[str]) -> int:
+    """``python -m bot check``: see bot/setup_check.py."""
+    from bot.setup_check import main as check  # lazy: each command loads only what it runs
+
+    return check(arguments)
+
+
 class Command(NamedTuple):
     """A subcommand of ``python -m bot``: what runs it and one sentence saying what it does."""
 
@@ -140,6 +154,8 @@ COMMANDS: dict[str, Command] = {
     "demo": Command(demo_command, "Play a sample battle offline; no token is needed."),
     "pace": Command(pace_command, "Count how often players stop per game turn."),
     "backup": Command(backup_command, "Copy the live SQLite database to a file."),
+    "invite": Command(invite_command, "Print the link that adds the bot to a server."),
+    "check": Command(check_command, "Check settings, database, token and permissions."),
 }
 
 

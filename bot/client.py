@@ -17,6 +17,7 @@ from discord.ext import commands
 from sqlalchemy import text
 
 import cogs
+from bot.access import bot_intents
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
@@ -128,7 +129,7 @@ class AideBot(commands.Bot):
     ) -> None:
         # The bot never joins voice: no start-up warnings about voice libraries it does not need.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-        kwargs.setdefault("intents", discord.Intents.default())
+        kwargs.setdefault("intents", bot_intents())  # declared with the permissions
         # Nobody is pinged unless a message names whom it means to ping (reminders, questions):
         # a mention typed into a unit or army name stays text.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())

@@ -56,3 +56,20 @@ def test_docker_stop_reaches_the_bot_as_sigterm_and_it_closes_in_time() -> None:
     runs = [ln.strip() for ln in script.splitlines() if '"$@"' in ln]
     assert runs and all(ln.startswith("exec ") for ln in runs), runs
     assert SHUTDOWN_GRACE_S < 10
+
+
+def test_the_image_builds_without_buildkit() -> None:
+    """``COPY --chmod`` (and any ``--chmod``/``--chown`` flag, or a ``# syntax=`` line) needs
+    BuildKit; the entrypoint is made executable in a RUN instead."""
+    assert "--chmod" not in DOCKERFILE and "# syntax=" not in DOCKERFILE
+    copy = DOCKERFILE.index("COPY docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh")
+    assert copy < DOCKERFILE.index("RUN chmod 755 /usr/local/bin/docker-entrypoint.sh")
+
+
+def test_settings_are_given_at_run_time_never_baked_into_the_image() -> None:
+    copied = [ln.split()[1:-1] for ln in DOCKERFILE.splitlines() if ln.startswith("COPY ")]
+    assert all(source not in (".", "./", ".env") for sources in copied for source in sources)
+    assert "DISCORD_TOKEN" not in DOCKERFILE  # no token, not even an empty one, in ENV
+    docs = (ROOT / "docs" / "self-hosting.md").read_text(encoding="utf-8")
+    runs = [ln for ln in docs.splitlines() if ln.startswith("docker run ")]
+    assert runs and all("--env-file .env" in ln for ln in runs)

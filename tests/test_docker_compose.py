@@ -3,6 +3,7 @@ what they must keep true. `docker compose config` validates them where Compose i
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -102,3 +103,33 @@ def test_compose_accepts_both_files() -> None:
             cwd=ROOT, env=env, capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
+
+
+def test_compose_builds_the_bot_here_and_pulls_nothing_for_it() -> None:
+    bot = compose()["services"]["bot"]
+    assert bot["build"] == "."
+    assert "image" not in bot  # a named image would be looked for on Docker Hub first
+    assert bot["pull_policy"] == "build"
+
+
+def test_the_bot_reads_env_and_the_database_does_not() -> None:
+    services = compose()["services"]
+    assert services["bot"]["env_file"] == ".env"
+    assert "env_file" not in services["postgres"]  # the bot's token stays out of PostgreSQL
+
+
+def test_the_database_password_has_no_silent_default() -> None:
+    text = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    uses = re.findall(r"\$\{POSTGRES_PASSWORD([^}]*)\}", text)
+    assert len(uses) == 2  # the server's password and the bot's DATABASE_URL
+    assert all(use.startswith(":?") and "set POSTGRES_PASSWORD in .env" in use for use in uses)
+
+
+def test_the_docs_change_the_password_with_alter_user_on_composes_database() -> None:
+    postgres = compose()["services"]["postgres"]["environment"]
+    user, database = postgres["POSTGRES_USER"], postgres["POSTGRES_DB"]
+    docs = (ROOT / "docs" / "self-hosting.md").read_text(encoding="utf-8")
+    alter = next(ln for ln in docs.splitlines() if "ALTER USER" in ln)
+    assert alter.startswith(f"docker compose exec postgres psql -U {user} -d {database} -c ")
+    assert f"ALTER USER {user} PASSWORD '" in alter
+    assert "docker compose up -d --build" in docs and "docker compose pull" not in docs

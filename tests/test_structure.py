@@ -13,6 +13,8 @@ from tests.import_graph import FUNCTION, ROOT, Import, circles, imports_in, our_
 LAZY: dict[tuple[str, str], str] = {
     # The command line loads only what the chosen command needs: a backup or a database check
     # must not import discord and the whole bot first.
+    ("bot.__main__", "bot.access"): "python -m bot invite: only then",
+    ("bot.__main__", "bot.setup_check"): "python -m bot check: only then",
     ("bot.__main__", "bot.client"): "python -m bot: the bot, only when it is run",
     ("bot.__main__", "bot.db.maintenance"): "python -m bot backup/check: only then",
     ("bot.__main__", "bot.demo"): "python -m bot demo: only then",

@@ -47,23 +47,31 @@ def backup(database_url: str, target: Path) -> int:
         return int(copy.execute("PRAGMA page_count").fetchone()[0])
 
 
-def check_database(database_url: str) -> None:
+def check_database(database_url: str) -> str | None:
     """Refuse, with one clear line, a database file that is empty, corrupt or newer than us, or
     a PostgreSQL database that cannot be reached or is newer than us. Called before the bot's
-    event loop starts."""
+    event loop starts. The database's migration revision; None for a new database."""
     if make_url(database_url).get_backend_name() == "postgresql":
         where = make_url(database_url).render_as_string(hide_password=True)
-        _refuse_newer(where, asyncio.run(_server_revision(database_url, where)))
-        return
+        revision = asyncio.run(_server_revision(database_url, where))
+        _refuse_newer(where, revision)
+        return revision
     path = sqlite_path(database_url)
     if path is None or not path.exists():
-        return  # a missing file is a new database, created by the first migration
+        return None  # a missing file is a new database, created by the first migration
     if path.stat().st_size == 0:
         raise DatabaseRefused(
             f"{path} is an empty file, not a database: delete it to start a new database, "
             "or restore a backup over it."
         )
-    _refuse_newer(str(path), _checked_revision(path))
+    revision = _checked_revision(path)
+    _refuse_newer(str(path), revision)
+    return revision
+
+
+def head_revision() -> str | None:
+    """The newest migration this version of the bot knows: a database it has migrated is at it."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def _refuse_newer(where: str, revision: str | None) -> None:

@@ -61,12 +61,12 @@ def test_sqlite_folder_is_created(tmp_path: Path) -> None:
     ensure_sqlite_folder("postgresql+asyncpg://u@h/db")  # not a file: nothing to do
 
 
-def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m bot`` in an empty folder with only the given settings."""
+def run_bot(tmp_path: Path, *arguments: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m bot ARGUMENTS`` in an empty folder with only the given settings."""
     base = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DEV_GUILD_ID"}}
     base["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     return subprocess.run(
-        [sys.executable, "-m", "bot"],
+        [sys.executable, "-m", "bot", *arguments],
         cwd=tmp_path,
         env={**base, **env},
         capture_output=True,

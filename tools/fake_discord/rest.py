@@ -76,6 +76,23 @@ class Rest:
         """GET /users/@me: the bot user (login)."""
         return json_response(self.world.bot.payload())
 
+    async def my_guilds(self, request: web.Request) -> web.Response:
+        """GET /users/@me/guilds: the servers the bot is in, as partial guilds."""
+        permissions = str(self.world.permissions(self.world.bot))
+        return json_response(
+            [
+                {
+                    "id": str(i),
+                    "name": name,
+                    "icon": None,
+                    "owner": False,
+                    "permissions": permissions,
+                    "features": [],
+                }
+                for i, name in self.world.guilds.items()
+            ]
+        )
+
     async def application(self, request: web.Request) -> web.Response:
         """GET /oauth2/applications/@me (login)."""
         return json_response(self.world.app_payload())
@@ -372,6 +389,7 @@ def add_routes(app: web.Application, fake: FakeDiscord) -> None:
     routes = [
         ("GET", "/users/@me", rest.me),
         ("GET", "/oauth2/applications/@me", rest.application),
+        ("GET", "/users/@me/guilds", rest.my_guilds),
         ("POST", "/users/@me/channels", rest.open_dm),
         ("GET", "/users/{user_id}", rest.get_user),
         ("GET", cmds, rest.get_commands),

@@ -137,6 +137,8 @@ class FakeChannel:
     topic: str | None = None
     recipient: FakeUser | None = None
     id: int = field(default_factory=snowflake)
+    # Discord's permission overwrite objects: {"id", "type" (0 role, 1 member), "allow", "deny"}.
+    overwrites: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def mention(self) -> str:
@@ -159,7 +161,7 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": self.overwrites,
             "nsfw": False,
             "parent_id": None,
             "topic": self.topic,
