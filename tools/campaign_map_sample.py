@@ -25,14 +25,18 @@ ARMIES = (
 )
 
 
-def sample_map() -> bytes:
-    """The example map's PNG bytes."""
+def sample_picture() -> MapPicture:
+    """The example map as it stands after two campaign turns."""
     name, regions, holders = parse_map(SOURCE.read_bytes(), SOURCE.name)
     holders["Powys"] = "England"
-    picture = MapPicture(
+    return MapPicture(
         "Glyndwr's Rising", name, 3, tuple(regions), holders, ARMIES, ("England", "Wales")
     )
-    return render_map(picture)
+
+
+def sample_map() -> bytes:
+    """The example map's PNG bytes."""
+    return render_map(sample_picture())
 
 
 def main() -> None:
