@@ -13,6 +13,7 @@ from functools import partial
 from PIL import Image, ImageDraw
 
 from bot.rendering.style import (
+    CONTACT,
     INK,
     INK_SOFT,
     LABEL_SIZE,
@@ -39,6 +40,7 @@ LEGEND_ROW = 24
 UNHELD: RGB = (226, 222, 208)
 REGION_RADIUS = 46  # px: a region given only by its centre is drawn as a circle this size
 MARKER_RADIUS = 13
+SWORDS_RADIUS = 11
 MARKER_STEP = 36  # px between the markers of armies in one region
 LINK: RGB = (150, 140, 120)
 BACKDROP_TINT = 120  # the opacity of a region's colour over a background picture
@@ -46,6 +48,9 @@ BACKDROP_TINT = 120  # the opacity of a region's colour over a background pictur
 
 # The kinds of mark the map draws; a side's colour is the kind f"{SIDE}{name}".
 SIDE, UNHELD_MARK, ARMY, LINK_MARK, CENTRE = "side:", "unheld", "army", "link", "centre"
+BATTLE, MEETING = "battle", "meeting"
+BATTLE_WORDS = "a battle of the campaign being fought here"
+MEETING_WORDS = "armies of different sides meet: a battle to come"
 ARMY_WORDS = "an army, in its side's colour: name, units left / units"
 LINK_WORDS = "neighbours: an army marches along a link, one a campaign turn"
 CENTRE_WORDS = "a region's centre, under its name"
@@ -93,10 +98,12 @@ def draw_map(picture: MapPicture) -> tuple[Image.Image, MapLayout]:
 
     width = round((high_x - low_x) * scale + 2 * MARGIN)
     side_colour = colours(picture)
-    words = [*(f"held by {side}" for side in side_colour), ARMY_WORDS, LINK_WORDS]
+    words = [*(f"held by {side}" for side in side_colour), ARMY_WORDS, LINK_WORDS, BATTLE_WORDS]
+    words.append(MEETING_WORDS)
     widest = max(text_width(w, SMALL_SIZE) for w in words)
     width = max(width, 480, round(MARGIN / 2 + 34 + widest + 12))  # the legend shows whole
-    legend_rows = len(side_colour) + 4  # the sides, nobody, the army, link and centre
+    # The sides, nobody, the army, link, centre, battle and meeting.
+    legend_rows = len(side_colour) + 6
     height = round(
         TITLE_HEIGHT + (high_y - low_y) * scale + 2 * MARGIN + legend_rows * LEGEND_ROW + 12
     )
@@ -111,6 +118,7 @@ def draw_map(picture: MapPicture) -> tuple[Image.Image, MapLayout]:
     layout = MapLayout()
     _draw_regions(image, draw, picture, backdrop, scale, px, centres, side_colour, layout.drawn)
     _draw_armies(draw, picture, centres, side_colour, layout.drawn)
+    _draw_battles(draw, picture, centres, layout.drawn)
     layout.legend = _draw_legend(draw, height, legend_rows, side_colour)
     return image, layout
 
@@ -191,6 +199,36 @@ def _draw_armies(
             write(draw, (x, y + MARKER_RADIUS), label, style.text, SMALL_SIZE, anchor="ma", halo=2)
 
 
+def _draw_battles(
+    draw: ImageDraw.ImageDraw,
+    picture: MapPicture,
+    centres: dict[str, tuple[float, float]],
+    drawn: set[str],
+) -> None:
+    """Crossed swords over each region with a battle being fought, and hollow ones where
+    armies of different sides meet and their battle is still to come."""
+    sides: dict[str, set[str]] = {}
+    for marker in picture.armies:
+        sides.setdefault(marker.region, set()).add(marker.side)
+    meetings = [r for r, met in sides.items() if len(met) > 1 and r not in picture.battles]
+    for regions, fought in ((picture.battles, True), (meetings, False)):
+        for region in regions:
+            if region in centres:
+                x, y = centres[region]
+                drawn.add(BATTLE if fought else MEETING)
+                _swords(draw, x, y - 38, fought=fought)
+
+
+def _swords(draw: ImageDraw.ImageDraw, x: float, y: float, *, fought: bool) -> None:
+    """Crossed swords in a disc, centred at (x, y): filled for a battle being fought."""
+    r = SWORDS_RADIUS
+    fill, blade = (CONTACT, WHITE) if fought else (WHITE, CONTACT)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=CONTACT, width=2)
+    s = r * 0.55
+    draw.line((x - s, y - s, x + s, y + s), fill=blade, width=3)
+    draw.line((x - s, y + s, x + s, y - s), fill=blade, width=3)
+
+
 def _draw_legend(
     draw: ImageDraw.ImageDraw,
     height: int,
@@ -198,8 +236,8 @@ def _draw_legend(
     side_colour: dict[str, RGB],
 ) -> dict[str, str]:
     """Under the map, a sample of every kind of mark with its words: which colour holds for
-    which side, then the army marker, the link between neighbours and a region's centre; the
-    kind and words of each entry."""
+    which side, then the army marker, the link between neighbours, a region's centre, a battle
+    and a meeting; the kind and words of each entry."""
     left, top = MARGIN / 2, height - legend_rows * LEGEND_ROW - 8
     write(draw, (left, top), "Key:", INK, SMALL_SIZE, bold=True, anchor="lm")
     rows: list[tuple[str, str, Callable[[float], None]]] = [
@@ -215,6 +253,8 @@ def _draw_legend(
         (ARMY, ARMY_WORDS, lambda y: _marker(draw, left + 13, y, side_style(INK_SOFT))),
         (LINK_MARK, LINK_WORDS, lambda y: _dashed(draw, (left, y), (left + 26, y), LINK)),
         (CENTRE, CENTRE_WORDS, lambda y: _centre(draw, left + 13, y)),
+        (BATTLE, BATTLE_WORDS, lambda y: _swords(draw, left + 13, y, fought=True)),
+        (MEETING, MEETING_WORDS, lambda y: _swords(draw, left + 13, y, fought=False)),
     ]
     legend: dict[str, str] = {}
     for i, (kind, words, sample) in enumerate(rows):

@@ -47,6 +47,7 @@ class MapPicture:
     armies: tuple[ArmyMarker, ...]
     sides: tuple[str, ...]  # in the order their colours are given
     background: bytes | None = None  # a PNG under the regions; its pixels are map units
+    battles: tuple[str, ...] = ()  # regions where a battle of the map is being fought
 
 
 @dataclass(frozen=True)
@@ -516,4 +517,5 @@ def _picture(campaign: Campaign, cmap: CampaignMap) -> MapPicture:
         tuple(markers),
         tuple(sides),
         cmap.background,
+        tuple(entry["region"] for entry in cmap.battles.values()),
     )

@@ -7,9 +7,11 @@ import pytest
 
 from bot.rendering.campaign_map import (
     ARMY,
+    BATTLE,
     CENTRE,
     LINK_MARK,
     MARGIN,
+    MEETING,
     SIDE,
     UNHELD_MARK,
     draw_map,
@@ -24,15 +26,22 @@ SQUARE = ((0.0, 0.0), (200.0, 0.0), (200.0, 200.0), (0.0, 200.0))
 
 
 def small_map() -> MapPicture:
-    """Two sides, a region held by each, one held by nobody, armies on the map."""
+    """Two sides, a region held by each, one held by nobody, armies on the map: meeting in
+    the Ford, fighting in the East."""
     regions = (
         Region("West", (100.0, 100.0), SQUARE, ("Ford",)),
         Region("Ford", (300.0, 100.0), (), ("West", "East")),
         Region("East", (500.0, 100.0), (), ("Ford",)),
     )
-    armies = (ArmyMarker("Host", "Red", "Ford", 2, 3), ArmyMarker("Band", "Blue", "East", 1, 1))
+    armies = (
+        ArmyMarker("Host", "Red", "Ford", 2, 3),
+        ArmyMarker("Band", "Blue", "Ford", 1, 1),
+        ArmyMarker("Guard", "Red", "East", 4, 4),
+        ArmyMarker("Raid", "Blue", "East", 2, 2),
+    )
     holders = {"West": "Red", "East": "Blue"}
-    return MapPicture("C", "Map", 2, regions, holders, armies, ("Red", "Blue"))
+    sides = ("Red", "Blue")
+    return MapPicture("C", "Map", 2, regions, holders, armies, sides, battles=("East",))
 
 
 @pytest.mark.parametrize("picture", [small_map(), sample_picture()], ids=["small", "sample"])
@@ -40,7 +49,7 @@ def test_every_kind_of_mark_drawn_has_a_legend_entry(picture: MapPicture) -> Non
     image, layout = draw_map(picture)
     assert image.size[0] > 0 and image.getbbox() is not None
     sides = {SIDE + side for side in picture.sides}
-    assert {ARMY, LINK_MARK, CENTRE} | sides <= layout.drawn
+    assert {ARMY, LINK_MARK, CENTRE, BATTLE, MEETING} | sides <= layout.drawn
     unexplained = layout.drawn - set(layout.legend)
     assert unexplained == set(), f"drawn without a legend entry: {sorted(unexplained)}"
     assert all(words.strip() for words in layout.legend.values()), layout.legend
@@ -49,7 +58,8 @@ def test_every_kind_of_mark_drawn_has_a_legend_entry(picture: MapPicture) -> Non
 def test_the_small_map_draws_every_kind_the_renderer_has() -> None:
     """So a kind of mark added without a legend entry fails the test above."""
     _image, layout = draw_map(small_map())
-    assert {ARMY, LINK_MARK, CENTRE, UNHELD_MARK, SIDE + "Red", SIDE + "Blue"} == layout.drawn
+    kinds = {ARMY, LINK_MARK, CENTRE, UNHELD_MARK, BATTLE, MEETING, SIDE + "Red", SIDE + "Blue"}
+    assert kinds == layout.drawn
 
 
 def test_the_legend_shows_whole_on_a_narrow_map() -> None:
