@@ -38,8 +38,8 @@ def upload(data: dict[str, Any]) -> bytes:
 async def gallic_war(services: Services, place: Place) -> Place:
     """A skirmish campaign of Romans (Alice) and Gauls (Bob), no map yet."""
     await services.campaigns.create(place, GM, "Gallic War", "skirmish")
-    await services.campaigns.join(place, ALICE, "Romans")
-    await services.campaigns.join(place, BOB, "Gauls")
+    for player, side in ((ALICE, "Romans"), (BOB, "Gauls")):
+        await services.campaigns.join(place, player, side)
     return place
 
 

@@ -38,5 +38,8 @@ async def test_a_map_of_england_and_wales_is_refused_by_red_and_blue(aide: Harne
         h.gm, "campaign map import", channel=where,
         file=h.upload("marches.yaml", renamed.replace("Wales", "Blue")),
     )  # fmt: skip
-    assert not fixed.ephemeral and "**The Welsh Marches**: 7 regions, 6 held" in fixed.text
+    assert (
+        not fixed.ephemeral
+        and "**The Welsh Marches**: 7 regions, 6 held (by **Red**, **Blue**)" in fixed.text
+    )
     await imported(h, where)  # and a map of Red and Blue replaces it
