@@ -2,8 +2,9 @@
 ``python -m tools.campaign_map_sample``.
 
 The sample map file ``docs/campaign_map/marches.yaml`` after two campaign turns: England's
-host has marched into Powys, Glyndŵr's army (having lost a unit in a battle) holds Snowdon
-and a Welsh raiding party stands in Brecon.
+host has marched into Powys and is fighting the Welsh levy there, Glyndŵr's army (having lost
+a unit in a battle) holds Snowdon, and a Welsh raiding party has met the Marcher Lords in
+Shrewsbury, their battle still to come.
 """
 
 from __future__ import annotations
@@ -22,18 +23,24 @@ ARMIES = (
     ArmyMarker("English Host", "England", "Powys", 5, 5),
     ArmyMarker("Marcher Lords", "England", "Shrewsbury", 3, 4),
     ArmyMarker("Glyndwr's Army", "Wales", "Snowdon", 4, 5),
-    ArmyMarker("Raiders", "Wales", "Brecon", 2, 2),
+    ArmyMarker("Welsh Levy", "Wales", "Powys", 3, 3),
+    ArmyMarker("Raiders", "Wales", "Shrewsbury", 2, 2),
 )
+
+
+def sample_picture() -> MapPicture:
+    """The example map as it stands after two campaign turns."""
+    name, regions, holders = parse_map(SOURCE.read_bytes(), SOURCE.name)
+    holders["Powys"] = "England"
+    sides = ("England", "Wales")
+    return MapPicture(
+        "Glyndwr's Rising", name, 3, tuple(regions), holders, ARMIES, sides, battles=("Powys",)
+    )
 
 
 def sample_map() -> bytes:
     """The example map's PNG bytes."""
-    name, regions, holders = parse_map(SOURCE.read_bytes(), SOURCE.name)
-    holders["Powys"] = "England"
-    picture = MapPicture(
-        "Glyndwr's Rising", name, 3, tuple(regions), holders, ARMIES, ("England", "Wales")
-    )
-    return render_map(picture)
+    return render_map(sample_picture())
 
 
 def main(argv: list[str] | None = None) -> None:

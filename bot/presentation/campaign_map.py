@@ -22,9 +22,11 @@ def map_file(png: bytes) -> discord.File:
 def map_imported_text(user_id: int, picture: MapPicture) -> str:
     """Said in the channel when a GM imports a map."""
     held = sum(1 for r in picture.regions if r.name in picture.holders)
+    # The sides players join with: before anyone has joined, the map's names set them.
+    by = ", ".join(f"**{plain(side)}**" for side in dict.fromkeys(picture.holders.values()))
     return (
         f"<@{user_id}> imported the campaign map **{plain(picture.name)}**: "
-        f"{len(picture.regions)} regions, {held} held. Players: "
+        f"{len(picture.regions)} regions, {held} held (by {by}). Players: "
         "`/campaign map move army:<yours> to:<region>` (sealed until the GM's "
         "`/campaign map turn`)."
     )

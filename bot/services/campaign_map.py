@@ -18,6 +18,7 @@ from bot.services.battle_state import SetUp, set_up_of
 from bot.services.battles import new_battle
 from bot.services.campaigns import Place, find_member, load_open_campaign, require_gm
 from bot.services.map_files import Region, checked_background, parse_map
+from bot.services.map_sides import fitted_holders
 from bot.services.names import name_key
 
 MARCHES_LATER = "it marches again once that battle has ended (`/battle status`)"
@@ -46,6 +47,7 @@ class MapPicture:
     armies: tuple[ArmyMarker, ...]
     sides: tuple[str, ...]  # in the order their colours are given
     background: bytes | None = None  # a PNG under the regions; its pixels are map units
+    battles: tuple[str, ...] = ()  # regions where a battle of the map is being fought
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,10 @@ class CampaignMapService(Service):
         async with self.db.write() as session:
             campaign = await load_open_campaign(session, place)
             require_gm(campaign, user_id)
+            # Checked before the old map goes: a refused file changes nothing.
+            holders = fitted_holders(
+                filename, regions, holders, campaign.name, _campaign_sides(campaign)
+            )
             cmap = await _map_of(session, campaign)
             if cmap is not None:
                 await _settle(session, cmap)
@@ -484,6 +490,12 @@ def _side_of(campaign: Campaign, army: Army) -> str:
     return owner.side if owner is not None and owner.side else army.name
 
 
+def _campaign_sides(campaign: Campaign) -> list[str]:
+    """The sides players have joined, in joining order."""
+    joined = [m.side for m in sorted(campaign.members, key=lambda m: m.id) if m.side]
+    return list(dict.fromkeys(joined))
+
+
 def _picture(campaign: Campaign, cmap: CampaignMap) -> MapPicture:
     armies = {a.id: a for a in campaign.armies}
     markers = []
@@ -494,7 +506,7 @@ def _picture(campaign: Campaign, cmap: CampaignMap) -> MapPicture:
         units = list(army.roster.get("units", []))
         left = sum(1 for u in units if u.get("status") != "destroyed")
         markers.append(ArmyMarker(army.name, _side_of(campaign, army), region, left, len(units)))
-    members = [m.side for m in sorted(campaign.members, key=lambda m: m.id) if m.side]
+    members = _campaign_sides(campaign)
     sides = list(dict.fromkeys([*members, *cmap.holders.values(), *(m.side for m in markers)]))
     return MapPicture(
         campaign.name,
@@ -505,4 +517,5 @@ def _picture(campaign: Campaign, cmap: CampaignMap) -> MapPicture:
         tuple(markers),
         tuple(sides),
         cmap.background,
+        tuple(entry["region"] for entry in cmap.battles.values()),
     )

@@ -3,6 +3,7 @@ and starting holders, and a background picture; every problem named so it can be
 
 from __future__ import annotations
 
+import difflib
 import io
 import math
 import warnings
@@ -28,6 +29,8 @@ EXAMPLE = (
     "e.g. `regions: [{name: Ford, at: [100, 80], adjacent: [Hill]}, "
     "{name: Hill, at: [300, 80], holder: Red}]`"
 )
+MAP_KEYS = ("name", "regions")
+REGION_KEYS = ("name", "at", "polygon", "adjacent", "holder")
 
 
 @dataclass(frozen=True)
@@ -61,10 +64,12 @@ def parse_map(content: bytes, filename: str) -> tuple[str, list[Region], dict[st
             f"{where} has {len(raw)} regions; a map has at least {MIN_REGIONS} and at most "
             f"{MAX_REGIONS}."
         )
-    problems: list[str] = []
+    problems = unknown_keys(data, MAP_KEYS, "")
     regions: list[dict[str, Any]] = []
     holders: dict[str, str] = {}
     for i, entry in enumerate(raw):
+        if isinstance(entry, dict):
+            problems += unknown_keys(entry, REGION_KEYS, f"regions[{i}].")
         region = _region(entry, f"regions[{i}]", problems)
         if region is None:
             continue
@@ -75,6 +80,12 @@ def parse_map(content: bytes, filename: str) -> tuple[str, list[Region], dict[st
         if region["holder"]:
             holders[region["name"]] = region["holder"]
     links = _links(regions, problems)
+    problems += [
+        f"{name}: no region is adjacent to it, so no army could march in or out; name it in "
+        "its `adjacent` or a neighbour's"
+        for name, near in links.items()
+        if not near
+    ]
     if problems:
         shown = "\n".join(f"• {p}" for p in problems[:20])
         more = f"\n…and {len(problems) - 20} more." if len(problems) > 20 else ""
@@ -93,6 +104,19 @@ def parse_map(content: bytes, filename: str) -> tuple[str, list[Region], dict[st
         for r in regions
     ]
     return " ".join(name.split()), built, holders
+
+
+def unknown_keys(entry: dict[Any, Any], known: tuple[str, ...], path: str) -> list[str]:
+    """A problem for each key the file gives that the map does not read (a typo would else
+    leave, say, a region with no holder), with the nearest known key."""
+    problems = []
+    for key in entry:
+        if str(key) in known:
+            continue
+        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+        hint = f"; did you mean `{close[0]}`?" if close else f" (a map reads: {', '.join(known)})"
+        problems.append(f"{path}{key}: not a key of a campaign map{hint}")
+    return problems
 
 
 def _links(regions: list[dict[str, Any]], problems: list[str]) -> dict[str, set[str]]:

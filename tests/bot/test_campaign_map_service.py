@@ -119,6 +119,7 @@ async def test_one_battle_at_a_time_the_other_meeting_waits(
         (ALICE, "Red Two", "Hills"), (BOB, "Blue Two", "Hills"),
     ])  # fmt: skip
     assert (report.battle, report.waiting) == ("Battle of Ford", ("Hills",))  # type: ignore[attr-defined]
+    assert report.picture.battles == ("Ford",)  # type: ignore[attr-defined]
     with pytest.raises(Conflict):
         await services.campaign_map.resolve_turn(campaign, GM)
     with pytest.raises(Conflict):
