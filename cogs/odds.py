@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import AideBot, Served
-from bot.presentation.choices import enemy_units, own_units
+from bot.presentation.choices import enemy_units, odds_tests, own_units, shot_options
 from bot.presentation.odds import odds_file, odds_text
 from bot.presentation.replies import place_of
 from bot.services.campaigns import Place
@@ -63,7 +63,7 @@ class OddsCog(Served, commands.GroupCog, group_name="odds", group_description="E
     @app_commands.describe(
         unit=UNIT_HELP, target=TARGET_HELP, option="A choice the shoot order takes, if any"
     )
-    @app_commands.autocomplete(unit=own_units, target=enemy_units)
+    @app_commands.autocomplete(unit=own_units, target=enemy_units, option=shot_options)
     async def shoot(
         self, interaction: discord.Interaction, unit: str, target: str, option: str | None = None
     ) -> None:
@@ -77,7 +77,7 @@ class OddsCog(Served, commands.GroupCog, group_name="odds", group_description="E
         unit=UNIT_HELP,
         option="Which test, where the ruleset has several (Heroic Age: an A grade's +1 or -1)",
     )
-    @app_commands.autocomplete(unit=own_units)
+    @app_commands.autocomplete(unit=own_units, option=odds_tests)
     async def test(
         self, interaction: discord.Interaction, unit: str, option: str | None = None
     ) -> None:

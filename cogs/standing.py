@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.client import AideBot, Served
 from bot.delivery import post_report
-from bot.presentation.choices import offer_labelled, offer_labelled_for
+from bot.presentation.choices import battle_sides, offer_labelled, offer_labelled_for
 from bot.presentation.replies import place_of, reply_privately
 from bot.presentation.standing import (
     recommend_view,
@@ -40,7 +40,8 @@ def standing_command(
 ) -> Callable[[Callback], SlashCommand]:
     """A /standing subcommand on instructions by topic and unit (set, clear): the topics and the
     user's own units offered as typed alike; ``helps`` are its parameters' descriptions."""
-    return subcommand(name, description, helps, {"topic": standing_topics, "unit": standing_units})
+    offered = {"topic": standing_topics, "unit": standing_units, "side": battle_sides}
+    return subcommand(name, description, helps, offered)
 
 
 @app_commands.guild_only()

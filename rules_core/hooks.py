@@ -88,3 +88,5 @@ class DemoHooks:
     # sits below plugin.py, which reads it.
     demo_orders: Callable[[Any, BattleState, str], list[Order]] | None = None
     odds: OddsOf | None = None  # the ruleset's ``chances.odds``
+    # The tests ``/odds test option:`` names, where the ruleset has several (offered as typed).
+    odds_tests: tuple[str, ...] = ()

@@ -77,6 +77,11 @@ own_units = offer_names(lambda s, place, user: s.lookups.units_on_table(place, u
 enemy_units = offer_names(lambda s, place, user: s.lookups.units_on_table(place, user, own=False))
 # The steps of this turn the player's side acts in, with their subjects.
 turn_steps = offer_labelled(lambda s, place, user: s.lookups.turn_steps(place, user))
+# The battle's sides (the value is the side's id).
+battle_sides = offer_labelled(lambda s, place, _: s.lookups.battle_sides(place))
+# What /odds test and /odds shoot take as their option.
+odds_tests = offer_names(lambda s, place, user: s.lookups.odds_options(place, user, "test"))
+shot_options = offer_names(lambda s, place, user: s.lookups.odds_options(place, user, "shoot"))
 # The answers of the waiting question.
 pending_answers = offer_labelled(lambda s, place, _: s.lookups.pending_options(place))
 

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
+from bot.presentation.help import TOUR, loop_text, pack
 from bot.services.reference import Table
 from rules_core.registry import Ruleset
 from rules_core.steps import Actors
 from rules_core.tables import ScoreTable
 
 LIMIT = 1990
-GAME_LOOP = """\
-**How a battle by post runs**
-1. A GM creates the campaign (`/campaign create`); players `/campaign join side:<side>`.
-2. Each player brings an army: `/army sample`, `/army template` or `/army import`.
-3. The GM sets up (`/battle create`, `/battle terrain add`); players `/battle deploy` in \
-their zones; the GM runs `/battle start`.
-4. The bot posts each step: what happens, who must act, the deadline. Give orders with \
-`/order …` (each answered privately with what it will do), then `/order done`.
-5. When everyone is done, or at the deadline, the step resolves: dice, results and a map \
-are posted. Questions come as buttons.
-6. `/battle status`, `/battle map`, `/battle log` and `/battle list` show where things stand; \
-`/battle unit` one unit in words; `/orders all` every side's orders once their step resolved.
-When everyone answers promptly a step takes minutes; otherwise it waits for the deadline \
-(48 hours unless a GM changes it with `/campaign deadlines`)."""
 TOPICS_AS_YOU_TYPE = " (what each asks is offered as you type `topic:`)"
 NO_CAMPAIGN = "There is no campaign in this channel: `/campaign create` starts one here."
 NO_RULES = "{name} cannot fight battles yet: campaigns, armies and `/roll` work here."
@@ -33,29 +20,23 @@ WHO = {
 
 
 def help_messages(ruleset: Ruleset | None) -> list[str]:
-    """/help as messages: one when it fits, else the game loop, then the ruleset's steps (a
-    long sequence, such as Impetus's pre-battle steps and activations, needs a message of its
-    own)."""
+    """/help as messages: the game loop (set-up as the ruleset does it), the tour of the
+    features, then the ruleset's steps and orders, packed into as few messages as fit."""
+    intro = [loop_text(ruleset), TOUR]
     if ruleset is None:
-        return [f"{GAME_LOOP}\n\n{NO_CAMPAIGN}"[:LIMIT]]
+        return pack([*intro, NO_CAMPAIGN])
     if ruleset.rules is None:
-        return [f"{GAME_LOOP}\n\n{NO_RULES.format(name=ruleset.name)}"[:LIMIT]]
-    whole = next((t for t in _forms(ruleset, GAME_LOOP) if len(t) <= LIMIT), None)
-    if whole is not None:
-        return [whole]
-    own = _forms(ruleset, None)
-    return [GAME_LOOP, next((t for t in own if len(t) <= LIMIT), own[-1][:LIMIT])]
+        return pack([*intro, NO_RULES.format(name=ruleset.name)])
+    own = _forms(ruleset)
+    return pack([*intro, next((t for t in own if len(t) <= LIMIT), own[-1][:LIMIT])])
 
 
-def _forms(ruleset: Ruleset, loop: str | None) -> list[str]:
-    """The ruleset's part of /help (after ``loop``, if given), fullest first: with who acts
+def _forms(ruleset: Ruleset) -> list[str]:
+    """The ruleset's part of /help, fullest first: with who acts
     in each step and each topic's title, then topics by id (titles offered as you type),
     then the steps without who acts."""
     assert ruleset.rules is not None
-    head = [
-        *([loop, ""] if loop else []),
-        f"**{ruleset.name}: the steps and the orders each accepts**",
-    ]
+    head = [f"**{ruleset.name}: the steps and the orders each accepts**"]
     tables = "Tables of the sheet: `/rules table:<name>`."
     topics = ruleset.rules.topics
     asked = "Questions `/standing set` can answer for you, at once: {}."

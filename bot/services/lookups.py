@@ -120,6 +120,19 @@ class LookupService(Service):
                 if not own or gm or loaded.commander_of(a) in (None, user_id)
             ]
 
+    async def battle_sides(self, place: Place) -> list[tuple[str, str]]:
+        """(id, name) of the battle's sides, for autocomplete."""
+        async with self._battle(place) as loaded:
+            return [] if loaded is None else list(side_names(loaded).items())
+
+    async def odds_options(self, place: Place, user_id: int, kind: str) -> list[str]:
+        """What ``/odds <kind> option:`` takes: the ruleset's tests, or the shoot order's
+        choices."""
+        if kind == "shoot":
+            return await self.order_options(place, "shoot", user_id=user_id)
+        async with self._battle(place) as loaded:
+            return [] if loaded is None else list(loaded.rules.demo_hooks.odds_tests)
+
     async def order_kinds(self, place: Place) -> list[tuple[str, str]]:
         """(id, title) of the orders the current step takes, for autocomplete (none during
         set-up: no step is open yet)."""

@@ -16,7 +16,7 @@ async def test_help_explains_the_loop_and_this_rulesets_orders(aide: Harness) ->
     shown = await aide.slash(aide.alice, "help")
     assert "The Tree of Battles: the steps and the orders each accepts" in shown.text
     assert "`march`" in shown.text and "`hold`" in shown.text
-    assert len(shown.text) <= 2000
+    assert all(len(m.text) <= 2000 for m in shown.messages)
 
 
 async def test_rules_lists_the_tables_and_shows_one(aide: Harness) -> None:
@@ -51,7 +51,7 @@ async def test_help_fits_every_step_and_topic_of_each_ruleset(aide: Harness, rul
     shown = await aide.slash(aide.alice, "help")
     assert all(len(m.text) <= 2000 for m in shown.messages) and shown.ephemeral
     assert all(m.ephemeral for m in shown.messages)
-    assert len(shown.messages) == (2 if ruleset == "impetus" else 1)  # its steps apart
+    assert len(shown.messages) <= 3  # the loop, the tour, the steps: packed as they fit
     assert shown.text.endswith("Tables of the sheet: `/rules table:<name>`.")
     assert all(f"• {step.title}:" in shown.text for step in rules.sequence.steps)
     assert all(f"`{topic.id}`" in shown.text for topic in rules.topics)

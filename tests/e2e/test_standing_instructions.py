@@ -175,6 +175,7 @@ async def test_help_names_the_questions_standing_instructions_answer(aide: Harne
     await aide.slash(aide.gm, "campaign create", name="Gergovia", ruleset="hail_caesar")
     shown = await aide.slash(aide.alice, "help")
     assert "Questions `/standing set` can answer for you, at once: `reroll` (" in shown.text
-    assert "`hold_or_retreat`" in shown.text and len(shown.text) <= 2000
+    assert "`hold_or_retreat`" in shown.text
+    assert all(len(m.text) <= 2000 for m in shown.messages)
     refused = await aide.slash(aide.alice, "standing list")
     assert refused.ephemeral and "has no battle in play" in refused.text

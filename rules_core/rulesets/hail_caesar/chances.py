@@ -18,6 +18,7 @@ from rules_core.status import Scope
 from rules_core.toolkit import param_number
 
 Params = Mapping[str, Json]
+TESTS = ("hand_to_hand", "ranged")  # /odds test option: the break test after which
 
 
 def odds(state: BattleState, query: od.OddsQuery, params: Params) -> od.Odds | od.Refused | None:

@@ -172,7 +172,7 @@ class HailCaesarRules(Rules):
         sample_armies=("romans", "gauls"),
     )
 
-    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds, chances.TESTS)
 
     # -- the demo ----------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from rules_core.toolkit import param_number
 Params = Mapping[str, Json]
 SEVEN = "the Seven's re-roll of a set of dice is not counted"
 A_GRADE = {"+1": 1, "plus": 1, "-1": -1, "minus": -1}  # /odds test option: an A grade's choice
+A_GRADE_CHOICES = ("+1", "-1")  # offered as typed; "plus" and "minus" are read too
 SEPARATED = "separated (inconclusive twice)"
 
 

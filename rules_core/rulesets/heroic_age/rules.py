@@ -174,7 +174,9 @@ class HeroicAgeRules(Rules):
     # Casualties cost stands for good.
     roster_hooks = RosterHooks.of(forces, profiles)
 
-    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
+    demo_hooks = DemoHooks(
+        sample.sample_battle, demo.orders_for, chances.odds, chances.A_GRADE_CHOICES
+    )
 
     # -- resolvers -----------------------------------------------------------------------
 

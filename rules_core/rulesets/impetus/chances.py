@@ -27,6 +27,7 @@ from rules_core.rulesets.impetus.status import DISORDERED, MELEE_WITH
 from rules_core.state import BattleState, Unit
 
 Params = Mapping[str, Json]
+TESTS = tuple(discipline.KINDS)  # /odds test option: the kind of discipline test
 NO_REACTION = "the target's reaction (evasion, countercharge, close ranks, defensive fire) "
 NO_REACTION += "is not counted: these odds are for the charge meeting it as it stands"
 

@@ -306,7 +306,7 @@ class ImpetusRules(Rules):
         """Impetus measures in H, half a base width."""
         return "H"
 
-    demo_hooks = DemoHooks(sample.sample_battle, odds=chances.odds)
+    demo_hooks = DemoHooks(sample.sample_battle, odds=chances.odds, odds_tests=chances.TESTS)
 
     # -- setting up ----------------------------------------------------------------------
 

@@ -146,7 +146,7 @@ class PikeAndShotRules(Rules):
         sample_armies=profiles.SAMPLE_ARMIES,
     )
 
-    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
+    demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds, chances.TESTS)
 
     # -- resolvers -----------------------------------------------------------------------
 
