@@ -9,7 +9,7 @@ import discord
 from bot.rendering.replay import ReplayImage, ReplayTooLarge
 from bot.services.aftermath import AfterAction, Replay, Swing, TurnStory
 from bot.services.endings import ArmyLosses
-from bot.services.story import TurnChanges, TurningPoint
+from bot.services.story import TurnChanges
 
 REPORT_FILE = "report.md"
 LOG_FILE = "log.md"
@@ -79,7 +79,7 @@ def report_markdown(report: AfterAction) -> str:
         "## The turning point",
         point.sentence if point else NO_TURNING_POINT,
         "## What changed the battle, turn by turn",
-        *(_changes(turn, point) for turn in report.story),
+        *map(_changes, report.story),
     ]
     parts += _swings(report.swings)
     parts += [
@@ -113,9 +113,9 @@ def _loss_words(loss: ArmyLosses) -> str:
     return f"{loss.army} lost {len(loss.lost)} of {loss.started} units"
 
 
-def _changes(turn: TurnChanges, point: TurningPoint | None) -> str:
+def _changes(turn: TurnChanges) -> str:
     heading = "### Set-up" if turn.turn == 0 else f"### Turn {turn.turn}"
-    if point is not None and point.turn == turn.turn:
+    if turn.turning:
         heading += " (the turning point)"
     return "\n\n".join([heading, "\n".join(f"- {line}" for line in turn.sentences)])
 

@@ -45,6 +45,7 @@ class TurnChanges:
 
     turn: int
     sentences: tuple[str, ...]
+    turning: bool = False  # the turning point of the battle
 
 
 @dataclass(frozen=True)
@@ -53,15 +54,20 @@ class TurningPoint:
 
     turn: int
     side: str
-    before: float
-    after: float
+    shares: tuple[float, float]  # the side's share of strength as the turn began and ended
+
+    @property
+    def fall(self) -> float:
+        """How much of the share the side lost in the turn."""
+        return self.shares[0] - self.shares[1]
 
     @property
     def sentence(self) -> str:
         """The turning point in one sentence, with the side and its share before and after."""
+        before, after = self.shares
         return (
             f"Turn {self.turn} was the turning point: {self.side}'s share of the strength still "
-            f"in the battle fell from {self.before:.0%} to {self.after:.0%}."
+            f"in the battle fell from {before:.0%} to {after:.0%}."
         )
 
 
@@ -76,8 +82,13 @@ class TurnPlayed:
 
 
 def story(turns: Sequence[TurnPlayed], r: Renderer) -> tuple[TurnChanges, ...]:
-    """Each turn's changes to the battle, in order (a quiet turn says nothing changed)."""
-    return tuple(TurnChanges(t.turn, changes(t, r) or (NOTHING,)) for t in turns)
+    """Each turn's changes to the battle, in order (a quiet turn says nothing changed), the
+    turning point marked."""
+    point = turning_point(turns, r)
+    return tuple(
+        TurnChanges(t.turn, changes(t, r) or (NOTHING,), point is not None and point.turn == t.turn)
+        for t in turns
+    )
 
 
 def changes(turn: TurnPlayed, r: Renderer) -> tuple[str, ...]:
@@ -170,9 +181,9 @@ def turning_point(turns: Sequence[TurnPlayed], r: Renderer) -> TurningPoint | No
             continue
         before, after = shares(turn.start), shares(turn.end)
         for side, share in before.items():
-            fall = share - after.get(side, 0.0)
-            if fall > 1e-9 and (best is None or fall > best.before - best.after + 1e-9):
-                best = TurningPoint(turn.turn, r.name(side), share, after.get(side, 0.0))
+            found = TurningPoint(turn.turn, r.name(side), (share, after.get(side, 0.0)))
+            if found.fall > 1e-9 and (best is None or found.fall > best.fall + 1e-9):
+                best = found
     return best
 
 

@@ -66,7 +66,7 @@ def assert_the_story_tells_what_changed(report: AfterAction) -> None:
             assert len(told) == 1, (name, sentences)
     point = report.turning_point
     if any(loss.lost for loss in report.losses):
-        assert point is not None and point.after < point.before
+        assert point is not None and point.fall > 0
     if point is not None:
         turn = next(t for t in report.story if t.turn == point.turn)
         assert turn.sentences != (NOTHING,)

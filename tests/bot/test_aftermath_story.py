@@ -92,12 +92,14 @@ def test_the_turning_point_is_the_turn_that_moved_the_balance_most() -> None:
         turn(3, red_lost, blue_lost_two),
     ]
     point = turning_point(turns, Renderer.for_state(three_each))
-    assert point == TurningPoint(3, "Blue", 0.6, 1 / 3)
+    assert point == TurningPoint(3, "Blue", (0.6, 1 / 3))
     assert point.sentence == (
         "Turn 3 was the turning point: Blue's share of the strength still in the battle fell "
         "from 60% to 33%."
     )
     assert turning_point(turns[:1], Renderer.for_state(three_each)) is None
+    marked = story(turns, Renderer.for_state(three_each))
+    assert [t.turning for t in marked] == [False, False, True]
 
 
 def test_an_army_passing_its_break_point_is_told_from_the_rules() -> None:

@@ -7,39 +7,17 @@ scores the dice gave, and no line of any decided melee says its winner was beate
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import pytest
 
-from rules_core import registry
 from rules_core.events import Event, MeleeFought, MeleeResolved, StepBegan
-from rules_core.plugin import Rules
 from rules_core.render import Renderer
-from tests.rules_core.rulesets.hail_caesar import script as hail_caesar
-from tests.rules_core.rulesets.heroic_age import script as heroic_age
-from tests.rules_core.rulesets.impetus import helpers as impetus
-from tests.rules_core.rulesets.pike_and_shot import script as pike_and_shot
-from tests.rules_core.rulesets.skirmish import script as skirmish
-from tests.rules_core.rulesets.tree_of_battles import script as tree_of_battles
+from tests.rendering.demo_steps import PLAYS
 from tests.rules_core.scripted import Played
 
 LOSER_WORDS = ("beaten", "lost the melee", "lost the combat", "loses the melee")
 
-
-def rules(ruleset: str) -> Rules:
-    found = registry.get(ruleset).rules
-    assert found is not None
-    return found
-
-
-PLAYS: dict[str, Callable[[], Played]] = {
-    "skirmish": lambda: skirmish.play(rules("skirmish")),
-    "hail_caesar": lambda: hail_caesar.play(rules("hail_caesar")),
-    "heroic_age": lambda: heroic_age.play(rules("heroic_age")),
-    "impetus": impetus.play,
-    "pike_and_shot": lambda: pike_and_shot.play(rules("pike_and_shot")),
-    "tree_of_battles": lambda: tree_of_battles.play(rules("tree_of_battles")),
-}
 
 # The first decided melee of each golden battle: winner, loser, and the line that says so.
 FIRST: dict[str, tuple[str, str, str]] = {
@@ -98,6 +76,7 @@ def decided(events: Sequence[Event]) -> list[tuple[MeleeResolved, list[Event]]]:
 @pytest.mark.parametrize("ruleset", sorted(PLAYS))
 def test_a_decided_melee_names_its_winner_as_winner(ruleset: str) -> None:
     played = PLAYS[ruleset]()
+    assert isinstance(played, Played)
     r = Renderer.for_state(played.first)
     melees = decided(played.result.events)
     assert melees, f"the {ruleset} golden battle decides no melee"
