@@ -7,15 +7,18 @@ import io
 import discord
 
 from bot.rendering.replay import ReplayImage, ReplayTooLarge
-from bot.services.aftermath import AfterAction, Replay, StepStory, Swing, TurnStory
+from bot.services.aftermath import AfterAction, Replay, Swing, TurnStory
 from bot.services.endings import ArmyLosses
+from bot.services.story import TurnChanges
 
 REPORT_FILE = "report.md"
+LOG_FILE = "log.md"
 START_MAP = "map-start.png"
 END_MAP = "map-end.png"
 RECORD_FILE = "record.json"
 REPLAY_FILE = "replay.gif"
 VERIFY = "python -m rules_core.verify record.json"
+NO_TURNING_POINT = "No turn moved the balance: no unit was lost, routed or broken."
 
 
 def replay_caption(replay: Replay, image: ReplayImage) -> str:
@@ -46,14 +49,16 @@ def report_caption(report: AfterAction) -> str:
     losses = "; ".join(_loss_words(loss) for loss in report.losses)
     return (
         f"📜 After-action report of **{report.battle_name}**: {report.result}.\n"
-        f"{losses}. The full story is in `{REPORT_FILE}`; check it against `{RECORD_FILE}`."
+        f"{losses}. The story is in `{REPORT_FILE}`, every step in `{LOG_FILE}`; check them "
+        f"against `{RECORD_FILE}`."
     )
 
 
 def report_files(report: AfterAction, start_png: bytes, end_png: bytes) -> list[discord.File]:
-    """The report, the maps it names, and the record that proves it."""
+    """The report, the full log, the maps the report names, and the record that proves it."""
     return [
         discord.File(io.BytesIO(report_markdown(report).encode()), REPORT_FILE),
+        discord.File(io.BytesIO(log_markdown(report).encode()), LOG_FILE),
         discord.File(io.BytesIO(start_png), START_MAP),
         discord.File(io.BytesIO(end_png), END_MAP),
         discord.File(io.BytesIO(report.record), RECORD_FILE),
@@ -61,26 +66,36 @@ def report_files(report: AfterAction, start_png: bytes, end_png: bytes) -> list[
 
 
 def report_markdown(report: AfterAction) -> str:
-    """The after-action report as Markdown: result, losses, turning points, decisive combats,
-    the biggest swings of luck, every turn step by step, the maps and how to verify it."""
+    """The after-action report as Markdown: result, losses, the turning point, what changed
+    the battle turn by turn (one sentence each), the biggest swings of luck, the maps and how
+    to verify it; the full log is beside it in ``log.md``."""
+    point = report.turning_point
     parts = [
         f"# After-action report: {report.battle_name}",
         f"*{report.campaign_name} · {report.ruleset_name}*",
         f"**Result:** {report.result}",
         "## Losses",
         _losses_table(report.losses),
+        "## The turning point",
+        point.sentence if point else NO_TURNING_POINT,
+        "## What changed the battle, turn by turn",
+        *map(_changes, report.story),
     ]
-    parts += _moments("Turning points", report.turning_points)
-    parts += _moments("Decisive combats", report.decisive)
     parts += _swings(report.swings)
-    parts += ["## Turn by turn", *(_turn(turn) for turn in report.turns)]
     parts += [
         "## Maps",
         f"![The table as the battle began]({START_MAP})",
         f"![The table as the battle ended]({END_MAP})",
         "## Verification",
-        f"Every roll above is in `{RECORD_FILE}`, with the revealed seed. Check it: `{VERIFY}`.",
+        f"Every step's full log is in `{LOG_FILE}`, and every roll in `{RECORD_FILE}` with the "
+        f"revealed seed. Check it: `{VERIFY}`.",
     ]
+    return "\n\n".join(parts) + "\n"
+
+
+def log_markdown(report: AfterAction) -> str:
+    """The battle's full log as Markdown: every turn, every step, every line."""
+    parts = [f"# The full log: {report.battle_name}", *(_turn(turn) for turn in report.turns)]
     return "\n\n".join(parts) + "\n"
 
 
@@ -98,14 +113,11 @@ def _loss_words(loss: ArmyLosses) -> str:
     return f"{loss.army} lost {len(loss.lost)} of {loss.started} units"
 
 
-def _moments(heading: str, moments: tuple[StepStory, ...]) -> list[str]:
-    if not moments:
-        return []
-    items = [
-        f"- **{m.title}**: " + "; ".join(line.rstrip(".") for line in m.lines) + "."
-        for m in moments
-    ]
-    return [f"## {heading}", "\n".join(items)]
+def _changes(turn: TurnChanges) -> str:
+    heading = "### Set-up" if turn.turn == 0 else f"### Turn {turn.turn}"
+    if turn.turning:
+        heading += " (the turning point)"
+    return "\n\n".join([heading, "\n".join(f"- {line}" for line in turn.sentences)])
 
 
 def _swings(swings: tuple[Swing, ...]) -> list[str]:

@@ -13,7 +13,6 @@ has ended: before then it would give away what each side may not know.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -30,27 +29,23 @@ from bot.services.endings import ArmyLosses
 from bot.services.gm import UNDONE
 from bot.services.records import record_bytes
 from bot.services.seats import seat_of
-from rules_core import registry, secrets
-from rules_core.dice import Roll, faces_of
-from rules_core.events import (
-    BattleEnded,
-    CombatMark,
-    DiceRolled,
-    Event,
-    LeaderHit,
-    ShotMark,
-    StatusChanged,
-    StepBegan,
-    UnitDestroyed,
-    event_from_dict,
+from bot.services.story import (
+    TurnChanges,
+    TurningPoint,
+    TurnPlayed,
+    luck,
+    rolls_of,
+    story,
+    turning_point,
 )
+from rules_core import registry, secrets
+from rules_core.events import Event, StepBegan, event_from_dict
 from rules_core.render import Gone, Renderer, gone_each
 from rules_core.secrets import Viewer
 from rules_core.state import BattleState, Unit
 
 _ANY = tuple(BattleStatus)
 SWINGS = 3  # the rolls furthest from their dice's average that the report names
-MOMENTS = 5  # the most decisive combats the report names
 NOT_STARTED = (
     "No step of this battle has been resolved yet: there is nothing to replay. Ask again once "
     "the first step is resolved (`/battle status` shows where the battle stands)."
@@ -89,9 +84,7 @@ class Replay:
 
 @dataclass(frozen=True)
 class StepStory:
-    """A step of the report: its title and the lines its events read as (all of them, or
-    those of a decisive moment or turning point: a combat or shot that broke or destroyed
-    units, a leader hit, an army's or wing's state changing, the end)."""
+    """A step of the full log: its title and every line its events read as."""
 
     title: str
     lines: tuple[str, ...]
@@ -99,7 +92,7 @@ class StepStory:
 
 @dataclass(frozen=True)
 class TurnStory:
-    """One turn of the report (0 is set-up), its steps in order."""
+    """One turn of the full log (0 is set-up), its steps in order."""
 
     turn: int
     steps: tuple[StepStory, ...]
@@ -116,16 +109,17 @@ class Swing:
 
 @dataclass(frozen=True)
 class AfterAction:
-    """The makings of an after-action report: story, decisive rolls, losses, turning points."""
+    """The makings of an after-action report: the story turn by turn (what changed the battle)
+    with its turning point, the swings of luck, losses, and the full log step by step."""
 
     battle_name: str
     campaign_name: str
     ruleset_name: str
     result: str
-    turns: tuple[TurnStory, ...]
+    story: tuple[TurnChanges, ...]
+    turning_point: TurningPoint | None
+    turns: tuple[TurnStory, ...]  # the full log
     swings: tuple[Swing, ...]
-    decisive: tuple[StepStory, ...]
-    turning_points: tuple[StepStory, ...]
     losses: tuple[ArmyLosses, ...]
     first: Frame  # the table as the battle began
     last: Frame  # the table as it ended, with the last step's marks
@@ -249,27 +243,16 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
     first_state = stages[0].before if stages else loaded.state
     r = Renderer.for_state(loaded.state, first_state, *(s.before for s in stages))
     steps = sections(stages, r)
-    units = {u.id for known in (first_state, *(s.after for s in stages)) for u in known.units}
     turns: dict[int, list[StepStory]] = {}
     swings: list[Swing] = []
-    weighed: list[tuple[int, int, StepStory]] = []
-    turning: list[StepStory] = []
     for step in steps:
         lines = tuple(r.lines(step.events))
         turns.setdefault(step.turn, [])
         if lines:
             turns[step.turn].append(StepStory(step.title, lines))
         swings += [Swing(step.title, r.line(e), luck(e.roll)) for e in rolls_of(step.events)]
-        for fight in fights(step.events):
-            weight, fought = decisive_lines(fight, r, units)
-            if fought:
-                weighed.append((weight, len(weighed), StepStory(step.title, fought)))
-        points = turning_lines(step.events, r, loaded.state)
-        if points:
-            turning.append(StepStory(step.title, points))
     swings.sort(key=lambda s: -abs(s.luck))
-    chosen = sorted(weighed, key=lambda w: (-w[0], w[1]))[:MOMENTS]
-    decisive = tuple(moment for _, _, moment in sorted(chosen, key=lambda w: w[1]))
+    played = turns_played(steps, stages, first_state)
     result = (loaded.battle.result or {}).get("text") or "Ended"
     last = stages[-1] if stages else None
     return AfterAction(
@@ -277,10 +260,10 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
         loaded.campaign.name,
         registry.get(loaded.battle.ruleset_id).name,
         str(result),
+        story(played, r),
+        turning_point(played, r),
         tuple(TurnStory(t, tuple(s)) for t, s in sorted(turns.items())),
         tuple(swings[:SWINGS]),
-        decisive,
-        tuple(turning),
         side_losses(first_state, loaded.state, r),
         Frame(first_state),
         Frame(loaded.state, whole_events(last.events), last.lost, last.title, gone_so_far(stages))
@@ -290,71 +273,21 @@ def after_action(loaded: Loaded, stages: Sequence[Stage], record: bytes) -> Afte
     )
 
 
-def rolls_of(events: Iterable[Event]) -> list[DiceRolled]:
-    """The dice rolls among the events."""
-    return [e for e in events if isinstance(e, DiceRolled)]
-
-
-def luck(roll: Roll) -> float:
-    """How far a roll's kept dice fell from their average, in standard deviations (+: high).
-
-    A pool counts successes against the chance of each die succeeding; any other roll sums
-    its kept faces against the sum's mean and spread (each die uniform over its faces)."""
-    kept = [die for die in roll.dice if die.kept]
-    if not kept:
-        return 0.0
-    if roll.mode == "pool" and roll.target is not None:
-        chances = [_success_chance(die.kind, roll.target) for die in kept]
-        mean = sum(chances)
-        spread = sum(p * (1 - p) for p in chances)
-        observed = float(roll.successes or 0)
-    else:
-        faces = [faces_of(die.kind) for die in kept]
-        mean = sum(statistics.fmean(f) for f in faces)
-        spread = sum(statistics.pvariance(f) for f in faces)
-        observed = float(sum(die.face for die in kept))
-    return 0.0 if spread <= 0 else (observed - mean) / spread**0.5
-
-
-def _success_chance(kind: str, target: int) -> float:
-    faces = faces_of(kind)
-    return sum(1 for face in faces if face >= target) / len(faces)
-
-
-def fights(events: Sequence[Event]) -> list[list[Event]]:
-    """A step's events cut into fights: each combat or shot with the events after it, up to
-    the next (what a step did before its first fight is in none)."""
-    found: list[list[Event]] = []
-    for event in events:
-        if isinstance(event, (CombatMark, ShotMark)):
-            found.append([event])
-        elif found:
-            found[-1].append(event)
-    return found
-
-
-def decisive_lines(
-    fight: Sequence[Event], r: Renderer, units: set[str]
-) -> tuple[int, tuple[str, ...]]:
-    """A fight's lines (rolls and all) with its weight, if it destroyed a unit or changed
-    one's state (units destroyed weigh most); (0, ()) for a fight that changed nothing."""
-    destroyed = sum(1 for e in fight if isinstance(e, UnitDestroyed))
-    changed = sum(1 for e in fight if isinstance(e, StatusChanged) and e.subject in units)
-    if not (destroyed or changed):
-        return 0, ()
-    return 10 * destroyed + changed, tuple(line for line in map(r.line, fight) if line)
-
-
-def turning_lines(events: Sequence[Event], r: Renderer, after: BattleState) -> tuple[str, ...]:
-    """A leader hit, an army's or wing's state changing, or the battle's end."""
-    wholes = {s.id for s in after.sides} | {g.id for g in after.groups}
-    points = [
-        e
-        for e in events
-        if isinstance(e, (LeaderHit, BattleEnded))
-        or (isinstance(e, StatusChanged) and e.subject in wholes)
-    ]
-    return tuple(line for line in map(r.line, points) if line)
+def turns_played(
+    steps: Sequence[Section], stages: Sequence[Stage], first: BattleState
+) -> list[TurnPlayed]:
+    """Each turn's events (from the steps the engine began) and the battle as the turn began
+    and ended (from the stages resolved in it; a turn without one of its own keeps the last)."""
+    events: dict[int, list[Event]] = {}
+    for step in steps:
+        events.setdefault(step.turn, []).extend(step.events)
+    played, state = [], first
+    for turn in sorted(events):
+        own = [stage for stage in stages if stage.turn == turn]
+        start = own[0].before if own else state
+        state = own[-1].after if own else state
+        played.append(TurnPlayed(turn, tuple(events[turn]), start, state))
+    return played
 
 
 def side_losses(first: BattleState, last: BattleState, r: Renderer) -> tuple[ArmyLosses, ...]:

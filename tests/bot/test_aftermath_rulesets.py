@@ -15,10 +15,11 @@ from PIL import Image
 from bench.replay import after_playing
 from bench.replay import main as bench_main
 from bot.demo import PLACE
-from bot.presentation.aftermath import report_markdown
+from bot.presentation.aftermath import log_markdown, report_markdown
 from bot.rendering.replay import render_replay
 from bot.services import Services
 from bot.services.aftermath import AfterAction, Replay
+from bot.services.story import NOTHING
 from rules_core.verify import verify
 
 PLAYABLE = ("skirmish", "tree_of_battles", "hail_caesar")
@@ -31,12 +32,14 @@ async def both(services: Services) -> tuple[AfterAction, Replay]:
 @pytest.mark.parametrize("ruleset", PLAYABLE)
 async def test_each_ruleset_has_a_report_of_every_turn_and_a_replay(ruleset: str) -> None:
     report, replay = await after_playing(ruleset, 2, both)
-    text = report_markdown(report)
-    # Every turn a step was resolved in (as the replay's frames are titled) has its heading.
+    text, log = report_markdown(report), log_markdown(report)
+    # Every turn a step was resolved in (as the replay's frames are titled) has its heading,
+    # in the story (one marked as the turning point) and in the full log.
     played = sorted({frame.title.split(" · ")[0] for frame in replay.frames[1:]})
-    headings = re.findall(r"^### (.+)$", text, re.MULTILINE)
-    assert played and set(played) <= set(headings)
-    assert headings == sorted(headings, key=lambda h: -1 if h == "Set-up" else int(h[5:]))
+    for written in (text, log):
+        headings = re.findall(r"^### (.+?)(?: \(the turning point\))?$", written, re.MULTILINE)
+        assert played and set(played) <= set(headings)
+        assert headings == sorted(headings, key=lambda h: -1 if h == "Set-up" else int(h[5:]))
     # One row per side, each with the units it deployed and those no longer on the table.
     first, last = report.first.state, report.last.state
     kept = {u.id for u in last.units}
@@ -45,10 +48,29 @@ async def test_each_ruleset_has_a_report_of_every_turn_and_a_replay(ruleset: str
         lost = [u.name for u in own if u.id not in kept]
         shown = ", ".join(lost) if lost else "nothing"
         assert f"| {side.name} | {len(own)} | {len(lost)}: {shown} |" in text
+    assert_the_story_tells_what_changed(report)
     assert verify(json.loads(report.record)).ok
     assert replay.whole and replay.finished
     made = render_replay(replay.frames, width=480)
     assert Image.open(io.BytesIO(made.data)).n_frames == len(replay.frames)
+
+
+def assert_the_story_tells_what_changed(report: AfterAction) -> None:
+    """One sentence per change, every unit lost told once, the turning point a turn of change."""
+    sentences = [line for turn in report.story for line in turn.sentences]
+    assert all(line.endswith(".") and "\n" not in line for line in sentences)
+    assert not [line for line in sentences if "; " in line and "fight hand to hand" in line]
+    for loss in report.losses:
+        for name in loss.lost:
+            told = [line for line in sentences if line.startswith(f"{name} is destroyed")]
+            assert len(told) == 1, (name, sentences)
+    point = report.turning_point
+    if any(loss.lost for loss in report.losses):
+        assert point is not None and point.fall > 0
+    if point is not None:
+        turn = next(t for t in report.story if t.turn == point.turn)
+        assert turn.sentences != (NOTHING,)
+        assert point.sentence in report_markdown(report)
 
 
 def test_the_benchmark_prints_the_replays_size_and_time(

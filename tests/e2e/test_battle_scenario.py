@@ -262,7 +262,7 @@ async def turn_two(h: Harness, where: FakeChannel) -> None:
     assert logged.ephemeral
     assert "**Turn 2 · Shooting (Red)** (deadline)" in logged.text
     assert "No orders from Red: defaults applied." in logged.text
-    assert "Red Horse is destroyed: beaten in melee by Blue Riders" in logged.text
+    assert "Red Horse is destroyed: beaten in melee by Blue Riders, 3 hits to 1" in logged.text
     targets = await h.autocomplete(h.bob, "order shoot", "target", channel=where, target="")
     assert [c["value"] for c in targets] == ["Red Spearmen", "Red Archers"]
 
@@ -381,7 +381,7 @@ async def test_the_step_result_names_a_destroyed_unit(aide: Harness, fixed_seed:
     await turn_one(h, where)
     await turn_two(h, where)
     melee = next(r for r in reports(h, where) if "Melee: Red Horse against" in r.text)
-    assert "Red Horse is destroyed: beaten in melee by Blue Riders" in lines(melee)
+    assert "Red Horse is destroyed: beaten in melee by Blue Riders, 3 hits to 1" in lines(melee)
 
 
 async def test_army_show_marks_a_unit_lost_in_battle(aide: Harness, fixed_seed: bytes) -> None:

@@ -358,8 +358,8 @@ class SkirmishRules(Rules):
             ctx.emit(MeleeFought(a.id, b.id))
             hits_a, hits_b = _fight(ctx, a, b), _fight(ctx, b, a)
             _melee_result(ctx, (a.id, hits_a), (b.id, hits_b))
-            _wound(ctx, b.id, hits_a, f"beaten in melee by {a.name}")
-            _wound(ctx, a.id, hits_b, f"beaten in melee by {b.name}")
+            _wound(ctx, b.id, hits_a, _melee_words(a.name, hits_b, hits_a))
+            _wound(ctx, a.id, hits_b, _melee_words(b.name, hits_a, hits_b))
             if hits_a != hits_b:
                 winner, loser = (a, b) if hits_a > hits_b else (b, a)
                 self._after_melee(ctx, winner.id, loser.id)
@@ -459,6 +459,16 @@ def _melee_result(ctx: Context, a: tuple[str, int], b: tuple[str, int]) -> None:
             "falls_back" if won else "",
         )
     )
+
+
+def _melee_words(enemy: str, mine: int, theirs: int) -> str:
+    """Why a unit took hits in melee, from its own side of the result: each side's hits wound
+    the other, so the winner may be hurt (even destroyed) without being beaten."""
+    if mine < theirs:
+        return f"beaten in melee by {enemy}, {theirs} hits to {mine}"
+    if mine > theirs:
+        return f"hit by {enemy} in a melee it won, {mine} hits to {theirs}"
+    return f"hit by {enemy} in a drawn melee, {mine} hit{'' if mine == 1 else 's'} each"
 
 
 def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:
