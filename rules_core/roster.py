@@ -41,6 +41,8 @@ class RosterSchema:
     lists: Mapping[str, tuple[Field, ...]] = field(default_factory=dict)
     # The army's single entries (``commander``) by key, with their fields.
     sections: Mapping[str, tuple[Field, ...]] = field(default_factory=dict)
+    # The army list the template shows: one unit with the usual choices, and its leader.
+    example: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def all_unit_fields(self) -> tuple[Field, ...]:

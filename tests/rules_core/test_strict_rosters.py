@@ -95,9 +95,7 @@ def test_the_pike_and_shot_commander_is_checked_too() -> None:
         "commander.knid: unknown field; did you mean 'kind'?"
     ]
     roster["commander"] = "Rupert"
-    assert problems("pike_and_shot", roster) == [
-        "commander: must be a mapping of name, kind, with"
-    ]
+    assert problems("pike_and_shot", roster) == ["commander: must be a mapping of name, kind, with"]
 
 
 def test_an_emperor_with_99_command_points_is_refused_with_what_is_allowed() -> None:
@@ -131,8 +129,7 @@ def test_impetus_generals_and_weapons_are_read_from_its_lists() -> None:
     roster["generals"][0].update(type="Emperor", traits="Brave, Lucky")
     roster["units"][0]["weapons"] = "pike, sword"
     assert problems("impetus", roster) == [
-        "generals[0].type: must be one of Genius, Charismatic, Expert, Reliable, Poor, "
-        "Incompetent",
+        "generals[0].type: must be one of Genius, Charismatic, Expert, Reliable, Poor, Incompetent",
         "generals[0].traits: Lucky: not one of Brave, Severe, Confident, Cavalry",
         "units[0].weapons: sword: not one of pike, long_spear, polearm, pilum, pbw",
     ]

@@ -114,6 +114,15 @@ SCHEMA = RosterSchema(
             Field("division", help="the division he commands: the id its units give"),
         )
     },
+    example={
+        "name": "My Army",
+        "leaders": [
+            {"name": "Legate Marcus", "rank": "army", "leadership": 8, "division": "legion"}
+        ],
+        "units": [
+            {"name": "Cohort I", "type": "heavy_infantry", "division": "legion", "shields": True}
+        ],
+    },
 )
 
 

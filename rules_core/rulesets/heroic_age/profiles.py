@@ -77,6 +77,13 @@ SCHEMA = RosterSchema(
             *(Field(flag, bool, help=FLAG_HELP[flag]) for flag in LEADER_FLAGS),
         )
     },
+    example={
+        "name": "My Warband",
+        "leaders": [
+            {"id": "osric", "name": "Osric", "lps": 4, "cinc": True, "with": "Hearthguard"}
+        ],
+        "units": [{"name": "Hearthguard", "type": "retinue", "contingent": "osric"}],
+    },
 )
 
 

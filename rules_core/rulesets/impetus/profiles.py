@@ -133,6 +133,14 @@ SCHEMA = RosterSchema(
             ),
         )
     },
+    example={
+        "name": "My Army",
+        "command_structure": "average",
+        "generals": [
+            {"id": "legate", "name": "Legate Marcus", "type": "Reliable", "with": "Legio X"}
+        ],
+        "units": [{"name": "Legio X", "type": "FP", "weapons": "pilum", "command": "legate"}],
+    },
 )
 
 

@@ -104,6 +104,12 @@ SCHEMA = RosterSchema(
             Field("with", help="the id of the wing he rides with"),
         )
     },
+    example={
+        "name": "My Army",
+        "commander": {"name": "Lord General", "kind": "none", "with": "foot"},
+        "wings": [{"id": "foot", "name": "The Foot", "commander": "Colonel Hale", "order": "hold"}],
+        "units": [{"name": "Blue Regiment", "type": "infantry_brigade", "wing": "foot"}],
+    },
 )
 
 

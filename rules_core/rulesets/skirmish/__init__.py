@@ -19,6 +19,10 @@ RULESET = Ruleset(
             Field("stamina", int, required=True, minimum=1, maximum=10, help="wounds it takes"),
         ),
         allow_extra=False,
+        example={
+            "name": "My Army",
+            "units": [{"name": "Spearmen", "type": "infantry", "move": 6, "stamina": 3}],
+        },
     ),
     rules=SkirmishRules(),
 )

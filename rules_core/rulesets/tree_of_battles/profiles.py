@@ -82,6 +82,15 @@ SCHEMA = RosterSchema(
             Field("noble", bool, help="a noble (default true)"),
         )
     },
+    example={
+        "name": "My Army",
+        "leaders": [
+            {"id": "lord", "name": "Lord Thomas", "rank": "marshal", "cps": 3, "with": "Retinue"}
+        ],
+        "units": [
+            {"name": "Retinue", "type": "dismounted_men_at_arms", "grade": "B", "battle": "lord"}
+        ],
+    },
 )
 
 
