@@ -71,9 +71,11 @@ def section_lines(schema: RosterSchema, key: str) -> list[str]:
             *(field_line(f) for f in schema.all_unit_fields),
         ]
     if key in schema.lists:
+        links = [f"{f.name}:" for f in schema.unit_fields if f"{key}:" in f.help]
+        whose = f" (each unit says whose it is in its {' or '.join(links)} field)" if links else ""
         return [
-            f"# {key} (optional): who commands, one entry each; a unit is under one when it",
-            "# names his id in its field for him. Fields of each entry:",
+            f"# {key} (optional): who commands the army, one entry each{whose}.",
+            "# Fields of each entry:",
             *(field_line(f) for f in schema.lists[key]),
         ]
     if key in schema.sections:
