@@ -93,6 +93,11 @@ def map_options(
     return MapOptions(area=area, reach=shown, side_view=side_view)
 
 
+DEPLOY_FILE_HELP = "JSON or YAML: a list of {unit, at: [x, y], facing}"
+FROM_ARMY_HELP = "true: place units where their army list's `at` puts them (no file)"
+Upload = discord.Attachment  # short, so the signature stays on one line
+
+
 @app_commands.guild_only()
 class BattleCog(
     Served, commands.GroupCog, group_name="battle", group_description="Set up and run battles"
@@ -236,9 +241,24 @@ class BattleCog(
         return matching_choices(names, current)
 
     @app_commands.command(name="deploy-file", description="Place many units from a file (set-up)")
-    @app_commands.describe(file="JSON or YAML: a list of {unit, at: [x, y], facing}")
-    async def deploy_file(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        """Deploy from a file, all or nothing."""
+    @app_commands.describe(file=DEPLOY_FILE_HELP, from_army=FROM_ARMY_HELP)
+    async def deploy_file(
+        self, interaction: discord.Interaction, file: Upload | None = None, from_army: bool = False
+    ) -> None:
+        """Deploy from a file, or from the army lists' places; all or nothing."""
+        if (file is None) == (not from_army):
+            raise InvalidInput(
+                "Give either `file:` (a list of `{unit, at: [x, y], facing}`) or "
+                "`from_army:true` (the places your army list gives), not both."
+                if file is not None
+                else "Give `file:` (a list of `{unit, at: [x, y], facing}`) or "
+                "`from_army:true` to place units where their army list's `at` puts them."
+            )
+        if file is None:
+            await reply_privately(
+                interaction, self.services.battles.deploy_from_army, deployed_many_text
+            )
+            return
         if file.size > MAX_ROSTER_BYTES:
             raise InvalidInput(f"`{shown_name(file.filename)}` is too large: at most 256 KiB.")
 

@@ -15,7 +15,13 @@ from rules_core.registry import Ruleset
 from rules_core.roster import Field, RosterSchema
 
 LOAD_NEEDS_NAME = "Name the sample army to load: `/army sample name:<army> load:true`."
-KIND_WORDS = {str: "text", int: "whole number", bool: "true or false", float: "number"}
+KIND_WORDS = {
+    str: "text",
+    int: "whole number",
+    bool: "true or false",
+    float: "number",
+    list: "a list",
+}
 
 
 def field_line(spec: Field) -> str:
@@ -24,7 +30,7 @@ def field_line(spec: Field) -> str:
         values = "one of " + ", ".join(spec.choices)
     else:
         values = KIND_WORDS.get(spec.kind, spec.kind.__name__)
-        if spec.minimum is not None and spec.maximum is not None:
+        if spec.minimum is not None and spec.maximum is not None and spec.kind is not list:
             values += f" from {spec.minimum} to {spec.maximum}"
     need = "required" if spec.required else "optional"
     words = f" — {spec.help}" if spec.help else ""
@@ -32,7 +38,7 @@ def field_line(spec: Field) -> str:
 
 
 def example_value(spec: Field) -> Any:
-    """A value the schema accepts for a field, to fill the template's example unit."""
+    """A value the schema accepts for a field, to fill a template's example unit."""
     if spec.choices:
         return spec.choices[0]
     if spec.kind is int:
@@ -44,34 +50,67 @@ def example_value(spec: Field) -> Any:
 
 
 def example_roster(schema: RosterSchema) -> dict[str, Any]:
-    """A two-unit army the schema accepts, each field with a legal value."""
-    units = []
-    for number in (1, 2):
-        unit: dict[str, Any] = {"name": f"Unit {number}"}
-        for spec in schema.unit_fields:
-            value = example_value(spec)
-            if spec.name != "name" and value is not None:
-                unit[spec.name] = value
-        units.append(unit)
-    return {"name": "My Army", "units": units}
+    """The army the template shows: the ruleset's own example, else one unit with only the
+    fields it needs and its type (an optional field left out keeps the type's default)."""
+    if schema.example:
+        return dict(schema.example)
+    unit: dict[str, Any] = {"name": "Unit 1"}
+    for spec in schema.unit_fields:
+        value = example_value(spec)
+        if spec.name != "name" and value is not None and (spec.required or spec.name == "type"):
+            unit[spec.name] = value
+    return {"name": "My Army", "units": [unit]}
+
+
+def section_lines(schema: RosterSchema, key: str) -> list[str]:
+    """The comments explaining one top-level key of the army list and its fields."""
+    if key == "units":
+        return [
+            f"# units (required): the army's units, one entry each (at most {schema.max_units}).",
+            "# Leave a field out to keep the default its type gives. Fields of each unit:",
+            *(field_line(f) for f in schema.all_unit_fields),
+        ]
+    if key in schema.lists:
+        links = [f"{f.name}:" for f in schema.unit_fields if f"{key}:" in f.help]
+        whose = f" (each unit says whose it is in its {' or '.join(links)} field)" if links else ""
+        return [
+            f"# {key} (optional): who commands the army, one entry each{whose}.",
+            "# Fields of each entry:",
+            *(field_line(f) for f in schema.lists[key]),
+        ]
+    if key in schema.sections:
+        return [
+            f"# {key} (optional): one entry. Its fields:",
+            *(field_line(f) for f in schema.sections[key]),
+        ]
+    return [army_line(f) for f in schema.army_fields if f.name == key]
+
+
+def army_line(spec: Field) -> str:
+    """The comment explaining one field of the army itself."""
+    return "# " + field_line(spec).removeprefix("#   ")
 
 
 def roster_template(ruleset: Ruleset) -> str:
-    """A YAML army list for the ruleset with every field explained in comments."""
+    """A YAML army list for the ruleset: an example army, each of its sections explained in
+    the comments above it; it imports exactly as given."""
     schema = ruleset.roster_schema
+    example = example_roster(schema)
+    keys = [*example, *(k for k in (*schema.lists, *schema.sections) if k not in example)]
     lines = [
         f"# Army list template for {ruleset.name} (ruleset id {ruleset.id}).",
         "# Edit the values, save as army.yaml and upload it with /army import file:army.yaml.",
-        "# Lines starting with # are comments. Fields of the army:",
-        *(field_line(f) for f in schema.army_fields),
-        "#   units (required): the list of units below, one entry each",
-        f"# Fields of each unit (at most {schema.max_units} units):",
-        *(field_line(f) for f in schema.unit_fields),
+        "# Lines starting with # are comments; a field not listed here is refused.",
         "# Complete examples to start from: /army sample (download, or load:true to import one).",
-        "",
-        yaml.safe_dump(example_roster(schema), sort_keys=False, allow_unicode=True),
+        "# note (optional): any text about the army, kept with it",
+        *(army_line(f) for f in schema.army_fields if f.name not in example),
     ]
-    return "\n".join(lines)
+    for key in keys:
+        lines += ["", *section_lines(schema, key)]
+        if key in example:
+            shown = yaml.safe_dump({key: example[key]}, sort_keys=False, allow_unicode=True)
+            lines.append(shown.rstrip("\n"))
+    return "\n".join(lines) + "\n"
 
 
 def template_file(ruleset: Ruleset) -> discord.File:

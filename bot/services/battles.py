@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
-from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services.armies import parse_roster
 from bot.services.base import ClockedService
 from bot.services.battle_state import (
@@ -29,7 +29,9 @@ from bot.services.campaigns import (
     require_gm,
 )
 from bot.services.deployment import (
+    army_rows,
     deployment_rows,
+    place_rows,
     place_unit,
     roster_entries,
     roster_unit,
@@ -241,22 +243,17 @@ class BattleService(ClockedService):
         rows = deployment_rows(parse_roster(content, filename))
         async with self.db.write() as session:
             loaded = await _in_set_up(session, place)
-            state = loaded.state
-            for index, row in enumerate(rows):
-                try:
-                    placed = place_unit(
-                        Loaded(loaded.campaign, loaded.battle, loaded.rules, state),
-                        user_id,
-                        row["unit"],
-                        row["at"],
-                        row["facing"],
-                    )
-                except (InvalidInput, NotFound, PermissionDenied, Conflict) as error:
-                    raise InvalidInput(
-                        f"Row {index + 1} ({row['unit']}): {error.message}"
-                    ) from None
-                state = with_unit(state, placed)
+            state = place_rows(loaded, user_id, rows)
             loaded.save(state)
+            return len(rows)
+
+    async def deploy_from_army(self, place: Place, user_id: int) -> int:
+        """Place units at the ``at`` places their army lists give (a GM every side's, a
+        player their own), checked like any deployment; all or nothing."""
+        async with self.db.write() as session:
+            loaded = await _in_set_up(session, place)
+            rows = army_rows(loaded, user_id)
+            loaded.save(place_rows(loaded, user_id, rows))
             return len(rows)
 
     async def assign(self, place: Place, user_id: int, group: str, member_id: int) -> Assignment:

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.battle_state import Loaded, check_commands
 from bot.services.names import name_key
 from rules_core.state import BattleState, Unit
@@ -111,3 +111,54 @@ def deployment_rows(data: object) -> list[dict[str, Any]]:
             )
         checked.append({"unit": row["unit"], "at": at, "facing": row.get("facing")})
     return checked
+
+
+def army_rows(loaded: Loaded, user_id: int) -> list[dict[str, Any]]:
+    """Deployment rows from the army lists' ``at`` places: every side's for a GM, else the
+    units of the user's side they may deploy; refused when no such unit gives a place."""
+    rows = []
+    for unit_id, name, side_id in roster_entries(loaded):
+        if not loaded.is_gm(user_id) and side_id not in loaded.side_of(user_id):
+            continue
+        side = next(s for s in loaded.battle.sides if s.side_id == side_id)
+        army = next(a for a in loaded.campaign.armies if a.id == side.army_id)
+        at = army.roster["units"][int(unit_id[len(side_id) :]) - 1].get("at")
+        unit = roster_unit_of(loaded, unit_id, side_id)
+        if isinstance(at, list) and len(at) >= 2 and may_deploy(loaded, user_id, unit):
+            facing = at[2] if len(at) == 3 else None
+            rows.append({"unit": unit_id, "name": name, "at": at[:2], "facing": facing})
+    if not rows:
+        whose = "the armies'" if loaded.is_gm(user_id) else "your army's"
+        raise InvalidInput(
+            f"No unit of {whose} lists that you may deploy gives an `at` place: add "
+            "`at: [x, y, facing]` to its units in the army file, or use `/battle deploy`."
+        )
+    return rows
+
+
+def place_rows(loaded: Loaded, user_id: int, rows: list[dict[str, Any]]) -> BattleState:
+    """The state with every row's unit placed, checked like any deployment, one after the
+    other (so two rows may not overlap); the first refused row is named in the refusal."""
+    state = loaded.state
+    for index, row in enumerate(rows, 1):
+        try:
+            placed = place_unit(
+                Loaded(loaded.campaign, loaded.battle, loaded.rules, state),
+                user_id,
+                row["unit"],
+                row["at"],
+                row["facing"],
+            )
+        except (InvalidInput, NotFound, PermissionDenied, Conflict) as error:
+            raise InvalidInput(f"{_row_label(row, index)}: {error.message}") from None
+        state = with_unit(state, placed)
+    return state
+
+
+def _row_label(row: dict[str, Any], index: int) -> str:
+    """How a refusal names a deployment row: a file's by its number, an army list's by the
+    unit and the place its list gives."""
+    if "name" in row:
+        x, y = row["at"]
+        return f"{row['name']} ({row['unit']}), `at: [{x:g}, {y:g}]` in its army list"
+    return f"Row {index} ({row['unit']})"

@@ -37,8 +37,34 @@ async def test_template_downloaded_filled_and_imported(aide: Harness) -> None:
     assert file.filename == "tree_of_battles-army-template.yaml"
     text = file.data.decode()
     assert "#   grade (optional): one of A, B, C, D — A best to D worst (default C)" in text
+    assert "# leaders (optional): who commands" in text
     imported = await aide.slash(aide.alice, "army import", file=aide.upload("a.yaml", text))
-    assert imported.content == f"{aide.alice.mention} imported **My Army** (2 units)."
+    assert imported.content == f"{aide.alice.mention} imported **My Army** (1 units)."
+
+
+SHIPPED = ["tree_of_battles", "hail_caesar", "heroic_age", "pike_and_shot", "impetus", "skirmish"]
+
+
+@pytest.mark.parametrize("ruleset", SHIPPED)
+async def test_each_template_imports_exactly_as_given(aide: Harness, ruleset: str) -> None:
+    await campaign_of(aide, ruleset)
+    [file] = (await aide.slash(aide.alice, "army template")).files
+    given = yaml.safe_load(file.data)
+    assert len(given["units"]) == 1  # one unit with the usual choices, not every field set
+    imported = await aide.slash(aide.alice, "army import", file=aide.upload("a.yaml", file.data))
+    assert imported.content.endswith(f"imported **{given['name']}** (1 units)."), imported.text
+    [back] = (await aide.slash(aide.alice, "army export", name=given["name"])).files
+    assert yaml.safe_load(back.data) == given
+
+
+def test_the_template_men_at_arms_keep_their_harness() -> None:
+    schema = registry.get("tree_of_battles").roster_schema
+    rules = registry.get("tree_of_battles").rules
+    assert rules is not None
+    [entry] = yaml.safe_load(roster_template(registry.get("tree_of_battles")))["units"]
+    unit = rules.unit_from_roster(entry, "a1", "a", "a_main")
+    assert unit.profile["armour"] == "full_harness"
+    assert set(entry) < {f.name for f in schema.unit_fields}  # most fields left to the type
 
 
 async def test_sample_armies_downloaded_then_one_loaded(aide: Harness) -> None:

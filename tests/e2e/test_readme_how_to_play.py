@@ -98,8 +98,9 @@ def command_paths(h: Harness, *, groups: bool = False) -> set[str]:
 
 
 # Commands the README names in passing where they need a moment the walk does not stage
-# (``/answer`` lists or answers a waiting question): read as outlines, not run.
-NAMED_IN_PASSING = {"/answer"}
+# (``/answer`` lists or answers a waiting question; ``/battle deploy-file`` needs a file or
+# ``from_army:true``, neither of them required alone): read as outlines, not run.
+NAMED_IN_PASSING = {"/answer", "/battle deploy-file"}
 # Spans that name a command without the options it needs: read as outlines, not run.
 OUTLINES = {
     "/answer",

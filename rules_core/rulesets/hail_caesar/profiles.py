@@ -16,6 +16,7 @@ import yaml
 from rules_core.codec import Json
 from rules_core.forces import Troops
 from rules_core.roster import Field, RosterSchema
+from rules_core.rulesets.hail_caesar.status import RANK
 from rules_core.rulesets.hail_caesar.tables import RANGE_TABLE, ROSTER_TYPES
 from rules_core.state import Leader, Unit
 
@@ -24,6 +25,10 @@ FORMATIONS = ("line", "column", "square", "testudo", "wedge", "open_order")
 WEAPONS = ("none", *RANGE_TABLE.rows)
 PROFILE_KEYS = ("clash", "sustained", "short", "long", "morale", "stamina", "elite", "weapon")
 ARMIES = files("rules_core.rulesets.hail_caesar").joinpath("armies")
+RANKS = tuple(value.value for value in RANK.values)  # general, army (the commander)
+# The order test is 2D6 against Leadership: from 5 (a poor general) to 10 (a great one).
+LEADERSHIP = (5, 10)
+STAMINA_MAX = 12
 
 
 # Editable defaults: typical stat lines by troop type (clash, sustained, short, long,
@@ -87,11 +92,37 @@ SCHEMA = RosterSchema(
         _count("short", 20, "shooting attacks at short range"),
         _count("long", 20, "shooting attacks at long range"),
         _count("morale", 6, "morale save: 4 means 4+, 0 none"),
-        Field("stamina", int, minimum=1, maximum=12, help="casualties before shaken"),
+        Field("stamina", int, minimum=1, maximum=STAMINA_MAX, help="casualties before shaken"),
         _count("elite", 6, "elite: a disordered unit rallies on this or more (0 none)"),
         Field("weapon", choices=WEAPONS, help="missile weapon"),
         Field("shields", bool, help="large shields"),
-    )
+        _count("casualties", STAMINA_MAX * 4, "written by the bot: casualties in its last battle"),
+    ),
+    allow_extra=False,
+    lists={
+        "leaders": (
+            Field("name", str, required=True, help="the general's name"),
+            Field("id", help="his id in the army list (default general1, general2...)"),
+            Field("rank", choices=RANKS, help="army: the commander-in-chief (default general)"),
+            Field(
+                "leadership",
+                int,
+                minimum=LEADERSHIP[0],
+                maximum=LEADERSHIP[1],
+                help="the order test's target on 2D6 (default the campaign's, 8)",
+            ),
+            Field("division", help="the division he commands: the id its units give"),
+        )
+    },
+    example={
+        "name": "My Army",
+        "leaders": [
+            {"name": "Legate Marcus", "rank": "army", "leadership": 8, "division": "legion"}
+        ],
+        "units": [
+            {"name": "Cohort I", "type": "heavy_infantry", "division": "legion", "shields": True}
+        ],
+    },
 )
 
 

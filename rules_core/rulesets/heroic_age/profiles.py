@@ -21,13 +21,23 @@ from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
 from rules_core.forces import Troops, listed_leader, type_defaults
-from rules_core.roster import Field, RosterSchema, packaged_army
+from rules_core.roster import Field, RosterSchema, leader_fields, packaged_army
 from rules_core.state import Leader, Unit
 
 GRADES = ("A", "B", "C", "D")
 AGGRESSION_LEVELS = ("shaken", "present", "ready for battle", "blood lust")  # low to high
 UNIT_TYPES = ("retinue", "follower_band", "camp_followers")
 LEADER_FLAGS = ("cinc", "special_weapon", "heroic_champion", "holy_person", "battle_standard")
+FLAG_HELP = {
+    "cinc": "the commander-in-chief",
+    "special_weapon": "carries a special weapon",
+    "heroic_champion": "a heroic champion",
+    "holy_person": "a holy person",
+    "battle_standard": "carries the battle standard",
+}
+# Leadership points a leader starts with: 0 LPs is a leader killed, so from 1 to 6 (editable
+# bound, not the sheet's).
+LPS = (1, 6)
 
 # Editable defaults per unit type (not from the sheet): grade, stands, ranks, stand width and
 # depth in inches, starting aggression level, shoots, mounted.
@@ -58,7 +68,22 @@ SCHEMA = RosterSchema(
         Field("missile", bool, help="shoots in the missile exchange (archers, javelins)"),
         Field("mounted", bool, help="mounted"),
         Field("contingent", str, help="id of the leader (under leaders:) whose contingent it is"),
-    )
+    ),
+    allow_extra=False,
+    lists={
+        "leaders": leader_fields(
+            "contingent",
+            Field("lps", int, minimum=LPS[0], maximum=LPS[1], help="leadership points (default 3)"),
+            *(Field(flag, bool, help=FLAG_HELP[flag]) for flag in LEADER_FLAGS),
+        )
+    },
+    example={
+        "name": "My Warband",
+        "leaders": [
+            {"id": "osric", "name": "Osric", "lps": 4, "cinc": True, "with": "Hearthguard"}
+        ],
+        "units": [{"name": "Hearthguard", "type": "retinue", "contingent": "osric"}],
+    },
 )
 
 

@@ -20,11 +20,11 @@ Geometry: a base is 2H wide (H is half a base width); depths by type are editabl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from rules_core.codec import Json, number_or
 from rules_core.forces import Troops, type_defaults
-from rules_core.roster import Field, RosterSchema, packaged_army
+from rules_core.roster import Field, RosterSchema, leader_fields, packaged_army
 from rules_core.rulesets.impetus.status import COMMAND_STRUCTURES, GENERAL_TYPES, TRAITS
 from rules_core.shared_status import LOSSES
 from rules_core.state import Leader, Unit
@@ -71,6 +71,23 @@ _DEFAULTS: dict[str, tuple[Json, ...]] = {
     "ART": (3, 0, "B", 1.5, "artillery"),
 }
 
+
+def names_of(allowed: tuple[str, ...]) -> Callable[[object], str | None]:
+    """A check of comma-separated (or listed) names, each one of ``allowed`` (in any case)."""
+    known = {name.lower() for name in allowed}
+
+    def check(value: object) -> str | None:
+        """Why the names are not all allowed, or None."""
+        if not isinstance(value, str | list):
+            return f"must be names separated by commas: {', '.join(allowed)}"
+        items = value if isinstance(value, list) else value.split(",")
+        given = [str(item).strip() for item in items if str(item).strip()]
+        wrong = [w for w in given if w.lower().replace(" ", "_") not in known]
+        return f"{', '.join(wrong)}: not one of {', '.join(allowed)}" if wrong else None
+
+    return check
+
+
 SCHEMA = RosterSchema(
     (
         Field("name", str, required=True, help="the unit's name, unique in the army"),
@@ -80,7 +97,11 @@ SCHEMA = RosterSchema(
         Field("discipline", choices=DISCIPLINES, help="discipline class A, B or C"),
         Field("impetuous", bool, help="impetuous"),
         Field("missile", choices=MISSILES, help="shooting weapon (long_bow, javelin, ...)"),
-        Field("weapons", str, help="melee weapons: pike, long_spear, polearm, pilum, pbw"),
+        Field(
+            "weapons",
+            help="melee weapons, separated by commas: pike, long_spear, polearm, pilum, pbw",
+            check=names_of(MELEE_WEAPONS),
+        ),
         Field("large", bool, help="a large unit"),
         Field("missile_class", choices=("A", "B", "C"), help="its shooting class (default B)"),
         Field("camels", bool, help="mounted on camels"),
@@ -100,6 +121,26 @@ SCHEMA = RosterSchema(
             "battle's fortification_pieces)",
         ),
     ),
+    allow_extra=False,
+    lists={
+        "generals": leader_fields(
+            "command",
+            Field("type", choices=GENERAL_TYPES, help="his quality (default Reliable)"),
+            Field(
+                "traits",
+                help="separated by commas: " + ", ".join(TRAITS),
+                check=names_of(TRAITS),
+            ),
+        )
+    },
+    example={
+        "name": "My Army",
+        "command_structure": "average",
+        "generals": [
+            {"id": "legate", "name": "Legate Marcus", "type": "Reliable", "with": "Legio X"}
+        ],
+        "units": [{"name": "Legio X", "type": "FP", "weapons": "pilum", "command": "legate"}],
+    },
 )
 
 

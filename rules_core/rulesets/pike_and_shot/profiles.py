@@ -29,6 +29,7 @@ from rules_core.state import Group, Leader, Unit
 
 QUALITIES = ("raw", "trained", "veteran")
 COMMANDER_KINDS = ("heroic", "politico", "none")
+WING_ORDERS = ("attack", "hold", "withdraw")
 UNIT_TYPES = (
     "tercio",
     "infantry_brigade",
@@ -82,8 +83,33 @@ SCHEMA = RosterSchema(
             help="starts the battle in march column (not rabble or guns: n/a on the Movement "
             "table)",
         ),
+        Field("frontage", float, minimum=1, maximum=24, help="inches wide (default by type)"),
+        Field("depth", float, minimum=1, maximum=12, help="inches deep (default by type)"),
     ),
     unit_checks=(entry_problems,),
+    allow_extra=False,
+    lists={
+        "wings": (
+            Field("id", help="the wing's id, which units' wing: names (default wing1, wing2...)"),
+            Field("name", help="the wing's name (default its id)"),
+            Field("commander", help="its commander's name"),
+            Field("kind", choices=COMMANDER_KINDS, help="the commander: heroic, politico or none"),
+            Field("order", choices=WING_ORDERS, help="the wing's first order (default hold)"),
+        )
+    },
+    sections={
+        "commander": (
+            Field("name", help="the army commander's name"),
+            Field("kind", choices=COMMANDER_KINDS, help="heroic, politico or none"),
+            Field("with", help="the id of the wing he rides with"),
+        )
+    },
+    example={
+        "name": "My Army",
+        "commander": {"name": "Lord General", "kind": "none", "with": "foot"},
+        "wings": [{"id": "foot", "name": "The Foot", "commander": "Colonel Hale", "order": "hold"}],
+        "units": [{"name": "Blue Regiment", "type": "infantry_brigade", "wing": "foot"}],
+    },
 )
 
 
@@ -161,9 +187,7 @@ def forces(roster: Mapping[str, Json], side: str) -> tuple[tuple[Group, ...], tu
     for index, entry in enumerate(entries(roster, "wings"), start=1):
         key = str(entry.get("id") or f"wing{index}")
         group_id = wing_group(side, key)
-        order = (
-            entry.get("order") if entry.get("order") in ("attack", "hold", "withdraw") else "hold"
-        )
+        order = entry.get("order") if entry.get("order") in WING_ORDERS else "hold"
         leader_id = f"{side}_{key}_cmdr"
         name = str(entry.get("commander") or f"Commander of the {entry.get('name') or key}")
         leaders.append(

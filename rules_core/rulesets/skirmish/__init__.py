@@ -17,7 +17,12 @@ RULESET = Ruleset(
             Field("type", choices=("infantry", "archers", "skirmishers", "cavalry")),
             Field("move", int, required=True, minimum=1, maximum=24, help="inches a move"),
             Field("stamina", int, required=True, minimum=1, maximum=10, help="wounds it takes"),
-        )
+        ),
+        allow_extra=False,
+        example={
+            "name": "My Army",
+            "units": [{"name": "Spearmen", "type": "infantry", "move": 6, "stamina": 3}],
+        },
     ),
     rules=SkirmishRules(),
 )

@@ -12,14 +12,18 @@ from collections.abc import Mapping
 
 from rules_core.codec import Json, number_or
 from rules_core.forces import Troops, listed_leader, type_defaults
-from rules_core.roster import Field, RosterSchema, packaged_army
+from rules_core.roster import Field, RosterSchema, leader_fields, packaged_army
+from rules_core.rulesets.tree_of_battles.status import RANK
 from rules_core.state import Leader, Unit
 
 GRADES = ("A", "B", "C", "D")
 ARRAYS = ("good", "column", "skirmish", "square", "disarray")
 ARMOUR = ("unarmoured", "armoured", "full_harness")
 MISSILES = ("none", "archers", "crossbowmen", "hand_gunners", "skirmishers", "artillery")
-RANKS = ("captain", "marshal")
+RANKS = tuple(value.value for value in RANK.values)  # captain, marshal
+# Command points a leader starts with: the sheet's actions cost 1 or 2 CPs, and a noble counts
+# 4 or more as many; a leader is given from 1 to 6 (editable bound, not the sheet's).
+CPS = (1, 6)
 
 # Editable defaults per troop type (not from the sheet): mounted, missile, combat factor,
 # armour, chivalrous, array, ranks, stand depth in SF.
@@ -68,7 +72,25 @@ SCHEMA = RosterSchema(
         Field("mercenary", bool, help="mercenaries"),
         Field("mounted", bool, help="overrides whether the type is mounted"),
         Field("battle", str, help="id of the leader (under leaders:) whose battle it is in"),
-    )
+    ),
+    allow_extra=False,
+    lists={
+        "leaders": leader_fields(
+            "battle",
+            Field("rank", choices=RANKS, help="captain, or marshal (commands 2 SF around him)"),
+            Field("cps", int, minimum=CPS[0], maximum=CPS[1], help="command points (default 2)"),
+            Field("noble", bool, help="a noble (default true)"),
+        )
+    },
+    example={
+        "name": "My Army",
+        "leaders": [
+            {"id": "lord", "name": "Lord Thomas", "rank": "marshal", "cps": 3, "with": "Retinue"}
+        ],
+        "units": [
+            {"name": "Retinue", "type": "dismounted_men_at_arms", "grade": "B", "battle": "lord"}
+        ],
+    },
 )
 
 
