@@ -106,7 +106,6 @@ OUTLINES = {
     "/answer",
     "/battle deploy-file",
     "/campaign remove member",
-    "/campaign join side:",
     "/gm move unit at facing",
     "/gm ruling choice",
     "/gm set unit field value",
