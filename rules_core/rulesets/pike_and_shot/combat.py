@@ -41,6 +41,7 @@ from rules_core.rulesets.pike_and_shot.combat_rolls import (
     shooting_range,
 )
 from rules_core.rulesets.pike_and_shot.combat_rolls import save_roll as save_roll
+from rules_core.rulesets.pike_and_shot.kept import enemies_in_contact
 from rules_core.rulesets.pike_and_shot.pursuit import must_test as must_test
 from rules_core.rulesets.pike_and_shot.pursuit import pursuit
 from rules_core.rulesets.pike_and_shot.pursuit import pursuit_roll as pursuit_roll
@@ -54,7 +55,7 @@ from rules_core.rulesets.pike_and_shot.status import (
 from rules_core.standing import Topic
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import SIGHT_BLOCKING
-from rules_core.toolkit import Shot, checked_orders, enemies_in_contact, gap, sight
+from rules_core.toolkit import Shot, checked_orders, gap, sight
 from rules_core.unit_questions import gm_question, options_of, unit_question
 
 SILENT = "not on the sheet (see README_combat.md)"
