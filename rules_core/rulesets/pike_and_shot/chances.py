@@ -13,9 +13,9 @@ from rules_core.codec import Json
 from rules_core.rulesets.pike_and_shot import cohesion as co
 from rules_core.rulesets.pike_and_shot import combat
 from rules_core.rulesets.pike_and_shot import tables as t
+from rules_core.rulesets.pike_and_shot.kept import enemies_in_contact
 from rules_core.rulesets.pike_and_shot.status import cohesion
 from rules_core.state import BattleState, Unit
-from rules_core.toolkit import enemies_in_contact
 
 Params = Mapping[str, Json]
 TESTS = ("disorder", "pursuit", "fatigue", "general_will")  # /odds test option

@@ -24,11 +24,12 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import TestResolved
-from rules_core.geometry import Footprint, contact_edge, quarter, within, zone
+from rules_core.geometry import Footprint, quarter, within, zone
 from rules_core.odds import RollSpec
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import profiles
 from rules_core.rulesets.pike_and_shot import tables as t
+from rules_core.rulesets.pike_and_shot.kept import beyond, enemies_in_contact, touching_edge
 from rules_core.rulesets.pike_and_shot.status import (
     ARTILLERY_FIRE,
     ATTACKER,
@@ -50,7 +51,7 @@ from rules_core.shared_status import KILLED, WOUNDED
 from rules_core.state import BattleState, Group, Leader, Unit
 from rules_core.tables import GridTable
 from rules_core.terrain import SIGHT_BLOCKING, feature_shape, line_of_sight
-from rules_core.toolkit import enemies_in_contact, gap
+from rules_core.toolkit import gap
 
 SILENT = "not on the sheet (see README_combat.md)"
 PARAMETERS = (
@@ -228,6 +229,8 @@ def enemy_within(
             continue
         if brigades and not brigade(enemy):
             continue
+        if beyond(unit, enemy, reach):
+            continue  # its box is already too far: the exact distance is no nearer
         if within(gap(unit, enemy), reach):
             return True
     return False
@@ -266,10 +269,10 @@ def touching_edges(state: BattleState, unit: Unit) -> tuple[set[str], set[str]]:
     here = Footprint.of(unit)
     for enemy in enemies_in_contact(state, unit):
         there = Footprint.of(enemy)
-        edge = contact_edge(here, there)
+        edge = touching_edge(here, there)
         if edge:
             mine.add(edge)
-        other = contact_edge(there, here)
+        other = touching_edge(there, here)
         if other:
             theirs.add(other)
     return mine, theirs

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 from rules_core.context import Context
 from rules_core.events import MeleeFought, MeleeResolved, ShotFired, ShotResolved, TestResolved
-from rules_core.geometry import Footprint, contact_edge, near, quarter, range_from_front, within
+from rules_core.geometry import Footprint, near, quarter, range_from_front, within
 from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import cohesion as co
-from rules_core.rulesets.pike_and_shot import moves
+from rules_core.rulesets.pike_and_shot import kept, moves
 from rules_core.rulesets.pike_and_shot import tables as t
 
 # The rolls and the pursuit live apart (``combat_rolls``, ``pursuit``); the odds (chances.py)
@@ -41,6 +41,7 @@ from rules_core.rulesets.pike_and_shot.combat_rolls import (
     shooting_range,
 )
 from rules_core.rulesets.pike_and_shot.combat_rolls import save_roll as save_roll
+from rules_core.rulesets.pike_and_shot.kept import enemies_in_contact
 from rules_core.rulesets.pike_and_shot.pursuit import must_test as must_test
 from rules_core.rulesets.pike_and_shot.pursuit import pursuit
 from rules_core.rulesets.pike_and_shot.pursuit import pursuit_roll as pursuit_roll
@@ -54,7 +55,7 @@ from rules_core.rulesets.pike_and_shot.status import (
 from rules_core.standing import Topic
 from rules_core.state import BattleState, Unit
 from rules_core.terrain import SIGHT_BLOCKING
-from rules_core.toolkit import Shot, checked_orders, enemies_in_contact, gap, sight
+from rules_core.toolkit import Shot, checked_orders, gap, sight
 from rules_core.unit_questions import gm_question, options_of, unit_question
 
 SILENT = "not on the sheet (see README_combat.md)"
@@ -136,15 +137,20 @@ def firing_problem(state: BattleState, shooter: Unit, target: Unit) -> str | Non
 
 def targets(state: BattleState, shooter: Unit) -> list[Unit]:
     """The enemies it may fire at, nearest first (the computed default is the first)."""
+    return list(kept.per_unit(state, "targets", shooter, lambda: _targets(state, shooter)))
+
+
+def _targets(state: BattleState, shooter: Unit) -> tuple[Unit, ...]:
+    """``targets`` worked out (kept per state: the side's business and the shooting ask it)."""
     reach = shooting_range(shooter)
     if reach <= 0 or not shooter.on_table:
-        return []
+        return ()
     # only enemies whose boxes come within range of the shooter's box can be in range (the
     # range is measured from its front edge, never shorter than box to box)
     nearby = {id(u) for u in near(state.units, Footprint.of(shooter).bounds, reach)}
     found = [e for e in state.enemies_of(shooter.side, on_table=True) if id(e) in nearby]
     ok = [e for e in found if firing_problem(state, shooter, e) is None]
-    return sorted(ok, key=lambda e: gap(shooter, e))
+    return tuple(sorted(ok, key=lambda e: gap(shooter, e)))
 
 
 def shoot(ctx: Context) -> None:
@@ -307,9 +313,14 @@ def melees(state: BattleState) -> list[Melee]:
 
 def opponent(state: BattleState, unit: Unit) -> Unit | None:
     """The enemy a unit fights: the one touching its front, else the first in contact."""
+    return kept.per_unit(state, "opponent", unit, lambda: _opponent(state, unit))
+
+
+def _opponent(state: BattleState, unit: Unit) -> Unit | None:
+    """``opponent`` worked out (kept per state: each melee asks it of a unit several times)."""
     touching = enemies_in_contact(state, unit)
     here = Footprint.of(unit)
-    front = [e for e in touching if contact_edge(here, Footprint.of(e)) == "front"]
+    front = [e for e in touching if kept.touching_edge(here, Footprint.of(e)) == "front"]
     chosen = front or touching
     return chosen[0] if chosen else None
 

@@ -10,10 +10,10 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import TestResolved
-from rules_core.geometry import Footprint, contact_edge, quarter, range_from_front, within
+from rules_core.geometry import Footprint, quarter, range_from_front, within
 from rules_core.odds import RollSpec
 from rules_core.rulesets.pike_and_shot import cohesion as co
-from rules_core.rulesets.pike_and_shot import profiles
+from rules_core.rulesets.pike_and_shot import kept, profiles
 from rules_core.rulesets.pike_and_shot import status as st
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.state import BattleState, Unit
@@ -62,7 +62,7 @@ def attacked_edge(target: Unit, attacker: Unit, combat: str = "melee") -> str:
     here = Footprint.of(target)
     if combat == "shooting":
         return quarter(here, (attacker.x, attacker.y))
-    return contact_edge(here, Footprint.of(attacker)) or ""
+    return kept.touching_edge(here, Footprint.of(attacker)) or ""
 
 
 # -- the dice --------------------------------------------------------------------------------

@@ -183,8 +183,7 @@ def resolve_risk(ctx: Context) -> None:
         near = [
             u
             for u in ctx.state.units_of(leader.side)
-            if _in_trouble(u)
-            and (
+            if (
                 u.id == leader.attached_to
                 or (
                     u.on_table
@@ -192,6 +191,7 @@ def resolve_risk(ctx: Context) -> None:
                     <= reach + max(u.frontage, u.depth) / 2
                 )
             )
+            and _in_trouble(u)  # the status read last: it costs more than the distance
         ]
         if not near:
             continue

@@ -13,10 +13,10 @@ from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot.command import can_act
+from rules_core.rulesets.pike_and_shot.kept import engaged, nearest_enemy
 from rules_core.rulesets.pike_and_shot.profiles import ARTILLERY
 from rules_core.rulesets.pike_and_shot.status import COHESION, WING_ORDER
 from rules_core.state import BattleState, Unit
-from rules_core.toolkit import engaged, nearest_enemy
 
 
 def orders_for(rules: Rules, state: BattleState, side: str) -> list[Order]:

@@ -46,6 +46,7 @@ from rules_core.plugin import Parameter
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot import moves
 from rules_core.rulesets.pike_and_shot.cohesion import defends_obstacle
+from rules_core.rulesets.pike_and_shot.kept import engaged, nearest_enemy
 from rules_core.rulesets.pike_and_shot.status import (
     COHESION,
     DEFENDING_OBSTACLE,
@@ -67,7 +68,7 @@ from rules_core.terrain import (
     poses_along,
     trace_footprint,
 )
-from rules_core.toolkit import checked_orders, engaged, nearest_enemy, within_of_exit
+from rules_core.toolkit import checked_orders, within_of_exit
 
 SILENT = "not on the sheet (see the package README)"
 COVER: dict[str, Json] = {

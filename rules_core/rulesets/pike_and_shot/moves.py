@@ -38,13 +38,13 @@ from rules_core.decisions import Option
 from rules_core.geometry import (
     EPSILON,
     Footprint,
-    contact_edge,
     facing_towards,
     overlap_area,
     overlapping,
 )
 from rules_core.paths import EDGE, ENEMY, FRIEND, TERRAIN, barred_ground, ground_stop, sweep
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
+from rules_core.rulesets.pike_and_shot.kept import nearest_enemy, touching_edge
 from rules_core.rulesets.pike_and_shot.topics import (
     ADVANCE,
     ADVANCE_FACING,
@@ -53,7 +53,6 @@ from rules_core.rulesets.pike_and_shot.topics import (
 )
 from rules_core.state import LINEAR_KINDS, WATER_KINDS, BattleState, Point, Unit
 from rules_core.terrain import PathReport, poses_along, trace_footprint
-from rules_core.toolkit import nearest_enemy
 from rules_core.unit_questions import options_of, unit_question
 
 Source = Unit | Point
@@ -373,7 +372,7 @@ def facing_options(state: BattleState, unit: Unit) -> dict[str, float]:
 def attacked_on(defender: Unit, attacker: Unit) -> str | None:
     """Which of the defender's edges the attacker touches, by the contact geometry: "front",
     "flank" (left or right) or "rear"; None when they do not touch."""
-    edge = contact_edge(Footprint.of(defender), Footprint.of(attacker))
+    edge = touching_edge(Footprint.of(defender), Footprint.of(attacker))
     if edge in ("left", "right"):
         return "flank"
     return edge

@@ -14,12 +14,13 @@ from rules_core.rulesets.pike_and_shot import cohesion as co
 from rules_core.rulesets.pike_and_shot import moves
 from rules_core.rulesets.pike_and_shot import tables as t
 from rules_core.rulesets.pike_and_shot.combat_rolls import company, mounted
+from rules_core.rulesets.pike_and_shot.kept import enemies_in_contact
 from rules_core.rulesets.pike_and_shot.status import (
     COVER,
     cohesion,
 )
 from rules_core.state import BattleState, Unit
-from rules_core.toolkit import enemies_in_contact, gap
+from rules_core.toolkit import gap
 
 # -- impetuous pursuit -----------------------------------------------------------------------
 
