@@ -244,8 +244,9 @@ class HailCaesarRules(Rules):
                         changes[flag.key] = False
                 if GRANTED_MOVES.of(unit):
                     changes[GRANTED_MOVES.key] = 0
-            if not engaged(ctx.state, unit):
-                changes.update({f.key: False for f in (FOUGHT, WON) if f.of(unit)})
+            fought = {f.key: False for f in (FOUGHT, WON) if f.of(unit)}
+            if fought and not engaged(ctx.state, unit):  # contact asked only where it matters
+                changes.update(fought)
             if changes:
                 ctx.set_status(unit.id, "end of the player turn", **changes)
         command.detach_generals(ctx, side)
