@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 
 from rules_core import paths, toolkit
@@ -271,12 +273,35 @@ def away_from(unit: Unit, other: Unit, length: float) -> Point:
 
 def terrain_kinds_at(state: BattleState, unit: Unit) -> set[str]:
     """The kinds of area terrain the unit's centre stands in."""
+    # Asked for both fighters of every attack and every save: kept per table and spot (a
+    # state's terrain is a tuple of frozen features that never changes within a battle).
+    terrain, spot = state.terrain, (unit.x, unit.y)
+    with _KINDS_LOCK:
+        kept = _KINDS.get(id(terrain))
+        found = kept[1].get(spot) if kept is not None and kept[0] is terrain else None
+    if found is None:
+        found = _kinds_at(terrain, spot)
+        with _KINDS_LOCK:
+            if kept is None or kept[0] is not terrain:
+                kept = _KINDS[id(terrain)] = (terrain, {})
+                while len(_KINDS) > _KINDS_KEPT:
+                    _KINDS.popitem(last=False)
+            kept[1][spot] = found
+    return set(found)
+
+
+def _kinds_at(terrain: tuple[TerrainFeature, ...], point: Point) -> frozenset[str]:
+    """The kinds of area terrain covering a point."""
     from shapely import Point as ShapelyPoint
 
-    spot = ShapelyPoint(unit.x, unit.y)
-    return {
-        f.kind for f in areas_near(state.terrain, (unit.x, unit.y)) if feature_shape(f).covers(spot)
-    }
+    spot = ShapelyPoint(*point)
+    return frozenset(f.kind for f in areas_near(terrain, point) if feature_shape(f).covers(spot))
+
+
+_KINDS: OrderedDict[int, tuple[tuple[TerrainFeature, ...], dict[Point, frozenset[str]]]]
+_KINDS = OrderedDict()
+_KINDS_KEPT = 8  # tables kept (each holding its tuple, so that its id is not reused meanwhile)
+_KINDS_LOCK = threading.Lock()
 
 
 def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:
