@@ -26,7 +26,7 @@ from rules_core.geometry import (
 from rules_core.rulesets.hail_caesar import tables
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, TerrainFeature, Unit
-from rules_core.terrain import Sight, areas_near, feature_shape
+from rules_core.terrain import Sight, areas_near, feature_shape, line_of_sight
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
 from rules_core.toolkit import nearest_enemy as nearest_enemy
 
@@ -50,7 +50,19 @@ def rate(unit: Unit) -> float:
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Sight from the viewer's centre-front; hills, woods, buildings and units block it."""
-    return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)
+    # As ``toolkit.sight``, but only the units whose boxes meet the box of every sight line are
+    # handed on (``line_of_sight`` drops the others unseen): a box test over the state's kept
+    # table instead of a footprint for every unit on it, for each shot and charge judged.
+    here, there = Footprint.of(viewer), Footprint.of(target)
+    ends = (here.front_centre, (there.x, there.y), *there.corners())
+    xs, ys = [p[0] for p in ends], [p[1] for p in ends]
+    lines = (min(xs), min(ys), max(xs), max(ys))
+    others = [
+        (u.id, Footprint.of(u))
+        for u in near(state.units_on_table, lines, EPSILON)
+        if u.id not in (viewer.id, target.id)
+    ]
+    return line_of_sight(here, there, state.terrain, others, SIGHT_BLOCKERS)
 
 
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
