@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 
 from rules_core import paths, toolkit
@@ -24,7 +26,7 @@ from rules_core.geometry import (
 from rules_core.rulesets.hail_caesar import tables
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, TerrainFeature, Unit
-from rules_core.terrain import Sight, areas_near, feature_shape
+from rules_core.terrain import Sight, areas_near, feature_shape, line_of_sight
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
 from rules_core.toolkit import nearest_enemy as nearest_enemy
 
@@ -48,7 +50,19 @@ def rate(unit: Unit) -> float:
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Sight from the viewer's centre-front; hills, woods, buildings and units block it."""
-    return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)
+    # As ``toolkit.sight``, but only the units whose boxes meet the box of every sight line are
+    # handed on (``line_of_sight`` drops the others unseen): a box test over the state's kept
+    # table instead of a footprint for every unit on it, for each shot and charge judged.
+    here, there = Footprint.of(viewer), Footprint.of(target)
+    ends = (here.front_centre, (there.x, there.y), *there.corners())
+    xs, ys = [p[0] for p in ends], [p[1] for p in ends]
+    lines = (min(xs), min(ys), max(xs), max(ys))
+    others = [
+        (u.id, Footprint.of(u))
+        for u in near(state.units_on_table, lines, EPSILON)
+        if u.id not in (viewer.id, target.id)
+    ]
+    return line_of_sight(here, there, state.terrain, others, SIGHT_BLOCKERS)
 
 
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
@@ -271,12 +285,35 @@ def away_from(unit: Unit, other: Unit, length: float) -> Point:
 
 def terrain_kinds_at(state: BattleState, unit: Unit) -> set[str]:
     """The kinds of area terrain the unit's centre stands in."""
+    # Asked for both fighters of every attack and every save: kept per table and spot (a
+    # state's terrain is a tuple of frozen features that never changes within a battle).
+    terrain, spot = state.terrain, (unit.x, unit.y)
+    with _KINDS_LOCK:
+        kept = _KINDS.get(id(terrain))
+        found = kept[1].get(spot) if kept is not None and kept[0] is terrain else None
+    if found is None:
+        found = _kinds_at(terrain, spot)
+        with _KINDS_LOCK:
+            if kept is None or kept[0] is not terrain:
+                kept = _KINDS[id(terrain)] = (terrain, {})
+                while len(_KINDS) > _KINDS_KEPT:
+                    _KINDS.popitem(last=False)
+            kept[1][spot] = found
+    return set(found)
+
+
+def _kinds_at(terrain: tuple[TerrainFeature, ...], point: Point) -> frozenset[str]:
+    """The kinds of area terrain covering a point."""
     from shapely import Point as ShapelyPoint
 
-    spot = ShapelyPoint(unit.x, unit.y)
-    return {
-        f.kind for f in areas_near(state.terrain, (unit.x, unit.y)) if feature_shape(f).covers(spot)
-    }
+    spot = ShapelyPoint(*point)
+    return frozenset(f.kind for f in areas_near(terrain, point) if feature_shape(f).covers(spot))
+
+
+_KINDS: OrderedDict[int, tuple[tuple[TerrainFeature, ...], dict[Point, frozenset[str]]]]
+_KINDS = OrderedDict()
+_KINDS_KEPT = 8  # tables kept (each holding its tuple, so that its id is not reused meanwhile)
+_KINDS_LOCK = threading.Lock()
 
 
 def supports(state: BattleState, unit: Unit, reach: float) -> list[Unit]:

@@ -7,7 +7,7 @@ Both are shown in the roll's label; break tests are 2D6 rolls with their modifie
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from rules_core import paths, profile
 from rules_core.codec import Json
@@ -147,7 +147,7 @@ def add_casualties(ctx: Context, unit_id: str, count: int, reason: str) -> int:
 
 def alive(state: BattleState, unit_id: str) -> bool:
     """True if the unit is still on the table."""
-    return any(unit.id == unit_id for unit in state.units)
+    return state.owner("unit", unit_id) is not None  # by id, kept per state: no scan
 
 
 def remove(ctx: Context, unit_id: str, reason: str) -> None:
@@ -183,22 +183,15 @@ def division_counts(state: BattleState, side: str, division: str) -> tuple[int, 
     return total - len(present) + shaken, total
 
 
-def _all_division_counts(state: BattleState, side: str) -> Callable[[str], tuple[int, int]]:
-    """``division_counts`` for every division of a side, the side's units read once."""
-    kept = state.side(side)
-    lost = _mapping(LOST.of(kept))
-    started = _mapping(DIVISION_UNITS.of(kept))
-    present: dict[str, list[Unit]] = {}
-    for unit in state.units_of(side):
-        present.setdefault(unit.group, []).append(unit)
-
-    def counts(division: str) -> tuple[int, int]:
-        here = present.get(division, [])
-        shaken = sum(1 for u in here if SHAKEN.of(u))
-        total = max(started.get(division, 0), lost.get(division, 0) + len(here))
-        return total - len(here) + shaken, total
-
-    return counts
+def _tallies(state: BattleState) -> dict[str, dict[str, list[int]]]:
+    """Each side's divisions, in roster order, with their units present and shaken: every
+    side's counts from one pass over the units."""
+    found: dict[str, dict[str, list[int]]] = {}
+    for unit in state.units:
+        tally = found.setdefault(unit.side, {}).setdefault(unit.group, [0, 0])
+        tally[0] += 1
+        tally[1] += SHAKEN.of(unit)
+    return found
 
 
 def divisions_of(state: BattleState, side: str) -> list[str]:
@@ -219,12 +212,17 @@ def broken_divisions(state: BattleState, side: str) -> list[str]:
 def check_divisions(ctx: Context, reason: str) -> None:
     """Mark divisions broken once more than the parameter's share of units is lost or shaken."""
     share = ctx.number("division_break_share")
+    # Counted for every division at once (marking one broken changes no count), in the order
+    # of ``divisions_of``: its start counts, then divisions present, then those lost.
+    tallies = _tallies(ctx.state)
     for side in ctx.state.sides:
         broken = broken_divisions(ctx.state, side.id)
-        # Counted for every division at once (marking one broken changes no count).
-        counts = _all_division_counts(ctx.state, side.id)
-        for division in divisions_of(ctx.state, side.id):
-            bad, total = counts(division)
+        present = tallies.get(side.id, {})
+        lost, started = _mapping(LOST.of(side)), _mapping(DIVISION_UNITS.of(side))
+        for division in dict.fromkeys([*started, *present, *lost]):
+            here, shaken = present.get(division, (0, 0))
+            total = max(started.get(division, 0), lost.get(division, 0) + here)
+            bad = total - here + shaken
             if division not in broken and total and bad > share * total:
                 broken.append(division)
                 marked: list[Json] = list(broken)

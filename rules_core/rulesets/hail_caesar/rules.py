@@ -12,7 +12,7 @@ from __future__ import annotations
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.hooks import DemoHooks, RosterHooks
-from rules_core.orders import Order, Verdict
+from rules_core.orders import Order, Preview, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.hail_caesar import (
     chances,
@@ -192,6 +192,15 @@ class HailCaesarRules(Rules):
 
     # -- orders --------------------------------------------------------------------------
 
+    def judge(self, state: BattleState, order: Order) -> Verdict:
+        """As every ruleset judges, with a plain hold judged at once: the engine judges a default
+        hold for every unit at each division's orders, and its verdict needs no measuring."""
+        if order.kind == "hold" and not order.params:
+            step = self.sequence.step(state.cursor.step)
+            if "hold" in step.order_kinds and self.actor_problem(state, order) is None:
+                return Preview(order, "holds")  # what ``preview`` says of a hold (orders.preview)
+        return super().judge(state, order)
+
     def preview(self, state: BattleState, order: Order) -> Verdict:
         """What an order will do, or why it is illegal."""
         if order.kind == "place":
@@ -235,8 +244,9 @@ class HailCaesarRules(Rules):
                         changes[flag.key] = False
                 if GRANTED_MOVES.of(unit):
                     changes[GRANTED_MOVES.key] = 0
-            if not engaged(ctx.state, unit):
-                changes.update({f.key: False for f in (FOUGHT, WON) if f.of(unit)})
+            fought = {f.key: False for f in (FOUGHT, WON) if f.of(unit)}
+            if fought and not engaged(ctx.state, unit):  # contact asked only where it matters
+                changes.update(fought)
             if changes:
                 ctx.set_status(unit.id, "end of the player turn", **changes)
         command.detach_generals(ctx, side)
