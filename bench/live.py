@@ -208,7 +208,7 @@ class Live:
         rows = [
             {
                 "battle_id": battles[i % len(battles)],
-                "stage": 10_000 + i,  # a stage no battle is at: the handler finds nothing to do
+                "stage": 0,  # a step every running battle has left: the handler finds nothing to do
                 "kind": DeadlineKind.REMINDER,
                 "due_at": first + spread * (i / max(count - 1, 1)),
                 "note": {},
