@@ -21,6 +21,7 @@ from bench.targets import ISSUE_TARGETS, engine_targets, with_slots
 from rules_core.registry import all_rulesets
 
 SIZES, SMOKE_SIZES = (12, 60, 120, 240), (12,)
+LIVE_MAIN = "from bench.live import main; raise SystemExit(main())"
 LAG_UNITS, LAG_CALLS = 120, 30  # loop lag: engine calls of a 2 x 60-unit battle, off the loop
 
 
@@ -35,7 +36,10 @@ def live_figures(smoke: bool) -> list[Figure]:
     so that its resident memory is its own."""
     with tempfile.TemporaryDirectory(prefix="aide-bench-") as folder:
         out = Path(folder) / "live.json"
-        command = [sys.executable, "-m", "bench.live", "--json", str(out)]
+        # Not ``-m bench.live``: a spawned engine worker imports its parent's main module (the
+        # bot's ``-m bot`` is skipped as a ``__main__``), and bench.live's imports (discord,
+        # the fake Discord) doubled the worker's memory; ``-c`` gives it nothing to import.
+        command = [sys.executable, "-c", LIVE_MAIN, "--json", str(out)]
         done = subprocess.run([*command, *(["--smoke"] if smoke else [])], check=False)
         if done.returncode != 0 or not out.exists():  # the other figures still get printed
             failed = f"the bot through the fake Discord: failed (exit {done.returncode})"
