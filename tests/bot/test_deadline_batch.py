@@ -7,9 +7,9 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, update
 
-from bot.db.models import Battle, BattleStatus, Campaign, Deadline, DeadlineKind
+from bot.db.models import Battle, BattleStatus, Deadline, DeadlineKind
 from bot.db.session import Database
 from bot.deadlines import DueDeadline
 from bot.scheduling import DeadlineScheduler
@@ -66,25 +66,14 @@ async def test_eight_handlers_start_before_any_finishes_after_one_sift(
 
 async def _battle(db: Database, channel: int, stage: int, status: BattleStatus) -> DueDeadline:
     """A battle at ``stage`` with one reminder deadline of step 3, as its handler sees it."""
+    deadline_id = await add_deadline(db, START, DeadlineKind.REMINDER, channel)
     async with db.write() as session:
-        campaign = Campaign(
-            guild_id=1, channel_id=channel, name="C", ruleset_id="skirmish", created_by=1,
-            settings={},
-        )  # fmt: skip
-        session.add(campaign)
-        await session.flush()
-        battle = Battle(
-            campaign_id=campaign.id, name="B", ruleset_id="skirmish", seed="00",
-            seed_sha256="00", state={}, created_by=1, stage=stage, status=status,
-        )  # fmt: skip
-        session.add(battle)
-        await session.flush()
-        deadline = Deadline(
-            battle_id=battle.id, stage=3, kind=DeadlineKind.REMINDER, due_at=START, note={}
+        deadline = await session.get_one(Deadline, deadline_id)
+        deadline.stage = 3
+        await session.execute(
+            update(Battle).where(Battle.id == deadline.battle_id).values(stage=stage, status=status)
         )
-        session.add(deadline)
-        await session.flush()
-        return DueDeadline(deadline.id, battle.id, 3, DeadlineKind.REMINDER, START, {})
+        return DueDeadline(deadline_id, deadline.battle_id, 3, DeadlineKind.REMINDER, START, {})
 
 
 async def test_a_batch_of_deadlines_with_nothing_left_to_do_loads_no_battle(
