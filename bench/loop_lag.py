@@ -19,6 +19,7 @@ import time
 
 from bench.battles import begun
 from bench.report import Figure, load, table
+from bench.slow_callbacks import SlowCallbacks
 from bot.engine_worker import dumps, loads
 from bot.services import resolving
 from bot.services.resolving import off_loop
@@ -112,15 +113,19 @@ def _load_average() -> float:
         return 0.0
 
 
-async def _lags_in(rules: Rules, state: BattleState, calls: int) -> tuple[list[float], list[float]]:
-    """The ticker's lags with the engine where it is configured, and (``ENGINE=process``)
-    the loop's own CPU time for each call; a process is started beforehand, as the bot starts
-    it with itself (its start-up is not a resolution's)."""
+async def _lags_in(
+    rules: Rules, state: BattleState, calls: int
+) -> tuple[list[float], list[float], list[float]]:
+    """The ticker's lags with the engine where it is configured, (``ENGINE=process``) the
+    loop's own CPU time for each call, and how long each loop callback over a millisecond
+    took (asyncio's debug mode times every one); a process is started beforehand, as the bot
+    starts it with itself (its start-up is not a resolution's)."""
     await resolving.start()
     await resolving.forget()
     before = len(resolving.crossing_ms())
-    lags = await _lags(rules, state, calls)
-    return lags, resolving.crossing_ms()[before:]
+    with SlowCallbacks(asyncio.get_running_loop()) as slow:
+        lags = await _lags(rules, state, calls)
+    return lags, resolving.crossing_ms()[before:], slow.took_ms
 
 
 def _crossing_ms(rules: Rules, state: BattleState, runs: int = 20) -> tuple[float, float]:
@@ -159,7 +164,8 @@ def figures(
         resolving.configure(mode)  # one worker for every ruleset, stopped after them
         try:
             for ruleset, (rules, battle) in battles.items():
-                lags, crossings = asyncio.run(_lags_in(rules, battle, calls))
+                lags, crossings, callbacks = asyncio.run(_lags_in(rules, battle, calls))
+                found.append(_largest_callback(ruleset, units, mode, callbacks))
                 worst, p99 = max(lags, default=0.0), _p99(lags)
                 name = f"event loop lag while {ruleset} {units} units resolve (ENGINE={mode})"
                 met = worst <= LAG_MS
@@ -182,6 +188,13 @@ def figures(
     found.append(Figure("load average (1 min) before the loop lag runs", load_before, ""))
     found.append(Figure("load average (1 min) after the loop lag runs", _load_average(), ""))
     return found
+
+
+def _largest_callback(ruleset: str, units: int, mode: str, took_ms: list[float]) -> Figure:
+    """The largest single loop callback while the battle resolved, beside the target."""
+    name = f"largest single loop callback while {ruleset} {units} units resolve (ENGINE={mode})"
+    most = max(took_ms, default=0.0)
+    return Figure(name, most, "ms", f"<= {LAG_MS:g} ms", most <= LAG_MS)
 
 
 def main() -> None:

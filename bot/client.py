@@ -142,6 +142,7 @@ class AideBot(commands.Bot):
             self.db, self.clock, self.on_deadline, shards=settings.shards
         )
         self.deadlines.after_batch = self.after_deadlines
+        self.deadlines.before_batch = self.services.play.idle.sift
         self.services.play.armer = self.deadlines
         self.services.outbox.shards = settings.shards  # post only our servers' results
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts

@@ -48,7 +48,10 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = timedelta(minutes=1)
 # Deadlines fired at the same time: more wait for a slot (many due in the same moment would
 # otherwise each hold a database connection and exhaust the pool, failing them all).
-AT_ONCE = 4
+# Eight: under PostgreSQL's pool of 5 + 10 connections with room left for commands (a
+# handler holds one connection at a time); deadlines with nothing left to do are sifted out by
+# ``before_batch`` and take a slot only for a moment.
+AT_ONCE = 8
 # Only deadlines due within this horizon are armed (APScheduler takes about a millisecond a
 # job: ten thousand open deadlines armed at once took seconds at start-up); every
 # ``WINDOW_EVERY`` the next ones are armed, well before they are due.
@@ -87,6 +90,9 @@ class DeadlineScheduler:
         self._retry_at: dict[int, datetime] = {}  # failed handlers: not claimed again before
         # Awaited once after every handler of a batch is done (the bot retries its outbox).
         self.after_batch: Callable[[], Awaitable[Any]] | None = None
+        # Awaited with a batch's claimed deadlines before their handlers start (the bot finds,
+        # by one query, those with nothing left to do, so their handlers load nothing).
+        self.before_batch: Callable[[list[DueDeadline]], Awaitable[Any]] | None = None
         self._slots = asyncio.Semaphore(AT_ONCE)
         self._scheduler = AsyncIOScheduler(
             timezone=UTC,
@@ -238,6 +244,7 @@ class DeadlineScheduler:
             if not found:
                 return {}
             claimed = await self._mark_started(found, now)
+            await self._before([d for d in found if d.id in claimed])
             loop = asyncio.get_running_loop()
             batch: dict[int, asyncio.Future[bool]] = {}
             for due in found:
@@ -277,6 +284,15 @@ class DeadlineScheduler:
                     )
                 ).all()
             )
+
+    async def _before(self, batch: list[DueDeadline]) -> None:
+        """The work before a batch's handlers start; its failure only costs them time."""
+        if self.before_batch is None or not batch:
+            return
+        try:
+            await self.before_batch(batch)
+        except Exception:  # each handler still finds out for itself
+            log.exception("the work before a batch of deadlines failed")
 
     async def _after(self, outcomes: list[asyncio.Future[bool]]) -> None:
         await asyncio.gather(*outcomes, return_exceptions=True)

@@ -45,6 +45,7 @@ from bot.services.battle_state import (
 )
 from bot.services.battles import undeployed, with_reserves
 from bot.services.campaigns import Place
+from bot.services.due_batch import IdleDeadlines
 from bot.services.intake import (
     Intake,
     OrderView,
@@ -119,6 +120,7 @@ class PlayService(ClockedService):
     def __init__(self, db: Database, clock: Clock) -> None:
         super().__init__(db, clock)
         self.armer: Armer | None = None
+        self.idle = IdleDeadlines(db)  # a batch's deadlines with nothing left to do
 
     def arm(self, arming: Arming) -> None:
         """Arm and disarm deadlines once the transaction that made them has committed."""
@@ -339,6 +341,8 @@ class PlayService(ClockedService):
 
     async def on_deadline(self, due: DueDeadline) -> StageReport | Reminder | None:
         """What a deadline does: resolve its step, answer its question, or remind."""
+        if self.idle.take(due.id):
+            return None  # its battle finished or moved on: nothing to load
         if due.kind is DeadlineKind.REMINDER:
             return await self.reminder(due.battle_id, due.stage)
         if due.kind is DeadlineKind.STEP and await self._gm_decides(due.battle_id):

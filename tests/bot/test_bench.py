@@ -10,6 +10,8 @@ import pytest
 from bench.__main__ import main
 from bench.battles import begun, big_battle, deploy
 from bench.engine import play_turns
+from bench.report import Figure
+from bench.targets import ISSUE_TARGETS, with_slots
 from rules_core import registry
 from rules_core.registry import all_rulesets
 
@@ -109,6 +111,15 @@ def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> 
         assert any(start in n for n in names), start
     assert "resident memory" in printed
     assert all(isinstance(f["value"], float) for f in data["figures"])
+    # Every #37 target is printed beside its target: measured, or "not measured" with why.
+    rows = [line for line in printed.splitlines() if line.startswith("| ")]
+    for target in ISSUE_TARGETS:
+        beside = [r for r in rows if target.key in r and f"| {target.target} |" in r]
+        assert beside, target.key
+    measured = {t.key for t in ISSUE_TARGETS if t.measured_by in ("bench.live", "bench.loop_lag")}
+    measured -= {"burst of 100 (SQLite): p99", "burst of 100 (PostgreSQL): p99"}  # not --smoke
+    for key in measured:
+        assert any(key in n and "not measured" not in n for n in names), key
 
 
 def test_a_battle_ending_before_a_full_turn_is_named_and_left_out_of_growth() -> None:
@@ -127,3 +138,15 @@ def test_a_battle_ending_before_a_full_turn_is_named_and_left_out_of_growth() ->
     growth = [f for name, f in figures.items() if "cost per unit" in name]
     assert [f.name for f in growth] == ["engine pike_and_shot: cost per unit, 128 vs 16 units"]
     assert growth[0].value == (1000.0 / 128) / (80.0 / 16)
+
+
+def test_a_target_no_figure_measured_is_printed_as_not_measured_with_why() -> None:
+    measured = Figure("loop CPU per command: p50", 1.0, "ms", "<= 3 ms", True)
+    figures = with_slots([measured], {"replay GIF": "no replay here"})
+    assert figures[0] is measured
+    assert len(figures) == len(ISSUE_TARGETS)  # the others, once each
+    (gif,) = [f for f in figures if "replay GIF" in f.name]
+    assert gif.name.endswith("not measured (no replay here)") and gif.target == "<= 3 s"
+    assert gif.met is None
+    (orders,) = [f for f in figures if "/orders mine" in f.name]
+    assert "p-replay" in orders.name
