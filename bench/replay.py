@@ -17,7 +17,8 @@ import argparse
 import asyncio
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -61,17 +62,24 @@ async def after_playing(ruleset_id: str, turns: int, read: Callable[[Services], 
     (unless an army broke first), and ``read`` what is wanted of it through the services."""
     rules = registry.get(ruleset_id).rules
     assert rules is not None, f"{ruleset_id} cannot run battles"
+    async with on_a_new_database() as (services, _, folder):
+        await set_up(services, ruleset_id, rules)
+        final = await play(services, rules, StepClock(), turns, _Quiet(folder, []))
+        if final.status.value != "finished":
+            await services.gm.end(PLACE, GM, None, f"the benchmark stops after {turns} turns")
+        return await read(services)
+
+
+@asynccontextmanager
+async def on_a_new_database() -> AsyncIterator[tuple[Services, Database, Path]]:
+    """The services on a new SQLite file in a temporary folder (the stepped clock of the
+    demo), the database and the folder; all gone afterwards."""
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
         await upgrade_to_head(url)
         db = Database.from_url(url)
         try:
-            services = Services.build(db, clock=StepClock())
-            await set_up(services, ruleset_id, rules)
-            final = await play(services, rules, StepClock(), turns, _Quiet(Path(folder), []))
-            if final.status.value != "finished":
-                await services.gm.end(PLACE, GM, None, f"the benchmark stops after {turns} turns")
-            return await read(services)
+            yield Services.build(db, clock=StepClock()), db, Path(folder)
         finally:
             await db.dispose()
 
