@@ -95,17 +95,42 @@ async def render_map_async(
     return await asyncio.to_thread(render_map, state, tuple(events), options)
 
 
-def render_image(state: BattleState, events: Iterable[Event], options: MapOptions) -> Image.Image:
-    """The map as a palette image."""
+# Pictures of the parts of a map's frame that stay the same from one map of a battle to the
+# next (edges, deployment bands, scale bar, compass), by what they depend on: a replay keeps
+# one for all its frames, so those parts are drawn once.
+Chrome = dict[str, Image.Image]
+
+
+def render_image(
+    state: BattleState, events: Iterable[Event], options: MapOptions, chrome: Chrome | None = None
+) -> Image.Image:
+    """The map as a palette image; with ``chrome``, the frame's fixed parts are drawn once
+    into it and copied for the next map of the same layout (their texts are not recorded)."""
     events = tuple(events)
     scene = build_scene(state, events, options.side_view, options.reach, options.lost)
     layout = lay_out(scene, options, events)
-    canvas = Image.new("RGB", layout.size, PAPER)
+    if chrome is None:
+        canvas = Image.new("RGB", layout.size, PAPER)
+    else:
+        canvas = _chrome(chrome, scene, layout, options).copy()
     with shifted(layout.origin):  # the table's texts are recorded where the canvas has them
         table = draw_table(scene, layout.view)
     canvas.paste(table, layout.origin)
-    draw_frame(canvas, scene, layout, options)
+    draw_frame(canvas, scene, layout, options, fixed=chrome is None)
     return canvas.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+
+
+def _chrome(kept: Chrome, scene: Scene, layout: Layout, options: MapOptions) -> Image.Image:
+    """The page with the frame's fixed parts for this layout, drawn the first time it is asked."""
+    table = scene.state.battlefield
+    fixed = (layout.size, layout.view, layout.origin, layout.strip_top, _deploys(scene))
+    key = repr((*fixed, options.area is None, table.measure, table.mm_per_measure))
+    image = kept.get(key)
+    if image is None:
+        image = Image.new("RGB", layout.size, PAPER)
+        draw_fixed(ImageDraw.Draw(image), scene, layout, options)
+        kept[key] = image
+    return image
 
 
 def encode(image: Image.Image, compress_level: int = 3) -> bytes:
@@ -304,12 +329,27 @@ def _margin(area: Area) -> int:
     return max(30, 10 * widest + 14)
 
 
-def draw_frame(canvas: Image.Image, scene: Scene, layout: Layout, options: MapOptions) -> None:
-    """Title bar, labelled edges, deployment bands, scale bar, compass, legend and panel."""
+def draw_frame(
+    canvas: Image.Image, scene: Scene, layout: Layout, options: MapOptions, fixed: bool = True
+) -> None:
+    """Title bar, labelled edges, deployment bands, scale bar, compass, legend and panel
+    (without ``fixed``, the edges, bands, scale bar and compass are on the canvas already)."""
     draw = ImageDraw.Draw(canvas)
-    state, view = scene.state, layout.view
-    right = title_words(state, scene.side_view, options.after)[1]
+    right = title_words(scene.state, scene.side_view, options.after)[1]
     frame.draw_title(draw, layout.size[0], layout.title_height, layout.title, right)
+    if fixed:
+        draw_fixed(draw, scene, layout, options)
+    if layout.legend_rows:
+        legend.draw_legend(canvas, *layout.legend_at, layout.legend_rows)
+    panel.draw_panel(draw, layout.panel, layout.panel_top)
+
+
+def draw_fixed(
+    draw: ImageDraw.ImageDraw, scene: Scene, layout: Layout, options: MapOptions
+) -> None:
+    """The parts of the frame that depend on the table and the layout alone: labelled edges,
+    deployment bands, scale bar and compass (none of them over the table or the title)."""
+    state, view = scene.state, layout.view
     grid = frame.grid_for(view.scale)
     deploys = _deploys(scene)
     whole = options.area is None
@@ -321,9 +361,6 @@ def draw_frame(canvas: Image.Image, scene: Scene, layout: Layout, options: MapOp
     frame.draw_scale_bar(draw, PAD + 6, top, view, grid, table.measure, table.mm_per_measure)
     room = _compass_room(layout.size[0], layout.size[0] >= SIDE_BY_SIDE)
     frame.draw_compass(draw, (PAD + 40, top + 92), deploys, room)
-    if layout.legend_rows:
-        legend.draw_legend(canvas, *layout.legend_at, layout.legend_rows)
-    panel.draw_panel(draw, layout.panel, layout.panel_top)
 
 
 def _deploys(scene: Scene) -> list[tuple[str, str, SideStyle]]:

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from PIL import Image, ImageDraw
 
-from bot.rendering.render import MapOptions, render_image
+from bot.rendering.render import Chrome, MapOptions, render_image
 from bot.rendering.style import INK, PAPER, palette_image
 from rules_core.events import Event
 from rules_core.render import Gone
@@ -86,11 +86,12 @@ def render_replay(
     if not frames:
         raise ValueError("a replay needs at least one frame")
     attempt, tries = Attempt(width), 0
+    chrome: Chrome = {}  # the frame's fixed parts, drawn once for every frame of the replay
     while True:
         tries += 1
         chosen = thin(range(len(frames)), attempt.stride)
         steps = len(frames) - 1
-        data = encode_gif([draw_frame(frames[n], attempt, n, steps) for n in chosen])
+        data = encode_gif([draw_frame(frames[n], attempt, n, steps, chrome) for n in chosen])
         if len(data) <= limit:
             return ReplayImage(data, len(chosen), attempt, tries)
         smaller = next_attempt(attempt, len(data), limit, len(frames))
@@ -131,12 +132,15 @@ def thin(frames: Sequence[T], stride: int) -> list[T]:
     return kept
 
 
-def draw_frame(frame: Frame, attempt: Attempt, step: int = 0, steps: int = 0) -> Image.Image:
+def draw_frame(
+    frame: Frame, attempt: Attempt, step: int = 0, steps: int = 0, chrome: Chrome | None = None
+) -> Image.Image:
     """One step's map at the attempt's width, in at most its number of colours, with a bar
     along its foot showing how far through the battle it is: no two steps look alike, so
-    the GIF keeps a frame for each (Pillow merges equal frames)."""
+    the GIF keeps a frame for each (Pillow merges equal frames). ``chrome`` keeps the
+    frame's fixed parts from one step to the next (the table's ground is kept anyway)."""
     options = MapOptions(width=attempt.width, lost=frame.lost, gone=frame.gone, after=frame.title)
-    image = render_image(frame.state, frame.events, options)
+    image = render_image(frame.state, frame.events, options, chrome)
     if steps:
         draw_progress(image, step / steps)
     if attempt.colours < 256:
@@ -185,6 +189,13 @@ def _padded(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     """The image on a page-coloured canvas of ``size``, keeping its palette."""
     if image.size == size:
         return image
+    if image.mode == "P" and image.getpalette() == palette_image().getpalette():
+        # The map's fixed palette holds the page's colour: pad in it, with no round trip
+        # through RGB and no second quantising (a fifth of a replay's time).
+        page = Image.new("P", size, palette_index(PAPER))
+        page.putpalette(image.getpalette() or [])
+        page.paste(image, (0, 0))
+        return page
     canvas = Image.new("RGB", size, PAPER)
     canvas.paste(image.convert("RGB"), (0, 0))
     palette = image if image.mode == "P" else None

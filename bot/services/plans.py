@@ -87,6 +87,27 @@ async def planned_rows(
     return list(rows)
 
 
+async def user_planned(session: AsyncSession, battle_id: int, user_id: int) -> list[Any]:
+    """One user's planned orders for the battle, in the order planned: only what ``/orders
+    mine`` shows (actor, kind, summary, step title, consult, alternatives), as plain rows.
+
+    A full turn's plan is hundreds of rows: building each as an ORM object with its parameters
+    decoded, for every player, cost ``/orders mine`` about 20 ms of CPU at 2 x 60 units."""
+    query = (
+        select(
+            PlannedOrder.actor,
+            PlannedOrder.kind,
+            PlannedOrder.summary,
+            PlannedOrder.step_title,
+            PlannedOrder.consult,
+            PlannedOrder.alternatives,
+        )
+        .where(PlannedOrder.battle_id == battle_id, PlannedOrder.user_id == user_id)
+        .order_by(PlannedOrder.submitted_at, PlannedOrder.id)
+    )
+    return list(await session.execute(query))
+
+
 async def turn_plan(
     session: AsyncSession, battle_id: int, turn: int, key: str, user_id: int
 ) -> TurnPlan:

@@ -225,7 +225,7 @@ class PlayService(ClockedService):
                 for r in rows
                 if r.user_id == user_id
             ]
-            planned = await plans.planned_rows(session, loaded.battle.id)
+            planned = await plans.user_planned(session, loaded.battle.id, user_id)
             return views + [
                 OrderView(
                     r.actor,
@@ -237,7 +237,6 @@ class PlayService(ClockedService):
                     alternatives=tuple(a["summary"] for a in r.alternatives or ()),
                 )
                 for r in planned
-                if r.user_id == user_id
             ]
 
     async def confirm(self, place: Place, user_id: int, turn: bool = False) -> Confirmed:

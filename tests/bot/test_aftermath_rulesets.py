@@ -82,4 +82,5 @@ def test_the_benchmark_prints_the_replays_size_and_time(
     assert bench_main(["--ruleset", "skirmish", "--turns", "1", "--width", "480"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("replay of a ") and "skirmish battle" in out[0]
-    assert [line.split()[0] for line in out[1:]] == ["size", "frames", "time"]
+    assert [line.split()[0] for line in out[1:]] == ["size", "frames", "CPU"]
+    assert "(target <= 3 s for 60 steps), wall " in out[3]  # CPU beside the target

@@ -92,12 +92,14 @@ async def test_drawing_runs_in_a_worker_thread_while_the_loop_keeps_answering(
     drawn_in: list[threading.Thread] = []
     draw = replay.draw_frame
 
-    def waiting_draw(frame: Frame, attempt: Attempt, step: int, steps: int) -> Image.Image:
+    def waiting_draw(
+        frame: Frame, attempt: Attempt, step: int, steps: int, *kept: object
+    ) -> Image.Image:
         drawn_in.append(threading.current_thread())
         asyncio.run_coroutine_threadsafe(answer(), loop)
         assert answered.wait(30), "the event loop did not answer while a frame was drawn"
         answered.clear()
-        return draw(frame, attempt, step, steps)
+        return draw(frame, attempt, step, steps, *kept)  # type: ignore[arg-type]
 
     async def answer() -> None:
         answered.set()
