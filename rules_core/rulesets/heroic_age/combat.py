@@ -29,6 +29,7 @@ from rules_core.state import BattleState, Unit
 from rules_core.tables import Band
 
 BASE_BEHIND = ("rear", "left", "right")
+FLANKS = ("left", "right")
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,10 @@ def flank_stands(state: BattleState, unit: Unit) -> int:
     here = Footprint.of(unit)
     count = 0
     for friend in state.units_of(unit.side):
-        if friend.id == unit.id or u.engaged_with(state, friend):
+        # The edge first: it is a box test for most friends, contact a search for each.
+        if friend.id == unit.id or contact_edge(here, Footprint.of(friend)) not in FLANKS:
             continue
-        if contact_edge(here, Footprint.of(friend)) in ("left", "right"):
+        if not u.engaged_with(state, friend):
             ranks = friend.profile.get("ranks", 1)
             count += int(ranks) if isinstance(ranks, int | float) else 1
     return count

@@ -43,7 +43,8 @@ GRADE_RANK = {"A": 4, "B": 3, "C": 2, "D": 1}
 
 def alive(state: BattleState, unit_id: str | None) -> bool:
     """Whether a unit is still on the table."""
-    return unit_id is not None and any(unit.id == unit_id for unit in state.units)
+    # ``owner`` looks the id up in the state's index of its units (kept per frozen state).
+    return unit_id is not None and state.owner("unit", unit_id) is not None
 
 
 def level(unit: Unit) -> str:
