@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -73,8 +74,15 @@ def opponents(state: BattleState, unit: Unit, among: Collection[str] | None = No
     combat into one (``clusters``) but is not this unit's opponent."""
     here = Footprint.of(unit)
     touching = [e for e in u.engaged_with(state, unit) if among is None or e.id in among]
-    edged = [e for e in touching if contact_edge(here, Footprint.of(e)) is not None]
+    edged = [e for e in touching if touching_edge(here, Footprint.of(e)) is not None]
     return edged or touching
+
+
+@lru_cache(maxsize=4_096)
+def touching_edge(here: Footprint, other: Footprint) -> str | None:
+    """``contact_edge``, kept per pair of footprints: a combat asks it of the same pairs for
+    each unit's dice, each round and each result (a footprint is frozen, its edge a given)."""
+    return contact_edge(here, other)
 
 
 def hit_score(
@@ -87,7 +95,7 @@ def hit_score(
         return tables.whole(table, "unformed", "lowest"), str(table.lookup("unformed", "sheet"))
     here = Footprint.of(unit)
     for enemy in opponents(state, unit) if enemies is None else enemies:
-        if contact_edge(here, Footprint.of(enemy)) in BASE_BEHIND:
+        if touching_edge(here, Footprint.of(enemy)) in BASE_BEHIND:
             return tables.whole(table, "from_behind", "lowest"), str(
                 table.lookup("from_behind", "sheet")
             )

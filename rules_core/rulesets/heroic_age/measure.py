@@ -5,11 +5,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from shapely import Polygon, contains_xy
+from shapely.geometry.base import BaseGeometry
+
 from rules_core import paths
 from rules_core.codec import Json
 from rules_core.geometry import (
     EPSILON,
     TOUCH,
+    Box,
     Footprint,
     around,
     edge_distance,
@@ -19,8 +23,8 @@ from rules_core.geometry import (
 )
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age import units as u
-from rules_core.state import BattleState, Unit
-from rules_core.terrain import trace_footprint
+from rules_core.state import BattleState, TerrainFeature, Unit
+from rules_core.terrain import feature_shape, trace_footprint
 
 EPS = EPSILON  # the shared distance tolerance: "exactly at distance" counts within
 
@@ -54,14 +58,17 @@ def enemy_to_front(state: BattleState, unit: Unit, reach: float) -> Unit | None:
 
 def in_terrain(state: BattleState, unit: Unit, terrain: tuple[str, ...]) -> bool:
     """Whether the unit's centre stands in an area of these kinds."""
-    from shapely.geometry import Point, Polygon
-
-    here = Point(unit.x, unit.y)
     for feature in state.terrain:
         area = feature.kind in terrain and len(feature.points) >= 3
-        if area and Polygon(feature.points).contains(here):
+        if area and contains_xy(_area(feature), unit.x, unit.y):
             return True
     return False
+
+
+def _area(feature: TerrainFeature) -> BaseGeometry:
+    """A feature's outline as an area (terrain stays put: ``feature_shape`` keeps one shape
+    per outline), a linear feature's points closed as a polygon."""
+    return Polygon(feature.points) if feature.linear else feature_shape(feature)
 
 
 def crosses_difficult(
@@ -70,8 +77,25 @@ def crosses_difficult(
     """Whether a base moved through ``poses`` goes into or across difficult terrain."""
     if all((p.x, p.y) == (poses[0].x, poses[0].y) for p in poses):
         return False
+    box = around(poses)
+    if not any(f.kind in terrain and _box_near(f, box) for f in state.terrain):
+        return False  # nothing of these kinds near the ground swept: nothing to trace
     report = trace_footprint(poses, state.terrain)
     return report.length_in(terrain) > EPS or report.crossed(terrain) > 0
+
+
+def _box_near(feature: TerrainFeature, box: Box) -> bool:
+    """Whether a feature's points' box comes within ``TOUCH`` of ``box`` (a box test only
+    narrows: a base never further away can be in or across it)."""
+    xs = [p[0] for p in feature.points]
+    ys = [p[1] for p in feature.points]
+    slack = 10 * TOUCH
+    return not (
+        min(xs) - box[2] > slack
+        or box[0] - max(xs) > slack
+        or min(ys) - box[3] > slack
+        or box[1] - max(ys) > slack
+    )
 
 
 def move_along(

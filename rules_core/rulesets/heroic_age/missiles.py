@@ -8,7 +8,7 @@ import math
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import ShotFired, ShotResolved
-from rules_core.geometry import Footprint, range_from_front
+from rules_core.geometry import EPSILON, Footprint, boxes_apart, range_from_front
 from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -26,18 +26,26 @@ def shoots(unit: Unit) -> bool:
 
 def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
     """Why ``shooter`` may not shoot at ``target``, or None."""
-    if not shoots(shooter):
-        return f"{shooter.name} has no missiles"
-    if BROKEN.of(shooter) or RETIRING.of(shooter):
-        return f"{shooter.name} is broken or retiring"
-    if u.engaged_with(state, shooter):
-        return f"{shooter.name} is in combat"
+    held = shooter_problem(state, shooter)
+    if held is not None:
+        return held
     if target.side == shooter.side:
         return f"{target.name} is a friend"
     reach = tables.number(tables.MISSILE, "range", "value")
     apart = range_from_front(Footprint.of(shooter), Footprint.of(target))
     if not u.within(apart, reach):
         return f'{target.name} is {apart:.1f}" away; range is {reach:g}"'
+    return None
+
+
+def shooter_problem(state: BattleState, shooter: Unit) -> str | None:
+    """Why ``shooter`` may not shoot at all, whatever the target, or None."""
+    if not shoots(shooter):
+        return f"{shooter.name} has no missiles"
+    if BROKEN.of(shooter) or RETIRING.of(shooter):
+        return f"{shooter.name} is broken or retiring"
+    if u.engaged_with(state, shooter):
+        return f"{shooter.name} is in combat"
     return None
 
 
@@ -50,8 +58,15 @@ def targets(state: BattleState, shooter: Unit) -> list[Unit]:
 def has_choice(state: BattleState, shooter: Unit) -> bool:
     """Whether it may shoot at more than one enemy (``len(targets(...)) > 1``, counted only
     as far as the second)."""
+    if shooter_problem(state, shooter) is not None:
+        return False  # no target at all: the shooter's own problem holds for each
+    reach = tables.number(tables.MISSILE, "range", "value")
+    here = Footprint.of(shooter)
     found = 0
     for enemy in state.enemies_of(shooter.side):
+        # the range is at least the boxes' distance: those further apart are out of range
+        if boxes_apart(here, Footprint.of(enemy), reach + EPSILON):
+            continue
         if problem(state, shooter, enemy) is None:
             found += 1
             if found > 1:
