@@ -46,6 +46,9 @@ def clusters(state: BattleState) -> list[tuple[Side, Side]]:
     broken units do not fight (pursuers hack them in the moves after combat)."""
     seen: set[str] = set()
     found: list[tuple[Side, Side]] = []
+    places: dict[str, list[int]] = {}  # where each id stands in the state's order
+    for place, x in enumerate(state.units):
+        places.setdefault(x.id, []).append(place)
     for unit in state.units:
         if unit.id in seen or BROKEN.of(unit) or not u.engaged_with(state, unit):
             continue
@@ -57,10 +60,10 @@ def clusters(state: BattleState) -> list[tuple[Side, Side]]:
                     group.add(enemy.id)
                     todo.append(enemy)
         seen |= group
-        order = state.cursor.side_order
+        members = [state.units[p] for p in sorted(p for x in group for p in places[x])]
         sides = [
-            Side(side, tuple(x.id for x in state.units if x.id in group and x.side == side))
-            for side in order
+            Side(side, tuple(x.id for x in members if x.side == side))
+            for side in state.cursor.side_order
         ]
         sides = [s for s in sides if s.units]
         if len(sides) == 2:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from shapely import Polygon, contains_xy
-from shapely.geometry.base import BaseGeometry
 
 from rules_core import paths
 from rules_core.codec import Json
@@ -15,6 +15,7 @@ from rules_core.geometry import (
     TOUCH,
     Box,
     Footprint,
+    Point,
     around,
     edge_distance,
     near,
@@ -24,7 +25,7 @@ from rules_core.geometry import (
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.state import BattleState, TerrainFeature, Unit
-from rules_core.terrain import feature_shape, trace_footprint
+from rules_core.terrain import trace_footprint
 
 EPS = EPSILON  # the shared distance tolerance: "exactly at distance" counts within
 
@@ -59,16 +60,30 @@ def enemy_to_front(state: BattleState, unit: Unit, reach: float) -> Unit | None:
 def in_terrain(state: BattleState, unit: Unit, terrain: tuple[str, ...]) -> bool:
     """Whether the unit's centre stands in an area of these kinds."""
     for feature in state.terrain:
-        area = feature.kind in terrain and len(feature.points) >= 3
-        if area and contains_xy(_area(feature), unit.x, unit.y):
+        if feature.kind not in terrain or len(feature.points) < 3:
+            continue
+        shape, (x0, y0, x1, y1) = _area(feature)
+        # a point outside the area's box is outside the area: its box is the cheaper test
+        if x0 <= unit.x <= x1 and y0 <= unit.y <= y1 and contains_xy(shape, unit.x, unit.y):
             return True
     return False
 
 
-def _area(feature: TerrainFeature) -> BaseGeometry:
-    """A feature's outline as an area (terrain stays put: ``feature_shape`` keeps one shape
-    per outline), a linear feature's points closed as a polygon."""
-    return Polygon(feature.points) if feature.linear else feature_shape(feature)
+def _area(feature: TerrainFeature) -> tuple[Polygon, Box]:
+    """A feature's outline as an area (a linear feature's points closed as a polygon) and its
+    box, kept per outline: terrain stays put."""
+    try:
+        return _outline(tuple(feature.points))
+    except TypeError:  # points given as lists: nothing to key a cache on
+        shape = Polygon(feature.points)
+        return shape, shape.bounds
+
+
+@lru_cache(maxsize=4_096)
+def _outline(points: tuple[Point, ...]) -> tuple[Polygon, Box]:
+    """One area and box per outline (``_area``)."""
+    shape = Polygon(points)
+    return shape, shape.bounds
 
 
 def crosses_difficult(

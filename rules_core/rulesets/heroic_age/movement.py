@@ -63,7 +63,7 @@ def control_due(state: BattleState, unit: Unit) -> bool:
         return True
     reach = tables.CONTROL_RANGE
     friends = [ld for ld in state.leaders if ld.side == unit.side]
-    return not any(u.within(u.leader_gap(state, ld, unit), reach) for ld in friends)
+    return not any(u.leader_within(state, ld, unit, reach) for ld in friends)
 
 
 def control_modifiers(unit: Unit, a_grade: int) -> list[Modifier]:

@@ -105,9 +105,25 @@ def leader_gap(state: BattleState, leader: Leader, unit: Unit) -> float:
     """Distance from a leader to a unit (0 if he is with it)."""
     if leader.attached_to == unit.id:
         return 0.0
+    return edge_distance(leader_place(state, leader), Footprint.of(unit))
+
+
+def leader_place(state: BattleState, leader: Leader) -> Footprint:
+    """Where a leader stands: the footprint of the unit he is with, else a point's."""
     if leader.attached_to and alive(state, leader.attached_to):
-        return gap(state, state.unit(leader.attached_to), unit)
-    return edge_distance(Footprint(leader.x, leader.y, 0.0, 1e-3, 1e-3), Footprint.of(unit))
+        return Footprint.of(state.unit(leader.attached_to))
+    return Footprint(leader.x, leader.y, 0.0, 1e-3, 1e-3)
+
+
+def leader_within(state: BattleState, leader: Leader, unit: Unit, reach: float) -> bool:
+    """``within(leader_gap(...), reach)``, answered from the boxes alone when they lie further
+    apart than ``reach`` (as ``gap_within``)."""
+    if leader.attached_to == unit.id:
+        return within(0.0, reach)
+    here = leader_place(state, leader)
+    if boxes_apart(here, Footprint.of(unit), reach + EPSILON):
+        return False
+    return within(edge_distance(here, Footprint.of(unit)), reach)
 
 
 def own_leader(state: BattleState, unit: Unit) -> Leader | None:
@@ -132,7 +148,7 @@ def standard_within(state: BattleState, unit: Unit, reach: float) -> Leader | No
     """A friendly leader carrying the battle standard within ``reach`` of the unit."""
     for leader in state.leaders:
         mine = leader.side == unit.side and BATTLE_STANDARD.of(leader)
-        if mine and within(leader_gap(state, leader, unit), reach):
+        if mine and leader_within(state, leader, unit, reach):
             return leader
     return None
 
