@@ -51,18 +51,18 @@ def shooter_problem(state: BattleState, shooter: Unit) -> str | None:
 
 def targets(state: BattleState, shooter: Unit) -> list[Unit]:
     """The enemies it may shoot at, nearest first."""
+    reach = tables.number(tables.MISSILE, "range", "value")
     found = [
         e
         for e in state.enemies_of(shooter.side)
-        if _may_reach(shooter, e) and problem(state, shooter, e) is None
+        if _may_reach(shooter, e, reach) and problem(state, shooter, e) is None
     ]
     return sorted(found, key=lambda e: u.gap(state, shooter, e))
 
 
-def _may_reach(shooter: Unit, target: Unit) -> bool:
-    """False if the target is surely out of range: the range is at least the boxes' distance,
-    so one whose box lies further is (the exact range is ``problem``'s to measure)."""
-    reach = tables.number(tables.MISSILE, "range", "value")
+def _may_reach(shooter: Unit, target: Unit, reach: float) -> bool:
+    """False if the target is surely beyond ``reach``: the range is at least the boxes'
+    distance, so one whose box lies further is (the exact range is ``problem``'s to measure)."""
     return not boxes_apart(Footprint.of(shooter), Footprint.of(target), reach + EPSILON)
 
 
@@ -71,9 +71,10 @@ def has_choice(state: BattleState, shooter: Unit) -> bool:
     as far as the second)."""
     if shooter_problem(state, shooter) is not None:
         return False  # no target at all: the shooter's own problem holds for each
+    reach = tables.number(tables.MISSILE, "range", "value")
     found = 0
     for enemy in state.enemies_of(shooter.side):
-        if _may_reach(shooter, enemy) and problem(state, shooter, enemy) is None:
+        if _may_reach(shooter, enemy, reach) and problem(state, shooter, enemy) is None:
             found += 1
             if found > 1:
                 return True
