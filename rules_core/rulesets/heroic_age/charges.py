@@ -7,7 +7,7 @@ from rules_core import paths
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import OrderRejected
-from rules_core.geometry import Footprint, facing_towards, overlapping, within_to_front
+from rules_core.geometry import Footprint, facing_towards, near, overlapping, within_to_front
 from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -71,7 +71,7 @@ def modifiers(state: BattleState, unit: Unit, charging: set[str]) -> list[Modifi
         "ready_for_battle": u.level(unit) == "ready for battle",
         "friend_charging": any(
             u.alive(state, f)
-            and u.within(u.gap(state, unit, state.unit(f)), tables.CHARGE_FRIEND_RANGE)
+            and u.gap_within(state, unit, state.unit(f), tables.CHARGE_FRIEND_RANGE)
             for f in charging
             if f != unit.id and state.unit(f).side == unit.side
         ),
@@ -140,7 +140,7 @@ def _contact(ctx: Context, charger: Unit, target: Unit) -> bool:
     there = Footprint.of(charger).moved_to((end.x, end.y), heading)
     # The sweep leaves behind units its turned start pose overlaps, but a short charge may
     # never get clear of them: two bases on each other is no place to fight from.
-    for other in ctx.state.units_on_table:
+    for other in near(ctx.state.units_on_table, there.bounds):  # only those whose boxes meet
         if other.id != charger.id and overlapping(there, Footprint.of(other)):
             why = f"the charge on {target.name}: turning to face it puts it on {other.name}"
             ctx.emit(OrderRejected(charger.id, "charge", why))

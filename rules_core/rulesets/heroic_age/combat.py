@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -29,6 +30,7 @@ from rules_core.state import BattleState, Unit
 from rules_core.tables import Band
 
 BASE_BEHIND = ("rear", "left", "right")
+FLANKS = ("left", "right")
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,9 @@ def clusters(state: BattleState) -> list[tuple[Side, Side]]:
     broken units do not fight (pursuers hack them in the moves after combat)."""
     seen: set[str] = set()
     found: list[tuple[Side, Side]] = []
+    places: dict[str, list[int]] = {}  # where each id stands in the state's order
+    for place, x in enumerate(state.units):
+        places.setdefault(x.id, []).append(place)
     for unit in state.units:
         if unit.id in seen or BROKEN.of(unit) or not u.engaged_with(state, unit):
             continue
@@ -55,10 +60,10 @@ def clusters(state: BattleState) -> list[tuple[Side, Side]]:
                     group.add(enemy.id)
                     todo.append(enemy)
         seen |= group
-        order = state.cursor.side_order
+        members = [state.units[p] for p in sorted(p for x in group for p in places[x])]
         sides = [
-            Side(side, tuple(x.id for x in state.units if x.id in group and x.side == side))
-            for side in order
+            Side(side, tuple(x.id for x in members if x.side == side))
+            for side in state.cursor.side_order
         ]
         sides = [s for s in sides if s.units]
         if len(sides) == 2:
@@ -72,8 +77,15 @@ def opponents(state: BattleState, unit: Unit, among: Collection[str] | None = No
     combat into one (``clusters``) but is not this unit's opponent."""
     here = Footprint.of(unit)
     touching = [e for e in u.engaged_with(state, unit) if among is None or e.id in among]
-    edged = [e for e in touching if contact_edge(here, Footprint.of(e)) is not None]
+    edged = [e for e in touching if touching_edge(here, Footprint.of(e)) is not None]
     return edged or touching
+
+
+@lru_cache(maxsize=4_096)
+def touching_edge(here: Footprint, other: Footprint) -> str | None:
+    """``contact_edge``, kept per pair of footprints: a combat asks it of the same pairs for
+    each unit's dice, each round and each result (a footprint is frozen, its edge a given)."""
+    return contact_edge(here, other)
 
 
 def hit_score(
@@ -86,7 +98,7 @@ def hit_score(
         return tables.whole(table, "unformed", "lowest"), str(table.lookup("unformed", "sheet"))
     here = Footprint.of(unit)
     for enemy in opponents(state, unit) if enemies is None else enemies:
-        if contact_edge(here, Footprint.of(enemy)) in BASE_BEHIND:
+        if touching_edge(here, Footprint.of(enemy)) in BASE_BEHIND:
             return tables.whole(table, "from_behind", "lowest"), str(
                 table.lookup("from_behind", "sheet")
             )
@@ -104,9 +116,10 @@ def flank_stands(state: BattleState, unit: Unit) -> int:
     here = Footprint.of(unit)
     count = 0
     for friend in state.units_of(unit.side):
-        if friend.id == unit.id or u.engaged_with(state, friend):
+        # The edge first: it is a box test for most friends, contact a search for each.
+        if friend.id == unit.id or contact_edge(here, Footprint.of(friend)) not in FLANKS:
             continue
-        if contact_edge(here, Footprint.of(friend)) in ("left", "right"):
+        if not u.engaged_with(state, friend):
             ranks = friend.profile.get("ranks", 1)
             count += int(ranks) if isinstance(ranks, int | float) else 1
     return count

@@ -24,7 +24,7 @@ from rules_core.cards import Card
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import Modifier, Purpose, Roll
-from rules_core.events import LeaderHit, MeleeResolved, TestResolved, log_length
+from rules_core.events import LeaderHit, MeleeResolved, TestResolved
 from rules_core.plugin import Parameter
 from rules_core.rulesets.heroic_age import lps, units
 from rules_core.rulesets.heroic_age.duel_tables import (
@@ -47,7 +47,7 @@ from rules_core.rulesets.heroic_age.duel_tables import (
     exchange,
     hand_row,
 )
-from rules_core.rulesets.heroic_age.retained import reroll
+from rules_core.rulesets.heroic_age.retained import log_count, reroll
 from rules_core.rulesets.heroic_age.status import (
     CHALLENGE,
     CINC,
@@ -198,7 +198,7 @@ def challenge(ctx: Context, challenger_id: str, target_id: str) -> None:
         mine, theirs = Fighter.of(target), Fighter.of(challenger)
         default = "accept" if cards_dealt(mine) >= cards_dealt(theirs) else "refuse"
         asked = Decision(
-            f"duel:challenge:{challenger.id}:{target.id}:{log_length(ctx.events)}",
+            f"duel:challenge:{challenger.id}:{target.id}:{log_count(ctx.events)}",
             f"{challenger.name} challenges {target.name} to personal combat. Accept (3 LP)"
             " or refuse (a D6: 1-3 lose 1 LP, 4-5 a champion accepts, 6 no effect)?",
             tuple(Option(k, v) for k, v in CHALLENGE_WORDS.items()),

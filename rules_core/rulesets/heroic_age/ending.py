@@ -23,8 +23,12 @@ from rules_core.toolkit import param_number
 
 def end_turn(ctx: Context) -> None:
     """Clear what lasts one turn; retiring units may reform next turn."""
-    for unit in list(ctx.state.units):
-        engaged = bool(u.engaged_with(ctx.state, unit))
+    start = ctx.state
+    # Contact is judged on the state as the turn ends: the changes below are statuses only,
+    # so no unit moves or leaves (and each later state would be searched afresh).
+    in_contact = {x.id: bool(u.engaged_with(start, x)) for x in start.units}
+    for unit in list(start.units):
+        engaged = in_contact[unit.id]
         changes: dict[str, Json] = {
             "charged": False,
             "charge_combat": False,

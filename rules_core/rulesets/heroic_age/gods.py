@@ -26,7 +26,7 @@ from dataclasses import replace
 from rules_core.cards import Card, EmptyDeckError
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
-from rules_core.events import TestResolved, log_length, logged_test
+from rules_core.events import TestResolved, logged_test
 from rules_core.plugin import Parameter
 from rules_core.rulesets.heroic_age import duel, lps, units
 from rules_core.rulesets.heroic_age.gods_tables import (
@@ -44,6 +44,7 @@ from rules_core.rulesets.heroic_age.retained import (
     DECK,
     SEVEN,
     SEVEN_WORDS,
+    log_count,
     play_five,
     reroll,
 )
@@ -375,7 +376,7 @@ def _god_choice(
     """The unit or leader ``who`` chooses for a card of the god pack (``auto``: ``default``),
     asked once per card drawn: the question's id is ``key``, the turn and the log's length."""
     asked = Decision(
-        f"{key}:{ctx.state.cursor.turn}:{log_length(ctx.events)}",
+        f"{key}:{ctx.state.cursor.turn}:{log_count(ctx.events)}",
         question,
         (_auto(default.name), *options),
         AUTO,

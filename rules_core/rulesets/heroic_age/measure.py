@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from shapely import Polygon, contains_xy
 
 from rules_core import paths
 from rules_core.codec import Json
 from rules_core.geometry import (
     EPSILON,
     TOUCH,
+    Box,
     Footprint,
+    Point,
     around,
     edge_distance,
     near,
@@ -19,7 +24,7 @@ from rules_core.geometry import (
 )
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age import units as u
-from rules_core.state import BattleState, Unit
+from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import trace_footprint
 
 EPS = EPSILON  # the shared distance tolerance: "exactly at distance" counts within
@@ -54,14 +59,31 @@ def enemy_to_front(state: BattleState, unit: Unit, reach: float) -> Unit | None:
 
 def in_terrain(state: BattleState, unit: Unit, terrain: tuple[str, ...]) -> bool:
     """Whether the unit's centre stands in an area of these kinds."""
-    from shapely.geometry import Point, Polygon
-
-    here = Point(unit.x, unit.y)
     for feature in state.terrain:
-        area = feature.kind in terrain and len(feature.points) >= 3
-        if area and Polygon(feature.points).contains(here):
+        if feature.kind not in terrain or len(feature.points) < 3:
+            continue
+        shape, (x0, y0, x1, y1) = _area(feature)
+        # a point outside the area's box is outside the area: its box is the cheaper test
+        if x0 <= unit.x <= x1 and y0 <= unit.y <= y1 and contains_xy(shape, unit.x, unit.y):
             return True
     return False
+
+
+def _area(feature: TerrainFeature) -> tuple[Polygon, Box]:
+    """A feature's outline as an area (a linear feature's points closed as a polygon) and its
+    box, kept per outline: terrain stays put."""
+    try:
+        return _outline(tuple(feature.points))
+    except TypeError:  # points given as lists: nothing to key a cache on
+        shape = Polygon(feature.points)
+        return shape, shape.bounds
+
+
+@lru_cache(maxsize=4_096)
+def _outline(points: tuple[Point, ...]) -> tuple[Polygon, Box]:
+    """One area and box per outline (``_area``)."""
+    shape = Polygon(points)
+    return shape, shape.bounds
 
 
 def crosses_difficult(
@@ -70,8 +92,25 @@ def crosses_difficult(
     """Whether a base moved through ``poses`` goes into or across difficult terrain."""
     if all((p.x, p.y) == (poses[0].x, poses[0].y) for p in poses):
         return False
+    box = around(poses)
+    if not any(f.kind in terrain and _box_near(f, box) for f in state.terrain):
+        return False  # nothing of these kinds near the ground swept: nothing to trace
     report = trace_footprint(poses, state.terrain)
     return report.length_in(terrain) > EPS or report.crossed(terrain) > 0
+
+
+def _box_near(feature: TerrainFeature, box: Box) -> bool:
+    """Whether a feature's points' box comes within ``TOUCH`` of ``box`` (a box test only
+    narrows: a base never further away can be in or across it)."""
+    xs = [p[0] for p in feature.points]
+    ys = [p[1] for p in feature.points]
+    slack = 10 * TOUCH
+    return not (
+        min(xs) - box[2] > slack
+        or box[0] - max(xs) > slack
+        or min(ys) - box[3] > slack
+        or box[1] - max(ys) > slack
+    )
 
 
 def move_along(

@@ -8,7 +8,7 @@ import math
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import ShotFired, ShotResolved
-from rules_core.geometry import Footprint, range_from_front
+from rules_core.geometry import EPSILON, Footprint, boxes_apart, range_from_front
 from rules_core.odds import RollSpec
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
@@ -26,12 +26,9 @@ def shoots(unit: Unit) -> bool:
 
 def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
     """Why ``shooter`` may not shoot at ``target``, or None."""
-    if not shoots(shooter):
-        return f"{shooter.name} has no missiles"
-    if BROKEN.of(shooter) or RETIRING.of(shooter):
-        return f"{shooter.name} is broken or retiring"
-    if u.engaged_with(state, shooter):
-        return f"{shooter.name} is in combat"
+    held = shooter_problem(state, shooter)
+    if held is not None:
+        return held
     if target.side == shooter.side:
         return f"{target.name} is a friend"
     reach = tables.number(tables.MISSILE, "range", "value")
@@ -41,18 +38,43 @@ def problem(state: BattleState, shooter: Unit, target: Unit) -> str | None:
     return None
 
 
+def shooter_problem(state: BattleState, shooter: Unit) -> str | None:
+    """Why ``shooter`` may not shoot at all, whatever the target, or None."""
+    if not shoots(shooter):
+        return f"{shooter.name} has no missiles"
+    if BROKEN.of(shooter) or RETIRING.of(shooter):
+        return f"{shooter.name} is broken or retiring"
+    if u.engaged_with(state, shooter):
+        return f"{shooter.name} is in combat"
+    return None
+
+
 def targets(state: BattleState, shooter: Unit) -> list[Unit]:
     """The enemies it may shoot at, nearest first."""
-    found = [e for e in state.enemies_of(shooter.side) if problem(state, shooter, e) is None]
+    reach = tables.number(tables.MISSILE, "range", "value")
+    found = [
+        e
+        for e in state.enemies_of(shooter.side)
+        if _may_reach(shooter, e, reach) and problem(state, shooter, e) is None
+    ]
     return sorted(found, key=lambda e: u.gap(state, shooter, e))
+
+
+def _may_reach(shooter: Unit, target: Unit, reach: float) -> bool:
+    """False if the target is surely beyond ``reach``: the range is at least the boxes'
+    distance, so one whose box lies further is (the exact range is ``problem``'s to measure)."""
+    return not boxes_apart(Footprint.of(shooter), Footprint.of(target), reach + EPSILON)
 
 
 def has_choice(state: BattleState, shooter: Unit) -> bool:
     """Whether it may shoot at more than one enemy (``len(targets(...)) > 1``, counted only
     as far as the second)."""
+    if shooter_problem(state, shooter) is not None:
+        return False  # no target at all: the shooter's own problem holds for each
+    reach = tables.number(tables.MISSILE, "range", "value")
     found = 0
     for enemy in state.enemies_of(shooter.side):
-        if problem(state, shooter, enemy) is None:
+        if _may_reach(shooter, enemy, reach) and problem(state, shooter, enemy) is None:
             found += 1
             if found > 1:
                 return True

@@ -63,7 +63,7 @@ def control_due(state: BattleState, unit: Unit) -> bool:
         return True
     reach = tables.CONTROL_RANGE
     friends = [ld for ld in state.leaders if ld.side == unit.side]
-    return not any(u.within(u.leader_gap(state, ld, unit), reach) for ld in friends)
+    return not any(u.leader_within(state, ld, unit, reach) for ld in friends)
 
 
 def control_modifiers(unit: Unit, a_grade: int) -> list[Modifier]:
@@ -285,7 +285,7 @@ def rest_problem(ctx: Context, unit: Unit) -> str | None:
     beyond = tables.REST.lookup(row, "beyond")
     if isinstance(beyond, int | float):
         near = u.nearest_enemy(ctx.state, unit)
-        if near is not None and u.within(u.gap(ctx.state, unit, near), float(beyond)):
+        if near is not None and u.gap_within(ctx.state, unit, near, float(beyond)):
             return f'within {beyond:g}" of the enemy'
     return None
 
@@ -318,7 +318,7 @@ def _enemy_advancing(ctx: Context, before: dict[str, tuple[float, float]]) -> No
                 continue
             was = ((start[0] - unit.x) ** 2 + (start[1] - unit.y) ** 2) ** 0.5
             now = ((enemy.x - unit.x) ** 2 + (enemy.y - unit.y) ** 2) ** 0.5
-            if now < was and u.within(u.gap(ctx.state, unit, enemy), reach):
+            if now < was and u.gap_within(ctx.state, unit, enemy, reach):
                 u.add_dps(
                     ctx,
                     unit.id,

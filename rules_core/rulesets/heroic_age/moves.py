@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rules_core.context import Context
 from rules_core.dice import Purpose
-from rules_core.geometry import Footprint, overlapping
+from rules_core.geometry import Footprint, near, overlapping
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.state import Unit
@@ -73,9 +73,10 @@ def travel(
 def _lands_on_a_unit(ctx: Context, unit: Unit, end: Footprint) -> bool:
     """Whether the move would end on another unit. The sweep leaves behind what the unit's
     turned start overlaps, but a short move may never get clear of it: then it stays put."""
+    # Only units whose boxes meet the end pose's box can overlap it (``near`` narrows them).
     return any(
         other.id != unit.id and overlapping(end, Footprint.of(other))
-        for other in ctx.state.units_on_table
+        for other in near(ctx.state.units_on_table, end.bounds)
     )
 
 

@@ -12,12 +12,28 @@ from rules_core.cards import Card
 from rules_core.context import Context
 from rules_core.decisions import Decision, Option
 from rules_core.dice import AVD_FACES, Roll
-from rules_core.events import log_length
+from rules_core.events import Event, log_length
 from rules_core.state import BattleState
 
 DECK = "gods"
 SEVEN = "seven"
 SEVEN_WORDS = {"keep": "keep the Seven", "use": "play the Seven to re-roll these dice"}
+COUNTS_KEPT = 4  # steps' event lists whose count is kept (a step at a time is resolved)
+# id of a step's event list -> (the list, events counted so far, those not silent)
+_COUNTED: dict[int, tuple[list[Event], int, int]] = {}
+
+
+def log_count(events: list[Event]) -> int:
+    """``log_length(events)`` of a step's event list, which only ever grows (``Context.emit``
+    appends): counted on from where the last call stopped, not afresh, since every set of
+    dice thrown asks it and a big battle's step logs thousands of events."""
+    kept = _COUNTED.get(id(events))
+    seen, count = (0, 0) if kept is None or len(events) < kept[1] else kept[1:]
+    count += log_length(events[seen:])
+    if kept is None and len(_COUNTED) >= COUNTS_KEPT:
+        _COUNTED.clear()
+    _COUNTED[id(events)] = (events, len(events), count)  # the list held, its id stays its own
+    return count
 
 
 def held(state: BattleState, side: str, rank: str) -> list[str]:
@@ -48,7 +64,7 @@ def reroll(ctx: Context, side: str, description: str, result: Roll) -> Roll:
     if not sevens or any(die.rerolled for die in result.dice):
         return result
     mean = round(average(result), 2)
-    count = log_length(ctx.events)
+    count = log_count(ctx.events)
     asked = Decision(
         f"seven:{side}:{count}:{result.total}:{mean}",
         f"Fortune smiles: play your Seven to re-roll {description}? ({result.describe()})",

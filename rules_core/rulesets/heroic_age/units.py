@@ -15,12 +15,13 @@ These are the calls the god pack, leadership and personal combat use too:
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from rules_core.context import Context
 from rules_core.dice import Purpose
 from rules_core.events import LeaderHit, StatusChanged
-from rules_core.geometry import Footprint, edge_distance
+from rules_core.geometry import EPSILON, Footprint, boxes_apart, edge_distance
 from rules_core.geometry import within as within  # the core's "within N", used as u.within
 from rules_core.rulesets.heroic_age import tables
 from rules_core.rulesets.heroic_age.status import (
@@ -39,11 +40,13 @@ from rules_core.state import BattleState, Leader, Unit
 from rules_core.toolkit import enemies_in_contact
 
 GRADE_RANK = {"A": 4, "B": 3, "C": 2, "D": 1}
+BOUND_SLACK = 1e-9  # float noise allowed between a box's distance and shapely's gap
 
 
 def alive(state: BattleState, unit_id: str | None) -> bool:
     """Whether a unit is still on the table."""
-    return unit_id is not None and any(unit.id == unit_id for unit in state.units)
+    # ``owner`` looks the id up in the state's index of its units (kept per frozen state).
+    return unit_id is not None and state.owner("unit", unit_id) is not None
 
 
 def level(unit: Unit) -> str:
@@ -85,6 +88,14 @@ def gap(state: BattleState, a: Unit, b: Unit) -> float:
     return edge_distance(Footprint.of(a), Footprint.of(b))
 
 
+def gap_within(state: BattleState, a: Unit, b: Unit, reach: float) -> bool:
+    """``within(gap(state, a, b), reach)``, with units whose boxes lie further apart than
+    ``reach`` answered from their boxes alone (the gap is at least the boxes' distance)."""
+    if boxes_apart(Footprint.of(a), Footprint.of(b), reach + EPSILON):
+        return False
+    return within(gap(state, a, b), reach)
+
+
 def leaders_with(state: BattleState, unit: Unit) -> list[Leader]:
     """The leaders standing with a unit."""
     return [ld for ld in state.leaders if ld.attached_to == unit.id]
@@ -94,9 +105,25 @@ def leader_gap(state: BattleState, leader: Leader, unit: Unit) -> float:
     """Distance from a leader to a unit (0 if he is with it)."""
     if leader.attached_to == unit.id:
         return 0.0
+    return edge_distance(leader_place(state, leader), Footprint.of(unit))
+
+
+def leader_place(state: BattleState, leader: Leader) -> Footprint:
+    """Where a leader stands: the footprint of the unit he is with, else a point's."""
     if leader.attached_to and alive(state, leader.attached_to):
-        return gap(state, state.unit(leader.attached_to), unit)
-    return edge_distance(Footprint(leader.x, leader.y, 0.0, 1e-3, 1e-3), Footprint.of(unit))
+        return Footprint.of(state.unit(leader.attached_to))
+    return Footprint(leader.x, leader.y, 0.0, 1e-3, 1e-3)
+
+
+def leader_within(state: BattleState, leader: Leader, unit: Unit, reach: float) -> bool:
+    """``within(leader_gap(...), reach)``, answered from the boxes alone when they lie further
+    apart than ``reach`` (as ``gap_within``)."""
+    if leader.attached_to == unit.id:
+        return within(0.0, reach)
+    here = leader_place(state, leader)
+    if boxes_apart(here, Footprint.of(unit), reach + EPSILON):
+        return False
+    return within(edge_distance(here, Footprint.of(unit)), reach)
 
 
 def own_leader(state: BattleState, unit: Unit) -> Leader | None:
@@ -121,7 +148,7 @@ def standard_within(state: BattleState, unit: Unit, reach: float) -> Leader | No
     """A friendly leader carrying the battle standard within ``reach`` of the unit."""
     for leader in state.leaders:
         mine = leader.side == unit.side and BATTLE_STANDARD.of(leader)
-        if mine and within(leader_gap(state, leader, unit), reach):
+        if mine and leader_within(state, leader, unit, reach):
             return leader
     return None
 
@@ -207,7 +234,7 @@ def knock_on_loss(ctx: Context, unit: Unit, how: str) -> None:
     friend_row, enemy_row = "friend_lost", "enemy_lost"
     reach = tables.number(tables.AGGRESSION_CAUSES, friend_row, "within")
     for other in ctx.state.units:
-        if other.id == unit.id or not within(gap(ctx.state, unit, other), reach):
+        if other.id == unit.id or not gap_within(ctx.state, unit, other, reach):
             continue
         if other.side == unit.side and grade_rank(unit) >= grade_rank(other):
             levels = tables.whole(tables.AGGRESSION_CAUSES, friend_row, "levels")
@@ -226,9 +253,10 @@ def knock_on_retire(ctx: Context, unit: Unit) -> None:
     grade within 2", and a battle standard retiring costs its contingent a level."""
     enemy_reach = tables.number(tables.AGGRESSION_CAUSES, "enemy_lost", "within")
     dp_reach = tables.number(tables.DP_CAUSES, "friend_retiring", "within")
+    retire_reach = max(enemy_reach, dp_reach)
     for other in list(ctx.state.units):
-        if other.id == unit.id:
-            continue
+        if other.id == unit.id or not gap_within(ctx.state, unit, other, retire_reach):
+            continue  # neither reach: the boxes are enough to tell, most often
         apart = gap(ctx.state, unit, other)
         if other.side != unit.side and within(apart, enemy_reach):
             levels = tables.whole(tables.AGGRESSION_CAUSES, "enemy_lost", "levels")
@@ -317,8 +345,30 @@ def risk_to_leaders(ctx: Context, unit: Unit, why: str) -> None:
 
 
 def nearest_enemy(state: BattleState, unit: Unit) -> Unit | None:
-    """The nearest enemy unit, edge to edge."""
-    return min(state.enemies_of(unit.side), key=lambda e: gap(state, unit, e), default=None)
+    """The nearest enemy unit, edge to edge (the first of equals, as ``min`` finds it)."""
+    here = Footprint.of(unit)
+    # The boxes' distance never exceeds the gap: enemies are measured nearest box first, and
+    # those whose boxes lie beyond the nearest gap found (with float slack) are never measured.
+    bounded = sorted(
+        (box_distance(here, Footprint.of(e)), index, e)
+        for index, e in enumerate(state.enemies_of(unit.side))
+    )
+    best: tuple[float, int, Unit] | None = None
+    for low, index, enemy in bounded:
+        if best is not None and low - BOUND_SLACK > best[0]:
+            break
+        found = (gap(state, unit, enemy), index, enemy)
+        if best is None or found[:2] < best[:2]:
+            best = found
+    return None if best is None else best[2]
+
+
+def box_distance(a: Footprint, b: Footprint) -> float:
+    """The distance between two footprints' upright boxes (never more than their gap)."""
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.bounds, b.bounds
+    dx = max(0.0, bx0 - ax1, ax0 - bx1)
+    dy = max(0.0, by0 - ay1, ay0 - by1)
+    return math.hypot(dx, dy)
 
 
 def engaged_with(state: BattleState, unit: Unit) -> list[Unit]:
