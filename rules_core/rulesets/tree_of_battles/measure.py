@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from shapely import Point as ShapelyPoint
 
@@ -38,6 +39,7 @@ DENSE = frozenset({"dense_wood"})
 COVER = frozenset({"wood", "dense_wood", "village", "fortification"})
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village", "fortification"})
 ON_ROAD_SLACK = 0.01
+CORRIDOR_SLACK = 0.01  # beyond float noise in the corners: a box test only narrows
 
 
 def path_report(state: BattleState, start: Point, end: Point) -> PathReport:
@@ -101,8 +103,13 @@ def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
 
 def enemy_to_front(state: BattleState, pose: Footprint, side: str, reach: float) -> Unit | None:
     """The first enemy within ``reach`` SF to the front of a pose."""
+    return front_enemy(state.units_on_table, pose, side, reach)
+
+
+def front_enemy(units: tuple[Unit, ...], pose: Footprint, side: str, reach: float) -> Unit | None:
+    """The first of these units, not of ``side``, within ``reach`` SF to the front of a pose."""
     # Only units whose boxes come within reach of the pose's box can be (a box test first).
-    for enemy in near(state.units_on_table, pose.bounds, reach):
+    for enemy in near(units, pose.bounds, reach):
         if enemy.side != side and within_to_front(pose, Footprint.of(enemy), reach - EPSILON):
             return enemy
     return None
@@ -147,6 +154,43 @@ def blockers(state: BattleState, unit: Unit, poses: list[Footprint], spare: set[
     if not found:  # most poses pass through nobody: no need to scan the table
         return []
     return [u for u in state.units_on_table if u.id in found]
+
+
+@dataclass(frozen=True)
+class Corridor:
+    """The units a straight move might meet: those near the ground its base (turned any way)
+    covers from its start to ``length`` along ``heading``, in table order, and of those the
+    ones (not spared) that the base, moved the whole way, passes through."""
+
+    units: tuple[Unit, ...]
+    crossed: tuple[tuple[str, Footprint], ...]
+
+    @classmethod
+    def of(
+        cls,
+        state: BattleState,
+        start: Footprint,
+        heading: float,
+        length: float,
+        reach: float,
+        spare: set[str],
+    ) -> Corridor:
+        """The corridor of a move; ``reach`` widens it for what is looked for around a pose."""
+        span = math.hypot(start.frontage, start.depth) / 2 + reach + CORRIDOR_SLACK
+        ahead = start.moved_to((start.x, start.y), heading).advanced(length)
+        x0, x1 = sorted((start.x, ahead.x))
+        y0, y1 = sorted((start.y, ahead.y))
+        units = tuple(near(state.units_on_table, (x0 - span, y0 - span, x1 + span, y1 + span)))
+        full = ahead.moved_to((ahead.x, ahead.y), start.facing)
+        others = [(u.id, Footprint.of(u)) for u in units if u.id not in spare]
+        hit = set(interpenetrated([start, full], others)) if others else set()
+        return cls(units, tuple(o for o in others if o[0] in hit))
+
+    def passes_through(self, start: Footprint, pose: Footprint) -> bool:
+        """True if the base moved from ``start`` to ``pose`` (on the way) passes through any
+        unit not spared: only those the whole move passes through can be, as the ground swept
+        to a pose on the way lies inside the ground swept the whole way."""
+        return bool(self.crossed) and bool(interpenetrated([start, pose], self.crossed))
 
 
 def on_table(state: BattleState, pose: Footprint) -> bool:
