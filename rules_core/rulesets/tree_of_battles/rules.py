@@ -419,8 +419,10 @@ class TreeOfBattlesRules(Rules):
 
     def resolve_rally(self, ctx: Context) -> None:
         """Remove DPs by grade if eligible, then clear this turn's marks."""
-        for unit in list(ctx.state.units):
-            touching = engaged(ctx.state, unit)
+        # Rallying and marking move nobody: who touches an enemy is asked of the state before.
+        before = ctx.state
+        for unit in list(before.units):
+            touching = engaged(before, unit)
             if u.dps(unit) and _may_rally(unit, touching):
                 u.add_dps(ctx, unit.id, -_rally_dps(unit), f"rallies ({unit.quality} grade)")
             u.mark(ctx, unit.id, **_fresh_turn(touching))
