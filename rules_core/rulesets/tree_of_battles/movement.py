@@ -218,13 +218,13 @@ def _judge(
 
     def acceptable(pose: Footprint) -> bool:
         turned = pose.moved_to((pose.x, pose.y), facing)
-        if not measure.on_table(state, turned):
-            return False
-        if local.passes_through(start, pose):
+        # The cheaper tests first (one failing is enough): a pose on another unit is the
+        # commonest, passing through an enemy the dearest.
+        if not measure.on_table(state, turned) or _crowded_among(local.units, unit.id, turned):
             return False
         if barrier(state, [start, pose, turned]) is not None:
             return False
-        if _crowded_among(local.units, unit.id, turned):
+        if local.passes_through(start, pose):
             return False
         near = None if nearer is None else measure.front_enemy(local.units, turned, side, nearer)
         if near is None:
