@@ -251,7 +251,11 @@ def halt_at(
 ) -> float:
     """How far a move (its final facing ``pose`` at the start) goes before an enemy first comes
     exactly 1 SF to its front, in closed form: "Must halt at 1 SF from enemy to their front"."""
-    enemies = state.enemies_of(unit.side, on_table=True)
+    # Only enemies near the ground the move may cover can be met (the table's boxes are kept).
+    x0, y0, x1, y1 = pose.bounds
+    box = (x0 - length, y0 - length, x1 + length, y1 + length)
+    nearby = units_near(state.units_on_table, box, tables.HALT_SF)
+    enemies = [e for e in nearby if e.side != unit.side]
     found = paths.front_reached(pose, heading, length, enemies, tables.HALT_SF)
     return length if found is None else found
 
