@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from shapely import Point as ShapelyPoint
 
-from rules_core import toolkit
 from rules_core.geometry import (
     EPSILON,
     Footprint,
@@ -26,6 +26,7 @@ from rules_core.terrain import (
     PathReport,
     Sight,
     feature_shape,
+    line_of_sight,
     poses_along,
     trace_footprint,
     trace_path,
@@ -38,6 +39,7 @@ DENSE = frozenset({"dense_wood"})
 COVER = frozenset({"wood", "dense_wood", "village", "fortification"})
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village", "fortification"})
 ON_ROAD_SLACK = 0.01
+CORRIDOR_SLACK = 0.01  # beyond float noise in the corners: a box test only narrows
 
 
 def path_report(state: BattleState, start: Point, end: Point) -> PathReport:
@@ -101,8 +103,13 @@ def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
 
 def enemy_to_front(state: BattleState, pose: Footprint, side: str, reach: float) -> Unit | None:
     """The first enemy within ``reach`` SF to the front of a pose."""
+    return front_enemy(state.units_on_table, pose, side, reach)
+
+
+def front_enemy(units: tuple[Unit, ...], pose: Footprint, side: str, reach: float) -> Unit | None:
+    """The first of these units, not of ``side``, within ``reach`` SF to the front of a pose."""
     # Only units whose boxes come within reach of the pose's box can be (a box test first).
-    for enemy in near(state.units_on_table, pose.bounds, reach):
+    for enemy in near(units, pose.bounds, reach):
         if enemy.side != side and within_to_front(pose, Footprint.of(enemy), reach - EPSILON):
             return enemy
     return None
@@ -149,6 +156,43 @@ def blockers(state: BattleState, unit: Unit, poses: list[Footprint], spare: set[
     return [u for u in state.units_on_table if u.id in found]
 
 
+@dataclass(frozen=True)
+class Corridor:
+    """The units a straight move might meet: those near the ground its base (turned any way)
+    covers from its start to ``length`` along ``heading``, in table order, and of those the
+    ones (not spared) that the base, moved the whole way, passes through."""
+
+    units: tuple[Unit, ...]
+    crossed: tuple[tuple[str, Footprint], ...]
+
+    @classmethod
+    def of(
+        cls,
+        state: BattleState,
+        start: Footprint,
+        heading: float,
+        length: float,
+        reach: float,
+        spare: set[str],
+    ) -> Corridor:
+        """The corridor of a move; ``reach`` widens it for what is looked for around a pose."""
+        span = math.hypot(start.frontage, start.depth) / 2 + reach + CORRIDOR_SLACK
+        ahead = start.moved_to((start.x, start.y), heading).advanced(length)
+        x0, x1 = sorted((start.x, ahead.x))
+        y0, y1 = sorted((start.y, ahead.y))
+        units = tuple(near(state.units_on_table, (x0 - span, y0 - span, x1 + span, y1 + span)))
+        full = ahead.moved_to((ahead.x, ahead.y), start.facing)
+        others = [(u.id, Footprint.of(u)) for u in units if u.id not in spare]
+        hit = set(interpenetrated([start, full], others)) if others else set()
+        return cls(units, tuple(o for o in others if o[0] in hit))
+
+    def passes_through(self, start: Footprint, pose: Footprint) -> bool:
+        """True if the base moved from ``start`` to ``pose`` (on the way) passes through any
+        unit not spared: only those the whole move passes through can be, as the ground swept
+        to a pose on the way lies inside the ground swept the whole way."""
+        return bool(self.crossed) and bool(interpenetrated([start, pose], self.crossed))
+
+
 def on_table(state: BattleState, pose: Footprint) -> bool:
     """True if every corner of a pose is on the table."""
     field = state.battlefield
@@ -175,5 +219,15 @@ def farthest(
 
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
-    """Line of sight between two contingents; other contingents and blocking terrain block it."""
-    return toolkit.sight(state, viewer, target, SIGHT_BLOCKERS)
+    """Line of sight between two contingents; other contingents and blocking terrain block it.
+
+    As ``toolkit.sight``, but only the contingents whose boxes meet the box of the sight lines
+    are handed on (the sight test leaves out all others itself, after building their bases).
+    """
+    seer, seen = Footprint.of(viewer), Footprint.of(target)
+    eye = seer.front_centre
+    xs, ys = zip(eye, (seen.x, seen.y), *seen.corners(), strict=True)
+    box = (min(xs), min(ys), max(xs), max(ys))
+    apart = (viewer.id, target.id)
+    others = [(u.id, Footprint.of(u)) for u in near(state.units_on_table, box) if u.id not in apart]
+    return line_of_sight(seer, seen, state.terrain, others, SIGHT_BLOCKERS)

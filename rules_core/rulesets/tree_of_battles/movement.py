@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules_core import paths
@@ -165,28 +166,10 @@ def go(
     friends = {f.id for f in state.units_of(unit.side)}
     # Nearer than the halt distance: exactly at it is where a halt stops (the shared tolerance).
     nearer = tables.HALT_SF - EPSILON
-    ahead_now = measure.enemy_to_front(state, start, unit.side, nearer)
     limit = halt_at(state, unit, start.moved_to((unit.x, unit.y), facing), heading, wanted)
     limit = limit if halt else wanted
 
-    def acceptable(pose: Footprint) -> bool:
-        turned = pose.moved_to((pose.x, pose.y), facing)
-        if not measure.on_table(state, turned) or measure.blockers(
-            state, unit, [start, pose], friends
-        ):
-            return False
-        if barrier(state, [start, pose, turned]) is not None:
-            return False
-        if _crowded(state, unit, turned):
-            return False
-        near = measure.enemy_to_front(state, turned, unit.side, nearer) if halt else None
-        if near is None:
-            return True
-        closing = edge_distance(turned, Footprint.of(near)) < edge_distance(
-            start, Footprint.of(near)
-        )
-        return near is ahead_now and not closing
-
+    acceptable = _judge(state, unit, start, (heading, limit), facing, nearer if halt else None)
     # Impassable ground stops it exactly where its front reaches it; the rest is searched.
     barred_at = paths.ground_stop(state, start, heading, wanted)
     limit = limit if barred_at is None else min(limit, barred_at)
@@ -213,6 +196,47 @@ def go(
     return moved
 
 
+def _judge(
+    state: BattleState,
+    unit: Unit,
+    start: Footprint,
+    way: tuple[float, float],
+    facing: float,
+    nearer: float | None,
+) -> Callable[[Footprint], bool]:
+    """Whether a pose on the way (its base moved straight ahead of ``start`` up to ``length``)
+    may be stopped at: on the table, through no enemy, across no barrier, on nobody, and (if
+    it halts, ``nearer`` given) closing on no enemy to its front but the one there already.
+
+    The units are looked at once for the whole corridor the move may use, not per pose: the
+    poses the search tries all lie in it, so what each check finds is the same.
+    """
+    (heading, length), side = way, unit.side
+    friends = {f.id for f in state.units_of(side)}
+    ahead_now = measure.enemy_to_front(state, start, side, nearer) if nearer is not None else None
+    local = measure.Corridor.of(state, start, heading, length, nearer or 0.0, friends | {unit.id})
+
+    def acceptable(pose: Footprint) -> bool:
+        turned = pose.moved_to((pose.x, pose.y), facing)
+        # The cheaper tests first (one failing is enough): a pose on another unit is the
+        # commonest, passing through an enemy the dearest.
+        if not measure.on_table(state, turned) or _crowded_among(local.units, unit.id, turned):
+            return False
+        if barrier(state, [start, pose, turned]) is not None:
+            return False
+        if local.passes_through(start, pose):
+            return False
+        near = None if nearer is None else measure.front_enemy(local.units, turned, side, nearer)
+        if near is None:
+            return True
+        closing = edge_distance(turned, Footprint.of(near)) < edge_distance(
+            start, Footprint.of(near)
+        )
+        return near is ahead_now and not closing
+
+    return acceptable
+
+
 def _barrier_ahead(
     state: BattleState, start: Footprint, heading: float, wanted: float, facing: float
 ) -> TerrainFeature | None:
@@ -227,16 +251,25 @@ def halt_at(
 ) -> float:
     """How far a move (its final facing ``pose`` at the start) goes before an enemy first comes
     exactly 1 SF to its front, in closed form: "Must halt at 1 SF from enemy to their front"."""
-    enemies = state.enemies_of(unit.side, on_table=True)
+    # Only enemies near the ground the move may cover can be met (the table's boxes are kept).
+    x0, y0, x1, y1 = pose.bounds
+    box = (x0 - length, y0 - length, x1 + length, y1 + length)
+    nearby = units_near(state.units_on_table, box, tables.HALT_SF)
+    enemies = [e for e in nearby if e.side != unit.side]
     found = paths.front_reached(pose, heading, length, enemies, tables.HALT_SF)
     return length if found is None else found
 
 
 def _crowded(state: BattleState, unit: Unit, pose: Footprint) -> bool:
     """True if a pose of the unit would stand on another contingent."""
+    return _crowded_among(state.units_on_table, unit.id, pose)
+
+
+def _crowded_among(units: tuple[Unit, ...], unit_id: str, pose: Footprint) -> bool:
+    """True if a pose of a unit would stand on another of these contingents."""
     return any(
-        u.id != unit.id and overlapping(pose, Footprint.of(u))
-        for u in units_near(state.units_on_table, pose.bounds)
+        u.id != unit_id and overlapping(pose, Footprint.of(u))
+        for u in units_near(units, pose.bounds)
     )
 
 

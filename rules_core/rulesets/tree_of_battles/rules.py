@@ -419,11 +419,14 @@ class TreeOfBattlesRules(Rules):
 
     def resolve_rally(self, ctx: Context) -> None:
         """Remove DPs by grade if eligible, then clear this turn's marks."""
-        for unit in list(ctx.state.units):
-            touching = engaged(ctx.state, unit)
+        # Rallying and marking move nobody: who touches an enemy is asked of the state before.
+        before, marks = ctx.state, {}
+        for unit in list(before.units):
+            touching = engaged(before, unit)
             if u.dps(unit) and _may_rally(unit, touching):
                 u.add_dps(ctx, unit.id, -_rally_dps(unit), f"rallies ({unit.quality} grade)")
-            u.mark(ctx, unit.id, **_fresh_turn(touching))
+            marks[unit.id] = _fresh_turn(touching)
+        u.mark_all(ctx, marks)  # marks log nothing: set together after the rallies, as one
         for leader in ctx.state.leaders:
             if SPENT.of(leader):
                 ctx.set_leader_status(leader.id, None, spent=0)

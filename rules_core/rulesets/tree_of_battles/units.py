@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from rules_core import profile
@@ -9,6 +10,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.rulesets.tree_of_battles.status import ARRAY, CASUALTIES, DPS, MOUNTED, RANKS
 from rules_core.state import BattleState, Leader, Unit
+from rules_core.status import Scope
 
 ARMOUR_ORDER = ("unarmoured", "armoured", "full_harness")
 LOOSE_ARRAYS = ("column", "skirmish", "disarray")  # spared rough-terrain and wheel DPs
@@ -139,3 +141,18 @@ def mark(ctx: Context, unit_id: str, **changes: Json) -> None:
     """Set bookkeeping marks (moved, shot at, charged this turn) without a log line each."""
     if alive(ctx.state, unit_id):
         ctx.set_status(unit_id, None, **changes)
+
+
+def mark_all(ctx: Context, marks: Mapping[str, Mapping[str, Json]]) -> None:
+    """``mark`` for many contingents at once: one new state rather than one per contingent
+    (each new state costs a pass over every unit, so marking them all one by one grows as
+    the square of the units)."""
+    for changes in marks.values():
+        ctx.rules.statuses.check(Scope.UNIT, changes)
+    found = {k: v for k, v in marks.items() if alive(ctx.state, k)}
+    if found:
+        units = tuple(
+            unit.with_status(**found[unit.id]) if unit.id in found else unit
+            for unit in ctx.state.units
+        )
+        ctx.state = replace(ctx.state, units=units)
