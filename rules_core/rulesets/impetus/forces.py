@@ -77,8 +77,9 @@ def prepare(state: BattleState) -> BattleState:
 
 def follow_generals(state: BattleState) -> BattleState:
     """Generals stand where the unit they are attached to stands."""
+    on_table = {u.id: u for u in state.units_on_table}  # looked up once, not per general
     for general in state.leaders:
-        home = next((u for u in state.units_on_table if u.id == general.attached_to), None)
+        home = on_table.get(general.attached_to) if general.attached_to is not None else None
         if home is not None and (general.x, general.y) != (home.x, home.y):
             state = state.with_leader(replace(general, x=home.x, y=home.y))
     return state

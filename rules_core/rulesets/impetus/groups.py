@@ -39,7 +39,7 @@ from rules_core.plugin import Parameter
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus import profiles
 from rules_core.rulesets.impetus.status import FORMED_GROUPS, GROUP_NO, ROUTED, UNIT_GROUP
-from rules_core.state import BattleState, Unit
+from rules_core.state import BattleState, Group, Unit
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
@@ -315,6 +315,21 @@ def mark(state: BattleState, params: Params | None = None) -> BattleState:
     ``unit_group`` (its group's id) and ``group_no`` (the G1 badge), each command's
     ``formed_groups``. Called after every step (``ImpetusRules.resolver``), like the generals
     following their units; only what changed is written."""
+    key = _key(params)
+    last = _MARKED[0] if _MARKED else None
+    if last is not None and last[0] is state.units and last[1] is state.groups and last[2] == key:
+        return state  # the very units and commands it last gave: nothing to write
+    state = _marked(state, params)
+    _MARKED[:] = [(state.units, state.groups, key)]
+    return state
+
+
+# What ``mark`` last gave (frozen tuples: the same objects are marked already).
+_MARKED: list[tuple[tuple[Unit, ...], tuple[Group, ...], str]] = []
+
+
+def _marked(state: BattleState, params: Params | None) -> BattleState:
+    """``mark`` worked out."""
     found = groups_of(state, params)
     by_unit = {m: g for g in found for m in g.members}
     for unit in state.units:
