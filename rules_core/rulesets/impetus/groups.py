@@ -319,20 +319,29 @@ def mark(state: BattleState, params: Params | None = None) -> BattleState:
     last = _MARKED[0] if _MARKED else None
     if last is not None and last[0] is state.units and last[1] is state.groups and last[2] == key:
         return state  # the very units and commands it last gave: nothing to write
-    state = _marked(state, params)
-    _MARKED[:] = [(state.units, state.groups, key)]
+    found = groups_of(state, params)
+    # units it last gave, marked for the same groups, are marked still: only others are read
+    done = (
+        {id(u) for u in last[0]}
+        if last is not None and (last[2], last[3]) == (key, found)
+        else set()
+    )
+    state = _marked(state, found, done)
+    _MARKED[:] = [(state.units, state.groups, key, found)]
     return state
 
 
-# What ``mark`` last gave (frozen tuples: the same objects are marked already).
-_MARKED: list[tuple[tuple[Unit, ...], tuple[Group, ...], str]] = []
+# What ``mark`` last gave, for which groups (frozen tuples: the same objects are marked
+# already; the tuple of units held keeps their ids from being reused).
+_MARKED: list[tuple[tuple[Unit, ...], tuple[Group, ...], str, tuple[UnitGroup, ...]]] = []
 
 
-def _marked(state: BattleState, params: Params | None) -> BattleState:
-    """``mark`` worked out."""
-    found = groups_of(state, params)
+def _marked(state: BattleState, found: tuple[UnitGroup, ...], done: set[int]) -> BattleState:
+    """``mark`` worked out for the units not in ``done`` (ids of units marked already)."""
     by_unit = {m: g for g in found for m in g.members}
     for unit in state.units:
+        if id(unit) in done:
+            continue
         group = by_unit.get(unit.id)
         wanted: dict[str, Json] = {
             "unit_group": group.id if group is not None else "",
