@@ -11,7 +11,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from rules_core.dice import Modifier, Purpose
-from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact
+from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact, near
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
@@ -179,8 +179,9 @@ def _mod(table: GridTable, row: str, column: str = "dice") -> tuple[int, str]:
 def _friends_touching(state: BattleState, unit: Unit, edge: str) -> list[Unit]:
     here = Footprint.of(unit)
     found = []
-    for other in state.units_of(unit.side):
-        if other.id == unit.id or not other.on_table:
+    # only units whose boxes come within NEAR can be that close (the same, in roster order)
+    for other in near(state.units_on_table, here.bounds, gap=NEAR):
+        if other.id == unit.id or other.side != unit.side:
             continue
         there = Footprint.of(other)
         if edge_distance(here, there) <= NEAR and contact_edge(here, there) == edge:
