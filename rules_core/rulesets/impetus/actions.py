@@ -43,6 +43,13 @@ from rules_core.toolkit import checked_orders, reject_gone
 
 
 def _alive(ctx: Context, unit_id: str) -> Unit | None:
+    """The first unit on the table with this id, or None."""
+    try:
+        first = ctx.state.unit(unit_id)
+    except KeyError:
+        return None  # no unit of this id at all
+    if first.on_table:
+        return first  # the first of its id stands on the table: a scan finds it first too
     return next((u for u in ctx.state.units_on_table if u.id == unit_id), None)
 
 

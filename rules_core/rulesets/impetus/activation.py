@@ -137,7 +137,8 @@ def next_contest(ctx: Context) -> None:
     if not upcoming:
         return
     pool = [ctx.state.group(s.id) for s in upcoming]
-    pool = [g for g in pool if g in live_commands(ctx.state)] or pool
+    live = live_commands(ctx.state)  # once, not once for each command of the pool
+    pool = [g for g in pool if g in live] or pool
     winner = contest(ctx, pool)
     ordered = [s for s in upcoming if s.id == winner.id] + [
         s for s in upcoming if s.id != winner.id
@@ -210,15 +211,25 @@ def _vbu(state: BattleState, group: Group) -> int:
 
 
 # The gaps worked out for the last units seen: a contest asks them for every command it
-# names, and each step's replay asks again, of the same frozen units.
-_GAPS: list[tuple[tuple[Unit, ...], dict[tuple[str, str], float]]] = []
+# names, and each step's replay asks again, of the same frozen units, or of units whose
+# statuses alone changed (a gap reads only where each unit stands, its side and command).
+Standing = tuple[tuple[float, float, str, str | None], ...]
+_GAPS: list[tuple[tuple[Unit, ...], Standing, dict[tuple[str, str], float]]] = []
+
+
+def _kept_gaps(state: BattleState) -> dict[tuple[str, str], float]:
+    """The gaps kept for this state's units (empty when they stand elsewhere)."""
+    if _GAPS and _GAPS[0][0] is state.units:
+        return _GAPS[0][2]
+    standing = tuple((u.x, u.y, u.side, u.group) for u in state.units_on_table)
+    gaps = _GAPS[0][2] if _GAPS and _GAPS[0][1] == standing else {}
+    _GAPS[:] = [(state.units, standing, gaps)]
+    return gaps
 
 
 def _gap_to_enemy(state: BattleState, group: Group) -> float:
     """The least centre-to-centre distance from the command's units to an enemy unit."""
-    if not _GAPS or _GAPS[0][0] is not state.units:
-        _GAPS[:] = [(state.units, {})]
-    gaps = _GAPS[0][1]
+    gaps = _kept_gaps(state)
     key = (group.id, group.side)
     found = gaps.get(key)
     if found is None:

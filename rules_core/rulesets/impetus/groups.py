@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint
@@ -176,20 +177,22 @@ def _form(state: BattleState, params: Params | None) -> tuple[UnitGroup, ...]:
     tolerance = float(tol) if isinstance(tol, int | float) else 0.1
     able = [u for u in state.units_on_table if not ROUTED.of(u)]
     links: dict[str, list[tuple[str, str]]] = {u.id: [] for u in able}
-    for i, unit in enumerate(able):
-        for other in able[i + 1 :]:
-            if other.side != unit.side or other.group != unit.group:
-                continue
-            if not can_group(unit, other, params):
-                continue
-            if max(abs(unit.x - other.x), abs(unit.y - other.y)) > (
-                unit.frontage + other.frontage + unit.depth + other.depth
-            ):
-                continue
-            found = link(unit, other, tolerance)
-            if found is not None:
-                links[unit.id].append((other.id, found))
-                links[other.id].append((unit.id, found))
+    # only units of one side and command may link: each pair of a command is looked at, in
+    # the roster order a scan of every pair takes, so each unit's links come in that order
+    commands: dict[tuple[str, str | None], list[Unit]] = {}
+    for unit in able:
+        commands.setdefault((unit.side, unit.group), []).append(unit)
+    for unit, other in (pair for mine in commands.values() for pair in combinations(mine, 2)):
+        if not can_group(unit, other, params):
+            continue
+        if max(abs(unit.x - other.x), abs(unit.y - other.y)) > (
+            unit.frontage + other.frontage + unit.depth + other.depth
+        ):
+            continue
+        found = link(unit, other, tolerance)
+        if found is not None:
+            links[unit.id].append((other.id, found))
+            links[other.id].append((unit.id, found))
     order = {u.id: i for i, u in enumerate(able)}
     seen: set[str] = set()
     made: list[UnitGroup] = []
