@@ -13,14 +13,13 @@ side); a unit whose centre stands in one is in it, whichever way the enemy comes
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from shapely.geometry import LineString, Polygon
-from shapely.geometry import Point as ShapelyPoint
 
-from rules_core.geometry import BOX_SLACK, Footprint, quarter, within
+from rules_core.geometry import Footprint, quarter, within
 from rules_core.rulesets.impetus.prebattle import params_of
+from rules_core.rulesets.impetus.spots import holds
 from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import SIGHT_BLOCKING, feature_shape
 from rules_core.toolkit import sight
@@ -39,32 +38,7 @@ def _reach(state: BattleState) -> float:
 
 
 def _in(feature: TerrainFeature, unit: Unit) -> bool:
-    x0, y0, x1, y1 = _box(feature)
-    if not (
-        x0 - BOX_SLACK <= unit.x <= x1 + BOX_SLACK and y0 - BOX_SLACK <= unit.y <= y1 + BOX_SLACK
-    ):
-        return False  # a point outside the outline's box is not in it: no shape to build
-    return bool(feature_shape(feature).intersects(ShapelyPoint(unit.x, unit.y)))
-
-
-# Each feature's outline box, kept by the feature's identity (it is held, so its id is not
-# reused while kept): terrain stays put while a battle goes on, asked of every unit.
-_BOXES: dict[int, tuple[TerrainFeature, tuple[float, float, float, float]]] = {}
-_BOXES_MAX = 4_096
-
-
-def _box(feature: TerrainFeature) -> tuple[float, float, float, float]:
-    """The upright box around the feature's points."""
-    kept = _BOXES.get(id(feature))
-    if kept is not None and kept[0] is feature:
-        return kept[1]
-    xs = [float(p[0]) for p in feature.points]
-    ys = [float(p[1]) for p in feature.points]
-    box = (min(xs), min(ys), max(xs), max(ys)) if xs else (math.inf, math.inf, -math.inf, -math.inf)
-    if len(_BOXES) >= _BOXES_MAX:
-        _BOXES.clear()
-    _BOXES[id(feature)] = (feature, box)
-    return box
+    return holds(feature, unit.x, unit.y)
 
 
 def _behind(state: BattleState, unit: Unit, enemy: Unit, feature: TerrainFeature) -> bool:
