@@ -142,6 +142,7 @@ class UnitGroup:
 
 
 _KEPT: list[tuple[tuple[Unit, ...], str, tuple[UnitGroup, ...]]] = []
+_KEPT_MAX = 4
 # Groups by what forms them (where each unit stands and faces, whether it is on the table or
 # routed): a status change (a DT, a mark) makes a new units tuple but not new groups.
 _FORMED: dict[tuple[object, ...], tuple[UnitGroup, ...]] = {}
@@ -168,7 +169,8 @@ def groups_of(state: BattleState, params: Params | None = None) -> tuple[UnitGro
         if len(_FORMED) >= _FORMED_MAX:
             _FORMED.clear()
         _FORMED[where] = formed
-    _KEPT[:] = [(state.units, key, formed)]
+    # a few kept: the same units are asked with the battle's parameters and with none
+    _KEPT[:] = [(state.units, key, formed), *_KEPT[: _KEPT_MAX - 1]]
     return formed
 
 
