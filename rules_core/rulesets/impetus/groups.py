@@ -159,6 +159,10 @@ def groups_of(state: BattleState, params: Params | None = None) -> tuple[UnitGro
     for units, kept_key, found in _KEPT:
         if units is state.units and kept_key == key:
             return found
+    for units, kept_key, found in _KEPT:  # units whose statuses alone changed: same groups
+        if kept_key == key and _standing_alike(units, state.units):
+            _KEPT[:] = [(state.units, key, found), *_KEPT[: _KEPT_MAX - 1]]
+            return found
     standing = (
         (u.id, u.x, u.y, u.facing, u.side, u.group, u.location, ROUTED.of(u)) for u in state.units
     )
@@ -172,6 +176,20 @@ def groups_of(state: BattleState, params: Params | None = None) -> tuple[UnitGro
     # a few kept: the same units are asked with the battle's parameters and with none
     _KEPT[:] = [(state.units, key, formed), *_KEPT[: _KEPT_MAX - 1]]
     return formed
+
+
+def _standing_alike(kept: tuple[Unit, ...], units: tuple[Unit, ...]) -> bool:
+    """Whether every unit stands as the kept one at its place does: what ``groups_of`` keys
+    its groups by (most of a step's new units are the very same objects)."""
+    return len(kept) == len(units) and all(
+        a is b
+        or (
+            (a.id, a.x, a.y, a.facing, a.side, a.group, a.location)
+            == (b.id, b.x, b.y, b.facing, b.side, b.group, b.location)
+            and ROUTED.of(a) == ROUTED.of(b)
+        )
+        for a, b in zip(kept, units, strict=True)
+    )
 
 
 def _form(state: BattleState, params: Params | None) -> tuple[UnitGroup, ...]:
