@@ -18,6 +18,7 @@ import math
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.events import OrderRejected
+from rules_core.geometry import EPSILON, Footprint, boxes_apart
 from rules_core.orders import Illegal, Order
 from rules_core.rulesets.impetus import (
     contact,
@@ -31,7 +32,8 @@ from rules_core.rulesets.impetus import (
 )
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus import orders as unit_orders
-from rules_core.rulesets.impetus.profiles import impetuous
+from rules_core.rulesets.impetus import tables as combat_tables
+from rules_core.rulesets.impetus.profiles import impetuous, troop_type
 from rules_core.rulesets.impetus.status import (
     CHARGED,
     DISORDERED,
@@ -43,6 +45,13 @@ from rules_core.toolkit import checked_orders, reject_gone
 
 
 def _alive(ctx: Context, unit_id: str) -> Unit | None:
+    """The first unit on the table with this id, or None."""
+    try:
+        first = ctx.state.unit(unit_id)
+    except KeyError:
+        return None  # no unit of this id at all
+    if first.on_table:
+        return first  # the first of its id stands on the table: a scan finds it first too
     return next((u for u in ctx.state.units_on_table if u.id == unit_id), None)
 
 
@@ -93,8 +102,23 @@ def _offer_moved(ctx: Context, unit_id: str) -> None:
         fresh = _alive(ctx, enemy.id)
         if mover is None or fresh is None or unit_orders.in_melee(mover):
             break
-        if not unit_orders.in_melee(fresh):
+        if not unit_orders.in_melee(fresh) and not _beyond_reactions(ctx, fresh, mover):
             reactions.offer(ctx, "moved", fresh, mover)
+
+
+SHOT_REACH = max(reach for _, reach, _ in combat_tables.RANGE_BANDS)
+
+
+def _beyond_reactions(ctx: Context, unit: Unit, mover: Unit) -> bool:
+    """Whether the mover stands surely beyond every range band and the unit's charge reach,
+    so that no reaction is allowed (``reactions.allowed`` would offer only "none"): their
+    boxes are further apart than either, so their bases are too."""
+    extra = ctx.params.get("charge_reach_extra", 0.0)
+    charge = 0.0
+    if troop_type(unit) not in ("ART", "W"):
+        charge = mt.distance(unit, "charge") + float(extra if isinstance(extra, int | float) else 0)
+    reach = max(SHOT_REACH, charge) + EPSILON
+    return boxes_apart(Footprint.of(unit), Footprint.of(mover), reach + EPSILON)
 
 
 def _still_legal(ctx: Context, unit_id: str, order: Order) -> Unit | None:

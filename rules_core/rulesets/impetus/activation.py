@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import repeat
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -48,7 +49,7 @@ from rules_core.rulesets.impetus.topics import (
     NAMING,
     PASSING,
 )
-from rules_core.state import BattleState, Group
+from rules_core.state import BattleState, Group, Unit
 from rules_core.steps import Subject
 
 MAX_TIE_ROLLS = 10  # re-rolled ties before the alternate rule settles it
@@ -136,7 +137,8 @@ def next_contest(ctx: Context) -> None:
     if not upcoming:
         return
     pool = [ctx.state.group(s.id) for s in upcoming]
-    pool = [g for g in pool if g in live_commands(ctx.state)] or pool
+    live = live_commands(ctx.state)  # once, not once for each command of the pool
+    pool = [g for g in pool if g in live] or pool
     winner = contest(ctx, pool)
     ordered = [s for s in upcoming if s.id == winner.id] + [
         s for s in upcoming if s.id != winner.id
@@ -208,11 +210,36 @@ def _vbu(state: BattleState, group: Group) -> int:
     return sum(current_vbu(u) for u in state.units_on_table if u.group == group.id)
 
 
+# The gaps worked out for the last units seen: a contest asks them for every command it
+# names, and each step's replay asks again, of the same frozen units, or of units whose
+# statuses alone changed (a gap reads only where each unit stands, its side and command).
+Standing = tuple[tuple[float, float, str, str | None], ...]
+_GAPS: list[tuple[tuple[Unit, ...], Standing, dict[tuple[str, str], float]]] = []
+
+
+def _kept_gaps(state: BattleState) -> dict[tuple[str, str], float]:
+    """The gaps kept for this state's units (empty when they stand elsewhere)."""
+    if _GAPS and _GAPS[0][0] is state.units:
+        return _GAPS[0][2]
+    standing = tuple((u.x, u.y, u.side, u.group) for u in state.units_on_table)
+    gaps = _GAPS[0][2] if _GAPS and _GAPS[0][1] == standing else {}
+    _GAPS[:] = [(state.units, standing, gaps)]
+    return gaps
+
+
 def _gap_to_enemy(state: BattleState, group: Group) -> float:
-    own = [u for u in state.units_on_table if u.group == group.id]
-    foes = [u for u in state.units_on_table if u.side != group.side]
-    gaps = [math.dist((a.x, a.y), (b.x, b.y)) for a in own for b in foes]
-    return min(gaps, default=math.inf)
+    """The least centre-to-centre distance from the command's units to an enemy unit."""
+    gaps = _kept_gaps(state)
+    key = (group.id, group.side)
+    found = gaps.get(key)
+    if found is None:
+        on_table = state.units_on_table
+        foes = [(b.x, b.y) for b in on_table if b.side != group.side]
+        own = [(a.x, a.y) for a in on_table if a.group == group.id]
+        # the same distances as every pair's, the least of them
+        found = min((min(map(math.dist, repeat(a), foes)) for a in own if foes), default=math.inf)
+        gaps[key] = found
+    return found
 
 
 def roll_off(ctx: Context, one: Group, two: Group) -> tuple[Group, Group]:

@@ -17,7 +17,7 @@ from rules_core.roster import entries as roster_entries
 from rules_core.roster import unit_ids
 from rules_core.rulesets.impetus.profiles import current_vbu, general_from_entry
 from rules_core.rulesets.impetus.status import ARMY_CS
-from rules_core.state import BattleState, Group, Leader
+from rules_core.state import BattleState, Group, Leader, Unit
 
 
 def command_group(side: str, general_key: str) -> str:
@@ -77,8 +77,23 @@ def prepare(state: BattleState) -> BattleState:
 
 def follow_generals(state: BattleState) -> BattleState:
     """Generals stand where the unit they are attached to stands."""
+    last = _FOLLOWED[0] if _FOLLOWED else None
+    if last is not None and last[0] is state.units and last[1] is state.leaders:
+        return state  # the very units and generals it last gave: they stand together
+    state = _followed(state)
+    _FOLLOWED[:] = [(state.units, state.leaders)]
+    return state
+
+
+# What ``follow_generals`` last gave (frozen tuples: it is called after every step).
+_FOLLOWED: list[tuple[tuple[Unit, ...], tuple[Leader, ...]]] = []
+
+
+def _followed(state: BattleState) -> BattleState:
+    """``follow_generals`` worked out."""
+    on_table = {u.id: u for u in state.units_on_table}  # looked up once, not per general
     for general in state.leaders:
-        home = next((u for u in state.units_on_table if u.id == general.attached_to), None)
+        home = on_table.get(general.attached_to) if general.attached_to is not None else None
         if home is not None and (general.x, general.y) != (home.x, home.y):
             state = state.with_leader(replace(general, x=home.x, y=home.y))
     return state

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 from rules_core.codec import Json
 from rules_core.geometry import Footprint
@@ -39,7 +40,7 @@ from rules_core.plugin import Parameter
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus import profiles
 from rules_core.rulesets.impetus.status import FORMED_GROUPS, GROUP_NO, ROUTED, UNIT_GROUP
-from rules_core.state import BattleState, Unit
+from rules_core.state import BattleState, Group, Unit
 
 SILENT = "not on the sheet (see the package README)"
 PARAMETERS = (
@@ -141,6 +142,7 @@ class UnitGroup:
 
 
 _KEPT: list[tuple[tuple[Unit, ...], str, tuple[UnitGroup, ...]]] = []
+_KEPT_MAX = 4
 # Groups by what forms them (where each unit stands and faces, whether it is on the table or
 # routed): a status change (a DT, a mark) makes a new units tuple but not new groups.
 _FORMED: dict[tuple[object, ...], tuple[UnitGroup, ...]] = {}
@@ -157,6 +159,10 @@ def groups_of(state: BattleState, params: Params | None = None) -> tuple[UnitGro
     for units, kept_key, found in _KEPT:
         if units is state.units and kept_key == key:
             return found
+    for units, kept_key, found in _KEPT:  # units whose statuses alone changed: same groups
+        if kept_key == key and _standing_alike(units, state.units):
+            _KEPT[:] = [(state.units, key, found), *_KEPT[: _KEPT_MAX - 1]]
+            return found
     standing = (
         (u.id, u.x, u.y, u.facing, u.side, u.group, u.location, ROUTED.of(u)) for u in state.units
     )
@@ -167,8 +173,23 @@ def groups_of(state: BattleState, params: Params | None = None) -> tuple[UnitGro
         if len(_FORMED) >= _FORMED_MAX:
             _FORMED.clear()
         _FORMED[where] = formed
-    _KEPT[:] = [(state.units, key, formed)]
+    # a few kept: the same units are asked with the battle's parameters and with none
+    _KEPT[:] = [(state.units, key, formed), *_KEPT[: _KEPT_MAX - 1]]
     return formed
+
+
+def _standing_alike(kept: tuple[Unit, ...], units: tuple[Unit, ...]) -> bool:
+    """Whether every unit stands as the kept one at its place does: what ``groups_of`` keys
+    its groups by (most of a step's new units are the very same objects)."""
+    return len(kept) == len(units) and all(
+        a is b
+        or (
+            (a.id, a.x, a.y, a.facing, a.side, a.group, a.location)
+            == (b.id, b.x, b.y, b.facing, b.side, b.group, b.location)
+            and ROUTED.of(a) == ROUTED.of(b)
+        )
+        for a, b in zip(kept, units, strict=True)
+    )
 
 
 def _form(state: BattleState, params: Params | None) -> tuple[UnitGroup, ...]:
@@ -176,20 +197,22 @@ def _form(state: BattleState, params: Params | None) -> tuple[UnitGroup, ...]:
     tolerance = float(tol) if isinstance(tol, int | float) else 0.1
     able = [u for u in state.units_on_table if not ROUTED.of(u)]
     links: dict[str, list[tuple[str, str]]] = {u.id: [] for u in able}
-    for i, unit in enumerate(able):
-        for other in able[i + 1 :]:
-            if other.side != unit.side or other.group != unit.group:
-                continue
-            if not can_group(unit, other, params):
-                continue
-            if max(abs(unit.x - other.x), abs(unit.y - other.y)) > (
-                unit.frontage + other.frontage + unit.depth + other.depth
-            ):
-                continue
-            found = link(unit, other, tolerance)
-            if found is not None:
-                links[unit.id].append((other.id, found))
-                links[other.id].append((unit.id, found))
+    # only units of one side and command may link: each pair of a command is looked at, in
+    # the roster order a scan of every pair takes, so each unit's links come in that order
+    commands: dict[tuple[str, str | None], list[Unit]] = {}
+    for unit in able:
+        commands.setdefault((unit.side, unit.group), []).append(unit)
+    for unit, other in (pair for mine in commands.values() for pair in combinations(mine, 2)):
+        if not can_group(unit, other, params):
+            continue
+        if max(abs(unit.x - other.x), abs(unit.y - other.y)) > (
+            unit.frontage + other.frontage + unit.depth + other.depth
+        ):
+            continue
+        found = link(unit, other, tolerance)
+        if found is not None:
+            links[unit.id].append((other.id, found))
+            links[other.id].append((unit.id, found))
     order = {u.id: i for i, u in enumerate(able)}
     seen: set[str] = set()
     made: list[UnitGroup] = []
@@ -315,9 +338,33 @@ def mark(state: BattleState, params: Params | None = None) -> BattleState:
     ``unit_group`` (its group's id) and ``group_no`` (the G1 badge), each command's
     ``formed_groups``. Called after every step (``ImpetusRules.resolver``), like the generals
     following their units; only what changed is written."""
+    key = _key(params)
+    last = _MARKED[0] if _MARKED else None
+    if last is not None and last[0] is state.units and last[1] is state.groups and last[2] == key:
+        return state  # the very units and commands it last gave: nothing to write
     found = groups_of(state, params)
+    # units it last gave, marked for the same groups, are marked still: only others are read
+    done = (
+        {id(u) for u in last[0]}
+        if last is not None and (last[2], last[3]) == (key, found)
+        else set()
+    )
+    state = _marked(state, found, done)
+    _MARKED[:] = [(state.units, state.groups, key, found)]
+    return state
+
+
+# What ``mark`` last gave, for which groups (frozen tuples: the same objects are marked
+# already; the tuple of units held keeps their ids from being reused).
+_MARKED: list[tuple[tuple[Unit, ...], tuple[Group, ...], str, tuple[UnitGroup, ...]]] = []
+
+
+def _marked(state: BattleState, found: tuple[UnitGroup, ...], done: set[int]) -> BattleState:
+    """``mark`` worked out for the units not in ``done`` (ids of units marked already)."""
     by_unit = {m: g for g in found for m in g.members}
     for unit in state.units:
+        if id(unit) in done:
+            continue
         group = by_unit.get(unit.id)
         wanted: dict[str, Json] = {
             "unit_group": group.id if group is not None else "",

@@ -28,7 +28,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import MeleeFought, MeleeResolved, TestResolved
-from rules_core.geometry import Footprint, contact_edge
+from rules_core.geometry import EPSILON, Footprint, contact_edge, near
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
@@ -250,7 +250,7 @@ def joining(state: BattleState, unit: Unit, enemy: Unit) -> list[Unit]:
     here = Footprint.of(unit)
     return [
         other
-        for other in state.units_on_table
+        for other in near(state.units_on_table, here.bounds, gap=EPSILON)  # only those can touch
         if other.side != unit.side
         and other.id != enemy.id
         and not ROUTED.of(other)

@@ -11,13 +11,14 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from rules_core.dice import Modifier, Purpose
-from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact
+from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact, near
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
     generals,
     profiles,
     protection,
+    spots,
     tables,
 )
 from rules_core.rulesets.impetus.groups import can_group as _can_group
@@ -61,11 +62,10 @@ class Fight:
 def ground(state: BattleState, unit: Unit) -> str | None:
     """The ground "broken" or "difficult" if the unit's centre stands in such ground, else None
     (a feature's ``grade`` property, else its kind: rough is broken; wood, marsh difficult)."""
-    here = ShapelyPoint(unit.x, unit.y)
     found: str | None = None
     for feature in state.terrain:
         grade = feature.properties.get("grade") or ROUGH.get(feature.kind)
-        if grade in ("broken", "difficult") and feature_shape(feature).intersects(here):
+        if grade in ("broken", "difficult") and spots.holds(feature, unit.x, unit.y):
             if grade == "difficult":
                 return "difficult"
             found = "broken"
@@ -73,8 +73,7 @@ def ground(state: BattleState, unit: Unit) -> str | None:
 
 
 def _inside(state: BattleState, unit: Unit, kinds: tuple[str, ...]) -> bool:
-    here = ShapelyPoint(unit.x, unit.y)
-    return any(f.kind in kinds and feature_shape(f).intersects(here) for f in state.terrain)
+    return any(f.kind in kinds and spots.holds(f, unit.x, unit.y) for f in state.terrain)
 
 
 def _in_water(state: BattleState, unit: Unit) -> bool:
@@ -83,14 +82,24 @@ def _in_water(state: BattleState, unit: Unit) -> bool:
     width = params_of(state)["river_width"]
     half = float(width) / 2 if isinstance(width, int | float) else 1.0
     here = ShapelyPoint(unit.x, unit.y)
-    return any(f.kind in WATER and feature_shape(f).distance(here) <= half for f in state.terrain)
+    return any(
+        f.kind in WATER
+        and spots.box_within(f, unit.x, unit.y, half)
+        and feature_shape(f).distance(here) <= half
+        for f in state.terrain
+    )
 
 
 def _entirely_difficult(state: BattleState, unit: Unit) -> bool:
-    shape = Polygon(Footprint.of(unit).corners())
+    footprint = Footprint.of(unit)
+    shape = Polygon(footprint.corners())
     for feature in state.terrain:
         grade = feature.properties.get("grade") or ROUGH.get(feature.kind)
-        if grade == "difficult" and feature_shape(feature).buffer(1e-6).covers(shape):
+        if (
+            grade == "difficult"
+            and spots.box_covers(feature, footprint.bounds, 1e-6)
+            and feature_shape(feature).buffer(1e-6).covers(shape)
+        ):
             return True
     return False
 
@@ -179,8 +188,9 @@ def _mod(table: GridTable, row: str, column: str = "dice") -> tuple[int, str]:
 def _friends_touching(state: BattleState, unit: Unit, edge: str) -> list[Unit]:
     here = Footprint.of(unit)
     found = []
-    for other in state.units_of(unit.side):
-        if other.id == unit.id or not other.on_table:
+    # only units whose boxes come within NEAR can be that close (the same, in roster order)
+    for other in near(state.units_on_table, here.bounds, gap=NEAR):
+        if other.id == unit.id or other.side != unit.side:
             continue
         there = Footprint.of(other)
         if edge_distance(here, there) <= NEAR and contact_edge(here, there) == edge:

@@ -16,14 +16,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shapely.geometry import LineString, Polygon
-from shapely.geometry import Point as ShapelyPoint
 
 from rules_core.geometry import Footprint, quarter, within
 from rules_core.rulesets.impetus.prebattle import params_of
+from rules_core.rulesets.impetus.spots import holds
 from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import SIGHT_BLOCKING, feature_shape
 from rules_core.toolkit import sight
 
+Terrain = tuple[TerrainFeature, ...]
 FORTIFICATION = "fortification"
 COVER_KINDS = ("wood", "dense_wood", "village", "town")  # "on a Wood edge, BUA"
 OBSTACLE_KINDS = ("linear_obstacle",)  # "behind Linear Obstacles"
@@ -38,7 +39,7 @@ def _reach(state: BattleState) -> float:
 
 
 def _in(feature: TerrainFeature, unit: Unit) -> bool:
-    return bool(feature_shape(feature).intersects(ShapelyPoint(unit.x, unit.y)))
+    return holds(feature, unit.x, unit.y)
 
 
 def _behind(state: BattleState, unit: Unit, enemy: Unit, feature: TerrainFeature) -> bool:
@@ -82,6 +83,30 @@ def indirect(state: BattleState, shooter: Unit, target: Unit) -> bool:
     """Whether the shooting is indirect: no sight line from the shooter reaches the target
     (other units and screening terrain block it; not the ground the target stands in, which
     is cover, nor a fortification, which is shot over)."""
-    terrain = tuple(f for f in state.terrain if not _in(f, target))
-    seen = sight(replace(state, terrain=terrain), shooter, target, SCREENS)
+    dropped = tuple(n for n, f in enumerate(state.terrain) if _in(f, target))
+    terrain = _without(state.terrain, dropped)
+    seen = sight(
+        state if not dropped else replace(state, terrain=terrain), shooter, target, SCREENS
+    )
     return not seen.clear
+
+
+# Terrain without the features a target stands in, kept by the whole terrain's identity and
+# what was left out: the same tuple again keeps ``line_of_sight``'s prepared layout of it.
+_WITHOUT: dict[tuple[int, tuple[int, ...]], tuple[Terrain, Terrain]] = {}
+_WITHOUT_MAX = 256
+
+
+def _without(terrain: Terrain, dropped: tuple[int, ...]) -> Terrain:
+    """``terrain`` without the features at the ``dropped`` places (itself if none)."""
+    if not dropped:
+        return terrain
+    key = (id(terrain), dropped)
+    kept = _WITHOUT.get(key)
+    if kept is not None and kept[0] is terrain:
+        return kept[1]
+    found = tuple(f for n, f in enumerate(terrain) if n not in dropped)
+    if len(_WITHOUT) >= _WITHOUT_MAX:
+        _WITHOUT.clear()
+    _WITHOUT[key] = (terrain, found)
+    return found

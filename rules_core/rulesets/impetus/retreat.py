@@ -9,7 +9,7 @@ from rules_core import paths
 from rules_core.context import Context
 from rules_core.dice import Purpose
 from rules_core.events import TestResolved
-from rules_core.geometry import Footprint, overlapping
+from rules_core.geometry import Footprint, around, near, overlapping
 from rules_core.rulesets.impetus import (
     cohesion,
     displacement,
@@ -24,6 +24,7 @@ from rules_core.rulesets.impetus.status import (
 from rules_core.state import BattleState, Unit
 
 STEP = 0.05  # H: the step retreats and pushes are checked at
+NEAR_SLACK = 1e-6  # H: a box test widened past the rounding of the poses between
 
 
 MAX_SHOVE = 12.0  # H: the furthest a retreat goes on to clear friends
@@ -194,10 +195,14 @@ def _in_the_way(
     here = Footprint.of(unit)
     found: dict[str, tuple[float, Unit]] = {}
     steps = max(1, int(length / STEP))
+    last = here.moved_to((unit.x + way[0] * length, unit.y + way[1] * length))
+    # every pose between lies in the box around the first and the last: only friends
+    # whose boxes meet it can be overlapped (the same friends, found without testing all)
+    friends = near(state.units_of(unit.side), around((here, last)), gap=NEAR_SLACK)
     for n in range(1, steps + 1):
         gone = length * n / steps
         pose = here.moved_to((unit.x + way[0] * gone, unit.y + way[1] * gone))
-        for friend in state.units_of(unit.side):
+        for friend in friends:
             if friend.id == unit.id or not friend.on_table or friend.id in found:
                 continue
             if overlapping(pose, Footprint.of(friend)):

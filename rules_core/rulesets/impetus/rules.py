@@ -262,6 +262,26 @@ PARAMETERS = (
 )
 
 
+# The last answers of ``orders.has_business``: it reads only the units, the activating
+# command, the step and the parameters, and the engine asks it of several states alike (a
+# step's context state, then the waiting state) for the same frozen units.
+_BUSINESS: list[tuple[tuple[Unit, ...], tuple[object, ...], bool]] = []
+_BUSINESS_MAX = 8
+
+
+def _has_business(state: BattleState, side: str, params: Mapping[str, Json]) -> bool:
+    """``orders.has_business``, kept for the same units, subject, step, side and parameters."""
+    key = (state.cursor.subject, state.cursor.step, side, repr(sorted(params.items())))
+    for units, kept_key, found in _BUSINESS:
+        if units is state.units and kept_key == key:
+            return found
+    found = orders.has_business(state, side, state.cursor.step, params)
+    if len(_BUSINESS) >= _BUSINESS_MAX:
+        del _BUSINESS[0]
+    _BUSINESS.append((state.units, key, found))
+    return found
+
+
 class ImpetusRules(Rules):
     """The hooks of the Impetus ruleset."""
 
@@ -367,7 +387,7 @@ class ImpetusRules(Rules):
         if state.cursor.step not in ("rally", "move", "shoot", "charge"):
             return found
         params = self.parameter_values(state.parameters)
-        return tuple(s for s in found if orders.has_business(state, s, state.cursor.step, params))
+        return tuple(s for s in found if _has_business(state, s, params))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """The side's army broke at the end of a turn (``ending.end_turn``: it had lost
