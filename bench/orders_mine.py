@@ -122,9 +122,10 @@ def figures(smoke: bool = False) -> list[Figure]:
     planned, costs = asyncio.run(measure(3, 1) if smoke else measure())
     median = statistics.median(costs)
     name = f"/orders mine with a full turn's plan ({planned} planned orders): CPU p50"
-    if smoke:
-        return [Figure(name, median, "ms")]
-    return [Figure(name, median, "ms", f"<= {TARGET_MS:g} ms", median <= TARGET_MS)]
+    target = f"<= {TARGET_MS:g} ms"
+    if smoke:  # a smaller plan: the target shown, not judged
+        return [Figure(name, median, "ms", target)]
+    return [Figure(name, median, "ms", target, median <= TARGET_MS)]
 
 
 def main(argv: list[str] | None = None) -> int:

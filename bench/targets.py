@@ -73,13 +73,13 @@ ISSUE_TARGETS = (
     Target("burst of 100 (PostgreSQL): p99", "interaction burst of 100 (PostgreSQL): p99",
            "<= 300 ms", "bench.live with TEST_POSTGRES_URL set"),
     Target("/orders mine", "/orders mine with a full turn's plan", "<= 20 ms",
-           "the /orders mine figure (branch p-replay)"),
+           "bench.orders_mine"),
     Target("bot process resident memory", "bot process resident memory, 1,000 campaigns and "
            "100 battles", "<= 150 MB", "bench.live"),
     Target("engine worker resident memory", "engine worker resident memory", "<= 80 MB",
            "bench.live"),
     Target("replay GIF", "a 60-step replay GIF: CPU", "<= 3 s",
-           "the replay figure (branch p-replay)"),
+           "bench.replay"),
     Target("last handler began", "1,000 deadlines due at once: last handler began late",
            "<= 1000 ms", "bench.live"),
     Target("largest single loop callback", "largest single loop callback while a 120-unit "
