@@ -17,7 +17,9 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from shapely import LineString, MultiPoint, Polygon
+import numpy
+import shapely
+from shapely import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules_core.geometry import (
@@ -176,8 +178,13 @@ def meeting_span(
     difference). With ``slack`` 0 touching counts; otherwise only overlap deeper than it.
     Measured along the whole line, not only the move, so a move ending inside has its exit.
     """
-    sums = [(bx - ax, by - ay) for bx, by in other for ax, ay in moving]
-    obstacle = MultiPoint(sums).convex_hull
+    # Every corner of ``other`` less every corner of ``moving``, built as one array: the same
+    # points as a Python list of pairs, without shapely making a Point of each.
+    sums = numpy.subtract.outer(
+        numpy.asarray(other, dtype=float), numpy.asarray(moving, dtype=float)
+    )
+    pairs = numpy.stack((sums[:, 0, :, 0], sums[:, 1, :, 1]), axis=-1).reshape(-1, 2)
+    obstacle = shapely.multipoints(pairs).convex_hull
     fx, fy = _unit_vector(heading)
     path = LineString([(0.0, 0.0), (fx * length, fy * length)])
     core = obstacle.buffer(-slack) if slack else obstacle

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
+from shapely import LineString, MultiPoint
 
 from rules_core import paths
 from rules_core.geometry import Footprint
@@ -155,3 +157,25 @@ def test_ground_under_one_corner_stops_the_move_exactly_where_the_front_reaches_
     assert move.reached == pytest.approx(1.25, abs=paths.STEP)
     assert paths.ground_stop(table(terrain=(wood,)), Footprint.of(MOVER), 180.0, 8.0,
                              impassable={"dense_wood"}) == pytest.approx(1.25)  # fmt: skip
+
+
+def test_meeting_span_s_obstacle_is_the_hull_of_every_corner_difference() -> None:
+    """The Minkowski difference built as one array (#37) is the hull of the corner differences
+    listed pair by pair, point for point: the same spans, so the same battles."""
+    rng = random.Random(37)
+    for _ in range(300):
+        moving = [(rng.uniform(-5, 5), rng.uniform(-5, 5)) for _ in range(4)]
+        other = [(rng.uniform(-9, 9), rng.uniform(-9, 9)) for _ in range(rng.choice((3, 4, 5)))]
+        listed = MultiPoint([(bx - ax, by - ay) for bx, by in other for ax, ay in moving])
+        heading, length = rng.uniform(0, 360), rng.uniform(0, 20)
+        fx, fy = paths._unit_vector(heading)
+        hull = listed.convex_hull
+        path = LineString([(0.0, 0.0), (fx * length, fy * length)])
+        span = paths.meeting_span(moving, heading, length, other)
+        assert (span is None) == path.intersection(hull).is_empty
+        if span is not None:
+            beyond = length + hull.length
+            line = LineString([(0.0, 0.0), (fx * beyond, fy * beyond)])
+            crossed = line.intersection(hull)
+            along = [px * fx + py * fy for px, py in paths._coords(crossed)]
+            assert span == (min(along), max(along))
