@@ -119,16 +119,25 @@ def _entry_problems(entry: Mapping[str, Any], fields: Sequence[Field], path: str
     return found + _unknown(entry, [f.name for f in fields], path + ".")
 
 
-def _unknown(data: Mapping[str, Any], known: Sequence[str], prefix: str) -> list[str]:
-    """A problem for each key that is no field here, with the nearest field as a suggestion."""
-    problems = []
+def unknown_keys(data: Mapping[Any, Any], known: Sequence[str]) -> list[tuple[str, str | None]]:
+    """Each key of ``data`` that is not one of ``known``, with the nearest known key (None if
+    none is near): what a file's typo is told with ("did you mean")."""
+    found = []
     for key in data:
-        if key in known:
+        if str(key) in known:
             continue
         close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'?" if close else "the fields are " + ", ".join(known)
-        problems.append(f"{prefix}{key}: unknown field; {hint}")
-    return problems
+        found.append((str(key), close[0] if close else None))
+    return found
+
+
+def _unknown(data: Mapping[str, Any], known: Sequence[str], prefix: str) -> list[str]:
+    """A problem for each key that is no field here, with the nearest field as a suggestion."""
+    return [
+        f"{prefix}{key}: unknown field; "
+        + (f"did you mean '{near}'?" if near else "the fields are " + ", ".join(known))
+        for key, near in unknown_keys(data, known)
+    ]
 
 
 def _check_place(value: object) -> str | None:

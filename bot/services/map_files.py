@@ -3,7 +3,6 @@ and starting holders, and a background picture; every problem named so it can be
 
 from __future__ import annotations
 
-import difflib
 import io
 import math
 import warnings
@@ -16,6 +15,7 @@ from shapely.geometry import Polygon
 from bot.errors import InvalidInput
 from bot.services.armies import parse_roster
 from bot.services.data_files import shown_name
+from rules_core import roster
 
 MAX_MAP_BYTES = 256 * 1024
 MIN_REGIONS, MAX_REGIONS = 2, 60
@@ -109,14 +109,11 @@ def parse_map(content: bytes, filename: str) -> tuple[str, list[Region], dict[st
 def unknown_keys(entry: dict[Any, Any], known: tuple[str, ...], path: str) -> list[str]:
     """A problem for each key the file gives that the map does not read (a typo would else
     leave, say, a region with no holder), with the nearest known key."""
-    problems = []
-    for key in entry:
-        if str(key) in known:
-            continue
-        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-        hint = f"; did you mean `{close[0]}`?" if close else f" (a map reads: {', '.join(known)})"
-        problems.append(f"{path}{key}: not a key of a campaign map{hint}")
-    return problems
+    return [
+        f"{path}{key}: not a key of a campaign map"
+        + (f"; did you mean `{near}`?" if near else f" (a map reads: {', '.join(known)})")
+        for key, near in roster.unknown_keys(entry, known)
+    ]
 
 
 def _links(regions: list[dict[str, Any]], problems: list[str]) -> dict[str, set[str]]:

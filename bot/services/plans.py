@@ -286,20 +286,21 @@ async def calls_to_arms(
         return ()
     acting = engine.waiting(rules, state).sides
     names = {s.side_id: s.name for s in battle.sides}
-    now_due = awaited(loaded, acting)
+    # A player whose part comes later in the turn is called now too (no deadline yet, their
+    # steps worked out already): planning it while the others play theirs, the battle does
+    # not stop for them again.
+    now_due: list[tuple[str, int, tuple[planning.TurnStep, ...] | None]] = [
+        (side, user, None) for side, user in awaited(loaded, acting) if side != GM
+    ]
     calls = []
-    for side, user in [*now_due, *later_in_turn(loaded, acting)]:
-        if side == GM:
-            continue
+    for side, user, early in [*now_due, *later_in_turn(loaded, acting)]:
         key = loaded.key_of(side, user)
         row = await turn_plan(session, battle.id, state.cursor.turn, key, user)
         if row.called_at is not None:
             continue
-        # A player whose part comes later in the turn is called now too (no deadline yet):
-        # planning it while the others play theirs, the battle does not stop for them again.
-        later = (side, user) not in now_due
+        later = early is not None
         due = None if later else battle.deadline_at
-        mine = part_steps(loaded, side, user) if later else own_steps(loaded, side, user)
+        mine = early if early is not None else own_steps(loaded, side, user)
         steps = tuple(step_words(loaded, s) for s in mine)
         if len(steps) > (0 if later else 1):
             row.called_at, row.called_stage, row.due_at = now, battle.stage, due
@@ -313,17 +314,20 @@ async def calls_to_arms(
     return tuple(calls)
 
 
-def later_in_turn(loaded: Loaded, acting: Sequence[str]) -> list[tuple[str, int]]:
-    """(side, user) for each player the open step does not wait on who has steps of their own
-    still to come in this game turn."""
-    found: list[tuple[str, int]] = []
+def later_in_turn(
+    loaded: Loaded, acting: Sequence[str]
+) -> list[tuple[str, int, tuple[planning.TurnStep, ...] | None]]:
+    """(side, user, their steps) for each player the open step does not wait on who has steps
+    of their own still to come in this game turn."""
+    found: list[tuple[str, int, tuple[planning.TurnStep, ...] | None]] = []
     for row in loaded.battle.sides:
         if row.side_id in acting:
             continue
         users = [row.owner_id, *(row.commanders or {}).values()]
         for user in dict.fromkeys(users):
-            if part_steps(loaded, row.side_id, user):
-                found.append((row.side_id, user))
+            steps = part_steps(loaded, row.side_id, user)
+            if steps:
+                found.append((row.side_id, user, steps))
     return found
 
 
@@ -331,13 +335,9 @@ def part_steps(loaded: Loaded, side: str, user_id: int) -> tuple[planning.TurnSt
     """``own_steps``, but on a side shared by several players only the steps about a group or
     leader this player commands, unless they own the side (its side-wide steps are the
     owner's to plan)."""
-    steps = own_steps(loaded, side, user_id)
     row = loaded.side_row(side)
-    if row is None or not row.commanders or row.owner_id == user_id:
-        return steps
-    subjects: dict[str, Group | Leader] = {g.id: g for g in loaded.state.groups}
-    subjects.update((leader.id, leader) for leader in loaded.state.leaders)
-    return tuple(s for s in steps if s.subject in subjects)
+    shared = row is not None and bool(row.commanders) and row.owner_id != user_id
+    return own_steps(loaded, side, user_id, groups_only=shared)
 
 
 async def offers_recommended(session: AsyncSession, loaded: Loaded, user_id: int) -> bool:
@@ -358,15 +358,20 @@ async def offers_recommended(session: AsyncSession, loaded: Loaded, user_id: int
     return earlier is None
 
 
-def own_steps(loaded: Loaded, side: str, user_id: int) -> tuple[planning.TurnStep, ...]:
+def own_steps(
+    loaded: Loaded, side: str, user_id: int, *, groups_only: bool = False
+) -> tuple[planning.TurnStep, ...]:
     """The steps of the turn still to come in which ``side`` acts, but for a step about a group
-    or leader another player of a shared side commands: that one is theirs to plan."""
+    or leader another player of a shared side commands: that one is theirs to plan (with
+    ``groups_only``, the side-wide steps are left out too)."""
     state = loaded.state
     subjects: dict[str, Group | Leader] = {g.id: g for g in state.groups}
     subjects.update((leader.id, leader) for leader in state.leaders)
     found = []
     for step in planning.side_steps(loaded.rules, state, side):
         subject = subjects.get(step.subject or "")
+        if subject is None and groups_only:
+            continue
         commander = None if subject is None else loaded.commander_of(subject)
         if commander in (None, user_id):
             found.append(step)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.hooks import DemoHooks, RosterHooks
-from rules_core.orders import Order, Preview, Verdict
+from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.hail_caesar import (
     chances,
@@ -198,7 +198,7 @@ class HailCaesarRules(Rules):
         if order.kind == "hold" and not order.params:
             step = self.sequence.step(state.cursor.step)
             if "hold" in step.order_kinds and self.actor_problem(state, order) is None:
-                return Preview(order, "holds")  # what ``preview`` says of a hold (orders.preview)
+                return orders.preview(state, order, {})  # a hold: no parameters to measure
         return super().judge(state, order)
 
     def preview(self, state: BattleState, order: Order) -> Verdict:
