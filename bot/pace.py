@@ -55,6 +55,7 @@ FIELDS = (
     "stops_max",
     "questions",
     "fallbacks_mean",
+    "last_resort_mean",
     "hours_median",
     "hours_p90",
     "gm_stops",
@@ -106,6 +107,7 @@ class Pace:
     apart_stops: int = 0  # stops the ruleset counts apart (``Rules.pace_apart``: personal combats)
     ended: str = ""  # how the battle ended, if it did within the turns played
     fallbacks: int = 0  # planned orders no longer legal by their step (the default used)
+    last_resort: int = 0  # planned orders carried out by their last alternative (hold, rally)
 
     def stop(self, turn: int, side: str) -> None:
         """Count one stop of a side (or the GM) in a game turn."""
@@ -155,6 +157,7 @@ def summary(ruleset: str, mode: str, played: Sequence[Pace]) -> dict[str, object
         "stops_max": max(counts, default=0),
         "questions": round(sum(p.questions for p in played) / battles, 1),
         "fallbacks_mean": round(sum(p.fallbacks for p in played) / max(side_turns, 1), 2),
+        "last_resort_mean": round(sum(p.last_resort for p in played) / max(side_turns, 1), 2),
         "hours_median": round(statistics.median(hours), 1) if hours else 0.0,
         "hours_p90": round(percentile(hours, 0.9), 1),
         "gm_stops": round(sum(p.gm_stops for p in played) / battles, 1),
@@ -181,15 +184,33 @@ def percentile(ordered: Sequence[float], fraction: float) -> float:
 class OrdersPlanner:
     """Scripted players who plan ahead: each plans the ruleset's scripted orders for every
     step of the turn it acts in, judged against the battle as it stands (those not legal then
-    left out); at each step the orders planned for it are judged again."""
+    left out); at each step the orders planned for it are judged again. With ``ahead``, a
+    player called also plans the next game turn (``planning.next_turn_steps``), from the
+    preview, and is done for it too: the next turn does not wait for them."""
 
     orders: dict[str, list[planning.Planned]] = field(default_factory=dict)
     done: dict[int, set[str]] = field(default_factory=dict)
     conditional: bool = False  # each order carries alternatives (``planning.plain_alternatives``)
+    ahead: bool = False  # plan the next game turn too when called
 
     def plan(self, rules: Rules, state: BattleState, side: str) -> None:
-        """Plan every step of the turn the side acts in, and say it is done for the turn."""
-        for step in planning.side_steps(rules, state, side):
+        """Plan every step of the turn the side acts in, and say it is done for the turn (and
+        the next, planned too, with ``ahead``)."""
+        turn = state.cursor.turn
+        self._plan_steps(rules, state, side, planning.side_steps(rules, state, side))
+        self.done.setdefault(turn, set()).add(side)
+        if self.ahead and side not in self.done.get(turn + 1, set()):
+            ahead = planning.next_turn_steps(rules, state, side)
+            if ahead:
+                self._plan_steps(rules, state, side, ahead)
+                self.done.setdefault(turn + 1, set()).add(side)
+
+    def _plan_steps(
+        self, rules: Rules, state: BattleState, side: str, steps: Sequence[planning.TurnStep]
+    ) -> None:
+        """The side's scripted orders for these steps, each with its alternatives when
+        conditional (kept though not legal now if it has some)."""
+        for step in steps:
             view = state
             if self.conditional:  # the preview: the battle after the side's own earlier orders
                 mine = [p for planned in self.orders.values() for p in planned if p.side == side]
@@ -204,7 +225,6 @@ class OrdersPlanner:
                     continue  # not possible now, and nothing to fall back on but the default
                 planned = planning.Planned(step.key, side, order, alternatives=others)
                 self.orders.setdefault(step.key, []).append(planned)
-        self.done.setdefault(state.cursor.turn, set()).add(side)
 
     def covers(self, rules: Rules, state: BattleState, side: str) -> bool:
         """Whether the side has planned this step or is done for the turn."""
@@ -289,6 +309,9 @@ def _orders(
     if planner is not None:
         carried = planner.carry_out(rules, state)
         pace.fallbacks += len(carried.fallbacks)
+        pace.last_resort += sum(
+            1 for u in carried.substitutes if u.number == len(u.planned.alternatives)
+        )
     if stopping and turn >= 1:
         own = rules.sequence.step(state.cursor.step).deadline_hours
         deadline = step_deadline(DEFAULT_POLICY, own)
@@ -380,7 +403,8 @@ def measure(
 
 HEAD = (
     "| ruleset | mode | seeds | turns | stops/side/turn (mean) | max | questions/battle "
-    "| fallbacks/side/turn | hours/turn (median) | hours/turn (90th pct) | GM stops | apart "
+    "| fallbacks/side/turn | last alternative used/side/turn | hours/turn (median) "
+    "| hours/turn (90th pct) | GM stops | apart "
     "| ended |"
 )
 COLUMNS = FIELDS[3:]  # the figures, in the table's order
@@ -393,7 +417,7 @@ def table(rows: list[dict[str, object]]) -> str:
     for row in rows:
         mode = titles.get(str(row["mode"]), str(row["mode"]))
         if not row["available"]:
-            lines.append(f"| {row['ruleset']} | {mode} | {NOT_AVAILABLE} |" + " |" * 10)
+            lines.append(f"| {row['ruleset']} | {mode} | {NOT_AVAILABLE} |" + " |" * 11)
             continue
         cells = " | ".join(str(row[name]) for name in COLUMNS)
         lines.append(f"| {row['ruleset']} | {mode} | {cells} |")
@@ -412,8 +436,9 @@ def recommended(rules: Rules, state: BattleState, decision: Decision) -> Answer 
 
 
 def conditional_planner() -> Planner:
-    """Players planning ahead whose every order carries alternatives (a conditional plan)."""
-    return OrdersPlanner(conditional=True)
+    """Players planning ahead whose every order carries alternatives (a conditional plan),
+    who plan the next game turn too when called."""
+    return OrdersPlanner(conditional=True, ahead=True)
 
 
 def scripted_standing(rules: Rules, state: BattleState, decision: Decision) -> Answer | None:

@@ -23,6 +23,7 @@ from bot.presentation.orders import (
     RESOLVING,
     RESOLVING_TURN,
     alternative_text,
+    next_turn_text,
     order_book_text,
     orders_text,
     preview_text,
@@ -38,6 +39,7 @@ from bot.presentation.replies import (
     reply_with,
 )
 from bot.services.alternatives import Wanted
+from bot.services.campaigns import Place
 from bot.services.order_params import OrderInput
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 
@@ -309,11 +311,19 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         )
 
     @app_commands.command(name="done", description="Your orders are complete for this step")
-    @app_commands.describe(turn="Also for every remaining step of this turn (what you planned)")
-    async def done(self, interaction: discord.Interaction, turn: bool = False) -> None:
+    @app_commands.describe(
+        turn="Also for every remaining step of this turn (what you planned)",
+        next_turn="Also for this turn and the whole next one (what you planned for it)",
+    )
+    async def done(
+        self, interaction: discord.Interaction, turn: bool = False, next_turn: bool = False
+    ) -> None:
         """Confirm; the step resolves when every player has. Done for the turn with nothing
         planned, the player first confirms what the defaults will do."""
         place, user = place_of(interaction), interaction.user.id
+        if next_turn:
+            await self._done_next_turn(interaction)
+            return
         unplanned = await self.services.turn_defaults.unplanned(place, user) if turn else None
         if unplanned is not None:
 
@@ -335,6 +345,18 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
             return
         await interaction.followup.send(RESOLVING_TURN if turn else RESOLVING, ephemeral=True)
         await post_report(self.bot, confirmed.report)
+
+    async def _done_next_turn(self, interaction: discord.Interaction) -> None:
+        """``/order done next_turn:true``: done for the rest of this turn and the next."""
+
+        async def confirm(place: Place, user: int) -> str:
+            confirmed = await self.services.play.confirm(place, user, turn=True, next_turn=True)
+            if confirmed.report is None:
+                return next_turn_text(waiting_text(confirmed))
+            await post_report(self.bot, confirmed.report)
+            return next_turn_text(RESOLVING_TURN)
+
+        await reply_privately(interaction, confirm, str)
 
     @command.autocomplete("unit")
     @give.autocomplete("unit")

@@ -148,6 +148,32 @@ def side_steps(rules: Rules, state: BattleState, side: str) -> tuple[TurnStep, .
     return tuple(step for step in turn_steps(rules, state) if side in step.sides)
 
 
+def next_turn_steps(rules: Rules, state: BattleState, side: str) -> tuple[TurnStep, ...]:
+    """The steps of the next game turn in which ``side`` gives orders: what a player may plan
+    a turn ahead."""
+    return tuple(step for step in next_turn(rules, state) if side in step.sides)
+
+
+def next_turn(rules: Rules, state: BattleState) -> tuple[TurnStep, ...]:
+    """The steps of the next game turn that take orders from a player side, as the sequence of
+    play lays them out from the battle as it stands now (a loop's subjects listed now). None
+    once the battle is over or in set-up (turn 0)."""
+    if state.outcome is not None or state.cursor.turn < 1:
+        return ()
+    cursor = state.cursor
+    for _ in range(MAX_TURN_STEPS):
+        before = cursor
+
+        def subjects(later: Step, at: Cursor = before) -> tuple[Subject, ...]:
+            assert later.repeat_for is not None
+            return rules.subjects(later.repeat_for, replace(state, cursor=at))
+
+        cursor = advance(rules.sequence, cursor, subjects)
+        if cursor.turn != state.cursor.turn:
+            return turn_steps(rules, replace(state, cursor=cursor, pending=None))
+    return ()
+
+
 def find_step(rules: Rules, state: BattleState, key: str) -> TurnStep | None:
     """The step of the current game turn with this key, or None if it has passed or is not
     in this turn."""
@@ -178,12 +204,16 @@ def foreseen(
     side: str,
 ) -> BattleState:
     """The battle at ``step`` as it will stand after ``side``'s own orders planned for the
-    steps of the turn before it (each step resolved with them on ``FORESIGHT_SEED``'s dice, not
-    the battle's), every other side's units and leaders where they stand now: what an order
-    that only becomes possible after its player's own planned moves is previewed against."""
+    steps before it (of this turn; for a step of the next turn, of both), each step resolved
+    with them on ``FORESIGHT_SEED``'s dice, not the battle's, every other side's units and
+    leaders where they stand now: what an order that only becomes possible after its
+    player's own planned moves is previewed against."""
     plan = [p for p in plan if p.side == side]
     now = state
-    for earlier in turn_steps(rules, state):
+    steps = turn_steps(rules, state)
+    if step.turn > state.cursor.turn:  # a step of the next turn: after all of this one's too
+        steps = (*steps, *next_turn_steps(rules, state, side))
+    for earlier in steps:
         if earlier.key == step.key:
             break
         orders = [p.order for p in plan if p.step == earlier.key]

@@ -114,8 +114,15 @@ def call_to_arms_embed(call: CallToArms) -> discord.Embed:
     text = (
         f"{yours}{opens}You can plan all of it now:\n{steps}\n"
         "Give each order with its `step` option (`ask_me:true` to be asked if it cannot be "
-        "carried out), then `/order done turn:true`; `/orders mine` lists your plan."
+        "carried out), then `/order done turn:true`; `/orders mine` lists your plan. To plan "
+        "the next turn too, pick its steps (`Next turn: …`), then `/order done next_turn:true`."
     )
+    if call.stands:
+        text = (
+            f"{yours}Your plan for this turn, made last turn, stands: its steps resolve "
+            f"without waiting for you. To change it before a step resolves, give or withdraw "
+            f"orders with that `step` (`/orders mine` lists your plan):\n{steps}"
+        )
     if call.recommend:
         text += (
             "\n\nNew to these rules? **Accept the recommended instructions** (below, or "

@@ -52,6 +52,20 @@ def alternative_text(view: OrderView) -> str:
     )
 
 
+NEXT_TURN_DONE = (
+    "Your plan for the next turn stands too: when it opens, the steps you planned resolve "
+    "without waiting for you (defaults for what you did not order). Until each step resolves "
+    "you may still change it (`/order give`, `/order withdraw` with its `step`); `/orders "
+    "mine` lists your plan."
+)
+
+
+def next_turn_text(text: str) -> str:
+    """The answer to ``/order done next_turn:true``: the usual answer, then what happens when
+    the next turn opens."""
+    return f"{text}\n{NEXT_TURN_DONE}"
+
+
 def waiting_text(confirmed: Confirmed) -> str:
     """The private answer to ``/order done`` while others have still to confirm (or when a
     deadline or a GM resolved the step first)."""

@@ -92,13 +92,13 @@ def order_kind_of(loaded: Loaded, kind: str) -> OrderKind:
 
 
 def planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
-    """A step of the current game turn the user's side acts in, named by its key or its words
-    (as the autocomplete offers it); anything else is refused."""
+    """A step of the current game turn or the next the user's side acts in, named by its key
+    or its words (as the autocomplete offers it); anything else is refused."""
     mine = set(loaded.side_of(user_id))
     if not mine:
         loaded.require_not_handed_away(user_id)
         raise PermissionDenied("You have no side in this battle.")
-    steps = [s for s in planning.turn_steps(loaded.rules, loaded.state) if mine & set(s.sides)]
+    steps = plans.plannable_steps(loaded, mine)
     wanted = step.strip().casefold()
     found = [
         s for s in steps if wanted in (s.key.casefold(), plans.step_words(loaded, s).casefold())
@@ -106,7 +106,8 @@ def planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
     if not found:
         shown = "; ".join(plans.step_words(loaded, s) for s in steps[:10]) or "none"
         raise InvalidInput(
-            f"`{step}` is not a step of this turn your side acts in; still to come: {shown}."
+            f"`{step}` is not a step of this turn or the next your side acts in; "
+            f"still to come: {shown}."
         )
     return found[0]
 

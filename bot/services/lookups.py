@@ -24,7 +24,7 @@ from bot.services.inquiries import (
 )
 from bot.services.order_params import side_of
 from bot.services.stages import DecisionView
-from rules_core import engine, planning
+from rules_core import engine
 from rules_core.decisions import GM
 from rules_core.orders import ACTOR_KINDS
 from rules_core.state import RESERVE, Leader, TerrainFeature, Unit
@@ -71,17 +71,13 @@ class LookupService(Service):
 
     async def turn_steps(self, place: Place, user_id: int) -> list[tuple[str, str]]:
         """(key, words) of every step of the current game turn the user's side acts in, the
-        open one first: what an order may be planned for (none during set-up)."""
+        open one first, then those of the next turn: what an order may be planned for (none
+        during set-up)."""
         async with self._battle(place) as loaded:
             if loaded is None or loaded.battle.status is BattleStatus.SETUP:
                 return []
-            mine = set(loaded.side_of(user_id))
-            steps = planning.turn_steps(loaded.rules, loaded.state)
-            return [
-                (step.key, plans.step_words(loaded, step))
-                for step in steps
-                if mine & set(step.sides)
-            ]
+            steps = plans.plannable_steps(loaded, set(loaded.side_of(user_id)))
+            return [(step.key, plans.step_words(loaded, step)) for step in steps]
 
     async def any_targets(self, place: Place, user_id: int) -> list[str]:
         """Every unit on the table, the enemy's first, for orders aimed at friend or foe;

@@ -20,6 +20,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import BattleOrder, PlannedOrder, Readiness, TurnPlan
+from bot.errors import InvalidInput
 from bot.services.battle_state import Loaded, awaited, subject_words
 from bot.services.resolving import off_loop
 from bot.services.settings import MIN_HOURS
@@ -45,6 +46,7 @@ class CallToArms:
     side_id: str = ""
     recommend: bool = False  # offer the ruleset's recommended instructions (once per battle)
     later: bool = False  # their part comes after the steps open now: no deadline yet
+    stands: bool = False  # they planned this turn last turn and are done for it: not waited on
 
 
 @dataclass
@@ -133,6 +135,35 @@ async def done_keys(session: AsyncSession, battle_id: int, turn: int) -> set[str
     return set(rows)
 
 
+async def done_next_turn(
+    session: AsyncSession, loaded: Loaded, user_id: int, now: datetime
+) -> None:
+    """Count a player done for the whole next game turn: when it opens, the steps they planned
+    for resolve without waiting for them (those they did not, with the defaults). Refused
+    when they planned nothing for it (nothing is changed)."""
+    turn = loaded.state.cursor.turn + 1
+    planned = await session.scalar(
+        select(PlannedOrder.id)
+        .where(
+            PlannedOrder.battle_id == loaded.battle.id,
+            PlannedOrder.user_id == user_id,
+            PlannedOrder.turn == turn,
+        )
+        .limit(1)
+    )
+    if planned is None:
+        raise InvalidInput(
+            "You have planned nothing for the next turn yet: give its orders first, each with "
+            f"a `step` starting `{NEXT_TURN.strip()}` (`/orders mine` lists your plan), then "
+            "`/order done next_turn:true`. `/order done turn:true` is done for this turn only."
+        )
+    for side in loaded.side_of(user_id):
+        row = await turn_plan(
+            session, loaded.battle.id, turn, loaded.key_of(side, user_id), user_id
+        )
+        row.done_at = now
+
+
 async def forget_done(session: AsyncSession, battle_id: int, turn: int) -> None:
     """Nobody is done for a game turn any more (a GM went back a step: everyone looks again)."""
     rows = await session.scalars(
@@ -171,7 +202,9 @@ async def calls_made(session: AsyncSession, loaded: Loaded) -> tuple[CallToArms,
             offer = await offers_recommended(session, loaded, row.user_id)
             name = names.get(side, side)
             calls.append(
-                CallToArms(row.user_id, name, steps, row.due_at, dm, part, side, offer, early)
+                CallToArms(
+                    row.user_id, name, steps, row.due_at, dm, part, side, offer, early, stood(row)
+                )
             )
     return tuple(calls)
 
@@ -307,11 +340,18 @@ async def calls_to_arms(
             dm, part = wants_dm(loaded, user), loaded.part_of(side, user)
             offer = await offers_recommended(session, loaded, user)
             name = names.get(side, side)
-            calls.append(CallToArms(user, name, steps, due, dm, part, side, offer, later))
+            stands = stood(row)
+            calls.append(CallToArms(user, name, steps, due, dm, part, side, offer, later, stands))
         elif not later:
             row.called_at, row.called_stage, row.due_at = now, battle.stage, due
     await session.flush()
     return tuple(calls)
+
+
+def stood(row: TurnPlan) -> bool:
+    """Whether a player was done for a game turn before they were called to it (they planned
+    it the turn before, ``/order done next_turn:true``): their plan stands."""
+    return row.done_at is not None and (row.called_at is None or row.done_at <= row.called_at)
 
 
 def later_in_turn(
@@ -384,9 +424,22 @@ def wants_dm(loaded: Loaded, user_id: int) -> bool:
     return member is not None and member.dm_calls
 
 
+NEXT_TURN = "Next turn: "  # how a step of the next game turn is named, before its title
+
+
 def step_words(loaded: Loaded, step: planning.TurnStep) -> str:
-    """``Command: Orders (Legio I)``: a step of the turn as a player picks it."""
-    return f"{step.title}{subject_words(planning.at_step(loaded.state, step))}"
+    """``Command: Orders (Legio I)``: a step of the turn as a player picks it (``Next turn:
+    Command: Orders (Legio I)`` for one of the next turn)."""
+    ahead = NEXT_TURN if step.turn > loaded.state.cursor.turn else ""
+    return f"{ahead}{step.title}{subject_words(planning.at_step(loaded.state, step))}"
+
+
+def plannable_steps(loaded: Loaded, sides: set[str]) -> tuple[planning.TurnStep, ...]:
+    """The steps ``sides`` act in that an order may be planned for: those of this game turn
+    still to come, then those of the next (a plan for the next turn, kept until it opens)."""
+    rules, state = loaded.rules, loaded.state
+    steps = (*planning.turn_steps(rules, state), *planning.next_turn(rules, state))
+    return tuple(s for s in steps if sides & set(s.sides))
 
 
 async def plan_deadline(

@@ -239,17 +239,22 @@ class PlayService(ClockedService):
                 for r in planned
             ]
 
-    async def confirm(self, place: Place, user_id: int, turn: bool = False) -> Confirmed:
+    async def confirm(
+        self, place: Place, user_id: int, turn: bool = False, next_turn: bool = False
+    ) -> Confirmed:
         """Say your orders are complete; when every acting side has, the stage resolves. With
         ``turn``, also for every remaining step of the game turn: those you planned nothing
-        more for resolve as soon as they come (defaults for what you did not order)."""
-        if turn:
+        more for resolve as soon as they come (defaults for what you did not order); with
+        ``next_turn``, for the next game turn too (``plans.done_next_turn``)."""
+        if turn or next_turn:
             async with self.db.write() as session:
                 loaded = await _running(session, place)
                 sides = loaded.side_of(user_id)
                 if not sides:
                     loaded.require_not_handed_away(user_id)
                     raise PermissionDenied("You have no side in this battle.")
+                if next_turn:
+                    await plans.done_next_turn(session, loaded, user_id, self.clock.now())
                 turn_number = loaded.state.cursor.turn
                 for side in sides:
                     key = loaded.key_of(side, user_id)

@@ -75,8 +75,10 @@ def test_players_whose_part_comes_later_plan_it_as_the_turn_opens() -> None:
     assert pace.later_in_turn(rules, state, planner, acting) == ["gau"]
     planner.plan(rules, state, "gau")
     assert pace.later_in_turn(rules, state, planner, acting) == []
-    # In the whole battle each side stops once per turn, both in the same wait.
-    played = pace.play(rules, sample, 3, "conditional", 1)
+    # In the whole battle each side stops once per turn, both in the same wait (planning
+    # this turn only: with plans for the next turn, every other turn is not waited on).
+    this_turn = pace.Mode("this-turn", "", lambda: pace.OrdersPlanner(conditional=True))
+    played = pace.play(rules, sample, 3, this_turn, 1, standing=pace.recommended)
     assert all(set(stops.values()) == {1} for stops in played.stops.values()), played.stops
 
 
@@ -89,3 +91,31 @@ def test_orders_planned_after_a_preview_rarely_fall_back() -> None:
         played = [pace.play(rules, sample, 4, "conditional", seed) for seed in range(2)]
         row = pace.summary(ruleset, "conditional", played)
         assert isinstance(row["fallbacks_mean"], float) and row["fallbacks_mean"] <= 0.5, row
+
+
+def test_plans_for_the_next_turn_stop_each_side_less_than_once_a_turn() -> None:
+    """Called, a conditional planner plans the next game turn too: that turn does not wait
+    for it, so a side stops about every other turn and the slow turns are fewer. Planning
+    this turn only (the same planner without ``ahead``), every side stops every turn."""
+    this_turn = pace.Mode(
+        "this-turn",
+        "this turn only",
+        lambda: pace.OrdersPlanner(conditional=True),
+        pace.recommended,
+    )
+    for ruleset in ("hail_caesar", "skirmish"):
+        rules, sample = _sample(ruleset)
+        ahead = [pace.play(rules, sample, 4, "conditional", seed) for seed in range(4)]
+        alone = [pace.play(rules, sample, 4, this_turn, seed) for seed in range(4)]
+        row = pace.summary(ruleset, "conditional", ahead)
+        before = pace.summary(ruleset, "this-turn", alone)
+        assert before["stops_mean"] == 1.0, before
+        assert isinstance(row["stops_mean"], float) and row["stops_mean"] <= 0.75, row
+        assert row["hours_p90"] < before["hours_p90"], (row, before)  # type: ignore[operator]
+        assert isinstance(row["fallbacks_mean"], float) and row["fallbacks_mean"] <= 0.5, row
+        # A turn nobody stopped in took no time: every order in it was planned a turn before.
+        assert any(
+            sum(p.stops.get(turn, {}).values()) == 0 and p.elapsed[turn] == 0.0
+            for p in ahead
+            for turn in p.turns
+        )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules_core import engine, planning, registry
+from rules_core.decisions import Answer
 from rules_core.events import PlanAlternativeUsed
 from rules_core.orders import Illegal, Order, Preview
 from rules_core.plugin import Rules
@@ -145,3 +146,30 @@ def test_the_battle_is_foreseen_after_a_sides_own_earlier_planned_orders_only() 
     theirs = [replace(p, side="someone else") for p in plan]
     assert planning.foreseen(rules, state, later, theirs, side).units == state.units
     assert planning.foreseen(rules, state, earlier, plan, side).units == state.units
+
+
+def test_the_next_turn_lists_each_sides_steps_with_the_keys_they_will_have() -> None:
+    """A plan for the next turn is kept under the keys its steps get when it opens."""
+    rules, state = _hail_caesar_turn_one()
+    turn = state.cursor.turn
+    first = state.cursor.side_order[0]
+    ahead = planning.next_turn_steps(rules, state, first)
+    assert ahead and all(s.turn == turn + 1 and s.sides == (first,) for s in ahead)
+    assert {s.key for s in planning.next_turn(rules, state) if first in s.sides} == {
+        s.key for s in ahead
+    }
+    # Play the whole turn out: the next one opens with exactly those steps and keys.
+    while state.cursor.turn == turn:
+        if state.pending is not None:
+            asked = state.pending.decision
+            answer = Answer(asked.id, rules.demo_answer(state), asked.who)
+            state = engine.settle(rules, SEED, engine.answer(rules, SEED, state, answer)).state
+            continue
+        orders = [
+            o for s in engine.waiting(rules, state).sides for o in rules.demo_orders(state, s)
+        ]
+        state = engine.settle(rules, SEED, engine.run(rules, SEED, state, orders)).state
+    opened = planning.side_steps(rules, state, first)
+    assert [s.key for s in opened] == [s.key for s in ahead]
+    assert planning.next_turn_steps(rules, replace(state, outcome=None), first)
+    assert not planning.next_turn(rules, engine.begin(rules, rules.sample_battle() or state))
