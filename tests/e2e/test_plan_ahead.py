@@ -86,8 +86,11 @@ async def test_a_whole_hail_caesar_turn_planned_in_one_visit(aide: Harness) -> N
     listed = roman_call.embeds[0]["description"]
     assert all(f"• {step}" in listed for step in ROMAN_STEPS), listed
     assert "/order done turn:true" in listed
-    # Only Rome's steps are offered to Rome, in the order they come.
-    assert list(await step_keys(h, h.alice)) == ROMAN_STEPS
+    # Only Rome's steps are offered to Rome, in the order they come (then the next turn's).
+    assert list(await step_keys(h, h.alice)) == [
+        *ROMAN_STEPS,
+        *(f"Next turn: {step}" for step in ROMAN_STEPS),
+    ]
     assert "Shooting" in await step_keys(h, h.bob)  # Gaul's own shooting, later this turn
 
     # One visit: orders for both divisions' steps, then done for the turn.
