@@ -90,7 +90,7 @@ async def test_alternatives_are_refused_without_a_planned_order_and_withdrawn_wi
         await services.alternatives.add(
             place, ALICE, step, Wanted("fly", "Gallic Horse", OrderInput())
         )
-    with pytest.raises(InvalidInput, match="not a step of this turn your side acts in"):
+    with pytest.raises(InvalidInput, match="not a step of this turn or the next your side acts in"):
         await services.alternatives.add(
             place, BOB, step, Wanted("hold", "Gallic Horse", OrderInput())
         )
