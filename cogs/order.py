@@ -200,6 +200,7 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         "Any order the ruleset has, by its kind",
         {
             "kind": order_kinds,
+            "else_": order_kinds,
             "target": any_targets,
             "leader": named_actors("leader"),
             "group": named_actors("group"),
@@ -217,7 +218,9 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         path="A path of points: x,y x,y …",
         text="Free text, if the order takes it",
         as_far_as_possible=FAR_HELP,
+        else_="Planned for a later step: a plain order (hold…) to try if it cannot be carried out",
     )
+    @app_commands.rename(else_="else")
     async def give(
         self,
         interaction: discord.Interaction,
@@ -234,10 +237,11 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
         path: app_commands.Range[str, 1, 400] | None = None,
         text: app_commands.Range[str, 1, 300] | None = None,
         as_far_as_possible: bool = False,
+        else_: str | None = None,
         step: str | None = None,
         ask_me: bool = False,
     ) -> None:
-        """Order anything the ruleset defines."""
+        """Order anything the ruleset defines (with ``else``, a plain order to fall back on)."""
         given = OrderInput(
             target=target,
             x=x,
@@ -251,7 +255,13 @@ class OrderCog(Served, commands.GroupCog, group_name="order", group_description=
             text=text,
             as_far_as_possible=as_far_as_possible,
         )
-        await self._give(interaction, kind, unit, given, step, ask_me)
+        if else_ is None:
+            await self._give(interaction, kind, unit, given, step, ask_me)
+            return
+        order, service = Wanted(kind, unit, given), self.services.alternatives
+        await reply_privately(
+            interaction, service.give_else, alternative_text, order, step, ask_me, else_
+        )
 
     @subcommand(
         "alternative",

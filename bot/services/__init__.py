@@ -80,6 +80,6 @@ class Services:
             odds=OddsService(db),
             aftermath=AftermathService(db),
             campaign_map=CampaignMapService(db),
-            alternatives=AlternativeService(db),
+            alternatives=AlternativeService(db, clock),
             turn_defaults=TurnDefaultsService(db),
         )

@@ -17,7 +17,7 @@ from typing import Any
 from bot.db.models import BattleStatus, PlannedOrder
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services import plans
-from bot.services.base import Service
+from bot.services.base import ClockedService
 from bot.services.battle_state import Loaded, check_commands, find_giver, load_battle
 from bot.services.campaigns import Place
 from bot.services.intake import (
@@ -29,12 +29,17 @@ from bot.services.intake import (
     numbered,
     order_kind_of,
     planned_step,
+    take_order,
 )
 from bot.services.order_params import OrderInput, params_for, side_of
 from rules_core import planning
 from rules_core.orders import Illegal, Order, Verdict
 
 MAX_ALTERNATIVES = 5  # enough for "charge, else advance, else shoot, else hold"
+ELSE_NEEDS_STEP = (
+    "`else` is for an order planned for a later step: give it with `step` (this turn's or "
+    "the next's). The open step's orders are judged now, so give the one that works."
+)
 OPEN_STEP = (
     "Alternatives are for an order planned for a later step of the turn: the open step's "
     "orders are judged now, so give the one that works (`/orders mine` shows yours)."
@@ -62,7 +67,7 @@ def verdict_words(verdict: Verdict) -> str:
     return "; ".join((verdict.summary, *verdict.notes))
 
 
-class AlternativeService(Service):
+class AlternativeService(ClockedService):
     """Adds alternatives to planned orders; one write session per call."""
 
     async def add(
@@ -72,43 +77,81 @@ class AlternativeService(Service):
         if none is named); the view lists every alternative with its verdict now."""
         async with self.db.write() as session:
             loaded = await _running(session, place)
-            turn_step = planned_step(loaded, user_id, step)
-            if turn_step.key == planning.current_key(loaded.rules, loaded.state):
-                raise Conflict(OPEN_STEP)
-            intake = Intake.planned(loaded, user_id, turn_step)
-            unit = wanted.unit
-            kind, given = command_action(loaded, wanted.kind, wanted.given)
-            order_kind = order_kind_of(loaded, kind)
-            actor = find_giver(intake.state, order_kind.actor, unit, intake.sides)
-            check_commands(loaded, user_id, actor, False)
-            row = await _planned_row(session, loaded, actor.id, actor.name, intake, number)
-            order = Order(actor.id, kind, params_for(order_kind, given, intake.state))
-            known = alternatives_of(row)
-            if len(known) >= MAX_ALTERNATIVES:
-                raise InvalidInput(
-                    f"**{actor.name}**'s order in {intake.words} has {len(known)} alternatives "
-                    f"already, the most it may have; withdraw it and plan it again to change them."
-                )
-            if order in (Order(row.actor, row.kind, row.params), *known):
-                raise InvalidInput(
-                    f"**{actor.name}** already has that order planned in {intake.words}; "
-                    f"an alternative is a different order to try if it cannot be carried out."
-                )
-            mine = (user_id, side_of(actor))
-            verdicts = await _verdicts(session, loaded, mine, turn_step, (*known, order))
-            kept = {"kind": kind, "params": dict(order.params), "summary": ""}
-            kept["summary"] = verdict_words(verdicts[-1])[:400]
-            row.alternatives = [*(row.alternatives or ()), kept]
-            await session.flush()
-            return OrderView(
-                actor.id,
-                actor.name,
-                row.kind,
-                row.summary,
-                step=intake.words,
-                consult=row.consult,
-                alternatives=tuple(verdict_words(v) for v in verdicts),
+            return await _add(session, loaded, user_id, step, wanted, number)
+
+    async def give_else(
+        self,
+        place: Place,
+        user_id: int,
+        order: Wanted,
+        step: str | None,
+        consult: bool,
+        otherwise: str,
+    ) -> OrderView:
+        """``/order give … else:`` — plan an order for a later ``step`` with a plain order
+        (``otherwise``: hold, rally…, no options) to try if it cannot be carried out then; in
+        one write, so a refusal of either keeps neither."""
+        if step is None:
+            raise InvalidInput(ELSE_NEEDS_STEP)
+        async with self.db.write() as session:
+            loaded = await _running(session, place)
+            intake = Intake.planned(loaded, user_id, _later_step(loaded, user_id, step))
+            now = self.clock.now()
+            await take_order(
+                session, loaded, user_id, order.kind, order.unit, order.given, intake, now, consult
             )
+            await session.flush()
+            plain = Wanted(otherwise, order.unit, OrderInput())
+            return await _add(session, loaded, user_id, step, plain, None)
+
+
+def _later_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
+    """The later step an alternative is planned for; the open one is refused."""
+    turn_step = planned_step(loaded, user_id, step)
+    if turn_step.key == planning.current_key(loaded.rules, loaded.state):
+        raise Conflict(OPEN_STEP)
+    return turn_step
+
+
+async def _add(
+    session: Any, loaded: Loaded, user_id: int, step: str, wanted: Wanted, number: int | None
+) -> OrderView:
+    """``AlternativeService.add`` within a write session already open."""
+    turn_step = _later_step(loaded, user_id, step)
+    intake = Intake.planned(loaded, user_id, turn_step)
+    unit = wanted.unit
+    kind, given = command_action(loaded, wanted.kind, wanted.given)
+    order_kind = order_kind_of(loaded, kind)
+    actor = find_giver(intake.state, order_kind.actor, unit, intake.sides)
+    check_commands(loaded, user_id, actor, False)
+    row = await _planned_row(session, loaded, actor.id, actor.name, intake, number)
+    order = Order(actor.id, kind, params_for(order_kind, given, intake.state))
+    known = alternatives_of(row)
+    if len(known) >= MAX_ALTERNATIVES:
+        raise InvalidInput(
+            f"**{actor.name}**'s order in {intake.words} has {len(known)} alternatives "
+            f"already, the most it may have; withdraw it and plan it again to change them."
+        )
+    if order in (Order(row.actor, row.kind, row.params), *known):
+        raise InvalidInput(
+            f"**{actor.name}** already has that order planned in {intake.words}; "
+            f"an alternative is a different order to try if it cannot be carried out."
+        )
+    mine = (user_id, side_of(actor))
+    verdicts = await _verdicts(session, loaded, mine, turn_step, (*known, order))
+    kept = {"kind": kind, "params": dict(order.params), "summary": ""}
+    kept["summary"] = verdict_words(verdicts[-1])[:400]
+    row.alternatives = [*(row.alternatives or ()), kept]
+    await session.flush()
+    return OrderView(
+        actor.id,
+        actor.name,
+        row.kind,
+        row.summary,
+        step=intake.words,
+        consult=row.consult,
+        alternatives=tuple(verdict_words(v) for v in verdicts),
+    )
 
 
 async def _verdicts(

@@ -40,7 +40,7 @@ async def test_a_tree_of_battles_turn_planned_in_one_visit_each(
             # the battle after France's own earlier planned orders (issue 40).
             ahead = [n for n in view.notes if n.startswith("not possible as the battle stands")]
             assert bool(ahead) == (step == "charges"), view.notes
-    with pytest.raises(InvalidInput, match="is not a step of this turn or the next your side acts in"):
+    with pytest.raises(InvalidInput, match="not a step of this turn or the next your side acts"):
         await services.play.submit(
             place, BOB, "charge", "Vendôme's Horse", TURN_ONE["charges"][0][3], step="9:charges"
         )

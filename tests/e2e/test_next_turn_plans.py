@@ -91,3 +91,32 @@ async def test_a_conditional_plan_for_the_next_turn_falls_through(aide: Harness)
     (note,) = [line for line in log if "alternative 2 (hold) used" in line]
     assert note.startswith("Gallic Horse: planned move could not be carried out, ")
     assert field(result, "Now") == "Command: General Advance"  # on to Gaul's part of turn 2
+
+
+async def test_an_else_on_order_give_is_the_plans_alternative(aide: Harness) -> None:
+    h, where = aide, aide.channel("punic-wars")
+    await to_turn_one(h)
+    # For the open step `else` is refused, and the order is not kept either.
+    refused = await h.slash(
+        h.alice, "order give", channel=where, kind="hold", unit="Gallic Horse", **{"else": "move"}
+    )
+    assert refused.ephemeral and refused.content.startswith("`else` is for an order planned")
+    mine = await h.slash(h.alice, "orders mine", channel=where)
+    assert "Gallic Horse" not in mine.content
+    step = (await step_keys(h, h.alice))[NEXT_EQUITES]
+    given = await h.slash(
+        h.alice, "order give", channel=where, kind="move", unit="Gallic Horse", x=33, y=14,
+        step=step, **{"else": "hold"},
+    )  # fmt: skip
+    assert given.ephemeral and "If it cannot be carried out then, tried in turn:\n1. " in (
+        given.content
+    ), given
+    mine = await h.slash(h.alice, "orders mine", channel=where)
+    assert f"{NEXT_EQUITES} · **Gallic Horse** (move)" in mine.content
+    assert "  else 1: " in mine.content
+    await _horse_sent_away(h)
+    await _done_next_turn(h)
+    await done_for_turn(h, h.bob)
+    log = log_of(reports(h, where, BATTLE)[-1])
+    (note,) = [line for line in log if "alternative 1 (hold) used" in line]
+    assert note.startswith("Gallic Horse: planned move could not be carried out, ")
