@@ -11,6 +11,8 @@ every question it is asked is a stop. Planning ahead, a side stops once when its
 game turn opens and plans every step of it it acts in (the mode's ``Planner``: orders judged
 against the battle as it stands, judged again at their step; those no longer legal fall back
 on the default); questions that a standing instruction covers are answered without a stop.
+In the conditional mode a player called plans the next game turn too, and that turn does not
+wait for them.
 As in the bot, a step does not wait for a side with nothing it could order in it.
 
 Elapsed time follows a player model: each answer arrives after a random delay (lognormal,
