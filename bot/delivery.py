@@ -173,7 +173,11 @@ async def send_calls(bot: Poster, report: StageReport) -> None:
             continue
         nonce = post_nonce(report, f"dc{number}")
         embed = call_to_arms_embed(call)
-        await direct_message(bot, call.user_id, "their call to arms", embed=embed, nonce=nonce)
+        # The same accept button as the channel's call: it finds the battle by its id.
+        offer = {"view": recommend_view(report.battle.id, call.side_id)} if call.recommend else {}
+        await direct_message(
+            bot, call.user_id, "their call to arms", embed=embed, nonce=nonce, **offer
+        )
 
 
 async def direct_message(bot: Poster, user_id: int, what: str, **message: Any) -> Any | None:
@@ -376,7 +380,11 @@ async def accept_recommended(
     so privately, and carry the battle on through a question they answer, if one is open."""
     standing = bot.services.standing
     try:
-        place = place_of(interaction)
+        place = (  # the call to arms may have come by direct message
+            place_of(interaction)
+            if interaction.guild_id is not None
+            else await standing.place_of_battle(battle_id, interaction.user.id)
+        )
         views = await standing.accept_recommended(place, interaction.user.id, side_id, battle_id)
     except Exception as error:
         await report_error(interaction, error)

@@ -11,8 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import select
+
 from bot.clock import Clock
-from bot.db.models import BattleStatus, StandingInstruction
+from bot.db.models import Battle, BattleStatus, Campaign, StandingInstruction
 from bot.db.session import Database
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services.base import ClockedService
@@ -77,6 +79,20 @@ class StandingService(ClockedService):
     def __init__(self, db: Database, clock: Clock, play: PlayService) -> None:
         super().__init__(db, clock)
         self.play = play  # its armer schedules the deadlines of the stage an answer opens
+
+    async def place_of_battle(self, battle_id: int, user_id: int) -> Place:
+        """Where a battle is played, for a button clicked in a direct message (its call to
+        arms): loading it through this place still checks who the user is."""
+        async with self.db.read() as session:
+            found = await session.execute(
+                select(Campaign.guild_id, Campaign.channel_id)
+                .join(Battle, Battle.campaign_id == Campaign.id)
+                .where(Battle.id == battle_id)
+            )
+            row = found.first()
+            if row is None:
+                raise NotFound("That battle is gone; `/standing recommended` offers the open one.")
+            return Place(row.guild_id, row.channel_id, user_id)
 
     async def answer_open(self, place: Place) -> StageReport | None:
         """Answer the open questions the battle's standing instructions now cover (one was
