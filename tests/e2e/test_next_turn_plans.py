@@ -120,3 +120,32 @@ async def test_an_else_on_order_give_is_the_plans_alternative(aide: Harness) -> 
     log = log_of(reports(h, where, BATTLE)[-1])
     (note,) = [line for line in log if "alternative 1 (hold) used" in line]
     assert note.startswith("Gallic Horse: planned move could not be carried out, ")
+
+
+async def test_a_player_whose_plan_stands_is_told_so_and_not_waited_on(aide: Harness) -> None:
+    """Gaul plans its part of turn 2 during turn 1; Rome does not. Turn 2 waits for Rome only;
+    Gaul's call says its plan stands, and Gaul's part then resolves as soon as Rome is done."""
+    h, where = aide, aide.channel("punic-wars")
+    await to_turn_one(h)
+    horse = await plan(h, h.bob, "Next turn: Command: Orders — Horse", "Noble Horse", x=34, y=24)
+    assert horse.startswith("🗓️ Planned for **Next turn: Command: Orders — Horse**"), horse
+    await h.slash(h.bob, "standing set", channel=where, topic="reroll", choice="keep")
+    done = await h.slash(h.bob, "order done", channel=where, next_turn=True)
+    assert "Your plan for the next turn stands too" in done.content, done
+    await h.slash(h.alice, "standing set", channel=where, topic="reroll", choice="keep")
+    await done_for_turn(h, h.alice)  # Rome's part of turn 1; Gaul is done for it: turn 2 opens
+    opened = reports(h, where, BATTLE)[-1]
+    assert "— Turn 2: Command: Rally Elite (Rome) —" in log_of(opened)
+    assert field(opened, "Now") == "Command: General Advance"
+    assert h.alice.mention in field(opened, "Waiting for")
+    roman, gallic = calls(h, where)[-2:]
+    assert roman.embeds[0]["title"] == "📯 Call to arms: Rome"
+    stands = gallic.embeds[0]["description"]
+    assert stands.startswith("Your plan for this turn, made last turn, stands"), stands
+    await done_for_turn(h, h.alice)  # Rome's part of turn 2: Gaul's follows without a stop
+    log = log_of(reports(h, where, BATTLE)[-1])
+    assert "— Turn 2: Command: Orders (Horse) —" in log, log
+    # The planned move was taken to its order test (failed on these dice), and turn 3 began.
+    horse_step = log[log.index("— Turn 2: Command: Orders (Horse) —") :]
+    assert any(line.startswith("Order test (Leadership 7) for Noble Horse") for line in horse_step)
+    assert "— Turn 3: Command: Rally Elite (Rome) —" in horse_step
