@@ -30,6 +30,16 @@ def log_of(result: BotMessage) -> list[str]:
     return attached[0].splitlines() if attached else lines(result)
 
 
+def horse_fell_through(h: Harness, number: int) -> tuple[BotMessage, list[str], str]:
+    """The last result, its log and its note that the Gallic Horse's planned move used its
+    ``number``-th alternative (hold)."""
+    result = reports(h, h.channel("punic-wars"), BATTLE)[-1]
+    log = log_of(result)
+    (note,) = [line for line in log if f"alternative {number} (hold) used" in line]
+    assert note.startswith("Gallic Horse: planned move could not be carried out, ")
+    return result, log, note
+
+
 async def test_a_conditional_plan_falls_through_to_its_second_alternative(aide: Harness) -> None:
     h, where = aide, aide.channel("punic-wars")
     await to_turn_one(h)
@@ -50,10 +60,7 @@ async def test_a_conditional_plan_falls_through_to_its_second_alternative(aide: 
     assert "  else 1: " in mine.content and "  else 2: " in mine.content
     await _horse_sent_away(h)
     await done_for_turn(h, h.alice)
-    result = reports(h, where, BATTLE)[-1]
-    log = log_of(result)
-    (note,) = [line for line in log if "alternative 2 (hold) used" in line]
-    assert note.startswith("Gallic Horse: planned move could not be carried out, ")
+    result, log, note = horse_fell_through(h, 2)
     assert "; alternative 1 (move): " in note
     assert not [line for line in log if "default used" in line]
     assert field(result, "Now") == "Command: General Advance"  # on to Gaul without stopping

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.sheet_battle import reports
-from tests.e2e.test_conditional_plans import log_of
+from tests.e2e.test_conditional_plans import horse_fell_through, log_of
 from tests.e2e.test_plan_ahead import (
     BATTLE,
     _horse_sent_away,
@@ -86,10 +86,8 @@ async def test_a_conditional_plan_for_the_next_turn_falls_through(aide: Harness)
     await _horse_sent_away(h)
     await _done_next_turn(h)
     await done_for_turn(h, h.bob)
-    result = reports(h, where, BATTLE)[-1]
-    log = log_of(result)
-    (note,) = [line for line in log if "alternative 2 (hold) used" in line]
-    assert note.startswith("Gallic Horse: planned move could not be carried out, ")
+    result, log, _ = horse_fell_through(h, 2)
+    assert "— Turn 2: Command: Orders (Equites) —" in log
     assert field(result, "Now") == "Command: General Advance"  # on to Gaul's part of turn 2
 
 
@@ -117,9 +115,7 @@ async def test_an_else_on_order_give_is_the_plans_alternative(aide: Harness) -> 
     await _horse_sent_away(h)
     await _done_next_turn(h)
     await done_for_turn(h, h.bob)
-    log = log_of(reports(h, where, BATTLE)[-1])
-    (note,) = [line for line in log if "alternative 1 (hold) used" in line]
-    assert note.startswith("Gallic Horse: planned move could not be carried out, ")
+    horse_fell_through(h, 1)
 
 
 async def test_a_player_whose_plan_stands_is_told_so_and_not_waited_on(aide: Harness) -> None:
