@@ -83,7 +83,9 @@ async def test_a_turn_of_pike_and_shot_through_discord(aide: Harness, fixed_seed
     assert "choose one of attack, hold, withdraw" in wrong
     # The horse's move planned ahead for Movement, in the same visit.
     steps = await h.autocomplete(h.alice, "order give", "step", channel=where, step="")
-    assert [c["name"] for c in steps] == ["Orders", "Movement", "Combat", "Commanders move"]
+    names = [c["name"] for c in steps]  # this turn's, then the next turn's (#40)
+    assert names[:4] == ["Orders", "Movement", "Combat", "Commanders move"]
+    assert names[4:] == [f"Next turn: {name}" for name in names[:4]]
     planned = await h.slash(
         h.alice, "order give", channel=where, kind="move", unit="Wilmot's Horse",
         path="8,22", step=steps[1]["value"],
