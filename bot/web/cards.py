@@ -18,7 +18,11 @@ def profile_words(sheet: UnitSheet) -> list[str]:
     """The unit's profile as lines: type, quality, size, footprint, then the roster's values."""
     lines = [
         f"{sheet.type} ({sheet.quality})" if sheet.quality else sheet.type,
-        f"{sheet.stands} stand{'s' if sheet.stands != 1 else ''}, {sheet.formation}",
+        ", ".join(
+            w
+            for w in (f"{sheet.stands} stand{'s' if sheet.stands != 1 else ''}", sheet.formation)
+            if w
+        ),
         f"{sheet.frontage:g} × {sheet.depth:g} {sheet.measure}",
     ]
     lines += [f"{key}: {value}" for key, value in sheet.profile]

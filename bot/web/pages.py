@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any
 
-from bot.errors import NotFound
+from bot.errors import Conflict, NotFound
 from bot.services import Services
 from bot.services.battle_state import rules_of
 from bot.web import html
@@ -48,7 +48,10 @@ async def table_state(services: Services, reader: Reader) -> dict[str, Any]:
 
 async def replay_index(services: Services, reader: Reader) -> dict[str, Any]:
     """The stored stages of the battle the reader may replay (whole once it has ended)."""
-    replay = await services.aftermath.replay(seen_place(reader))
+    try:
+        replay = await services.aftermath.replay(seen_place(reader))
+    except Conflict:  # no step resolved yet: nothing to replay
+        return {"frames": [], "finished": False}
     frames = [
         {"number": n, "title": frame.title or "Before the first step"}
         for n, frame in enumerate(replay.frames)

@@ -68,7 +68,9 @@ async def gather(services: Services, reader: Reader) -> Table:
     if view.status is not BattleStatus.SETUP:
         try:
             replay = await services.aftermath.replay(place)
-            frame, stages = replay.frames[-1], len(replay.frames)
+            # The table as it stands now (a GM's edit since included), with the marks of the
+            # step resolved last.
+            frame, stages = replace(replay.frames[-1], state=view.state), len(replay.frames)
         except UserError:  # nothing resolved yet
             pass
     turn = view.state.cursor.turn
