@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 HEAD = (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -19,14 +19,26 @@ HEAD = (
     '<script type="module" src="/static/table.js"></script></head>'
 )
 
-# Each side panel: its heading and what it says when it has nothing.
-SECTIONS = (
-    ("sides", "Sides", "No sides yet."),
-    ("steps", "This turn", "No step is open."),
-    ("log", "Log", "No step has resolved yet."),
-    ("plans", "Your orders", "You have given no orders for this step."),
-    ("standing", "Standing instructions", "No standing instructions."),
-    ("questions", "Questions for you", "No question is waiting for you."),
+
+class Panel(NamedTuple):
+    """A side panel: its section's id, its heading and what it says when it has nothing."""
+
+    id: str
+    heading: str
+    empty: str
+
+
+# Each side panel, as a table: its section's id | its heading | what it says when empty.
+PANEL_TABLE = """
+sides     | Sides                 | No sides yet.
+steps     | This turn             | No step is open.
+log       | Log                   | No step has resolved yet.
+plans     | Your orders           | You have given no orders for this step.
+standing  | Standing instructions | No standing instructions.
+questions | Questions for you     | No question is waiting for you.
+"""
+PANELS = tuple(
+    Panel(*(cell.strip() for cell in row.split("|"))) for row in PANEL_TABLE.strip().splitlines()
 )
 
 TOOLS = (
@@ -82,7 +94,7 @@ def page_html(state: dict[str, Any], svg: str) -> str:
     """The whole page: header, the map with its tools and replay bar, the card and panels."""
     battle = state["battle"]
     sections = "".join(
-        section_html(key, heading, empty, state["panels"][key]) for key, heading, empty in SECTIONS
+        section_html(p.id, p.heading, p.empty, state["panels"][p.id]) for p in PANELS
     )
     body = (
         f'<body data-version="{escape(state["version"])}" data-frame="live">'

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import random
 from html.parser import HTMLParser
 
-import pytest
 from sqlalchemy import select
 
 from bench.battles import big_battle
@@ -15,29 +13,13 @@ from bot.db.session import Database
 from bot.services import Services
 from bot.services.battle_state import rules_of
 from bot.services.campaigns import Place
-from bot.services.play import OrderInput
-from bot.services.seats import Seat, SeatKind
 from bot.web import pages
-from bot.web.reader import Reader
 from rules_core.state import BattleState
-from tests.bot.battle_setup import DEPLOYMENT, START, deployed_battle
+from tests.bot.battle_setup import DEPLOYMENT, deployed_battle
 from tests.conftest import ALICE, BOB, GM
-from tests.e2e.fake_clock import FakeClock
+from tests.web.tables import ORDER, ordered_battle, reader
 
 SECTIONS = ("sides", "steps", "log", "plans", "standing", "questions", "card")
-
-
-@pytest.fixture
-def services(db: Database) -> Services:
-    """Services on a fake clock."""
-    return Services.build(db, rng=random.Random(1), clock=FakeClock(START))
-
-
-def reader(place: Place, user_id: int | None) -> Reader:
-    """A reader as the link service finds one (the seat is not read by the pages)."""
-    return Reader(
-        1, user_id, Place(place.guild_id, place.channel_id, user_id), Seat(SeatKind.OUTSIDER)
-    )
 
 
 class Parsed(HTMLParser):
@@ -88,18 +70,16 @@ async def test_the_page_has_every_section_and_draws_every_unit(
 async def test_a_units_card_says_its_profile_status_and_your_orders(
     services: Services, place: Place
 ) -> None:
-    await deployed_battle(services, place)
-    await services.play.start(place, GM)
-    await services.play.submit(place, ALICE, "place", "Red Archers", OrderInput(x=26, y=6))
+    await ordered_battle(services, place)
     state = await pages.table_state(services, reader(place, ALICE))
     cards = {card["name"]: card for card in state["units"]}
     assert set(cards) == set(DEPLOYMENT)
     archers = cards["Red Archers"]
     assert archers["side_name"] == "Red" and archers["profile"]
-    assert archers["orders"] == ["deploys at (26, 6) facing 0°"]
+    assert archers["orders"] == [ORDER]
     assert cards["Red Horse"]["orders"] == []
     plans = state["panels"]["plans"]
-    assert plans and "Red Archers (place): deploys at (26, 6) facing 0°" in plans[0]["lines"]
+    assert plans and f"Red Archers (place): {ORDER}" in plans[0]["lines"]
     steps = state["panels"]["steps"]
     assert next(s for s in steps if s.get("current"))["lines"] == [f"Waiting for @{ALICE}, @{BOB}"]
 

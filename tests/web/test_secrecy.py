@@ -6,7 +6,6 @@ the public view, never the bot's (a place without a user sees everything)."""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
 
 import pytest
@@ -16,33 +15,17 @@ from bot.db.models import Battle
 from bot.db.session import Database
 from bot.services import Services
 from bot.services.campaigns import Place
-from bot.services.play import OrderInput
-from bot.services.seats import Seat, SeatKind
 from bot.web import pages
-from bot.web.reader import Reader
 from rules_core.plugin import Rules
-from tests.bot.battle_setup import START, deployed_battle
 from tests.conftest import ALICE, BOB, GM, OUTSIDER
-from tests.e2e.fake_clock import FakeClock
 from tests.e2e.test_hands_matrix import secrets_of
+from tests.web.tables import ORDER, ordered_battle, reader
 
 OBSERVER = 31
 RED_SECRET = "cards swapped away"  # Parley's hidden count, as its status sheet words it
 RED_ANSWER = "Red chose keep"  # Red's answer to its private question, in the log
 ARMIES = ({"name": "Red Court", "units": [{"name": "Red Herald"}]},
           {"name": "Blue Court", "units": [{"name": "Blue Herald"}]})  # fmt: skip
-
-
-@pytest.fixture
-def services(db: Database) -> Services:
-    """Services on a fake clock."""
-    return Services.build(db, rng=random.Random(1), clock=FakeClock(START))
-
-
-def reader(place: Place, user_id: int | None) -> Reader:
-    """A reader as the link service finds one."""
-    seen = Place(place.guild_id, place.channel_id, user_id)
-    return Reader(1, user_id, seen, Seat(SeatKind.OUTSIDER))
 
 
 async def everything(services: Services, place: Place, user_id: int | None) -> str:
@@ -108,22 +91,7 @@ async def test_parley_hands_and_hidden_state_stay_with_their_side(
 async def test_a_sides_planned_orders_reach_only_its_own_page(
     services: Services, place: Place
 ) -> None:
-    await deployed_battle(services, place)
-    await services.play.start(place, GM)
-    await services.play.submit(place, ALICE, "place", "Red Archers", OrderInput(x=26, y=6))
-    order = "deploys at (26, 6)"
-    assert order in await everything_before_replay(services, place, ALICE)
+    await ordered_battle(services, place)
+    assert ORDER in await everything(services, place, ALICE)
     for other in (BOB, GM, OUTSIDER, None):
-        assert order not in await everything_before_replay(services, place, other), other
-
-
-async def everything_before_replay(services: Services, place: Place, user_id: int | None) -> str:
-    """The page, map and state (no replay yet: no step has resolved)."""
-    who = reader(place, user_id)
-    return "\n".join(
-        [
-            await pages.table_page(services, who),
-            await pages.map_svg(services, who),
-            json.dumps(await pages.table_state(services, who), ensure_ascii=False),
-        ]
-    )
+        assert ORDER not in await everything(services, place, other), other
