@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from tests.e2e.conftest import MakeHarness
+from tools.fake_discord.world import FakeChannel
 from tools.harness import Harness
 from tools.skirmish_battle import set_up_battle
 
@@ -30,12 +31,18 @@ async def opened(url: str) -> tuple[int, str]:
         return response.status, str(response.url)
 
 
-async def test_battle_table_gives_a_private_link_that_opens_the_page(
-    make_aide: MakeHarness,
-) -> None:
+async def served_battle(make_aide: MakeHarness) -> tuple[Harness, FakeChannel]:
+    """A bot serving the war table on a free port, and a battle set up in its channel."""
     h = await make_aide(web_port=0)
     where = h.channel("punic-wars")
     await set_up_battle(h, where)
+    return h, where
+
+
+async def test_battle_table_gives_a_private_link_that_opens_the_page(
+    make_aide: MakeHarness,
+) -> None:
+    h, where = await served_battle(make_aide)
     answer = await h.slash(h.alice, "battle table", channel=where)
     assert answer.ephemeral
     assert "yours only" in answer.text and "7 days" in answer.text
@@ -56,9 +63,7 @@ async def test_battle_table_gives_a_private_link_that_opens_the_page(
 async def test_links_keep_working_after_a_restart_and_the_server_stops_with_the_bot(
     make_aide: MakeHarness,
 ) -> None:
-    h = await make_aide(web_port=0)
-    where = h.channel("punic-wars")
-    await set_up_battle(h, where)
+    h, where = await served_battle(make_aide)
     found = LINK.search((await h.slash(h.bob, "battle table", channel=where)).text)
     assert found is not None
     token, old_port = found.group(3), port_of(h)
