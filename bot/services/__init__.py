@@ -27,6 +27,7 @@ from bot.services.reference import ReferenceService
 from bot.services.standing import StandingService
 from bot.services.turn_defaults import TurnDefaultsService
 from bot.services.unit_sheet import UnitSheetService
+from bot.services.web_links import WebLinkService
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Services:
     campaign_map: CampaignMapService
     alternatives: AlternativeService
     turn_defaults: TurnDefaultsService
+    web_links: WebLinkService
 
     @classmethod
     def build(
@@ -82,4 +84,5 @@ class Services:
             campaign_map=CampaignMapService(db),
             alternatives=AlternativeService(db, clock),
             turn_defaults=TurnDefaultsService(db),
+            web_links=WebLinkService(db, clock),
         )
