@@ -30,6 +30,7 @@ from bot.presentation.replies import report_error
 from bot.presentation.standing import RecommendButton
 from bot.scheduling import DeadlineScheduler
 from bot.services import Services, resolving
+from bot.web.live import Hub
 
 if sys.platform == "win32":  # no flock; one process at a time there
     fcntl = None
@@ -145,6 +146,7 @@ class AideBot(commands.Bot):
         self.deadlines.before_batch = self.services.play.idle.sift
         self.services.play.armer = self.deadlines
         self.services.outbox.shards = settings.shards  # post only our servers' results
+        self.web_hub = Hub(self.services.news.marks)  # the war table's news (bot.web.live)
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
         # Battles whose open question posts this process knows (it posted or looked for them);
         # for any other, questions an earlier process posted are found in the channel.
@@ -256,6 +258,7 @@ class AideBot(commands.Bot):
                 left_deadlines,
                 left_commands,
             )
+        await self.web_hub.close()  # open pages' streams end before the web server stops
         await super().close()
         await resolving.shutdown()  # after the commands in flight: none is resolving now
         if not self.db_closed:

@@ -17,6 +17,7 @@ from bot.services.dice import DiceService
 from bot.services.gm import GmService
 from bot.services.hands import HandService
 from bot.services.lookups import LookupService
+from bot.services.news import NewsService
 from bot.services.odds import OddsService
 from bot.services.order_book import OrderBookService
 from bot.services.outbox import OutboxService
@@ -53,6 +54,7 @@ class Services:
     campaign_map: CampaignMapService
     alternatives: AlternativeService
     turn_defaults: TurnDefaultsService
+    news: NewsService  # the war table's hub polls it (bot.web.live)
 
     @classmethod
     def build(
@@ -82,4 +84,5 @@ class Services:
             campaign_map=CampaignMapService(db),
             alternatives=AlternativeService(db),
             turn_defaults=TurnDefaultsService(db),
+            news=NewsService(db),
         )
