@@ -1,0 +1,161 @@
+"""The war table in a real browser: headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, installed by .ci/run) driven by selenium, on the page the real bot serves
+while it plays through the fake Discord.
+
+A player opens the link `/battle table` gave them, finds every unit of the battle on the map,
+hovers one for its card, watches a step resolved in Discord arrive without a reload, and
+scrubs the replay. Selenium blocks, so each browser call runs in a thread while the bot's
+loop (which serves the page) runs on. Screenshots are kept under the test's folder and, with
+``ARTIFACTS_DIR`` set, there; ``WRITE_DOCS_PICTURE=1`` also writes the README's picture,
+docs/images/war-table.png.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+import tests.e2e.conftest as e2e
+from bot.client import AideBot
+from bot.db.models import Battle
+from rules_core.state import BattleState
+from tools.harness import Harness
+from tools.skirmish_battle import set_up_battle
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.wait import WebDriverWait
+except ImportError:  # the test extra brings it; without it these tests are skipped
+    webdriver = None
+
+ROOT = Path(__file__).resolve().parents[2]
+PICTURE = ROOT / "docs" / "images" / "war-table.png"
+CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
+DRIVER = shutil.which("chromedriver")
+LINK = re.compile(r"<(http://localhost:\d+/t/[A-Za-z0-9_.=-]+)>")
+GUARD_S = 30.0  # a guard against a hang, not a latency check
+
+pytestmark = [
+    pytest.mark.skipif(webdriver is None, reason="selenium is not installed (the test extra)"),
+    pytest.mark.skipif(
+        CHROMIUM is None or DRIVER is None,
+        reason="no chromium and chromedriver (Debian: apt-get install chromium chromium-driver; "
+        ".ci/run installs them)",
+    ),
+    pytest.mark.usefixtures("fixed_seed"),
+]
+# The real bot against the fake Discord, as tests/e2e start it.
+make_aide, make_harness, clock, fixed_seed = e2e.make_aide, e2e.make_harness, e2e.clock, e2e.fixed_seed
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Chromium, desktop-sized; quit at the end."""
+    options = Options()
+    options.binary_location = CHROMIUM or ""
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument("--window-size=1280,900")
+    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def until(driver: Any, script: str, *args: Any) -> Any:
+    """Wait (in the calling thread) until a page script returns something truthy; that."""
+    return WebDriverWait(driver, GUARD_S).until(lambda d: d.execute_script(script, *args))
+
+
+async def page(call: Callable[..., Any], *args: Any) -> Any:
+    """A blocking browser call, off the loop that serves the page."""
+    return await asyncio.to_thread(call, *args)
+
+
+def keep_screenshot(driver: Any, folder: Path, name: str) -> Path:
+    """Save a screenshot under ``folder`` and ARTIFACTS_DIR (when set); its path."""
+    path = folder / name
+    driver.save_screenshot(str(path))
+    if artifacts := os.environ.get("ARTIFACTS_DIR"):
+        Path(artifacts).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(artifacts) / name)
+    return path
+
+
+async def unit_ids(h: Harness) -> list[str]:
+    """The ids of the battle's units, as the bot stored them."""
+    assert isinstance(h.bot, AideBot)
+    async with h.bot.db.read() as session:
+        data = await session.scalar(select(Battle.state).order_by(Battle.id.desc()).limit(1))
+    return sorted(unit.id for unit in BattleState.from_dict(data).units)
+
+
+async def opened_table(h: Harness, driver: Any) -> str:
+    """A started skirmish battle; Alice asks for her link and opens it: the page's version."""
+    where = h.channel("punic-wars")
+    await set_up_battle(h, where)
+    await h.slash(h.gm, "battle start", channel=where)
+    answer = await h.slash(h.alice, "battle table", channel=where)
+    assert answer.ephemeral, answer
+    found = LINK.search(answer.text)
+    assert found is not None, answer.text
+    await page(driver.get, found[1])
+    assert "/t/" not in driver.current_url  # the token went into the cookie
+    version: str = await page(until, driver, "return document.body.dataset.version")
+    return version
+
+
+async def test_a_player_reads_the_table_and_follows_it_live(
+    make_aide: e2e.MakeHarness, browser: Any, tmp_path: Path
+) -> None:
+    h = await make_aide(web_port=0)
+    version = await opened_table(h, browser)
+    owners = await page(
+        browser.execute_script,
+        "return [...document.querySelectorAll('#map g.unit')].map(g => g.dataset.owner)",
+    )
+    assert sorted(owners) == await unit_ids(h)  # every unit of the battle, each once
+
+    # Hovering a unit fills the card with that unit.
+    unit = browser.find_element(By.CSS_SELECTOR, '#map g.unit[data-owner="red-archers"]')
+    await page(ActionChains(browser).move_to_element(unit).perform)
+    await page(until, browser, "return document.getElementById('card').dataset.unit == arguments[0]", "red-archers")
+    assert "Red Archers" in browser.find_element(By.ID, "card").text
+    keep_screenshot(browser, tmp_path, "war-table-card.png")
+
+    # A step resolved in Discord reaches the open page: new version, new map, no reload.
+    await page(browser.execute_script, "window.stillHere = document.getElementById('map');")
+    forced = await h.slash(h.gm, "gm force", channel=h.channel("punic-wars"))
+    assert not forced.ephemeral, forced
+    changed = "return document.body.dataset.version != arguments[0] && document.body.dataset.version"
+    assert await page(until, browser, changed, version)
+    assert await page(until, browser, "return document.getElementById('map') !== window.stillHere")
+    assert await page(browser.execute_script, "return window.stillHere !== undefined")  # no reload
+    shot = keep_screenshot(browser, tmp_path, "war-table.png")
+    if os.environ.get("WRITE_DOCS_PICTURE"):
+        PICTURE.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, PICTURE)
+
+    # Scrubbing the replay shows a stored stage.
+    slider = browser.find_element(By.ID, "replay")
+    assert slider.is_enabled()
+    await page(
+        browser.execute_script,
+        "const s = document.getElementById('replay'); s.value = '0';"
+        "s.dispatchEvent(new Event('input', {bubbles: true}));",
+    )
+    assert await page(until, browser, "return document.body.dataset.frame === '0'")
+    keep_screenshot(browser, tmp_path, "war-table-replay.png")
