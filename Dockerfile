@@ -36,6 +36,8 @@ RUN chmod 755 /usr/local/bin/docker-entrypoint.sh
 # No settings are baked in: .env stays out of the build context (.dockerignore) and is given
 # at run time, `docker run --env-file .env …` (docs/self-hosting.md), or by Compose's env_file.
 VOLUME ["/data"]
+# The war table (WEB_PORT); put a reverse proxy with TLS in front of it (docs/operations.md).
+EXPOSE 8080
 # Healthy while the bot is connected to Discord and its database answers: it touches
 # HEARTBEAT_FILE every 30 s then (bot/health.py); docker-compose.yml uses the same check.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=120s --retries=3 \

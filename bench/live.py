@@ -124,6 +124,7 @@ class Live:
             database_url=f"sqlite+aiosqlite:///{self.folder / 'bench.db'}",
             dev_guild_id=self.world.guild_id,
             log_level="WARNING",
+            web_enabled=False,
         )
 
         def build() -> Any:

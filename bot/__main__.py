@@ -25,6 +25,8 @@ SETTINGS = """settings (from the environment or a .env file in the current folde
   SHARD_COUNT    shards in all (unset: one unsharded process)
   SHARD_IDS      this process's shards, e.g. 0,1 (default: all of SHARD_COUNT)
   HEARTBEAT_FILE touched every 30 s while connected; `python -m bot.health` checks it
+  WEB_ENABLED    serve the war table (default true); WEB_HOST, WEB_PORT (127.0.0.1:8080)
+  PUBLIC_URL     the war table's address as players open it, e.g. https://table.example.org
   AIDE_RULESETS  extra folders holding ruleset packages
 """
 
@@ -142,6 +144,13 @@ def check_command(arguments: list[str]) -> int:
     return check(arguments)
 
 
+def web_secret_command(arguments: list[str]) -> int:
+    """``python -m bot web-secret --rotate``: see bot/web/secret.py."""
+    from bot.web.secret import main as web_secret  # lazy: each command loads only what it runs
+
+    return web_secret(arguments)
+
+
 class Command(NamedTuple):
     """A subcommand of ``python -m bot``: what runs it and one sentence saying what it does."""
 
@@ -156,6 +165,7 @@ COMMANDS: dict[str, Command] = {
     "backup": Command(backup_command, "Copy the live SQLite database to a file."),
     "invite": Command(invite_command, "Print the link that adds the bot to a server."),
     "check": Command(check_command, "Check settings, database, token and permissions."),
+    "web-secret": Command(web_secret_command, "--rotate: end every war-table link at once."),
 }
 
 

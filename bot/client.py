@@ -30,7 +30,9 @@ from bot.presentation.replies import report_error
 from bot.presentation.standing import RecommendButton
 from bot.scheduling import DeadlineScheduler
 from bot.services import Services, resolving
+from bot.services.web_links import NOT_SERVED, WEB_OFF
 from bot.web.live import Hub
+from bot.web.server import WebServer, make_app
 
 if sys.platform == "win32":  # no flock; one process at a time there
     fcntl = None
@@ -156,6 +158,8 @@ class AideBot(commands.Bot):
         self._heartbeat: asyncio.Task[None] | None = None
         self._outbox_retry: asyncio.Task[None] | None = None
         self.db_closed = False
+        self.web: WebServer | None = None  # the war table, while it is being served
+        self.services.web_links.base_url = settings.web_url
 
     async def setup_hook(self) -> None:
         """Start the engine's worker, migrate to head, load the cogs, sync the command tree,
@@ -173,11 +177,39 @@ class AideBot(commands.Bot):
         posted = await flush_outbox(self)
         log.info("%d step results left unposted by the last run posted now", posted)
         self._outbox_retry = asyncio.create_task(self.retry_outbox_forever())
+        if self.settings.web_enabled:
+            await self.start_web()
+        else:
+            self.services.web_links.unavailable = WEB_OFF
         if self.settings.heartbeat_file:
             beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready, self.database_ok)
             self._heartbeat = asyncio.create_task(beat)
         if self.settle_heap_after_setup:
             settle_heap()
+
+    async def start_web(self) -> None:
+        """Serve the war table; if it cannot (the port taken), say so once and play on."""
+        await self.services.web_links.ensure_secret()
+        app = make_app(self.services, self.web_hub, self.settings, connected=self.is_ready)
+        server = WebServer(app, self.settings.web_host, self.settings.web_port)
+        try:
+            await server.start()
+        except OSError as error:
+            log.error(
+                "the war table is not served: cannot listen on %s:%d (%s); the bot plays on "
+                "without it. Free the port or set WEB_PORT (WEB_ENABLED=false switches it off).",
+                self.settings.web_host,
+                self.settings.web_port,
+                error.strerror or error,
+            )
+            self.services.web_links.unavailable = NOT_SERVED
+            return
+        self.web = server
+        # Without PUBLIC_URL, links name the port actually bound (WEB_PORT=0 picks a free one).
+        self.services.web_links.base_url = self.settings.public_url or (
+            f"http://localhost:{server.port}"
+        )
+        log.info("war table served on %s:%d as %s", server.host, server.port, self.settings.web_url)
 
     async def database_ok(self) -> bool:
         """Whether the database answers a trivial query (for the health check)."""
@@ -259,6 +291,9 @@ class AideBot(commands.Bot):
                 left_commands,
             )
         await self.web_hub.close()  # open pages' streams end before the web server stops
+        if self.web is not None:
+            web, self.web = self.web, None
+            await web.stop()
         await super().close()
         await resolving.shutdown()  # after the commands in flight: none is resolving now
         if not self.db_closed:

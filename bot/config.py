@@ -44,6 +44,22 @@ class Settings(BaseSettings):
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0,1 (default: all of them)."
     )
+    web_enabled: bool = Field(
+        default=True, description="Serve the war table (battle pages in a browser) from the bot."
+    )
+    web_host: str = Field(
+        default="127.0.0.1",
+        description="The address the war table listens on (0.0.0.0 in a container; put a "
+        "reverse proxy with TLS in front).",
+    )
+    web_port: int = Field(
+        default=8080, description="The war table's port (0: any free port, for tests)."
+    )
+    public_url: str = Field(
+        default="",
+        description="The address players open, as the reverse proxy serves it, e.g. "
+        "https://table.example.org (default: http://localhost:WEB_PORT).",
+    )
 
     @field_validator(*_CHOICES)
     @classmethod
@@ -97,6 +113,40 @@ class Settings(BaseSettings):
             )
         self.shard_ids = tuple(sorted(ids))
         return self
+
+    @field_validator("web_port")
+    @classmethod
+    def _a_port(cls, value: int) -> int:
+        if not 0 <= value <= 65535:
+            raise ValueError(f"must be a port number from 1 to 65535 (or 0 for any), not {value}")
+        return value
+
+    @field_validator("web_host")
+    @classmethod
+    def _a_host(cls, value: str) -> str:
+        host = value.strip()
+        if not host or any(c.isspace() or c in "/@" for c in host):
+            raise ValueError(f"must be an address such as 127.0.0.1 or 0.0.0.0, not {value!r}")
+        return host
+
+    @field_validator("public_url")
+    @classmethod
+    def _a_public_url(cls, value: str) -> str:
+        url = value.strip().rstrip("/")
+        if not url:
+            return ""
+        scheme, _, rest = url.partition("://")
+        if scheme.lower() not in ("http", "https") or not rest or rest.startswith("/"):
+            raise ValueError(
+                f"must start with https:// or http:// and name a host, "
+                f"e.g. https://table.example.org (not {value!r})"
+            )
+        return url
+
+    @property
+    def web_url(self) -> str:
+        """Where links to the war table point: PUBLIC_URL, or this machine's port."""
+        return self.public_url or f"http://localhost:{self.web_port}"
 
     @property
     def shards(self) -> tuple[int, tuple[int, ...]] | None:

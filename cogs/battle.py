@@ -56,6 +56,7 @@ from bot.presentation.replies import (
     reply_privately,
     reply_with,
 )
+from bot.presentation.web import link_text, revoked_link_text
 from bot.rendering import MapOptions, Reach, SideView, render_map_async
 from bot.rendering.overlays import measured
 from bot.rendering.replay import UPLOAD_LIMIT, ReplayTooLarge, render_replay_async
@@ -284,6 +285,21 @@ class BattleCog(
     async def list_(self, interaction: discord.Interaction) -> None:
         """List the campaign's battles, privately."""
         await reply_here(interaction, battle_list_text, self.services.battles.list, ephemeral=True)
+
+    @app_commands.command(name="table", description="Your private link to the live war table")
+    @app_commands.describe(
+        revoke="true: end your old links (one leaked?) and get a new one",
+        spectator="true: the public link of an open campaign, to share with anyone watching",
+    )
+    async def table(
+        self, interaction: discord.Interaction, revoke: bool = False, spectator: bool = False
+    ) -> None:
+        """Answer privately with a link to the battle in a browser, in your own view."""
+        links = self.services.web_links
+        if revoke:
+            await reply_privately(interaction, links.revoke, revoked_link_text, spectator)
+        else:
+            await reply_privately(interaction, links.issue, link_text, spectator)
 
     @app_commands.command(name="status", description="Where the battle stands")
     async def status(self, interaction: discord.Interaction) -> None:

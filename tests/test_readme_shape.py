@@ -72,7 +72,9 @@ def python_commands() -> list[tuple[str, str, str]]:
     out = []
     for doc in DOCS:
         text = re.sub(r"\s*\n\s*", " ", doc.read_text(encoding="utf-8"))
-        for module, command in re.findall(r"python3? -m ([\w.]+)(?: +([a-z]+)\b)?", text):
+        for module, command in re.findall(
+            r"python3? -m ([\w.]+)(?: +([a-z][a-z-]*[a-z])\b)?", text
+        ):
             out.append((doc.name, module, command))
     return out
 

@@ -429,3 +429,28 @@ class MapMove(Base):
     user_id: Mapped[Snowflake]
     to_region: Mapped[str] = mapped_column(String(40))
     submitted_at: Mapped[WrittenAt]
+
+
+class WebSecret(Base):
+    """The war table's signing key (``bot.services.web_links``): one row, made at first start;
+    replacing it (``python -m bot web-secret --rotate``) ends every link signed before."""
+
+    __tablename__ = "web_secret"
+
+    id: Mapped[IntPk]
+    secret: Mapped[bytes] = mapped_column(LargeBinary(64))
+    created_at: Mapped[WrittenAt]
+
+
+class WebLinkCounter(Base):
+    """How many times a member ended their war-table links (``/battle table revoke:true``); a
+    link names the count it was issued under. Kept when the member leaves, so a member removed
+    and added again does not get old links back. User id 0 counts the spectator links."""
+
+    __tablename__ = "web_link_counter"
+    __table_args__ = (UniqueConstraint("campaign_id", "user_id"),)
+
+    id: Mapped[IntPk]
+    campaign_id: Mapped[CampaignRef]
+    user_id: Mapped[Snowflake]
+    counter: Mapped[int] = mapped_column(default=0)

@@ -111,6 +111,7 @@ by direct message.""",
 # command's required options.
 EXAMPLES = {
     "order give": "`/order give kind:move unit:Blue Riders x:12 y:20`",
+    "battle table": "`/battle table` (and `/battle table revoke:true` if your link leaked)",
     "order alternative": "`/order alternative step:shoot kind:hold unit:Blue Riders`",
     "order done": "`/order done turn:true`",
     "standing set": "`/standing set topic:pursuit choice:never unit:Blue Riders`",

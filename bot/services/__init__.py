@@ -28,6 +28,7 @@ from bot.services.reference import ReferenceService
 from bot.services.standing import StandingService
 from bot.services.turn_defaults import TurnDefaultsService
 from bot.services.unit_sheet import UnitSheetService
+from bot.services.web_links import WebLinkService
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Services:
     alternatives: AlternativeService
     turn_defaults: TurnDefaultsService
     news: NewsService  # the war table's hub polls it (bot.web.live)
+    web_links: WebLinkService
 
     @classmethod
     def build(
@@ -85,4 +87,5 @@ class Services:
             alternatives=AlternativeService(db),
             turn_defaults=TurnDefaultsService(db),
             news=NewsService(db),
+            web_links=WebLinkService(db, clock),
         )

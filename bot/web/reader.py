@@ -1,22 +1,11 @@
-"""Who reads a war-table page: the campaign, the member (or a spectator) and their seat now."""
+"""Who reads a war-table page: the campaign, the member (or a spectator) and their seat now.
+
+The dataclass lives with the service that finds it (``bot.services.web_links``), a floor
+below the web package, so the services never import the web layer.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bot.services.web_links import Reader
 
-from bot.services.campaigns import Place
-from bot.services.seats import Seat
-
-
-@dataclass(frozen=True)
-class Reader:
-    """A request's reader, found by the link service on every request (never cached).
-
-    ``user_id`` is None for a spectator link (the public view of an open campaign); ``place``
-    is the campaign's channel with ``user_id`` set, so the services read through it exactly as
-    for a slash command of that member."""
-
-    campaign_id: int
-    user_id: int | None
-    place: Place
-    seat: Seat
+__all__ = ["Reader"]

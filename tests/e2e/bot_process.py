@@ -248,6 +248,7 @@ async def run_bot() -> None:
         shard_count=env.get("SHARD_COUNT") or None,
         shard_ids=env.get("SHARD_IDS") or None,
         engine=env.get("ENGINE") or "thread",  # the worker process where a test asks for it
+        web_enabled=False,  # never port 8080 from a test
     )
     bot = make_bot(settings, clock=clock, rng=random.Random(1415), guild_ready_timeout=0.05)
     crash.posting = bot.outbox_lock

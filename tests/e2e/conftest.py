@@ -62,6 +62,7 @@ def make_aide(databases: TestDatabases, make_harness: MakeHarness, clock: FakeCl
         db_name: str = "aide.db",
         bot_class: type = AideBot,
         engine: str = "thread",  # the worker process only where a test asks for it (start-up)
+        web_port: int | None = None,  # the war table on this port (0: a free one); else off
     ) -> Harness:
         world = world or World()
         database_url = databases.url(db_name, migrated=True)
@@ -71,6 +72,8 @@ def make_aide(databases: TestDatabases, make_harness: MakeHarness, clock: FakeCl
             dev_guild_id=world.guild_id,
             log_level="INFO",
             engine=engine,
+            web_enabled=web_port is not None,
+            web_port=web_port or 0,
         )
 
         def build() -> commands.Bot:

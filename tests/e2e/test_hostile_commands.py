@@ -102,6 +102,7 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Harn
         database_url=db,
         dev_guild_id=world.guild_id,
         log_level="INFO",
+        web_enabled=False,
     )
     seed = bot.services.battles.new_seed
     bot.services.battles.new_seed = lambda: bytes(range(32))
