@@ -1,33 +1,117 @@
-"""What a war-table page shows, drawn for one reader (stub: filled by the page work of #34)."""
+"""What a war-table page shows, drawn for one reader.
+
+Every byte comes from the services in the reader's own view (``table_view.gather``): the
+page, the map, ``state.json`` and the replay's frames never hold more than that member's
+slash commands would show them. Nothing is filtered in the browser.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
+from bot.errors import Conflict, NotFound
 from bot.services import Services
+from bot.services.battle_state import rules_of
+from bot.web import html
+from bot.web.cards import unit_card
+from bot.web.drawing import drawn_units, table_svg_async
 from bot.web.reader import Reader
+from bot.web.table_view import Table, gather, panels, seen_place, unmarked
+from rules_core.secrets import Viewer
+
+NO_FRAME = "The replay has stages {first} to {last}; there is no stage {number}."
 
 
 async def table_page(services: Services, reader: Reader) -> str:
-    """The page's HTML for this reader."""
-    return '<!doctype html><title>War table</title><main id="table"></main>'
+    """The page's HTML for this reader (a friendly page when no battle is in play)."""
+    try:
+        table = await gather(services, reader)
+    except NotFound as error:
+        return html.no_battle_html(unmarked(str(error)))
+    svg = await table_svg_async(table.frame)
+    return html.page_html(state_of(table, svg), svg)
 
 
 async def map_svg(services: Services, reader: Reader) -> str:
-    """The battle as SVG, in the reader's view."""
-    return '<svg xmlns="http://www.w3.org/2000/svg" id="map"></svg>'
+    """The battle as SVG, in the reader's view, with the last resolved step's marks."""
+    table = await gather(services, reader)
+    return await table_svg_async(table.frame)
 
 
 async def table_state(services: Services, reader: Reader) -> dict[str, Any]:
     """Everything the page shows besides the map, as JSON-ready data, in the reader's view."""
-    return {}
+    table = await gather(services, reader)
+    return state_of(table, await table_svg_async(table.frame))
 
 
 async def replay_index(services: Services, reader: Reader) -> dict[str, Any]:
-    """The stored stages of the battle the reader may replay."""
-    return {"frames": []}
+    """The stored stages of the battle the reader may replay (whole once it has ended)."""
+    try:
+        replay = await services.aftermath.replay(seen_place(reader))
+    except Conflict:  # no step resolved yet: nothing to replay
+        return {"frames": [], "finished": False}
+    frames = [
+        {"number": n, "title": frame.title or "Before the first step"}
+        for n, frame in enumerate(replay.frames)
+    ]
+    return {"battle": replay.battle_name, "frames": frames, "finished": replay.finished}
 
 
 async def replay_frame(services: Services, reader: Reader, number: int) -> str:
-    """One stage of the replay as SVG, in the reader's view."""
-    return '<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+    """One stage of the replay as SVG, in the reader's view (``NotFound`` past its end)."""
+    replay = await services.aftermath.replay(seen_place(reader))
+    if not 0 <= number < len(replay.frames):
+        raise NotFound(NO_FRAME.format(first=0, last=len(replay.frames) - 1, number=number))
+    return await table_svg_async(replay.frames[number])
+
+
+def state_of(table: Table, svg: str) -> dict[str, Any]:
+    """The page's data: the battle, a card for each unit the map draws, the panels, the
+    replay's length and a version that changes whenever any of it does."""
+    view = table.view
+    rules = rules_of(view.ruleset_id)
+    sides = {s.side_id: s.name for s in view.sides}
+    viewer = view.seat.viewer() if view.seat is not None else Viewer.public()
+    state = table.frame.state
+    drawn = set(drawn_units(svg, [u.id for u in state.units]))
+    units = [
+        unit_card(state, unit, rules.statuses, sides, viewer, table.orders)
+        for unit in state.units
+        if unit.id in drawn
+    ]
+    data: dict[str, Any] = {
+        "battle": {
+            "id": view.id,
+            "name": view.name,
+            "status": view.status.value,
+            "turn": state.cursor.turn,
+            "summary": summary(table),
+        },
+        "units": units,
+        "panels": panels(table),
+        "replay": {"frames": table.stages},
+    }
+    text = json.dumps(data, sort_keys=True, default=str)
+    digest = hashlib.sha256(text.encode() + svg.encode()).hexdigest()[:16]
+    data["version"] = f"{view.id}:{view.stage}:{digest}"
+    return data
+
+
+def summary(table: Table) -> str:
+    """The line under the page's title: campaign, ruleset, where play stands, the reader."""
+    view = table.view
+    seat = view.seat
+    if table.user_id is None or seat is None:
+        reading = "the public view (spectator)"
+    elif seat.is_gm:
+        reading = "the GM's view: everything"
+    elif seat.sides:
+        reading = f"{view.side_name(seat.sides[0])}'s view"
+    else:
+        reading = "the public view"
+    return (
+        f"{view.campaign_name} · {view.ruleset_id} · turn {view.state.cursor.turn} · "
+        f"{view.waiting_step} · you see {reading}"
+    )

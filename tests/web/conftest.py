@@ -9,14 +9,15 @@ import pytest
 
 from bot.db.session import Database
 from bot.services import Services
+from tests.bot.battle_setup import START
 from tests.e2e.fake_clock import FakeClock
 from tests.web.table import Table, campaign, client_of
 
 
 @pytest.fixture
 def clock() -> FakeClock:
-    """Time the test moves (links expire)."""
-    return FakeClock()
+    """Time the test moves (links expire), from the battles' usual start."""
+    return FakeClock(START)
 
 
 @pytest.fixture
