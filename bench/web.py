@@ -37,7 +37,7 @@ from bot.services import Services
 from bot.services.web_links import Reader
 from bot.web import pages
 from bot.web.live import POLL_S, Hub
-from bot.web.server import WebServer, make_app, cookie_name
+from bot.web.server import WebServer, cookie_name, make_app
 from rules_core import registry
 
 PAGE_MS, PAGE_KB, UPDATE_MS, ELSEWHERE_MS, LOOP_MS = 300.0, 400.0, 100.0, 1000.0, 20.0
@@ -83,7 +83,9 @@ async def served(copies: int) -> AsyncIterator[Served]:
             cookie = f"{cookie_name(campaign_id)}={token}"
             battle = started.battle
             units = len(battle.state.units)
-            yield Served(services, db, url, hub, base, campaign_id, battle.id, reader, cookie, units)
+            yield Served(
+                services, db, url, hub, base, campaign_id, battle.id, reader, cookie, units
+            )
         finally:
             await hub.close()
             await server.stop()
@@ -112,9 +114,10 @@ async def update_latency(s: Served, updates: int) -> tuple[float, float]:
     """Wall ms from a publish to the event reaching an open page: median and largest."""
     took = []
     headers = {"Cookie": s.cookie}
-    async with aiohttp.ClientSession() as client, client.get(
-        f"{s.base}/c/{s.campaign_id}/events", headers=headers
-    ) as events:
+    async with (
+        aiohttp.ClientSession() as client,
+        client.get(f"{s.base}/c/{s.campaign_id}/events", headers=headers) as events,
+    ):
         await events.content.readline()  # the stream is open
         for _ in range(updates):
             started = time.perf_counter()
@@ -131,9 +134,10 @@ async def elsewhere_latency(s: Served) -> float:
     try:
         gm = Services.build(other).gm
         headers = {"Cookie": s.cookie}
-        async with aiohttp.ClientSession() as client, client.get(
-            f"{s.base}/c/{s.campaign_id}/events", headers=headers
-        ) as events:
+        async with (
+            aiohttp.ClientSession() as client,
+            client.get(f"{s.base}/c/{s.campaign_id}/events", headers=headers) as events,
+        ):
             await events.content.readline()
             await asyncio.sleep(2 * POLL_S)  # the hub has noted where the battle stands
             await gm.force(PLACE, GM)
@@ -162,7 +166,7 @@ def fetch_pages(s: Served, fetches: int) -> None:
             request = urllib.request.Request(
                 f"{s.base}/c/{s.campaign_id}/{path}", headers={"Cookie": s.cookie}
             )
-            with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - ours
+            with urllib.request.urlopen(request, timeout=30) as answer:
                 answer.read()
 
 
@@ -186,15 +190,22 @@ async def measure(smoke: bool) -> list[Figure]:
     judged = not smoke
     return [
         _figure(f"war table first page ({units}): server CPU", page_ms, "ms", PAGE_MS, judged),
-        _figure(f"war table first page ({units}): HTML with its SVG", size / 1000, "KB",
-                PAGE_KB, judged),  # fmt: skip
+        _figure(
+            f"war table first page ({units}): HTML with its SVG", size / 1000, "KB", PAGE_KB, judged
+        ),
         _figure("war table update reaching an open page: p50", update_p50, "ms", UPDATE_MS, True),
         Figure("war table update reaching an open page: largest", update_max, "ms"),
-        _figure("war table: another process's step reaching an open page", elsewhere, "ms",
-                ELSEWHERE_MS, True),  # fmt: skip
+        _figure(
+            "war table: another process's step reaching an open page",
+            elsewhere,
+            "ms",
+            ELSEWHERE_MS,
+            True,
+        ),
         Figure(f"war table hub poll (every {POLL_S:g} s): CPU per read", poll_ms, "ms"),
-        _figure("war table: longest loop callback while pages are served", longest,
-                "ms", LOOP_MS, True),  # fmt: skip
+        _figure(
+            "war table: longest loop callback while pages are served", longest, "ms", LOOP_MS, True
+        ),
     ]
 
 

@@ -57,7 +57,7 @@ pytestmark = [
     pytest.mark.usefixtures("fixed_seed"),
 ]
 # The real bot against the fake Discord, as tests/e2e start it.
-make_aide, make_harness, clock, fixed_seed = e2e.make_aide, e2e.make_harness, e2e.clock, e2e.fixed_seed
+make_aide, make_harness, fixed_seed = e2e.make_aide, e2e.make_harness, e2e.fixed_seed
 
 
 @pytest.fixture
@@ -95,12 +95,12 @@ def keep_screenshot(driver: Any, folder: Path, name: str) -> Path:
     return path
 
 
-async def unit_ids(h: Harness) -> list[str]:
-    """The ids of the battle's units, as the bot stored them."""
+async def units_of(h: Harness) -> dict[str, str]:
+    """The battle's units by id (their names), as the bot stored them."""
     assert isinstance(h.bot, AideBot)
     async with h.bot.db.read() as session:
         data = await session.scalar(select(Battle.state).order_by(Battle.id.desc()).limit(1))
-    return sorted(unit.id for unit in BattleState.from_dict(data).units)
+    return {unit.id: unit.name for unit in BattleState.from_dict(data).units}
 
 
 async def opened_table(h: Harness, driver: Any) -> str:
@@ -127,12 +127,15 @@ async def test_a_player_reads_the_table_and_follows_it_live(
         browser.execute_script,
         "return [...document.querySelectorAll('#map g.unit')].map(g => g.dataset.owner)",
     )
-    assert sorted(owners) == await unit_ids(h)  # every unit of the battle, each once
+    units = await units_of(h)
+    assert sorted(owners) == sorted(units)  # every unit of the battle, each once
 
     # Hovering a unit fills the card with that unit.
-    unit = browser.find_element(By.CSS_SELECTOR, '#map g.unit[data-owner="red-archers"]')
+    (archers,) = [unit_id for unit_id, name in units.items() if name == "Red Archers"]
+    unit = browser.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{archers}"]')
     await page(ActionChains(browser).move_to_element(unit).perform)
-    await page(until, browser, "return document.getElementById('card').dataset.unit == arguments[0]", "red-archers")
+    shown = "return document.getElementById('card').dataset.unit == arguments[0]"
+    await page(until, browser, shown, archers)
     assert "Red Archers" in browser.find_element(By.ID, "card").text
     keep_screenshot(browser, tmp_path, "war-table-card.png")
 
@@ -140,7 +143,7 @@ async def test_a_player_reads_the_table_and_follows_it_live(
     await page(browser.execute_script, "window.stillHere = document.getElementById('map');")
     forced = await h.slash(h.gm, "gm force", channel=h.channel("punic-wars"))
     assert not forced.ephemeral, forced
-    changed = "return document.body.dataset.version != arguments[0] && document.body.dataset.version"
+    changed = "const v = document.body.dataset.version; return v != arguments[0] && v"
     assert await page(until, browser, changed, version)
     assert await page(until, browser, "return document.getElementById('map') !== window.stillHere")
     assert await page(browser.execute_script, "return window.stillHere !== undefined")  # no reload
