@@ -35,6 +35,9 @@ try:
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.wait import WebDriverWait
 except ImportError:  # the test extra brings it; without it these tests are skipped
@@ -60,15 +63,34 @@ pytestmark = [
 make_aide, make_harness, fixed_seed = e2e.make_aide, e2e.make_harness, e2e.fixed_seed
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Chromium, desktop-sized; quit at the end."""
+def chromium(phone: bool = False) -> Any:
+    """Headless Chromium, desktop-sized, or as a phone (a small touch screen)."""
     options = Options()
     options.binary_location = CHROMIUM or ""
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
         options.add_argument(argument)
-    options.add_argument("--window-size=1280,900")
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    if phone:
+        metrics = {"width": 390, "height": 844, "pixelRatio": 2.0, "touch": True}
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    else:
+        options.add_argument("--window-size=1280,900")
+    return webdriver.Chrome(options=options, service=Service(DRIVER))
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Chromium on a desktop; quit at the end."""
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def phone() -> Iterator[Any]:
+    """Headless Chromium as a phone; quit at the end."""
+    driver = chromium(phone=True)
     try:
         yield driver
     finally:
@@ -162,3 +184,42 @@ async def test_a_player_reads_the_table_and_follows_it_live(
     )
     assert await page(until, browser, "return document.body.dataset.frame === '0'")
     keep_screenshot(browser, tmp_path, "war-table-replay.png")
+
+
+def touch(driver: Any, element: Any, drag: tuple[int, int] | None = None) -> None:
+    """A finger on the element: a tap, or a drag by ``drag`` (CSS pixels)."""
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(driver, mouse=finger)
+    actions.pointer_action.move_to(element).pointer_down()
+    if drag is not None:
+        actions.pointer_action.move_by(*drag).move_by(*drag)
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+VIEWBOX = "return document.getElementById('map').getAttribute('viewBox').split(' ').map(Number)"
+
+
+async def test_on_a_phone_a_tap_shows_the_card_and_the_map_zooms_and_pans(
+    make_aide: e2e.MakeHarness, phone: Any, tmp_path: Path
+) -> None:
+    h = await make_aide(web_port=0)
+    await opened_table(h, phone)
+    units = await units_of(h)
+    (riders,) = [unit_id for unit_id, name in units.items() if name == "Blue Riders"]
+    unit = phone.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{riders}"]')
+    await page(touch, phone, unit)
+    shown = "return document.getElementById('card').dataset.unit == arguments[0]"
+    await page(until, phone, shown, riders)
+    assert "Blue Riders" in phone.find_element(By.ID, "card").text
+
+    whole = await page(phone.execute_script, VIEWBOX)
+    await page(phone.find_element(By.ID, "zoom-in").click)
+    zoomed = await page(phone.execute_script, VIEWBOX)
+    assert zoomed[2] < whole[2] and zoomed[3] < whole[3]  # a closer look, same proportions
+    assert zoomed[2] / zoomed[3] == pytest.approx(whole[2] / whole[3])
+    board = phone.find_element(By.ID, "board")
+    await page(touch, phone, board, (-40, 0))  # a finger dragging the table leftwards
+    panned = await page(phone.execute_script, VIEWBOX)
+    assert panned[0] > zoomed[0] and panned[2] == zoomed[2]  # moved east, not zoomed
+    keep_screenshot(phone, tmp_path, "war-table-phone.png")
