@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench import loop_lag, maps, orders_mine, replay
+from bench import loop_lag, maps, orders_mine, replay, web
 from bench.engine import engine_figures
 from bench.report import Figure, load, table, write_json
 from bench.targets import ISSUE_TARGETS, engine_targets, with_slots
@@ -54,10 +54,12 @@ def skipped(args: argparse.Namespace) -> dict[str, str]:
         why["burst of 100 (PostgreSQL): p99"] = "bench.live does not run on PostgreSQL yet"
     if args.smoke:  # a smoke run's bursts and deadlines are a few, not the issue's sizes
         why |= {key: "--smoke" for key in ("burst of 100 (SQLite): p99",)}
+        why |= {t.key: "--smoke" for t in ISSUE_TARGETS if t.key.startswith("war table first")}
     if args.no_live:
         why |= {t.key: "--no-live" for t in ISSUE_TARGETS if t.measured_by == "bench.live"}
     if args.only_live:
         why["largest single loop callback"] = "--only-live"
+        why |= {t.key: "--only-live" for t in ISSUE_TARGETS if t.measured_by == "bench.web"}
     return why
 
 
@@ -86,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         figures += loop_lag.figures(playable(), lag_units, calls=4 if args.smoke else LAG_CALLS)
         figures += maps.figures(runs=1 if args.smoke else 11)
         figures += replay.figures(args.smoke) + orders_mine.figures(args.smoke)
+        figures += web.figures(args.smoke)
     if not args.no_live:
         figures += live_figures(args.smoke)
     figures = with_slots(figures, skipped(args))

@@ -55,7 +55,7 @@ def _per_unit(p: Played) -> float:
 
 @dataclass(frozen=True)
 class Target:
-    """One of #37's targets: the figure that shows it (found by a part of its name)."""
+    """One of #37's (or #34's) targets: the figure that shows it (found by a part of its name)."""
 
     key: str
     name: str
@@ -84,6 +84,15 @@ ISSUE_TARGETS = (
            "<= 1000 ms", "bench.live"),
     Target("largest single loop callback", "largest single loop callback while a 120-unit "
            "battle resolves", "<= 20 ms", "bench.loop_lag"),
+    # #34's war table
+    Target("war table first page (120 units): server CPU", "war table first page (120 units): "
+           "server CPU", "<= 300 ms", "bench.web"),
+    Target("war table first page (120 units): HTML", "war table first page (120 units): HTML "
+           "with its SVG", "<= 400 KB", "bench.web"),
+    Target("war table update reaching an open page: p50", "war table update reaching an open "
+           "page: p50", "<= 100 ms", "bench.web"),
+    Target("war table: longest loop callback", "war table: longest loop callback while pages "
+           "are served", "<= 20 ms", "bench.web"),
 )  # fmt: skip
 
 

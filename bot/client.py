@@ -148,6 +148,7 @@ class AideBot(commands.Bot):
         self.deadlines.before_batch = self.services.play.idle.sift
         self.services.play.armer = self.deadlines
         self.services.outbox.shards = settings.shards  # post only our servers' results
+        self.web_hub = Hub(self.services.news.marks)  # the war table's news (bot.web.live)
         self.open_questions: dict[int, list[discord.Message]] = {}  # battle id → question posts
         # Battles whose open question posts this process knows (it posted or looked for them);
         # for any other, questions an earlier process posted are found in the channel.
@@ -157,7 +158,6 @@ class AideBot(commands.Bot):
         self._heartbeat: asyncio.Task[None] | None = None
         self._outbox_retry: asyncio.Task[None] | None = None
         self.db_closed = False
-        self.web_hub = Hub()  # where resolved steps are announced to open war-table pages
         self.web: WebServer | None = None  # the war table, while it is being served
         self.services.web_links.base_url = settings.web_url
 
@@ -290,6 +290,7 @@ class AideBot(commands.Bot):
                 left_deadlines,
                 left_commands,
             )
+        await self.web_hub.close()  # open pages' streams end before the web server stops
         if self.web is not None:
             web, self.web = self.web, None
             await web.stop()

@@ -40,6 +40,13 @@ from bot.services.stages import DecisionView, StageReport
 log = logging.getLogger(__name__)
 
 
+class News(Protocol):
+    """Where open war-table pages hear that a battle changed (``bot.web.live.Hub``)."""
+
+    def publish(self, battle_id: int) -> None:
+        """Tell the pages open on this battle that it changed."""
+
+
 class Poster(Protocol):
     """What delivering posts needs of the bot (``bot.client.AideBot`` is one)."""
 
@@ -47,6 +54,10 @@ class Poster(Protocol):
     outbox_lock: asyncio.Lock
     open_questions: dict[int, list[discord.Message]]  # battle id → its open question posts
     questions_known: set[int]  # battles whose open question posts this process knows
+
+    @property
+    def web_hub(self) -> News:
+        """The war table's hub, told of each change after its commit."""
 
     @property
     def user(self) -> discord.ClientUser | None:
@@ -64,6 +75,7 @@ class Poster(Protocol):
 
 async def post_report(bot: Poster, report: StageReport) -> None:
     """Post a resolved step (and any earlier result still unposted) through the outbox."""
+    bot.web_hub.publish(report.battle.id)  # committed: pages need not wait for Discord
     await flush_outbox(bot, report)
 
 
@@ -106,6 +118,7 @@ async def flush_outbox(bot: Poster, fresh: StageReport | None = None) -> int:
 async def post_ended(bot: Poster, battle_id: int, channel_id: int, ended: EndReport) -> None:
     """Post a battle's end (a GM ended it) through the outbox: once, and again after a
     restart or a Discord failure if it did not go out."""
+    bot.web_hub.publish(battle_id)
     async with bot.outbox_lock:
         try:
             await _post_end(bot, battle_id, channel_id, ended)
@@ -366,6 +379,7 @@ async def answer_click(bot: Poster, interaction: discord.Interaction, click: Cli
     except Exception as error:
         await report_error(interaction, error)
         return
+    bot.web_hub.publish(battle_id)  # the answer is in (the step it ends publishes again)
     await interaction.response.edit_message(
         content=f"Answered by {interaction.user.mention}: **{click.shown}**", view=None
     )
@@ -389,6 +403,7 @@ async def accept_recommended(
     except Exception as error:
         await report_error(interaction, error)
         return
+    bot.web_hub.publish(battle_id)
     await interaction.response.send_message(accepted_text(views), ephemeral=True)
     report = await standing.answer_open(place)
     if report is not None:

@@ -53,6 +53,7 @@ SLOW = (
     "e2e/test_shards.py",
     "test_ci_postgres.py",
     "test_imports_alone.py",
+    "web/test_browser.py",  # starts headless Chromium
 )
 
 

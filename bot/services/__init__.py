@@ -17,6 +17,7 @@ from bot.services.dice import DiceService
 from bot.services.gm import GmService
 from bot.services.hands import HandService
 from bot.services.lookups import LookupService
+from bot.services.news import NewsService
 from bot.services.odds import OddsService
 from bot.services.order_book import OrderBookService
 from bot.services.outbox import OutboxService
@@ -54,6 +55,7 @@ class Services:
     campaign_map: CampaignMapService
     alternatives: AlternativeService
     turn_defaults: TurnDefaultsService
+    news: NewsService  # the war table's hub polls it (bot.web.live)
     web_links: WebLinkService
 
     @classmethod
@@ -84,5 +86,6 @@ class Services:
             campaign_map=CampaignMapService(db),
             alternatives=AlternativeService(db, clock),
             turn_defaults=TurnDefaultsService(db),
+            news=NewsService(db),
             web_links=WebLinkService(db, clock),
         )

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import MakeHarness
 from tests.e2e.test_readme_how_to_play import command_paths, typed, watch_errors
 from tools.fake_discord import FakeUser
 from tools.fake_discord.interactions import find_command
@@ -166,7 +167,8 @@ class Club:
         assert pending == [], f"never reached the step of {[c.text for c in pending]}"
 
 
-async def test_the_quick_start_reaches_a_finished_battle(aide: Harness) -> None:
+async def test_the_quick_start_reaches_a_finished_battle(make_aide: MakeHarness) -> None:
+    aide = await make_aide(web_port=0)  # the war table served, as by default: /battle table
     club = Club(aide)
     steps = items()
     assert sum(1 for item in steps if item.repeats) == 1, "one item is played until the end"

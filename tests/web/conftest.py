@@ -16,7 +16,7 @@ from tests.web.table import Table, campaign, client_of
 
 @pytest.fixture
 def clock() -> FakeClock:
-    """Time the test moves (links expire), starting where the battle set-ups start."""
+    """Time the test moves (links expire), from the battles' usual start."""
     return FakeClock(START)
 
 

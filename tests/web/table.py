@@ -55,12 +55,11 @@ class Table:
 
 
 async def campaign(services: Services) -> int:
-    """The skirmish battle with its first step resolved (so there is a stage to replay), Carol
-    on Red and Dave observing; its campaign id."""
+    """The skirmish battle begun, its deployment step resolved (so there is a replay), with
+    Carol on Red and Dave observing; its campaign id."""
     await deployed_battle(services, PLACE)
     await services.play.start(PLACE, GM)
-    await services.play.confirm(PLACE, ALICE)
-    await services.play.confirm(PLACE, BOB)
+    await services.gm.force(PLACE, GM)
     await services.campaigns.join(PLACE, CAROL, "Red")
     await services.campaigns.admit(PLACE, GM, DAVE)
     return (await services.campaigns.info(PLACE)).id
