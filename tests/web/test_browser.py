@@ -77,24 +77,31 @@ def chromium(phone: bool = False) -> Any:
     return webdriver.Chrome(options=options, service=Service(DRIVER))
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Chromium on a desktop; quit at the end."""
-    driver = chromium()
+def driven(phone: bool, folder: Path, name: str) -> Iterator[Any]:
+    """A browser for one test; at the end its last screen and console are kept beside the
+    screenshots (what a failure looked like), then it quits."""
+    driver = chromium(phone)
     try:
         yield driver
     finally:
-        driver.quit()
+        try:
+            keep_screenshot(driver, folder, f"{name}-last.png")
+            console = "\n".join(str(entry) for entry in driver.get_log("browser"))
+            (folder / f"{name}-console.txt").write_text(console, encoding="utf-8")
+        finally:
+            driver.quit()
 
 
 @pytest.fixture
-def phone() -> Iterator[Any]:
-    """Headless Chromium as a phone; quit at the end."""
-    driver = chromium(phone=True)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+def browser(tmp_path: Path) -> Iterator[Any]:
+    """Headless Chromium on a desktop."""
+    yield from driven(False, tmp_path, "desktop")
+
+
+@pytest.fixture
+def phone(tmp_path: Path) -> Iterator[Any]:
+    """Headless Chromium as a phone."""
+    yield from driven(True, tmp_path, "phone")
 
 
 def until(driver: Any, script: str, *args: Any) -> Any:
@@ -136,6 +143,7 @@ async def opened_table(h: Harness, driver: Any) -> str:
     assert found is not None, answer.text
     await page(driver.get, found[1])
     assert "/t/" not in driver.current_url  # the token went into the cookie
+    await page(until, driver, "return document.readyState === 'complete'")  # table.js ran
     version: str = await page(until, driver, "return document.body.dataset.version")
     return version
 
