@@ -15,6 +15,7 @@ HEAD = (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
     "<title>{title}</title>"
+    '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
     '<link rel="stylesheet" href="/static/table.css">'
     '<script type="module" src="/static/table.js"></script></head>'
 )

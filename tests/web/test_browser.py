@@ -193,6 +193,11 @@ async def test_a_player_reads_the_table_and_follows_it_live(
     assert await page(until, browser, "return document.body.dataset.frame === '0'")
     keep_screenshot(browser, tmp_path, "war-table-replay.png")
 
+    # Nothing the page asked for was refused: no 404, no script error, nothing the strict
+    # Content-Security-Policy blocked (each would be a SEVERE line of the console).
+    errors = [e for e in await page(browser.get_log, "browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
+
 
 def touch(driver: Any, element: Any, drag: tuple[int, int] | None = None) -> None:
     """A finger on the element: a tap, or a drag by ``drag`` (CSS pixels)."""
