@@ -55,6 +55,8 @@ REFUSES = {
     # "A ruleset without terrain tables (none of the playable ones has one yet) refuses
     # privately and points at `/battle terrain add`."
     "/battle terrain roll": "`/battle terrain add`",
+    # "(refused until something is planned for the next turn)": the walk plans nothing for it.
+    "/order done next_turn:true": "You have planned nothing for the next turn yet",
 }
 # Named where a question is open; a question's moment is staged by test_who_sees_what.py
 # and test_standing_instructions.py, which answer them with `/answer`.
