@@ -118,7 +118,7 @@ async def _lags_in(
 ) -> tuple[list[float], list[float], list[float]]:
     """The ticker's lags with the engine where it is configured, (``ENGINE=process``) the
     loop's own CPU time for each call, and how long each loop callback over a millisecond
-    took (asyncio's debug mode times every one); a process is started beforehand, as the bot
+    took (``SlowCallbacks`` times every one); a process is started beforehand, as the bot
     starts it with itself (its start-up is not a resolution's)."""
     await resolving.start()
     await resolving.forget()
