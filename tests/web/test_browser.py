@@ -142,7 +142,8 @@ async def opened_table(h: Harness, driver: Any) -> str:
     found = LINK.search(answer.text)
     assert found is not None, answer.text
     await page(driver.get, found[1])
-    assert "/t/" not in driver.current_url  # the token went into the cookie
+    # Every browser call runs off the loop (``page``): the loop serves what the browser asks.
+    assert "/t/" not in await page(lambda: driver.current_url)  # the token went into the cookie
     await page(until, driver, "return document.readyState === 'complete'")  # table.js ran
     version: str = await page(until, driver, "return document.body.dataset.version")
     return version
@@ -162,12 +163,13 @@ async def test_a_player_reads_the_table_and_follows_it_live(
 
     # Hovering a unit fills the card with that unit.
     (archers,) = [unit_id for unit_id, name in units.items() if name == "Red Archers"]
-    unit = browser.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{archers}"]')
+    unit = await page(browser.find_element, By.CSS_SELECTOR, f'#map g.unit[data-owner="{archers}"]')
     await page(ActionChains(browser).move_to_element(unit).perform)
     shown = "return document.getElementById('card').dataset.unit == arguments[0]"
     await page(until, browser, shown, archers)
-    assert "Red Archers" in browser.find_element(By.ID, "card").text
-    keep_screenshot(browser, tmp_path, "war-table-card.png")
+    card = await page(browser.find_element, By.ID, "card")
+    assert "Red Archers" in await page(lambda: card.text)
+    await page(keep_screenshot, browser, tmp_path, "war-table-card.png")
 
     # A step resolved in Discord reaches the open page: new version, new map, no reload.
     await page(browser.execute_script, "window.stillHere = document.getElementById('map');")
@@ -177,21 +179,21 @@ async def test_a_player_reads_the_table_and_follows_it_live(
     assert await page(until, browser, changed, version)
     assert await page(until, browser, "return document.getElementById('map') !== window.stillHere")
     assert await page(browser.execute_script, "return window.stillHere !== undefined")  # no reload
-    shot = keep_screenshot(browser, tmp_path, "war-table.png")
+    shot = await page(keep_screenshot, browser, tmp_path, "war-table.png")
     if os.environ.get("WRITE_DOCS_PICTURE"):
         PICTURE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, PICTURE)
 
     # Scrubbing the replay shows a stored stage.
-    slider = browser.find_element(By.ID, "replay")
-    assert slider.is_enabled()
+    slider = await page(browser.find_element, By.ID, "replay")
+    assert await page(slider.is_enabled)
     await page(
         browser.execute_script,
         "const s = document.getElementById('replay'); s.value = '0';"
         "s.dispatchEvent(new Event('input', {bubbles: true}));",
     )
     assert await page(until, browser, "return document.body.dataset.frame === '0'")
-    keep_screenshot(browser, tmp_path, "war-table-replay.png")
+    await page(keep_screenshot, browser, tmp_path, "war-table-replay.png")
 
     # Nothing the page asked for was refused: no 404, no script error, nothing the strict
     # Content-Security-Policy blocked (each would be a SEVERE line of the console).
@@ -220,19 +222,20 @@ async def test_on_a_phone_a_tap_shows_the_card_and_the_map_zooms_and_pans(
     await opened_table(h, phone)
     units = await units_of(h)
     (riders,) = [unit_id for unit_id, name in units.items() if name == "Blue Riders"]
-    unit = phone.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{riders}"]')
+    unit = await page(phone.find_element, By.CSS_SELECTOR, f'#map g.unit[data-owner="{riders}"]')
     await page(touch, phone, unit)
     shown = "return document.getElementById('card').dataset.unit == arguments[0]"
     await page(until, phone, shown, riders)
-    assert "Blue Riders" in phone.find_element(By.ID, "card").text
+    card = await page(phone.find_element, By.ID, "card")
+    assert "Blue Riders" in await page(lambda: card.text)
 
     whole = await page(phone.execute_script, VIEWBOX)
     await page(phone.find_element(By.ID, "zoom-in").click)
     zoomed = await page(phone.execute_script, VIEWBOX)
     assert zoomed[2] < whole[2] and zoomed[3] < whole[3]  # a closer look, same proportions
     assert zoomed[2] / zoomed[3] == pytest.approx(whole[2] / whole[3])
-    board = phone.find_element(By.ID, "board")
+    board = await page(phone.find_element, By.ID, "board")
     await page(touch, phone, board, (-40, 0))  # a finger dragging the table leftwards
     panned = await page(phone.execute_script, VIEWBOX)
     assert panned[0] > zoomed[0] and panned[2] == zoomed[2]  # moved east, not zoomed
-    keep_screenshot(phone, tmp_path, "war-table-phone.png")
+    await page(keep_screenshot, phone, tmp_path, "war-table-phone.png")
