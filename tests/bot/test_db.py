@@ -125,12 +125,15 @@ def test_the_database_is_the_one_the_run_asked_for(db: Database) -> None:
 
 
 async def write_locks(db: Database) -> tuple[int, int]:
-    """How many hold PostgreSQL's write lock, and how many wait for it."""
+    """How many hold this database's PostgreSQL write lock, and how many wait for it (pg_locks
+    lists every database of the server: other tests' databases hold the same key meanwhile)."""
     async with db.read() as session:
         rows = await session.execute(
             text(
                 "SELECT granted, count(*) FROM pg_locks"
-                " WHERE locktype = 'advisory' AND objid = :key GROUP BY granted"
+                " WHERE locktype = 'advisory' AND objid = :key"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                " GROUP BY granted"
             ),
             {"key": WRITE_LOCK_KEY},
         )
