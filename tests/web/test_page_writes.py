@@ -1,0 +1,39 @@
+"""The page that writes: its CSRF token, its order panel and what its Withdraw buttons send."""
+
+from __future__ import annotations
+
+from bot.services import Services
+from bot.services.campaigns import Place
+from bot.web import pages
+from tests.conftest import ALICE
+from tests.web.tables import ORDER, ordered_battle, reader
+from tests.web.test_page import parsed
+
+
+async def test_a_member_page_carries_the_token_its_writes_send(
+    services: Services, place: Place
+) -> None:
+    await ordered_battle(services, place)
+    page = await pages.table_page(services, reader(place, ALICE), csrf="c5rf<&>")
+    assert '<meta name="csrf-token" content="c5rf&lt;&amp;&gt;">' in page
+    found = parsed(page)
+    assert {"order-panel", "order-form", "verdict", "order-submit", "done-turn"} <= found.ids
+    assert found.inline == []
+
+
+async def test_a_page_without_a_token_writes_nothing(services: Services, place: Place) -> None:
+    await ordered_battle(services, place)
+    page = await pages.table_page(services, reader(place, None))
+    assert 'name="csrf-token"' not in page
+    assert "order-panel" not in parsed(page).ids
+
+
+async def test_each_planned_order_says_what_withdrawing_it_sends(
+    services: Services, place: Place
+) -> None:
+    await ordered_battle(services, place)
+    state = await pages.table_state(services, reader(place, ALICE))
+    (block,) = state["panels"]["plans"]
+    archers = next(card["id"] for card in state["units"] if card["name"] == "Red Archers")
+    said = f"Red Archers (place): {ORDER}"
+    assert block["orders"] == [{"unit": archers, "step": "", "number": 1, "said": said}]
