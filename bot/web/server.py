@@ -47,6 +47,7 @@ STATIC_TYPES = {
 STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,80}")
 SERVICES = web.AppKey("services", Services)
 HUB = web.AppKey("hub", Hub)
+API = web.AppKey("api", Api)  # the write routes (their rates)
 SECURE = web.AppKey("secure", bool)
 Connected = Callable[[], bool]
 CONNECTED: web.AppKey[Connected] = web.AppKey("connected")
@@ -219,7 +220,8 @@ def make_app(
     app.router.add_get(cid + "/events", events)
     app.router.add_get(cid + "/replay.json", replay_index)
     app.router.add_get(cid + "/replay/{n}.svg", replay_frame)
-    Api(services, hub, reader_of, token_of, reports).add_routes(app.router, cid)
+    app[API] = Api(services, hub, reader_of, token_of, reports)
+    app[API].add_routes(app.router, cid)
     app.router.add_get("/static/{name}", static)
     return app
 
