@@ -7,7 +7,9 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.db.models import BattleOrder, PlannedOrder, TurnPlan
+from bot.presentation.orders import RESOLVING
 from bot.services.intake import GM_WITHOUT_SIDE
+from bot.services.stages import StageReport
 from bot.web.actions import CSRF_HEADER, SPECTATOR
 from bot.web.server import API, HUB
 from tests.conftest import ALICE, GM
@@ -185,3 +187,29 @@ async def test_who_may_give_an_order_on_the_page(table: Table, role: str) -> Non
     expected = WRITERS.get(role, WRITERS["other side"])  # a Red player when Blue moves
     assert (status, found["error"][: len(expected[1])]) == expected
     assert await orders_kept(table) == 0
+
+
+async def test_a_gm_sees_any_units_forms_an_observer_none(table: Table) -> None:
+    mover = await to_movement(table)
+    status, found = await (await member(table, GM)).get("choices", unit=mover.unit)
+    assert status == 200 and found["actor"]["name"] == mover.unit
+    status, found = await (await member(table, DAVE)).get("choices", unit=mover.unit)
+    assert (status, found["error"]) == (403, "You have no side in this battle.")
+    status, found = await (await member(table, GM, spectator=True)).get("choices", unit="x")
+    assert (status, found["error"]) == (403, SPECTATOR)
+
+
+async def test_the_last_done_resolves_the_step_and_posts_it(table: Table) -> None:
+    mover = await to_movement(table)
+    posted: list[int] = []
+
+    async def post(report: StageReport) -> None:
+        posted.append(report.battle.id)
+
+    table.client.server.app[API].reports = post
+    player = await member(table, mover.user_id)
+    assert (await player.post("order", mover.move()))[0] == 200
+    status, done = await player.post("done", {})
+    assert status == 200 and done == {"ok": True, "text": RESOLVING}
+    assert len(posted) == 1
+    assert await table.services.play.mine(PLACE, mover.user_id) == []  # the step is over
