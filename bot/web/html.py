@@ -119,8 +119,8 @@ def page_html(state: dict[str, Any], svg: str, csrf: str = "") -> str:
         f'<p id="where">{escape(battle["summary"])}</p></header>'
         f'<main><div id="table-area"><div id="board">{TOOLS}{svg}</div>'
         f"{replay_html(state['replay']['frames'])}</div>"
-        '<aside id="card" aria-live="polite"><p class="hint">Hover, tap or focus a unit for '
-        f"its card.</p></aside>{ORDER_PANEL if csrf else ''}"
+        '<div id="side"><aside id="card" aria-live="polite"><p class="hint">Hover, tap or focus '
+        f"a unit for its card.</p></aside>{ORDER_PANEL if csrf else ''}</div>"
         f'<div id="panels">{sections}</div></main>{data_block(state)}</body></html>'
     )
     title = escape(f"{battle['name']} — war table")

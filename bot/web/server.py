@@ -22,7 +22,7 @@ from bot.services import Services
 from bot.services.stages import StageReport
 from bot.services.web_links import ASK_AGAIN, LinkRefused, Reader
 from bot.web import live, pages
-from bot.web.actions import Api
+from bot.web.actions import Api, csrf_for
 from bot.web.live import Hub
 
 log = logging.getLogger(__name__)
@@ -147,8 +147,11 @@ def token_of(request: web.Request) -> str:
 
 
 async def table(request: web.Request) -> web.Response:
-    """The table's page."""
-    html = await pages.table_page(request.app[SERVICES], await reader_of(request))
+    """The table's page (for a member, with the token its writes send; a spectator's writes
+    nothing)."""
+    services, reader = request.app[SERVICES], await reader_of(request)
+    csrf = "" if reader.user_id is None else await csrf_for(services, token_of(request))
+    html = await pages.table_page(services, reader, csrf)
     return web.Response(text=html, content_type="text/html")
 
 

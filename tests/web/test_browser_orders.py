@@ -78,19 +78,24 @@ async def stored_state(h: Harness) -> BattleState:
 def mover(h: Harness, state: BattleState) -> tuple[FakeUser, FakeUser, Unit]:
     """The player whose turn it is, the other, and the first infantry unit of the first."""
     active = state.cursor.side_order[state.cursor.player_turn]
-    player, other = (h.alice, h.bob) if active == "red" else (h.bob, h.alice)
     unit = next(u for u in state.units if u.side == active and u.type == "infantry")
+    red = unit.name.startswith("Red")  # Alice plays Red, Bob Blue (tools/skirmish_battle)
+    player, other = (h.alice, h.bob) if red else (h.bob, h.alice)
     return player, other, unit
 
 
 async def movement_open(h: Harness) -> tuple[FakeUser, FakeUser, Unit]:
-    """The skirmish battle started and deployed: movement, for the side the dice chose."""
+    """The skirmish battle started, deployed and its initiative decided (the GM forcing
+    both): movement, for the side the dice chose."""
     where = h.channel("punic-wars")
     await set_up_battle(h, where)
-    await h.slash(h.gm, "battle start", channel=h.channel("punic-wars"))
-    forced = await h.slash(h.gm, "gm force", channel=h.channel("punic-wars"))
-    assert not forced.ephemeral, forced
-    return mover(h, await stored_state(h))
+    await h.slash(h.gm, "battle start", channel=where)
+    for _ in ("deployment", "the initiative question"):  # both with their defaults
+        forced = await h.slash(h.gm, "gm force", channel=where)
+        assert not forced.ephemeral, forced
+    state = await stored_state(h)
+    assert state.cursor.step == "move", state.cursor
+    return mover(h, state)
 
 
 async def open_page(h: Harness, driver: Any, player: FakeUser) -> None:

@@ -23,6 +23,11 @@ function el(tag, text, className) {
   return node;
 }
 
+/** A service's words without Discord's bold and code marks (the page shows them plain). */
+function plain(text) {
+  return String(text ?? "").replace(/\*\*|`/g, "");
+}
+
 function byId(id) {
   return document.getElementById(id);
 }
@@ -272,7 +277,8 @@ function chooseKind(kind) {
 function stepsOf(data) {
   return (data.steps ?? []).map((step) => ({
     key: step.key,
-    title: step.title ?? step.key,
+    title: step.open ? `${step.words} (now)` : step.words,
+    open: step.open === true,
     kinds: (step.kinds ?? []).map((kind) => ({
       id: kind.id,
       title: kind.title ?? kind.id,
@@ -294,7 +300,7 @@ async function openFor(unitId) {
     if (order.unit === null) panel.hidden = true;
     return;
   }
-  Object.assign(order, { unit: unitId, name: data.unit?.name ?? cardsOf().get(unitId)?.name ?? unitId });
+  Object.assign(order, { unit: data.actor.id, name: data.actor.name });
   order.steps = stepsOf(data);
   order.step = order.steps[0]?.key ?? null;
   panel.hidden = false;
@@ -311,8 +317,12 @@ function closePanel() {
 
 // --- Verdicts, submitting, withdrawing, done --------------------------------------------------
 
+/** The order as the API takes it: a step named only when it is a later one (planned), as
+ * `/order give` without `step:` gives it for the step open now. */
 function body() {
-  return { step: order.step, kind: order.kind, unit: order.unit, params: { ...order.params } };
+  const sent = { kind: order.kind, unit: order.unit, params: { ...order.params } };
+  if (!currentStep()?.open) sent.step = order.step;
+  return sent;
 }
 
 function missing() {
@@ -321,7 +331,7 @@ function missing() {
 
 function showVerdict(ok, text) {
   const verdict = byId("verdict");
-  verdict.textContent = text;
+  verdict.textContent = plain(text);
   verdict.dataset.ok = ok === null ? "" : String(ok);
   byId("order-submit").disabled = ok !== true;
 }
@@ -335,11 +345,21 @@ function judgeSoon() {
   judgeTimer = setTimeout(judge, JUDGE_AFTER_MS);
 }
 
+/** The order's line as aimed, from where the unit stands through its point or waypoints (the
+ * rules' own path when the verdict carries one replaces it). */
+function aimedPath() {
+  const from = cardsOf().get(order.unit)?.xy;
+  const aimed = paramsOf().flatMap((p) =>
+    p.type === "point" && order.params[p.name] ? [order.params[p.name]]
+      : p.type === "path" ? order.params[p.name] ?? [] : []);
+  return from && aimed.length ? [from, ...aimed] : null;
+}
+
 async function judge() {
   const asked = ++judged;
   const verdict = await post("judge", body()).catch(() => ({ error: "The table did not answer; try again." }));
   if (asked !== judged) return;
-  drawnPath = verdict.ok && Array.isArray(verdict.path) ? verdict.path : null;
+  drawnPath = verdict.ok ? verdict.path ?? aimedPath() : null;
   const distances = [verdict.used, verdict.left].every((d) => typeof d === "number")
     ? ` (used ${verdict.used}, ${verdict.left} left)` : "";
   showVerdict(verdict.ok === true, (verdict.text ?? verdict.error ?? "") + (verdict.ok ? distances : ""));
@@ -356,8 +376,10 @@ async function submit() {
 
 async function withdraw(planned, button) {
   button.disabled = true;
-  const answer = await post("withdraw", { unit: planned.unit, step: planned.step, number: planned.number });
-  byId("turn-said").textContent = answer.text ?? answer.error ?? "";
+  const sent = { unit: planned.unit, number: planned.number };
+  if (planned.step) sent.step = planned.step; // "" is the open step: no step named
+  const answer = await post("withdraw", sent);
+  byId("turn-said").textContent = plain(answer.text ?? answer.error);
   if (!answer.error) refreshTable();
   else button.disabled = false;
 }
@@ -370,13 +392,13 @@ function confirmDone(question) {
   yes.id = "done-confirm";
   yes.addEventListener("click", () => done(true));
   no.addEventListener("click", () => said.replaceChildren());
-  said.replaceChildren(el("span", question), yes, no);
+  said.replaceChildren(el("span", plain(question)), yes, no);
 }
 
 async function done(confirmed = false) {
   const answer = await post("done", confirmed ? { turn: true, confirmed: true } : { turn: true });
   if (answer.confirm) return confirmDone(answer.confirm);
-  byId("turn-said").replaceChildren(el("span", answer.text ?? answer.error ?? ""));
+  byId("turn-said").replaceChildren(el("span", plain(answer.text ?? answer.error)));
   if (!answer.error) refreshTable();
 }
 
