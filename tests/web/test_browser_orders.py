@@ -31,6 +31,7 @@ from tests.web.test_browser import (
     make_aide,
     make_harness,
     page,
+    phone,
     pytestmark,
     until,
 )
@@ -45,7 +46,7 @@ try:
 except ImportError:  # skipped with test_browser's marks
     pass
 
-__all__ = ["browser", "fixed_seed", "make_aide", "make_harness", "pytestmark"]
+__all__ = ["browser", "fixed_seed", "make_aide", "make_harness", "phone", "pytestmark"]
 ROOT = Path(__file__).resolve().parents[2]
 PICTURE = ROOT / "docs" / "images" / "war-table-orders.png"
 REACH = 6  # every infantry unit of tools/skirmish_battle moves 6 inch
@@ -59,12 +60,13 @@ point.y = (y0 - arguments[1]) * scale;
 const found = point.matrixTransform(svg.getScreenCTM());
 return [Math.round(found.x), Math.round(found.y)];
 """
-# The verdict once it is new (not the one before, not "Judging…"): [ok "true"/"false", words].
+# The verdict of a judgement after the n-th: [ok "true"/"false", words], once it is in.
 VERDICT = """
 const v = document.getElementById('verdict');
-const fresh = v.dataset.ok && v.textContent !== arguments[0];
+const fresh = v.dataset.ok && Number(v.dataset.judged || 0) > arguments[0];
 return fresh && [v.dataset.ok, v.textContent];
 """
+JUDGED = "return Number(document.getElementById('verdict').dataset.judged || 0)"
 
 
 async def stored_state(h: Harness) -> BattleState:
@@ -115,9 +117,9 @@ def click_at(driver: Any, table_point: tuple[float, float]) -> None:
     actions.perform()
 
 
-async def verdict_after(driver: Any, previous: str) -> tuple[str, str]:
-    """The verdict once the page has judged something new (ok "true"/"false", its words)."""
-    found: list[str] = await page(until, driver, VERDICT, previous)
+async def verdict_after(driver: Any, judged: int) -> tuple[str, str]:
+    """The verdict of a judgement after the ``judged``-th (ok "true"/"false", its words)."""
+    found: list[str] = await page(until, driver, VERDICT, judged)
     return found[0], found[1]
 
 
@@ -134,10 +136,32 @@ async def others_view(h: Harness, other: FakeUser) -> str:
             return html + await state.text()
 
 
+async def aim(driver: Any, point: tuple[float, float]) -> tuple[str, str]:
+    """Pick the move's point again and click it on the map: the verdict that follows."""
+    judged = await page(driver.execute_script, JUDGED)
+    pick = driver.find_element(By.CSS_SELECTOR, '[data-param="to"] button')
+    if pick.get_attribute("aria-pressed") != "true":  # a new move is aimed at once
+        await page(pick.click)
+    await page(click_at, driver, point)
+    return await verdict_after(driver, judged)
+
+
+async def submitted(driver: Any) -> None:
+    """Submit the order; once the plans panel offers to withdraw it."""
+    await page(driver.find_element(By.ID, "order-submit").click)
+    await page(until, driver, "return document.querySelector('#plans ul.withdraw button')")
+
+
+def plans_text(driver: Any) -> str:
+    """What the page's plans panel says."""
+    return str(driver.find_element(By.ID, "plans").text)
+
+
 async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
     make_aide: e2e.MakeHarness, browser: Any, tmp_path: Path
 ) -> None:
     h = await make_aide(web_port=0)
+    where = h.channel("punic-wars")
     player, other, unit = await movement_open(h)
     await open_page(h, browser, player)
     csrf = "return !!document.querySelector('meta[name=csrf-token]')"
@@ -152,40 +176,65 @@ async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
 
     # Past its reach: refused, with the way forward.
     ahead = 1 if unit.y < 18 else -1
-    await page(click_at, browser, (unit.x, unit.y + ahead * (REACH + 4)))
-    ok, said = await verdict_after(browser, "")
+    ok, said = await aim(browser, (unit.x, unit.y + ahead * (REACH + 4)))
     assert ok == "false", said
-    assert "shorter" in said.lower() or "at most" in said.lower(), said
+    assert "cannot move" in said and "Try a shorter move" in said, said
     assert not browser.find_element(By.ID, "order-submit").is_enabled()
 
     # Within reach: legal, the path drawn as a dashed line on the map.
-    await page(browser.find_element(By.CSS_SELECTOR, '[data-param="to"] button').click)
     target = (unit.x, unit.y + ahead * (REACH - 2))
-    await page(click_at, browser, target)
-    ok, said = await verdict_after(browser, said)
+    ok, said = await aim(browser, target)
     assert ok == "true", said
+    assert f"{unit.name}: moves 4" in said, said
     assert await page(until, browser, "return document.querySelector('#map .order-path')")
+    await page(browser.set_window_size, 1280, 1100)  # the verdict in the picture too
     shot = keep_screenshot(browser, tmp_path, "war-table-orders.png")
     if os.environ.get("WRITE_DOCS_PICTURE"):
         PICTURE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, PICTURE)
 
-    # Submitted: in the player's /orders mine, never in the other's nor on their page.
-    await page(browser.find_element(By.ID, "order-submit").click)
-    await page(until, browser, "return document.querySelector('#plans ul.withdraw button')")
-    mine = await h.slash(player, "orders mine", channel=h.channel("punic-wars"))
+    # Submitted: in the player's /orders mine and plans, never the other's, nor their page.
+    await submitted(browser)
+    mine = await h.slash(player, "orders mine", channel=where)
     assert mine.ephemeral and f"**{unit.name}** (move)" in mine.content, mine.content
-    theirs = await h.slash(other, "orders mine", channel=h.channel("punic-wars"))
+    assert f"{unit.name} (move)" in plans_text(browser)
+    theirs = await h.slash(other, "orders mine", channel=where)
     assert unit.name not in theirs.content
     assert f"{unit.name} (move)" not in await others_view(h, other)
 
+    # Withdrawn from the page: gone from /orders mine; aimed and submitted again.
+    await page(browser.find_element(By.CSS_SELECTOR, "#plans ul.withdraw button").click)
+    gone = "return !document.querySelector('#plans ul.withdraw button')"
+    await page(until, browser, gone)
+    assert unit.name not in (await h.slash(player, "orders mine", channel=where)).content
+    ok, said = await aim(browser, target)
+    assert ok == "true", said
+    await submitted(browser)
+
     # Done for the turn: the step resolves with that move.
     await page(browser.find_element(By.ID, "done-turn").click)
-    said = await page(until, browser, "return document.getElementById('turn-said').textContent")
-    assert "confirm" not in await page(
-        browser.execute_script, "return document.getElementById('done-confirm') ? 'confirm' : ''"
-    )
+    done = "const s = document.getElementById('turn-said').textContent;"
+    said = await page(until, browser, done + "return s.startsWith('Done') && s")
     moved = (await stored_state(h)).unit(unit.id)
     assert (moved.x, moved.y) == pytest.approx(target, abs=0.11), said
     errors = [e for e in await page(browser.get_log, "browser") if e["level"] == "SEVERE"]
     assert not errors, errors
+
+
+async def test_on_a_phone_done_with_nothing_planned_asks_first(
+    make_aide: e2e.MakeHarness, phone: Any
+) -> None:
+    h = await make_aide(web_port=0)
+    player, _, _ = await movement_open(h)
+    await open_page(h, phone, player)
+    await page(phone.find_element(By.ID, "done-turn").click)
+    asked = "return document.getElementById('done-confirm') && "
+    asked += "document.getElementById('turn-said').textContent"
+    question = await page(until, phone, asked)
+    assert "default" in question.lower(), question
+    still = (await stored_state(h)).cursor
+    assert still.step == "move"  # asking changed nothing
+    await page(phone.find_element(By.ID, "done-confirm").click)
+    done = "const s = document.getElementById('turn-said').textContent;"
+    assert await page(until, phone, done + "return s.startsWith('Done') && s")
+    assert (await stored_state(h)).cursor != still  # the step resolved with its defaults

@@ -363,6 +363,7 @@ async function judge() {
   const distances = [verdict.used, verdict.left].every((d) => typeof d === "number")
     ? ` (used ${verdict.used}, ${verdict.left} left)` : "";
   showVerdict(verdict.ok === true, (verdict.text ?? verdict.error ?? "") + (verdict.ok ? distances : ""));
+  byId("verdict").dataset.judged = String(asked); // which judgement the words answer
   drawOverlay();
 }
 
@@ -396,6 +397,7 @@ function confirmDone(question) {
 }
 
 async function done(confirmed = false) {
+  byId("turn-said").replaceChildren(); // the last answer (a withdrawal's) is not this one's
   const answer = await post("done", confirmed ? { turn: true, confirmed: true } : { turn: true });
   if (answer.confirm) return confirmDone(answer.confirm);
   byId("turn-said").replaceChildren(el("span", plain(answer.text ?? answer.error)));
