@@ -5,7 +5,9 @@ from __future__ import annotations
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.web import pages
-from tests.conftest import ALICE
+from bot.web.actions import csrf_for
+from tests.conftest import ALICE, BOB, GM
+from tests.web.table import Table
 from tests.web.tables import ORDER, ordered_battle, reader
 from tests.web.test_page import parsed
 
@@ -37,3 +39,23 @@ async def test_each_planned_order_says_what_withdrawing_it_sends(
     archers = next(card["id"] for card in state["units"] if card["name"] == "Red Archers")
     said = f"Red Archers (place): {ORDER}"
     assert block["orders"] == [{"unit": archers, "step": "", "number": 1, "said": said}]
+
+
+async def page_of(table: Table, token: str) -> str:
+    """The table's page as this link's holder gets it."""
+    cid = table.campaign_id
+    answer = await table.client.get(f"/c/{cid}/", headers={"Cookie": f"adc_{cid}={token}"})
+    assert answer.status == 200
+    return await answer.text()
+
+
+async def test_the_served_page_carries_its_links_token_and_a_spectators_none(
+    table: Table,
+) -> None:
+    member = await table.token(ALICE)
+    csrf = await csrf_for(table.services, member)
+    assert f'<meta name="csrf-token" content="{csrf}">' in await page_of(table, member)
+    other = await table.token(BOB)
+    assert csrf not in await page_of(table, other)  # bound to the link, not the campaign
+    watching = await page_of(table, await table.token(GM, spectator=True))
+    assert 'name="csrf-token"' not in watching and 'id="order-panel"' not in watching
