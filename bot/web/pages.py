@@ -100,6 +100,7 @@ def state_of(table: Table, svg: str) -> dict[str, Any]:
             "status": view.status.value,
             "turn": state.cursor.turn,
             "summary": summary(table),
+            "orders": orderable(table),
         },
         "units": units,
         "panels": panels(table),
@@ -109,6 +110,15 @@ def state_of(table: Table, svg: str) -> dict[str, Any]:
     digest = hashlib.sha256(text.encode() + svg.encode()).hexdigest()[:16]
     data["version"] = f"{view.id}:{view.stage}:{digest}"
     return data
+
+
+def orderable(table: Table) -> dict[str, Any]:
+    """Whose units the reader's page offers orders for (the services still decide): every
+    side's for a GM, their own sides' for a player, none for a spectator or an observer."""
+    seat = table.view.seat
+    if table.user_id is None or seat is None:
+        return {"gm": False, "sides": []}
+    return {"gm": seat.is_gm, "sides": list(seat.sides)}
 
 
 def summary(table: Table) -> str:

@@ -167,12 +167,17 @@ async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
     csrf = "return !!document.querySelector('meta[name=csrf-token]')"
     assert await page(browser.execute_script, csrf)
 
-    # Click the unit: its order panel opens on its first step's first kind, a move.
+    # An enemy unit shows its card only; the player's own opens its order panel on its first
+    # step's first kind, a move.
+    enemy = next(u for u in (await stored_state(h)).units if u.side != unit.side)
+    theirs = browser.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{enemy.id}"]')
+    await page(ActionChains(browser).move_to_element(theirs).click().perform)
     drawn = browser.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{unit.id}"]')
     await page(ActionChains(browser).move_to_element(drawn).click().perform)
     await page(until, browser, "return !document.getElementById('order-panel').hidden")
     kind = await page(browser.execute_script, "return document.getElementById('order-kind').value")
     assert kind == "move"
+    assert browser.find_element(By.CSS_SELECTOR, "#order-form h3").text == unit.name
 
     # Past its reach: refused, with the way forward.
     ahead = 1 if unit.y < 18 else -1

@@ -59,3 +59,18 @@ async def test_the_served_page_carries_its_links_token_and_a_spectators_none(
     assert csrf not in await page_of(table, other)  # bound to the link, not the campaign
     watching = await page_of(table, await table.token(GM, spectator=True))
     assert 'name="csrf-token"' not in watching and 'id="order-panel"' not in watching
+
+
+async def test_the_page_offers_orders_for_the_readers_own_sides_only(
+    services: Services, place: Place
+) -> None:
+    await ordered_battle(services, place)
+    red = (await services.battles.view(Place(place.guild_id, place.channel_id, ALICE))).seat
+    assert red is not None
+    offered = {
+        who: (await pages.table_state(services, reader(place, who)))["battle"]["orders"]
+        for who in (ALICE, GM, None)
+    }
+    assert offered[ALICE] == {"gm": False, "sides": list(red.sides)} and red.sides
+    assert offered[GM]["gm"] is True
+    assert offered[None] == {"gm": False, "sides": []}

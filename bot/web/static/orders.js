@@ -406,6 +406,7 @@ async function done(confirmed = false) {
 
 /** The plans panel was filled again: a Withdraw button beside each order the reader gave. */
 export function ordersApplied(state) {
+  orderable = state.battle.orders ?? orderable;
   const blocks = [...document.querySelectorAll("#plans .block")];
   state.panels.plans.forEach((block, n) => {
     const holder = blocks[n];
@@ -423,6 +424,13 @@ export function ordersApplied(state) {
   });
 }
 
+let orderable = { gm: false, sides: [] }; // whose units this reader's page offers orders for
+
+/** A unit the reader may order (a GM: any): only those ask api/choices (others would 404). */
+function mayOrder(unitId) {
+  return orderable.gm || orderable.sides.includes(cardsOf().get(unitId)?.side);
+}
+
 // --- Clicks on the map -------------------------------------------------------------------------
 
 function clicked(event) {
@@ -437,7 +445,7 @@ function clicked(event) {
     return;
   }
   const unit = event.target.closest?.("#map .unit");
-  if (unit) openFor(unit.dataset.owner);
+  if (unit && mayOrder(unit.dataset.owner)) openFor(unit.dataset.owner);
 }
 
 /** Make the page write, when it may (the server gave it a token and the order panel). */
