@@ -43,6 +43,7 @@ try:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 except ImportError:  # skipped with test_browser's marks
     pass
 
@@ -226,12 +227,18 @@ async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
     assert not errors, errors
 
 
-async def test_on_a_phone_done_with_nothing_planned_asks_first(
+async def test_on_a_phone_a_unit_opens_by_keyboard_and_done_with_nothing_planned_asks(
     make_aide: e2e.MakeHarness, phone: Any
 ) -> None:
     h = await make_aide(web_port=0)
-    player, _, _ = await movement_open(h)
+    player, _, unit = await movement_open(h)
     await open_page(h, phone, player)
+    # The keyboard's way to a unit's orders: focus it, Enter.
+    drawn = phone.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{unit.id}"]')
+    await page(phone.execute_script, "arguments[0].focus()", drawn)
+    await page(ActionChains(phone).send_keys(Keys.ENTER).perform)
+    await page(until, phone, "return !document.getElementById('order-panel').hidden")
+    assert phone.find_element(By.CSS_SELECTOR, "#order-form h3").text == unit.name
     await page(phone.find_element(By.ID, "done-turn").click)
     asked = "return document.getElementById('done-confirm') && "
     asked += "document.getElementById('turn-said').textContent"

@@ -433,7 +433,12 @@ function mayOrder(unitId) {
 
 // --- Clicks on the map -------------------------------------------------------------------------
 
+let pressedAt = null; // where the pointer went down: a click after a drag was a pan
+const PAN_PX = 6;
+
 function clicked(event) {
+  const moved = pressedAt && Math.hypot(event.clientX - pressedAt[0], event.clientY - pressedAt[1]);
+  if (moved > PAN_PX) return;
   if (order.picking && order.unit !== null && event.target.closest?.("#map")) {
     const param = paramsOf().find((p) => p.name === order.picking);
     if (!param) return;
@@ -455,6 +460,13 @@ export function bindOrders(cards, refresh) {
   refreshTable = refresh;
   const board = byId("board");
   board.addEventListener("click", clicked, true);
+  board.addEventListener("pointerdown", (event) => { pressedAt = [event.clientX, event.clientY]; }, true);
+  board.addEventListener("keydown", (event) => {
+    const unit = event.target.closest?.("#map .unit");
+    if (!unit || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault(); // the keyboard's way to a unit's orders, as a click is
+    if (mayOrder(unit.dataset.owner)) openFor(unit.dataset.owner);
+  });
   // The map is swapped whole when the battle changes: draw the order's marks on the new one.
   new MutationObserver(drawOverlay).observe(board, { childList: true });
   byId("order-submit").addEventListener("click", submit);
