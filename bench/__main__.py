@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench import loop_lag, maps, orders_mine, replay, web
+from bench import loop_lag, maps, orders_mine, replay, web, web_judge
 from bench.engine import engine_figures
 from bench.report import Figure, load, table, write_json
 from bench.targets import ISSUE_TARGETS, engine_targets, with_slots
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         figures += loop_lag.figures(playable(), lag_units, calls=4 if args.smoke else LAG_CALLS)
         figures += maps.figures(runs=1 if args.smoke else 11)
         figures += replay.figures(args.smoke) + orders_mine.figures(args.smoke)
-        figures += web.figures(args.smoke)
+        figures += web.figures(args.smoke) + web_judge.figures(args.smoke)
     if not args.no_live:
         figures += live_figures(args.smoke)
     figures = with_slots(figures, skipped(args))

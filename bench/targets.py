@@ -93,6 +93,9 @@ ISSUE_TARGETS = (
            "page: p50", "<= 100 ms", "bench.web"),
     Target("war table: longest loop callback", "war table: longest loop callback while pages "
            "are served", "<= 20 ms", "bench.web"),
+    # #35's war table, planning by pointing
+    Target("war table judgement while dragging (120 units)", "war table judgement while "
+           "dragging (120 units): server CPU p50", "<= 50 ms", "bench.web_judge"),
 )  # fmt: skip
 
 

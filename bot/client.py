@@ -23,7 +23,7 @@ from bot.config import Settings
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
 from bot.deadlines import DueDeadline
-from bot.delivery import accept_recommended, announce, answer_click, flush_outbox
+from bot.delivery import accept_recommended, announce, answer_click, flush_outbox, post_report
 from bot.health import beat_forever
 from bot.presentation.questions import Click, DecisionButton, DecisionMenu
 from bot.presentation.replies import report_error
@@ -190,7 +190,13 @@ class AideBot(commands.Bot):
     async def start_web(self) -> None:
         """Serve the war table; if it cannot (the port taken), say so once and play on."""
         await self.services.web_links.ensure_secret()
-        app = make_app(self.services, self.web_hub, self.settings, connected=self.is_ready)
+        app = make_app(
+            self.services,
+            self.web_hub,
+            self.settings,
+            connected=self.is_ready,
+            reports=lambda report: post_report(self, report),  # a step resolved from the page
+        )
         server = WebServer(app, self.settings.web_host, self.settings.web_port)
         try:
             await server.start()

@@ -38,8 +38,8 @@ from bot.presentation.replies import (
     reply_privately,
     reply_with,
 )
-from bot.services.alternatives import Wanted
 from bot.services.campaigns import Place
+from bot.services.intake import Wanted
 from bot.services.order_params import OrderInput
 from bot.slash import Callback, SlashCommand, command_name, subcommand
 

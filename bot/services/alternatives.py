@@ -11,7 +11,6 @@ when it is withdrawn or used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from bot.db.models import BattleStatus, PlannedOrder
@@ -23,6 +22,7 @@ from bot.services.campaigns import Place
 from bot.services.intake import (
     Intake,
     OrderView,
+    Wanted,
     command_action,
     foreseen,
     judged_ahead,
@@ -44,15 +44,6 @@ OPEN_STEP = (
     "Alternatives are for an order planned for a later step of the turn: the open step's "
     "orders are judged now, so give the one that works (`/orders mine` shows yours)."
 )
-
-
-@dataclass(frozen=True)
-class Wanted:
-    """An alternative as its player gives it: the kind of order, who gives it, its options."""
-
-    kind: str
-    unit: str
-    given: OrderInput
 
 
 def alternatives_of(row: PlannedOrder) -> tuple[Order, ...]:

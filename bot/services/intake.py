@@ -13,22 +13,29 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from bot.db.models import BattleOrder, PlannedOrder
-from bot.errors import InvalidInput, NotFound, PermissionDenied, RefusedOrder
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied, RefusedOrder
 from bot.services import plans
 from bot.services.battle_state import Loaded, check_commands, find_actor, find_giver
 from bot.services.order_params import OrderInput, params_for, side_of
 from bot.services.resolving import off_loop
 from bot.services.stages import stage_orders
 from bot.services.ways import ways_for
-from rules_core import planning
-from rules_core.orders import Illegal, Order, OrderKind, Verdict
+from rules_core import engine, planning
+from rules_core.decisions import GM
+from rules_core.orders import Illegal, Order, OrderKind, Preview, Verdict
 from rules_core.plugin import Rules
-from rules_core.state import BattleState
+from rules_core.state import BattleState, Group, Leader, Side, Unit
 
 PLANNED_HINT = (
     " (An order planned ahead is checked against the battle as it will stand after your own "
     "orders planned before it, the enemy where it stands now; if it only becomes possible "
     "later still, add it as an `/order alternative` or give it when its step opens.)"
+)
+
+NOT_FOR_ORDERS = "The battle waits for an answer to a question, not for orders."
+GM_WITHOUT_SIDE = (
+    "You play no side in this battle, so you give no orders: a GM changes units with "
+    "`/gm move` and `/gm set`, or runs an absent player's side after `/campaign remove`."
 )
 
 
@@ -210,6 +217,72 @@ class Intake:
         return f" in {self.words}" if self.turn_step is not None else ""
 
 
+@dataclass(frozen=True)
+class Wanted:
+    """An order as its player gives it: the kind of order, who gives it, its options."""
+
+    kind: str
+    unit: str
+    given: OrderInput
+
+
+@dataclass(frozen=True)
+class Judged:
+    """An order found, checked and judged legal, not yet kept: who gives it, its kind, the
+    order and the rules' preview."""
+
+    actor: Unit | Leader | Group | Side
+    order_kind: OrderKind
+    order: Order
+    verdict: Preview
+
+
+async def judge_order(
+    session: Any, loaded: Loaded, user_id: int, wanted: Wanted, intake: Intake
+) -> Judged:
+    """Find, check and judge an order where ``intake`` says, keeping nothing: the rules' own
+    judge, in the engine's worker (a judgement of a large battle would hold the loop);
+    RefusedOrder with its ways forward if the rules refuse it."""
+    kind, given = command_action(loaded, wanted.kind, wanted.given)
+    order_kind = order_kind_of(loaded, kind)
+    actor = find_giver(intake.state, order_kind.actor, wanted.unit, intake.sides)
+    check_commands(loaded, user_id, actor, intake.as_gm)
+    order = Order(actor.id, kind, params_for(order_kind, given, intake.state))
+    verdict: Verdict
+    if intake.turn_step is None:
+        verdict = await off_loop(loaded.rules.judge, loaded.state, order)
+    else:
+        verdict = await off_loop(
+            planning.preview, loaded.rules, loaded.state, intake.turn_step, order
+        )
+        if isinstance(verdict, Illegal):
+            there = await foreseen(session, loaded, user_id, side_of(actor), intake.turn_step)
+            verdict = await off_loop(judged_ahead, loaded.rules, there, verdict)
+    if isinstance(verdict, Illegal):
+        hint = PLANNED_HINT if intake.turn_step is not None else ""
+        judged = loaded.state if intake.turn_step is None else intake.state
+        ways = ways_for(loaded, judged, verdict, intake.sides or [side_of(actor)])
+        why = f"**{actor.name}** cannot {kind}{intake.where}: {verdict.reason}."
+        raise RefusedOrder(f"{why}{hint}", ways)
+    return Judged(actor, order_kind, order, verdict)
+
+
+def judged_view(judged: Judged, intake: Intake, consult: bool = False) -> OrderView:
+    """A judged order as its player reads it (as ``take_order`` answers, before it is kept)."""
+    actor, verdict = judged.actor, judged.verdict
+    if intake.turn_step is None:
+        return OrderView(actor.id, actor.name, judged.order.kind, verdict.summary, verdict.notes)
+    return OrderView(
+        actor.id,
+        actor.name,
+        judged.order.kind,
+        verdict.summary,
+        verdict.notes,
+        step=intake.words,
+        consult=consult,
+    )
+
+
 async def take_order(
     session: Any,
     loaded: Loaded,
@@ -221,42 +294,29 @@ async def take_order(
     now: datetime,
     consult: bool = False,
 ) -> OrderView:
-    """Check an order and keep it (secretly) where ``intake`` says, replacing the actor's
-    earlier orders it does not combine with; its preview as its player sees it."""
-    kind, given = command_action(loaded, kind, given)
-    order_kind = order_kind_of(loaded, kind)
-    actor = find_giver(intake.state, order_kind.actor, unit, intake.sides)
-    check_commands(loaded, user_id, actor, intake.as_gm)
-    order = Order(actor.id, kind, params_for(order_kind, given, intake.state))
-    if intake.turn_step is None:
-        verdict = loaded.rules.judge(loaded.state, order)
-    else:
-        verdict = planning.preview(loaded.rules, loaded.state, intake.turn_step, order)
-        if isinstance(verdict, Illegal):
-            there = await foreseen(session, loaded, user_id, side_of(actor), intake.turn_step)
-            verdict = judged_ahead(loaded.rules, there, verdict)
-    if isinstance(verdict, Illegal):
-        hint = PLANNED_HINT if intake.turn_step is not None else ""
-        judged = loaded.state if intake.turn_step is None else intake.state
-        ways = ways_for(loaded, judged, verdict, intake.sides or [side_of(actor)])
-        why = f"**{actor.name}** cannot {kind}{intake.where}: {verdict.reason}."
-        raise RefusedOrder(f"{why}{hint}", ways)
-    rows, replacing = await _join(session, loaded, intake, order_kind.actor, actor.name, order)
-    notes = (*verdict.notes, *replacing)
+    """Judge an order (``judge_order``) and keep it (secretly) where ``intake`` says,
+    replacing the actor's earlier orders it does not combine with; its preview as its player
+    sees it."""
+    judged = await judge_order(session, loaded, user_id, Wanted(kind, unit, given), intake)
+    actor, order, verdict = judged.actor, judged.order, judged.verdict
+    rows, replacing = await _join(
+        session, loaded, intake, judged.order_kind.actor, actor.name, order
+    )
+    view = judged_view(judged, intake, consult)
     kept = dict(
         battle_id=loaded.battle.id,
         side_id=side_of(actor),
         user_id=user_id,
         actor=actor.id,
         seq=max((r.seq for r in rows), default=-1) + 1,
-        kind=kind,
+        kind=order.kind,
         params=dict(order.params),
         summary=verdict.summary[:400],
         submitted_at=now,
     )
     if intake.turn_step is None:
         session.add(BattleOrder(stage=loaded.battle.stage, **kept))
-        return OrderView(actor.id, actor.name, kind, verdict.summary, notes)
+        return replace(view, notes=(*verdict.notes, *replacing))
     step = intake.turn_step
     session.add(
         PlannedOrder(
@@ -271,9 +331,7 @@ async def take_order(
         key = loaded.key_of(side, user_id)
         plan = await plans.turn_plan(session, loaded.battle.id, step.turn, key, user_id)
         plan.planned = True
-    return OrderView(
-        actor.id, actor.name, kind, verdict.summary, notes, step=intake.words, consult=consult
-    )
+    return replace(view, notes=(*verdict.notes, *replacing))
 
 
 async def _join(
@@ -305,3 +363,36 @@ async def _earlier(
         for r in await plans.planned_rows(session, loaded.battle.id, intake.turn_step.key)
         if r.actor == actor_id and _actor_kind(kinds, r.kind) == actor_kind
     ]
+
+
+def intake_of(loaded: Loaded, user_id: int, step: str | None) -> Intake:
+    """Where an order is taken: the open step, or the later step of the turn it names."""
+    if step is not None:
+        turn_step = planned_step(loaded, user_id, step)
+        now_open = planning.current_key(loaded.rules, loaded.state)
+        if turn_step.key != now_open or loaded.state.pending is not None:
+            if turn_step.key == now_open:  # open, but a question comes first
+                raise Conflict(NOT_FOR_ORDERS)
+            return Intake.planned(loaded, user_id, turn_step)
+    sides = acting_sides_of(loaded, user_id)
+    return Intake(loaded.state, None if GM in sides else sides, GM in sides)
+
+
+def acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
+    """The sides the user acts for in this stage; refuses those who have nothing to do now."""
+    waiting = engine.waiting(loaded.rules, loaded.state)
+    if waiting.pending is not None:
+        raise Conflict(NOT_FOR_ORDERS)
+    mine = [s for s in waiting.sides if s in loaded.side_of(user_id)]
+    if GM in waiting.sides and loaded.is_gm(user_id):
+        mine.append(GM)
+    if mine:
+        return mine
+    loaded.require_not_handed_away(user_id)
+    if not loaded.side_of(user_id) and not loaded.is_gm(user_id):
+        raise PermissionDenied("You have no side in this battle.")
+    if not loaded.side_of(user_id):
+        raise Conflict(GM_WITHOUT_SIDE)
+    raise Conflict(
+        f"It is not your turn to give orders: the {waiting.title} step waits for others."
+    )

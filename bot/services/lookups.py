@@ -22,6 +22,7 @@ from bot.services.inquiries import (
     seen_questions,
     side_names,
 )
+from bot.services.order_choices import ActorChoices, choices_of
 from bot.services.order_params import side_of
 from bot.services.stages import DecisionView
 from rules_core import engine
@@ -115,6 +116,17 @@ class LookupService(Service):
                 for a in actors
                 if not own or gm or loaded.commander_of(a) in (None, user_id)
             ]
+
+    async def order_choices(self, place: Place, user_id: int, actor: str) -> ActorChoices:
+        """The order kinds open to an actor of the user's (any, for a GM) in each step of the
+        turn its side acts in, with their typed parameters (the war table's order forms)."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+            if loaded.battle.status is BattleStatus.SETUP:
+                raise Conflict(
+                    "The battle has not started yet; a GM starts it with `/battle start`."
+                )
+            return choices_of(loaded, user_id, actor)
 
     async def battle_sides(self, place: Place) -> list[tuple[str, str]]:
         """(id, name) of the battle's sides, for autocomplete."""

@@ -47,9 +47,13 @@ from bot.services.battles import undeployed, with_reserves
 from bot.services.campaigns import Place
 from bot.services.due_batch import IdleDeadlines
 from bot.services.intake import (
-    Intake,
     OrderView,
+    Wanted,
+    acting_sides_of,
     actor_orders,
+    intake_of,
+    judge_order,
+    judged_view,
     numbered,
     planned_step,
     take_order,
@@ -72,12 +76,6 @@ from rules_core import engine, planning
 from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
 from rules_core.orders import ACTOR_KINDS, Order
-
-NOT_FOR_ORDERS = "The battle waits for an answer to a question, not for orders."
-GM_WITHOUT_SIDE = (
-    "You play no side in this battle, so you give no orders: a GM changes units with "
-    "`/gm move` and `/gm set`, or runs an absent player's side after `/campaign remove`."
-)
 
 
 class Armer(Protocol):
@@ -168,21 +166,22 @@ class PlayService(ClockedService):
         out then, else the default is used)."""
         async with self.db.write() as session:
             loaded = await _running(session, place)
-            intake = None
-            if step is not None:
-                turn_step = planned_step(loaded, user_id, step)
-                now_open = planning.current_key(loaded.rules, loaded.state)
-                if turn_step.key != now_open or loaded.state.pending is not None:
-                    if turn_step.key == now_open:  # open, but a question comes first
-                        raise Conflict(NOT_FOR_ORDERS)
-                    intake = Intake.planned(loaded, user_id, turn_step)
-            if intake is None:
-                sides = _acting_sides_of(loaded, user_id)
-                intake = Intake(loaded.state, None if GM in sides else sides, GM in sides)
+            intake = intake_of(loaded, user_id, step)
             now = self.clock.now()
             return await take_order(
                 session, loaded, user_id, kind, unit, given, intake, now, consult
             )
+
+    async def judge(
+        self, place: Place, user_id: int, wanted: Wanted, step: str | None = None
+    ) -> OrderView:
+        """What ``submit`` would answer, keeping nothing (the war table judges an order while
+        it is drawn): the same checks and judge, in a read transaction."""
+        async with self.db.read() as session:
+            loaded = await _running(session, place)
+            intake = intake_of(loaded, user_id, step)
+            judged = await judge_order(session, loaded, user_id, wanted, intake)
+            return judged_view(judged, intake)
 
     async def withdraw(
         self,
@@ -202,7 +201,7 @@ class PlayService(ClockedService):
                 now_open = planning.current_key(loaded.rules, loaded.state)
                 if turn_step.key != now_open or loaded.state.pending is not None:
                     return await withdraw_planned(session, loaded, user_id, unit, number, turn_step)
-            sides = _acting_sides_of(loaded, user_id)
+            sides = acting_sides_of(loaded, user_id)
             actor = find_actor(loaded.state, unit, None if GM in sides else sides)
             check_commands(loaded, user_id, actor, GM in sides)
             rows = await actor_orders(session, loaded, None, actor.id)
@@ -271,7 +270,7 @@ class PlayService(ClockedService):
         async with self.db.write() as session:
             loaded = await _running(session, place)
             battle = loaded.battle
-            sides = _acting_sides_of(loaded, user_id)
+            sides = acting_sides_of(loaded, user_id)
             ready = await ready_sides(session, battle.id, battle.stage)
             for key in dict.fromkeys(loaded.key_of(side, user_id) for side in sides):
                 if key not in ready:
@@ -449,26 +448,6 @@ async def _running(session: Any, place: Place) -> Loaded:
     if loaded.state.outcome is not None:
         raise Conflict("The battle is over.")
     return loaded
-
-
-def _acting_sides_of(loaded: Loaded, user_id: int) -> list[str]:
-    """The sides the user acts for in this stage; refuses those who have nothing to do now."""
-    waiting = engine.waiting(loaded.rules, loaded.state)
-    if waiting.pending is not None:
-        raise Conflict(NOT_FOR_ORDERS)
-    mine = [s for s in waiting.sides if s in loaded.side_of(user_id)]
-    if GM in waiting.sides and loaded.is_gm(user_id):
-        mine.append(GM)
-    if mine:
-        return mine
-    loaded.require_not_handed_away(user_id)
-    if not loaded.side_of(user_id) and not loaded.is_gm(user_id):
-        raise PermissionDenied("You have no side in this battle.")
-    if not loaded.side_of(user_id):
-        raise Conflict(GM_WITHOUT_SIDE)
-    raise Conflict(
-        f"It is not your turn to give orders: the {waiting.title} step waits for others."
-    )
 
 
 def _question(

@@ -207,6 +207,16 @@ class WebLinkService(ClockedService):
             battle = await _require_battle(session, campaign)
             return _reader_of(campaign, battle, claim.user_id)
 
+    async def csrf(self, token: str) -> str:
+        """The page's anti-forgery token for a link: ``HMAC-SHA256(key, "csrf:" + token)`` in
+        hex. Every write sends it back; another site's page cannot read it, so it writes
+        nothing with the member's cookie."""
+        async with self.db.read() as session:
+            secret = await session.scalar(select(WebSecret.secret).where(WebSecret.id == 1))
+        if secret is None:
+            raise LinkRefused(f"This link is not valid. {ASK_AGAIN}")
+        return hmac.new(secret, b"csrf:" + token.encode(), hashlib.sha256).hexdigest()
+
     async def open_link(self, token: str) -> tuple[Reader, int]:
         """A link being opened: its reader now and how many seconds it has left."""
         async with self.db.read() as session:

@@ -70,4 +70,5 @@ def unit_card(
         "secret": list(sheet.secret),
         "orders": order_lines(orders, unit.id),
         "at": f"{sheet.x:g}, {sheet.y:g} facing {sheet.facing:g}°",
+        "xy": [sheet.x, sheet.y],  # where the page's order lines start
     }

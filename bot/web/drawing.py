@@ -2,7 +2,8 @@
 
 The table alone (no title bar, legend or panel: the page shows those as HTML), sized by a
 ``viewBox`` so the browser zooms it, with each unit's group marked for the page's script: its
-side, a focus stop for the keyboard and its name as a tooltip.
+side, a focus stop for the keyboard and its name as a tooltip. ``data-table`` on the ``<svg>``
+says how its units (px) map to the table's (the ruleset's measure, y up) for the page's script.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.rendering.render import MapOptions, lay_out
 from bot.rendering.replay import Frame
 from bot.rendering.scene import build_scene
 from bot.rendering.svg import scene_svg
+from bot.rendering.view import View
 from rules_core.state import BattleState
 
 UNIT_GROUP = re.compile(r'<g class="unit" data-owner="([^"]*)">')
@@ -30,10 +32,18 @@ def table_svg(frame: Frame, element_id: str = "map") -> str:
     svg = scene_svg(table_pieces(scene, view), (view.width, view.height))
     head = (
         f'{SVG_HEAD} id="{element_id}" viewBox="0 0 {view.width} {view.height}" '
-        f'preserveAspectRatio="xMidYMid meet" role="img" aria-label="The battle map">'
+        f'preserveAspectRatio="xMidYMid meet" {table_mapping(view)} role="img" '
+        'aria-label="The battle map">'
     )
     svg = head + svg[svg.index(">") + 1 :]
     return marked_units(svg, frame.state)
+
+
+def table_mapping(view: View) -> str:
+    """The SVG's mapping to the table: ``data-table="x0 y0 scale"``, the table point at the
+    SVG's origin and pixels per unit of measure (the table's y grows up, the SVG's down)."""
+    left, top = view.area[0], view.area[3]
+    return f'data-table="{left:g} {top:g} {view.scale:.6g}"'
 
 
 async def table_svg_async(frame: Frame, element_id: str = "map") -> str:

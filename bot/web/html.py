@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 HEAD = (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    "<title>{title}</title>"
+    "<title>{title}</title>{csrf}"
     '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
     '<link rel="stylesheet" href="/static/table.css">'
     '<script type="module" src="/static/table.js"></script></head>'
@@ -91,8 +91,24 @@ def data_block(state: dict[str, Any]) -> str:
     return f'<script type="application/json" id="data">{text}</script>'
 
 
-def page_html(state: dict[str, Any], svg: str) -> str:
-    """The whole page: header, the map with its tools and replay bar, the card and panels."""
+def csrf_meta(csrf: str) -> str:
+    """The token the page's script sends back with each write (``X-CSRF-Token``)."""
+    return f'<meta name="csrf-token" content="{escape(csrf)}">' if csrf else ""
+
+
+ORDER_PANEL = (
+    '<section id="order-panel" hidden aria-live="polite"><h2>Orders</h2>'
+    '<div id="order-form"></div><p id="verdict" role="status"></p>'
+    '<div class="actions"><button type="button" id="order-submit" disabled>Submit</button>'
+    '<button type="button" id="order-close">Close</button></div></section>'
+    '<div id="turn-bar"><button type="button" id="done-turn">Done for the turn</button>'
+    '<output id="turn-said"></output></div>'
+)
+
+
+def page_html(state: dict[str, Any], svg: str, csrf: str = "") -> str:
+    """The whole page: header, the map with its tools and replay bar, the card, the order
+    panel and the side panels; ``csrf`` is the session's token for the page's writes."""
     battle = state["battle"]
     sections = "".join(
         section_html(p.id, p.heading, p.empty, state["panels"][p.id]) for p in PANELS
@@ -103,17 +119,18 @@ def page_html(state: dict[str, Any], svg: str) -> str:
         f'<p id="where">{escape(battle["summary"])}</p></header>'
         f'<main><div id="table-area"><div id="board">{TOOLS}{svg}</div>'
         f"{replay_html(state['replay']['frames'])}</div>"
-        '<aside id="card" aria-live="polite"><p class="hint">Hover, tap or focus a unit for '
-        "its card.</p></aside>"
+        '<div id="side"><aside id="card" aria-live="polite"><p class="hint">Hover, tap or focus '
+        f"a unit for its card.</p></aside>{ORDER_PANEL if csrf else ''}</div>"
         f'<div id="panels">{sections}</div></main>{data_block(state)}</body></html>'
     )
-    return HEAD.format(title=escape(f"{battle['name']} — war table")) + body
+    title = escape(f"{battle['name']} — war table")
+    return HEAD.format(title=title, csrf=csrf_meta(csrf)) + body
 
 
 def no_battle_html(words: str) -> str:
     """The page of a campaign with no battle in play: what to do instead."""
     return (
-        HEAD.format(title="No battle yet — war table")
+        HEAD.format(title="No battle yet — war table", csrf="")
         + '<body data-version="none"><main id="no-battle"><h1>No battle yet</h1>'
         f"<p>{escape(words)}</p><p>This page shows the battle once a GM creates it "
         "(<code>/battle create</code>); reload it then.</p></main></body></html>"

@@ -25,13 +25,14 @@ from rules_core.secrets import Viewer
 NO_FRAME = "The replay has stages {first} to {last}; there is no stage {number}."
 
 
-async def table_page(services: Services, reader: Reader) -> str:
-    """The page's HTML for this reader (a friendly page when no battle is in play)."""
+async def table_page(services: Services, reader: Reader, csrf: str = "") -> str:
+    """The page's HTML for this reader (a friendly page when no battle is in play); with the
+    session's ``csrf`` token, the page also writes (its order panel)."""
     try:
         table = await gather(services, reader)
     except NotFound as error:
         return html.no_battle_html(unmarked(str(error)))
-    return await asyncio.to_thread(_page_of, table)
+    return await asyncio.to_thread(_page_of, table, csrf)
 
 
 async def map_svg(services: Services, reader: Reader) -> str:
@@ -48,9 +49,9 @@ async def table_state(services: Services, reader: Reader) -> dict[str, Any]:
 
 # Drawn in a worker thread: the map and the cards of 120 units are 30-40 ms of CPU each,
 # which would hold the bot's event loop (and every command waiting on it) for as long.
-def _page_of(table: Table) -> str:
+def _page_of(table: Table, csrf: str = "") -> str:
     svg = table_svg(table.frame)
-    return html.page_html(state_of(table, svg), svg)
+    return html.page_html(state_of(table, svg), svg, csrf)
 
 
 def _state_of(table: Table) -> dict[str, Any]:
@@ -99,6 +100,7 @@ def state_of(table: Table, svg: str) -> dict[str, Any]:
             "status": view.status.value,
             "turn": state.cursor.turn,
             "summary": summary(table),
+            "orders": orderable(table),
         },
         "units": units,
         "panels": panels(table),
@@ -108,6 +110,15 @@ def state_of(table: Table, svg: str) -> dict[str, Any]:
     digest = hashlib.sha256(text.encode() + svg.encode()).hexdigest()[:16]
     data["version"] = f"{view.id}:{view.stage}:{digest}"
     return data
+
+
+def orderable(table: Table) -> dict[str, Any]:
+    """Whose units the reader's page offers orders for (the services still decide): every
+    side's for a GM, their own sides' for a player, none for a spectator or an observer."""
+    seat = table.view.seat
+    if table.user_id is None or seat is None:
+        return {"gm": False, "sides": []}
+    return {"gm": seat.is_gm, "sides": list(seat.sides)}
 
 
 def summary(table: Table) -> str:

@@ -19,8 +19,10 @@ from bot.config import Settings
 from bot.errors import NotFound, PermissionDenied, UserError
 from bot.presentation.web import error_page
 from bot.services import Services
+from bot.services.stages import StageReport
 from bot.services.web_links import ASK_AGAIN, LinkRefused, Reader
 from bot.web import live, pages
+from bot.web.actions import Api, csrf_for
 from bot.web.live import Hub
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,7 @@ STATIC_TYPES = {
 STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,80}")
 SERVICES = web.AppKey("services", Services)
 HUB = web.AppKey("hub", Hub)
+API = web.AppKey("api", Api)  # the write routes (their rates)
 SECURE = web.AppKey("secure", bool)
 Connected = Callable[[], bool]
 CONNECTED: web.AppKey[Connected] = web.AppKey("connected")
@@ -138,9 +141,17 @@ async def reader_of(request: web.Request) -> Reader:
     return await request.app[SERVICES].web_links.reader(token, campaign_id)
 
 
+def token_of(request: web.Request) -> str:
+    """The link's token a request under ``/c/{campaign}/`` carries ("" if none)."""
+    return request.cookies.get(cookie_name(int(request.match_info["campaign"])), "")
+
+
 async def table(request: web.Request) -> web.Response:
-    """The table's page."""
-    html = await pages.table_page(request.app[SERVICES], await reader_of(request))
+    """The table's page (for a member, with the token its writes send; a spectator's writes
+    nothing)."""
+    services, reader = request.app[SERVICES], await reader_of(request)
+    csrf = "" if reader.user_id is None else await csrf_for(services, token_of(request))
+    html = await pages.table_page(services, reader, csrf)
     return web.Response(text=html, content_type="text/html")
 
 
@@ -195,8 +206,10 @@ def make_app(
     hub: Hub,
     settings: Settings,
     connected: Callable[[], bool] = lambda: False,
+    reports: Callable[[StageReport], Awaitable[None]] | None = None,
 ) -> web.Application:
-    """The war table's application over the bot's services."""
+    """The war table's application over the bot's services (``reports``: posts a step
+    resolved from the page to its channel)."""
     app = web.Application(middlewares=[_error_pages], client_max_size=64 * 1024)
     app[SERVICES], app[HUB], app[CONNECTED] = services, hub, connected
     app[SECURE] = settings.web_url.lower().startswith("https://")
@@ -210,6 +223,8 @@ def make_app(
     app.router.add_get(cid + "/events", events)
     app.router.add_get(cid + "/replay.json", replay_index)
     app.router.add_get(cid + "/replay/{n}.svg", replay_frame)
+    app[API] = Api(services, hub, reader_of, token_of, reports)
+    app[API].add_routes(app.router, cid)
     app.router.add_get("/static/{name}", static)
     return app
 

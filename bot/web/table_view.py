@@ -163,12 +163,17 @@ def log_blocks(table: Table) -> list[Block]:
 def plan_blocks(table: Table) -> list[Block]:
     """The reader's orders: this step's, then those planned for later steps of the turn."""
     steps: dict[str, list[str]] = {}
+    given: dict[str, list[dict[str, Any]]] = {}  # what the page's Withdraw buttons send
     for order in table.orders:
         ask = " (ask me if it cannot be done)" if order.consult else ""
         lines = steps.setdefault(order.step or "This step", [])
         lines.append(f"{order.unit_name} ({order.kind}): {order.summary}{ask}")
         lines += [f"else {n}: {said}" for n, said in enumerate(order.alternatives, start=1)]
-    return [{"title": step, "lines": lines} for step, lines in steps.items()]
+        orders = given.setdefault(order.step or "This step", [])
+        number = 1 + sum(o["unit"] == order.unit_id for o in orders)
+        said = f"{order.unit_name} ({order.kind}): {order.summary}"
+        orders.append({"unit": order.unit_id, "step": order.step, "number": number, "said": said})
+    return [{"title": step, "lines": lines, "orders": given[step]} for step, lines in steps.items()]
 
 
 def standing_blocks(table: Table) -> list[Block]:

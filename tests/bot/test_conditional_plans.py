@@ -9,8 +9,8 @@ import pytest
 from bot.db.models import PlannedOrder
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services import Services, plans
-from bot.services.alternatives import Wanted
 from bot.services.campaigns import Place
+from bot.services.intake import Wanted
 from bot.services.play import OrderInput
 from rules_core import planning
 from tests.bot.test_hail_caesar_battle import set_up

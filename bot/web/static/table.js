@@ -1,6 +1,8 @@
-// The war table's page: unit cards, zoom and pan, the replay slider and live updates.
+// The war table's page: unit cards, zoom and pan, the replay slider and live updates; the
+// orders a member gives on it are orders.js's.
 // Every text is put in with textContent (never innerHTML): the page shows data, never runs it.
 import { follow } from "./live.js";
+import { bindOrders, ordersApplied } from "./orders.js";
 
 const body = document.body;
 let cards = new Map();
@@ -88,6 +90,7 @@ function applyState(state) {
     slider.disabled = state.replay.frames < 2;
     document.getElementById("play").disabled = state.replay.frames < 2;
   }
+  ordersApplied(state);
   body.dataset.version = state.version;
   const shown = document.getElementById("card")?.dataset.unit;
   if (shown && cards.has(shown)) showCard(shown);
@@ -253,6 +256,7 @@ function start() {
   applyState(JSON.parse(data.textContent));
   bindBoard();
   bindReplay();
+  bindOrders(() => cards, () => refresh().catch(() => {}));
   follow(() => refresh().catch(() => {}));
 }
 

@@ -1,0 +1,16 @@
+"""``bench.web_judge`` in its smoke mode: a judgement posted by the page runs the ruleset's
+judge off the bot's loop, and the bench says so."""
+
+from __future__ import annotations
+
+from bench import web_judge
+
+
+def test_the_pages_judgement_runs_off_the_loop() -> None:
+    figures = {f.name: f for f in web_judge.figures(smoke=True)}
+    on_loop = figures[
+        "war table judging: the ruleset's judge ran on the loop's thread (1 yes, 0 no)"
+    ]
+    assert on_loop.value == 0.0 and on_loop.met is True
+    cpu = next(f for name, f in figures.items() if "server CPU p50" in name)
+    assert cpu.value > 0 and cpu.target == "<= 50 ms"
