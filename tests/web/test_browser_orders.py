@@ -140,8 +140,8 @@ async def others_view(h: Harness, other: FakeUser) -> str:
 async def aim(driver: Any, point: tuple[float, float]) -> tuple[str, str]:
     """Pick the move's point again and click it on the map: the verdict that follows."""
     judged = await page(driver.execute_script, JUDGED)
-    pick = driver.find_element(By.CSS_SELECTOR, '[data-param="to"] button')
-    if pick.get_attribute("aria-pressed") != "true":  # a new move is aimed at once
+    pick = await page(driver.find_element, By.CSS_SELECTOR, '[data-param="to"] button')
+    if await page(pick.get_attribute, "aria-pressed") != "true":  # a new move is aimed at once
         await page(pick.click)
     await page(click_at, driver, point)
     return await verdict_after(driver, judged)
@@ -149,13 +149,30 @@ async def aim(driver: Any, point: tuple[float, float]) -> tuple[str, str]:
 
 async def submitted(driver: Any) -> None:
     """Submit the order; once the plans panel offers to withdraw it."""
-    await page(driver.find_element(By.ID, "order-submit").click)
+    await page(click, driver, By.ID, "order-submit")
     await page(until, driver, "return document.querySelector('#plans ul.withdraw button')")
 
 
 def plans_text(driver: Any) -> str:
     """What the page's plans panel says."""
     return str(driver.find_element(By.ID, "plans").text)
+
+
+# Every browser call runs off the loop (``page``): the loop serves what the browser asks for,
+# so a call made on it (even ``find_element``) can wait on the very page it blocks.
+def click(driver: Any, by: str, what: str) -> None:
+    """Click the element found."""
+    driver.find_element(by, what).click()
+
+
+def text_of(driver: Any, by: str, what: str) -> str:
+    """The element's text."""
+    return str(driver.find_element(by, what).text)
+
+
+def enabled(driver: Any, by: str, what: str) -> bool:
+    """Whether the element is enabled."""
+    return bool(driver.find_element(by, what).is_enabled())
 
 
 async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
@@ -171,21 +188,25 @@ async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
     # An enemy unit shows its card only; the player's own opens its order panel on its first
     # step's first kind, a move.
     enemy = next(u for u in (await stored_state(h)).units if u.side != unit.side)
-    theirs = browser.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{enemy.id}"]')
+    theirs = await page(
+        browser.find_element, By.CSS_SELECTOR, f'#map g.unit[data-owner="{enemy.id}"]'
+    )
     await page(ActionChains(browser).move_to_element(theirs).click().perform)
-    drawn = browser.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{unit.id}"]')
+    drawn = await page(
+        browser.find_element, By.CSS_SELECTOR, f'#map g.unit[data-owner="{unit.id}"]'
+    )
     await page(ActionChains(browser).move_to_element(drawn).click().perform)
     await page(until, browser, "return !document.getElementById('order-panel').hidden")
     kind = await page(browser.execute_script, "return document.getElementById('order-kind').value")
     assert kind == "move"
-    assert browser.find_element(By.CSS_SELECTOR, "#order-form h3").text == unit.name
+    assert await page(text_of, browser, By.CSS_SELECTOR, "#order-form h3") == unit.name
 
     # Past its reach: refused, with the way forward.
     ahead = 1 if unit.y < 18 else -1
     ok, said = await aim(browser, (unit.x, unit.y + ahead * (REACH + 4)))
     assert ok == "false", said
     assert "cannot move" in said and "Try a shorter move" in said, said
-    assert not browser.find_element(By.ID, "order-submit").is_enabled()
+    assert not await page(enabled, browser, By.ID, "order-submit")
 
     # Within reach: legal, the path drawn as a dashed line on the map.
     target = (unit.x, unit.y + ahead * (REACH - 2))
@@ -194,7 +215,7 @@ async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
     assert f"{unit.name}: moves 4" in said, said
     assert await page(until, browser, "return document.querySelector('#map .order-path')")
     await page(browser.set_window_size, 1280, 1100)  # the verdict in the picture too
-    shot = keep_screenshot(browser, tmp_path, "war-table-orders.png")
+    shot = await page(keep_screenshot, browser, tmp_path, "war-table-orders.png")
     if os.environ.get("WRITE_DOCS_PICTURE"):
         PICTURE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, PICTURE)
@@ -203,13 +224,13 @@ async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
     await submitted(browser)
     mine = await h.slash(player, "orders mine", channel=where)
     assert mine.ephemeral and f"**{unit.name}** (move)" in mine.content, mine.content
-    assert f"{unit.name} (move)" in plans_text(browser)
+    assert f"{unit.name} (move)" in await page(plans_text, browser)
     theirs = await h.slash(other, "orders mine", channel=where)
     assert unit.name not in theirs.content
     assert f"{unit.name} (move)" not in await others_view(h, other)
 
     # Withdrawn from the page: gone from /orders mine; aimed and submitted again.
-    await page(browser.find_element(By.CSS_SELECTOR, "#plans ul.withdraw button").click)
+    await page(click, browser, By.CSS_SELECTOR, "#plans ul.withdraw button")
     gone = "return !document.querySelector('#plans ul.withdraw button')"
     await page(until, browser, gone)
     assert unit.name not in (await h.slash(player, "orders mine", channel=where)).content
@@ -218,7 +239,7 @@ async def test_a_player_plans_a_move_by_pointing_and_it_is_carried_out(
     await submitted(browser)
 
     # Done for the turn: the step resolves with that move.
-    await page(browser.find_element(By.ID, "done-turn").click)
+    await page(click, browser, By.ID, "done-turn")
     done = "const s = document.getElementById('turn-said').textContent;"
     said = await page(until, browser, done + "return s.startsWith('Done') && s")
     moved = (await stored_state(h)).unit(unit.id)
@@ -234,19 +255,19 @@ async def test_on_a_phone_a_unit_opens_by_keyboard_and_done_with_nothing_planned
     player, _, unit = await movement_open(h)
     await open_page(h, phone, player)
     # The keyboard's way to a unit's orders: focus it, Enter.
-    drawn = phone.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{unit.id}"]')
+    drawn = await page(phone.find_element, By.CSS_SELECTOR, f'#map g.unit[data-owner="{unit.id}"]')
     await page(phone.execute_script, "arguments[0].focus()", drawn)
     await page(ActionChains(phone).send_keys(Keys.ENTER).perform)
     await page(until, phone, "return !document.getElementById('order-panel').hidden")
-    assert phone.find_element(By.CSS_SELECTOR, "#order-form h3").text == unit.name
-    await page(phone.find_element(By.ID, "done-turn").click)
+    assert await page(text_of, phone, By.CSS_SELECTOR, "#order-form h3") == unit.name
+    await page(click, phone, By.ID, "done-turn")
     asked = "return document.getElementById('done-confirm') && "
     asked += "document.getElementById('turn-said').textContent"
     question = await page(until, phone, asked)
     assert "default" in question.lower(), question
     still = (await stored_state(h)).cursor
     assert still.step == "move"  # asking changed nothing
-    await page(phone.find_element(By.ID, "done-confirm").click)
+    await page(click, phone, By.ID, "done-confirm")
     done = "const s = document.getElementById('turn-said').textContent;"
     assert await page(until, phone, done + "return s.startsWith('Done') && s")
     assert (await stored_state(h)).cursor != still  # the step resolved with its defaults
