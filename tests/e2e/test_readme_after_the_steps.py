@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import MakeHarness
 from tests.e2e.sheet_battle import confirm, start
 from tests.e2e.test_hail_caesar_turn import BATTLE, ROMANS, set_up
 from tests.e2e.test_plan_ahead import step_keys
@@ -186,7 +187,8 @@ class Walk:
         assert ended.type == 7, ended
 
 
-async def test_the_sections_after_the_steps_run_as_written(aide: Harness) -> None:
+async def test_the_sections_after_the_steps_run_as_written(make_aide: MakeHarness) -> None:
+    aide = await make_aide(web_port=0)  # the war table served, as by default: /battle table
     walk = Walk(aide)
     runnable, outlines = sorted_examples(aide)
     assert len(runnable) >= 20, [e.text for e in runnable]  # the walk really runs the sections
