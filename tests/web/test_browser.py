@@ -168,7 +168,9 @@ async def test_a_player_reads_the_table_and_follows_it_live(
     shown = "return document.getElementById('card').dataset.unit == arguments[0]"
     await page(until, browser, shown, archers)
     card = await page(browser.find_element, By.ID, "card")
-    assert "Red Archers" in await page(lambda: card.text)
+    shown_text = await page(lambda: card.text)
+    assert "Red Archers" in shown_text
+    assert "Red · Red" not in shown_text  # a unit in no group: its side named once
     await page(keep_screenshot, browser, tmp_path, "war-table-card.png")
 
     # A step resolved in Discord reaches the open page: new version, new map, no reload.

@@ -31,7 +31,9 @@ function showCard(unitId) {
   const card = cards.get(unitId);
   const aside = document.getElementById("card");
   if (!card || !aside) return;
-  aside.replaceChildren(el("h2", card.name), el("p", `${card.side_name} · ${card.group}`));
+  // A unit outside any group is shown under its side alone (not "Red · Red").
+  const under = card.group && card.group !== card.side_name ? ` · ${card.group}` : "";
+  aside.replaceChildren(el("h2", card.name), el("p", `${card.side_name}${under}`));
   const list = el("dl");
   listPart(list, "Profile", card.profile);
   listPart(list, "Status", card.status);
