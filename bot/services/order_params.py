@@ -59,6 +59,7 @@ class OrderInput:
 def params_for(kind: OrderKind, given: OrderInput, state: BattleState) -> dict[str, Any]:
     """The order kind's named parameters from the input; a required one missing is refused."""
     check_finite(x=given.x, y=given.y, number=given.number)
+    _no_unknown_names(kind, given.named)
     params: dict[str, Any] = {}
     choices = 0
     if given.text is None and not any(p.kind == "choice" for p in kind.params):
@@ -78,6 +79,18 @@ def params_for(kind: OrderKind, given: OrderInput, state: BattleState) -> dict[s
             raise InvalidInput(FAR_REFUSED.format(title=kind.title.lower()))
         params[AS_FAR_AS_POSSIBLE] = True
     return params
+
+
+def _no_unknown_names(kind: OrderKind, named: Mapping[str, str]) -> None:
+    """A parameter given by a name the order kind does not have is refused, naming those it
+    has (the war table's page sends parameters by name; a slash command by typed slots)."""
+    unknown = sorted(set(named) - {param.name for param in kind.params})
+    if unknown:
+        takes = ", ".join(f"`{param.name}`" for param in kind.params) or "no parameters"
+        given = ", ".join(f"`{name}`" for name in unknown)
+        raise InvalidInput(
+            f"A {kind.title.lower()} order has no parameter {given}; it takes {takes}."
+        )
 
 
 def _from_slot(param: Param, given: OrderInput, state: BattleState, choices: int) -> Any:

@@ -61,6 +61,19 @@ async def test_a_judgement_answers_as_order_give_and_keeps_nothing(table: Table)
     assert await table.services.play.mine(PLACE, mover.user_id) == []
 
 
+async def test_a_parameter_the_order_does_not_have_is_refused_by_name(table: Table) -> None:
+    mover = await to_movement(table)
+    player = await member(table, mover.user_id)
+    before = await orders_kept(table)
+    body = mover.move()
+    body["params"]["tpye"] = "charge"
+    for endpoint in ("judge", "order"):
+        status, found = await player.post(endpoint, body)
+        assert status == 422, (endpoint, found)
+        assert "has no parameter `tpye`; it takes `to`" in found["error"], found
+    assert await orders_kept(table) == before
+
+
 @pytest.mark.parametrize("csrf", ["", "0" * 64, "another session's"])
 async def test_a_write_without_the_pages_token_is_forbidden(table: Table, csrf: str) -> None:
     mover = await to_movement(table)
