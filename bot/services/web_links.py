@@ -48,7 +48,7 @@ class LinkRefused(PermissionDenied):
 @dataclass(frozen=True)
 class Reader:
     """A war-table request's reader, found by ``WebLinkService.reader`` on every request (never
-    cached); ``bot.web.reader`` names it for the pages.
+    cached).
 
     ``user_id`` is None for a spectator link (the public view of an open campaign); ``place``
     is the campaign's channel with the member's user id (0, an outsider, for a spectator), so

@@ -58,8 +58,8 @@ from bot.services.intake import Wanted
 from bot.services.order_choices import ActorChoices
 from bot.services.order_params import OrderInput
 from bot.services.stages import StageReport
+from bot.services.web_links import Reader
 from bot.web.live import Hub
-from bot.web.reader import Reader
 
 CSRF_HEADER = "X-CSRF-Token"
 ReaderOf = Callable[[web.Request], Awaitable[Reader]]

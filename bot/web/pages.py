@@ -15,10 +15,10 @@ from typing import Any
 from bot.errors import Conflict, NotFound
 from bot.services import Services
 from bot.services.battle_state import rules_of
+from bot.services.web_links import Reader
 from bot.web import html
 from bot.web.cards import unit_card
 from bot.web.drawing import drawn_units, table_svg, table_svg_async
-from bot.web.reader import Reader
 from bot.web.table_view import Table, gather, panels, seen_place, unmarked
 from rules_core.secrets import Viewer
 
@@ -42,7 +42,8 @@ async def map_svg(services: Services, reader: Reader) -> str:
 
 
 async def table_state(services: Services, reader: Reader) -> dict[str, Any]:
-    """Everything the page shows besides the map, as JSON-ready data, in the reader's view."""
+    """Everything the page shows, as JSON-ready data, in the reader's view: the live page's
+    one fetch when the battle changes (the map under ``map``, drawn from the same read)."""
     table = await gather(services, reader)
     return await asyncio.to_thread(_state_of, table)
 
@@ -55,7 +56,8 @@ def _page_of(table: Table, csrf: str = "") -> str:
 
 
 def _state_of(table: Table) -> dict[str, Any]:
-    return state_of(table, table_svg(table.frame))
+    svg = table_svg(table.frame)
+    return {**state_of(table, svg), "map": svg}
 
 
 async def replay_index(services: Services, reader: Reader) -> dict[str, Any]:

@@ -6,6 +6,7 @@ service who its holder is *now*; the pages decide nothing about access themselve
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import secrets
@@ -195,10 +196,18 @@ async def static(request: web.Request) -> web.Response:
     """A file of ``bot/web/static`` (only those: no folders, no listing, no other file)."""
     name = request.match_info["name"]
     kind = STATIC_TYPES.get(Path(name).suffix)
-    path = STATIC / name
-    if not STATIC_NAME.fullmatch(name) or kind is None or not path.is_file():
+    body = _static_bytes(STATIC, name) if STATIC_NAME.fullmatch(name) and kind is not None else None
+    if body is None or kind is None:
         raise web.HTTPNotFound()
-    return web.Response(body=path.read_bytes(), content_type=kind)
+    return web.Response(body=body, content_type=kind)
+
+
+@functools.cache
+def _static_bytes(folder: Path, name: str) -> bytes | None:
+    """A static file's bytes, read from disk once (they come with the installed package);
+    None when there is no such file."""
+    path = folder / name
+    return path.read_bytes() if path.is_file() else None
 
 
 def make_app(

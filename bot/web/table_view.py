@@ -24,12 +24,11 @@ from bot.services.intake import OrderView
 from bot.services.records import LoggedStep
 from bot.services.stages import DecisionView
 from bot.services.standing import StandingView
-from bot.web.reader import Reader
+from bot.services.web_links import SPECTATOR, Reader
 from rules_core import registry
 from rules_core.render import absent_units
 from rules_core.steps import SequenceOfPlay, Step
 
-SPECTATOR_ID = 0  # no Discord user has id 0: read as an outsider, so the public view
 MARKDOWN = re.compile(r"\*\*|`")
 
 Block = dict[str, Any]  # a panel's entry: title, lines, current (the open step), time
@@ -51,7 +50,7 @@ class Table:
 
 def seen_place(reader: Reader) -> Place:
     """The place the services read through for this reader: with a user always."""
-    user = SPECTATOR_ID if reader.user_id is None else reader.user_id
+    user = SPECTATOR if reader.user_id is None else reader.user_id
     return replace(reader.place, user_id=user)
 
 

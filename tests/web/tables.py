@@ -6,7 +6,7 @@ from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.play import OrderInput
 from bot.services.seats import Seat, SeatKind
-from bot.web.reader import Reader
+from bot.services.web_links import Reader
 from tests.bot.battle_setup import deployed_battle
 from tests.conftest import ALICE, GM
 

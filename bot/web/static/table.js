@@ -244,10 +244,11 @@ function bindReplay() {
   });
 }
 
-/** The battle changed: fetch this reader's state again, and the map unless replaying. */
+/** The battle changed: fetch this reader's state again (one read of the battle, the map
+ * with it), and show its map unless replaying. */
 async function refresh() {
   const state = JSON.parse(await fetchText("state.json"));
-  if (body.dataset.frame === "live") swapMap(await fetchText("map.svg"));
+  if (body.dataset.frame === "live") swapMap(state.map);
   applyState(state);
 }
 
