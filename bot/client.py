@@ -196,6 +196,7 @@ class AideBot(commands.Bot):
             self.settings,
             connected=self.is_ready,
             reports=lambda report: post_report(self, report),  # a step resolved from the page
+            announce=lambda channel, text: self.get_partial_messageable(channel).send(text),
         )
         server = WebServer(app, self.settings.web_host, self.settings.web_port)
         try:

@@ -91,6 +91,12 @@ class GmService(ClockedService):
         super().__init__(db, clock)
         self.play = play
 
+    async def check(self, place: Place, user_id: int) -> None:
+        """Refuse anyone but a GM of the place's campaign, in the GM commands' words (the war
+        table asks before it shows or takes anything of the GM's)."""
+        async with self.db.read() as session:
+            (await load_battle(session, place)).require_gm(user_id)
+
     async def pause(self, place: Place, user_id: int, reason: str) -> GmChange:
         """Stop the clock: deadlines are cancelled and the time left is kept."""
         async with self.db.write() as session:

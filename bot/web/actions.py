@@ -16,6 +16,11 @@ Shapes (``{cid}`` the campaign):
 - ``POST /c/{cid}/api/withdraw`` ``{"unit", "step"?, "number"?}`` → ``{"ok", "text"}``.
 - ``POST /c/{cid}/api/done`` ``{"turn"}`` → ``{"ok", "text"}``; with nothing planned and
   ``turn``: ``{"confirm": question}`` until sent again with ``"confirmed": true``.
+- ``POST /c/{cid}/api/answer`` ``{"decision"?, "choice"}`` (an option's id or label, a unit,
+  ``[x, y]``, a number) → ``{"ok", "text"}``, as ``/answer`` (``bot.web.gm_api``).
+- ``GET /c/{cid}/api/gm/orders`` → ``{"lines"}``, ``/orders all`` as a GM reads it; GMs only.
+- ``POST /c/{cid}/api/gm/move`` ``{"unit", "to": [x, y], "facing"?, "reason"}`` → ``{"ok",
+  "text"}``, as ``/gm move``; GMs only, the reason required.
 - Any refusal: 4xx ``{"error": message}`` (403 forgery, spectators, permissions; 404 not found;
   409 not now; 415 not JSON; 422 bad input; 429 too fast).
 

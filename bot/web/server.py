@@ -24,6 +24,7 @@ from bot.services.stages import StageReport
 from bot.services.web_links import ASK_AGAIN, LinkRefused, Reader
 from bot.web import live, pages
 from bot.web.actions import Api, csrf_for
+from bot.web.gm_api import Announce, GmApi
 from bot.web.live import Hub
 
 log = logging.getLogger(__name__)
@@ -216,9 +217,10 @@ def make_app(
     settings: Settings,
     connected: Callable[[], bool] = lambda: False,
     reports: Callable[[StageReport], Awaitable[None]] | None = None,
+    announce: Announce | None = None,
 ) -> web.Application:
     """The war table's application over the bot's services (``reports``: posts a step
-    resolved from the page to its channel)."""
+    resolved from the page to its channel; ``announce``: posts a text there)."""
     app = web.Application(middlewares=[_error_pages], client_max_size=64 * 1024)
     app[SERVICES], app[HUB], app[CONNECTED] = services, hub, connected
     app[SECURE] = settings.web_url.lower().startswith("https://")
@@ -234,6 +236,7 @@ def make_app(
     app.router.add_get(cid + "/replay/{n}.svg", replay_frame)
     app[API] = Api(services, hub, reader_of, token_of, reports)
     app[API].add_routes(app.router, cid)
+    GmApi(app[API], announce).add_routes(app.router, cid)
     app.router.add_get("/static/{name}", static)
     return app
 

@@ -188,9 +188,21 @@ def question_blocks(table: Table) -> list[Block]:
             "title": unmarked(q.question),
             "lines": [f"{label} (`/answer {value}`)" for value, label in q.options],
             "time": None if q.deadline_at is None else q.deadline_at.isoformat(),
+            "ask": asked_json(q),
         }
         for q in table.questions
     ]
+
+
+def asked_json(question: DecisionView) -> dict[str, Any]:
+    """What the page's answer buttons send (``api/answer``) and how the answer is given."""
+    return {
+        "decision": question.decision_id,
+        "answer": question.answer,
+        "options": [list(option) for option in question.options],
+        "low": question.low,
+        "high": question.high,
+    }
 
 
 def panels(table: Table) -> dict[str, list[Block]]:
