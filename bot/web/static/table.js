@@ -3,6 +3,8 @@
 // Every text is put in with textContent (never innerHTML): the page shows data, never runs it.
 import { follow } from "./live.js";
 import { bindOrders, ordersApplied } from "./orders.js";
+import { bindQuestions, questionsApplied } from "./questions.js";
+import { bindGm, gmApplied } from "./gm.js";
 
 const body = document.body;
 let cards = new Map();
@@ -93,6 +95,8 @@ function applyState(state) {
     document.getElementById("play").disabled = state.replay.frames < 2;
   }
   ordersApplied(state);
+  questionsApplied(state);
+  gmApplied(state);
   body.dataset.version = state.version;
   const shown = document.getElementById("card")?.dataset.unit;
   if (shown && cards.has(shown)) showCard(shown);
@@ -260,6 +264,8 @@ function start() {
   bindBoard();
   bindReplay();
   bindOrders(() => cards, () => refresh().catch(() => {}));
+  bindQuestions(() => refresh().catch(() => {}));
+  bindGm(() => refresh().catch(() => {}));
   follow(() => refresh().catch(() => {}));
 }
 
