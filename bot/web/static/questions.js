@@ -69,7 +69,7 @@ function typed(ask, said) {
 function answers(ask) {
   const holder = el("div", undefined, "answers");
   holder.dataset.decision = ask.decision;
-  const said = el("output", undefined, "answer-said");
+  const said = saidOutput();
   for (const [value, label] of ask.options) holder.append(button(label, () => send(ask, value, said)));
   if (["point", "unit", "leader"].includes(ask.answer)) {
     const words = ask.answer === "point" ? "Pick the point on the map" : `Click the ${ask.answer} on the map`;
@@ -82,8 +82,20 @@ function answers(ask) {
     holder.append(pick);
   }
   if (["number", "facing"].includes(ask.answer)) holder.append(typed(ask, said));
-  holder.append(said);
   return holder;
+}
+
+/** Where the last answer's outcome is said: below the panel's blocks, kept when they are
+ * rebuilt (an answer refreshes the panel, its question gone). */
+function saidOutput() {
+  let said = document.getElementById("answer-said");
+  if (!said) {
+    said = el("output");
+    said.id = "answer-said";
+    said.setAttribute("role", "status");
+    document.getElementById("questions")?.append(said);
+  }
+  return said;
 }
 
 /** The questions panel was filled again: the answers of each question in it. */
