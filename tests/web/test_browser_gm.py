@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiohttp
 import pytest
 
 import tests.e2e.conftest as e2e
 from tests.web.test_browser import (
-    LINK,
     browser,
     fixed_seed,
     make_aide,
@@ -29,11 +27,10 @@ from tests.web.test_browser_orders import (
     click,
     movement_open,
     open_page,
+    others_view,
     stored_state,
     text_of,
 )
-from tools.fake_discord import FakeUser
-from tools.harness import Harness
 
 try:
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -54,18 +51,6 @@ def drag(driver: Any, unit_id: str, to: tuple[float, float]) -> None:
     actions.pointer_action.move_to_location(x, y - 20).move_to_location(x, y)
     actions.pointer_action.pointer_up()
     actions.perform()
-
-
-async def gm_orders_status(h: Harness, user: FakeUser) -> int:
-    """The status of api/gm/orders asked with the user's own link."""
-    answer = await h.slash(user, "battle table", channel=h.channel("punic-wars"))
-    found = LINK.search(answer.text)
-    assert found is not None, answer.text
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
-        async with session.get(found[1]) as opened:  # follows to /c/{id}/ with the cookie
-            base = str(opened.url)
-        async with session.get(base + "api/gm/orders") as book:
-            return book.status
 
 
 def type_into(driver: Any, element_id: str, words: str) -> None:
@@ -105,7 +90,8 @@ async def test_the_gm_drags_a_unit_with_a_reason_and_the_channel_reads_it(
     posted = [m.content for m in h.messages(where) if not m.ephemeral]
     assert any(f"moved **{unit.name}**: {REASON}" in text for text in posted), posted[-3:]
 
-    # A player's page is refused the GM's order book (its link, the server's word).
-    assert await gm_orders_status(h, player) == 403
+    # A player's page is not a GM's (the server's word): no order book, no GM's panel.
+    theirs = await others_view(h, player)
+    assert '"gm": false' in theirs and book.content.splitlines()[0] not in theirs
     errors = [e for e in await page(browser.get_log, "browser") if e["level"] == "SEVERE"]
     assert not errors, errors

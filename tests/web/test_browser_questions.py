@@ -15,17 +15,15 @@ import aiohttp
 import tests.e2e.conftest as e2e
 from tests.e2e.sheet_battle import answer, confirm, give, question, start
 from tests.e2e.test_heroic_age_turn import BATTLE, set_up
-from tests.web.test_browser import (
-    LINK,
+from tests.web.test_browser import LINK, page, until
+from tests.web.test_browser_orders import (
     browser,
     fixed_seed,
     make_aide,
     make_harness,
-    page,
     pytestmark,
-    until,
+    stored_state,
 )
-from tests.web.test_browser_orders import stored_state
 from tools.fake_discord import FakeUser
 from tools.harness import Harness
 
@@ -44,7 +42,8 @@ async def to_the_private_question(h: Harness, seed: bytes) -> None:
     await start(h, where, BATTLE, seed)
     await confirm(h, where, BATTLE, h.alice, h.bob)  # deployment
     await answer(h, where, BATTLE, h.bob, question(h, where), "go second")
-    await give(h, h.bob, where, "challenge", "Guthrum", leader="King Alfred")
+    challenge = await give(h, h.bob, where, "challenge", "Guthrum", leader="King Alfred")
+    assert challenge.startswith("Guthrum challenges King Alfred"), challenge
     await confirm(h, where, BATTLE, h.alice, h.bob)
     await answer(h, where, BATTLE, h.alice, question(h, where), "accept the challenge (3 LP)")
 

@@ -3,7 +3,7 @@
 // (api/gm/move). Only a GM's page builds this panel, and only a GM is answered: the server
 // decides, through the same services as the slash commands.
 
-import { toTable, toSvg } from "./orders.js";
+import { csrfToken, el, plain, svgPoint, toSvg, toTable } from "./orders.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const DRAG_PX = 6;
@@ -13,23 +13,8 @@ let dragged = false; // the click that ends a drag is not a click on the unit
 let version = "";
 let refreshTable = () => {};
 
-function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
 function byId(id) {
   return document.getElementById(id);
-}
-
-function plain(text) {
-  return String(text ?? "").replace(/\*\*|`/g, "");
-}
-
-function csrfToken() {
-  return document.querySelector('meta[name="csrf-token"]')?.content ?? "";
 }
 
 async function answerOf(answer) {
@@ -115,15 +100,6 @@ async function sendMove() {
   }
 }
 
-function tablePointOf(event) {
-  const svg = byId("map");
-  const point = svg.createSVGPoint();
-  point.x = event.clientX;
-  point.y = event.clientY;
-  const found = point.matrixTransform(svg.getScreenCTM().inverse());
-  return toTable([found.x, found.y]);
-}
-
 /** The ghost of the dragged unit where it would stand. */
 function ghost(to) {
   const svg = byId("map");
@@ -147,7 +123,7 @@ function pressed(event) {
 function moving(event) {
   if (!drag) return;
   if (Math.hypot(event.clientX - drag.from[0], event.clientY - drag.from[1]) > DRAG_PX) drag.moved = true;
-  if (drag.moved) ghost(tablePointOf(event));
+  if (drag.moved) ghost(toTable(svgPoint(event)));
 }
 
 function released(event) {
@@ -156,7 +132,7 @@ function released(event) {
   drag = null;
   if (!done.moved) return;
   dragged = true;
-  aimed = { unit: done.unit, to: tablePointOf(event) };
+  aimed = { unit: done.unit, to: toTable(svgPoint(event)) };
   const [x, y] = aimed.to;
   byId("gm-aim").textContent = `Move ${done.unit} to (${x}, ${y}).`;
   byId("gm-aim").dataset.unit = done.unit;

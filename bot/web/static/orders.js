@@ -16,7 +16,7 @@ let judged = 0; // the latest judgement asked: an older answer arriving late is 
 let judgeTimer = null;
 let drawnPath = null; // the path the rules gave for a legal order, [[x, y], ...]
 
-function el(tag, text, className) {
+export function el(tag, text, className) {
   const node = document.createElement(tag);
   if (text !== undefined) node.textContent = text;
   if (className) node.className = className;
@@ -24,7 +24,7 @@ function el(tag, text, className) {
 }
 
 /** A service's words without Discord's bold and code marks (the page shows them plain). */
-function plain(text) {
+export function plain(text) {
   return String(text ?? "").replace(/\*\*|`/g, "");
 }
 
@@ -34,7 +34,7 @@ function byId(id) {
 
 // --- Talking to the bot ---------------------------------------------------------------------
 
-function csrfToken() {
+export function csrfToken() {
   return document.querySelector('meta[name="csrf-token"]')?.content ?? "";
 }
 
@@ -87,7 +87,7 @@ export function toSvg([x, y]) {
 }
 
 /** The SVG point under a click (through the map's zoom, pan and letterboxing). */
-function svgPoint(event) {
+export function svgPoint(event) {
   const svg = mapElement();
   const point = svg.createSVGPoint();
   point.x = event.clientX;

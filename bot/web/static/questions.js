@@ -3,27 +3,12 @@
 // a point or a unit picked on the map, a number or a facing typed. Every answer goes to
 // api/answer, the same service as /answer (its deadline, record and wording).
 
-import { toTable } from "./orders.js";
+import { csrfToken, el, plain, svgPoint, toTable } from "./orders.js";
 
 const PAN_PX = 6;
 let picking = null; // the question a click on the map answers: {ask, said}
 let pressedAt = null;
 let refreshTable = () => {};
-
-function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
-function plain(text) {
-  return String(text ?? "").replace(/\*\*|`/g, "");
-}
-
-function csrfToken() {
-  return document.querySelector('meta[name="csrf-token"]')?.content ?? "";
-}
 
 async function send(ask, choice, said) {
   said.textContent = "Answering…";
@@ -106,15 +91,6 @@ export function questionsApplied(state) {
     if (blocks[n] && block.ask) blocks[n].append(answers(block.ask));
   });
   picking = null;
-}
-
-function svgPoint(event) {
-  const svg = document.getElementById("map");
-  const point = svg.createSVGPoint();
-  point.x = event.clientX;
-  point.y = event.clientY;
-  const found = point.matrixTransform(svg.getScreenCTM().inverse());
-  return [found.x, found.y];
 }
 
 /** A click on the map while a question waits for a point or a unit: that is the answer. */
