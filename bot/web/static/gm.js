@@ -10,7 +10,6 @@ const DRAG_PX = 6;
 let drag = null; // a unit being dragged: {unit, from: [clientX, clientY], moved}
 let aimed = null; // the move to send: {unit, to}
 let dragged = false; // the click that ends a drag is not a click on the unit
-let version = "";
 let refreshTable = () => {};
 
 function byId(id) {
@@ -70,10 +69,10 @@ async function fillOrders() {
   byId("gm-orders").replaceChildren(...lines.filter((l) => l).map((l) => el("li", plain(l))));
 }
 
-/** A new state: on a GM's page (the server's word), the panel and the order book again. */
+/** A new state (the battle changed, an order was given): on a GM's page (the server's word),
+ * the panel and the order book again. */
 export function gmApplied(state) {
-  if (!csrfToken() || !state.battle.orders?.gm || state.version === version) return;
-  version = state.version;
+  if (!csrfToken() || !state.battle.orders?.gm) return;
   panel();
   fillOrders().catch(() => {});
 }
