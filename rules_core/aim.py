@@ -11,6 +11,7 @@ what the judge's refusal of the same move carried far beyond says the actor has 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -24,7 +25,9 @@ from rules_core.state import BattleState
 from rules_core.terrain import feature_shape
 
 Point = tuple[float, float]
-SPOKES, RINGS = 24, 6  # the reach's polar grid: 144 candidate points, each judged once
+# The reach's polar grid: 24 bearings of 6 rings, refined by 3 halvings where a bearing is
+# refused; 10 halvings on 4 bearings find its radius when the rules name no distance.
+SPOKES, RINGS, HALVINGS, PROBES = 24, 6, 3, 10
 POINT_PARAMS = ("to", "path")
 
 
@@ -95,26 +98,61 @@ def crossed(state: BattleState, path: tuple[Point, ...]) -> tuple[str, ...]:
 def reach(rules: Rules, state: BattleState, order: Order) -> tuple[Point, ...]:
     """The outline of where the actor can get with this order (its point or path's last point
     moved): on each of ``SPOKES`` bearings the farthest of ``RINGS`` candidate distances the
-    judge accepts before its first refusal; empty when the order has no line."""
+    judge accepts before its first refusal, refined by a few halvings toward that refusal;
+    empty when the order has no line."""
     path = line_of(state, order)
     if path is None:
         return ()
     start = path[0]
-    most = most_distance(rules, state, order)
-    radius = most if most else (state.battlefield.width + state.battlefield.depth) / 4
+    radius = most_distance(rules, state, order) or _probed_radius(rules, state, order, start)
     outline: list[Point] = []
     for spoke in range(SPOKES):
         bearing = 2 * math.pi * spoke / SPOKES
-        dx, dy = math.cos(bearing), math.sin(bearing)
-        kept = 0.0
+        direction = (math.cos(bearing), math.sin(bearing))
+
+        def legal(length: float, d: Point = direction) -> bool:
+            return _legal(rules, state, order, _along(start, d, length))
+
+        kept, refused = 0.0, None
         for ring in range(1, RINGS + 1):
-            length = radius * ring / RINGS
-            point: Json = [round(start[0] + dx * length, 2), round(start[1] + dy * length, 2)]
-            if not isinstance(rules.judge(state, _to(order, [point])), Preview):
+            if not legal(radius * ring / RINGS):
+                refused = radius * ring / RINGS
                 break
-            kept = length
-        outline.append((round(start[0] + dx * kept, 2), round(start[1] + dy * kept, 2)))
+            kept = radius * ring / RINGS
+        kept = kept if refused is None else _farthest(legal, kept, refused, HALVINGS)
+        outline.append(_along(start, direction, kept))
     return tuple(outline)
+
+
+def _probed_radius(rules: Rules, state: BattleState, order: Order, start: Point) -> float:
+    """How far the order goes when the rules name no distance: the farthest legal point found
+    by halvings on four bearings, out to the table's diagonal."""
+    whole = math.hypot(state.battlefield.width, state.battlefield.depth)
+    found = 0.0
+    for quarter in range(4):
+        d = (math.cos(quarter * math.pi / 2), math.sin(quarter * math.pi / 2))
+
+        def legal(length: float, d: Point = d) -> bool:
+            return _legal(rules, state, order, _along(start, d, length))
+
+        found = max(found, _farthest(legal, 0.0, whole, PROBES))
+    return found or whole / RINGS
+
+
+def _farthest(legal: Callable[[float], bool], low: float, high: float, rounds: int) -> float:
+    """The farthest length in [low, high) found legal by ``rounds`` halvings (low is legal)."""
+    for _ in range(rounds):
+        middle = (low + high) / 2
+        low, high = (middle, high) if legal(middle) else (low, middle)
+    return low
+
+
+def _legal(rules: Rules, state: BattleState, order: Order, point: Point) -> bool:
+    return isinstance(rules.judge(state, _to(order, [list(point)])), Preview)
+
+
+def _along(start: Point, direction: Point, length: float) -> Point:
+    return (round(start[0] + direction[0] * length, 2), round(start[1] + direction[1] * length, 2))
 
 
 def _points(points: list[Json]) -> tuple[Point, ...]:
