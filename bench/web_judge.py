@@ -31,7 +31,7 @@ from bench.slow_callbacks import SlowCallbacks
 from bench.web import COPIES, Served, served
 from bot.client import settle_heap
 from bot.demo import PLACE, PLAYERS
-from bot.services.aiming import reach
+from bot.services.aiming import aimed, reach
 from bot.services.intake import Wanted
 from bot.services.order_params import OrderInput
 from bot.web.actions import CSRF_HEADER, csrf_for
@@ -60,13 +60,14 @@ async def a_move(s: Served) -> tuple[dict[str, Any], str | None]:
 
 
 async def judgement_cpu(s: Served, body: dict[str, Any], step: str | None, runs: int) -> float:
-    """The median CPU ms of the server's judgement (``PlayService.judge``, as the page's)."""
+    """The median CPU ms of the server's judgement with its facts (``aiming.aimed``, as the
+    page's ``api/judge``)."""
     named = {name: f"{v[0]},{v[1]}" for name, v in body["params"].items()}
     wanted = Wanted(body["kind"], body["unit"], OrderInput(named=named))
     costs = []
     for _ in range(runs + 1):  # the first warms the caches
         started = time.process_time()
-        await s.services.play.judge(PLACE, PLAYERS[0], wanted, step)
+        await aimed(s.services.play.db, PLACE, PLAYERS[0], wanted, step)
         costs.append((time.process_time() - started) * 1000)
     return statistics.median(costs[1:])
 
