@@ -49,6 +49,7 @@ GHOST = "const g = document.getElementById('aim-ghost'); return g && g.getAttrib
 
 def drag(driver: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
     """Press on the table point ``start``, move to ``end`` in a few steps, release there."""
+    driver.execute_script("window.scrollTo(0, 0)")  # the map in view (a tick may scroll)
     (x0, y0), (x1, y1) = (driver.execute_script(ON_SCREEN, *p) for p in (start, end))
     actions = ActionBuilder(driver, duration=0)  # no pause for the debounced judge mid-drag
     actions.pointer_action.move_to_location(x0, y0).pointer_down()
@@ -116,6 +117,16 @@ async def test_a_player_drags_a_hail_caesar_ghost_and_the_move_is_carried_out(
     drawn = re.search(r"Drawn ([\d.]+); it has 27\.", said)
     assert drawn and float(drawn[1]) == pytest.approx(29, abs=0.2), said
     assert not await page(enabled, browser, By.ID, "order-submit")
+
+    # "As far as possible": legal, stopping where the rules stop it; unticked, refused again.
+    judged = await page(browser.execute_script, JUDGED)
+    await page(click, browser, By.ID, "order-far")
+    ok, said = await verdict_after(browser, judged)
+    assert ok == "true" and "As far as possible, it stops at (33, " in said, said
+    judged = await page(browser.execute_script, JUDGED)
+    await page(click, browser, By.ID, "order-far")
+    ok, said = await verdict_after(browser, judged)
+    assert ok == "false", said
 
     # Back within reach: legal, with the rules' path and the distance used and left.
     ok, said = await dragged(browser, PAST, WITHIN)

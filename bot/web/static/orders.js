@@ -237,11 +237,12 @@ function control(param) {
   return holder;
 }
 
-function checkbox(id, words) {
+function checkbox(id, words, checked) {
   const holder = el("label", ` ${words}`, "param");
   const box = el("input");
   box.type = "checkbox";
   box.id = id;
+  box.checked = checked === true;
   holder.prepend(box);
   return holder;
 }
@@ -250,6 +251,7 @@ function checkbox(id, words) {
 function buildForm() {
   const form = byId("order-form");
   const step = currentStep();
+  const [askMe, far] = ["order-ask-me", "order-far"].map((id) => byId(id)?.checked); // kept
   form.replaceChildren(el("h3", order.name));
   if (!step) {
     form.append(el("p", "Nothing is open to this unit in this turn."));
@@ -261,8 +263,9 @@ function buildForm() {
   }));
   form.append(select("order-kind", "Order ", step.kinds.map((k) => [k.id, k.title]), order.kind, chooseKind));
   for (const param of paramsOf()) form.append(control(param));
-  form.append(checkbox("order-ask-me", "Ask me if it cannot be done"));
-  form.append(checkbox("order-far", "As far as possible"));
+  form.append(checkbox("order-ask-me", "Ask me if it cannot be done", askMe));
+  form.append(checkbox("order-far", "As far as possible", far));
+  byId("order-far").addEventListener("change", judgeSoon);
 }
 
 function chooseKind(kind) {
@@ -328,6 +331,7 @@ function closePanel() {
 function body() {
   const sent = { kind: order.kind, unit: order.unit, params: { ...order.params } };
   if (!currentStep()?.open) sent.step = order.step;
+  if (byId("order-far")?.checked) sent.as_far_as_possible = true; // judged where it would stop
   return sent;
 }
 
