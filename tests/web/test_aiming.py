@@ -70,3 +70,8 @@ async def test_a_spectator_gets_no_reach(table: Table) -> None:
     spectator = await member(table, ALICE, spectator=True)
     status, found = await spectator.get("reach", unit=MOVER, kind="move")
     assert status == 403 and "outline" not in found
+
+
+async def test_the_reach_of_an_order_without_a_point_is_refused(table: Table) -> None:
+    status, found = await (await member(table, ALICE)).get("reach", unit=MOVER, kind="hold")
+    assert status == 422 and "`hold` takes no point or path" in found["error"], found
