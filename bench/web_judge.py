@@ -6,6 +6,8 @@ while a ghost is dragged:
 
 - server CPU of one judgement (the process's CPU, the engine's worker thread included: the
   whole cost to the server), median, beside #35's target of 50 ms;
+- server CPU of one reach (``GET api/reach``: the move's outline, its candidate points each
+  judged in one worker call), median, printed beside the same 50 ms;
 - the longest loop callback while judgements are posted from another thread (what the bot's
   other commands wait behind), and whether the ruleset's judge ran on the loop's thread.
 """
@@ -29,6 +31,7 @@ from bench.slow_callbacks import SlowCallbacks
 from bench.web import COPIES, Served, served
 from bot.client import settle_heap
 from bot.demo import PLACE, PLAYERS
+from bot.services.aiming import aimed, reach
 from bot.services.intake import Wanted
 from bot.services.order_params import OrderInput
 from bot.web.actions import CSRF_HEADER, csrf_for
@@ -57,13 +60,24 @@ async def a_move(s: Served) -> tuple[dict[str, Any], str | None]:
 
 
 async def judgement_cpu(s: Served, body: dict[str, Any], step: str | None, runs: int) -> float:
-    """The median CPU ms of the server's judgement (``PlayService.judge``, as the page's)."""
+    """The median CPU ms of the server's judgement with its facts (``aiming.aimed``, as the
+    page's ``api/judge``)."""
     named = {name: f"{v[0]},{v[1]}" for name, v in body["params"].items()}
     wanted = Wanted(body["kind"], body["unit"], OrderInput(named=named))
     costs = []
     for _ in range(runs + 1):  # the first warms the caches
         started = time.process_time()
-        await s.services.play.judge(PLACE, PLAYERS[0], wanted, step)
+        await aimed(s.services.play.db, PLACE, PLAYERS[0], wanted, step)
+        costs.append((time.process_time() - started) * 1000)
+    return statistics.median(costs[1:])
+
+
+async def reach_cpu(s: Served, body: dict[str, Any], step: str | None, runs: int) -> float:
+    """The median CPU ms of the server's reach of the move (``aiming.reach``, as the page's)."""
+    costs = []
+    for _ in range(runs + 1):  # the first warms the caches
+        started = time.process_time()
+        await reach(s.services.play.db, PLACE, PLAYERS[0], body["unit"], body["kind"], step)
         costs.append((time.process_time() - started) * 1000)
     return statistics.median(costs[1:])
 
@@ -116,6 +130,7 @@ async def measure(smoke: bool) -> list[Figure]:
     async with served(1 if smoke else COPIES) as s:
         body, step = await a_move(s)
         cpu = await judgement_cpu(s, body, step, 3 if smoke else RUNS)
+        reach_ms = await reach_cpu(s, body, step, 1 if smoke else 5)
         longest, on_loop = await loop_while_judging(
             s, {**body, "step": step}, 4 if smoke else POSTS
         )
@@ -127,6 +142,13 @@ async def measure(smoke: bool) -> list[Figure]:
             "ms",
             f"<= {JUDGE_MS:g} ms",
             None if smoke else cpu <= JUDGE_MS,
+        ),
+        Figure(
+            f"war table reach of a move ({units}): server CPU p50",
+            reach_ms,
+            "ms",
+            f"beside {JUDGE_MS:g} ms (a judgement's)",
+            None,
         ),
         Figure(
             "war table judging: longest loop callback while judgements are posted",

@@ -237,17 +237,26 @@ class Judged:
     verdict: Preview
 
 
+def found_order(
+    loaded: Loaded, user_id: int, wanted: Wanted, intake: Intake
+) -> tuple[Unit | Leader | Group | Side, OrderKind, Order]:
+    """The order ``wanted`` as the rules read it, its actor found where ``intake`` says and
+    checked to be the user's to command; not judged."""
+    kind, given = command_action(loaded, wanted.kind, wanted.given)
+    order_kind = order_kind_of(loaded, kind)
+    actor = find_giver(intake.state, order_kind.actor, wanted.unit, intake.sides)
+    check_commands(loaded, user_id, actor, intake.as_gm)
+    return actor, order_kind, Order(actor.id, kind, params_for(order_kind, given, intake.state))
+
+
 async def judge_order(
     session: Any, loaded: Loaded, user_id: int, wanted: Wanted, intake: Intake
 ) -> Judged:
     """Find, check and judge an order where ``intake`` says, keeping nothing: the rules' own
     judge, in the engine's worker (a judgement of a large battle would hold the loop);
     RefusedOrder with its ways forward if the rules refuse it."""
-    kind, given = command_action(loaded, wanted.kind, wanted.given)
-    order_kind = order_kind_of(loaded, kind)
-    actor = find_giver(intake.state, order_kind.actor, wanted.unit, intake.sides)
-    check_commands(loaded, user_id, actor, intake.as_gm)
-    order = Order(actor.id, kind, params_for(order_kind, given, intake.state))
+    actor, order_kind, order = found_order(loaded, user_id, wanted, intake)
+    kind = order.kind
     verdict: Verdict
     if intake.turn_step is None:
         verdict = await off_loop(loaded.rules.judge, loaded.state, order)

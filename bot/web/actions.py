@@ -9,8 +9,13 @@ Shapes (``{cid}`` the campaign):
 - ``GET /c/{cid}/api/choices?unit=U`` → ``{"actor": {"id", "name", "kind"}, "steps": [{"key",
   "words", "open", "kinds": [{"id", "title", "params": [{"name", "type", "required",
   "choices"}]}]}]}``
-- ``POST /c/{cid}/api/judge`` ``{"step", "kind", "unit", "params"}`` → ``{"ok", "text"}`` (and
-  ``"left"``, the distance the unit has, when a move is too long); nothing is kept.
+- ``POST /c/{cid}/api/judge`` ``{"step", "kind", "unit", "params"}`` → ``{"ok", "text"}`` and,
+  for an order with a point or path, the rules' facts: ``"path"`` ``[[x, y], ...]`` (from the
+  unit, the way the rules take it), ``"used"`` (its length), ``"left"`` (the distance the unit
+  has after it; when refused, all it has), ``"terrain"`` (names crossed) and, for an "as far
+  as possible" move cut short, ``"stops_at"`` ``[x, y]``; nothing is kept.
+- ``GET /c/{cid}/api/reach?unit=U&kind=K&step=S`` → ``{"outline": [[x, y], ...]}``: where the
+  unit can get with a move of that kind (each bearing's farthest candidate the rules accept).
 - ``POST /c/{cid}/api/order`` same, with ``"ask_me"``, ``"as_far_as_possible"`` → ``{"ok",
   "text"}``; a refused order: 422 ``{"ok": false, "text", "error"}``.
 - ``POST /c/{cid}/api/withdraw`` ``{"unit", "step"?, "number"?}`` → ``{"ok", "text"}``.
@@ -59,11 +64,13 @@ from bot.presentation.orders import (
 from bot.presentation.refusals import refused_text
 from bot.presentation.replies import handed_away_text, not_your_group_text
 from bot.services import Services
+from bot.services.aiming import aimed, reach
 from bot.services.intake import Wanted
 from bot.services.order_choices import ActorChoices
 from bot.services.order_params import OrderInput
 from bot.services.stages import StageReport
 from bot.services.web_links import Reader
+from bot.web.aiming import aimed_json, reach_json
 from bot.web.live import Hub
 
 CSRF_HEADER = "X-CSRF-Token"
@@ -266,6 +273,7 @@ class Api:
         """Register the routes under a campaign's prefix (``/c/{campaign}``)."""
         router.add_get(prefix + "/api/choices", json_errors(self.choices))
         router.add_post(prefix + "/api/judge", json_errors(self.judge))
+        router.add_get(prefix + "/api/reach", json_errors(self.reach))
         router.add_post(prefix + "/api/order", json_errors(self.order))
         router.add_post(prefix + "/api/withdraw", json_errors(self.withdraw))
         router.add_post(prefix + "/api/done", json_errors(self.done))
@@ -323,11 +331,23 @@ class Api:
         """``POST api/judge``: the verdict on an order as drawn, keeping nothing."""
         reader, user_id, body = await self._writer(request, self.judgements)
         wanted, step = order_of(body)
-        try:
-            view = await self.services.play.judge(reader.place, user_id, wanted, step)
-        except RefusedOrder as refused:
-            return web.json_response({"ok": False, "text": answer_text(refused), **_left(refused)})
-        return web.json_response({"ok": True, "text": preview_text(view)})
+        found = await aimed(self.services.play.db, reader.place, user_id, wanted, step)
+        if found.refused is not None:
+            refusal = (answer_text(found.refused), _left(found.refused))
+            return web.json_response(aimed_json(found, *refusal))
+        assert found.view is not None  # judged legal
+        return web.json_response(aimed_json(found, preview_text(found.view), {}))
+
+    async def reach(self, request: web.Request) -> web.Response:
+        """``GET api/reach?unit=&kind=&step=``: where the unit can get with this move."""
+        reader = await self.reader_of(request)
+        user_id = self._member(reader, self.judgements)
+        query = dict(request.query)
+        unit, kind = _text(query, "unit"), _text(query, "kind")
+        assert unit is not None and kind is not None
+        step = _text(query, "step", required=False)
+        outline = await reach(self.services.play.db, reader.place, user_id, unit, kind, step)
+        return web.json_response(reach_json(outline))
 
     async def order(self, request: web.Request) -> web.Response:
         """``POST api/order``: give (or plan) the order, as ``/order give`` does."""

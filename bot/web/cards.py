@@ -71,4 +71,5 @@ def unit_card(
         "orders": order_lines(orders, unit.id),
         "at": f"{sheet.x:g}, {sheet.y:g} facing {sheet.facing:g}°",
         "xy": [sheet.x, sheet.y],  # where the page's order lines start
+        "base": [sheet.frontage, sheet.depth, sheet.facing],  # the aiming ghost's footprint
     }

@@ -14,3 +14,5 @@ def test_the_pages_judgement_runs_off_the_loop() -> None:
     assert on_loop.value == 0.0 and on_loop.met is True
     cpu = next(f for name, f in figures.items() if "server CPU p50" in name)
     assert cpu.value > 0 and cpu.target == "<= 50 ms"
+    reach = next(f for name, f in figures.items() if name.startswith("war table reach"))
+    assert reach.value > 0 and "50 ms" in reach.target

@@ -4,6 +4,8 @@
 // slash commands; the browser keeps no rules of its own: the kinds and their typed parameters
 // come from api/choices, every verdict from api/judge. Texts go in by textContent, never HTML.
 
+import { bindAim, drawAim, factsText, placeAim, startAim, stopAim } from "./aim.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const JUDGE_AFTER_MS = 250; // judge once the player pauses, not at every click of a path
 
@@ -114,6 +116,7 @@ function drawOverlay() {
   if (!svg || !svg.dataset.table) return;
   svg.querySelector("#order-overlay")?.remove();
   const layer = svgNode("g", { id: "order-overlay" });
+  drawAim(layer); // the reach's shading under the marks, the ghost over it
   for (const [name, value] of Object.entries(order.params)) {
     const param = paramsOf().find((p) => p.name === name);
     if (param?.type === "point") layer.append(marker(value, "order-marker"));
@@ -234,11 +237,12 @@ function control(param) {
   return holder;
 }
 
-function checkbox(id, words) {
+function checkbox(id, words, checked) {
   const holder = el("label", ` ${words}`, "param");
   const box = el("input");
   box.type = "checkbox";
   box.id = id;
+  box.checked = checked === true;
   holder.prepend(box);
   return holder;
 }
@@ -247,6 +251,7 @@ function checkbox(id, words) {
 function buildForm() {
   const form = byId("order-form");
   const step = currentStep();
+  const [askMe, far] = ["order-ask-me", "order-far"].map((id) => byId(id)?.checked); // kept
   form.replaceChildren(el("h3", order.name));
   if (!step) {
     form.append(el("p", "Nothing is open to this unit in this turn."));
@@ -258,8 +263,9 @@ function buildForm() {
   }));
   form.append(select("order-kind", "Order ", step.kinds.map((k) => [k.id, k.title]), order.kind, chooseKind));
   for (const param of paramsOf()) form.append(control(param));
-  form.append(checkbox("order-ask-me", "Ask me if it cannot be done"));
-  form.append(checkbox("order-far", "As far as possible"));
+  form.append(checkbox("order-ask-me", "Ask me if it cannot be done", askMe));
+  form.append(checkbox("order-far", "As far as possible", far));
+  byId("order-far").addEventListener("change", judgeSoon);
 }
 
 function chooseKind(kind) {
@@ -268,6 +274,8 @@ function chooseKind(kind) {
   drawnPath = null;
   // A move is aimed by clicking the map at once: its first point or path parameter is picked.
   order.picking = paramsOf().find((p) => p.type === "point" || p.type === "path")?.name ?? null;
+  if (order.picking) startAim(cardsOf().get(order.unit), null, reachUrl());
+  else stopAim();
   buildForm();
   drawOverlay();
   judgeSoon();
@@ -310,6 +318,7 @@ async function openFor(unitId) {
 function closePanel() {
   Object.assign(order, { unit: null, steps: [], step: null, kind: null, params: {}, picking: null });
   drawnPath = null;
+  stopAim();
   byId("order-panel").hidden = true;
   byId("verdict").textContent = "";
   drawOverlay();
@@ -322,6 +331,7 @@ function closePanel() {
 function body() {
   const sent = { kind: order.kind, unit: order.unit, params: { ...order.params } };
   if (!currentStep()?.open) sent.step = order.step;
+  if (byId("order-far")?.checked) sent.as_far_as_possible = true; // judged where it would stop
   return sent;
 }
 
@@ -360,9 +370,8 @@ async function judge() {
   const verdict = await post("judge", body()).catch(() => ({ error: "The table did not answer; try again." }));
   if (asked !== judged) return;
   drawnPath = verdict.ok ? verdict.path ?? aimedPath() : null;
-  const distances = [verdict.used, verdict.left].every((d) => typeof d === "number")
-    ? ` (used ${verdict.used}, ${verdict.left} left)` : "";
-  showVerdict(verdict.ok === true, (verdict.text ?? verdict.error ?? "") + (verdict.ok ? distances : ""));
+  const facts = factsText(verdict); // the path, used and left, terrain, where it stops
+  showVerdict(verdict.ok === true, (verdict.text ?? verdict.error ?? "") + (facts ? ` ${facts}` : ""));
   byId("verdict").dataset.judged = String(asked); // which judgement the words answer
   drawOverlay();
 }
@@ -431,6 +440,24 @@ function mayOrder(unitId) {
   return orderable.gm || orderable.sides.includes(cardsOf().get(unitId)?.side);
 }
 
+/** The api/reach query of the move being aimed (its kind, and its step when a later one). */
+function reachUrl() {
+  const query = new URLSearchParams({ unit: order.unit, kind: order.kind });
+  if (!currentStep()?.open) query.set("step", order.step);
+  return `api/reach?${query}`;
+}
+
+/** The ghost was dragged (or turned): its point (a path's last waypoint) and, when the kind
+ * takes one, its facing are the order's; judged again, debounced. */
+function ghostMoved(point, facing) {
+  const param = paramsOf().find((p) => p.type === "point" || p.type === "path");
+  if (!param) return;
+  const waypoints = order.params[param.name] ?? [];
+  if (facing !== null && paramsOf().some((p) => p.name === "facing")) order.params.facing = facing;
+  setParam(param.name, param.type === "path" ? [...waypoints.slice(0, -1), point] : point);
+  buildForm();
+}
+
 // --- Clicks on the map -------------------------------------------------------------------------
 
 let pressedAt = null; // where the pointer went down: a click after a drag was a pan
@@ -446,6 +473,7 @@ function clicked(event) {
     const point = toTable(svgPoint(event));
     setParam(param.name, param.type === "path" ? [...(order.params[param.name] ?? []), point] : point);
     if (param.type === "point") order.picking = null;
+    placeAim(point); // the ghost stands where the point (or the last waypoint) is
     buildForm();
     return;
   }
@@ -459,6 +487,7 @@ export function bindOrders(cards, refresh) {
   cardsOf = cards;
   refreshTable = refresh;
   const board = byId("board");
+  bindAim(board, { toSvg, toTable, svgPoint, moved: ghostMoved, redraw: drawOverlay });
   board.addEventListener("click", clicked, true);
   board.addEventListener("pointerdown", (event) => { pressedAt = [event.clientX, event.clientY]; }, true);
   board.addEventListener("keydown", (event) => {
