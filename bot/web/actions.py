@@ -10,7 +10,9 @@ Shapes (``{cid}`` the campaign):
   "words", "open", "kinds": [{"id", "title", "params": [{"name", "type", "required",
   "choices"}]}]}]}``
 - ``POST /c/{cid}/api/judge`` ``{"step", "kind", "unit", "params"}`` → ``{"ok", "text"}`` (and
-  ``"left"``, the distance the unit has, when a move is too long); nothing is kept.
+  ``"left"``, the distance the unit has, when a move is too long; and ``"odds"`` for a charge
+  or a shot, as ``/odds`` gives them: ``{"title", "lines": [[label, percent], ...], "assumes"}``,
+  a line with no percent a table's title: ``bot.web.odds_view``); nothing is kept.
 - ``POST /c/{cid}/api/order`` same, with ``"ask_me"``, ``"as_far_as_possible"`` → ``{"ok",
   "text"}``; a refused order: 422 ``{"ok": false, "text", "error"}``.
 - ``POST /c/{cid}/api/withdraw`` ``{"unit", "step"?, "number"?}`` → ``{"ok", "text"}``.
@@ -60,6 +62,7 @@ from bot.services.order_params import OrderInput
 from bot.services.stages import StageReport
 from bot.services.web_links import Reader
 from bot.web.live import Hub
+from bot.web.odds_view import judged_odds
 
 CSRF_HEADER = "X-CSRF-Token"
 ReaderOf = Callable[[web.Request], Awaitable[Reader]]
@@ -321,8 +324,11 @@ class Api:
         try:
             view = await self.services.play.judge(reader.place, user_id, wanted, step)
         except RefusedOrder as refused:
-            return web.json_response({"ok": False, "text": answer_text(refused), **_left(refused)})
-        return web.json_response({"ok": True, "text": preview_text(view)})
+            judged = {"ok": False, "text": answer_text(refused), **_left(refused)}
+        else:
+            judged = {"ok": True, "text": preview_text(view)}
+        judged |= await judged_odds(self.services, reader.place, user_id, wanted)
+        return web.json_response(judged)
 
     async def order(self, request: web.Request) -> web.Response:
         """``POST api/order``: give (or plan) the order, as ``/order give`` does."""
