@@ -4,6 +4,8 @@
 // slash commands; the browser keeps no rules of its own: the kinds and their typed parameters
 // come from api/choices, every verdict from api/judge. Texts go in by textContent, never HTML.
 
+import { showOdds } from "./odds.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const JUDGE_AFTER_MS = 250; // judge once the player pauses, not at every click of a path
 
@@ -342,6 +344,7 @@ function judgeSoon() {
   if (!order.kind) return showVerdict(null, "");
   if (wanted.length) return showVerdict(null, `Choose ${wanted.join(", ")} to see if the rules allow it.`);
   showVerdict(null, "Judging…");
+  showOdds(null); // the last aim's figures go with its verdict
   judgeTimer = setTimeout(judge, JUDGE_AFTER_MS);
 }
 
@@ -363,6 +366,7 @@ async function judge() {
   const distances = [verdict.used, verdict.left].every((d) => typeof d === "number")
     ? ` (used ${verdict.used}, ${verdict.left} left)` : "";
   showVerdict(verdict.ok === true, (verdict.text ?? verdict.error ?? "") + (verdict.ok ? distances : ""));
+  showOdds(verdict.odds);
   byId("verdict").dataset.judged = String(asked); // which judgement the words answer
   drawOverlay();
 }
