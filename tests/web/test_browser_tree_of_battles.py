@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import tests.e2e.conftest as e2e
+import tests.web.test_browser_orders as orders_page
 from bot.services.campaigns import Place
 from rules_core.state import Unit
 from tests.e2e.sheet_battle import confirm, give, start
@@ -23,18 +24,8 @@ from tests.e2e.test_tree_of_battles_turn import (
     command_phase,
     set_up,
 )
-from tests.web.test_browser import (
-    LINK,
-    browser,
-    fixed_seed,
-    keep_screenshot,
-    make_aide,
-    make_harness,
-    page,
-    pytestmark,
-    until,
-)
-from tests.web.test_browser_orders import stored_state, text_of, verdict_after
+from tests.web.test_browser import LINK, keep_screenshot, page, until
+from tests.web.test_browser_orders import browser, fixed_seed, make_aide, make_harness, pytestmark
 from tools.harness import Harness
 
 try:
@@ -73,7 +64,7 @@ async def to_charges(h: Harness, seed: bytes) -> Unit:
     await approach_and_shooting(h)
     await give(h, h.bob, where, "move", HORSE, x=6, y=5.5, option="extra_d6")
     await confirm(h, where, BATTLE, h.alice, h.bob)
-    state = await stored_state(h)
+    state = await orders_page.stored_state(h)
     assert state.cursor.step == "charges", state.cursor
     return next(u for u in state.units if u.name == HORSE)
 
@@ -97,12 +88,12 @@ async def odds_shown(h: Harness, driver: Any, target: str) -> tuple[str, list[li
     rows."""
     judged = await page(driver.execute_script, JUDGED)
     await page(choose, driver, "param-target", target)
-    ok, said = await verdict_after(driver, judged)
+    ok, said = await orders_page.verdict_after(driver, judged)
     rows: list[list[str]] = await page(until, driver, ODDS_ROWS)
     services: Any = h.bot.services  # type: ignore[attr-defined]
     place = Place(h.world.guild_id, h.channel("hundred-years").id)
     asked = await services.odds.ask(place, h.bob.id, "charge", HORSE, target)
-    title = await page(text_of, driver, By.CSS_SELECTOR, "#odds h3")
+    title = await page(orders_page.text_of, driver, By.CSS_SELECTOR, "#odds h3")
     assert title == f"Odds: {asked.odds.title}", title
     return f"{ok}: {said}", rows
 
@@ -144,7 +135,7 @@ async def test_a_charge_aimed_at_two_targets_shows_each_pairs_odds(
         assert rows == expected(asked), (target, rows)
         seen.append(rows)
     assert seen[0] != seen[1]
-    assumes = await page(text_of, browser, By.CSS_SELECTOR, "#odds .assumes")
+    assumes = await page(orders_page.text_of, browser, By.CSS_SELECTOR, "#odds .assumes")
     assert assumes.startswith(f"Assumed: as if {HORSE} charged home"), assumes
 
     await page(keep_screenshot, browser, tmp_path, "war-table-odds.png")
@@ -152,7 +143,7 @@ async def test_a_charge_aimed_at_two_targets_shows_each_pairs_odds(
     # A kind without odds hides the box (once judged: no request left in flight at the end).
     judged = await page(browser.execute_script, JUDGED)
     await page(choose, browser, "order-kind", "hold")
-    ok, said = await verdict_after(browser, judged)
+    ok, said = await orders_page.verdict_after(browser, judged)
     assert ok == "true", said
     assert await page(browser.execute_script, no_odds)
     errors = [e for e in await page(browser.get_log, "browser") if e["level"] == "SEVERE"]
