@@ -5,7 +5,8 @@ begun; a player's unit is given a move by the page's ``POST api/judge`` as the p
 while a ghost is dragged:
 
 - server CPU of one judgement (the process's CPU, the engine's worker thread included: the
-  whole cost to the server), median, beside #35's target of 50 ms;
+  whole cost to the server), median, beside #35's target of 50 ms; the same for a charge
+  judged with its odds (``bench.judge_odds``);
 - server CPU of one reach (``GET api/reach``: the move's outline, its candidate points each
   judged in one worker call), median, printed beside the same 50 ms;
 - the longest loop callback while judgements are posted from another thread (what the bot's
@@ -25,6 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from bench.judge_odds import odds_figures
 from bench.orders_mine import RULESET
 from bench.report import Figure, table
 from bench.slow_callbacks import SlowCallbacks
@@ -135,6 +137,7 @@ async def measure(smoke: bool) -> list[Figure]:
             s, {**body, "step": step}, 4 if smoke else POSTS
         )
         units = f"{s.units} units"
+        with_odds = await odds_figures(s, smoke, 3 if smoke else RUNS)
     return [
         Figure(
             f"war table judgement while dragging ({units}): server CPU p50",
@@ -164,6 +167,7 @@ async def measure(smoke: bool) -> list[Figure]:
             "0",
             not on_loop,
         ),
+        *with_odds,
     ]
 
 

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import InvalidInput, NotFound, PermissionDenied
+from bot.errors import InvalidInput, NotFound, PermissionDenied, UserError
 from bot.rendering.odds_chart import chart
 from bot.services.base import Service
-from bot.services.battle_state import Loaded, load_battle
+from bot.services.battle_state import Loaded, find_giver, load_battle
 from bot.services.campaigns import Place
+from bot.services.intake import Wanted, command_action, order_kind_of
 from bot.services.numbers import check_finite
-from bot.services.order_params import resolve
+from bot.services.order_params import params_for, resolve
 from bot.services.plans import planned_rows
 from bot.services.resolving import off_loop
 from bot.services.stages import stage_orders
 from rules_core.odds import QUERY_KINDS, Odds, OddsQuery, Refused
+from rules_core.orders import Order
 from rules_core.secrets import Viewer, view
 from rules_core.state import BattleState, Unit
 
@@ -88,6 +90,24 @@ class OddsService(Service):
         query = OddsQuery(kind, actor, target if isinstance(target, str) else None, params)
         answer = await _answer(loaded, seen, query)
         return OddsAnswer(answer.battle_name, answer.odds, answer.chart, step)
+
+    async def aimed(self, place: Place, user_id: int, wanted: Wanted) -> Odds | None:
+        """The odds of an order as the war table draws it (a charge, a shot: whatever
+        ``/odds`` answers for its kind), on what the user may see; None when the order has
+        none, or cannot be read yet (its refusal is the judge's to give)."""
+        async with self.db.read() as session:
+            loaded = await load_battle(session, place)
+        try:
+            seen, sides = _seen(loaded, user_id)
+            kind, given = command_action(loaded, wanted.kind, wanted.given)
+            order_kind = order_kind_of(loaded, kind)
+            actor = find_giver(seen, order_kind.actor, wanted.unit, sides)
+            # Names resolve on the viewed state: a unit the user cannot see is no target.
+            order = Order(actor.id, kind, params_for(order_kind, given, seen))
+        except UserError:
+            return None
+        found = await off_loop(loaded.rules.odds, seen, OddsQuery.of_order(order))
+        return found if isinstance(found, Odds) else None
 
 
 def _seen(loaded: Loaded, user_id: int) -> tuple[BattleState, tuple[str, ...] | None]:

@@ -13,7 +13,9 @@ Shapes (``{cid}`` the campaign):
   for an order with a point or path, the rules' facts: ``"path"`` ``[[x, y], ...]`` (from the
   unit, the way the rules take it), ``"used"`` (its length), ``"left"`` (the distance the unit
   has after it; when refused, all it has), ``"terrain"`` (names crossed) and, for an "as far
-  as possible" move cut short, ``"stops_at"`` ``[x, y]``; nothing is kept.
+  as possible" move cut short, ``"stops_at"`` ``[x, y]``; and ``"odds"`` for a charge or a
+  shot, as ``/odds`` gives them: ``{"title", "lines": [[label, percent], ...], "assumes"}``, a
+  line with no percent a table's title (``bot.web.odds_view``); nothing is kept.
 - ``GET /c/{cid}/api/reach?unit=U&kind=K&step=S`` → ``{"outline": [[x, y], ...]}``: where the
   unit can get with a move of that kind (each bearing's farthest candidate the rules accept).
 - ``POST /c/{cid}/api/order`` same, with ``"ask_me"``, ``"as_far_as_possible"`` → ``{"ok",
@@ -72,6 +74,7 @@ from bot.services.stages import StageReport
 from bot.services.web_links import Reader
 from bot.web.aiming import aimed_json, reach_json
 from bot.web.live import Hub
+from bot.web.odds_view import judged_odds
 
 CSRF_HEADER = "X-CSRF-Token"
 ReaderOf = Callable[[web.Request], Awaitable[Reader]]
@@ -334,9 +337,12 @@ class Api:
         found = await aimed(self.services.play.db, reader.place, user_id, wanted, step)
         if found.refused is not None:
             refusal = (answer_text(found.refused), _left(found.refused))
-            return web.json_response(aimed_json(found, *refusal))
-        assert found.view is not None  # judged legal
-        return web.json_response(aimed_json(found, preview_text(found.view), {}))
+            judged = aimed_json(found, *refusal)
+        else:
+            assert found.view is not None  # judged legal
+            judged = aimed_json(found, preview_text(found.view), {})
+        judged |= await judged_odds(self.services, reader.place, user_id, wanted)
+        return web.json_response(judged)
 
     async def reach(self, request: web.Request) -> web.Response:
         """``GET api/reach?unit=&kind=&step=``: where the unit can get with this move."""

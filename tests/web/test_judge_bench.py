@@ -16,3 +16,10 @@ def test_the_pages_judgement_runs_off_the_loop() -> None:
     assert cpu.value > 0 and cpu.target == "<= 50 ms"
     reach = next(f for name, f in figures.items() if name.startswith("war table reach"))
     assert reach.value > 0 and "50 ms" in reach.target
+
+
+def test_the_bench_prints_a_charge_judged_with_its_odds_beside_50_ms() -> None:
+    figures = {f.name: f for f in web_judge.figures(smoke=True)}
+    name = "war table judgement of a charge with its odds (12 units): server CPU p50"
+    assert figures[name].value > 0 and figures[name].target == "<= 50 ms"
+    assert 0 < figures[f"{name}: the odds alone"].value <= figures[name].value

@@ -5,6 +5,7 @@
 // come from api/choices, every verdict from api/judge. Texts go in by textContent, never HTML.
 
 import { bindAim, drawAim, factsText, placeAim, startAim, stopAim } from "./aim.js";
+import { showOdds } from "./odds.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const JUDGE_AFTER_MS = 250; // judge once the player pauses, not at every click of a path
@@ -352,6 +353,7 @@ function judgeSoon() {
   if (!order.kind) return showVerdict(null, "");
   if (wanted.length) return showVerdict(null, `Choose ${wanted.join(", ")} to see if the rules allow it.`);
   showVerdict(null, "Judging…");
+  showOdds(null); // the last aim's figures go with its verdict
   judgeTimer = setTimeout(judge, JUDGE_AFTER_MS);
 }
 
@@ -372,6 +374,7 @@ async function judge() {
   drawnPath = verdict.ok ? verdict.path ?? aimedPath() : null;
   const facts = factsText(verdict); // the path, used and left, terrain, where it stops
   showVerdict(verdict.ok === true, (verdict.text ?? verdict.error ?? "") + (facts ? ` ${facts}` : ""));
+  showOdds(verdict.odds);
   byId("verdict").dataset.judged = String(asked); // which judgement the words answer
   drawOverlay();
 }
