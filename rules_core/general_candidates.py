@@ -1,0 +1,113 @@
+"""The AI general's candidates (#36): for each of a side's actors, the orders it could be
+given in the open step, from the step's order kinds and the ruleset's hints, each judged by
+the ruleset's own judge (the one the bot's intake uses) and kept only if legal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from rules_core.codec import Json
+from rules_core.general_hints import GeneralHints
+from rules_core.orders import AS_FAR_AS_POSSIBLE, Order, OrderKind, Preview
+from rules_core.plugin import Rules
+from rules_core.state import BattleState, Unit
+from rules_core.toolkit import gap
+
+RETIRE_DISTANCE = 12.0  # how far back a retire aims, in the measure (the judge cuts it short)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Orders one actor could be given (one, or the scripted player's several), their role
+    (one of ``general_hints.ROLES``, or ``scripted``) and the target they aim at, if any."""
+
+    actor: str
+    orders: tuple[Order, ...]
+    role: str
+    target: Unit | None = None
+
+
+def scripted(rules: Rules, view: BattleState, side: str) -> list[Candidate]:
+    """The ruleset's scripted player's orders, grouped by actor, as one candidate each."""
+    by_actor: dict[str, list[Order]] = {}
+    for order in rules.demo_orders(view, side):
+        by_actor.setdefault(order.actor, []).append(order)
+    return [
+        Candidate(actor, tuple(orders), "scripted")
+        for actor, orders in by_actor.items()
+        if all(_legal(rules, view, order) for order in orders)
+    ]
+
+
+def unit_kinds(rules: Rules, view: BattleState) -> tuple[OrderKind, ...]:
+    """The unit order kinds the open step takes that the hints give a role."""
+    step = rules.sequence.step(view.cursor.step)
+    kinds = (rules.order_kind(kind) for kind in step.order_kinds)
+    return tuple(k for k in kinds if k.actor == "unit" and rules.general.role(k.id))
+
+
+def of_unit(
+    rules: Rules, view: BattleState, unit: Unit, kinds: Sequence[OrderKind]
+) -> Iterator[Candidate]:
+    """The legal candidates of one unit: each kind with a role, at each target it may take."""
+    hints = rules.general
+    for kind in kinds:
+        role = hints.role(kind.id)
+        assert role is not None
+        for order, target in _orders(rules, view, unit, kind, role):
+            if _legal(rules, view, order):
+                yield Candidate(unit.id, (order,), role, target)
+
+
+def _orders(
+    rules: Rules, view: BattleState, unit: Unit, kind: OrderKind, role: str
+) -> Iterator[tuple[Order, Unit | None]]:
+    """The orders of one kind worth judging for a unit (not yet judged)."""
+    hints = rules.general
+    fixed: dict[str, Json] = dict(hints.params.get(kind.id, {}))
+    names = {param.name for param in kind.params}
+    if role in ("charge", "shoot"):
+        if "target" in names:
+            for enemy in targets(rules, view, unit, hints):
+                yield Order(unit.id, kind.id, {**fixed, "target": enemy.id}), enemy
+        return
+    if role in ("advance", "retire"):
+        goal = _goal(view, unit, role)
+        if goal is None:
+            return
+        if "to" in names:
+            fixed["to"] = list(goal)
+        yield Order(unit.id, kind.id, {**fixed, AS_FAR_AS_POSSIBLE: True}), None
+        return
+    yield Order(unit.id, kind.id, fixed), None
+
+
+def targets(rules: Rules, view: BattleState, unit: Unit, hints: GeneralHints) -> list[Unit]:
+    """The nearest enemies the unit could reach, nearest first (ties by id: deterministic)."""
+    enemies = sorted(view.enemies_of(unit.side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    reach = max(rules.reach(view, unit, "move"), rules.reach(view, unit, "range"))
+    if reach > 0:
+        enemies = [e for e in enemies if gap(unit, e) <= reach * hints.far_factor]
+    return enemies[: hints.targets]
+
+
+def _goal(view: BattleState, unit: Unit, role: str) -> tuple[float, float] | None:
+    """Where an advance aims (the nearest enemy) or a retire (straight away from it)."""
+    enemies = view.enemies_of(unit.side, on_table=True)
+    if not enemies:
+        return None
+    enemy = min(enemies, key=lambda e: (gap(unit, e), e.id))
+    if role == "advance":
+        return (enemy.x, enemy.y)
+    dx, dy = unit.x - enemy.x, unit.y - enemy.y
+    length = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    x = unit.x + dx / length * RETIRE_DISTANCE
+    y = unit.y + dy / length * RETIRE_DISTANCE
+    field = view.battlefield
+    return (min(max(x, 0.0), field.width), min(max(y, 0.0), field.depth))
+
+
+def _legal(rules: Rules, view: BattleState, order: Order) -> bool:
+    """Whether the ruleset's judge accepts the order against the side's view."""
+    return isinstance(rules.judge(view, order), Preview)
