@@ -60,13 +60,18 @@ def plan_side(
         for unit in view.units_of(side, on_table=True):
             if time.process_time() > deadline:
                 break
+            if unit.id not in chosen:  # no order: the ruleset's default, most often a hold
+                idle = Candidate(unit.id, (), "hold")
+                chosen[unit.id] = _weighed(rules, view, idle, draw)
             for candidate in candidates.of_unit(rules, view, unit, kinds):
                 scored = _weighed(rules, view, candidate, draw)
-                kept = chosen.get(unit.id)
-                if kept is None or scored.score > kept.score:
+                kept = chosen[unit.id]
+                if candidate.role == "hold" and not kept.candidate.orders:
+                    continue  # a hold given where none is given changes nothing
+                if scored.score > kept.score:
                     chosen[unit.id] = scored
     return tuple(
-        Advice(order, general_score.reason(scored))
+        Advice(order, general_score.reason(scored, candidates.role_of(rules, scored.candidate)))
         for scored in chosen.values()
         for order in scored.candidate.orders
     )

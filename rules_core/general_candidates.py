@@ -34,10 +34,28 @@ def scripted(rules: Rules, view: BattleState, side: str) -> list[Candidate]:
     for order in rules.demo_orders(view, side):
         by_actor.setdefault(order.actor, []).append(order)
     return [
-        Candidate(actor, tuple(orders), "scripted")
+        Candidate(actor, tuple(orders), "scripted", _target(view, orders[0]))
         for actor, orders in by_actor.items()
         if all(_legal(rules, view, order) for order in orders)
     ]
+
+
+def role_of(rules: Rules, candidate: Candidate) -> str:
+    """The role a candidate plays: its own, or for the script's orders, their first kind's."""
+    if candidate.role != "scripted":
+        return candidate.role
+    return rules.general.role(candidate.orders[0].kind) or "scripted"
+
+
+def _target(view: BattleState, order: Order) -> Unit | None:
+    """The unit an order aims at, if it names one the side can see."""
+    target = order.params.get("target")
+    if not isinstance(target, str):
+        return None
+    try:
+        return view.unit(target)
+    except KeyError:
+        return None
 
 
 def unit_kinds(rules: Rules, view: BattleState) -> tuple[OrderKind, ...]:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules_core.general_candidates import Candidate
+from rules_core.general_candidates import Candidate, role_of
 from rules_core.general_hints import GeneralHints
 from rules_core.odds import Odds, OddsQuery
 from rules_core.plugin import Rules
@@ -50,19 +50,22 @@ def score(
     the actor's ``board``)."""
     hints = rules.general
     w = hints.weights
+    role = role_of(rules, candidate)
     base = {
         "scripted": w.scripted,
         "advance": w.advance,
         "hold": w.hold,
         "rally": w.rally,
         "retire": w.retire,
-    }.get(candidate.role, 0.0)
+    }.get(role, 0.0)
+    if candidate.role == "scripted" and role != "scripted":
+        base += w.scripted  # the ruleset's drill knows its rules: a head start
     total = base + (w.flank if flank else 0.0) - w.threat * threats
-    if candidate.role not in ("charge", "shoot"):
+    if role not in ("charge", "shoot"):
         return Scored(candidate, total, flank=flank, threats=threats)
     win, lose, inflicted, suffered = _odds(rules, view, candidate, hints)
     total += w.inflicted * inflicted - w.suffered * suffered
-    if candidate.role == "charge":
+    if role == "charge":
         total += w.charge * float(win if win is not None else Fraction(1, 2))
         total -= w.lose * float(lose)
     elif inflicted > 0:
@@ -70,25 +73,26 @@ def score(
     return Scored(candidate, total, win, inflicted, suffered, flank, threats)
 
 
-def reason(scored: Scored) -> str:
-    """The one line a player reads: what was ordered and why."""
+def reason(scored: Scored, role: str) -> str:
+    """The one line a player reads: what was ordered (in ``role``) and why."""
     candidate = scored.candidate
     target = candidate.target.name if candidate.target is not None else ""
     flank = ", flank secure" if scored.flank else ""
-    if candidate.role == "charge":
+    if role == "charge":
         win = "" if scored.win is None else f": {float(scored.win) * 100:.0f} % to win"
         return f"charged {target}{win}{flank}"
-    if candidate.role == "shoot":
+    if role == "shoot":
         return f"shot at {target}: {scored.inflicted:.1f} losses expected"
-    if candidate.role == "advance":
+    if role == "advance":
         return f"advanced on the nearest enemy{flank}"
-    if candidate.role == "retire":
+    if role == "retire":
         return f"fell back: {scored.threats} enemies within reach"
-    if candidate.role == "rally":
+    if role == "rally":
         return "rallied: nothing better in reach"
-    if candidate.role == "hold":
+    if role == "hold":
         return "held: no target in reach" if not scored.threats else "held the line"
-    return "as the ruleset's drill has it: no charge or shot scored better"
+    kind = candidate.orders[0].kind.replace("_", " ") if candidate.orders else "no order"
+    return f"{kind}: the ruleset's drill for this step, nothing scored better"
 
 
 def question_reason(choice: str, default: str) -> str:

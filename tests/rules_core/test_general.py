@@ -122,6 +122,10 @@ def test_reasons_are_worded_from_the_odds_and_the_board() -> None:
     enemy = state.enemies_of(side, on_table=True)[0]
     charge = Candidate(unit.id, (Order(unit.id, "charge", {"target": enemy.id}),), "charge", enemy)
     scored = general_score.Scored(charge, 1.0, win=Fraction(16, 25), flank=True)
-    assert general_score.reason(scored) == f"charged {enemy.name}: 64 % to win, flank secure"
+    assert (
+        general_score.reason(scored, "charge") == f"charged {enemy.name}: 64 % to win, flank secure"
+    )
     hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
-    assert general_score.reason(general_score.Scored(hold, 0.1)) == "held: no target in reach"
+    assert (
+        general_score.reason(general_score.Scored(hold, 0.1), "hold") == "held: no target in reach"
+    )
