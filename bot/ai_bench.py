@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bench.battles import begun
 from rules_core import engine, general, registry
@@ -24,11 +23,9 @@ from rules_core.secrets import Viewer, view
 from rules_core.state import BattleState
 
 SEED = b"ai-bench"
-TURNS = 12  # the turn limit: a battle not decided by then is undecided
+TURNS = 12  # a guard past every ruleset's own turn limit (its ``max_turns``)
 MAX_CALLS = 3_000  # a guard against a battle that never finishes its turns
 BUDGET_S = 2.0  # the general's CPU budget per step
-
-Plays = Callable[[BattleState, str], bool]  # whether the AI plays this side
 
 
 @dataclass
@@ -55,7 +52,9 @@ def start(rules: Rules, units: int | None) -> BattleState:
     sample = rules.sample_battle()
     if sample is None:
         raise SystemExit("this ruleset has no sample battle")
-    return engine.begin(rules, sample)
+    # The sample's own turn limit is the demo's, kept short; a game has the ruleset's.
+    parameters = {k: v for k, v in sample.parameters.items() if k != "max_turns"}
+    return engine.begin(rules, replace(sample, parameters=parameters))
 
 
 def play(
@@ -107,13 +106,11 @@ def series(rules: Rules, games: int, units: int | None, both: bool) -> Tally:
         end, cpu = play(rules, state, ai_sides, seed)
         tally.planning.extend(cpu)
         outcome = end.outcome
-        if outcome is None:
-            tally.undecided += 1
+        if outcome is None or outcome.winner is None:
+            tally.undecided += 1  # a draw at the turn limit is no break and no victory
             continue
         tally.ended += 1
-        if outcome.winner is None:
-            tally.undecided += 1
-        elif outcome.winner in ai_sides:
+        if outcome.winner in ai_sides:
             tally.wins += 1
         else:
             tally.losses += 1
@@ -130,7 +127,7 @@ def report(ruleset: str, games: int, units: int | None) -> list[str]:
     cpu = mirror.planning + against.planning
     size = "sample battle" if units is None else f"{units} units a side"
     return [
-        f"{ruleset} ({size}, {games} games, turn limit {TURNS})",
+        f"{ruleset} ({size}, {games} games, turn limit {_limit(rules)})",
         f"  AI vs defaults: {against.wins} won, {against.losses} lost,"
         f" {against.undecided} undecided; {against.share:.0f} % of decided games won",
         f"  AI vs AI: {mirror.ended} of {games} ended by a break or victory"
@@ -138,6 +135,12 @@ def report(ruleset: str, games: int, units: int | None) -> list[str]:
         f"  planning CPU per side per game turn: mean {_mean(cpu):.3f} s,"
         f" max {max(cpu, default=0.0):.3f} s",
     ]
+
+
+def _limit(rules: Rules) -> str:
+    """The ruleset's own turn limit, as the games play it."""
+    limit = rules.parameter_values().get("max_turns")
+    return str(limit) if limit is not None else "none"
 
 
 def _mean(values: list[float]) -> float:

@@ -11,7 +11,7 @@ from bot.ai_bench import main
 def test_ai_bench_plays_one_game_each_way_and_prints(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--ruleset", "skirmish", "--games", "1"]) == 0
     printed = capsys.readouterr().out
-    assert "skirmish (sample battle, 1 games" in printed
+    assert "skirmish (sample battle, 1 games, turn limit 6)" in printed
     assert "AI vs defaults:" in printed and "AI vs AI:" in printed
     assert "planning CPU per side per game turn" in printed
 
