@@ -30,7 +30,8 @@ DEFAULT_ROLES: Mapping[str, str] = {
 class Weights:
     """What the general's score counts, each term's weight (the score is in "units of worth")."""
 
-    scripted: float = 1.0  # the ruleset's scripted orders for an actor, as one candidate
+    scripted: float = 1.0  # the ruleset's scripted orders for an actor, in no role of ours
+    drill: float = 0.3  # the head start of a scripted order in a role (a charge, a move)
     charge: float = 2.0  # a charge, times its chance to win
     lose: float = 1.5  # a charge, times its chance to lose
     shoot: float = 0.6  # a shot that can hit at all

@@ -59,7 +59,7 @@ def score(
         "retire": w.retire,
     }.get(role, 0.0)
     if candidate.role == "scripted" and role != "scripted":
-        base += w.scripted  # the ruleset's drill knows its rules: a head start
+        base += w.drill  # the ruleset's drill knows its rules: a head start
     total = base + (w.flank if flank else 0.0) - w.threat * threats
     if role not in ("charge", "shoot"):
         return Scored(candidate, total, flank=flank, threats=threats)
@@ -111,20 +111,26 @@ def _odds(
         return None, Fraction(0), 0.0, 0.0
     actor = _unit(view, candidate.actor)
     target = candidate.target
-    win: Fraction | None = None
-    lose = Fraction(0)
+    results: list[tuple[Fraction, Fraction]] = []  # (win, lose): the actor's latest first
     inflicted = suffered = 0.0
     for table in odds.tables:
         labels = [(c.label.lower(), c.chance) for c in table.chances]
         wins = sum((p for label, p in labels if _any(label, hints.win_words)), Fraction(0))
-        if win is None and wins:
-            win = wins
-            lose = sum((p for label, p in labels if _any(label, hints.lose_words)), Fraction(0))
+        losses = sum((p for label, p in labels if _any(label, hints.lose_words)), Fraction(0))
+        if wins or losses:
+            title = table.title.lower()
+            if target is not None and target.name.lower() in title and not (
+                actor is not None and actor.name.lower() in title
+            ):
+                results.append((losses, wins))  # the target's result: its loss is our win
+            else:
+                results.insert(0, (wins, losses))
         expected = _expected(labels)
         if _on_actor(table.title.lower(), actor, target, len(odds.tables)):
             suffered += expected
         else:
             inflicted += expected
+    win, lose = results[0] if results else (None, Fraction(0))
     return win, lose, inflicted, suffered
 
 
