@@ -22,7 +22,7 @@ from rules_core import general_score
 from rules_core.decisions import Decision
 from rules_core.general_candidates import Candidate
 from rules_core.general_score import Scored
-from rules_core.orders import Order
+from rules_core.orders import Order, OrderKind
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
@@ -55,21 +55,11 @@ def plan_side(
     chosen: dict[str, Scored] = {}
     for candidate in candidates.scripted(rules, view, side):
         chosen[candidate.actor] = _weighed(rules, view, candidate, draw)
-    kinds = candidates.unit_kinds(rules, view)
-    if kinds and rules.turn_problem(view, side) is None:
-        for unit in view.units_of(side, on_table=True):
+    if rules.turn_problem(view, side) is None:
+        for actor, kinds in candidates.actors(rules, view, side):
             if time.process_time() > deadline:
                 break
-            if unit.id not in chosen:  # no order: the ruleset's default, most often a hold
-                idle = Candidate(unit.id, (), "hold")
-                chosen[unit.id] = _weighed(rules, view, idle, draw)
-            for candidate in candidates.of_unit(rules, view, unit, kinds):
-                scored = _weighed(rules, view, candidate, draw)
-                kept = chosen[unit.id]
-                if candidate.role == "hold" and not kept.candidate.orders:
-                    continue  # a hold given where none is given changes nothing
-                if scored.score > kept.score:
-                    chosen[unit.id] = scored
+            _improve(rules, view, chosen, actor, kinds, draw)
     return tuple(
         Advice(order, general_score.reason(scored, candidates.role_of(rules, scored.candidate)))
         for scored in chosen.values()
@@ -88,6 +78,26 @@ def reply(rules: Rules, view: BattleState, side: str, decision: Decision) -> Rep
         if decision.problem(answer) is None:
             choice = answer
     return Reply(choice, general_score.question_reason(choice, decision.default))
+
+
+def _improve(
+    rules: Rules,
+    view: BattleState,
+    chosen: dict[str, Scored],
+    actor: str,
+    kinds: tuple[OrderKind, ...],
+    draw: random.Random,
+) -> None:
+    """Weigh an actor's candidates against what ``chosen`` holds for it, keeping the best."""
+    if actor not in chosen:  # no order: the ruleset's default, most often a hold
+        chosen[actor] = _weighed(rules, view, Candidate(actor, (), "hold"), draw)
+    for candidate in candidates.of_actor(rules, view, actor, kinds):
+        scored = _weighed(rules, view, candidate, draw)
+        kept = chosen[actor]
+        if candidate.role == "hold" and not kept.candidate.orders:
+            continue  # a hold given where none is given changes nothing
+        if scored.score > kept.score:
+            chosen[actor] = scored
 
 
 def _weighed(rules: Rules, view: BattleState, candidate: Candidate, draw: random.Random) -> Scored:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from rules_core import far
 from rules_core.codec import Json
 from rules_core.general_hints import GeneralHints
 from rules_core.orders import AS_FAR_AS_POSSIBLE, Order, OrderKind, Preview
@@ -50,55 +51,73 @@ def role_of(rules: Rules, candidate: Candidate) -> str:
 def _target(view: BattleState, order: Order) -> Unit | None:
     """The unit an order aims at, if it names one the side can see."""
     target = order.params.get("target")
-    if not isinstance(target, str):
-        return None
-    try:
-        return view.unit(target)
-    except KeyError:
-        return None
+    return _unit(view, target) if isinstance(target, str) else None
 
 
-def unit_kinds(rules: Rules, view: BattleState) -> tuple[OrderKind, ...]:
-    """The unit order kinds the open step takes that the hints give a role."""
+def actors(rules: Rules, view: BattleState, side: str) -> list[tuple[str, tuple[OrderKind, ...]]]:
+    """The side's units on the table and its groups, each with the kinds of the open step
+    that the hints give a role and that actor may take (in roster order: deterministic)."""
     step = rules.sequence.step(view.cursor.step)
-    kinds = (rules.order_kind(kind) for kind in step.order_kinds)
-    return tuple(k for k in kinds if k.actor == "unit" and rules.general.role(k.id))
+    kinds = [rules.order_kind(kind) for kind in step.order_kinds]
+    roled = [k for k in kinds if rules.general.role(k.id)]
+    of_units = tuple(k for k in roled if k.actor == "unit")
+    of_groups = tuple(k for k in roled if k.actor == "group" and _plain(k))
+    found = [(u.id, of_units) for u in view.units_of(side, on_table=True)] if of_units else []
+    if of_groups:
+        found += [(g.id, of_groups) for g in view.groups if g.side == side]
+    return found
 
 
-def of_unit(
-    rules: Rules, view: BattleState, unit: Unit, kinds: Sequence[OrderKind]
+def of_actor(
+    rules: Rules, view: BattleState, actor: str, kinds: Sequence[OrderKind]
 ) -> Iterator[Candidate]:
-    """The legal candidates of one unit: each kind with a role, at each target it may take."""
-    hints = rules.general
+    """The legal candidates of one actor: each kind with a role, at each target it may take."""
+    unit = _unit(view, actor)
     for kind in kinds:
-        role = hints.role(kind.id)
+        role = rules.general.role(kind.id)
         assert role is not None
-        for order, target in _orders(rules, view, unit, kind, role):
+        for order, target in _orders(rules, view, actor, unit, kind, role):
             if _legal(rules, view, order):
-                yield Candidate(unit.id, (order,), role, target)
+                yield Candidate(actor, (order,), role, target)
 
 
 def _orders(
-    rules: Rules, view: BattleState, unit: Unit, kind: OrderKind, role: str
+    rules: Rules, view: BattleState, actor: str, unit: Unit | None, kind: OrderKind, role: str
 ) -> Iterator[tuple[Order, Unit | None]]:
-    """The orders of one kind worth judging for a unit (not yet judged)."""
-    hints = rules.general
-    fixed: dict[str, Json] = dict(hints.params.get(kind.id, {}))
+    """The orders of one kind worth judging for an actor (not yet judged); a group (no
+    ``unit``) takes only the kind's fixed parameters."""
+    fixed: dict[str, Json] = dict(rules.general.params.get(kind.id, {}))
     names = {param.name for param in kind.params}
-    if role in ("charge", "shoot"):
+    if unit is None:
+        yield Order(actor, kind.id, fixed), None
+    elif role in ("charge", "shoot"):
         if "target" in names:
-            for enemy in targets(rules, view, unit, hints):
-                yield Order(unit.id, kind.id, {**fixed, "target": enemy.id}), enemy
-        return
-    if role in ("advance", "retire"):
+            for enemy in targets(rules, view, unit, rules.general):
+                yield Order(actor, kind.id, {**fixed, "target": enemy.id}), enemy
+    elif role in ("advance", "retire"):
         goal = _goal(view, unit, role)
-        if goal is None:
-            return
-        if "to" in names:
-            fixed["to"] = list(goal)
-        yield Order(unit.id, kind.id, {**fixed, AS_FAR_AS_POSSIBLE: True}), None
-        return
-    yield Order(unit.id, kind.id, fixed), None
+        if goal is not None:
+            if "to" in names:
+                fixed["to"] = list(goal)
+            if far.applies(kind):
+                fixed[AS_FAR_AS_POSSIBLE] = True
+            yield Order(actor, kind.id, fixed), None
+    else:
+        yield Order(actor, kind.id, fixed), None
+
+
+def _plain(kind: OrderKind) -> bool:
+    """Whether a kind needs no point, path or unit of its own (a group's order can be given
+    from its fixed parameters alone)."""
+    return not any(p.required and p.kind in ("point", "path", "unit") for p in kind.params)
+
+
+def _unit(view: BattleState, actor: str) -> Unit | None:
+    """The unit of this id, or None for a group or leader."""
+    try:
+        return view.unit(actor)
+    except KeyError:
+        return None
 
 
 def targets(rules: Rules, view: BattleState, unit: Unit, hints: GeneralHints) -> list[Unit]:

@@ -119,8 +119,10 @@ def _odds(
         losses = sum((p for label, p in labels if _any(label, hints.lose_words)), Fraction(0))
         if wins or losses:
             title = table.title.lower()
-            if target is not None and target.name.lower() in title and not (
-                actor is not None and actor.name.lower() in title
+            if (
+                target is not None
+                and target.name.lower() in title
+                and not (actor is not None and actor.name.lower() in title)
             ):
                 results.append((losses, wins))  # the target's result: its loss is our win
             else:
