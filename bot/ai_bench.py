@@ -25,7 +25,7 @@ from rules_core.state import BattleState
 SEED = b"ai-bench"
 TURNS = 12  # a guard past every ruleset's own turn limit (its ``max_turns``)
 MAX_CALLS = 3_000  # a guard against a battle that never finishes its turns
-BUDGET_S = 2.0  # the general's CPU budget per step
+TURN_BUDGET_S = 1.5  # the general's CPU per side per game turn, shared by its steps (target 2 s)
 
 
 @dataclass
@@ -36,6 +36,7 @@ class Tally:
     losses: int = 0
     undecided: int = 0
     ended: int = 0  # games ended by a break or victory within the turn limit
+    ahead: int = 0  # undecided games the AI ended with more of its units standing
     planning: list[float] = field(default_factory=list)  # CPU per side per game turn
 
     @property
@@ -73,11 +74,11 @@ def play(
         for side in engine.waiting(rules, state).sides:
             if side not in ai_sides:
                 continue
-            began = time.process_time()
-            advice = general.plan_side(
-                rules, view(state, Viewer.of_side(side)), side, seed=seed, budget_s=BUDGET_S
-            )
             key = (state.cursor.turn, side)
+            budget = max(TURN_BUDGET_S - cpu.get(key, 0.0), 0.0)
+            began = time.process_time()
+            seen = view(state, Viewer.of_side(side))
+            advice = general.plan_side(rules, seen, side, seed=seed, budget_s=budget)
             cpu[key] = cpu.get(key, 0.0) + time.process_time() - began
             orders.extend(a.order for a in advice)
         state = engine.run(rules, dice, state, orders).state
@@ -108,6 +109,7 @@ def series(rules: Rules, games: int, units: int | None, both: bool) -> Tally:
         outcome = end.outcome
         if outcome is None or outcome.winner is None:
             tally.undecided += 1  # a draw at the turn limit is no break and no victory
+            tally.ahead += _ahead(end, ai_sides)
             continue
         tally.ended += 1
         if outcome.winner in ai_sides:
@@ -115,6 +117,12 @@ def series(rules: Rules, games: int, units: int | None, both: bool) -> Tally:
         else:
             tally.losses += 1
     return tally
+
+
+def _ahead(state: BattleState, ai_sides: frozenset[str]) -> int:
+    """1 if the AI's sides have more units standing than the others at the end, else 0."""
+    standing = [u.side in ai_sides for u in state.units_on_table]
+    return int(standing.count(True) > standing.count(False))
 
 
 def report(ruleset: str, games: int, units: int | None) -> list[str]:
@@ -129,7 +137,8 @@ def report(ruleset: str, games: int, units: int | None) -> list[str]:
     return [
         f"{ruleset} ({size}, {games} games, turn limit {_limit(rules)})",
         f"  AI vs defaults: {against.wins} won, {against.losses} lost,"
-        f" {against.undecided} undecided; {against.share:.0f} % of decided games won",
+        f" {against.undecided} undecided ({against.ahead} with the AI ahead in units);"
+        f" {against.share:.0f} % of decided games won",
         f"  AI vs AI: {mirror.ended} of {games} ended by a break or victory"
         f" ({100.0 * mirror.ended / games if games else 0.0:.0f} %)",
         f"  planning CPU per side per game turn: mean {_mean(cpu):.3f} s,"

@@ -27,6 +27,7 @@ from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
 JITTER = 1e-6  # a tie-break far below any weight: it only orders equal scores
+_BOARDS = "_general_boards"  # where a view keeps its actors' boards (as engine.waiting does)
 
 
 @dataclass(frozen=True)
@@ -100,9 +101,17 @@ def _improve(
             chosen[actor] = scored
 
 
+def _board(rules: Rules, view: BattleState, actor: str) -> tuple[bool, int]:
+    """The actor's ``general_score.board``, worked out once per view (views are frozen)."""
+    kept: dict[str, tuple[bool, int]] = view.__dict__.setdefault(_BOARDS, {})
+    if actor not in kept:
+        kept[actor] = general_score.board(rules, view, actor)
+    return kept[actor]
+
+
 def _weighed(rules: Rules, view: BattleState, candidate: Candidate, draw: random.Random) -> Scored:
     """A candidate scored, with a seeded tie-break."""
-    flank, threats = general_score.board(rules, view, candidate.actor)
+    flank, threats = _board(rules, view, candidate.actor)
     scored = general_score.score(rules, view, candidate, flank, threats)
     return Scored(
         scored.candidate,

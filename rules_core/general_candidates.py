@@ -73,6 +73,9 @@ def of_actor(
 ) -> Iterator[Candidate]:
     """The legal candidates of one actor: each kind with a role, at each target it may take."""
     unit = _unit(view, actor)
+    probe = next((k for k in kinds if not any(p.required for p in k.params)), None)
+    if probe is not None and not _legal(rules, view, Order(actor, probe.id)):
+        return  # it may take no plain order now (not its division's step): none at all
     for kind in kinds:
         role = rules.general.role(kind.id)
         assert role is not None

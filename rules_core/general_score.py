@@ -84,13 +84,18 @@ def reason(scored: Scored, role: str) -> str:
     if role == "shoot":
         return f"shot at {target}: {scored.inflicted:.1f} losses expected"
     if role == "advance":
-        return f"advanced on the nearest enemy{flank}"
+        towards = (
+            "in line, by the drill" if candidate.role == "scripted" else "on the nearest enemy"
+        )
+        return f"advanced {towards}{flank}"
     if role == "retire":
         return f"fell back: {scored.threats} enemies within reach"
     if role == "rally":
         return "rallied: nothing better in reach"
     if role == "hold":
-        return "held: no target in reach" if not scored.threats else "held the line"
+        if not scored.threats:
+            return "held: no target in reach"
+        return f"held the line: {scored.threats} enemies within reach, no attack scored better"
     kind = candidate.orders[0].kind.replace("_", " ") if candidate.orders else "no order"
     return f"{kind}: the ruleset's drill for this step, nothing scored better"
 
