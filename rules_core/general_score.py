@@ -137,13 +137,25 @@ def _odds(
             suffered += expected
         else:
             inflicted += expected
-    win, lose = results[0] if results else (None, Fraction(0))
+    win, lose = results[0] if results else _by_losses(inflicted, suffered)
     return win, lose, inflicted, suffered
+
+
+def _by_losses(inflicted: float, suffered: float) -> tuple[Fraction | None, Fraction]:
+    """Chances to win and lose read from the losses alone, where the odds name no result (a
+    fight decided by what each side loses): each side's share of the losses expected."""
+    total = inflicted + suffered
+    if total <= 0:
+        return None, Fraction(0)
+    win = Fraction(inflicted / total).limit_denominator(100)
+    return win, 1 - win
 
 
 def _on_actor(title: str, actor: Unit | None, target: Unit | None, tables: int) -> bool:
     """Whether a table of losses counts the actor's (else the enemy's: a shot's one table of
     hits, hits "by" the actor, losses named for the target)."""
+    if target is not None and f"by {target.name.lower()}" in title:
+        return True  # the target's hits land on the actor
     if actor is None or tables == 1 or f"by {actor.name.lower()}" in title:
         return False
     if target is not None and target.name.lower() in title:
