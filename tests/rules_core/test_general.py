@@ -73,11 +73,16 @@ def test_the_general_reads_only_its_sides_view(ruleset: str) -> None:
     assert one == two and one
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_every_order_is_judged_legal_and_the_plan_is_seeded(ruleset: str) -> None:
+def _seen(ruleset: str) -> tuple[Rules, BattleState, str, BattleState]:
+    """The rules, a battle at the side's step, the side and its view of the battle."""
     rules = _rules(ruleset)
     state, side = _acting(rules)
-    seen = view(state, Viewer.of_side(side))
+    return rules, state, side, view(state, Viewer.of_side(side))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_order_is_judged_legal_and_the_plan_is_seeded(ruleset: str) -> None:
+    rules, state, side, seen = _seen(ruleset)
     advice = general.plan_side(rules, seen, side, seed=7)
     assert advice
     for given in advice:
@@ -89,9 +94,7 @@ def test_every_order_is_judged_legal_and_the_plan_is_seeded(ruleset: str) -> Non
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_with_no_budget_only_the_scripted_orders_stand(ruleset: str) -> None:
-    rules = _rules(ruleset)
-    state, side = _acting(rules)
-    seen = view(state, Viewer.of_side(side))
+    rules, _, side, seen = _seen(ruleset)
     advice = general.plan_side(rules, seen, side, budget_s=0.0)
     scripted = [o for o in rules.demo_orders(seen, side) if rules.legal(seen, o)]
     assert [a.order for a in advice] == scripted
