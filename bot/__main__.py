@@ -110,6 +110,13 @@ def pace_command(arguments: list[str]) -> int:
     return pace(arguments)
 
 
+def ai_bench_command(arguments: list[str]) -> int:
+    """``python -m bot ai-bench``: see bot/ai_bench.py."""
+    from bot.ai_bench import main as ai_bench  # lazy: each command loads only what it runs
+
+    return ai_bench(arguments)
+
+
 def backup_command(arguments: list[str]) -> int:
     """``python -m bot backup PATH``: copy the live database to PATH; the exit status."""
     parser = argparse.ArgumentParser(
@@ -162,6 +169,7 @@ class Command(NamedTuple):
 COMMANDS: dict[str, Command] = {
     "demo": Command(demo_command, "Play a sample battle offline; no token is needed."),
     "pace": Command(pace_command, "Count how often players stop per game turn."),
+    "ai-bench": Command(ai_bench_command, "Measure the AI general against defaults and itself."),
     "backup": Command(backup_command, "Copy the live SQLite database to a file."),
     "invite": Command(invite_command, "Print the link that adds the bot to a server."),
     "check": Command(check_command, "Check settings, database, token and permissions."),

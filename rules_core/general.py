@@ -4,17 +4,30 @@ It reads only what ``rules_core.secrets.view`` shows the side (it must not cheat
 with orders and answers a player could give, each with a one-line reason for the record. The
 bot gives them through the same services and judge as a player's.
 
-This is the interface the bot builds on; the search behind it replaces the placeholder below.
+The search is greedy, actor by actor: each actor's candidates (``general_candidates``: the
+ruleset's scripted orders, and each order kind with a role at each target in reach) are judged
+by the ruleset's judge and weighed with its exact odds (``general_score``); the best stands.
+Ties fall to a draw seeded by ``seed``, so one view and seed give one plan. When the CPU
+budget runs out, the actors not yet weighed keep their scripted orders.
 """
 
 from __future__ import annotations
 
+import random
+import time
 from dataclasses import dataclass
 
+from rules_core import general_candidates as candidates
+from rules_core import general_score
 from rules_core.decisions import Decision
-from rules_core.orders import Order
+from rules_core.general_candidates import Candidate
+from rules_core.general_score import Scored
+from rules_core.orders import Order, OrderKind
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
+
+JITTER = 1e-6  # a tie-break far below any weight: it only orders equal scores
+_BOARDS = "_general_boards"  # where a view keeps its actors' boards (as engine.waiting does)
 
 
 @dataclass(frozen=True)
@@ -38,13 +51,74 @@ def plan_side(
 ) -> tuple[Advice, ...]:
     """The orders ``side`` gives in the open step, read from ``view`` (the side's own view),
     within about ``budget_s`` seconds of CPU."""
-    del seed, budget_s  # the placeholder neither searches nor samples
+    deadline = time.process_time() + budget_s
+    draw = random.Random(f"general:{seed}:{side}:{view.cursor.turn}:{view.cursor.step}")
+    chosen: dict[str, Scored] = {}
+    for candidate in candidates.scripted(rules, view, side):
+        chosen[candidate.actor] = _weighed(rules, view, candidate, draw)
+    if rules.turn_problem(view, side) is None:
+        for actor, kinds in candidates.actors(rules, view, side):
+            if time.process_time() > deadline:
+                break
+            _improve(rules, view, chosen, actor, kinds, draw)
     return tuple(
-        Advice(order, "as the ruleset's scripted player") for order in rules.demo_orders(view, side)
+        Advice(order, general_score.reason(scored, candidates.role_of(rules, scored.candidate)))
+        for scored in chosen.values()
+        for order in scored.candidate.orders
     )
 
 
 def reply(rules: Rules, view: BattleState, side: str, decision: Decision) -> Reply:
-    """The general's answer to ``decision``, a question put to ``side``."""
-    del rules, view, side
-    return Reply(decision.default, "the question's default")
+    """The general's answer to ``decision``, a question put to ``side``: the ruleset's drill
+    where the question is the one ``view`` waits on, else the question's default."""
+    del side
+    pending = view.pending
+    choice = decision.default
+    if pending is not None and pending.decision.id == decision.id:
+        answer = rules.demo_answer(view)
+        if decision.problem(answer) is None:
+            choice = answer
+    return Reply(choice, general_score.question_reason(choice, decision.default))
+
+
+def _improve(
+    rules: Rules,
+    view: BattleState,
+    chosen: dict[str, Scored],
+    actor: str,
+    kinds: tuple[OrderKind, ...],
+    draw: random.Random,
+) -> None:
+    """Weigh an actor's candidates against what ``chosen`` holds for it, keeping the best."""
+    if actor not in chosen:  # no order: the ruleset's default, most often a hold
+        chosen[actor] = _weighed(rules, view, Candidate(actor, (), "hold"), draw)
+    for candidate in candidates.of_actor(rules, view, actor, kinds):
+        scored = _weighed(rules, view, candidate, draw)
+        kept = chosen[actor]
+        if candidate.role == "hold" and not kept.candidate.orders:
+            continue  # a hold given where none is given changes nothing
+        if scored.score > kept.score:
+            chosen[actor] = scored
+
+
+def _board(rules: Rules, view: BattleState, actor: str) -> tuple[bool, int]:
+    """The actor's ``general_score.board``, worked out once per view (views are frozen)."""
+    kept: dict[str, tuple[bool, int]] = view.__dict__.setdefault(_BOARDS, {})
+    if actor not in kept:
+        kept[actor] = general_score.board(rules, view, actor)
+    return kept[actor]
+
+
+def _weighed(rules: Rules, view: BattleState, candidate: Candidate, draw: random.Random) -> Scored:
+    """A candidate scored, with a seeded tie-break."""
+    flank, threats = _board(rules, view, candidate.actor)
+    scored = general_score.score(rules, view, candidate, flank, threats)
+    return Scored(
+        scored.candidate,
+        scored.score + draw.random() * JITTER,
+        scored.win,
+        scored.inflicted,
+        scored.suffered,
+        scored.flank,
+        scored.threats,
+    )

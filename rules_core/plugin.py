@@ -21,6 +21,7 @@ from shapely.geometry import Polygon
 
 from rules_core import far
 from rules_core.codec import Json, number_or
+from rules_core.general_hints import GeneralHints
 from rules_core.geometry import Footprint, overlap_area
 from rules_core.hooks import DemoHooks, RosterHooks
 from rules_core.odds import Odds, OddsQuery, Refused
@@ -204,6 +205,7 @@ class Rules:
     # The functions the roster hooks below call; None: the defaults written in them.
     roster_hooks: ClassVar[RosterHooks | None] = None
     demo_hooks: ClassVar[DemoHooks] = DemoHooks()  # likewise for the demo and the odds
+    general: ClassVar[GeneralHints] = GeneralHints()  # the AI general's hints (#36)
 
     def __init__(self) -> None:
         for step in self.sequence.steps:

@@ -20,6 +20,7 @@ LAZY: dict[tuple[str, str], str] = {
     ("bot.__main__", "bot.demo"): "python -m bot demo: only then",
     ("bot.__main__", "bot.logs"): "python -m bot: logging set up only when it is run",
     ("bot.__main__", "bot.pace"): "python -m bot pace: only then",
+    ("bot.__main__", "bot.ai_bench"): "python -m bot ai-bench: only then",
     ("bot.__main__", "bot.web.secret"): "python -m bot web-secret: only then",
     ("bot.health", "bot.config"): "the heartbeat probe (a container's health check) stays light",
 }

@@ -27,6 +27,7 @@ from rules_core.rulesets.hail_caesar import (
     shooting,
     tables,
 )
+from rules_core.rulesets.hail_caesar import general as general_hints
 from rules_core.rulesets.hail_caesar.profiles import load_army, unit_from_entry
 from rules_core.rulesets.hail_caesar.status import (
     ADVANCED,
@@ -172,6 +173,7 @@ class HailCaesarRules(Rules):
         sample_armies=("romans", "gauls"),
     )
 
+    general = general_hints.HINTS  # the AI general's hints (#36)
     demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds, chances.TESTS)
 
     # -- the demo ----------------------------------------------------------------------

@@ -49,6 +49,7 @@ from rules_core.rulesets.heroic_age import (
     sample,
     tables,
 )
+from rules_core.rulesets.heroic_age import general as general_hints
 from rules_core.rulesets.heroic_age.status import STATUSES
 from rules_core.rulesets.heroic_age.topics import TOPICS
 from rules_core.standing import recommended_in
@@ -174,6 +175,7 @@ class HeroicAgeRules(Rules):
     # Casualties cost stands for good.
     roster_hooks = RosterHooks.of(forces, profiles)
 
+    general = general_hints.HINTS  # the AI general's hints (#36)
     demo_hooks = DemoHooks(
         sample.sample_battle, demo.orders_for, chances.odds, chances.A_GRADE_CHOICES
     )

@@ -52,6 +52,7 @@ from rules_core.rulesets.impetus import (
     sample,
     terrain_tables,
 )
+from rules_core.rulesets.impetus import general as general_hints
 from rules_core.rulesets.impetus import tables as combat_tables
 from rules_core.rulesets.impetus.status import ARMY_BROKEN, STATUSES
 from rules_core.rulesets.impetus.topics import TOPICS
@@ -326,6 +327,7 @@ class ImpetusRules(Rules):
         """Impetus measures in H, half a base width."""
         return "H"
 
+    general = general_hints.HINTS  # the AI general's hints (#36)
     demo_hooks = DemoHooks(sample.sample_battle, odds=chances.odds, odds_tests=chances.TESTS)
 
     # -- setting up ----------------------------------------------------------------------

@@ -47,6 +47,7 @@ from rules_core.rulesets.pike_and_shot import (
     sample,
     tables,
 )
+from rules_core.rulesets.pike_and_shot import general as general_hints
 from rules_core.rulesets.pike_and_shot.status import GENERAL_WILL, STATUSES
 from rules_core.rulesets.pike_and_shot.topics import TOPICS
 from rules_core.standing import recommended_in
@@ -146,6 +147,7 @@ class PikeAndShotRules(Rules):
         sample_armies=profiles.SAMPLE_ARMIES,
     )
 
+    general = general_hints.HINTS  # the AI general's hints (#36)
     demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds, chances.TESTS)
 
     # -- resolvers -----------------------------------------------------------------------

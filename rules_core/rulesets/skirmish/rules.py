@@ -24,6 +24,7 @@ from rules_core.odds import Odds, OddsQuery, Refused, RollSpec
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict, point_param
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.skirmish import chances, demo, measure, tables
+from rules_core.rulesets.skirmish import general as general_hints
 from rules_core.rulesets.skirmish.rolls import melee_roll, rally_roll
 from rules_core.rulesets.skirmish.sample import INFANTRY, PROFILES, SAMPLE_ARMIES, sample_battle
 from rules_core.rulesets.skirmish.status import (
@@ -109,6 +110,7 @@ class SkirmishRules(Rules):
         "modifiers": tables.MODIFIERS,
     }
 
+    general = general_hints.HINTS  # the AI general's hints (#36)
     demo_hooks = DemoHooks(sample_battle, demo.orders_for)
 
     # -- orders --------------------------------------------------------------------------

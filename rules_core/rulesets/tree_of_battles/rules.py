@@ -34,6 +34,7 @@ from rules_core.rulesets.tree_of_battles import (
     tables,
     tactical,
 )
+from rules_core.rulesets.tree_of_battles import general as general_hints
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
     BROKEN,
@@ -191,6 +192,7 @@ class TreeOfBattlesRules(Rules):
     # Casualties cost stands for good.
     roster_hooks = RosterHooks.of(forces, profiles)
 
+    general = general_hints.HINTS  # the AI general's hints (#36)
     demo_hooks = DemoHooks(sample.sample_battle, demo.orders_for, chances.odds)
 
     # -- setting up ----------------------------------------------------------------------

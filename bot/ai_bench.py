@@ -1,0 +1,170 @@
+"""``python -m bot ai-bench``: how well the AI general (#36) plays, through the engine alone.
+
+Each game is the ruleset's sample battle (or, with ``--units``, a big battle of that many
+units a side, as the benchmarks lay it), seeds 0..N-1, played to its end or the turn limit.
+Against the defaults, the AI takes the first side in even seeds and the second in odd ones;
+the other side gives no orders and answers every question with its default (what a missing
+player's side does today). Then the AI plays both sides. Every side reads only its own view
+(``secrets.view``). Planning CPU is measured per game turn of one side (``time.process_time``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass, field, replace
+
+from bench.battles import begun
+from rules_core import engine, general, registry
+from rules_core.decisions import GM, Answer
+from rules_core.orders import Order
+from rules_core.plugin import Rules
+from rules_core.secrets import Viewer, view
+from rules_core.state import BattleState
+
+SEED = b"ai-bench"
+TURNS = 12  # a guard past every ruleset's own turn limit (its ``max_turns``)
+MAX_CALLS = 3_000  # a guard against a battle that never finishes its turns
+TURN_BUDGET_S = 1.5  # the general's CPU per side per game turn, shared by its steps (target 2 s)
+
+
+@dataclass
+class Tally:
+    """Results of a series of games, from the AI's side where one side is the AI's."""
+
+    wins: int = 0
+    losses: int = 0
+    undecided: int = 0
+    ended: int = 0  # games ended by a break or victory within the turn limit
+    ahead: int = 0  # undecided games the AI ended with more of its units standing
+    planning: list[float] = field(default_factory=list)  # CPU per side per game turn
+
+    @property
+    def share(self) -> float:
+        """The AI's share of the decided games, in percent (0 if none was decided)."""
+        decided = self.wins + self.losses
+        return 100.0 * self.wins / decided if decided else 0.0
+
+
+def start(rules: Rules, units: int | None) -> BattleState:
+    """A new battle at its first step: the sample, or a big battle of ``units`` a side."""
+    if units is not None:
+        return begun(rules, units * 2)
+    sample = rules.sample_battle()
+    if sample is None:
+        raise SystemExit("this ruleset has no sample battle")
+    # The sample's own turn limit is the demo's, kept short; a game has the ruleset's.
+    parameters = {k: v for k, v in sample.parameters.items() if k != "max_turns"}
+    return engine.begin(rules, replace(sample, parameters=parameters))
+
+
+def play(
+    rules: Rules, state: BattleState, ai_sides: frozenset[str], seed: int
+) -> tuple[BattleState, list[float]]:
+    """One game: the AI plays ``ai_sides``, the others give no orders; with CPU per turn."""
+    dice = SEED + str(seed).encode()
+    cpu: dict[tuple[int, str], float] = {}
+    for _ in range(MAX_CALLS):
+        if state.outcome is not None or state.cursor.turn > TURNS:
+            break
+        if state.pending is not None:
+            state = engine.answer(rules, dice, state, _answer(rules, state, ai_sides, seed)).state
+            continue
+        orders: list[Order] = []
+        for side in engine.waiting(rules, state).sides:
+            if side not in ai_sides:
+                continue
+            key = (state.cursor.turn, side)
+            budget = max(TURN_BUDGET_S - cpu.get(key, 0.0), 0.0)
+            began = time.process_time()
+            seen = view(state, Viewer.of_side(side))
+            advice = general.plan_side(rules, seen, side, seed=seed, budget_s=budget)
+            cpu[key] = cpu.get(key, 0.0) + time.process_time() - began
+            orders.extend(a.order for a in advice)
+        state = engine.run(rules, dice, state, orders).state
+    return state, list(cpu.values())
+
+
+def _answer(rules: Rules, state: BattleState, ai_sides: frozenset[str], seed: int) -> Answer:
+    """The AI's answer for its side's question, else the question's default."""
+    assert state.pending is not None
+    decision = state.pending.decision
+    if decision.who not in ai_sides:
+        return Answer(decision.id, decision.default, GM if decision.who == GM else decision.who)
+    seen = view(state, Viewer.of_side(decision.who))
+    return Answer(
+        decision.id, general.reply(rules, seen, decision.who, decision).choice, decision.who
+    )
+
+
+def series(rules: Rules, games: int, units: int | None, both: bool) -> Tally:
+    """N games, sides alternated (or the AI on both sides with ``both``)."""
+    tally = Tally()
+    for seed in range(games):
+        state = start(rules, units)
+        sides = tuple(side.id for side in state.sides)
+        ai_sides = frozenset(sides) if both else frozenset({sides[seed % len(sides)]})
+        end, cpu = play(rules, state, ai_sides, seed)
+        tally.planning.extend(cpu)
+        outcome = end.outcome
+        if outcome is None or outcome.winner is None:
+            tally.undecided += 1  # a draw at the turn limit is no break and no victory
+            tally.ahead += _ahead(end, ai_sides)
+            continue
+        tally.ended += 1
+        if outcome.winner in ai_sides:
+            tally.wins += 1
+        else:
+            tally.losses += 1
+    return tally
+
+
+def _ahead(state: BattleState, ai_sides: frozenset[str]) -> int:
+    """1 if the AI's sides have more units standing than the others at the end, else 0."""
+    standing = [u.side in ai_sides for u in state.units_on_table]
+    return int(standing.count(True) > standing.count(False))
+
+
+def report(ruleset: str, games: int, units: int | None) -> list[str]:
+    """The lines ai-bench prints for one ruleset."""
+    rules = registry.get(ruleset).rules
+    if rules is None:
+        raise SystemExit(f"{ruleset} has no battles yet")
+    against = series(rules, games, units, both=False)
+    mirror = series(rules, games, units, both=True)
+    cpu = mirror.planning + against.planning
+    size = "sample battle" if units is None else f"{units} units a side"
+    return [
+        f"{ruleset} ({size}, {games} games, turn limit {_limit(rules)})",
+        f"  AI vs defaults: {against.wins} won, {against.losses} lost,"
+        f" {against.undecided} undecided ({against.ahead} with the AI ahead in units);"
+        f" {against.share:.0f} % of decided games won",
+        f"  AI vs AI: {mirror.ended} of {games} ended by a break or victory"
+        f" ({100.0 * mirror.ended / games if games else 0.0:.0f} %)",
+        f"  planning CPU per side per game turn: mean {_mean(cpu):.3f} s,"
+        f" max {max(cpu, default=0.0):.3f} s",
+    ]
+
+
+def _limit(rules: Rules) -> str:
+    """The ruleset's own turn limit, as the games play it."""
+    limit = rules.parameter_values().get("max_turns")
+    return str(limit) if limit is not None else "none"
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def main(arguments: list[str]) -> int:
+    """Parse the arguments, play the games, print the table; the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m bot ai-bench", description=__doc__)
+    parser.add_argument("--ruleset", required=True, help="the ruleset's id, e.g. hail_caesar")
+    parser.add_argument("--games", type=int, default=20, help="games per series (seeds 0..N-1)")
+    parser.add_argument(
+        "--units", type=int, default=None, help="units a side (default: the sample battle)"
+    )
+    args = parser.parse_args(arguments)
+    for line in report(args.ruleset, args.games, args.units):
+        print(line, flush=True)
+    return 0

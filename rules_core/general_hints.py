@@ -1,0 +1,65 @@
+"""A ruleset's hints to the AI general (#36): which of its order kinds advance, charge, shoot,
+hold, rally or retire, the parameters each is given, how the general weighs them and how its
+odds tables name a win. Data only: a ruleset sets ``general`` on its ``Rules`` to change them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rules_core.codec import Json
+
+ROLES = ("charge", "shoot", "advance", "hold", "rally", "retire")
+
+# How an order kind's id reads as a role when the ruleset names none (its kinds' usual names).
+DEFAULT_ROLES: Mapping[str, str] = {
+    "charge": "charge",
+    "group_charge": "charge",
+    "shoot": "shoot",
+    "move": "advance",
+    "march": "advance",
+    "hold": "hold",
+    "rest": "hold",
+    "rally": "rally",
+    "retire": "retire",
+}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What the general's score counts, each term's weight (the score is in "units of worth")."""
+
+    scripted: float = 1.0  # the ruleset's scripted orders for an actor, in no role of ours
+    drill: float = 0.3  # the head start of a scripted order in a role (a charge, a move)
+    charge: float = 2.0  # a charge, times its chance to win
+    lose: float = 1.5  # a charge, times its chance to lose
+    shoot: float = 0.6  # a shot that can hit at all
+    inflicted: float = 0.4  # each loss expected on the enemy
+    suffered: float = 0.5  # each loss expected on the actor
+    advance: float = 0.5  # closing on the enemy or an objective
+    hold: float = 0.1  # standing still
+    rally: float = 0.3  # rallying
+    retire: float = -0.5  # falling back
+    flank: float = 0.3  # a friend beside the actor (its flank supported)
+    threat: float = 0.2  # each enemy left within reach of the actor
+
+
+@dataclass(frozen=True)
+class GeneralHints:
+    """A ruleset's hints to the general: roles of its order kinds, their fixed parameters,
+    the weights, the words its odds tables use for a win and a loss, and how many targets
+    each actor weighs."""
+
+    roles: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_ROLES))
+    params: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
+    weights: Weights = Weights()
+    win_words: tuple[str, ...] = ("win", "victory", "success")
+    lose_words: tuple[str, ...] = ("lose", "defeat", "rout", "set back")
+    targets: int = 3  # the nearest enemies each actor weighs as targets
+    support: float = 6.0  # a friend this near (edge to edge, in the measure) supports a flank
+    far_factor: float = 1.5  # targets beyond this many times the actor's move are not weighed
+
+    def role(self, kind: str) -> str | None:
+        """The role of an order kind (one of ``ROLES``), or None if the general leaves it."""
+        return self.roles.get(kind)

@@ -1,0 +1,142 @@
+"""The AI general (#36) in every ruleset: it reads only its side's view (no cheating), gives
+only orders the ruleset's judge accepts, one plan per view and seed, and within its budget."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from bench.battles import begun
+from rules_core import engine, general, general_score
+from rules_core.cards import DeckState
+from rules_core.decisions import GM, Answer
+from rules_core.general_candidates import Candidate
+from rules_core.orders import Order, Preview
+from rules_core.plugin import Rules
+from rules_core.registry import all_rulesets
+from rules_core.secrets import Viewer, view
+from rules_core.state import BattleState
+
+RULESETS = [rs.id for rs in all_rulesets() if rs.rules is not None and rs.listed]
+SEED = b"general-test"
+ACTING_STEPS = 4  # the AI side's fourth step to act in: armies have closed a little
+
+
+def _rules(ruleset: str) -> Rules:
+    found = next(rs.rules for rs in all_rulesets() if rs.id == ruleset)
+    assert found is not None
+    return found
+
+
+def _acting(rules: Rules) -> tuple[BattleState, str]:
+    """A battle at the AI side's ``ACTING_STEPS``-th step, both sides played by the script."""
+    sample = rules.sample_battle()
+    assert sample is not None
+    state = begun(rules, len(sample.units))
+    side = state.sides[0].id
+    seen, last = 0, None
+    for _ in range(500):
+        if state.outcome is not None and last is not None:
+            return last, side  # a short battle: its last step the side acted in
+        if state.pending is not None:
+            decision = state.pending.decision
+            given = Answer(decision.id, decision.default, GM)
+            state = engine.answer(rules, SEED, state, given).state
+            continue
+        sides = engine.waiting(rules, state).sides
+        if side in sides and state.units_of(side, on_table=True):
+            seen, last = seen + 1, state
+            if seen == ACTING_STEPS:
+                return state, side
+        orders = [o for s in sides for o in rules.demo_orders(state, s)]
+        state = engine.run(rules, SEED, state, orders).state
+    raise AssertionError("the side never came to act")
+
+
+def _with_secrets(state: BattleState, other: str) -> BattleState:
+    """The same battle with the other side's hidden state and hand of cards changed."""
+    secret = DeckState("general-test", pile=("2H",), hands={other: ("QS", "KD")})
+    return replace(state.with_hidden(other, plan="flank march"), decks=(*state.decks, secret))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_general_reads_only_its_sides_view(ruleset: str) -> None:
+    rules = _rules(ruleset)
+    state, side = _acting(rules)
+    other = next(s.id for s in state.sides if s.id != side)
+    changed = _with_secrets(state, other)
+    assert changed != state  # the battles differ, in what the side may not see
+    one = general.plan_side(rules, view(state, Viewer.of_side(side)), side, seed=3)
+    two = general.plan_side(rules, view(changed, Viewer.of_side(side)), side, seed=3)
+    assert one == two and one
+
+
+def _seen(ruleset: str) -> tuple[Rules, BattleState, str, BattleState]:
+    """The rules, a battle at the side's step, the side and its view of the battle."""
+    rules = _rules(ruleset)
+    state, side = _acting(rules)
+    return rules, state, side, view(state, Viewer.of_side(side))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_order_is_judged_legal_and_the_plan_is_seeded(ruleset: str) -> None:
+    rules, state, side, seen = _seen(ruleset)
+    advice = general.plan_side(rules, seen, side, seed=7)
+    assert advice
+    for given in advice:
+        assert isinstance(rules.judge(seen, given.order), Preview), given
+        assert isinstance(rules.judge(state, given.order), Preview), given
+        assert given.reason
+    assert general.plan_side(rules, seen, side, seed=7) == advice
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_with_no_budget_only_the_scripted_orders_stand(ruleset: str) -> None:
+    rules, _, side, seen = _seen(ruleset)
+    advice = general.plan_side(rules, seen, side, budget_s=0.0)
+    scripted = [o for o in rules.demo_orders(seen, side) if rules.legal(seen, o)]
+    assert [a.order for a in advice] == scripted
+
+
+@pytest.mark.parametrize("ruleset", ["heroic_age", "pike_and_shot"])
+def test_reply_answers_with_an_option_of_the_question(ruleset: str) -> None:
+    rules = _rules(ruleset)
+    sample = rules.sample_battle()
+    assert sample is not None
+    state = begun(rules, len(sample.units))
+    asked = 0
+    for _ in range(500):
+        if state.outcome is not None:
+            break
+        if state.pending is not None:
+            decision = state.pending.decision
+            if decision.who != GM:
+                seen = view(state, Viewer.of_side(decision.who))
+                answer = general.reply(rules, seen, decision.who, decision)
+                assert decision.problem(answer.choice) is None and answer.reason
+                asked += 1
+            given = Answer(decision.id, decision.default, GM)
+            state = engine.answer(rules, SEED, state, given).state
+            continue
+        sides = engine.waiting(rules, state).sides
+        orders = [o for s in sides for o in rules.demo_orders(state, s)]
+        state = engine.run(rules, SEED, state, orders).state
+    assert asked
+
+
+def test_reasons_are_worded_from_the_odds_and_the_board() -> None:
+    rules = _rules("skirmish")
+    state, side = _acting(rules)
+    unit = state.units_of(side, on_table=True)[0]
+    enemy = state.enemies_of(side, on_table=True)[0]
+    charge = Candidate(unit.id, (Order(unit.id, "charge", {"target": enemy.id}),), "charge", enemy)
+    scored = general_score.Scored(charge, 1.0, win=Fraction(16, 25), flank=True)
+    assert (
+        general_score.reason(scored, "charge") == f"charged {enemy.name}: 64 % to win, flank secure"
+    )
+    hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
+    assert (
+        general_score.reason(general_score.Scored(hold, 0.1), "hold") == "held: no target in reach"
+    )
