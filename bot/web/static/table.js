@@ -3,6 +3,7 @@
 // Every text is put in with textContent (never innerHTML): the page shows data, never runs it.
 import { follow } from "./live.js";
 import { bindOrders, ordersApplied } from "./orders.js";
+import { planApplied } from "./plan.js";
 
 const body = document.body;
 let cards = new Map();
@@ -93,6 +94,7 @@ function applyState(state) {
     document.getElementById("play").disabled = state.replay.frames < 2;
   }
   ordersApplied(state);
+  planApplied(state);
   body.dataset.version = state.version;
   const shown = document.getElementById("card")?.dataset.unit;
   if (shown && cards.has(shown)) showCard(shown);
