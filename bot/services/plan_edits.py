@@ -10,14 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.db.models import PlannedOrder
-from bot.errors import InvalidInput, NotFound
-from bot.services import plans
+from bot.errors import InvalidInput
 from bot.services.alternatives import _later_step, _running
 from bot.services.base import ClockedService
-from bot.services.battle_state import Loaded, check_commands, find_actor
+from bot.services.battle_state import Loaded
 from bot.services.campaigns import Place
-from bot.services.intake import OrderView, numbered
-from rules_core import planning
+from bot.services.intake import OrderView, pick_planned
 
 
 class PlanEditService(ClockedService):
@@ -78,22 +76,8 @@ async def _planned(
 ) -> tuple[PlannedOrder, str, str]:
     """The user's order planned for a later step, its step's words and its actor's name."""
     turn_step = _later_step(loaded, user_id, step)
-    sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
-    actor = find_actor(planning.at_step(loaded.state, turn_step), unit, sides)
-    check_commands(loaded, user_id, actor, False)
-    words = plans.step_words(loaded, turn_step)
-    rows = sorted(
-        (
-            r
-            for r in await plans.planned_rows(session, loaded.battle.id, turn_step.key)
-            if r.actor == actor.id
-        ),
-        key=lambda r: r.seq,
-    )
-    if not rows:
-        raise NotFound(f"**{actor.name}** has no order planned for {words}.")
-    count = f"**{actor.name}** has {len(rows)} order(s) planned for {words}"
-    return numbered(rows, number, count), words, actor.name
+    picked = await pick_planned(session, loaded, user_id, unit, number, turn_step)
+    return picked.row, picked.words, picked.name
 
 
 def _view(row: PlannedOrder, name: str, words: str) -> OrderView:

@@ -73,13 +73,17 @@ class PlanApi:
 
     def add_routes(self, router: web.UrlDispatcher, prefix: str) -> None:
         """Register the routes under a campaign's prefix (``/c/{campaign}``)."""
-        router.add_post(prefix + "/api/else", json_errors(self.give_else))
-        router.add_post(prefix + "/api/alternative/move", json_errors(self.move))
-        router.add_post(prefix + "/api/ask_me", json_errors(self.ask_me))
+        routes = {
+            "else": self.give_else,
+            "alternative/move": self.move,
+            "ask_me": self.ask_me,
+            "standing/set": self.standing_set,
+            "standing/clear": self.standing_clear,
+            "standing/recommended": self.recommended,
+        }
+        for path, handler in routes.items():
+            router.add_post(f"{prefix}/api/{path}", json_errors(handler))
         router.add_get(prefix + "/api/standing", json_errors(self.standing))
-        router.add_post(prefix + "/api/standing/set", json_errors(self.standing_set))
-        router.add_post(prefix + "/api/standing/clear", json_errors(self.standing_clear))
-        router.add_post(prefix + "/api/standing/recommended", json_errors(self.recommended))
 
     async def _write(self, request: web.Request) -> tuple[Place, int, dict[str, Any], int | None]:
         """A write's place, user id, body and battle (to publish to)."""

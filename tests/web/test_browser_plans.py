@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import tests.e2e.conftest as e2e
+from rules_core.state import Unit
 from tests.e2e.test_conditional_plans import log_of
 from tests.web.test_browser import browser, fixed_seed, make_aide, make_harness, page, pytestmark
 from tests.web.test_browser_orders import (
@@ -26,6 +27,7 @@ from tests.web.test_browser_orders import (
     until,
     verdict_after,
 )
+from tools.fake_discord import FakeUser
 from tools.harness import Harness
 from tools.skirmish_battle import reports
 
@@ -87,13 +89,20 @@ async def resolved_with_note(h: Harness) -> list[str]:
     raise AssertionError("the planned move's step never resolved")
 
 
+async def players_page(make_aide: e2e.MakeHarness, driver: Any) -> tuple[Harness, FakeUser, Unit]:
+    """The skirmish battle at its first Movement; the moving player's page open in ``driver``,
+    and their first infantry unit."""
+    h = await make_aide(web_port=0)
+    player, _, unit = await movement_open(h)
+    await open_page(h, driver, player)
+    return h, player, unit
+
+
 async def test_a_conditional_plan_built_on_the_page_falls_through_to_its_second_alternative(
     make_aide: e2e.MakeHarness, browser: Any
 ) -> None:
-    h = await make_aide(web_port=0)
+    h, player, unit = await players_page(make_aide, browser)
     where = h.channel("punic-wars")
-    player, _, unit = await movement_open(h)
-    await open_page(h, browser, player)
     drawn = await page(
         browser.find_element, By.CSS_SELECTOR, f'#map g.unit[data-owner="{unit.id}"]'
     )
@@ -141,10 +150,8 @@ async def test_a_conditional_plan_built_on_the_page_falls_through_to_its_second_
 async def test_a_standing_instruction_set_on_the_page_is_in_standing_list(
     make_aide: e2e.MakeHarness, browser: Any
 ) -> None:
-    h = await make_aide(web_port=0)
+    h, player, _ = await players_page(make_aide, browser)
     where = h.channel("punic-wars")
-    player, _, _ = await movement_open(h)
-    await open_page(h, browser, player)
     await page(until, browser, "return document.getElementById('standing-topic')")
     before = await h.slash(player, "standing list", channel=where)
     assert "evade" not in before.content.lower()
