@@ -62,9 +62,11 @@ def choose(driver: Any, select_id: str, value: str) -> None:
 
 async def add_else(driver: Any, count: int) -> None:
     """Open the order form for an alternative to the planned order (the ``count``-th to come)."""
-    await page(until, driver, ELSE)
     heading = "const h = document.querySelector('#order-form h3');"
-    await page(until, driver, heading + "return h && h.textContent.endsWith(': else…')")
+    await page(driver.execute_script, heading + "if (h) h.dataset.old = 'yes'")  # the last form
+    await page(until, driver, ELSE)
+    fresh = "return h && !h.dataset.old && h.textContent.endsWith(': else…')"
+    await page(until, driver, heading + fresh)
     assert f"else {count}:" not in await page(plans_text, driver)
 
 
