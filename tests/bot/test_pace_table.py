@@ -4,33 +4,40 @@ per side per turn are the slash-command planners'."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from bot import pace
 from rules_core import registry
 
 
-@pytest.mark.parametrize("ruleset", ["skirmish", "hail_caesar"])
+@pytest.mark.parametrize("ruleset", pace.playable())
 def test_the_war_table_planner_stops_as_the_slash_command_planner(ruleset: str) -> None:
     rules = registry.get(ruleset).rules
     assert rules is not None
-    made: list[pace.TablePlanner] = []
+    made: dict[str, pace.OrdersPlanner] = {}
 
-    def table() -> pace.TablePlanner:
-        made.append(pace.TablePlanner())
-        return made[-1]
+    def planner(kind: type[pace.OrdersPlanner]) -> Callable[[], pace.Planner]:
+        def make() -> pace.Planner:
+            made[kind.__name__] = kind()
+            return made[kind.__name__]
+
+        return make
 
     played = {}
-    for mode in (pace.mode_of("plan"), pace.Mode("table", "war table", table)):
+    for kind in (pace.OrdersPlanner, pace.TablePlanner):
         sample = rules.sample_battle()
         assert sample is not None
-        played[mode.id] = pace.play(rules, sample, 2, mode, seed=0)
-    plan, web = played["plan"], played["table"]
+        played[kind] = pace.play(rules, sample, 2, pace.Mode("x", "x", planner(kind)), seed=0)
+    plan, web = played[pace.OrdersPlanner], played[pace.TablePlanner]
     assert web.stops and web.stops == plan.stops  # per side, per turn
-    assert web.row() | {"mode": "plan"} == plan.row()
-    # planned through the page: the services kept orders (the plan is not the default's)
-    assert sum(len(kept) for kept in made[0].orders.values()) > 0
-    assert made[0].table is None  # the war table was stopped once played
+    assert web.row() == plan.row()
+    # planned through the page: the services kept every order the slash planner keeps
+    kept = {name: sorted(map(repr, planner.orders.values())) for name, planner in made.items()}
+    assert kept["TablePlanner"] == kept["OrdersPlanner"] != []
+    table = made["TablePlanner"]
+    assert isinstance(table, pace.TablePlanner) and table.table is None  # stopped once played
 
 
 def test_the_report_has_a_war_table_row() -> None:
