@@ -7,6 +7,7 @@ order as ``/order withdraw step:`` does and answer with the view ``/order altern
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bot.db.models import PlannedOrder
@@ -17,58 +18,64 @@ from bot.services.battle_state import Loaded
 from bot.services.campaigns import Place
 from bot.services.intake import OrderView, pick_planned
 
+NOTHING_TO_CHANGE = (
+    "Say what to change: `ask` (be asked, or not, if it cannot be carried out), `earlier` or "
+    "`later` (an alternative, 1 = tried first, one place earlier or later)."
+)
+
+
+@dataclass(frozen=True)
+class PlanEdit:
+    """What to change in a planned order: ``ask`` its player (True), or not (False), when it
+    cannot be carried out; try alternative ``earlier`` (1 first) one place earlier, or
+    alternative ``later`` one place later. ``number``: which of the actor's planned orders
+    there (its last if None)."""
+
+    ask: bool | None = None
+    earlier: int | None = None
+    later: int | None = None
+    number: int | None = None
+
 
 class PlanEditService(ClockedService):
     """Reorders a planned order's alternatives and sets its ``ask_me``; one write a call."""
 
-    async def move_alternative(
-        self,
-        place: Place,
-        user_id: int,
-        step: str,
-        unit: str,
-        alternative: int,
-        up: bool,
-        number: int | None = None,
+    async def change(
+        self, place: Place, user_id: int, step: str, unit: str, edit: PlanEdit
     ) -> OrderView:
-        """Move the ``alternative``-th (1 first) of a planned order's alternatives one place
-        earlier (``up``) or later in the order they are tried."""
+        """Change the user's order planned for a later ``step``; all of the edit or nothing."""
+        if edit.ask is None and edit.earlier is None and edit.later is None:
+            raise InvalidInput(NOTHING_TO_CHANGE)
+        if edit.earlier is not None and edit.later is not None:
+            raise InvalidInput("Move one alternative at a time: `earlier` or `later`.")
         async with self.db.write() as session:
             loaded = await _running(session, place)
-            row, words, name = await _planned(session, loaded, user_id, step, unit, number)
-            known = list(row.alternatives or ())
-            if not 1 <= alternative <= len(known):
-                raise InvalidInput(
-                    f"**{name}**'s order in {words} has {len(known)} alternative(s); "
-                    f"give 1 to {len(known)}."
-                )
-            there = alternative - 2 if up else alternative
-            if not 0 <= there < len(known):
-                end = "first" if up else "last"
-                raise InvalidInput(f"That alternative is tried {end} already.")
-            here = alternative - 1
-            known[here], known[there] = known[there], known[here]
-            row.alternatives = known
+            row, words, name = await _planned(session, loaded, user_id, step, unit, edit.number)
+            if edit.ask is not None:
+                row.consult = edit.ask
+            if edit.earlier is not None or edit.later is not None:
+                row.alternatives = _moved(row, name, words, edit)
             await session.flush()
             return _view(row, name, words)
 
-    async def ask_me(
-        self,
-        place: Place,
-        user_id: int,
-        step: str,
-        unit: str,
-        on: bool,
-        number: int | None = None,
-    ) -> OrderView:
-        """Ask (``on``) or do not ask the player when the planned order and its alternatives
-        cannot be carried out at its step (``ask_me`` of ``/order``)."""
-        async with self.db.write() as session:
-            loaded = await _running(session, place)
-            row, words, name = await _planned(session, loaded, user_id, step, unit, number)
-            row.consult = on
-            await session.flush()
-            return _view(row, name, words)
+
+def _moved(row: PlannedOrder, name: str, words: str, edit: PlanEdit) -> list[Any]:
+    """The planned order's alternatives with one moved a place earlier or later."""
+    known = list(row.alternatives or ())
+    alternative = edit.earlier if edit.earlier is not None else edit.later
+    assert alternative is not None
+    if not 1 <= alternative <= len(known):
+        raise InvalidInput(
+            f"**{name}**'s order in {words} has {len(known)} alternative(s); "
+            f"give 1 to {len(known)}."
+        )
+    up = edit.earlier is not None
+    there = alternative - 2 if up else alternative
+    if not 0 <= there < len(known):
+        raise InvalidInput(f"That alternative is tried {'first' if up else 'last'} already.")
+    here = alternative - 1
+    known[here], known[there] = known[there], known[here]
+    return known
 
 
 async def _planned(

@@ -1,7 +1,7 @@
 """The war table's plan for the turn: conditional plans, ``ask_me`` and standing instructions.
 
 The same doors as ``bot.web.actions`` (its token check, rates and JSON refusals) onto the
-services of ``/order alternative``, ``/order … ask_me`` and ``/standing``, answered in their
+services of ``/order alternative``, ``/plan change`` and ``/standing``, answered in their
 words. Shapes (``{cid}`` the campaign; every POST as in ``bot.web.actions``):
 
 - ``POST /c/{cid}/api/else`` ``{"step", "unit", "kind", "params", "number"?}`` → ``{"ok",
@@ -20,12 +20,13 @@ words. Shapes (``{cid}`` the campaign; every POST as in ``bot.web.actions``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
-from bot.presentation.orders import alternative_text, preview_text
+from bot.presentation.orders import alternative_text, planned_text
 from bot.presentation.standing import (
     accepted_text,
     instruction_words,
@@ -34,7 +35,7 @@ from bot.presentation.standing import (
     standing_set_text,
 )
 from bot.services.campaigns import Place
-from bot.services.intake import OrderView
+from bot.services.plan_edits import PlanEdit
 from bot.services.standing import StandingView
 from bot.web.actions import Api, ApiRefusal, _text, json_errors, order_of
 from bot.web.table_view import unmarked
@@ -48,11 +49,6 @@ def _number(body: dict[str, Any], name: str, required: bool = False) -> int | No
     if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= 100:
         raise ApiRefusal(422, f"`{name}` is which one: 1 for the first.")
     return value
-
-
-def _planned_text(view: OrderView) -> str:
-    """A planned order as ``/order alternative`` (with alternatives) or ``/order`` shows it."""
-    return alternative_text(view) if view.alternatives else preview_text(view)
 
 
 def standing_json(view: StandingView) -> dict[str, Any]:
@@ -110,28 +106,36 @@ class PlanApi:
 
     async def move(self, request: web.Request) -> web.Response:
         """``POST api/alternative/move``: an alternative tried one place earlier or later."""
-        place, user_id, body, battle = await self._write(request)
-        step, unit = _text(body, "step"), _text(body, "unit")
-        assert step is not None and unit is not None
-        which = _number(body, "alternative", required=True)
-        assert which is not None
-        up = body.get("up") is True
-        edits = self.api.services.plan_edits
-        number = _number(body, "number")
-        view = await edits.move_alternative(place, user_id, step, unit, which, up, number)
-        return self._done(battle, _planned_text(view))
+
+        def moved(body: dict[str, Any]) -> PlanEdit:
+            which, number = _number(body, "alternative", required=True), _number(body, "number")
+            if body.get("up") is True:
+                return PlanEdit(earlier=which, number=number)
+            return PlanEdit(later=which, number=number)
+
+        return await self._changed(request, moved)
 
     async def ask_me(self, request: web.Request) -> web.Response:
         """``POST api/ask_me``: be asked (or not) when the planned order cannot be carried out."""
+
+        def asked(body: dict[str, Any]) -> PlanEdit:
+            on = body.get("on")
+            if not isinstance(on, bool):
+                raise ApiRefusal(422, "`on` is true (ask me) or false (use the default).")
+            return PlanEdit(ask=on, number=_number(body, "number"))
+
+        return await self._changed(request, asked)
+
+    async def _changed(
+        self, request: web.Request, edit_of: Callable[[dict[str, Any]], PlanEdit]
+    ) -> web.Response:
+        """A planned order changed as ``/plan change`` changes it."""
         place, user_id, body, battle = await self._write(request)
         step, unit = _text(body, "step"), _text(body, "unit")
         assert step is not None and unit is not None
-        on = body.get("on")
-        if not isinstance(on, bool):
-            raise ApiRefusal(422, "`on` is true (ask me) or false (use the default).")
         edits = self.api.services.plan_edits
-        view = await edits.ask_me(place, user_id, step, unit, on, _number(body, "number"))
-        return self._done(battle, _planned_text(view))
+        view = await edits.change(place, user_id, step, unit, edit_of(body))
+        return self._done(battle, planned_text(view))
 
     async def standing(self, request: web.Request) -> web.Response:
         """``GET api/standing``: ``/standing list`` and what ``/standing set`` offers."""
