@@ -55,6 +55,12 @@ class PlanEditService(ClockedService):
                 row.consult = edit.ask
             if edit.earlier is not None or edit.later is not None:
                 row.alternatives = _moved(row, name, words, edit)
+            # Kept as a new row (its highest id moves): pages open elsewhere hear of the change
+            # (``NewsService`` watches ids and counts, not updates).
+            kept = {c.key: getattr(row, c.key) for c in PlannedOrder.__table__.columns}
+            del kept["id"]
+            session.add(PlannedOrder(**kept))
+            await session.delete(row)
             await session.flush()
             return _view(row, name, words)
 

@@ -16,6 +16,8 @@ Shapes (``{cid}`` the campaign):
 - ``POST /c/{cid}/api/withdraw`` ``{"unit", "step"?, "number"?}`` → ``{"ok", "text"}``.
 - ``POST /c/{cid}/api/done`` ``{"turn"}`` → ``{"ok", "text"}``; with nothing planned and
   ``turn``: ``{"confirm": question}`` until sent again with ``"confirmed": true``.
+- The plan for the turn (an "else", alternatives moved, ``ask_me``, standing instructions):
+  ``bot.web.plan_api``'s shapes.
 - Any refusal: 4xx ``{"error": message}`` (403 forgery, spectators, permissions; 404 not found;
   409 not now; 415 not JSON; 422 bad input; 429 too fast).
 

@@ -46,13 +46,6 @@ const found = [...document.querySelectorAll('#order-step option')]
   .find((o) => o.textContent.startsWith(arguments[0]));
 return found && found.value;
 """
-# Click the plan panel's "Add else…" (in one script: the panel is refilled as news comes).
-ELSE = """
-const found = [...document.querySelectorAll('#plans li.planned button')]
-  .find((b) => b.textContent === 'Add else…');
-if (found) found.click();
-return !!found;
-"""
 
 
 def choose(driver: Any, select_id: str, value: str) -> None:
@@ -60,11 +53,21 @@ def choose(driver: Any, select_id: str, value: str) -> None:
     Select(driver.find_element(By.ID, select_id)).select_by_value(value)
 
 
+# Click a button of the plan panel by its words (in one script: the panel is refilled as news
+# comes).
+PLAN_BUTTON = """
+const found = [...document.querySelectorAll('#plans li.planned button')]
+  .find((b) => b.textContent === arguments[0]);
+if (found) found.click();
+return !!found;
+"""
+
+
 async def add_else(driver: Any, count: int) -> None:
     """Open the order form for an alternative to the planned order (the ``count``-th to come)."""
     heading = "const h = document.querySelector('#order-form h3');"
     await page(driver.execute_script, heading + "if (h) h.dataset.old = 'yes'")  # the last form
-    await page(until, driver, ELSE)
+    await page(until, driver, PLAN_BUTTON, "Add else…")
     fresh = "return h && !h.dataset.old && h.textContent.endsWith(': else…')"
     await page(until, driver, heading + fresh)
     assert f"else {count}:" not in await page(plans_text, driver)
@@ -134,6 +137,14 @@ async def test_a_conditional_plan_built_on_the_page_falls_through_to_its_second_
     await else_kept(browser, 2)
     mine = await h.slash(player, "orders mine", channel=where)
     assert "  else 1: " in mine.content and "  else 2: " in mine.content, mine.content
+
+    # Hold tried first, then put back: each move is in /orders mine at once.
+    for words, first in (("Up: else 2", "else 1: hold"), ("Down: else 1", "else 2: hold")):
+        await page(until, browser, PLAN_BUTTON, words)
+        shown = "return document.getElementById('plans').textContent.includes(arguments[0])"
+        await page(until, browser, shown, first)
+        mine = await h.slash(player, "orders mine", channel=where)
+        assert first in mine.content.lower(), mine.content
 
     # The GM sends the unit far from both moves: when the step comes, hold is used.
     away = unit.x + 14 if unit.x < 24 else unit.x - 14

@@ -18,6 +18,7 @@ from bot.presentation.standing import (
 )
 from bot.services.intake import Wanted
 from bot.services.order_params import OrderInput
+from bot.services.plan_edits import PlanEdit
 from bot.web.actions import SPECTATOR
 from bot.web.server import HUB
 from tests.conftest import GM
@@ -192,3 +193,15 @@ async def test_the_recommended_set_is_adopted_on_the_page(table: Table) -> None:
     spectator = await member(table, GM, spectator=True)
     status, refused = await spectator.get("standing")
     assert (status, refused["error"]) == (403, SPECTATOR)
+
+
+async def test_a_change_made_through_discord_is_news_for_open_pages(table: Table) -> None:
+    mover = await to_movement(table)
+    player, step = await planned(table, mover)
+    reader = await table.services.web_links.reader(player.token, table.campaign_id)
+    assert reader.battle_id is not None
+    news = table.services.news
+    before = await news.marks([reader.battle_id])
+    await table.services.plan_edits.change(PLACE, mover.user_id, step, mover.unit, PlanEdit(True))
+    assert await news.marks([reader.battle_id]) != before  # the hub polls these marks
+    assert [v.consult for v in await table.services.play.mine(PLACE, mover.user_id)] == [True]
