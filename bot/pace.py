@@ -12,7 +12,8 @@ game turn opens and plans every step of it it acts in (the mode's ``Planner``: o
 against the battle as it stands, judged again at their step; those no longer legal fall back
 on the default); questions that a standing instruction covers are answered without a stop.
 In the conditional mode a player called plans the next game turn too, and that turn does not
-wait for them.
+wait for them. The war table mode plans ahead as the plan mode does, each order posted through
+the page's endpoints to the bot's services (``bot.pace_table``; one seed: it is slower).
 As in the bot, a step does not wait for a side with nothing it could order in it.
 
 Elapsed time follows a player model: each answer arrives after a random delay (lognormal,
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from bot.pace_table import WarTable
 from bot.services.settings import DEFAULT_POLICY, decision_deadline, step_deadline
 from rules_core import engine, orderable, planning, registry
 from rules_core.decisions import GM, Answer, Decision
@@ -93,6 +95,7 @@ class Mode:
     planner: Callable[[], Planner] | None = None
     standing: StandingHook | None = None
     available: bool = True
+    most_seeds: int | None = None  # a slow mode (through the bot's services) plays fewer
 
 
 @dataclass
@@ -240,6 +243,35 @@ class OrdersPlanner:
         return planning.carry_out(rules, state, due)
 
 
+@dataclass
+class TablePlanner(OrdersPlanner):
+    """``OrdersPlanner``'s players planning on the war table: each step's scripted orders
+    posted through the page's endpoints (``bot.pace_table``), the plan being what the bot's
+    services kept."""
+
+    table: WarTable | None = None
+
+    def _plan_steps(
+        self, rules: Rules, state: BattleState, side: str, steps: Sequence[planning.TurnStep]
+    ) -> None:
+        """The side's scripted orders for these steps, through the war table."""
+        if self.table is None:
+            self.table = WarTable(rules)
+        wanted = [
+            (step.key, order)
+            for step in steps
+            for order in rules.demo_orders(planning.at_step(state, step), side)
+        ]
+        for planned in self.table.plan(state, side, wanted):
+            self.orders.setdefault(planned.step, []).append(planned)
+
+    def close(self) -> None:
+        """Stop the war table (once played)."""
+        if self.table is not None:
+            self.table.shut()
+            self.table = None
+
+
 def delay(rng: random.Random, deadline: float) -> float:
     """Hours until a player answers: lognormal with median ``MEDIAN_HOURS``, never after the
     deadline."""
@@ -272,6 +304,8 @@ def play(
             state = _answer(rules, dice, state, pace, rng, answers)
         else:
             state = _orders(rules, dice, state, pace, rng, planner)
+    if isinstance(planner, TablePlanner):
+        planner.close()
     if state.outcome is not None:
         pace.ended = state.outcome.reason
     return pace
@@ -395,7 +429,7 @@ def measure(
                 rows.append(unavailable(ruleset, mode.id))
                 continue
             played = []
-            for number in range(seed, seed + seeds):
+            for number in range(seed, seed + min(seeds, mode.most_seeds or seeds)):
                 sample = rules.sample_battle()
                 assert sample is not None
                 played.append(play(rules, sample, turns, mode, number, standing))
@@ -470,6 +504,9 @@ MODES = (
         conditional_planner,
         recommended,
     ),
+    # "plan ahead" through the war table's HTTP endpoints and the bot's services: its stops
+    # are the slash-command planners' where the page keeps the orders they keep.
+    Mode("table", "war table: plan ahead on the page", TablePlanner, most_seeds=1),
 )
 
 

@@ -29,6 +29,12 @@ def preview_text(view: OrderView) -> str:
     return f"✅ **{view.unit_name}**: {view.summary}{notes}\n(secret until the step resolves)"
 
 
+def planned_text(view: OrderView) -> str:
+    """A planned order after ``/plan change``: as ``/order alternative``
+    shows it when it has alternatives, else as ``/order`` does."""
+    return alternative_text(view) if view.alternatives else preview_text(view)
+
+
 def withdrawn_text(view: OrderView) -> str:
     """The private answer to withdrawing an order."""
     if view.step:

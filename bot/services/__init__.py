@@ -22,6 +22,7 @@ from bot.services.odds import OddsService
 from bot.services.order_book import OrderBookService
 from bot.services.outbox import OutboxService
 from bot.services.parameters import ParameterService
+from bot.services.plan_edits import PlanEditService
 from bot.services.play import PlayService
 from bot.services.records import RecordService
 from bot.services.reference import ReferenceService
@@ -57,6 +58,7 @@ class Services:
     turn_defaults: TurnDefaultsService
     news: NewsService  # the war table's hub polls it (bot.web.live)
     web_links: WebLinkService
+    plan_edits: PlanEditService  # the war table's plan panel: alternatives reordered, ask_me
 
     @classmethod
     def build(
@@ -88,4 +90,5 @@ class Services:
             turn_defaults=TurnDefaultsService(db),
             news=NewsService(db),
             web_links=WebLinkService(db, clock),
+            plan_edits=PlanEditService(db, clock),
         )

@@ -119,15 +119,34 @@ def planned_step(loaded: Loaded, user_id: int, step: str) -> planning.TurnStep:
     return found[0]
 
 
-async def withdraw_planned(
+@dataclass(frozen=True)
+class PlannedPick:
+    """One of an actor's orders planned for a later step: the row, the actor's id and name, the
+    step's words and how many the actor has planned there."""
+
+    row: PlannedOrder
+    actor_id: str
+    name: str
+    words: str
+    count: int
+
+    def withdrawn(self) -> OrderView:
+        """The order as its withdrawal answers it."""
+        row, left = self.row, self.count - 1
+        return OrderView(
+            self.actor_id, self.name, row.kind, row.summary, remaining=left, step=self.words
+        )
+
+
+async def pick_planned(
     session: Any,
     loaded: Loaded,
     user_id: int,
     unit: str,
     number: int | None,
     turn_step: planning.TurnStep,
-) -> OrderView:
-    """Take back one order planned for a later step."""
+) -> PlannedPick:
+    """The user's ``number``-th order (its last if none) planned for a later step for ``unit``."""
     sides = [s for s in turn_step.sides if s in loaded.side_of(user_id)]
     there = planning.at_step(loaded.state, turn_step)
     actor = find_actor(there, unit, sides)
@@ -144,11 +163,7 @@ async def withdraw_planned(
     if not rows:
         raise NotFound(f"**{actor.name}** has no order planned for {words}.")
     count = f"**{actor.name}** has {len(rows)} order(s) planned for {words}"
-    row = numbered(rows, number, count)
-    await session.delete(row)
-    return OrderView(
-        actor.id, actor.name, row.kind, row.summary, remaining=len(rows) - 1, step=words
-    )
+    return PlannedPick(numbered(rows, number, count), actor.id, actor.name, words, len(rows))
 
 
 async def foreseen(

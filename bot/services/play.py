@@ -55,9 +55,9 @@ from bot.services.intake import (
     judge_order,
     judged_view,
     numbered,
+    pick_planned,
     planned_step,
     take_order,
-    withdraw_planned,
 )
 from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
@@ -200,7 +200,9 @@ class PlayService(ClockedService):
                 turn_step = planned_step(loaded, user_id, step)
                 now_open = planning.current_key(loaded.rules, loaded.state)
                 if turn_step.key != now_open or loaded.state.pending is not None:
-                    return await withdraw_planned(session, loaded, user_id, unit, number, turn_step)
+                    picked = await pick_planned(session, loaded, user_id, unit, number, turn_step)
+                    await session.delete(picked.row)
+                    return picked.withdrawn()
             sides = acting_sides_of(loaded, user_id)
             actor = find_actor(loaded.state, unit, None if GM in sides else sides)
             check_commands(loaded, user_id, actor, GM in sides)

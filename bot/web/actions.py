@@ -28,6 +28,8 @@ Shapes (``{cid}`` the campaign):
 - ``GET /c/{cid}/api/gm/orders`` → ``{"lines"}``, ``/orders all`` as a GM reads it; GMs only.
 - ``POST /c/{cid}/api/gm/move`` ``{"unit", "to": [x, y], "facing"?, "reason"}`` → ``{"ok",
   "text"}``, as ``/gm move``; GMs only, the reason required.
+- The plan for the turn (an "else", alternatives moved, ``ask_me``, standing instructions):
+  ``bot.web.plan_api``'s shapes.
 - Any refusal: 4xx ``{"error": message}`` (403 forgery, spectators, permissions; 404 not found;
   409 not now; 415 not JSON; 422 bad input; 429 too fast).
 

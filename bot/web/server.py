@@ -26,6 +26,7 @@ from bot.web import live, pages
 from bot.web.actions import Api, csrf_for
 from bot.web.gm_api import Announce, GmApi
 from bot.web.live import Hub
+from bot.web.plan_api import PlanApi
 
 log = logging.getLogger(__name__)
 
@@ -237,6 +238,7 @@ def make_app(
     app[API] = Api(services, hub, reader_of, token_of, reports)
     app[API].add_routes(app.router, cid)
     GmApi(app[API], announce).add_routes(app.router, cid)
+    PlanApi(app[API]).add_routes(app.router, cid)
     app.router.add_get("/static/{name}", static)
     return app
 

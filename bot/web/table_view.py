@@ -171,7 +171,11 @@ def plan_blocks(table: Table) -> list[Block]:
         orders = given.setdefault(order.step or "This step", [])
         number = 1 + sum(o["unit"] == order.unit_id for o in orders)
         said = f"{order.unit_name} ({order.kind}): {order.summary}"
-        orders.append({"unit": order.unit_id, "step": order.step, "number": number, "said": said})
+        entry: dict[str, Any] = {"unit": order.unit_id, "step": order.step, "number": number}
+        entry["said"] = said
+        if order.step:  # planned: what the plan panel's ask-me and up/down buttons show
+            entry |= {"consult": order.consult, "alternatives": list(order.alternatives)}
+        orders.append(entry)
     return [{"title": step, "lines": lines, "orders": given[step]} for step, lines in steps.items()]
 
 

@@ -25,6 +25,7 @@ def test_cogs_are_discovered() -> None:
         "cogs.gm",
         "cogs.odds",
         "cogs.order",
+        "cogs.plan",
         "cogs.reference",
         "cogs.roll",
         "cogs.standing",

@@ -18,6 +18,9 @@ const order = { unit: null, name: "", steps: [], step: null, kind: null, params:
 let judged = 0; // the latest judgement asked: an older answer arriving late is dropped
 let judgeTimer = null;
 let drawnPath = null; // the path the rules gave for a legal order, [[x, y], ...]
+// The planned order an alternative is being built for ({unit, step, number}; plan.js's "Add
+// else…"), or null: the form then submits to api/else instead of api/order.
+let alternativeOf = null;
 
 export function el(tag, text, className) {
   const node = document.createElement(tag);
@@ -31,7 +34,7 @@ export function plain(text) {
   return String(text ?? "").replace(/\*\*|`/g, "");
 }
 
-function byId(id) {
+export function byId(id) {
   return document.getElementById(id);
 }
 
@@ -53,7 +56,7 @@ async function answerOf(answer) {
   return { error: `The table could not answer (${answer.status}); try again.` };
 }
 
-async function post(what, body) {
+export async function post(what, body) {
   const answer = await fetch(`api/${what}`, {
     method: "POST",
     credentials: "same-origin",
@@ -253,7 +256,7 @@ function buildForm() {
   const form = byId("order-form");
   const step = currentStep();
   const [askMe, far] = ["order-ask-me", "order-far"].map((id) => byId(id)?.checked); // kept
-  form.replaceChildren(el("h3", order.name));
+  form.replaceChildren(el("h3", alternativeOf ? `${order.name}: else…` : order.name));
   if (!step) {
     form.append(el("p", "Nothing is open to this unit in this turn."));
     return;
@@ -286,6 +289,7 @@ function chooseKind(kind) {
 function stepsOf(data) {
   return (data.steps ?? []).map((step) => ({
     key: step.key,
+    words: step.words,
     title: step.open ? `${step.words} (now)` : step.words,
     open: step.open === true,
     kinds: (step.kinds ?? []).map((kind) => ({
@@ -311,12 +315,20 @@ async function openFor(unitId) {
   }
   Object.assign(order, { unit: data.actor.id, name: data.actor.name });
   order.steps = stepsOf(data);
+  if (alternativeOf) order.steps = order.steps.filter((s) => s.words === alternativeOf.step);
   order.step = order.steps[0]?.key ?? null;
   panel.hidden = false;
   chooseKind(currentStep()?.kinds[0]?.id ?? null);
 }
 
+/** A unit clicked on the map: a new order, not an alternative. */
+function openPlain(unitId) {
+  alternativeOf = null;
+  return openFor(unitId);
+}
+
 function closePanel() {
+  alternativeOf = null;
   Object.assign(order, { unit: null, steps: [], step: null, kind: null, params: {}, picking: null });
   drawnPath = null;
   stopAim();
@@ -344,7 +356,8 @@ function showVerdict(ok, text) {
   const verdict = byId("verdict");
   verdict.textContent = plain(text);
   verdict.dataset.ok = ok === null ? "" : String(ok);
-  byId("order-submit").disabled = ok !== true;
+  // An alternative not possible now is kept all the same: it is judged again at its step.
+  byId("order-submit").disabled = ok !== true && !(alternativeOf && ok === false);
 }
 
 function judgeSoon() {
@@ -380,11 +393,32 @@ async function judge() {
 }
 
 async function submit() {
+  if (alternativeOf) return submitElse();
   const sent = { ...body(), ask_me: byId("order-ask-me").checked, as_far_as_possible: byId("order-far").checked };
   byId("order-submit").disabled = true;
   const answer = await post("order", sent);
   showVerdict(answer.ok === true ? null : false, answer.text ?? answer.error ?? "");
   if (answer.ok) refreshTable();
+}
+
+/** The form's order as an alternative to the planned one it was opened for (api/else). */
+async function submitElse() {
+  const sent = { ...body(), step: alternativeOf.step, number: alternativeOf.number };
+  byId("order-submit").disabled = true;
+  const answer = await post("else", sent);
+  showVerdict(answer.ok === true ? null : false, answer.text ?? answer.error ?? "");
+  if (answer.ok) refreshTable();
+}
+
+/** Open the order form to add an alternative ("else") to a planned order of the reader's. */
+export function openAlternative(planned) {
+  alternativeOf = { unit: planned.unit, step: planned.step, number: planned.number };
+  return openFor(planned.unit);
+}
+
+/** Fetch the reader's state again (after a write of plan.js's). */
+export function refreshNow() {
+  refreshTable();
 }
 
 async function withdraw(planned, button) {
@@ -481,7 +515,7 @@ function clicked(event) {
     return;
   }
   const unit = event.target.closest?.("#map .unit");
-  if (unit && mayOrder(unit.dataset.owner)) openFor(unit.dataset.owner);
+  if (unit && mayOrder(unit.dataset.owner)) openPlain(unit.dataset.owner);
 }
 
 /** Make the page write, when it may (the server gave it a token and the order panel). */
@@ -497,7 +531,7 @@ export function bindOrders(cards, refresh) {
     const unit = event.target.closest?.("#map .unit");
     if (!unit || (event.key !== "Enter" && event.key !== " ")) return;
     event.preventDefault(); // the keyboard's way to a unit's orders, as a click is
-    if (mayOrder(unit.dataset.owner)) openFor(unit.dataset.owner);
+    if (mayOrder(unit.dataset.owner)) openPlain(unit.dataset.owner);
   });
   // The map is swapped whole when the battle changes: draw the order's marks on the new one.
   new MutationObserver(drawOverlay).observe(board, { childList: true });

@@ -5,6 +5,7 @@ import { follow } from "./live.js";
 import { bindOrders, ordersApplied } from "./orders.js";
 import { bindQuestions, questionsApplied } from "./questions.js";
 import { bindGm, gmApplied } from "./gm.js";
+import { planApplied } from "./plan.js";
 
 const body = document.body;
 let cards = new Map();
@@ -97,6 +98,7 @@ function applyState(state) {
   ordersApplied(state);
   questionsApplied(state);
   gmApplied(state);
+  planApplied(state);
   body.dataset.version = state.version;
   const shown = document.getElementById("card")?.dataset.unit;
   if (shown && cards.has(shown)) showCard(shown);
