@@ -29,6 +29,7 @@ from bot.presentation.announce import (
     report_embed,
 )
 from bot.presentation.formatting import mentions, only_pinging, plain, timestamp
+from bot.presentation.general import ai_orders_text
 from bot.presentation.questions import Click, decision_view, is_open_private_note
 from bot.presentation.replies import place_of, report_error
 from bot.presentation.standing import accepted_text, recommend_view
@@ -74,9 +75,28 @@ class Poster(Protocol):
 
 
 async def post_report(bot: Poster, report: StageReport) -> None:
-    """Post a resolved step (and any earlier result still unposted) through the outbox."""
+    """Post a resolved step (and any earlier result still unposted) through the outbox;
+    then the steps the AI general plays at once for the sides it holds (#36)."""
     bot.web_hub.publish(report.battle.id)  # committed: pages need not wait for Discord
     await flush_outbox(bot, report)
+    await _post_ai_reasons(bot, report)
+    await ai_plays(bot, report.battle.id)
+
+
+async def ai_plays(bot: Poster, battle_id: int) -> None:
+    """The steps the AI general plays at once for the sides it holds, each posted (#36)."""
+    for following in await bot.services.general.play_on(battle_id):
+        bot.web_hub.publish(following.battle.id)
+        await flush_outbox(bot, following)
+        await _post_ai_reasons(bot, following)
+
+
+async def _post_ai_reasons(bot: Poster, report: StageReport) -> None:
+    """The AI's orders of the step the report resolved, with their reasons, for everyone."""
+    explained = await bot.services.general.explained(report.battle.id, report.stage - 1)
+    if explained and report.trigger != "start":
+        channel = bot.get_partial_messageable(report.battle.channel_id)
+        await channel.send(ai_orders_text(explained))
 
 
 async def flush_outbox(bot: Poster, fresh: StageReport | None = None) -> int:

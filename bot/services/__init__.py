@@ -14,6 +14,7 @@ from bot.services.battles import BattleService
 from bot.services.campaign_map import CampaignMapService
 from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
+from bot.services.general import GeneralService
 from bot.services.gm import GmService
 from bot.services.hands import HandService
 from bot.services.lookups import LookupService
@@ -57,6 +58,7 @@ class Services:
     turn_defaults: TurnDefaultsService
     news: NewsService  # the war table's hub polls it (bot.web.live)
     web_links: WebLinkService
+    general: GeneralService  # the AI general (#36)
 
     @classmethod
     def build(
@@ -88,4 +90,5 @@ class Services:
             turn_defaults=TurnDefaultsService(db),
             news=NewsService(db),
             web_links=WebLinkService(db, clock),
+            general=GeneralService(db, clock, play),
         )
