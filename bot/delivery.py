@@ -34,6 +34,7 @@ from bot.presentation.questions import Click, decision_view, is_open_private_not
 from bot.presentation.replies import place_of, report_error
 from bot.presentation.standing import accepted_text, recommend_view
 from bot.services import Services
+from bot.services.ai_seat import is_ai
 from bot.services.endings import EndReport
 from bot.services.play import Reminder
 from bot.services.stages import DecisionView, StageReport
@@ -216,6 +217,8 @@ async def send_calls(bot: Poster, report: StageReport) -> None:
 async def direct_message(bot: Poster, user_id: int, what: str, **message: Any) -> Any | None:
     """Send a member a direct message; None if they take none (Discord's Forbidden) or it
     failed: what it carried is also in the channel, ``/answer`` or ``/battle log``."""
+    if is_ai(user_id):  # the AI general reads no messages (#36)
+        return None
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         return await user.send(**message)
@@ -315,7 +318,7 @@ async def questions_left_open(
 async def _question_channels(bot: Poster, channel_id: int, user_ids: Collection[int]) -> list[Any]:
     """The battle's channel and the direct message channels of these users."""
     channels: list[Any] = [bot.get_partial_messageable(channel_id)]
-    for user_id in user_ids:
+    for user_id in (u for u in user_ids if not is_ai(u)):
         try:
             user = bot.get_user(user_id) or await bot.fetch_user(user_id)
             channels.append(user.dm_channel or await user.create_dm())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.presentation.battles import handed_over_text
 from bot.presentation.formatting import plain
-from bot.services.ai_seat import AI_NAME, is_ai
+from bot.services.ai_seat import AI_NAME, AI_TITLE, is_ai
 from bot.services.battles import HandOver
 from bot.services.general import Explained
 
@@ -20,7 +20,7 @@ def handed_to_ai_text(handed: HandOver) -> str:
     """A GM gave a side to the AI general, or took it back from it."""
     if is_ai(handed.user_id):
         return (
-            f"🤖 {AI_NAME.capitalize()} now plays **{handed.side_name}** instead of "
+            f"🤖 {AI_TITLE} now plays **{handed.side_name}** instead of "
             f"<@{handed.previous_id}>: it gives the side's orders and answers as each step "
             f"opens. A GM takes it back with `/battle hand-over side:{handed.side_name} "
             "member:@someone`."

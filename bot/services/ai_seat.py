@@ -12,6 +12,7 @@ from bot.errors import InvalidInput
 
 AI_GENERAL = 1  # owner_id of a side the AI holds; its orders are kept under this user id
 AI_NAME = "the AI general"
+AI_TITLE = "The AI general"
 
 
 def is_ai(user_id: int) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.clock import Clock
-from bot.db.models import BattleOrder, BattleStatus, Role
+from bot.db.models import BattleOrder, BattleStatus, Readiness, Role
 from bot.db.session import Database
 from bot.errors import InvalidInput, PermissionDenied
 from bot.services.ai_seat import AI_GENERAL
@@ -171,6 +171,16 @@ class GeneralService(ClockedService):
                 if loaded.key_of(side, user_id) in done or user_id == AI_GENERAL:
                     continue
                 await self._give(session, loaded, side, user_id)
+                key = loaded.key_of(side, user_id)  # it stood in: the step is not theirs to miss
+                ready = Readiness(
+                    battle_id=battle_id,
+                    stage=stage,
+                    side_id=key,
+                    user_id=user_id,
+                    confirmed_at=self.clock.now(),
+                )
+                session.add(ready)
+                done.add(key)
                 row = loaded.side_row(side)
                 names.append(side if row is None else row.name)
             return tuple(dict.fromkeys(names))

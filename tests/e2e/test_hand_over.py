@@ -67,16 +67,22 @@ async def test_hand_over_refuses_what_it_cannot_do_and_changes_nothing(aide: Har
     alice, bob, gm = h.alice, h.bob, h.gm
     await set_up(h)
 
-    by_player = await h.slash(alice, "battle hand-over", channel=where, side="Rome", member=bob.mention)
+    by_player = await h.slash(
+        alice, "battle hand-over", channel=where, side="Rome", member=bob.mention
+    )
     assert by_player.ephemeral and "Only a GM" in by_player.content
-    unknown = await h.slash(gm, "battle hand-over", channel=where, side="Carthage", member=gm.mention)
+    unknown = await h.slash(
+        gm, "battle hand-over", channel=where, side="Carthage", member=gm.mention
+    )
     assert unknown.ephemeral
     assert unknown.content == (
         "No side called **Carthage** in this battle; one of: **Gaul**, **Rome**."
     )
     enemy = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=bob.mention)
     assert enemy.ephemeral and enemy.content.startswith("That member plays **Gaul**")
-    stranger = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=h.outsider.mention)
+    stranger = await h.slash(
+        gm, "battle hand-over", channel=where, side="Rome", member=h.outsider.mention
+    )
     assert stranger.ephemeral and "`/campaign join side:Rome`" in stranger.content
     same = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=alice.mention)
     assert same.ephemeral and same.content.startswith("That member already plays **Rome**")
