@@ -40,6 +40,7 @@ from bot.services.play import Reminder
 from bot.services.stages import DecisionView, StageReport
 
 log = logging.getLogger(__name__)
+AI_MOST_STEPS = 400  # steps the AI plays in one go at most (AI against AI ends long before)
 
 
 class News(Protocol):
@@ -86,7 +87,10 @@ async def post_report(bot: Poster, report: StageReport) -> None:
 
 async def ai_plays(bot: Poster, battle_id: int) -> None:
     """The steps the AI general plays at once for the sides it holds, each posted (#36)."""
-    for following in await bot.services.general.play_on(battle_id):
+    for _ in range(AI_MOST_STEPS):
+        following = await bot.services.general.next_step(battle_id)
+        if following is None:
+            return
         bot.web_hub.publish(following.battle.id)
         await flush_outbox(bot, following)
         await _post_ai_reasons(bot, following)

@@ -120,6 +120,7 @@ class BattleCog(
             "a third of it"
         ),
         scale="Millimetres in one unit of the ruleset's measure (e.g. your base width)",
+        ai_side="A side the AI general plays, answering at once (a solo battle)",
     )
     @app_commands.autocomplete(army_a=campaign_armies, army_b=campaign_armies)
     async def create(
@@ -131,8 +132,9 @@ class BattleCog(
         width: app_commands.Range[float, 6, 400] | None = None,
         depth: app_commands.Range[float, 6, 400] | None = None,
         scale: app_commands.Range[float, 1, 1000] | None = None,
+        ai_side: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        """Create the battle; sides come from the two armies."""
+        """Create the battle; sides come from the two armies (one played by the AI, if named)."""
         view = await self.services.battles.create(
             place_of(interaction),
             interaction.user.id,
@@ -141,6 +143,7 @@ class BattleCog(
             width,
             depth,
             scale,
+            ai_side,
         )
         embed = battle_embed(view)
         embed.set_footer(text=next_steps(view))

@@ -12,7 +12,7 @@ from sqlalchemy.orm import selectinload
 
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.services.ai_seat import holder_id, is_ai
+from bot.services.ai_seat import AI_GENERAL, holder_id, is_ai
 from bot.services.armies import parse_roster
 from bot.services.base import ClockedService
 from bot.services.battle_state import (
@@ -137,10 +137,12 @@ class BattleService(ClockedService):
         width: float | None = None,
         depth: float | None = None,
         scale: float | None = None,
+        ai_side: str | None = None,
     ) -> BattleView:
         """A new battle in set-up, one side per named army (a GM only); the table's size
         defaults to the ruleset's usual one, and its scale (millimetres in one unit of the
-        measure: a base width in Impetus) to the ruleset's."""
+        measure: a base width in Impetus) to the ruleset's. With ``ai_side``, the AI general
+        plays that side (a solo battle, #36): a name that is no side refuses it all."""
         name = clean_text(name, "battle name", 100)
         if scale is not None and not (
             math.isfinite(scale) and MIN_SCALE_MM <= scale <= MAX_SCALE_MM
@@ -154,6 +156,8 @@ class BattleService(ClockedService):
             require_gm(campaign, user_id)
             table = Table(width, depth, scale)
             loaded = await new_battle(session, campaign, user_id, name, armies, table)
+            if ai_side is not None:
+                _side_named(loaded, ai_side).owner_id = AI_GENERAL
             return view_of(loaded)
 
     async def list(self, place: Place) -> list[BattleSummary]:

@@ -36,7 +36,6 @@ from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
 log = logging.getLogger(__name__)
-MOST_STEPS = 400  # steps the AI plays in one go at most (a battle of AI against AI ends first)
 
 
 @dataclass(frozen=True)
@@ -71,17 +70,11 @@ class GeneralService(ClockedService):
         self.budget_s = 1.0  # AI_SECONDS_PER_TURN (bot.config), set by the client
         play.stand_in = self.stand_in
 
-    async def play_on(self, battle_id: int) -> list[StageReport]:
-        """Whatever the sides the AI holds owe the battle now, given in turn until the battle
-        waits for a player (or ends): each step's report, in order."""
-        reports: list[StageReport] = []
-        for _ in range(MOST_STEPS):
-            report, acted = await self._one_step(battle_id)
-            if report is not None:
-                reports.append(report)
-            if not acted or report is None:
-                return reports
-        return reports
+    async def next_step(self, battle_id: int) -> StageReport | None:
+        """What the sides the AI holds owe the open step, given: the report if the step moved
+        on (then the AI may owe the next one), None when the battle waits for a player."""
+        report, acted = await self._one_step(battle_id)
+        return report if acted else None
 
     async def _one_step(self, battle_id: int) -> tuple[StageReport | None, bool]:
         """Orders (then done) or answers for the AI's sides at the open step; whether it

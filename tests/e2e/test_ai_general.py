@@ -6,12 +6,22 @@ The battle is Hail Caesar's Gergovia (test_hail_caesar_turn.py): Alice plays Rom
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 
+from rules_core.verify import verify
 from tests.e2e.sheet_battle import posts, reports, start
-from tests.e2e.test_hail_caesar_turn import BATTLE, set_up
+from tests.e2e.test_hail_caesar_turn import (
+    ARMIES,
+    BATTLE,
+    GALLIC_DEPLOYMENT,
+    GAULS,
+    ROMAN_DEPLOYMENT,
+    ROMANS,
+    set_up,
+)
 from tools.fake_discord import BotMessage
 from tools.harness import Harness
 
@@ -118,3 +128,60 @@ async def test_handing_to_the_ai_is_refused_to_a_player_and_for_no_one(
     )
     _, opened = await start(h, where, BATTLE, fixed_seed)  # Gaul still Bob's: it waits for him
     assert h.bob.mention in opened.text
+
+
+def ended(h: Harness) -> list[BotMessage]:
+    """The post that ends the battle (its result with the record)."""
+    found = posts(h, h.channel("punic-wars"))
+    return [p for p in found if any(e["title"].startswith("🏁") for e in p.embeds)]
+
+
+async def solo_set_up(h: Harness) -> BotMessage:
+    """Alice alone against the AI: the campaign lasts two turns, the GM brings Gaul's army,
+    a name that is no side is refused (no battle made), then the battle with the AI as Gaul."""
+    where = h.channel("punic-wars")
+    await h.slash(h.gm, "campaign create", channel=where, name="Gallic War", ruleset="hail_caesar")
+    await h.slash(h.gm, "campaign rules set", channel=where, name="max_turns", value="2")
+    await h.slash(h.alice, "campaign join", channel=where, side="Rome")
+    await h.slash(h.gm, "campaign join", channel=where, side="Gaul")  # to bring Gaul's army
+    for user, name in ((h.alice, "romans"), (h.gm, "gauls")):
+        upload = h.upload(f"{name}.yaml", ARMIES.joinpath(f"{name}.yaml").read_bytes())
+        await h.slash(user, "army import", channel=where, file=upload)
+    armies = {"name": BATTLE, "army_a": ROMANS, "army_b": GAULS}
+    no_side = await h.slash(h.gm, "battle create", channel=where, **armies, ai_side="Carthage")
+    assert no_side.ephemeral and no_side.content.startswith(
+        "No side called **Carthage** in this battle; one of: "
+    ), no_side.content
+    assert "No battles" in (await h.slash(h.gm, "battle list", channel=where)).text
+    created = await h.slash(h.gm, "battle create", channel=where, **armies, ai_side="gaul")
+    assert "The AI general — Arverni (sample)" in created.text, created.text
+    roman = h.upload("roman-deployment.yaml", ROMAN_DEPLOYMENT)
+    gallic = h.upload("gallic-deployment.json", json.dumps(GALLIC_DEPLOYMENT))
+    for user, upload in ((h.alice, roman), (h.gm, gallic)):
+        deployed = await h.slash(user, "battle deploy-file", channel=where, file=upload)
+        assert deployed.ephemeral and deployed.content.startswith("Deployed"), deployed.content
+    return created
+
+
+async def test_a_solo_battle_plays_to_its_end_against_the_ai(
+    aide: Harness, fixed_seed: bytes
+) -> None:
+    h, where = aide, aide.channel("punic-wars")
+    await solo_set_up(h)
+    published, _ = await start(h, where, BATTLE, fixed_seed)
+    for _ in range(40):  # Alice confirms her steps; the AI answers each of its own at once
+        if ended(h):
+            break
+        done = await h.slash(h.alice, "order done", channel=where)
+        assert done.ephemeral and done.content.startswith("Confirmed"), done.content
+    (ending,) = ended(h)
+    assert (
+        ending.embeds[-1]["title"]
+        == f"🏁 {BATTLE}: A draw: 2 turns played with neither army broken"
+    )
+    assert ai_posts(h), "the AI's orders, explained after each of its steps"
+    (kept,) = [f for f in ending.files if f.filename == "record.json"]
+    record = json.loads(kept.data)
+    assert record["seed_sha256"] == published
+    checked = verify(record)
+    assert checked.ok, checked.problem
