@@ -20,6 +20,7 @@ from sqlalchemy import select
 from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, Readiness, Role
 from bot.db.session import Database
+from bot.engine_worker import side_plan, side_reply
 from bot.errors import InvalidInput, PermissionDenied
 from bot.services.ai_seat import AI_GENERAL
 from bot.services.base import ClockedService
@@ -29,10 +30,8 @@ from bot.services.intake import Intake, take_formed
 from bot.services.play import PlayService
 from bot.services.resolving import off_loop
 from bot.services.stages import StageReport, ready_sides, stage_orders
-from rules_core import engine, general, secrets
-from rules_core.decisions import Decision
+from rules_core import engine
 from rules_core.orders import ACTOR_KINDS
-from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
 log = logging.getLogger(__name__)
@@ -45,20 +44,6 @@ class Explained:
     actor: str
     summary: str
     reason: str
-
-
-def side_plan(
-    rules: Rules, state: BattleState, side: str, seed: int, budget_s: float
-) -> tuple[general.Advice, ...]:
-    """In the engine's worker: the side's orders from the side's own view (no cheating)."""
-    view = secrets.view(state, secrets.Viewer.of_side(side))
-    return general.plan_side(rules, view, side, seed=seed, budget_s=budget_s)
-
-
-def side_reply(rules: Rules, state: BattleState, side: str, decision: Decision) -> general.Reply:
-    """In the engine's worker: the side's answer to a question, from the side's own view."""
-    view = secrets.view(state, secrets.Viewer.of_side(side))
-    return general.reply(rules, view, side, decision)
 
 
 class GeneralService(ClockedService):
