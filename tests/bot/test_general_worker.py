@@ -7,7 +7,7 @@ import os
 from bench.battles import big_battle
 from bot.engine_worker import side_plan, worker_pid
 from bot.services import resolving
-from rules_core import engine, registry
+from rules_core import engine, registry, resume
 from tests.bot.test_engine_process import in_process, play
 
 __all__ = ["in_process"]  # the fixture, used by name
@@ -26,3 +26,4 @@ async def test_the_side_s_plan_is_worked_out_in_the_worker_process(in_process: N
     assert all(advice.reason for advice in there)
     mine = {u.id for u in battle.units if u.side == side}
     assert {advice.order.actor for advice in there} <= mine | {side}
+    await resolving.off_loop(resume.forget)  # no resolution left paused in the worker

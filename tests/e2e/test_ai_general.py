@@ -25,8 +25,8 @@ from tests.e2e.test_hail_caesar_turn import (
 from tools.fake_discord import BotMessage
 from tools.harness import Harness
 
+AI_POST = "🤖 Orders by the AI stand-in in the step just resolved:"  # then one line an order
 pytestmark = pytest.mark.usefixtures("fixed_seed")
-AI_POST = "🤖 Orders by the AI stand-in in the step just resolved:"
 
 
 def ai_posts(h: Harness) -> list[BotMessage]:
@@ -166,9 +166,9 @@ async def solo_set_up(h: Harness) -> BotMessage:
 async def test_a_solo_battle_plays_to_its_end_against_the_ai(
     aide: Harness, fixed_seed: bytes
 ) -> None:
+    await solo_set_up(aide)
     h, where = aide, aide.channel("punic-wars")
-    await solo_set_up(h)
-    published, _ = await start(h, where, BATTLE, fixed_seed)
+    published = (await start(h, where, BATTLE, fixed_seed))[0]
     for _ in range(40):  # Alice confirms her steps; the AI answers each of its own at once
         if ended(h):
             break
