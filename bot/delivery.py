@@ -98,8 +98,10 @@ async def ai_plays(bot: Poster, battle_id: int) -> None:
 
 async def _post_ai_reasons(bot: Poster, report: StageReport) -> None:
     """The AI's orders of the step the report resolved, with their reasons, for everyone."""
+    if report.trigger == "start" or report.battle.state.pending is not None:
+        return  # stopped at a question: the step's orders stay sealed until it resolves
     explained = await bot.services.general.explained(report.battle.id, report.stage - 1)
-    if explained and report.trigger != "start":
+    if explained:
         channel = bot.get_partial_messageable(report.battle.channel_id)
         await channel.send(ai_orders_text(explained))
 

@@ -205,7 +205,9 @@ async def ai_steps(
         if following is None:
             break
         await log.step(following)
-        explained = await services.general.explained(following.battle.id, following.stage - 1)
+        explained = []  # the orders of a step stopped at a question stay sealed till it ends
+        if following.battle.state.pending is None:
+            explained = await services.general.explained(following.battle.id, following.stage - 1)
         log.lines += [f"- AI: {e.actor}: {e.summary} — {e.reason}" for e in explained]
         log.lines += [""] if explained else []
         report = following

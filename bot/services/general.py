@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.clock import Clock
-from bot.db.models import BattleOrder, BattleStatus, Readiness, Role
+from bot.db.models import BattleOrder, BattleStatus, Readiness, Role, StageLog
 from bot.db.session import Database
 from bot.engine_worker import side_plan, side_reply
 from bot.errors import InvalidInput, PermissionDenied
@@ -35,6 +35,7 @@ from rules_core.orders import ACTOR_KINDS
 from rules_core.state import BattleState
 
 log = logging.getLogger(__name__)
+MOST_QUESTIONS = 20  # questions one step stops at, at most, looking back for its orders
 
 
 @dataclass(frozen=True)
@@ -164,8 +165,19 @@ class GeneralService(ClockedService):
             return tuple(dict.fromkeys(names))
 
     async def explained(self, battle_id: int, stage: int) -> list[Explained]:
-        """The AI's orders of a stage with their reasons (everyone's once it has resolved)."""
+        """The AI's orders of the step that resolved in ``stage`` with their reasons: the
+        stage's own, or, when it was a question the step stopped at, those of the stage that
+        gave the orders (everyone's once the step has resolved)."""
         async with self.db.read() as session:
+            for _ in range(MOST_QUESTIONS):
+                started = await session.scalar(
+                    select(StageLog.start_state).where(
+                        StageLog.battle_id == battle_id, StageLog.number == stage
+                    )
+                )
+                if not started or not started.get("pending"):
+                    break
+                stage -= 1  # a question of the step: its orders came before it
             rows = await session.scalars(
                 select(BattleOrder)
                 .where(

@@ -358,9 +358,9 @@ class PlayService(ClockedService):
                     return None  # another process told the GMs already
             return await self.reminder(due.battle_id, due.stage, to_gm=True)
         trigger = "deadline"
-        if missing == "ai" and self.stand_in is not None:  # the AI's orders, not the defaults
-            names = await self.stand_in(due.battle_id, due.stage)
-            trigger += f" (orders by the AI stand-in for {', '.join(names)})" if names else ""
+        stand_in = self.stand_in if missing == "ai" else None  # the AI's orders, not defaults
+        if stand_in is not None and await stand_in(due.battle_id, due.stage):
+            trigger = "deadline: orders by the AI stand-in"  # (it fits the log's column)
         return await self.resolve_stage(
             due.battle_id, due.stage, trigger=trigger, deadline_id=due.id
         )

@@ -42,3 +42,16 @@ def test_an_ai_side_that_is_no_side_is_refused_in_one_line(
     with pytest.raises(SystemExit) as stopped:
         main(["--ruleset", "hail_caesar", "--ai", "Carthage", "--out", str(tmp_path / "o")])
     assert str(stopped.value).startswith("--ai Carthage: No side called **Carthage**")
+
+
+async def test_a_step_stopped_at_a_question_keeps_the_ai_s_orders_sealed_till_it_ends(
+    tmp_path: Path,
+) -> None:
+    transcript = await run_demo("skirmish", 2, tmp_path, ai="both")
+    lines = transcript.read_text(encoding="utf-8").splitlines()
+    asked = next(i for i, line in enumerate(lines) if "stand or evade?" in line)
+    charged = next(
+        i for i, line in enumerate(lines) if line.startswith("- AI: ") and "charges" in line
+    )
+    resumed = next(i for i in range(asked, len(lines)) if lines[i].startswith("## "))
+    assert asked < resumed < charged  # explained once the step the question stopped resolved

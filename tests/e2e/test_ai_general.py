@@ -101,13 +101,13 @@ async def test_a_missed_deadline_under_the_ai_policy_has_the_ai_stand_in_orders(
     # Bob gives Gaul no orders: at the deadline the AI stand-in gives them.
     await h.advance(timedelta(hours=49))
     timed_out = reports(h, where, BATTLE)[-1]
-    assert "Resolved: deadline (orders by the AI stand-in for Gaul)" in timed_out.text
+    assert "Resolved: deadline: orders by the AI stand-in" in timed_out.text
     assert "defaults applied" not in timed_out.text
     assert not ai_posts(h)  # at the General Advance the AI ordered none (the default stood)
     await h.advance(timedelta(hours=49))  # the warbands' orders: the AI gives them
     warbands = reports(h, where, BATTLE)[-1]
     assert warbands.embeds[0]["title"] == f"{BATTLE} — Turn 1 · Command: Orders — Warbands (Gaul)"
-    assert "Resolved: deadline (orders by the AI stand-in for Gaul)" in warbands.text
+    assert "Resolved: deadline: orders by the AI stand-in" in warbands.text
     (explained,) = ai_posts(h)
     assert "Warband**: " in explained.content and " — " in explained.content
     book = await h.slash(h.alice, "orders all", channel=where)  # everyone's, once resolved
