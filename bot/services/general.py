@@ -21,7 +21,7 @@ from bot.clock import Clock
 from bot.db.models import BattleOrder, BattleStatus, Readiness, Role, StageLog
 from bot.db.session import Database
 from bot.engine_worker import side_plan, side_reply
-from bot.errors import InvalidInput, PermissionDenied
+from bot.errors import UserError
 from bot.services.ai_seat import AI_GENERAL
 from bot.services.base import ClockedService
 from bot.services.battle_state import Loaded, awaited, load_battle_by_id
@@ -120,7 +120,7 @@ class GeneralService(ClockedService):
             intake = Intake(loaded.state, [side])
             try:
                 await take_formed(session, loaded, user_id, given.order, intake, now, given.reason)
-            except (InvalidInput, PermissionDenied) as refused:
+            except UserError as refused:  # refused as a player's would be: the default stands
                 log.info("AI order refused in battle %s: %s", loaded.battle.id, refused)
                 continue
             kept += 1
