@@ -6,8 +6,6 @@ same id without importing each other. Discord's ids are 17 digits and more: 1 is
 
 from __future__ import annotations
 
-import re
-
 from bot.errors import InvalidInput
 
 AI_GENERAL = 1  # owner_id of a side the AI holds; its orders are kept under this user id
@@ -24,12 +22,13 @@ def holder_id(typed: str) -> int:
     """Who ``/battle hand-over member:`` names: ``ai`` (the AI general), a member's mention or
     id; anything else is refused."""
     text = typed.strip()
-    if text.casefold() in ("ai", "ai general", AI_NAME):
+    if text.casefold() in ("ai", "ai general", AI_NAME.casefold()):
         return AI_GENERAL
-    found = re.fullmatch(r"<@!?(\d{5,20})>|(\d{5,20})", text)
-    if found is None:
+    mention = text.startswith("<") and text.endswith(">") and text[1:2] == "@"
+    digits = text[2:-1].removeprefix("!") if mention else text  # a mention as Discord sends it
+    if not (digits.isdigit() and 5 <= len(digits) <= 20):
         raise InvalidInput(
             f"`{typed[:40]}` names no one: give a member (`@them`, as offered) or `ai` for "
             "the AI general."
         )
-    return int(found.group(1) or found.group(2))
+    return int(digits)
