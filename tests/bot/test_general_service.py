@@ -6,8 +6,10 @@ from __future__ import annotations
 import logging
 
 import pytest
+from pydantic import ValidationError
 from sqlalchemy import select
 
+from bot.config import Settings
 from bot.db.models import BattleOrder
 from bot.db.session import Database
 from bot.services import Services
@@ -52,3 +54,12 @@ async def test_an_order_the_side_may_not_give_is_refused_and_the_rest_kept(
     assert {row.reason for row in given} == {"as scripted"}
     assert all(row.user_id == AI_GENERAL for row in given)
     assert "AI order refused" in caplog.text  # the players' judge refused the enemy's hold
+
+
+def test_the_ai_s_time_per_turn_is_a_setting_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AI_SECONDS_PER_TURN", "3.5")
+    assert Settings(discord_token="t").ai_seconds_per_turn == 3.5
+    for bad in ("0", "-1", "61"):
+        monkeypatch.setenv("AI_SECONDS_PER_TURN", bad)
+        with pytest.raises(ValidationError):
+            Settings(discord_token="t")
