@@ -165,6 +165,7 @@ class AideBot(commands.Bot):
         """Start the engine's worker, migrate to head, load the cogs, sync the command tree,
         re-arm the deadlines."""
         resolving.configure(self.settings.engine)
+        self.services.general.budget_s = self.settings.ai_seconds_per_turn
         engine = asyncio.create_task(resolving.start())  # a worker process imports meanwhile
         await migrate_alone(self.db, self.settings.database_url)
         self.add_dynamic_items(DecisionButton, DecisionMenu, RecommendButton)

@@ -41,6 +41,12 @@ class Settings(BaseSettings):
         description="Where resolutions run: process (a worker process, about 90 MB more "
         "memory; the event loop never waits for the rules) or thread (in the bot's process).",
     )
+    ai_seconds_per_turn: float = Field(
+        default=2.0,
+        gt=0,
+        le=60,
+        description="CPU seconds the AI general may think for one side's step (#36).",
+    )
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0,1 (default: all of them)."
     )

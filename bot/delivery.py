@@ -29,15 +29,18 @@ from bot.presentation.announce import (
     report_embed,
 )
 from bot.presentation.formatting import mentions, only_pinging, plain, timestamp
+from bot.presentation.general import ai_orders_text
 from bot.presentation.questions import Click, decision_view, is_open_private_note
 from bot.presentation.replies import place_of, report_error
 from bot.presentation.standing import accepted_text, recommend_view
 from bot.services import Services
+from bot.services.ai_seat import is_ai
 from bot.services.endings import EndReport
 from bot.services.play import Reminder
 from bot.services.stages import DecisionView, StageReport
 
 log = logging.getLogger(__name__)
+AI_MOST_STEPS = 400  # steps the AI plays in one go at most (AI against AI ends long before)
 
 
 class News(Protocol):
@@ -74,9 +77,33 @@ class Poster(Protocol):
 
 
 async def post_report(bot: Poster, report: StageReport) -> None:
-    """Post a resolved step (and any earlier result still unposted) through the outbox."""
+    """Post a resolved step (and any earlier result still unposted) through the outbox;
+    then the steps the AI general plays at once for the sides it holds (#36)."""
     bot.web_hub.publish(report.battle.id)  # committed: pages need not wait for Discord
     await flush_outbox(bot, report)
+    await _post_ai_reasons(bot, report)
+    await ai_plays(bot, report.battle.id)
+
+
+async def ai_plays(bot: Poster, battle_id: int) -> None:
+    """The steps the AI general plays at once for the sides it holds, each posted (#36)."""
+    for _ in range(AI_MOST_STEPS):
+        following = await bot.services.general.next_step(battle_id)
+        if following is None:
+            return
+        bot.web_hub.publish(following.battle.id)
+        await flush_outbox(bot, following)
+        await _post_ai_reasons(bot, following)
+
+
+async def _post_ai_reasons(bot: Poster, report: StageReport) -> None:
+    """The AI's orders of the step the report resolved, with their reasons, for everyone."""
+    if report.trigger == "start" or report.battle.state.pending is not None:
+        return  # stopped at a question: the step's orders stay sealed until it resolves
+    explained = await bot.services.general.explained(report.battle.id, report.stage - 1)
+    if explained:
+        channel = bot.get_partial_messageable(report.battle.channel_id)
+        await channel.send(ai_orders_text(explained))
 
 
 async def flush_outbox(bot: Poster, fresh: StageReport | None = None) -> int:
@@ -196,6 +223,8 @@ async def send_calls(bot: Poster, report: StageReport) -> None:
 async def direct_message(bot: Poster, user_id: int, what: str, **message: Any) -> Any | None:
     """Send a member a direct message; None if they take none (Discord's Forbidden) or it
     failed: what it carried is also in the channel, ``/answer`` or ``/battle log``."""
+    if is_ai(user_id):  # the AI general reads no messages (#36)
+        return None
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         return await user.send(**message)
@@ -295,7 +324,7 @@ async def questions_left_open(
 async def _question_channels(bot: Poster, channel_id: int, user_ids: Collection[int]) -> list[Any]:
     """The battle's channel and the direct message channels of these users."""
     channels: list[Any] = [bot.get_partial_messageable(channel_id)]
-    for user_id in user_ids:
+    for user_id in (u for u in user_ids if not is_ai(u)):
         try:
             user = bot.get_user(user_id) or await bot.fetch_user(user_id)
             channels.append(user.dm_channel or await user.create_dm())

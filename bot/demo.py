@@ -23,8 +23,10 @@ from typing import Any, NamedTuple
 
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
+from bot.errors import UserError
 from bot.rendering.render import MapOptions, render_map_async
 from bot.services import Services
+from bot.services.ai_seat import AI_GENERAL, is_ai
 from bot.services.battle_state import BattleView
 from bot.services.campaigns import Place
 from bot.services.order_params import SLOT_OF, OrderInput
@@ -169,6 +171,7 @@ async def play(
     report = await services.play.start(PLACE, GM)
     await log.step(report)
     for _ in range(MAX_STAGES):
+        report = await ai_steps(services, report, turns, log)
         view = report.battle
         if report.ended is not None or view.state.cursor.turn > turns:
             return view
@@ -176,6 +179,39 @@ async def play(
         report = await next_stage(services, rules, view)
         await log.step(report)
     return report.battle
+
+
+async def hand_to_ai(services: Services, ai: str | None) -> None:
+    """``--ai``: the AI general plays the side named (``both``: every side, AI against AI)."""
+    if ai is None:
+        return
+    view = await services.battles.view(PLACE)
+    names = [s.name for s in view.sides] if ai.casefold() == "both" else [ai]
+    for name in names:
+        try:
+            await services.battles.hand_over(PLACE, GM, name, AI_GENERAL)
+        except UserError as refused:
+            raise SystemExit(f"--ai {ai}: {refused}") from None
+
+
+async def ai_steps(
+    services: Services, report: StageReport, turns: int, log: Transcript
+) -> StageReport:
+    """The steps the AI general plays at once for its sides, each written down; the last."""
+    for _ in range(MAX_STAGES):
+        if report.ended is not None or report.battle.state.cursor.turn > turns:
+            break
+        following = await services.general.next_step(report.battle.id)
+        if following is None:
+            break
+        await log.step(following)
+        explained = []  # the orders of a step stopped at a question stay sealed till it ends
+        if following.battle.state.pending is None:
+            explained = await services.general.explained(following.battle.id, following.stage - 1)
+        log.lines += [f"- AI: {e.actor}: {e.summary} — {e.reason}" for e in explained]
+        log.lines += [""] if explained else []
+        report = following
+    return report
 
 
 def ending(last: StageReport, ruleset_name: str, turns: int) -> str:
@@ -204,7 +240,7 @@ async def next_stage(services: Services, rules: Rules, view: BattleView) -> Stag
             asked = report or asked
         assert asked is not None  # the last answer resolves the step
         return asked
-    acting = [s for s in view.sides if s.owner_id in view.waiting_for]
+    acting = [s for s in view.sides if s.owner_id in view.waiting_for and not is_ai(s.owner_id)]
     for side in acting:
         for order in rules.demo_orders(state, side.side_id):
             actors: tuple[Unit | Leader | Group | Side, ...]
@@ -225,7 +261,9 @@ def _owner(view: BattleView, side_id: str) -> int:
     return next(s.owner_id for s in view.sides if s.side_id == side_id)
 
 
-async def run_demo(ruleset_id: str, turns: int, out: Path, seed: int = 0) -> Path:
+async def run_demo(
+    ruleset_id: str, turns: int, out: Path, seed: int = 0, ai: str | None = None
+) -> Path:
     """Play the demo and write transcript.md, the maps and record.json into ``out``."""
     rules = registry.get(ruleset_id).rules
     if rules is None:
@@ -240,6 +278,7 @@ async def run_demo(ruleset_id: str, turns: int, out: Path, seed: int = 0) -> Pat
             name = registry.get(ruleset_id).name
             log = Transcript(out, [f"# Demo: {name}", ""])
             await set_up(services, ruleset_id, rules)
+            await hand_to_ai(services, ai)
             final = await play(services, rules, clock, turns, log)
             if final.status.value != "finished":
                 ended = await services.gm.end(
@@ -304,10 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--force", action="store_true", help="replace the demo's own files in a used folder"
     )
+    parser.add_argument("--ai", help="the AI general plays this side, or both (AI against AI); #36")
     args = parser.parse_args(argv)
     problem = ruleset_problem(args.ruleset) or clear_output(args.out, args.force)
     if problem is not None:
         parser.exit(2, problem + "\n")
-    transcript = asyncio.run(run_demo(args.ruleset, args.turns, args.out))
+    transcript = asyncio.run(run_demo(args.ruleset, args.turns, args.out, ai=args.ai))
     print(f"Wrote {transcript} and the maps beside it.")
     return 0

@@ -22,9 +22,9 @@ import threading
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from rules_core import engine, registry
+from rules_core import engine, general, registry, secrets
 from rules_core import state as state_module
-from rules_core.decisions import Answer
+from rules_core.decisions import Answer, Decision
 from rules_core.engine import Resolution
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
@@ -144,3 +144,17 @@ def answered(rules: Rules, seed: bytes, state: BattleState, given: Answer) -> Re
 def defaulted(rules: Rules, seed: bytes, state: BattleState) -> Resolution:
     """The pending question given its default (a deadline passed), and play carried on."""
     return engine.settle(rules, seed, engine.answer_default(rules, seed, state))
+
+
+def side_plan(
+    rules: Rules, state: BattleState, side: str, seed: int, budget_s: float
+) -> tuple[general.Advice, ...]:
+    """In the engine's worker: the side's orders from the side's own view (no cheating)."""
+    view = secrets.view(state, secrets.Viewer.of_side(side))
+    return general.plan_side(rules, view, side, seed=seed, budget_s=budget_s)
+
+
+def side_reply(rules: Rules, state: BattleState, side: str, decision: Decision) -> general.Reply:
+    """In the engine's worker: the side's answer to a question, from the side's own view."""
+    view = secrets.view(state, secrets.Viewer.of_side(side))
+    return general.reply(rules, view, side, decision)

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.checks import is_gm
 from bot.client import AideBot, Served
-from bot.delivery import post_ended, post_report
+from bot.delivery import ai_plays, post_ended, post_report
 from bot.errors import Conflict, InvalidInput, UserError
 from bot.presentation.aftermath import (
     replay_attachment,
@@ -17,6 +17,7 @@ from bot.presentation.aftermath import (
     report_files,
     too_large_text,
 )
+from bot.presentation.ai_choices import holder_choices
 from bot.presentation.battles import (
     LOG_INLINE_LIMIT,
     RECORD_CAPTION,
@@ -27,7 +28,6 @@ from bot.presentation.battles import (
     deployed_text,
     end_question,
     ended_text,
-    handed_over_text,
     laid_text,
     log_file,
     log_text,
@@ -47,6 +47,7 @@ from bot.presentation.choices import (
     terrain_parameters,
 )
 from bot.presentation.formatting import battle_embed
+from bot.presentation.general import hand_over_text
 from bot.presentation.hands import hand_text
 from bot.presentation.replies import (
     ask_confirmation,
@@ -119,6 +120,7 @@ class BattleCog(
             "a third of it"
         ),
         scale="Millimetres in one unit of the ruleset's measure (e.g. your base width)",
+        ai_side="A side the AI general plays, answering at once (a solo battle)",
     )
     @app_commands.autocomplete(army_a=campaign_armies, army_b=campaign_armies)
     async def create(
@@ -130,8 +132,9 @@ class BattleCog(
         width: app_commands.Range[float, 6, 400] | None = None,
         depth: app_commands.Range[float, 6, 400] | None = None,
         scale: app_commands.Range[float, 1, 1000] | None = None,
+        ai_side: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        """Create the battle; sides come from the two armies."""
+        """Create the battle; sides come from the two armies (one played by the AI, if named)."""
         view = await self.services.battles.create(
             place_of(interaction),
             interaction.user.id,
@@ -140,6 +143,7 @@ class BattleCog(
             width,
             depth,
             scale,
+            ai_side,
         )
         embed = battle_embed(view)
         embed.set_footer(text=next_steps(view))
@@ -166,15 +170,17 @@ class BattleCog(
     @is_gm()
     @app_commands.describe(
         side="The battle's side (offered as you type)",
-        member="Who plays it from now on: you or another GM, or a player",
+        member="Who plays it from now on: you or another GM, a player, or ai (the AI general)",
     )
+    @app_commands.autocomplete(member=holder_choices)
     async def hand_over(
-        self, interaction: discord.Interaction, side: str, member: discord.Member
+        self, interaction: discord.Interaction, side: str, member: app_commands.Range[str, 1, 40]
     ) -> None:
-        """Give a side to someone else; the previous player stays in the campaign."""
-        await reply_with(
-            interaction, handed_over_text, self.services.battles.hand_over, side, member.id
+        """Give a side to someone else (or the AI); the previous player stays in the campaign."""
+        handed = await reply_with(
+            interaction, hand_over_text, self.services.battles.hand_over_to, side, member
         )
+        await ai_plays(self.bot, handed.battle_id)  # its orders at once if its side is awaited
 
     @terrain.command(name="add", description="Lay a piece of terrain (GMs, during set-up)")
     @is_gm()

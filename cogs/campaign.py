@@ -193,12 +193,13 @@ class CampaignCog(
         step_hours="Hours players have for each step (default 48)",
         reminders="Hours before the deadline to remind the late, e.g. 24,1",
         question_hours="Hours to answer a question before its default applies (default 24)",
-        missing="At a deadline, missing orders become the ruleset's defaults, or a GM decides",
+        missing="At a deadline, missing orders: the ruleset's defaults, a GM decides, or the AI",
     )
     @app_commands.choices(
         missing=[
             app_commands.Choice(name="the ruleset's default orders", value="default"),
             app_commands.Choice(name="a GM decides (no automatic resolution)", value="gm"),
+            app_commands.Choice(name="the AI stand-in gives the missing orders", value="ai"),
         ]
     )
     async def deadlines(

@@ -293,6 +293,8 @@ class BattleOrder(_OrderColumns, Base):
     battle_id: Mapped[BattleRef]
     stage: Mapped[int] = mapped_column()
     submitted_at: Mapped[WrittenAt]
+    # Why the AI general gave it (its one-line reason); None for a player's order.
+    reason: Mapped[str | None] = mapped_column(String(300))
 
 
 class PlannedOrder(_OrderColumns, Base):

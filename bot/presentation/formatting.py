@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot.db.models import CampaignStatus
+from bot.services.ai_seat import AI_NAME, AI_TITLE, is_ai
 from bot.services.armies import ArmyInfo
 from bot.services.battle_state import BattleView, SideView
 from bot.services.campaigns import CampaignInfo
@@ -32,7 +33,7 @@ def timestamp(when: Any, style: str = "R") -> str:
 
 def mentions(user_ids: Iterable[int], nobody: str = "nobody") -> str:
     """Mentions of users joined by commas, or ``nobody`` when there are none."""
-    return ", ".join(f"<@{u}>" for u in user_ids) or nobody
+    return ", ".join(AI_NAME if is_ai(u) else f"<@{u}>" for u in user_ids) or nobody
 
 
 def plain(name: str) -> str:
@@ -123,7 +124,7 @@ def roll_text(roll: Roll) -> str:
 def side_text(view: BattleView, side: SideView) -> str:
     """A side on the battle card: its player and army, then its declared side-level state."""
     lines = [
-        f"<@{side.owner_id}> — {side.army_name}",
+        f"{AI_TITLE if is_ai(side.owner_id) else f'<@{side.owner_id}>'} — {side.army_name}",
         *view.side_state.get(side.side_id, ()),
         *(discord.utils.escape_markdown(line) for line in absent_units(view.state, side.side_id)),
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.presentation.formatting import mentions, plain
+from bot.services.ai_seat import AI_NAME, is_ai
 from bot.services.intake import OrderView
 from bot.services.order_book import BookedOrder, OrderBook
 from bot.services.play import Confirmed
@@ -113,9 +114,11 @@ NO_STEP_RESOLVED = (
 
 def _booked_line(order: BookedOrder) -> str:
     where = f"{plain(order.step)} · " if order.step else ""
+    by = f"<@{order.user_id}>" if not is_ai(order.user_id) else AI_NAME
+    why = f" (AI: {plain(order.reason)})" if order.reason else ""
     return (
-        f"{where}{order.side_name} · **{order.actor_name}** ({order.kind}): {order.summary} "
-        f"— <@{order.user_id}>"
+        f"{where}{order.side_name} · **{order.actor_name}** ({order.kind}): {order.summary}"
+        f"{why} — {by}"
     )
 
 

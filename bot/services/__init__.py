@@ -14,6 +14,7 @@ from bot.services.battles import BattleService
 from bot.services.campaign_map import CampaignMapService
 from bot.services.campaigns import CampaignService
 from bot.services.dice import DiceService
+from bot.services.general import GeneralService
 from bot.services.gm import GmService
 from bot.services.hands import HandService
 from bot.services.lookups import LookupService
@@ -59,6 +60,7 @@ class Services:
     news: NewsService  # the war table's hub polls it (bot.web.live)
     web_links: WebLinkService
     plan_edits: PlanEditService  # the war table's plan panel: alternatives reordered, ask_me
+    general: GeneralService  # the AI general (#36)
 
     @classmethod
     def build(
@@ -91,4 +93,5 @@ class Services:
             news=NewsService(db),
             web_links=WebLinkService(db, clock),
             plan_edits=PlanEditService(db, clock),
+            general=GeneralService(db, clock, play),
         )

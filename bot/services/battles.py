@@ -12,6 +12,7 @@ from sqlalchemy.orm import selectinload
 
 from bot.db.models import Army, Battle, BattleSide, BattleStatus, Campaign, Role
 from bot.errors import Conflict, InvalidInput, NotFound
+from bot.services.ai_seat import AI_GENERAL, holder_id, is_ai
 from bot.services.armies import parse_roster
 from bot.services.base import ClockedService
 from bot.services.battle_state import (
@@ -121,6 +122,7 @@ class HandOver:
     previous_id: int  # who played it before (they keep their place in the campaign)
     groups: tuple[str, ...]  # groups the previous player commanded, now the new player's
     to_gm: bool  # the new player is a GM of the campaign (the GM takes the side over)
+    battle_id: int = 0
 
 
 class BattleService(ClockedService):
@@ -135,10 +137,12 @@ class BattleService(ClockedService):
         width: float | None = None,
         depth: float | None = None,
         scale: float | None = None,
+        ai_side: str | None = None,
     ) -> BattleView:
         """A new battle in set-up, one side per named army (a GM only); the table's size
         defaults to the ruleset's usual one, and its scale (millimetres in one unit of the
-        measure: a base width in Impetus) to the ruleset's."""
+        measure: a base width in Impetus) to the ruleset's. With ``ai_side``, the AI general
+        plays that side (a solo battle, #36): a name that is no side refuses it all."""
         name = clean_text(name, "battle name", 100)
         if scale is not None and not (
             math.isfinite(scale) and MIN_SCALE_MM <= scale <= MAX_SCALE_MM
@@ -152,6 +156,8 @@ class BattleService(ClockedService):
             require_gm(campaign, user_id)
             table = Table(width, depth, scale)
             loaded = await new_battle(session, campaign, user_id, name, armies, table)
+            if ai_side is not None:
+                _side_named(loaded, ai_side).owner_id = AI_GENERAL
             return view_of(loaded)
 
     async def list(self, place: Place) -> list[BattleSummary]:
@@ -296,7 +302,9 @@ class BattleService(ClockedService):
             row = _side_named(loaded, side)
             campaign = loaded.campaign
             member = find_member(campaign, member_id)
-            if member is None or member.role is Role.OBSERVER:
+            if is_ai(member_id):  # the AI general (#36): no member, plays no other side
+                member = None
+            elif member is None or member.role is Role.OBSERVER:
                 raise InvalidInput(
                     f"That member is not a player or GM of **{campaign.name}**: a side goes to "
                     f"a GM or a player (`/campaign join side:{row.name}`, then try again)."
@@ -306,7 +314,7 @@ class BattleService(ClockedService):
                 for s in loaded.battle.sides
                 if s is not row and s.side_id in loaded.side_of(member_id)
             ]
-            if plays:
+            if plays and not is_ai(member_id):  # the AI may play both sides (AI against AI)
                 raise Conflict(
                     f"That member plays **{plays[0]}** in this battle, so cannot play its enemy "
                     f"too: give **{row.name}** to a GM or to one of its own players."
@@ -322,13 +330,18 @@ class BattleService(ClockedService):
             moved = tuple(names.get(g, g) for g, u in commanders.items() if u == previous)
             row.owner_id = member_id
             away = [u for u in row.handed_away or () if u != member_id]
-            if not loaded.is_gm(previous):  # a player is refused until it is handed back
+            if not loaded.is_gm(previous) and not is_ai(previous):  # refused till handed back
                 away.append(previous)
             row.handed_away = away or None
             if moved:
                 row.commanders = {g: u for g, u in commanders.items() if u != previous}
             await session.flush()
-            return HandOver(row.name, member_id, previous, moved, member.role is Role.GM)
+            to_gm = member is not None and member.role is Role.GM
+            return HandOver(row.name, member_id, previous, moved, to_gm, loaded.battle.id)
+
+    async def hand_over_to(self, place: Place, user_id: int, side: str, member: str) -> HandOver:
+        """``hand_over`` to whom ``member`` names: a member (mention or id) or ``ai``."""
+        return await self.hand_over(place, user_id, side, holder_id(member))
 
     async def check_gm(self, place: Place, user_id: int) -> BattleView:
         """The channel's battle, if the user is one of its GMs; refuses anyone else."""

@@ -322,6 +322,43 @@ async def take_order(
     replacing the actor's earlier orders it does not combine with; its preview as its player
     sees it."""
     judged = await judge_order(session, loaded, user_id, Wanted(kind, unit, given), intake)
+    return await keep_judged(session, loaded, user_id, judged, intake, now, consult)
+
+
+async def take_formed(
+    session: Any,
+    loaded: Loaded,
+    user_id: int,
+    order: Order,
+    intake: Intake,
+    now: datetime,
+    reason: str,
+) -> OrderView:
+    """An order already formed (the AI general's, ``bot.services.general``) taken for the
+    open step as a player's is: its giver found among ``intake.sides``, the same command
+    check, the same judge and join; refused (RefusedOrder, InvalidInput) as a player's is."""
+    order_kind = order_kind_of(loaded, order.kind)
+    actor = find_giver(intake.state, order_kind.actor, order.actor, intake.sides)
+    check_commands(loaded, user_id, actor, intake.as_gm)
+    verdict = await off_loop(loaded.rules.judge, loaded.state, order)
+    if isinstance(verdict, Illegal):
+        raise RefusedOrder(f"**{actor.name}** cannot {order.kind}: {verdict.reason}.", ())
+    judged = Judged(actor, order_kind, order, verdict)
+    return await keep_judged(session, loaded, user_id, judged, intake, now, reason=reason)
+
+
+async def keep_judged(
+    session: Any,
+    loaded: Loaded,
+    user_id: int,
+    judged: Judged,
+    intake: Intake,
+    now: datetime,
+    consult: bool = False,
+    reason: str | None = None,
+) -> OrderView:
+    """Keep an order judged legal where ``intake`` says, joined with the actor's earlier ones
+    (with the AI general's ``reason`` for it, if it gave it)."""
     actor, order, verdict = judged.actor, judged.order, judged.verdict
     rows, replacing = await _join(
         session, loaded, intake, judged.order_kind.actor, actor.name, order
@@ -339,7 +376,7 @@ async def take_order(
         submitted_at=now,
     )
     if intake.turn_step is None:
-        session.add(BattleOrder(stage=loaded.battle.stage, **kept))
+        session.add(BattleOrder(stage=loaded.battle.stage, reason=reason, **kept))
         return replace(view, notes=(*verdict.notes, *replacing))
     step = intake.turn_step
     session.add(

@@ -33,6 +33,7 @@ class BookedOrder:
     kind: str
     summary: str
     step: str = ""  # the later step of the turn a planned order is for ("" for the shown step)
+    reason: str = ""  # why the AI general gave it (#36), "" for a player's order
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class OrderBookService(Service):
                     row.kind,
                     row.summary,
                     step,
+                    getattr(row, "reason", None) or "",  # planned orders are players' alone
                 )
 
             last = await session.scalar(

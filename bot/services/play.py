@@ -8,6 +8,7 @@ find nothing to do.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -119,6 +120,8 @@ class PlayService(ClockedService):
         super().__init__(db, clock)
         self.armer: Armer | None = None
         self.idle = IdleDeadlines(db)  # a batch's deadlines with nothing left to do
+        # The AI stand-in's orders at a deadline under the ``ai`` policy (bot.services.general).
+        self.stand_in: Callable[[int, int], Awaitable[tuple[str, ...]]] | None = None
 
     def arm(self, arming: Arming) -> None:
         """Arm and disarm deadlines once the transaction that made them has committed."""
@@ -350,20 +353,25 @@ class PlayService(ClockedService):
             return None  # its battle finished or moved on: nothing to load
         if due.kind is DeadlineKind.REMINDER:
             return await self.reminder(due.battle_id, due.stage)
-        if due.kind is DeadlineKind.STEP and await self._gm_decides(due.battle_id):
+        missing = await self._missing(due.battle_id) if due.kind is DeadlineKind.STEP else ""
+        if missing == "gm":
             async with self.db.write() as session:
                 if not await _take_deadline(session, due.id):
                     return None  # another process told the GMs already
             return await self.reminder(due.battle_id, due.stage, to_gm=True)
+        trigger = "deadline"
+        stand_in = self.stand_in if missing == "ai" else None  # the AI's orders, not defaults
+        if stand_in is not None and await stand_in(due.battle_id, due.stage):
+            trigger = "deadline: orders by the AI stand-in"  # (it fits the log's column)
         return await self.resolve_stage(
-            due.battle_id, due.stage, trigger="deadline", deadline_id=due.id
+            due.battle_id, due.stage, trigger=trigger, deadline_id=due.id
         )
 
-    async def _gm_decides(self, battle_id: int) -> bool:
-        """Whether the campaign leaves a passed deadline to its GM rather than to defaults."""
+    async def _missing(self, battle_id: int) -> str:
+        """What the campaign does with a passed deadline's missing orders (``policy``)."""
         async with self.db.read() as session:
             loaded = await load_battle_by_id(session, battle_id)
-            return loaded is not None and policy(loaded.campaign).missing == "gm"
+            return "" if loaded is None else policy(loaded.campaign).missing
 
     async def reminder(self, battle_id: int, stage: int, *, to_gm: bool = False) -> Reminder | None:
         """Those who have neither given orders nor confirmed for a stage, if it is still open;

@@ -21,7 +21,7 @@ M = TypeVar("M", bound=BaseModel)
 
 MIN_HOURS, MAX_HOURS = 0.25, 24 * 60.0
 MAX_REMINDERS = 5
-MISSING_POLICIES = ("default", "gm")
+MISSING_POLICIES = ("default", "gm", "ai")
 MIN_TABLE, MAX_TABLE = 6.0, 400.0
 VISIBILITIES = ("open", "closed")
 
@@ -47,7 +47,9 @@ def _missing(value: str) -> str:
     """What a passed deadline does with missing orders."""
     if value not in MISSING_POLICIES:
         raise PydanticCustomError(
-            "missing", "Missing orders become `default` or `gm`, not `{value}`.", {"value": value}
+            "missing",
+            "Missing orders become `default`, `gm` or `ai`, not `{value}`.",
+            {"value": value},
         )
     return value
 
@@ -80,7 +82,9 @@ class DeadlinePolicy(BaseModel):
     step_hours: Hours = 48.0
     reminder_hours: Annotated[tuple[float, ...], AfterValidator(_reminders)] = (24.0, 1.0)
     decision_hours: Hours = 24.0
-    missing: Annotated[str, AfterValidator(_missing)] = "default"  # "default" orders, or "gm"
+    missing: Annotated[str, AfterValidator(_missing)] = (
+        "default"  # "default" orders, "gm", or "ai" (the AI stand-in)
+    )
 
 
 DEFAULT_POLICY = DeadlinePolicy()

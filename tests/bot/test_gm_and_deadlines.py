@@ -262,7 +262,7 @@ async def test_deadline_policy_is_the_campaigns(
         await services.campaigns.set_deadlines(place, ALICE, 12, None, None, None)
     with pytest.raises(InvalidInput, match="Malformed reminders"):
         await services.campaigns.set_deadlines(place, GM, None, "soon", None, None)
-    with pytest.raises(InvalidInput, match="`default` or `gm`"):
+    with pytest.raises(InvalidInput, match="`default`, `gm` or `ai`"):
         await services.campaigns.set_deadlines(place, GM, None, None, None, "skip")
     policy = await services.campaigns.set_deadlines(place, GM, 12, "6, 2", None, "gm")
     assert policy == DeadlinePolicy(step_hours=12, reminder_hours=(6, 2), missing="gm")

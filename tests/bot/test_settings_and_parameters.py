@@ -101,7 +101,7 @@ async def test_deadlines_store_only_what_differs_and_bad_input_changes_nothing(
         ((None, "1,2,3,4,5,6", None, None), "at most five positive reminder times"),
         ((None, "-2", None, None), "at most five positive reminder times"),
         ((None, None, 2000.0, None), "Deadlines run from"),
-        ((None, None, None, "skip"), "Missing orders become `default` or `gm`, not `skip`."),
+        ((None, None, None, "skip"), "Missing orders become `default`, `gm` or `ai`, not `skip`."),
         ((None, None, None, None), "Nothing to change"),
     ]
     for arguments, message in refusals:

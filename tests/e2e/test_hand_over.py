@@ -25,7 +25,7 @@ async def test_a_gm_takes_over_a_side_and_hands_it_back(aide: Harness, fixed_see
 
     offered = await h.autocomplete(gm, "battle hand-over", "side", channel=where, side="ro")
     assert [c["value"] for c in offered] == ["Rome"]
-    taken = await h.slash(gm, "battle hand-over", channel=where, side="rome", member=gm)
+    taken = await h.slash(gm, "battle hand-over", channel=where, side="rome", member=gm.mention)
     assert not taken.ephemeral
     assert taken.content == (
         f"GM {gm.mention} now plays **Rome**, with **Legio**, instead of {alice.mention}: "
@@ -53,7 +53,7 @@ async def test_a_gm_takes_over_a_side_and_hands_it_back(aide: Harness, fixed_see
     assert moved.startswith('moves 6" to (5, 12)')
 
     # Alice is back: the GM gives Rome (and with it the legion) back to her.
-    back = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=alice)
+    back = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=alice.mention)
     assert not back.ephemeral
     assert back.content.startswith(f"{alice.mention} now plays **Rome** instead of {gm.mention}")
     done = await h.slash(gm, "order done", channel=where)
@@ -67,18 +67,24 @@ async def test_hand_over_refuses_what_it_cannot_do_and_changes_nothing(aide: Har
     alice, bob, gm = h.alice, h.bob, h.gm
     await set_up(h)
 
-    by_player = await h.slash(alice, "battle hand-over", channel=where, side="Rome", member=bob)
+    by_player = await h.slash(
+        alice, "battle hand-over", channel=where, side="Rome", member=bob.mention
+    )
     assert by_player.ephemeral and "Only a GM" in by_player.content
-    unknown = await h.slash(gm, "battle hand-over", channel=where, side="Carthage", member=gm)
+    unknown = await h.slash(
+        gm, "battle hand-over", channel=where, side="Carthage", member=gm.mention
+    )
     assert unknown.ephemeral
     assert unknown.content == (
         "No side called **Carthage** in this battle; one of: **Gaul**, **Rome**."
     )
-    enemy = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=bob)
+    enemy = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=bob.mention)
     assert enemy.ephemeral and enemy.content.startswith("That member plays **Gaul**")
-    stranger = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=h.outsider)
+    stranger = await h.slash(
+        gm, "battle hand-over", channel=where, side="Rome", member=h.outsider.mention
+    )
     assert stranger.ephemeral and "`/campaign join side:Rome`" in stranger.content
-    same = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=alice)
+    same = await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=alice.mention)
     assert same.ephemeral and same.content.startswith("That member already plays **Rome**")
 
     status = await h.slash(bob, "battle status", channel=where)
@@ -94,7 +100,7 @@ async def test_the_player_handed_away_is_refused_until_it_is_handed_back(
     h, where = aide, aide.channel("punic-wars")
     alice, bob, gm = h.alice, h.bob, h.gm
     await set_up(h)
-    await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=gm)
+    await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=gm.mention)
     refusal = (
         f"**Rome** is handed over to {gm.mention} until a GM hands it back to you "
         "(`/battle hand-over side:Rome member:@you`); meanwhile `/battle status` shows where "
@@ -114,7 +120,7 @@ async def test_the_player_handed_away_is_refused_until_it_is_handed_back(
     refused = await h.slash(alice, "order give", channel=where, kind="hold", unit="Legate Quintus")
     assert refused.ephemeral and refused.content == refusal
 
-    await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=alice)
+    await h.slash(gm, "battle hand-over", channel=where, side="Rome", member=alice.mention)
     status = await h.slash(bob, "battle status", channel=where)
     assert alice.mention in status.text.split("Waiting for")[-1]
     again = await h.slash(gm, "order done", channel=where)

@@ -360,7 +360,9 @@ class Evening(Runner):
                 army = self.ruleset.armies[0]
                 out[name] = self.h.upload("army.json", json.dumps(army), "application/json")
             elif name == "member":  # a co-GM (`@someone`), or a player of the side (`<@player>`)
-                out[name] = self.h.alice if value.startswith("<") else self.h.world.owner
+                who = self.h.alice if value.startswith("<") else self.h.world.owner
+                # hand-over's member is typed (a mention, or `ai` for the AI general)
+                out[name] = who.mention if example.path == "battle hand-over" else who
             elif example.path == "order give" and name == "unit":
                 out[name] = self.ruleset.unit[self.player is self.h.bob]
             elif example.path == "order move":
