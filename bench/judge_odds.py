@@ -2,13 +2,13 @@
 server when the order aimed is one ``/odds`` answers, on ``bench.web``'s 120-unit battle.
 
 A player's contingent charges the nearest enemy one (planned for the turn's charges step, as
-the page sends it); each run is the rules' judge (a refusal counts: the page shows it too)
-then the odds service on the player's view, as ``Api.judge`` answers.
+the page sends it); each run is ``aiming.aimed`` as ``Api.judge`` calls it: one read, the rules'
+judge (a refusal counts: the page shows it, with its way forward), the facts and the odds on
+the player's view.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import statistics
 import time
@@ -16,11 +16,10 @@ import time
 from bench.report import Figure
 from bench.web import Served
 from bot.demo import PLACE, PLAYERS
-from bot.errors import RefusedOrder
+from bot.services.aiming import aimed
 from bot.services.intake import Wanted
 from bot.services.order_choices import ActorChoices
 from bot.services.order_params import OrderInput
-from bot.web.odds_view import judged_odds
 from rules_core.state import Unit
 
 JUDGE_MS = 50.0
@@ -57,19 +56,18 @@ def _apart(one: Unit, other: Unit) -> float:
 
 
 async def judged_with_odds_cpu(s: Served, runs: int) -> tuple[float, float]:
-    """The median CPU ms of a charge's judgement with its odds, as the page's judge answers,
-    and of its odds alone."""
+    """The median CPU ms of a charge's judgement with its facts and odds, as ``Api.judge``
+    makes it (one read), and of its odds asked alone (``/odds``'s service, its own read)."""
     wanted, step = await a_charge(s)
     totals, odds_only = [], []
     for _ in range(runs + 1):  # the first warms the caches
         started = time.process_time()
-        with contextlib.suppress(RefusedOrder):
-            await s.services.play.judge(PLACE, PLAYERS[0], wanted, step)
+        found = await aimed(s.services.play.db, PLACE, PLAYERS[0], wanted, step)
         judged = time.process_time()
-        odds = await judged_odds(s.services, PLACE, PLAYERS[0], wanted)
-        totals.append((time.process_time() - started) * 1000)
+        alone = await s.services.odds.aimed(PLACE, PLAYERS[0], wanted)
+        totals.append((judged - started) * 1000)
         odds_only.append((time.process_time() - judged) * 1000)
-    assert odds, "the charge's judgement came without its odds"
+    assert found.odds is not None and alone is not None, "the charge came without its odds"
     return statistics.median(totals[1:]), statistics.median(odds_only[1:])
 
 
@@ -79,5 +77,5 @@ async def odds_figures(s: Served, smoke: bool, runs: int) -> list[Figure]:
     name = f"war table judgement of a charge with its odds ({s.units} units): server CPU p50"
     return [
         Figure(name, total, "ms", f"<= {JUDGE_MS:g} ms", None if smoke else total <= JUDGE_MS),
-        Figure(f"{name}: the odds alone", odds, "ms", "", None),
+        Figure(f"{name}: the odds asked alone (their own read)", odds, "ms", "", None),
     ]

@@ -19,10 +19,12 @@ from bot.services.intake import (
     judged_view,
     order_kind_of,
 )
+from bot.services.odds import aimed_odds
 from bot.services.order_params import OrderInput
 from bot.services.play import _running as running
 from bot.services.resolving import off_loop
 from rules_core import aim
+from rules_core.odds import Odds
 from rules_core.orders import Illegal, Order, Verdict
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
@@ -38,23 +40,25 @@ class Aimed:
     view: OrderView | None
     refused: RefusedOrder | None
     facts: aim.Aim | None
+    odds: Odds | None = None  # a charge's or a shot's, as ``/odds`` gives them
 
 
 async def aimed(
     db: Database, place: Place, user_id: int, wanted: Wanted, step: str | None
 ) -> Aimed:
-    """The verdict on an order as drawn with its facts, keeping nothing."""
+    """The verdict on an order as drawn with its facts and odds, keeping nothing: one read."""
     async with db.read() as session:
         loaded = await running(session, place)
         intake = intake_of(loaded, user_id, step)
         _actor, _kind, order = found_order(loaded, user_id, wanted, intake)
+        odds = await aimed_odds(loaded, user_id, wanted)  # a refused charge's too, as /odds
         try:
             judged = await judge_order(session, loaded, user_id, wanted, intake)
         except RefusedOrder as refused:
             facts = await off_loop(_facts, loaded.rules, intake.state, order, None)
-            return Aimed(None, refused, facts)
+            return Aimed(None, refused, facts, odds)
         facts = await off_loop(_facts, loaded.rules, intake.state, order, judged.verdict)
-        return Aimed(judged_view(judged, intake), None, facts)
+        return Aimed(judged_view(judged, intake), None, facts, odds)
 
 
 async def reach(

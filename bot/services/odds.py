@@ -97,17 +97,22 @@ class OddsService(Service):
         none, or cannot be read yet (its refusal is the judge's to give)."""
         async with self.db.read() as session:
             loaded = await load_battle(session, place)
-        try:
-            seen, sides = _seen(loaded, user_id)
-            kind, given = command_action(loaded, wanted.kind, wanted.given)
-            order_kind = order_kind_of(loaded, kind)
-            actor = find_giver(seen, order_kind.actor, wanted.unit, sides)
-            # Names resolve on the viewed state: a unit the user cannot see is no target.
-            order = Order(actor.id, kind, params_for(order_kind, given, seen))
-        except UserError:
-            return None
-        found = await off_loop(loaded.rules.odds, seen, OddsQuery.of_order(order))
-        return found if isinstance(found, Odds) else None
+        return await aimed_odds(loaded, user_id, wanted)
+
+
+async def aimed_odds(loaded: Loaded, user_id: int, wanted: Wanted) -> Odds | None:
+    """``OddsService.aimed`` on a battle already read (the war table's judge reads it once)."""
+    try:
+        seen, sides = _seen(loaded, user_id)
+        kind, given = command_action(loaded, wanted.kind, wanted.given)
+        order_kind = order_kind_of(loaded, kind)
+        actor = find_giver(seen, order_kind.actor, wanted.unit, sides)
+        # Names resolve on the viewed state: a unit the user cannot see is no target.
+        order = Order(actor.id, kind, params_for(order_kind, given, seen))
+    except UserError:
+        return None
+    found = await off_loop(loaded.rules.odds, seen, OddsQuery.of_order(order))
+    return found if isinstance(found, Odds) else None
 
 
 def _seen(loaded: Loaded, user_id: int) -> tuple[BattleState, tuple[str, ...] | None]:

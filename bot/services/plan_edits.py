@@ -22,6 +22,10 @@ NOTHING_TO_CHANGE = (
     "Say what to change: `ask` (be asked, or not, if it cannot be carried out), `earlier` or "
     "`later` (an alternative, 1 = tried first, one place earlier or later)."
 )
+ONE_AT_A_TIME = (
+    "Move one alternative at a time: give `earlier` or `later`, not both (e.g. `earlier:2` "
+    "tries the second alternative first)."
+)
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ class PlanEditService(ClockedService):
         if edit.ask is None and edit.earlier is None and edit.later is None:
             raise InvalidInput(NOTHING_TO_CHANGE)
         if edit.earlier is not None and edit.later is not None:
-            raise InvalidInput("Move one alternative at a time: `earlier` or `later`.")
+            raise InvalidInput(ONE_AT_A_TIME)
         async with self.db.write() as session:
             loaded = await _running(session, place)
             row, words, name = await _planned(session, loaded, user_id, step, unit, edit.number)

@@ -76,7 +76,7 @@ from bot.services.stages import StageReport
 from bot.services.web_links import Reader
 from bot.web.aiming import aimed_json, reach_json
 from bot.web.live import Hub
-from bot.web.odds_view import judged_odds
+from bot.web.odds_view import odds_json
 
 CSRF_HEADER = "X-CSRF-Token"
 ReaderOf = Callable[[web.Request], Awaitable[Reader]]
@@ -343,7 +343,8 @@ class Api:
         else:
             assert found.view is not None  # judged legal
             judged = aimed_json(found, preview_text(found.view), {})
-        judged |= await judged_odds(self.services, reader.place, user_id, wanted)
+        if found.odds is not None:
+            judged["odds"] = odds_json(found.odds)
         return web.json_response(judged)
 
     async def reach(self, request: web.Request) -> web.Response:

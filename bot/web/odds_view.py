@@ -11,9 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from bot.presentation.odds import assumptions, chance_rows
-from bot.services import Services
-from bot.services.campaigns import Place
-from bot.services.intake import Wanted
 from rules_core.odds import Odds
 
 
@@ -24,11 +21,3 @@ def odds_json(odds: Odds) -> dict[str, Any]:
         lines.append([table.title, ""])
         lines += [[label, chance] for label, chance in chance_rows(table)]
     return {"title": odds.title, "lines": lines, "assumes": "\n".join(assumptions(odds))}
-
-
-async def judged_odds(
-    services: Services, place: Place, user_id: int, wanted: Wanted
-) -> dict[str, Any]:
-    """The ``odds`` of an order the war table judges (the same service as ``/odds``), or {}."""
-    found = await services.odds.aimed(place, user_id, wanted)
-    return {} if found is None else {"odds": odds_json(found)}

@@ -22,4 +22,4 @@ def test_the_bench_prints_a_charge_judged_with_its_odds_beside_50_ms() -> None:
     figures = {f.name: f for f in web_judge.figures(smoke=True)}
     name = "war table judgement of a charge with its odds (12 units): server CPU p50"
     assert figures[name].value > 0 and figures[name].target == "<= 50 ms"
-    assert 0 < figures[f"{name}: the odds alone"].value <= figures[name].value
+    assert figures[f"{name}: the odds asked alone (their own read)"].value > 0
