@@ -6,8 +6,8 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from bench.battles import SEED, begun
 from rules_core import engine, registry
+from rules_core.big_battles import SEED, begun
 from rules_core.decisions import Answer
 from rules_core.plugin import Rules
 from rules_core.state import BattleState

@@ -17,13 +17,13 @@ import asyncio
 import os
 import time
 
-from bench.battles import begun
 from bench.report import Figure, load, table
 from bench.slow_callbacks import SlowCallbacks
 from bot.engine_worker import dumps, loads
 from bot.services import resolving
 from bot.services.resolving import off_loop
 from rules_core import engine, registry
+from rules_core.big_battles import begun
 from rules_core.decisions import Answer
 from rules_core.orders import Order
 from rules_core.plugin import Rules

@@ -14,8 +14,8 @@ import argparse
 import time
 from dataclasses import dataclass, field, replace
 
-from bench.battles import begun
 from rules_core import engine, general, registry
+from rules_core.big_battles import begun
 from rules_core.decisions import GM, Answer
 from rules_core.orders import Order
 from rules_core.plugin import Rules

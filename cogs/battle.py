@@ -69,6 +69,7 @@ from bot.services.shapes import TypedTerrain, zoom_area
 
 # The campaign's armies.
 campaign_armies = offer_names(lambda s, place, _: s.armies.names(place))
+campaign_sides = offer_names(lambda s, place, _: s.campaigns.side_names(place))
 
 
 def map_options(
@@ -122,7 +123,9 @@ class BattleCog(
         scale="Millimetres in one unit of the ruleset's measure (e.g. your base width)",
         ai_side="A side the AI general plays, answering at once (a solo battle)",
     )
-    @app_commands.autocomplete(army_a=campaign_armies, army_b=campaign_armies)
+    @app_commands.autocomplete(
+        army_a=campaign_armies, army_b=campaign_armies, ai_side=campaign_sides
+    )
     async def create(
         self,
         interaction: discord.Interaction,

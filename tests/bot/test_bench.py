@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from bench.__main__ import main
-from bench.battles import begun, big_battle, deploy
 from bench.engine import play_turns
 from bench.report import Figure
 from bench.targets import ISSUE_TARGETS, with_slots
 from rules_core import registry
+from rules_core.big_battles import begun, big_battle, deploy
 from rules_core.registry import all_rulesets
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from bench.battles import big_battle
 from bot.engine_worker import side_plan, worker_pid
 from bot.services import resolving
 from rules_core import engine, registry, resume
+from rules_core.big_battles import big_battle
 from tests.bot.test_engine_process import in_process, play
 
 __all__ = ["in_process"]  # the fixture, used by name

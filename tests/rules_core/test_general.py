@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from bench.battles import begun
 from rules_core import engine, general, general_score
+from rules_core.big_battles import begun
 from rules_core.cards import DeckState
 from rules_core.decisions import GM, Answer
 from rules_core.general_candidates import Candidate

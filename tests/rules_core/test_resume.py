@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bench.battles import big_battle
 from rules_core import engine, registry, resume
+from rules_core.big_battles import big_battle
 from rules_core.codec import encode
 from rules_core.context import Context
 from rules_core.decisions import Answer

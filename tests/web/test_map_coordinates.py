@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from bench.battles import big_battle
 from bot.rendering.replay import Frame
 from bot.services.battle_state import rules_of
 from bot.web.drawing import table_svg
+from rules_core.big_battles import big_battle
 
 MAPPING = re.compile(r'<svg [^>]*data-table="([^"]+)"')
 BODY = re.compile(r'<g class="unit" data-owner="([^"]+)"[^>]*>.*?<polygon points="([^"]+)"')

@@ -7,13 +7,13 @@ from html.parser import HTMLParser
 
 from sqlalchemy import select
 
-from bench.battles import big_battle
 from bot.db.models import Battle
 from bot.db.session import Database
 from bot.services import Services
 from bot.services.battle_state import rules_of
 from bot.services.campaigns import Place
 from bot.web import pages
+from rules_core.big_battles import big_battle
 from rules_core.state import BattleState
 from tests.bot.battle_setup import DEPLOYMENT, deployed_battle
 from tests.conftest import ALICE, BOB, GM

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bench.battles import big_battle
 from rules_core import toolkit
+from rules_core.big_battles import big_battle
 from rules_core.geometry import Footprint, contact_edge
 from rules_core.rulesets.pike_and_shot import combat, kept
 from rules_core.state import BattleState, Unit

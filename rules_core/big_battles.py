@@ -1,4 +1,5 @@
-"""Big battles for the benchmark: a ruleset's sample battle copied side by side and closed up.
+"""Big battles (the benchmarks', the AI general's games): a ruleset's sample battle copied side
+by side and closed up.
 
 The sample battle is laid ``copies`` times across a table as many times wider, each copy's
 ids suffixed, then both sides are moved towards the middle so that they meet within a turn
