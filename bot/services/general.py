@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.clock import Clock
-from bot.db.models import BattleOrder, BattleStatus, Readiness, Role, StageLog
+from bot.db.models import BattleOrder, BattleSide, BattleStatus, Readiness, Role, StageLog
 from bot.db.session import Database
 from bot.engine_worker import side_plan, side_reply
 from bot.errors import UserError
@@ -59,8 +59,20 @@ class GeneralService(ClockedService):
     async def next_step(self, battle_id: int) -> StageReport | None:
         """What the sides the AI holds owe the open step, given: the report if the step moved
         on (then the AI may owe the next one), None when the battle waits for a player."""
+        if not await self._holds_a_side(battle_id):
+            return None  # most battles: a short read, not a write and a whole battle loaded
         report, acted = await self._one_step(battle_id)
         return report if acted else None
+
+    async def _holds_a_side(self, battle_id: int) -> bool:
+        """Whether the AI holds any side of the battle."""
+        async with self.db.read() as session:
+            found = await session.scalar(
+                select(BattleSide.id)
+                .where(BattleSide.battle_id == battle_id, BattleSide.owner_id == AI_GENERAL)
+                .limit(1)
+            )
+        return found is not None
 
     async def _one_step(self, battle_id: int) -> tuple[StageReport | None, bool]:
         """Orders (then done) or answers for the AI's sides at the open step; whether it
