@@ -25,6 +25,7 @@ from bot.services.web_links import ASK_AGAIN, LinkRefused, Reader
 from bot.web import live, pages
 from bot.web.actions import Api, csrf_for
 from bot.web.gm_api import Announce, GmApi
+from bot.web.gm_terrain import GmTerrain
 from bot.web.live import Hub
 from bot.web.plan_api import PlanApi
 
@@ -237,7 +238,9 @@ def make_app(
     app.router.add_get(cid + "/replay/{n}.svg", replay_frame)
     app[API] = Api(services, hub, reader_of, token_of, reports)
     app[API].add_routes(app.router, cid)
-    GmApi(app[API], announce).add_routes(app.router, cid)
+    gm = GmApi(app[API], announce)
+    gm.add_routes(app.router, cid)
+    GmTerrain(gm).add_routes(app.router, cid)
     PlanApi(app[API]).add_routes(app.router, cid)
     app.router.add_get("/static/{name}", static)
     return app
