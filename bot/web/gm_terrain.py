@@ -17,12 +17,13 @@ from aiohttp import web
 from bot.db.models import BattleStatus
 from bot.presentation.battles import laid_text
 from bot.presentation.gm import REASON_NEEDED, change_text
-from bot.services.shapes import TypedTerrain
+from bot.services.shapes import SHAPES, TypedTerrain
 from bot.services.web_links import Reader
 from bot.web.actions import MAX_POINTS, ApiRefusal, json_errors
 from bot.web.actions import _is_point as is_point
 from bot.web.actions import _text as text_of
 from bot.web.gm_api import MAX_REASON, GmApi
+from rules_core.state import LINEAR_KINDS, TERRAIN_KINDS
 
 MAX_NAME = 60  # as /battle terrain add's ``name`` (app_commands.Range[str, 1, 60])
 NOT_POINTS = (
@@ -43,7 +44,22 @@ class GmTerrain:
 
     def add_routes(self, router: web.UrlDispatcher, prefix: str) -> None:
         """Register the route under a campaign's prefix (``/c/{campaign}``)."""
+        router.add_get(prefix + "/api/gm/terrain", json_errors(self.form))
         router.add_post(prefix + "/api/gm/terrain", json_errors(self.lay))
+
+    async def form(self, request: web.Request) -> web.Response:
+        """``GET api/gm/terrain``: what the GM's terrain form offers, as the slash command of
+        the battle's phase does (its kinds and shapes; a name in set-up, a reason after)."""
+        api = self.gm.api
+        reader = await api.reader_of(request)
+        user_id = api._member(reader, api.judgements)
+        await api.services.gm.check(reader.place, user_id)
+        view = await api.services.battles.view(reader.place)
+        setup = view.status is BattleStatus.SETUP
+        kinds = [{"value": kind, "name": kind.replace("_", " ")} for kind in TERRAIN_KINDS]
+        lines = sorted(LINEAR_KINDS)
+        answer = {"kinds": kinds, "shapes": list(SHAPES), "lines": lines, "setup": setup}
+        return web.json_response(answer)
 
     async def lay(self, request: web.Request) -> web.Response:
         """``POST api/gm/terrain``: lay a piece of terrain as the slash command of the

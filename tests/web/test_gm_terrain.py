@@ -15,10 +15,10 @@ from bot.presentation.gm import REASON_NEEDED, change_text
 from bot.services import Services
 from bot.services.battle_state import load_battle
 from bot.services.campaigns import gm_only
-from bot.services.shapes import TypedTerrain
+from bot.services.shapes import SHAPES, TypedTerrain
 from bot.web.actions import SPECTATOR
 from bot.web.gm_terrain import NO_NAME_NOW, NOT_A_SIZE, NOT_POINTS
-from rules_core.state import BattleState
+from rules_core.state import TERRAIN_KINDS, BattleState
 from tests.bot.battle_setup import deployed_battle
 from tests.conftest import ALICE, BOB, GM
 from tests.web.actions import member
@@ -128,3 +128,18 @@ async def test_terrain_without_the_pages_token_is_forbidden(table: Table) -> Non
     status, found = await (await member(table, GM)).post("gm/terrain", body, csrf="")
     assert status == 403 and "security token" in found["error"]
     assert await stored(table.services) == before
+
+
+async def test_the_form_offers_the_slash_commands_kinds_and_shapes_to_the_gm_alone(
+    table: Table,
+) -> None:
+    status, found = await (await member(table, GM)).get("gm/terrain")
+    assert status == 200, found
+    assert [k["value"] for k in found["kinds"]] == list(TERRAIN_KINDS)
+    assert found["shapes"] == list(SHAPES) and found["setup"] is False
+    refused = await (await member(table, ALICE)).get("gm/terrain")
+    assert refused == (403, {"error": gm_only("Border Raids")})
+
+
+async def test_in_set_up_the_form_asks_a_name_not_a_reason(setting_up: Table) -> None:
+    assert (await (await member(setting_up, GM)).get("gm/terrain"))[1]["setup"] is True

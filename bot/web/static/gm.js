@@ -4,6 +4,7 @@
 // decides, through the same services as the slash commands.
 
 import { csrfToken, el, plain, svgPoint, toSvg, toTable } from "./orders.js";
+import { bindTerrain, terrainApplied } from "./gm_terrain.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const DRAG_PX = 6;
@@ -73,7 +74,7 @@ async function fillOrders() {
  * the panel and the order book again. */
 export function gmApplied(state) {
   if (!csrfToken() || !state.battle.orders?.gm) return;
-  panel();
+  terrainApplied(panel()).catch(() => {});
   fillOrders().catch(() => {});
 }
 
@@ -142,6 +143,7 @@ function released(event) {
 export function bindGm(refresh) {
   if (!csrfToken()) return;
   refreshTable = refresh;
+  bindTerrain(refresh); // first: a press that draws terrain is not a unit picked up
   document.addEventListener("pointerdown", pressed, true);
   document.addEventListener("pointermove", moving, true);
   document.addEventListener("pointerup", released, true);
