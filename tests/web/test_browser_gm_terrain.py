@@ -8,11 +8,13 @@ with those points lays them), the channel reads the change with its reason, the 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 
 import tests.e2e.conftest as e2e
+import tests.web.test_browser_orders as orders_page
 from bot.services.shapes import CIRCLE_POINTS
 from tests.web.test_browser import (
     browser,
@@ -24,21 +26,11 @@ from tests.web.test_browser import (
     until,
 )
 from tests.web.test_browser_gm import type_into
-from tests.web.test_browser_orders import (
-    ON_SCREEN,
-    click,
-    click_at,
-    movement_open,
-    open_page,
-    stored_state,
-)
 
-try:
+with contextlib.suppress(ImportError):  # skipped with test_browser's marks
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
-except ImportError:  # skipped with test_browser's marks
-    pass
 
 __all__ = ["browser", "fixed_seed", "make_aide", "make_harness", "pytestmark"]
 REASON = "the scenario's hidden hill"
@@ -55,8 +47,8 @@ def choose(driver: Any, element_id: str, value: str) -> None:
 
 def drag_out(driver: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
     """Press where one table point is drawn, move to another, let go."""
-    x0, y0 = driver.execute_script(ON_SCREEN, *start)
-    x1, y1 = driver.execute_script(ON_SCREEN, *end)
+    x0, y0 = driver.execute_script(orders_page.ON_SCREEN, *start)
+    x1, y1 = driver.execute_script(orders_page.ON_SCREEN, *end)
     actions = ActionBuilder(driver)
     actions.pointer_action.move_to_location(x0, y0).pointer_down()
     actions.pointer_action.move_to_location((x0 + x1) // 2, (y0 + y1) // 2)
@@ -75,23 +67,23 @@ async def test_the_gm_draws_terrain_on_the_map_with_a_reason(
 ) -> None:
     h = await make_aide(web_port=0)
     where = h.channel("punic-wars")
-    await movement_open(h)
-    await open_page(h, browser, h.gm)
+    await orders_page.movement_open(h)
+    await orders_page.open_page(h, browser, h.gm)
     await page(until, browser, "return document.getElementById('gm-terrain-kind')")
     assert "Hill" not in await page(map_texts, browser)
 
     # A hill: its three corners clicked on the map.
     await page(choose, browser, "gm-terrain-kind", "hill")
-    await page(click, browser, By.ID, "gm-terrain-draw")
+    await page(orders_page.click, browser, By.ID, "gm-terrain-draw")
     await page(browser.execute_script, SHOW_MAP)
     for corner in CORNERS:
-        await page(click_at, browser, corner)
+        await page(orders_page.click_at, browser, corner)
     await page(until, browser, "return !document.getElementById('gm-terrain-place').disabled")
     await page(type_into, browser, "gm-terrain-reason", REASON)
-    await page(click, browser, By.ID, "gm-terrain-place")
+    await page(orders_page.click, browser, By.ID, "gm-terrain-place")
     said = await page(until, browser, SAID)
     assert f"laid terrain: {REASON}" in said, said
-    laid = (await stored_state(h)).terrain[-1]
+    laid = (await orders_page.stored_state(h)).terrain[-1]
     assert laid.kind == "hill" and len(laid.points) == 3
     for got, drawn in zip(laid.points, CORNERS, strict=True):
         assert got == pytest.approx(drawn, abs=0.21)
@@ -106,14 +98,14 @@ async def test_the_gm_draws_terrain_on_the_map_with_a_reason(
     # A marsh: pressed at its centre, its radius dragged out.
     await page(choose, browser, "gm-terrain-kind", "marsh")
     await page(choose, browser, "gm-terrain-shape", "circle")
-    await page(click, browser, By.ID, "gm-terrain-draw")
+    await page(orders_page.click, browser, By.ID, "gm-terrain-draw")
     await page(browser.execute_script, SHOW_MAP)
     await page(drag_out, browser, (10.0, 20.0), (13.0, 20.0))
     await page(until, browser, "return !document.getElementById('gm-terrain-place').disabled")
     await page(type_into, browser, "gm-terrain-reason", STORM)
-    await page(click, browser, By.ID, "gm-terrain-place")
+    await page(orders_page.click, browser, By.ID, "gm-terrain-place")
     await page(until, browser, SAID + f" && s.textContent.includes('{STORM}')")
-    marsh = (await stored_state(h)).terrain[-1]
+    marsh = (await orders_page.stored_state(h)).terrain[-1]
     xs, ys = [x for x, _ in marsh.points], [y for _, y in marsh.points]
     assert marsh.kind == "marsh"
     assert ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2) == pytest.approx((10, 20), abs=0.21)

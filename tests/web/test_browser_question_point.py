@@ -8,6 +8,7 @@ answer as `/answer` posts it.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -17,24 +18,23 @@ from bot.presentation.gm import answered_text
 from rules_core.plugin import Rules
 from tests.e2e.sheet_battle import posts
 from tests.e2e.test_muster_orders import done, set_up
-from tests.web.test_browser import LINK, page, until
-from tests.web.test_browser_orders import (
+from tests.web import test_browser_orders as orders_page
+from tests.web.test_browser import (
+    LINK,
     browser,
-    click_at,
     fixed_seed,
     make_aide,
     make_harness,
+    page,
     pytestmark,
-    stored_state,
+    until,
 )
 from tools.fake_discord import FakeUser
 from tools.harness import Harness
 
-try:
+with contextlib.suppress(ImportError):  # skipped with test_browser's marks
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
-except ImportError:  # skipped with test_browser's marks
-    pass
 
 __all__ = ["browser", "fixed_seed", "make_aide", "make_harness", "pytestmark"]
 CHANNEL = "hundred-years"
@@ -77,8 +77,8 @@ async def test_a_unit_and_a_point_are_answered_by_clicking_the_map(
     await h.slash(h.alice, "answer", channel=where, answer="furl")  # the banner, as Red
 
     # Blue's champion: the unit clicked on the map.
-    horse = next(u for u in (await stored_state(h)).units if u.name == "Blue Horse")
-    assert (await stored_state(h)).pending.decision.id == "champion"
+    horse = next(u for u in (await orders_page.stored_state(h)).units if u.name == "Blue Horse")
+    assert (await orders_page.stored_state(h)).pending.decision.id == "champion"
     await open_as(h, browser, h.bob)
     await page(lambda: browser.execute_script(PICK).click())
     await page(browser.execute_script, SHOW_MAP)
@@ -86,7 +86,7 @@ async def test_a_unit_and_a_point_are_answered_by_clicking_the_map(
     said = await page(until, browser, SAID)
     assert "answered" in said, said
     assert answers(h, h.bob)[-1] == answered_text(h.bob.id, horse.id)  # as /answer posts it
-    after = await stored_state(h)
+    after = await orders_page.stored_state(h)
     # The step carried on with it: recorded as the champion's answer, the next question asked.
     given = {a.decision: a.choice for a in after.pending.answers} if after.pending else {}
     assert given.get("champion") == horse.id
@@ -96,14 +96,14 @@ async def test_a_unit_and_a_point_are_answered_by_clicking_the_map(
     await open_as(h, browser, h.alice)
     await page(lambda: browser.execute_script(PICK).click())
     await page(browser.execute_script, SHOW_MAP)
-    await page(click_at, browser, HERALD)
+    await page(orders_page.click_at, browser, HERALD)
     said = await page(until, browser, SAID)
     assert "answered" in said, said
     note = answers(h, h.alice)[-1]
     choice = note.split("**")[1]
     assert note == answered_text(h.alice.id, choice)
     assert tuple(float(v) for v in choice.split(",")) == pytest.approx(HERALD, abs=0.2)
-    last = (await stored_state(h)).pending
+    last = (await orders_page.stored_state(h)).pending
     assert last is not None and last.decision.id == "wager"  # the step went on with the point
     assert {a.decision: a.choice for a in last.answers}["herald"] == choice
     errors = [e for e in await page(browser.get_log, "browser") if e["level"] == "SEVERE"]

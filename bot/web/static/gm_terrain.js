@@ -4,7 +4,8 @@
 // (api/gm/terrain: /battle terrain add or /gm terrain add, the server's choice by the battle's
 // phase, through the same service and in its words). The kinds and shapes are the server's.
 
-import { csrfToken, el, plain, svgPoint, toSvg, toTable } from "./orders.js";
+import { el, svgPoint, toSvg, toTable } from "./orders.js";
+import { answerOf, sendChange } from "./gm_send.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let form = null; // the server's offer: {kinds, shapes, lines, setup}
@@ -39,14 +40,6 @@ function button(id, words, act) {
   made.type = "button";
   made.addEventListener("click", act);
   return made;
-}
-
-async function answerOf(answer) {
-  try {
-    return await answer.json();
-  } catch {
-    return { error: `The table could not answer (${answer.status}); try again.` };
-  }
 }
 
 /** The tool under the GM's panel, built once from the server's offer. */
@@ -213,17 +206,7 @@ async function sendTerrain() {
   const words = (byId("gm-terrain-name") ?? byId("gm-terrain-reason")).value;
   if (form.setup && words.trim()) body.name = words.trim();
   if (!form.setup) body.reason = words;
-  const answer = await fetch("api/gm/terrain", {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() },
-    body: JSON.stringify(body),
-  });
-  const data = await answerOf(answer);
-  const said = byId("gm-terrain-said");
-  said.dataset.ok = data.error ? "false" : "true";
-  said.textContent = plain(data.text ?? data.error);
-  if (!data.error) {
+  if (await sendChange("api/gm/terrain", body, "gm-terrain-said")) {
     clear();
     (byId("gm-terrain-name") ?? byId("gm-terrain-reason")).value = ""; // a new piece, its own words
     refreshTable();
