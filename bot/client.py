@@ -25,6 +25,7 @@ from bot.db.session import Database
 from bot.deadlines import DueDeadline
 from bot.delivery import accept_recommended, announce, answer_click, flush_outbox, post_report
 from bot.health import beat_forever
+from bot.member_names import MemberNames
 from bot.presentation.questions import Click, DecisionButton, DecisionMenu
 from bot.presentation.replies import report_error
 from bot.presentation.standing import RecommendButton
@@ -141,6 +142,8 @@ class AideBot(commands.Bot):
         self.clock: Clock = clock or SystemClock()
         self.db = Database.from_url(settings.database_url)
         self.services = Services.build(self.db, rng=rng, clock=self.clock)
+        self.member_names = MemberNames(self)  # for the war table: names the bot has seen
+        self.add_listener(self.member_names.learn, "on_interaction")
         self.deadlines = DeadlineScheduler(
             self.db, self.clock, self.on_deadline, shards=settings.shards
         )
@@ -198,6 +201,7 @@ class AideBot(commands.Bot):
             connected=self.is_ready,
             reports=lambda report: post_report(self, report),  # a step resolved from the page
             announce=lambda channel, text: self.get_partial_messageable(channel).send(text),
+            names=self.member_names.name,
         )
         server = WebServer(app, self.settings.web_host, self.settings.web_port)
         try:

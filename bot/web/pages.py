@@ -19,17 +19,21 @@ from bot.services.web_links import Reader
 from bot.web import html
 from bot.web.cards import unit_card
 from bot.web.drawing import drawn_units, table_svg, table_svg_async
+from bot.web.names import Namer
 from bot.web.table_view import Table, gather, panels, seen_place, unmarked
 from rules_core.secrets import Viewer
 
 NO_FRAME = "The replay has stages {first} to {last}; there is no stage {number}."
 
 
-async def table_page(services: Services, reader: Reader, csrf: str = "") -> str:
+async def table_page(
+    services: Services, reader: Reader, csrf: str = "", names: Namer | None = None
+) -> str:
     """The page's HTML for this reader (a friendly page when no battle is in play); with the
-    session's ``csrf`` token, the page also writes (its order panel)."""
+    session's ``csrf`` token, the page also writes (its order panel); players named by
+    ``names``."""
     try:
-        table = await gather(services, reader)
+        table = await gather(services, reader, names)
     except NotFound as error:
         return html.no_battle_html(unmarked(str(error)))
     return await asyncio.to_thread(_page_of, table, csrf)
@@ -41,10 +45,12 @@ async def map_svg(services: Services, reader: Reader) -> str:
     return await table_svg_async(table.frame)
 
 
-async def table_state(services: Services, reader: Reader) -> dict[str, Any]:
+async def table_state(
+    services: Services, reader: Reader, names: Namer | None = None
+) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data, in the reader's view: the live page's
     one fetch when the battle changes (the map under ``map``, drawn from the same read)."""
-    table = await gather(services, reader)
+    table = await gather(services, reader, names)
     return await asyncio.to_thread(_state_of, table)
 
 

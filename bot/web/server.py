@@ -25,7 +25,9 @@ from bot.services.web_links import ASK_AGAIN, LinkRefused, Reader
 from bot.web import live, pages
 from bot.web.actions import Api, csrf_for
 from bot.web.gm_api import Announce, GmApi
+from bot.web.gm_terrain import GmTerrain
 from bot.web.live import Hub
+from bot.web.names import Namer
 from bot.web.plan_api import PlanApi
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ SERVICES = web.AppKey("services", Services)
 HUB = web.AppKey("hub", Hub)
 API = web.AppKey("api", Api)  # the write routes (their rates)
 SECURE = web.AppKey("secure", bool)
+NAMES: web.AppKey[Namer | None] = web.AppKey("names")  # members' display names the bot keeps
 Connected = Callable[[], bool]
 CONNECTED: web.AppKey[Connected] = web.AppKey("connected")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -154,7 +157,7 @@ async def table(request: web.Request) -> web.Response:
     nothing)."""
     services, reader = request.app[SERVICES], await reader_of(request)
     csrf = "" if reader.user_id is None else await csrf_for(services, token_of(request))
-    html = await pages.table_page(services, reader, csrf)
+    html = await pages.table_page(services, reader, csrf, request.app[NAMES])
     return web.Response(text=html, content_type="text/html")
 
 
@@ -166,7 +169,8 @@ async def map_svg(request: web.Request) -> web.Response:
 
 async def state(request: web.Request) -> web.Response:
     """What the page shows besides the map, as JSON."""
-    data = await pages.table_state(request.app[SERVICES], await reader_of(request))
+    reader = await reader_of(request)
+    data = await pages.table_state(request.app[SERVICES], reader, request.app[NAMES])
     return web.json_response(data)
 
 
@@ -219,12 +223,15 @@ def make_app(
     connected: Callable[[], bool] = lambda: False,
     reports: Callable[[StageReport], Awaitable[None]] | None = None,
     announce: Announce | None = None,
+    names: Namer | None = None,
 ) -> web.Application:
     """The war table's application over the bot's services (``reports``: posts a step
-    resolved from the page to its channel; ``announce``: posts a text there)."""
+    resolved from the page to its channel; ``announce``: posts a text there; ``names``: the
+    members' display names the bot keeps)."""
     app = web.Application(middlewares=[_error_pages], client_max_size=64 * 1024)
     app[SERVICES], app[HUB], app[CONNECTED] = services, hub, connected
     app[SECURE] = settings.web_url.lower().startswith("https://")
+    app[NAMES] = names
     app.on_response_prepare.append(_security_headers)
     cid = "/c/{campaign:[0-9]{1,18}}"
     app.router.add_get("/health", health)
@@ -237,7 +244,9 @@ def make_app(
     app.router.add_get(cid + "/replay/{n}.svg", replay_frame)
     app[API] = Api(services, hub, reader_of, token_of, reports)
     app[API].add_routes(app.router, cid)
-    GmApi(app[API], announce).add_routes(app.router, cid)
+    gm = GmApi(app[API], announce)
+    gm.add_routes(app.router, cid)
+    GmTerrain(gm).add_routes(app.router, cid)
     PlanApi(app[API]).add_routes(app.router, cid)
     app.router.add_get("/static/{name}", static)
     return app

@@ -10,7 +10,8 @@ for their own command: ``/battle status`` (the battle, in their seat's ``secrets
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.db.models import BattleStatus
@@ -25,6 +26,7 @@ from bot.services.records import LoggedStep
 from bot.services.stages import DecisionView
 from bot.services.standing import StandingView
 from bot.services.web_links import SPECTATOR, Reader
+from bot.web.names import Namer, names_of
 from rules_core import registry
 from rules_core.render import absent_units
 from rules_core.steps import SequenceOfPlay, Step
@@ -46,6 +48,7 @@ class Table:
     standing: tuple[StandingView, ...]
     questions: tuple[DecisionView, ...]
     user_id: int | None
+    names: Mapping[int, str] = field(default_factory=dict)  # display names by member id
 
 
 def seen_place(reader: Reader) -> Place:
@@ -59,8 +62,9 @@ def unmarked(text: str) -> str:
     return MARKDOWN.sub("", text)
 
 
-async def gather(services: Services, reader: Reader) -> Table:
-    """The reader's table now (``NotFound`` when the campaign has no battle in play)."""
+async def gather(services: Services, reader: Reader, namer: Namer | None = None) -> Table:
+    """The reader's table now (``NotFound`` when the campaign has no battle in play); its
+    players named by ``namer``'s display names."""
     place = seen_place(reader)
     view = await services.battles.view(place)
     frame, stages = Frame(view.state), 0
@@ -80,7 +84,11 @@ async def gather(services: Services, reader: Reader) -> Table:
     orders = [] if user is None else await services.play.mine(place, user)
     standing = [] if user is None else await services.standing.shown(place, user)
     questions = _mine(await _asked(services, place))
-    return Table(view, frame, stages, tuple(log), tuple(orders), tuple(standing), questions, user)
+    named = [side.owner_id for side in view.sides if side.owner_id] + list(view.waiting_for)
+    names = names_of(namer, reader.place.guild_id, named)
+    return Table(
+        view, frame, stages, tuple(log), tuple(orders), tuple(standing), questions, user, names
+    )
 
 
 async def _asked(services: Services, place: Place) -> list[tuple[DecisionView, bool]]:
@@ -94,9 +102,10 @@ def _mine(asked: list[tuple[DecisionView, bool]]) -> tuple[DecisionView, ...]:
     return tuple(view for view, theirs in asked if theirs)
 
 
-def who(user_id: int) -> str:
-    """A member as the page names them (the bot keeps no display names: their id)."""
-    return f"@{user_id}"
+def who(user_id: int, names: Mapping[int, str]) -> str:
+    """A member as the page names them: their display name, as Discord's messages show it
+    (their id when the bot knows no name)."""
+    return names.get(user_id) or f"@{user_id}"
 
 
 def side_blocks(table: Table) -> list[Block]:
@@ -105,7 +114,7 @@ def side_blocks(table: Table) -> list[Block]:
     yours = set(seat.sides) if seat is not None else set()
     blocks = []
     for side in view.sides:
-        lines = [f"Played by {who(side.owner_id)}", f"Army: {side.army_name}"]
+        lines = [f"Played by {who(side.owner_id, table.names)}", f"Army: {side.army_name}"]
         lines += view.side_state.get(side.side_id, ())
         lines += absent_units(view.state, side.side_id)
         title = side.name + (" (yours)" if side.side_id in yours else "")
@@ -138,7 +147,7 @@ def step_blocks(table: Table) -> list[Block]:
     for step in turn_steps(ruleset.rules.sequence, cursor.step):
         block: Block = {"title": step.title, "lines": []}
         if step.id == cursor.step:
-            waiting = ", ".join(who(u) for u in view.waiting_for) or "nobody"
+            waiting = ", ".join(who(u, table.names) for u in view.waiting_for) or "nobody"
             block = {
                 "title": view.waiting_step,
                 "lines": [f"Waiting for {waiting}"],

@@ -83,11 +83,25 @@ def choose(driver: Any, select_id: str, value: str) -> None:
     Select(driver.find_element(By.ID, select_id)).select_by_value(value)
 
 
-async def odds_shown(h: Harness, driver: Any, target: str) -> tuple[str, list[list[str]]]:
-    """Aim the charge at ``target`` in the form; once judged, the verdict and the odds box's
-    rows."""
+def click_unit(driver: Any, unit_id: str) -> None:
+    """Click a unit where the map draws it."""
+    drawn = driver.find_element(By.CSS_SELECTOR, f'#map g.unit[data-owner="{unit_id}"]')
+    ActionChains(driver).move_to_element(drawn).click().perform()
+
+
+async def odds_shown(
+    h: Harness, driver: Any, target: str, *, on_map: bool = False
+) -> tuple[str, list[list[str]]]:
+    """Aim the charge at ``target`` in the form (or by clicking it on the map); once judged,
+    the verdict and the odds box's rows."""
     judged = await page(driver.execute_script, JUDGED)
-    await page(choose, driver, "param-target", target)
+    if on_map:
+        state = await orders_page.stored_state(h)
+        await page(click_unit, driver, next(u.id for u in state.units if u.name == target))
+        chosen = "return document.getElementById('param-target').value"
+        assert await page(driver.execute_script, chosen) == target
+    else:
+        await page(choose, driver, "param-target", target)
     ok, said = await orders_page.verdict_after(driver, judged)
     rows: list[list[str]] = await page(until, driver, ODDS_ROWS)
     services: Any = h.bot.services  # type: ignore[attr-defined]
@@ -128,8 +142,8 @@ async def test_a_charge_aimed_at_two_targets_shows_each_pairs_odds(
     services: Any = h.bot.services  # type: ignore[attr-defined]
     place = Place(h.world.guild_id, h.channel("hundred-years").id)
     seen = []
-    for target, verdict in zip(TARGETS, VERDICTS, strict=True):
-        said, rows = await odds_shown(h, browser, target)
+    for n, (target, verdict) in enumerate(zip(TARGETS, VERDICTS, strict=True)):
+        said, rows = await odds_shown(h, browser, target, on_map=n == 1)  # the 2nd by pointing
         assert verdict in said, said
         asked = await services.odds.ask(place, h.bob.id, "charge", HORSE, target)
         assert rows == expected(asked), (target, rows)

@@ -4,6 +4,8 @@
 // decides, through the same services as the slash commands.
 
 import { csrfToken, el, plain, svgPoint, toSvg, toTable } from "./orders.js";
+import { bindTerrain, terrainApplied } from "./gm_terrain.js";
+import { answerOf, sendChange } from "./gm_send.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const DRAG_PX = 6;
@@ -14,14 +16,6 @@ let refreshTable = () => {};
 
 function byId(id) {
   return document.getElementById(id);
-}
-
-async function answerOf(answer) {
-  try {
-    return await answer.json();
-  } catch {
-    return { error: `The table could not answer (${answer.status}); try again.` };
-  }
 }
 
 function labelled(words, input) {
@@ -73,7 +67,7 @@ async function fillOrders() {
  * the panel and the order book again. */
 export function gmApplied(state) {
   if (!csrfToken() || !state.battle.orders?.gm) return;
-  panel();
+  terrainApplied(panel()).catch(() => {});
   fillOrders().catch(() => {});
 }
 
@@ -82,17 +76,7 @@ async function sendMove() {
   const facing = byId("gm-facing").value;
   const body = { unit: aimed.unit, to: aimed.to, reason: byId("gm-reason").value };
   if (facing !== "") body.facing = Number(facing);
-  const answer = await fetch("api/gm/move", {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() },
-    body: JSON.stringify(body),
-  });
-  const data = await answerOf(answer);
-  const said = byId("gm-said");
-  said.dataset.ok = data.error ? "false" : "true";
-  said.textContent = plain(data.text ?? data.error);
-  if (!data.error) {
+  if (await sendChange("api/gm/move", body, "gm-said")) {
     aimed = null;
     byId("gm-move").disabled = true;
     refreshTable();
@@ -142,6 +126,7 @@ function released(event) {
 export function bindGm(refresh) {
   if (!csrfToken()) return;
   refreshTable = refresh;
+  bindTerrain(refresh); // first: a press that draws terrain is not a unit picked up
   document.addEventListener("pointerdown", pressed, true);
   document.addEventListener("pointermove", moving, true);
   document.addEventListener("pointerup", released, true);

@@ -6,6 +6,7 @@
 
 import { bindAim, drawAim, factsText, placeAim, startAim, stopAim } from "./aim.js";
 import { showOdds } from "./odds.js";
+import { unitAim } from "./unit_pick.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const JUDGE_AFTER_MS = 250; // judge once the player pauses, not at every click of a path
@@ -184,7 +185,7 @@ function setParam(name, value) {
 
 function pickButton(param) {
   const picking = order.picking === param.name;
-  const words = param.type === "path" ? "Click waypoints on the map" : "Click the map";
+  const words = { path: "Click waypoints on the map", unit: "Click a unit on the map" }[param.type] ?? "Click the map";
   const button = el("button", picking ? `${words}…` : words);
   button.type = "button";
   button.setAttribute("aria-pressed", String(picking));
@@ -238,6 +239,7 @@ function control(param) {
     setParam(param.name, v),
   );
   holder.className = "param";
+  if (param.type === "unit") holder.append(pickButton(param)); // or point at it on the map
   return holder;
 }
 
@@ -503,6 +505,16 @@ const PAN_PX = 6;
 function clicked(event) {
   const moved = pressedAt && Math.hypot(event.clientX - pressedAt[0], event.clientY - pressedAt[1]);
   if (moved > PAN_PX) return;
+  const unit = event.target.closest?.("#map .unit");
+  const card = unit && order.unit !== null ? cardsOf().get(unit.dataset.owner) : null;
+  const aimed = unitAim(paramsOf(), order.picking, card, unit && mayOrder(unit.dataset.owner), namesFor);
+  if (aimed) {
+    event.stopPropagation(); // aiming: the unit is the parameter, not a unit to show
+    setParam(aimed.name, aimed.value);
+    order.picking = null;
+    buildForm();
+    return;
+  }
   if (order.picking && order.unit !== null && event.target.closest?.("#map")) {
     const param = paramsOf().find((p) => p.name === order.picking);
     if (!param) return;
@@ -514,7 +526,6 @@ function clicked(event) {
     buildForm();
     return;
   }
-  const unit = event.target.closest?.("#map .unit");
   if (unit && mayOrder(unit.dataset.owner)) openPlain(unit.dataset.owner);
 }
 
