@@ -98,14 +98,16 @@ class GeneralService(ClockedService):
     async def _answer(
         self, loaded: Loaded, held: set[str], stage: int
     ) -> tuple[StageReport | None, bool]:
-        """The first open question put to a side the AI holds, answered."""
+        """Every open question put to a side the AI holds, answered (not only the first: a
+        solo player waits for none), until the battle moves on."""
         assert loaded.state.pending is not None
         asked = [d for d in loaded.state.pending.open if d.who in held]
-        if not asked:
-            return None, False
-        decision = asked[0]
-        report = await self._reply(loaded, decision, AI_GENERAL, stage)
-        return report, True
+        report = None
+        for decision in asked:
+            report = await self._reply(loaded, decision, AI_GENERAL, stage)
+            if report is not None:
+                break  # the step went on: what it asks next is the next step's to answer
+        return report, bool(asked)
 
     async def _reply(
         self, loaded: Loaded, decision: Decision, user_id: int, stage: int, trigger: str = ""
