@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from bot.db.models import AiAnswer, RecordEntry
 from bot.db.session import Database
+from bot.presentation.orders import order_book_text
 from bot.services import Services
 from bot.services.ai_seat import AI_GENERAL, STAND_IN_ANSWERS
 from bot.services.campaigns import Place
@@ -85,6 +86,10 @@ async def test_the_gm_reads_the_ai_s_answers_of_the_open_step_at_once(
     assert [(a.side_name, a.said, a.reason) for a in book.ai_answers] == [
         ("Red", "Who moves first? → First", "first: to charge before they close")
     ]
+    assert order_book_text(book).endswith(
+        "Answers by the AI general in this step:\n"
+        "Red · Who moves first? → First (AI: first: to charge before they close)"
+    )
     assert (await services.order_book.book(place, ALICE)).ai_answers == ()  # not the players'
 
 
