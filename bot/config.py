@@ -45,7 +45,8 @@ class Settings(BaseSettings):
         default=2.0,
         gt=0,
         le=60,
-        description="CPU seconds the AI general may think for one side's step (#36).",
+        description="CPU seconds the AI general may think for one side in one game turn, "
+        "shared by the side's steps of the turn (#36).",
     )
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0,1 (default: all of them)."

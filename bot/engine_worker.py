@@ -19,6 +19,7 @@ import os
 import pickle
 import signal
 import threading
+import time
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -148,10 +149,13 @@ def defaulted(rules: Rules, seed: bytes, state: BattleState) -> Resolution:
 
 def side_plan(
     rules: Rules, state: BattleState, side: str, seed: int, budget_s: float
-) -> tuple[general.Advice, ...]:
-    """In the engine's worker: the side's orders from the side's own view (no cheating)."""
+) -> tuple[tuple[general.Advice, ...], float]:
+    """In the engine's worker: the side's orders from the side's own view (no cheating), and
+    the CPU seconds the search took (its thread's: the turn's budget is shared by its steps)."""
+    began = time.thread_time()
     view = secrets.view(state, secrets.Viewer.of_side(side))
-    return general.plan_side(rules, view, side, seed=seed, budget_s=budget_s)
+    advice = general.plan_side(rules, view, side, seed=seed, budget_s=budget_s)
+    return advice, time.thread_time() - began
 
 
 def side_reply(rules: Rules, state: BattleState, side: str, decision: Decision) -> general.Reply:

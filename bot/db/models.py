@@ -220,6 +220,10 @@ class BattleSide(Base):
     # Players a GM handed the side away from (/battle hand-over): they act for it no more,
     # though they joined it by name, until it is handed back to them.
     handed_away: Mapped[list[int] | None] = mapped_column(JSON)
+    # The AI general's thinking for this side in one game turn (#36, AI_SECONDS_PER_TURN is
+    # shared by the turn's steps): the turn, and the CPU seconds spent in it so far.
+    ai_turn: Mapped[int | None] = mapped_column()
+    ai_spent: Mapped[float] = mapped_column(default=0.0, server_default=text("0"))
 
     battle: Mapped[Battle] = relationship(back_populates="sides")
 
@@ -352,6 +356,23 @@ class Readiness(Base):
     side_id: Mapped[str] = mapped_column(String(40))
     user_id: Mapped[Snowflake]
     confirmed_at: Mapped[WrittenAt]
+
+
+class AiAnswer(Base):
+    """An answer the AI general gave a question put to a side (#36), with its one-line reason:
+    the answer itself is in the record; the reason is the GM's at once, everyone's once the
+    step has resolved."""
+
+    __tablename__ = "ai_answer"
+
+    id: Mapped[IntPk]
+    battle_id: Mapped[BattleRef]
+    stage: Mapped[int] = mapped_column()  # the stage (the question) it answered
+    side_id: Mapped[str] = mapped_column(String(40))
+    question: Mapped[str] = mapped_column(String(300))
+    choice: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(String(300))
+    given_at: Mapped[WrittenAt]
 
 
 class StandingInstruction(Base):

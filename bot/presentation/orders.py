@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.presentation.formatting import mentions, plain
+from bot.services.ai_record import AnsweredByAi
 from bot.services.ai_seat import AI_NAME, is_ai
 from bot.services.intake import OrderView
 from bot.services.order_book import BookedOrder, OrderBook
@@ -122,6 +123,10 @@ def _booked_line(order: BookedOrder) -> str:
     )
 
 
+def _ai_answer_line(said: AnsweredByAi) -> str:
+    return f"{said.side_name} · {plain(said.said)} (AI: {plain(said.reason)})"
+
+
 def order_book_text(book: OrderBook) -> str:
     """Every side's orders: the open step's (sealed, for a GM) or the last resolved step's."""
     if not book.sealed and not book.step:
@@ -141,6 +146,12 @@ def order_book_text(book: OrderBook) -> str:
     lines = [head, *(_booked_line(o) for o in book.orders)] if book.orders else [head, none]
     if book.planned:
         lines += ["", "Planned for later steps of the turn:", *map(_booked_line, book.planned)]
+    if book.ai_answers:
+        lines += [
+            "",
+            "Answers by the AI general in this step:",
+            *map(_ai_answer_line, book.ai_answers),
+        ]
     text = "\n".join(lines)
     if len(text) > 2000:
         text = text[:1990].rsplit("\n", 1)[0] + "\n…"

@@ -11,6 +11,7 @@ from bot.errors import InvalidInput
 AI_GENERAL = 1  # owner_id of a side the AI holds; its orders are kept under this user id
 AI_NAME = "the AI general"
 AI_TITLE = "The AI general"
+STAND_IN_ANSWERS = "deadline: answers by the AI stand-in"  # a result's trigger (fits its column)
 
 
 def is_ai(user_id: int) -> bool:

@@ -18,11 +18,12 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.clock import Clock
-from bot.db.models import BattleOrder, BattleSide, BattleStatus, Readiness, Role, StageLog
+from bot.db.models import AiAnswer, BattleOrder, BattleSide, BattleStatus, Readiness, Role
 from bot.db.session import Database
 from bot.engine_worker import side_plan, side_reply
 from bot.errors import UserError
-from bot.services.ai_seat import AI_GENERAL
+from bot.services.ai_record import answers_between, step_start
+from bot.services.ai_seat import AI_GENERAL, STAND_IN_ANSWERS
 from bot.services.base import ClockedService
 from bot.services.battle_state import Loaded, awaited, load_battle_by_id
 from bot.services.campaigns import Place, load_open_campaign
@@ -31,11 +32,11 @@ from bot.services.play import PlayService
 from bot.services.resolving import off_loop
 from bot.services.stages import StageReport, ready_sides, stage_orders
 from rules_core import engine
+from rules_core.decisions import GM, Decision
 from rules_core.orders import ACTOR_KINDS
 from rules_core.state import BattleState
 
 log = logging.getLogger(__name__)
-MOST_QUESTIONS = 20  # questions one step stops at, at most, looking back for its orders
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class GeneralService(ClockedService):
         self.play = play
         self.budget_s = 1.0  # AI_SECONDS_PER_TURN (bot.config), set by the client
         play.stand_in = self.stand_in
+        play.answer_in = self.answer_in
 
     async def next_step(self, battle_id: int) -> StageReport | None:
         """What the sides the AI holds owe the open step, given: the report if the step moved
@@ -108,25 +110,52 @@ class GeneralService(ClockedService):
     async def _answer(
         self, loaded: Loaded, held: set[str], stage: int
     ) -> tuple[StageReport | None, bool]:
-        """The first open question put to a side the AI holds, answered."""
+        """Every open question put to a side the AI holds, answered (not only the first: a
+        solo player waits for none), until the battle moves on."""
         assert loaded.state.pending is not None
         asked = [d for d in loaded.state.pending.open if d.who in held]
-        if not asked:
-            return None, False
-        decision = asked[0]
+        report = None
+        for decision in asked:
+            report = await self._reply(loaded, decision, AI_GENERAL, stage)
+            if report is not None:
+                break  # the step went on: what it asks next is the next step's to answer
+        return report, bool(asked)
+
+    async def _reply(
+        self, loaded: Loaded, decision: Decision, user_id: int, stage: int, trigger: str = ""
+    ) -> StageReport | None:
+        """The AI's answer to one open question, given through ``PlayService`` as ``user_id``
+        and kept with its reason; the report if the battle moved on (``trigger`` says why)."""
         said = await off_loop(side_reply, loaded.rules, loaded.state, decision.who, decision)
         log.info("AI general answers %s in battle %s: %s", decision.id, loaded.battle.id, said)
+        battle_id = loaded.battle.id
         report = await self.play.answer(
-            loaded.battle.id, stage, AI_GENERAL, decision.id, said.choice
+            battle_id, stage, user_id, decision.id, said.choice, trigger=trigger
         )
-        return report, True
+        labels = {o.id: o.label for o in decision.options}
+        async with self.db.write() as session:
+            kept = AiAnswer(
+                battle_id=battle_id,
+                stage=stage,
+                side_id=decision.who,
+                question=decision.question[:300],
+                choice=labels.get(said.choice, said.choice)[:200],
+                reason=said.reason[:300],
+            )
+            session.add(kept)
+        return report
 
     async def _give(self, session: Any, loaded: Loaded, side: str, user_id: int) -> int:
         """The AI's orders for one side at the open step, each through the players' intake
         (as ``user_id``); one the judge refuses is logged and its default stands. How many
         were kept."""
         seed = loaded.battle.stage * 7919 + loaded.battle.id
-        advice = await off_loop(side_plan, loaded.rules, loaded.state, side, seed, self.budget_s)
+        turn, row = loaded.state.cursor.turn, loaded.side_row(side)
+        spent = row.ai_spent if row is not None and row.ai_turn == turn else 0.0
+        budget = max(0.0, self.budget_s - spent)  # what the turn's earlier steps left
+        advice, took = await off_loop(side_plan, loaded.rules, loaded.state, side, seed, budget)
+        if row is not None:  # remembered per battle and side: the turn's next step reads it
+            row.ai_turn, row.ai_spent = turn, spent + took
         now, kept = self.clock.now(), 0
         for given in advice:
             intake = Intake(loaded.state, [side])
@@ -176,32 +205,54 @@ class GeneralService(ClockedService):
                 names.append(side if row is None else row.name)
             return tuple(dict.fromkeys(names))
 
+    async def answer_in(self, battle_id: int, stage: int) -> tuple[bool, StageReport | None]:
+        """At a question's passed deadline under the ``ai`` policy: the AI's answers to the
+        open questions put to sides players hold, given as theirs (not the defaults); whether
+        it answered any, and the report if the battle moved on."""
+        async with self.db.read() as session:
+            loaded = await load_battle_by_id(session, battle_id)
+        if loaded is None or loaded.battle.stage != stage or loaded.state.pending is None:
+            return False, None
+        if loaded.battle.status is not BattleStatus.RUNNING:
+            return False, None
+        answered, report = False, None
+        for decision in loaded.state.pending.open:
+            holders = [u for s, u in awaited(loaded, [decision.who]) if s != GM]
+            if not holders or AI_GENERAL in holders:
+                continue  # the GM's to rule, or the AI's own (answered as it was asked)
+            try:
+                report = await self._reply(loaded, decision, holders[0], stage, STAND_IN_ANSWERS)
+            except UserError as refused:  # answered meanwhile: the rest still get the AI's
+                log.info("AI answer refused in battle %s: %s", battle_id, refused)
+                continue
+            answered = True
+            if report is not None:
+                break  # the step went on: what it asks next has its own deadline
+        return answered, report
+
     async def explained(self, battle_id: int, stage: int) -> list[Explained]:
         """The AI's orders of the step that resolved in ``stage`` with their reasons: the
         stage's own, or, when it was a question the step stopped at, those of the stage that
         gave the orders (everyone's once the step has resolved)."""
         async with self.db.read() as session:
-            for _ in range(MOST_QUESTIONS):
-                started = await session.scalar(
-                    select(StageLog.start_state).where(
-                        StageLog.battle_id == battle_id, StageLog.number == stage
-                    )
-                )
-                if not started or not started.get("pending"):
-                    break
-                stage -= 1  # a question of the step: its orders came before it
+            first = await step_start(session, battle_id, stage)
             rows = await session.scalars(
                 select(BattleOrder)
                 .where(
                     BattleOrder.battle_id == battle_id,
-                    BattleOrder.stage == stage,
+                    BattleOrder.stage == first,
                     BattleOrder.reason.is_not(None),
                 )
                 .order_by(BattleOrder.id)
             )
             loaded = await load_battle_by_id(session, battle_id)
             names = {} if loaded is None else _names(loaded.state)
-            return [Explained(names.get(r.actor, r.actor), r.summary, r.reason or "") for r in rows]
+            given = [
+                Explained(names.get(r.actor, r.actor), r.summary, r.reason or "") for r in rows
+            ]
+            sides = {} if loaded is None else {s.side_id: s.name for s in loaded.battle.sides}
+            answered = await answers_between(session, battle_id, first, stage, sides)
+            return given + [Explained(a.side_name, a.said, a.reason) for a in answered]
 
 
 def _names(state: BattleState) -> dict[str, str]:

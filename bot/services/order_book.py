@@ -16,6 +16,7 @@ from sqlalchemy import select
 from bot.db.models import BattleOrder, BattleStatus, PlannedOrder, StageLog
 from bot.errors import Conflict
 from bot.services import plans
+from bot.services.ai_record import AnsweredByAi, answers_between, step_start
 from bot.services.base import Service
 from bot.services.battle_state import load_battle
 from bot.services.campaigns import Place
@@ -46,6 +47,7 @@ class OrderBook:
     orders: tuple[BookedOrder, ...]
     planned: tuple[BookedOrder, ...] = ()
     stopped: bool = False  # the step waits for an answer: only the reader's side's orders shown
+    ai_answers: tuple[AnsweredByAi, ...] = ()  # a GM's: the AI's answers in the open step (#36)
 
 
 class OrderBookService(Service):
@@ -95,11 +97,14 @@ class OrderBookService(Service):
                     title = last.title
                     rows = await stage_orders(session, battle.id, last.number)
                 planned = await plans.planned_rows(session, battle.id)
+                first = await step_start(session, battle.id, battle.stage)
+                said = await answers_between(session, battle.id, first, battle.stage, sides)
                 return OrderBook(
                     title,
                     sealed=True,
                     orders=tuple(booked(r) for r in rows),
                     planned=tuple(_with_alternatives(booked(r, r.step_title), r) for r in planned),
+                    ai_answers=tuple(said),
                 )
             if last is None:
                 return OrderBook("", sealed=False, orders=())

@@ -32,6 +32,7 @@ from bot.errors import (
     PermissionDenied,
 )
 from bot.services import plans
+from bot.services.ai_seat import STAND_IN_ANSWERS
 from bot.services.base import ClockedService
 from bot.services.battle_state import (
     Loaded,
@@ -78,6 +79,8 @@ from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
 from rules_core.orders import ACTOR_KINDS, Order
 
+AnswerIn = Callable[[int, int], Awaitable[tuple[bool, StageReport | None]]]  # the AI's (#36)
+
 
 class Armer(Protocol):
     """What the services need of the scheduler: arm and disarm deadline rows."""
@@ -122,6 +125,7 @@ class PlayService(ClockedService):
         self.idle = IdleDeadlines(db)  # a batch's deadlines with nothing left to do
         # The AI stand-in's orders at a deadline under the ``ai`` policy (bot.services.general).
         self.stand_in: Callable[[int, int], Awaitable[tuple[str, ...]]] | None = None
+        self.answer_in: AnswerIn | None = None  # its answers at a question's deadline, too
 
     def arm(self, arming: Arming) -> None:
         """Arm and disarm deadlines once the transaction that made them has committed."""
@@ -307,6 +311,7 @@ class PlayService(ClockedService):
         decision_id: str | None,
         choice: str,
         reason: str = "",
+        trigger: str = "",
     ) -> StageReport | None:
         """Answer a pending question (its player, or a GM with a reason kept on the record)
         and carry the battle on; None while other questions of the step are still open.
@@ -329,7 +334,7 @@ class PlayService(ClockedService):
                 loaded.save(result.state)
                 return None
             result = await off_loop(engine.settle, loaded.rules, loaded.seed, result)
-            trigger = "GM ruling" if by == GM else "answered"
+            trigger = trigger or ("GM ruling" if by == GM else "answered")
             report, arming = await advance(
                 session, loaded, result, trigger=trigger, now=self.clock.now()
             )
@@ -353,13 +358,18 @@ class PlayService(ClockedService):
             return None  # its battle finished or moved on: nothing to load
         if due.kind is DeadlineKind.REMINDER:
             return await self.reminder(due.battle_id, due.stage)
-        missing = await self._missing(due.battle_id) if due.kind is DeadlineKind.STEP else ""
+        missing, trigger = await self._missing(due.battle_id), "deadline"
+        if due.kind is DeadlineKind.DECISION and missing == "ai" and self.answer_in is not None:
+            answered, report = await self.answer_in(due.battle_id, due.stage)
+            if report is not None:
+                return report
+            trigger = STAND_IN_ANSWERS if answered else trigger  # a GM's question: its default
+        missing = missing if due.kind is DeadlineKind.STEP else ""
         if missing == "gm":
             async with self.db.write() as session:
                 if not await _take_deadline(session, due.id):
                     return None  # another process told the GMs already
             return await self.reminder(due.battle_id, due.stage, to_gm=True)
-        trigger = "deadline"
         stand_in = self.stand_in if missing == "ai" else None  # the AI's orders, not defaults
         if stand_in is not None and await stand_in(due.battle_id, due.stage):
             trigger = "deadline: orders by the AI stand-in"  # (it fits the log's column)

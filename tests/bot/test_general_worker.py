@@ -20,9 +20,10 @@ async def test_the_side_s_plan_is_worked_out_in_the_worker_process(in_process: N
     battle = next(r.state for r in steps if r.state.pending is None and r.state.outcome is None)
     side = engine.waiting(rules, battle).sides[0]
     assert await resolving.off_loop(worker_pid) != os.getpid()
-    there = await resolving.off_loop(side_plan, rules, battle, side, 7, 0.5)
-    here = side_plan(rules, battle, side, 7, 0.5)
+    there, spent = await resolving.off_loop(side_plan, rules, battle, side, 7, 0.5)
+    here, _ = side_plan(rules, battle, side, 7, 0.5)
     assert there == here and there  # the same orders, each with its reason
+    assert spent > 0  # the CPU time it took, counted against the side's turn
     assert all(advice.reason for advice in there)
     mine = {u.id for u in battle.units if u.side == side}
     assert {advice.order.actor for advice in there} <= mine | {side}

@@ -25,7 +25,9 @@ from tests.e2e.test_hail_caesar_turn import (
 from tools.fake_discord import BotMessage
 from tools.harness import Harness
 
-AI_POST = "🤖 Orders by the AI stand-in in the step just resolved:"  # then one line an order
+AI_POST = (
+    "🤖 The AI stand-in's orders and answers in the step just resolved:"  # then one line an order
+)
 pytestmark = pytest.mark.usefixtures("fixed_seed")
 
 
