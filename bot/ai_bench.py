@@ -110,6 +110,10 @@ def series(rules: Rules, games: int, units: int | None, both: bool) -> Tally:
         if outcome is None or outcome.winner is None:
             tally.undecided += 1  # a draw at the turn limit is no break and no victory
             tally.ahead += _ahead(end, ai_sides)
+            # both armies broken at once is a draw, but the game ended by the break rule
+            tally.ended += int(
+                outcome is not None and all(rules.army_broken(end, s) for s in sides)
+            )
             continue
         tally.ended += 1
         if outcome.winner in ai_sides:

@@ -5,10 +5,15 @@ odds tables name a win. Data only: a ruleset sets ``general`` on its ``Rules`` t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rules_core.codec import Json
+from rules_core.state import BattleState
+
+# How near a side's army is to breaking, read from a view: 0 whole, 1 broken (the ruleset's
+# army break: its share of units, divisions or strength lost against its threshold).
+Breaking = Callable[[BattleState, str, Mapping[str, Json]], float]
 
 ROLES = ("charge", "shoot", "advance", "hold", "rally", "retire")
 
@@ -43,6 +48,19 @@ class Weights:
     retire: float = -0.5  # falling back
     flank: float = 0.3  # a friend beside the actor (its flank supported)
     threat: float = 0.2  # each enemy left within reach of the actor
+    urgency: float = 0.8  # attacks and advances weigh more as the turn limit nears (x turn share)
+    finish: float = 1.0  # ... and as the enemy army nears its break (x its breaking)
+    caution: float = 0.5  # ... and less as the own army nears its break (x its breaking)
+
+
+def units_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
+    """The default breaking: the share of the side's units no longer on the table (an army
+    breaks by default when none is left)."""
+    del params
+    units = state.units_of(side)
+    if not units:
+        return 1.0
+    return 1.0 - len(state.units_of(side, on_table=True)) / len(units)
 
 
 @dataclass(frozen=True)
@@ -59,6 +77,7 @@ class GeneralHints:
     targets: int = 3  # the nearest enemies each actor weighs as targets
     support: float = 6.0  # a friend this near (edge to edge, in the measure) supports a flank
     far_factor: float = 1.5  # targets beyond this many times the actor's move are not weighed
+    breaking: Breaking = units_lost  # how near an army is to its break (0..1), from a view
 
     def role(self, kind: str) -> str | None:
         """The role of an order kind (one of ``ROLES``), or None if the general leaves it."""

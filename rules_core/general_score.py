@@ -19,6 +19,7 @@ from rules_core.plugin import Rules
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import gap
 
+PRESS_MIN, PRESS_MAX = 0.5, 3.0  # the pressure's bounds: never reckless, never frozen
 _COUNT = re.compile(r"^\s*(?:\S+ loses )?(\d+)\s")  # "2 hits", "1 casualty", "X loses 3 VBU"
 
 
@@ -43,11 +44,30 @@ def board(rules: Rules, view: BattleState, actor_id: str) -> tuple[bool, int]:
     return _supported(view, actor, rules.general), _threats(rules, view, actor)
 
 
+def pressure(rules: Rules, view: BattleState, side: str) -> float:
+    """How hard the side should press (1 plain): more as the turn limit nears and as the
+    enemy army nears its break, less as its own does (the ruleset's ``breaking`` hook)."""
+    w = rules.general.weights
+    params = rules.parameter_values(view.parameters)
+    limit = params.get("max_turns")
+    late = min(view.cursor.turn / limit, 1.0) if isinstance(limit, int) and limit > 0 else 0.0
+    others = [s.id for s in view.sides if s.id != side]
+    enemy = max((rules.general.breaking(view, other, params) for other in others), default=0.0)
+    own = rules.general.breaking(view, side, params)
+    press = 1.0 + w.urgency * late + w.finish * enemy - w.caution * own
+    return min(max(press, PRESS_MIN), PRESS_MAX)
+
+
 def score(
-    rules: Rules, view: BattleState, candidate: Candidate, flank: bool, threats: int
+    rules: Rules,
+    view: BattleState,
+    candidate: Candidate,
+    board_: tuple[bool, int],
+    press: float = 1.0,
 ) -> Scored:
-    """The candidate's worth to its side, by the ruleset's weights (``flank``, ``threats``:
-    the actor's ``board``)."""
+    """The candidate's worth to its side, by the ruleset's weights (``board_``: the actor's
+    ``board``; ``press``: the side's ``pressure``, weighing its advances and charges)."""
+    flank, threats = board_
     hints = rules.general
     w = hints.weights
     role = role_of(rules, candidate)
@@ -58,6 +78,8 @@ def score(
         "rally": w.rally,
         "retire": w.retire,
     }.get(role, 0.0)
+    if role == "advance":
+        base *= press  # lines meet: an advance weighs more as the battle must be decided
     if candidate.role == "scripted" and role != "scripted":
         base += w.drill  # the ruleset's drill knows its rules: a head start
     total = base + (w.flank if flank else 0.0) - w.threat * threats
@@ -66,8 +88,8 @@ def score(
     win, lose, inflicted, suffered = _odds(rules, view, candidate, hints)
     total += w.inflicted * inflicted - w.suffered * suffered
     if role == "charge":
-        total += w.charge * float(win if win is not None else Fraction(1, 2))
-        total -= w.lose * float(lose)
+        total += w.charge * press * float(win if win is not None else Fraction(1, 2))
+        total -= w.lose * float(lose) / press
     elif inflicted > 0:
         total += w.shoot
     return Scored(candidate, total, win, inflicted, suffered, flank, threats)

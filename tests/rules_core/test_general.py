@@ -140,3 +140,66 @@ def test_reasons_are_worded_from_the_odds_and_the_board() -> None:
     assert (
         general_score.reason(general_score.Scored(hold, 0.1), "hold") == "held: no target in reach"
     )
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_army_is_breaking_at_the_start(ruleset: str) -> None:
+    rules = _rules(ruleset)
+    sample = rules.sample_battle()
+    assert sample is not None
+    state = begun(rules, len(sample.units))
+    params = rules.parameter_values(state.parameters)
+    for side in state.sides:
+        seen = view(state, Viewer.of_side(side.id))
+        assert rules.general.breaking(seen, side.id, params) == 0.0
+        assert not rules.army_broken(seen, side.id)
+
+
+def test_tree_of_battles_breaking_counts_its_broken_contingents_to_the_army_break() -> None:
+    rules, _, side, seen = _seen("tree_of_battles")
+    params = rules.parameter_values(seen.parameters)
+    fighting = [x for x in seen.units_of(side) if x.type != "baggage"]
+    half = seen
+    for unit in fighting[: len(fighting) // 2]:
+        half = half.with_unit(unit.with_status(broken=True))
+    expected = (len(fighting) // 2) / len(fighting)
+    assert rules.general.breaking(half, side, params) == pytest.approx(expected)
+    assert not rules.army_broken(half, side)
+    every = half
+    for unit in fighting:
+        every = every.with_unit(unit.with_status(broken=True))
+    assert rules.general.breaking(every, side, params) == 1.0
+    assert rules.army_broken(every, side)
+
+
+def test_the_general_presses_harder_late_and_as_the_enemy_breaks() -> None:
+    rules, _, side, seen = _seen("tree_of_battles")
+    plain = general_score.pressure(rules, seen, side)
+    limit = rules.parameter_values(seen.parameters)["max_turns"]
+    assert isinstance(limit, int)
+    late = replace(seen, cursor=replace(seen.cursor, turn=limit))
+    assert general_score.pressure(rules, late, side) > plain
+    other = next(s.id for s in seen.sides if s.id != side)
+    breaking = seen
+    for unit in seen.units_of(other)[:3]:
+        breaking = breaking.with_unit(unit.with_status(broken=True))
+    assert general_score.pressure(rules, breaking, side) > plain
+    own = seen
+    for unit in seen.units_of(side)[:3]:
+        own = own.with_unit(unit.with_status(broken=True))
+    assert general_score.pressure(rules, own, side) < plain
+
+
+def test_a_charge_and_an_advance_weigh_more_under_pressure() -> None:
+    rules, _, side, seen = _seen("skirmish")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = seen.enemies_of(side, on_table=True)[0]
+    charge = Candidate(unit.id, (Order(unit.id, "charge", {"target": enemy.id}),), "charge", enemy)
+    advance = Candidate(unit.id, (Order(unit.id, "move", {"to": [enemy.x, enemy.y]}),), "advance")
+    hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
+    for candidate in (charge, advance):
+        calm = general_score.score(rules, seen, candidate, (False, 0), 1.0).score
+        pressed = general_score.score(rules, seen, candidate, (False, 0), 2.0).score
+        assert pressed > calm, candidate.role
+    calm_hold = general_score.score(rules, seen, hold, (False, 0), 1.0).score
+    assert general_score.score(rules, seen, hold, (False, 0), 2.0).score == calm_hold
