@@ -97,7 +97,7 @@ def _orders(
         if "target" in names:
             for enemy in targets(rules, view, unit, rules.general):
                 yield Order(actor, kind.id, {**fixed, "target": enemy.id}), enemy
-    elif role in ("advance", "retire"):
+    elif role in ("advance", "retire", "face"):
         goal = _goal(view, unit, role)
         if goal is not None:
             if "to" in names:
@@ -133,12 +133,13 @@ def targets(rules: Rules, view: BattleState, unit: Unit, hints: GeneralHints) ->
 
 
 def _goal(view: BattleState, unit: Unit, role: str) -> tuple[float, float] | None:
-    """Where an advance aims (the nearest enemy) or a retire (straight away from it)."""
+    """Where an advance or a turn to face aims (the nearest enemy) or a retire (straight away
+    from it)."""
     enemies = view.enemies_of(unit.side, on_table=True)
     if not enemies:
         return None
     enemy = min(enemies, key=lambda e: (gap(unit, e), e.id))
-    if role == "advance":
+    if role in ("advance", "face"):
         return (enemy.x, enemy.y)
     dx, dy = unit.x - enemy.x, unit.y - enemy.y
     length = max((dx * dx + dy * dy) ** 0.5, 1e-9)

@@ -13,11 +13,13 @@ from rules_core import engine, general, general_score
 from rules_core.cards import DeckState
 from rules_core.decisions import GM, Answer
 from rules_core.general_candidates import Candidate
+from rules_core.geometry import facing_towards
 from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
 from rules_core.registry import all_rulesets
 from rules_core.secrets import Viewer, view
 from rules_core.state import BattleState
+from rules_core.toolkit import gap
 
 RULESETS = [rs.id for rs in all_rulesets() if rs.rules is not None and rs.listed]
 SEED = b"general-test"
@@ -203,3 +205,39 @@ def test_a_charge_and_an_advance_weigh_more_under_pressure() -> None:
         assert pressed > calm, candidate.role
     calm_hold = general_score.score(rules, seen, hold, (False, 0), 1.0).score
     assert general_score.score(rules, seen, hold, (False, 0), 2.0).score == calm_hold
+
+
+def test_a_march_away_from_every_enemy_is_no_advance() -> None:
+    rules, _, side, seen = _seen("skirmish")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = min(
+        seen.enemies_of(side, on_table=True), key=lambda e: abs(e.x - unit.x) + abs(e.y - unit.y)
+    )
+    away = [unit.x - (enemy.x - unit.x), unit.y - (enemy.y - unit.y)]
+    toward = Candidate(unit.id, (Order(unit.id, "move", {"to": [enemy.x, enemy.y]}),), "advance")
+    off = Candidate(unit.id, (Order(unit.id, "move", {"to": away}),), "advance")
+    hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
+    scores = {
+        c.orders[0].kind + str(c.orders[0].params.get("to")): general_score.score(
+            rules, seen, c, (False, 0), 1.5
+        ).score
+        for c in (toward, off, hold)
+    }
+    held = scores["holdNone"]
+    assert scores[f"move{[enemy.x, enemy.y]}"] > held > scores[f"move{away}"]
+
+
+def test_a_unit_turned_away_from_the_enemy_turns_to_face_it() -> None:
+    rules, _, side, seen = _seen("heroic_age")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    towards = facing_towards((unit.x, unit.y), (enemy.x, enemy.y))
+    face = Order(unit.id, "manoeuvre", {"option": "change_direction", "to": [enemy.x, enemy.y]})
+    hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
+    for facing, turns in ((towards, False), ((towards + 180.0) % 360.0, True)):
+        turned = seen.with_unit(replace(unit, facing=facing))
+        candidate = Candidate(unit.id, (face,), "face")
+        faced = general_score.score(rules, turned, candidate, (False, 0), 1.0).score
+        held = general_score.score(rules, turned, hold, (False, 0), 1.0).score
+        assert (faced > held) is turns, facing
+    assert general_score.reason(general_score.Scored(candidate, 1.0), "face").startswith("turned")

@@ -1,5 +1,6 @@
 """Heroic Age's hints to the AI general (#36): a rest recovers a unit (a rally); a charge's
-result bands name a win as "victory" or "success". Its army is lost when ``loss_share`` of its
+result bands name a win as "victory" or "success"; a unit turned away from the enemy changes
+direction (a ``manoeuvre``) before it can advance. Its army is lost when ``loss_share`` of its
 units are broken, destroyed or Shaken: the general reads how many are."""
 
 from collections.abc import Mapping
@@ -21,7 +22,8 @@ def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float
 
 
 HINTS = GeneralHints(
-    roles={**DEFAULT_ROLES, "rest": "rally"},
+    roles={**DEFAULT_ROLES, "rest": "rally", "manoeuvre": "face"},
+    params={"manoeuvre": {"option": "change_direction"}},
     weights=Weights(charge=2.5, rally=0.2),
     win_words=("victory", "success"),
     lose_words=("set back", "defeat"),

@@ -36,7 +36,8 @@ def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float
 
 
 HINTS = GeneralHints(
-    roles={**DEFAULT_ROLES, "return": "retire"},
-    weights=Weights(advance=0.6, shoot=0.8),
+    roles={**DEFAULT_ROLES, "return": "retire", "wing_order": "advance"},
+    params={"wing_order": {"order": "attack"}},
+    weights=Weights(advance=0.6, shoot=0.8, patience=0.9),
     breaking=breaking,
 )
