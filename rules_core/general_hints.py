@@ -44,6 +44,7 @@ class Weights:
     inflicted: float = 0.4  # each loss expected on the enemy
     suffered: float = 0.5  # each loss expected on the actor
     advance: float = 0.5  # closing on the enemy or an objective (x the side's pressure)
+    line: float = 0.05  # an advance that keeps the line, over one on the nearest enemy
     patience: float = 0.0  # taken off an advance: it waits until the pressure outweighs it
     hold: float = 0.1  # standing still
     rally: float = 0.3  # rallying

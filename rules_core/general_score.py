@@ -83,8 +83,11 @@ def score(
     }.get(role, 0.0)
     if role == "advance":
         base = base * press - w.patience  # lines meet as the battle must be decided
-        if _closes(view, candidate) is False:
+        closes = _closes(view, candidate)
+        if closes is False:
             base = -w.advance  # a march away from every enemy (lines that passed) is no advance
+        elif candidate.in_line:
+            base += w.line
     elif role == "face":
         # turning to face is worth most of an advance where the unit cannot advance as it faces
         turned = _turned_away(view, candidate.actor, hints.face_arc)
@@ -116,7 +119,11 @@ def reason(scored: Scored, role: str) -> str:
         return f"shot at {target}: {scored.inflicted:.1f} losses expected"
     if role == "advance":
         towards = (
-            "in line, by the drill" if candidate.role == "scripted" else "on the nearest enemy"
+            "in line, by the drill"
+            if candidate.role == "scripted"
+            else "in line on the enemy"
+            if candidate.in_line
+            else "on the nearest enemy"
         )
         return f"advanced {towards}{flank}"
     if role == "face":
