@@ -10,6 +10,7 @@ import pytest
 
 from bench.battles import begun
 from rules_core import engine, general, general_score
+from rules_core import general_candidates as candidates
 from rules_core.cards import DeckState
 from rules_core.decisions import GM, Answer
 from rules_core.general_candidates import Candidate
@@ -241,3 +242,31 @@ def test_a_unit_turned_away_from_the_enemy_turns_to_face_it() -> None:
         held = general_score.score(rules, turned, hold, (False, 0), 1.0).score
         assert (faced > held) is turns, facing
     assert general_score.reason(general_score.Scored(candidate, 1.0), "face").startswith("turned")
+
+
+def test_an_advance_in_line_keeps_the_units_place_and_outweighs_one_on_the_nearest() -> None:
+    rules, _, side, seen = _seen("hail_caesar")
+    found = [
+        c
+        for actor, kinds in candidates.actors(rules, seen, side)
+        for c in candidates.of_actor(rules, seen, actor, kinds)
+        if c.role == "advance"
+    ]
+    line = next(c for c in found if c.in_line)
+    unit = seen.unit(line.actor)
+    friends = seen.units_of(side, on_table=True)
+    enemies = seen.enemies_of(side, on_table=True)
+    shift = (
+        sum(e.x for e in enemies) / len(enemies) - sum(f.x for f in friends) / len(friends),
+        sum(e.y for e in enemies) / len(enemies) - sum(f.y for f in friends) / len(friends),
+    )
+    assert line.orders[0].params["to"] == pytest.approx([unit.x + shift[0], unit.y + shift[1]])
+    nearest = next(c for c in found if c.actor == line.actor and not c.in_line)
+    board = general_score.board(rules, seen, unit.id)
+    assert (
+        general_score.score(rules, seen, line, board).score
+        > general_score.score(rules, seen, nearest, board).score
+    )
+    assert general_score.reason(general_score.Scored(line, 1.0), "advance").startswith(
+        "advanced in line on the enemy"
+    )
