@@ -110,6 +110,7 @@ def series(rules: Rules, games: int, units: int | None, both: bool) -> Tally:
         if outcome is None or outcome.winner is None:
             tally.undecided += 1  # a draw at the turn limit is no break and no victory
             tally.ahead += _ahead(end, ai_sides)
+            tally.ended += int(ended_by_break(rules, end))
             continue
         tally.ended += 1
         if outcome.winner in ai_sides:
@@ -117,6 +118,15 @@ def series(rules: Rules, games: int, units: int | None, both: bool) -> Tally:
         else:
             tally.losses += 1
     return tally
+
+
+def ended_by_break(rules: Rules, state: BattleState) -> bool:
+    """Whether a game ended by the break rule: a winner, or every army broken at once (a
+    draw, but not the turn limit's)."""
+    outcome = state.outcome
+    if outcome is None:
+        return False
+    return outcome.winner is not None or all(rules.army_broken(state, s.id) for s in state.sides)
 
 
 def _ahead(state: BattleState, ai_sides: frozenset[str]) -> int:

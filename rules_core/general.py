@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules_core import general_candidates as candidates
 from rules_core import general_score
@@ -54,13 +54,14 @@ def plan_side(
     deadline = time.process_time() + budget_s
     draw = random.Random(f"general:{seed}:{side}:{view.cursor.turn}:{view.cursor.step}")
     chosen: dict[str, Scored] = {}
+    weigh = _Weigher(rules, view, draw, general_score.pressure(rules, view, side))
     for candidate in candidates.scripted(rules, view, side):
-        chosen[candidate.actor] = _weighed(rules, view, candidate, draw)
+        chosen[candidate.actor] = weigh(candidate)
     if rules.turn_problem(view, side) is None:
         for actor, kinds in candidates.actors(rules, view, side):
             if time.process_time() > deadline:
                 break
-            _improve(rules, view, chosen, actor, kinds, draw)
+            _improve(rules, view, chosen, actor, kinds, weigh)
     return tuple(
         Advice(order, general_score.reason(scored, candidates.role_of(rules, scored.candidate)))
         for scored in chosen.values()
@@ -87,13 +88,13 @@ def _improve(
     chosen: dict[str, Scored],
     actor: str,
     kinds: tuple[OrderKind, ...],
-    draw: random.Random,
+    weigh: _Weigher,
 ) -> None:
     """Weigh an actor's candidates against what ``chosen`` holds for it, keeping the best."""
     if actor not in chosen:  # no order: the ruleset's default, most often a hold
-        chosen[actor] = _weighed(rules, view, Candidate(actor, (), "hold"), draw)
+        chosen[actor] = weigh(Candidate(actor, (), "hold"))
     for candidate in candidates.of_actor(rules, view, actor, kinds):
-        scored = _weighed(rules, view, candidate, draw)
+        scored = weigh(candidate)
         kept = chosen[actor]
         if candidate.role == "hold" and not kept.candidate.orders:
             continue  # a hold given where none is given changes nothing
@@ -109,16 +110,17 @@ def _board(rules: Rules, view: BattleState, actor: str) -> tuple[bool, int]:
     return kept[actor]
 
 
-def _weighed(rules: Rules, view: BattleState, candidate: Candidate, draw: random.Random) -> Scored:
-    """A candidate scored, with a seeded tie-break."""
-    flank, threats = _board(rules, view, candidate.actor)
-    scored = general_score.score(rules, view, candidate, flank, threats)
-    return Scored(
-        scored.candidate,
-        scored.score + draw.random() * JITTER,
-        scored.win,
-        scored.inflicted,
-        scored.suffered,
-        scored.flank,
-        scored.threats,
-    )
+@dataclass(frozen=True)
+class _Weigher:
+    """Scores a side's candidates in one view, at the side's pressure, with a seeded tie-break."""
+
+    rules: Rules
+    view: BattleState
+    draw: random.Random
+    press: float
+
+    def __call__(self, candidate: Candidate) -> Scored:
+        """The candidate scored."""
+        board = _board(self.rules, self.view, candidate.actor)
+        scored = general_score.score(self.rules, self.view, candidate, board, self.press)
+        return replace(scored, score=scored.score + self.draw.random() * JITTER)

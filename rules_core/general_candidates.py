@@ -27,6 +27,7 @@ class Candidate:
     orders: tuple[Order, ...]
     role: str
     target: Unit | None = None
+    in_line: bool = False  # an advance that keeps the line (the army's shift toward the enemy)
 
 
 def scripted(rules: Rules, view: BattleState, side: str) -> list[Candidate]:
@@ -79,34 +80,38 @@ def of_actor(
     for kind in kinds:
         role = rules.general.role(kind.id)
         assert role is not None
-        for order, target in _orders(rules, view, actor, unit, kind, role):
+        for order, target, in_line in _orders(rules, view, actor, unit, kind, role):
             if _legal(rules, view, order):
-                yield Candidate(actor, (order,), role, target)
+                yield Candidate(actor, (order,), role, target, in_line)
 
 
 def _orders(
     rules: Rules, view: BattleState, actor: str, unit: Unit | None, kind: OrderKind, role: str
-) -> Iterator[tuple[Order, Unit | None]]:
-    """The orders of one kind worth judging for an actor (not yet judged); a group (no
-    ``unit``) takes only the kind's fixed parameters."""
+) -> Iterator[tuple[Order, Unit | None, bool]]:
+    """The orders of one kind worth judging for an actor (not yet judged), each with its
+    target and whether it keeps the line; a group (no ``unit``) takes only the kind's fixed
+    parameters."""
     fixed: dict[str, Json] = dict(rules.general.params.get(kind.id, {}))
     names = {param.name for param in kind.params}
     if unit is None:
-        yield Order(actor, kind.id, fixed), None
+        yield Order(actor, kind.id, fixed), None, False
     elif role in ("charge", "shoot"):
         if "target" in names:
             for enemy in targets(rules, view, unit, rules.general):
-                yield Order(actor, kind.id, {**fixed, "target": enemy.id}), enemy
-    elif role in ("advance", "retire"):
+                yield Order(actor, kind.id, {**fixed, "target": enemy.id}), enemy, False
+    elif role in ("advance", "retire", "face"):
+        if far.applies(kind):
+            fixed[AS_FAR_AS_POSSIBLE] = True
+        line = _line(view, unit) if role == "advance" and "to" in names else None
+        if line is not None:
+            yield Order(actor, kind.id, {**fixed, "to": list(line)}), None, True
         goal = _goal(view, unit, role)
         if goal is not None:
             if "to" in names:
                 fixed["to"] = list(goal)
-            if far.applies(kind):
-                fixed[AS_FAR_AS_POSSIBLE] = True
-            yield Order(actor, kind.id, fixed), None
+            yield Order(actor, kind.id, fixed), None, False
     else:
-        yield Order(actor, kind.id, fixed), None
+        yield Order(actor, kind.id, fixed), None, False
 
 
 def _plain(kind: OrderKind) -> bool:
@@ -132,20 +137,41 @@ def targets(rules: Rules, view: BattleState, unit: Unit, hints: GeneralHints) ->
     return enemies[: hints.targets]
 
 
+def _line(view: BattleState, unit: Unit) -> tuple[float, float] | None:
+    """Where an advance in line aims: the unit shifted as its army's centre would be to the
+    enemy's (friends keep their places in the line: lines meet, not a crowd on one enemy)."""
+    friends = view.units_of(unit.side, on_table=True)
+    enemies = view.enemies_of(unit.side, on_table=True)
+    if not enemies or not friends:
+        return None
+    dx = _mean([e.x for e in enemies]) - _mean([f.x for f in friends])
+    dy = _mean([e.y for e in enemies]) - _mean([f.y for f in friends])
+    return _on_table(view, unit.x + dx, unit.y + dy)
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _on_table(view: BattleState, x: float, y: float) -> tuple[float, float]:
+    field = view.battlefield
+    return (min(max(x, 0.0), field.width), min(max(y, 0.0), field.depth))
+
+
 def _goal(view: BattleState, unit: Unit, role: str) -> tuple[float, float] | None:
-    """Where an advance aims (the nearest enemy) or a retire (straight away from it)."""
+    """Where an advance or a turn to face aims (the nearest enemy) or a retire (straight away
+    from it)."""
     enemies = view.enemies_of(unit.side, on_table=True)
     if not enemies:
         return None
     enemy = min(enemies, key=lambda e: (gap(unit, e), e.id))
-    if role == "advance":
+    if role in ("advance", "face"):
         return (enemy.x, enemy.y)
     dx, dy = unit.x - enemy.x, unit.y - enemy.y
     length = max((dx * dx + dy * dy) ** 0.5, 1e-9)
     x = unit.x + dx / length * RETIRE_DISTANCE
     y = unit.y + dy / length * RETIRE_DISTANCE
-    field = view.battlefield
-    return (min(max(x, 0.0), field.width), min(max(y, 0.0), field.depth))
+    return _on_table(view, x, y)
 
 
 def _legal(rules: Rules, view: BattleState, order: Order) -> bool:

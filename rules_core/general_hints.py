@@ -1,16 +1,22 @@
 """A ruleset's hints to the AI general (#36): which of its order kinds advance, charge, shoot,
-hold, rally or retire, the parameters each is given, how the general weighs them and how its
-odds tables name a win. Data only: a ruleset sets ``general`` on its ``Rules`` to change them.
+face the enemy, hold, rally or retire, the parameters each is given, how the general weighs
+them, how its odds tables name a win and how near an army is to its break. Data only (and one
+reading of the view): a ruleset sets ``general`` on its ``Rules`` to change them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rules_core.codec import Json
+from rules_core.state import BattleState
 
-ROLES = ("charge", "shoot", "advance", "hold", "rally", "retire")
+# How near a side's army is to breaking, read from a view: 0 whole, 1 broken (the ruleset's
+# army break: its share of units, divisions or strength lost against its threshold).
+Breaking = Callable[[BattleState, str, Mapping[str, Json]], float]
+
+ROLES = ("charge", "shoot", "advance", "face", "hold", "rally", "retire")
 
 # How an order kind's id reads as a role when the ruleset names none (its kinds' usual names).
 DEFAULT_ROLES: Mapping[str, str] = {
@@ -37,12 +43,27 @@ class Weights:
     shoot: float = 0.6  # a shot that can hit at all
     inflicted: float = 0.4  # each loss expected on the enemy
     suffered: float = 0.5  # each loss expected on the actor
-    advance: float = 0.5  # closing on the enemy or an objective
+    advance: float = 0.5  # closing on the enemy or an objective (x the side's pressure)
+    line: float = 0.05  # an advance that keeps the line, over one on the nearest enemy
+    patience: float = 0.0  # taken off an advance: it waits until the pressure outweighs it
     hold: float = 0.1  # standing still
     rally: float = 0.3  # rallying
     retire: float = -0.5  # falling back
     flank: float = 0.3  # a friend beside the actor (its flank supported)
     threat: float = 0.2  # each enemy left within reach of the actor
+    urgency: float = 0.8  # attacks and advances weigh more as the turn limit nears (x turn share)
+    finish: float = 1.0  # ... and as the enemy army nears its break (x its breaking)
+    caution: float = 0.5  # ... and less as the own army nears its break (x its breaking)
+
+
+def units_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
+    """The default breaking: the share of the side's units no longer on the table (an army
+    breaks by default when none is left)."""
+    del params
+    units = state.units_of(side)
+    if not units:
+        return 1.0
+    return 1.0 - len(state.units_of(side, on_table=True)) / len(units)
 
 
 @dataclass(frozen=True)
@@ -59,6 +80,8 @@ class GeneralHints:
     targets: int = 3  # the nearest enemies each actor weighs as targets
     support: float = 6.0  # a friend this near (edge to edge, in the measure) supports a flank
     far_factor: float = 1.5  # targets beyond this many times the actor's move are not weighed
+    face_arc: float = 45.0  # a unit turned further than this from the nearest enemy must face it
+    breaking: Breaking = units_lost  # how near an army is to its break (0..1), from a view
 
     def role(self, kind: str) -> str | None:
         """The role of an order kind (one of ``ROLES``), or None if the general leaves it."""

@@ -8,17 +8,21 @@ Every reason a player reads is worded here.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from rules_core.general_candidates import Candidate, role_of
 from rules_core.general_hints import GeneralHints
+from rules_core.geometry import facing_towards
 from rules_core.odds import Odds, OddsQuery
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import gap
 
+PRESS_MIN, PRESS_MAX = 0.5, 3.0  # the pressure's bounds: never reckless, never frozen
+FACE_SHARE = 0.8  # a turn to face the enemy: this share of an advance (it only readies one)
 _COUNT = re.compile(r"^\s*(?:\S+ loses )?(\d+)\s")  # "2 hits", "1 casualty", "X loses 3 VBU"
 
 
@@ -43,11 +47,30 @@ def board(rules: Rules, view: BattleState, actor_id: str) -> tuple[bool, int]:
     return _supported(view, actor, rules.general), _threats(rules, view, actor)
 
 
+def pressure(rules: Rules, view: BattleState, side: str) -> float:
+    """How hard the side should press (1 plain): more as the turn limit nears and as the
+    enemy army nears its break, less as its own does (the ruleset's ``breaking`` hook)."""
+    w = rules.general.weights
+    params = rules.parameter_values(view.parameters)
+    limit = params.get("max_turns")
+    late = min(view.cursor.turn / limit, 1.0) if isinstance(limit, int) and limit > 0 else 0.0
+    others = [s.id for s in view.sides if s.id != side]
+    enemy = max((rules.general.breaking(view, other, params) for other in others), default=0.0)
+    own = rules.general.breaking(view, side, params)
+    press = 1.0 + w.urgency * late + w.finish * enemy - w.caution * own
+    return min(max(press, PRESS_MIN), PRESS_MAX)
+
+
 def score(
-    rules: Rules, view: BattleState, candidate: Candidate, flank: bool, threats: int
+    rules: Rules,
+    view: BattleState,
+    candidate: Candidate,
+    board_: tuple[bool, int],
+    press: float = 1.0,
 ) -> Scored:
-    """The candidate's worth to its side, by the ruleset's weights (``flank``, ``threats``:
-    the actor's ``board``)."""
+    """The candidate's worth to its side, by the ruleset's weights (``board_``: the actor's
+    ``board``; ``press``: the side's ``pressure``, weighing its advances and charges)."""
+    flank, threats = board_
     hints = rules.general
     w = hints.weights
     role = role_of(rules, candidate)
@@ -58,6 +81,17 @@ def score(
         "rally": w.rally,
         "retire": w.retire,
     }.get(role, 0.0)
+    if role == "advance":
+        base = base * press - w.patience  # lines meet as the battle must be decided
+        closes = _closes(view, candidate)
+        if closes is False:
+            base = -w.advance  # a march away from every enemy (lines that passed) is no advance
+        elif candidate.in_line:
+            base += w.line
+    elif role == "face":
+        # turning to face is worth most of an advance where the unit cannot advance as it faces
+        turned = _turned_away(view, candidate.actor, hints.face_arc)
+        base = (w.advance * press - w.patience) * FACE_SHARE if turned else -w.advance
     if candidate.role == "scripted" and role != "scripted":
         base += w.drill  # the ruleset's drill knows its rules: a head start
     total = base + (w.flank if flank else 0.0) - w.threat * threats
@@ -66,8 +100,8 @@ def score(
     win, lose, inflicted, suffered = _odds(rules, view, candidate, hints)
     total += w.inflicted * inflicted - w.suffered * suffered
     if role == "charge":
-        total += w.charge * float(win if win is not None else Fraction(1, 2))
-        total -= w.lose * float(lose)
+        total += w.charge * press * float(win if win is not None else Fraction(1, 2))
+        total -= w.lose * float(lose) / press
     elif inflicted > 0:
         total += w.shoot
     return Scored(candidate, total, win, inflicted, suffered, flank, threats)
@@ -85,9 +119,15 @@ def reason(scored: Scored, role: str) -> str:
         return f"shot at {target}: {scored.inflicted:.1f} losses expected"
     if role == "advance":
         towards = (
-            "in line, by the drill" if candidate.role == "scripted" else "on the nearest enemy"
+            "in line, by the drill"
+            if candidate.role == "scripted"
+            else "in line on the enemy"
+            if candidate.in_line
+            else "on the nearest enemy"
         )
         return f"advanced {towards}{flank}"
+    if role == "face":
+        return "turned to face the nearest enemy: it faced away"
     if role == "retire":
         return f"fell back: {scored.threats} enemies within reach"
     if role == "rally":
@@ -180,6 +220,43 @@ def _unit(view: BattleState, unit_id: str) -> Unit | None:
         return view.unit(unit_id)
     except KeyError:
         return None
+
+
+def _closes(view: BattleState, candidate: Candidate) -> bool | None:
+    """Whether a move's end point (``to``, or a ``path``'s last point) is nearer the nearest
+    enemy than the actor stands now; None where the order names no point."""
+    actor = _unit(view, candidate.actor)
+    end = _end_point(candidate.orders[0].params.get("to") if candidate.orders else None)
+    if candidate.orders and end is None:
+        path = candidate.orders[0].params.get("path")
+        end = _end_point(path[-1] if isinstance(path, list) and path else None)
+    enemies = view.enemies_of(actor.side, on_table=True) if actor is not None else ()
+    if actor is None or end is None or not enemies:
+        return None
+    here = min(math.dist((actor.x, actor.y), (e.x, e.y)) for e in enemies)
+    there = min(math.dist(end, (e.x, e.y)) for e in enemies)
+    return there < here
+
+
+def _turned_away(view: BattleState, actor_id: str, arc: float) -> bool:
+    """Whether the unit faces more than ``arc`` degrees away from its nearest enemy."""
+    actor = _unit(view, actor_id)
+    enemies = view.enemies_of(actor.side, on_table=True) if actor is not None else ()
+    if actor is None or not enemies:
+        return False
+    enemy = min(enemies, key=lambda e: (gap(actor, e), e.id))
+    bearing = facing_towards((actor.x, actor.y), (enemy.x, enemy.y))
+    off = abs((bearing - actor.facing + 180.0) % 360.0 - 180.0)
+    return off > arc
+
+
+def _end_point(value: object) -> tuple[float, float] | None:
+    """A point given as ``[x, y]``, else None."""
+    if isinstance(value, list | tuple) and len(value) == 2:
+        x, y = value
+        if isinstance(x, int | float) and isinstance(y, int | float):
+            return float(x), float(y)
+    return None
 
 
 def _supported(view: BattleState, unit: Unit, hints: GeneralHints) -> bool:

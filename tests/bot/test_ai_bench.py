@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from rules_core.big_battles import begun
 from bot.__main__ import COMMANDS
-from bot.ai_bench import main
+from bot.ai_bench import ended_by_break, main
+from rules_core.registry import get
+from rules_core.state import Outcome
 
 
 def test_ai_bench_plays_one_game_each_way_and_prints(capsys: pytest.CaptureFixture[str]) -> None:
@@ -18,3 +23,18 @@ def test_ai_bench_plays_one_game_each_way_and_prints(capsys: pytest.CaptureFixtu
 
 def test_ai_bench_is_a_command_of_the_bot() -> None:
     assert "ai-bench" in COMMANDS
+
+
+def test_both_armies_breaking_at_once_ends_a_game_and_the_turn_limit_does_not() -> None:
+    rules = get("skirmish").rules
+    assert rules is not None
+    state = begun(rules, 4)
+    assert not ended_by_break(rules, state)
+    limit = replace(state, outcome=Outcome(None, "6 turns played with neither army broken"))
+    assert not ended_by_break(rules, limit)
+    gone = replace(state, units=())
+    both = replace(gone, outcome=rules.outcome(gone))
+    assert both.outcome is not None and both.outcome.winner is None
+    assert ended_by_break(rules, both)
+    won = replace(state, outcome=Outcome(state.sides[0].id, "the enemy army broke"))
+    assert ended_by_break(rules, won)

@@ -9,15 +9,18 @@ from fractions import Fraction
 import pytest
 
 from rules_core import engine, general, general_score
+from rules_core import general_candidates as candidates
 from rules_core.big_battles import begun
 from rules_core.cards import DeckState
 from rules_core.decisions import GM, Answer
 from rules_core.general_candidates import Candidate
+from rules_core.geometry import facing_towards
 from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
 from rules_core.registry import all_rulesets
 from rules_core.secrets import Viewer, view
 from rules_core.state import BattleState
+from rules_core.toolkit import gap
 
 RULESETS = [rs.id for rs in all_rulesets() if rs.rules is not None and rs.listed]
 SEED = b"general-test"
@@ -139,4 +142,131 @@ def test_reasons_are_worded_from_the_odds_and_the_board() -> None:
     hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
     assert (
         general_score.reason(general_score.Scored(hold, 0.1), "hold") == "held: no target in reach"
+    )
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_army_is_breaking_at_the_start(ruleset: str) -> None:
+    rules = _rules(ruleset)
+    sample = rules.sample_battle()
+    assert sample is not None
+    state = begun(rules, len(sample.units))
+    params = rules.parameter_values(state.parameters)
+    for side in state.sides:
+        seen = view(state, Viewer.of_side(side.id))
+        assert rules.general.breaking(seen, side.id, params) == 0.0
+        assert not rules.army_broken(seen, side.id)
+
+
+def test_tree_of_battles_breaking_counts_its_broken_contingents_to_the_army_break() -> None:
+    rules, _, side, seen = _seen("tree_of_battles")
+    params = rules.parameter_values(seen.parameters)
+    fighting = [x for x in seen.units_of(side) if x.type != "baggage"]
+    half = seen
+    for unit in fighting[: len(fighting) // 2]:
+        half = half.with_unit(unit.with_status(broken=True))
+    expected = (len(fighting) // 2) / len(fighting)
+    assert rules.general.breaking(half, side, params) == pytest.approx(expected)
+    assert not rules.army_broken(half, side)
+    every = half
+    for unit in fighting:
+        every = every.with_unit(unit.with_status(broken=True))
+    assert rules.general.breaking(every, side, params) == 1.0
+    assert rules.army_broken(every, side)
+
+
+def test_the_general_presses_harder_late_and_as_the_enemy_breaks() -> None:
+    rules, _, side, seen = _seen("tree_of_battles")
+    plain = general_score.pressure(rules, seen, side)
+    limit = rules.parameter_values(seen.parameters)["max_turns"]
+    assert isinstance(limit, int)
+    late = replace(seen, cursor=replace(seen.cursor, turn=limit))
+    assert general_score.pressure(rules, late, side) > plain
+    other = next(s.id for s in seen.sides if s.id != side)
+    breaking = seen
+    for unit in seen.units_of(other)[:3]:
+        breaking = breaking.with_unit(unit.with_status(broken=True))
+    assert general_score.pressure(rules, breaking, side) > plain
+    own = seen
+    for unit in seen.units_of(side)[:3]:
+        own = own.with_unit(unit.with_status(broken=True))
+    assert general_score.pressure(rules, own, side) < plain
+
+
+def test_a_charge_and_an_advance_weigh_more_under_pressure() -> None:
+    rules, _, side, seen = _seen("skirmish")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = seen.enemies_of(side, on_table=True)[0]
+    charge = Candidate(unit.id, (Order(unit.id, "charge", {"target": enemy.id}),), "charge", enemy)
+    advance = Candidate(unit.id, (Order(unit.id, "move", {"to": [enemy.x, enemy.y]}),), "advance")
+    hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
+    for candidate in (charge, advance):
+        calm = general_score.score(rules, seen, candidate, (False, 0), 1.0).score
+        pressed = general_score.score(rules, seen, candidate, (False, 0), 2.0).score
+        assert pressed > calm, candidate.role
+    calm_hold = general_score.score(rules, seen, hold, (False, 0), 1.0).score
+    assert general_score.score(rules, seen, hold, (False, 0), 2.0).score == calm_hold
+
+
+def test_a_march_away_from_every_enemy_is_no_advance() -> None:
+    rules, _, side, seen = _seen("skirmish")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = min(
+        seen.enemies_of(side, on_table=True), key=lambda e: abs(e.x - unit.x) + abs(e.y - unit.y)
+    )
+    away = [unit.x - (enemy.x - unit.x), unit.y - (enemy.y - unit.y)]
+    toward = Candidate(unit.id, (Order(unit.id, "move", {"to": [enemy.x, enemy.y]}),), "advance")
+    off = Candidate(unit.id, (Order(unit.id, "move", {"to": away}),), "advance")
+    hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
+    scores = {
+        c.orders[0].kind + str(c.orders[0].params.get("to")): general_score.score(
+            rules, seen, c, (False, 0), 1.5
+        ).score
+        for c in (toward, off, hold)
+    }
+    held = scores["holdNone"]
+    assert scores[f"move{[enemy.x, enemy.y]}"] > held > scores[f"move{away}"]
+
+
+def test_a_unit_turned_away_from_the_enemy_turns_to_face_it() -> None:
+    rules, _, side, seen = _seen("heroic_age")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    towards = facing_towards((unit.x, unit.y), (enemy.x, enemy.y))
+    face = Order(unit.id, "manoeuvre", {"option": "change_direction", "to": [enemy.x, enemy.y]})
+    hold = Candidate(unit.id, (Order(unit.id, "hold"),), "hold")
+    for facing, turns in ((towards, False), ((towards + 180.0) % 360.0, True)):
+        turned = seen.with_unit(replace(unit, facing=facing))
+        candidate = Candidate(unit.id, (face,), "face")
+        faced = general_score.score(rules, turned, candidate, (False, 0), 1.0).score
+        held = general_score.score(rules, turned, hold, (False, 0), 1.0).score
+        assert (faced > held) is turns, facing
+    assert general_score.reason(general_score.Scored(candidate, 1.0), "face").startswith("turned")
+
+
+def test_an_advance_in_line_keeps_the_units_place_and_outweighs_one_on_the_nearest() -> None:
+    rules, _, side, seen = _seen("hail_caesar")
+    found = [
+        c
+        for actor, kinds in candidates.actors(rules, seen, side)
+        for c in candidates.of_actor(rules, seen, actor, kinds)
+        if c.role == "advance"
+    ]
+    line = next(c for c in found if c.in_line)
+    unit = seen.unit(line.actor)
+    friends = seen.units_of(side, on_table=True)
+    enemies = seen.enemies_of(side, on_table=True)
+    shift = (
+        sum(e.x for e in enemies) / len(enemies) - sum(f.x for f in friends) / len(friends),
+        sum(e.y for e in enemies) / len(enemies) - sum(f.y for f in friends) / len(friends),
+    )
+    assert line.orders[0].params["to"] == pytest.approx([unit.x + shift[0], unit.y + shift[1]])
+    nearest = next(c for c in found if c.actor == line.actor and not c.in_line)
+    board = general_score.board(rules, seen, unit.id)
+    assert (
+        general_score.score(rules, seen, line, board).score
+        > general_score.score(rules, seen, nearest, board).score
+    )
+    assert general_score.reason(general_score.Scored(line, 1.0), "advance").startswith(
+        "advanced in line on the enemy"
     )

@@ -54,9 +54,14 @@ def army_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> bool
     the_side = state.side(side)
     if CINC_KILLED.of(the_side) and not any(ld.side == side for ld in state.leaders):
         return True
-    started = START_UNITS.of(the_side) or len(state.units_of(side))
+    lost, started = units_lost(state, side)
     if not started:
         return False
-    standing = [x for x in state.units_of(side) if not BROKEN.of(x) and u.level(x) != "shaken"]
-    lost = started - len(standing)
     return lost >= param_number(params, "loss_share") * started - 1e-9
+
+
+def units_lost(state: BattleState, side: str) -> tuple[int, int]:
+    """The side's units broken, destroyed or Shaken, and the units it started with."""
+    started = START_UNITS.of(state.side(side)) or len(state.units_of(side))
+    standing = [x for x in state.units_of(side) if not BROKEN.of(x) and u.level(x) != "shaken"]
+    return started - len(standing), started

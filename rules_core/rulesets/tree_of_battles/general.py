@@ -1,8 +1,24 @@
 """Tree of Battles' hints to the AI general (#36): a march advances, a rally is the
 ``manoeuvre`` with ``option: rally``; a charge's result bands name a win as "victory" or
-"success" and a loss as "set back", "defeat" or "rout"."""
+"success" and a loss as "set back", "defeat" or "rout". Its army breaks when every fighting
+contingent is broken (``Rules.army_broken``): the general reads how many are."""
 
+from collections.abc import Mapping
+
+from rules_core.codec import Json
 from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
+from rules_core.rulesets.tree_of_battles.status import BROKEN
+from rules_core.state import BattleState
+
+
+def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
+    """The share of the side's fighting contingents broken or gone (1: the army breaks)."""
+    del params
+    fighting = [x for x in state.units_of(side) if x.type != "baggage"]
+    if not fighting:
+        return 1.0
+    return sum(1 for x in fighting if BROKEN.of(x) or not x.on_table) / len(fighting)
+
 
 HINTS = GeneralHints(
     roles={**DEFAULT_ROLES, "march": "advance", "restrain": "hold", "manoeuvre": "rally"},
@@ -10,4 +26,5 @@ HINTS = GeneralHints(
     weights=Weights(charge=2.5, rally=0.2),
     win_words=("victory", "success"),
     lose_words=("set back", "defeat", "rout"),
+    breaking=breaking,
 )
