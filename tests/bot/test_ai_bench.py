@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from rules_core.big_battles import begun
 from bot.__main__ import COMMANDS
 from bot.ai_bench import ended_by_break, main
+from rules_core.big_battles import begun
 from rules_core.registry import get
 from rules_core.state import Outcome
 
