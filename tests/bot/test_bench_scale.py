@@ -8,9 +8,12 @@ import asyncio
 import pytest
 from sqlalchemy import text
 
+from bench.battles import begun
+from bench.engine_starts import engine_starts
 from bench.lock_hold import LockHold
 from bench.scale import main, pct
 from bot.db.session import Database
+from rules_core import engine, registry
 
 TARGETED = (
     ("writes on small battles, one resolving", "<= 100 ms (or <= 2x idle p99"),
@@ -68,3 +71,16 @@ def test_pct_is_the_nearest_rank() -> None:
     values = [float(v) for v in range(1, 101)]
     assert (pct(values, 0.5), pct(values, 0.99), pct(values, 1.0)) == (50.0, 99.0, 100.0)
     assert pct([], 0.99) == 0.0
+
+
+def test_engine_starts_notes_each_battles_first_engine_call_and_restores_the_engine() -> None:
+    rules = registry.get("skirmish").rules
+    assert rules is not None
+    state = begun(rules, 8)
+    original = engine.run
+    with engine_starts() as firsts:
+        engine.settle(rules, b"one", engine.run(rules, b"one", state))
+        engine.run(rules, b"two", state)
+    assert set(firsts) == {b"one", b"two"}
+    assert firsts[b"one"] <= firsts[b"two"]
+    assert engine.run is original
