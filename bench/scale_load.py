@@ -152,7 +152,7 @@ async def player(
         ]
         for seat in seats
     ]
-    while samples.phase != STOP:
+    while rounds and samples.phase != STOP:  # no seats: nothing to send (and no busy loop)
         for calls in rounds:
             for kind, call in calls:
                 if samples.phase == STOP:

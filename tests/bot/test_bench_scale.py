@@ -4,6 +4,7 @@ lock timer sees each write transaction and nothing else."""
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 from sqlalchemy import text
@@ -15,6 +16,7 @@ from bench.scale import main, pct
 from bot.db.session import Database
 from rules_core import engine, registry
 
+POSTGRES = os.environ.get("TEST_POSTGRES_URL", "")
 TARGETED = (
     ("writes on small battles, one resolving", "<= 100 ms (or <= 2x idle p99"),
     ("writes on small battles, two resolving", "<= 100 ms (or <= 2x idle p99"),
@@ -84,3 +86,18 @@ def test_engine_starts_notes_each_battles_first_engine_call_and_restores_the_eng
     assert set(firsts) == {b"one", b"two"}
     assert firsts[b"one"] <= firsts[b"two"]
     assert engine.run is original
+
+
+@pytest.mark.skipif(not POSTGRES, reason="TEST_POSTGRES_URL is not set (.ci/postgres start)")
+def test_processes_and_throughput_on_postgres_print_their_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--smoke", "--postgres", POSTGRES, "--processes", "2"]) == 0
+    assert main(["--smoke", "--postgres", POSTGRES, "--throughput"]) == 0
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| ")]
+    b_p99 = [r for r in rows if r.startswith("| process B writes while A resolves")]
+    assert any("<= 100 ms" in r and r.rstrip().endswith(("| yes |", "| **no** |")) for r in b_p99)
+    assert any(r.startswith("| process A: big steps resolved meanwhile") for r in rows)
+    for count in (1, 2, 3):
+        found = next(r for r in rows if r.startswith(f"| writes per second, {count} process"))
+        assert "| 0.0 /s |" not in found  # each child ran and reported its writes
