@@ -24,6 +24,7 @@ from bot.db.models import PlannedOrder
 from bot.db.session import Database
 from bot.demo import GM, PLACE, PLAYERS
 from bot.services import Services
+from bot.services.campaigns import Place
 from rules_core import registry
 from rules_core.plugin import Rules
 
@@ -35,11 +36,20 @@ PER_ROW = 30  # units side by side in each line of a deployment zone (two lines 
 GAP = 5.0  # SF from one unit's centre to the next (their frontage is at most 4 SF)
 
 
-async def set_up_big(services: Services, rules: Rules, copies: int) -> None:
-    """The demo's campaign and battle with each sample army's units ``copies`` times over,
-    deployed in lines of ``PER_ROW`` across each side's zone."""
+async def set_up_big(
+    services: Services,
+    rules: Rules,
+    copies: int,
+    place: Place = PLACE,
+    ruleset: str = RULESET,
+    lines: tuple[int, float] = (PER_ROW, GAP),
+) -> None:
+    """The demo's campaign and battle (at ``place``, of ``ruleset``) with each sample army's
+    units ``copies`` times over, deployed in lines of ``lines[0]`` units, ``lines[1]`` apart,
+    across each side's zone."""
+    per_row, gap = lines
     armies = rules.sample_armies()[:2]
-    await services.campaigns.create(PLACE, GM, "Bench campaign", RULESET)
+    await services.campaigns.create(place, GM, "Bench campaign", ruleset)
     for player, army in zip(PLAYERS, armies, strict=True):
         listed_units: list[dict[str, Any]] = army["units"]  # type: ignore[assignment]
         units = [
@@ -48,21 +58,21 @@ async def set_up_big(services: Services, rules: Rules, copies: int) -> None:
             for unit in listed_units
         ]
         roster = json.dumps({**army, "units": units}).encode()
-        await services.campaigns.join(PLACE, player, str(army["name"]))
-        await services.armies.import_roster(PLACE, player, roster, "army.json")
+        await services.campaigns.join(place, player, str(army["name"]))
+        await services.armies.import_roster(place, player, roster, "army.json")
     names = [str(a["name"]) for a in armies]
-    view = await services.battles.create(PLACE, GM, "Bench battle", names, GAP * (PER_ROW + 1))
-    listed = await services.lookups.roster_units(PLACE, GM)
+    view = await services.battles.create(place, GM, "Bench battle", names, gap * (per_row + 1))
+    listed = await services.lookups.roster_units(place, GM)
     width = view.state.battlefield.width
     for side in view.sides:
         zone = rules.deployment_zone(view.state, side.side_id) or ()
         ys = [p[1] for p in zone]
         own = [u for u in listed if u[0].startswith(side.side_id)]
-        rows = -(-len(own) // PER_ROW)
+        rows = -(-len(own) // per_row)
         for index, (unit_id, _, _) in enumerate(own):
-            x = width * (index % PER_ROW + 1) / (PER_ROW + 1)
-            y = min(ys) + (max(ys) - min(ys)) * (index // PER_ROW + 1) / (rows + 1)
-            await services.battles.deploy(PLACE, GM, unit_id, f"{x:g},{y:g}", None)
+            x = width * (index % per_row + 1) / (per_row + 1)
+            y = min(ys) + (max(ys) - min(ys)) * (index // per_row + 1) / (rows + 1)
+            await services.battles.deploy(place, GM, unit_id, f"{x:g},{y:g}", None)
 
 
 async def plan_whole_turn(services: Services, db: Database) -> int:
