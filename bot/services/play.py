@@ -63,6 +63,7 @@ from bot.services.intake import (
 from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
 from bot.services.records import append_entries
+from bot.services.rehearsal import kept
 from bot.services.resolving import defaulted, off_loop
 from bot.services.stages import (
     Arming,
@@ -415,15 +416,24 @@ class PlayService(ClockedService):
         """Resolve a stage if the battle is still at it; None if someone else already did.
         For a deadline (``deadline_id``): only while its row is still pending (a deadline
         claimed in a batch and cancelled or moved since does nothing)."""
-        async with self.db.write() as session:
-            if deadline_id is not None and not await _take_deadline(session, deadline_id):
+
+        async def body(session: Any, dry: bool) -> tuple[StageReport, Arming] | None:
+            # A rehearsal takes no deadline: it writes nothing.
+            taken = dry or deadline_id is None or await _take_deadline(session, deadline_id)
+            if not taken:
                 return None
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage:
                 return None
             if loaded.battle.status is not BattleStatus.RUNNING:
                 return None
-            report, arming = await self._resolve(session, loaded, trigger)
+            return await self._resolve(session, loaded, trigger)
+
+        # The engine runs in a rehearsal, outside the write (bot.services.rehearsal).
+        done = await kept(self.db, battle_id, body)
+        if done is None:
+            return None
+        report, arming = done
         self.arm(arming)
         return report
 
