@@ -118,3 +118,23 @@ async def test_two_battles_resolving_at_once_both_resolve(
     assert all(r is not None for r in both)
     assert [r.stage for r in both if r is not None] == [r.stage + 1 for r in firsts]
     assert rehearsal.hold_ms()
+
+
+async def test_an_answer_and_a_start_run_the_engine_outside_the_write(
+    services: Services, db: Database, place: Place, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await deployed_battle(services, place)
+    calls = watch_engine(monkeypatch, db)
+    await services.play.start(place, GM)
+    await services.play.confirm(place, ALICE)
+    done = await services.play.confirm(place, BOB)
+    assert done.report is not None and done.report.decision is not None
+    question = done.report.decision
+    chooser = question.user_ids[0]
+    answered = await services.play.answer(
+        question.battle_id, question.stage, chooser, question.decision_id, question.options[0][0]
+    )
+    assert answered is not None and answered.stage == question.stage + 1
+    names = [name for name, _ in calls]
+    assert "answer" in names and "settle" in names
+    assert not [name for name, held in calls if held]
