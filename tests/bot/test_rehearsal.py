@@ -138,3 +138,61 @@ async def test_an_answer_and_a_start_run_the_engine_outside_the_write(
     names = [name for name, _ in calls]
     assert "answer" in names and "settle" in names
     assert not [name for name, held in calls if held]
+
+
+async def test_two_processes_resolving_one_battle_and_two_battles(
+    db_url: str, db: Database, place: Place
+) -> None:
+    """Two bots on one database file (each its own engine, connections and write queue, as
+    two processes have): the same step tried by both resolves once; two battles both do."""
+    other = Place(place.guild_id, place.channel_id + 1)
+    first = Services.build(db, rng=random.Random(1), clock=FakeClock(START))
+    second_db = Database.from_url(db_url)
+    try:
+        second = Services.build(second_db, rng=random.Random(2), clock=FakeClock(START))
+        for where in (place, other):
+            await deployed_battle(first, where)
+        started = [await first.play.start(where, GM) for where in (place, other)]
+        same = started[0]
+        both = await asyncio.gather(
+            first.play.resolve_stage(same.battle.id, same.stage, trigger="forced"),
+            second.play.resolve_stage(same.battle.id, same.stage, trigger="forced"),
+        )
+        assert sorted(r is None for r in both) == [False, True]
+        async with db.read() as session:
+            logs = await session.scalars(
+                select(StageLog.number).where(StageLog.battle_id == same.battle.id)
+            )
+            assert list(logs) == [same.stage, same.stage + 1]  # resolved once, not twice
+        now_at = next(r for r in both if r is not None)  # where the first battle waits now
+        apart = started[1]
+        moved = await asyncio.gather(
+            first.play.resolve_stage(apart.battle.id, apart.stage, trigger="forced"),
+            second.play.resolve_stage(now_at.battle.id, now_at.stage, trigger="forced"),
+        )
+        assert [r.stage if r else None for r in moved] == [apart.stage + 1, now_at.stage + 1]
+    finally:
+        await second_db.dispose()
+
+
+async def version(db: Database) -> int:
+    """The (only) battle's version."""
+    async with db.read() as session:
+        return (await session.scalars(select(Battle.version))).one()
+
+
+async def test_every_write_to_the_battle_bumps_its_version(
+    services: Services, db: Database, place: Place
+) -> None:
+    await deployed_battle(services, place)
+    await services.play.start(place, GM)
+    seen = [await version(db)]
+    await services.play.submit(place, ALICE, "place", "Red Archers", OrderInput(x=26, y=6))
+    seen.append(await version(db))
+    await services.play.withdraw(place, ALICE, "Red Archers")
+    seen.append(await version(db))
+    await services.play.mine(place, ALICE)  # a read changes nothing
+    seen.append(await version(db))
+    await services.play.confirm(place, ALICE)
+    seen.append(await version(db))
+    assert seen[0] < seen[1] < seen[2] == seen[3] < seen[4]
