@@ -3,7 +3,9 @@
 A stage resolves once: when every acting player has confirmed, at its deadline, or when a GM
 forces it. Each path calls ``resolve_stage(battle, stage)`` in one write transaction that
 first checks the battle is still at that stage, so the first to arrive wins and the others
-find nothing to do.
+find nothing to do. The engine's work for it (and for ``start`` and ``answer``) is done first
+in a rehearsal outside the write (``bot.services.rehearsal``): the write gets its results back
+and checks the battle's version, so a write lock is never held while the engine works.
 """
 
 from __future__ import annotations

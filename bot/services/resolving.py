@@ -1,7 +1,8 @@
 """Engine work runs away from the event loop, so a big step never freezes the bot.
 
-The caller stays inside its write transaction (``BEGIN IMMEDIATE``) while it awaits: the
-step is still resolved exactly once, and the event loop serves every other command meanwhile.
+A resolution calls it from a rehearsal in a read session (``bot.services.rehearsal``), so no
+write lock is held while it awaits; other callers may still be inside a write (an order's
+check). The event loop serves every other command meanwhile.
 The engine is pure, so it is safe to run beside the loop.
 
 Where it runs is the ``ENGINE`` setting (``configure``):
