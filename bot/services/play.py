@@ -70,6 +70,7 @@ from bot.services.stages import (
     Arming,
     StageReport,
     advance,
+    gone_by,
     policy,
     ready_sides,
     stage_orders,
@@ -152,13 +153,11 @@ class PlayService(ClockedService):
                 engine.settle, loaded.rules, loaded.seed, Resolution(state, (), ())
             )
             now = self.clock.now()
-            return await advance(session, loaded, first, trigger="start", now=now)
+            return await advance(session, loaded, first, trigger="start", now=now, gone=False)
 
         async with self.db.read() as session:  # which battle (refused here if none)
             battle_id = (await load_battle(session, place, (BattleStatus.SETUP,))).battle.id
-        report, arming = await kept(self.db, battle_id, body)
-        self.arm(arming)
-        return report
+        return await self._kept(battle_id, await kept(self.db, battle_id, body))
 
     async def submit(
         self,
@@ -338,14 +337,12 @@ class PlayService(ClockedService):
                 return None
             result = await off_loop(engine.settle, loaded.rules, loaded.seed, result)
             trigger = "GM ruling" if by == GM else "answered"
-            return await advance(session, loaded, result, trigger=trigger, now=self.clock.now())
+            now = self.clock.now()
+            return await advance(session, loaded, result, trigger=trigger, now=now, gone=False)
 
         # The engine runs in a rehearsal, outside the write (bot.services.rehearsal).
         done = await kept(self.db, battle_id, body)
-        if done is None:
-            return None
-        self.arm(done[1])
-        return done[0]
+        return None if done is None else await self._kept(battle_id, done)
 
     async def answer_here(
         self, place: Place, user_id: int, text: str, reason: str = "", question: str | None = None
@@ -441,11 +438,15 @@ class PlayService(ClockedService):
 
         # The engine runs in a rehearsal, outside the write (bot.services.rehearsal).
         done = await kept(self.db, battle_id, body)
-        if done is None:
-            return None
+        return None if done is None else await self._kept(battle_id, done)
+
+    async def _kept(self, battle_id: int, done: tuple[StageReport, Arming]) -> StageReport:
+        """A kept resolution's deadlines armed, and its report's lost units read (outside the
+        write: it decodes every earlier step's state)."""
         report, arming = done
         self.arm(arming)
-        return report
+        async with self.db.read() as session:
+            return replace(report, gone=await gone_by(session, battle_id, report.stage))
 
     async def _resolve(
         self, session: Any, loaded: Loaded, trigger: str
@@ -454,7 +455,7 @@ class PlayService(ClockedService):
         now = self.clock.now()
         if state.pending is not None:
             result = await off_loop(defaulted, rules, seed, state)
-            return await advance(session, loaded, result, trigger=trigger, now=now)
+            return await advance(session, loaded, result, trigger=trigger, now=now, gone=False)
         rows = await stage_orders(session, battle.id, battle.stage)
         orders = [Order(r.actor, r.kind, r.params) for r in rows]
         ready = await ready_sides(session, battle.id, battle.stage)
@@ -464,7 +465,14 @@ class PlayService(ClockedService):
         missing = [view.side_name(s) for s in ordering(loaded, acting) if s not in given]
         result = await off_loop(engine.run, rules, seed, state, orders)
         return await advance(
-            session, loaded, result, trigger=trigger, now=now, orders=orders, missing=missing
+            session,
+            loaded,
+            result,
+            trigger=trigger,
+            now=now,
+            orders=orders,
+            missing=missing,
+            gone=False,
         )
 
 
