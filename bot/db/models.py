@@ -199,6 +199,9 @@ class Battle(Base):
     created_by: Mapped[Snowflake]
     created_at: Mapped[WrittenAt]
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Bumped by every write to the battle or its rows (bot.db.versioning): a resolution worked
+    # out from a read keeps its result only if the version is still the one it read.
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     sides: Mapped[list[BattleSide]] = _owned("battle")
 

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.config import ensure_sqlite_folder
+from bot.db import versioning  # noqa: F401  (every write bumps its battle's version)
 
 BUSY_TIMEOUT_MS = 10_000
 POOL_SIZE = 20

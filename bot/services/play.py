@@ -3,7 +3,9 @@
 A stage resolves once: when every acting player has confirmed, at its deadline, or when a GM
 forces it. Each path calls ``resolve_stage(battle, stage)`` in one write transaction that
 first checks the battle is still at that stage, so the first to arrive wins and the others
-find nothing to do.
+find nothing to do. The engine's work for it (and for ``start`` and ``answer``) is done first
+in a rehearsal outside the write (``bot.services.rehearsal``): the write gets its results back
+and checks the battle's version, so a write lock is never held while the engine works.
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ from bot.deadlines import DueDeadline
 from bot.errors import (
     NO_QUESTION,
     Conflict,
-    InvalidInput,
     NotFound,
     PermissionDenied,
 )
 from bot.services import plans
 from bot.services.ai_seat import STAND_IN_ANSWERS
+from bot.services.answering import answerer, others_open, question_for, typed_answer
 from bot.services.base import ClockedService
 from bot.services.battle_state import (
     Loaded,
@@ -42,7 +44,6 @@ from bot.services.battle_state import (
     load_battle,
     load_battle_by_id,
     ordering,
-    users_for,
     view_of,
 )
 from bot.services.battles import undeployed, with_reserves
@@ -64,18 +65,20 @@ from bot.services.intake import (
 from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
 from bot.services.records import append_entries
+from bot.services.rehearsal import kept
 from bot.services.resolving import defaulted, off_loop
 from bot.services.stages import (
     Arming,
     StageReport,
     advance,
+    gone_by,
     policy,
     ready_sides,
     stage_orders,
     stage_title,
 )
 from rules_core import engine, planning
-from rules_core.decisions import GM, Answer, Decision, Pending
+from rules_core.decisions import GM, Answer
 from rules_core.engine import Resolution
 from rules_core.orders import ACTOR_KINDS, Order
 
@@ -138,7 +141,8 @@ class PlayService(ClockedService):
 
     async def start(self, place: Place, user_id: int) -> StageReport:
         """Begin the battle (a GM only): publish the seed's hash and play to the first input."""
-        async with self.db.write() as session:
+
+        async def body(session: Any, _dry: bool) -> tuple[StageReport, Arming]:
             loaded = await load_battle(session, place, (BattleStatus.SETUP,))
             loaded.require_gm(user_id)
             if loaded.rules.setup_in_rules:  # units are placed by orders in set-up steps
@@ -153,9 +157,11 @@ class PlayService(ClockedService):
                 engine.settle, loaded.rules, loaded.seed, Resolution(state, (), ())
             )
             now = self.clock.now()
-            report, arming = await advance(session, loaded, first, trigger="start", now=now)
-        self.arm(arming)
-        return report
+            return await advance(session, loaded, first, trigger="start", now=now, gone=False)
+
+        async with self.db.read() as session:  # which battle (refused here if none)
+            battle_id = (await load_battle(session, place, (BattleStatus.SETUP,))).battle.id
+        return await self._kept(battle_id, await kept(self.db, battle_id, body))
 
     async def submit(
         self,
@@ -319,27 +325,29 @@ class PlayService(ClockedService):
         An option may be named by its id or its label. Without a ``decision_id`` the answer
         goes to the one open question the user may answer that takes it.
         """
-        async with self.db.write() as session:
+
+        async def body(session: Any, _dry: bool) -> tuple[StageReport, Arming] | None:
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage or loaded.state.pending is None:
                 raise Conflict("That question has already been answered.")
             pending = loaded.state.pending
-            decision = _question(loaded, pending, user_id, decision_id, choice)
-            by = _answerer(loaded, user_id, decision.who)
-            choice = _typed_answer(decision, choice)
-            given = Answer(decision.id, choice, by, reason if by == GM else "")
+            decision = question_for(loaded, pending, user_id, decision_id, choice)
+            by = answerer(loaded, user_id, decision.who)
+            typed = typed_answer(decision, choice)
+            given = Answer(decision.id, typed, by, reason if by == GM else "")
             result = await off_loop(engine.answer, loaded.rules, loaded.seed, loaded.state, given)
-            if _others_open(pending, result.state.pending):
+            if others_open(pending, result.state.pending):
                 await append_entries(session, battle_id, result.entries)
                 loaded.save(result.state)
                 return None
             result = await off_loop(engine.settle, loaded.rules, loaded.seed, result)
-            trigger = trigger or ("GM ruling" if by == GM else "answered")
-            report, arming = await advance(
-                session, loaded, result, trigger=trigger, now=self.clock.now()
-            )
-        self.arm(arming)
-        return report
+            said = trigger or ("GM ruling" if by == GM else "answered")
+            now = self.clock.now()
+            return await advance(session, loaded, result, trigger=said, now=now, gone=False)
+
+        # The engine runs in a rehearsal, outside the write (bot.services.rehearsal).
+        done = await kept(self.db, battle_id, body)
+        return None if done is None else await self._kept(battle_id, done)
 
     async def answer_here(
         self, place: Place, user_id: int, text: str, reason: str = "", question: str | None = None
@@ -425,17 +433,30 @@ class PlayService(ClockedService):
         """Resolve a stage if the battle is still at it; None if someone else already did.
         For a deadline (``deadline_id``): only while its row is still pending (a deadline
         claimed in a batch and cancelled or moved since does nothing)."""
-        async with self.db.write() as session:
-            if deadline_id is not None and not await _take_deadline(session, deadline_id):
+
+        async def body(session: Any, dry: bool) -> tuple[StageReport, Arming] | None:
+            # A rehearsal takes no deadline: it writes nothing.
+            taken = dry or deadline_id is None or await _take_deadline(session, deadline_id)
+            if not taken:
                 return None
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage:
                 return None
             if loaded.battle.status is not BattleStatus.RUNNING:
                 return None
-            report, arming = await self._resolve(session, loaded, trigger)
+            return await self._resolve(session, loaded, trigger)
+
+        # The engine runs in a rehearsal, outside the write (bot.services.rehearsal).
+        done = await kept(self.db, battle_id, body)
+        return None if done is None else await self._kept(battle_id, done)
+
+    async def _kept(self, battle_id: int, done: tuple[StageReport, Arming]) -> StageReport:
+        """A kept resolution's deadlines armed, and its report's lost units read (outside the
+        write: it decodes every earlier step's state)."""
+        report, arming = done
         self.arm(arming)
-        return report
+        async with self.db.read() as session:
+            return replace(report, gone=await gone_by(session, battle_id, report.stage))
 
     async def _resolve(
         self, session: Any, loaded: Loaded, trigger: str
@@ -444,7 +465,7 @@ class PlayService(ClockedService):
         now = self.clock.now()
         if state.pending is not None:
             result = await off_loop(defaulted, rules, seed, state)
-            return await advance(session, loaded, result, trigger=trigger, now=now)
+            return await advance(session, loaded, result, trigger=trigger, now=now, gone=False)
         rows = await stage_orders(session, battle.id, battle.stage)
         orders = [Order(r.actor, r.kind, r.params) for r in rows]
         ready = await ready_sides(session, battle.id, battle.stage)
@@ -454,7 +475,14 @@ class PlayService(ClockedService):
         missing = [view.side_name(s) for s in ordering(loaded, acting) if s not in given]
         result = await off_loop(engine.run, rules, seed, state, orders)
         return await advance(
-            session, loaded, result, trigger=trigger, now=now, orders=orders, missing=missing
+            session,
+            loaded,
+            result,
+            trigger=trigger,
+            now=now,
+            orders=orders,
+            missing=missing,
+            gone=False,
         )
 
 
@@ -468,91 +496,6 @@ async def _running(session: Any, place: Place) -> Loaded:
     if loaded.state.outcome is not None:
         raise Conflict("The battle is over.")
     return loaded
-
-
-def _question(
-    loaded: Loaded, pending: Pending, user_id: int, decision_id: str | None, typed: str
-) -> Decision:
-    """The open question an answer is for: the one named, or the only one the user may answer
-    (preferring one the typed answer fits); several left to choose among are refused."""
-    if decision_id is not None:
-        found = pending.asked(decision_id)
-        if found is None:
-            raise Conflict("That question has already been answered.")
-        return found
-    mine = [d for d in pending.open if _answers_for(loaded, user_id, d.who)] or (
-        list(pending.open) if loaded.is_gm(user_id) else []
-    )
-    if not mine:
-        loaded.require_not_handed_away(user_id)
-        raise PermissionDenied("This question is not yours to answer.")
-    fitting = [d for d in mine if _fits(d, typed)]
-    if len(mine) > 1 and len(fitting) != 1:
-        shown = ", ".join(f"`{d.id}`" for d in mine)
-        raise InvalidInput(f"Several questions are open; name the one you answer: {shown}.")
-    return fitting[0] if fitting else mine[0]
-
-
-def _fits(decision: Decision, typed: str) -> bool:
-    """Whether a typed answer answers a question."""
-    try:
-        _typed_answer(decision, typed)
-    except InvalidInput:
-        return False
-    return True
-
-
-def _others_open(before: Pending, after: Pending | None) -> bool:
-    """Whether an answer left others of the same questions still open (the step waits on)."""
-    if after is None:
-        return False
-    earlier = {d.id for d in before.open}
-    return all(d.id in earlier for d in after.open) and len(after.open) < len(before.open)
-
-
-def _answers_for(loaded: Loaded, user_id: int, side: str) -> bool:
-    """Whether a player answers a side's questions: any of its players, or, on a side whose
-    groups are assigned, those the step waits on (the question is addressed to them alone)."""
-    if side not in loaded.side_of(user_id):
-        return False
-    row = loaded.side_row(side)
-    return row is None or not row.commanders or user_id in users_for(loaded, [side])
-
-
-def _answerer(loaded: Loaded, user_id: int, who: str) -> str:
-    """Who answers: the side asked (its player this step), or the GM (for any side); anyone
-    else is refused."""
-    if _answers_for(loaded, user_id, who):
-        return who
-    if loaded.is_gm(user_id):
-        return GM
-    loaded.require_not_handed_away(user_id)
-    raise PermissionDenied("This question is not yours to answer.")
-
-
-def _typed_answer(decision: Decision, typed: str) -> str:
-    """The answer a player typed, checked: an option by its id or label, or a typed value."""
-    text = typed.strip()
-    if decision.chosen:
-        key = text.casefold()
-        found = [o.id for o in decision.options if key in (o.id.casefold(), o.label.casefold())]
-        if len(found) == 1:
-            return found[0]
-    problem = decision.problem(text)
-    if problem is not None:
-        raise InvalidInput(f"{_answer_hint(decision, text)}")
-    return text
-
-
-def _answer_hint(decision: Decision, text: str) -> str:
-    """Why a typed answer does not fit, and what would."""
-    if decision.chosen:
-        return f"`{text}` is not one of the answers; `/answer` offers them as you type."
-    if decision.answer == "point":
-        return f"`{text}` is not a point: answer `x,y`."
-    low, high = (0, 360) if decision.answer == "facing" else (decision.low, decision.high)
-    span = "" if low is None or high is None else f" from {low:g} to {high:g}"
-    return f"`{text}` is not an answer: give a number{span}."
 
 
 def _check_ready_to_start(loaded: Loaded) -> None:

@@ -1,7 +1,8 @@
 """Engine work runs away from the event loop, so a big step never freezes the bot.
 
-The caller stays inside its write transaction (``BEGIN IMMEDIATE``) while it awaits: the
-step is still resolved exactly once, and the event loop serves every other command meanwhile.
+A resolution calls it from a rehearsal in a read session (``bot.services.rehearsal``), so no
+write lock is held while it awaits; other callers may still be inside a write (an order's
+check). The event loop serves every other command meanwhile.
 The engine is pure, so it is safe to run beside the loop.
 
 Where it runs is the ``ENGINE`` setting (``configure``):
@@ -39,6 +40,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 
 from bot.engine_worker import answered, call, defaulted, dumps, loads, worker_started
 from bot.errors import Conflict
+from bot.services import replay
 from rules_core import registry, resume
 
 __all__ = ["EngineStopped", "answered", "configure", "defaulted", "off_loop", "shutdown", "start"]
@@ -163,10 +165,22 @@ def _shut(pools: list[Executor]) -> None:
 
 
 async def off_loop(work: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run ``work`` in the engine's worker and wait for it without blocking the loop.
+    """Run ``work`` in the engine's worker and wait for it without blocking the loop; in the
+    write that keeps a rehearsed resolution, the rehearsal's result (``bot.services.replay``).
 
     With ``ENGINE=process``, ``work`` must be picklable by reference (a module-level function,
     or a method of a registered ruleset's rules) and its arguments and result plain data."""
+    noted = replay.recall(work, args, kwargs)
+    if noted is not replay.MISS:
+        found: R = noted
+        return found
+    result = await _on_worker(work, *args, **kwargs)
+    replay.note(work, args, kwargs, result)
+    return result
+
+
+async def _on_worker(work: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run ``work`` in the engine's worker."""
     _ENGINE.waiting += 1
     try:
         if _ENGINE.mode == "thread":

@@ -236,10 +236,12 @@ async def advance(
     now: datetime,
     orders: Sequence[Order] = (),
     missing: Sequence[str] = (),
+    gone: bool = True,
 ) -> tuple[StageReport, Arming]:
     """Keep what the engine did to the current stage (first answering every open question a
     standing instruction covers, then carried on through every later step its players planned
-    or are done for) and open the next one."""
+    or are done for) and open the next one. Without ``gone`` the report's lost units are left
+    for ``gone_by`` to read after the write (it decodes every earlier step's state)."""
     battle = loaded.battle
     title = stage_title(loaded)
     orders, consult = list(orders), set[str]()
@@ -280,9 +282,21 @@ async def advance(
         loaded.battle.stage,
         decision_views(loaded),
         calls,
-        await battle_gone(session, battle.id, loaded.state),
+        await battle_gone(session, battle.id, loaded.state) if gone else (),
     )
     return report, arming
+
+
+async def gone_by(session: AsyncSession, battle_id: int, stage: int) -> tuple[Gone, ...]:
+    """``battle_gone`` for the step a report opened, from the steps' logs (as the outbox does)."""
+    opened = await session.scalar(
+        select(StageLog.start_state).where(
+            StageLog.battle_id == battle_id, StageLog.number == stage
+        )
+    )
+    if opened is None:
+        return ()
+    return await battle_gone(session, battle_id, BattleState.from_dict(opened), stage)
 
 
 async def battle_gone(

@@ -1,0 +1,57 @@
+"""A battle's version, bumped in the same flush as every ORM write to the battle or to a row
+of it (orders, plans, confirmations, standing instructions, sides, deadlines, ...).
+
+A resolution is worked out from a read, outside any write transaction, and kept only if the
+battle's version is still the one it read (``bot.services.rehearsal``). Bumping here, under
+every service, means no write path can forget to. Core ``UPDATE``/``DELETE`` statements are
+not seen: the few on battle rows (cancelled deadlines, plans of past turns, a GM's undo) run
+inside writes that also change the battle itself, which bumps it.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import Any
+
+from sqlalchemy import event, update
+from sqlalchemy.orm import Session, UOWTransaction
+
+from bot.db.models import Battle
+
+
+def battles_touched(session: Session) -> set[int]:
+    """The ids of the battles this flush writes to (itself or one of its rows)."""
+    found: set[int] = set()
+    for row in chain(session.new, session.dirty, session.deleted):
+        if row in session.dirty and not session.is_modified(row):
+            continue
+        battle_id = row.id if isinstance(row, Battle) else getattr(row, "battle_id", None)
+        if isinstance(battle_id, int):
+            found.add(battle_id)
+    return found
+
+
+def _bump(session: Session, _flush: UOWTransaction, _instances: Any) -> None:
+    touched = battles_touched(session)
+    if touched:
+        session.connection().execute(
+            update(Battle)
+            .where(Battle.id.in_(sorted(touched)))
+            .values(version=Battle.version + 1)
+            .execution_options(synchronize_session=False)
+        )
+
+
+def claim(battle_id: int, version: int) -> Any:
+    """The statement that bumps a battle's version only if it is still ``version``: one row
+    updated, or none when another write came first (on PostgreSQL it waits for that write's
+    row lock, then checks again)."""
+    return (
+        update(Battle)
+        .where(Battle.id == battle_id, Battle.version == version)
+        .values(version=version + 1)
+        .execution_options(synchronize_session=False)
+    )
+
+
+event.listen(Session, "before_flush", _bump)

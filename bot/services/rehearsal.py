@@ -1,0 +1,132 @@
+"""Resolving a battle without engine work inside a write transaction (#38).
+
+``kept(db, battle_id, body)`` runs ``body(session, dry)`` twice. First as a rehearsal in a
+read session (``dry`` True): its reads are the resolution's inputs (state, orders, plans,
+standing instructions, answers) and its engine calls run off the loop and are noted
+(``bot.services.replay``); nothing it writes reaches the database (no flush, and the first
+``UPDATE``/``DELETE``/``INSERT`` statement ends the rehearsal: engine work comes before them).
+Then for real in a short write that first claims the battle's version read by the rehearsal:
+if another write to the battle committed meanwhile (an order, a withdrawal, a plan, an answer,
+a confirmation, a GM change, a hand-over: ``bot.db.versioning``), the rehearsal is done again
+with what is there now. The last try keeps whatever it finds, running any engine call that
+differs from the rehearsal's inside its write, as every resolution did before.
+
+Exactly-once is unchanged: the write runs the same code as before (the stage checked, then
+moved on, in one transaction); a rehearsal writes nothing and posts nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from sqlalchemy import event, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import ORMExecuteState, Session
+
+from bot.db.models import Battle
+from bot.db.session import Database
+from bot.db.versioning import claim
+from bot.services.replay import Script, scripted
+from bot.services.resolving import EngineStopped
+
+T = TypeVar("T")
+Body = Callable[[AsyncSession, bool], Awaitable[T]]
+
+TRIES = 3  # rehearsals before the last try keeps what it finds
+HOLDS_KEPT = 1_000
+_DRY = "aide_rehearsal"
+
+log = logging.getLogger(__name__)
+_holds: deque[float] = deque(maxlen=HOLDS_KEPT)
+
+
+class _DryStop(Exception):
+    """A rehearsal reached its first write statement: its engine work is done."""
+
+
+class _Stale(Exception):
+    """The battle changed since the rehearsal read it."""
+
+
+async def kept(db: Database, battle_id: int, body: Body[T]) -> T:
+    """``body`` rehearsed in a read, then run for real in a write that checks the battle's
+    version is still the rehearsal's (and rehearsed again if not)."""
+    for attempt in range(TRIES):
+        version, script = await _rehearse(db, battle_id, body)
+        last = attempt == TRIES - 1
+        try:
+            return await _keep(db, battle_id, body, script, None if last else version)
+        except _Stale:
+            log.info("battle %s changed while it resolved: worked out again", battle_id)
+    raise AssertionError("unreachable: the last try keeps what it finds")
+
+
+async def _rehearse(db: Database, battle_id: int, body: Body[Any]) -> tuple[int | None, Script]:
+    """The battle's version, then ``body`` run in a read session with its engine calls noted."""
+    script = Script()
+    async with db.read() as session:
+        version = await session.scalar(select(Battle.version).where(Battle.id == battle_id))
+        with _dry(session), scripted(script, recording=True):
+            try:
+                await body(session, True)
+            except EngineStopped:
+                raise  # the player is told, as before; nothing was written
+            except Exception:  # the write runs it again and says what is wrong
+                pass
+        await session.rollback()
+    return version, script
+
+
+async def _keep(
+    db: Database, battle_id: int, body: Body[T], script: Script, version: int | None
+) -> T:
+    """``body`` in a write, its engine calls given back from ``script``; ``_Stale`` (nothing
+    written) if ``version`` is set and is no longer the battle's."""
+    async with db.write() as session:  # battle=battle_id
+        began = time.perf_counter()
+        try:
+            if version is not None:
+                claimed: Any = await session.execute(claim(battle_id, version))
+                if not claimed.rowcount:
+                    raise _Stale()
+            with scripted(script, recording=False):
+                return await body(session, False)
+        finally:
+            _holds.append((time.perf_counter() - began) * 1000)
+            if script.ran:
+                log.info("battle %s: %d engine call(s) inside the write", battle_id, script.ran)
+
+
+def hold_ms() -> list[float]:
+    """How long each recent resolution's write ran its body (ms), oldest first."""
+    return list(_holds)
+
+
+@contextmanager
+def _dry(session: AsyncSession) -> Iterator[None]:
+    """Nothing the session does reaches the database: no flush, and a write statement stops."""
+    sync = session.sync_session
+    sync.info[_DRY] = True
+    sync.autoflush = False
+    sync.flush = _no_flush  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        sync.info.pop(_DRY, None)
+
+
+def _no_flush(objects: Any = None) -> None:
+    """A rehearsal keeps its changes in the session, never in the database."""
+
+
+def _stop_writes(state: ORMExecuteState) -> None:
+    if state.session.info.get(_DRY) and (state.is_insert or state.is_update or state.is_delete):
+        raise _DryStop()
+
+
+event.listen(Session, "do_orm_execute", _stop_writes)
