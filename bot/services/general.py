@@ -28,7 +28,7 @@ from bot.services.battle_state import Loaded, awaited, load_battle_by_id
 from bot.services.campaigns import Place, load_open_campaign
 from bot.services.intake import Intake, take_formed
 from bot.services.play import PlayService
-from bot.services.resolving import off_loop
+from bot.services.resolving import off_loop_at
 from bot.services.stages import StageReport, ready_sides, stage_orders
 from rules_core import engine
 from rules_core.orders import ACTOR_KINDS
@@ -102,7 +102,9 @@ class GeneralService(ClockedService):
         if not asked:
             return None, False
         decision = asked[0]
-        said = await off_loop(side_reply, loaded.rules, loaded.state, decision.who, decision)
+        said = await off_loop_at(
+            loaded.battle.id, side_reply, loaded.rules, loaded.state, decision.who, decision
+        )
         log.info("AI general answers %s in battle %s: %s", decision.id, loaded.battle.id, said)
         report = await self.play.answer(
             loaded.battle.id, stage, AI_GENERAL, decision.id, said.choice
@@ -114,7 +116,10 @@ class GeneralService(ClockedService):
         (as ``user_id``); one the judge refuses is logged and its default stands. How many
         were kept."""
         seed = loaded.battle.stage * 7919 + loaded.battle.id
-        advice = await off_loop(side_plan, loaded.rules, loaded.state, side, seed, self.budget_s)
+        # On its battle's worker: a long think delays that battle's calls, not other battles'.
+        advice = await off_loop_at(
+            loaded.battle.id, side_plan, loaded.rules, loaded.state, side, seed, self.budget_s
+        )
         now, kept = self.clock.now(), 0
         for given in advice:
             intake = Intake(loaded.state, [side])

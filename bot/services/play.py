@@ -63,7 +63,7 @@ from bot.services.intake import (
 from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
 from bot.services.records import append_entries
-from bot.services.resolving import defaulted, off_loop
+from bot.services.resolving import defaulted, off_loop_at
 from bot.services.stages import (
     Arming,
     StageReport,
@@ -145,8 +145,12 @@ class PlayService(ClockedService):
             loaded.battle.status = BattleStatus.RUNNING
             loaded.battle.initial_state = state.to_dict()
             loaded.save(state)
-            first = await off_loop(
-                engine.settle, loaded.rules, loaded.seed, Resolution(state, (), ())
+            first = await off_loop_at(
+                loaded.battle.id,
+                engine.settle,
+                loaded.rules,
+                loaded.seed,
+                Resolution(state, (), ()),
             )
             now = self.clock.now()
             report, arming = await advance(session, loaded, first, trigger="start", now=now)
@@ -323,12 +327,16 @@ class PlayService(ClockedService):
             by = _answerer(loaded, user_id, decision.who)
             choice = _typed_answer(decision, choice)
             given = Answer(decision.id, choice, by, reason if by == GM else "")
-            result = await off_loop(engine.answer, loaded.rules, loaded.seed, loaded.state, given)
+            result = await off_loop_at(
+                loaded.battle.id, engine.answer, loaded.rules, loaded.seed, loaded.state, given
+            )
             if _others_open(pending, result.state.pending):
                 await append_entries(session, battle_id, result.entries)
                 loaded.save(result.state)
                 return None
-            result = await off_loop(engine.settle, loaded.rules, loaded.seed, result)
+            result = await off_loop_at(
+                loaded.battle.id, engine.settle, loaded.rules, loaded.seed, result
+            )
             trigger = "GM ruling" if by == GM else "answered"
             report, arming = await advance(
                 session, loaded, result, trigger=trigger, now=self.clock.now()
@@ -433,7 +441,7 @@ class PlayService(ClockedService):
         rules, seed, state, battle = loaded.rules, loaded.seed, loaded.state, loaded.battle
         now = self.clock.now()
         if state.pending is not None:
-            result = await off_loop(defaulted, rules, seed, state)
+            result = await off_loop_at(battle.id, defaulted, rules, seed, state)
             return await advance(session, loaded, result, trigger=trigger, now=now)
         rows = await stage_orders(session, battle.id, battle.stage)
         orders = [Order(r.actor, r.kind, r.params) for r in rows]
@@ -442,7 +450,7 @@ class PlayService(ClockedService):
         given = {r.side_id for r in rows} | ready
         view = view_of(loaded)
         missing = [view.side_name(s) for s in ordering(loaded, acting) if s not in given]
-        result = await off_loop(engine.run, rules, seed, state, orders)
+        result = await off_loop_at(battle.id, engine.run, rules, seed, state, orders)
         return await advance(
             session, loaded, result, trigger=trigger, now=now, orders=orders, missing=missing
         )
