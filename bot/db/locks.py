@@ -27,6 +27,9 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import Conflict
 
 # The PostgreSQL advisory lock every write transaction holds until it ends (exclusive for a
 # database-wide write, shared for a keyed one). ("ADC" + 1.)
@@ -36,6 +39,11 @@ WRITE_LOCK_KEY = 0x41444301
 CAMPAIGN_SPACE = 0x41444302
 BATTLE_SPACE = 0x41444303
 _INT4 = 2**31
+SESSION_KEYS = "aide_write_keys"  # where a write session keeps its WriteKeys (session.info)
+MOVED_ON = (
+    "The battle here changed while your command was on its way, so nothing was changed. "
+    "Send the command again."
+)
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,17 @@ class WriteKeys:
         if self.battle is not None:
             calls.append(f"pg_advisory_xact_lock({_pair(BATTLE_SPACE, self.battle)})")
         return "SELECT " + ", ".join(calls)
+
+
+def check_locked(info: dict[str, Any], battle_id: int, campaign_id: int) -> None:
+    """Refuse (``Conflict``) to load a battle into a write session locked for another battle
+    or campaign: the keys were read before the transaction opened, and a place's battle can
+    change in between (a new battle started); writing it unlocked would race its own writers."""
+    keys = info.get(SESSION_KEYS)
+    if not isinstance(keys, WriteKeys) or keys.whole:
+        return
+    if keys.battle not in (None, battle_id) or keys.campaign not in (None, campaign_id):
+        raise Conflict(MOVED_ON)
 
 
 def _pair(space: int, key: int) -> str:

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.config import ensure_sqlite_folder
-from bot.db.locks import WRITE_LOCK_KEY, Turns, WriteKeys
+from bot.db.locks import SESSION_KEYS, WRITE_LOCK_KEY, Turns, WriteKeys
 
 __all__ = ["WRITE_LOCK_KEY", "Database", "create_engine"]
 
@@ -115,6 +115,7 @@ class Database:
         """
         keys = WriteKeys(battle=battle, campaign=campaign)
         async with self._turns.turn(keys), self._writer() as session, session.begin():
+            session.info[SESSION_KEYS] = keys  # bot.db.locks.check_locked reads them
             if self._postgresql:
                 await session.execute(text(keys.statement()))
             yield session

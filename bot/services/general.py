@@ -30,6 +30,7 @@ from bot.services.intake import Intake, take_formed
 from bot.services.play import PlayService
 from bot.services.resolving import off_loop_at
 from bot.services.stages import StageReport, ready_sides, stage_orders
+from bot.services.write_keys import battle_write
 from rules_core import engine
 from rules_core.orders import ACTOR_KINDS
 from rules_core.state import BattleState
@@ -65,7 +66,7 @@ class GeneralService(ClockedService):
     async def _one_step(self, battle_id: int) -> tuple[StageReport | None, bool]:
         """Orders (then done) or answers for the AI's sides at the open step; whether it
         acted, and the report if the step moved on."""
-        async with self.db.write() as session:
+        async with battle_write(self.db, battle_id) as session:
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.status is not BattleStatus.RUNNING:
                 return None, False
@@ -140,7 +141,7 @@ class GeneralService(ClockedService):
     async def stand_in(self, battle_id: int, stage: int) -> tuple[str, ...]:
         """At a passed deadline under the ``ai`` policy: the AI's orders for every awaited
         player who gave none and did not confirm, kept as theirs; the sides' names."""
-        async with self.db.write() as session:
+        async with battle_write(self.db, battle_id) as session:
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage or loaded.state.pending:
                 return ()

@@ -73,6 +73,7 @@ from bot.services.stages import (
     stage_orders,
     stage_title,
 )
+from bot.services.write_keys import battle_write, place_write
 from rules_core import engine, planning
 from rules_core.decisions import GM, Answer, Decision, Pending
 from rules_core.engine import Resolution
@@ -171,7 +172,7 @@ class PlayService(ClockedService):
         ``step``, for that later step of the game turn (judged now for the preview and again
         when its step comes; with ``consult`` its player is asked if it cannot be carried
         out then, else the default is used)."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             intake = intake_of(loaded, user_id, step)
             now = self.clock.now()
@@ -201,7 +202,7 @@ class PlayService(ClockedService):
         """Take back one order before its stage resolves: the ``number``-th the actor gave
         (counting from 1), or its last; with ``step``, one planned for that later step."""
         check_finite(number=number)
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             if step is not None:
                 turn_step = planned_step(loaded, user_id, step)
@@ -255,7 +256,7 @@ class PlayService(ClockedService):
         more for resolve as soon as they come (defaults for what you did not order); with
         ``next_turn``, for the next game turn too (``plans.done_next_turn``)."""
         if turn or next_turn:
-            async with self.db.write() as session:
+            async with place_write(self.db, place) as session:
                 loaded = await _running(session, place)
                 sides = loaded.side_of(user_id)
                 if not sides:
@@ -276,7 +277,7 @@ class PlayService(ClockedService):
                 return Confirmed((), (), None, turn=True, acting=False)
             confirmed = await self.confirm(place, user_id)
             return replace(confirmed, turn=True)
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             battle = loaded.battle
             sides = acting_sides_of(loaded, user_id)
@@ -318,7 +319,7 @@ class PlayService(ClockedService):
         An option may be named by its id or its label. Without a ``decision_id`` the answer
         goes to the one open question the user may answer that takes it.
         """
-        async with self.db.write() as session:
+        async with battle_write(self.db, battle_id) as session:
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage or loaded.state.pending is None:
                 raise Conflict("That question has already been answered.")
@@ -363,7 +364,7 @@ class PlayService(ClockedService):
             return await self.reminder(due.battle_id, due.stage)
         missing = await self._missing(due.battle_id) if due.kind is DeadlineKind.STEP else ""
         if missing == "gm":
-            async with self.db.write() as session:
+            async with battle_write(self.db, due.battle_id) as session:
                 if not await _take_deadline(session, due.id):
                     return None  # another process told the GMs already
             return await self.reminder(due.battle_id, due.stage, to_gm=True)
@@ -423,7 +424,7 @@ class PlayService(ClockedService):
         """Resolve a stage if the battle is still at it; None if someone else already did.
         For a deadline (``deadline_id``): only while its row is still pending (a deadline
         claimed in a batch and cancelled or moved since does nothing)."""
-        async with self.db.write() as session:
+        async with battle_write(self.db, battle_id) as session:
             if deadline_id is not None and not await _take_deadline(session, deadline_id):
                 return None
             loaded = await load_battle_by_id(session, battle_id)
