@@ -167,7 +167,7 @@ class AideBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Start the engine's worker, migrate to head, load the cogs, sync the command tree,
         re-arm the deadlines."""
-        resolving.configure(self.settings.engine)
+        resolving.configure(self.settings.engine, self.settings.engine_workers)
         self.services.general.budget_s = self.settings.ai_seconds_per_turn
         engine = asyncio.create_task(resolving.start())  # a worker process imports meanwhile
         await migrate_alone(self.db, self.settings.database_url)

@@ -11,6 +11,9 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/aide-de-camp.db"
+# ENGINE_WORKERS' bounds: one worker at least; past 64 a process's memory (about 90 MB a
+# worker process) outgrows any machine the bot is meant for.
+ENGINE_WORKERS_MIN, ENGINE_WORKERS_MAX = 1, 64
 # The settings that take one of two words, and the words.
 _CHOICES = {"log_format": ("text", "json"), "engine": ("process", "thread")}
 
@@ -40,6 +43,13 @@ class Settings(BaseSettings):
         default="process",
         description="Where resolutions run: process (a worker process, about 90 MB more "
         "memory; the event loop never waits for the rules) or thread (in the bot's process).",
+    )
+    engine_workers: int = Field(
+        default_factory=lambda: min(os.cpu_count() or 1, ENGINE_WORKERS_MAX),
+        ge=ENGINE_WORKERS_MIN,
+        le=ENGINE_WORKERS_MAX,
+        description="Engine workers (default: one per core): two battles resolve at once in "
+        "two workers; each worker process takes its own memory (docs/operations.md).",
     )
     ai_seconds_per_turn: float = Field(
         default=2.0,

@@ -1,17 +1,17 @@
-"""Engine and sessions: one session per service call; writes take the database's write lock up
-front (BEGIN IMMEDIATE on SQLite, a transaction-level advisory lock on PostgreSQL).
+"""Engine and sessions: one session per service call; writes take their write locks up front
+(BEGIN IMMEDIATE on SQLite; on PostgreSQL transaction-level advisory locks as narrow as the
+data the write names, ``bot.db.locks``).
 
 Everything that differs between the two dialects is here: the services' SQL is the same on
 both."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -23,25 +23,23 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.config import ensure_sqlite_folder
 from bot.db import versioning  # noqa: F401  (every write bumps its battle's version)
+from bot.db.locks import SESSION_KEYS, WRITE_LOCK_KEY, Turns, WriteKeys
+
+__all__ = ["WRITE_LOCK_KEY", "Database", "create_engine"]
 
 BUSY_TIMEOUT_MS = 10_000
 POOL_SIZE = 20
 POOL_OVERFLOW = 20
 _WRITER_OPTION = "aide_writer"
-# The PostgreSQL advisory lock every write transaction holds until it ends: writers from every
-# process take turns, as SQLite's one write lock makes them. ("ADC" + 1.)
-WRITE_LOCK_KEY = 0x41444301
 
 
 def create_engine(url: str, *, foreign_keys: bool = True, echo: bool = False) -> AsyncEngine:
-    """An async engine; on SQLite every connection gets WAL, foreign keys and a busy timeout;
-    on PostgreSQL writers take the advisory write lock (foreign keys are always on there)."""
+    """An async engine; on SQLite every connection gets WAL, foreign keys and a busy timeout
+    (on PostgreSQL foreign keys are always on, and ``Database.write`` takes the locks)."""
     ensure_sqlite_folder(url)
     engine = create_async_engine(url, echo=echo, **_pool_options(url))
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine, foreign_keys=foreign_keys)
-    elif engine.dialect.name == "postgresql":
-        _configure_postgresql(engine)
     return engine
 
 
@@ -77,16 +75,6 @@ def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN DEFERRED")
 
 
-def _configure_postgresql(engine: AsyncEngine) -> None:
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        # READ COMMITTED lets two transactions read the same row, then both write it from
-        # what they read; one lock for every writer, held to commit or rollback, rules that
-        # out across processes as BEGIN IMMEDIATE does on SQLite. Readers never wait on it.
-        if conn.get_execution_options().get(_WRITER_OPTION, False):
-            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
-
-
 class Database:
     """The engine and the two kinds of session the services use: read and write."""
 
@@ -95,7 +83,9 @@ class Database:
         writer = engine.execution_options(**{_WRITER_OPTION: True})
         self._reader = async_sessionmaker(engine, expire_on_commit=False)
         self._writer = async_sessionmaker(writer, expire_on_commit=False)
-        self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
+        self._postgresql = engine.dialect.name == "postgresql"
+        # SQLite has one write lock for the file: its writers keep one queue (bot.db.locks).
+        self._turns = Turns(per_key=self._postgresql)
 
     @classmethod
     def from_url(cls, url: str) -> Database:
@@ -109,24 +99,27 @@ class Database:
             yield session
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncSession]:
+    async def write(
+        self, *, battle: int | None = None, campaign: int | None = None
+    ) -> AsyncIterator[AsyncSession]:
         """A session in one write transaction: committed on success, rolled back on error.
 
-        The bot's writers take turns (first come, first served) before asking the database for
-        its write lock: fifty at once all polling SQLite's lock left some waiting past the
-        busy timeout ("database is locked") while luckier ones went first. The busy timeout
-        (SQLite) and the advisory lock (PostgreSQL) are still there for other processes (a
-        backup, a migration, another shard). A write must not open another write inside it.
+        ``battle`` and ``campaign`` name what the write changes (nothing named: it may change
+        anything). The bot's writers take turns (first come, first served; on PostgreSQL one
+        queue per battle or campaign) before asking the database for their locks: fifty at
+        once all polling SQLite's lock left some waiting past the busy timeout ("database is
+        locked") while luckier ones went first. On PostgreSQL the locks are advisory ones
+        taken in one order, database, campaign, battle (``bot.db.locks``), so writes on
+        different battles run at once and no two writers deadlock. The busy timeout (SQLite)
+        and the locks (PostgreSQL) are also there for other processes (a backup, a migration,
+        another shard). A write must not open another write inside it.
         """
-        async with self._turn(), self._writer() as session, session.begin():
+        keys = WriteKeys(battle=battle, campaign=campaign)
+        async with self._turns.turn(keys), self._writer() as session, session.begin():
+            session.info[SESSION_KEYS] = keys  # bot.db.locks.check_locked reads them
+            if self._postgresql:
+                await session.execute(text(keys.statement()))
             yield session
-
-    def _turn(self) -> asyncio.Lock:
-        """The lock writers queue on, one per event loop (tests run several loops)."""
-        loop = asyncio.get_running_loop()
-        if self._turns is None or self._turns[0] is not loop:
-            self._turns = (loop, asyncio.Lock())
-        return self._turns[1]
 
     async def dispose(self) -> None:
         """Close every pooled connection."""

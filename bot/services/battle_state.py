@@ -14,6 +14,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
+from bot.db.locks import check_locked
 from bot.db.models import (
     Battle,
     BattleSide,
@@ -222,6 +223,7 @@ async def load_battle(
         raise NotFound(
             f"**{campaign.name}** has no battle in play. A GM starts one: `/battle create`."
         )
+    check_locked(session.info, battle.id, campaign.id)
     return _loaded(campaign, battle)
 
 
@@ -233,6 +235,7 @@ async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | N
     battle = found.unique().scalars().first()
     if battle is None:
         return None
+    check_locked(session.info, battle.id, battle.campaign_id)
     campaign = (
         (
             await session.execute(

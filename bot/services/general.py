@@ -29,8 +29,9 @@ from bot.services.battle_state import Loaded, awaited, load_battle_by_id
 from bot.services.campaigns import Place, load_open_campaign
 from bot.services.intake import Intake, take_formed
 from bot.services.play import PlayService
-from bot.services.resolving import off_loop
+from bot.services.resolving import off_loop_at
 from bot.services.stages import StageReport, ready_sides, stage_orders
+from bot.services.write_keys import battle_write
 from rules_core import engine
 from rules_core.decisions import GM, Decision
 from rules_core.orders import ACTOR_KINDS
@@ -79,7 +80,7 @@ class GeneralService(ClockedService):
     async def _one_step(self, battle_id: int) -> tuple[StageReport | None, bool]:
         """Orders (then done) or answers for the AI's sides at the open step; whether it
         acted, and the report if the step moved on."""
-        async with self.db.write() as session:
+        async with battle_write(self.db, battle_id) as session:
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.status is not BattleStatus.RUNNING:
                 return None, False
@@ -126,7 +127,9 @@ class GeneralService(ClockedService):
     ) -> StageReport | None:
         """The AI's answer to one open question, given through ``PlayService`` as ``user_id``
         and kept with its reason; the report if the battle moved on (``trigger`` says why)."""
-        said = await off_loop(side_reply, loaded.rules, loaded.state, decision.who, decision)
+        said = await off_loop_at(
+            loaded.battle.id, side_reply, loaded.rules, loaded.state, decision.who, decision
+        )
         log.info("AI general answers %s in battle %s: %s", decision.id, loaded.battle.id, said)
         battle_id = loaded.battle.id
         report = await self.play.answer(
@@ -153,7 +156,10 @@ class GeneralService(ClockedService):
         turn, row = loaded.state.cursor.turn, loaded.side_row(side)
         spent = row.ai_spent if row is not None and row.ai_turn == turn else 0.0
         budget = max(0.0, self.budget_s - spent)  # what the turn's earlier steps left
-        advice, took = await off_loop(side_plan, loaded.rules, loaded.state, side, seed, budget)
+        # On its battle's worker: a long think delays that battle's calls, not other battles'.
+        advice, took = await off_loop_at(
+            loaded.battle.id, side_plan, loaded.rules, loaded.state, side, seed, budget
+        )
         if row is not None:  # remembered per battle and side: the turn's next step reads it
             row.ai_turn, row.ai_spent = turn, spent + took
         now, kept = self.clock.now(), 0
@@ -176,7 +182,7 @@ class GeneralService(ClockedService):
     async def stand_in(self, battle_id: int, stage: int) -> tuple[str, ...]:
         """At a passed deadline under the ``ai`` policy: the AI's orders for every awaited
         player who gave none and did not confirm, kept as theirs; the sides' names."""
-        async with self.db.write() as session:
+        async with battle_write(self.db, battle_id) as session:
             loaded = await load_battle_by_id(session, battle_id)
             if loaded is None or loaded.battle.stage != stage or loaded.state.pending:
                 return ()

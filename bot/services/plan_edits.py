@@ -17,6 +17,7 @@ from bot.services.base import ClockedService
 from bot.services.battle_state import Loaded
 from bot.services.campaigns import Place
 from bot.services.intake import OrderView, pick_planned
+from bot.services.write_keys import place_write
 
 NOTHING_TO_CHANGE = (
     "Say what to change: `ask` (be asked, or not, if it cannot be carried out), `earlier` or "
@@ -52,7 +53,7 @@ class PlanEditService(ClockedService):
             raise InvalidInput(NOTHING_TO_CHANGE)
         if edit.earlier is not None and edit.later is not None:
             raise InvalidInput(ONE_AT_A_TIME)
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             row, words, name = await _planned(session, loaded, user_id, step, unit, edit.number)
             if edit.ask is not None:

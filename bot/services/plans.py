@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import BattleOrder, PlannedOrder, Readiness, TurnPlan
 from bot.errors import InvalidInput
 from bot.services.battle_state import Loaded, awaited, subject_words
-from bot.services.resolving import off_loop
+from bot.services.resolving import off_loop_at
 from bot.services.settings import MIN_HOURS
 from rules_core import engine, planning
 from rules_core.decisions import GM
@@ -252,7 +252,9 @@ async def through_planned(
         # A step in which no acting side has anything to order waits for nobody.
         if waiting and not planning.covered(waiting, planned, done - carried.consult):
             break
-        step = await off_loop(planning.run_planned, rules, seed, state, carried_out)
+        step = await off_loop_at(
+            loaded.battle.id, planning.run_planned, rules, seed, state, carried_out
+        )
         carried.result = carried.result.then(step)
         carried.orders += carried_out.orders
         for row in rows:

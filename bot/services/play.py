@@ -66,7 +66,7 @@ from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
 from bot.services.records import append_entries
 from bot.services.rehearsal import kept
-from bot.services.resolving import defaulted, off_loop
+from bot.services.resolving import defaulted, off_loop_at
 from bot.services.stages import (
     Arming,
     StageReport,
@@ -77,6 +77,7 @@ from bot.services.stages import (
     stage_orders,
     stage_title,
 )
+from bot.services.write_keys import battle_write, place_write
 from rules_core import engine, planning
 from rules_core.decisions import GM, Answer
 from rules_core.engine import Resolution
@@ -153,8 +154,12 @@ class PlayService(ClockedService):
             loaded.battle.status = BattleStatus.RUNNING
             loaded.battle.initial_state = state.to_dict()
             loaded.save(state)
-            first = await off_loop(
-                engine.settle, loaded.rules, loaded.seed, Resolution(state, (), ())
+            first = await off_loop_at(
+                loaded.battle.id,
+                engine.settle,
+                loaded.rules,
+                loaded.seed,
+                Resolution(state, (), ()),
             )
             now = self.clock.now()
             return await advance(session, loaded, first, trigger="start", now=now, gone=False)
@@ -177,7 +182,7 @@ class PlayService(ClockedService):
         ``step``, for that later step of the game turn (judged now for the preview and again
         when its step comes; with ``consult`` its player is asked if it cannot be carried
         out then, else the default is used)."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             intake = intake_of(loaded, user_id, step)
             now = self.clock.now()
@@ -207,7 +212,7 @@ class PlayService(ClockedService):
         """Take back one order before its stage resolves: the ``number``-th the actor gave
         (counting from 1), or its last; with ``step``, one planned for that later step."""
         check_finite(number=number)
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             if step is not None:
                 turn_step = planned_step(loaded, user_id, step)
@@ -261,7 +266,7 @@ class PlayService(ClockedService):
         more for resolve as soon as they come (defaults for what you did not order); with
         ``next_turn``, for the next game turn too (``plans.done_next_turn``)."""
         if turn or next_turn:
-            async with self.db.write() as session:
+            async with place_write(self.db, place) as session:
                 loaded = await _running(session, place)
                 sides = loaded.side_of(user_id)
                 if not sides:
@@ -282,7 +287,7 @@ class PlayService(ClockedService):
                 return Confirmed((), (), None, turn=True, acting=False)
             confirmed = await self.confirm(place, user_id)
             return replace(confirmed, turn=True)
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             battle = loaded.battle
             sides = acting_sides_of(loaded, user_id)
@@ -335,12 +340,14 @@ class PlayService(ClockedService):
             by = answerer(loaded, user_id, decision.who)
             typed = typed_answer(decision, choice)
             given = Answer(decision.id, typed, by, reason if by == GM else "")
-            result = await off_loop(engine.answer, loaded.rules, loaded.seed, loaded.state, given)
+            result = await off_loop_at(
+                battle_id, engine.answer, loaded.rules, loaded.seed, loaded.state, given
+            )
             if others_open(pending, result.state.pending):
                 await append_entries(session, battle_id, result.entries)
                 loaded.save(result.state)
                 return None
-            result = await off_loop(engine.settle, loaded.rules, loaded.seed, result)
+            result = await off_loop_at(battle_id, engine.settle, loaded.rules, loaded.seed, result)
             said = trigger or ("GM ruling" if by == GM else "answered")
             now = self.clock.now()
             return await advance(session, loaded, result, trigger=said, now=now, gone=False)
@@ -374,7 +381,7 @@ class PlayService(ClockedService):
             trigger = STAND_IN_ANSWERS if answered else trigger  # a GM's question: its default
         missing = missing if due.kind is DeadlineKind.STEP else ""
         if missing == "gm":
-            async with self.db.write() as session:
+            async with battle_write(self.db, due.battle_id) as session:
                 if not await _take_deadline(session, due.id):
                     return None  # another process told the GMs already
             return await self.reminder(due.battle_id, due.stage, to_gm=True)
@@ -464,7 +471,7 @@ class PlayService(ClockedService):
         rules, seed, state, battle = loaded.rules, loaded.seed, loaded.state, loaded.battle
         now = self.clock.now()
         if state.pending is not None:
-            result = await off_loop(defaulted, rules, seed, state)
+            result = await off_loop_at(battle.id, defaulted, rules, seed, state)
             return await advance(session, loaded, result, trigger=trigger, now=now, gone=False)
         rows = await stage_orders(session, battle.id, battle.stage)
         orders = [Order(r.actor, r.kind, r.params) for r in rows]
@@ -473,7 +480,7 @@ class PlayService(ClockedService):
         given = {r.side_id for r in rows} | ready
         view = view_of(loaded)
         missing = [view.side_name(s) for s in ordering(loaded, acting) if s not in given]
-        result = await off_loop(engine.run, rules, seed, state, orders)
+        result = await off_loop_at(battle.id, engine.run, rules, seed, state, orders)
         return await advance(
             session,
             loaded,

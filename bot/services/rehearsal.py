@@ -33,6 +33,7 @@ from bot.db.session import Database
 from bot.db.versioning import claim
 from bot.services.replay import Script, scripted
 from bot.services.resolving import EngineStopped
+from bot.services.write_keys import battle_write
 
 T = TypeVar("T")
 Body = Callable[[AsyncSession, bool], Awaitable[T]]
@@ -87,7 +88,7 @@ async def _keep(
 ) -> T:
     """``body`` in a write, its engine calls given back from ``script``; ``_Stale`` (nothing
     written) if ``version`` is set and is no longer the battle's."""
-    async with db.write() as session:  # battle=battle_id
+    async with battle_write(db, battle_id) as session:
         began = time.perf_counter()
         try:
             if version is not None:

@@ -24,6 +24,7 @@ from bot.services.names import name_key
 from bot.services.play import PlayService
 from bot.services.stages import StageReport, advance
 from bot.services.standing_answers import answer_standing, instructions_of
+from bot.services.write_keys import place_write
 from rules_core.engine import Resolution
 from rules_core.standing import (
     Recommended,
@@ -97,7 +98,7 @@ class StandingService(ClockedService):
     async def answer_open(self, place: Place) -> StageReport | None:
         """Answer the open questions the battle's standing instructions now cover (one was
         just set) and carry the battle on; None if none is covered."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await load_battle(session, place)
             if loaded.battle.status is not BattleStatus.RUNNING or loaded.state.pending is None:
                 return None
@@ -129,7 +130,7 @@ class StandingService(ClockedService):
         side: str | None = None,
     ) -> StandingView:
         """Set (or replace) how a side, or one of its units, answers a topic's questions."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await load_battle(session, place)
             found = _topic(loaded, topic)
             unit_id, side_id = _whose(loaded, user_id, unit, side)
@@ -162,7 +163,7 @@ class StandingService(ClockedService):
     ) -> list[StandingView]:
         """Clear the user's instructions (a GM: anyone's), all or those of a topic, a unit or
         a side; returns those cleared."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await load_battle(session, place)
             topic_id = _topic(loaded, topic).id if topic else None
             unit_id = None
@@ -202,7 +203,7 @@ class StandingService(ClockedService):
         """Set all the ruleset's recommended instructions for the user's side (replacing its
         side-wide ones on those topics; a unit's own stay); ``battle_id``: only if the
         channel's battle is still that one (a button of an earlier battle)."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await load_battle(session, place)
             if battle_id is not None and loaded.battle.id != battle_id:
                 raise Conflict("That battle is over; `/standing recommended` offers this one's.")

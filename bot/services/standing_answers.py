@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import StandingInstruction
 from bot.services.battle_state import Loaded
-from bot.services.resolving import off_loop
+from bot.services.resolving import off_loop_at
 from rules_core.engine import Resolution
 from rules_core.standing import Standing
 from rules_core.standing_play import play_standing
@@ -37,7 +37,9 @@ async def answer_standing(session: AsyncSession, loaded: Loaded, result: Resolut
     if not rows:
         return result
     given = [_standing(row) for row in rows]
-    return await off_loop(play_standing, loaded.rules, loaded.seed, result, given)
+    return await off_loop_at(
+        loaded.battle.id, play_standing, loaded.rules, loaded.seed, result, given
+    )
 
 
 def _standing(row: StandingInstruction) -> Standing:

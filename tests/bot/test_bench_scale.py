@@ -9,12 +9,12 @@ import os
 import pytest
 from sqlalchemy import text
 
-from bench.battles import begun
 from bench.engine_starts import engine_starts
 from bench.lock_hold import LockHold
 from bench.scale import main, pct
 from bot.db.session import Database
 from rules_core import engine, registry
+from rules_core.big_battles import begun
 
 POSTGRES = os.environ.get("TEST_POSTGRES_URL", "")
 TARGETED = (

@@ -51,7 +51,7 @@ async def until(predicate: Callable[[], bool]) -> None:
 
 def broken() -> bool:
     """Whether the worker process's pool knows its worker died."""
-    pool = resolving._ENGINE._process
+    pool = resolving._ENGINE.workers[0]._process
     return pool is not None and bool(pool._broken)  # type: ignore[attr-defined]
 
 

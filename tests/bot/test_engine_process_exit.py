@@ -1,6 +1,7 @@
 """The engine's worker process lives and dies with the bot, on a real bot process
 (``ENGINE=process``): started with it, stopped by SIGTERM's graceful close, and gone by
-itself when the bot is killed outright (no orphan left holding 90 MB)."""
+itself when the bot is killed outright (no orphan left holding 90 MB), every worker of the
+pool (#38)."""
 
 from __future__ import annotations
 
@@ -65,16 +66,17 @@ async def until(predicate: object, what: str) -> None:
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
 async def test_the_worker_ends_with_the_bot(tmp_path: Path, how: signal.Signals) -> None:
-    pb = ProcessBot(tmp_path, World(), SEED, env={"ENGINE": "process"})
+    pb = ProcessBot(tmp_path, World(), SEED, env={"ENGINE": "process", "ENGINE_WORKERS": "2"})
     await pb.open()
     try:
         assert await pb.start()
         bot = pb.pid
         assert bot is not None
-        (worker,) = engine_workers(bot)  # started with the bot, before it was ready
+        workers = engine_workers(bot)  # started with the bot, before it was ready
+        assert len(workers) == 2
         os.kill(bot, how)
         await asyncio.wait_for(pb._exited.wait(), SETTLE_TIMEOUT)
         assert pb.exits == [0 if how is signal.SIGTERM else -9]
-        await until(lambda: not alive(worker), "the worker has ended")
+        await until(lambda: not any(map(alive, workers)), "the workers have ended")
     finally:
         await pb.close()

@@ -117,8 +117,8 @@ def install_hooks(crash: Crash) -> None:
     write = Database.write
 
     @asynccontextmanager
-    async def counted_write(self: Database) -> AsyncIterator[Any]:
-        async with write(self) as session:
+    async def counted_write(self: Database, **keys: int | None) -> AsyncIterator[Any]:
+        async with write(self, **keys) as session:  # battle=, campaign= (#38)
             yield session
             crash.tick("inside a write transaction, before its commit")
         crash.tick("just after a commit")

@@ -72,6 +72,7 @@ def make_aide(databases: TestDatabases, make_harness: MakeHarness, clock: FakeCl
             dev_guild_id=world.guild_id,
             log_level="INFO",
             engine=engine,
+            engine_workers=1,  # one worker, as the tests of it expect (tests/bot/test_engine_pool)
             web_enabled=web_port is not None,
             web_port=web_port or 0,
         )
