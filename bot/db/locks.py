@@ -108,6 +108,10 @@ class Turns:
         self._locks: dict[tuple[str, int] | None, asyncio.Lock] = {}
         self._users: dict[tuple[str, int] | None, int] = {}
 
+    def busy(self) -> bool:
+        """Whether some writer of this process holds its turn now."""
+        return any(lock.locked() for lock in self._locks.values())
+
     @asynccontextmanager
     async def turn(self, keys: WriteKeys) -> AsyncIterator[None]:
         """Wait for this write's turn in its queue, first come, first served."""

@@ -36,15 +36,15 @@ def watch_engine(
     """Every engine call, with whether the bot's write turn was held when it ran; ``during``
     is awaited inside the first ``engine.run`` call."""
     calls: list[tuple[str, bool]] = []
-    real = resolving._on_worker
+    real = resolving._run
 
-    async def watched(work: Any, *args: Any, **kwargs: Any) -> Any:
-        calls.append((getattr(work, "__name__", "?"), db._turn().locked()))
+    async def watched(worker: Any, work: Any, args: Any, kwargs: Any) -> Any:
+        calls.append((getattr(work, "__name__", "?"), db._turns.busy()))
         if during is not None and work is engine.run and len(calls) == 1:
             await during(args)
-        return await real(work, *args, **kwargs)
+        return await real(worker, work, args, kwargs)
 
-    monkeypatch.setattr(resolving, "_on_worker", watched)
+    monkeypatch.setattr(resolving, "_run", watched)
     return calls
 
 

@@ -1,7 +1,7 @@
 """battle version: bumped by every write to a battle, checked by a resolution's write (#38).
 
 Revision ID: 7c1e5a9d3b62
-Revises: 3f6b8d2e9a14
+Revises: 9d2c7a4e1b58
 Create Date: 2026-11-29 10:00:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "7c1e5a9d3b62"
-down_revision: str | None = "3f6b8d2e9a14"
+down_revision: str | None = "9d2c7a4e1b58"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
