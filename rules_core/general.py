@@ -21,6 +21,7 @@ from rules_core import general_candidates as candidates
 from rules_core import general_score
 from rules_core.decisions import Decision
 from rules_core.general_candidates import Candidate
+from rules_core.general_concert import Concert
 from rules_core.general_score import Scored
 from rules_core.orders import Order, OrderKind
 from rules_core.plugin import Rules
@@ -54,14 +55,16 @@ def plan_side(
     deadline = time.process_time() + budget_s
     draw = random.Random(f"general:{seed}:{side}:{view.cursor.turn}:{view.cursor.step}")
     chosen: dict[str, Scored] = {}
-    weigh = _Weigher(rules, view, draw, general_score.pressure(rules, view, side))
+    press = general_score.pressure(rules, view, side)
+    weigh = _Weigher(rules, view, draw, press)
+    concert = Concert(rules, view, press)
     for candidate in candidates.scripted(rules, view, side):
         chosen[candidate.actor] = weigh(candidate)
     if rules.turn_problem(view, side) is None:
         for actor, kinds in candidates.actors(rules, view, side):
             if time.process_time() > deadline:
                 break
-            _improve(rules, view, chosen, actor, kinds, weigh)
+            _improve(rules, view, chosen, actor, kinds, weigh, concert)
     return tuple(
         Advice(order, general_score.reason(scored, candidates.role_of(rules, scored.candidate)))
         for scored in chosen.values()
@@ -89,17 +92,21 @@ def _improve(
     actor: str,
     kinds: tuple[OrderKind, ...],
     weigh: _Weigher,
+    concert: Concert,
 ) -> None:
-    """Weigh an actor's candidates against what ``chosen`` holds for it, keeping the best."""
+    """Weigh an actor's candidates against what ``chosen`` holds for it, keeping the best
+    (with what the friends already chosen attack: ``concert``)."""
     if actor not in chosen:  # no order: the ruleset's default, most often a hold
         chosen[actor] = weigh(Candidate(actor, (), "hold"))
+    best = chosen[actor].score + concert.bonus(chosen[actor])
     for candidate in candidates.of_actor(rules, view, actor, kinds):
         scored = weigh(candidate)
-        kept = chosen[actor]
-        if candidate.role == "hold" and not kept.candidate.orders:
+        if candidate.role == "hold" and not chosen[actor].candidate.orders:
             continue  # a hold given where none is given changes nothing
-        if scored.score > kept.score:
-            chosen[actor] = scored
+        total = scored.score + concert.bonus(scored)
+        if total > best:
+            chosen[actor], best = scored, total
+    concert.chose(chosen[actor])
 
 
 def _board(rules: Rules, view: BattleState, actor: str) -> tuple[bool, int]:

@@ -54,6 +54,10 @@ class Weights:
     urgency: float = 0.8  # attacks and advances weigh more as the turn limit nears (x turn share)
     finish: float = 1.0  # ... and as the enemy army nears its break (x its breaking)
     caution: float = 0.5  # ... and less as the own army nears its break (x its breaking)
+    focus: float = (
+        0.4  # an attack on a target a friend already charged or shot this step (each, 2 at most)
+    )
+    alone: float = 0.6  # a lone charge into enemies outnumbering the charger locally (/ pressure)
 
 
 def units_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> float:

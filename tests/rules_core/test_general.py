@@ -14,6 +14,7 @@ from rules_core.big_battles import begun
 from rules_core.cards import DeckState
 from rules_core.decisions import GM, Answer
 from rules_core.general_candidates import Candidate
+from rules_core.general_concert import Concert
 from rules_core.geometry import facing_towards
 from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
@@ -270,3 +271,27 @@ def test_an_advance_in_line_keeps_the_units_place_and_outweighs_one_on_the_neare
     assert general_score.reason(general_score.Scored(line, 1.0), "advance").startswith(
         "advanced in line on the enemy"
     )
+
+
+def test_a_target_a_friend_attacks_is_worth_more_and_a_lone_charge_waits_for_support() -> None:
+    rules, _, side, seen = _seen("skirmish")
+    unit, friend = seen.units_of(side, on_table=True)[:2]
+    enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    others = [e for e in seen.enemies_of(side, on_table=True) if e.id != enemy.id]
+    # the charger stands alone, two enemies beside its target: it is outnumbered locally
+    alone = seen
+    for far in seen.units_of(side, on_table=True)[1:]:
+        alone = alone.with_unit(replace(far, x=1.0, y=1.0))
+    for near in others[:2]:
+        alone = alone.with_unit(replace(near, x=enemy.x + 1.0, y=enemy.y))
+    for near in others[2:]:
+        alone = alone.with_unit(replace(near, x=1.0, y=1.0))
+    order = Order(unit.id, "charge", {"target": enemy.id})
+    charge = general_score.Scored(Candidate(unit.id, (order,), "charge", enemy), 1.0)
+    calm, pressed = Concert(rules, alone, 1.0), Concert(rules, alone, 3.0)
+    assert calm.bonus(charge) < pressed.bonus(charge) < 0.0  # patience: waits, less when pressed
+    shot = Order(friend.id, "shoot", {"target": enemy.id})
+    calm.chose(general_score.Scored(Candidate(friend.id, (shot,), "shoot", enemy), 1.0))
+    assert calm.bonus(charge) == pytest.approx(rules.general.weights.focus)  # supported now
+    hold = general_score.Scored(Candidate(unit.id, (Order(unit.id, "hold"),), "hold"), 1.0)
+    assert calm.bonus(hold) == 0.0
