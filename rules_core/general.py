@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, replace
 
 from rules_core import general_candidates as candidates
-from rules_core import general_score
+from rules_core import general_reply, general_score
 from rules_core.decisions import Decision
 from rules_core.general_candidates import Candidate
 from rules_core.general_concert import Concert
@@ -98,15 +98,24 @@ def _improve(
     (with what the friends already chosen attack: ``concert``)."""
     if actor not in chosen:  # no order: the ruleset's default, most often a hold
         chosen[actor] = weigh(Candidate(actor, (), "hold"))
-    best = chosen[actor].score + concert.bonus(chosen[actor])
+    pool = [(chosen[actor].score + concert.bonus(chosen[actor]), chosen[actor])]
     for candidate in candidates.of_actor(rules, view, actor, kinds):
-        scored = weigh(candidate)
         if candidate.role == "hold" and not chosen[actor].candidate.orders:
             continue  # a hold given where none is given changes nothing
-        total = scored.score + concert.bonus(scored)
-        if total > best:
-            chosen[actor], best = scored, total
+        scored = weigh(candidate)
+        pool.append((scored.score + concert.bonus(scored), scored))
+    chosen[actor] = max(_looked_ahead(rules, view, pool), key=lambda pair: pair[0])[1]
     concert.chose(chosen[actor])
+
+
+def _looked_ahead(
+    rules: Rules, view: BattleState, pool: list[tuple[float, Scored]]
+) -> list[tuple[float, Scored]]:
+    """The pool's best few, each less the cost of the enemy's best reply (``general_reply``)."""
+    best = sorted(pool, key=lambda pair: -pair[0])[: general_reply.TOP]
+    if rules.general.weights.reply <= 0:
+        return best
+    return [(total - general_reply.reply_cost(rules, view, s), s) for total, s in best]
 
 
 def _board(rules: Rules, view: BattleState, actor: str) -> tuple[bool, int]:

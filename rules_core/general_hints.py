@@ -57,6 +57,7 @@ class Weights:
     focus: float = (
         0.4  # an attack on a target a friend already charged or shot this step (each, 2 at most)
     )
+    reply: float = 1.0  # the enemy's best immediate charge on the actor, x its chance to win
     alone: float = 0.6  # a lone charge into enemies outnumbering the charger locally (/ pressure)
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core import engine, general, general_score
+from rules_core import engine, general, general_reply, general_score
 from rules_core import general_candidates as candidates
 from rules_core.big_battles import begun
 from rules_core.cards import DeckState
@@ -20,7 +20,7 @@ from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
 from rules_core.registry import all_rulesets
 from rules_core.secrets import Viewer, view
-from rules_core.state import BattleState
+from rules_core.state import OFF_TABLE, BattleState
 from rules_core.toolkit import gap
 
 RULESETS = [rs.id for rs in all_rulesets() if rs.rules is not None and rs.listed]
@@ -295,3 +295,23 @@ def test_a_target_a_friend_attacks_is_worth_more_and_a_lone_charge_waits_for_sup
     assert calm.bonus(charge) == pytest.approx(rules.general.weights.focus)  # supported now
     hold = general_score.Scored(Candidate(unit.id, (Order(unit.id, "hold"),), "hold"), 1.0)
     assert calm.bonus(hold) == 0.0
+
+
+def test_the_look_ahead_weighs_the_enemys_best_charge_on_where_the_unit_ends() -> None:
+    rules, _, side, seen = _seen("skirmish")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    hold = general_score.Scored(Candidate(unit.id, (Order(unit.id, "hold"),), "hold"), 1.0)
+    for other in seen.enemies_of(side, on_table=True):  # one enemy left on the table
+        if other.id != enemy.id:
+            seen = seen.with_unit(replace(other, location=OFF_TABLE))
+    near = seen.with_unit(replace(unit, x=enemy.x + 2.0, y=enemy.y))
+    assert general_reply.reply_cost(rules, near, hold) > 0.0  # the enemy can charge it there
+    reach = rules.reach(seen, enemy, "move") + rules.reach(seen, unit, "move")
+    far = replace(unit, x=enemy.x + reach + 2.0, y=enemy.y)
+    assert general_reply.reply_cost(rules, seen.with_unit(far), hold) == 0.0  # out of reach
+    into = Order(unit.id, "move", {"to": [enemy.x, enemy.y]})
+    advance = general_score.Scored(Candidate(unit.id, (into,), "advance"), 1.0)
+    close = seen.with_unit(far)
+    assert general_reply.reply_cost(rules, close, advance) > 0.0  # it walks into the reach
+    assert general_reply.reply_cost(rules, close, hold) == 0.0
