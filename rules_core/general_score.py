@@ -100,6 +100,8 @@ def score(
         return Scored(candidate, total, flank=flank, threats=threats)
     win, lose, inflicted, suffered = _odds(rules, view, candidate, hints)
     total += w.inflicted * inflicted - w.suffered * suffered
+    if candidate.target is not None:  # a worn enemy is pressed until it breaks
+        total += w.worn * press * hints.worn(view, candidate.target)
     if role == "charge":
         total += w.charge * press * float(win if win is not None else Fraction(1, 2))
         total -= w.lose * float(lose) / press

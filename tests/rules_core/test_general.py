@@ -3,6 +3,7 @@ only orders the ruleset's judge accepts, one plan per view and seed, and within 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from fractions import Fraction
 
@@ -315,3 +316,25 @@ def test_the_look_ahead_weighs_the_enemys_best_charge_on_where_the_unit_ends() -
     close = seen.with_unit(far)
     assert general_reply.reply_cost(rules, close, advance) > 0.0  # it walks into the reach
     assert general_reply.reply_cost(rules, close, hold) == 0.0
+
+
+def test_a_charge_on_a_worn_enemy_weighs_more_the_more_worn_it_is() -> None:
+    rules, _, side, seen = _seen("tree_of_battles")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    fresh = replace(enemy, status={**enemy.status, "casualties": 0, "array": "good"})
+    worn = replace(fresh, status={**fresh.status, "array": "disarray"})
+    assert rules.general.worn(seen, fresh) == 0.0 < rules.general.worn(seen, worn)
+    plain = copy.copy(rules)  # the same rules with no weight on wear
+    plain.general = replace(rules.general, weights=replace(rules.general.weights, worn=0.0))
+    gains = []
+    for judged in (rules, plain):
+        scores = []
+        for target in (fresh, worn):
+            order = Order(unit.id, "charge", {"target": target.id})
+            candidate = Candidate(unit.id, (order,), "charge", target)
+            at = seen.with_unit(target)
+            scores.append(general_score.score(judged, at, candidate, (False, 0), 1.0).score)
+        gains.append(scores[1] - scores[0])
+    worth = rules.general.weights.worn * rules.general.worn(seen, worn)
+    assert gains[0] - gains[1] == pytest.approx(worth) and worth > 0.0
