@@ -6,7 +6,9 @@ bot gives them through the same services and judge as a player's.
 
 The search is greedy, actor by actor: each actor's candidates (``general_candidates``: the
 ruleset's scripted orders, and each order kind with a role at each target in reach) are judged
-by the ruleset's judge and weighed with its exact odds (``general_score``); the best stands.
+by the ruleset's judge and weighed with its exact odds (``general_score``), with what the
+friends already chosen attack (``general_concert``), and the best few less the enemy's best
+reply (``general_reply``, while the budget allows); the best stands.
 Ties fall to a draw seeded by ``seed``, so one view and seed give one plan. When the CPU
 budget runs out, the actors not yet weighed keep their scripted orders.
 """
@@ -28,6 +30,7 @@ from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
 JITTER = 1e-6  # a tie-break far below any weight: it only orders equal scores
+LOOK_RESERVE = 0.3  # the share of the budget kept back: below it, no look-ahead
 _BOARDS = "_general_boards"  # where a view keeps its actors' boards (as engine.waiting does)
 
 
@@ -62,9 +65,11 @@ def plan_side(
         chosen[candidate.actor] = weigh(candidate)
     if rules.turn_problem(view, side) is None:
         for actor, kinds in candidates.actors(rules, view, side):
-            if time.process_time() > deadline:
+            left = deadline - time.process_time()
+            if left < 0:
                 break
-            _improve(rules, view, chosen, actor, kinds, weigh, concert)
+            ahead = left > budget_s * LOOK_RESERVE  # the look-ahead only where the budget allows
+            _improve(rules, view, chosen, actor, kinds, weigh, concert, ahead)
     return tuple(
         Advice(order, general_score.reason(scored, candidates.role_of(rules, scored.candidate)))
         for scored in chosen.values()
@@ -93,6 +98,7 @@ def _improve(
     kinds: tuple[OrderKind, ...],
     weigh: _Weigher,
     concert: Concert,
+    ahead: bool = True,
 ) -> None:
     """Weigh an actor's candidates against what ``chosen`` holds for it, keeping the best
     (with what the friends already chosen attack: ``concert``)."""
@@ -104,7 +110,9 @@ def _improve(
             continue  # a hold given where none is given changes nothing
         scored = weigh(candidate)
         pool.append((scored.score + concert.bonus(scored), scored))
-    chosen[actor] = max(_looked_ahead(rules, view, pool), key=lambda pair: pair[0])[1]
+    if ahead:
+        pool = _looked_ahead(rules, view, pool)
+    chosen[actor] = max(pool, key=lambda pair: pair[0])[1]
     concert.chose(chosen[actor])
 
 

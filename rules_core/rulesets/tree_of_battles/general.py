@@ -33,7 +33,7 @@ def worn(state: BattleState, unit: Unit) -> float:
 HINTS = GeneralHints(
     roles={**DEFAULT_ROLES, "march": "advance", "restrain": "hold", "manoeuvre": "rally"},
     params={"manoeuvre": {"option": "rally"}},
-    weights=Weights(charge=2.5, rally=0.2),
+    weights=Weights(charge=3.5, rally=0.2, urgency=2.5),  # relentless late: 4 of 20 ended, not 1
     win_words=("victory", "success"),
     lose_words=("set back", "defeat", "rout"),
     breaking=breaking,
