@@ -62,7 +62,7 @@ class Weights:
         0.4  # an attack on a target a friend already charged or shot this step (each, 2 at most)
     )
     worn: float = 0.5  # an attack on a worn enemy (x its wear, x the pressure): finish it
-    reply: float = 1.0  # the enemy's best immediate charge on the actor, x its chance to win
+    reply: float = 0.0  # the enemy's best charge on the actor where it ends, x its chance (0: off)
     alone: float = 0.6  # a lone charge into enemies outnumbering the charger locally (/ pressure)
 
 

@@ -299,7 +299,9 @@ def test_a_target_a_friend_attacks_is_worth_more_and_a_lone_charge_waits_for_sup
 
 
 def test_the_look_ahead_weighs_the_enemys_best_charge_on_where_the_unit_ends() -> None:
-    rules, _, side, seen = _seen("skirmish")
+    plain, _, side, seen = _seen("skirmish")
+    rules = copy.copy(plain)  # the look-ahead on (its weight is 0 where it measured worse)
+    rules.general = replace(plain.general, weights=replace(plain.general.weights, reply=1.0))
     unit = seen.units_of(side, on_table=True)[0]
     enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
     hold = general_score.Scored(Candidate(unit.id, (Order(unit.id, "hold"),), "hold"), 1.0)

@@ -31,7 +31,7 @@ def worn(state: BattleState, unit: Unit) -> float:
 HINTS = GeneralHints(
     roles={**DEFAULT_ROLES, "rest": "rally", "manoeuvre": "face"},
     params={"manoeuvre": {"option": "change_direction"}},
-    weights=Weights(charge=2.5, rally=0.2, reply=0.0),  # look-ahead: 2 / 3 decided won, off: 5 / 2
+    weights=Weights(charge=2.5, rally=0.2),
     win_words=("victory", "success"),
     lose_words=("set back", "defeat"),
     breaking=breaking,
