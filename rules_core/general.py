@@ -6,7 +6,9 @@ bot gives them through the same services and judge as a player's.
 
 The search is greedy, actor by actor: each actor's candidates (``general_candidates``: the
 ruleset's scripted orders, and each order kind with a role at each target in reach) are judged
-by the ruleset's judge and weighed with its exact odds (``general_score``); the best stands.
+by the ruleset's judge and weighed with its exact odds (``general_score``), with what the
+friends already chosen attack (``general_concert``), and the best few less the enemy's best
+reply (``general_reply``, while the budget allows); the best stands.
 Ties fall to a draw seeded by ``seed``, so one view and seed give one plan. When the CPU
 budget runs out, the actors not yet weighed keep their scripted orders.
 """
@@ -18,15 +20,17 @@ import time
 from dataclasses import dataclass, replace
 
 from rules_core import general_candidates as candidates
-from rules_core import general_score
+from rules_core import general_reply, general_score
 from rules_core.decisions import Decision
 from rules_core.general_candidates import Candidate
+from rules_core.general_concert import Concert
 from rules_core.general_score import Scored
 from rules_core.orders import Order, OrderKind
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
 JITTER = 1e-6  # a tie-break far below any weight: it only orders equal scores
+LOOK_RESERVE = 0.3  # the share of the budget kept back: below it, no look-ahead
 _BOARDS = "_general_boards"  # where a view keeps its actors' boards (as engine.waiting does)
 
 
@@ -54,14 +58,18 @@ def plan_side(
     deadline = time.process_time() + budget_s
     draw = random.Random(f"general:{seed}:{side}:{view.cursor.turn}:{view.cursor.step}")
     chosen: dict[str, Scored] = {}
-    weigh = _Weigher(rules, view, draw, general_score.pressure(rules, view, side))
+    press = general_score.pressure(rules, view, side)
+    weigh = _Weigher(rules, view, draw, press)
+    concert = Concert(rules, view, press)
     for candidate in candidates.scripted(rules, view, side):
         chosen[candidate.actor] = weigh(candidate)
     if rules.turn_problem(view, side) is None:
         for actor, kinds in candidates.actors(rules, view, side):
-            if time.process_time() > deadline:
+            left = deadline - time.process_time()
+            if left < 0:
                 break
-            _improve(rules, view, chosen, actor, kinds, weigh)
+            ahead = left > budget_s * LOOK_RESERVE  # the look-ahead only where the budget allows
+            _improve(rules, view, chosen, actor, kinds, weigh, concert, ahead)
     return tuple(
         Advice(order, general_score.reason(scored, candidates.role_of(rules, scored.candidate)))
         for scored in chosen.values()
@@ -89,17 +97,33 @@ def _improve(
     actor: str,
     kinds: tuple[OrderKind, ...],
     weigh: _Weigher,
+    concert: Concert,
+    ahead: bool = True,
 ) -> None:
-    """Weigh an actor's candidates against what ``chosen`` holds for it, keeping the best."""
+    """Weigh an actor's candidates against what ``chosen`` holds for it, keeping the best
+    (with what the friends already chosen attack: ``concert``)."""
     if actor not in chosen:  # no order: the ruleset's default, most often a hold
         chosen[actor] = weigh(Candidate(actor, (), "hold"))
+    pool = [(chosen[actor].score + concert.bonus(chosen[actor]), chosen[actor])]
     for candidate in candidates.of_actor(rules, view, actor, kinds):
-        scored = weigh(candidate)
-        kept = chosen[actor]
-        if candidate.role == "hold" and not kept.candidate.orders:
+        if candidate.role == "hold" and not chosen[actor].candidate.orders:
             continue  # a hold given where none is given changes nothing
-        if scored.score > kept.score:
-            chosen[actor] = scored
+        scored = weigh(candidate)
+        pool.append((scored.score + concert.bonus(scored), scored))
+    if ahead:
+        pool = _looked_ahead(rules, view, pool)
+    chosen[actor] = max(pool, key=lambda pair: pair[0])[1]
+    concert.chose(chosen[actor])
+
+
+def _looked_ahead(
+    rules: Rules, view: BattleState, pool: list[tuple[float, Scored]]
+) -> list[tuple[float, Scored]]:
+    """The pool's best few, each less the cost of the enemy's best reply (``general_reply``)."""
+    best = sorted(pool, key=lambda pair: -pair[0])[: general_reply.TOP]
+    if rules.general.weights.reply <= 0:
+        return best
+    return [(total - general_reply.reply_cost(rules, view, s), s) for total, s in best]
 
 
 def _board(rules: Rules, view: BattleState, actor: str) -> tuple[bool, int]:

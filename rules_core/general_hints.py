@@ -10,13 +10,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rules_core.codec import Json
-from rules_core.state import BattleState
+from rules_core.state import BattleState, Unit
 
 # How near a side's army is to breaking, read from a view: 0 whole, 1 broken (the ruleset's
 # army break: its share of units, divisions or strength lost against its threshold).
 Breaking = Callable[[BattleState, str, Mapping[str, Json]], float]
 
 ROLES = ("charge", "shoot", "advance", "face", "hold", "rally", "retire")
+
+# How worn an enemy unit is, read from a view: 0 fresh, 1 about to break (the ruleset's own
+# marks: disorder, shaken); the general presses attacks on worn units to finish them.
+Worn = Callable[[BattleState, Unit], float]
 
 # How an order kind's id reads as a role when the ruleset names none (its kinds' usual names).
 DEFAULT_ROLES: Mapping[str, str] = {
@@ -54,6 +58,12 @@ class Weights:
     urgency: float = 0.8  # attacks and advances weigh more as the turn limit nears (x turn share)
     finish: float = 1.0  # ... and as the enemy army nears its break (x its breaking)
     caution: float = 0.5  # ... and less as the own army nears its break (x its breaking)
+    focus: float = (
+        0.4  # an attack on a target a friend already charged or shot this step (each, 2 at most)
+    )
+    worn: float = 0.5  # an attack on a worn enemy (x its wear, x the pressure): finish it
+    reply: float = 0.0  # the enemy's best charge on the actor where it ends, x its chance (0: off)
+    alone: float = 0.6  # a lone charge into enemies outnumbering the charger locally (/ pressure)
 
 
 def units_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
@@ -64,6 +74,12 @@ def units_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> flo
     if not units:
         return 1.0
     return 1.0 - len(state.units_of(side, on_table=True)) / len(units)
+
+
+def unworn(state: BattleState, unit: Unit) -> float:
+    """The default wear: none (the ruleset marks no unit as worn to the general)."""
+    del state, unit
+    return 0.0
 
 
 @dataclass(frozen=True)
@@ -82,6 +98,7 @@ class GeneralHints:
     far_factor: float = 1.5  # targets beyond this many times the actor's move are not weighed
     face_arc: float = 45.0  # a unit turned further than this from the nearest enemy must face it
     breaking: Breaking = units_lost  # how near an army is to its break (0..1), from a view
+    worn: Worn = unworn  # how worn an enemy unit is (0..1), from a view
 
     def role(self, kind: str) -> str | None:
         """The role of an order kind (one of ``ROLES``), or None if the general leaves it."""

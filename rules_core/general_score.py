@@ -17,6 +17,7 @@ from rules_core.general_candidates import Candidate, role_of
 from rules_core.general_hints import GeneralHints
 from rules_core.geometry import facing_towards
 from rules_core.odds import Odds, OddsQuery
+from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import gap
@@ -99,6 +100,8 @@ def score(
         return Scored(candidate, total, flank=flank, threats=threats)
     win, lose, inflicted, suffered = _odds(rules, view, candidate, hints)
     total += w.inflicted * inflicted - w.suffered * suffered
+    if candidate.target is not None:  # a worn enemy is pressed until it breaks
+        total += w.worn * press * hints.worn(view, candidate.target)
     if role == "charge":
         total += w.charge * press * float(win if win is not None else Fraction(1, 2))
         total -= w.lose * float(lose) / press
@@ -145,6 +148,23 @@ def question_reason(choice: str, default: str) -> str:
     if choice == default:
         return "the question's default: nothing scored better"
     return f"chose {choice}: as the ruleset's drill answers it"
+
+
+def charge_chances(
+    rules: Rules, view: BattleState, candidate: Candidate
+) -> tuple[Fraction | None, Fraction, float, float]:
+    """A charge's (or shot's) chance to win and to lose, and the losses expected on the target
+    and on the actor, from the exact odds in ``view``."""
+    return _odds(rules, view, candidate, rules.general)
+
+
+def end_point(order: Order) -> tuple[float, float] | None:
+    """Where a move order aims: its ``to``, else its ``path``'s last point; None if neither."""
+    end = _end_point(order.params.get("to"))
+    path = order.params.get("path")
+    if end is None and isinstance(path, list) and path:
+        end = _end_point(path[-1])
+    return end
 
 
 def _odds(
@@ -226,10 +246,7 @@ def _closes(view: BattleState, candidate: Candidate) -> bool | None:
     """Whether a move's end point (``to``, or a ``path``'s last point) is nearer the nearest
     enemy than the actor stands now; None where the order names no point."""
     actor = _unit(view, candidate.actor)
-    end = _end_point(candidate.orders[0].params.get("to") if candidate.orders else None)
-    if candidate.orders and end is None:
-        path = candidate.orders[0].params.get("path")
-        end = _end_point(path[-1] if isinstance(path, list) and path else None)
+    end = end_point(candidate.orders[0]) if candidate.orders else None
     enemies = view.enemies_of(actor.side, on_table=True) if actor is not None else ()
     if actor is None or end is None or not enemies:
         return None

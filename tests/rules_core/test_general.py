@@ -3,23 +3,25 @@ only orders the ruleset's judge accepts, one plan per view and seed, and within 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
-from rules_core import engine, general, general_score
+from rules_core import engine, general, general_reply, general_score
 from rules_core import general_candidates as candidates
 from rules_core.big_battles import begun
 from rules_core.cards import DeckState
 from rules_core.decisions import GM, Answer
 from rules_core.general_candidates import Candidate
+from rules_core.general_concert import Concert
 from rules_core.geometry import facing_towards
 from rules_core.orders import Order, Preview
 from rules_core.plugin import Rules
 from rules_core.registry import all_rulesets
 from rules_core.secrets import Viewer, view
-from rules_core.state import BattleState
+from rules_core.state import OFF_TABLE, BattleState
 from rules_core.toolkit import gap
 
 RULESETS = [rs.id for rs in all_rulesets() if rs.rules is not None and rs.listed]
@@ -270,3 +272,71 @@ def test_an_advance_in_line_keeps_the_units_place_and_outweighs_one_on_the_neare
     assert general_score.reason(general_score.Scored(line, 1.0), "advance").startswith(
         "advanced in line on the enemy"
     )
+
+
+def test_a_target_a_friend_attacks_is_worth_more_and_a_lone_charge_waits_for_support() -> None:
+    rules, _, side, seen = _seen("skirmish")
+    unit, friend = seen.units_of(side, on_table=True)[:2]
+    enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    others = [e for e in seen.enemies_of(side, on_table=True) if e.id != enemy.id]
+    # the charger stands alone, two enemies beside its target: it is outnumbered locally
+    alone = seen
+    for far in seen.units_of(side, on_table=True)[1:]:
+        alone = alone.with_unit(replace(far, x=1.0, y=1.0))
+    for near in others[:2]:
+        alone = alone.with_unit(replace(near, x=enemy.x + 1.0, y=enemy.y))
+    for near in others[2:]:
+        alone = alone.with_unit(replace(near, x=1.0, y=1.0))
+    order = Order(unit.id, "charge", {"target": enemy.id})
+    charge = general_score.Scored(Candidate(unit.id, (order,), "charge", enemy), 1.0)
+    calm, pressed = Concert(rules, alone, 1.0), Concert(rules, alone, 3.0)
+    assert calm.bonus(charge) < pressed.bonus(charge) < 0.0  # patience: waits, less when pressed
+    shot = Order(friend.id, "shoot", {"target": enemy.id})
+    calm.chose(general_score.Scored(Candidate(friend.id, (shot,), "shoot", enemy), 1.0))
+    assert calm.bonus(charge) == pytest.approx(rules.general.weights.focus)  # supported now
+    hold = general_score.Scored(Candidate(unit.id, (Order(unit.id, "hold"),), "hold"), 1.0)
+    assert calm.bonus(hold) == 0.0
+
+
+def test_the_look_ahead_weighs_the_enemys_best_charge_on_where_the_unit_ends() -> None:
+    plain, _, side, seen = _seen("skirmish")
+    rules = copy.copy(plain)  # the look-ahead on (its weight is 0 where it measured worse)
+    rules.general = replace(plain.general, weights=replace(plain.general.weights, reply=1.0))
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    hold = general_score.Scored(Candidate(unit.id, (Order(unit.id, "hold"),), "hold"), 1.0)
+    for other in seen.enemies_of(side, on_table=True):  # one enemy left on the table
+        if other.id != enemy.id:
+            seen = seen.with_unit(replace(other, location=OFF_TABLE))
+    near = seen.with_unit(replace(unit, x=enemy.x + 2.0, y=enemy.y))
+    assert general_reply.reply_cost(rules, near, hold) > 0.0  # the enemy can charge it there
+    reach = rules.reach(seen, enemy, "move") + rules.reach(seen, unit, "move")
+    far = replace(unit, x=enemy.x + reach + 2.0, y=enemy.y)
+    assert general_reply.reply_cost(rules, seen.with_unit(far), hold) == 0.0  # out of reach
+    into = Order(unit.id, "move", {"to": [enemy.x, enemy.y]})
+    advance = general_score.Scored(Candidate(unit.id, (into,), "advance"), 1.0)
+    close = seen.with_unit(far)
+    assert general_reply.reply_cost(rules, close, advance) > 0.0  # it walks into the reach
+    assert general_reply.reply_cost(rules, close, hold) == 0.0
+
+
+def test_a_charge_on_a_worn_enemy_weighs_more_the_more_worn_it_is() -> None:
+    rules, _, side, seen = _seen("tree_of_battles")
+    unit = seen.units_of(side, on_table=True)[0]
+    enemy = min(seen.enemies_of(side, on_table=True), key=lambda e: (gap(unit, e), e.id))
+    fresh = replace(enemy, status={**enemy.status, "casualties": 0, "array": "good"})
+    worn = replace(fresh, status={**fresh.status, "array": "disarray"})
+    assert rules.general.worn(seen, fresh) == 0.0 < rules.general.worn(seen, worn)
+    plain = copy.copy(rules)  # the same rules with no weight on wear
+    plain.general = replace(rules.general, weights=replace(rules.general.weights, worn=0.0))
+    gains = []
+    for judged in (rules, plain):
+        scores = []
+        for target in (fresh, worn):
+            order = Order(unit.id, "charge", {"target": target.id})
+            candidate = Candidate(unit.id, (order,), "charge", target)
+            at = seen.with_unit(target)
+            scores.append(general_score.score(judged, at, candidate, (False, 0), 1.0).score)
+        gains.append(scores[1] - scores[0])
+    worth = rules.general.weights.worn * rules.general.worn(seen, worn)
+    assert gains[0] - gains[1] == pytest.approx(worth) and worth > 0.0

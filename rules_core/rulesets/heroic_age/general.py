@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from rules_core.codec import Json
 from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.rulesets.heroic_age import ending
-from rules_core.state import BattleState
+from rules_core.rulesets.heroic_age import units as u
+from rules_core.state import BattleState, Unit
 from rules_core.toolkit import param_number
 
 
@@ -21,6 +22,12 @@ def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float
     return min(lost / needed, 1.0) if needed > 0 else 0.0
 
 
+def worn(state: BattleState, unit: Unit) -> float:
+    """1 for a unit one step above Shaken (``present``): a loss more counts it lost."""
+    del state
+    return 1.0 if u.level(unit) == "present" else 0.0
+
+
 HINTS = GeneralHints(
     roles={**DEFAULT_ROLES, "rest": "rally", "manoeuvre": "face"},
     params={"manoeuvre": {"option": "change_direction"}},
@@ -28,4 +35,5 @@ HINTS = GeneralHints(
     win_words=("victory", "success"),
     lose_words=("set back", "defeat"),
     breaking=breaking,
+    worn=worn,
 )

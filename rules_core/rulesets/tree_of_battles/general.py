@@ -7,8 +7,11 @@ from collections.abc import Mapping
 
 from rules_core.codec import Json
 from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
+from rules_core.rulesets.tree_of_battles import units
 from rules_core.rulesets.tree_of_battles.status import BROKEN
-from rules_core.state import BattleState
+from rules_core.state import BattleState, Unit
+
+DISARRAY_WEAR = 0.5  # a contingent in disarray is half-way to its break, to the general
 
 
 def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
@@ -20,11 +23,19 @@ def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float
     return sum(1 for x in fighting if BROKEN.of(x) or not x.on_table) / len(fighting)
 
 
+def worn(state: BattleState, unit: Unit) -> float:
+    """Stands lost as a share of the contingent's, and half more in disarray (1 at most)."""
+    del state
+    lost = units.casualties(unit) / unit.stands if unit.stands > 0 else 0.0
+    return min(lost + (DISARRAY_WEAR if units.array(unit) == "disarray" else 0.0), 1.0)
+
+
 HINTS = GeneralHints(
     roles={**DEFAULT_ROLES, "march": "advance", "restrain": "hold", "manoeuvre": "rally"},
     params={"manoeuvre": {"option": "rally"}},
-    weights=Weights(charge=2.5, rally=0.2),
+    weights=Weights(charge=3.5, rally=0.2, urgency=2.5),  # relentless late: 4 of 20 ended, not 1
     win_words=("victory", "success"),
     lose_words=("set back", "defeat", "rout"),
     breaking=breaking,
+    worn=worn,
 )
