@@ -112,6 +112,12 @@ def waiting(rules: Rules, state: BattleState) -> Waiting:
     return found
 
 
+def known_waiting(rules: Rules, state: BattleState, found: Waiting) -> None:
+    """Keep ``found``, worked out for an equal state elsewhere (the engine's worker, or a
+    rehearsal of the same resolution), as what this state waits for."""
+    state.__dict__[_WAITING] = (rules, found)
+
+
 def _waiting(rules: Rules, state: BattleState) -> Waiting:
     """What the battle waits for, worked out."""
     step = rules.sequence.step(state.cursor.step)

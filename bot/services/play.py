@@ -476,7 +476,11 @@ class PlayService(ClockedService):
         rows = await stage_orders(session, battle.id, battle.stage)
         orders = [Order(r.actor, r.kind, r.params) for r in rows]
         ready = await ready_sides(session, battle.id, battle.stage)
-        acting = engine.waiting(rules, state).sides
+        # Off the loop and out of the write (the rehearsal notes it): who acts can cost the
+        # rules real work (Tree of Battles' shooting plans: 0.7 s at 120 units).
+        waiting = await off_loop_at(battle.id, engine.waiting, rules, state)
+        engine.known_waiting(rules, state, waiting)  # the view below reads it again
+        acting = waiting.sides
         given = {r.side_id for r in rows} | ready
         view = view_of(loaded)
         missing = [view.side_name(s) for s in ordering(loaded, acting) if s not in given]

@@ -40,7 +40,8 @@ def watch_engine(
 
     async def watched(worker: Any, work: Any, args: Any, kwargs: Any) -> Any:
         calls.append((getattr(work, "__name__", "?"), db._turns.busy()))
-        if during is not None and work is engine.run and len(calls) == 1:
+        first_run = [name for name, _ in calls].count("run") == 1
+        if during is not None and work is engine.run and first_run:
             await during(args)
         return await real(worker, work, args, kwargs)
 
