@@ -375,6 +375,8 @@ class AiAnswer(Base):
     question: Mapped[str] = mapped_column(String(300))
     choice: Mapped[str] = mapped_column(String(200))
     reason: Mapped[str] = mapped_column(String(300))
+    # A private question's answer is its side's and the GM's: never in everyone's post.
+    private: Mapped[bool] = mapped_column(default=False, server_default=false())
     given_at: Mapped[WrittenAt]
 
 

@@ -12,7 +12,12 @@ from bot.services.general import Explained
 
 def ai_orders_text(explained: list[Explained]) -> str:
     """The AI's orders of the step just resolved, each with why, for everyone."""
-    lines = [f"- **{plain(e.actor)}**: {plain(e.summary)} — {plain(e.reason)}" for e in explained]
+    lines = [
+        f"- **{plain(e.actor)}**: answered a private question"
+        if e.private
+        else f"- **{plain(e.actor)}**: {plain(e.summary)} — {plain(e.reason)}"
+        for e in explained
+    ]
     return "\n".join(
         ["🤖 The AI stand-in's orders and answers in the step just resolved:", *lines]
     )[:1900]

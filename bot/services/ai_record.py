@@ -26,6 +26,7 @@ class AnsweredByAi:
     question: str
     choice: str
     reason: str
+    private: bool = False  # a private question's: its side's and the GM's alone
 
     @property
     def said(self) -> str:
@@ -59,5 +60,6 @@ async def answers_between(
         .order_by(AiAnswer.id)
     )
     return [
-        AnsweredByAi(sides.get(r.side_id, r.side_id), r.question, r.choice, r.reason) for r in rows
+        AnsweredByAi(sides.get(r.side_id, r.side_id), r.question, r.choice, r.reason, r.private)
+        for r in rows
     ]

@@ -47,6 +47,7 @@ class Explained:
     actor: str
     summary: str
     reason: str
+    private: bool = False  # an answer to a private question: said only to have been given
 
 
 class GeneralService(ClockedService):
@@ -144,6 +145,7 @@ class GeneralService(ClockedService):
                 question=decision.question[:300],
                 choice=labels.get(said.choice, said.choice)[:200],
                 reason=said.reason[:300],
+                private=decision.private,
             )
             session.add(kept)
         return report
@@ -258,7 +260,13 @@ class GeneralService(ClockedService):
             ]
             sides = {} if loaded is None else {s.side_id: s.name for s in loaded.battle.sides}
             answered = await answers_between(session, battle_id, first, stage, sides)
-            return given + [Explained(a.side_name, a.said, a.reason) for a in answered]
+            # A private question and its answer stay its side's (and the GM's /orders all).
+            return given + [
+                Explained(a.side_name, "", "", private=True)
+                if a.private
+                else Explained(a.side_name, a.said, a.reason)
+                for a in answered
+            ]
 
 
 def _names(state: BattleState) -> dict[str, str]:

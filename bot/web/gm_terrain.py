@@ -25,7 +25,6 @@ from bot.web.actions import _text as text_of
 from bot.web.gm_api import MAX_REASON, GmApi
 from rules_core.state import LINEAR_KINDS, TERRAIN_KINDS
 
-MAX_NAME = 60  # as /battle terrain add's ``name`` (app_commands.Range[str, 1, 60])
 NOT_POINTS = (
     f"`at` is where the piece lies: a list of points [x, y] on the table (at most {MAX_POINTS}), "
     "its outline for a polygon or line, its centre for a circle or rectangle."
@@ -78,8 +77,6 @@ class GmTerrain:
         )
         view = await services.battles.view(reader.place)
         if view.status is BattleStatus.SETUP:
-            if name is not None and len(name) > MAX_NAME:
-                raise ApiRefusal(422, f"The terrain's name is at most {MAX_NAME} characters.")
             feature = await services.battles.add_terrain(reader.place, user_id, piece)
             said = laid_text(feature)
         else:

@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from bot.db.models import AiAnswer, RecordEntry
 from bot.db.session import Database
+from bot.presentation.general import ai_orders_text
 from bot.presentation.orders import order_book_text
 from bot.services import Services
 from bot.services.ai_seat import AI_GENERAL, STAND_IN_ANSWERS
@@ -91,6 +92,32 @@ async def test_the_gm_reads_the_ai_s_answers_of_the_open_step_at_once(
         "Red · Who moves first? → First (AI: first: to charge before they close)"
     )
     assert (await services.order_book.book(place, ALICE)).ai_answers == ()  # not the players'
+
+
+async def test_an_answer_to_a_private_question_stays_out_of_everyone_s_post(
+    services: Services, place: Place, db: Database
+) -> None:
+    question = await asked(services, place)
+    async with db.write() as session:  # as the AI keeps its answer to a private question
+        session.add(
+            AiAnswer(
+                battle_id=question.battle.id,
+                stage=question.stage,
+                side_id="a",
+                question="Which warband does your champion lead?",
+                choice="the left",
+                reason="the left: its flank is open",
+                private=True,
+            )
+        )
+    explained = await services.general.explained(question.battle.id, question.stage)
+    posted = ai_orders_text(explained)
+    assert "- **Red**: answered a private question" in posted
+    assert "champion" not in posted and "the left" not in posted  # neither question nor answer
+    book = await services.order_book.book(place, GM)  # the GM reads it whole, at once
+    assert [(a.said, a.reason) for a in book.ai_answers] == [
+        ("Which warband does your champion lead? → the left", "the left: its flank is open")
+    ]
 
 
 async def test_a_question_missed_under_the_ai_policy_gets_the_ai_s_answer(

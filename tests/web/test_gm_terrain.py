@@ -80,6 +80,19 @@ async def test_in_set_up_the_gm_lays_named_terrain_as_battle_terrain_add_does(
     )
 
 
+async def test_in_set_up_a_name_too_long_is_refused_in_the_slash_command_s_words(
+    setting_up: Table,
+) -> None:
+    body = {"kind": "wood", "shape": "circle", "at": [[30, 20]], "size": 3, "name": "O" * 61}
+    before = await stored(setting_up.services)
+    status, found = await (await member(setting_up, GM)).post("gm/terrain", body)
+    assert (status, found) == (
+        422,
+        {"error": "The terrain name must be at most 60 characters (got 61)."},
+    )
+    assert await stored(setting_up.services) == before
+
+
 @pytest.mark.parametrize("role", [*ROLES, "spectator"])
 async def test_no_one_but_the_gm_lays_terrain(table: Table, role: str) -> None:
     writer = await member(table, ROLES.get(role, GM), spectator=role == "spectator")
