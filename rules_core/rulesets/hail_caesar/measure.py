@@ -24,6 +24,7 @@ from rules_core.geometry import (
     within,
 )
 from rules_core.rulesets.hail_caesar import tables
+from rules_core.rulesets.hail_caesar.apart import swept_apart
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import Sight, areas_near, feature_shape, line_of_sight
@@ -146,11 +147,11 @@ def blocker(state: BattleState, unit: Unit, end: Footprint, spare: tuple[str, ..
     skip = {unit.id, *spare}
     poses = [Footprint.of(unit), end]
     others = [
-        (u.name, Footprint.of(u))
+        (u.name, there)
         for u in near(state.units_on_table, around(poses))
-        if u.id not in skip
-    ]
-    found = interpenetrated(poses, others)
+        if u.id not in skip and not swept_apart(poses[0], end, there := Footprint.of(u))
+    ]  # units a line shows apart share no ground: shapely builds the ground for the others
+    found = interpenetrated(poses, others) if others else ()
     return found[0] if found else ""
 
 
