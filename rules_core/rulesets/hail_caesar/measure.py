@@ -23,7 +23,7 @@ from rules_core.geometry import (
     quarter,
     within,
 )
-from rules_core.rulesets.hail_caesar import tables
+from rules_core.rulesets.hail_caesar import kept, tables
 from rules_core.rulesets.hail_caesar.apart import swept_apart
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, TerrainFeature, Unit
@@ -58,12 +58,17 @@ def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     ends = (here.front_centre, (there.x, there.y), *there.corners())
     xs, ys = [p[0] for p in ends], [p[1] for p in ends]
     lines = (min(xs), min(ys), max(xs), max(ys))
-    others = [
+    others = tuple(
         (u.id, Footprint.of(u))
         for u in near(state.units_on_table, lines, EPSILON)
         if u.id not in (viewer.id, target.id)
-    ]
-    return line_of_sight(here, there, state.terrain, others, SIGHT_BLOCKERS)
+    )
+    terrain = state.terrain
+    return kept.sight(
+        terrain,
+        (here, there, others),
+        lambda: line_of_sight(here, there, terrain, others, SIGHT_BLOCKERS),
+    )
 
 
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
