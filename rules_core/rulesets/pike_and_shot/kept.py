@@ -138,6 +138,22 @@ def enemies_in_contact(state: BattleState, unit: Unit) -> list[Unit]:
     return [state.unit(key) for key in found]
 
 
+def per_layout(
+    state: BattleState, name: str, unit: Unit, work: Callable[[], Unit | None]
+) -> Unit | None:
+    """``work()``'s answer for ``unit`` while no unit moves (``name`` says which question): a
+    unit of the state or None, kept by its id; ``work`` must read nothing but where the
+    units stand (a melee's statuses change between its questions, nobody's place)."""
+    table = _contacts(state).answers.setdefault(name, {})
+    place = _place(unit)
+    if place in table:
+        key = table[place]
+        return None if key is None else state.unit(key)
+    found = work()
+    table[place] = None if found is None else found.id
+    return found
+
+
 def engaged(state: BattleState, unit: Unit) -> bool:
     """``toolkit.engaged``: the unit touches an enemy (kept as ``enemies_in_contact``)."""
     return bool(enemies_in_contact(state, unit))
@@ -164,6 +180,7 @@ class _Layout:
     def __init__(self, before: _Layout | None = None, moved: tuple[Unit, ...] = ()) -> None:
         """A layout after ``before`` once ``moved`` (their places now) moved, left or turned."""
         self.found: dict[Place, tuple[str, ...]] = {}
+        self.answers: dict[str, dict[Place, str | None]] = {}  # see ``per_layout``
         self.before = before
         self.gone = {unit.id for unit in moved}
         self.boxes = [Footprint.of(unit).bounds for unit in moved if unit.on_table]

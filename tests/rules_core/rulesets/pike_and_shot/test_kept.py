@@ -107,6 +107,7 @@ def test_contacts_carried_past_moves_are_the_ones_worked_out_afresh() -> None:
     for _ in range(40):
         for unit in state.units_on_table:
             assert kept.enemies_in_contact(state, unit) == toolkit.enemies_in_contact(state, unit)
+            assert combat.opponent(state, unit) == combat._opponent(state, unit), unit.id
         mover = rng.choice(state.units_on_table)
         enemies = state.enemies_of(mover.side, on_table=True)
         enemy = rng.choice(enemies)
@@ -118,3 +119,14 @@ def test_contacts_carried_past_moves_are_the_ones_worked_out_afresh() -> None:
         state = state.with_unit(moved)
     for unit in state.units_on_table:
         assert kept.enemies_in_contact(state, unit) == toolkit.enemies_in_contact(state, unit)
+        assert combat.opponent(state, unit) == combat._opponent(state, unit), unit.id
+
+
+def test_the_opponent_kept_past_a_status_change_is_the_new_states_unit() -> None:
+    state = at("combat", royalists4=(30, 20, 0), parliament3=(30, 22, 180))
+    assert _id(combat.opponent(state, state.unit("royalists4"))) == "parliament3"
+    hit = status(state, "parliament3", hits=2)  # nothing moved: the same opponent, as it is now
+    found = combat.opponent(hit, hit.unit("royalists4"))
+    assert found is hit.unit("parliament3") and found.status["hits"] == 2
+    apart = _moved(hit, "parliament3", 30, 40)
+    assert combat.opponent(apart, apart.unit("royalists4")) is None
