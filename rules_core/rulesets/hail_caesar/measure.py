@@ -23,7 +23,8 @@ from rules_core.geometry import (
     quarter,
     within,
 )
-from rules_core.rulesets.hail_caesar import tables
+from rules_core.rulesets.hail_caesar import kept, tables
+from rules_core.rulesets.hail_caesar.apart import swept_apart
 from rules_core.rulesets.hail_caesar.tables import FAST_IN_OPEN_ORDER, MOVE_ROW, SIX, TWELVE
 from rules_core.state import BattleState, TerrainFeature, Unit
 from rules_core.terrain import Sight, areas_near, feature_shape, line_of_sight
@@ -57,12 +58,17 @@ def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     ends = (here.front_centre, (there.x, there.y), *there.corners())
     xs, ys = [p[0] for p in ends], [p[1] for p in ends]
     lines = (min(xs), min(ys), max(xs), max(ys))
-    others = [
+    others = tuple(
         (u.id, Footprint.of(u))
         for u in near(state.units_on_table, lines, EPSILON)
         if u.id not in (viewer.id, target.id)
-    ]
-    return line_of_sight(here, there, state.terrain, others, SIGHT_BLOCKERS)
+    )
+    terrain = state.terrain
+    return kept.sight(
+        terrain,
+        (here, there, others),
+        lambda: line_of_sight(here, there, terrain, others, SIGHT_BLOCKERS),
+    )
 
 
 def enemies_within(state: BattleState, unit: Unit, reach: float, seen: bool = False) -> list[Unit]:
@@ -146,11 +152,11 @@ def blocker(state: BattleState, unit: Unit, end: Footprint, spare: tuple[str, ..
     skip = {unit.id, *spare}
     poses = [Footprint.of(unit), end]
     others = [
-        (u.name, Footprint.of(u))
+        (u.name, there)
         for u in near(state.units_on_table, around(poses))
-        if u.id not in skip
-    ]
-    found = interpenetrated(poses, others)
+        if u.id not in skip and not swept_apart(poses[0], end, there := Footprint.of(u))
+    ]  # units a line shows apart share no ground: shapely builds the ground for the others
+    found = interpenetrated(poses, others) if others else ()
     return found[0] if found else ""
 
 

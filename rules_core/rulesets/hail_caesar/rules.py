@@ -20,6 +20,7 @@ from rules_core.rulesets.hail_caesar import (
     command,
     demo,
     forces,
+    kept,
     measure,
     morale,
     orders,
@@ -197,10 +198,12 @@ class HailCaesarRules(Rules):
     def judge(self, state: BattleState, order: Order) -> Verdict:
         """As every ruleset judges, with a plain hold judged at once: the engine judges a default
         hold for every unit at each division's orders, and its verdict needs no measuring."""
-        if order.kind == "hold" and not order.params:
-            step = self.sequence.step(state.cursor.step)
-            if "hold" in step.order_kinds and self.actor_problem(state, order) is None:
-                return orders.preview(state, order, {})  # a hold: no parameters to measure
+        if (
+            order.kind == "hold"
+            and not order.params
+            and kept.plain_hold_allowed(self, state, order)
+        ):
+            return orders.preview(state, order, {})  # a hold: no parameters to measure
         return super().judge(state, order)
 
     def preview(self, state: BattleState, order: Order) -> Verdict:

@@ -313,11 +313,12 @@ def melees(state: BattleState) -> list[Melee]:
 
 def opponent(state: BattleState, unit: Unit) -> Unit | None:
     """The enemy a unit fights: the one touching its front, else the first in contact."""
-    return kept.per_unit(state, "opponent", unit, lambda: _opponent(state, unit))
+    return kept.per_layout(state, "opponent", unit, lambda: _opponent(state, unit))
 
 
 def _opponent(state: BattleState, unit: Unit) -> Unit | None:
-    """``opponent`` worked out (kept per state: each melee asks it of a unit several times)."""
+    """``opponent`` worked out (kept per layout: each melee asks it of a unit several times,
+    its statuses changing between)."""
     touching = enemies_in_contact(state, unit)
     here = Footprint.of(unit)
     front = [e for e in touching if kept.touching_edge(here, Footprint.of(e)) == "front"]

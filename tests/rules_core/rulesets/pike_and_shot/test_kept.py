@@ -3,6 +3,7 @@ enemy, contacts, targets and touching edges, and never a stale one once somethin
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from rules_core import toolkit
@@ -96,3 +97,36 @@ def test_the_touching_edge_is_geometrys_for_each_side_of_a_unit() -> None:
         there = Footprint.of(state.unit(key))
         assert kept.touching_edge(here, there) == contact_edge(here, there)
         assert kept.touching_edge(there, here) == contact_edge(there, here)
+
+
+def test_contacts_carried_past_moves_are_the_ones_worked_out_afresh() -> None:
+    # One unit at a time steps into contact with an enemy's front, or away; each step's contacts
+    # are asked of every unit, kept (carried on from the layout before) and afresh.
+    rng = random.Random(37)
+    state = big_battle(RULES, 60)
+    for _ in range(40):
+        for unit in state.units_on_table:
+            assert kept.enemies_in_contact(state, unit) == toolkit.enemies_in_contact(state, unit)
+            assert combat.opponent(state, unit) == combat._opponent(state, unit), unit.id
+        mover = rng.choice(state.units_on_table)
+        enemies = state.enemies_of(mover.side, on_table=True)
+        enemy = rng.choice(enemies)
+        if rng.random() < 0.7:  # squarely against its front, facing it
+            there = Footprint.of(enemy).at(enemy.depth / 2 + mover.depth / 2, 0.0)
+            moved = replace(mover, x=there[0], y=there[1], facing=(enemy.facing + 180) % 360)
+        else:
+            moved = replace(mover, x=mover.x + rng.uniform(-6, 6), y=mover.y + rng.uniform(-6, 6))
+        state = state.with_unit(moved)
+    for unit in state.units_on_table:
+        assert kept.enemies_in_contact(state, unit) == toolkit.enemies_in_contact(state, unit)
+        assert combat.opponent(state, unit) == combat._opponent(state, unit), unit.id
+
+
+def test_the_opponent_kept_past_a_status_change_is_the_new_states_unit() -> None:
+    state = at("combat", royalists4=(30, 20, 0), parliament3=(30, 22, 180))
+    assert _id(combat.opponent(state, state.unit("royalists4"))) == "parliament3"
+    hit = status(state, "parliament3", hits=2)  # nothing moved: the same opponent, as it is now
+    found = combat.opponent(hit, hit.unit("royalists4"))
+    assert found is hit.unit("parliament3") and found.status["hits"] == 2
+    apart = _moved(hit, "parliament3", 30, 40)
+    assert combat.opponent(apart, apart.unit("royalists4")) is None
