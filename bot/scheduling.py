@@ -164,10 +164,14 @@ class DeadlineScheduler:
             replace_existing=True,
         )
 
+    def armed(self, deadline_id: int) -> bool:
+        """Whether a wake is scheduled for this deadline."""
+        return bool(self._scheduler.running and self._scheduler.get_job(f"deadline:{deadline_id}"))
+
     def disarm(self, deadline_id: int) -> None:
         """Forget a scheduled deadline (its row has been cancelled or moved)."""
         self._retry_at.pop(deadline_id, None)
-        if self._scheduler.running and self._scheduler.get_job(f"deadline:{deadline_id}"):
+        if self.armed(deadline_id):
             self._scheduler.remove_job(f"deadline:{deadline_id}")
 
     async def run_due(self) -> int:
@@ -244,6 +248,10 @@ class DeadlineScheduler:
             if not found:
                 return {}
             claimed = await self._mark_started(found, now)
+            for deadline_id in claimed - {woken}:
+                # Its own wake would only find it claimed: one query each under this lock,
+                # a thousand of them delaying the next batch (a failed handler is armed again).
+                self.disarm(deadline_id)
             await self._before([d for d in found if d.id in claimed])
             loop = asyncio.get_running_loop()
             batch: dict[int, asyncio.Future[bool]] = {}

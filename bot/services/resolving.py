@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import multiprocessing
 import threading
 import time
 from collections import deque
@@ -45,6 +44,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 from bot.config import ENGINE_WORKERS_MAX, ENGINE_WORKERS_MIN
 from bot.engine_worker import answered, call, defaulted, dumps, loads, worker_started
 from bot.errors import Conflict
+from bot.lean_spawn import LeanSpawnContext
 from bot.services import replay
 from rules_core import registry, resume
 
@@ -105,7 +105,7 @@ class _Worker:
         """The worker process's pool, started if there is none (or the last one broke)."""
         with self._lock:
             if self._process is None:
-                context = multiprocessing.get_context("spawn")
+                context = LeanSpawnContext()  # the worker imports the rules, not the bot
                 self._process = ProcessPoolExecutor(1, context, initializer=worker_started)
             return self._process
 

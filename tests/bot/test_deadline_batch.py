@@ -105,3 +105,30 @@ async def test_a_batch_of_deadlines_with_nothing_left_to_do_loads_no_battle(
         event.remove(db.engine.sync_engine, "before_cursor_execute", record)
     assert not services.play.idle.take(current.id)  # its handler loads and decides
     assert not services.play.idle.take(moved_on.id)  # asked once, forgotten
+
+
+async def test_a_claimed_batch_leaves_no_wake_armed_for_its_deadlines(
+    db: Database, clock: FakeClock
+) -> None:
+    """Each deadline of a batch is armed for its own time; once the batch claims them all,
+    their wakes are taken off the scheduler (each would only find its deadline claimed, at
+    the cost of a query under the claiming lock: a thousand due together made a thousand)."""
+    ids = [
+        await add_deadline(db, START + timedelta(minutes=10 + i), DeadlineKind.REMINDER, 700 + i)
+        for i in range(12)
+    ]
+    handled: list[int] = []
+
+    async def handler(due: DueDeadline) -> None:
+        handled.append(due.id)
+
+    scheduler = DeadlineScheduler(db, clock, handler)
+    try:
+        assert await scheduler.start() == 0
+        assert all(scheduler.armed(i) for i in ids)  # each waits for its own time
+        clock.advance(timedelta(hours=1))
+        assert await scheduler.run_due() == 12  # one batch claims them all
+        assert sorted(handled) == sorted(ids)
+        assert not any(scheduler.armed(i) for i in ids)
+    finally:
+        scheduler.shutdown()
