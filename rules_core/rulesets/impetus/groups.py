@@ -203,11 +203,12 @@ def _form(state: BattleState, params: Params | None) -> tuple[UnitGroup, ...]:
     for unit in able:
         commands.setdefault((unit.side, unit.group), []).append(unit)
     for unit, other in (pair for mine in commands.values() for pair in combinations(mine, 2)):
-        if not can_group(unit, other, params):
-            continue
+        # the distance first: most pairs of a command stand apart (both tests read nothing else)
         if max(abs(unit.x - other.x), abs(unit.y - other.y)) > (
             unit.frontage + other.frontage + unit.depth + other.depth
         ):
+            continue
+        if not can_group(unit, other, params):
             continue
         found = link(unit, other, tolerance)
         if found is not None:
@@ -373,10 +374,13 @@ def _marked(state: BattleState, found: tuple[UnitGroup, ...], done: set[int]) ->
         held: dict[str, Json] = {"unit_group": UNIT_GROUP.of(unit), "group_no": GROUP_NO.of(unit)}
         if held != wanted:
             state = state.with_unit(unit.with_status(**wanted))
+    described: dict[str, list[Json]] = {}  # each command's groups, in the order found
+    for formed in found:
+        described.setdefault(formed.command, []).append(describe(state, formed))
     for command in state.groups:
         if command.kind != "command":
             continue
-        lines: list[Json] = [describe(state, g) for g in found if g.command == command.id]
+        lines = described.get(command.id, [])
         if (FORMED_GROUPS.of(command) or []) != lines:
             status = {**command.status, "formed_groups": lines}
             state = state.with_group(replace(command, status=status))
