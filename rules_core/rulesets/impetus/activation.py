@@ -237,24 +237,25 @@ def _gap_to_enemy(state: BattleState, group: Group) -> float:
 
 
 def _side_gaps(on_table: Sequence[Unit], side: str) -> dict[tuple[str, str], float]:
-    """Every command's gap to the enemies of ``side`` at once: each unit's nearest enemy is
-    found in one array (numpy), then measured again with ``math.dist`` among the enemies
-    within a hair of it, so the least is the very distance every pair's scan gave."""
+    """Every command's gap to the enemies of ``side`` at once: every pair measured in one
+    array (numpy), then the pairs within a hair of each command's least measured again with
+    ``math.dist``, so each gap is the very distance a scan of every pair gave."""
     foes = [(b.x, b.y) for b in on_table if b.side != side]
-    if not foes:
+    placed = [(u.group, (u.x, u.y)) for u in on_table if u.group is not None]
+    if not foes or not placed:
         return {}
-    here = [(a.x, a.y) for a in on_table]
-    mine, there = numpy.asarray(here, dtype=float), numpy.asarray(foes, dtype=float)
+    mine = numpy.asarray([where for _, where in placed], dtype=float)
+    there = numpy.asarray(foes, dtype=float)
     rough = numpy.hypot(mine[:, 0, None] - there[None, :, 0], mine[:, 1, None] - there[None, :, 1])
-    bound = rough.min(axis=1) * (1 + 1e-9) + 1e-9
+    least: dict[str, float] = {}
+    for (group, _), nearest in zip(placed, rough.min(axis=1).tolist(), strict=True):
+        least[group] = min(least.get(group, math.inf), nearest)
+    bound = numpy.asarray([least[group] * (1 + 1e-9) + 1e-9 for group, _ in placed])
     gaps: dict[tuple[str, str], float] = {}
-    for index, unit in enumerate(on_table):
-        if unit.group is None:
-            continue
-        close = numpy.flatnonzero(rough[index] <= bound[index])
-        nearest = min(math.dist(here[index], foes[j]) for j in close)
-        key = (unit.group, side)
-        gaps[key] = min(gaps.get(key, math.inf), nearest)
+    for row, column in zip(*numpy.nonzero(rough <= bound[:, None]), strict=True):
+        group, where = placed[row]
+        key = (group, side)
+        gaps[key] = min(gaps.get(key, math.inf), math.dist(where, foes[column]))
     return gaps
 
 
