@@ -206,7 +206,7 @@ def path_problem(
             friend = state.unit(friend_id)
             if not may_pass(unit, friend):
                 return f"{unit.name} may not pass through {friend.name}"
-    for other in state.units_on_table:
+    for other in near(state.units_on_table, there.bounds):  # only those can overlap
         if other.id != unit.id and overlapping(there, Footprint.of(other)):
             return f"the move would end on {other.name}"
     return None
