@@ -322,6 +322,8 @@ def _same_actor(kinds: Mapping[str, OrderKind], one: Order, other: Order) -> boo
 
 def _defaults(rules: Rules, state: BattleState, kept: Sequence[Order]) -> list[Order]:
     """Default orders for the acting sides' actors that were given none."""
+    if not gives_defaults(rules):
+        return []  # the base hook gives no actor a default: no need to look at each
     acting = rules.acting_sides(state)
     kinds = rules.kinds_by_id()
     ordered = {(kinds[order.kind].actor, order.actor) for order in kept}
@@ -335,6 +337,12 @@ def _defaults(rules: Rules, state: BattleState, kept: Sequence[Order]) -> list[O
                 if default is not None and not isinstance(rules.judge(state, default), Illegal):
                     found.append(default)
     return found
+
+
+def gives_defaults(rules: Rules) -> bool:
+    """Whether the ruleset has default orders at all: False when its ``default_order`` is the
+    base hook's, which gives none (a hook set on the instance counts as given)."""
+    return getattr(rules.default_order, "__func__", None) is not Rules.default_order
 
 
 def _after_step(rules: Rules, context: Context) -> BattleState:

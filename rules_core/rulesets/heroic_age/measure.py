@@ -136,9 +136,11 @@ def move_along(
         # Only enemies whose boxes come within the stop distance of the path's box can be.
         path = around([swept.start, swept.pose(reached)])
         strip = zone(swept.start, "front", stop).exterior.coords[:-1]
+        # (asked of the state's units, whose boxes ``near`` keeps, not a new tuple of enemies)
         enemies = [
             paths.meeting_span(strip, heading, reached, Footprint.of(e).corners())
-            for e in near(state.enemies_of(unit.side), path, stop)
+            for e in near(state.units, path, stop)
+            if e.side != unit.side
         ]
         # Only friends whose boxes meet the path's box can be stood on (TOUCH: slack beyond
         # float noise, as ``overlapping`` allows).

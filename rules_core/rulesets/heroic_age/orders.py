@@ -169,13 +169,14 @@ def has_business(state: BattleState, side: str, step: str, params: Mapping[str, 
     if step == "missiles":
         return any(missiles.has_choice(state, x) for x in mine if missiles.shoots(x))
     reach = param_number(params, "charge_reach")
-    enemies = state.enemies_of(side)
     return any(
         u.level(x) != "blood lust"
         and any(
             charges.problem(state, x, e, reach) is None
-            # only enemies whose boxes come within charge reach can be charged (a box test)
-            for e in near(enemies, Footprint.of(x).bounds, reach + measure.EPS)
+            # only enemies whose boxes come within charge reach can be charged (a box test,
+            # asked of the state's units: ``near`` keeps their boxes)
+            for e in near(state.units, Footprint.of(x).bounds, reach + measure.EPS)
+            if e.side != side
         )
         for x in mine
     )

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from itertools import repeat
+
+import numpy
 
 from rules_core.codec import Json
 from rules_core.context import Context
@@ -137,8 +138,8 @@ def next_contest(ctx: Context) -> None:
     if not upcoming:
         return
     pool = [ctx.state.group(s.id) for s in upcoming]
-    live = live_commands(ctx.state)  # once, not once for each command of the pool
-    pool = [g for g in pool if g in live] or pool
+    live = {g.id for g in live_commands(ctx.state)}  # once, not once for each command
+    pool = [g for g in pool if g.id in live] or pool
     winner = contest(ctx, pool)
     ordered = [s for s in upcoming if s.id == winner.id] + [
         s for s in upcoming if s.id != winner.id
@@ -193,17 +194,15 @@ def by_strategy(state: BattleState, mine: Sequence[Group], answer: str) -> Group
     named = next((g for g in mine if g.id == answer), None)
     if named is not None:
         return named
+    # each command with its place in ``mine``: ties go to the first (no search for the place)
+    placed = list(enumerate(mine))
     if answer == "nearest":
-        return min(mine, key=lambda g: (_gap_to_enemy(state, g), _index(mine, g)))
+        return min(placed, key=lambda p: (_gap_to_enemy(state, p[1]), p[0]))[1]
     if answer == "strongest":
-        return max(mine, key=lambda g: (_vbu(state, g), -_index(mine, g)))
+        return max(placed, key=lambda p: (_vbu(state, p[1]), -p[0]))[1]
     if answer == "weakest":
-        return min(mine, key=lambda g: (_vbu(state, g), _index(mine, g)))
+        return min(placed, key=lambda p: (_vbu(state, p[1]), p[0]))[1]
     return None
-
-
-def _index(mine: Sequence[Group], group: Group) -> int:
-    return list(mine).index(group)
 
 
 def _vbu(state: BattleState, group: Group) -> int:
@@ -231,15 +230,33 @@ def _gap_to_enemy(state: BattleState, group: Group) -> float:
     """The least centre-to-centre distance from the command's units to an enemy unit."""
     gaps = _kept_gaps(state)
     key = (group.id, group.side)
-    found = gaps.get(key)
-    if found is None:
-        on_table = state.units_on_table
-        foes = [(b.x, b.y) for b in on_table if b.side != group.side]
-        own = [(a.x, a.y) for a in on_table if a.group == group.id]
-        # the same distances as every pair's, the least of them
-        found = min((min(map(math.dist, repeat(a), foes)) for a in own if foes), default=math.inf)
-        gaps[key] = found
-    return found
+    if key not in gaps:
+        gaps.update(_side_gaps(state.units_on_table, group.side))
+        gaps.setdefault(key, math.inf)  # no unit of it on the table, or no enemy
+    return gaps[key]
+
+
+def _side_gaps(on_table: Sequence[Unit], side: str) -> dict[tuple[str, str], float]:
+    """Every command's gap to the enemies of ``side`` at once: every pair measured in one
+    array (numpy), then the pairs within a hair of each command's least measured again with
+    ``math.dist``, so each gap is the very distance a scan of every pair gave."""
+    foes = [(b.x, b.y) for b in on_table if b.side != side]
+    placed = [(u.group, (u.x, u.y)) for u in on_table if u.group is not None]
+    if not foes or not placed:
+        return {}
+    mine = numpy.asarray([where for _, where in placed], dtype=float)
+    there = numpy.asarray(foes, dtype=float)
+    rough = numpy.hypot(mine[:, 0, None] - there[None, :, 0], mine[:, 1, None] - there[None, :, 1])
+    least: dict[str, float] = {}
+    for (group, _), nearest in zip(placed, rough.min(axis=1).tolist(), strict=True):
+        least[group] = min(least.get(group, math.inf), nearest)
+    bound = numpy.asarray([least[group] * (1 + 1e-9) + 1e-9 for group, _ in placed])
+    gaps: dict[tuple[str, str], float] = {}
+    for row, column in zip(*numpy.nonzero(rough <= bound[:, None]), strict=True):
+        group, where = placed[row]
+        key = (group, side)
+        gaps[key] = min(gaps.get(key, math.inf), math.dist(where, foes[column]))
+    return gaps
 
 
 def roll_off(ctx: Context, one: Group, two: Group) -> tuple[Group, Group]:

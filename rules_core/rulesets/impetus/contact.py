@@ -11,7 +11,7 @@ import math
 from rules_core import paths
 from rules_core.context import Context
 from rules_core.events import OrderRejected
-from rules_core.geometry import Footprint, overlapping, quarter
+from rules_core.geometry import Footprint, near, overlapping, quarter
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus.status import MELEE_WITH, MOVES
 from rules_core.state import Unit
@@ -76,6 +76,6 @@ def _free(ctx: Context, unit: Unit, target: Unit, pose: tuple[float, float, floa
         return False
     return not any(
         overlapping(print_, Footprint.of(other))
-        for other in ctx.state.units_on_table
+        for other in near(ctx.state.units_on_table, print_.bounds)  # only those can overlap
         if other.id not in (unit.id, target.id)
     ) and not overlapping(print_, Footprint.of(target))

@@ -28,7 +28,7 @@ from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.odds import Dist
 from rules_core.rulesets.impetus import generals, groups, profiles, tables
-from rules_core.rulesets.impetus.status import DISORDERED, EVADES
+from rules_core.rulesets.impetus.status import DISORDERED, EVADES, KILLED
 from rules_core.state import BattleState, Leader, Unit
 from rules_core.tables import Band, ScoreTable
 
@@ -87,6 +87,8 @@ def general_and_host(
     found = generals.attached_general(state, unit)
     if found is not None or not group:
         return found, unit if found is not None else None
+    if not _general_in_command(state, unit):
+        return None, None  # no group of its command has one: its groups need not be formed
     mine = groups.group_of(state, unit, state.parameters)
     if mine is None:
         return None, None
@@ -96,6 +98,15 @@ def general_and_host(
             if found is not None:
                 return found, other
     return None, None
+
+
+def _general_in_command(state: BattleState, unit: Unit) -> bool:
+    """Whether a living general is attached to another unit of the unit's command (only its
+    command's units can be in a group with it)."""
+    hosts = {ld.attached_to for ld in state.leaders if ld.attached_to and not KILLED.of(ld)}
+    return bool(hosts) and any(
+        u.id in hosts and u.group == unit.group and u.id != unit.id for u in state.units
+    )
 
 
 def _unit(state: BattleState, unit_id: Json) -> Unit | None:

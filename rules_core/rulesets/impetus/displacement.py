@@ -34,7 +34,7 @@ from rules_core import paths
 from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.events import OrderRejected, ReactionResolved
-from rules_core.geometry import EPSILON, Footprint, edge_distance, overlapping
+from rules_core.geometry import EPSILON, Footprint, edge_distance, near, overlapping
 from rules_core.paths import Sweep
 from rules_core.plugin import Parameter
 from rules_core.rulesets.impetus import cohesion, interpenetration
@@ -124,9 +124,8 @@ def _keep(state: BattleState, keep: Callable[[Unit], bool]) -> BattleState:
 def _overlapped(state: BattleState, unit: Unit) -> set[str]:
     """Units the unit already overlaps where it stands (left behind as it moves off)."""
     here = Footprint.of(unit)
-    return {
-        u.id for u in state.units_on_table if u.id != unit.id and overlapping(here, Footprint.of(u))
-    }
+    nearby = near(state.units_on_table, here.bounds)  # only boxes that meet can overlap
+    return {u.id for u in nearby if u.id != unit.id and overlapping(here, Footprint.of(u))}
 
 
 def without_friends(

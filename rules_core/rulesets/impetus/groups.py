@@ -30,7 +30,7 @@ the published rules could not be found (see the package README). The reading her
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
@@ -101,6 +101,32 @@ def can_group(unit: Unit, other: Unit, params: Params | None = None) -> bool:
     if mix == "type" or (mix == "foot_type" and profiles.foot(unit)):
         return same_type
     return profiles.mounted(unit) == profiles.mounted(other)
+
+
+def _grouping(params: Params | None) -> Callable[[Unit, Unit], bool]:
+    """``can_group`` for many pairs under the same parameters: the parameters read once and
+    each unit's troop type, foot and mounted once (the same tests, in the same order)."""
+    excluded = _param(params, "group_excluded")
+    barred = {str(v) for v in excluded} if isinstance(excluded, list) else {"S", "ART"}
+    mix = _param(params, "group_mix")
+    kinds: dict[int, tuple[str, bool, bool]] = {}  # by the unit object's id, within one use
+
+    def kind(unit: Unit) -> tuple[str, bool, bool]:
+        found = kinds.get(id(unit))
+        if found is None:
+            found = (profiles.troop_type(unit), profiles.foot(unit), profiles.mounted(unit))
+            kinds[id(unit)] = found
+        return found
+
+    def able(unit: Unit, other: Unit) -> bool:
+        (mine, foot, mounted), (theirs, _, other_mounted) = kind(unit), kind(other)
+        if mine in barred or theirs in barred:
+            return False
+        if mix == "type" or (mix == "foot_type" and foot):
+            return mine == theirs
+        return mounted == other_mounted
+
+    return able
 
 
 def _turned(a: float, b: float) -> float:
@@ -199,15 +225,17 @@ def _form(state: BattleState, params: Params | None) -> tuple[UnitGroup, ...]:
     links: dict[str, list[tuple[str, str]]] = {u.id: [] for u in able}
     # only units of one side and command may link: each pair of a command is looked at, in
     # the roster order a scan of every pair takes, so each unit's links come in that order
+    grouped = _grouping(params)
     commands: dict[tuple[str, str | None], list[Unit]] = {}
     for unit in able:
         commands.setdefault((unit.side, unit.group), []).append(unit)
     for unit, other in (pair for mine in commands.values() for pair in combinations(mine, 2)):
-        if not can_group(unit, other, params):
-            continue
+        # the distance first: most pairs of a command stand apart (both tests read nothing else)
         if max(abs(unit.x - other.x), abs(unit.y - other.y)) > (
             unit.frontage + other.frontage + unit.depth + other.depth
         ):
+            continue
+        if not grouped(unit, other):
             continue
         found = link(unit, other, tolerance)
         if found is not None:
@@ -373,10 +401,13 @@ def _marked(state: BattleState, found: tuple[UnitGroup, ...], done: set[int]) ->
         held: dict[str, Json] = {"unit_group": UNIT_GROUP.of(unit), "group_no": GROUP_NO.of(unit)}
         if held != wanted:
             state = state.with_unit(unit.with_status(**wanted))
+    described: dict[str, list[Json]] = {}  # each command's groups, in the order found
+    for formed in found:
+        described.setdefault(formed.command, []).append(describe(state, formed))
     for command in state.groups:
         if command.kind != "command":
             continue
-        lines: list[Json] = [describe(state, g) for g in found if g.command == command.id]
+        lines = described.get(command.id, [])
         if (FORMED_GROUPS.of(command) or []) != lines:
             status = {**command.status, "formed_groups": lines}
             state = state.with_group(replace(command, status=status))

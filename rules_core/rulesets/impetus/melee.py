@@ -28,7 +28,7 @@ from rules_core.codec import Json
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import MeleeFought, MeleeResolved, TestResolved
-from rules_core.geometry import EPSILON, Footprint, contact_edge, near
+from rules_core.geometry import EPSILON, Footprint, near
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
@@ -37,6 +37,7 @@ from rules_core.rulesets.impetus import (
     profiles,
     tables,
 )
+from rules_core.rulesets.impetus.edges import touching_edge
 from rules_core.rulesets.impetus.melee_dice import (
     Fight,
     cohesion_modifiers,
@@ -254,7 +255,7 @@ def joining(state: BattleState, unit: Unit, enemy: Unit) -> list[Unit]:
         if other.side != unit.side
         and other.id != enemy.id
         and not ROUTED.of(other)
-        and contact_edge(here, Footprint.of(other)) is not None
+        and touching_edge(here, Footprint.of(other)) is not None
     ]
 
 
@@ -262,9 +263,9 @@ def _front_enemy(state: BattleState, unit: Unit, first: Unit, others: list[Unit]
     """The enemy a unit in contact with several rolls its dice against: ``first`` if it stands
     to its front or none does, else the one to its front."""
     here = Footprint.of(unit)
-    if contact_edge(here, Footprint.of(first)) == "front":
+    if touching_edge(here, Footprint.of(first)) == "front":
         return first
-    return next((o for o in others if contact_edge(here, Footprint.of(o)) == "front"), first)
+    return next((o for o in others if touching_edge(here, Footprint.of(o)) == "front"), first)
 
 
 def extra_roll(state: BattleState, unit: Unit, enemy: Unit, params: Params) -> RollSpec:

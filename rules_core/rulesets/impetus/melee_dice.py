@@ -11,7 +11,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from rules_core.dice import Modifier, Purpose
-from rules_core.geometry import Footprint, contact_edge, edge_distance, in_contact, near
+from rules_core.geometry import Footprint, edge_distance, in_contact, near
 from rules_core.odds import RollSpec
 from rules_core.rulesets.impetus import (
     cohesion,
@@ -21,6 +21,7 @@ from rules_core.rulesets.impetus import (
     spots,
     tables,
 )
+from rules_core.rulesets.impetus.edges import touching_edge
 from rules_core.rulesets.impetus.groups import can_group as _can_group
 from rules_core.rulesets.impetus.prebattle import params_of
 from rules_core.rulesets.impetus.status import (
@@ -152,7 +153,7 @@ def impact_bonus(state: BattleState, charger: Unit, target: Unit) -> tuple[int, 
     if row is not None:
         return 0, f"{words}, nullified: {tables.text(tables.IMPACT_NULLIFIED, row)}"
     kind, other = profiles.troop_type(charger), profiles.troop_type(target)
-    frontal = contact_edge(Footprint.of(target), Footprint.of(charger)) in (None, "front")
+    frontal = touching_edge(Footprint.of(target), Footprint.of(charger)) in (None, "front")
     checks = {
         "foot_v_pole": profiles.foot(charger) and _pole(target),
         "cavalry_v_guard": kind in tables.REDUCED_CHARGERS and other in tables.GUARD_TYPES,
@@ -193,7 +194,7 @@ def _friends_touching(state: BattleState, unit: Unit, edge: str) -> list[Unit]:
         if other.id == unit.id or other.side != unit.side:
             continue
         there = Footprint.of(other)
-        if edge_distance(here, there) <= NEAR and contact_edge(here, there) == edge:
+        if edge_distance(here, there) <= NEAR and touching_edge(here, there) == edge:
             found.append(other)
     return found
 
@@ -221,7 +222,7 @@ def supports(state: BattleState, unit: Unit) -> list[Unit]:
 
 def flanked_by(state: BattleState, unit: Unit, enemy: Unit) -> str | None:
     """The edge of ``unit`` the enemy touches if it is a flank or the rear."""
-    edge = contact_edge(Footprint.of(unit), Footprint.of(enemy))
+    edge = touching_edge(Footprint.of(unit), Footprint.of(enemy))
     return edge if edge in ("left", "right", "rear") else None
 
 

@@ -16,9 +16,9 @@ from dataclasses import replace
 
 from rules_core import paths
 from rules_core.codec import Json, number_or
-from rules_core.geometry import Footprint, edge_distance, overlapping, within
+from rules_core.geometry import Footprint, edge_distance, near, overlapping, within
 from rules_core.orders import Illegal, Order, OrderKind, Param, Preview, Verdict
-from rules_core.rulesets.impetus import groups, interpenetration, shooting
+from rules_core.rulesets.impetus import groups, interpenetration, shooting, tables
 from rules_core.rulesets.impetus import movement_tables as mt
 from rules_core.rulesets.impetus.groups import GROUP_MANOEUVRES
 from rules_core.rulesets.impetus.profiles import troop_type
@@ -206,7 +206,7 @@ def path_problem(
             friend = state.unit(friend_id)
             if not may_pass(unit, friend):
                 return f"{unit.name} may not pass through {friend.name}"
-    for other in state.units_on_table:
+    for other in near(state.units_on_table, there.bounds):  # only those can overlap
         if other.id != unit.id and overlapping(there, Footprint.of(other)):
             return f"the move would end on {other.name}"
     return None
@@ -506,16 +506,28 @@ def has_business(state: BattleState, side: str, step: str, params: Mapping[str, 
         return any(DISORDERED.of(u) for u in mine)
     if step == "move":
         return any(not in_melee(u) for u in mine)
-    foes = [u for u in state.units_on_table if u.side != side]
     if step == "shoot":
+        reach = max(band[1] for band in tables.RANGE_BANDS)
         return any(
-            shoot_problem(state, u, f) is None for u in mine for f in foes if not in_melee(u)
+            shoot_problem(state, u, f) is None
+            for u in mine
+            if not in_melee(u)
+            for f in _foes_within(state, u, side, reach)
         )
     if step == "charge":
+        extra = params.get("charge_reach_extra", 0.0)
+        more = float(extra if isinstance(extra, int | float) else 0)
         return any(
             charge_problem(state, u, f, params) is None
             for u in mine
-            for f in foes
             if not in_melee(u)
+            for f in _foes_within(state, u, side, mt.distance(u, "charge") + more)
         )
     return True
+
+
+def _foes_within(state: BattleState, unit: Unit, side: str, reach: float) -> list[Unit]:
+    """The enemies of ``side`` whose boxes come within ``reach`` of the unit's: no other can
+    be shot at or charged (its edges are farther), so they need not be judged."""
+    near_by = near(state.units_on_table, Footprint.of(unit).bounds, reach)
+    return [f for f in near_by if f.side != side]

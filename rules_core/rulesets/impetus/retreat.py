@@ -198,7 +198,9 @@ def _in_the_way(
     last = here.moved_to((unit.x + way[0] * length, unit.y + way[1] * length))
     # every pose between lies in the box around the first and the last: only friends
     # whose boxes meet it can be overlapped (the same friends, found without testing all)
-    friends = near(state.units_of(unit.side), around((here, last)), gap=NEAR_SLACK)
+    # (asked of the table's units, whose boxes ``near`` keeps, not a new tuple of the side's)
+    nearby = near(state.units_on_table, around((here, last)), gap=NEAR_SLACK)
+    friends = [u for u in nearby if u.side == unit.side]
     for n in range(1, steps + 1):
         gone = length * n / steps
         pose = here.moved_to((unit.x + way[0] * gone, unit.y + way[1] * gone))

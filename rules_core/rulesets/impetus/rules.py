@@ -270,9 +270,10 @@ _BUSINESS: list[tuple[tuple[Unit, ...], tuple[object, ...], bool]] = []
 _BUSINESS_MAX = 8
 
 
-def _has_business(state: BattleState, side: str, params: Mapping[str, Json]) -> bool:
-    """``orders.has_business``, kept for the same units, subject, step, side and parameters."""
-    key = (state.cursor.subject, state.cursor.step, side, repr(sorted(params.items())))
+def _has_business(state: BattleState, side: str, params: Mapping[str, Json], words: str) -> bool:
+    """``orders.has_business``, kept for the same units, subject, step, side and parameters
+    (``words``: the parameters written out, ``_parameters``)."""
+    key = (state.cursor.subject, state.cursor.step, side, words)
     for units, kept_key, found in _BUSINESS:
         if units is state.units and kept_key == key:
             return found
@@ -281,6 +282,23 @@ def _has_business(state: BattleState, side: str, params: Mapping[str, Json]) -> 
         del _BUSINESS[0]
     _BUSINESS.append((state.units, key, found))
     return found
+
+
+# The parameters' values last worked out from a state's overrides, and the same written out
+# (a key of ``_has_business``): the engine asks who acts on every call, of the same overrides.
+_PARAMETERS: list[tuple[Rules, dict[str, Json], dict[str, Json], str]] = []
+
+
+def _parameters(rules: Rules, overrides: Mapping[str, Json]) -> tuple[dict[str, Json], str]:
+    """``rules.parameter_values(overrides)`` and its values written out, kept for the last
+    overrides seen (compared by value: a copy is kept)."""
+    for kept_rules, kept_overrides, values, words in _PARAMETERS:
+        if kept_rules is rules and kept_overrides == overrides:
+            return values, words
+    values = rules.parameter_values(overrides)
+    words = repr(sorted(values.items()))
+    _PARAMETERS[:] = [(rules, dict(overrides), values, words)]
+    return values, words
 
 
 class ImpetusRules(Rules):
@@ -388,8 +406,8 @@ class ImpetusRules(Rules):
         found = super().acting_sides(state)
         if state.cursor.step not in ("rally", "move", "shoot", "charge"):
             return found
-        params = self.parameter_values(state.parameters)
-        return tuple(s for s in found if _has_business(state, s, params))
+        params, words = _parameters(self, state.parameters)
+        return tuple(s for s in found if _has_business(state, s, params, words))
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """The side's army broke at the end of a turn (``ending.end_turn``: it had lost

@@ -134,7 +134,8 @@ def dice_modifiers(
     mods += _protection(state, shooter, target, artillery)
     if EVADES.of(target):
         mods.append(Modifier(*_mod("evaders")))
-    formed = groups.group_of(state, target, state.parameters)
+    # the target's group counts only against artillery: formed only then
+    formed = groups.group_of(state, target, state.parameters) if artillery else None
     in_column = formed is not None and formed.formation == "column"
     big = profiles.large(target) or target.type == "W"
     if artillery and (big or in_column):
