@@ -1,0 +1,94 @@
+"""Pike and Shot's drill for the AI general (#36): stand off and shoot, go in at the end.
+
+The demo's drill walks every unit straight on at its full rate, so horse (18") reaches the
+enemy's line a turn or two before the foot (10-12") and is beaten one unit at a time. Going in
+against a line that stands lost more than it won (``python -m bot ai-bench``: 4 won, 13 lost of
+20 with the whole line going in together), so the general's units stop short (``stand_off``):
+within their own range of an enemy they outrange (foot's 3" against horse's 2"; they shoot
+unanswered), else beyond the enemy's muskets; the guns shoot from where they stand. On the
+last turns (``LATE``) every unit goes in as the demo's drill does. Other steps are the demo's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules_core.codec import Json
+from rules_core.general_hints import Judge
+from rules_core.geometry import Footprint, edge_distance
+from rules_core.orders import Order
+from rules_core.rulesets.pike_and_shot import movement_tables as mt
+from rules_core.rulesets.pike_and_shot.kept import engaged, nearest_enemy
+from rules_core.rulesets.pike_and_shot.profiles import ARTILLERY
+from rules_core.rulesets.pike_and_shot.status import COHESION
+from rules_core.rulesets.pike_and_shot.tables import shooting_range
+from rules_core.state import BattleState, Unit
+
+MARGIN = 0.5  # the stand-off line keeps this far beyond the enemy's range, in inches
+LATE = 1  # from this many turns before the turn limit, the line goes in
+SHARES = (1.0, 0.5, 0.25)  # a move cut short where the full one is not legal (the demo's)
+
+
+def drill(rules: Judge, state: BattleState, side: str) -> list[Order] | None:
+    """The side's movement orders, standing off until the last turns (None in other steps:
+    the demo's drill)."""
+    if state.cursor.step != "movement":
+        return None
+    params = rules.parameter_values(state.parameters)
+    movers = [u for u in state.units_of(side, on_table=True) if _free(state, u)]
+    together = _late(state, params)
+    found: list[Order] = []
+    for unit in movers:
+        enemy = nearest_enemy(state, unit)
+        if enemy is None:
+            continue
+        gap = edge_distance(Footprint.of(unit), Footprint.of(enemy))
+        rate = mt.rate(unit, params)
+        distance = gap + 1.0 if together else gap - stand_off(state, unit, enemy, rate)
+        order = _forward(rules, state, unit, min(rate, distance))
+        if order is not None:
+            found.append(order)
+    return found
+
+
+def stand_off(state: BattleState, unit: Unit, enemy: Unit, rate: float) -> float:
+    """How far from its nearest ``enemy`` the unit waits: within its own range where it
+    outranges that enemy (it shoots unanswered), else beyond the range of every enemy but the
+    guns (they outrange any move); within its own ``rate`` (else it could not go in)."""
+    own = shooting_range(unit)
+    if own - MARGIN > shooting_range(enemy):
+        return own - MARGIN
+    enemies = state.enemies_of(unit.side, on_table=True)
+    reach = max((shooting_range(e) for e in enemies if e.type not in ARTILLERY), default=0.0)
+    return min(reach + MARGIN, rate - MARGIN)
+
+
+def _free(state: BattleState, unit: Unit) -> bool:
+    """Whether the unit moves of its own will: not routed, not in contact, not a gun."""
+    cohesion = COHESION.of(unit)
+    if cohesion in ("routed", "destroyed") or unit.type in ARTILLERY:
+        return False
+    return not engaged(state, unit)
+
+
+def _late(state: BattleState, params: Mapping[str, Json]) -> bool:
+    """Whether the turn limit is so near that waiting for the line costs the battle."""
+    limit = params.get("max_turns")
+    return isinstance(limit, int) and state.cursor.turn >= limit - LATE
+
+
+def _forward(rules: Judge, state: BattleState, unit: Unit, distance: float) -> Order | None:
+    """A legal move straight ahead by ``distance`` (cut short where it must), else None."""
+    if distance <= 0:
+        return None
+    forward = Footprint.of(unit).forward
+    for share in SHARES:
+        step = round(distance * share, 3)
+        to: list[Json] = [
+            round(unit.x + forward[0] * step, 3),
+            round(unit.y + forward[1] * step, 3),
+        ]
+        order = rules.legal(state, Order(unit.id, "move", {"path": [to]}))
+        if order is not None:
+            return order
+    return None
