@@ -5,8 +5,9 @@ enemy's line a turn or two before the foot (10-12") and is beaten one unit at a 
 against a line that stands lost more than it won (``python -m bot ai-bench``: 4 won, 13 lost of
 20 with the whole line going in together), so the general's units stop short (``stand_off``):
 within their own range of an enemy they outrange (foot's 3" against horse's 2"; they shoot
-unanswered), else beyond the enemy's muskets; the guns shoot from where they stand. On the
-last turns (``LATE``) every unit goes in as the demo's drill does. Other steps are the demo's.
+unanswered), else beyond the enemy's muskets; the guns shoot from where they stand. A unit
+whose nearest enemy is a gun, or that would wait under a gun's fire, goes in at once; on the
+last turns (``LATE``) every unit does, as the demo's drill does. Other steps are the demo's.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ def drill(rules: Judge, state: BattleState, side: str) -> list[Order] | None:
             continue
         gap = edge_distance(Footprint.of(unit), Footprint.of(enemy))
         rate = mt.rate(unit, params)
-        distance = gap + 1.0 if together else gap - stand_off(state, unit, enemy, rate)
+        wait = gap - stand_off(state, unit, enemy, rate)
+        charge = together or enemy.type in ARTILLERY or _under_guns(state, unit, max(wait, 0.0))
+        distance = gap + 1.0 if charge else wait
         order = _forward(rules, state, unit, min(rate, distance))
         if order is not None:
             found.append(order)
@@ -61,6 +64,17 @@ def stand_off(state: BattleState, unit: Unit, enemy: Unit, rate: float) -> float
     enemies = state.enemies_of(unit.side, on_table=True)
     reach = max((shooting_range(e) for e in enemies if e.type not in ARTILLERY), default=0.0)
     return min(reach + MARGIN, rate - MARGIN)
+
+
+def _under_guns(state: BattleState, unit: Unit, advance: float) -> bool:
+    """Whether an enemy gun would have the unit in range where it waits (after ``advance``):
+    waiting under fire loses more than going in."""
+    here = Footprint.of(unit)
+    return any(
+        edge_distance(here, Footprint.of(gun)) - advance <= shooting_range(gun)
+        for gun in state.enemies_of(unit.side, on_table=True)
+        if gun.type in ARTILLERY
+    )
 
 
 def _free(state: BattleState, unit: Unit) -> bool:
