@@ -7,7 +7,9 @@ against a line that stands lost more than it won (``python -m bot ai-bench``: 4 
 within their own range of an enemy they outrange (foot's 3" against horse's 2"; they shoot
 unanswered), else beyond the enemy's muskets; the guns shoot from where they stand. A unit
 whose nearest enemy is a gun, or that would wait under a gun's fire, goes in at once; on the
-last turns (``LATE``) every unit does, as the demo's drill does. Other steps are the demo's.
+last turns (``LATE``) every unit does, as the demo's drill does, but for one that expects to
+take more unsaved hits than it inflicts (``GIVE``): its rout would only count toward its own
+army's General Will. Other steps are the demo's.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from rules_core.general_hints import Judge
 from rules_core.geometry import Footprint, edge_distance
 from rules_core.orders import Order
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
+from rules_core.rulesets.pike_and_shot.chances import unsaved
 from rules_core.rulesets.pike_and_shot.kept import engaged, nearest_enemy
 from rules_core.rulesets.pike_and_shot.profiles import ARTILLERY
 from rules_core.rulesets.pike_and_shot.status import COHESION
@@ -26,6 +29,7 @@ from rules_core.rulesets.pike_and_shot.tables import shooting_range
 from rules_core.state import BattleState, Unit
 
 MARGIN = 0.5  # the stand-off line keeps this far beyond the enemy's range, in inches
+GIVE = 0.0  # a unit expecting to take more unsaved hits than it inflicts in a melee stays out
 LATE = 1  # from this many turns before the turn limit, the line goes in
 SHARES = (1.0, 0.5, 0.25)  # a move cut short where the full one is not legal (the demo's)
 
@@ -47,6 +51,8 @@ def drill(rules: Judge, state: BattleState, side: str) -> list[Order] | None:
         rate = mt.rate(unit, params)
         wait = gap - stand_off(state, unit, enemy, rate)
         charge = together or enemy.type in ARTILLERY or _under_guns(state, unit, max(wait, 0.0))
+        if charge and _edge(state, params, unit, enemy) < -GIVE:
+            charge = False  # a fight it would lose only feeds the enemy's count of routs
         distance = gap + 1.0 if charge else wait
         order = _forward(rules, state, unit, min(rate, distance))
         if order is not None:
@@ -64,6 +70,14 @@ def stand_off(state: BattleState, unit: Unit, enemy: Unit, rate: float) -> float
     enemies = state.enemies_of(unit.side, on_table=True)
     reach = max((shooting_range(e) for e in enemies if e.type not in ARTILLERY), default=0.0)
     return min(reach + MARGIN, rate - MARGIN)
+
+
+def _edge(state: BattleState, params: Mapping[str, Json], unit: Unit, enemy: Unit) -> float:
+    """What the unit may expect of a melee with ``enemy``: the unsaved hits it would inflict
+    less those it would take, one against one (the melee's own dice and saves, as they stand)."""
+    ours, _ = unsaved(state, params, unit, enemy, "melee")
+    theirs, _ = unsaved(state, params, enemy, unit, "melee")
+    return float(sum(v * p for v, p in ours.items()) - sum(v * p for v, p in theirs.items()))
 
 
 def _under_guns(state: BattleState, unit: Unit, advance: float) -> bool:
