@@ -22,6 +22,7 @@ from rules_core.geometry import Footprint, edge_distance
 from rules_core.orders import Order
 from rules_core.rulesets.pike_and_shot import movement_tables as mt
 from rules_core.rulesets.pike_and_shot.chances import unsaved
+from rules_core.rulesets.pike_and_shot.demo import forward_move
 from rules_core.rulesets.pike_and_shot.kept import engaged, nearest_enemy
 from rules_core.rulesets.pike_and_shot.profiles import ARTILLERY
 from rules_core.rulesets.pike_and_shot.status import COHESION
@@ -31,7 +32,6 @@ from rules_core.state import BattleState, Unit
 MARGIN = 0.5  # the stand-off line keeps this far beyond the enemy's range, in inches
 GIVE = 0.0  # a unit expecting to take more unsaved hits than it inflicts in a melee stays out
 LATE = 1  # from this many turns before the turn limit, the line goes in
-SHARES = (1.0, 0.5, 0.25)  # a move cut short where the full one is not legal (the demo's)
 
 
 def drill(rules: Judge, state: BattleState, side: str) -> list[Order] | None:
@@ -107,16 +107,4 @@ def _late(state: BattleState, params: Mapping[str, Json]) -> bool:
 
 def _forward(rules: Judge, state: BattleState, unit: Unit, distance: float) -> Order | None:
     """A legal move straight ahead by ``distance`` (cut short where it must), else None."""
-    if distance <= 0:
-        return None
-    forward = Footprint.of(unit).forward
-    for share in SHARES:
-        step = round(distance * share, 3)
-        to: list[Json] = [
-            round(unit.x + forward[0] * step, 3),
-            round(unit.y + forward[1] * step, 3),
-        ]
-        order = rules.legal(state, Order(unit.id, "move", {"path": [to]}))
-        if order is not None:
-            return order
-    return None
+    return forward_move(rules, state, unit, distance) if distance > 0 else None
