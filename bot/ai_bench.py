@@ -59,13 +59,14 @@ def start(rules: Rules, units: int | None) -> BattleState:
 
 
 def play(
-    rules: Rules, state: BattleState, ai_sides: frozenset[str], seed: int
+    rules: Rules, state: BattleState, ai_sides: frozenset[str], seed: int, last: int = TURNS
 ) -> tuple[BattleState, list[float]]:
-    """One game: the AI plays ``ai_sides``, the others give no orders; with CPU per turn."""
+    """One game (to the end of turn ``last`` at most): the AI plays ``ai_sides``, the others
+    give no orders; with CPU per turn."""
     dice = SEED + str(seed).encode()
     cpu: dict[tuple[int, str], float] = {}
     for _ in range(MAX_CALLS):
-        if state.outcome is not None or state.cursor.turn > TURNS:
+        if state.outcome is not None or state.cursor.turn > last:
             break
         if state.pending is not None:
             state = engine.answer(rules, dice, state, _answer(rules, state, ai_sides, seed)).state

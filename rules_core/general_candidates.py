@@ -33,7 +33,9 @@ class Candidate:
 def scripted(rules: Rules, view: BattleState, side: str) -> list[Candidate]:
     """The ruleset's scripted player's orders, grouped by actor, as one candidate each."""
     by_actor: dict[str, list[Order]] = {}
-    for order in rules.demo_orders(view, side):
+    drill = rules.general.drill
+    drilled = drill(rules, view, side) if drill is not None else None
+    for order in rules.demo_orders(view, side) if drilled is None else drilled:
         by_actor.setdefault(order.actor, []).append(order)
     return [
         Candidate(actor, tuple(orders), "scripted", _target(view, orders[0]))

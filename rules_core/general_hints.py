@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rules_core.codec import Json
+from rules_core.orders import Order
 from rules_core.state import BattleState, Unit
 
 # How near a side's army is to breaking, read from a view: 0 whole, 1 broken (the ruleset's
@@ -21,6 +23,22 @@ ROLES = ("charge", "shoot", "advance", "face", "hold", "rally", "retire")
 # How worn an enemy unit is, read from a view: 0 fresh, 1 about to break (the ruleset's own
 # marks: disorder, shaken); the general presses attacks on worn units to finish them.
 Worn = Callable[[BattleState, Unit], float]
+
+
+class Judge(Protocol):
+    """What a ruleset's drill for the general asks of its rules (a ``Rules`` has both)."""
+
+    def legal(self, state: BattleState, order: Order) -> Order | None:
+        """The order if the rules accept it now, else None."""
+
+    def parameter_values(self, overrides: Mapping[str, Json] = ...) -> dict[str, Json]:
+        """Every parameter's value."""
+
+
+# A ruleset's own scripted orders for the general's side in the open step, in place of its
+# demo's (None: the demo's): a drill that plans for the whole army (a wing's units arrive
+# together) where the search weighs one actor at a time.
+Drill = Callable[[Judge, BattleState, str], list[Order] | None]
 
 # How an order kind's id reads as a role when the ruleset names none (its kinds' usual names).
 DEFAULT_ROLES: Mapping[str, str] = {
@@ -99,6 +117,7 @@ class GeneralHints:
     face_arc: float = 45.0  # a unit turned further than this from the nearest enemy must face it
     breaking: Breaking = units_lost  # how near an army is to its break (0..1), from a view
     worn: Worn = unworn  # how worn an enemy unit is (0..1), from a view
+    drill: Drill | None = None  # the ruleset's scripted orders for the general (else the demo's)
 
     def role(self, kind: str) -> str | None:
         """The role of an order kind (one of ``ROLES``), or None if the general leaves it."""

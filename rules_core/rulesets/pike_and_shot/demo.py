@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from rules_core.codec import Json
+from rules_core.general_hints import Judge
 from rules_core.geometry import Footprint, edge_distance
 from rules_core.orders import Order
 from rules_core.plugin import Rules
@@ -61,20 +62,25 @@ def _order(rules: Rules, state: BattleState, unit: Unit, step: str) -> Order | N
     if step == "movement" and unit.type not in ARTILLERY:
         params = rules.parameter_values(state.parameters)
         gap = edge_distance(Footprint.of(unit), Footprint.of(enemy))
-        reach = min(mt.rate(unit, params), gap + 1.0)
-        forward = Footprint.of(unit).forward
-        for share in (1.0, 0.5, 0.25):
-            distance = round(reach * share, 3)
-            to: list[Json] = [
-                round(unit.x + forward[0] * distance, 3),
-                round(unit.y + forward[1] * distance, 3),
-            ]
-            order = rules.legal(state, Order(unit.id, "move", {"path": [to]}))
-            if order is not None:
-                return order
-        return None
+        return forward_move(rules, state, unit, min(mt.rate(unit, params), gap + 1.0))
     if step == "combat":
         return rules.legal(state, Order(unit.id, "shoot", {"target": enemy.id}))
+    return None
+
+
+def forward_move(rules: Judge, state: BattleState, unit: Unit, reach: float) -> Order | None:
+    """A legal move straight ahead by ``reach``, else by a half or a quarter of it; None if
+    none is legal (the AI general's drill moves so too)."""
+    forward = Footprint.of(unit).forward
+    for share in (1.0, 0.5, 0.25):
+        distance = round(reach * share, 3)
+        to: list[Json] = [
+            round(unit.x + forward[0] * distance, 3),
+            round(unit.y + forward[1] * distance, 3),
+        ]
+        order = rules.legal(state, Order(unit.id, "move", {"path": [to]}))
+        if order is not None:
+            return order
     return None
 
 

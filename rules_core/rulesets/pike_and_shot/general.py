@@ -15,6 +15,7 @@ from rules_core.rulesets.pike_and_shot.cohesion import (
     general_will_table,
     routed_brigades,
 )
+from rules_core.rulesets.pike_and_shot.general_drill import drill
 from rules_core.rulesets.pike_and_shot.status import GENERAL_WILL
 from rules_core.state import BattleState
 
@@ -35,9 +36,14 @@ def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float
     return min(max(DIE - target, 0), DIE) / DIE
 
 
+# Moves are the drill's alone (``general_drill``: the army closes as one line); the search
+# weighs the wings' orders, shots and returns.
+ROLES = {k: v for k, v in DEFAULT_ROLES.items() if k not in ("move", "hold")}
+
 HINTS = GeneralHints(
-    roles={**DEFAULT_ROLES, "return": "retire", "wing_order": "advance"},
+    roles={**ROLES, "return": "retire", "wing_order": "advance"},
     params={"wing_order": {"order": "attack"}},
-    weights=Weights(advance=0.6, shoot=0.8, patience=0.9),
+    weights=Weights(advance=0.6, shoot=0.8),
     breaking=breaking,
+    drill=drill,
 )
