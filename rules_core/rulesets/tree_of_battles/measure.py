@@ -211,11 +211,24 @@ def farthest(
     if length <= 0 or ok(pose_at(1.0)):
         return max(0.0, length)
     low, high = 0.0, 1.0
-    for _ in range(25):
+    for _ in range(BISECTIONS):
+        # The answer is ``low`` rounded down to 0.001 SF, and ``low`` only ever grows up to
+        # below ``high``: once both round down alike, the poses left cannot change it (the
+        # rounding is monotonic), so the search stops there with the same answer.
+        if _thousandths(length, low) == _thousandths(length, high):
+            break
         middle = (low + high) / 2
         low, high = (middle, high) if ok(pose_at(middle)) else (low, middle)
     # Rounded down, so rounding never carries a unit past the acceptable pose into another.
-    return math.floor(length * low * 1000) / 1000
+    return _thousandths(length, low) / 1000
+
+
+BISECTIONS = 25  # halvings of the move at most: far finer than the 0.001 SF a move is kept to
+
+
+def _thousandths(length: float, share: float) -> int:
+    """A share of a move in whole thousandths of an SF, rounded down."""
+    return math.floor(length * share * 1000)
 
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:

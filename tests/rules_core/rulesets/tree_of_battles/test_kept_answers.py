@@ -1,0 +1,83 @@
+"""#37's second round gives what the plain ways give: a move's search stops once more poses
+cannot change its rounded answer, and a state's shots are planned once."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from rules_core import registry
+from rules_core.geometry import Footprint
+from rules_core.rulesets.tree_of_battles import measure, shooting
+from rules_core.rulesets.tree_of_battles.sample import sample_battle
+
+PARAMS = registry.get("tob").rules.parameter_values({})  # type: ignore[union-attr]
+
+
+def _every_pose(
+    start: Footprint, heading: float, length: float, ok: Callable[[Footprint], bool]
+) -> float:
+    """``measure.farthest`` as it was: all 25 halvings, then rounded down."""
+    low, high = 0.0, 1.0
+    for _ in range(25):
+        middle = (low + high) / 2
+        moved = start.moved_to((start.x, start.y), heading).advanced(length * middle)
+        pose = moved.moved_to((moved.x, moved.y), start.facing)
+        low, high = (middle, high) if ok(pose) else (low, middle)
+    return math.floor(length * low * 1000) / 1000
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_search_stops_early_with_the_same_answer(seed: int) -> None:
+    pick = random.Random(seed)
+    start = Footprint.of(sample_battle().units[0])
+    heading, length = pick.uniform(0, 360), pick.uniform(0.2, 12.0)
+    bar = pick.uniform(0.0, 0.999) * length  # how far along the heading a pose may be
+    if seed % 4 == 0:  # right at a thousandth: the rounding's edge
+        bar = math.floor(bar * 1000) / 1000
+
+    def ok(pose: Footprint) -> bool:
+        asked.append(pose)
+        return math.dist((start.x, start.y), (pose.x, pose.y)) <= bar
+
+    asked: list[Footprint] = []
+    found = measure.farthest(start, heading, length, ok)
+    tried = len(asked)
+    assert found == _every_pose(start, heading, length, ok)
+    if seed % 4:  # (a bar on a thousandth itself may need every halving to round down to it)
+        assert tried <= 1 + math.ceil(math.log2(length * 1000)) + 8 < 1 + 25
+
+
+def test_a_state_plans_each_shot_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = sample_battle()
+    # Bring the armies within missile range of each other, face to face.
+    lines = tuple(
+        replace(x, y=x.y + (4.0 if x.side == state.units[0].side else -4.0)) for x in state.units
+    )
+    state = replace(state, units=lines)
+    looked: list[tuple[str, str]] = []
+    real = measure.sight
+    monkeypatch.setattr(
+        measure, "sight", lambda s, a, b: looked.append((a.id, b.id)) or real(s, a, b)
+    )
+    first = [
+        (a.id, b.id, shooting.plan(state, a, b, PARAMS)) for a in state.units for b in state.units
+    ]
+    seen = len(looked)
+    again = [
+        (a.id, b.id, shooting.plan(state, a, b, PARAMS)) for a in state.units for b in state.units
+    ]
+    assert again == first and len(looked) == seen > 0
+    # A unit changed (a new units tuple) is asked afresh, and answers as the plain plan does.
+    moved = replace(state, units=tuple(replace(x, x=x.x + 0.5) for x in state.units))
+    fresh = [
+        (a.id, b.id, shooting.plan(moved, a, b, PARAMS)) for a in moved.units for b in moved.units
+    ]
+    plain = [
+        (a.id, b.id, shooting._plan(moved, a, b, PARAMS)) for a in moved.units for b in moved.units
+    ]
+    assert fresh == plain and len(looked) > seen
