@@ -12,7 +12,7 @@ import pytest
 
 from rules_core import registry
 from rules_core.geometry import Footprint
-from rules_core.rulesets.tree_of_battles import measure, shooting
+from rules_core.rulesets.tree_of_battles import control, measure, shooting
 from rules_core.rulesets.tree_of_battles.sample import sample_battle
 
 PARAMS = registry.get("tob").rules.parameter_values({})  # type: ignore[union-attr]
@@ -81,3 +81,20 @@ def test_a_state_plans_each_shot_once(monkeypatch: pytest.MonkeyPatch) -> None:
         (a.id, b.id, shooting._plan(moved, a, b, PARAMS)) for a in moved.units for b in moved.units
     ]
     assert fresh == plain and len(looked) > seen
+
+
+def test_command_is_measured_only_where_boxes_meet(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = sample_battle()
+    plain = {x.id: control.in_command(state, x) for x in state.units}
+    measured: list[float] = []
+    real = control.edge_distance
+
+    def counted(a: Footprint, b: Footprint) -> float:
+        measured.append(real(a, b))
+        return measured[-1]
+
+    monkeypatch.setattr(control, "edge_distance", counted)
+    assert {x.id: control.in_command(state, x) for x in state.units} == plain
+    assert any(plain.values())
+    # Only bases whose boxes come within the reach are measured, and all measured are near.
+    assert measured and all(d <= 2.0 + 1e-6 for d in measured)
