@@ -12,7 +12,7 @@ import pytest
 
 from rules_core import registry
 from rules_core.geometry import Footprint
-from rules_core.rulesets.tree_of_battles import control, measure, shooting
+from rules_core.rulesets.tree_of_battles import charges, control, measure, shooting
 from rules_core.rulesets.tree_of_battles.sample import sample_battle
 
 PARAMS = registry.get("tob").rules.parameter_values({})  # type: ignore[union-attr]
@@ -98,3 +98,22 @@ def test_command_is_measured_only_where_boxes_meet(monkeypatch: pytest.MonkeyPat
     assert any(plain.values())
     # Only bases whose boxes come within the reach are measured, and all measured are near.
     assert measured and all(d <= 2.0 + 1e-6 for d in measured)
+
+
+@pytest.mark.parametrize("closer", [0.0, 3.0, 5.5])
+def test_may_charge_answers_as_the_refusals_do(
+    closer: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = sample_battle()
+    first = state.units[0].side
+    shift = tuple(replace(x, y=x.y + (closer if x.side == first else -closer)) for x in state.units)
+    state = replace(state, units=shift)
+    plain = {(a.id, b.id): charges.problem(state, a, b) is None for a in shift for b in shift}
+    room: list[str] = []
+    real = charges._room
+    monkeypatch.setattr(
+        charges, "_room", lambda s, a, b, end: room.append(b.id) or real(s, a, b, end)
+    )
+    assert {(a.id, b.id): charges.may_charge(state, a, b) for a in shift for b in shift} == plain
+    # Targets beyond any charge's reach are refused before the way is searched.
+    assert len(room) < sum(1 for a in shift for b in shift if a.side != b.side)
