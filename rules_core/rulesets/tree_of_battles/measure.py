@@ -32,7 +32,6 @@ from rules_core.terrain import (
     trace_path,
 )
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
-from rules_core.toolkit import nearest as nearest
 
 DIFFICULT = frozenset({"wood", "dense_wood", "rough", "marsh", "village"})
 DENSE = frozenset({"dense_wood"})
@@ -40,6 +39,33 @@ COVER = frozenset({"wood", "dense_wood", "village", "fortification"})
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village", "fortification"})
 ON_ROAD_SLACK = 0.01
 CORRIDOR_SLACK = 0.01  # beyond float noise in the corners: a box test only narrows
+GAP_SLACK = 1e-9  # float noise between two boxes' distance and shapely's of the bases in them
+
+
+def nearest(units: Iterable[Unit], unit: Unit) -> Unit | None:
+    """The nearest of some units to this one, edge to edge; ties go to the first (as
+    ``toolkit.nearest``). Bases are never nearer than their boxes: measured nearest box first,
+    the search stops at the first box farther than the nearest base found."""
+    found = list(units)
+    if not found:
+        return None
+    here = Footprint.of(unit).bounds
+    floors = [_box_gap(here, Footprint.of(other).bounds) for other in found]
+    best, best_gap = len(found), math.inf
+    for i in sorted(range(len(found)), key=floors.__getitem__):
+        if floors[i] > best_gap + GAP_SLACK:
+            break  # every one left is farther than the nearest found
+        measured = gap(unit, found[i])
+        if measured < best_gap or (measured == best_gap and i < best):
+            best, best_gap = i, measured
+    return found[best]
+
+
+def _box_gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The distance between two upright boxes (0 if they meet)."""
+    dx = max(0.0, b[0] - a[2], a[0] - b[2])
+    dy = max(0.0, b[1] - a[3], a[1] - b[3])
+    return math.hypot(dx, dy)
 
 
 def path_report(state: BattleState, start: Point, end: Point) -> PathReport:

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from rules_core import registry
+from rules_core import registry, toolkit
 from rules_core.geometry import Footprint
 from rules_core.rulesets.tree_of_battles import charges, control, measure, shooting
 from rules_core.rulesets.tree_of_battles.sample import sample_battle
@@ -117,3 +117,30 @@ def test_may_charge_answers_as_the_refusals_do(
     assert {(a.id, b.id): charges.may_charge(state, a, b) for a in shift for b in shift} == plain
     # Targets beyond any charge's reach are refused before the way is searched.
     assert len(room) < sum(1 for a in shift for b in shift if a.side != b.side)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_nearest_is_the_plain_nearest_measuring_fewer(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pick = random.Random(seed)
+    state = sample_battle()
+    spread = [
+        replace(x, x=pick.uniform(0, 24), y=pick.uniform(0, 20), facing=pick.choice([0, 45, 90]))
+        for x in state.units
+    ]
+    if seed % 3 == 0:  # two at the very same gap: the first of them is the nearest
+        spread[5] = replace(spread[4], id=spread[5].id)
+    mover, others = spread[0], spread[1:]
+    plain = toolkit.nearest(others, mover)
+    measured: list[float] = []
+    real = toolkit.edge_distance
+
+    def counted(a: Footprint, b: Footprint) -> float:
+        measured.append(real(a, b))
+        return measured[-1]
+
+    monkeypatch.setattr(toolkit, "edge_distance", counted)
+    assert measure.nearest(others, mover) is plain
+    assert 0 < len(measured) < len(others)
+    assert measure.nearest([], mover) is None
