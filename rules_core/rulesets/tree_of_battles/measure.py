@@ -15,12 +15,12 @@ from rules_core.geometry import (
     around,
     boxes_apart,
     facing_towards,
-    interpenetrated,
     near,
     quarter,
     within,
     within_to_front,
 )
+from rules_core.rulesets.tree_of_battles.sweep import passed_through
 from rules_core.state import CROSSING_KINDS, BattleState, TerrainFeature, Unit
 from rules_core.terrain import (
     PathReport,
@@ -176,7 +176,7 @@ def blockers(state: BattleState, unit: Unit, poses: list[Footprint], spare: set[
         for u in near(state.units_on_table, around(poses))
         if u.id != unit.id and u.id not in spare
     ]
-    found = set(interpenetrated(poses, others)) if others else set()
+    found = set(passed_through(poses, others))
     if not found:  # most poses pass through nobody: no need to scan the table
         return []
     return [u for u in state.units_on_table if u.id in found]
@@ -209,14 +209,14 @@ class Corridor:
         units = tuple(near(state.units_on_table, (x0 - span, y0 - span, x1 + span, y1 + span)))
         full = ahead.moved_to((ahead.x, ahead.y), start.facing)
         others = [(u.id, Footprint.of(u)) for u in units if u.id not in spare]
-        hit = set(interpenetrated([start, full], others)) if others else set()
+        hit = set(passed_through([start, full], others))
         return cls(units, tuple(o for o in others if o[0] in hit))
 
     def passes_through(self, start: Footprint, pose: Footprint) -> bool:
         """True if the base moved from ``start`` to ``pose`` (on the way) passes through any
         unit not spared: only those the whole move passes through can be, as the ground swept
         to a pose on the way lies inside the ground swept the whole way."""
-        return bool(self.crossed) and bool(interpenetrated([start, pose], self.crossed))
+        return bool(self.crossed) and bool(passed_through([start, pose], self.crossed))
 
 
 def on_table(state: BattleState, pose: Footprint) -> bool:

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from rules_core import registry, toolkit
+from rules_core import geometry, registry, toolkit
 from rules_core.geometry import Footprint
-from rules_core.rulesets.tree_of_battles import charges, control, measure, shooting
+from rules_core.rulesets.tree_of_battles import charges, control, measure, shooting, sweep
 from rules_core.rulesets.tree_of_battles.sample import sample_battle
 
 PARAMS = registry.get("tob").rules.parameter_values({})  # type: ignore[union-attr]
@@ -144,3 +144,32 @@ def test_the_nearest_is_the_plain_nearest_measuring_fewer(
     assert measure.nearest(others, mover) is plain
     assert 0 < len(measured) < len(others)
     assert measure.nearest([], mover) is None
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_passing_through_is_found_as_the_swept_ground_finds_it(seed: int) -> None:
+    pick = random.Random(seed)
+    start = Footprint(10.0, 10.0, pick.choice([0.0, 30.0, 90.0]), 4.0, 1.0)
+    end = start.moved_to((10.0 + pick.uniform(-3, 3), 10.0 + pick.uniform(-3, 3)))
+    end = end.moved_to((end.x, end.y), pick.choice([start.facing, 45.0]))
+    others = []
+    for i in range(8):  # some apart, some touching edge to edge, some crossed
+        facing = pick.choice([0.0, 90.0, 30.0])
+        spot = (pick.uniform(4, 16), pick.uniform(4, 16))
+        others.append((f"u{i}", Footprint(spot[0], spot[1], facing, 4.0, 1.0)))
+    others.append(("beside", Footprint(14.0, 10.0, start.facing, 4.0, 1.0)))
+    plain = geometry.interpenetrated([start, end], others)
+    assert sweep.passed_through([start, end], others) == plain
+    assert sweep.passed_through([start, end], []) == ()
+
+
+def test_a_neighbour_side_by_side_is_not_swept_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    start = Footprint(10.0, 10.0, 0.0, 4.0, 1.0)
+    ahead = start.moved_to((10.0, 13.0))
+    beside = [("left", Footprint(6.0, 10.0, 0.0, 4.0, 1.0)), ("in_way", Footprint(10, 12, 0, 4, 1))]
+    built: list[int] = []
+    real = geometry.swept_area
+    monkeypatch.setattr(geometry, "swept_area", lambda poses: built.append(1) or real(poses))
+    assert geometry.interpenetrated([start, ahead], beside[:1]) == () and built == [1]
+    assert sweep.passed_through([start, ahead], beside[:1]) == () and built == [1]
+    assert sweep.passed_through([start, ahead], beside) == ("in_way",) and built == [1, 1]
