@@ -86,14 +86,7 @@ def test_a_state_plans_each_shot_once(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_command_is_measured_only_where_boxes_meet(monkeypatch: pytest.MonkeyPatch) -> None:
     state = sample_battle()
     plain = {x.id: control.in_command(state, x) for x in state.units}
-    measured: list[float] = []
-    real = control.edge_distance
-
-    def counted(a: Footprint, b: Footprint) -> float:
-        measured.append(real(a, b))
-        return measured[-1]
-
-    monkeypatch.setattr(control, "edge_distance", counted)
+    measured = _count_distances(monkeypatch, control)
     assert {x.id: control.in_command(state, x) for x in state.units} == plain
     assert any(plain.values())
     # Only bases whose boxes come within the reach are measured, and all measured are near.
@@ -133,14 +126,7 @@ def test_the_nearest_is_the_plain_nearest_measuring_fewer(
         spread[5] = replace(spread[4], id=spread[5].id)
     mover, others = spread[0], spread[1:]
     plain = toolkit.nearest(others, mover)
-    measured: list[float] = []
-    real = toolkit.edge_distance
-
-    def counted(a: Footprint, b: Footprint) -> float:
-        measured.append(real(a, b))
-        return measured[-1]
-
-    monkeypatch.setattr(toolkit, "edge_distance", counted)
+    measured = _count_distances(monkeypatch, toolkit)
     assert measure.nearest(others, mover) is plain
     assert 0 < len(measured) < len(others)
     assert measure.nearest([], mover) is None
@@ -173,3 +159,16 @@ def test_a_neighbour_side_by_side_is_not_swept_for(monkeypatch: pytest.MonkeyPat
     assert geometry.interpenetrated([start, ahead], beside[:1]) == () and built == [1]
     assert sweep.passed_through([start, ahead], beside[:1]) == () and built == [1]
     assert sweep.passed_through([start, ahead], beside) == ("in_way",) and built == [1, 1]
+
+
+def _count_distances(monkeypatch: pytest.MonkeyPatch, module: object) -> list[float]:
+    """The distances a module measures from now on (its ``edge_distance``, counted)."""
+    measured: list[float] = []
+    real = module.edge_distance
+
+    def counted(a: Footprint, b: Footprint) -> float:
+        measured.append(real(a, b))
+        return measured[-1]
+
+    monkeypatch.setattr(module, "edge_distance", counted)
+    return measured
