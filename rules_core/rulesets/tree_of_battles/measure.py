@@ -120,10 +120,12 @@ def on_road(state: BattleState, point: Point) -> bool:
 def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
     """True if any enemy is within ``reach`` SF, edge to edge."""
     here = Footprint.of(unit)
+    # The units whose boxes come within reach (the table's boxes kept): a wider test first.
     return any(
-        not boxes_apart(here, Footprint.of(enemy), reach + EPSILON)
+        enemy.side != unit.side
+        and not boxes_apart(here, Footprint.of(enemy), reach + EPSILON)
         and within(gap(unit, enemy), reach)
-        for enemy in state.enemies_of(unit.side, on_table=True)
+        for enemy in near(state.units_on_table, here.bounds, reach)
     )
 
 

@@ -172,3 +172,18 @@ def _count_distances(monkeypatch: pytest.MonkeyPatch, module: object) -> list[fl
 
     monkeypatch.setattr(module, "edge_distance", counted)
     return measured
+
+
+@pytest.mark.parametrize("reach", [0.5, 6.0, 11.75, 12.0])
+def test_enemy_within_looks_only_at_the_near(reach: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = sample_battle()
+    unit = state.units[0]
+    plain = any(
+        geometry.within(measure.gap(unit, e), reach)
+        for e in state.enemies_of(unit.side, on_table=True)
+    )
+    looked: list[str] = []
+    real = measure.boxes_apart
+    monkeypatch.setattr(measure, "boxes_apart", lambda a, b, g: looked.append("") or real(a, b, g))
+    assert measure.enemy_within(state, unit, reach) is plain is (reach >= 11.75)
+    assert len(looked) < len(state.enemies_of(unit.side, on_table=True))
