@@ -55,6 +55,21 @@ def problem(state: BattleState, charger: Unit, target: Unit) -> str | None:
     return None
 
 
+def may_charge(state: BattleState, charger: Unit, target: Unit) -> bool:
+    """True if ``problem`` finds nothing, the cheap geometry asked first: a target not to the
+    front, or beyond the longest the charge could reach on any ground, is refused whatever
+    else ``problem`` would say first."""
+    if target.side == charger.side:
+        return False
+    if quarter(Footprint.of(charger), (target.x, target.y)) != "front":
+        return False
+    mounted = u.mounted(charger)
+    longest = max(movement.Dice(2, mounted, False, rough).reach()[1] for rough in (False, True))
+    if not within(measure.distance_to_contact(charger, target), longest):
+        return False
+    return problem(state, charger, target) is None
+
+
 def _room(state: BattleState, charger: Unit, target: Unit, end: Footprint) -> str:
     """Why the charger cannot reach the target's face: a contingent on the way or in the spot."""
     others = [

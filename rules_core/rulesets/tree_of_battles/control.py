@@ -10,7 +10,7 @@ from rules_core.context import Context
 from rules_core.decisions import GM, Decision, Option
 from rules_core.dice import Modifier, Purpose
 from rules_core.events import StatusChanged, TestResolved
-from rules_core.geometry import Footprint, edge_distance, within, zone
+from rules_core.geometry import EPSILON, Footprint, boxes_apart, edge_distance, within, zone
 from rules_core.odds import RollSpec
 from rules_core.rulesets.tree_of_battles import losses, measure, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
@@ -24,7 +24,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     SHOT_BY_ARTILLERY,
 )
 from rules_core.rulesets.tree_of_battles.topics import CONTROL_ADJUST, TREACHERY, TREACHERY_WORDS
-from rules_core.state import BattleState, Unit
+from rules_core.state import BattleState, Leader, Unit
 
 TOUCHING = 0.01  # SF: contingents this close form a continuous line
 REAR_SUPPORT = 2.0  # SF behind a contingent in which friends count as "to the rear"
@@ -39,21 +39,38 @@ def in_command(state: BattleState, unit: Unit) -> bool:
             continue
         rank = RANK.of(leader)
         reach = tables.COMMAND_RANGE.get(rank, 1.0)
-        if any(within(losses.leader_gap(state, leader, member), reach) for member in line):
+        where = losses.leader_position(state, leader)
+        if any(_commands(leader, where, member, reach) for member in line):
             return True
     return False
 
 
+def _commands(leader: Leader, where: Footprint, member: Unit, reach: float) -> bool:
+    """``losses.leader_gap`` within ``reach``, the leader standing ``where``: bases whose boxes
+    are farther apart are not (never nearer than their boxes), so they are not measured."""
+    if leader.attached_to == member.id:
+        return True
+    there = Footprint.of(member)
+    return not boxes_apart(where, there, reach + EPSILON) and within(
+        edge_distance(where, there), reach
+    )
+
+
 def _line_of(state: BattleState, unit: Unit) -> list[Unit]:
     """The contingent and every friend joined to it by contingents touching side by side."""
-    line, todo = [unit], [unit]
+    line, todo, joined = [unit], [unit], {unit.id}
     friends = [f for f in state.units_of(unit.side, on_table=True) if f.id != unit.id]
     while todo:
         here = Footprint.of(todo.pop())
         for friend in friends:
-            if friend not in line and edge_distance(here, Footprint.of(friend)) <= TOUCHING:
+            if friend.id in joined:
+                continue
+            there = Footprint.of(friend)
+            # Boxes farther apart than the touch are bases farther apart: no need to measure.
+            if not boxes_apart(here, there, TOUCHING) and edge_distance(here, there) <= TOUCHING:
                 line.append(friend)
                 todo.append(friend)
+                joined.add(friend.id)
     return line
 
 

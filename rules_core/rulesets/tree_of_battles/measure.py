@@ -15,12 +15,12 @@ from rules_core.geometry import (
     around,
     boxes_apart,
     facing_towards,
-    interpenetrated,
     near,
     quarter,
     within,
     within_to_front,
 )
+from rules_core.rulesets.tree_of_battles.sweep import passed_through
 from rules_core.state import CROSSING_KINDS, BattleState, TerrainFeature, Unit
 from rules_core.terrain import (
     PathReport,
@@ -32,7 +32,6 @@ from rules_core.terrain import (
     trace_path,
 )
 from rules_core.toolkit import gap as gap  # re-exported: the ruleset measures through here
-from rules_core.toolkit import nearest as nearest
 
 DIFFICULT = frozenset({"wood", "dense_wood", "rough", "marsh", "village"})
 DENSE = frozenset({"dense_wood"})
@@ -40,6 +39,33 @@ COVER = frozenset({"wood", "dense_wood", "village", "fortification"})
 SIGHT_BLOCKERS = frozenset({"hill", "wood", "dense_wood", "village", "fortification"})
 ON_ROAD_SLACK = 0.01
 CORRIDOR_SLACK = 0.01  # beyond float noise in the corners: a box test only narrows
+GAP_SLACK = 1e-9  # float noise between two boxes' distance and shapely's of the bases in them
+
+
+def nearest(units: Iterable[Unit], unit: Unit) -> Unit | None:
+    """The nearest of some units to this one, edge to edge; ties go to the first (as
+    ``toolkit.nearest``). Bases are never nearer than their boxes: measured nearest box first,
+    the search stops at the first box farther than the nearest base found."""
+    found = list(units)
+    if not found:
+        return None
+    here = Footprint.of(unit).bounds
+    floors = [_box_gap(here, Footprint.of(other).bounds) for other in found]
+    best, best_gap = len(found), math.inf
+    for i in sorted(range(len(found)), key=floors.__getitem__):
+        if floors[i] > best_gap + GAP_SLACK:
+            break  # every one left is farther than the nearest found
+        measured = gap(unit, found[i])
+        if measured < best_gap or (measured == best_gap and i < best):
+            best, best_gap = i, measured
+    return found[best]
+
+
+def _box_gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The distance between two upright boxes (0 if they meet)."""
+    dx = max(0.0, b[0] - a[2], a[0] - b[2])
+    dy = max(0.0, b[1] - a[3], a[1] - b[3])
+    return math.hypot(dx, dy)
 
 
 def path_report(state: BattleState, start: Point, end: Point) -> PathReport:
@@ -94,10 +120,12 @@ def on_road(state: BattleState, point: Point) -> bool:
 def enemy_within(state: BattleState, unit: Unit, reach: float) -> bool:
     """True if any enemy is within ``reach`` SF, edge to edge."""
     here = Footprint.of(unit)
+    # The units whose boxes come within reach (the table's boxes kept): a wider test first.
     return any(
-        not boxes_apart(here, Footprint.of(enemy), reach + EPSILON)
+        enemy.side != unit.side
+        and not boxes_apart(here, Footprint.of(enemy), reach + EPSILON)
         and within(gap(unit, enemy), reach)
-        for enemy in state.enemies_of(unit.side, on_table=True)
+        for enemy in near(state.units_on_table, here.bounds, reach)
     )
 
 
@@ -150,7 +178,7 @@ def blockers(state: BattleState, unit: Unit, poses: list[Footprint], spare: set[
         for u in near(state.units_on_table, around(poses))
         if u.id != unit.id and u.id not in spare
     ]
-    found = set(interpenetrated(poses, others)) if others else set()
+    found = set(passed_through(poses, others))
     if not found:  # most poses pass through nobody: no need to scan the table
         return []
     return [u for u in state.units_on_table if u.id in found]
@@ -183,14 +211,14 @@ class Corridor:
         units = tuple(near(state.units_on_table, (x0 - span, y0 - span, x1 + span, y1 + span)))
         full = ahead.moved_to((ahead.x, ahead.y), start.facing)
         others = [(u.id, Footprint.of(u)) for u in units if u.id not in spare]
-        hit = set(interpenetrated([start, full], others)) if others else set()
+        hit = set(passed_through([start, full], others))
         return cls(units, tuple(o for o in others if o[0] in hit))
 
     def passes_through(self, start: Footprint, pose: Footprint) -> bool:
         """True if the base moved from ``start`` to ``pose`` (on the way) passes through any
         unit not spared: only those the whole move passes through can be, as the ground swept
         to a pose on the way lies inside the ground swept the whole way."""
-        return bool(self.crossed) and bool(interpenetrated([start, pose], self.crossed))
+        return bool(self.crossed) and bool(passed_through([start, pose], self.crossed))
 
 
 def on_table(state: BattleState, pose: Footprint) -> bool:
@@ -211,11 +239,24 @@ def farthest(
     if length <= 0 or ok(pose_at(1.0)):
         return max(0.0, length)
     low, high = 0.0, 1.0
-    for _ in range(25):
+    for _ in range(BISECTIONS):
+        # The answer is ``low`` rounded down to 0.001 SF, and ``low`` only ever grows up to
+        # below ``high``: once both round down alike, the poses left cannot change it (the
+        # rounding is monotonic), so the search stops there with the same answer.
+        if _thousandths(length, low) == _thousandths(length, high):
+            break
         middle = (low + high) / 2
         low, high = (middle, high) if ok(pose_at(middle)) else (low, middle)
     # Rounded down, so rounding never carries a unit past the acceptable pose into another.
-    return math.floor(length * low * 1000) / 1000
+    return _thousandths(length, low) / 1000
+
+
+BISECTIONS = 25  # halvings of the move at most: far finer than the 0.001 SF a move is kept to
+
+
+def _thousandths(length: float, share: float) -> int:
+    """A share of a move in whole thousandths of an SF, rounded down."""
+    return math.floor(length * share * 1000)
 
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:

@@ -260,7 +260,7 @@ class TreeOfBattlesRules(Rules):
                 not isinstance(shooting.plan(state, x, e, params), str) for e in enemies
             ),
             "tactical": free,
-            "charges": lambda x: any(charges.problem(state, x, e) is None for e in enemies),
+            "charges": lambda x: any(charges.may_charge(state, x, e) for e in enemies),
         }
         check = checks.get(step)
         return check is not None and any(check(x) for x in mine)
@@ -348,7 +348,7 @@ class TreeOfBattlesRules(Rules):
             fled = responded.get(charger_id) in ("evade", "break")
             if fled or COUNTER_CHARGED.of(charger):
                 continue
-            if charges.problem(ctx.state, charger, target):
+            if not charges.may_charge(ctx.state, charger, target):
                 continue
             if target_id in responded:
                 response = "stand"
@@ -367,7 +367,7 @@ class TreeOfBattlesRules(Rules):
             if unit.id in ordered or how not in ("charge_a", "charge_a_max", "full_speed"):
                 continue
             target = tactical.quarry_for(ctx, unit, how)
-            if target is not None and charges.problem(ctx.state, unit, target) is None:
+            if target is not None and charges.may_charge(ctx.state, unit, target):
                 found.append((unit.id, target.id))
         return found
 

@@ -12,7 +12,7 @@ from rules_core.dice import Modifier, Purpose
 from rules_core.events import ShotFired, ShotResolved
 from rules_core.geometry import Footprint, quarter, range_from_front, within
 from rules_core.odds import RollSpec
-from rules_core.rulesets.tree_of_battles import measure, tables
+from rules_core.rulesets.tree_of_battles import kept, measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, IN_COMBAT, LAST_RANGE, LAST_TARGET
 from rules_core.state import BattleState, Unit
@@ -20,6 +20,7 @@ from rules_core.tables import ScoreTable
 from rules_core.toolkit import g
 
 FORTIFIED = frozenset({"fortification"})
+Params = Mapping[str, Json]
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,14 @@ def band_of(kind: str, distance: float, params: Mapping[str, Json]) -> str | Non
 
 
 def plan(state: BattleState, shooter: Unit, target: Unit, params: Mapping[str, Json]) -> Shot | str:
-    """The shot a contingent would take at a target, or why it may not shoot."""
+    """The shot a contingent would take at a target, or why it may not shoot (kept per state:
+    a step's shots are judged with its orders, then planned again as it resolves)."""
+    key = ("shot", shooter.id, target.id, repr(sorted(params.items())))
+    return kept.answer(state, key, (shooter, target), lambda: _plan(state, shooter, target, params))
+
+
+def _plan(state: BattleState, shooter: Unit, target: Unit, params: Params) -> Shot | str:
+    """``plan`` worked out."""
     kind = u.missile(shooter)
     if kind == "none":
         return f"{shooter.name} has no missiles"
