@@ -203,11 +203,12 @@ def workers() -> int:
 async def start() -> None:
     """Start the workers now (the bot does, while it connects) rather than at the first
     resolution, and wait until each worker process has imported the rules."""
+    every = (*_ENGINE.workers, _ENGINE.spare)  # the spare too: it is wanted when all are busy
     if _ENGINE.mode == "thread":
-        for worker in _ENGINE.workers:
+        for worker in every:
             worker.thread_pool()
         return
-    await asyncio.gather(*(_start(worker) for worker in _ENGINE.workers))
+    await asyncio.gather(*(_start(worker) for worker in every))
 
 
 async def _start(worker: _Worker) -> None:
