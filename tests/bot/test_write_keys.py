@@ -101,3 +101,38 @@ async def test_an_order_on_the_battle_being_written_waits_for_it(
     finally:
         await other_db.dispose()
     assert order == ["write out", "order in"]
+
+
+async def test_a_gm_command_locks_its_own_battle(services: Services) -> None:
+    (b1, c1), _ = await two_battles(services)
+    seen: list[WriteKeys] = []
+    db = services.gm.db
+    opened = db.write
+
+    def noting(**keys: int | None) -> object:
+        seen.append(WriteKeys(battle=keys.get("battle"), campaign=keys.get("campaign")))
+        return opened(**keys)
+
+    db.write = noting  # type: ignore[assignment,method-assign]
+    try:
+        await services.gm.extend(ONE, GM, 1, "a messenger was late")
+    finally:
+        db.write = opened  # type: ignore[method-assign]
+    assert seen == [WriteKeys(battle=b1, campaign=c1)]  # not the whole database
+
+
+@pytest.mark.skipif(not on_postgres(), reason="PostgreSQL's advisory locks")
+async def test_a_gm_command_on_another_battle_goes_through_while_one_is_written(
+    db_url: str, services: Services
+) -> None:
+    (b1, _), _ = await two_battles(services)
+    other_db = Database.from_url(db_url)
+    other = Services.build(other_db, rng=random.Random(1))
+    try:
+        async with battle_write(services.play.db, b1):  # as a resolution of battle one would
+            # A guard, not a timing: with the database-wide lock it never gets through.
+            async with asyncio.timeout(30):
+                change = await other.gm.extend(TWO, GM, 1, "a messenger was late")
+        assert change.reason == "a messenger was late"
+    finally:
+        await other_db.dispose()
