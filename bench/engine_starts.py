@@ -4,7 +4,7 @@ wrapped for a while, each call's start noted under its battle's seed.
 A resolution's first engine call is when it starts: before it there is only reading and
 waiting (for the write lock, for the engine's worker). Nothing in ``bot/`` is changed; the
 wrappers keep the functions' names, so a call handed to a worker process pickles as before
-(and is not seen: the bench runs the engine in a thread, as tests do).
+(and is not seen: ``bench.scale`` measures this with its engine in threads, as tests run it).
 """
 
 from __future__ import annotations

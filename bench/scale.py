@@ -9,6 +9,8 @@ standing instructions and status reads on the small battles, first while nothing
 - writes' and reads' p50 / p99 in each phase (a call's wall time, as a command's service call);
 - the second big resolution's start delay when both are forced at once: from the first
   one's first engine call to the second one's (``bench.engine_starts``);
+- where the engine ran: as the bot runs it by default (``ENGINE=process``, a worker per core;
+  ``--engine thread``, ``--workers N`` to compare: a thread shares the loop's GIL);
 - the write lock's hold time per transaction (``bench.lock_hold``), and what a command and a
   resolution cost in CPU (this process's, the engine's worker thread included).
 
@@ -31,6 +33,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -39,6 +42,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bench.engine_starts import engine_starts
 from bench.lock_hold import LockHold
 from bench.report import Figure, load, table
+from bench.scale_engine import DEFAULT_MODE, default_workers, engine_as
 from bench.scale_load import (
     STOP,
     Samples,
@@ -52,7 +56,7 @@ from bench.scale_load import (
 )
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
-from bot.services import Services
+from bot.services import Services, resolving
 
 WRITE_P99_MS, START_MS, HOLD_P99_MS, PROCESS_B_P99_MS = 100.0, 50.0, 20.0, 100.0
 CHILD = "from bench.scale import child; raise SystemExit(child())"
@@ -129,6 +133,9 @@ async def start_delays(services: Services, rounds: int) -> tuple[list[float], li
     first resolution's engine work the second's started, each round (``engine_starts``),
     and the wall ms of the resolutions alone."""
     alone = [await force_once(services, big_place(i)) for _ in range(rounds) for i in (0, 1)]
+    # The engine's calls are seen where they run: in this process, so in worker threads (two,
+    # the target's "one process, two workers") for this figure alone.
+    resolving.configure("thread", max(2, resolving.workers()))
     delays = []
     for _ in range(rounds):
         with engine_starts() as firsts:
@@ -260,15 +267,29 @@ async def child_work(
 def child(argv: list[str] | None = None) -> int:
     """A child process's entry: its JSON arguments in, how many calls it made printed out."""
     given = json.loads((argv or sys.argv[1:])[0])
-    print(json.dumps({"done": asyncio.run(child_work(**given))}), flush=True)
+    print(json.dumps({"done": asyncio.run(child_engine(given))}), flush=True)
     return 0
+
+
+async def child_engine(given: dict[str, Any]) -> int:
+    """``child_work`` with its engine configured as the parent's."""
+    mode, workers = given.pop("engine", None) or (DEFAULT_MODE, 1)
+    async with engine_as(mode, workers):
+        return await child_work(**given)
 
 
 async def spawn(
     url: str, mode: str, start_at: float, seconds: float, places: list[int]
 ) -> asyncio.subprocess.Process:
     """Start a child process (``child``) with its arguments."""
-    given = {"url": url, "mode": mode, "start_at": start_at, "seconds": seconds, "places": places}
+    given = {
+        "url": url,
+        "mode": mode,
+        "start_at": start_at,
+        "seconds": seconds,
+        "places": places,
+        "engine": (resolving.mode(), resolving.workers()),
+    }
     return await asyncio.create_subprocess_exec(
         sys.executable, "-c", CHILD, json.dumps(given), stdout=asyncio.subprocess.PIPE
     )
@@ -345,7 +366,7 @@ async def throughput(url: str, size: Size, counts: tuple[int, ...]) -> list[Figu
 
 async def measure(args: argparse.Namespace, size: Size) -> list[Figure]:
     """The figures of the chosen mode on a new database."""
-    async with database(args.postgres) as url:
+    async with database(args.postgres) as url, engine_as(args.engine, args.workers):
         if args.throughput:
             return await throughput(url, size, THROUGHPUT_PROCESSES)
         if args.processes == 2:
@@ -370,13 +391,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--throughput", action="store_true", help="writes per second with 1, 2, 3 processes"
     )
+    parser.add_argument(
+        "--engine",
+        choices=("process", "thread"),
+        default=DEFAULT_MODE,
+        help="where engine work runs (the bot's ENGINE; default process, as the bot)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=default_workers(), help="ENGINE_WORKERS (default: cores)"
+    )
     args = parser.parse_args(argv)
     if (args.processes == 2 or args.throughput) and not args.postgres:
         parser.error("--processes 2 and --throughput need --postgres URL (SQLite has one writer)")
     size = SMOKE if args.smoke else FULL
     figures = asyncio.run(measure(args, size))
     where = "PostgreSQL" if args.postgres else "SQLite"
-    print(f"Battles waiting for each other, {where} ({load()})\n")
+    engine = f"ENGINE={args.engine}, ENGINE_WORKERS={args.workers}"
+    print(f"Battles waiting for each other, {where}, {engine} ({load()})\n")
     print(table(figures))
     return 0
 

@@ -25,6 +25,7 @@ from bot.services.play import PlayService
 from bot.services.records import append_entries
 from bot.services.shapes import TypedTerrain, laid_feature, parse_point
 from bot.services.stages import Arming, StageReport, advance, set_deadlines
+from bot.services.write_keys import place_write
 from rules_core import engine
 from rules_core.state import RESERVE, BattleState, Outcome, Unit
 
@@ -99,7 +100,7 @@ class GmService(ClockedService):
 
     async def pause(self, place: Place, user_id: int, reason: str) -> GmChange:
         """Stop the clock: deadlines are cancelled and the time left is kept."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             battle, now = loaded.battle, self.clock.now()
             left = (battle.deadline_at - now).total_seconds() if battle.deadline_at else None
@@ -112,7 +113,7 @@ class GmService(ClockedService):
 
     async def resume(self, place: Place, user_id: int, reason: str) -> GmChange:
         """Start the clock again with the time that was left."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.PAUSED)
             battle, arming = loaded.battle, Arming()
             battle.status = BattleStatus.RUNNING
@@ -128,7 +129,7 @@ class GmService(ClockedService):
         check_finite(hours=hours)
         if not 0 < hours <= MAX_EXTENSION_HOURS:
             raise InvalidInput(f"Extend by more than 0 and at most {MAX_EXTENSION_HOURS} hours.")
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             battle, now, arming = loaded.battle, self.clock.now(), Arming()
             old = battle.deadline_at or now
@@ -157,7 +158,7 @@ class GmService(ClockedService):
         """Set a status field of a unit, leader, group or side, or a leader's points or wounds
         (``unit`` names any of them, a unit first)."""
         field = clean_text(field, "field", 40)
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             target = _holder(loaded, unit, field)
             before = holders.value_of(target, field)
@@ -171,7 +172,7 @@ class GmService(ClockedService):
     ) -> GmChange:
         """Lay a piece of terrain mid-battle, on the record with the reason."""
         points = piece.outline()
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             state = loaded.state
             feature = laid_feature(state, piece.kind, points, None)
@@ -183,7 +184,7 @@ class GmService(ClockedService):
         self, place: Place, user_id: int, terrain_id: str, reason: str
     ) -> GmChange:
         """Take a piece of terrain off the table mid-battle, on the record with the reason."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             state = loaded.state
             feature = next((f for f in state.terrain if terrain_id in (f.id, f.name)), None)
@@ -202,7 +203,7 @@ class GmService(ClockedService):
     async def take_off(self, place: Place, user_id: int, unit: str, reason: str) -> GmChange:
         """Take a unit off the table without destroying it (it left in pursuit, the rules say
         so): it keeps counting for its army and may come back with ``bring_back``."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             target = find_unit(loaded.state, unit)
             if not target.on_table:
@@ -232,7 +233,7 @@ class GmService(ClockedService):
         """Stand a unit at ``at``: moved on the table, or ``back`` on it from off the table or
         from reserve."""
         x, y = _point(at, facing)
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             target = find_unit(loaded.state, unit)
             if back and target.on_table:
@@ -264,7 +265,7 @@ class GmService(ClockedService):
 
     async def undo(self, place: Place, user_id: int, reason: str) -> tuple[GmChange, StageReport]:
         """Go back to the start of the previous step; it is replayed with fresh dice."""
-        async with self.db.write() as session:
+        async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             battle = loaded.battle
             previous = await session.scalar(
@@ -298,6 +299,7 @@ class GmService(ClockedService):
 
     async def end(self, place: Place, user_id: int, winner: str | None, reason: str) -> EndReport:
         """End the battle now: the engine's result if it has one, else the GM's."""
+        # A battle's end writes its campaign's records too: the whole database, as before.
         async with self.db.write() as session:
             loaded = await load_battle(session, place)
             loaded.require_gm(user_id)

@@ -24,8 +24,9 @@ resolution stopped at a question is kept paused in the worker that ran it
 (``rules_core.resume``), and only that worker can resume it, so an answer goes on from the
 question instead of replaying the step (a call that lands elsewhere replays: slower, the
 same result). Two battles' resolutions run at once in two workers. Work that keeps nothing
-(judging, odds) goes to the least busy worker (``off_loop``). (Map drawing keeps its own
-threads.)
+(judging, odds) goes to an idle worker (``off_loop``), or when all are busy to a spare one
+of its own, so an order's check inside its write never waits for another battle's
+resolution. (Map drawing keeps its own threads.)
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ Mode = Literal["process", "thread"]
 MODES: tuple[Mode, ...] = ("process", "thread")
 
 log = logging.getLogger(__name__)
+SPARE = -1  # the spare worker's index (work without a battle when every worker is busy)
 CROSSINGS_KEPT = 1_000  # the loop's cost of the last calls to the worker process, kept
 
 ENGINE_STOPPED = (
@@ -140,6 +142,10 @@ class _Engine:
     def __init__(self) -> None:
         self.mode: Mode = "thread"  # until the bot configures it: tests, the benchmark
         self.workers = [_Worker(0)]  # one until configured
+        # Work without a battle (an order's judging, often inside its write transaction)
+        # never queues behind a battle's resolution: when every worker is busy it goes to
+        # this spare one (started at its first such call), so a write waits milliseconds.
+        self.spare = _Worker(SPARE)
         self.crossings: deque[float] = deque(maxlen=CROSSINGS_KEPT)
 
     def crossed(self, ms: float) -> None:
@@ -150,11 +156,12 @@ class _Engine:
         """The worker for ``key`` (always the same one for the same key while the pool
         lives), or (no key) the one with the fewest calls waiting."""
         if key is None:
-            return min(self.workers, key=lambda worker: worker.waiting)
+            idle = min(self.workers, key=lambda worker: worker.waiting)
+            return idle if idle.waiting == 0 or idle.waiting < self.spare.waiting else self.spare
         return self.workers[hash(key) % len(self.workers)]
 
     def pools(self) -> list[Executor]:
-        return [pool for worker in self.workers for pool in worker.pools()]
+        return [pool for worker in (*self.workers, self.spare) for pool in worker.pools()]
 
 
 _ENGINE = _Engine()
@@ -196,11 +203,12 @@ def workers() -> int:
 async def start() -> None:
     """Start the workers now (the bot does, while it connects) rather than at the first
     resolution, and wait until each worker process has imported the rules."""
+    every = (*_ENGINE.workers, _ENGINE.spare)  # the spare too: it is wanted when all are busy
     if _ENGINE.mode == "thread":
-        for worker in _ENGINE.workers:
+        for worker in every:
             worker.thread_pool()
         return
-    await asyncio.gather(*(_start(worker) for worker in _ENGINE.workers))
+    await asyncio.gather(*(_start(worker) for worker in every))
 
 
 async def _start(worker: _Worker) -> None:
@@ -295,7 +303,7 @@ def crossing_ms() -> list[float]:
 
 def calls_waiting() -> int:
     """Engine calls handed to the workers and not yet answered (running or queued)."""
-    return sum(worker.waiting for worker in _ENGINE.workers)
+    return sum(worker.waiting for worker in (*_ENGINE.workers, _ENGINE.spare))
 
 
 def _name(work: Callable[..., Any]) -> str:

@@ -107,6 +107,28 @@ async def test_a_call_without_a_battle_goes_to_the_worker_not_busy(
     assert free == await resolving.off_loop_at(TWO, where)
 
 
+async def test_a_call_without_a_battle_never_waits_for_busy_workers(
+    pool: str, tmp_path: Path
+) -> None:
+    """An order's check (judging, inside its write) while every worker resolves a battle:
+    it runs at once on the spare worker instead of queueing behind a resolution."""
+    released = tmp_path / "released"
+    busy = [
+        asyncio.create_task(resolving.off_loop_at(key, held_until, str(released)))
+        for key in (ONE, TWO)
+    ]
+    await asyncio.sleep(0)  # each task's first step hands its call over
+    assert resolving.calls_waiting() == 2
+    try:  # a guard, not a timing: behind a held worker this call would wait for ever
+        async with asyncio.timeout(120):
+            spare = await resolving.off_loop(where)
+    finally:
+        released.touch()
+    held = {await call for call in busy}
+    assert spare not in held
+    assert len(held) == 2
+
+
 async def test_a_paused_resolution_is_resumed_on_its_own_worker(pool: str) -> None:
     rules = registry.get("skirmish").rules
     assert rules is not None

@@ -160,7 +160,7 @@ async def test_a_worker_that_dies_fails_its_call_and_the_next_call_starts_anothe
 
     # A call waiting behind the one running fails with it; neither ran to its end.
     held = asyncio.ensure_future(resolving.off_loop(held_until, str(tmp_path / "never")))
-    queued = asyncio.ensure_future(resolving.off_loop(worker_pid))
+    queued = asyncio.ensure_future(resolving.off_loop_at(0, worker_pid))  # the same worker
     await until(lambda: resolving.calls_waiting() == 2)
     os.kill(second, signal.SIGKILL)
     for call in (held, queued):

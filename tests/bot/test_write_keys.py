@@ -60,10 +60,18 @@ async def test_a_write_locks_its_battle_and_never_loads_another(services: Servic
         assert session.info[SESSION_KEYS] == WriteKeys()
 
 
+async def a_command(services: Services, place: Place, command: str) -> str:
+    """A player's order (its unit) or a GM's extension of the deadline (its reason)."""
+    if command == "order":
+        return await an_order(services, place)
+    return (await services.gm.extend(place, GM, 1, "a messenger was late")).reason
+
+
 @pytest.mark.skipif(not on_postgres(), reason="PostgreSQL's advisory locks")
 @pytest.mark.parametrize("same_process", [True, False])
-async def test_an_order_on_another_battle_goes_through_while_one_is_written(
-    db_url: str, services: Services, same_process: bool
+@pytest.mark.parametrize(("command", "done"), [("order", "Red Archers"), ("gm", "a messenger")])
+async def test_a_command_on_another_battle_goes_through_while_one_is_written(
+    db_url: str, services: Services, same_process: bool, command: str, done: str
 ) -> None:
     (b1, _), _ = await two_battles(services)
     other_db = services.play.db if same_process else Database.from_url(db_url)
@@ -72,7 +80,7 @@ async def test_an_order_on_another_battle_goes_through_while_one_is_written(
         async with battle_write(services.play.db, b1):  # as a resolution of battle one would
             # A guard, not a timing: with one lock for every battle it never gets through.
             async with asyncio.timeout(30):
-                assert await an_order(other, TWO) == "Red Archers"
+                assert (await a_command(other, TWO, command)).startswith(done)
     finally:
         if other_db is not services.play.db:
             await other_db.dispose()
@@ -101,3 +109,21 @@ async def test_an_order_on_the_battle_being_written_waits_for_it(
     finally:
         await other_db.dispose()
     assert order == ["write out", "order in"]
+
+
+async def test_a_gm_command_locks_its_own_battle(services: Services) -> None:
+    (b1, c1), _ = await two_battles(services)
+    seen: list[WriteKeys] = []
+    db = services.gm.db
+    opened = db.write
+
+    def noting(**keys: int | None) -> object:
+        seen.append(WriteKeys(battle=keys.get("battle"), campaign=keys.get("campaign")))
+        return opened(**keys)
+
+    db.write = noting  # type: ignore[assignment,method-assign]
+    try:
+        await services.gm.extend(ONE, GM, 1, "a messenger was late")
+    finally:
+        db.write = opened  # type: ignore[method-assign]
+    assert seen == [WriteKeys(battle=b1, campaign=c1)]  # not the whole database
