@@ -493,7 +493,6 @@ def _wound(ctx: Context, unit_id: str, hits: int, reason: str) -> None:
 def _present(state: BattleState, unit_id: str) -> bool:
     """Whether the unit is still in the battle (the state's own index, not a scan of it)."""
     try:
-        state.unit(unit_id)
-    except KeyError:
+        return bool(state.unit(unit_id))
+    except KeyError:  # destroyed or removed earlier in the step
         return False
-    return True
