@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
-from rules_core import toolkit
 from rules_core.codec import Json
 from rules_core.geometry import (
     Footprint,
@@ -18,9 +18,12 @@ from rules_core.geometry import (
     within,
 )
 from rules_core.rulesets.skirmish.tables import kinds_where
-from rules_core.state import WATER_KINDS, BattleState, Unit
-from rules_core.terrain import Sight, poses_along, trace_footprint
+from rules_core.state import WATER_KINDS, BattleState, TerrainFeature, Unit
+from rules_core.terrain import Sight, line_of_sight, poses_along, trace_footprint
 from rules_core.toolkit import param_number
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -106,12 +109,48 @@ def passes_through(state: BattleState, unit: Unit, end: Footprint, spare: str = 
 
 def sight(state: BattleState, viewer: Unit, target: Unit) -> Sight:
     """Line of sight between two units; other units and blocking terrain block it."""
-    return toolkit.sight(state, viewer, target, kinds_where("blocks_sight", True))
+    seen, aimed = Footprint.of(viewer), Footprint.of(target)
+    # Only units whose boxes meet the box of the two can block (line_of_sight tests exactly
+    # within it): a box filter instead of a footprint for every unit on the table.
+    others = tuple(
+        (u.id, Footprint.of(u))
+        for u in near(state.units_on_table, around((seen, aimed)))
+        if u.id not in (viewer.id, target.id)
+    )
+    blockers = kinds_where("blocks_sight", True)
+    # A shot is judged when ordered and measured again when fired, on the same ground.
+    key = (seen, aimed, others, blockers, id(state.terrain))
+    kept = _SIGHTS.get(key)
+    if kept is not None and kept[0] is state.terrain:
+        return kept[1]
+    found = line_of_sight(seen, aimed, state.terrain, others, blockers)
+    _keep(_SIGHTS, key, (state.terrain, found))
+    return found
 
 
 def charge_line(charger: Unit, target: Unit) -> tuple[Footprint, float]:
     """The charger turned to face the target, and how far its front must go to touch it."""
-    turned = Footprint.of(charger).moved_to(
-        (charger.x, charger.y), facing_towards((charger.x, charger.y), (target.x, target.y))
-    )
-    return turned, range_from_front(turned, Footprint.of(target))
+    here, there = Footprint.of(charger), Footprint.of(target)
+    # Judged when ordered, again when the charge is made: the same two bases, the same line.
+    found = _LINES.get((here, there))
+    if found is None:
+        turned = here.moved_to(
+            (charger.x, charger.y), facing_towards((here.x, here.y), (there.x, there.y))
+        )
+        found = (turned, range_from_front(turned, there))
+        _keep(_LINES, (here, there), found)
+    return found
+
+
+# What sight and charge_line worked out, by everything their answer depends on (kept
+# bounded: a battle's questions repeat within a step, not across the whole game).
+_SIGHTS: dict[tuple[object, ...], tuple[tuple[TerrainFeature, ...], Sight]] = {}
+_LINES: dict[tuple[Footprint, Footprint], tuple[Footprint, float]] = {}
+_KEPT = 4_096
+
+
+def _keep(kept: dict[K, V], key: K, value: V) -> None:
+    """Keep an answer, forgetting them all once there are too many."""
+    if len(kept) >= _KEPT:
+        kept.clear()
+    kept[key] = value

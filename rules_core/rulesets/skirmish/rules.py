@@ -370,8 +370,7 @@ class SkirmishRules(Rules):
                 ctx.set_status(unit.id, "the charge is spent", charged=False)
 
     def _after_melee(self, ctx: Context, winner_id: str, loser_id: str) -> None:
-        ids = {unit.id for unit in ctx.state.units}
-        if winner_id not in ids or loser_id not in ids:
+        if not (_present(ctx.state, winner_id) and _present(ctx.state, loser_id)):
             return
         winner, loser = ctx.state.unit(winner_id), ctx.state.unit(loser_id)
         away = facing_towards((winner.x, winner.y), (loser.x, loser.y))
@@ -479,7 +478,7 @@ def _fight(ctx: Context, unit: Unit, enemy: Unit) -> int:
 
 def _wound(ctx: Context, unit_id: str, hits: int, reason: str) -> None:
     """Add hits to a unit; at its stamina it is destroyed, otherwise it is disordered."""
-    if not hits or unit_id not in {unit.id for unit in ctx.state.units}:
+    if not hits or not _present(ctx.state, unit_id):
         return
     unit = ctx.state.unit(unit_id)
     wounds = WOUNDS.of(unit)
@@ -489,3 +488,11 @@ def _wound(ctx: Context, unit_id: str, hits: int, reason: str) -> None:
         ctx.destroy(unit_id, reason)
     else:
         ctx.set_status(unit_id, reason, wounds=wounds + hits, disordered=True)
+
+
+def _present(state: BattleState, unit_id: str) -> bool:
+    """Whether the unit is still in the battle (the state's own index, not a scan of it)."""
+    try:
+        return bool(state.unit(unit_id))
+    except KeyError:  # destroyed or removed earlier in the step
+        return False

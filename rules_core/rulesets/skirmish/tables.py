@@ -59,6 +59,20 @@ TERRAIN = GridTable(
 )
 
 
+# kinds_where's answers, for the table they were read from: a move asks four times, so the
+# sheet is read once per table (a table swapped for another, as a test does, is read afresh).
+_KINDS: dict[tuple[str, object], frozenset[str]] = {}
+_KINDS_OF: list[GridTable] = []
+
+
 def kinds_where(column: str, value: object) -> frozenset[str]:
     """The terrain kinds whose cell in ``column`` equals ``value``."""
-    return frozenset(kind for kind in TERRAIN.rows if TERRAIN.lookup(kind, column) == value)
+    if not _KINDS_OF or _KINDS_OF[0] is not TERRAIN:
+        _KINDS.clear()
+        _KINDS_OF[:] = [TERRAIN]
+    key = (column, value)
+    found = _KINDS.get(key)
+    if found is None:
+        found = frozenset(kind for kind in TERRAIN.rows if TERRAIN.lookup(kind, column) == value)
+        _KINDS[key] = found
+    return found
