@@ -33,7 +33,7 @@ class Candidate:
 def scripted(rules: Rules, view: BattleState, side: str) -> list[Candidate]:
     """The ruleset's scripted player's orders, grouped by actor, as one candidate each."""
     by_actor: dict[str, list[Order]] = {}
-    for order in rules.demo_orders(view, side):
+    for order in (*rules.demo_orders(view, side), *rules.general.drill(view, side)):
         by_actor.setdefault(order.actor, []).append(order)
     return [
         Candidate(actor, tuple(orders), "scripted", _target(view, orders[0]))

@@ -6,10 +6,11 @@ reading of the view): a ruleset sets ``general`` on its ``Rules`` to change them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules_core.codec import Json
+from rules_core.orders import Order
 from rules_core.state import BattleState, Unit
 
 # How near a side's army is to breaking, read from a view: 0 whole, 1 broken (the ruleset's
@@ -21,6 +22,10 @@ ROLES = ("charge", "shoot", "advance", "face", "hold", "rally", "retire")
 # How worn an enemy unit is, read from a view: 0 fresh, 1 about to break (the ruleset's own
 # marks: disorder, shaken); the general presses attacks on worn units to finish them.
 Worn = Callable[[BattleState, Unit], float]
+
+# Orders a ruleset's general adds to its scripted drill for a side, read from the side's view
+# (actors the search does not weigh, such as leaders: each is judged before it is given).
+Drill = Callable[[BattleState, str], Sequence[Order]]
 
 # How an order kind's id reads as a role when the ruleset names none (its kinds' usual names).
 DEFAULT_ROLES: Mapping[str, str] = {
@@ -76,6 +81,12 @@ def units_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> flo
     return 1.0 - len(state.units_of(side, on_table=True)) / len(units)
 
 
+def no_drill(state: BattleState, side: str) -> Sequence[Order]:
+    """The default drill added: none (the ruleset's scripted orders alone)."""
+    del state, side
+    return ()
+
+
 def unworn(state: BattleState, unit: Unit) -> float:
     """The default wear: none (the ruleset marks no unit as worn to the general)."""
     del state, unit
@@ -99,6 +110,7 @@ class GeneralHints:
     face_arc: float = 45.0  # a unit turned further than this from the nearest enemy must face it
     breaking: Breaking = units_lost  # how near an army is to its break (0..1), from a view
     worn: Worn = unworn  # how worn an enemy unit is (0..1), from a view
+    drill: Drill = no_drill  # orders added to the ruleset's scripted ones (leaders' orders)
 
     def role(self, kind: str) -> str | None:
         """The role of an order kind (one of ``ROLES``), or None if the general leaves it."""
