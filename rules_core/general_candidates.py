@@ -35,7 +35,8 @@ def scripted(rules: Rules, view: BattleState, side: str) -> list[Candidate]:
     by_actor: dict[str, list[Order]] = {}
     drill = rules.general.drill
     drilled = drill(rules, view, side) if drill is not None else None
-    for order in rules.demo_orders(view, side) if drilled is None else drilled:
+    given = rules.demo_orders(view, side) if drilled is None else drilled
+    for order in (*given, *rules.general.adds(view, side)):
         by_actor.setdefault(order.actor, []).append(order)
     return [
         Candidate(actor, tuple(orders), "scripted", _target(view, orders[0]))

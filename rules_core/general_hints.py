@@ -6,7 +6,7 @@ reading of the view): a ruleset sets ``general`` on its ``Rules`` to change them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -39,6 +39,11 @@ class Judge(Protocol):
 # demo's (None: the demo's): a drill that plans for the whole army (a wing's units arrive
 # together) where the search weighs one actor at a time.
 Drill = Callable[[Judge, BattleState, str], list[Order] | None]
+
+# Orders a ruleset's general adds to its scripted ones (the drill's or the demo's) for a side,
+# read from the side's view (actors the search does not weigh, such as leaders: each is judged
+# before it is given).
+Adds = Callable[[BattleState, str], Sequence[Order]]
 
 # How an order kind's id reads as a role when the ruleset names none (its kinds' usual names).
 DEFAULT_ROLES: Mapping[str, str] = {
@@ -94,6 +99,12 @@ def units_lost(state: BattleState, side: str, params: Mapping[str, Json]) -> flo
     return 1.0 - len(state.units_of(side, on_table=True)) / len(units)
 
 
+def no_adds(state: BattleState, side: str) -> Sequence[Order]:
+    """The default orders added: none (the ruleset's scripted orders alone)."""
+    del state, side
+    return ()
+
+
 def unworn(state: BattleState, unit: Unit) -> float:
     """The default wear: none (the ruleset marks no unit as worn to the general)."""
     del state, unit
@@ -118,6 +129,7 @@ class GeneralHints:
     breaking: Breaking = units_lost  # how near an army is to its break (0..1), from a view
     worn: Worn = unworn  # how worn an enemy unit is (0..1), from a view
     drill: Drill | None = None  # the ruleset's scripted orders for the general (else the demo's)
+    adds: Adds = no_adds  # orders added to the scripted ones (leaders' orders)
 
     def role(self, kind: str) -> str | None:
         """The role of an order kind (one of ``ROLES``), or None if the general leaves it."""
