@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from typing import Any, TypeVar
 
+from rules_core import geometry
 from rules_core.cards import DeckState
 from rules_core.codec import OMIT_DEFAULT, Json, Serialisable
 from rules_core.decisions import GM, Pending
@@ -177,7 +179,9 @@ class Unit(Serialisable):
 
     def with_status(self, **changes: Json) -> Unit:
         """A copy with some status fields changed."""
-        return replace(self, status={**self.status, **changes})
+        if type(self) is not Unit:
+            return replace(self, status={**self.status, **changes})
+        return _copied(self, status={**self.status, **changes})  # nothing to check again
 
 
 @dataclass(frozen=True)
@@ -258,6 +262,12 @@ class BattleState(Serialisable):
         return _first_by_id(self.units)
 
     @cached_property
+    def _unit_slots(self) -> dict[str, int] | None:
+        """Each unit's slot in ``units`` by id; None if an id is there twice."""
+        slots = {unit.id: slot for slot, unit in enumerate(self.units)}
+        return slots if len(slots) == len(self.units) else None
+
+    @cached_property
     def _leaders_by_id(self) -> dict[str, Leader]:
         """Leaders by id, the first of each id."""
         return _first_by_id(self.leaders)
@@ -303,8 +313,29 @@ class BattleState(Serialisable):
         return tuple(unit for unit in units if unit.side != side_id)
 
     def with_unit(self, unit: Unit) -> BattleState:
-        """A copy with the unit of the same id replaced."""
-        return replace(self, units=_swap(self.units, unit))
+        """A copy with the unit of the same id replaced.
+
+        A battle changes one unit at a time, many times a turn: the copy takes over this
+        state's lookups (slot and id of each unit, which are on the table) with the one
+        entry changed, rather than each later question rebuilding them from every unit.
+        """
+        slots = self._unit_slots
+        if slots is None or type(self) is not BattleState:  # an id twice: every copy swaps
+            return replace(self, units=_swap(self.units, unit))
+        slot = slots.get(unit.id)
+        if slot is None:
+            raise KeyError(f"no unit {unit.id!r}")
+        units = (*self.units[:slot], unit, *self.units[slot + 1 :])
+        made = _copied(self, units=units)
+        kept, mine = made.__dict__, self.__dict__
+        kept["_unit_slots"] = slots  # the same ids in the same slots
+        by_id = mine.get("_units_by_id")
+        if by_id is not None:
+            kept["_units_by_id"] = {**by_id, unit.id: unit}
+        if mine.get("units_on_table") is self.units and unit.location == ON_TABLE:
+            kept["units_on_table"] = units  # all stood on the table, and still do
+            geometry.follow(self.units, units, slot)  # their boxes, one row changed
+        return made
 
     def without_unit(self, unit_id: str) -> BattleState:
         """A copy with the unit removed from the table."""
@@ -375,6 +406,19 @@ def _first_by_id(items: tuple[Item, ...]) -> dict[str, Item]:
     return found
 
 
+Copied = TypeVar("Copied", Unit, BattleState)
+
+
+def _copied(item: Copied, **changes: Any) -> Copied:
+    """A copy of a frozen dataclass with some fields changed, as ``dataclasses.replace``
+    makes it but without its per-field checks (for changes that need none); only the
+    fields are copied, never what was kept beside them (cached lookups of the original)."""
+    made = object.__new__(type(item))
+    fields = item.__dict__
+    made.__dict__.update({name: fields[name] for name in _FIELDS[type(item)]}, **changes)
+    return made
+
+
 def _find(items: tuple[Item, ...], key: str, what: str) -> Item:
     for item in items:
         if item.id == key:
@@ -386,3 +430,8 @@ def _swap(items: tuple[Item, ...], new: Item) -> tuple[Item, ...]:
     if not any(item.id == new.id for item in items):
         raise KeyError(f"no {type(new).__name__.lower()} {new.id!r}")
     return tuple(new if item.id == new.id else item for item in items)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: tuple(f.name for f in dataclass_fields(kind)) for kind in (Unit, BattleState)
+}
