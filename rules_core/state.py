@@ -6,6 +6,8 @@ the ``with_*`` helpers. ``BattleState.to_dict`` gives JSON carrying ``SCHEMA_VER
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
@@ -241,9 +243,12 @@ class BattleState(Serialisable):
     def units_on_table(self) -> tuple[Unit, ...]:
         """The units standing on the table, in roster order: those geometry, sight, contact
         and the map consider (units in reserve or off the table are left out)."""
-        if all(unit.location == ON_TABLE for unit in self.units):
-            return self.units
-        return tuple(unit for unit in self.units if unit.location == ON_TABLE)
+        return self._lookups.on_table
+
+    @cached_property
+    def _lookups(self) -> _Lookups:
+        """What is asked of the units most, shared by every state holding the same units."""
+        return _lookups_of(self.units)
 
     def units_at(self, location: str) -> tuple[Unit, ...]:
         """The units in one location (``ON_TABLE``, ``RESERVE`` or ``OFF_TABLE``)."""
@@ -256,16 +261,10 @@ class BattleState(Serialisable):
             raise KeyError(f"no leader {leader_id!r}")
         return found
 
-    @cached_property
+    @property
     def _units_by_id(self) -> dict[str, Unit]:
         """Units by id, the first of each id as a scan would find it (the state never changes)."""
-        return _first_by_id(self.units)
-
-    @cached_property
-    def _unit_slots(self) -> dict[str, int] | None:
-        """Each unit's slot in ``units`` by id; None if an id is there twice."""
-        slots = {unit.id: slot for slot, unit in enumerate(self.units)}
-        return slots if len(slots) == len(self.units) else None
+        return self._lookups.by_id
 
     @cached_property
     def _leaders_by_id(self) -> dict[str, Leader]:
@@ -316,24 +315,24 @@ class BattleState(Serialisable):
         """A copy with the unit of the same id replaced.
 
         A battle changes one unit at a time, many times a turn: the copy takes over this
-        state's lookups (slot and id of each unit, which are on the table) with the one
-        entry changed, rather than each later question rebuilding them from every unit.
+        state's lookups (slot and id of each unit, which are on the table, ``geometry.near``'s
+        boxes) with the one entry changed, rather than each later question rebuilding them
+        from every unit.
         """
-        slots = self._unit_slots
-        if slots is None or type(self) is not BattleState:  # an id twice: every copy swaps
+        mine = self._lookups
+        if mine.slots is None or type(self) is not BattleState:  # an id twice: all swap
             return replace(self, units=_swap(self.units, unit))
-        slot = slots.get(unit.id)
+        slot = mine.slots.get(unit.id)
         if slot is None:
             raise KeyError(f"no unit {unit.id!r}")
         units = (*self.units[:slot], unit, *self.units[slot + 1 :])
         made = _copied(self, units=units)
-        kept, mine = made.__dict__, self.__dict__
-        kept["_unit_slots"] = slots  # the same ids in the same slots
-        by_id = mine.get("_units_by_id")
-        if by_id is not None:
-            kept["_units_by_id"] = {**by_id, unit.id: unit}
-        if mine.get("units_on_table") is self.units and unit.location == ON_TABLE:
-            kept["units_on_table"] = units  # all stood on the table, and still do
+        all_stand = mine.on_table is self.units and unit.location == ON_TABLE
+        on_table = units if all_stand else _standing(units)
+        made.__dict__["_lookups"] = _keep_lookups(
+            _Lookups(units, mine.slots, {**mine.by_id, unit.id: unit}, on_table)
+        )
+        if all_stand:
             geometry.follow(self.units, units, slot)  # their boxes, one row changed
         return made
 
@@ -341,6 +340,16 @@ class BattleState(Serialisable):
         """A copy with the unit removed from the table."""
         self.unit(unit_id)
         return replace(self, units=tuple(u for u in self.units if u.id != unit_id))
+
+    def _with(self, **changes: Any) -> BattleState:
+        """A copy with some fields changed (never the units), sharing the units' lookups."""
+        if type(self) is not BattleState:
+            return replace(self, **changes)
+        made = _copied(self, **changes)
+        kept = self.__dict__.get("_lookups")
+        if kept is not None:
+            made.__dict__["_lookups"] = kept
+        return made
 
     def terrain_feature(self, feature_id: str) -> TerrainFeature:
         """The terrain feature with this id; KeyError if there is none."""
@@ -351,24 +360,24 @@ class BattleState(Serialisable):
 
     def with_leader(self, leader: Leader) -> BattleState:
         """A copy with the leader of the same id replaced."""
-        return replace(self, leaders=_swap(self.leaders, leader))
+        return self._with(leaders=_swap(self.leaders, leader))
 
     def with_group(self, group: Group) -> BattleState:
         """A copy with the group of the same id replaced."""
-        return replace(self, groups=_swap(self.groups, group))
+        return self._with(groups=_swap(self.groups, group))
 
     def with_side(self, side: Side) -> BattleState:
         """A copy with the side of the same id replaced."""
-        return replace(self, sides=_swap(self.sides, side))
+        return self._with(sides=_swap(self.sides, side))
 
     def with_status(self, **changes: Json) -> BattleState:
         """A copy with some battle-level status fields changed."""
-        return replace(self, status={**self.status, **changes})
+        return self._with(status={**self.status, **changes})
 
     def with_hidden(self, holder: str, **changes: Json) -> BattleState:
         """A copy with some hidden fields of one side (or the GM) changed."""
         kept = {**self.hidden.get(holder, {}), **changes}
-        return replace(self, hidden={**self.hidden, holder: kept})
+        return self._with(hidden={**self.hidden, holder: kept})
 
     def deck(self, deck_id: str) -> DeckState:
         """The card deck with this id; KeyError if there is none."""
@@ -404,6 +413,54 @@ def _first_by_id(items: tuple[Item, ...]) -> dict[str, Item]:
     for item in items:
         found.setdefault(item.id, item)
     return found
+
+
+@dataclass(eq=False)
+class _Lookups:
+    """What a tuple of units is asked most: each unit's slot by id (None if an id is there
+    twice), the first unit of each id, and the units on the table."""
+
+    units: tuple[Unit, ...]
+    slots: dict[str, int] | None
+    by_id: dict[str, Unit]
+    on_table: tuple[Unit, ...]
+
+
+# By the units tuple's identity (the entry holds the tuple, so the id is not reused while
+# kept): a state copied with only its cursor or status changed shares its units' lookups.
+_LOOKUPS: OrderedDict[int, _Lookups] = OrderedDict()
+_LOOKUPS_SIZE = 32
+_LOOKUPS_LOCK = threading.Lock()
+
+
+def _lookups_of(units: tuple[Unit, ...]) -> _Lookups:
+    """The lookups of a units tuple: kept ones, or made from every unit."""
+    with _LOOKUPS_LOCK:
+        found = _LOOKUPS.get(id(units))
+    if found is not None and found.units is units:
+        return found
+    slots = {unit.id: slot for slot, unit in enumerate(units)}
+    unique = len(slots) == len(units)
+    return _keep_lookups(
+        _Lookups(units, slots if unique else None, _first_by_id(units), _standing(units))
+    )
+
+
+def _keep_lookups(made: _Lookups) -> _Lookups:
+    """Remember a tuple's lookups, forgetting the oldest beyond the size."""
+    with _LOOKUPS_LOCK:
+        _LOOKUPS[id(made.units)] = made
+        _LOOKUPS.move_to_end(id(made.units))
+        while len(_LOOKUPS) > _LOOKUPS_SIZE:
+            _LOOKUPS.popitem(last=False)
+    return made
+
+
+def _standing(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
+    """The units on the table: the tuple itself when all are."""
+    if all(unit.location == ON_TABLE for unit in units):
+        return units
+    return tuple(unit for unit in units if unit.location == ON_TABLE)
 
 
 Copied = TypeVar("Copied", Unit, BattleState)
