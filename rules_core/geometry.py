@@ -141,7 +141,9 @@ class Footprint:
     def moved_to(self, point: Point, facing: float | None = None) -> Footprint:
         """The same footprint centred on ``point``, optionally turned to ``facing``."""
         turned = self.facing if facing is None else facing % 360
-        return replace(self, x=point[0], y=point[1], facing=turned)
+        if type(self) is not Footprint:
+            return replace(self, x=point[0], y=point[1], facing=turned)
+        return Footprint(point[0], point[1], turned, self.frontage, self.depth)  # as replace
 
     def advanced(self, distance: float) -> Footprint:
         """The footprint moved straight ahead by ``distance`` (backwards if negative)."""
