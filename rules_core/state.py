@@ -327,13 +327,7 @@ class BattleState(Serialisable):
             raise KeyError(f"no unit {unit.id!r}")
         units = (*self.units[:slot], unit, *self.units[slot + 1 :])
         made = _copied(self, units=units)
-        all_stand = mine.on_table is self.units and unit.location == ON_TABLE
-        on_table = units if all_stand else _standing(units)
-        made.__dict__["_lookups"] = _keep_lookups(
-            _Lookups(units, mine.slots, {**mine.by_id, unit.id: unit}, on_table)
-        )
-        if all_stand:
-            geometry.follow(self.units, units, slot)  # their boxes, one row changed
+        made.__dict__["_lookups"] = _keep_lookups(mine.swapped(units, slot, unit))
         return made
 
     def without_unit(self, unit_id: str) -> BattleState:
@@ -424,6 +418,31 @@ class _Lookups:
     slots: dict[str, int] | None
     by_id: dict[str, Unit]
     on_table: tuple[Unit, ...]
+    table_slots: dict[str, int]  # each slot in ``on_table`` by id (while ids are unique)
+
+    def swapped(self, units: tuple[Unit, ...], slot: int, unit: Unit) -> _Lookups:
+        """The lookups of ``units``: these units with ``unit`` put in ``slot`` (ids unique)."""
+        on_slot = self.table_slots.get(unit.id)
+        if on_slot is None or unit.location != ON_TABLE:  # on or off the table: all again
+            on_table = _standing(units)
+            table_slots = _slots(on_table) if on_table is not units else self.slots
+        elif self.on_table is self.units:  # all stood on the table, and still do
+            on_table, table_slots = units, self.table_slots
+            geometry.follow(self.units, units, slot)  # their boxes, one row changed
+        else:
+            before = self.on_table
+            on_table, table_slots = (
+                (*before[:on_slot], unit, *before[on_slot + 1 :]),
+                self.table_slots,
+            )
+            geometry.follow(before, on_table, on_slot)
+        assert table_slots is not None
+        return _Lookups(units, self.slots, {**self.by_id, unit.id: unit}, on_table, table_slots)
+
+
+def _slots(units: tuple[Unit, ...]) -> dict[str, int]:
+    """Each unit's slot by id (the last slot of an id held twice)."""
+    return {unit.id: slot for slot, unit in enumerate(units)}
 
 
 # By the units tuple's identity (the entry holds the tuple, so the id is not reused while
@@ -439,10 +458,11 @@ def _lookups_of(units: tuple[Unit, ...]) -> _Lookups:
         found = _LOOKUPS.get(id(units))
     if found is not None and found.units is units:
         return found
-    slots = {unit.id: slot for slot, unit in enumerate(units)}
+    slots, on_table = _slots(units), _standing(units)
     unique = len(slots) == len(units)
+    table_slots = slots if on_table is units else _slots(on_table)
     return _keep_lookups(
-        _Lookups(units, slots if unique else None, _first_by_id(units), _standing(units))
+        _Lookups(units, slots if unique else None, _first_by_id(units), on_table, table_slots)
     )
 
 
