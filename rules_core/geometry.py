@@ -98,6 +98,11 @@ class Footprint:
 
     def corners(self) -> tuple[Point, Point, Point, Point]:
         """Front-left, front-right, rear-right and rear-left corners."""
+        return self._corners
+
+    @cached_property
+    def _corners(self) -> tuple[Point, Point, Point, Point]:
+        """The corners, worked out once (a footprint never moves; shapes ask them often)."""
         d, w = self.depth / 2, self.frontage / 2
         return (self.at(d, -w), self.at(d, w), self.at(-d, w), self.at(-d, -w))
 

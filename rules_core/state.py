@@ -303,13 +303,11 @@ class BattleState(Serialisable):
     def units_of(self, side_id: str, *, on_table: bool = False) -> tuple[Unit, ...]:
         """The units of one side, in roster order (with ``on_table``, only those standing on
         the table: for anything measured; without, units in reserve or off the table count)."""
-        units = self.units_on_table if on_table else self.units
-        return tuple(unit for unit in units if unit.side == side_id)
+        return self._lookups.of_side(side_id, on_table, True)
 
     def enemies_of(self, side_id: str, *, on_table: bool = False) -> tuple[Unit, ...]:
         """The units of every other side (with ``on_table``, only those on the table)."""
-        units = self.units_on_table if on_table else self.units
-        return tuple(unit for unit in units if unit.side != side_id)
+        return self._lookups.of_side(side_id, on_table, False)
 
     def with_unit(self, unit: Unit) -> BattleState:
         """A copy with the unit of the same id replaced.
@@ -419,6 +417,18 @@ class _Lookups:
     by_id: dict[str, Unit]
     on_table: tuple[Unit, ...]
     table_slots: dict[str, int]  # each slot in ``on_table`` by id (while ids are unique)
+    sides: dict[tuple[str, bool, bool], tuple[Unit, ...]] = field(default_factory=dict)
+
+    def of_side(self, side_id: str, on_table: bool, mine: bool) -> tuple[Unit, ...]:
+        """The units of one side (``mine``) or of every other, of all or those on the table;
+        kept, as the same tuple each time (so ``geometry.near`` keeps its boxes too)."""
+        key = (side_id, on_table, mine)
+        found = self.sides.get(key)
+        if found is None:
+            units = self.on_table if on_table else self.units
+            found = tuple(unit for unit in units if (unit.side == side_id) is mine)
+            self.sides[key] = found
+        return found
 
     def swapped(self, units: tuple[Unit, ...], slot: int, unit: Unit) -> _Lookups:
         """The lookups of ``units``: these units with ``unit`` put in ``slot`` (ids unique)."""

@@ -44,6 +44,13 @@ def _agrees(state: BattleState, rng: random.Random, *around: Unit) -> None:
         assert state.unit(unit.id) is next(u for u in state.units if u.id == unit.id)
         assert state.owner("unit", unit.id) == unit.side
     assert state.units_on_table == tuple(u for u in state.units if u.location == ON_TABLE)
+    for side in state.sides:
+        for units, on_table in ((state.units, False), (state.units_on_table, True)):
+            mine = tuple(u for u in units if u.side == side.id)
+            assert state.units_of(side.id, on_table=on_table) == mine
+            assert state.enemies_of(side.id, on_table=on_table) == tuple(
+                u for u in units if u.side != side.id
+            )
     for _ in range(3):
         x, y = rng.uniform(-5, 70), rng.uniform(-5, 50)
         area, gap = (x, y, x + rng.choice([0.0, 4.0, 30.0]), y + 2.0), rng.choice([0.0, 3.0])
