@@ -18,6 +18,7 @@ from rules_core import geometry
 from rules_core.cards import DeckState
 from rules_core.codec import OMIT_DEFAULT, Json, Serialisable
 from rules_core.decisions import GM, Pending
+from rules_core.orders import ACTOR_KINDS
 from rules_core.steps import Cursor
 
 SCHEMA_VERSION = 1
@@ -309,6 +310,19 @@ class BattleState(Serialisable):
         """The units of every other side (with ``on_table``, only those on the table)."""
         return self._lookups.of_side(side_id, on_table, False)
 
+    def roster_positions(self) -> Mapping[tuple[str, str], int]:
+        """Each actor's place in roster order, by (actor kind, id): units, leaders, groups,
+        then sides (the last place of an id held twice); kept while the ids stay the same."""
+        others = tuple(  # the units' ids are the lookups' own
+            () if kind == "unit" else tuple(a.id for a in self.actors(kind)) for kind in ACTOR_KINDS
+        )
+        kept = self._lookups.roster
+        found = kept.get(others)
+        if found is None:
+            keys = [(kind, a.id) for kind in ACTOR_KINDS for a in self.actors(kind)]
+            found = kept[others] = {key: index for index, key in enumerate(keys)}
+        return found
+
     def with_unit(self, unit: Unit) -> BattleState:
         """A copy with the unit of the same id replaced.
 
@@ -418,6 +432,10 @@ class _Lookups:
     on_table: tuple[Unit, ...]
     table_slots: dict[str, int]  # each slot in ``on_table`` by id (while ids are unique)
     sides: dict[tuple[str, bool, bool], tuple[Unit, ...]] = field(default_factory=dict)
+    # roster places by the other actors' ids: shared by every tuple with the same unit ids
+    roster: dict[tuple[tuple[str, ...], ...], dict[tuple[str, str], int]] = field(
+        default_factory=dict
+    )
 
     def of_side(self, side_id: str, on_table: bool, mine: bool) -> tuple[Unit, ...]:
         """The units of one side (``mine``) or of every other, of all or those on the table;
@@ -447,7 +465,8 @@ class _Lookups:
             )
             geometry.follow(before, on_table, on_slot)
         assert table_slots is not None
-        return _Lookups(units, self.slots, {**self.by_id, unit.id: unit}, on_table, table_slots)
+        by_id = {**self.by_id, unit.id: unit}
+        return _Lookups(units, self.slots, by_id, on_table, table_slots, roster=self.roster)
 
 
 def _slots(units: tuple[Unit, ...]) -> dict[str, int]:

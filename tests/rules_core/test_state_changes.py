@@ -11,6 +11,7 @@ import pytest
 from rules_core import geometry, registry
 from rules_core.big_battles import big_battle
 from rules_core.geometry import EPSILON, Footprint, near
+from rules_core.orders import ACTOR_KINDS
 from rules_core.state import OFF_TABLE, ON_TABLE, RESERVE, BattleState, Unit
 
 
@@ -44,6 +45,8 @@ def _agrees(state: BattleState, rng: random.Random, *around: Unit) -> None:
         assert state.unit(unit.id) is next(u for u in state.units if u.id == unit.id)
         assert state.owner("unit", unit.id) == unit.side
     assert state.units_on_table == tuple(u for u in state.units if u.location == ON_TABLE)
+    keys = [(kind, a.id) for kind in ACTOR_KINDS for a in state.actors(kind)]
+    assert state.roster_positions() == {key: index for index, key in enumerate(keys)}
     for side in state.sides:
         for units, on_table in ((state.units, False), (state.units_on_table, True)):
             mine = tuple(u for u in units if u.side == side.id)
@@ -73,7 +76,13 @@ def test_a_chain_of_changes_answers_as_fresh_states_do(seed: int) -> None:
         state = state.with_unit(changed)
         _agrees(state, rng, unit, changed)
         if rng.random() < 0.2:  # a copy with other fields changed shares the lookups
-            state = rng.choice([state.with_status(turned=True), replace(state, status={})])
+            state = rng.choice(
+                [
+                    state.with_status(turned=True),
+                    replace(state, status={}),
+                    replace(state, groups=state.groups[::-1]),  # other places, same units
+                ]
+            )
             _agrees(state, rng)
         assert state.unit(unit.id) is not unit
 
