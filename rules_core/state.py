@@ -18,6 +18,7 @@ from rules_core import geometry
 from rules_core.cards import DeckState
 from rules_core.codec import OMIT_DEFAULT, Json, Serialisable
 from rules_core.decisions import GM, Pending
+from rules_core.kept_ids import Index, index_of
 from rules_core.orders import ACTOR_KINDS
 from rules_core.steps import Cursor
 
@@ -267,18 +268,39 @@ class BattleState(Serialisable):
         """Units by id, the first of each id as a scan would find it (the state never changes)."""
         return self._lookups.by_id
 
-    @cached_property
+    @property
     def _leaders_by_id(self) -> dict[str, Leader]:
         """Leaders by id, the first of each id."""
-        return _first_by_id(self.leaders)
+        return self._leader_index.by_id
+
+    @cached_property
+    def _leader_index(self) -> Index[Leader]:
+        """The leaders by id and slot (kept per tuple: ``kept_ids``)."""
+        return index_of(self.leaders)
+
+    @cached_property
+    def _group_index(self) -> Index[Group]:
+        """The groups by id and slot."""
+        return index_of(self.groups)
+
+    @cached_property
+    def _side_index(self) -> Index[Side]:
+        """The sides by id and slot."""
+        return index_of(self.sides)
 
     def group(self, group_id: str) -> Group:
         """The group with this id; KeyError if there is none."""
-        return _find(self.groups, group_id, "group")
+        found = self._group_index.by_id.get(group_id)
+        if found is None:
+            raise KeyError(f"no group {group_id!r}")
+        return found
 
     def side(self, side_id: str) -> Side:
         """The side with this id; KeyError if there is none."""
-        return _find(self.sides, side_id, "side")
+        found = self._side_index.by_id.get(side_id)
+        if found is None:
+            raise KeyError(f"no side {side_id!r}")
+        return found
 
     def actors(self, actor_kind: str) -> tuple[Unit | Leader | Group | Side, ...]:
         """Whoever can give orders of one actor kind: units, leaders, groups or sides."""
@@ -348,13 +370,26 @@ class BattleState(Serialisable):
         return replace(self, units=tuple(u for u in self.units if u.id != unit_id))
 
     def _with(self, **changes: Any) -> BattleState:
-        """A copy with some fields changed (never the units), sharing the units' lookups."""
+        """A copy with some fields changed (never the units), sharing the lookups of those
+        that stay."""
         if type(self) is not BattleState:
             return replace(self, **changes)
         made = _copied(self, **changes)
-        kept = self.__dict__.get("_lookups")
-        if kept is not None:
-            made.__dict__["_lookups"] = kept
+        mine, kept = self.__dict__, made.__dict__
+        for name in ("_lookups", *(index for key, index in _INDEXES.items() if key not in changes)):
+            if name in mine:
+                kept[name] = mine[name]
+        return made
+
+    def _swapped(
+        self, name: str, index: Index[Any] | None, new: Leader | Group | Side
+    ) -> BattleState:
+        """A copy with ``new`` swapped into the leaders, groups or sides, its index made from
+        this one's (``index``; None when an id is there twice: every one of it swaps)."""
+        if index is None:
+            return self._with(**{name: _swap(getattr(self, name), new)})
+        made = self._with(**{name: index.items})
+        made.__dict__[_INDEXES[name]] = index
         return made
 
     def terrain_feature(self, feature_id: str) -> TerrainFeature:
@@ -366,15 +401,15 @@ class BattleState(Serialisable):
 
     def with_leader(self, leader: Leader) -> BattleState:
         """A copy with the leader of the same id replaced."""
-        return self._with(leaders=_swap(self.leaders, leader))
+        return self._swapped("leaders", self._leader_index.swapped(leader), leader)
 
     def with_group(self, group: Group) -> BattleState:
         """A copy with the group of the same id replaced."""
-        return self._with(groups=_swap(self.groups, group))
+        return self._swapped("groups", self._group_index.swapped(group), group)
 
     def with_side(self, side: Side) -> BattleState:
         """A copy with the side of the same id replaced."""
-        return self._with(sides=_swap(self.sides, side))
+        return self._swapped("sides", self._side_index.swapped(side), side)
 
     def with_status(self, **changes: Json) -> BattleState:
         """A copy with some battle-level status fields changed."""
@@ -525,19 +560,13 @@ def _copied(item: Copied, **changes: Any) -> Copied:
     return made
 
 
-def _find(items: tuple[Item, ...], key: str, what: str) -> Item:
-    for item in items:
-        if item.id == key:
-            return item
-    raise KeyError(f"no {what} {key!r}")
-
-
 def _swap(items: tuple[Item, ...], new: Item) -> tuple[Item, ...]:
     if not any(item.id == new.id for item in items):
         raise KeyError(f"no {type(new).__name__.lower()} {new.id!r}")
     return tuple(new if item.id == new.id else item for item in items)
 
 
+_INDEXES = {"leaders": "_leader_index", "groups": "_group_index", "sides": "_side_index"}
 _FIELDS: dict[type, tuple[str, ...]] = {
     kind: tuple(f.name for f in dataclass_fields(kind)) for kind in (Unit, BattleState)
 }

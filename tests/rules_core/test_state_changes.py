@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -131,3 +132,46 @@ def test_quick_copies_equal_the_dataclass_copies() -> None:
     for where in (RESERVE, OFF_TABLE):
         moved = state.with_unit(replace(unit, location=where))
         assert unit.id not in {u.id for u in moved.units_on_table}
+
+
+def _first(items: tuple[Any, ...], key: str) -> Any:
+    return next(item for item in items if item.id == key)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_leaders_groups_and_sides_changed_answer_as_a_scan(seed: int) -> None:
+    rng = random.Random(seed)
+    state = _battle()
+    for _ in range(150):
+        kind = rng.choice(["leader", "group", "side", "status"])
+        if kind == "leader" and state.leaders:
+            leader = rng.choice(state.leaders)
+            state = state.with_leader(replace(leader, status={"n": rng.random()}))
+        elif kind == "group" and state.groups:
+            group = rng.choice(state.groups)
+            state = state.with_group(replace(group, status={"n": rng.random()}))
+        elif kind == "side":
+            side = rng.choice(state.sides)
+            state = state.with_side(replace(side, status={"n": rng.random()}))
+        else:
+            state = rng.choice([state.with_status(n=1), replace(state, status={})])
+        for leader in state.leaders:
+            assert state.leader(leader.id) is _first(state.leaders, leader.id)
+        for group in state.groups:
+            assert state.group(group.id) is _first(state.groups, group.id)
+        for side in state.sides:
+            assert state.side(side.id) is _first(state.sides, side.id)
+
+
+def test_unknown_or_twice_held_leaders_groups_and_sides() -> None:
+    state = _battle(24)
+    side = state.sides[0]
+    state.side(side.id)
+    with pytest.raises(KeyError, match="no side 'nobody'"):
+        state.with_side(replace(side, id="nobody"))
+    with pytest.raises(KeyError, match="no group 'nobody'"):
+        state.group("nobody")
+    doubled = replace(state, sides=(*state.sides, replace(side, name="twin")))
+    doubled.side(side.id)
+    changed = doubled.with_side(replace(side, name="both"))
+    assert [s.name for s in changed.sides if s.id == side.id] == ["both", "both"]
