@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 MAX_DICE = 100
@@ -15,8 +16,10 @@ _SIDED_KIND = re.compile(r"D([1-9][0-9]*)")
 _T = TypeVar("_T")
 
 
+@lru_cache(maxsize=256)
 def faces_of(kind: str) -> tuple[int, ...]:
-    """The faces of a die kind ("D6", "AvD" or "D2".."D100"); ValueError if unknown."""
+    """The faces of a die kind ("D6", "AvD" or "D2".."D100"); ValueError if unknown (kept:
+    every die of every roll asks)."""
     if kind == "AvD":
         return AVD_FACES
     match = _SIDED_KIND.fullmatch(kind)
@@ -334,6 +337,21 @@ def check_mode(mode: str, keep: int | None, target: int | None) -> None:
         raise ValueError("a maximum-dice roll cannot also keep highest or lowest")
 
 
+def _check_given(
+    modifiers: Sequence[Modifier],
+    dice_modifiers: Sequence[Modifier],
+    purpose: Purpose | None,
+    keep_lowest: bool,
+) -> None:
+    """Refuse what a roll is given that a Roll record could not hold."""
+    if not all(isinstance(m, Modifier) for m in (*modifiers, *dice_modifiers)):
+        raise ValueError("roll modifiers must be Modifier records")
+    if purpose is not None and not isinstance(purpose, Purpose):
+        raise ValueError("a roll's purpose must be a Purpose record")
+    if not isinstance(keep_lowest, bool):
+        raise ValueError("a roll's keep_lowest must be true or false")
+
+
 def _check_count(n: object) -> int:
     if type(n) is not int or not 1 <= n <= MAX_DICE:
         raise ValueError(f"the number of dice must be between 1 and {MAX_DICE}, got {n!r}")
@@ -371,10 +389,15 @@ class Dice:
 
     def face(self, kind: str) -> int:
         """Draw one face of a die of this kind."""
+        draw, given = self._drawer(kind)
+        return draw(*given)
+
+    def _drawer(self, kind: str) -> tuple[Callable[..., int], tuple[object, ...]]:
+        """How a face of this kind is drawn: the call on ``rng`` and what it is given."""
         faces = faces_of(kind)
         if kind == "AvD":
-            return self.rng.choice(faces)
-        return self.rng.randint(1, len(faces))
+            return self.rng.choice, (faces,)
+        return self.rng.randint, (1, len(faces))
 
     def roll(
         self,
@@ -396,6 +419,7 @@ class Dice:
         and are kept on the roll, as is its ``purpose``.
         """
         check_label(label)
+        _check_given(modifiers, dice_modifiers, purpose, keep_lowest)
         _check_count(n)
         n = max(1, n + sum(m.value for m in dice_modifiers))
         _check_count(n)
@@ -405,10 +429,11 @@ class Dice:
             _check_keep_count(keep, n)
         if target is not None:
             _check_target(target, kind)
-        dice = [Die(kind, self.face(kind)) for _ in range(n)]
+        draw, given = self._drawer(kind)
+        dice = [_drawn(kind, draw(*given)) for _ in range(n)]  # as ``face`` draws
         spec = _Spec(mode, keep, keep_lowest, target)
-        built = spec.build(label, spec.expression(n, kind), dice, modifiers, purpose)
-        return self._told(replace(built, dice_modifiers=tuple(dice_modifiers)))
+        expression = spec.expression(n, kind)
+        return self._told(spec.build(label, expression, dice, modifiers, purpose, dice_modifiers))
 
     def d6(
         self, label: str, modifiers: Sequence[Modifier] = (), purpose: Purpose | None = None
@@ -499,15 +524,23 @@ class Dice:
         dice = list(roll.dice)
         for i in chosen:
             old = dice[i]
-            dice[i] = Die(old.kind, self.face(old.kind), previous=(*old.previous, old.face))
+            dice[i] = _drawn(old.kind, self.face(old.kind), True, (*old.previous, old.face))
         spec = _Spec(roll.mode, roll.keep, roll.keep_lowest, roll.target)
         new_label = roll.label if label is None else check_label(label)
+        _check_given((), (), purpose, False)
         why = roll.purpose if purpose is None else purpose
         return self._told(spec.build(new_label, roll.expression, dice, roll.modifiers, why))
 
     def _told(self, roll: Roll) -> Roll:
         self.listener(roll)
         return roll
+
+
+def _drawn(kind: str, face: int, kept: bool = True, previous: tuple[int, ...] = ()) -> Die:
+    """A die drawn here: a face of its kind by how it was drawn, so nothing to check."""
+    made = object.__new__(Die)
+    made.__dict__.update(kind=kind, face=face, kept=kept, previous=previous)
+    return made
 
 
 def _check_indexes(indexes: Sequence[int], size: int) -> list[int]:
@@ -539,23 +572,27 @@ class _Spec:
         dice: Sequence[Die],
         modifiers: Sequence[Modifier],
         purpose: Purpose | None = None,
+        dice_modifiers: Sequence[Modifier] = (),
     ) -> Roll:
         flags = keep_flags([die.face for die in dice], self.keep, self.keep_lowest)
         marked = tuple(
-            Die(die.kind, die.face, kept, die.previous)
+            die if die.kept is kept else _drawn(die.kind, die.face, kept, die.previous)
             for die, kept in zip(dice, flags, strict=True)
         )
         total, successes = outcome(self.mode, marked, modifiers, self.target)
-        return Roll(
-            label,
-            expression,
-            marked,
-            tuple(modifiers),
-            total,
-            self.target,
-            successes,
-            self.mode,
-            self.keep,
-            self.keep_lowest,
+        made = object.__new__(Roll)  # consistent as made: Roll's checks are for records read
+        made.__dict__.update(
+            label=label,
+            expression=expression,
+            dice=marked,
+            modifiers=tuple(modifiers),
+            total=total,
+            target=self.target,
+            successes=successes,
+            mode=self.mode,
+            keep=self.keep,
+            keep_lowest=self.keep_lowest,
+            dice_modifiers=tuple(dice_modifiers),
             purpose=purpose,
         )
+        return made

@@ -98,6 +98,11 @@ class Footprint:
 
     def corners(self) -> tuple[Point, Point, Point, Point]:
         """Front-left, front-right, rear-right and rear-left corners."""
+        return self._corners
+
+    @cached_property
+    def _corners(self) -> tuple[Point, Point, Point, Point]:
+        """The corners, worked out once (a footprint never moves; shapes ask them often)."""
         d, w = self.depth / 2, self.frontage / 2
         return (self.at(d, -w), self.at(d, w), self.at(-d, w), self.at(-d, -w))
 
@@ -141,7 +146,9 @@ class Footprint:
     def moved_to(self, point: Point, facing: float | None = None) -> Footprint:
         """The same footprint centred on ``point``, optionally turned to ``facing``."""
         turned = self.facing if facing is None else facing % 360
-        return replace(self, x=point[0], y=point[1], facing=turned)
+        if type(self) is not Footprint:
+            return replace(self, x=point[0], y=point[1], facing=turned)
+        return Footprint(point[0], point[1], turned, self.frontage, self.depth)  # as replace
 
     def advanced(self, distance: float) -> Footprint:
         """The footprint moved straight ahead by ``distance`` (backwards if negative)."""
@@ -367,35 +374,66 @@ def around(poses: Iterable[Footprint]) -> Box:
 
 
 Boxes = numpy.ndarray[Any, numpy.dtype[numpy.float64]]
-_KEPT_BOXES: OrderedDict[int, tuple[tuple[Placed, ...], int, Boxes | None]] = OrderedDict()
+# Boxes kept for a tuple from which it was made by changing some slots: those slots' rows
+# are made again from the tuple, the others are the kept boxes' rows.
+Lineage = tuple[Boxes, frozenset[int]]
+_Kept = tuple[tuple[Placed, ...], int, Boxes | None, Lineage | None]
+_KEPT_BOXES: OrderedDict[int, _Kept] = OrderedDict()
 _KEPT_BOXES_SIZE = 64
 _KEPT_BOXES_LOCK = threading.Lock()
 BUILD_AFTER = 2  # a tuple asked this often is likely to be asked again: its boxes are kept
+MAX_CHANGED = 32  # past this many changed slots, the boxes are made again from every one
 
 
 def _boxes(placed: tuple[Placed, ...]) -> Boxes | None:
     """The footprints' boxes of a tuple of placed things as four arrays (min x, min y, max x,
     max y), kept; None while the tuple has been asked about too rarely for them to pay
-    (within a resolution each move makes a new tuple, often asked only once)."""
+    (within a resolution each move makes a new tuple, often asked only once), unless it was
+    made from a tuple whose boxes are kept (``follow``)."""
     key = id(placed)
     with _KEPT_BOXES_LOCK:
         found = _KEPT_BOXES.get(key)
-        mine = found is not None and found[0] is placed
-        asked = found[1] + 1 if found is not None and mine else 1
-        kept = found[2] if found is not None and mine else None
+        if found is not None and found[0] is not placed:
+            found = None
+        asked = 1 if found is None else found[1] + 1
+        kept = None if found is None else found[2]
+        lineage = None if found is None else found[3]
         if kept is not None:
             _KEPT_BOXES.move_to_end(key)
             return kept
-        if asked < BUILD_AFTER:
-            _keep_boxes(key, (placed, asked, None))
+        if lineage is None and asked < BUILD_AFTER:
+            _keep_boxes(key, (placed, asked, None, None))
             return None
-    made = numpy.array([Footprint.of(p).bounds for p in placed], dtype=numpy.float64).T
+    if lineage is None:
+        made = numpy.array([Footprint.of(p).bounds for p in placed], dtype=numpy.float64).T
+    else:
+        made = lineage[0].copy()
+        for slot in lineage[1]:
+            made[:, slot] = Footprint.of(placed[slot]).bounds
     with _KEPT_BOXES_LOCK:
-        _keep_boxes(key, (placed, asked, made))
+        _keep_boxes(key, (placed, asked, made, None))
     return made
 
 
-def _keep_boxes(key: int, entry: tuple[tuple[Placed, ...], int, Boxes | None]) -> None:
+def follow(parent: tuple[Placed, ...], child: tuple[Placed, ...], slot: int) -> None:
+    """Note that ``child`` is ``parent`` with one slot changed: if the parent's boxes are
+    kept, the child's are made from them (that row made again) when first asked for."""
+    if len(child) < INDEXED or len(child) != len(parent):
+        return
+    with _KEPT_BOXES_LOCK:
+        found = _KEPT_BOXES.get(id(parent))
+        if found is None or found[0] is not parent:
+            return
+        if found[2] is not None:
+            lineage: Lineage = (found[2], frozenset((slot,)))
+        elif found[3] is not None and len(found[3][1]) < MAX_CHANGED:
+            lineage = (found[3][0], found[3][1] | {slot})
+        else:
+            return
+        _keep_boxes(id(child), (child, 0, None, lineage))
+
+
+def _keep_boxes(key: int, entry: _Kept) -> None:
     """Remember an entry (the lock held), forgetting the oldest beyond the size."""
     _KEPT_BOXES[key] = entry
     _KEPT_BOXES.move_to_end(key)

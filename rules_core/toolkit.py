@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rules_core.codec import Json, number_or
 from rules_core.events import OrderRejected
 from rules_core.geometry import EPSILON, Footprint, edge_distance, in_contact, near, within
-from rules_core.orders import ACTOR_KINDS, Illegal, Order, point_param
+from rules_core.orders import Illegal, Order, point_param
 from rules_core.state import OFF_TABLE, BattleState, Leader, Outcome, Point, Unit
 from rules_core.terrain import Sight, line_of_sight
 
@@ -120,10 +120,9 @@ def reject_gone(ctx: Context, order: Order) -> None:
     ctx.emit(OrderRejected(order.actor, order.kind, GONE))
 
 
-def _roster_positions(state: BattleState) -> dict[tuple[str, str], int]:
+def _roster_positions(state: BattleState) -> Mapping[tuple[str, str], int]:
     """Each actor's place in roster order: units, leaders, groups, then sides."""
-    keys = [(kind, a.id) for kind in ACTOR_KINDS for a in state.actors(kind)]
-    return {key: index for index, key in enumerate(keys)}
+    return state.roster_positions()  # kept by the state while the ids stay the same
 
 
 def _actor_key(ctx: Context, order: Order) -> tuple[str, str]:
