@@ -182,7 +182,10 @@ def _odds(
         labels = [(c.label.lower(), c.chance) for c in table.chances]
         wins = sum((p for label, p in labels if _any(label, hints.win_words)), Fraction(0))
         losses = sum((p for label, p in labels if _any(label, hints.lose_words)), Fraction(0))
-        if wins or losses:
+        named = _named_result(labels, actor, target, hints)
+        if named is not None:
+            results.insert(0, named)
+        elif wins or losses:
             title = table.title.lower()
             if (
                 target is not None
@@ -199,6 +202,27 @@ def _odds(
             inflicted += expected
     win, lose = results[0] if results else _by_losses(inflicted, suffered)
     return win, lose, inflicted, suffered
+
+
+def _named_result(
+    labels: list[tuple[str, Fraction]], actor: Unit | None, target: Unit | None, hints: GeneralHints
+) -> tuple[Fraction, Fraction] | None:
+    """The actor's chance to win and to lose from a result table whose labels name the winner
+    ("Legio X wins", Impetus): a win named for the target is the actor's loss; None where no
+    label names either unit (the words alone then tell a win from a loss)."""
+    if actor is None or target is None:
+        return None
+    mine, theirs = f"{actor.name.lower()} ", f"{target.name.lower()} "
+    win = lose = Fraction(0)
+    named = False
+    for label, chance in labels:
+        if not _any(label, hints.win_words):
+            continue
+        if label.startswith(mine) and not label.startswith(theirs):
+            win, named = win + chance, True
+        elif label.startswith(theirs):
+            lose, named = lose + chance, True
+    return (win, lose) if named else None
 
 
 def _by_losses(inflicted: float, suffered: float) -> tuple[Fraction | None, Fraction]:

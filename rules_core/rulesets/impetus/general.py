@@ -2,13 +2,16 @@
 allow), a group's charge is a charge; the army breaks at ``army_break_share`` of its starting
 VBU lost (the general reads how near it is); the odds count hits and VBU lost, so the general weighs
 losses more than a named win, and an advance into the enemy's reach is costly (a weaker
-army that walks into the enemy's missiles loses: a small head start for the drill's moves)."""
+army that walks into the enemy's missiles loses: a small head start for the drill's moves).
+The moves are the general's own drill (``general_drill``): measured to end just within the
+unit's charge reach, a second move only where its test is nearly sure to pass."""
 
 from collections.abc import Mapping
 
 from rules_core.codec import Json
 from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.rulesets.impetus.ending import lost_vbu
+from rules_core.rulesets.impetus.general_drill import drill
 from rules_core.rulesets.impetus.status import START_VBU
 from rules_core.state import BattleState
 from rules_core.toolkit import param_number
@@ -28,4 +31,5 @@ HINTS = GeneralHints(
     params={"move": {"manoeuvre": "forward"}, "group_move": {"manoeuvre": "forward"}},
     weights=Weights(inflicted=0.5, suffered=0.6, advance=0.3, threat=0.3, drill=0.1),
     breaking=breaking,
+    drill=drill,
 )
