@@ -19,6 +19,7 @@ from typing import TypeVar
 from rules_core import engine
 from rules_core.codec import Json
 from rules_core.decisions import Answer
+from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.state import RESERVE, BattleState, Group, Leader, Side, Unit
 
@@ -147,3 +148,18 @@ def _moved(piece: Piece, dy: float) -> Piece:
 
 
 __all__ = ["Group", "begun", "big_battle", "deploy"]
+
+
+# The scripted players of the benchmarks, here (not in a benchmark's module) so that a worker
+# process can find them by name whichever module was run as ``__main__``.
+def demo_answer(rules: Rules, state: BattleState) -> Answer:
+    """The demo's answer to the open question."""
+    assert state.pending is not None
+    decision = state.pending.decision
+    return Answer(decision.id, rules.demo_answer(state), decision.who)
+
+
+def demo_orders(rules: Rules, state: BattleState) -> list[Order]:
+    """The demo's orders for every side the step waits for."""
+    sides = engine.waiting(rules, state).sides
+    return [o for side in sides for o in rules.demo_orders(state, side)]

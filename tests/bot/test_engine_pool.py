@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bench.loop_lag import demo_answer, demo_orders
 from bot.config import Settings
 from bot.services import resolving
 from rules_core import engine, registry, resume
-from rules_core.big_battles import big_battle
+from rules_core.big_battles import big_battle, demo_answer, demo_orders
 from rules_core.decisions import Answer
 from rules_core.plugin import Rules
 from rules_core.state import BattleState

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from bench.loop_lag import demo_answer, demo_orders
 from bot.db.models import Battle, BattleStatus, StageLog
 from bot.engine_worker import dumps, loads, worker_pid
 from bot.services import Services, resolving
 from bot.services.campaigns import Place
 from rules_core import engine, registry, resume
-from rules_core.big_battles import big_battle
+from rules_core.big_battles import big_battle, demo_answer, demo_orders
 from rules_core.engine import Resolution
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
