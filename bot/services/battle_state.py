@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
+from bot.db.encoded import text_of
 from bot.db.locks import check_locked
 from bot.db.models import (
     Battle,
@@ -30,6 +30,7 @@ from bot.services import stored_waiting
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import one_of, resolve, side_of
 from bot.services.seats import Seat, seat_of
+from bot.services.state_encoding import encoded
 from rules_core import engine, orderable, registry
 from rules_core.orders import ACTOR_KINDS
 from rules_core.plugin import Rules
@@ -176,8 +177,8 @@ class Loaded:
         data is given this very state, with what the engine keeps beside it (who it waits
         for, worked out where the step resolved), instead of decoding it again."""
         self.state = state
-        data = state.to_dict()
-        text = json.dumps(data)
+        data = encoded(state)  # once per state: a rehearsal encoded it before the write
+        text = data.text
         self.battle.state = data
         # In set-up nothing is awaited yet (``view_of`` asks nothing of the engine either).
         setting_up = self.battle.status is BattleStatus.SETUP
@@ -276,7 +277,7 @@ def decoded(
     engine keeps beside it (who it waits for, contacts, footprints, a paused resolution) is
     reused by the next command instead of worked out again. ``waiting``: the rules and what the
     battle row stored of what the state waits for, given to a state decoded anew."""
-    text = json.dumps(data)  # compared as text: nothing done to ``data`` later can fool it
+    text = text_of(data)  # compared as text: nothing done to ``data`` later can fool it
     kept = _decoded.get(battle_id)
     if kept is not None and kept[0] == text:
         _decoded.move_to_end(battle_id)
@@ -441,17 +442,17 @@ def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) 
 
 async def cancel_deadlines(session: AsyncSession, battle_id: int) -> list[int]:
     """Cancel the battle's pending deadlines (not the one firing now); their ids, to disarm."""
-    ids = list(
-        await session.scalars(
-            select(Deadline.id).where(
-                Deadline.battle_id == battle_id,
-                Deadline.status == DeadlineStatus.PENDING,
-                Deadline.id != FIRING.get(),
-            )
+    # One statement (UPDATE ... RETURNING), not a SELECT then an UPDATE: inside a resolution's
+    # write every statement is a round trip while the write lock is held.
+    cancelled = await session.scalars(
+        update(Deadline)
+        .where(
+            Deadline.battle_id == battle_id,
+            Deadline.status == DeadlineStatus.PENDING,
+            Deadline.id != FIRING.get(),
         )
+        .values(status=DeadlineStatus.CANCELLED)
+        .returning(Deadline.id)
+        .execution_options(synchronize_session="fetch")
     )
-    if ids:
-        await session.execute(
-            update(Deadline).where(Deadline.id.in_(ids)).values(status=DeadlineStatus.CANCELLED)
-        )
-    return ids
+    return sorted(cancelled)
