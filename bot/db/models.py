@@ -191,6 +191,8 @@ class Battle(Base):
     seed_sha256: Mapped[str] = mapped_column(String(64))
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     initial_state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # What the state waits for, worked out where it was made (bot.services.stored_waiting).
+    waiting: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     stage: Mapped[int] = mapped_column(default=0)
     stage_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

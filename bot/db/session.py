@@ -23,6 +23,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.config import ensure_sqlite_folder
 from bot.db import versioning  # noqa: F401  (every write bumps its battle's version)
+from bot.db.encoded import deserialized, serialized
 from bot.db.locks import SESSION_KEYS, WRITE_LOCK_KEY, Turns, WriteKeys
 
 __all__ = ["WRITE_LOCK_KEY", "Database", "create_engine"]
@@ -37,7 +38,8 @@ def create_engine(url: str, *, foreign_keys: bool = True, echo: bool = False) ->
     """An async engine; on SQLite every connection gets WAL, foreign keys and a busy timeout
     (on PostgreSQL foreign keys are always on, and ``Database.write`` takes the locks)."""
     ensure_sqlite_folder(url)
-    engine = create_async_engine(url, echo=echo, **_pool_options(url))
+    json_options = {"json_serializer": serialized, "json_deserializer": deserialized}
+    engine = create_async_engine(url, echo=echo, **json_options, **_pool_options(url))
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine, foreign_keys=foreign_keys)
     return engine

@@ -18,6 +18,8 @@ from sqlalchemy.orm import Session, UOWTransaction
 
 from bot.db.models import Battle
 
+_BUMPED = "aide_versions_bumped"  # in session.info: battles bumped in this transaction
+
 
 def battles_touched(session: Session) -> set[int]:
     """The ids of the battles this flush writes to (itself or one of its rows)."""
@@ -31,8 +33,16 @@ def battles_touched(session: Session) -> set[int]:
     return found
 
 
+def bumped(session: Session, battle_id: int) -> None:
+    """Note that this transaction has bumped the battle's version (a claim did)."""
+    session.info.setdefault(_BUMPED, set()).add(battle_id)
+
+
 def _bump(session: Session, _flush: UOWTransaction, _instances: Any) -> None:
-    touched = battles_touched(session)
+    # Once per battle and transaction: others read only committed versions, so one bump
+    # tells them as much as one per flush did (a resolution's write flushes several times).
+    done: set[int] = session.info.setdefault(_BUMPED, set())
+    touched = battles_touched(session) - done
     if touched:
         session.connection().execute(
             update(Battle)
@@ -40,6 +50,12 @@ def _bump(session: Session, _flush: UOWTransaction, _instances: Any) -> None:
             .values(version=Battle.version + 1)
             .execution_options(synchronize_session=False)
         )
+        done |= touched
+
+
+def _forget(session: Session, *_: Any) -> None:
+    """A transaction's end (or a rolled back savepoint): the next one bumps again."""
+    session.info.pop(_BUMPED, None)
 
 
 def claim(battle_id: int, version: int) -> Any:
@@ -55,3 +71,5 @@ def claim(battle_id: int, version: int) -> Any:
 
 
 event.listen(Session, "before_flush", _bump)
+for _end in ("after_commit", "after_rollback", "after_soft_rollback"):
+    event.listen(Session, _end, _forget)

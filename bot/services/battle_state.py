@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
+from bot.db.encoded import text_of
 from bot.db.locks import check_locked
 from bot.db.models import (
     Battle,
@@ -26,9 +26,11 @@ from bot.db.models import (
 )
 from bot.deadlines import FIRING
 from bot.errors import Conflict, HandedAway, NotFound, NotYourGroup, PermissionDenied
+from bot.services import stored_waiting
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
 from bot.services.order_params import one_of, resolve, side_of
 from bot.services.seats import Seat, seat_of
+from bot.services.state_encoding import encoded
 from rules_core import engine, orderable, registry
 from rules_core.orders import ACTOR_KINDS
 from rules_core.plugin import Rules
@@ -175,9 +177,14 @@ class Loaded:
         data is given this very state, with what the engine keeps beside it (who it waits
         for, worked out where the step resolved), instead of decoding it again."""
         self.state = state
-        self.battle.state = state.to_dict()
+        data = encoded(state)  # once per state: a rehearsal encoded it before the write
+        text = data.text
+        self.battle.state = data
+        # In set-up nothing is awaited yet (``view_of`` asks nothing of the engine either).
+        setting_up = self.battle.status is BattleStatus.SETUP
+        self.battle.waiting = None if setting_up else stored_waiting.stored(self.rules, state, text)
         if self.battle.id is not None:
-            remember(self.battle.id, self.battle.state, state)
+            _keep(self.battle.id, text, state)
 
 
 def check_commands(
@@ -253,34 +260,33 @@ async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | N
 
 
 def _loaded(campaign: Campaign, battle: Battle) -> Loaded:
-    state = decoded(battle.id, battle.state)
-    return Loaded(campaign, battle, rules_of(battle.ruleset_id), state)
+    rules = rules_of(battle.ruleset_id)
+    state = decoded(battle.id, battle.state, (rules, battle.waiting))
+    return Loaded(campaign, battle, rules, state)
 
 
 DECODED_KEPT = 32  # battles whose last decoded state is kept between commands
 _decoded: OrderedDict[int, tuple[str, BattleState]] = OrderedDict()
 
 
-def decoded(battle_id: int, data: Mapping[str, Any]) -> BattleState:
+def decoded(
+    battle_id: int, data: Mapping[str, Any], waiting: tuple[Rules, Any] | None = None
+) -> BattleState:
     """A battle's stored state decoded, the same object as last time while the stored data is
     equal (compared whole: a change of any field decodes anew). A state is frozen, so what the
     engine keeps beside it (who it waits for, contacts, footprints, a paused resolution) is
-    reused by the next command instead of worked out again."""
-    text = json.dumps(data)  # compared as text: nothing done to ``data`` later can fool it
+    reused by the next command instead of worked out again. ``waiting``: the rules and what the
+    battle row stored of what the state waits for, given to a state decoded anew."""
+    text = text_of(data)  # compared as text: nothing done to ``data`` later can fool it
     kept = _decoded.get(battle_id)
     if kept is not None and kept[0] == text:
         _decoded.move_to_end(battle_id)
         return kept[1]
     state = BattleState.from_dict(data)
+    if waiting is not None:
+        stored_waiting.restore(waiting[0], state, waiting[1], text)
     _keep(battle_id, text, state)
     return state
-
-
-def remember(battle_id: int, data: Mapping[str, Any], state: BattleState) -> None:
-    """``state`` is what ``data`` (its ``to_dict``, about to be stored) decodes to: the next
-    ``decoded`` of equal data gives it (were the write rolled back, the stored data differs
-    and is decoded as usual)."""
-    _keep(battle_id, json.dumps(data), state)
 
 
 def _keep(battle_id: int, text: str, state: BattleState) -> None:
@@ -436,17 +442,17 @@ def find_unit(state: BattleState, ref: str, sides: Sequence[str] | None = None) 
 
 async def cancel_deadlines(session: AsyncSession, battle_id: int) -> list[int]:
     """Cancel the battle's pending deadlines (not the one firing now); their ids, to disarm."""
-    ids = list(
-        await session.scalars(
-            select(Deadline.id).where(
-                Deadline.battle_id == battle_id,
-                Deadline.status == DeadlineStatus.PENDING,
-                Deadline.id != FIRING.get(),
-            )
+    # One statement (UPDATE ... RETURNING), not a SELECT then an UPDATE: inside a resolution's
+    # write every statement is a round trip while the write lock is held.
+    cancelled = await session.scalars(
+        update(Deadline)
+        .where(
+            Deadline.battle_id == battle_id,
+            Deadline.status == DeadlineStatus.PENDING,
+            Deadline.id != FIRING.get(),
         )
+        .values(status=DeadlineStatus.CANCELLED)
+        .returning(Deadline.id)
+        .execution_options(synchronize_session="fetch")
     )
-    if ids:
-        await session.execute(
-            update(Deadline).where(Deadline.id.in_(ids)).values(status=DeadlineStatus.CANCELLED)
-        )
-    return ids
+    return sorted(cancelled)

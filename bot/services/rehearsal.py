@@ -30,9 +30,10 @@ from sqlalchemy.orm import ORMExecuteState, Session
 
 from bot.db.models import Battle
 from bot.db.session import Database
-from bot.db.versioning import claim
+from bot.db.versioning import bumped, claim
 from bot.services.replay import Script, scripted
 from bot.services.resolving import EngineStopped
+from bot.services.state_encoding import encode_results
 from bot.services.write_keys import battle_write
 
 T = TypeVar("T")
@@ -59,6 +60,7 @@ async def kept(db: Database, battle_id: int, body: Body[T]) -> T:
     version is still the rehearsal's (and rehearsed again if not)."""
     for attempt in range(TRIES):
         version, script = await _rehearse(db, battle_id, body)
+        encode_results([call[3] for call in script.calls])  # before the write, not inside
         last = attempt == TRIES - 1
         try:
             return await _keep(db, battle_id, body, script, None if last else version)
@@ -95,6 +97,7 @@ async def _keep(
                 claimed: Any = await session.execute(claim(battle_id, version))
                 if not claimed.rowcount:
                     raise _Stale()
+                bumped(session.sync_session, battle_id)  # the claim was this write's bump
             with scripted(script, recording=False):
                 return await body(session, False)
         finally:

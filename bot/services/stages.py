@@ -37,6 +37,7 @@ from bot.services.endings import EndReport, finish
 from bot.services.records import append_entries
 from bot.services.settings import DeadlinePolicy
 from bot.services.standing_answers import answer_standing
+from bot.services.state_encoding import encoded
 from rules_core import engine
 from rules_core.decisions import Decision
 from rules_core.engine import Resolution
@@ -173,7 +174,7 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
             turn=state.cursor.turn,
             step=state.cursor.step,
             title=fit_to_column(stage_title(loaded), StageLog.title.type.length),
-            start_state=state.to_dict(),
+            start_state=encoded(state),  # as ``save`` stored it: encoded once
             started_at=now,
         )
     )
