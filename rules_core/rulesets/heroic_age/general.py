@@ -14,6 +14,7 @@ from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.orders import Order
 from rules_core.rulesets.heroic_age import ending, leadership
 from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.general_drill import drill
 from rules_core.rulesets.heroic_age.lps import available
 from rules_core.rulesets.heroic_age.status import DPS
 from rules_core.state import BattleState, Leader, Unit
@@ -69,4 +70,5 @@ HINTS = GeneralHints(
     breaking=breaking,
     worn=worn,
     adds=leaders_orders,
+    drill=drill,
 )
