@@ -8,26 +8,40 @@ from collections.abc import Mapping
 from rules_core.codec import Json
 from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.rulesets.tree_of_battles import units
-from rules_core.rulesets.tree_of_battles.status import BROKEN
+from rules_core.rulesets.tree_of_battles.status import BROKEN, START_CONTINGENTS
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import engaged
 
 DISARRAY_WEAR = 0.5  # a contingent in disarray is half-way to its break, to the general
+# A contingent already fighting is worth joining: a second enemy outnumbers it (the combat
+# factors' -1 to -3) and a set-back then breaks it once in disarray.
+ENGAGED_WEAR = 0.5
+
+
+def _fighting(state: BattleState, side: str) -> list[Unit]:
+    return [x for x in state.units_of(side) if x.type != "baggage"]
 
 
 def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
-    """The share of the side's fighting contingents broken or gone (1: the army breaks)."""
+    """The share of the side's fighting contingents broken or gone (1: the army breaks),
+    against those it began with (a destroyed contingent leaves the state)."""
     del params
-    fighting = [x for x in state.units_of(side) if x.type != "baggage"]
-    if not fighting:
+    standing = [x for x in _fighting(state, side) if not BROKEN.of(x) and x.on_table]
+    if not standing:
         return 1.0
-    return sum(1 for x in fighting if BROKEN.of(x) or not x.on_table) / len(fighting)
+    started = max(START_CONTINGENTS.of(state.side(side)), len(_fighting(state, side)))
+    return 1.0 - len(standing) / started
 
 
 def worn(state: BattleState, unit: Unit) -> float:
-    """Stands lost as a share of the contingent's, and half more in disarray (1 at most)."""
-    del state
+    """Stands lost as a share of the contingent's, half more in disarray and half more when
+    it is already fighting another contingent (1 at most)."""
     lost = units.casualties(unit) / unit.stands if unit.stands > 0 else 0.0
-    return min(lost + (DISARRAY_WEAR if units.array(unit) == "disarray" else 0.0), 1.0)
+    if units.array(unit) == "disarray":
+        lost += DISARRAY_WEAR
+    if engaged(state, unit):
+        lost += ENGAGED_WEAR
+    return min(lost, 1.0)
 
 
 HINTS = GeneralHints(
