@@ -92,13 +92,3 @@ def test_tree_breaking_counts_destroyed_contingents_against_the_start() -> None:
     seen = view(left, Viewer.of_side("english"))
     assert tree_general.breaking(seen, "french", params) > 0.8
     assert tree_general.breaking(view(state, Viewer.of_side("english")), "french", params) == 0
-
-
-def test_tree_an_enemy_already_fighting_reads_worn() -> None:
-    """A contingent in contact with one enemy is worth joining (a second outnumbers it)."""
-    _, state = _tree()
-    f2 = state.unit("f2")
-    fresh = tree_general.worn(state, f2)
-    front = replace(state.unit("e2"), x=f2.x, y=f2.y - (f2.depth + state.unit("e2").depth) / 2)
-    fighting = replace(state, units=tuple(front if u.id == "e2" else u for u in state.units))
-    assert tree_general.worn(fighting, fighting.unit("f2")) > fresh

@@ -10,12 +10,8 @@ from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.rulesets.tree_of_battles import units
 from rules_core.rulesets.tree_of_battles.status import BROKEN, START_CONTINGENTS
 from rules_core.state import BattleState, Unit
-from rules_core.toolkit import engaged
 
 DISARRAY_WEAR = 0.5  # a contingent in disarray is half-way to its break, to the general
-# A contingent already fighting is worth joining: a second enemy outnumbers it (the combat
-# factors' -1 to -3) and a set-back then breaks it once in disarray.
-ENGAGED_WEAR = 0.5
 
 
 def _fighting(state: BattleState, side: str) -> list[Unit]:
@@ -34,14 +30,10 @@ def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float
 
 
 def worn(state: BattleState, unit: Unit) -> float:
-    """Stands lost as a share of the contingent's, half more in disarray and half more when
-    it is already fighting another contingent (1 at most)."""
+    """Stands lost as a share of the contingent's, and half more in disarray (1 at most)."""
+    del state
     lost = units.casualties(unit) / unit.stands if unit.stands > 0 else 0.0
-    if units.array(unit) == "disarray":
-        lost += DISARRAY_WEAR
-    if engaged(state, unit):
-        lost += ENGAGED_WEAR
-    return min(lost, 1.0)
+    return min(lost + (DISARRAY_WEAR if units.array(unit) == "disarray" else 0.0), 1.0)
 
 
 HINTS = GeneralHints(
