@@ -5,7 +5,8 @@ units are broken, destroyed or Shaken: the general reads how many are. In the Le
 each leader spends his LPs removing DPs from the most worn units within his reach (a unit
 with 4 DPs loses aggression on its next DP). It does not signal the advance: in ai-bench its
 armies then decided fewer games (16 seeds: 1 won, 1 lost against the defaults, where without
-it 5 won, 0 lost), as the contingent's straight-ahead move breaks the line before contact."""
+it 5 won, 0 lost), as the contingent's straight-ahead move breaks the line before contact.
+Its Movement orders are ``general_drill``'s: close to charge reach, facing the enemy."""
 
 from collections.abc import Mapping, Sequence
 
@@ -14,6 +15,7 @@ from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.orders import Order
 from rules_core.rulesets.heroic_age import ending, leadership
 from rules_core.rulesets.heroic_age import units as u
+from rules_core.rulesets.heroic_age.general_drill import drill
 from rules_core.rulesets.heroic_age.lps import available
 from rules_core.rulesets.heroic_age.status import DPS
 from rules_core.state import BattleState, Leader, Unit
@@ -69,4 +71,5 @@ HINTS = GeneralHints(
     breaking=breaking,
     worn=worn,
     adds=leaders_orders,
+    drill=drill,
 )

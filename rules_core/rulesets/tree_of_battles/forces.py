@@ -47,6 +47,9 @@ def prepare(state: BattleState) -> BattleState:
             )
             if marshal is not None:
                 state = state.with_group(replace(group, leader=marshal.id))
+    for side in state.sides:
+        count = len([x for x in state.units_of(side.id) if x.type != "baggage"])
+        state = state.with_side(replace(side, status={**side.status, "start_contingents": count}))
     return follow_leaders(state)
 
 

@@ -8,19 +8,25 @@ from collections.abc import Mapping
 from rules_core.codec import Json
 from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.rulesets.tree_of_battles import units
-from rules_core.rulesets.tree_of_battles.status import BROKEN
+from rules_core.rulesets.tree_of_battles.status import BROKEN, START_CONTINGENTS
 from rules_core.state import BattleState, Unit
 
 DISARRAY_WEAR = 0.5  # a contingent in disarray is half-way to its break, to the general
 
 
+def _fighting(state: BattleState, side: str) -> list[Unit]:
+    return [x for x in state.units_of(side) if x.type != "baggage"]
+
+
 def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
-    """The share of the side's fighting contingents broken or gone (1: the army breaks)."""
+    """The share of the side's fighting contingents broken or gone (1: the army breaks),
+    against those it began with (a destroyed contingent leaves the state)."""
     del params
-    fighting = [x for x in state.units_of(side) if x.type != "baggage"]
-    if not fighting:
+    standing = [x for x in _fighting(state, side) if not BROKEN.of(x) and x.on_table]
+    if not standing:
         return 1.0
-    return sum(1 for x in fighting if BROKEN.of(x) or not x.on_table) / len(fighting)
+    started = max(START_CONTINGENTS.of(state.side(side)), len(_fighting(state, side)))
+    return 1.0 - len(standing) / started
 
 
 def worn(state: BattleState, unit: Unit) -> float:

@@ -65,6 +65,13 @@ NOBLE = Flag("noble", "a noble", scope=Scope.LEADER)
 SPENT = Count("spent", "command points spent this turn", scope=Scope.LEADER, private=True)
 ORDERS = Text("orders", "orders", Scope.LEADER)
 
+# -- sides ------------------------------------------------------------------------------------
+# The fighting contingents (not baggage) a side began with: a destroyed one leaves the state,
+# and the AI general reads how near an army is to its break against this (#36).
+START_CONTINGENTS = Count(
+    "start_contingents", "fighting contingents at the start", scope=Scope.SIDE, private=True
+)
+
 STATUSES = sheet(
     BATTLE_NAME,
     DPS,
@@ -100,6 +107,7 @@ STATUSES = sheet(
     NOBLE,
     SPENT,
     ORDERS,
+    START_CONTINGENTS,
 )
 
 # The shared keys are exported with the ruleset's own: rules import them all from here.
@@ -137,6 +145,7 @@ __all__ = [
     "SHOT_BY_ARTILLERY",
     "SHOT_BY_HANDGUNS",
     "SPENT",
+    "START_CONTINGENTS",
     "STATIONARY",
     "STATUSES",
 ]
