@@ -456,6 +456,9 @@ def _new_hero(ctx: Context, side: str, reason: str) -> None:
     if not targets or home is None:
         return
     number = sum(1 for ld in ctx.state.leaders if ld.id.startswith(f"{side}_hero")) + 1
+    taken = {ld.id for ld in ctx.state.leaders}
+    while f"{side}_hero{number}" in taken:  # a fallen hero's number is free, a living one's not
+        number += 1
     hero = replace(
         home,
         id=f"{side}_hero{number}",

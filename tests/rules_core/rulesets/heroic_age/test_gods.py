@@ -183,6 +183,24 @@ def test_the_king_reveals_a_hero_who_challenges_at_once() -> None:
     assert len(challenge) == 1 and challenge[0].who == "saxons" and challenge[0].unit == alfred
 
 
+def test_a_new_hero_takes_a_number_no_leader_on_the_table_has() -> None:
+    # The first hero fell, the second still fights: the third must not be named the second.
+    state = rigged(battle(), "KC")
+    home = next(ld for ld in state.leaders if ld.side == "danes")
+    second = replace(home, id="danes_hero2", name="Hero 2 of the Danes", status={})
+    state = replace(state, leaders=(*state.leaders, second))
+    alfred = leader_named(state, "King Alfred")
+
+    def choose(decision: Decision) -> str | None:
+        if decision.answer == "leader":
+            return alfred
+        return "refuse" if decision.id.startswith("duel:challenge") else None
+
+    done = run(lambda ctx: gods.invoke(ctx, "danes"), state, choose)
+    heroes = sorted(ld.id for ld in done.state.leaders if ld.id.startswith("danes_hero"))
+    assert heroes == ["danes_hero2", "danes_hero3"]
+
+
 def test_the_first_joker_brings_rain_this_and_the_following_turn() -> None:
     state = rigged(battle(), "JOKER1")
     done = run(lambda ctx: gods.invoke(ctx, "danes"), state)
