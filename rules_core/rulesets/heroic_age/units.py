@@ -224,6 +224,8 @@ def lose_unit(ctx: Context, unit_id: str, reason: str, how: str) -> None:
         return
     unit = ctx.state.unit(unit_id)
     knock_on_loss(ctx, unit, how)
+    if not alive(ctx.state, unit_id):
+        return  # the loss came back through a friend lost beside it: it is already gone
     for leader in leaders_with(ctx.state, unit):
         ctx.state = ctx.state.with_leader(replace(leader, attached_to=None, x=unit.x, y=unit.y))
     ctx.destroy(unit_id, reason)
