@@ -138,6 +138,9 @@ class AideBot(commands.Bot):
         # Nobody is pinged unless a message names whom it means to ping (reminders, questions):
         # a mention typed into a unit or army name stays text.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # No message cache (discord.py keeps the last 1,000 messages it saw): the bot keeps
+        # the posts it needs (open questions) itself and finds older ones through the API.
+        kwargs.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **kwargs)
         limit_arenas()  # a burst's threads share two heaps (bot/heap.py)
         self.settings = settings

@@ -7,11 +7,14 @@ import ctypes
 import ctypes.util
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 from bench.memory import status_mb
 from bot import heap
+from bot.client import AideBot
+from bot.config import Settings
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux") or not heap.AVAILABLE, reason="glibc only"
@@ -64,3 +67,12 @@ async def test_trim_forever_trims_until_cancelled(monkeypatch: pytest.MonkeyPatc
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_the_bot_keeps_no_message_cache(tmp_path: Path) -> None:
+    bot = AideBot(Settings(discord_token="x", database_url=f"sqlite+aiosqlite:///{tmp_path}/a.db"))
+    try:
+        assert bot._connection.max_messages is None
+        assert bot._connection._messages is None
+    finally:
+        await bot.db.dispose()
