@@ -48,6 +48,7 @@ from bot.db.models import (
     RecordEntry,
     StageLog,
 )
+from bot.heap import TRIM_EVERY_S
 from tools.fake_discord import World
 from tools.fake_discord.interactions import command_interaction
 from tools.fake_discord.world import FakeChannel
@@ -67,9 +68,11 @@ class Sizes:
     due_deadlines: int
     finished_battles: int
     history: int
+    rest_s: float = 0.0  # quiet time before memory is measured again "at rest"
 
 
-FULL = Sizes(1_000, 100, 200, (10, 100), 10_000, 1_000, 10_000, 10_000)
+# At rest: long enough for the bot to trim its heap once (bot/heap.py).
+FULL = Sizes(1_000, 100, 200, (10, 100), 10_000, 1_000, 10_000, 10_000, TRIM_EVERY_S + 1)
 SMOKE = Sizes(3, 1, 3, (3,), 20, 5, 20, 20)
 
 # The issue's targets.
@@ -376,6 +379,7 @@ async def _figures(live: Live, sizes: Sizes) -> list[Figure]:
     name = "loop CPU per command: p50 (/battle status one at a time; the fake Discord's share too)"
     figures.append(Figure(name, cpu, "ms", f"<= {LOOP_CPU_MS:g} ms", cpu <= LOOP_CPU_MS))
     figures += _memory(live, sizes)
+    figures.append(await _at_rest(live, sizes))
     startup = await live.startup_with_deadlines()
     figures.append(
         Figure(
@@ -428,6 +432,14 @@ def _memory(live: Live, sizes: Sizes) -> list[Figure]:
         Figure("engine worker resident memory (peak; 0: ENGINE=thread)", worker, "MB",
                f"<= {WORKER_MB:g} MB", worker <= WORKER_MB),
     ]  # fmt: skip
+
+
+async def _at_rest(live: Live, sizes: Sizes) -> Figure:
+    """The bot's resident memory (the process less the fake Discord) after ``rest_s`` quiet
+    seconds: what a burst's threads freed is handed back by the bot's heap trimming."""
+    await asyncio.sleep(sizes.rest_s)
+    rest = resident_mb() - objects_mb(live.h.fake, live.world)
+    return Figure(f"  the same after {sizes.rest_s:g} s at rest (its heap trimmed)", rest, "MB")
 
 
 async def _growth(live: Live, sizes: Sizes) -> list[Figure]:

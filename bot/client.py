@@ -25,6 +25,7 @@ from bot.db.session import Database
 from bot.deadlines import DueDeadline
 from bot.delivery import accept_recommended, announce, answer_click, flush_outbox, post_report
 from bot.health import beat_forever
+from bot.heap import limit_arenas, trim_forever
 from bot.member_names import MemberNames
 from bot.presentation.questions import Click, DecisionButton, DecisionMenu
 from bot.presentation.replies import report_error
@@ -137,7 +138,11 @@ class AideBot(commands.Bot):
         # Nobody is pinged unless a message names whom it means to ping (reminders, questions):
         # a mention typed into a unit or army name stays text.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # No message cache (discord.py keeps the last 1,000 messages it saw): the bot keeps
+        # the posts it needs (open questions) itself and finds older ones through the API.
+        kwargs.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **kwargs)
+        limit_arenas()  # a burst's threads share two heaps (bot/heap.py)
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self.db = Database.from_url(settings.database_url)
@@ -160,6 +165,7 @@ class AideBot(commands.Bot):
         self.tree.error(self.on_app_command_error)
         self._heartbeat: asyncio.Task[None] | None = None
         self._outbox_retry: asyncio.Task[None] | None = None
+        self._trim_heap: asyncio.Task[None] | None = None
         self.db_closed = False
         self.web: WebServer | None = None  # the war table, while it is being served
         self.services.web_links.base_url = settings.web_url
@@ -181,6 +187,7 @@ class AideBot(commands.Bot):
         posted = await flush_outbox(self)
         log.info("%d step results left unposted by the last run posted now", posted)
         self._outbox_retry = asyncio.create_task(self.retry_outbox_forever())
+        self._trim_heap = asyncio.create_task(trim_forever())
         if self.settings.web_enabled:
             await self.start_web()
         else:
@@ -290,7 +297,7 @@ class AideBot(commands.Bot):
         if self.db_closed:
             return
         self.deadlines.shutdown()
-        for task in (self._heartbeat, self._outbox_retry):
+        for task in (self._heartbeat, self._outbox_retry, self._trim_heap):
             if task is not None:
                 task.cancel()
         left_deadlines, left_commands = await asyncio.gather(

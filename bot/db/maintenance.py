@@ -8,12 +8,11 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from bot.db.migrate import alembic_config
+from bot.db.revisions import heads, revision_graph
 from bot.db.session import create_engine
 
 SQLITE_PREFIX = "sqlite+aiosqlite:///"
@@ -71,12 +70,12 @@ def check_database(database_url: str) -> str | None:
 
 def head_revision() -> str | None:
     """The newest migration this version of the bot knows: a database it has migrated is at it."""
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    found = heads()
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _refuse_newer(where: str, revision: str | None) -> None:
-    known = {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
-    if revision is not None and revision not in known:
+    if revision is not None and revision not in revision_graph():
         raise DatabaseRefused(
             f"{where} was written by a newer Aide-de-Camp (migration {revision}); "
             "run that version or restore a backup made with this one."

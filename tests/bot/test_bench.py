@@ -104,6 +104,7 @@ def test_smoke_mode_prints_one_table_and_writes_json(tmp_path: Path, capsys) -> 
         "interaction one at a time",
         "interaction burst of",
         "resident memory",
+        "at rest (its heap trimmed)",
         "start-up with",
         "deadlines due in the same 2 s",
         "/battle status p50 with",
