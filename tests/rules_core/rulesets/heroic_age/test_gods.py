@@ -3,6 +3,7 @@ and Seven, and what the other side may see."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -166,16 +167,22 @@ def test_the_ace_raises_a_leader_of_the_drawers_choice() -> None:
     assert done.state.leader(ubba).points == state.leader(ubba).points + 1
 
 
+def _challenging(leader: str) -> Callable[[Decision], str | None]:
+    """Answers for a King card: the new hero challenges ``leader``, who refuses."""
+
+    def choose(decision: Decision) -> str | None:
+        if decision.answer == "leader":
+            return leader
+        return "refuse" if decision.id.startswith("duel:challenge") else None
+
+    return choose
+
+
 def test_the_king_reveals_a_hero_who_challenges_at_once() -> None:
     state = rigged(battle(), "KC")
     alfred = leader_named(state, "King Alfred")
 
-    def choose(decision: Decision) -> str | None:
-        if decision.answer == "leader":
-            return alfred
-        return "refuse" if decision.id.startswith("duel:challenge") else None
-
-    done = run(lambda ctx: gods.invoke(ctx, "danes"), state, choose)
+    done = run(lambda ctx: gods.invoke(ctx, "danes"), state, _challenging(alfred))
     heroes = [ld for ld in done.state.leaders if ld.id.startswith("danes_hero")]
     assert len(heroes) == 1 and heroes[0].side == "danes"
     assert heroes[0].points == RULES.parameter_values()["hero_lps"]
@@ -191,12 +198,7 @@ def test_a_new_hero_takes_a_number_no_leader_on_the_table_has() -> None:
     state = replace(state, leaders=(*state.leaders, second))
     alfred = leader_named(state, "King Alfred")
 
-    def choose(decision: Decision) -> str | None:
-        if decision.answer == "leader":
-            return alfred
-        return "refuse" if decision.id.startswith("duel:challenge") else None
-
-    done = run(lambda ctx: gods.invoke(ctx, "danes"), state, choose)
+    done = run(lambda ctx: gods.invoke(ctx, "danes"), state, _challenging(alfred))
     heroes = sorted(ld.id for ld in done.state.leaders if ld.id.startswith("danes_hero"))
     assert heroes == ["danes_hero2", "danes_hero3"]
 
