@@ -12,10 +12,6 @@ UNDO_QUESTION = (
     "Go back to the start of the previous step? Its results are discarded, orders "
     "given since are cleared, and the step is replayed with fresh dice."
 )
-# A GM's change from the war table without its reason: /gm asks for one as a required option.
-REASON_NEEDED = (
-    "A GM's change needs its `reason`: why, posted with the change for everyone to read."
-)
 _DONE = {
     Change.PAUSE: "paused the battle",
     Change.RESUME: "resumed the battle",

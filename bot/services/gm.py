@@ -81,6 +81,26 @@ class GmChange:
     field: str = ""  # the status field set
 
 
+# A GM's change is posted with its reason for everyone to read: /gm asks for one as a required
+# option, and the service refuses one without it whichever door it came through.
+REASON_NEEDED = (
+    "A GM's change needs its `reason`: why, posted with the change for everyone to read."
+)
+MAX_REASON = 200  # as /gm's ``reason`` (app_commands.Range[str, 1, 200])
+
+
+def given_reason(reason: str) -> str:
+    """The GM's reason, stripped; refused when empty or longer than ``MAX_REASON``."""
+    cleaned = reason.strip()
+    if not cleaned:
+        raise InvalidInput(REASON_NEEDED)
+    if len(cleaned) > MAX_REASON:
+        raise InvalidInput(
+            f"A GM's `reason` is at most {MAX_REASON} characters ({len(cleaned)} given)."
+        )
+    return cleaned
+
+
 class GmService(ClockedService):
     """The GM's commands; every one checks the caller is a GM of the campaign.
 
@@ -100,6 +120,7 @@ class GmService(ClockedService):
 
     async def pause(self, place: Place, user_id: int, reason: str) -> GmChange:
         """Stop the clock: deadlines are cancelled and the time left is kept."""
+        reason = given_reason(reason)
         async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             battle, now = loaded.battle, self.clock.now()
@@ -113,6 +134,7 @@ class GmService(ClockedService):
 
     async def resume(self, place: Place, user_id: int, reason: str) -> GmChange:
         """Start the clock again with the time that was left."""
+        reason = given_reason(reason)
         async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.PAUSED)
             battle, arming = loaded.battle, Arming()
@@ -126,6 +148,7 @@ class GmService(ClockedService):
 
     async def extend(self, place: Place, user_id: int, hours: float, reason: str) -> GmChange:
         """Push the current deadline (and its reminders) back."""
+        reason = given_reason(reason)
         check_finite(hours=hours)
         if not 0 < hours <= MAX_EXTENSION_HOURS:
             raise InvalidInput(f"Extend by more than 0 and at most {MAX_EXTENSION_HOURS} hours.")
@@ -157,6 +180,7 @@ class GmService(ClockedService):
     ) -> GmChange:
         """Set a status field of a unit, leader, group or side, or a leader's points or wounds
         (``unit`` names any of them, a unit first)."""
+        reason = given_reason(reason)
         field = clean_text(field, "field", 40)
         async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
@@ -171,6 +195,7 @@ class GmService(ClockedService):
         self, place: Place, user_id: int, piece: TypedTerrain, reason: str
     ) -> GmChange:
         """Lay a piece of terrain mid-battle, on the record with the reason."""
+        reason = given_reason(reason)
         points = piece.outline()
         async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
@@ -184,6 +209,7 @@ class GmService(ClockedService):
         self, place: Place, user_id: int, terrain_id: str, reason: str
     ) -> GmChange:
         """Take a piece of terrain off the table mid-battle, on the record with the reason."""
+        reason = given_reason(reason)
         async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             state = loaded.state
@@ -203,6 +229,7 @@ class GmService(ClockedService):
     async def take_off(self, place: Place, user_id: int, unit: str, reason: str) -> GmChange:
         """Take a unit off the table without destroying it (it left in pursuit, the rules say
         so): it keeps counting for its army and may come back with ``bring_back``."""
+        reason = given_reason(reason)
         async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             target = find_unit(loaded.state, unit)
@@ -232,6 +259,7 @@ class GmService(ClockedService):
     ) -> GmChange:
         """Stand a unit at ``at``: moved on the table, or ``back`` on it from off the table or
         from reserve."""
+        reason = given_reason(reason)
         x, y = _point(at, facing)
         async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
@@ -265,6 +293,7 @@ class GmService(ClockedService):
 
     async def undo(self, place: Place, user_id: int, reason: str) -> tuple[GmChange, StageReport]:
         """Go back to the start of the previous step; it is replayed with fresh dice."""
+        reason = given_reason(reason)
         async with place_write(self.db, place) as session:
             loaded = await _gm_battle(session, place, user_id, BattleStatus.RUNNING)
             battle = loaded.battle
@@ -299,6 +328,7 @@ class GmService(ClockedService):
 
     async def end(self, place: Place, user_id: int, winner: str | None, reason: str) -> EndReport:
         """End the battle now: the engine's result if it has one, else the GM's."""
+        reason = given_reason(reason)
         # A battle's end writes its campaign's records too: the whole database, as before.
         async with self.db.write() as session:
             loaded = await load_battle(session, place)

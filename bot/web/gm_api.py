@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.presentation.gm import REASON_NEEDED, answered_text, change_text
+from bot.presentation.gm import answered_text, change_text
 from bot.presentation.orders import order_book_text
 from bot.presentation.questions import private_answered_note, private_answered_text
 from bot.services.web_links import Reader
@@ -24,7 +24,6 @@ from bot.web.actions import _text as text_of
 
 # Posts a text to a channel (its id) as the bot: the public note a slash command would post.
 Announce = Callable[[int, str], Awaitable[object]]
-MAX_REASON = 200  # as /gm's ``reason`` (app_commands.Range[str, 1, 200])
 NOT_A_POINT = "`to` is where the unit goes: a point [x, y] on the table."
 NOT_A_FACING = "`facing` is a compass bearing in degrees, 0 to 360."
 
@@ -84,14 +83,13 @@ class GmApi:
         unit = text_of(body, "unit")
         assert unit is not None  # required
         to, facing, reason = body.get("to"), body.get("facing"), body.get("reason")
-        if not isinstance(reason, str) or not 0 < len(reason.strip()) <= MAX_REASON:
-            raise ApiRefusal(422, REASON_NEEDED)
         if not is_point(to) or not isinstance(to, list):
             raise ApiRefusal(422, NOT_A_POINT)
         if facing is not None and not _is_facing(facing):
             raise ApiRefusal(422, NOT_A_FACING)
         at = f"{float(to[0])!r},{float(to[1])!r}"
-        change = await services.gm.move(reader.place, user_id, unit, at, facing, reason.strip())
+        said_why = reason if isinstance(reason, str) else ""  # the service refuses none
+        change = await services.gm.move(reader.place, user_id, unit, at, facing, said_why)
         self.api._published(reader)
         said = change_text(change)
         await self._say(reader, said)

@@ -16,13 +16,13 @@ from aiohttp import web
 
 from bot.db.models import BattleStatus
 from bot.presentation.battles import laid_text
-from bot.presentation.gm import REASON_NEEDED, change_text
+from bot.presentation.gm import change_text
 from bot.services.shapes import SHAPES, TypedTerrain
 from bot.services.web_links import Reader
 from bot.web.actions import MAX_POINTS, ApiRefusal, json_errors
 from bot.web.actions import _is_point as is_point
 from bot.web.actions import _text as text_of
-from bot.web.gm_api import MAX_REASON, GmApi
+from bot.web.gm_api import GmApi
 from rules_core.state import LINEAR_KINDS, TERRAIN_KINDS
 
 NOT_POINTS = (
@@ -88,13 +88,13 @@ class GmTerrain:
     async def _mid_battle(
         self, reader: Reader, user_id: int, piece: TypedTerrain, reason: Any
     ) -> str:
-        """``/gm terrain add``: the reason required, no name (the service names it by kind)."""
-        if not isinstance(reason, str) or not 0 < len(reason.strip()) <= MAX_REASON:
-            raise ApiRefusal(422, REASON_NEEDED)
+        """``/gm terrain add``: the reason required (the service refuses none), no name (the
+        service names it by kind)."""
         if piece.name is not None:
             raise ApiRefusal(422, NO_NAME_NOW)
         gm = self.gm.api.services.gm
-        return change_text(await gm.lay_terrain(reader.place, user_id, piece, reason.strip()))
+        said_why = reason if isinstance(reason, str) else ""
+        return change_text(await gm.lay_terrain(reader.place, user_id, piece, said_why))
 
 
 def _typed(value: float) -> str:

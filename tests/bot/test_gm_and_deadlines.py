@@ -191,6 +191,25 @@ async def test_gm_set_and_move_are_on_record(services: Services, place: Place) -
     assert (unit.x, unit.y, unit.facing, unit.status["disordered"]) == (40, 30, 90, True)
 
 
+async def test_a_gm_change_without_its_reason_is_refused_by_the_service_and_changes_nothing(
+    services: Services, place: Place
+) -> None:
+    # /gm makes the reason a required option; the war table and any other door reach the
+    # service without Discord's check, so the service refuses a blank or overlong one itself.
+    await started(services, place)
+    before = await services.battles.view(place)
+    with pytest.raises(InvalidInput, match="needs its `reason`"):
+        await services.gm.move(place, GM, "Blue Riders", "40,30", 90, "   ")
+    with pytest.raises(InvalidInput, match="at most 200 characters"):
+        await services.gm.pause(place, GM, "x" * 201)
+    with pytest.raises(InvalidInput, match="needs its `reason`"):
+        await services.gm.end(place, GM, None, "")
+    after = await services.battles.view(place)
+    assert (after.status, after.state.units) == (before.status, before.state.units)
+    change = await services.gm.pause(place, GM, "  holiday  ")
+    assert change.reason == "holiday"  # kept as posted, without the padding
+
+
 async def test_gm_set_refuses_a_status_the_ruleset_does_not_declare(
     services: Services, place: Place
 ) -> None:

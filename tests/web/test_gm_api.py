@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from bot.presentation.gm import REASON_NEEDED, change_text
+from bot.presentation.gm import change_text
 from bot.presentation.orders import order_book_text
 from bot.services.battle_state import load_battle
 from bot.services.campaigns import gm_only
-from bot.services.gm import Placement
+from bot.services.gm import REASON_NEEDED, Placement
 from bot.web.actions import SPECTATOR
 from rules_core.state import BattleState
 from tests.conftest import ALICE, BOB, GM

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from bot.presentation.battles import laid_text
-from bot.presentation.gm import REASON_NEEDED, change_text
+from bot.presentation.gm import change_text
 from bot.services import Services
 from bot.services.battle_state import load_battle
 from bot.services.campaigns import gm_only
+from bot.services.gm import REASON_NEEDED
 from bot.services.shapes import SHAPES, TypedTerrain
 from bot.web.actions import SPECTATOR
 from bot.web.gm_terrain import NO_NAME_NOW, NOT_A_SIZE, NOT_POINTS
