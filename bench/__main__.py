@@ -31,16 +31,18 @@ def playable() -> tuple[str, ...]:
     return tuple(r.id for r in found if r.rules is not None and r.rules.sample_battle() is not None)
 
 
-def live_figures(smoke: bool) -> list[Figure]:
+def live_figures(smoke: bool, postgres: str | None = None) -> list[Figure]:
     """The bot measured through the fake Discord (``bench.live``), in a process of its own
-    so that its resident memory is its own."""
+    so that its resident memory is its own (with ``postgres``, its bursts on that server)."""
     with tempfile.TemporaryDirectory(prefix="aide-bench-") as folder:
         out = Path(folder) / "live.json"
         # Not ``-m bench.live``: a spawned engine worker imports its parent's main module (the
         # bot's ``-m bot`` is skipped as a ``__main__``), and bench.live's imports (discord,
         # the fake Discord) doubled the worker's memory; ``-c`` gives it nothing to import.
         command = [sys.executable, "-c", LIVE_MAIN, "--json", str(out)]
-        done = subprocess.run([*command, *(["--smoke"] if smoke else [])], check=False)
+        command += ["--smoke"] if smoke else []
+        command += ["--postgres", postgres] if postgres else []
+        done = subprocess.run(command, check=False)
         if done.returncode != 0 or not out.exists():  # the other figures still get printed
             failed = f"the bot through the fake Discord: failed (exit {done.returncode})"
             return [Figure(failed, 0.0, "", "runs to the end", False)]
@@ -49,11 +51,12 @@ def live_figures(smoke: bool) -> list[Figure]:
 
 def skipped(args: argparse.Namespace) -> dict[str, str]:
     """Why a #37 target is not measured by this run (by the target's key)."""
-    why = {"burst of 100 (PostgreSQL): p99": "TEST_POSTGRES_URL is not set"}
-    if os.environ.get("TEST_POSTGRES_URL"):
-        why["burst of 100 (PostgreSQL): p99"] = "bench.live does not run on PostgreSQL yet"
+    why = {}
+    if not os.environ.get("TEST_POSTGRES_URL"):
+        why["burst of 100 (PostgreSQL): p99"] = "TEST_POSTGRES_URL is not set"
     if args.smoke:  # a smoke run's bursts and deadlines are a few, not the issue's sizes
         why |= {key: "--smoke" for key in ("burst of 100 (SQLite): p99",)}
+        why |= {key: "--smoke" for key in ("burst of 100 (PostgreSQL): p99",) if key not in why}
         why |= {t.key: "--smoke" for t in ISSUE_TARGETS if t.key.startswith("war table first")}
     if args.no_live:
         why |= {t.key: "--no-live" for t in ISSUE_TARGETS if t.measured_by == "bench.live"}
@@ -91,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         figures += web.figures(args.smoke) + web_judge.figures(args.smoke)
     if not args.no_live:
         figures += live_figures(args.smoke)
+        if os.environ.get("TEST_POSTGRES_URL"):  # the bursts again, on PostgreSQL
+            figures += live_figures(args.smoke, os.environ["TEST_POSTGRES_URL"])
     figures = with_slots(figures, skipped(args))
     machine = load()
     print(f"Aide-de-Camp benchmark ({machine})\n")

@@ -36,6 +36,7 @@ from sqlalchemy import func, insert, select
 
 from bench.memory import objects_mb, status_mb, worker_pids
 from bench.report import Figure
+from bench.scale import database
 from bot.client import AideBot
 from bot.clock import SystemClock
 from bot.config import Settings
@@ -106,9 +107,10 @@ def resident_mb() -> float:
 class Live:
     """A harness with the real bot, and the measurements made through it."""
 
-    def __init__(self, sizes: Sizes, folder: Path) -> None:
+    def __init__(self, sizes: Sizes, folder: Path, database_url: str | None = None) -> None:
         self.sizes = sizes
         self.folder = folder
+        self.url = database_url or f"sqlite+aiosqlite:///{folder / 'bench.db'}"
         self.world = World()
         count = max(sizes.campaigns, sizes.battles)
         self.channels = [
@@ -116,7 +118,7 @@ class Live:
             for i in range(count)
         ]
         self.started_at: dict[int, float] = {}
-        self.database = "SQLite"
+        self.database = "PostgreSQL" if self.url.startswith("postgresql") else "SQLite"
         self.loop_cpu_ms: list[float] = []  # the loop thread's CPU per single command
         self.h: Any = None
 
@@ -124,7 +126,7 @@ class Live:
         """Start the fake Discord and the real bot on a new database."""
         settings = Settings(
             discord_token="fake-token",
-            database_url=f"sqlite+aiosqlite:///{self.folder / 'bench.db'}",
+            database_url=self.url,
             dev_guild_id=self.world.guild_id,
             log_level="WARNING",
             web_enabled=False,
@@ -349,14 +351,36 @@ def _answered_ms(done: Any) -> float:
     return float(done.record.answered_after or 0.0) * 1000
 
 
-async def _measure(sizes: Sizes) -> list[Figure]:
+async def _measure(sizes: Sizes, postgres: str | None = None) -> list[Figure]:
+    """Every figure on a SQLite file; with ``postgres`` (a server's URL), the bursts alone on a
+    new database of that server (the rest does not depend on the database)."""
     with tempfile.TemporaryDirectory(prefix="aide-bench-") as folder:
-        live = Live(sizes, Path(folder))
-        await live.start()
-        try:
-            return await _figures(live, sizes)
-        finally:
-            await live.close()
+        if postgres is None:
+            live = Live(sizes, Path(folder))
+            await live.start()
+            try:
+                return await _figures(live, sizes)
+            finally:
+                await live.close()
+        async with database(postgres) as url:
+            live = Live(sizes, Path(folder), url)
+            await live.start()
+            try:
+                return await _bursts(live, sizes)
+            finally:
+                await live.close()
+
+
+async def _bursts(live: Live, sizes: Sizes) -> list[Figure]:
+    """The bursts, on the same campaigns and battles as the whole run sets up."""
+    await live.set_up()
+    await live.settled()
+    await live.status_latency(10)  # warm up
+    figures: list[Figure] = []
+    for size in sizes.bursts:
+        name = f"interaction burst of {size} ({live.database})"
+        figures += _latency(name, await live.burst(size), BURST_P99_MS)
+    return figures
 
 
 async def _figures(live: Live, sizes: Sizes) -> list[Figure]:
@@ -476,10 +500,11 @@ def _latency(name: str, values: list[float], p99_target: float) -> list[Figure]:
     ]
 
 
-def measure(sizes: Sizes) -> list[Figure]:
-    """Every live figure (blocking: runs its own event loop)."""
+def measure(sizes: Sizes, postgres: str | None = None) -> list[Figure]:
+    """Every live figure, or with ``postgres`` the bursts on PostgreSQL (blocking: runs its
+    own event loop)."""
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    return asyncio.run(_measure(sizes))
+    return asyncio.run(_measure(sizes, postgres))
 
 
 Runner = Callable[[Sizes], Awaitable[list[Figure]]]
@@ -494,8 +519,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--smoke", action="store_true", help="small sizes, a few seconds")
     parser.add_argument("--json", type=Path, required=True, help="where to write the figures")
+    parser.add_argument(
+        "--postgres", metavar="URL", help="the bursts alone, on a new database of this server"
+    )
     args = parser.parse_args(argv)
-    figures = measure(SMOKE if args.smoke else FULL)
+    figures = measure(SMOKE if args.smoke else FULL, args.postgres)
     args.json.write_text(json.dumps([asdict(f) for f in figures], indent=2) + "\n")
     return 0
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
-from bench.__main__ import main
+from bench.__main__ import live_figures, main
 from bench.engine import play_turns
 from bench.report import Figure
 from bench.targets import ISSUE_TARGETS, with_slots
@@ -151,3 +152,11 @@ def test_a_target_no_figure_measured_is_printed_as_not_measured_with_why() -> No
     assert gif.met is None
     (orders,) = [f for f in figures if "/orders mine" in f.name]
     assert orders.name.endswith("not measured (needs bench.orders_mine)")
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_POSTGRES_URL"), reason="needs TEST_POSTGRES_URL")
+def test_the_bursts_are_measured_on_postgresql_when_a_server_is_given() -> None:
+    found = live_figures(True, os.environ["TEST_POSTGRES_URL"])
+    names = [f.name for f in found]
+    assert names and all("(PostgreSQL)" in n for n in names), names
+    assert any(n.endswith(": p99") and f.target for n, f in zip(names, found, strict=True))
