@@ -7,8 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 from rules_core import engine, registry
-from rules_core.big_battles import SEED, begun
-from rules_core.decisions import Answer
+from rules_core.big_battles import SEED, begun, demo_answer, demo_orders
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
@@ -61,13 +60,11 @@ def _step(rules: Rules, state: BattleState) -> tuple[BattleState, float]:
     The scripted players' choices are made before the clock starts: only the engine is timed.
     """
     if state.pending is not None:
-        decision = state.pending.decision
-        given = Answer(decision.id, rules.demo_answer(state), decision.who)
+        given = demo_answer(rules, state)
         started = time.process_time()
         state = engine.answer(rules, SEED, state, given).state
         return state, (time.process_time() - started) * 1000
-    sides = engine.waiting(rules, state).sides
-    orders = [o for side in sides for o in rules.demo_orders(state, side)]
+    orders = demo_orders(rules, state)
     started = time.process_time()
     state = engine.run(rules, SEED, state, orders).state
     engine.waiting(rules, state)  # what the bot asks after every resolution

@@ -14,8 +14,7 @@ import json
 import sys
 
 from rules_core import codec, engine, registry
-from rules_core.big_battles import SEED, begun
-from rules_core.decisions import Answer
+from rules_core.big_battles import SEED, begun, demo_answer, demo_orders
 from rules_core.plugin import Rules
 from rules_core.state import BattleState
 
@@ -34,13 +33,9 @@ def fingerprint(rules: Rules, state: BattleState, turns: int = TURNS) -> str:
         if state.outcome is not None or state.cursor.turn >= last:
             break
         if state.pending is not None:
-            decision = state.pending.decision
-            given = Answer(decision.id, rules.demo_answer(state), decision.who)
-            done = engine.answer(rules, SEED, state, given)
+            done = engine.answer(rules, SEED, state, demo_answer(rules, state))
         else:
-            sides = engine.waiting(rules, state).sides
-            orders = [o for side in sides for o in rules.demo_orders(state, side)]
-            done = engine.run(rules, SEED, state, orders)
+            done = engine.run(rules, SEED, state, demo_orders(rules, state))
         for part in (done.events, done.entries):
             digest.update(json.dumps(codec.encode(part), sort_keys=True, default=str).encode())
         state = done.state

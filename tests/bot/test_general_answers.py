@@ -68,21 +68,37 @@ async def test_the_ai_s_answer_keeps_its_reason_shown_once_the_step_resolves(
     assert [(e.actor, e.reason) for e in said] == [(SIDES[side], answer.reason)]
 
 
-async def test_the_gm_reads_the_ai_s_answers_of_the_open_step_at_once(
-    services: Services, place: Place, db: Database
+async def keep_answer(
+    db: Database,
+    question: StageReport,
+    asked_what: str,
+    choice: str,
+    reason: str,
+    private: bool = False,
 ) -> None:
-    question = await asked(services, place)
-    async with db.write() as session:  # as the AI leaves it while other questions stay open
+    """An answer of the AI general to the open question of side "a", kept as the AI keeps it."""
+    async with db.write() as session:
         session.add(
             AiAnswer(
                 battle_id=question.battle.id,
                 stage=question.stage,
                 side_id="a",
-                question="Who moves first?",
-                choice="First",
-                reason="first: to charge before they close",
+                question=asked_what,
+                choice=choice,
+                reason=reason,
+                private=private,
             )
         )
+
+
+async def test_the_gm_reads_the_ai_s_answers_of_the_open_step_at_once(
+    services: Services, place: Place, db: Database
+) -> None:
+    question = await asked(services, place)
+    # as the AI leaves it while other questions stay open
+    await keep_answer(
+        db, question, "Who moves first?", "First", "first: to charge before they close"
+    )
     book = await services.order_book.book(place, GM)
     assert [(a.side_name, a.said, a.reason) for a in book.ai_answers] == [
         ("Red", "Who moves first? → First", "first: to charge before they close")
@@ -98,18 +114,14 @@ async def test_an_answer_to_a_private_question_stays_out_of_everyone_s_post(
     services: Services, place: Place, db: Database
 ) -> None:
     question = await asked(services, place)
-    async with db.write() as session:  # as the AI keeps its answer to a private question
-        session.add(
-            AiAnswer(
-                battle_id=question.battle.id,
-                stage=question.stage,
-                side_id="a",
-                question="Which warband does your champion lead?",
-                choice="the left",
-                reason="the left: its flank is open",
-                private=True,
-            )
-        )
+    await keep_answer(  # as the AI keeps its answer to a private question
+        db,
+        question,
+        "Which warband does your champion lead?",
+        "the left",
+        "the left: its flank is open",
+        private=True,
+    )
     explained = await services.general.explained(question.battle.id, question.stage)
     posted = ai_orders_text(explained)
     assert "- **Red**: answered a private question" in posted
