@@ -329,8 +329,9 @@ class GmService(ClockedService):
     async def end(self, place: Place, user_id: int, winner: str | None, reason: str) -> EndReport:
         """End the battle now: the engine's result if it has one, else the GM's."""
         reason = given_reason(reason)
-        # A battle's end writes its campaign's records too: the whole database, as before.
-        async with self.db.write() as session:
+        # Its armies' rosters are the campaign's, but only this battle's sides' armies: the
+        # battle's lock, as a battle the engine ends (stages.advance) has always taken.
+        async with place_write(self.db, place) as session:
             loaded = await load_battle(session, place)
             loaded.require_gm(user_id)
             outcome = loaded.state.outcome or Outcome(_winner(loaded, winner), reason)

@@ -111,7 +111,8 @@ async def test_an_order_on_the_battle_being_written_waits_for_it(
     assert order == ["write out", "order in"]
 
 
-async def test_a_gm_command_locks_its_own_battle(services: Services) -> None:
+@pytest.mark.parametrize("command", ["extend", "end"])
+async def test_a_gm_command_locks_its_own_battle(services: Services, command: str) -> None:
     (b1, c1), _ = await two_battles(services)
     seen: list[WriteKeys] = []
     db = services.gm.db
@@ -123,7 +124,10 @@ async def test_a_gm_command_locks_its_own_battle(services: Services) -> None:
 
     db.write = noting  # type: ignore[assignment,method-assign]
     try:
-        await services.gm.extend(ONE, GM, 1, "a messenger was late")
+        if command == "extend":
+            await services.gm.extend(ONE, GM, 1, "a messenger was late")
+        else:  # a battle's end writes its own sides' armies back: still its own lock
+            await services.gm.end(ONE, GM, None, "the light failed")
     finally:
         db.write = opened  # type: ignore[method-assign]
     assert seen == [WriteKeys(battle=b1, campaign=c1)]  # not the whole database
