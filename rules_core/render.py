@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import singledispatch
 
 from rules_core import events as ev
@@ -391,34 +391,53 @@ class Gone:
 def gone_words(unit: Unit, events: Iterable[ev.Event], when: str) -> tuple[str, str]:
     """A unit gone from the battle in a step, for the map's panel: its heading ("Lost", or
     "Off the table" if it left unbeaten) and a line saying why and ``when``."""
-    heading, why = _reasons(events).get(unit.id, ("Lost", "gone"))
+    heading, why = gone_reasons(events).get(unit.id, ("Lost", "gone"))
     return heading, f"{unit.name}: {why} ({when})"
+
+
+UnitNames = Sequence[Sequence[str]]  # a state's units: (id, side, name) each, in its order
+
+
+def unit_names(state: BattleState) -> list[list[str]]:
+    """The state's units, (id, side, name) each: all ``gone_through`` reads of a state."""
+    return [[unit.id, unit.side, unit.name] for unit in state.units]
 
 
 def gone_each(
     steps: Iterable[tuple[BattleState, BattleState, Iterable[ev.Event], str]],
 ) -> list[tuple[Gone, ...]]:
     """After each step (the state before and after it, its events, its title), every unit the
-    battle has lost so far with when and why. The reason and the step that reported it carry
-    over: a step stopped at a question reports a destruction on its paused part, and the unit
-    leaves the table when the step resumes. A unit back on the table (an undone step) is
-    no longer listed."""
+    battle has lost so far with when and why (``gone_through``)."""
+    return gone_through(
+        (unit_names(before), unit_names(after), gone_reasons(events), title)
+        for before, after, events, title in steps
+    )
+
+
+def gone_through(
+    steps: Iterable[tuple[UnitNames, UnitNames, Mapping[str, Sequence[str]], str]],
+) -> list[tuple[Gone, ...]]:
+    """After each step (the units before and after it, the ``gone_reasons`` of its events, its
+    title), every unit the battle has lost so far with when and why. The reason and the step
+    that reported it carry over: a step stopped at a question reports a destruction on its
+    paused part, and the unit leaves the table when the step resumes. A unit back on the
+    table (an undone step) is no longer listed."""
     reasons: dict[str, tuple[str, str, str]] = {}
     gone: dict[str, Gone] = {}
     after_each = []
-    for before, after, events, title in steps:
-        reasons |= {uid: (*said, title) for uid, said in _reasons(events).items()}
-        kept = {unit.id for unit in after.units}
-        for unit in before.units:
-            if unit.id not in kept:
-                heading, why, when = reasons.get(unit.id, ("Lost", "gone", title))
-                gone[unit.id] = Gone(unit.side, heading, f"{unit.name}: {why} ({when})")
+    for before, after, said, title in steps:
+        reasons |= {uid: (heading, why, title) for uid, (heading, why) in said.items()}
+        kept = {unit[0] for unit in after}
+        for uid, side, name in before:
+            if uid not in kept:
+                heading, why, when = reasons.get(uid, ("Lost", "gone", title))
+                gone[uid] = Gone(side, heading, f"{name}: {why} ({when})")
         gone = {uid: lost for uid, lost in gone.items() if uid not in kept}
         after_each.append(tuple(gone.values()))
     return after_each
 
 
-def _reasons(events: Iterable[ev.Event]) -> dict[str, tuple[str, str]]:
+def gone_reasons(events: Iterable[ev.Event]) -> dict[str, tuple[str, str]]:
     """By unit id, the heading and why of each unit the events destroy or take off the table."""
     found = {}
     for event in events:

@@ -252,6 +252,11 @@ class StageLog(Base):
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     trigger: Mapped[str | None] = mapped_column(String(40))
     missing: Mapped[list[Any] | None] = mapped_column(JSON)
+    # What the list of the battle's losses reads of a stage, kept so that no report decodes
+    # earlier states (#38; None in rows from before it): the start state's units as
+    # rules_core.render.unit_names gives them, and once resolved its events' gone_reasons.
+    unit_names: Mapped[list[Any] | None] = mapped_column(JSON)
+    gone_reasons: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # The outbox marker: set once the result that opened this stage (and its question) is posted.
     announced_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 

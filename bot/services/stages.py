@@ -8,7 +8,7 @@ so anything that arrives for a stage already resolved finds nothing to do.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -44,7 +44,14 @@ from rules_core.engine import Resolution
 from rules_core.events import Event, event_from_dict, event_to_dict
 from rules_core.orders import Order
 from rules_core.planning import MAX_TURN_STEPS
-from rules_core.render import Gone, Renderer, gone_each
+from rules_core.render import (
+    Gone,
+    Renderer,
+    UnitNames,
+    gone_reasons,
+    gone_through,
+    unit_names,
+)
 from rules_core.state import BattleState, Unit
 from rules_core.steps import active_side
 
@@ -175,6 +182,7 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
             step=state.cursor.step,
             title=fit_to_column(stage_title(loaded), StageLog.title.type.length),
             start_state=encoded(state),  # as ``save`` stored it: encoded once
+            unit_names=unit_names(state),
             started_at=now,
         )
     )
@@ -225,6 +233,7 @@ async def _keep_log(
         log.orders = [o.to_dict() for o in orders]
         log.events = [event_to_dict(e) for e in result.events]
         log.resolved_at, log.trigger, log.missing = now, trigger, list(missing)
+        log.gone_reasons = {u: list(said) for u, said in gone_reasons(result.events).items()}
     await append_entries(session, battle.id, result.entries)
 
 
@@ -242,7 +251,7 @@ async def advance(
     """Keep what the engine did to the current stage (first answering every open question a
     standing instruction covers, then carried on through every later step its players planned
     or are done for) and open the next one. Without ``gone`` the report's lost units are left
-    for ``gone_by`` to read after the write (it decodes every earlier step's state)."""
+    for ``gone_by`` to read after the write."""
     battle = loaded.battle
     title = stage_title(loaded)
     orders, consult = list(orders), set[str]()
@@ -290,14 +299,16 @@ async def advance(
 
 async def gone_by(session: AsyncSession, battle_id: int, stage: int) -> tuple[Gone, ...]:
     """``battle_gone`` for the step a report opened, from the steps' logs (as the outbox does)."""
-    opened = await session.scalar(
-        select(StageLog.start_state).where(
-            StageLog.battle_id == battle_id, StageLog.number == stage
-        )
+    found = await session.execute(
+        select(StageLog.unit_names).where(StageLog.battle_id == battle_id, StageLog.number == stage)
     )
+    opened = found.first()
     if opened is None:
         return ()
-    return await battle_gone(session, battle_id, BattleState.from_dict(opened), stage)
+    names = opened.unit_names
+    if names is None:  # a row from before the names were kept
+        names = (await _decoded_names(session, battle_id, [stage]))[stage]
+    return await _gone(session, battle_id, names, stage)
 
 
 async def battle_gone(
@@ -305,18 +316,63 @@ async def battle_gone(
 ) -> tuple[Gone, ...]:
     """Every unit the battle has lost, with when and why, by the stages before ``upto`` (all
     if None), ``current`` the state they left."""
-    query = select(StageLog).where(StageLog.battle_id == battle_id).order_by(StageLog.number)
+    return await _gone(session, battle_id, unit_names(current), upto)
+
+
+async def _gone(
+    session: AsyncSession, battle_id: int, current: UnitNames, upto: int | None
+) -> tuple[Gone, ...]:
+    """``battle_gone`` from each stage's kept units and reasons: no earlier state decoded,
+    but for rows written before they were kept."""
+    query = (
+        select(StageLog.number, StageLog.title, StageLog.unit_names, StageLog.gone_reasons)
+        .where(StageLog.battle_id == battle_id)
+        .order_by(StageLog.number)
+    )
     if upto is not None:
         query = query.where(StageLog.number < upto)
-    rows = list(await session.scalars(query))
-    states = [BattleState.from_dict(row.start_state) for row in rows] + [current]
+    rows = (await session.execute(query)).all()
+    unknown = [row.number for row in rows if row.unit_names is None]
+    decoded = await _decoded_names(session, battle_id, unknown) if unknown else {}
+    names = [decoded.get(row.number, row.unit_names) for row in rows] + [current]
+    unsaid = [row.number for row in rows if row.gone_reasons is None]
+    said = await _decoded_reasons(session, battle_id, unsaid) if unsaid else {}
+    reasons = [said.get(row.number, row.gone_reasons) for row in rows]
     steps = [
-        (states[i], states[i + 1], [event_from_dict(e) for e in row.events], row.title)
+        (names[i], names[i + 1], reasons[i], row.title)
         for i, row in enumerate(rows)
-        if row.events is not None
+        if reasons[i] is not None  # not resolved yet
     ]
-    found = gone_each(steps)
+    found = gone_through(steps)
     return found[-1] if found else ()
+
+
+async def _decoded_names(
+    session: AsyncSession, battle_id: int, numbers: Sequence[int]
+) -> dict[int, UnitNames]:
+    """The units of stages whose row does not keep them, from their decoded start states."""
+    rows = await session.execute(
+        select(StageLog.number, StageLog.start_state).where(
+            StageLog.battle_id == battle_id, StageLog.number.in_(numbers)
+        )
+    )
+    return {n: unit_names(BattleState.from_dict(state)) for n, state in rows}
+
+
+async def _decoded_reasons(
+    session: AsyncSession, battle_id: int, numbers: Sequence[int]
+) -> dict[int, Mapping[str, Sequence[str]] | None]:
+    """The reasons of stages whose row does not keep them, from their decoded events (None
+    for a stage not resolved yet)."""
+    rows = await session.execute(
+        select(StageLog.number, StageLog.events).where(
+            StageLog.battle_id == battle_id, StageLog.number.in_(numbers)
+        )
+    )
+    return {
+        n: None if events is None else gone_reasons(event_from_dict(e) for e in events)
+        for n, events in rows
+    }
 
 
 def lost_units(before: BattleState, after: BattleState) -> tuple[Unit, ...]:
