@@ -63,3 +63,25 @@ async def test_before_the_gm_marks_it_the_same_move_is_an_order_test(
     await to_the_equites_orders(services, place)
     taken = await services.play.submit(place, ALICE, "move", "Gallic Horse", OrderInput(x=33, y=14))
     assert "order test by" in str(taken)
+
+
+async def test_an_advance_on_its_initiative_is_put_to_the_gm_and_refused_by_default(
+    services: Services, place: Place
+) -> None:
+    await to_the_equites_orders(services, place)
+    await services.gm.move(place, GM, "Gallic Horse", "33,20", None, "near the Noble Horse")
+    await services.gm.set_status(place, GM, "a", "broken_divisions", "a_rom_equites", "routed")
+    taken = await services.play.submit(place, ALICE, "move", "Gallic Horse", OrderInput(x=33, y=23))
+    assert "the GM rules whether it may advance on its initiative (pre-selected: no)" in str(taken)
+    report = (await services.play.confirm(place, ALICE)).report
+    assert report is not None and report.battle.state.pending is not None
+    asked = report.battle.state.pending.decision
+    assert (asked.who, asked.default) == ("gm", "forbid")
+    ruled = await services.play.answer(report.battle.id, report.battle.stage, GM, None, "forbid")
+    assert any(
+        "Gallic Horse's division is broken and the GM ruled it may not advance on its "
+        "initiative: give it a Retire order (one move, no nearer the enemy) or let it hold" in line
+        for line in ruled.lines
+    )
+    gallic = next(u for u in ruled.battle.state.units if u.name == "Gallic Horse")
+    assert (gallic.x, gallic.y) == (33, 20)
