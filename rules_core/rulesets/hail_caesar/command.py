@@ -18,7 +18,7 @@ from rules_core.dice import Modifier, Purpose, Roll
 from rules_core.events import OrderRejected, StatusChanged, TestResolved, log_length
 from rules_core.geometry import distance
 from rules_core.orders import Order, point_param
-from rules_core.rulesets.hail_caesar import morale, movement
+from rules_core.rulesets.hail_caesar import broken, morale, movement
 from rules_core.rulesets.hail_caesar.orders import (
     distance_penalty,
     free_mover,
@@ -93,7 +93,7 @@ def resolve_orders(ctx: Context) -> None:
         skip = _general_first(ctx, leader, command, orders)
     for order in orders:
         if modes[order.actor] == "initiative" and order.actor not in skip:
-            movement.carry_out(ctx, order, 1, "initiative move")
+            _initiative(ctx, order)
             skip.add(order.actor)
     for order in orders:
         granted = GRANTED_MOVES.of(ctx.state.unit(order.actor))
@@ -110,6 +110,15 @@ def resolve_orders(ctx: Context) -> None:
     for order in orders:
         if order.kind == "retire" and order.actor not in skip:
             movement.carry_out(ctx, order, 1, "retirement (broken division)")
+
+
+def _initiative(ctx: Context, order: Order) -> None:
+    """One initiative move; a broken division's unit advances only if the GM allows it."""
+    unit = ctx.state.unit(order.actor)
+    if broken.in_broken_division(ctx.state, unit) and not broken.gm_allows(ctx, unit, order):
+        ctx.emit(OrderRejected(order.actor, order.kind, broken.refusal(unit)))
+        return
+    movement.carry_out(ctx, order, 1, "initiative move")
 
 
 def _unbroken(ctx: Context, orders: list[Order]) -> list[Order]:

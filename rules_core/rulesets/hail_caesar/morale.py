@@ -204,8 +204,11 @@ def divisions_of(state: BattleState, side: str) -> list[str]:
 
 
 def broken_divisions(state: BattleState, side: str) -> list[str]:
-    """The side's divisions already marked broken."""
+    """The side's divisions already marked broken (a GM's ``/gm status`` types them as text:
+    division ids, comma-separated)."""
     value = BROKEN_DIVISIONS.of(state.side(side))
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
     return [str(v) for v in value] if isinstance(value, list) else []
 
 

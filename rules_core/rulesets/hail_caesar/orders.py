@@ -22,10 +22,11 @@ from rules_core.orders import (
     Verdict,
     another_step,
     condition,
+    other_kinds,
     point_param,
     shorter,
 )
-from rules_core.rulesets.hail_caesar import measure, morale, tables
+from rules_core.rulesets.hail_caesar import broken, measure, morale, tables
 from rules_core.rulesets.hail_caesar.profiles import FORMATIONS
 from rules_core.rulesets.hail_caesar.status import ADVANCED, CASUALTIES, DISORDERED, RANK
 from rules_core.rulesets.hail_caesar.tables import modifier, no_ranged_dice, weapon_range
@@ -36,6 +37,8 @@ from rules_core.zone_fit import explained
 MODES = ("order", "initiative")
 COMMANDS = ("units", "division", "follow_me", "rally", "courage")
 FREE_MOVERS = frozenset({"baggage", "wagons"})
+# What a broken division's unit refused an ordered move may be given instead.
+BROKEN_INSTEAD = (other_kinds("retire", "hold"),)
 
 ORDER_KINDS = (
     common.PLACE,
@@ -163,6 +166,14 @@ def free_mover(unit: Unit) -> bool:
     return unit.formation == "column" or unit.get("size") == "tiny" or unit.type in FREE_MOVERS
 
 
+def _broken_initiative(
+    state: BattleState, unit: Unit, order: Order, params: Params
+) -> tuple[str, ...]:
+    """The warning on an initiative order that would take a broken division's unit nearer
+    the enemy: the GM rules on it (``broken``)."""
+    return broken.preview_note(state, unit, order, params.get("broken_initiative_ruling"))
+
+
 def _broken_note(state: BattleState, unit: Unit) -> tuple[str, ...]:
     if unit.group in morale.broken_divisions(state, unit.side):
         return ("its division is broken: it moves only under Where Is Your Courage",)
@@ -273,9 +284,9 @@ def _tested(
     test still lets it do)."""
     unit, how = ready
     if how == "initiative":
-        return Preview(order, summary)
+        return Preview(order, summary, _broken_initiative(state, unit, order, params))
     if broken_problem(state, unit):
-        return Illegal(order, broken_problem(state, unit))
+        return Illegal(order, broken_problem(state, unit), BROKEN_INSTEAD)
     notes = _broken_note(state, unit) + fails
     return Preview(order, f"{summary}, {_test_note(state, unit, params)}", notes)
 
@@ -331,9 +342,10 @@ def _charge(state: BattleState, order: Order, params: Params) -> Verdict:
         return Illegal(order, f'{target.name} is {g(length)}" away: {_moves(moves)}, too many')
     summary = f'charges the {edge} of {target.name}, {g(length)}" away: {_moves(moves)}'
     if how == "initiative":
-        return Preview(order, summary + " on its initiative (no order test)")
+        notes = _broken_initiative(state, unit, order, params)
+        return Preview(order, summary + " on its initiative (no order test)", notes)
     if broken_problem(state, unit):
-        return Illegal(order, broken_problem(state, unit))
+        return Illegal(order, broken_problem(state, unit), BROKEN_INSTEAD)
     return Preview(
         order, f"{summary}, {_test_note(state, unit, params)}", _broken_note(state, unit)
     )

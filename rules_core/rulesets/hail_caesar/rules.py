@@ -132,6 +132,13 @@ PARAMETERS = (
         PUBLISHED,
     ),
     Parameter(
+        "broken_initiative_ruling",
+        "forbid",
+        "forbid or allow: the GM's pre-selected ruling when a broken division's unit would"
+        " advance or charge on its initiative",
+        "judgement call: the sheet and the public sources found are silent (broken.py)",
+    ),
+    Parameter(
         "army_break_share",
         0.5,
         "an army breaks when this share (or more) of its divisions is broken",

@@ -10,10 +10,15 @@ from rules_core.state import Unit
 REROLL = "reroll"
 HOLD_OR_RETREAT = "hold_or_retreat"
 SIGHT = "sight"
+BROKEN_ADVANCE = "broken_advance"
 
 REROLL_WORDS = {"reroll": "re-roll the order dice", "keep": "keep the result"}
 HOLD_WORDS = {"hold_disordered": "hold your ground disordered", "retreat": "retreat in good order"}
 SIGHT_WORDS = {"blocked": "it cannot see", "clear": "it can see"}
+BROKEN_ADVANCE_WORDS = {
+    "forbid": "it may not advance: it stays where it is",
+    "allow": "it advances on its initiative",
+}
 
 
 def _hurt(unit: Unit) -> bool:
@@ -39,4 +44,10 @@ TOPICS = (
         ),
     ),
     Topic.of(SIGHT, "whether a shooter sees its target (the GM rules)", SIGHT_WORDS, gm=True),
+    Topic.of(
+        BROKEN_ADVANCE,
+        "whether a broken division's unit may advance on its initiative (the GM rules)",
+        BROKEN_ADVANCE_WORDS,
+        gm=True,
+    ),
 )
