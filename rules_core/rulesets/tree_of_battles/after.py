@@ -136,7 +136,7 @@ def pursue(ctx: Context, unit: Unit, quarry: Unit | None, depth: int = 0) -> Non
     start = Footprint.of(unit)
     if within(need, length) and not measure.blockers(ctx.state, unit, [start, pose], {quarry.id}):
         fleeing = fled(quarry)
-        why = "pursuit catches its quarry" if fleeing else f"pursues, in contact with {quarry.name}"
+        why = "pursuit catches its quarry" if fleeing else _in_contact(quarry)
         ctx.move(unit.id, [(unit.x, unit.y), (pose.x, pose.y)], pose.facing, [why])
         if fleeing:
             caught(ctx, ctx.state.unit(unit.id), quarry)
@@ -153,6 +153,14 @@ def fled(quarry: Unit) -> bool:
     one that fell back ("Move back base depth facing the enemy") or halted stays in mêlée.
     """
     return RETIRING.of(quarry) or BROKEN.of(quarry)
+
+
+def _in_contact(quarry: Unit) -> str:
+    """The pursuit's note when the quarry did not retire or break."""
+    return (
+        f"pursues and stays in contact with {quarry.name}: the mêlée goes on"
+        " (only retiring troops caught by pursuers break)"
+    )
 
 
 def caught(ctx: Context, pursuer: Unit, quarry: Unit) -> None:
