@@ -186,15 +186,18 @@ def _touching(state: BattleState, here: Footprint) -> list[Unit]:
 
 
 def contact_pairs(
-    state: BattleState, prefer: Callable[[Unit, Unit], bool] | None = None
+    state: BattleState,
+    prefer: Callable[[Unit, Unit], bool] | None = None,
+    busy: Iterable[str] = (),
 ) -> list[tuple[str, str]]:
     """Each fight once: a unit in contact with an enemy and the first such enemy still free.
 
     Units are taken in the state's order; ``prefer(unit, enemy)`` puts the enemies it likes
-    first (a front contact, say), keeping the state's order among equals.
+    first (a front contact, say), keeping the state's order among equals. Units in ``busy``
+    already have their fight and are left out.
     """
     found: list[tuple[str, str]] = []
-    taken: set[str] = set()
+    taken: set[str] = set(busy)
     for unit in state.units_on_table:
         if unit.id in taken:
             continue

@@ -3,7 +3,8 @@
 Agincourt, on the usual 24 by 16 SF table, laid out as in the services test
 (tests/bot/test_tree_of_battles_battle.py). Both sides act in each phase. The seed is fixed
 (``fixed_seed``), so the dice are the same on every run: York's Vaward counter-charges
-Vendôme's Horse, wins, pursues and breaks it.
+Vendôme's Horse, wins and pursues it; the Horse fell back, so it stays in mêlée (only retiring
+troops caught by pursuers break).
 """
 
 from __future__ import annotations
@@ -308,8 +309,16 @@ async def tactical_and_combat(h: Harness) -> BotMessage:
     )
     log = full_log(after)
     assert log[0] == "England chose pursue"
-    assert "Vendôme's Horse: broken (breaks (caught by York's Vaward))" in log
-    assert "Vendôme's Horse: casualties 0 → 1 (free hack by York's Vaward)" in log
+    # Set back, the Horse fell back ("Move back base depth facing the enemy"); the pursuer
+    # stays in contact with it: the sheet breaks only retiring troops caught by pursuers.
+    assert (
+        "Vendôme's Horse moves 1 SF to (8.5, 5) facing 180°; falls back base depth facing the enemy"
+    ) in log
+    assert (
+        "York's Vaward moves 1 SF to (8.5, 4) facing 0°; pursues and stays in contact with "
+        "Vendôme's Horse: the mêlée goes on (only retiring troops caught by pursuers break)"
+    ) in log
+    assert not [line for line in log if "(caught by" in line or "free hack by" in line]
     assert "— Turn 1: Rally —" in log
     return after
 
@@ -346,6 +355,6 @@ async def test_a_turn_of_the_tree_of_battles_through_discord(
 
     ending, _ = await end_and_verify(h, where, BATTLE, fixed_seed, published, "tree_of_battles")
     assert field(ending, "Losses") == f"{ENGLAND} lost nothing.\n{FRANCE} lost nothing."
-    # The casualty costs Vendôme's Horse a stand for good.
+    # No free hack: Vendôme's Horse keeps its four stands.
     shown = await h.slash(h.bob, "army show", channel=where, name=FRANCE)
-    assert "1. Vendôme's Horse — type men_at_arms, grade A, stands 3" in shown.text.splitlines()
+    assert "1. Vendôme's Horse — type men_at_arms, grade A, stands 4" in shown.text.splitlines()

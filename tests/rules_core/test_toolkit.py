@@ -79,6 +79,7 @@ def test_each_unit_fights_once_and_a_preferred_enemy_comes_first() -> None:
     assert engaged(state, state.unit("b2")) and not engaged(state, state.unit("r2"))
     assert contact_pairs(state) == [("r1", "b1")]
     assert contact_pairs(state, prefer=lambda unit, enemy: enemy.id == "b2") == [("r1", "b2")]
+    assert contact_pairs(state, busy={"b1"}) == [("r1", "b2")]  # b1 fights elsewhere
     assert contact_pairs(sample_battle()) == []
 
 

@@ -9,10 +9,12 @@ from rules_core.geometry import Footprint, within
 from rules_core.rulesets.tree_of_battles import combat, losses, measure, movement, retreats
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
+    BROKEN,
     CHARGED,
     COMBAT_RESULT,
     FOUGHT_MELEE,
     RESPONSE,
+    RETIRING,
 )
 from rules_core.rulesets.tree_of_battles.topics import AFTER_COMBAT, AFTER_WORDS
 from rules_core.state import BattleState, Unit
@@ -133,16 +135,32 @@ def pursue(ctx: Context, unit: Unit, quarry: Unit | None, depth: int = 0) -> Non
     pose = measure.contact_pose(unit, quarry)
     start = Footprint.of(unit)
     if within(need, length) and not measure.blockers(ctx.state, unit, [start, pose], {quarry.id}):
-        ctx.move(
-            unit.id,
-            [(unit.x, unit.y), (pose.x, pose.y)],
-            pose.facing,
-            ["pursuit catches its quarry"],
-        )
-        caught(ctx, ctx.state.unit(unit.id), quarry)
+        fleeing = fled(quarry)
+        why = "pursuit catches its quarry" if fleeing else _in_contact(quarry)
+        ctx.move(unit.id, [(unit.x, unit.y), (pose.x, pose.y)], pose.facing, [why])
+        if fleeing:
+            caught(ctx, ctx.state.unit(unit.id), quarry)
         return
     movement.go(ctx, unit, (pose.x, pose.y), length, pose.facing, "pursues", halt=False)
     _new_enemy(ctx, ctx.state.unit(unit.id), quarry, depth)
+
+
+def fled(quarry: Unit) -> bool:
+    """A quarry that retired or broke: one that fell back or halted is only kept in contact.
+
+    The sheet breaks only retiring troops caught ("Retire. ... Break if caught by pursuers and
+    the pursuers get a free hack"); a pursuer tries "to remain in contact with opponent", so
+    one that fell back ("Move back base depth facing the enemy") or halted stays in mêlée.
+    """
+    return RETIRING.of(quarry) or BROKEN.of(quarry)
+
+
+def _in_contact(quarry: Unit) -> str:
+    """The pursuit's note when the quarry did not retire or break."""
+    return (
+        f"pursues and stays in contact with {quarry.name}: the mêlée goes on"
+        " (only retiring troops caught by pursuers break)"
+    )
 
 
 def caught(ctx: Context, pursuer: Unit, quarry: Unit) -> None:

@@ -7,7 +7,13 @@ from rules_core.decisions import QUICK_HOURS, Option
 from rules_core.geometry import Footprint, near, overlapping, quarter, within
 from rules_core.rulesets.tree_of_battles import losses, measure, movement, retreats, tables
 from rules_core.rulesets.tree_of_battles import units as u
-from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, PURSUING
+from rules_core.rulesets.tree_of_battles.status import (
+    BROKEN,
+    CONTROL,
+    IN_COMBAT,
+    MELEE_WITH,
+    PURSUING,
+)
 from rules_core.rulesets.tree_of_battles.topics import CHARGE_RESPONSE, RESPONSE_WORDS
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import engaged, g
@@ -104,6 +110,20 @@ def summary(state: BattleState, charger: Unit, target: Unit) -> str:
     where = "" if face == "front" else f" in the {face if face == 'rear' else face + ' flank'}"
     return (
         f"charges {target.name}{where}, {g(need)} SF away: {dice.words()} ({g(low)}-{g(high)} SF)"
+        + joins(state, charger, target)
+    )
+
+
+def joins(state: BattleState, charger: Unit, target: Unit) -> str:
+    """What a charge into an enemy already in mêlée with a friend fights, for its preview."""
+    friend = MELEE_WITH.of(target)
+    if not friend or not u.alive(state, friend) or state.unit(friend).side != charger.side:
+        return ""
+    # combat.pairs: the mêlée goes on, reinforced ("+1 Mêlée reinforced this turn").
+    return (
+        f"; {target.name} is in mêlée with {state.unit(friend).name}: the charge reinforces"
+        " that mêlée (+1 Mêlée reinforced this turn, and its stands count against"
+        f" {target.name} for outnumbering) and fights no charge combat of its own"
     )
 
 

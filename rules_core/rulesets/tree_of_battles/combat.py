@@ -40,8 +40,34 @@ def _factor(key: str) -> int:
 
 
 def pairs(state: BattleState) -> list[tuple[str, str]]:
-    """Each combat once: a contingent and the enemy it fights (its front contact first)."""
-    return contact_pairs(state, prefer=lambda unit, e: measure.quarter_of(unit, e) == "front")
+    """Each combat once: a contingent and the enemy it fights, in the state's order.
+
+    A mêlée from a previous turn still in contact is fought first, whichever side is listed
+    first: a contingent charging into it reinforces it ("+1 Mêlée reinforced this turn", and
+    the enemy is "outnumbered") rather than fighting a charge combat of its own ("Troops in
+    mêlée from a previous turn must also stand to receive"). Then each contingent fights its
+    front contact first.
+    """
+    going = _ongoing(state)
+    busy = {unit for pair in going for unit in pair}
+    found = going + contact_pairs(
+        state, prefer=lambda unit, e: measure.quarter_of(unit, e) == "front", busy=busy
+    )
+    order = {unit.id: n for n, unit in enumerate(state.units_on_table)}
+    return sorted(found, key=lambda pair: order[pair[0]])
+
+
+def _ongoing(state: BattleState) -> list[tuple[str, str]]:
+    """The mêlées from a previous turn whose two sides are still in contact, each once."""
+    found: list[tuple[str, str]] = []
+    for unit in state.units_on_table:
+        other = MELEE_WITH.of(unit)
+        if not other or any(other in pair for pair in found):
+            continue
+        for enemy in enemies_in_contact(state, unit):
+            if enemy.id == other and MELEE_WITH.of(enemy) == unit.id:
+                found.append((unit.id, other))
+    return found
 
 
 def charge_combat(a: Unit, b: Unit) -> bool:
