@@ -125,6 +125,43 @@ async def turn_plan(
     return row
 
 
+@dataclass
+class TurnRows:
+    """The players' rows of the game turn a resolution's new stage is in, read once for it:
+    ``adopt``, ``plan_deadline`` and ``calls_to_arms`` each asked for them (a statement per
+    player, inside the keeping write with the write lock held). Empty once the battle is over
+    or waits on a question: none of them reads them then."""
+
+    battle_id: int
+    turn: int
+    rows: dict[str, TurnPlan]
+
+    def done(self) -> set[str]:
+        """The keys of the players done for the rest of the turn (as ``done_keys``)."""
+        return {key for key, row in self.rows.items() if row.done_at is not None}
+
+    def row(self, session: AsyncSession, key: str, user_id: int) -> TurnPlan:
+        """A player's row for the turn, made if missing (as ``turn_plan``)."""
+        row = self.rows.get(key)
+        if row is None:
+            row = TurnPlan(battle_id=self.battle_id, turn=self.turn, side_id=key, user_id=user_id)
+            session.add(row)
+            self.rows[key] = row
+        return row
+
+
+async def turn_rows(session: AsyncSession, loaded: Loaded) -> TurnRows:
+    """The rows of the game turn the loaded battle's open stage is in (see ``TurnRows``)."""
+    battle, state = loaded.battle, loaded.state
+    found = TurnRows(battle.id, state.cursor.turn, {})
+    if state.outcome is None and state.pending is None:
+        rows = await session.scalars(
+            select(TurnPlan).where(TurnPlan.battle_id == battle.id, TurnPlan.turn == found.turn)
+        )
+        found.rows.update((row.side_id, row) for row in rows)
+    return found
+
+
 async def done_keys(session: AsyncSession, battle_id: int, turn: int) -> set[str]:
     """The keys of the players done for the rest of a game turn."""
     rows = await session.scalars(
@@ -263,7 +300,9 @@ async def through_planned(
     return carried
 
 
-async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str]) -> None:
+async def adopt(
+    session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str], turn: TurnRows
+) -> None:
     """Make the planned orders for the stage just opened its orders, and count the players
     done for the turn (but not those to be consulted) as having confirmed it."""
     battle, state = loaded.battle, loaded.state
@@ -293,7 +332,7 @@ async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: s
             )
         )
         await session.delete(row)
-    done = await done_keys(session, battle.id, state.cursor.turn)
+    done = turn.done()
     acting = engine.waiting(loaded.rules, state).sides
     for side, user in awaited(loaded, acting):
         ready_key = loaded.key_of(side, user)
@@ -312,7 +351,7 @@ async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: s
 
 
 async def calls_to_arms(
-    session: AsyncSession, loaded: Loaded, now: datetime
+    session: AsyncSession, loaded: Loaded, now: datetime, turn: TurnRows
 ) -> tuple[CallToArms, ...]:
     """One call for each player the open stage waits on whose part of the game turn opens
     now: every step of the turn they may plan, with the deadline."""
@@ -330,7 +369,7 @@ async def calls_to_arms(
     calls = []
     for side, user, early in [*now_due, *later_in_turn(loaded, acting)]:
         key = loaded.key_of(side, user)
-        row = await turn_plan(session, battle.id, state.cursor.turn, key, user)
+        row = turn.row(session, key, user)
         if row.called_at is not None:
             continue
         later = early is not None
@@ -444,8 +483,8 @@ def plannable_steps(loaded: Loaded, sides: set[str]) -> tuple[planning.TurnStep,
     return tuple(s for s in steps if sides & set(s.sides))
 
 
-async def plan_deadline(
-    session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str]
+def plan_deadline(
+    loaded: Loaded, now: datetime, consult: set[str], turn: TurnRows
 ) -> datetime | None:
     """The deadline of the open stage when every player it waits on was called to arms for
     this part of the turn and has planned ahead in it: their plan's deadline covers all its
@@ -459,13 +498,7 @@ async def plan_deadline(
     keys = {loaded.key_of(side, user) for side, user in awaited(loaded, acting) if side != GM}
     if not keys or keys & consult:
         return None
-    rows = await session.scalars(
-        select(TurnPlan).where(
-            TurnPlan.battle_id == loaded.battle.id,
-            TurnPlan.turn == state.cursor.turn,
-            TurnPlan.side_id.in_(keys),
-        )
-    )
+    rows = [turn.rows[key] for key in sorted(keys) if key in turn.rows]
     dues = [row.due_at for row in rows if row.due_at is not None and row.planned]
     if len(dues) < len(keys):
         return None

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import BattleStatus, RecordEntry, StageLog
+from bot.db.models import Battle, BattleStatus, RecordEntry, StageLog
 from bot.services.base import Service
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
@@ -98,11 +98,13 @@ async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -
         .where(RecordEntry.battle_id == battle.id)
         .order_by(RecordEntry.seq)
     )
+    # Read here alone: a loaded battle leaves it out (``battle_state._BATTLE_LOAD``).
+    initial = await session.scalar(select(Battle.initial_state).where(Battle.id == battle.id))
     record: dict[str, Any] = {
         "battle_id": loaded.state.battle_id,
         "ruleset": battle.ruleset_id,
         "seed_sha256": battle.seed_sha256,
-        "initial_state": battle.initial_state,
+        "initial_state": initial,
         "entries": list(entries),
         "seed": battle.seed if reveal else None,
         "record_version": 1,

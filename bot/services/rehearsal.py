@@ -28,6 +28,7 @@ from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import ORMExecuteState, Session
 
+from bot.db.encoded import reads_kept
 from bot.db.models import Battle
 from bot.db.session import Database
 from bot.db.versioning import bumped, claim
@@ -58,6 +59,11 @@ class _Stale(Exception):
 async def kept(db: Database, battle_id: int, body: Body[T]) -> T:
     """``body`` rehearsed in a read, then run for real in a write that checks the battle's
     version is still the rehearsal's (and rehearsed again if not)."""
+    with reads_kept():  # the write is given the large objects its rehearsal decoded
+        return await _kept(db, battle_id, body)
+
+
+async def _kept(db: Database, battle_id: int, body: Body[T]) -> T:
     for attempt in range(TRIES):
         version, script = await _rehearse(db, battle_id, body)
         encode_results([call[3] for call in script.calls])  # before the write, not inside

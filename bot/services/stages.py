@@ -123,9 +123,9 @@ async def set_deadlines(
 ) -> None:
     """The stage's deadline ``hours`` from now, with reminders before it (not for questions)."""
     battle = loaded.battle
-    arming.disarmed += await cancel_deadlines(session, battle.id)
     due = now + timedelta(hours=hours)
-    battle.deadline_at = due
+    battle.deadline_at = due  # before the next statement flushes the battle's row: one UPDATE
+    arming.disarmed += await cancel_deadlines(session, battle.id)
     pending = loaded.state.pending is not None
     rows = [
         Deadline(
@@ -179,8 +179,8 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
         )
     )
     if waiting.finished or battle.status is not BattleStatus.RUNNING:
+        battle.deadline_at = None  # flushed with the battle's row (as ``set_deadlines``)
         arming.disarmed += await cancel_deadlines(session, battle.id)
-        battle.deadline_at = None
         return
     await set_deadlines(session, loaded, now, stage_hours(loaded), arming)
 
@@ -259,12 +259,13 @@ async def advance(
     loaded.save(result.state)
     arming = Arming()
     await open_stage(session, loaded, now, arming)
-    await plans.adopt(session, loaded, now, consult)
-    due = await plans.plan_deadline(session, loaded, now, consult)
+    turn = await plans.turn_rows(session, loaded)  # read once for the three below
+    await plans.adopt(session, loaded, now, consult, turn)
+    due = plans.plan_deadline(loaded, now, consult, turn)
     if due is not None and due != battle.deadline_at:
         hours = (due - now).total_seconds() / 3600
         await set_deadlines(session, loaded, now, hours, arming)
-    calls = await plans.calls_to_arms(session, loaded, now)
+    calls = await plans.calls_to_arms(session, loaded, now, turn)
     ended = None
     if loaded.state.outcome is not None:
         ended, disarmed = await finish(session, loaded, loaded.state.outcome, now)
