@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import BattleOrder, PlannedOrder, Readiness, TurnPlan
 from bot.errors import InvalidInput
 from bot.services.battle_state import Loaded, awaited, subject_words
+from bot.services.kept_reads import remembered
 from bot.services.resolving import off_loop_at
 from bot.services.settings import MIN_HOURS
 from rules_core import engine, planning
@@ -164,12 +165,34 @@ async def turn_rows(session: AsyncSession, loaded: Loaded) -> TurnRows:
 
 async def done_keys(session: AsyncSession, battle_id: int, turn: int) -> set[str]:
     """The keys of the players done for the rest of a game turn."""
-    rows = await session.scalars(
-        select(TurnPlan.side_id).where(
-            TurnPlan.battle_id == battle_id, TurnPlan.turn == turn, TurnPlan.done_at.is_not(None)
+
+    async def read() -> set[str]:
+        rows = await session.scalars(
+            select(TurnPlan.side_id).where(
+                TurnPlan.battle_id == battle_id,
+                TurnPlan.turn == turn,
+                TurnPlan.done_at.is_not(None),
+            )
         )
+        return set(rows)
+
+    return await remembered(session, battle_id, ("done_keys", turn), read)
+
+
+async def _planned_now(session: AsyncSession, battle_id: int, key: str) -> list[PlannedOrder]:
+    """``planned_rows`` for a step a resolution carries on through: a rehearsal's answer
+    stands for its keeping write when there are none (rows there are to delete: read again)."""
+    return await remembered(
+        session,
+        battle_id,
+        ("planned_rows", key),
+        lambda: planned_rows(session, battle_id, key),
+        keep=_none,
     )
-    return set(rows)
+
+
+def _none(rows: list[PlannedOrder]) -> bool:
+    return not rows
 
 
 async def done_next_turn(
@@ -269,7 +292,7 @@ async def through_planned(
         if not acting or GM in acting:
             break
         key = planning.current_key(rules, state)
-        rows = await planned_rows(session, loaded.battle.id, key)
+        rows = await _planned_now(session, loaded.battle.id, key)
         at = replace(loaded, state=state)
         carried_out = planning.carry_out(rules, state, [planned_of(r) for r in rows])
         if carried_out.consult:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import (
@@ -34,6 +34,7 @@ from bot.services.battle_state import (
     view_of,
 )
 from bot.services.endings import EndReport, finish
+from bot.services.kept_reads import remembered
 from bot.services.records import append_entries
 from bot.services.settings import DeadlinePolicy
 from bot.services.standing_answers import answer_standing
@@ -110,12 +111,35 @@ async def stage_orders(session: AsyncSession, battle_id: int, stage: int) -> lis
     return list(rows)
 
 
+async def given_orders(
+    session: AsyncSession, battle_id: int, stage: int
+) -> list[tuple[str, Order]]:
+    """(side, order) for each order given for a stage, in the order given: ``stage_orders`` as
+    plain values, which a resolution's rehearsal reads for its write (``kept_reads``)."""
+
+    async def read() -> list[tuple[str, Order]]:
+        rows = await session.execute(
+            select(BattleOrder.side_id, BattleOrder.actor, BattleOrder.kind, BattleOrder.params)
+            .where(BattleOrder.battle_id == battle_id, BattleOrder.stage == stage)
+            .order_by(BattleOrder.submitted_at, BattleOrder.id)
+        )
+        return [(side, Order(actor, kind, params)) for side, actor, kind, params in rows]
+
+    return await remembered(session, battle_id, ("given_orders", stage), read)
+
+
 async def ready_sides(session: AsyncSession, battle_id: int, stage: int) -> set[str]:
     """The sides that confirmed their orders for a stage."""
-    rows = await session.scalars(
-        select(Readiness.side_id).where(Readiness.battle_id == battle_id, Readiness.stage == stage)
-    )
-    return set(rows)
+
+    async def read() -> set[str]:
+        rows = await session.scalars(
+            select(Readiness.side_id).where(
+                Readiness.battle_id == battle_id, Readiness.stage == stage
+            )
+        )
+        return set(rows)
+
+    return await remembered(session, battle_id, ("ready_sides", stage), read)
 
 
 async def set_deadlines(
@@ -218,14 +242,22 @@ async def _keep_log(
 ) -> None:
     """Write the resolved stage's log (its orders and events) and the record's new entries."""
     battle = loaded.battle
-    log = await session.scalar(
-        select(StageLog).where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
-    )
-    if log is not None:
-        log.orders = [o.to_dict() for o in orders]
-        log.events = [event_to_dict(e) for e in result.events]
-        log.resolved_at, log.trigger, log.missing = now, trigger, list(missing)
+    # The record first: its last number is read before the session changes anything, so a
+    # rehearsal's answer stands for the keeping write (``kept_reads``).
     await append_entries(session, battle.id, result.entries)
+    # One UPDATE, no SELECT of the log first: one statement fewer with the write lock held.
+    await session.execute(
+        update(StageLog)
+        .where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
+        .values(
+            orders=[o.to_dict() for o in orders],
+            events=[event_to_dict(e) for e in result.events],
+            resolved_at=now,
+            trigger=trigger,
+            missing=list(missing),
+        )
+        .execution_options(synchronize_session=False)
+    )
 
 
 async def advance(
