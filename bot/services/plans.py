@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import BattleOrder, PlannedOrder, Readiness, TurnPlan
@@ -136,6 +136,9 @@ class TurnRows:
     battle_id: int
     turn: int
     rows: dict[str, TurnPlan]
+    # The earliest turn with planned orders before the resolution (None: none at all, so
+    # there are none to forget or adopt: ``adopt`` reads and deletes nothing).
+    oldest_planned: int | None = None
 
     def done(self) -> set[str]:
         """The keys of the players done for the rest of the turn (as ``done_keys``)."""
@@ -151,10 +154,21 @@ class TurnRows:
         return row
 
 
-async def turn_rows(session: AsyncSession, loaded: Loaded) -> TurnRows:
+async def oldest_planned(session: AsyncSession, battle_id: int) -> int | None:
+    """The earliest game turn the battle has planned orders for; None if it has none."""
+
+    async def read() -> int | None:
+        return await session.scalar(
+            select(func.min(PlannedOrder.turn)).where(PlannedOrder.battle_id == battle_id)
+        )
+
+    return await remembered(session, battle_id, "oldest_planned", read)
+
+
+async def turn_rows(session: AsyncSession, loaded: Loaded, oldest: int | None) -> TurnRows:
     """The rows of the game turn the loaded battle's open stage is in (see ``TurnRows``)."""
     battle, state = loaded.battle, loaded.state
-    found = TurnRows(battle.id, state.cursor.turn, {})
+    found = TurnRows(battle.id, state.cursor.turn, {}, oldest)
     if state.outcome is None and state.pending is None:
         rows = await session.scalars(
             select(TurnPlan).where(TurnPlan.battle_id == battle.id, TurnPlan.turn == found.turn)
@@ -331,12 +345,15 @@ async def adopt(
     battle, state = loaded.battle, loaded.state
     if state.outcome is not None:
         return
-    await drop_passed(session, battle.id, state.cursor.turn)
+    oldest = turn.oldest_planned
+    if oldest is not None and oldest < state.cursor.turn:
+        await drop_passed(session, battle.id, state.cursor.turn)
     if state.pending is not None:
         return
     key = planning.current_key(loaded.rules, state)
     seqs: dict[str, int] = {}
-    for row in await planned_rows(session, battle.id, key):
+    planned = [] if oldest is None else await planned_rows(session, battle.id, key)
+    for row in planned:
         seq = seqs.get(row.actor, 0)
         seqs[row.actor] = seq + 1
         kind, params, summary = adopted(loaded.rules, state, row)

@@ -278,6 +278,8 @@ async def advance(
     battle = loaded.battle
     title = stage_title(loaded)
     orders, consult = list(orders), set[str]()
+    # Read before anything changes, so a rehearsal's answer stands for the keeping write.
+    oldest = await plans.oldest_planned(session, battle.id)
     for _ in range(MAX_TURN_STEPS):
         result = await answer_standing(session, loaded, result)
         carried = await plans.through_planned(session, loaded, result, consult)
@@ -291,7 +293,7 @@ async def advance(
     loaded.save(result.state)
     arming = Arming()
     await open_stage(session, loaded, now, arming)
-    turn = await plans.turn_rows(session, loaded)  # read once for the three below
+    turn = await plans.turn_rows(session, loaded, oldest)  # read once for the three below
     await plans.adopt(session, loaded, now, consult, turn)
     due = plans.plan_deadline(loaded, now, consult, turn)
     if due is not None and due != battle.deadline_at:
