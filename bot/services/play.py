@@ -11,6 +11,7 @@ and checks the battle's version, so a write lock is never held while the engine 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -31,6 +32,7 @@ from bot.errors import (
     Conflict,
     NotFound,
     PermissionDenied,
+    UserError,
 )
 from bot.services import plans
 from bot.services.ai_seat import STAND_IN_ANSWERS
@@ -66,6 +68,7 @@ from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
 from bot.services.records import append_entries
 from bot.services.rehearsal import kept
+from bot.services.replay import Script, scripted
 from bot.services.resolving import defaulted, off_loop_at
 from bot.services.stages import (
     Arming,
@@ -183,13 +186,31 @@ class PlayService(ClockedService):
         ``step``, for that later step of the game turn (judged now for the preview and again
         when its step comes; with ``consult`` its player is asked if it cannot be carried
         out then, else the default is used)."""
+        # Judged first in a read (the engine off the write, as a resolution is rehearsed):
+        # the write's own judging is then given the verdicts back unless the battle's state
+        # or the order differ (``bot.services.replay``), and holds the write lock that less.
+        script = await self._judged_before(place, user_id, Wanted(kind, unit, given), step)
         async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             intake = intake_of(loaded, user_id, step)
             now = self.clock.now()
-            return await take_order(
-                session, loaded, user_id, kind, unit, given, intake, now, consult
-            )
+            with scripted(script, recording=False):
+                return await take_order(
+                    session, loaded, user_id, kind, unit, given, intake, now, consult
+                )
+
+    async def _judged_before(
+        self, place: Place, user_id: int, wanted: Wanted, step: str | None
+    ) -> Script:
+        """The engine calls of judging ``wanted`` as ``submit`` will, made in a read (a
+        refusal here is left for the write to give, on what it reads)."""
+        script = Script()
+        async with self.db.read() as session:
+            with scripted(script, recording=True), suppress(UserError):
+                loaded = await _running(session, place)
+                intake = intake_of(loaded, user_id, step)
+                await judge_order(session, loaded, user_id, wanted, intake)
+        return script
 
     async def judge(
         self, place: Place, user_id: int, wanted: Wanted, step: str | None = None
