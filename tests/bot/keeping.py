@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 
 from bot.db.session import Database
-from bot.services import rehearsal
+from bot.services import Services, rehearsal
+from tests.bot.battle_setup import START
+from tests.e2e.fake_clock import FakeClock
+
+
+def services_on(db: Database) -> Services:
+    """Services on the fake clock, seeded alike."""
+    return Services.build(db, rng=random.Random(1), clock=FakeClock(START))
 
 
 def inside_the_write(monkeypatch: pytest.MonkeyPatch) -> list[bool]:

@@ -4,8 +4,6 @@ refusal is still the write's, in the same words, and changes nothing."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from sqlalchemy import func, select
 
@@ -15,23 +13,24 @@ from bot.errors import RefusedOrder
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.play import OrderInput
-from tests.bot.battle_setup import START, deployed_battle
+from tests.bot.battle_setup import deployed_battle
+from tests.bot.keeping import services_on
 from tests.bot.test_rehearsal import watch_engine
 from tests.conftest import ALICE, GM
-from tests.e2e.fake_clock import FakeClock
 
 
-@pytest.fixture
-def services(db: Database) -> Services:
-    """Services on the fake clock."""
-    return Services.build(db, rng=random.Random(1), clock=FakeClock(START))
+async def started(db: Database, place: Place) -> Services:
+    """The skirmish battle begun, at its deployment step."""
+    services = services_on(db)
+    await deployed_battle(services, place)
+    await services.play.start(place, GM)
+    return services
 
 
 async def test_an_order_is_judged_before_its_write(
-    services: Services, db: Database, place: Place, monkeypatch: pytest.MonkeyPatch
+    db: Database, place: Place, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await deployed_battle(services, place)
-    await services.play.start(place, GM)
+    services = await started(db, place)
     calls = watch_engine(monkeypatch, db)
     view = await services.play.submit(place, ALICE, "place", "Red Archers", OrderInput(x=26, y=6))
     assert view.unit_name == "Red Archers"
@@ -42,10 +41,9 @@ async def test_an_order_is_judged_before_its_write(
 
 
 async def test_a_refused_order_is_refused_by_its_write_and_changes_nothing(
-    services: Services, db: Database, place: Place, monkeypatch: pytest.MonkeyPatch
+    db: Database, place: Place, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await deployed_battle(services, place)
-    await services.play.start(place, GM)
+    services = await started(db, place)
     async with db.read() as session:
         version = await session.scalar(select(Battle.version))
     calls = watch_engine(monkeypatch, db)

@@ -5,7 +5,6 @@ it keeps is exactly what the write kept when it read everything itself."""
 
 from __future__ import annotations
 
-import random
 from contextlib import nullcontext
 from typing import Any
 
@@ -18,11 +17,10 @@ from bot.services import Services, battles, rehearsal
 from bot.services.campaigns import Place
 from bot.services.play import OrderInput
 from rules_core.state import BattleState
-from tests.bot.battle_setup import START, deployed_battle
-from tests.bot.keeping import inside_the_write, statements_in_the_write
+from tests.bot.battle_setup import deployed_battle
+from tests.bot.keeping import inside_the_write, services_on, statements_in_the_write
 from tests.conftest import ALICE, BOB, GM
 from tests.databases import TestDatabases
-from tests.e2e.fake_clock import FakeClock
 
 # The keeping write of this step: the claim, the battle, its campaign and armies, then only
 # writes (and the turn's plan rows when no question is open; the base had 20 here).
@@ -35,11 +33,6 @@ READ_BY_THE_REHEARSAL = (
     "record_entry.seq",
     "FROM standing_instruction",
 )
-
-
-def services_on(db: Database) -> Services:
-    """Services on the fake clock, seeded alike."""
-    return Services.build(db, rng=random.Random(1), clock=FakeClock(START))
 
 
 async def one_to_confirm(services: Services, place: Place) -> None:
