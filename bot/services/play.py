@@ -504,8 +504,7 @@ class PlayService(ClockedService):
         engine.known_waiting(rules, state, waiting)  # the view below reads it again
         acting = waiting.sides
         given = {side for side, _ in rows} | ready
-        view = view_of(loaded)
-        missing = [view.side_name(s) for s in ordering(loaded, acting) if s not in given]
+        missing = [_side_name(loaded, s) for s in ordering(loaded, acting) if s not in given]
         result = await off_loop_at(battle.id, engine.run, rules, seed, state, orders)
         return await advance(
             session,
@@ -517,6 +516,13 @@ class PlayService(ClockedService):
             missing=missing,
             gone=False,
         )
+
+
+def _side_name(loaded: Loaded, side_id: str) -> str:
+    """A side's name as ``BattleView.side_name`` gives it, without building the whole view
+    (inside a resolution's keeping write)."""
+    row = loaded.side_row(side_id)
+    return (row.name if row is not None else "") or ("GM" if side_id == "gm" else side_id)
 
 
 async def _running(session: Any, place: Place) -> Loaded:
