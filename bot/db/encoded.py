@@ -4,6 +4,9 @@ its write transaction opens, not again by the driver inside it while the write l
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 
@@ -34,13 +37,43 @@ class Read(Encoded):
 READ_KEPT_FROM = 16_384  # characters: smaller objects are plain dicts
 
 
+# Large objects read while a resolution is worked out (``bot.services.rehearsal``), by their
+# text's length: its keeping write reads the same stored texts again with the write lock held,
+# and is given these objects instead of decoding them again.
+_READS: ContextVar[dict[int, list[Read]] | None] = ContextVar("aide_reads", default=None)
+
+
+@contextmanager
+def reads_kept() -> Iterator[None]:
+    """Inside: a large object read twice (with an equal text) is decoded once."""
+    token = _READS.set({})
+    try:
+        yield
+    finally:
+        _READS.reset(token)
+
+
 def deserialized(text: str) -> Any:
     """A JSON column's value; a large object keeps its text (a battle's state is compared
     with the last one decoded without encoding it again)."""
-    value = json.loads(text)
-    if type(value) is dict and len(text) >= READ_KEPT_FROM:
-        return Read(value, text)
+    if len(text) < READ_KEPT_FROM:
+        return json.loads(text)
+    kept = _READS.get()
+    if kept is None:
+        return _read(text)
+    same = kept.setdefault(len(text), [])
+    for read in same:
+        if read.text == text:
+            return read
+    value = _read(text)
+    if type(value) is Read:
+        same.append(value)
     return value
+
+
+def _read(text: str) -> Any:
+    value = json.loads(text)
+    return Read(value, text) if type(value) is dict else value
 
 
 def text_of(data: Any) -> str:

@@ -20,7 +20,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from bot.db.base import Base, UTCDateTime, utcnow
+from bot.db.base import Base, StateJSON, UTCDateTime, utcnow
 
 
 class CampaignStatus(enum.StrEnum):
@@ -189,7 +189,7 @@ class Battle(Base):
     )
     seed: Mapped[str] = mapped_column(String(64))  # hex; secret until the battle ends
     seed_sha256: Mapped[str] = mapped_column(String(64))
-    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(StateJSON)
     initial_state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # What the state waits for, worked out where it was made (bot.services.stored_waiting).
     waiting: Mapped[dict[str, Any] | None] = mapped_column(JSON)

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import BattleOrder, PlannedOrder, Readiness, TurnPlan
 from bot.errors import InvalidInput
 from bot.services.battle_state import Loaded, awaited, subject_words
+from bot.services.kept_reads import remembered
 from bot.services.resolving import off_loop_at
 from bot.services.settings import MIN_HOURS
 from rules_core import engine, planning
@@ -125,14 +126,87 @@ async def turn_plan(
     return row
 
 
+@dataclass
+class TurnRows:
+    """The players' rows of the game turn a resolution's new stage is in, read once for it:
+    ``adopt``, ``plan_deadline`` and ``calls_to_arms`` each asked for them (a statement per
+    player, inside the keeping write with the write lock held). Empty once the battle is over
+    or waits on a question: none of them reads them then."""
+
+    battle_id: int
+    turn: int
+    rows: dict[str, TurnPlan]
+    # The earliest turn with planned orders before the resolution (None: none at all, so
+    # there are none to forget or adopt: ``adopt`` reads and deletes nothing).
+    oldest_planned: int | None = None
+
+    def done(self) -> set[str]:
+        """The keys of the players done for the rest of the turn (as ``done_keys``)."""
+        return {key for key, row in self.rows.items() if row.done_at is not None}
+
+    def row(self, session: AsyncSession, key: str, user_id: int) -> TurnPlan:
+        """A player's row for the turn, made if missing (as ``turn_plan``)."""
+        row = self.rows.get(key)
+        if row is None:
+            row = TurnPlan(battle_id=self.battle_id, turn=self.turn, side_id=key, user_id=user_id)
+            session.add(row)
+            self.rows[key] = row
+        return row
+
+
+async def oldest_planned(session: AsyncSession, battle_id: int) -> int | None:
+    """The earliest game turn the battle has planned orders for; None if it has none."""
+
+    async def read() -> int | None:
+        return await session.scalar(
+            select(func.min(PlannedOrder.turn)).where(PlannedOrder.battle_id == battle_id)
+        )
+
+    return await remembered(session, battle_id, "oldest_planned", read)
+
+
+async def turn_rows(session: AsyncSession, loaded: Loaded, oldest: int | None) -> TurnRows:
+    """The rows of the game turn the loaded battle's open stage is in (see ``TurnRows``)."""
+    battle, state = loaded.battle, loaded.state
+    found = TurnRows(battle.id, state.cursor.turn, {}, oldest)
+    if state.outcome is None and state.pending is None:
+        rows = await session.scalars(
+            select(TurnPlan).where(TurnPlan.battle_id == battle.id, TurnPlan.turn == found.turn)
+        )
+        found.rows.update((row.side_id, row) for row in rows)
+    return found
+
+
 async def done_keys(session: AsyncSession, battle_id: int, turn: int) -> set[str]:
     """The keys of the players done for the rest of a game turn."""
-    rows = await session.scalars(
-        select(TurnPlan.side_id).where(
-            TurnPlan.battle_id == battle_id, TurnPlan.turn == turn, TurnPlan.done_at.is_not(None)
+
+    async def read() -> set[str]:
+        rows = await session.scalars(
+            select(TurnPlan.side_id).where(
+                TurnPlan.battle_id == battle_id,
+                TurnPlan.turn == turn,
+                TurnPlan.done_at.is_not(None),
+            )
         )
+        return set(rows)
+
+    return await remembered(session, battle_id, ("done_keys", turn), read)
+
+
+async def _planned_now(session: AsyncSession, battle_id: int, key: str) -> list[PlannedOrder]:
+    """``planned_rows`` for a step a resolution carries on through: a rehearsal's answer
+    stands for its keeping write when there are none (rows there are to delete: read again)."""
+    return await remembered(
+        session,
+        battle_id,
+        ("planned_rows", key),
+        lambda: planned_rows(session, battle_id, key),
+        keep=_none,
     )
-    return set(rows)
+
+
+def _none(rows: list[PlannedOrder]) -> bool:
+    return not rows
 
 
 async def done_next_turn(
@@ -232,7 +306,7 @@ async def through_planned(
         if not acting or GM in acting:
             break
         key = planning.current_key(rules, state)
-        rows = await planned_rows(session, loaded.battle.id, key)
+        rows = await _planned_now(session, loaded.battle.id, key)
         at = replace(loaded, state=state)
         carried_out = planning.carry_out(rules, state, [planned_of(r) for r in rows])
         if carried_out.consult:
@@ -263,18 +337,23 @@ async def through_planned(
     return carried
 
 
-async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str]) -> None:
+async def adopt(
+    session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str], turn: TurnRows
+) -> None:
     """Make the planned orders for the stage just opened its orders, and count the players
     done for the turn (but not those to be consulted) as having confirmed it."""
     battle, state = loaded.battle, loaded.state
     if state.outcome is not None:
         return
-    await drop_passed(session, battle.id, state.cursor.turn)
+    oldest = turn.oldest_planned
+    if oldest is not None and oldest < state.cursor.turn:
+        await drop_passed(session, battle.id, state.cursor.turn)
     if state.pending is not None:
         return
     key = planning.current_key(loaded.rules, state)
     seqs: dict[str, int] = {}
-    for row in await planned_rows(session, battle.id, key):
+    planned = [] if oldest is None else await planned_rows(session, battle.id, key)
+    for row in planned:
         seq = seqs.get(row.actor, 0)
         seqs[row.actor] = seq + 1
         kind, params, summary = adopted(loaded.rules, state, row)
@@ -293,7 +372,7 @@ async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: s
             )
         )
         await session.delete(row)
-    done = await done_keys(session, battle.id, state.cursor.turn)
+    done = turn.done()
     acting = engine.waiting(loaded.rules, state).sides
     for side, user in awaited(loaded, acting):
         ready_key = loaded.key_of(side, user)
@@ -312,7 +391,7 @@ async def adopt(session: AsyncSession, loaded: Loaded, now: datetime, consult: s
 
 
 async def calls_to_arms(
-    session: AsyncSession, loaded: Loaded, now: datetime
+    session: AsyncSession, loaded: Loaded, now: datetime, turn: TurnRows
 ) -> tuple[CallToArms, ...]:
     """One call for each player the open stage waits on whose part of the game turn opens
     now: every step of the turn they may plan, with the deadline."""
@@ -330,7 +409,7 @@ async def calls_to_arms(
     calls = []
     for side, user, early in [*now_due, *later_in_turn(loaded, acting)]:
         key = loaded.key_of(side, user)
-        row = await turn_plan(session, battle.id, state.cursor.turn, key, user)
+        row = turn.row(session, key, user)
         if row.called_at is not None:
             continue
         later = early is not None
@@ -444,8 +523,8 @@ def plannable_steps(loaded: Loaded, sides: set[str]) -> tuple[planning.TurnStep,
     return tuple(s for s in steps if sides & set(s.sides))
 
 
-async def plan_deadline(
-    session: AsyncSession, loaded: Loaded, now: datetime, consult: set[str]
+def plan_deadline(
+    loaded: Loaded, now: datetime, consult: set[str], turn: TurnRows
 ) -> datetime | None:
     """The deadline of the open stage when every player it waits on was called to arms for
     this part of the turn and has planned ahead in it: their plan's deadline covers all its
@@ -459,13 +538,7 @@ async def plan_deadline(
     keys = {loaded.key_of(side, user) for side, user in awaited(loaded, acting) if side != GM}
     if not keys or keys & consult:
         return None
-    rows = await session.scalars(
-        select(TurnPlan).where(
-            TurnPlan.battle_id == loaded.battle.id,
-            TurnPlan.turn == state.cursor.turn,
-            TurnPlan.side_id.in_(keys),
-        )
-    )
+    rows = [turn.rows[key] for key in sorted(keys) if key in turn.rows]
     dues = [row.due_at for row in rows if row.due_at is not None and row.planned]
     if len(dues) < len(keys):
         return None

@@ -11,6 +11,7 @@ and checks the battle's version, so a write lock is never held while the engine 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -31,6 +32,7 @@ from bot.errors import (
     Conflict,
     NotFound,
     PermissionDenied,
+    UserError,
 )
 from bot.services import plans
 from bot.services.ai_seat import STAND_IN_ANSWERS
@@ -66,11 +68,13 @@ from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
 from bot.services.records import append_entries
 from bot.services.rehearsal import kept
+from bot.services.replay import Script, scripted
 from bot.services.resolving import defaulted, off_loop_at
 from bot.services.stages import (
     Arming,
     StageReport,
     advance,
+    given_orders,
     gone_by,
     policy,
     ready_sides,
@@ -81,7 +85,7 @@ from bot.services.write_keys import battle_write, place_write
 from rules_core import engine, planning
 from rules_core.decisions import GM, Answer
 from rules_core.engine import Resolution
-from rules_core.orders import ACTOR_KINDS, Order
+from rules_core.orders import ACTOR_KINDS
 
 AnswerIn = Callable[[int, int], Awaitable[tuple[bool, StageReport | None]]]  # the AI's (#36)
 
@@ -182,13 +186,31 @@ class PlayService(ClockedService):
         ``step``, for that later step of the game turn (judged now for the preview and again
         when its step comes; with ``consult`` its player is asked if it cannot be carried
         out then, else the default is used)."""
+        # Judged first in a read (the engine off the write, as a resolution is rehearsed):
+        # the write's own judging is then given the verdicts back unless the battle's state
+        # or the order differ (``bot.services.replay``), and holds the write lock that less.
+        script = await self._judged_before(place, user_id, Wanted(kind, unit, given), step)
         async with place_write(self.db, place) as session:
             loaded = await _running(session, place)
             intake = intake_of(loaded, user_id, step)
             now = self.clock.now()
-            return await take_order(
-                session, loaded, user_id, kind, unit, given, intake, now, consult
-            )
+            with scripted(script, recording=False):
+                return await take_order(
+                    session, loaded, user_id, kind, unit, given, intake, now, consult
+                )
+
+    async def _judged_before(
+        self, place: Place, user_id: int, wanted: Wanted, step: str | None
+    ) -> Script:
+        """The engine calls of judging ``wanted`` as ``submit`` will, made in a read (a
+        refusal here is left for the write to give, on what it reads)."""
+        script = Script()
+        async with self.db.read() as session:
+            with scripted(script, recording=True), suppress(UserError):
+                loaded = await _running(session, place)
+                intake = intake_of(loaded, user_id, step)
+                await judge_order(session, loaded, user_id, wanted, intake)
+        return script
 
     async def judge(
         self, place: Place, user_id: int, wanted: Wanted, step: str | None = None
@@ -459,7 +481,7 @@ class PlayService(ClockedService):
 
     async def _kept(self, battle_id: int, done: tuple[StageReport, Arming]) -> StageReport:
         """A kept resolution's deadlines armed, and its report's lost units read (outside the
-        write: it decodes every earlier step's state)."""
+        write: it reads every earlier step's log)."""
         report, arming = done
         self.arm(arming)
         async with self.db.read() as session:
@@ -473,17 +495,16 @@ class PlayService(ClockedService):
         if state.pending is not None:
             result = await off_loop_at(battle.id, defaulted, rules, seed, state)
             return await advance(session, loaded, result, trigger=trigger, now=now, gone=False)
-        rows = await stage_orders(session, battle.id, battle.stage)
-        orders = [Order(r.actor, r.kind, r.params) for r in rows]
+        rows = await given_orders(session, battle.id, battle.stage)
+        orders = [order for _, order in rows]
         ready = await ready_sides(session, battle.id, battle.stage)
         # Off the loop and out of the write (the rehearsal notes it): who acts can cost the
         # rules real work (Tree of Battles' shooting plans: 0.7 s at 120 units).
         waiting = await off_loop_at(battle.id, engine.waiting, rules, state)
         engine.known_waiting(rules, state, waiting)  # the view below reads it again
         acting = waiting.sides
-        given = {r.side_id for r in rows} | ready
-        view = view_of(loaded)
-        missing = [view.side_name(s) for s in ordering(loaded, acting) if s not in given]
+        given = {side for side, _ in rows} | ready
+        missing = [_side_name(loaded, s) for s in ordering(loaded, acting) if s not in given]
         result = await off_loop_at(battle.id, engine.run, rules, seed, state, orders)
         return await advance(
             session,
@@ -495,6 +516,13 @@ class PlayService(ClockedService):
             missing=missing,
             gone=False,
         )
+
+
+def _side_name(loaded: Loaded, side_id: str) -> str:
+    """A side's name as ``BattleView.side_name`` gives it, without building the whole view
+    (inside a resolution's keeping write)."""
+    row = loaded.side_row(side_id)
+    return (row.name if row is not None else "") or ("GM" if side_id == "gm" else side_id)
 
 
 async def _running(session: Any, place: Place) -> Loaded:

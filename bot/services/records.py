@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import BattleStatus, RecordEntry, StageLog
+from bot.db.models import Battle, BattleStatus, RecordEntry, StageLog
 from bot.services.base import Service
 from bot.services.battle_state import Loaded, load_battle
 from bot.services.campaigns import Place
+from bot.services.kept_reads import remembered
 from bot.services.seats import seat_of
 from rules_core import engine
 from rules_core.events import event_from_dict
@@ -71,23 +72,29 @@ class RecordService(Service):
 
 async def append_entries(session: AsyncSession, battle_id: int, entries: Sequence[object]) -> None:
     """Add the engine's record entries after those already kept."""
-    last = await session.scalar(
-        select(func.max(RecordEntry.seq)).where(RecordEntry.battle_id == battle_id)
-    )
-    seq = -1 if last is None else last
-    for entry in entries:
-        assert isinstance(entry, engine.Entry)
-        seq += 1
-        session.add(
-            RecordEntry(
-                battle_id=battle_id,
-                seq=seq,
-                entry=entry.to_dict(),
-                turn=entry.turn,
-                step=entry.step,
-                attempt=entry.attempt,
-            )
+
+    async def read() -> int | None:
+        return await session.scalar(
+            select(func.max(RecordEntry.seq)).where(RecordEntry.battle_id == battle_id)
         )
+
+    last = await remembered(session, battle_id, "last_seq", read)
+    first = 0 if last is None else last + 1
+    rows = []
+    for seq, entry in enumerate(entries, start=first):
+        assert isinstance(entry, engine.Entry)
+        rows.append(
+            {
+                "battle_id": battle_id,
+                "seq": seq,
+                "entry": entry.to_dict(),
+                "turn": entry.turn,
+                "step": entry.step,
+                "attempt": entry.attempt,
+            }
+        )
+    if rows:  # one statement for them all (ORM objects were one INSERT each, ids returned)
+        await session.execute(insert(RecordEntry), rows)
 
 
 async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -> bytes:
@@ -98,11 +105,13 @@ async def record_bytes(session: AsyncSession, loaded: Loaded, *, reveal: bool) -
         .where(RecordEntry.battle_id == battle.id)
         .order_by(RecordEntry.seq)
     )
+    # Read here alone: a loaded battle leaves it out (``battle_state._BATTLE_LOAD``).
+    initial = await session.scalar(select(Battle.initial_state).where(Battle.id == battle.id))
     record: dict[str, Any] = {
         "battle_id": loaded.state.battle_id,
         "ruleset": battle.ruleset_id,
         "seed_sha256": battle.seed_sha256,
-        "initial_state": battle.initial_state,
+        "initial_state": initial,
         "entries": list(entries),
         "seed": battle.seed if reveal else None,
         "record_version": 1,

@@ -21,16 +21,18 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import ORMExecuteState, Session
 
+from bot.db.encoded import reads_kept
 from bot.db.models import Battle
 from bot.db.session import Database
 from bot.db.versioning import bumped, claim
+from bot.services.kept_reads import Reads, giving, noting
 from bot.services.replay import Script, scripted
 from bot.services.resolving import EngineStopped
 from bot.services.state_encoding import encode_results
@@ -58,23 +60,31 @@ class _Stale(Exception):
 async def kept(db: Database, battle_id: int, body: Body[T]) -> T:
     """``body`` rehearsed in a read, then run for real in a write that checks the battle's
     version is still the rehearsal's (and rehearsed again if not)."""
+    with reads_kept():  # the write is given the large objects its rehearsal decoded
+        return await _kept(db, battle_id, body)
+
+
+async def _kept(db: Database, battle_id: int, body: Body[T]) -> T:
     for attempt in range(TRIES):
-        version, script = await _rehearse(db, battle_id, body)
+        version, script, reads = await _rehearse(db, battle_id, body)
         encode_results([call[3] for call in script.calls])  # before the write, not inside
         last = attempt == TRIES - 1
         try:
-            return await _keep(db, battle_id, body, script, None if last else version)
+            return await _keep(db, battle_id, body, script, None if last else version, reads)
         except _Stale:
             log.info("battle %s changed while it resolved: worked out again", battle_id)
     raise AssertionError("unreachable: the last try keeps what it finds")
 
 
-async def _rehearse(db: Database, battle_id: int, body: Body[Any]) -> tuple[int | None, Script]:
-    """The battle's version, then ``body`` run in a read session with its engine calls noted."""
+async def _rehearse(
+    db: Database, battle_id: int, body: Body[Any]
+) -> tuple[int | None, Script, Reads]:
+    """The battle's version, then ``body`` run in a read session with its engine calls and
+    its reads of the battle's rows noted."""
     script = Script()
     async with db.read() as session:
         version = await session.scalar(select(Battle.version).where(Battle.id == battle_id))
-        with _dry(session), scripted(script, recording=True):
+        with _dry(session), scripted(script, recording=True), noting(battle_id) as reads:
             try:
                 await body(session, True)
             except EngineStopped:
@@ -82,23 +92,31 @@ async def _rehearse(db: Database, battle_id: int, body: Body[Any]) -> tuple[int 
             except Exception:  # the write runs it again and says what is wrong
                 pass
         await session.rollback()
-    return version, script
+    return version, script, reads
 
 
 async def _keep(
-    db: Database, battle_id: int, body: Body[T], script: Script, version: int | None
+    db: Database,
+    battle_id: int,
+    body: Body[T],
+    script: Script,
+    version: int | None,
+    reads: Reads,
 ) -> T:
-    """``body`` in a write, its engine calls given back from ``script``; ``_Stale`` (nothing
-    written) if ``version`` is set and is no longer the battle's."""
+    """``body`` in a write, its engine calls given back from ``script`` (and, once its claim
+    of ``version`` succeeded, its rehearsal's ``reads``); ``_Stale`` (nothing written) if
+    ``version`` is set and is no longer the battle's."""
     async with battle_write(db, battle_id) as session:
         began = time.perf_counter()
         try:
+            given: AbstractContextManager[None] = nullcontext()
             if version is not None:
                 claimed: Any = await session.execute(claim(battle_id, version))
                 if not claimed.rowcount:
                     raise _Stale()
                 bumped(session.sync_session, battle_id)  # the claim was this write's bump
-            with scripted(script, recording=False):
+                given = giving(reads)  # nothing of the battle changed: its reads stand
+            with scripted(script, recording=False), given:
                 return await body(session, False)
         finally:
             _holds.append((time.perf_counter() - began) * 1000)

@@ -36,7 +36,8 @@ class Script:
         if self.recording or self.diverged or self.taken >= len(self.calls):
             return MISS
         noted_work, noted_args, noted_kwargs, result = self.calls[self.taken]
-        if noted_work is not work or noted_args != args or noted_kwargs != kwargs:
+        # A ruleset's method (``rules.judge``) is bound anew at each call: equal, not the same.
+        if noted_work != work or noted_args != args or noted_kwargs != kwargs:
             self.diverged = True
             return MISS
         self.taken += 1

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import (
@@ -34,6 +34,7 @@ from bot.services.battle_state import (
     view_of,
 )
 from bot.services.endings import EndReport, finish
+from bot.services.kept_reads import remembered
 from bot.services.records import append_entries
 from bot.services.settings import DeadlinePolicy
 from bot.services.standing_answers import answer_standing
@@ -117,12 +118,35 @@ async def stage_orders(session: AsyncSession, battle_id: int, stage: int) -> lis
     return list(rows)
 
 
+async def given_orders(
+    session: AsyncSession, battle_id: int, stage: int
+) -> list[tuple[str, Order]]:
+    """(side, order) for each order given for a stage, in the order given: ``stage_orders`` as
+    plain values, which a resolution's rehearsal reads for its write (``kept_reads``)."""
+
+    async def read() -> list[tuple[str, Order]]:
+        rows = await session.execute(
+            select(BattleOrder.side_id, BattleOrder.actor, BattleOrder.kind, BattleOrder.params)
+            .where(BattleOrder.battle_id == battle_id, BattleOrder.stage == stage)
+            .order_by(BattleOrder.submitted_at, BattleOrder.id)
+        )
+        return [(side, Order(actor, kind, params)) for side, actor, kind, params in rows]
+
+    return await remembered(session, battle_id, ("given_orders", stage), read)
+
+
 async def ready_sides(session: AsyncSession, battle_id: int, stage: int) -> set[str]:
     """The sides that confirmed their orders for a stage."""
-    rows = await session.scalars(
-        select(Readiness.side_id).where(Readiness.battle_id == battle_id, Readiness.stage == stage)
-    )
-    return set(rows)
+
+    async def read() -> set[str]:
+        rows = await session.scalars(
+            select(Readiness.side_id).where(
+                Readiness.battle_id == battle_id, Readiness.stage == stage
+            )
+        )
+        return set(rows)
+
+    return await remembered(session, battle_id, ("ready_sides", stage), read)
 
 
 async def set_deadlines(
@@ -130,9 +154,9 @@ async def set_deadlines(
 ) -> None:
     """The stage's deadline ``hours`` from now, with reminders before it (not for questions)."""
     battle = loaded.battle
-    arming.disarmed += await cancel_deadlines(session, battle.id)
     due = now + timedelta(hours=hours)
-    battle.deadline_at = due
+    battle.deadline_at = due  # before the next statement flushes the battle's row: one UPDATE
+    arming.disarmed += await cancel_deadlines(session, battle.id)
     pending = loaded.state.pending is not None
     rows = [
         Deadline(
@@ -187,8 +211,8 @@ async def open_stage(session: AsyncSession, loaded: Loaded, now: datetime, armin
         )
     )
     if waiting.finished or battle.status is not BattleStatus.RUNNING:
+        battle.deadline_at = None  # flushed with the battle's row (as ``set_deadlines``)
         arming.disarmed += await cancel_deadlines(session, battle.id)
-        battle.deadline_at = None
         return
     await set_deadlines(session, loaded, now, stage_hours(loaded), arming)
 
@@ -226,15 +250,23 @@ async def _keep_log(
 ) -> None:
     """Write the resolved stage's log (its orders and events) and the record's new entries."""
     battle = loaded.battle
-    log = await session.scalar(
-        select(StageLog).where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
-    )
-    if log is not None:
-        log.orders = [o.to_dict() for o in orders]
-        log.events = [event_to_dict(e) for e in result.events]
-        log.resolved_at, log.trigger, log.missing = now, trigger, list(missing)
-        log.gone_reasons = {u: list(said) for u, said in gone_reasons(result.events).items()}
+    # The record first: its last number is read before the session changes anything, so a
+    # rehearsal's answer stands for the keeping write (``kept_reads``).
     await append_entries(session, battle.id, result.entries)
+    # One UPDATE, no SELECT of the log first: one statement fewer with the write lock held.
+    await session.execute(
+        update(StageLog)
+        .where(StageLog.battle_id == battle.id, StageLog.number == battle.stage)
+        .values(
+            orders=[o.to_dict() for o in orders],
+            events=[event_to_dict(e) for e in result.events],
+            resolved_at=now,
+            trigger=trigger,
+            missing=list(missing),
+            gone_reasons={u: list(said) for u, said in gone_reasons(result.events).items()},
+        )
+        .execution_options(synchronize_session=False)
+    )
 
 
 async def advance(
@@ -255,6 +287,8 @@ async def advance(
     battle = loaded.battle
     title = stage_title(loaded)
     orders, consult = list(orders), set[str]()
+    # Read before anything changes, so a rehearsal's answer stands for the keeping write.
+    oldest = await plans.oldest_planned(session, battle.id)
     for _ in range(MAX_TURN_STEPS):
         result = await answer_standing(session, loaded, result)
         carried = await plans.through_planned(session, loaded, result, consult)
@@ -268,12 +302,13 @@ async def advance(
     loaded.save(result.state)
     arming = Arming()
     await open_stage(session, loaded, now, arming)
-    await plans.adopt(session, loaded, now, consult)
-    due = await plans.plan_deadline(session, loaded, now, consult)
+    turn = await plans.turn_rows(session, loaded, oldest)  # read once for the three below
+    await plans.adopt(session, loaded, now, consult, turn)
+    due = plans.plan_deadline(loaded, now, consult, turn)
     if due is not None and due != battle.deadline_at:
         hours = (due - now).total_seconds() / 3600
         await set_deadlines(session, loaded, now, hours, arming)
-    calls = await plans.calls_to_arms(session, loaded, now)
+    calls = await plans.calls_to_arms(session, loaded, now, turn)
     ended = None
     if loaded.state.outcome is not None:
         ended, disarmed = await finish(session, loaded, loaded.state.outcome, now)

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import StandingInstruction
 from bot.services.battle_state import Loaded
+from bot.services.kept_reads import remembered
 from bot.services.resolving import off_loop_at
 from rules_core.engine import Resolution
 from rules_core.standing import Standing
@@ -33,10 +34,14 @@ async def answer_standing(session: AsyncSession, loaded: Loaded, result: Resolut
     answers go through the engine and onto the record like a player's); as it was if none."""
     if result.state.pending is None or result.state.outcome is not None:
         return result
-    rows = await instructions_of(session, loaded.battle.id)
-    if not rows:
+    battle_id = loaded.battle.id
+
+    async def read() -> list[Standing]:
+        return [_standing(row) for row in await instructions_of(session, battle_id)]
+
+    given = await remembered(session, battle_id, "standing", read)  # read once (kept_reads)
+    if not given:
         return result
-    given = [_standing(row) for row in rows]
     return await off_loop_at(
         loaded.battle.id, play_standing, loaded.rules, loaded.seed, result, given
     )

@@ -8,16 +8,17 @@ import random
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from bot.db import encoded
 from bot.db.encoded import Encoded, Read
 from bot.db.models import Battle
 from bot.db.session import Database
-from bot.services import Services, rehearsal
+from bot.services import Services
 from bot.services.campaigns import Place
 from rules_core.state import BattleState
 from tests.bot.battle_setup import START, deployed_battle
+from tests.bot.keeping import inside_the_write, statements_in_the_write
 from tests.conftest import ALICE, BOB, GM
 from tests.e2e.fake_clock import FakeClock
 
@@ -33,35 +34,19 @@ async def test_the_keeping_write_encodes_nothing_and_bumps_the_version_once(
 ) -> None:
     await deployed_battle(services, place)
     await services.play.start(place, GM)
-    inside = [False]
+    statements = statements_in_the_write(monkeypatch, db)
+    inside = inside_the_write(monkeypatch)  # the same write: both flags are set inside it
     encodes: list[int] = []
-    statements: list[str] = []
-    real_keep, real_to_dict = rehearsal._keep, BattleState.to_dict
-
-    async def keep(*args: Any, **kwargs: Any) -> Any:
-        inside[0] = True
-        try:
-            return await real_keep(*args, **kwargs)
-        finally:
-            inside[0] = False
+    real_to_dict = BattleState.to_dict
 
     def to_dict(state: BattleState) -> dict[str, Any]:
         if inside[0]:
             encodes.append(1)
         return real_to_dict(state)
 
-    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if inside[0]:
-            statements.append(statement)
-
-    monkeypatch.setattr(rehearsal, "_keep", keep)
     monkeypatch.setattr(BattleState, "to_dict", to_dict)
-    event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
-    try:
-        await services.play.confirm(place, ALICE)
-        done = await services.play.confirm(place, BOB)
-    finally:
-        event.remove(db.engine.sync_engine, "before_cursor_execute", seen)
+    await services.play.confirm(place, ALICE)
+    done = await services.play.confirm(place, BOB)
     assert done.report is not None
     assert any("UPDATE battle SET state" in s for s in statements), "the step was kept"
     assert encodes == [], "a state was encoded inside the keeping write"

@@ -89,7 +89,8 @@ async def test_an_order_landing_while_the_step_resolves_is_included(
     assert log is not None and log.orders is not None
     assert [o["kind"] for o in log.orders] == ["place"], log.orders
     assert [name for name, _ in calls].count("run") == 2  # worked out again with the order
-    assert [name for name, held in calls if held] == ["judge"]  # the order's own check
+    # The order's own check is made before its write too (test_judged_before.py).
+    assert [name for name, held in calls if held] == []
 
 
 async def test_two_resolutions_of_one_battle_resolve_it_once(
