@@ -4,12 +4,12 @@ direction (a ``manoeuvre``) before it can advance. Its army is lost when ``loss_
 units are broken, destroyed or Shaken: the general reads how many are, and advances on and
 turns to face the enemies not yet counted (``lost``). In the Leadership step each leader
 spends his LPs raising the aggression of his units that are fighting (in combat, or with an
-enemy within charge reach to the front), lowest level first: a level is a die more in the
-fight (Ready for Battle +1, Blood Lust +2 and the charge made at once). Removing DPs instead
-drew games out (ai-bench, 120 seeds AI against AI: 41 ended, against 69 raising). It does not
-signal the advance: in ai-bench its
-armies then decided fewer games (16 seeds: 1 won, 1 lost against the defaults, where without
-it 5 won, 0 lost), as the contingent's straight-ahead move breaks the line before contact.
+enemy within 2" to the front, where moves stop and charges are declared), lowest level
+first: a level is a die more in the fight (Ready for Battle +1, Blood Lust +2, and the charge
+made at once). Removing DPs instead drew games out (ai-bench, 120 seeds AI against AI: 41
+ended, against 69 raising). It does not signal the advance: in ai-bench its armies then
+decided fewer games (16 seeds: 1 won, 1 lost against the defaults, where without it 5 won,
+0 lost), as the contingent's straight-ahead move breaks the line before contact.
 Its Movement orders are ``general_drill``'s: close to charge reach, facing the enemy."""
 
 from collections.abc import Mapping, Sequence
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from rules_core.codec import Json
 from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.orders import Order
-from rules_core.rulesets.heroic_age import ending, leadership, measure
+from rules_core.rulesets.heroic_age import ending, leadership, measure, tables
 from rules_core.rulesets.heroic_age import units as u
 from rules_core.rulesets.heroic_age.general_drill import drill
 from rules_core.rulesets.heroic_age.lps import available
@@ -26,7 +26,6 @@ from rules_core.state import BattleState, Leader, Unit
 from rules_core.toolkit import param_number
 
 RAISED = ("present", "ready for battle")  # the levels a leader raises (Shaken is lost: it waits)
-CHARGE_REACH = 2.0  # the ``charge_reach`` parameter's default, where a battle sets none
 
 
 def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
@@ -83,12 +82,10 @@ def _leader_orders(state: BattleState, leader: Leader) -> list[Order]:
 
 
 def _fighting(state: BattleState, unit: Unit) -> bool:
-    """Whether a unit is in combat or has an enemy within charge reach to its front."""
-    given = state.parameters.get("charge_reach")
-    reach = float(given) if isinstance(given, int | float) else CHARGE_REACH
-    return (
-        bool(u.engaged_with(state, unit)) or measure.enemy_to_front(state, unit, reach) is not None
-    )
+    """Whether a unit is in combat or has an enemy before its front as near as a move stops
+    (the sheet's 2", where a charge is declared)."""
+    near = measure.enemy_to_front(state, unit, tables.ENEMY_STOP)
+    return bool(u.engaged_with(state, unit)) or near is not None
 
 
 HINTS = GeneralHints(
