@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rules_core import far
 from rules_core.codec import Json
-from rules_core.general_hints import GeneralHints
+from rules_core.general_hints import GeneralHints, standing_enemies
 from rules_core.orders import AS_FAR_AS_POSSIBLE, Order, OrderKind, Preview
 from rules_core.plugin import Rules
 from rules_core.state import BattleState, Unit
@@ -108,7 +108,7 @@ def _orders(
         line = _line(view, unit) if role == "advance" and "to" in names else None
         if line is not None:
             yield Order(actor, kind.id, {**fixed, "to": list(line)}), None, True
-        goal = _goal(view, unit, role)
+        goal = _goal(view, unit, role, rules.general)
         if goal is not None:
             if "to" in names:
                 fixed["to"] = list(goal)
@@ -161,10 +161,12 @@ def _on_table(view: BattleState, x: float, y: float) -> tuple[float, float]:
     return (min(max(x, 0.0), field.width), min(max(y, 0.0), field.depth))
 
 
-def _goal(view: BattleState, unit: Unit, role: str) -> tuple[float, float] | None:
-    """Where an advance or a turn to face aims (the nearest enemy) or a retire (straight away
-    from it)."""
-    enemies = view.enemies_of(unit.side, on_table=True)
+def _goal(
+    view: BattleState, unit: Unit, role: str, hints: GeneralHints
+) -> tuple[float, float] | None:
+    """Where an advance or a turn to face aims (the nearest enemy still standing) or a retire
+    (straight away from it)."""
+    enemies = standing_enemies(view, unit.side, hints)
     if not enemies:
         return None
     enemy = min(enemies, key=lambda e: (gap(unit, e), e.id))

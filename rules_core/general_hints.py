@@ -40,6 +40,11 @@ class Judge(Protocol):
 # together) where the search weighs one actor at a time.
 Drill = Callable[[Judge, BattleState, str], list[Order] | None]
 
+# Whether an enemy unit already counts as lost to its army, read from a view (the ruleset's
+# army break counts it: Shaken, broken): the general advances on and turns to face the enemies
+# still standing, while any are on the table.
+Lost = Callable[[BattleState, Unit], bool]
+
 # Orders a ruleset's general adds to its scripted ones (the drill's or the demo's) for a side,
 # read from the side's view (actors the search does not weigh, such as leaders: each is judged
 # before it is given).
@@ -105,6 +110,20 @@ def no_adds(state: BattleState, side: str) -> Sequence[Order]:
     return ()
 
 
+def never_lost(state: BattleState, unit: Unit) -> bool:
+    """The default: no unit on the table counts as lost to its army."""
+    del state, unit
+    return False
+
+
+def standing_enemies(view: BattleState, side: str, hints: GeneralHints) -> tuple[Unit, ...]:
+    """The side's enemies on the table that do not yet count as lost (``hints.lost``), or all
+    of them if every one does."""
+    enemies = view.enemies_of(side, on_table=True)
+    standing = tuple(e for e in enemies if not hints.lost(view, e))
+    return standing or tuple(enemies)
+
+
 def unworn(state: BattleState, unit: Unit) -> float:
     """The default wear: none (the ruleset marks no unit as worn to the general)."""
     del state, unit
@@ -130,6 +149,7 @@ class GeneralHints:
     worn: Worn = unworn  # how worn an enemy unit is (0..1), from a view
     drill: Drill | None = None  # the ruleset's scripted orders for the general (else the demo's)
     adds: Adds = no_adds  # orders added to the scripted ones (leaders' orders)
+    lost: Lost = never_lost  # whether an enemy already counts as lost (advances seek others)
 
     def role(self, kind: str) -> str | None:
         """The role of an order kind (one of ``ROLES``), or None if the general leaves it."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules_core.general_candidates import Candidate, role_of
-from rules_core.general_hints import GeneralHints
+from rules_core.general_hints import GeneralHints, standing_enemies
 from rules_core.geometry import facing_towards
 from rules_core.odds import Odds, OddsQuery
 from rules_core.orders import Order
@@ -84,14 +84,14 @@ def score(
     }.get(role, 0.0)
     if role == "advance":
         base = base * press - w.patience  # lines meet as the battle must be decided
-        closes = _closes(view, candidate)
+        closes = _closes(view, candidate, hints)
         if closes is False:
             base = -w.advance  # a march away from every enemy (lines that passed) is no advance
         elif candidate.in_line:
             base += w.line
     elif role == "face":
         # turning to face is worth most of an advance where the unit cannot advance as it faces
-        turned = _turned_away(view, candidate.actor, hints.face_arc)
+        turned = _turned_away(view, candidate.actor, hints)
         base = (w.advance * press - w.patience) * FACE_SHARE if turned else -w.advance
     if candidate.role == "scripted" and role != "scripted":
         base += w.drill  # the ruleset's drill knows its rules: a head start
@@ -266,12 +266,12 @@ def _unit(view: BattleState, unit_id: str) -> Unit | None:
         return None
 
 
-def _closes(view: BattleState, candidate: Candidate) -> bool | None:
+def _closes(view: BattleState, candidate: Candidate, hints: GeneralHints) -> bool | None:
     """Whether a move's end point (``to``, or a ``path``'s last point) is nearer the nearest
-    enemy than the actor stands now; None where the order names no point."""
+    enemy still standing than the actor stands now; None where the order names no point."""
     actor = _unit(view, candidate.actor)
     end = end_point(candidate.orders[0]) if candidate.orders else None
-    enemies = view.enemies_of(actor.side, on_table=True) if actor is not None else ()
+    enemies = standing_enemies(view, actor.side, hints) if actor is not None else ()
     if actor is None or end is None or not enemies:
         return None
     here = min(math.dist((actor.x, actor.y), (e.x, e.y)) for e in enemies)
@@ -279,16 +279,17 @@ def _closes(view: BattleState, candidate: Candidate) -> bool | None:
     return there < here
 
 
-def _turned_away(view: BattleState, actor_id: str, arc: float) -> bool:
-    """Whether the unit faces more than ``arc`` degrees away from its nearest enemy."""
+def _turned_away(view: BattleState, actor_id: str, hints: GeneralHints) -> bool:
+    """Whether the unit faces more than the hints' ``face_arc`` away from its nearest enemy
+    still standing."""
     actor = _unit(view, actor_id)
-    enemies = view.enemies_of(actor.side, on_table=True) if actor is not None else ()
+    enemies = standing_enemies(view, actor.side, hints) if actor is not None else ()
     if actor is None or not enemies:
         return False
     enemy = min(enemies, key=lambda e: (gap(actor, e), e.id))
     bearing = facing_towards((actor.x, actor.y), (enemy.x, enemy.y))
     off = abs((bearing - actor.facing + 180.0) % 360.0 - 180.0)
-    return off > arc
+    return off > hints.face_arc
 
 
 def _end_point(value: object) -> tuple[float, float] | None:

@@ -1,5 +1,6 @@
 """The AI general's drills that bring armies to grips (#36): the heroic age's units close to
-charge reach facing the enemy; the Tree of Battles reads an army's losses against its start."""
+charge reach facing the enemy, and advance on the enemies still standing; the Tree of Battles
+reads an army's losses against its start."""
 
 from __future__ import annotations
 
@@ -7,20 +8,22 @@ from dataclasses import replace
 
 from bot import ai_bench
 from rules_core import registry
-from rules_core.general_candidates import scripted
+from rules_core.general_candidates import actors, of_actor, scripted
+from rules_core.general_hints import GeneralHints, standing_enemies
 from rules_core.orders import Order, Preview, point_param
 from rules_core.plugin import Rules
 from rules_core.rulesets.heroic_age import measure
 from rules_core.rulesets.tree_of_battles import general as tree_general
 from rules_core.secrets import Viewer, view
 from rules_core.state import BattleState, Unit
+from rules_core.toolkit import gap
 
 
-def _heroic() -> tuple[Rules, BattleState]:
+def _heroic(turn: int = 1) -> tuple[Rules, BattleState]:
     rules = registry.get("heroic_age").rules
     assert rules is not None
     state = ai_bench.start(rules, None)
-    return rules, replace(state, cursor=replace(state.cursor, turn=1, step="movement"))
+    return rules, replace(state, cursor=replace(state.cursor, turn=turn, step="movement"))
 
 
 def _placed(state: BattleState, unit_id: str, **changes: object) -> BattleState:
@@ -74,6 +77,59 @@ def test_a_heroic_unit_in_blood_lust_closes_without_stopping_short() -> None:
     assert dane.status.get("aggression") == "blood lust"
     order = _order(rules, state, "danes1")
     assert order.kind == "move" and "stop_short" not in order.params
+
+
+def _shaken(state: BattleState, unit_id: str) -> BattleState:
+    return state.with_unit(state.unit(unit_id).with_status(aggression="shaken"))
+
+
+# The general advances on the enemies still standing: a ruleset's ``lost`` hint names the enemy
+# units its army break already counts (the heroic age's Shaken and broken), and the general's
+# own advance and turn to face seek the nearest of the others.
+
+
+def _advance_goal(rules: Rules, state: BattleState, unit_id: str) -> tuple[float, float]:
+    """Where the general's own advance on the nearest enemy aims for the unit."""
+    side = state.unit(unit_id).side
+    seen = view(state, Viewer.of_side(side))
+    kinds = dict(actors(rules, seen, side))[unit_id]
+    found = [
+        c
+        for c in of_actor(rules, seen, unit_id, kinds)
+        if c.role == "advance" and not c.in_line and c.orders[0].kind == "move"
+    ]
+    assert found, "no advance on the nearest enemy among the candidates"
+    return point_param(found[0].orders[0], "to")
+
+
+def test_the_general_advances_on_the_nearest_enemy_still_standing_not_a_shaken_one() -> None:
+    """A Shaken enemy already counts toward its army's loss: chasing it wins nothing."""
+    rules, state = _heroic(turn=2)
+    saxon = state.unit("saxons2")
+    state = _shaken(_placed(state, "danes2", x=saxon.x, y=saxon.y + 7.0), "danes2")
+    enemies = state.enemies_of("saxons", on_table=True)
+    nearest = min(enemies, key=lambda e: (gap(saxon, e), e.id))
+    assert nearest.id == "danes2"
+    standing = min((e for e in enemies if e.id != "danes2"), key=lambda e: (gap(saxon, e), e.id))
+    assert _advance_goal(rules, state, "saxons2") == (standing.x, standing.y)
+
+
+def test_with_every_enemy_lost_the_general_still_advances_on_the_nearest() -> None:
+    rules, state = _heroic(turn=2)
+    for enemy in state.enemies_of("saxons", on_table=True):
+        state = _shaken(state, enemy.id)
+    saxon = state.unit("saxons2")
+    nearest = min(state.enemies_of("saxons", on_table=True), key=lambda e: (gap(saxon, e), e.id))
+    assert _advance_goal(rules, state, "saxons2") == (nearest.x, nearest.y)
+
+
+def test_by_default_no_enemy_counts_as_lost() -> None:
+    rules, state = _heroic(turn=2)
+    state = _shaken(state, "danes2")
+    hints = GeneralHints()
+    assert not hints.lost(state, state.unit("danes2"))
+    assert standing_enemies(state, "saxons", hints) == state.enemies_of("saxons", on_table=True)
+    assert rules.general.lost(state, state.unit("danes2"))
 
 
 def _tree() -> tuple[Rules, BattleState]:
