@@ -11,7 +11,6 @@ and checks the battle's version, so a write lock is never held while the engine 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -32,7 +31,6 @@ from bot.errors import (
     Conflict,
     NotFound,
     PermissionDenied,
-    UserError,
 )
 from bot.services import plans
 from bot.services.ai_seat import STAND_IN_ANSWERS
@@ -59,16 +57,16 @@ from bot.services.intake import (
     intake_of,
     judge_order,
     judged_view,
+    keep_judged,
     numbered,
     pick_planned,
     planned_step,
-    take_order,
 )
 from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
+from bot.services.player_writes import written
 from bot.services.records import append_entries
 from bot.services.rehearsal import kept
-from bot.services.replay import Script, scripted
 from bot.services.resolving import defaulted, off_loop_at
 from bot.services.stages import (
     Arming,
@@ -186,31 +184,19 @@ class PlayService(ClockedService):
         ``step``, for that later step of the game turn (judged now for the preview and again
         when its step comes; with ``consult`` its player is asked if it cannot be carried
         out then, else the default is used)."""
-        # Judged first in a read (the engine off the write, as a resolution is rehearsed):
-        # the write's own judging is then given the verdicts back unless the battle's state
-        # or the order differ (``bot.services.replay``), and holds the write lock that less.
-        script = await self._judged_before(place, user_id, Wanted(kind, unit, given), step)
-        async with place_write(self.db, place) as session:
+        # Decided in a read, engine and all; the write only claims the battle's version and
+        # keeps the order's rows (``bot.services.player_writes``).
+        wanted = Wanted(kind, unit, given)
+
+        async def body(session: Any) -> tuple[OrderView, Loaded]:
             loaded = await _running(session, place)
             intake = intake_of(loaded, user_id, step)
             now = self.clock.now()
-            with scripted(script, recording=False):
-                return await take_order(
-                    session, loaded, user_id, kind, unit, given, intake, now, consult
-                )
+            judged = await judge_order(session, loaded, user_id, wanted, intake)
+            view = await keep_judged(session, loaded, user_id, judged, intake, now, consult)
+            return view, loaded
 
-    async def _judged_before(
-        self, place: Place, user_id: int, wanted: Wanted, step: str | None
-    ) -> Script:
-        """The engine calls of judging ``wanted`` as ``submit`` will, made in a read (a
-        refusal here is left for the write to give, on what it reads)."""
-        script = Script()
-        async with self.db.read() as session:
-            with scripted(script, recording=True), suppress(UserError):
-                loaded = await _running(session, place)
-                intake = intake_of(loaded, user_id, step)
-                await judge_order(session, loaded, user_id, wanted, intake)
-        return script
+        return await written(self.db, place, user_id, body)
 
     async def judge(
         self, place: Place, user_id: int, wanted: Wanted, step: str | None = None
@@ -234,25 +220,12 @@ class PlayService(ClockedService):
         """Take back one order before its stage resolves: the ``number``-th the actor gave
         (counting from 1), or its last; with ``step``, one planned for that later step."""
         check_finite(number=number)
-        async with place_write(self.db, place) as session:
+
+        async def body(session: Any) -> tuple[OrderView, Loaded]:
             loaded = await _running(session, place)
-            if step is not None:
-                turn_step = planned_step(loaded, user_id, step)
-                now_open = planning.current_key(loaded.rules, loaded.state)
-                if turn_step.key != now_open or loaded.state.pending is not None:
-                    picked = await pick_planned(session, loaded, user_id, unit, number, turn_step)
-                    await session.delete(picked.row)
-                    return picked.withdrawn()
-            sides = acting_sides_of(loaded, user_id)
-            actor = find_actor(loaded.state, unit, None if GM in sides else sides)
-            check_commands(loaded, user_id, actor, GM in sides)
-            rows = await actor_orders(session, loaded, None, actor.id)
-            if not rows:
-                raise NotFound(f"**{actor.name}** has no order to withdraw.")
-            row = numbered(rows, number, f"**{actor.name}** has {len(rows)} order(s) this step")
-            await session.delete(row)
-            left = len(rows) - 1
-            return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=left)
+            return await _withdrawn(session, loaded, user_id, unit, number, step), loaded
+
+        return await written(self.db, place, user_id, body)
 
     async def mine(self, place: Place, user_id: int) -> list[OrderView]:
         """The user's orders for the current stage."""
@@ -516,6 +489,28 @@ class PlayService(ClockedService):
             missing=missing,
             gone=False,
         )
+
+
+async def _withdrawn(
+    session: Any, loaded: Loaded, user_id: int, unit: str, number: int | None, step: str | None
+) -> OrderView:
+    """One order of the user's deleted from the session (see ``PlayService.withdraw``)."""
+    if step is not None:
+        turn_step = planned_step(loaded, user_id, step)
+        now_open = planning.current_key(loaded.rules, loaded.state)
+        if turn_step.key != now_open or loaded.state.pending is not None:
+            picked = await pick_planned(session, loaded, user_id, unit, number, turn_step)
+            await session.delete(picked.row)
+            return picked.withdrawn()
+    sides = acting_sides_of(loaded, user_id)
+    actor = find_actor(loaded.state, unit, None if GM in sides else sides)
+    check_commands(loaded, user_id, actor, GM in sides)
+    rows = await actor_orders(session, loaded, None, actor.id)
+    if not rows:
+        raise NotFound(f"**{actor.name}** has no order to withdraw.")
+    row = numbered(rows, number, f"**{actor.name}** has {len(rows)} order(s) this step")
+    await session.delete(row)
+    return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=len(rows) - 1)
 
 
 def _side_name(loaded: Loaded, side_id: str) -> str:
