@@ -22,20 +22,20 @@ words, and writes nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import delete, event, exists, insert, inspect, or_, select, update
+from sqlalchemy import delete, exists, insert, inspect, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import ORMExecuteState, Session
+from sqlalchemy.orm import Session
 
 from bot.db.models import Campaign, Membership
 from bot.db.session import Database
 from bot.db.versioning import bumped, claim
 from bot.services.battle_state import Loaded
 from bot.services.campaigns import Place, find_member, is_closed
+from bot.services.rehearsal import DryStop, dry
 from bot.services.replay import Script, scripted
 from bot.services.write_keys import place_write
 
@@ -43,13 +43,8 @@ T = TypeVar("T")
 Body = Callable[[AsyncSession], Awaitable[tuple[T, Loaded]]]
 
 TRIES = 3  # decisions made again before the last try decides inside its write
-_DECIDING = "aide_deciding"  # in session.info: a read whose changes become statements
 
 log = logging.getLogger(__name__)
-
-
-class _Direct(Exception):
-    """The body ran a write statement of its own: it is run inside a write instead."""
 
 
 @dataclass(frozen=True)
@@ -83,13 +78,13 @@ async def decide(db: Database, user_id: int, body: Body[T], script: Script) -> D
     """``body`` run in a read, its engine calls noted in ``script``; None if it wrote directly."""
     async with db.read() as session:
         try:
-            with _deciding(session), scripted(script, recording=True):
+            with dry(session), scripted(script, recording=True):
                 result, loaded = await body(session)
                 rows = statements(session.sync_session)
             battle = loaded.battle  # read before the rollback expires it
             claimed = seat_claim(loaded, user_id)
             return Decided(result, battle.id, battle.campaign_id, claimed, rows)
-        except _Direct:
+        except DryStop:
             return None
         finally:
             await session.rollback()
@@ -182,31 +177,4 @@ def _set(row: Any) -> dict[Any, Any]:
 def _no_relations(state: Any) -> None:
     """A row linked to another through a relationship is left to a real flush."""
     if any(state.dict.get(rel.key) for rel in state.mapper.relationships):
-        raise _Direct()
-
-
-@contextmanager
-def _deciding(session: AsyncSession) -> Iterator[None]:
-    """Nothing the session does reaches the database: no flush; a write statement stops it."""
-    sync = session.sync_session
-    sync.info[_DECIDING] = True
-    sync.autoflush = False
-    sync.flush = _no_flush  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        sync.info.pop(_DECIDING, None)
-
-
-def _no_flush(objects: Any = None) -> None:
-    """A decision keeps its changes in the session, to be made statements."""
-
-
-def _stop_writes(state: ORMExecuteState) -> None:
-    if state.session.info.get(_DECIDING) and (
-        state.is_insert or state.is_update or state.is_delete
-    ):
-        raise _Direct()
-
-
-event.listen(Session, "do_orm_execute", _stop_writes)
+        raise DryStop()

@@ -23,7 +23,7 @@ from tests.bot.keeping import services_on
 from tests.bot.test_judged_before import started
 from tests.bot.test_rehearsal import watch_engine
 from tests.bot.test_tree_of_battles_battle import set_up
-from tests.conftest import ALICE
+from tests.conftest import ALICE, BOB
 
 STATEMENTS_AT_MOST = 3  # the claim, then a row inserted and one deleted at most
 
@@ -75,6 +75,12 @@ async def orders(db: Database) -> int:
         return int(await session.scalar(select(func.count()).select_from(BattleOrder)) or 0)
 
 
+async def battle_version(db: Database) -> int:
+    """The (only) battle's version."""
+    async with db.read() as session:
+        return int(await session.scalar(select(Battle.version)) or 0)
+
+
 async def test_an_order_and_its_withdrawal_write_only_the_claim_and_the_row(
     db: Database, place: Place, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -92,6 +98,19 @@ async def test_an_order_and_its_withdrawal_write_only_the_claim_and_the_row(
     assert len(writes) == 2
     only_claim_and_rows(writes[1])
     assert any(s.startswith("DELETE FROM battle_order") for s in writes[1])
+
+
+async def test_a_confirmation_writes_only_the_claim_and_its_readiness(
+    db: Database, place: Place, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    services = await started(db, place)
+    writes = watch_writes(monkeypatch, db)
+    done = await services.play.confirm(place, ALICE)
+    assert done.report is None and done.waiting_for == (BOB,)
+    assert len(writes) == 1
+    only_claim_and_rows(writes[0])
+    assert any(s.startswith("INSERT INTO readiness") for s in writes[0])
+    assert (await services.play.confirm(place, BOB)).report is not None, "the step resolved"
 
 
 async def test_a_standing_instruction_replaced_writes_only_the_claim_and_the_rows(
@@ -133,8 +152,7 @@ async def test_a_membership_changed_after_the_decision_fails_its_claim(
     db: Database, place: Place, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     services = await started(db, place)
-    async with db.read() as session:
-        version = await session.scalar(select(Battle.version))
+    version = await battle_version(db)
 
     async def demoted() -> None:  # a campaign-wide change: the battle's version stays
         async with db.write() as session:
@@ -145,8 +163,7 @@ async def test_a_membership_changed_after_the_decision_fails_its_claim(
     tries = await _between(monkeypatch, demoted)
     await services.play.submit(place, ALICE, "place", "Red Archers", OrderInput(x=26, y=6))
     assert tries == [False, True], "the claim saw the membership the decision read"
-    async with db.read() as session:
-        assert await session.scalar(select(Battle.version)) == (version or 0) + 1
+    assert await battle_version(db) == version + 1  # the one claim kept
 
 
 async def _between(monkeypatch: pytest.MonkeyPatch, change: Any) -> list[bool]:
