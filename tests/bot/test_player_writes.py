@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from sqlalchemy import event, func, select, update
 
-from bot.db.models import Battle, BattleOrder, Membership, Role, StandingInstruction
+from bot.db.models import Battle, BattleOrder, Campaign, Membership, Role, StandingInstruction
 from bot.db.session import Database
 from bot.services import player_writes
+from bot.services.battle_state import load_battle
 from bot.services.campaigns import Place
 from bot.services.play import OrderInput
 from rules_core.state import BattleState
@@ -23,7 +24,7 @@ from tests.bot.keeping import services_on
 from tests.bot.test_judged_before import started
 from tests.bot.test_rehearsal import watch_engine
 from tests.bot.test_tree_of_battles_battle import set_up
-from tests.conftest import ALICE, BOB
+from tests.conftest import ALICE, BOB, OUTSIDER
 
 STATEMENTS_AT_MOST = 3  # the claim, then a row inserted and one deleted at most
 
@@ -185,3 +186,22 @@ async def _between(monkeypatch: pytest.MonkeyPatch, change: Any) -> list[bool]:
 
     monkeypatch.setattr(player_writes, "keep", keep)
     return tries
+
+
+async def test_the_claim_of_someone_outside_the_campaign_checks_it_is_still_open(
+    db: Database, place: Place
+) -> None:
+    await started(db, place)
+    async with db.read() as session:
+        loaded = await load_battle(session, place)
+        claim = player_writes.seat_claim(loaded, OUTSIDER)
+    async with db.write() as session:  # (open, and no member: the claim holds)
+        assert (await session.execute(claim)).rowcount == 1
+    async with db.read() as session:
+        loaded = await load_battle(session, place)
+        claim = player_writes.seat_claim(loaded, OUTSIDER)
+    async with db.write() as session:  # closed since: it does not
+        campaign = (await session.scalars(select(Campaign))).one()
+        campaign.settings = {**(campaign.settings or {}), "visibility": "closed"}
+    async with db.write() as session:
+        assert (await session.execute(claim)).rowcount == 0
