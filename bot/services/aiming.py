@@ -21,7 +21,7 @@ from bot.services.intake import (
 )
 from bot.services.odds import aimed_odds
 from bot.services.order_params import OrderInput
-from bot.services.play import _running as running
+from bot.services.players_part import running
 from bot.services.resolving import off_loop
 from rules_core import aim
 from rules_core.odds import Odds

@@ -11,7 +11,6 @@ and checks the battle's version, so a write lock is never held while the engine 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -31,8 +30,6 @@ from bot.errors import (
     NO_QUESTION,
     Conflict,
     NotFound,
-    PermissionDenied,
-    UserError,
 )
 from bot.services import plans
 from bot.services.ai_seat import STAND_IN_ANSWERS
@@ -41,8 +38,6 @@ from bot.services.base import ClockedService
 from bot.services.battle_state import (
     Loaded,
     awaited,
-    check_commands,
-    find_actor,
     load_battle,
     load_battle_by_id,
     ordering,
@@ -55,20 +50,17 @@ from bot.services.intake import (
     OrderView,
     Wanted,
     acting_sides_of,
-    actor_orders,
     intake_of,
     judge_order,
     judged_view,
-    numbered,
-    pick_planned,
-    planned_step,
-    take_order,
+    keep_judged,
 )
 from bot.services.numbers import check_finite
 from bot.services.order_params import OrderInput
+from bot.services.player_writes import written
+from bot.services.players_part import done_for_turn, running, withdrawn
 from bot.services.records import append_entries
 from bot.services.rehearsal import kept
-from bot.services.replay import Script, scripted
 from bot.services.resolving import defaulted, off_loop_at
 from bot.services.stages import (
     Arming,
@@ -81,7 +73,7 @@ from bot.services.stages import (
     stage_orders,
     stage_title,
 )
-from bot.services.write_keys import battle_write, place_write
+from bot.services.write_keys import battle_write
 from rules_core import engine, planning
 from rules_core.decisions import GM, Answer
 from rules_core.engine import Resolution
@@ -186,31 +178,19 @@ class PlayService(ClockedService):
         ``step``, for that later step of the game turn (judged now for the preview and again
         when its step comes; with ``consult`` its player is asked if it cannot be carried
         out then, else the default is used)."""
-        # Judged first in a read (the engine off the write, as a resolution is rehearsed):
-        # the write's own judging is then given the verdicts back unless the battle's state
-        # or the order differ (``bot.services.replay``), and holds the write lock that less.
-        script = await self._judged_before(place, user_id, Wanted(kind, unit, given), step)
-        async with place_write(self.db, place) as session:
-            loaded = await _running(session, place)
+        # Decided in a read, engine and all; the write only claims the battle's version and
+        # keeps the order's rows (``bot.services.player_writes``).
+        wanted = Wanted(kind, unit, given)
+
+        async def body(session: Any) -> tuple[OrderView, Loaded]:
+            loaded = await running(session, place)
             intake = intake_of(loaded, user_id, step)
             now = self.clock.now()
-            with scripted(script, recording=False):
-                return await take_order(
-                    session, loaded, user_id, kind, unit, given, intake, now, consult
-                )
+            judged = await judge_order(session, loaded, user_id, wanted, intake)
+            view = await keep_judged(session, loaded, user_id, judged, intake, now, consult)
+            return view, loaded
 
-    async def _judged_before(
-        self, place: Place, user_id: int, wanted: Wanted, step: str | None
-    ) -> Script:
-        """The engine calls of judging ``wanted`` as ``submit`` will, made in a read (a
-        refusal here is left for the write to give, on what it reads)."""
-        script = Script()
-        async with self.db.read() as session:
-            with scripted(script, recording=True), suppress(UserError):
-                loaded = await _running(session, place)
-                intake = intake_of(loaded, user_id, step)
-                await judge_order(session, loaded, user_id, wanted, intake)
-        return script
+        return await written(self.db, place, user_id, body)
 
     async def judge(
         self, place: Place, user_id: int, wanted: Wanted, step: str | None = None
@@ -218,7 +198,7 @@ class PlayService(ClockedService):
         """What ``submit`` would answer, keeping nothing (the war table judges an order while
         it is drawn): the same checks and judge, in a read transaction."""
         async with self.db.read() as session:
-            loaded = await _running(session, place)
+            loaded = await running(session, place)
             intake = intake_of(loaded, user_id, step)
             judged = await judge_order(session, loaded, user_id, wanted, intake)
             return judged_view(judged, intake)
@@ -234,25 +214,12 @@ class PlayService(ClockedService):
         """Take back one order before its stage resolves: the ``number``-th the actor gave
         (counting from 1), or its last; with ``step``, one planned for that later step."""
         check_finite(number=number)
-        async with place_write(self.db, place) as session:
-            loaded = await _running(session, place)
-            if step is not None:
-                turn_step = planned_step(loaded, user_id, step)
-                now_open = planning.current_key(loaded.rules, loaded.state)
-                if turn_step.key != now_open or loaded.state.pending is not None:
-                    picked = await pick_planned(session, loaded, user_id, unit, number, turn_step)
-                    await session.delete(picked.row)
-                    return picked.withdrawn()
-            sides = acting_sides_of(loaded, user_id)
-            actor = find_actor(loaded.state, unit, None if GM in sides else sides)
-            check_commands(loaded, user_id, actor, GM in sides)
-            rows = await actor_orders(session, loaded, None, actor.id)
-            if not rows:
-                raise NotFound(f"**{actor.name}** has no order to withdraw.")
-            row = numbered(rows, number, f"**{actor.name}** has {len(rows)} order(s) this step")
-            await session.delete(row)
-            left = len(rows) - 1
-            return OrderView(actor.id, actor.name, row.kind, row.summary, remaining=left)
+
+        async def body(session: Any) -> tuple[OrderView, Loaded]:
+            loaded = await running(session, place)
+            return await withdrawn(session, loaded, user_id, unit, number, step), loaded
+
+        return await written(self.db, place, user_id, body)
 
     async def mine(self, place: Place, user_id: int) -> list[OrderView]:
         """The user's orders for the current stage."""
@@ -288,29 +255,15 @@ class PlayService(ClockedService):
         more for resolve as soon as they come (defaults for what you did not order); with
         ``next_turn``, for the next game turn too (``plans.done_next_turn``)."""
         if turn or next_turn:
-            async with place_write(self.db, place) as session:
-                loaded = await _running(session, place)
-                sides = loaded.side_of(user_id)
-                if not sides:
-                    loaded.require_not_handed_away(user_id)
-                    raise PermissionDenied("You have no side in this battle.")
-                if next_turn:
-                    await plans.done_next_turn(session, loaded, user_id, self.clock.now())
-                turn_number = loaded.state.cursor.turn
-                for side in sides:
-                    key = loaded.key_of(side, user_id)
-                    plan = await plans.turn_plan(
-                        session, loaded.battle.id, turn_number, key, user_id
-                    )
-                    plan.done_at = self.clock.now()
-                now_waiting = engine.waiting(loaded.rules, loaded.state)
-                here = now_waiting.pending is None and any(s in now_waiting.sides for s in sides)
-            if not here:
+            done = done_for_turn(place, user_id, next_turn, self.clock)
+            if not await written(self.db, place, user_id, done):
                 return Confirmed((), (), None, turn=True, acting=False)
             confirmed = await self.confirm(place, user_id)
             return replace(confirmed, turn=True)
-        async with place_write(self.db, place) as session:
-            loaded = await _running(session, place)
+
+        # Decided in a read; the write claims the battle's version and adds the readiness rows.
+        async def body(session: Any) -> tuple[tuple[Confirmed | None, int, int], Loaded]:
+            loaded = await running(session, place)
             battle = loaded.battle
             sides = acting_sides_of(loaded, user_id)
             ready = await ready_sides(session, battle.id, battle.stage)
@@ -326,14 +279,19 @@ class PlayService(ClockedService):
                     session.add(row)
                     ready.add(key)
             acting = engine.waiting(loaded.rules, loaded.state).sides
-            stage = battle.stage
             view = view_of(loaded)
             left = [(s, u) for s, u in awaited(loaded, acting) if loaded.key_of(s, u) not in ready]
+            waiting = None
             if left:
                 names = tuple(dict.fromkeys(view.side_name(s) for s, _ in left))
                 users = tuple(dict.fromkeys(u for _, u in left))
-                return Confirmed(names, users, None)
-        report = await self.resolve_stage(battle.id, stage, trigger="all orders confirmed")
+                waiting = Confirmed(names, users, None)
+            return (waiting, battle.id, battle.stage), loaded
+
+        waiting, battle_id, stage = await written(self.db, place, user_id, body)
+        if waiting is not None:
+            return waiting
+        report = await self.resolve_stage(battle_id, stage, trigger="all orders confirmed")
         return Confirmed((), (), report)
 
     async def answer(
@@ -523,18 +481,6 @@ def _side_name(loaded: Loaded, side_id: str) -> str:
     (inside a resolution's keeping write)."""
     row = loaded.side_row(side_id)
     return (row.name if row is not None else "") or ("GM" if side_id == "gm" else side_id)
-
-
-async def _running(session: Any, place: Place) -> Loaded:
-    loaded = await load_battle(session, place)
-    status = loaded.battle.status
-    if status is BattleStatus.SETUP:
-        raise Conflict("The battle has not started yet; a GM starts it with `/battle start`.")
-    if status is BattleStatus.PAUSED:
-        raise Conflict("The battle is paused by a GM; orders resume with it.")
-    if loaded.state.outcome is not None:
-        raise Conflict("The battle is over.")
-    return loaded
 
 
 def _check_ready_to_start(loaded: Loaded) -> None:

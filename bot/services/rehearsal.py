@@ -142,6 +142,11 @@ def _dry(session: AsyncSession) -> Iterator[None]:
         sync.info.pop(_DRY, None)
 
 
+# A player's write is decided in a read the same way (``bot.services.player_writes``).
+dry = _dry
+DryStop = _DryStop
+
+
 def _no_flush(objects: Any = None) -> None:
     """A rehearsal keeps its changes in the session, never in the database."""
 

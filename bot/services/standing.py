@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.clock import Clock
 from bot.db.models import Battle, BattleStatus, Campaign, StandingInstruction
@@ -22,6 +23,7 @@ from bot.services.battle_state import Loaded, find_unit, load_battle
 from bot.services.campaigns import Place
 from bot.services.names import name_key
 from bot.services.play import PlayService
+from bot.services.player_writes import written
 from bot.services.stages import StageReport, advance
 from bot.services.standing_answers import answer_standing, instructions_of
 from bot.services.write_keys import place_write
@@ -130,7 +132,8 @@ class StandingService(ClockedService):
         side: str | None = None,
     ) -> StandingView:
         """Set (or replace) how a side, or one of its units, answers a topic's questions."""
-        async with place_write(self.db, place) as session:
+
+        async def body(session: AsyncSession) -> tuple[StandingView, Loaded]:
             loaded = await load_battle(session, place)
             found = _topic(loaded, topic)
             unit_id, side_id = _whose(loaded, user_id, unit, side)
@@ -151,7 +154,10 @@ class StandingService(ClockedService):
                     await session.delete(row)
             row = _row(loaded, standing, user_id, self.clock.now())
             session.add(row)
-            return _view(loaded, row)
+            return _view(loaded, row), loaded
+
+        # Decided in a read; the write claims the battle's version and keeps the rows.
+        return await written(self.db, place, user_id, body)
 
     async def clear(
         self,
@@ -163,7 +169,8 @@ class StandingService(ClockedService):
     ) -> list[StandingView]:
         """Clear the user's instructions (a GM: anyone's), all or those of a topic, a unit or
         a side; returns those cleared."""
-        async with place_write(self.db, place) as session:
+
+        async def body(session: AsyncSession) -> tuple[list[StandingView], Loaded]:
             loaded = await load_battle(session, place)
             topic_id = _topic(loaded, topic).id if topic else None
             unit_id = None
@@ -186,7 +193,9 @@ class StandingService(ClockedService):
                     continue
                 cleared.append(_view(loaded, row))
                 await session.delete(row)
-            return cleared
+            return cleared, loaded
+
+        return await written(self.db, place, user_id, body)
 
     async def recommended(self, place: Place, user_id: int) -> Recommendations:
         """The standing instructions the battle's ruleset recommends, in words."""

@@ -1,6 +1,6 @@
 """#38: an order is judged before its write (as a resolution is rehearsed): the write that
 keeps it is given the verdict back and makes no engine call with the write lock held. A
-refusal is still the write's, in the same words, and changes nothing."""
+refusal is given in the same words (by the read that decides it) and changes nothing."""
 
 from __future__ import annotations
 
