@@ -80,7 +80,8 @@ async def test_a_turn_in_which_standing_instructions_answer_every_question(
         "(move after combat (follow up, pursue, halt, fall back))"
     ) in lines
     horse = report.battle.state.unit("b1")  # the same outcome as when England answered
-    assert horse.get("broken") is True and horse.get("casualties") == 1
+    assert horse.get("broken") is False and horse.get("casualties") == 0
+    assert horse.get("melee_with") == "a2" and report.battle.state.unit("a2").get("pursuing")
     ended = await services.gm.end(place, GM, None, "one turn is enough for a test")
     check = verify(json.loads(ended.record))
     assert check.ok, check.problem

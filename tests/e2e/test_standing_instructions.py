@@ -166,7 +166,12 @@ async def test_a_charge_response_answered_by_a_standing_instruction(
         "England chose pursue, answered by standing instruction: pursue (move after combat "
         "(follow up, pursue, halt, fall back))"
     )
-    assert "Vendôme's Horse: broken (breaks (caught by York's Vaward))" in log
+    # The pursuit the instruction chose is carried out: the Horse fell back, so the Vaward
+    # stays in contact with it (the sheet breaks only retiring troops caught by pursuers).
+    assert (
+        "York's Vaward moves 1 SF to (8.5, 4) facing 0°; pursues and stays in contact with "
+        "Vendôme's Horse: the mêlée goes on (only retiring troops caught by pursuers break)"
+    ) in log
 
     await end_and_verify(h, where, BATTLE, fixed_seed, published, "tree_of_battles")
 
