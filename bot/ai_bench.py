@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rules_core import engine, general, registry
 from rules_core.big_battles import begun
 from rules_core.decisions import GM, Answer
+from rules_core.engine import Resolution
 from rules_core.orders import Order
 from rules_core.plugin import Rules
 from rules_core.secrets import Viewer, view
@@ -58,32 +60,61 @@ def start(rules: Rules, units: int | None) -> BattleState:
     return engine.begin(rules, replace(sample, parameters=parameters))
 
 
+def dice(seed: int) -> bytes:
+    """The dice seed of game ``seed`` (what its battle record publishes the hash of)."""
+    return SEED + str(seed).encode()
+
+
 def play(
-    rules: Rules, state: BattleState, ai_sides: frozenset[str], seed: int, last: int = TURNS
+    rules: Rules,
+    state: BattleState,
+    ai_sides: frozenset[str],
+    seed: int,
+    last: int = TURNS,
+    *,
+    budget_s: float = TURN_BUDGET_S,
+    watch: Callable[[Resolution], None] | None = None,
 ) -> tuple[BattleState, list[float]]:
     """One game (to the end of turn ``last`` at most): the AI plays ``ai_sides``, the others
-    give no orders; with CPU per turn."""
-    dice = SEED + str(seed).encode()
+    give no orders; with CPU per turn. ``watch`` sees every engine call's resolution."""
+    seeded = dice(seed)
     cpu: dict[tuple[int, str], float] = {}
     for _ in range(MAX_CALLS):
         if state.outcome is not None or state.cursor.turn > last:
             break
         if state.pending is not None:
-            state = engine.answer(rules, dice, state, _answer(rules, state, ai_sides, seed)).state
-            continue
-        orders: list[Order] = []
-        for side in engine.waiting(rules, state).sides:
-            if side not in ai_sides:
-                continue
-            key = (state.cursor.turn, side)
-            budget = max(TURN_BUDGET_S - cpu.get(key, 0.0), 0.0)
-            began = time.process_time()
-            seen = view(state, Viewer.of_side(side))
-            advice = general.plan_side(rules, seen, side, seed=seed, budget_s=budget)
-            cpu[key] = cpu.get(key, 0.0) + time.process_time() - began
-            orders.extend(a.order for a in advice)
-        state = engine.run(rules, dice, state, orders).state
+            result = engine.answer(rules, seeded, state, _answer(rules, state, ai_sides, seed))
+        else:
+            orders = _orders(rules, state, ai_sides, (seed, budget_s), cpu)
+            result = engine.run(rules, seeded, state, orders)
+        if watch is not None:
+            watch(result)
+        state = result.state
     return state, list(cpu.values())
+
+
+def _orders(
+    rules: Rules,
+    state: BattleState,
+    ai_sides: frozenset[str],
+    game: tuple[int, float],
+    cpu: dict[tuple[int, str], float],
+) -> list[Order]:
+    """The AI's orders for its sides waiting in the open step, each side's planning CPU this
+    turn (``game``: the seed and the budget per side per turn) added to ``cpu``."""
+    seed, turn_budget = game
+    orders: list[Order] = []
+    for side in engine.waiting(rules, state).sides:
+        if side not in ai_sides:
+            continue
+        key = (state.cursor.turn, side)
+        budget = max(turn_budget - cpu.get(key, 0.0), 0.0)
+        began = time.process_time()
+        seen = view(state, Viewer.of_side(side))
+        advice = general.plan_side(rules, seen, side, seed=seed, budget_s=budget)
+        cpu[key] = cpu.get(key, 0.0) + time.process_time() - began
+        orders.extend(a.order for a in advice)
+    return orders
 
 
 def _answer(rules: Rules, state: BattleState, ai_sides: frozenset[str], seed: int) -> Answer:

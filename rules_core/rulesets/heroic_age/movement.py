@@ -4,15 +4,16 @@ manoeuvres, rest and reform, and the DP for an enemy advancing before the signal
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rules_core.context import Context
 from rules_core.dice import Modifier, Purpose
-from rules_core.geometry import facing_towards
+from rules_core.geometry import Footprint, facing_towards
 from rules_core.odds import RollSpec
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.heroic_age import after, gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
-from rules_core.rulesets.heroic_age.moves import Thrown, retire_move, throw, travel
+from rules_core.rulesets.heroic_age.moves import Thrown, landing_on, retire_move, throw, travel
 from rules_core.rulesets.heroic_age.status import (
     ADVANCE_SIGNALLED,
     BROKEN,
@@ -245,11 +246,11 @@ def manoeuvre(ctx: Context, unit: Unit, order: Order) -> None:
     row = tables.MANOEUVRES.lookup(option, "sheet")
     if manoeuvre_problem(unit, option, bool(u.engaged_with(ctx.state, unit))):
         return
-    if option == "about_face":
-        ctx.move(unit.id, [(unit.x, unit.y)], unit.facing + 180, (str(row),))
-    elif option == "change_direction":
-        facing = _facing_for(unit, order)
-        ctx.move(unit.id, [(unit.x, unit.y)], facing, (str(row),))
+    turned = turned_to(unit, order)
+    if turned is not None:
+        if turn_problem(ctx.state, unit, turned):
+            return  # the ground was free when the order was given (``turn_problem``)
+        ctx.move(unit.id, [(unit.x, unit.y)], turned, (str(row),))
     elif option == "side_step":
         shift = tables.number(tables.MANOEUVRES, "side_step", "shift")
         to = order.params.get("to")
@@ -265,11 +266,31 @@ def manoeuvre(ctx: Context, unit: Unit, order: Order) -> None:
         ctx.set_status(unit.id, str(row), unformed=True)
 
 
-def _facing_for(unit: Unit, order: Order) -> float:
-    """A change of direction faces the order's point (an about face is its own manoeuvre)."""
+def turned_to(unit: Unit, order: Order) -> float | None:
+    """The facing a manoeuvre turns the unit to in place, or None for one that does not turn:
+    a change of direction faces the order's point, an about face turns it round."""
+    option = order.params.get("option")
+    if option == "about_face":
+        return unit.facing + 180
+    if option != "change_direction":
+        return None
     if order.params.get("to") is not None:
         return facing_towards((unit.x, unit.y), point_param(order, "to"))
     return unit.facing
+
+
+def turn_problem(state: BattleState, unit: Unit, facing: float) -> str | None:
+    """Why the unit may not turn in place to ``facing``: its base would end over another unit.
+
+    The sheet: "Change Direction: become unformed. Move stands independently into new
+    position"; its stands move, and as a move may not end on another unit (``moves.travel``),
+    neither may they (found by the AI's games, tests/bot/test_ai_fuzz.py).
+    """
+    turned = Footprint.of(replace(unit, facing=facing))
+    other = landing_on(state, unit, turned)
+    if other is None:
+        return None
+    return f"{unit.name} cannot turn there: its base would end over {other.name}"
 
 
 # -- rest and reform; the enemy advancing --------------------------------------------------------

@@ -97,7 +97,10 @@ def _problem(
     if order.kind == "move":
         return _move_problem(unit, order, engaged)
     if order.kind == "manoeuvre":
-        return movement.manoeuvre_problem(unit, str(order.params["option"]), engaged)
+        turned = movement.turned_to(unit, order)
+        return movement.manoeuvre_problem(unit, str(order.params["option"]), engaged) or (
+            None if turned is None else movement.turn_problem(state, unit, turned)
+        )
     if order.kind == "shoot":
         target = state.unit(str(order.params["target"])) if _is_unit(state, order) else None
         if target is None:
