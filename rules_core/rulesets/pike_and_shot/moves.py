@@ -355,7 +355,8 @@ def advance_into(ctx: Context, unit: Unit, vacated: Unit) -> bool:
 
 def facing_options(state: BattleState, unit: Unit) -> dict[str, float]:
     """The facings a unit may take after advancing: keep, 90° left or right, or towards the
-    nearest enemy (when there is one and it is not straight ahead)."""
+    nearest enemy (when there is one and it is not straight ahead); none that would turn its
+    base onto another unit."""
     found = {
         "keep": unit.facing % 360,
         "left": (unit.facing - 90) % 360,
@@ -366,7 +367,21 @@ def facing_options(state: BattleState, unit: Unit) -> dict[str, float]:
         towards = float(round(facing_towards((unit.x, unit.y), (enemy.x, enemy.y)))) % 360
         if abs((towards - unit.facing + 180) % 360 - 180) > 1e-6:
             found = {"face_enemy": towards, **found}
-    return found
+    return {k: v for k, v in found.items() if k == "keep" or not _turns_onto(state, unit, v)}
+
+
+def _turns_onto(state: BattleState, unit: Unit, facing: float) -> bool:
+    """Whether the unit turned where it stands to ``facing`` would overlap another unit.
+
+    The sheet: the winner "may advance into the vacated ground and make a facing change"; the
+    change turns it in place, and no move ends on another unit (found by the AI's games:
+    tests/bot/test_ai_fuzz.py, seed 18, a horse turning onto the enemy it had pushed back).
+    """
+    turned = Footprint.of(replace(unit, facing=facing))
+    return any(
+        other.id != unit.id and overlapping(turned, Footprint.of(other))
+        for other in state.units_on_table
+    )
 
 
 def attacked_on(defender: Unit, attacker: Unit) -> str | None:

@@ -189,3 +189,21 @@ def test_the_facing_offered_after_an_advance_includes_the_nearest_enemy() -> Non
     state = at("combat", royalists4=(30, 20, 0), parliament5=(40, 30, 180))
     found = moves.facing_options(state, state.unit("royalists4"))
     assert found == {"face_enemy": 45.0, "keep": 0.0, "left": 270.0, "right": 90.0}
+
+
+def test_no_facing_is_offered_after_an_advance_that_turns_the_base_onto_a_unit() -> None:
+    # The seed-18 AI game: Balfour's Horse advanced 2" into the ground the Lifeguard left
+    # recoiling 4"; turning a quarter to face its nearest enemy swung its 6" frontage onto
+    # them. Here Wilmot's Horse stand 1.5" ahead of Gerard's Foot: any quarter turn reaches
+    # 0.5" into them, so only keeping its facing is offered.
+    state = at(
+        "combat", royalists4=(30, 20, 0), parliament5=(40, 20, 180), royalists1=(30, 23.5, 0)
+    )
+    assert moves.facing_options(state, state.unit("royalists4")) == {"keep": 0.0}
+    clear = at("combat", royalists4=(30, 20, 0), parliament5=(40, 20, 180), royalists1=(30, 24, 0))
+    assert moves.facing_options(clear, clear.unit("royalists4")) == {
+        "face_enemy": 90.0,
+        "keep": 0.0,
+        "left": 270.0,
+        "right": 90.0,
+    }
