@@ -186,6 +186,15 @@ def travel(
     return replace(first, passed=second.passed)
 
 
+def turned_onto(state: BattleState, unit: Unit, facing: float) -> str:
+    """The names of the units the unit would newly overlap turned where it stands to ``facing``
+    ("" for none). A sweep leaves such units behind, so a unit turning into one would move on
+    through it (found by the AI's games: tests/bot/test_ai_fuzz.py, seed 31, a countercharge
+    that turned into the enemy at its side and ended inside it)."""
+    turned = _overlapped(state, replace(unit, facing=facing)) - _overlapped(state, unit)
+    return ", ".join(sorted(state.unit(other).name for other in turned))
+
+
 def _named(state: BattleState, found: Sweep) -> str:
     blocker = found.blocker
     if blocker is None:
@@ -249,6 +258,11 @@ def countercharge_move(ctx: Context, unit: Unit, charger: Unit) -> float:
     want = min(gap * number(ctx.params, "countercharge_share"), mt.distance(unit, "charge"))
     heading = heading_of((charger.x - unit.x, charger.y - unit.y))
     if want <= 0:
+        return 0.0
+    crowded = turned_onto(ctx.state, unit, heading)
+    if crowded:
+        words = f"no room to turn to countercharge {charger.name}: {crowded} in the way"
+        ctx.move(unit.id, [(unit.x, unit.y)], unit.facing, (words,))
         return 0.0
     found = paths.sweep(ctx.state, unit, heading, want, facing=heading)
     end = found.end

@@ -1,0 +1,39 @@
+"""A countercharger turns to face the charger where it stands; a turn that would swing its base
+into a unit beside it leaves no room to countercharge (found by the AI's games:
+tests/bot/test_ai_fuzz.py, seed 31, where the turned Gallic Horse went on through the enemy at
+its side and ended inside it)."""
+
+from __future__ import annotations
+
+import math
+
+from rules_core.events import UnitMoved
+from rules_core.geometry import Footprint, overlapping
+from rules_core.rulesets.impetus import displacement
+from tests.rules_core.rulesets.impetus.combat_helpers import at, context, detach
+
+# Noble Cavalry (2H wide) charged from 45° to its right by Gallic Horse, with the Carnutes
+# Warband edge to edge at its right: the quarter turn swings its front right corner into them.
+CLOSE = {"gauls4": (10.0, 5.0, 0.0), "romans4": (13.0, 8.0, 225.0), "gauls2": (12.0, 5.0, 0.0)}
+
+
+def test_no_countercharge_where_the_turn_would_swing_into_a_unit_beside() -> None:
+    state = detach(at("charge", **CLOSE))
+    ctx = context(state)
+    assert displacement.countercharge_move(ctx, state.unit("gauls4"), state.unit("romans4")) == 0
+    cavalry = ctx.state.unit("gauls4")
+    assert (cavalry.x, cavalry.y, cavalry.facing) == (10.0, 5.0, 0.0)
+    assert not overlapping(Footprint.of(cavalry), Footprint.of(ctx.state.unit("gauls2")))
+    [moved] = [e for e in ctx.events if isinstance(e, UnitMoved)]
+    assert moved.notes == (
+        "no room to turn to countercharge Gallic Horse: Carnutes Warband in the way",
+    )
+
+
+def test_a_countercharge_with_room_to_turn_still_moves() -> None:
+    state = detach(at("charge", **{**CLOSE, "gauls2": (13.0, 5.0, 0.0)}))  # 1H apart
+    ctx = context(state)
+    gone = displacement.countercharge_move(ctx, state.unit("gauls4"), state.unit("romans4"))
+    cavalry = ctx.state.unit("gauls4")
+    assert gone > 0 and math.isclose(cavalry.facing, 45.0)
+    assert not overlapping(Footprint.of(cavalry), Footprint.of(ctx.state.unit("gauls2")))
