@@ -133,7 +133,8 @@ def _through_friends(
         else:
             shove = _shove(loser, friend, way, length)
             pushed = displacement.without_friends(state, friend, heading, shove)
-            if pushed.blocker is not None and pushed.reached < shove - 1e-6:
+            short = pushed.blocker is not None and pushed.reached < shove - 1e-6
+            if short or _pushed_onto(state, friend, loser, way, shove):
                 stop = f"{friend.name} (it cannot be pushed back)"
             else:
                 pushes.append((friend, how == "push"))
@@ -148,6 +149,20 @@ def _shove(loser: Unit, friend: Unit, way: tuple[float, float], length: float) -
     """How far ``friend`` is pushed back to clear the loser's place ``length`` along ``way``."""
     end = Footprint.of(loser).moved_to((loser.x + way[0] * length, loser.y + way[1] * length))
     return _clear_of(friend, None, way, 0.0, end)
+
+
+def _pushed_onto(
+    state: BattleState, friend: Unit, loser: Unit, way: tuple[float, float], shove: float
+) -> bool:
+    """Whether ``friend`` pushed ``shove`` along ``way`` would end on another unit. The push's
+    sweep leaves the friend's own friends out (``without_friends``), so one standing behind it
+    is checked here: a push ends on nobody (found by the AI's games, tests/bot/test_ai_fuzz.py,
+    seed 12, a warband pushed into the cavalry behind it)."""
+    end = Footprint.of(friend).moved_to((friend.x + way[0] * shove, friend.y + way[1] * shove))
+    return any(
+        other.id not in (friend.id, loser.id) and overlapping(end, Footprint.of(other))
+        for other in near(state.units_on_table, end.bounds)
+    )
 
 
 def _push_back(

@@ -1,4 +1,6 @@
-"""A countercharger turns to face the charger where it stands; a turn that would swing its base
+"""Found by the AI's games (tests/bot/test_ai_fuzz.py): a push and a turn that ended on a unit.
+
+A countercharger turns to face the charger where it stands; a turn that would swing its base
 into a unit beside it leaves no room to countercharge (found by the AI's games:
 tests/bot/test_ai_fuzz.py, seed 31, where the turned Gallic Horse went on through the enemy at
 its side and ended inside it)."""
@@ -9,7 +11,8 @@ import math
 
 from rules_core.events import UnitMoved
 from rules_core.geometry import Footprint, overlapping
-from rules_core.rulesets.impetus import displacement
+from rules_core.rulesets.impetus import displacement, retreat
+from rules_core.shared_status import LOSSES
 from tests.rules_core.rulesets.impetus.combat_helpers import at, context, detach
 
 # Noble Cavalry (2H wide) charged from 45° to its right by Gallic Horse, with the Carnutes
@@ -37,3 +40,16 @@ def test_a_countercharge_with_room_to_turn_still_moves() -> None:
     cavalry = ctx.state.unit("gauls4")
     assert gone > 0 and math.isclose(cavalry.facing, 45.0)
     assert not overlapping(Footprint.of(cavalry), Footprint.of(ctx.state.unit("gauls2")))
+
+
+def test_a_friend_that_would_be_pushed_onto_another_friend_stops_the_retreat() -> None:
+    # As a friend pushed into an enemy does (test_retreats): Legio X behind Legio IX would be
+    # pushed onto the Gallic Horse of its own side behind it (the seed-12 AI game).
+    state = detach(at("charge", romans2=(10, 5, 0), gauls2=(10, 6.0, 180), romans1=(10, 3.5, 0),
+                      romans4=(10, 1.5, 0)))  # fmt: skip
+    ctx = context(state, [6])
+    assert retreat.retreat(ctx, ctx.state.unit("romans2"), ctx.state.unit("gauls2")) == 0.5
+    legion, pushed = ctx.state.unit("romans2"), ctx.state.unit("romans1")
+    assert (legion.x, legion.y) == (10, 4.5)  # stopped touching Legio X
+    assert (pushed.x, pushed.y) == (10, 3.5)
+    assert LOSSES.of(legion) == 1
