@@ -285,6 +285,11 @@ def charge_on(ctx: Context, unit: Unit, target: Unit) -> bool:
         ctx.emit(OrderRejected(unit.id, "charge", f"{target.name} evaded out of reach"))
         return False
     heading = heading_of((target.x - unit.x, target.y - unit.y))
+    crowded = turned_onto(ctx.state, unit, heading)
+    if crowded:  # as a countercharger's turn (``turned_onto``), found by the AI's games
+        words = f"{target.name} evaded; no room to turn to charge on: {crowded} in the way"
+        ctx.emit(OrderRejected(unit.id, "charge", words))
+        return False
     found = paths.sweep(ctx.state, unit, heading, mt.distance(unit, "charge"), facing=heading)
     end = found.end
     # a move of exactly the gap is not blocked by the evader but ends against it: contact

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from rules_core.events import UnitMoved
+from rules_core.events import OrderRejected, UnitMoved
 from rules_core.geometry import Footprint, overlapping
 from rules_core.rulesets.impetus import displacement, retreat
 from rules_core.shared_status import LOSSES
@@ -53,3 +53,20 @@ def test_a_friend_that_would_be_pushed_onto_another_friend_stops_the_retreat() -
     assert (legion.x, legion.y) == (10, 4.5)  # stopped touching Legio X
     assert (pushed.x, pushed.y) == (10, 3.5)
     assert LOSSES.of(legion) == 1
+
+
+def test_no_charge_on_after_an_evasion_where_the_turn_would_swing_into_a_unit_beside() -> None:
+    # Legio IX turns 34° left to charge on after the Noble Cavalry that evaded; the Gallic
+    # Horse edge to edge at its left leave it no room (the seed-25 AI game).
+    state = detach(at("charge", romans2=(13, 7.5, 0), romans4=(11, 7.5, 0), gauls4=(10, 12, 0)))
+    ctx = context(state)
+    assert not displacement.charge_on(ctx, state.unit("romans2"), state.unit("gauls4"))
+    legion = ctx.state.unit("romans2")
+    assert (legion.x, legion.y, legion.facing) == (13, 7.5, 0)
+    assert [e.reason for e in ctx.events if isinstance(e, OrderRejected)] == [
+        "Noble Cavalry evaded; no room to turn to charge on: Gallic Horse in the way"
+    ]
+    room = detach(at("charge", romans2=(13, 7.5, 0), romans4=(10, 7.5, 0), gauls4=(10, 12, 0)))
+    ctx = context(room)
+    displacement.charge_on(ctx, room.unit("romans2"), room.unit("gauls4"))
+    assert ctx.state.unit("romans2").y > 7.5  # 1H apart: it turns and charges on
