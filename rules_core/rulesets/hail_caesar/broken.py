@@ -18,11 +18,13 @@ from rules_core.decisions import GM, Decision, Option
 from rules_core.geometry import Footprint, facing_towards
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.hail_caesar import measure, morale
-from rules_core.rulesets.hail_caesar.topics import BROKEN_ADVANCE, BROKEN_ADVANCE_WORDS
+from rules_core.rulesets.hail_caesar.topics import (
+    ALLOW,
+    BROKEN_ADVANCE,
+    BROKEN_ADVANCE_WORDS,
+    FORBID,
+)
 from rules_core.state import BattleState, Unit
-
-FORBID = "forbid"
-ALLOW = "allow"
 
 
 def in_broken_division(state: BattleState, unit: Unit) -> bool:

@@ -40,7 +40,7 @@ from rules_core.rulesets.hail_caesar.status import (
     STATUSES,
     WON,
 )
-from rules_core.rulesets.hail_caesar.topics import TOPICS
+from rules_core.rulesets.hail_caesar.topics import FORBID, TOPICS
 from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
@@ -133,7 +133,7 @@ PARAMETERS = (
     ),
     Parameter(
         "broken_initiative_ruling",
-        "forbid",
+        FORBID,
         "forbid or allow: the GM's pre-selected ruling when a broken division's unit would"
         " advance or charge on its initiative",
         "judgement call: the sheet and the public sources found are silent (broken.py)",

@@ -11,13 +11,14 @@ REROLL = "reroll"
 HOLD_OR_RETREAT = "hold_or_retreat"
 SIGHT = "sight"
 BROKEN_ADVANCE = "broken_advance"
+FORBID, ALLOW = "forbid", "allow"  # the GM's rulings on it, and its parameter's values
 
 REROLL_WORDS = {"reroll": "re-roll the order dice", "keep": "keep the result"}
 HOLD_WORDS = {"hold_disordered": "hold your ground disordered", "retreat": "retreat in good order"}
 SIGHT_WORDS = {"blocked": "it cannot see", "clear": "it can see"}
 BROKEN_ADVANCE_WORDS = {
-    "forbid": "it may not advance: it stays where it is",
-    "allow": "it advances on its initiative",
+    FORBID: "it may not advance: it stays where it is",
+    ALLOW: "it advances on its initiative",
 }
 
 
