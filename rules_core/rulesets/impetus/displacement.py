@@ -214,7 +214,8 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
     """The unit turns its back on the charger and moves its normal move straight away from it:
     it passes friends the sheet lets it interpenetrate, stops short of anything else (an enemy,
     a friend it may not pass, impassable ground) and never ends on a unit; reaching the table
-    edge it leaves the battle (``evade_off_table`` "lost") or stops there ("stop")."""
+    edge it leaves the battle (``evade_off_table`` "lost") or stops there ("stop"). With no
+    room to turn (``_evasion_crowded``) it stays."""
     length = mt.distance(unit, "normal")
     away = (unit.x - enemy.x, unit.y - enemy.y)
     heading = heading_of(away) if any(away) else (unit.facing + 180) % 360
@@ -226,6 +227,11 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
         lambda f: interpenetration.voluntary(unit, f),
         facing=heading,
     )
+    crowded = _evasion_crowded(ctx.state, unit, heading, found)
+    if crowded:
+        words = f"no room to turn and evade {enemy.name}: {crowded} in the way"
+        ctx.move(unit.id, [(unit.x, unit.y)], unit.facing, (words,))
+        return
     ctx.set_status(unit.id, f"evaded {enemy.name}", evades=EVADES.of(unit) + 1)
     blocker = found.blocker
     off = blocker is not None and blocker.kind == paths.EDGE
@@ -245,6 +251,28 @@ def evade(ctx: Context, unit: Unit, enemy: Unit) -> None:
     if found.passed:
         notes.append("passes through " + ", ".join(ctx.state.unit(f).name for f in found.passed))
     ctx.move(unit.id, [(unit.x, unit.y), (round(end.x, 3), round(end.y, 3))], heading, notes)
+
+
+def _evasion_crowded(state: BattleState, unit: Unit, heading: float, found: Sweep) -> str:
+    """The names of the units that leave an evader no room ("" for none): those its turn to
+    ``heading`` would swing its base onto, unless it may pass them (voluntary
+    interpenetration) and its move then carries it clear of them. A sweep leaves units the turn
+    overlaps behind, so the evader went on through them (found by the AI's games,
+    tests/bot/test_ai_fuzz.py: seed 15, a Gallic Horse turning into the legion beside it; seed
+    23, one turning onto Slingers and ending on them). The sheet does not say what an evader
+    with no room does; as its About Face ("if there is space", "Can't contact friends/foe")
+    and a countercharger with no room to turn (``countercharge_move``) it does not move: it
+    stays as it stands and the charge goes in."""
+    turned = _overlapped(state, replace(unit, facing=heading)) - _overlapped(state, unit)
+    there = replace(unit, x=found.end.x, y=found.end.y, facing=heading)
+    blocking = {
+        other
+        for other in turned
+        if state.unit(other).side != unit.side
+        or not interpenetration.voluntary(unit, state.unit(other))
+        or other in _overlapped(state, there)
+    }
+    return ", ".join(sorted(state.unit(other).name for other in blocking))
 
 
 # -- countercharge ------------------------------------------------------------------------------

@@ -114,35 +114,96 @@ def _through_friends(
 ) -> tuple[float, str | None, list[tuple[Unit, bool]]]:
     """The retreat through the friends in its way (involuntary interpenetration): how far it
     goes, what stopped it (or None), and the friends it pushes back (and whether each is
-    disordered); the friends it passes are added to ``notes``."""
-    heading = displacement.heading_of(way)
+    disordered); the friends it passes are added to ``notes``.
+
+    A friend passed places the loser behind it, past the distance rolled, where further friends
+    may stand: each is met in turn by the same rule (found by the AI's games,
+    tests/bot/test_ai_fuzz.py, seeds 14 and 27: a unit placed behind a friend ended on the next
+    friend of its side)."""
     pushes: list[tuple[Unit, bool]] = []
-    for friend in _in_the_way(state, loser, way, length):
-        how = interpenetration.retreat_through(loser, friend)
-        stop: str | None = None
-        if engaged(state, friend):
-            stop = f"{friend.name}, in melee"
-        elif how == "pass":
-            behind = _clear_of(loser, friend, way, length)
-            beyond = displacement.without_friends(state, loser, heading, behind)
-            if beyond.blocker is not None and beyond.reached < behind - 1e-6:
-                stop = f"{friend.name} (no room behind it: {blocker_words(state, beyond.blocker)})"
-            else:
-                length = behind
-                notes.append(f"passes through {friend.name}")
-        else:
-            shove = _shove(loser, friend, way, length)
-            pushed = displacement.without_friends(state, friend, heading, shove)
-            short = pushed.blocker is not None and pushed.reached < shove - 1e-6
-            if short or _pushed_onto(state, friend, loser, way, shove):
-                stop = f"{friend.name} (it cannot be pushed back)"
-            else:
-                pushes.append((friend, how == "push"))
+    passed: list[Unit] = []
+    seen: set[str] = set()
+    friend = _next_in_the_way(state, loser, way, length, seen)
+    while friend is not None:
+        seen.add(friend.id)
+        stop, behind = _meet(state, loser, friend, way, length, pushes)
         if stop is not None:
-            length = min(length, displacement.reach_to(state, loser, heading, length, friend))
+            length, stop, kept = _stop_short(state, loser, way, length, friend, stop, passed)
+            notes.extend(f"passes through {f.name}" for f in passed[:kept])
             pushes = [(f, d) for f, d in pushes if _touched(loser, f, way, length)]
             return length, stop, pushes
+        if behind is None:
+            pushes.append((friend, interpenetration.retreat_through(loser, friend) == "push"))
+        else:
+            length = behind
+            passed.append(friend)
+        friend = _next_in_the_way(state, loser, way, length, seen)
+    notes.extend(f"passes through {f.name}" for f in passed)
     return length, None, pushes
+
+
+def _meet(
+    state: BattleState,
+    loser: Unit,
+    friend: Unit,
+    way: tuple[float, float],
+    length: float,
+    pushes: list[tuple[Unit, bool]],
+) -> tuple[str | None, float | None]:
+    """What the retreat does at ``friend``: what stops it there (or None), and how far it goes
+    to be placed behind the friend (None when the friend is pushed back instead)."""
+    heading = displacement.heading_of(way)
+    if engaged(state, friend):
+        return f"{friend.name}, in melee", None
+    if interpenetration.retreat_through(loser, friend) != "pass":
+        if _cannot_push(state, loser, friend, way, length):
+            return f"{friend.name} (it cannot be pushed back)", None
+        return None, None
+    behind = _clear_of(loser, friend, way, length)
+    beyond = displacement.without_friends(state, loser, heading, behind)
+    if beyond.blocker is not None and beyond.reached < behind - 1e-6:
+        return f"{friend.name} (no room behind it: {blocker_words(state, beyond.blocker)})", None
+    # the friends pushed so far must be pushed clear of the place behind this one as well
+    stuck = [f for f, _ in pushes if _cannot_push(state, loser, f, way, behind)]
+    if stuck:
+        return f"{friend.name} (no room behind it: {stuck[0].name} cannot be pushed back)", None
+    return None, behind
+
+
+def _cannot_push(
+    state: BattleState, loser: Unit, friend: Unit, way: tuple[float, float], length: float
+) -> bool:
+    """Whether ``friend`` cannot be pushed clear of the loser retreated ``length`` along
+    ``way``: something stops the push short, or it would end on another unit."""
+    shove = _shove(loser, friend, way, length)
+    pushed = displacement.without_friends(state, friend, displacement.heading_of(way), shove)
+    short = pushed.blocker is not None and pushed.reached < shove - 1e-6
+    return short or _pushed_onto(state, friend, loser, way, shove)
+
+
+def _stop_short(
+    state: BattleState,
+    loser: Unit,
+    way: tuple[float, float],
+    length: float,
+    friend: Unit,
+    stop: str,
+    passed: list[Unit],
+) -> tuple[float, str, int]:
+    """Where a retreat stopped at ``friend`` ends, what stopped it and how many of the friends
+    ``passed`` it still passed: it stops touching the friend, unless that leaves it on a friend
+    it was passing; then it stops before that one (a retreat never ends on a unit)."""
+    heading = displacement.heading_of(way)
+    length = min(length, displacement.reach_to(state, loser, heading, length, friend))
+    kept = len(passed)
+    for _ in passed:  # stopping before the first one passed clears them all: at most this many
+        on = next((f for f in passed if _touched(loser, f, way, length)), None)
+        if on is None:
+            break
+        kept = min(kept, passed.index(on))
+        length = min(length, displacement.reach_to(state, loser, heading, length, on))
+        stop = f"{on.name} (no room behind it: {stop})"
+    return length, stop, kept
 
 
 def _shove(loser: Unit, friend: Unit, way: tuple[float, float], length: float) -> float:
@@ -201,6 +262,13 @@ def _touched(unit: Unit, friend: Unit, way: tuple[float, float], length: float) 
     """Whether the unit, moved ``length`` along ``way``, overlaps the friend."""
     pose = Footprint.of(unit).moved_to((unit.x + way[0] * length, unit.y + way[1] * length))
     return overlapping(pose, Footprint.of(friend))
+
+
+def _next_in_the_way(
+    state: BattleState, unit: Unit, way: tuple[float, float], length: float, seen: set[str]
+) -> Unit | None:
+    """The nearest friend along the retreat not met yet (None if there is none)."""
+    return next((f for f in _in_the_way(state, unit, way, length) if f.id not in seen), None)
 
 
 def _in_the_way(
