@@ -140,15 +140,7 @@ def test_no_two_bases_overlap_in_the_vanguard_battle(
     assert found == []
 
 
-# Tree of Battles' sample leaves The King's Battle a hair (just over TOUCH) into The
-# Constable's Vanguard: open (#32 item 5); strict, so the fix shows here.
-OPEN = pytest.mark.xfail(strict=True, reason="Tree of Battles sample overlap (#32)")
-
-
-@pytest.mark.parametrize(
-    "ruleset",
-    [pytest.param(r, marks=OPEN) if r == "tree_of_battles" else r for r in sorted(BATTLES)],
-)
+@pytest.mark.parametrize("ruleset", sorted(BATTLES))
 def test_no_two_bases_overlap_on_the_sample_map(ruleset: str) -> None:
     # The step docs/maps shows (the demo's orders played by the engine): in Heroic Age,
     # Ubba's Bondi pursued 0.95" into Somerset Thegns, which its turned start overlapped.

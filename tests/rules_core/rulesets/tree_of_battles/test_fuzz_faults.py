@@ -1,0 +1,59 @@
+"""Faults the AI fuzzer (tests/bot/test_ai_fuzz.py, seeds 3-39) found in Tree of Battles, each
+rebuilt as a small state: no move leaves a base on another unit."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_core import registry
+from rules_core.geometry import TOUCH, Footprint, penetration
+from rules_core.rulesets.tree_of_battles import charges, movement
+from rules_core.state import BattleState
+from tests.bot.test_ai_fuzz import fuzzed
+from tests.rules_core.rulesets.tree_of_battles.test_moves_back import context, placed
+
+
+def depth(state: BattleState, a: str, b: str) -> float:
+    """How deep two contingents' bases overlap."""
+    return penetration(Footprint.of(state.unit(a)), Footprint.of(state.unit(b)))
+
+
+def test_an_evade_that_cannot_clear_the_friend_it_turns_onto_stays_unturned() -> None:
+    # Seed 7: the Brigands (2 x ½ SF) beside the Genoese Crossbowmen, charged from the
+    # south-east, turn away to the north-west: turned, the base overlaps the crossbowmen, and
+    # an enemy 1 SF on stops it before it is clear of them. It stays where it stands.
+    state = placed(f6=(15.0, 10.0, 180.0), f4=(17.758, 10.5, 180.0), e3=(14.0, 11.0, 180.0))
+    ctx = context(state, [2, 2])
+    charges._evade(ctx, ctx.state.unit("f6"), (16.19, 8.25))
+    brigands = ctx.state.unit("f6")
+    assert (brigands.x, brigands.y, brigands.facing) == (15.0, 10.0, 180.0)
+    assert depth(ctx.state, "f6", "f4") <= TOUCH
+
+
+def test_an_evade_clear_of_the_friend_it_turned_onto_goes_its_full_length() -> None:
+    # The same evade with nothing else in the way: 3 SF (AvD 2 and 2, +½ SF a die in
+    # skirmish array), clear of the crossbowmen.
+    state = placed(f6=(15.0, 10.0, 180.0), f4=(17.758, 10.5, 180.0))
+    ctx = context(state, [2, 2])
+    charges._evade(ctx, ctx.state.unit("f6"), (16.19, 8.25))
+    brigands = ctx.state.unit("f6")
+    assert round(((brigands.x - 15.0) ** 2 + (brigands.y - 10.0) ** 2) ** 0.5, 2) == 3.0
+    assert depth(ctx.state, "f6", "f4") == 0.0
+
+
+def test_a_move_stopped_touching_a_friend_is_not_rounded_onto_it() -> None:
+    # Seeds 3, 25, 26: a move's end is kept to 0.001 SF; the farthest pose touching a friend
+    # (0.001 SF deep at most) rounded up onto it, 0.0013 SF deep.
+    state = placed(f2=(10.0, 10.0, 0.0), f3=(13.0, 13.80065, 0.0))
+    ctx = context(state, [])
+    movement.go(ctx, ctx.state.unit("f2"), (13.0, 13.0), 8.0, 0.0, "moves", halt=False)
+    assert ctx.state.unit("f2").y == pytest.approx(12.801, abs=0.001)
+    assert depth(ctx.state, "f2", "f3") <= TOUCH
+
+
+@pytest.mark.parametrize("seed", [3, 7, 25, 26])
+def test_seeds_the_fuzzer_found_faults_in_now_play_clean(seed: int) -> None:
+    rules = registry.get("tree_of_battles").rules
+    assert rules is not None
+    _, _, found = fuzzed(rules, seed)
+    assert found == []
