@@ -280,6 +280,18 @@ def halt_at(
     return length if found is None else found
 
 
+def standing_on(state: BattleState, unit: Unit, pose: Footprint) -> Unit | None:
+    """The contingent a pose of this one would stand on, or None."""
+    return next(
+        (
+            other
+            for other in units_near(state.units_on_table, pose.bounds)
+            if other.id != unit.id and overlapping(pose, Footprint.of(other))
+        ),
+        None,
+    )
+
+
 def _crowded(state: BattleState, unit: Unit, pose: Footprint) -> bool:
     """True if a pose of the unit would stand on another contingent."""
     return _crowded_among(state.units_on_table, unit.id, pose)
@@ -394,11 +406,11 @@ def _clear_of_the_left_behind(state: BattleState, unit: Unit, move: paths.Sweep)
     retire, remain in place" is followed: it stays where it stands, unturned.
     """
     end = move.end.moved_to((round(move.end.x, 3), round(move.end.y, 3)))  # as ``carry`` puts it
-    for other in units_near(state.units_on_table, end.bounds):
-        if other.id != unit.id and overlapping(end, Footprint.of(other)):
-            kind = paths.FRIEND if other.side == unit.side else paths.ENEMY
-            return replace(move, reached=0.0, blocker=paths.Blocker(kind, other.id), passed=())
-    return move
+    other = standing_on(state, unit, end)
+    if other is None:
+        return move
+    kind = paths.FRIEND if other.side == unit.side else paths.ENEMY
+    return replace(move, reached=0.0, blocker=paths.Blocker(kind, other.id), passed=())
 
 
 def carry(ctx: Context, unit: Unit, move: paths.Sweep, note: str) -> None:

@@ -201,6 +201,10 @@ def _march(
         for e in state.enemies_of(unit.side, on_table=True)
     ):
         return f"the march would end within {g(clear)} SF of the enemy"
+    there = movement.standing_on(state, unit, pose)
+    if there is not None:
+        # Found by the AI fuzzer (seed 29): a march ordered onto a friend 0.5 SF deep.
+        return f"{there.name} stands there: a march may not end on another contingent"
     blocked = _ground_problem(state, unit, order, end)
     if blocked:
         return blocked

@@ -3,12 +3,16 @@ rebuilt as a small state: no move leaves a base on another unit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules_core import registry
 from rules_core.geometry import TOUCH, Footprint, penetration
-from rules_core.rulesets.tree_of_battles import charges, movement
+from rules_core.orders import Illegal, Order
+from rules_core.rulesets.tree_of_battles import charges, movement, tactical
 from rules_core.state import BattleState
+from rules_core.steps import Cursor
 from tests.bot.test_ai_fuzz import fuzzed
 from tests.rules_core.rulesets.tree_of_battles.test_moves_back import context, placed
 
@@ -51,7 +55,35 @@ def test_a_move_stopped_touching_a_friend_is_not_rounded_onto_it() -> None:
     assert depth(ctx.state, "f2", "f3") <= TOUCH
 
 
-@pytest.mark.parametrize("seed", [3, 7, 25, 26])
+# Seed 29: The Constable's Vanguard marched 1.5 SF straight onto Vendôme's Horse, 0.5 SF deep.
+HORSE, VANGUARD, ONTO_THE_HORSE = (9.191, 7.452, 0.0), (9.191, 9.452, 180.0), [9.19, 7.95]
+
+
+def approach(**where: tuple[float, float, float]) -> BattleState:
+    """Only the named contingents, in the approach phase."""
+    state = placed(**where)
+    return replace(state, cursor=Cursor(1, "main", "approach", ("english", "french")))
+
+
+def test_a_march_onto_another_contingent_is_refused() -> None:
+    rules = registry.get("tree_of_battles").rules
+    assert rules is not None
+    state = approach(f1=HORSE, f2=VANGUARD)
+    found = rules.judge(state, Order("f2", "march", {"to": ONTO_THE_HORSE}))
+    assert isinstance(found, Illegal)
+    assert found.reason == "Vendôme's Horse stands there: a march may not end on another contingent"
+
+
+def test_a_march_whose_end_was_taken_after_its_order_stops_short() -> None:
+    # Ordered while the ground was free; a friend moved there first in the phase.
+    ctx = context(approach(f1=HORSE, f2=VANGUARD), [])
+    tactical.march(ctx, Order("f2", "march", {"to": ONTO_THE_HORSE}))
+    vanguard = ctx.state.unit("f2")
+    assert depth(ctx.state, "f2", "f1") <= TOUCH
+    assert vanguard.y - vanguard.depth / 2 == pytest.approx(7.952, abs=0.002)
+
+
+@pytest.mark.parametrize("seed", [3, 7, 26, 29])
 def test_seeds_the_fuzzer_found_faults_in_now_play_clean(seed: int) -> None:
     rules = registry.get("tree_of_battles").rules
     assert rules is not None
