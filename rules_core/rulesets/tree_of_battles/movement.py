@@ -23,6 +23,7 @@ from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import STATIONARY
 from rules_core.state import BattleState, TerrainFeature, Unit
+from rules_core.toolkit import landing_on
 
 HALF = tables.MOVE_DIE_SF
 
@@ -280,18 +281,6 @@ def halt_at(
     return length if found is None else found
 
 
-def standing_on(state: BattleState, unit: Unit, pose: Footprint) -> Unit | None:
-    """The contingent a pose of this one would stand on, or None."""
-    return next(
-        (
-            other
-            for other in units_near(state.units_on_table, pose.bounds)
-            if other.id != unit.id and overlapping(pose, Footprint.of(other))
-        ),
-        None,
-    )
-
-
 def _crowded(state: BattleState, unit: Unit, pose: Footprint) -> bool:
     """True if a pose of the unit would stand on another contingent."""
     return _crowded_among(state.units_on_table, unit.id, pose)
@@ -406,7 +395,7 @@ def _clear_of_the_left_behind(state: BattleState, unit: Unit, move: paths.Sweep)
     retire, remain in place" is followed: it stays where it stands, unturned.
     """
     end = move.end.moved_to((round(move.end.x, 3), round(move.end.y, 3)))  # as ``carry`` puts it
-    other = standing_on(state, unit, end)
+    other = landing_on(state, unit, end)
     if other is None:
         return move
     kind = paths.FRIEND if other.side == unit.side else paths.ENEMY

@@ -28,7 +28,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     SHOOTING_DPS,
 )
 from rules_core.state import Unit
-from rules_core.toolkit import engaged
+from rules_core.toolkit import engaged, landing_on
 
 
 def march(ctx: Context, order: Order) -> None:
@@ -40,7 +40,7 @@ def march(ctx: Context, order: Order) -> None:
     start = (unit.x, unit.y)
     pose = Footprint.of(unit).moved_to(end, float(facing))
     blocked = movement.barrier_problem(ctx.state, unit, end, float(facing))
-    if blocked or movement.standing_on(ctx.state, unit, pose) is not None:
+    if blocked or landing_on(ctx.state, unit, pose) is not None:
         # Impassable ground came in the way after the order was checked, or a contingent moved
         # (earlier this phase) to where it ends: it stops short of either.
         length = math.dist(start, end)
