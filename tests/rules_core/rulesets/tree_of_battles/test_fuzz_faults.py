@@ -8,9 +8,10 @@ from dataclasses import replace
 import pytest
 
 from rules_core import registry
+from rules_core.events import UnitMoved
 from rules_core.geometry import TOUCH, Footprint, penetration
 from rules_core.orders import Illegal, Order
-from rules_core.rulesets.tree_of_battles import charges, movement, tactical
+from rules_core.rulesets.tree_of_battles import after, charges, movement, tactical
 from rules_core.state import BattleState
 from rules_core.steps import Cursor
 from tests.bot.test_ai_fuzz import fuzzed
@@ -83,7 +84,31 @@ def test_a_march_whose_end_was_taken_after_its_order_stops_short() -> None:
     assert vanguard.y - vanguard.depth / 2 == pytest.approx(7.952, abs=0.002)
 
 
-@pytest.mark.parametrize("seed", [3, 7, 26, 29])
+# Seed 69: Camoys' Rearward fell back base depth from the Genoese Crossbowmen (4 x ½ SF), who
+# followed up straight onto the Bombards beside them, 0.09 SF deep.
+FOLLOWING = {"f4": (18.0, 11.0, 180.0), "e4": (18.0, 9.75, 0.0), "f5": (20.91, 10.08, 180.0)}
+
+
+def test_a_follow_up_onto_a_friend_beside_it_is_not_made() -> None:
+    ctx = context(placed(**FOLLOWING), [])
+    after.carry_out(ctx, "f4", "e4", "follow_up")
+    crossbows = ctx.state.unit("f4")
+    assert (crossbows.x, crossbows.y) == (18.0, 11.0)
+    assert depth(ctx.state, "f4", "f5") <= TOUCH
+    (moved,) = [e for e in ctx.events if isinstance(e, UnitMoved)]
+    assert moved.notes == (
+        "cannot follow up: no room to contact Camoys' Rearward: Bombards is in the way",
+    )
+
+
+def test_a_follow_up_with_room_reaches_the_enemy() -> None:
+    ctx = context(placed(f4=FOLLOWING["f4"], e4=FOLLOWING["e4"]), [])
+    after.carry_out(ctx, "f4", "e4", "follow_up")
+    crossbows = ctx.state.unit("f4")
+    assert (crossbows.x, crossbows.y) == (18.0, 10.5)
+
+
+@pytest.mark.parametrize("seed", [3, 7, 29, 69])
 def test_seeds_the_fuzzer_found_faults_in_now_play_clean(seed: int) -> None:
     rules = registry.get("tree_of_battles").rules
     assert rules is not None
