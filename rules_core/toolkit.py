@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 from rules_core.codec import Json, number_or
 from rules_core.events import OrderRejected
-from rules_core.geometry import EPSILON, Footprint, edge_distance, in_contact, near, within
+from rules_core.geometry import (
+    EPSILON,
+    Footprint,
+    edge_distance,
+    in_contact,
+    near,
+    overlapping,
+    within,
+)
 from rules_core.orders import Illegal, Order, point_param
 from rules_core.state import OFF_TABLE, BattleState, Leader, Outcome, Point, Unit
 from rules_core.terrain import Sight, line_of_sight
@@ -208,6 +216,19 @@ def contact_pairs(
             found.append((unit.id, enemies[0].id))
             taken.update((unit.id, enemies[0].id))
     return found
+
+
+def landing_on(state: BattleState, unit: Unit, end: Footprint) -> Unit | None:
+    """Another unit that ``unit``'s base would overlap at ``end``, if any."""
+    # Only units whose boxes meet the end pose's box can overlap it (``near`` narrows them).
+    return next(
+        (
+            other
+            for other in near(state.units_on_table, end.bounds)
+            if other.id != unit.id and overlapping(end, Footprint.of(other))
+        ),
+        None,
+    )
 
 
 def gap(a: Unit, b: Unit) -> float:

@@ -251,7 +251,12 @@ def reachable(
     for _ in range(30):
         middle = (low + high) / 2
         low, high = (middle, high) if fits(at(middle)) else (low, middle)
-    return at(low)
+    # The search never tries its start: turned where it stands, the base may already be on a
+    # unit beside it (found by the AI fuzzer, seed 5: an initiative move's turn swung onto a
+    # friend). Then it has no room to go, and stays as it stands, unturned. (One already
+    # within the keep-off may still turn to move away, as ``turn_too_close`` allows.)
+    stop = at(low)
+    return Footprint.of(unit) if crowded(state, unit, stop) or blocker(state, unit, stop) else stop
 
 
 def _kept_off(

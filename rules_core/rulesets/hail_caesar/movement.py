@@ -47,7 +47,7 @@ def move_to(
         relocate(ctx, unit, (unit.x, unit.y), unit.facing, [note, words])
         return
     pose = measure.reachable(ctx.state, unit, goal, length, heading, keep_off)
-    end_facing = heading
+    end_facing = pose.facing  # the heading, or unturned if it had no room to turn and go
     if facing is not None and math.dist((pose.x, pose.y), goal) < 1e-6:
         end_facing = facing
     enemy = superseded(ctx.state, measure.placed(unit, pose), ctx.params)

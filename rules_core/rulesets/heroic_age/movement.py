@@ -13,7 +13,7 @@ from rules_core.odds import RollSpec
 from rules_core.orders import Order, point_param
 from rules_core.rulesets.heroic_age import after, gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
-from rules_core.rulesets.heroic_age.moves import Thrown, landing_on, retire_move, throw, travel
+from rules_core.rulesets.heroic_age.moves import Thrown, retire_move, throw, travel
 from rules_core.rulesets.heroic_age.status import (
     ADVANCE_SIGNALLED,
     BROKEN,
@@ -29,7 +29,7 @@ from rules_core.rulesets.heroic_age.status import (
 )
 from rules_core.state import BattleState, Unit
 from rules_core.status import stored
-from rules_core.toolkit import checked_orders, g
+from rules_core.toolkit import checked_orders, g, landing_on
 
 MOVING_KINDS = ("move", "manoeuvre", "rest", "hold")
 

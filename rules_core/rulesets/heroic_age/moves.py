@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 from rules_core.context import Context
 from rules_core.dice import Purpose
-from rules_core.geometry import Footprint, near, overlapping
+from rules_core.geometry import Footprint
 from rules_core.rulesets.heroic_age import gods, measure, tables
 from rules_core.rulesets.heroic_age import units as u
-from rules_core.state import BattleState, Unit
+from rules_core.state import Unit
+from rules_core.toolkit import landing_on
 
 
 @dataclass(frozen=True)
@@ -74,19 +75,6 @@ def _lands_on_a_unit(ctx: Context, unit: Unit, end: Footprint) -> bool:
     """Whether the move would end on another unit. The sweep leaves behind what the unit's
     turned start overlaps, but a short move may never get clear of it: then it stays put."""
     return landing_on(ctx.state, unit, end) is not None
-
-
-def landing_on(state: BattleState, unit: Unit, end: Footprint) -> Unit | None:
-    """Another unit that ``unit``'s base would overlap at ``end``, if any."""
-    # Only units whose boxes meet the end pose's box can overlap it (``near`` narrows them).
-    return next(
-        (
-            other
-            for other in near(state.units_on_table, end.bounds)
-            if other.id != unit.id and overlapping(end, Footprint.of(other))
-        ),
-        None,
-    )
 
 
 def fast_distance(ctx: Context, unit: Unit, why: str) -> float:

@@ -6,7 +6,14 @@ from __future__ import annotations
 from rules_core.context import Context
 from rules_core.decisions import Option
 from rules_core.geometry import Footprint, within
-from rules_core.rulesets.tree_of_battles import combat, losses, measure, movement, retreats
+from rules_core.rulesets.tree_of_battles import (
+    charges,
+    combat,
+    losses,
+    measure,
+    movement,
+    retreats,
+)
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
     BROKEN,
@@ -112,6 +119,14 @@ def _follow_up(ctx: Context, unit: Unit, enemy: Unit) -> None:
         return
     need = measure.distance_to_contact(unit, enemy)
     if not within(need, enemy.depth):
+        return
+    # A follow-up is a move like any other: it may not pass through or end on another
+    # contingent (found by the AI fuzzer, seed 69: crossbowmen followed up onto the bombards
+    # beside them). With no room it stays where it stands.
+    blocked = charges.room_problem(ctx.state, unit, enemy)
+    if blocked:
+        here = (unit.x, unit.y)
+        ctx.move(unit.id, [here, here], unit.facing, [f"cannot follow up: {blocked}"])
         return
     pose = measure.contact_pose(unit, enemy)
     ctx.move(

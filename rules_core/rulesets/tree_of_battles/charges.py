@@ -76,6 +76,11 @@ def may_charge(state: BattleState, charger: Unit, target: Unit) -> bool:
     return problem(state, charger, target) is None
 
 
+def room_problem(state: BattleState, unit: Unit, target: Unit) -> str:
+    """Why a contingent cannot move to the target's face (a charge, a follow-up), or ""."""
+    return _room(state, unit, target, measure.contact_pose(unit, target))
+
+
 def _room(state: BattleState, charger: Unit, target: Unit, end: Footprint) -> str:
     """Why the charger cannot reach the target's face: a contingent on the way or in the spot."""
     others = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules_core import paths
 from rules_core.context import Context
@@ -23,6 +23,7 @@ from rules_core.rulesets.tree_of_battles import measure, tables
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import STATIONARY
 from rules_core.state import BattleState, TerrainFeature, Unit
+from rules_core.toolkit import landing_on
 
 HALF = tables.MOVE_DIE_SF
 
@@ -177,7 +178,9 @@ def go(
     moved = 0.0 if moved <= TOUCH + EPSILON else moved  # within rounding: no move
     stop = start.moved_to((unit.x, unit.y), heading).advanced(moved)
     # A halt is computed exactly: rounding the position could carry it beyond 1 SF.
-    where = (stop.x, stop.y) if moved == limit < wanted else (round(stop.x, 3), round(stop.y, 3))
+    where = (stop.x, stop.y)
+    if not moved == limit < wanted:
+        moved, where = _settled(start, heading, moved, acceptable)
     ahead = _barrier_ahead(state, start, heading, wanted, facing) if moved + 1e-6 < wanted else None
     if moved <= 1e-6 and _crowded(state, unit, start.moved_to((unit.x, unit.y), facing)):
         facing = unit.facing  # no room even to turn where it stands: it keeps its facing
@@ -194,6 +197,24 @@ def go(
     if moved > 1e-6:
         passage_of_lines(ctx, unit, start, Footprint.of(ctx.state.unit(unit.id)), friends)
     return moved
+
+
+SETTLE_STEPS = 5  # 0.001 SF steps back at most before a move is given up as no move
+
+
+def _settled(
+    start: Footprint, heading: float, moved: float, acceptable: Callable[[Footprint], bool]
+) -> tuple[float, Point]:
+    """The move's length and where it is placed, rounded to 0.001 SF, stepped back 0.001 SF
+    at a time until the rounded pose itself is acceptable (found by the AI fuzzer: a pose
+    that only touched a neighbour could round onto it, e.g. Tree of Battles seeds 3, 25, 26)."""
+    for _ in range(SETTLE_STEPS):
+        stop = start.moved_to((start.x, start.y), heading).advanced(moved)
+        where = (round(stop.x, 3), round(stop.y, 3))
+        if moved <= 0 or acceptable(start.moved_to(where)):
+            return moved, where
+        moved = max(0.0, math.floor(moved * 1000 - 1) / 1000)
+    return 0.0, (start.x, start.y)
 
 
 def _judge(
@@ -351,7 +372,7 @@ def flight(
     ground the contingent may not enter stop it; the edge stops it unless it may leave the table.
     """
     heading = away_from(unit, threat)
-    return paths.sweep(
+    move = paths.sweep(
         state,
         unit,
         heading,
@@ -361,6 +382,24 @@ def flight(
         impassable=impassable(unit),
         leaves_table=leaves_table,
     )
+    return _clear_of_the_left_behind(state, unit, move)
+
+
+def _clear_of_the_left_behind(state: BattleState, unit: Unit, move: paths.Sweep) -> paths.Sweep:
+    """The flight, or no flight at all if it would end on a unit its turned start overlapped.
+
+    The sweep leaves behind a unit the base overlaps only by turning to go; stopped short
+    (by something else) before it is clear of that unit, it would end on it (found by the AI
+    fuzzer, seeds 7, 12, 14: skirmishers evading onto the crossbowmen beside them). Every pose
+    nearer the start overlaps it too (both bases are convex), so the sheet's "If unable to
+    retire, remain in place" is followed: it stays where it stands, unturned.
+    """
+    end = move.end.moved_to((round(move.end.x, 3), round(move.end.y, 3)))  # as ``carry`` puts it
+    other = landing_on(state, unit, end)
+    if other is None:
+        return move
+    kind = paths.FRIEND if other.side == unit.side else paths.ENEMY
+    return replace(move, reached=0.0, blocker=paths.Blocker(kind, other.id), passed=())
 
 
 def carry(ctx: Context, unit: Unit, move: paths.Sweep, note: str) -> None:

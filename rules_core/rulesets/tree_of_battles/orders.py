@@ -22,7 +22,7 @@ from rules_core.rulesets.tree_of_battles import (
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import BROKEN, CONTROL, IN_COMBAT, LOOTING, PURSUING
 from rules_core.state import BattleState, Point, Unit
-from rules_core.toolkit import engaged, g
+from rules_core.toolkit import engaged, g, landing_on
 
 MOVE_OPTIONS = ("plain", "extra_d6", "skirmish_bonus", "all", "road")
 ARRAY_CHANGES = {
@@ -201,6 +201,10 @@ def _march(
         for e in state.enemies_of(unit.side, on_table=True)
     ):
         return f"the march would end within {g(clear)} SF of the enemy"
+    there = landing_on(state, unit, pose)
+    if there is not None:
+        # Found by the AI fuzzer (seed 29): a march ordered onto a friend 0.5 SF deep.
+        return f"{there.name} stands there: a march may not end on another contingent"
     blocked = _ground_problem(state, unit, order, end)
     if blocked:
         return blocked

@@ -28,7 +28,7 @@ from rules_core.rulesets.tree_of_battles.status import (
     SHOOTING_DPS,
 )
 from rules_core.state import Unit
-from rules_core.toolkit import engaged
+from rules_core.toolkit import engaged, landing_on
 
 
 def march(ctx: Context, order: Order) -> None:
@@ -38,8 +38,11 @@ def march(ctx: Context, order: Order) -> None:
     facing = order.params.get("facing", movement.final_facing(unit, end, None))
     assert isinstance(facing, int | float)
     start = (unit.x, unit.y)
-    if movement.barrier_problem(ctx.state, unit, end, float(facing)):
-        # Impassable ground came in the way after the order was checked: stop short of it.
+    pose = Footprint.of(unit).moved_to(end, float(facing))
+    blocked = movement.barrier_problem(ctx.state, unit, end, float(facing))
+    if blocked or landing_on(ctx.state, unit, pose) is not None:
+        # Impassable ground came in the way after the order was checked, or a contingent moved
+        # (earlier this phase) to where it ends: it stops short of either.
         length = math.dist(start, end)
         movement.go(ctx, unit, end, length, float(facing), "march move", halt=False)
     else:
