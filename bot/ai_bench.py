@@ -11,12 +11,14 @@ player's side does today). Then the AI plays both sides. Every side reads only i
 from __future__ import annotations
 
 import argparse
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from rules_core import engine, general, registry
 from rules_core.big_battles import begun
+from rules_core.codec import Json
 from rules_core.decisions import GM, Answer
 from rules_core.engine import Resolution
 from rules_core.orders import Order
@@ -48,16 +50,32 @@ class Tally:
         return 100.0 * self.wins / decided if decided else 0.0
 
 
-def start(rules: Rules, units: int | None) -> BattleState:
-    """A new battle at its first step: the sample, or a big battle of ``units`` a side."""
+def start(rules: Rules, units: int | None, params: Mapping[str, Json] | None = None) -> BattleState:
+    """A new battle at its first step: the sample, or a big battle of ``units`` a side, with
+    a campaign's ``params`` (none: the ruleset's defaults)."""
     if units is not None:
-        return begun(rules, units * 2)
+        state = begun(rules, units * 2)
+        return replace(state, parameters={**state.parameters, **(params or {})})
     sample = rules.sample_battle()
     if sample is None:
         raise SystemExit("this ruleset has no sample battle")
     # The sample's own turn limit is the demo's, kept short; a game has the ruleset's.
     parameters = {k: v for k, v in sample.parameters.items() if k != "max_turns"}
-    return engine.begin(rules, replace(sample, parameters=parameters))
+    return engine.begin(rules, replace(sample, parameters={**parameters, **(params or {})}))
+
+
+def parameter(rules: Rules, given: str) -> tuple[str, Json]:
+    """``NAME=VALUE`` as a parameter of the ruleset (a number or ``true``/``false`` read as
+    such, anything else as text); SystemExit naming the ruleset's parameters if unknown."""
+    name, _, text = given.partition("=")
+    known = rules.parameter_values()
+    if name not in known or not text:
+        raise SystemExit(f"--param NAME=VALUE, NAME one of: {', '.join(sorted(known))}")
+    try:
+        value: Json = json.loads(text)
+    except ValueError:
+        value = text
+    return name, value
 
 
 def dice(seed: int) -> bytes:
@@ -129,11 +147,17 @@ def _answer(rules: Rules, state: BattleState, ai_sides: frozenset[str], seed: in
     )
 
 
-def series(rules: Rules, games: int, units: int | None, both: bool) -> Tally:
+def series(
+    rules: Rules,
+    games: int,
+    units: int | None,
+    both: bool,
+    params: Mapping[str, Json] | None = None,
+) -> Tally:
     """N games, sides alternated (or the AI on both sides with ``both``)."""
     tally = Tally()
     for seed in range(games):
-        state = start(rules, units)
+        state = start(rules, units, params)
         sides = tuple(side.id for side in state.sides)
         ai_sides = frozenset(sides) if both else frozenset({sides[seed % len(sides)]})
         end, cpu = play(rules, state, ai_sides, seed)
@@ -167,17 +191,19 @@ def _ahead(state: BattleState, ai_sides: frozenset[str]) -> int:
     return int(standing.count(True) > standing.count(False))
 
 
-def report(ruleset: str, games: int, units: int | None) -> list[str]:
-    """The lines ai-bench prints for one ruleset."""
+def report(ruleset: str, games: int, units: int | None, given: Sequence[str] = ()) -> list[str]:
+    """The lines ai-bench prints for one ruleset (``given``: ``NAME=VALUE`` parameters)."""
     rules = registry.get(ruleset).rules
     if rules is None:
         raise SystemExit(f"{ruleset} has no battles yet")
-    against = series(rules, games, units, both=False)
-    mirror = series(rules, games, units, both=True)
+    params = dict(parameter(rules, one) for one in given)
+    against = series(rules, games, units, both=False, params=params)
+    mirror = series(rules, games, units, both=True, params=params)
     cpu = mirror.planning + against.planning
     size = "sample battle" if units is None else f"{units} units a side"
+    changed = "".join(f", {name} {json.dumps(value)}" for name, value in params.items())
     return [
-        f"{ruleset} ({size}, {games} games, turn limit {_limit(rules)})",
+        f"{ruleset} ({size}, {games} games, turn limit {_limit(rules, params)}{changed})",
         f"  AI vs defaults: {against.wins} won, {against.losses} lost,"
         f" {against.undecided} undecided ({against.ahead} with the AI ahead in units);"
         f" {against.share:.0f} % of decided games won",
@@ -188,9 +214,9 @@ def report(ruleset: str, games: int, units: int | None) -> list[str]:
     ]
 
 
-def _limit(rules: Rules) -> str:
-    """The ruleset's own turn limit, as the games play it."""
-    limit = rules.parameter_values().get("max_turns")
+def _limit(rules: Rules, params: Mapping[str, Json]) -> str:
+    """The turn limit the games play to: the ruleset's own, or the one given."""
+    limit = rules.parameter_values(dict(params)).get("max_turns")
     return str(limit) if limit is not None else "none"
 
 
@@ -206,7 +232,14 @@ def main(arguments: list[str]) -> int:
     parser.add_argument(
         "--units", type=int, default=None, help="units a side (default: the sample battle)"
     )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a campaign's parameter for every game (repeatable; default: the ruleset's)",
+    )
     args = parser.parse_args(arguments)
-    for line in report(args.ruleset, args.games, args.units):
+    for line in report(args.ruleset, args.games, args.units, args.param):
         print(line, flush=True)
     return 0

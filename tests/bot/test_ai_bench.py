@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from bot.__main__ import COMMANDS
-from bot.ai_bench import ended_by_break, main
+from bot.ai_bench import ended_by_break, main, start
 from rules_core.big_battles import begun
 from rules_core.registry import get
 from rules_core.state import Outcome
@@ -38,3 +38,16 @@ def test_both_armies_breaking_at_once_ends_a_game_and_the_turn_limit_does_not() 
     assert ended_by_break(rules, both)
     won = replace(state, outcome=Outcome(state.sides[0].id, "the enemy army broke"))
     assert ended_by_break(rules, won)
+
+
+def test_a_campaigns_parameter_plays_every_game_and_is_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rules = get("tree_of_battles").rules
+    assert rules is not None
+    assert start(rules, None, {"army_break_share": 0.5}).parameters["army_break_share"] == 0.5
+    assert "army_break_share" not in start(rules, None).parameters
+    assert main(["--ruleset", "skirmish", "--games", "1", "--param", "max_turns=2"]) == 0
+    assert "turn limit 2, max_turns 2)" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="NAME one of: .*max_turns"):
+        main(["--ruleset", "skirmish", "--games", "1", "--param", "no_such=1"])

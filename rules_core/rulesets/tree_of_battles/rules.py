@@ -3,7 +3,8 @@
 One turn, both sides in every phase: Command (command actions, then control tests) → Approach
 → Shooting (then control tests) → Tactical movement → Combat (charges and responses, shooting
 at chargers, hand to hand, moves after combat) → Rally. The sheet gives no victory condition:
-an army with no fighting contingents left has broken, and after ``max_turns`` it is a draw.
+an army with ``army_break_share`` of the fighting contingents it began with broken or gone (by
+default every one) has broken, and after ``max_turns`` it is a draw.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from rules_core.rulesets.tree_of_battles import (
 from rules_core.rulesets.tree_of_battles import general as general_hints
 from rules_core.rulesets.tree_of_battles import units as u
 from rules_core.rulesets.tree_of_battles.status import (
-    BROKEN,
     CHARGED_BY,
     COMBAT_ENEMY,
     COMBAT_RESULT,
@@ -59,7 +59,7 @@ from rules_core.rulesets.tree_of_battles.topics import TOPICS
 from rules_core.standing import recommended_in
 from rules_core.state import BattleState, Outcome, Unit
 from rules_core.steps import Actors, SequenceOfPlay, Step, Subject
-from rules_core.toolkit import checked_orders, engaged, turn_limit_outcome
+from rules_core.toolkit import checked_orders, engaged, param_number, turn_limit_outcome
 
 UNIT_STEPS = ("restrain", "march", "shoot", "move", "manoeuvre", "charge", "hold")
 SEQUENCE = SequenceOfPlay(
@@ -115,6 +115,13 @@ SEQUENCE = SequenceOfPlay(
 
 PARAMETERS = (
     Parameter("max_turns", 8, "turns played before the battle is a draw", "not on the sheet"),
+    Parameter(
+        "army_break_share",
+        1.0,
+        "an army breaks when this share of the fighting contingents it began with is broken"
+        " or gone (1: every one)",
+        "not on the sheet (RULESETS.md: a stated default with its threshold as a parameter)",
+    ),
     Parameter(
         "command_rounds",
         2,
@@ -440,8 +447,11 @@ class TreeOfBattlesRules(Rules):
         return None
 
     def army_broken(self, state: BattleState, side: str) -> bool:
-        """An army with no fighting contingents left (the sheet gives no army break)."""
-        return not [x for x in state.units_of(side) if x.type != "baggage" and not BROKEN.of(x)]
+        """An army with ``army_break_share`` of the fighting contingents it began with broken
+        or gone (the sheet gives no army break; by default every one)."""
+        share = param_number(self.parameter_values(state.parameters), "army_break_share")
+        lost = general_hints.lost_share(state, side, general_hints.not_broken)
+        return lost >= share - 1e-9
 
     def outcome(self, state: BattleState) -> Outcome | None:
         """A broken army loses; after ``max_turns`` the battle is a draw."""
