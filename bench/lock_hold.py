@@ -25,7 +25,7 @@ class LockHold:
 
     def __init__(self, db: Database) -> None:
         self.holds: list[float] = []
-        sync = db.engine.sync_engine
+        sync = db.writers.sync_engine  # write transactions run on the writers' engine
         event.listen(sync, "begin", self._taken)
         event.listen(sync.pool, "checkin", self._given_back)
 

@@ -25,6 +25,7 @@ from bot.config import ensure_sqlite_folder
 from bot.db import versioning  # noqa: F401  (every write bumps its battle's version)
 from bot.db.encoded import deserialized, serialized
 from bot.db.locks import SESSION_KEYS, WRITE_LOCK_KEY, Turns, WriteKeys
+from bot.db.on_loop import create_writer_engine
 
 __all__ = ["WRITE_LOCK_KEY", "Database", "create_engine"]
 
@@ -38,11 +39,25 @@ def create_engine(url: str, *, foreign_keys: bool = True, echo: bool = False) ->
     """An async engine; on SQLite every connection gets WAL, foreign keys and a busy timeout
     (on PostgreSQL foreign keys are always on, and ``Database.write`` takes the locks)."""
     ensure_sqlite_folder(url)
-    json_options = {"json_serializer": serialized, "json_deserializer": deserialized}
-    engine = create_async_engine(url, echo=echo, **json_options, **_pool_options(url))
+    engine = create_async_engine(url, echo=echo, **_JSON, **_pool_options(url))
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine, foreign_keys=foreign_keys)
     return engine
+
+
+_JSON = {"json_serializer": serialized, "json_deserializer": deserialized}
+
+
+def create_writers(url: str) -> AsyncEngine | None:
+    """A file SQLite database's engine for writes (``bot.db.on_loop``: a write transaction's
+    statements run back to back on the loop); None where writes use the one engine."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None  # PostgreSQL waits on the network: its writes cannot block the loop
+    # One writer at a time per process (``Turns``): a small pool, opened once.
+    return create_writer_engine(
+        parsed, foreign_keys=True, busy_timeout_ms=BUSY_TIMEOUT_MS, pool_size=2, **_JSON
+    )
 
 
 def _pool_options(url: str) -> dict[str, Any]:
@@ -80,9 +95,10 @@ def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
 class Database:
     """The engine and the two kinds of session the services use: read and write."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, writers: AsyncEngine | None = None) -> None:
         self.engine = engine
-        writer = engine.execution_options(**{_WRITER_OPTION: True})
+        self.writers = writers or engine  # the engine write transactions run on
+        writer = self.writers.execution_options(**{_WRITER_OPTION: True})
         self._reader = async_sessionmaker(engine, expire_on_commit=False)
         self._writer = async_sessionmaker(writer, expire_on_commit=False)
         self._postgresql = engine.dialect.name == "postgresql"
@@ -92,7 +108,7 @@ class Database:
     @classmethod
     def from_url(cls, url: str) -> Database:
         """A database for this URL."""
-        return cls(create_engine(url))
+        return cls(create_engine(url), create_writers(url))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
@@ -126,3 +142,5 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection."""
         await self.engine.dispose()
+        if self.writers is not self.engine:
+            await self.writers.dispose()

@@ -44,5 +44,5 @@ def statements_in_the_write(monkeypatch: pytest.MonkeyPatch, db: Database) -> li
         if inside[0]:
             statements.append(statement)
 
-    event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+    event.listen(db.writers.sync_engine, "before_cursor_execute", seen)
     return statements

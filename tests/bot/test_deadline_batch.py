@@ -93,7 +93,8 @@ async def test_a_batch_of_deadlines_with_nothing_left_to_do_loads_no_battle(
         if sql.startswith("SELECT"):
             statements.append(sql)
 
-    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    for engine in {db.engine, db.writers}:  # reads, and writes on their own engine
+        event.listen(engine.sync_engine, "before_cursor_execute", record)
     try:
         await services.play.idle.sift(batch)
         assert len(statements) == 1  # one query for the whole batch
@@ -102,7 +103,8 @@ async def test_a_batch_of_deadlines_with_nothing_left_to_do_loads_no_battle(
         assert await services.play.on_deadline(batch[1]) is None
         assert statements == []  # nothing loaded
     finally:
-        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+        for engine in {db.engine, db.writers}:
+            event.remove(engine.sync_engine, "before_cursor_execute", record)
     assert not services.play.idle.take(current.id)  # its handler loads and decides
     assert not services.play.idle.take(moved_on.id)  # asked once, forgotten
 

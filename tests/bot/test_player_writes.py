@@ -59,7 +59,7 @@ def watch_writes(monkeypatch: pytest.MonkeyPatch, db: Database) -> list[list[str
 
     monkeypatch.setattr(db, "write", write)
     monkeypatch.setattr(BattleState, "from_dict", classmethod(from_dict))
-    event.listen(db.engine.sync_engine, "before_cursor_execute", seen)
+    event.listen(db.writers.sync_engine, "before_cursor_execute", seen)
     return writes
 
 

@@ -245,7 +245,8 @@ async def test_many_due_together_are_claimed_in_one_batch_and_handled_once(
         handled.append(due.id)
         await release.wait()
 
-    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    for engine in {db.engine, db.writers}:  # reads, and writes on their own engine
+        event.listen(engine.sync_engine, "before_cursor_execute", record)
     scheduler = DeadlineScheduler(db, clock, handler)
     try:
         wakes = [asyncio.create_task(scheduler.fire(i)) for i in steps + reminders]
@@ -264,7 +265,8 @@ async def test_many_due_together_are_claimed_in_one_batch_and_handled_once(
         assert {i for i, status, _ in started if status is DeadlineStatus.FIRED} == set(reminders)
         assert await scheduler.run_due() == 0  # all claimed: a second scan claims none
     finally:
-        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+        for engine in {db.engine, db.writers}:
+            event.remove(engine.sync_engine, "before_cursor_execute", record)
         scheduler.shutdown()
     assert len(handled) <= AT_ONCE  # the rest wait for a slot
     release.set()
