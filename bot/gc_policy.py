@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from bot.clock import Clock
@@ -87,3 +89,17 @@ class HeapPolicy:
         while True:
             await asyncio.sleep(self.poll_s)
             self.run_due()
+
+
+@contextmanager
+def settled() -> Iterator[None]:
+    """The heap settled for a stretch, then the collector put back as it was (nothing frozen,
+    its thresholds): for a benchmark that stands for the bot inside a process that lives on
+    (a test's), where frozen objects would never be freed."""
+    thresholds = gc.get_threshold()
+    settle()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)

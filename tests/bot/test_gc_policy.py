@@ -16,7 +16,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.config import GC_REFRESH_MAX, Settings
-from bot.gc_policy import GC_YOUNGEST, HeapPolicy, refresh, settle
+from bot.gc_policy import GC_YOUNGEST, HeapPolicy, refresh, settle, settled
 from tests.e2e.fake_clock import FakeClock
 
 
@@ -109,3 +109,10 @@ def test_the_setting_defaults_to_an_hour_and_refuses_what_is_not_minutes() -> No
     for bad in (-1, GC_REFRESH_MAX + 1):
         with pytest.raises(ValidationError, match="gc_refresh_minutes"):
             Settings(gc_refresh_minutes=bad)
+
+
+def test_settled_puts_the_collector_back() -> None:
+    thresholds = gc.get_threshold()
+    with settled():
+        assert gc.get_freeze_count() > 10_000
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
