@@ -92,14 +92,21 @@ class HeapPolicy:
 
 
 @contextmanager
-def settled() -> Iterator[None]:
-    """The heap settled for a stretch, then the collector put back as it was (nothing frozen,
-    its thresholds): for a benchmark that stands for the bot inside a process that lives on
-    (a test's), where frozen objects would never be freed."""
+def put_back() -> Iterator[None]:
+    """After the stretch, the collector as it was (nothing frozen, its thresholds): where a
+    process lives on past it (a test's, a benchmark's), frozen objects would never be freed."""
     thresholds = gc.get_threshold()
-    settle()
     try:
         yield
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+@contextmanager
+def settled() -> Iterator[None]:
+    """The heap settled for a stretch, then put back (``put_back``): for a benchmark that
+    stands for the bot inside a process that lives on."""
+    with put_back():
+        settle()
+        yield

@@ -16,7 +16,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.config import GC_REFRESH_MAX, Settings
-from bot.gc_policy import GC_YOUNGEST, HeapPolicy, refresh, settle, settled
+from bot.gc_policy import GC_YOUNGEST, HeapPolicy, put_back, refresh, settle, settled
 from tests.e2e.fake_clock import FakeClock
 
 
@@ -30,10 +30,8 @@ class Node:
 def collector_put_back() -> Iterator[None]:
     """Nothing frozen before the test; after it, nothing frozen and the thresholds restored."""
     gc.unfreeze()
-    thresholds = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
+    with put_back():
+        yield
 
 
 def a_cycle() -> weakref.ref[Node]:

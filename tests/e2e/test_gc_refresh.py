@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 
 from bot.client import AideBot
+from bot.gc_policy import put_back
 from tests.e2e.conftest import MakeHarness
 from tools.harness import Harness
 
@@ -27,10 +28,8 @@ class QuickPoll(AideBot):
 def unfrozen_after() -> Iterator[None]:
     """The test starts with nothing frozen and leaves nothing frozen, thresholds as found."""
     gc.unfreeze()
-    thresholds = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
+    with put_back():
+        yield
 
 
 async def until(done: Callable[[], bool], what: str) -> None:
