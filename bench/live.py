@@ -130,6 +130,7 @@ class Live:
             dev_guild_id=self.world.guild_id,
             log_level="WARNING",
             web_enabled=False,
+            gc_refresh_minutes=0,  # as it was measured; may run inside a test's process
         )
 
         def build() -> Any:

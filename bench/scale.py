@@ -8,11 +8,15 @@ standing instructions and status reads on the small battles, first while nothing
 
 - writes' and reads' p50 / p99 in each phase (a call's wall time, as a command's service call);
 - the second big resolution's start delay when both are forced at once: from the first
-  one's first engine call to the second one's (``bench.engine_starts``);
+  one's first engine call to the second one's (``bench.engine_starts``), on two more big
+  battles of its own that no phase plays (the phases' may be over by then), and in how many
+  rounds both resolved;
 - where the engine ran: as the bot runs it by default (``ENGINE=process``, a worker per core;
   ``--engine thread``, ``--workers N`` to compare: a thread shares the loop's GIL);
 - the write lock's hold time per transaction (``bench.lock_hold``), and what a command and a
   resolution cost in CPU (this process's, the engine's worker thread included).
+
+Once set up, the process's heap is settled (``bot.gc_policy``) as the bot's is.
 
 ``--processes 2`` (PostgreSQL): another process forces the big battle while this one's players
 write. ``--throughput``: 1, 2, then 3 processes of players sending writes without pause on
@@ -46,6 +50,7 @@ from bench.scale_engine import DEFAULT_MODE, default_workers, engine_as
 from bench.scale_load import (
     STOP,
     Samples,
+    Seat,
     big_place,
     force_once,
     keep_forcing,
@@ -56,6 +61,7 @@ from bench.scale_load import (
 )
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
+from bot.gc_policy import settled
 from bot.services import Services, resolving
 
 WRITE_P99_MS, START_MS, HOLD_P99_MS, PROCESS_B_P99_MS = 100.0, 50.0, 20.0, 100.0
@@ -128,21 +134,25 @@ async def forcing_phase(
     return [ms for took in await tasks for ms in took]
 
 
-async def start_delays(services: Services, rounds: int) -> tuple[list[float], list[float]]:
-    """Each big battle forced alone, then both at once, ``rounds`` times: how long after the
-    first resolution's engine work the second's started, each round (``engine_starts``),
-    and the wall ms of the resolutions alone."""
-    alone = [await force_once(services, big_place(i)) for _ in range(rounds) for i in (0, 1)]
+async def start_delays(
+    services: Services, rounds: int, first: int
+) -> tuple[list[float], list[float]]:
+    """Two fresh big battles (places ``first`` and ``first + 1``, set up with the others and
+    forced in no phase, so neither is over yet) forced alone, then both at once, ``rounds``
+    times: how long after the first resolution's engine work the second's started, each round
+    both resolved (``engine_starts``), and the wall ms of the resolutions alone."""
+    pair = (first, first + 1)
+    alone = [await force_once(services, big_place(i)) for _ in range(rounds) for i in pair]
     # The engine's calls are seen where they run: in this process, so in worker threads (two,
     # the target's "one process, two workers") for this figure alone.
     resolving.configure("thread", max(2, resolving.workers()))
     delays = []
     for _ in range(rounds):
         with engine_starts() as firsts:
-            await asyncio.gather(*(force_once(services, big_place(i)) for i in (0, 1)))
+            await asyncio.gather(*(force_once(services, big_place(i)) for i in pair))
         if len(firsts) == 2:  # both resolved (neither battle over)
             delays.append((max(firsts.values()) - min(firsts.values())) * 1000)
-    return delays, alone
+    return delays, [ms for ms in alone if ms]  # 0: over, no resolution
 
 
 def write_target(p99: float, idle_p99: float) -> tuple[str, bool]:
@@ -187,47 +197,62 @@ async def one_process(url: str, size: Size) -> list[Figure]:
     db = Database.from_url(url)
     services = Services.build(db)
     try:
-        await set_up(services, size.smalls, size.bigs, size.big_copies)
-        holds = LockHold(db)
-        samples = Samples()
+        # Two more big battles than the phases force: ``start_delays``' own, still unplayed.
+        await set_up(services, size.smalls, size.bigs + 2, size.big_copies)
         seats = await players(services, [small_place(i) for i in range(size.smalls)], size.players)
-        playing = [
-            asyncio.create_task(player(services, mine, samples, size.think_s)) for mine in seats
-        ]
-        cpu = time.process_time()
-        await asyncio.sleep(size.phase_s)
-        per_command = (time.process_time() - cpu) * 1000 / max(samples.done, 1)
-        one = await forcing_phase(services, samples, "one resolving", 1, size.phase_s)
-        two = await forcing_phase(services, samples, "two resolving", 2, size.phase_s)
-        samples.phase = STOP
-        await asyncio.gather(*playing)
-        cpu, count = time.process_time(), len(holds.holds)
-        delays, alone = await start_delays(services, size.rounds)
-        per_resolution = (time.process_time() - cpu) * 1000 / max(4 * size.rounds, 1)
-        phases = ("idle", "one resolving", "two resolving")
-        return [
-            *phase_figures(samples, phases),
-            Figure(
-                "big resolution while players write, wall: median",
-                statistics.median(one + two),
-                "ms",
-            ),
-            Figure("big resolution alone, wall: median", statistics.median(alone), "ms"),
-            Figure("big resolution: CPU each (this process)", per_resolution, "ms"),
-            Figure("big resolution: lock held, longest", max(holds.since(count), default=0), "ms"),
-            Figure(
-                "second of two big resolutions: start delay, worst",
-                max(delays, default=0.0),
-                "ms",
-                f"<= {START_MS:g} ms",
-                bool(delays) and max(delays) <= START_MS,
-            ),
-            Figure("command: CPU each, idle (this process)", per_command, "ms"),
-            Figure("commands refused (not errors: e.g. a step's order)", samples.refused, ""),
-            *hold_figures(holds.holds[:count]),
-        ]
+        # The bot settles its heap once started and refreshes it hourly (bot/gc_policy.py);
+        # the bench settles after its set-up, as the bot's first refresh does with battles
+        # loaded, and puts the collector back after (it may run inside a test's process).
+        with settled():
+            return await measured(services, LockHold(db), seats, size)
     finally:
         await db.dispose()
+
+
+async def measured(
+    services: Services, holds: LockHold, seats: list[list[Seat]], size: Size
+) -> list[Figure]:
+    """``one_process``' phases and forced pairs, once set up; the figures."""
+    samples = Samples()
+    playing = [asyncio.create_task(player(services, mine, samples, size.think_s)) for mine in seats]
+    cpu = time.process_time()
+    await asyncio.sleep(size.phase_s)
+    per_command = (time.process_time() - cpu) * 1000 / max(samples.done, 1)
+    one = await forcing_phase(services, samples, "one resolving", 1, size.phase_s)
+    two = await forcing_phase(services, samples, "two resolving", 2, size.phase_s)
+    samples.phase = STOP
+    await asyncio.gather(*playing)
+    cpu, count = time.process_time(), len(holds.holds)
+    delays, alone = await start_delays(services, size.rounds, size.bigs)
+    per_resolution = (time.process_time() - cpu) * 1000 / max(len(alone) + 2 * len(delays), 1)
+    phases = ("idle", "one resolving", "two resolving")
+    return [
+        *phase_figures(samples, phases),
+        Figure("big resolution while players write, wall: median", median(one + two), "ms"),
+        Figure("big resolution alone, wall: median", median(alone), "ms"),
+        Figure("big resolution: CPU each (this process)", per_resolution, "ms"),
+        Figure("big resolution: lock held, longest", max(holds.since(count), default=0), "ms"),
+        Figure(
+            "second of two big resolutions: start delay, worst",
+            max(delays, default=0.0),
+            "ms",
+            f"<= {START_MS:g} ms",
+            bool(delays) and max(delays) <= START_MS,
+        ),
+        Figure(
+            f"second of two big resolutions: rounds both resolved (of {size.rounds})",
+            len(delays),
+            "",
+        ),
+        Figure("command: CPU each, idle (this process)", per_command, "ms"),
+        Figure("commands refused (not errors: e.g. a step's order)", samples.refused, ""),
+        *hold_figures(holds.holds[:count]),
+    ]
+
+
+def median(values: list[float]) -> float:
+    """The median of ``values``; 0 for none."""
+    return statistics.median(values) if values else 0.0
 
 
 async def child_work(
@@ -241,25 +266,27 @@ async def child_work(
     samples = Samples(phase="waiting")
     try:
         seats = await players(services, [small_place(i) for i in places], max(len(places), 1))
-        await asyncio.sleep(max(0.0, start_at - time.time()))
-        samples.phase = "on"
-        if mode == "resolve":
-            ending = time.perf_counter() + seconds
-            done = await asyncio.gather(
-                *(
-                    keep_forcing(services, big_place(i), lambda: time.perf_counter() > ending)
-                    for i in places
+        # Settled after set-up, as ``one_process`` (the bot settles at start, bot/gc_policy).
+        with settled():
+            await asyncio.sleep(max(0.0, start_at - time.time()))
+            samples.phase = "on"
+            if mode == "resolve":
+                ending = time.perf_counter() + seconds
+                done = await asyncio.gather(
+                    *(
+                        keep_forcing(services, big_place(i), lambda: time.perf_counter() > ending)
+                        for i in places
+                    )
                 )
-            )
-            return sum(len(d) for d in done)
-        writers = [
-            asyncio.create_task(player(services, mine, samples, 0.0, writes_only=True))
-            for mine in seats
-        ]
-        await asyncio.sleep(seconds)
-        samples.phase = STOP
-        await asyncio.gather(*writers)
-        return len(samples.of("on", "write"))
+                return sum(len(d) for d in done)
+            writers = [
+                asyncio.create_task(player(services, mine, samples, 0.0, writes_only=True))
+                for mine in seats
+            ]
+            await asyncio.sleep(seconds)
+            samples.phase = STOP
+            await asyncio.gather(*writers)
+            return len(samples.of("on", "write"))
     finally:
         await db.dispose()
 
@@ -310,21 +337,25 @@ async def process_b(url: str, size: Size) -> list[Figure]:
     services = Services.build(db)
     try:
         await set_up(services, size.smalls, size.bigs, size.big_copies)
-        samples = Samples()
-        seats = await players(services, [small_place(i) for i in range(size.smalls)], size.players)
-        playing = [
-            asyncio.create_task(player(services, mine, samples, size.think_s)) for mine in seats
-        ]
-        await asyncio.sleep(size.phase_s)
-        lead = CHILD_START_S
-        other = await spawn(url, "resolve", time.time() + lead, size.phase_s, [0])
-        samples.phase = "between"
-        await asyncio.sleep(lead)
-        samples.phase = "process A resolving"
-        await asyncio.sleep(size.phase_s)
-        samples.phase = STOP
-        resolved = await answered(other)
-        await asyncio.gather(*playing)
+        # Settled after set-up, as ``one_process`` (the bot settles at start, bot/gc_policy).
+        with settled():
+            samples = Samples()
+            seats = await players(
+                services, [small_place(i) for i in range(size.smalls)], size.players
+            )
+            playing = [
+                asyncio.create_task(player(services, mine, samples, size.think_s)) for mine in seats
+            ]
+            await asyncio.sleep(size.phase_s)
+            lead = CHILD_START_S
+            other = await spawn(url, "resolve", time.time() + lead, size.phase_s, [0])
+            samples.phase = "between"
+            await asyncio.sleep(lead)
+            samples.phase = "process A resolving"
+            await asyncio.sleep(size.phase_s)
+            samples.phase = STOP
+            resolved = await answered(other)
+            await asyncio.gather(*playing)
     finally:
         await db.dispose()
     writes = samples.of("process A resolving", "write")

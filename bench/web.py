@@ -30,10 +30,10 @@ from bench.orders_mine import RULESET, set_up_big
 from bench.replay import on_a_new_database
 from bench.report import Figure, table
 from bench.slow_callbacks import SlowCallbacks
-from bot.client import settle_heap
 from bot.config import Settings
 from bot.db.session import Database
 from bot.demo import GM, PLACE, PLAYERS
+from bot.gc_policy import settle
 from bot.services import Services
 from bot.services.web_links import Reader
 from bot.web import pages
@@ -173,10 +173,10 @@ def fetch_pages(s: Served, fetches: int) -> None:
 
 async def longest_callback(s: Served, fetches: int) -> float:
     """The longest loop callback (ms) while pages are fetched from another thread, in a heap
-    settled as ``python -m bot`` settles it after start-up (``settle_heap``): without it a
+    settled as ``python -m bot`` settles it after start-up (``bot.gc_policy.settle``): without it a
     full collection of the start-up's objects (80-90 ms here) lands in whichever callback
     allocates at the time, and is measured as the web server's."""
-    settle_heap()
+    settle()
     with SlowCallbacks(asyncio.get_running_loop()) as slow:
         await asyncio.to_thread(fetch_pages, s, fetches)
     return max(slow.took_ms, default=0.0)

@@ -31,8 +31,8 @@ from bench.orders_mine import RULESET
 from bench.report import Figure, table
 from bench.slow_callbacks import SlowCallbacks
 from bench.web import COPIES, Served, served
-from bot.client import settle_heap
 from bot.demo import PLACE, PLAYERS
+from bot.gc_policy import settle
 from bot.services.aiming import aimed, reach
 from bot.services.intake import Wanted
 from bot.services.order_params import OrderInput
@@ -121,7 +121,7 @@ async def loop_while_judging(s: Served, body: dict[str, Any], posts: int) -> tup
     csrf = await csrf_for(s.services, s.cookie.partition("=")[2])
     rules = registry.get(RULESET).rules  # the battle's rules are the registry's
     assert rules is not None
-    settle_heap()
+    settle()
     with judge_threads(rules) as threads, SlowCallbacks(asyncio.get_running_loop()) as slow:
         await asyncio.to_thread(post_judgements, s, body, csrf, posts)
     return max(slow.took_ms, default=0.0), threading.get_ident() in threads

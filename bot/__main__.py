@@ -27,6 +27,7 @@ SETTINGS = """settings (from the environment or a .env file in the current folde
   HEARTBEAT_FILE touched every 30 s while connected; `python -m bot.health` checks it
   WEB_ENABLED    serve the war table (default true); WEB_HOST, WEB_PORT (127.0.0.1:8080)
   PUBLIC_URL     the war table's address as players open it, e.g. https://table.example.org
+  GC_REFRESH_MINUTES  start-up's heap frozen, one full collection every N minutes (60; 0: off)
   AIDE_RULESETS  extra folders holding ruleset packages
 """
 
@@ -55,7 +56,6 @@ async def run(settings: Settings) -> None:
     from bot.client import make_bot  # imported late so the token check above stays instant
 
     async with make_bot(settings) as bot:
-        bot.settle_heap_after_setup = True  # this process is the bot: start-up's heap frozen
         if settings.shards is not None:
             log.info("shards %s of %d", list(settings.shards[1]), settings.shards[0])
         stop_on_sigterm(bot)

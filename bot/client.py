@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import pkgutil
 import random
@@ -24,6 +23,7 @@ from bot.db.migrate import upgrade_to_head
 from bot.db.session import Database
 from bot.deadlines import DueDeadline
 from bot.delivery import accept_recommended, announce, answer_click, flush_outbox, post_report
+from bot.gc_policy import POLL_S, HeapPolicy
 from bot.health import beat_forever
 from bot.heap import limit_arenas, trim_forever
 from bot.member_names import MemberNames
@@ -104,25 +104,11 @@ async def migrate_alone(db: Database, url: str) -> None:
             await con.commit()
 
 
-GC_YOUNGEST = 2000  # objects allocated between collections of the youngest generation (700)
-
-
-def settle_heap() -> None:
-    """Once start-up is done: what it built (modules, tables, the command tree) is moved out of
-    the garbage collector's sight, so that a full collection no longer walks it (300 ms on a
-    loaded machine, holding the GIL while the event loop waits), and the youngest generation
-    is collected less often. For the bot's own process only (``python -m bot``): frozen
-    objects are never freed, so a test making many bots must not call it."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(GC_YOUNGEST, *gc.get_threshold()[1:])
-
-
 class AideBot(commands.Bot):
     """Aide-de-Camp: slash commands only, no privileged intents."""
 
     outbox_retry_s: float = OUTBOX_RETRY_S
-    settle_heap_after_setup = False  # ``python -m bot`` sets it (see ``settle_heap``)
+    gc_poll_s: float = POLL_S  # how often the heap's refresh looks at the clock (bot/gc_policy)
 
     def __init__(
         self,
@@ -166,6 +152,8 @@ class AideBot(commands.Bot):
         self._heartbeat: asyncio.Task[None] | None = None
         self._outbox_retry: asyncio.Task[None] | None = None
         self._trim_heap: asyncio.Task[None] | None = None
+        self.heap_policy = HeapPolicy(settings.gc_refresh_minutes, self.clock, self.gc_poll_s)
+        self._gc_refresh: asyncio.Task[None] | None = None
         self.db_closed = False
         self.web: WebServer | None = None  # the war table, while it is being served
         self.services.web_links.base_url = settings.web_url
@@ -195,8 +183,7 @@ class AideBot(commands.Bot):
         if self.settings.heartbeat_file:
             beat = beat_forever(Path(self.settings.heartbeat_file), self.is_ready, self.database_ok)
             self._heartbeat = asyncio.create_task(beat)
-        if self.settle_heap_after_setup:
-            settle_heap()
+        self._gc_refresh = self.heap_policy.start()  # last: start-up's heap is all built
 
     async def start_web(self) -> None:
         """Serve the war table; if it cannot (the port taken), say so once and play on."""
@@ -297,7 +284,7 @@ class AideBot(commands.Bot):
         if self.db_closed:
             return
         self.deadlines.shutdown()
-        for task in (self._heartbeat, self._outbox_retry, self._trim_heap):
+        for task in (self._heartbeat, self._outbox_retry, self._trim_heap, self._gc_refresh):
             if task is not None:
                 task.cancel()
         left_deadlines, left_commands = await asyncio.gather(

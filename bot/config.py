@@ -14,6 +14,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/aide-de-camp.db"
 # ENGINE_WORKERS' bounds: one worker at least; past 64 a process's memory (about 90 MB a
 # worker process) outgrows any machine the bot is meant for.
 ENGINE_WORKERS_MIN, ENGINE_WORKERS_MAX = 1, 64
+GC_REFRESH_MAX = 24 * 60  # GC_REFRESH_MINUTES: at least one full collection a day
 # The settings that take one of two words, and the words.
 _CHOICES = {"log_format": ("text", "json"), "engine": ("process", "thread")}
 
@@ -57,6 +58,14 @@ class Settings(BaseSettings):
         le=60,
         description="CPU seconds the AI general may think for one side in one game turn, "
         "shared by the side's steps of the turn (#36).",
+    )
+    gc_refresh_minutes: int = Field(
+        default=60,
+        ge=0,
+        le=GC_REFRESH_MAX,
+        description="Once started, the bot freezes its start-up heap out of the garbage "
+        "collector's sight (no 100 ms stall every few seconds) and collects everything once "
+        "every this many minutes; 0 switches this off (Python's own collection).",
     )
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0,1 (default: all of them)."

@@ -44,6 +44,8 @@ def test_smoke_run_prints_every_figure_with_its_target(capsys: pytest.CaptureFix
         assert found[0].rstrip().endswith(("| yes |", "| **no** |"))
     for name in UNTARGETED:
         assert any(r.startswith(f"| {name}") for r in rows), name
+    both = next(r for r in rows if r.startswith("| second of two big resolutions: rounds both"))
+    assert both.startswith("| second of two big resolutions: rounds both resolved (of 1) | 1.0 ")
     holds = next(r for r in rows if r.startswith("| write lock held per transaction"))
     assert "(n=0)" not in holds  # the timer saw the players' writes
 

@@ -165,15 +165,20 @@ def test_settling_the_heap_freezes_start_up_and_collects_the_youngest_less_often
     """In a process of its own: frozen objects are never freed, so not in the test run's."""
     script = (
         "import gc\n"
-        "from bot.client import GC_YOUNGEST, AideBot, settle_heap\n"
-        "assert gc.get_freeze_count() == 0 and not AideBot.settle_heap_after_setup\n"
-        "settle_heap()\n"
+        "from bot.gc_policy import GC_YOUNGEST, settle\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "settle()\n"
         "assert gc.get_freeze_count() > 10_000, gc.get_freeze_count()\n"
         "assert gc.get_threshold()[0] == GC_YOUNGEST > 700\n"
         "print('settled')\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],  # this checkout's bot package
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "settled"

@@ -257,7 +257,6 @@ async def run_bot() -> None:
         """The fake Discord has no IDENTIFY rate limit: no 5 s between a process's shards."""
 
     bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
-    bot.settle_heap_after_setup = True  # as ``python -m bot`` does: this process is the bot
     if env.get("AIDE_TEST_FIRED_LOG"):
         log_fired(bot, Path(env["AIDE_TEST_FIRED_LOG"]))
     async with bot:

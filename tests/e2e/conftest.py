@@ -63,6 +63,7 @@ def make_aide(databases: TestDatabases, make_harness: MakeHarness, clock: FakeCl
         bot_class: type = AideBot,
         engine: str = "thread",  # the worker process only where a test asks for it (start-up)
         web_port: int | None = None,  # the war table on this port (0: a free one); else off
+        gc_refresh_minutes: int = 0,  # off: a frozen heap would outlive this test's bot
     ) -> Harness:
         world = world or World()
         database_url = databases.url(db_name, migrated=True)
@@ -75,6 +76,7 @@ def make_aide(databases: TestDatabases, make_harness: MakeHarness, clock: FakeCl
             engine_workers=1,  # one worker, as the tests of it expect (tests/bot/test_engine_pool)
             web_enabled=web_port is not None,
             web_port=web_port or 0,
+            gc_refresh_minutes=gc_refresh_minutes,
         )
 
         def build() -> commands.Bot:

@@ -103,6 +103,7 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Harn
         dev_guild_id=world.guild_id,
         log_level="INFO",
         web_enabled=False,
+        gc_refresh_minutes=0,  # the test run's heap is not frozen (bot/gc_policy)
     )
     seed = bot.services.battles.new_seed
     bot.services.battles.new_seed = lambda: bytes(range(32))
