@@ -25,9 +25,10 @@ class LockHold:
 
     def __init__(self, db: Database) -> None:
         self.holds: list[float] = []
-        sync = db.writers.sync_engine  # write transactions run on the writers' engine
-        event.listen(sync, "begin", self._taken)
-        event.listen(sync.pool, "checkin", self._given_back)
+        # Writes run on the writers' engine (PostgreSQL's, but a battle's own rows, on the main).
+        for engine in {db.engine, db.writers}:
+            event.listen(engine.sync_engine, "begin", self._taken)
+            event.listen(engine.sync_engine.pool, "checkin", self._given_back)
 
     def _taken(self, conn: Connection) -> None:
         if conn.get_execution_options().get(_WRITER_OPTION, False):

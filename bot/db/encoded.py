@@ -53,9 +53,10 @@ def reads_kept() -> Iterator[None]:
         _READS.reset(token)
 
 
-def deserialized(text: str) -> Any:
+def deserialized(stored: str | bytes) -> Any:
     """A JSON column's value; a large object keeps its text (a battle's state is compared
-    with the last one decoded without encoding it again)."""
+    with the last one decoded without encoding it again). ``psycopg`` gives bytes."""
+    text = stored if isinstance(stored, str) else bytes(stored).decode()
     if len(text) < READ_KEPT_FROM:
         return json.loads(text)
     kept = _READS.get()

@@ -39,6 +39,9 @@ WRITE_LOCK_KEY = 0x41444301
 CAMPAIGN_SPACE = 0x41444302
 BATTLE_SPACE = 0x41444303
 _INT4 = 2**31
+# How long a write on the loop may wait for a row lock (``bot.db.on_loop_pg``): the loop is
+# blocked meanwhile; past it the write is kept off the loop instead.
+LOCK_TIMEOUT_MS = 100
 SESSION_KEYS = "aide_write_keys"  # where a write session keeps its WriteKeys (session.info)
 MOVED_ON = (
     "The battle here changed while your command was on its way, so nothing was changed. "
@@ -69,15 +72,25 @@ class WriteKeys:
     def statement(self) -> str:
         """The PostgreSQL lock statement: one round trip, its locks taken left to right in the
         one lock order (database, campaign, battle)."""
+        return "SELECT " + ", ".join(self._calls("pg_advisory_xact_lock"))
+
+    def try_statement(self) -> str:
+        """The same locks tried without waiting, and the transaction's row-lock wait made
+        short (``LOCK_TIMEOUT_MS``), in one round trip: true if every lock was taken (false:
+        roll back, which lets go of any that were, and try again later)."""
+        limit = f"set_config('lock_timeout', '{LOCK_TIMEOUT_MS}ms', true) IS NOT NULL"
+        return "SELECT " + " AND ".join([limit, *self._calls("pg_try_advisory_xact_lock")])
+
+    def _calls(self, function: str) -> list[str]:
         if self.whole:
-            return f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})"
-        calls = [f"pg_advisory_xact_lock_shared({WRITE_LOCK_KEY})"]
+            return [f"{function}({WRITE_LOCK_KEY})"]
+        calls = [f"{function}_shared({WRITE_LOCK_KEY})"]
         if self.campaign is not None:
             kind = "_shared" if self.battle is not None else ""
-            calls.append(f"pg_advisory_xact_lock{kind}({_pair(CAMPAIGN_SPACE, self.campaign)})")
+            calls.append(f"{function}{kind}({_pair(CAMPAIGN_SPACE, self.campaign)})")
         if self.battle is not None:
-            calls.append(f"pg_advisory_xact_lock({_pair(BATTLE_SPACE, self.battle)})")
-        return "SELECT " + ", ".join(calls)
+            calls.append(f"{function}({_pair(BATTLE_SPACE, self.battle)})")
+        return calls
 
 
 def check_locked(info: dict[str, Any], battle_id: int, campaign_id: int) -> None:

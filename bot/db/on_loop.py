@@ -1,4 +1,4 @@
-"""SQLite's writers run on the event loop, one transaction without a pause (#38).
+"""The writers run on the event loop, one transaction without a pause (#38).
 
 A write transaction on ``aiosqlite`` hands each statement to the connection's thread and
 waits for the event loop to give it back: with a busy loop (other commands, a resolution's
@@ -12,6 +12,9 @@ a write transaction's statements, from ``BEGIN IMMEDIATE`` to ``COMMIT``, run ba
 and the lock is held for the work alone. The loop is blocked for that work, the same CPU the
 write cost before plus SQLite's own time (a small write's statements take microseconds; the
 commit's sync of the log is SQLite's as before).
+
+PostgreSQL's writes that keep a battle's own rows (a player's order, a resolution) do the same
+through ``psycopg`` (``bot.db.on_loop_pg``).
 
 Only a write that must wait for SQLite's lock (another process holds it: a backup, a
 migration, a second bot on the same file) must not block the loop: its ``BEGIN IMMEDIATE`` is
@@ -69,11 +72,13 @@ class SQLiteDialectOnLoop(SQLiteDialect_pysqlite):
 
 
 registry.register(f"sqlite.{DRIVER}", __name__, "SQLiteDialectOnLoop")
+# Loaded by SQLAlchemy when first used: ``psycopg`` comes with the postgres extra.
+registry.register(f"postgresql.{DRIVER}", "bot.db.on_loop_pg", "PGDialectOnLoop")
 
 
 def writer_url(url: URL) -> URL:
-    """The same SQLite file, through the writers' driver."""
-    return url.set(drivername=f"sqlite+{DRIVER}")
+    """The same database, through the writers' driver."""
+    return url.set(drivername=f"{url.get_backend_name()}+{DRIVER}")
 
 
 def create_writer_engine(

@@ -7,6 +7,7 @@ both."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -25,7 +26,7 @@ from bot.config import ensure_sqlite_folder
 from bot.db import versioning  # noqa: F401  (every write bumps its battle's version)
 from bot.db.encoded import deserialized, serialized
 from bot.db.locks import SESSION_KEYS, WRITE_LOCK_KEY, Turns, WriteKeys
-from bot.db.on_loop import create_writer_engine
+from bot.db.on_loop import FIRST_WAIT_S, LAST_WAIT_S, create_writer_engine, writer_url
 
 __all__ = ["WRITE_LOCK_KEY", "Database", "create_engine"]
 
@@ -49,11 +50,14 @@ _JSON = {"json_serializer": serialized, "json_deserializer": deserialized}
 
 
 def create_writers(url: str) -> AsyncEngine | None:
-    """A file SQLite database's engine for writes (``bot.db.on_loop``: a write transaction's
-    statements run back to back on the loop); None where writes use the one engine."""
+    """The engine for writes on the loop (``bot.db.on_loop``: a write transaction's statements
+    run back to back): a file SQLite database's, every write's; PostgreSQL's, for the writes of
+    a battle's own rows (``Database.write(on_loop=True)``); None for SQLite in memory."""
     parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return None  # PostgreSQL waits on the network: its writes cannot block the loop
+    if parsed.get_backend_name() == "postgresql":
+        return create_async_engine(writer_url(parsed), **_JSON)  # the pool's defaults, 5 + 10
+    if parsed.database in (None, "", ":memory:"):
+        return None
     # One writer at a time per process (``Turns``): a small pool, opened once.
     return create_writer_engine(
         parsed, foreign_keys=True, busy_timeout_ms=BUSY_TIMEOUT_MS, pool_size=2, **_JSON
@@ -92,16 +96,28 @@ def _configure_sqlite(engine: AsyncEngine, *, foreign_keys: bool) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN DEFERRED")
 
 
+class _Busy(Exception):
+    """Another writer holds one of a write's advisory locks: try again later."""
+
+
 class Database:
     """The engine and the two kinds of session the services use: read and write."""
 
     def __init__(self, engine: AsyncEngine, writers: AsyncEngine | None = None) -> None:
         self.engine = engine
         self.writers = writers or engine  # the engine write transactions run on
-        writer = self.writers.execution_options(**{_WRITER_OPTION: True})
         self._reader = async_sessionmaker(engine, expire_on_commit=False)
-        self._writer = async_sessionmaker(writer, expire_on_commit=False)
         self._postgresql = engine.dialect.name == "postgresql"
+        # PostgreSQL's writes keep asyncpg (they wait for locks off the loop) but those of a
+        # battle's own rows, which run on the loop (``_polled``); SQLite's all run on the loop.
+        writer = (engine if self._postgresql else self.writers).execution_options(
+            **{_WRITER_OPTION: True}
+        )
+        self._writer = async_sessionmaker(writer, expire_on_commit=False)
+        on_loop = self.writers.execution_options(**{_WRITER_OPTION: True})
+        self._on_loop = async_sessionmaker(on_loop, expire_on_commit=False)
+        self._polls = self._postgresql and self.writers is not engine
+        self.refused_tries = 0  # writes on the loop that found a lock taken (tests watch it)
         # SQLite has one write lock for the file: its writers keep one queue (bot.db.locks).
         self._turns = Turns(per_key=self._postgresql)
 
@@ -118,7 +134,7 @@ class Database:
 
     @asynccontextmanager
     async def write(
-        self, *, battle: int | None = None, campaign: int | None = None
+        self, *, battle: int | None = None, campaign: int | None = None, on_loop: bool = False
     ) -> AsyncIterator[AsyncSession]:
         """A session in one write transaction: committed on success, rolled back on error.
 
@@ -131,13 +147,46 @@ class Database:
         different battles run at once and no two writers deadlock. The busy timeout (SQLite)
         and the locks (PostgreSQL) are also there for other processes (a backup, a migration,
         another shard). A write must not open another write inside it.
+
+        ``on_loop`` (PostgreSQL, a battle named): the write keeps only that battle's own rows,
+        and runs on the loop (``bot.db.on_loop_pg``); a row lock it would wait for past
+        ``LOCK_TIMEOUT_MS`` fails it (``lock_waited``), and its caller keeps it as before.
         """
         keys = WriteKeys(battle=battle, campaign=campaign)
-        async with self._turns.turn(keys), self._writer() as session, session.begin():
-            session.info[SESSION_KEYS] = keys  # bot.db.locks.check_locked reads them
-            if self._postgresql:
-                await session.execute(text(keys.statement()))
-            yield session
+        async with self._turns.turn(keys):
+            if on_loop and self._polls and keys.battle is not None:
+                async with self._polled(keys) as session:
+                    yield session
+                return
+            async with self._writer() as session, session.begin():
+                session.info[SESSION_KEYS] = keys  # bot.db.locks.check_locked reads them
+                if self._postgresql:
+                    await session.execute(text(keys.statement()))
+                yield session
+
+    @asynccontextmanager
+    async def _polled(self, keys: WriteKeys) -> AsyncIterator[AsyncSession]:
+        """A write on the loop's PostgreSQL engine, its locks tried without waiting: taken, the
+        write goes on; not, it is rolled back (letting go of any taken) and tried again after a
+        sleep, so the loop never blocks waiting for another writer."""
+        wait = FIRST_WAIT_S
+        while True:
+            try:
+                async with self._on_loop() as session, session.begin():
+                    if not await session.scalar(text(keys.try_statement())):
+                        raise _Busy()
+                    session.info[SESSION_KEYS] = keys
+                    yield session
+                return
+            except _Busy:
+                self.refused_tries += 1
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, LAST_WAIT_S)
+
+    @staticmethod
+    def lock_waited(error: BaseException) -> bool:
+        """Whether a write on the loop failed because a row lock was not free in time."""
+        return "LockNotAvailable" in type(getattr(error, "orig", error)).__name__
 
     async def dispose(self) -> None:
         """Close every pooled connection."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import delete, exists, insert, inspect, or_, select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -91,8 +92,21 @@ async def decide(db: Database, user_id: int, body: Body[T], script: Script) -> D
 
 
 async def keep(db: Database, decided: Decided[Any]) -> bool:
-    """The claim then the rows, in one write; False (nothing written) if the claim failed."""
-    async with db.write(battle=decided.battle_id, campaign=decided.campaign_id) as session:
+    """The claim then the rows, in one write; False (nothing written) if the claim failed.
+    The rows are the battle's own: on PostgreSQL the write runs on the loop, and if a row lock
+    held it up (``Database.lock_waited``), nothing was written and it is kept off the loop."""
+    try:
+        return await _kept(db, decided, on_loop=True)
+    except OperationalError as error:
+        if not db.lock_waited(error):
+            raise
+        log.info("battle %s: a player's write waited for a row lock", decided.battle_id)
+        return await _kept(db, decided, on_loop=False)
+
+
+async def _kept(db: Database, decided: Decided[Any], *, on_loop: bool) -> bool:
+    keys = {"battle": decided.battle_id, "campaign": decided.campaign_id}
+    async with db.write(**keys, on_loop=on_loop) as session:
         claimed: Any = await session.execute(decided.claim)
         if not claimed.rowcount:
             return False

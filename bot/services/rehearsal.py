@@ -25,6 +25,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from sqlalchemy import event, select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import ORMExecuteState, Session
 
@@ -65,14 +66,21 @@ async def kept(db: Database, battle_id: int, body: Body[T]) -> T:
 
 
 async def _kept(db: Database, battle_id: int, body: Body[T]) -> T:
+    on_loop = True  # the battle's own rows, on the loop on PostgreSQL (``bot.db.on_loop_pg``)
     for attempt in range(TRIES):
         version, script, reads = await _rehearse(db, battle_id, body)
         encode_results([call[3] for call in script.calls])  # before the write, not inside
         last = attempt == TRIES - 1
         try:
-            return await _keep(db, battle_id, body, script, None if last else version, reads)
+            claimed = None if last else version
+            return await _keep(db, battle_id, body, script, claimed, reads, on_loop and not last)
         except _Stale:
             log.info("battle %s changed while it resolved: worked out again", battle_id)
+        except OperationalError as error:
+            if not db.lock_waited(error) or last:
+                raise
+            on_loop = False  # a row lock held it up: nothing was written; kept off the loop
+            log.info("battle %s: its keeping write waited for a row lock", battle_id)
     raise AssertionError("unreachable: the last try keeps what it finds")
 
 
@@ -102,11 +110,12 @@ async def _keep(
     script: Script,
     version: int | None,
     reads: Reads,
+    on_loop: bool,
 ) -> T:
     """``body`` in a write, its engine calls given back from ``script`` (and, once its claim
     of ``version`` succeeded, its rehearsal's ``reads``); ``_Stale`` (nothing written) if
     ``version`` is set and is no longer the battle's."""
-    async with battle_write(db, battle_id) as session:
+    async with battle_write(db, battle_id, on_loop=on_loop) as session:
         began = time.perf_counter()
         try:
             given: AbstractContextManager[None] = nullcontext()

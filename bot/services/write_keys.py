@@ -48,11 +48,14 @@ async def battle_at(db: Database, place: Place) -> tuple[int, int] | None:
 
 
 @asynccontextmanager
-async def battle_write(db: Database, battle_id: int) -> AsyncIterator[AsyncSession]:
-    """``db.write`` locked for the battle ``battle_id`` (and its campaign, shared)."""
+async def battle_write(
+    db: Database, battle_id: int, *, on_loop: bool = False
+) -> AsyncIterator[AsyncSession]:
+    """``db.write`` locked for the battle ``battle_id`` (and its campaign, shared); ``on_loop``:
+    a write of the battle's own rows (``Database.write``)."""
     campaign = await campaign_of(db, battle_id)
     battle = None if campaign is None else battle_id  # no such battle: lock as before
-    async with db.write(battle=battle, campaign=campaign) as session:
+    async with db.write(battle=battle, campaign=campaign, on_loop=on_loop) as session:
         yield session
 
 

@@ -18,6 +18,12 @@ from tests.databases import on_postgres
 postgres_only = pytest.mark.skipif(not on_postgres(), reason="PostgreSQL's advisory locks")
 
 
+async def waits(db: Database, other: Database) -> bool:
+    """Whether a write of ``other`` waits for a lock: on the server, or between its tries (a
+    write on the loop: ``bot.db.on_loop_pg``)."""
+    return bool(other.refused_tries or await waiting_locks(db))
+
+
 async def waiting_locks(db: Database) -> int:
     """How many advisory lock requests in this database wait (not granted)."""
     async with db.read() as session:

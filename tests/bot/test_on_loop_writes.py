@@ -1,19 +1,27 @@
-"""SQLite's write transactions run on the loop without a pause (``bot.db.on_loop``, #38): no
-other task runs between a write's statements, so the write lock is held for the work alone;
-a write that must wait for another connection's lock waits without blocking the loop."""
+"""Write transactions run on the loop without a pause (``bot.db.on_loop``, #38): no other task
+runs between a write's statements, so the write lock is held for the work alone; a write that
+must wait for another connection's lock waits without blocking the loop. SQLite: every write;
+PostgreSQL: the writes of a battle's own rows (``bot.db.on_loop_pg``)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
+import threading
 from pathlib import Path
 
+import psycopg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from bot.db import on_loop
 from bot.db.session import Database
+from bot.services import Services
+from tests.bot.test_write_keys import ONE, an_order, two_battles
+from tests.conftest import GM
+from tests.databases import on_postgres
 
 
 async def ticking(count: list[int]) -> None:
@@ -105,3 +113,51 @@ async def test_a_write_gives_up_after_the_busy_timeout(
         await engine.dispose()
     async with file_db.read() as session:
         assert await session.scalar(text("SELECT count(*) FROM t")) == 0
+
+
+@pytest.mark.skipif(not on_postgres(), reason="PostgreSQL's writes on the loop")
+async def test_a_players_write_on_postgresql_runs_without_a_pause(services: Services) -> None:
+    """The claim and the rows of an order go through psycopg on the loop, back to back."""
+    await two_battles(services)
+    db = services.play.db
+    ticks, seen = [0], []
+    ticker = asyncio.create_task(ticking(ticks))
+
+    def statement(_conn: object, _cursor: object, sql: str, *_: object) -> None:
+        seen.append((ticks[0], sql.split()[0]))
+
+    event.listen(db.writers.sync_engine, "before_cursor_execute", statement)
+    try:
+        assert await an_order(services, ONE) == "Red Archers"
+    finally:
+        event.remove(db.writers.sync_engine, "before_cursor_execute", statement)
+        ticker.cancel()
+    assert [kind for _, kind in seen][:2] == ["SELECT", "UPDATE"]  # its locks, then the claim
+    assert len({tick for tick, _ in seen}) == 1, seen  # no other task ran in between
+    assert db.writers.dialect.driver == on_loop.DRIVER
+
+
+@pytest.mark.skipif(not on_postgres(), reason="PostgreSQL's writes on the loop")
+@pytest.mark.parametrize("write", ["an order", "a resolution"])
+async def test_a_write_held_up_by_a_row_lock_is_kept_off_the_loop(
+    services: Services, db_url: str, caplog: pytest.LogCaptureFixture, write: str
+) -> None:
+    """A row lock the write on the loop would wait for (here held by a connection this test
+    lets go of from another thread) fails it past ``LOCK_TIMEOUT_MS``; the write is then kept
+    through asyncpg, waiting off the loop, and goes in once the lock is let go."""
+    (battle, _), _ = await two_battles(services)
+    address = make_url(db_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    holder = psycopg.connect(address)
+    holder.execute("SELECT id FROM battle WHERE id = %s FOR UPDATE", (battle,))
+    letting_go = threading.Timer(1.0, holder.commit)
+    letting_go.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.services"):
+            if write == "an order":
+                assert await an_order(services, ONE) == "Red Archers"
+            else:
+                assert (await services.gm.force(ONE, GM)).trigger == "forced by a GM"
+    finally:
+        letting_go.join()
+        holder.close()
+    assert "waited for a row lock" in caplog.text

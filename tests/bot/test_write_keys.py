@@ -19,7 +19,7 @@ from bot.services.campaigns import Place
 from bot.services.order_params import OrderInput
 from bot.services.write_keys import battle_at, battle_write, place_write
 from tests.bot.battle_setup import deployed_battle
-from tests.bot.test_db_locks import waiting_locks
+from tests.bot.test_db_locks import waits
 from tests.conftest import ALICE, GM
 from tests.databases import on_postgres
 
@@ -102,7 +102,7 @@ async def test_an_order_on_the_battle_being_written_waits_for_it(
     try:
         async with battle_write(services.play.db, b1):
             waiting = asyncio.create_task(ordered())
-            while not await waiting_locks(services.play.db) and not order:  # noqa: ASYNC110
+            while not await waits(services.play.db, other_db) and not order:  # noqa: ASYNC110
                 await asyncio.sleep(0.01)
             order.append("write out")
         await waiting

@@ -1,0 +1,61 @@
+"""PostgreSQL's writes of a battle's own rows on the event loop (#38; ``bot.db.on_loop``).
+
+A player's write (the claim and its rows) and a resolution's keeping write run through
+``psycopg`` used synchronously on the loop: from the first statement to ``COMMIT`` no other
+task runs, so the battle's lock is held for the write's round trips alone (microseconds each
+to a server on the same host, about a millisecond across a network; a player's write makes 4,
+a resolution's about 15), not for every other command's turn on the loop between them. Such a
+write must never wait on the server with the loop blocked:
+
+- its advisory locks are tried (``WriteKeys.try_statement``): while another writer holds one,
+  the transaction is rolled back, letting go of any it took, and the loop sleeps before the
+  next try (``bot.db.session``);
+- a row lock could still make it wait (another write of the same process touching the same
+  row is held up by the blocked loop itself), so the transaction's ``lock_timeout`` is short
+  (``LOCK_TIMEOUT_MS``): past it the write fails with ``LockNotAvailable`` and its caller keeps
+  the write as it did before, through ``asyncpg`` (``lock_waited``).
+
+Every other write (a campaign's, an army's, a GM's) keeps ``asyncpg`` and waits off the loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from sqlalchemy import pool
+from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
+from sqlalchemy.engine import URL
+
+from bot.db.on_loop import DRIVER
+
+
+class _Cursor(psycopg.Cursor[Any]):
+    """A ``psycopg`` cursor as SQLAlchemy's asyncio results use one."""
+
+    async def _async_soft_close(self) -> None:
+        """Nothing to do: a client-side cursor's rows are already here."""
+
+
+class PGDialectOnLoop(PGDialect_psycopg):
+    """``psycopg`` (synchronous) used from asyncio: its calls run at once on the loop's thread."""
+
+    is_async = True
+    supports_statement_cache = True
+    driver = DRIVER
+
+    @classmethod
+    def get_pool_class(cls, url: URL) -> type[pool.Pool]:
+        """The asyncio engine's queue pool (a plain ``QueuePool`` is refused under asyncio)."""
+        return pool.AsyncAdaptedQueuePool
+
+    @classmethod
+    def get_async_dialect_cls(cls, url: URL) -> type[PGDialectOnLoop]:
+        """Itself (``psycopg``'s own asyncio dialect gives the loop back between statements)."""
+        return cls
+
+    def create_connect_args(self, url: URL) -> Any:
+        """``psycopg``'s arguments, its cursors made for SQLAlchemy's asyncio results."""
+        args, kwargs = super().create_connect_args(url)  # type: ignore[no-untyped-call]
+        kwargs["cursor_factory"] = _Cursor
+        return args, kwargs
