@@ -16,6 +16,8 @@ write must never wait on the server with the loop blocked:
   the write as it did before, through ``asyncpg`` (``lock_waited``).
 
 Every other write (a campaign's, an army's, a GM's) keeps ``asyncpg`` and waits off the loop.
+A server that stops answering would hold the loop until the network gives up: the connection's
+TCP settings (``TCP``) bound that to about ten seconds, then the write fails.
 """
 
 from __future__ import annotations
@@ -28,6 +30,18 @@ from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 from sqlalchemy.engine import URL
 
 from bot.db.on_loop import DRIVER
+
+# libpq's connection settings for a server gone silent: connecting waits 5 s at most, data sent
+# unacknowledged for 5 s fails the connection, and an idle wait is probed after 5 s, every 2 s,
+# twice. The URL's own query settings come first.
+TCP = {
+    "connect_timeout": 5,
+    "tcp_user_timeout": 5000,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 2,
+}
 
 
 class _Cursor(psycopg.Cursor[Any]):
@@ -55,7 +69,7 @@ class PGDialectOnLoop(PGDialect_psycopg):
         return cls
 
     def create_connect_args(self, url: URL) -> Any:
-        """``psycopg``'s arguments, its cursors made for SQLAlchemy's asyncio results."""
+        """``psycopg``'s arguments: its cursors made for SQLAlchemy's asyncio results, and a
+        silent server given up on (``TCP``)."""
         args, kwargs = super().create_connect_args(url)  # type: ignore[no-untyped-call]
-        kwargs["cursor_factory"] = _Cursor
-        return args, kwargs
+        return args, {**TCP, **kwargs, "cursor_factory": _Cursor}

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import event, make_url, text
 from sqlalchemy.exc import OperationalError
 
-from bot.db import on_loop
+from bot.db import on_loop, on_loop_pg
 from bot.db.session import Database
 from bot.services import Services
 from tests.bot.test_write_keys import ONE, an_order, two_battles
@@ -161,3 +161,14 @@ async def test_a_write_held_up_by_a_row_lock_is_kept_off_the_loop(
         letting_go.join()
         holder.close()
     assert "waited for a row lock" in caplog.text
+
+
+def test_a_silent_postgresql_server_is_given_up_on_within_seconds() -> None:
+    """The loop waits on these connections: libpq's TCP settings bound a dead network's wait
+    (the URL's own settings first)."""
+    dialect = on_loop_pg.PGDialectOnLoop()
+    _, given = dialect.create_connect_args(make_url("postgresql+onloop://u:p@h/db"))
+    assert given["tcp_user_timeout"] == 5000 and given["connect_timeout"] == 5
+    assert given["keepalives_idle"] == 5 and given["cursor_factory"] is on_loop_pg._Cursor
+    url = make_url("postgresql+onloop://u:p@h/db?connect_timeout=2")
+    assert dialect.create_connect_args(url)[1]["connect_timeout"] == "2"
