@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from bot.errors import UserError
+from bot.services.parameters import parse_value
 from rules_core import engine, general, registry
 from rules_core.big_battles import begun
 from rules_core.codec import Json
@@ -65,17 +67,16 @@ def start(rules: Rules, units: int | None, params: Mapping[str, Json] | None = N
 
 
 def parameter(rules: Rules, given: str) -> tuple[str, Json]:
-    """``NAME=VALUE`` as a parameter of the ruleset (a number or ``true``/``false`` read as
-    such, anything else as text); SystemExit naming the ruleset's parameters if unknown."""
+    """``NAME=VALUE`` as a parameter of the ruleset, its value read as ``/campaign rules set``
+    reads it (``parse_value``); SystemExit naming the ruleset's parameters if unknown."""
     name, _, text = given.partition("=")
-    known = rules.parameter_values()
+    known = {one.name: one for one in rules.parameters}
     if name not in known or not text:
         raise SystemExit(f"--param NAME=VALUE, NAME one of: {', '.join(sorted(known))}")
     try:
-        value: Json = json.loads(text)
-    except ValueError:
-        value = text
-    return name, value
+        return name, parse_value(known[name], text)
+    except UserError as error:
+        raise SystemExit(f"--param {given}: {error}") from None
 
 
 def dice(seed: int) -> bytes:

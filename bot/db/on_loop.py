@@ -33,7 +33,7 @@ from typing import Any
 from sqlalchemy import event, pool
 from sqlalchemy.dialects import registry
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy.engine import URL, Connection, Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.util import await_only
@@ -43,11 +43,35 @@ FIRST_WAIT_S = 0.001  # the first sleep while another process holds the lock; do
 LAST_WAIT_S = 0.05  # at most this, so a lock let go is taken within 50 ms
 
 
-class _Cursor(sqlite3.Cursor):
-    """A ``sqlite3`` cursor as SQLAlchemy's asyncio results use one."""
+class SoftClose:
+    """What SQLAlchemy's asyncio results ask of a driver's cursor, for a synchronous one."""
 
     async def _async_soft_close(self) -> None:
-        """Nothing to do: the rows are read from SQLite as they are fetched, on the loop."""
+        """Nothing to do: the rows are read as they are fetched, on the loop."""
+
+
+class OnLoop:
+    """A synchronous driver's dialect, told to SQLAlchemy's asyncio layer as an async one: its
+    calls run at once on the loop's thread (mixed in before the driver's own dialect, which
+    sets ``supports_statement_cache`` itself: SQLAlchemy reads it on that class only)."""
+
+    is_async = True
+    driver = DRIVER
+
+    @classmethod
+    def get_pool_class(cls, url: URL) -> type[pool.Pool]:
+        """The asyncio engine's queue pool (a plain ``QueuePool`` is refused under asyncio)."""
+        return pool.AsyncAdaptedQueuePool
+
+    @classmethod
+    def get_async_dialect_cls(cls, url: URL) -> type[Dialect]:
+        """Itself (a driver's own asyncio dialect gives the loop back between statements)."""
+        assert issubclass(cls, Dialect)  # mixed into a dialect
+        return cls
+
+
+class _Cursor(SoftClose, sqlite3.Cursor):
+    """A ``sqlite3`` cursor as SQLAlchemy's asyncio results use one."""
 
 
 class _Connection(sqlite3.Connection):
@@ -58,17 +82,10 @@ class _Connection(sqlite3.Connection):
         return super().cursor(factory)
 
 
-class SQLiteDialectOnLoop(SQLiteDialect_pysqlite):
+class SQLiteDialectOnLoop(OnLoop, SQLiteDialect_pysqlite):
     """``pysqlite`` used from asyncio: its calls run at once on the loop's thread."""
 
-    is_async = True
-    supports_statement_cache = True
-    driver = DRIVER
-
-    @classmethod
-    def get_pool_class(cls, url: URL) -> type[pool.Pool]:
-        """The asyncio engine's queue pool (a plain ``QueuePool`` is refused under asyncio)."""
-        return pool.AsyncAdaptedQueuePool
+    supports_statement_cache = True  # SQLAlchemy reads it on the dialect's own class only
 
 
 registry.register(f"sqlite.{DRIVER}", __name__, "SQLiteDialectOnLoop")

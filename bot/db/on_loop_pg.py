@@ -25,11 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-from sqlalchemy import pool
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 from sqlalchemy.engine import URL
 
-from bot.db.on_loop import DRIVER
+from bot.db.on_loop import OnLoop, SoftClose
 
 # libpq's connection settings for a server gone silent: connecting waits 5 s at most, data sent
 # unacknowledged for 5 s fails the connection, and an idle wait is probed after 5 s, every 2 s,
@@ -44,29 +43,14 @@ TCP = {
 }
 
 
-class _Cursor(psycopg.Cursor[Any]):
+class _Cursor(SoftClose, psycopg.Cursor[Any]):
     """A ``psycopg`` cursor as SQLAlchemy's asyncio results use one."""
 
-    async def _async_soft_close(self) -> None:
-        """Nothing to do: a client-side cursor's rows are already here."""
 
-
-class PGDialectOnLoop(PGDialect_psycopg):
+class PGDialectOnLoop(OnLoop, PGDialect_psycopg):
     """``psycopg`` (synchronous) used from asyncio: its calls run at once on the loop's thread."""
 
-    is_async = True
-    supports_statement_cache = True
-    driver = DRIVER
-
-    @classmethod
-    def get_pool_class(cls, url: URL) -> type[pool.Pool]:
-        """The asyncio engine's queue pool (a plain ``QueuePool`` is refused under asyncio)."""
-        return pool.AsyncAdaptedQueuePool
-
-    @classmethod
-    def get_async_dialect_cls(cls, url: URL) -> type[PGDialectOnLoop]:
-        """Itself (``psycopg``'s own asyncio dialect gives the loop back between statements)."""
-        return cls
+    supports_statement_cache = True  # SQLAlchemy reads it on the dialect's own class only
 
     def create_connect_args(self, url: URL) -> Any:
         """``psycopg``'s arguments: its cursors made for SQLAlchemy's asyncio results, and a
