@@ -3,7 +3,7 @@
 "inconclusive", "set back", "defeat" and "rout", and the general reads only a victory as a win
 and a defeat or a rout as a loss (the results that move the loser). Its army breaks when
 ``army_break_share`` of its fighting contingents are broken or gone (``Rules.army_broken``; by
-default every one): the general reads how near that is."""
+default half): the general reads how near that is."""
 
 from collections.abc import Callable, Mapping
 

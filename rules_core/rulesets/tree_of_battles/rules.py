@@ -4,7 +4,7 @@ One turn, both sides in every phase: Command (command actions, then control test
 → Shooting (then control tests) → Tactical movement → Combat (charges and responses, shooting
 at chargers, hand to hand, moves after combat) → Rally. The sheet gives no victory condition:
 an army with ``army_break_share`` of the fighting contingents it began with broken or gone (by
-default every one) has broken, and after ``max_turns`` it is a draw.
+default half, rounded up) has broken, and after ``max_turns`` it is a draw.
 """
 
 from __future__ import annotations
@@ -117,10 +117,11 @@ PARAMETERS = (
     Parameter("max_turns", 8, "turns played before the battle is a draw", "not on the sheet"),
     Parameter(
         "army_break_share",
-        1.0,
+        0.5,
         "an army breaks when this share of the fighting contingents it began with is broken"
-        " or gone (1: every one)",
-        "not on the sheet (RULESETS.md: a stated default with its threshold as a parameter)",
+        " or gone (0.5: half of them, rounded up; 1: every one)",
+        "not on the sheet (RULESETS.md: a stated default with its threshold as a parameter; half,"
+        " as Hail Caesar's divisions and Impetus's VBU break here)",
     ),
     Parameter(
         "command_rounds",
@@ -448,7 +449,7 @@ class TreeOfBattlesRules(Rules):
 
     def army_broken(self, state: BattleState, side: str) -> bool:
         """An army with ``army_break_share`` of the fighting contingents it began with broken
-        or gone (the sheet gives no army break; by default every one)."""
+        or gone (the sheet gives no army break; by default half of them, rounded up)."""
         share = param_number(self.parameter_values(state.parameters), "army_break_share")
         lost = general_hints.lost_share(state, side, general_hints.not_broken)
         return lost >= share - 1e-9

@@ -1,6 +1,7 @@
 """Tree of Battles' army break (``army_break_share``): the sheet gives none, so RULESETS.md's
-stated default holds, an army breaks when every fighting contingent it began with is broken
-or gone, with its threshold a parameter a campaign may lower."""
+stated default holds, an army breaks when half the fighting contingents it began with (rounded
+up) are broken or gone, with its threshold a parameter a campaign may change (1: every one, the
+default before round 48, which battles begun under it keep)."""
 
 from __future__ import annotations
 
@@ -44,12 +45,36 @@ def gone(state: BattleState, ids: list[str]) -> BattleState:
     return replace(state, units=tuple(x for x in state.units if x.id not in ids))
 
 
-def test_the_default_breaks_an_army_only_when_every_contingent_is_broken_or_gone(
-    rules: Rules,
-) -> None:
+def test_the_default_breaks_an_army_at_exactly_half_its_contingents(rules: Rules) -> None:
     state = prepare(sample_battle())
     french = fighting(state, "french")
-    assert rules.parameter_values(state.parameters)["army_break_share"] == 1.0
+    assert len(french) == 6
+    assert rules.parameter_values(state.parameters)["army_break_share"] == 0.5
+    # 2 of 6 broken is short of half; the third (3 of 6, exactly half) breaks the army.
+    two = broken(state, french[:2])
+    assert not rules.army_broken(two, "french")
+    assert rules.outcome(two) is None
+    three = broken(state, french[:3])
+    assert rules.army_broken(three, "french")
+    assert not rules.army_broken(three, "english")
+    outcome = rules.outcome(three)
+    assert outcome is not None and outcome.winner == "english"
+
+
+def test_the_default_half_of_an_odd_army_is_rounded_up(rules: Rules) -> None:
+    state = prepare(sample_battle())
+    english = fighting(state, "english")
+    assert len(english) == 5
+    # 2 of 5 (0.4) is short of half; 3 of 5 (0.6) is the first count at or past it.
+    assert not rules.army_broken(broken(state, english[:2]), "english")
+    assert rules.army_broken(gone(broken(state, english[:2]), english[2:3]), "english")
+
+
+def test_a_share_of_one_breaks_an_army_only_when_every_contingent_is_broken_or_gone(
+    rules: Rules,
+) -> None:
+    state = with_share(prepare(sample_battle()), 1.0)
+    french = fighting(state, "french")
     all_but_one = broken(state, french[:-1])
     assert not rules.army_broken(all_but_one, "french")
     assert rules.outcome(all_but_one) is None
@@ -60,7 +85,7 @@ def test_the_default_breaks_an_army_only_when_every_contingent_is_broken_or_gone
     assert outcome is not None and outcome.winner == "english"
 
 
-@pytest.mark.parametrize("share", [0.5, 0.75])
+@pytest.mark.parametrize("share", [0.5, 0.75, 1.0])
 def test_a_campaign_share_breaks_the_army_at_that_share_of_those_it_began_with(
     rules: Rules, share: float
 ) -> None:
