@@ -94,6 +94,9 @@ class Campaign(Base):
     created_by: Mapped[Snowflake]
     created_at: Mapped[WrittenAt]
     updated_at: Mapped[UpdatedAt]
+    # Bumped by every ORM write to the campaign, its members or its armies (bot.db.versioning):
+    # a resolution's write is given what its rehearsal loaded only while it is unchanged.
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     members: Mapped[list[Membership]] = _owned("campaign")
     armies: Mapped[list[Army]] = _owned("campaign")

@@ -28,6 +28,8 @@ from bot.deadlines import FIRING
 from bot.errors import Conflict, HandedAway, NotFound, NotYourGroup, PermissionDenied
 from bot.services import stored_waiting
 from bot.services.campaigns import Place, find_member, gm_only, load_open_campaign
+from bot.services.kept_loads import made, rows_of
+from bot.services.kept_reads import REFUSED, given_back, note
 from bot.services.order_params import one_of, resolve, side_of
 from bot.services.seats import Seat, seat_of
 from bot.services.state_encoding import encoded
@@ -239,14 +241,30 @@ async def load_battle(
 
 
 async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | None:
-    """A battle by id, with its campaign (for deadlines, which have no channel context)."""
+    """A battle by id, with its campaign (for deadlines, which have no channel context); in a
+    resolution's keeping write, made from the rows its rehearsal loaded (``kept_loads``)."""
+    key = ("loaded", battle_id)
+    found, rows = given_back(battle_id, key)
+    given = made(session.sync_session, rows) if found else None
+    if given is not None:
+        battle, campaign = given
+    else:
+        loaded = await _load_by_id(session, battle_id)
+        if loaded is None:
+            return None
+        battle, campaign = loaded
+        note(session, battle_id, key, lambda: rows_of(battle, campaign) or REFUSED)
+    check_locked(session.info, battle.id, battle.campaign_id)
+    return _loaded(campaign, battle)
+
+
+async def _load_by_id(session: AsyncSession, battle_id: int) -> tuple[Battle, Campaign] | None:
     found = await session.execute(
         select(Battle).where(Battle.id == battle_id).options(*_BATTLE_LOAD)
     )
     battle = found.unique().scalars().first()
     if battle is None:
         return None
-    check_locked(session.info, battle.id, battle.campaign_id)
     campaign = (
         (
             await session.execute(
@@ -260,7 +278,7 @@ async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | N
         .first()
     )
     assert campaign is not None
-    return _loaded(campaign, battle)
+    return battle, campaign
 
 
 def _loaded(campaign: Campaign, battle: Battle) -> Loaded:

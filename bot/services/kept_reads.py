@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -75,22 +75,46 @@ async def remembered(
     keep: Callable[[T], bool] | None = None,
 ) -> T:
     """``read()``, a read of the battle's own rows, or the rehearsal's answer to it."""
-    reads = _READS.get()
-    if reads is None or reads.battle_id != battle_id:
-        return await read()
-    if reads.replaying:
-        if key in reads.values and key not in reads.given:
-            reads.given.add(key)
-            given: T = reads.values[key]
-            return copy.copy(given)  # the caller may change its own copy
-        return await read()
+    found, given = given_back(battle_id, key)
+    if found:
+        return cast(T, copy.copy(given))  # the caller may change its own copy
     value = await read()
+
+    def kept() -> Any:
+        return copy.copy(value) if keep is None or keep(value) else REFUSED
+
+    note(session, battle_id, key, kept)
+    return value
+
+
+REFUSED = object()  # what ``note``'s ``kept`` gives for a read not to be given back
+
+
+def given_back(battle_id: int, key: Hashable) -> tuple[bool, Any]:
+    """In a keeping write whose claim succeeded: (True, what its rehearsal noted under
+    ``key``), once; (False, None) anywhere else."""
+    reads = _READS.get()
+    if reads is None or reads.battle_id != battle_id or not reads.replaying:
+        return False, None
+    if key in reads.values and key not in reads.given:
+        reads.given.add(key)
+        return True, reads.values[key]
+    return False, None
+
+
+def note(session: AsyncSession, battle_id: int, key: Hashable, kept: Callable[[], Any]) -> None:
+    """In a rehearsal: ``kept()`` (what its keeping write is to be given for a read of the
+    battle's rows just made, or ``REFUSED``) noted under ``key``, by the module's rules."""
+    reads = _READS.get()
+    if reads is None or reads.battle_id != battle_id or reads.replaying:
+        return
     if key in reads.seen:  # read twice by the rehearsal: never given back
         reads.values.pop(key, None)
-    elif _unchanged(session) and (keep is None or keep(value)):
-        reads.values[key] = copy.copy(value)
+    elif _unchanged(session):
+        value = kept()
+        if value is not REFUSED:
+            reads.values[key] = value
     reads.seen.add(key)
-    return value
 
 
 def _unchanged(session: AsyncSession) -> bool:

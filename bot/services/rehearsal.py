@@ -7,7 +7,8 @@ standing instructions, answers) and its engine calls run off the loop and are no
 ``UPDATE``/``DELETE``/``INSERT`` statement ends the rehearsal: engine work comes before them).
 Then for real in a short write that first claims the battle's version read by the rehearsal:
 if another write to the battle committed meanwhile (an order, a withdrawal, a plan, an answer,
-a confirmation, a GM change, a hand-over: ``bot.db.versioning``), the rehearsal is done again
+a confirmation, a GM change, a hand-over: ``bot.db.versioning``), or to its campaign, a member
+or an army (the claim checks the campaign's version too), the rehearsal is done again
 with what is there now. The last try keeps whatever it finds, running any engine call that
 differs from the rehearsal's inside its write, as every resolution did before.
 
@@ -30,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from bot.db.encoded import reads_kept
-from bot.db.models import Battle
+from bot.db.models import Battle, Campaign
 from bot.db.session import Database
 from bot.db.versioning import bumped, claim
 from bot.services.kept_reads import Reads, giving, noting
@@ -41,6 +42,7 @@ from bot.services.write_keys import battle_write
 
 T = TypeVar("T")
 Body = Callable[[AsyncSession, bool], Awaitable[T]]
+Versions = tuple[int, int]  # the battle's and its campaign's
 
 TRIES = 3  # rehearsals before the last try keeps what it finds
 HOLDS_KEPT = 1_000
@@ -86,12 +88,18 @@ async def _kept(db: Database, battle_id: int, body: Body[T]) -> T:
 
 async def _rehearse(
     db: Database, battle_id: int, body: Body[Any]
-) -> tuple[int | None, Script, Reads]:
-    """The battle's version, then ``body`` run in a read session with its engine calls and
-    its reads of the battle's rows noted."""
+) -> tuple[Versions | None, Script, Reads]:
+    """The battle's version and its campaign's, then ``body`` run in a read session with its
+    engine calls and its reads of the battle's rows noted."""
     script = Script()
     async with db.read() as session:
-        version = await session.scalar(select(Battle.version).where(Battle.id == battle_id))
+        found = await session.execute(
+            select(Battle.version, Campaign.version)
+            .join(Campaign, Campaign.id == Battle.campaign_id)
+            .where(Battle.id == battle_id)
+        )
+        row = found.first()
+        version = None if row is None else (row[0], row[1])
         with _dry(session), scripted(script, recording=True), noting(battle_id) as reads:
             try:
                 await body(session, True)
@@ -108,19 +116,19 @@ async def _keep(
     battle_id: int,
     body: Body[T],
     script: Script,
-    version: int | None,
+    version: Versions | None,
     reads: Reads,
     on_loop: bool,
 ) -> T:
     """``body`` in a write, its engine calls given back from ``script`` (and, once its claim
     of ``version`` succeeded, its rehearsal's ``reads``); ``_Stale`` (nothing written) if
-    ``version`` is set and is no longer the battle's."""
+    ``version`` is set and is no longer the battle's (or its campaign's)."""
     async with battle_write(db, battle_id, on_loop=on_loop) as session:
         began = time.perf_counter()
         try:
             given: AbstractContextManager[None] = nullcontext()
             if version is not None:
-                claimed: Any = await session.execute(claim(battle_id, version))
+                claimed: Any = await session.execute(claim(battle_id, *version))
                 if not claimed.rowcount:
                     raise _Stale()
                 bumped(session.sync_session, battle_id)  # the claim was this write's bump
