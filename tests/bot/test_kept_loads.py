@@ -37,9 +37,9 @@ def selects_in_writes(db: Database) -> Iterator[list[str]]:
     seen: list[str] = []
 
     def noted(conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if conn.get_execution_options().get(_WRITER_OPTION, False):
-            if statement.lstrip().upper().startswith("SELECT"):
-                seen.append(" ".join(statement.split()))
+        writing = conn.get_execution_options().get(_WRITER_OPTION, False)
+        if writing and statement.lstrip().upper().startswith("SELECT"):
+            seen.append(" ".join(statement.split()))
 
     engines = {db.engine.sync_engine, db.writers.sync_engine}
     for engine in engines:
@@ -88,14 +88,15 @@ async def test_a_campaign_write_while_the_step_resolves_has_it_worked_out_again(
     battle_id, stage = await battle_id_of(db)
     before = await campaign_version(db)
 
-    seen: list[str] = []
+    selects: list[list[str]] = []
 
     async def member_changes(_args: Any) -> None:
         await services.campaigns.set_dm_calls(place, ALICE, True)
-        seen.clear()  # the member's own write loads the campaign
+        selects[0].clear()  # the member's own write loads the campaign
 
     calls = watch_engine(monkeypatch, db, member_changes)
     with selects_in_writes(db) as seen:
+        selects.append(seen)
         report = await services.play.resolve_stage(battle_id, stage, trigger="forced")
     assert report is not None
     assert await campaign_version(db) == before + 1
