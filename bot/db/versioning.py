@@ -58,29 +58,31 @@ def bumped(session: Session, battle_id: int) -> None:
 
 
 def _bump(session: Session, _flush: UOWTransaction, _instances: Any) -> None:
-    # Once per battle and transaction: others read only committed versions, so one bump
-    # tells them as much as one per flush did (a resolution's write flushes several times).
-    done: set[int] = session.info.setdefault(_BUMPED, set())
-    touched = battles_touched(session) - done
+    # Once per battle (campaign) and transaction: others read only committed versions, so one
+    # bump tells them as much as one per flush did (a resolution's write flushes several times).
+    _bump_rows(session, Battle, battles_touched(session), _BUMPED, {})
+    # ``updated_at`` kept: the campaign itself may not have changed
+    kept = {"updated_at": Campaign.updated_at}
+    _bump_rows(session, Campaign, campaigns_touched(session), _CAMPAIGNS_BUMPED, kept)
+
+
+def _bump_rows(
+    session: Session,
+    model: type[Battle] | type[Campaign],
+    touched: set[int],
+    done_key: str,
+    kept: dict[str, Any],
+) -> None:
+    done: set[int] = session.info.setdefault(done_key, set())
+    touched -= done
     if touched:
         session.connection().execute(
-            update(Battle)
-            .where(Battle.id.in_(sorted(touched)))
-            .values(version=Battle.version + 1)
+            update(model)
+            .where(model.id.in_(sorted(touched)))
+            .values(version=model.version + 1, **kept)
             .execution_options(synchronize_session=False)
         )
         done |= touched
-    campaigns: set[int] = session.info.setdefault(_CAMPAIGNS_BUMPED, set())
-    touched = campaigns_touched(session) - campaigns
-    if touched:
-        session.connection().execute(
-            update(Campaign)
-            .where(Campaign.id.in_(sorted(touched)))
-            # ``updated_at`` kept: the campaign itself may not have changed
-            .values(version=Campaign.version + 1, updated_at=Campaign.updated_at)
-            .execution_options(synchronize_session=False)
-        )
-        campaigns |= touched
 
 
 def _forget(session: Session, *_: Any) -> None:

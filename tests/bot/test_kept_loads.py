@@ -4,7 +4,6 @@ its campaign changed; a campaign write landing meanwhile makes the step worked o
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -17,18 +16,12 @@ from bot.db.session import _WRITER_OPTION, Database
 from bot.services import Services
 from bot.services.campaigns import Place
 from bot.services.play import OrderInput
-from tests.bot.battle_setup import START, deployed_battle
-from tests.bot.test_rehearsal import battle_id_of, watch_engine
+from tests.bot.battle_setup import deployed_battle
+from tests.bot.test_rehearsal import battle_id_of, services, version, watch_engine
 from tests.conftest import ALICE, BOB, GM
-from tests.e2e.fake_clock import FakeClock
 
+__all__ = ["services"]  # the fixture, shared with test_rehearsal
 LOADS = ("FROM battle ", "FROM battle_side", "FROM campaign", "FROM membership", "FROM army")
-
-
-@pytest.fixture
-def services(db: Database) -> Services:
-    """Services on the fake clock."""
-    return Services.build(db, rng=random.Random(1), clock=FakeClock(START))
 
 
 @contextmanager
@@ -58,8 +51,7 @@ def loads(statements: list[str]) -> list[str]:
 
 async def campaign_version(db: Database) -> int:
     """The (only) campaign's version."""
-    async with db.read() as session:
-        return (await session.scalars(select(Campaign.version))).one()
+    return await version(db, Campaign.version)
 
 
 async def test_the_keeping_write_loads_no_battle_or_campaign(

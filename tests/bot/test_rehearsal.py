@@ -177,10 +177,11 @@ async def test_two_processes_resolving_one_battle_and_two_battles(
         await second_db.dispose()
 
 
-async def version(db: Database) -> int:
-    """The (only) battle's version."""
+async def version(db: Database, column: Any = Battle.version) -> int:
+    """The (only) battle's version (or the only row's ``column``)."""
     async with db.read() as session:
-        return (await session.scalars(select(Battle.version))).one()
+        found: int = (await session.scalars(select(column))).one()
+        return found
 
 
 async def test_every_write_to_the_battle_bumps_its_version(
