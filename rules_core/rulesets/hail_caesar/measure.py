@@ -6,6 +6,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import replace
+from typing import NamedTuple
 
 from rules_core import paths, toolkit
 from rules_core.geometry import (
@@ -211,14 +212,30 @@ def turn_too_close(state: BattleState, unit: Unit, facing: float, keep_off: floa
     return too_close(state, unit, here.moved_to((unit.x, unit.y), facing), keep_off)
 
 
+class Reach(NamedTuple):
+    """Where a move gets to, and the unit beside it that left it no room to turn and go
+    (``beside``, "" if none: then it stands unturned where it stood)."""
+
+    pose: Footprint
+    beside: str = ""
+
+
 def reachable(
     state: BattleState, unit: Unit, goal: Point, length: float, facing: float, keep_off: float
 ) -> Footprint:
+    """The farthest pose towards ``goal`` within ``length`` (see ``reach``)."""
+    return reach(state, unit, goal, length, facing, keep_off).pose
+
+
+def reach(
+    state: BattleState, unit: Unit, goal: Point, length: float, facing: float, keep_off: float
+) -> Reach:
     """The farthest pose towards ``goal`` within ``length`` that passes through nobody and
     ends no nearer an enemy than ``keep_off`` (a stop there is computed exactly); where the
-    turn to ``facing`` alone would come that near, the unit as it stands, unturned."""
+    turn to ``facing`` alone would come that near, or with no room to turn and go where it
+    stands, the unit as it stands, unturned. The order check asks it too (orders._move)."""
     if turn_too_close(state, unit, facing, keep_off):
-        return Footprint.of(unit)
+        return Reach(Footprint.of(unit))
     start = (unit.x, unit.y)
     whole = math.dist(start, goal)
     share = 1.0 if within(whole, length) else length / whole
@@ -244,9 +261,9 @@ def reachable(
         share = kept / whole
         exact = Footprint.of(unit).moved_to(_between(start, goal, share), facing)
         if fits(exact):
-            return exact
+            return Reach(exact)
     if fits(at(share)):
-        return at(share)
+        return Reach(at(share))
     low, high = 0.0, share
     for _ in range(30):
         middle = (low + high) / 2
@@ -256,7 +273,8 @@ def reachable(
     # friend). Then it has no room to go, and stays as it stands, unturned. (One already
     # within the keep-off may still turn to move away, as ``turn_too_close`` allows.)
     stop = at(low)
-    return Footprint.of(unit) if crowded(state, unit, stop) or blocker(state, unit, stop) else stop
+    beside = crowded(state, unit, stop) or blocker(state, unit, stop)
+    return Reach(Footprint.of(unit), beside) if beside else Reach(stop)
 
 
 def _kept_off(

@@ -46,8 +46,12 @@ def move_to(
         words = f'does not move: turning would bring it within {g(keep_off)}" of {near}'
         relocate(ctx, unit, (unit.x, unit.y), unit.facing, [note, words])
         return
-    pose = measure.reachable(ctx.state, unit, goal, length, heading, keep_off)
-    end_facing = pose.facing  # the heading, or unturned if it had no room to turn and go
+    pose, beside = measure.reach(ctx.state, unit, goal, length, heading, keep_off)
+    if beside:  # the order check refused this (orders._no_room); the state changed since
+        words = f"does not move: no room to turn where it stands (it would swing into {beside})"
+        relocate(ctx, unit, (unit.x, unit.y), unit.facing, [note, words])
+        return
+    end_facing = pose.facing
     if facing is not None and math.dist((pose.x, pose.y), goal) < 1e-6:
         end_facing = facing
     enemy = superseded(ctx.state, measure.placed(unit, pose), ctx.params)

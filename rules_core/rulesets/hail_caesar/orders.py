@@ -238,11 +238,41 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
     reason = _blocked(state, unit, pose, params, Footprint.of(unit).moved_to(end, heading))
     if reason:
         return Illegal(order, reason)
+    stuck = _no_room(state, order, unit, heading, (end, moves), params)
+    if stuck is not None:
+        return stuck
     summary = f'moves {g(length)}" to ({g(end[0])}, {g(end[1])}): {_moves(moves)}'
     if how == "initiative":
         summary += " on its initiative (no order test)"
     fails = ("if the order fails it still makes one move",) if free_mover(unit) else ()
     return _tested(state, order, params, (unit, how), summary, fails)
+
+
+def _no_room(
+    state: BattleState,
+    order: Order,
+    unit: Unit,
+    heading: float,
+    goal: tuple[Point, int],
+    params: Params,
+) -> Illegal | None:
+    """Why a move to ``goal`` (a point, and the moves it needs) may find no room to turn and go
+    where the unit stands, whatever number of moves up to those it is given; else None."""
+    # Asked of the same search the move makes (measure.reach), for each number of moves an
+    # order test may give: so a move the check accepts never stays put for want of room.
+    end, moves = goal
+    keep_off = param_number(params, "enemy_keep_off")
+    for given in range(1, moves + 1):
+        length = given * measure.rate(unit)
+        beside = measure.reach(state, unit, end, length, heading, keep_off).beside
+        if beside:
+            why = f"{unit.name} has no room to turn towards that point where it stands"
+            first = (
+                f"move {unit.name} without turning first: a point straight ahead or behind it "
+                f"keeps its facing of {g(unit.facing)}°; once clear of {beside} it has room to turn"
+            )
+            return Illegal(order, f"{why}: it would swing into {beside}", (condition(first),))
+    return None
 
 
 def _unturned(unit: Unit, near: str) -> str:
@@ -382,10 +412,20 @@ def _retire(state: BattleState, order: Order, params: Params) -> Verdict:
         after = pose.polygon.distance(Footprint.of(enemy).polygon)
         if after < measure.gap(unit, enemy) - 1e-6:
             return Illegal(order, f"a retirement may not go nearer to {enemy.name}")
-    turned = Footprint.of(unit).moved_to(end, facing_towards((unit.x, unit.y), end))
+    heading = facing_towards((unit.x, unit.y), end)
+    keep_off = param_number(params, "enemy_keep_off")
+    near = measure.turn_too_close(state, unit, heading, keep_off) if length > 1e-9 else ""
+    if near:  # the move turns first (movement.move_to), as an ordered move does
+        why = f'{unit.name} would turn within {g(keep_off)}" of {near}'
+        straight = f"retire {unit.name} straight back: a point behind it needs no turn"
+        return Illegal(order, why, (condition(straight),))
+    turned = Footprint.of(unit).moved_to(end, heading)
     reason = _blocked(state, unit, pose, params, turned if length > 1e-9 else None)
     if reason:
         return Illegal(order, reason)
+    stuck = _no_room(state, order, unit, heading, (end, 1), params) if length > 1e-9 else None
+    if stuck is not None:
+        return stuck
     return Preview(order, f'retires {g(length)}" to ({g(end[0])}, {g(end[1])}), no order test')
 
 
