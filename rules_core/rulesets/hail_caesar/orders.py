@@ -226,7 +226,8 @@ def _move(state: BattleState, order: Order, params: Params) -> Verdict:
         most = f'{limit} move{"s" if limit > 1 else ""} of {g(measure.rate(unit))}"'
         why = f'{g(length)}" needs {moves} moves; it may make at most {most}'
         return Illegal(order, why, (shorter(limit * measure.rate(unit)),))
-    heading = facing_towards((unit.x, unit.y), end)
+    here = (unit.x, unit.y)
+    heading = facing_towards(here, end) if end != here else unit.facing  # as movement.move_to
     facing = number_or(order.params.get("facing", heading), 0.0)
     pose = Footprint.of(unit).moved_to(end, facing)
     # The unit moves turned to its heading, then faces as ordered (movement.move_to).

@@ -121,3 +121,17 @@ def test_a_retirement_whose_turn_comes_within_1_inch_of_an_enemy_is_refused() ->
         (condition("retire First Cohort straight back: a point behind it needs no turn"),),
     )
     assert carried_out(broken, (18.5, 15.5), 1)[:2] == ((20.0, 20.0), 0.0)
+
+
+def test_a_turn_in_place_is_judged_from_its_own_facing_not_north() -> None:
+    # A move to where it stands keeps the unit's heading (movement.move_to): facing east, 2.5"
+    # from the Arverni on that side, its turn of 5° is judged as that, not as a turn to north
+    # first (which would bring it within 0.5" of them).
+    here = state()
+    first = replace(here.unit("r1"), facing=90.0)
+    warband = replace(here.unit("g1"), x=24.5, y=20.0, facing=270.0)
+    found = RULES.judge(
+        here.with_unit(first).with_unit(warband),
+        Order("r1", "move", {"to": [20, 20], "facing": 95}),
+    )
+    assert isinstance(found, Preview), found
