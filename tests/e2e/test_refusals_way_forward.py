@@ -51,9 +51,13 @@ SIDESTEP = (
 )
 
 
-async def set_up(h: Harness) -> None:
-    """Campaign, Rome and Gaul with the sample armies, the battle on a 9" deep table, every
-    unit deployed, the battle started and deployment confirmed."""
+async def set_up(
+    h: Harness,
+    deployments: tuple[list[dict], list[dict]] = (ROMAN_DEPLOYMENT, GALLIC_DEPLOYMENT),
+    **table: object,
+) -> None:
+    """Campaign, Rome and Gaul with the sample armies, the battle on a 9" deep table (or as
+    ``table`` says), every unit deployed, the battle started and deployment confirmed."""
     where = h.channel("punic-wars")
     await h.slash(h.gm, "campaign create", channel=where, name="Gallic War", ruleset="hail_caesar")
     await h.slash(h.alice, "campaign join", channel=where, side="Rome")
@@ -61,11 +65,12 @@ async def set_up(h: Harness) -> None:
     for user, name in ((h.alice, "romans"), (h.bob, "gauls")):
         upload = h.upload(f"{name}.yaml", ARMIES.joinpath(f"{name}.yaml").read_bytes())
         await h.slash(user, "army import", channel=where, file=upload)
+    size = table or {"depth": 9}
     created = await h.slash(
-        h.gm, "battle create", channel=where, name=BATTLE, army_a=ROMANS, army_b=GAULS, depth=9
+        h.gm, "battle create", channel=where, name=BATTLE, army_a=ROMANS, army_b=GAULS, **size
     )
     assert created.embeds[0]["title"] == f"{BATTLE} (setup)", created.text
-    for user, placed in ((h.alice, ROMAN_DEPLOYMENT), (h.bob, GALLIC_DEPLOYMENT)):
+    for user, placed in zip((h.alice, h.bob), deployments, strict=True):
         upload = h.upload("deployment.json", json.dumps(placed))
         deployed = await h.slash(user, "battle deploy-file", channel=where, file=upload)
         assert deployed.content == f"Deployed {len(placed)} units.", deployed
