@@ -248,13 +248,13 @@ async def load_battle_by_id(session: AsyncSession, battle_id: int) -> Loaded | N
     given = made(session.sync_session, rows) if found else None
     if given is not None:
         battle, campaign = given
+        check_locked(session.info, battle.id, battle.campaign_id)
     else:
         loaded = await _load_by_id(session, battle_id)
         if loaded is None:
             return None
         battle, campaign = loaded
         note(session, battle_id, key, lambda: rows_of(battle, campaign) or REFUSED)
-    check_locked(session.info, battle.id, battle.campaign_id)
     return _loaded(campaign, battle)
 
 
@@ -265,6 +265,7 @@ async def _load_by_id(session: AsyncSession, battle_id: int) -> tuple[Battle, Ca
     battle = found.unique().scalars().first()
     if battle is None:
         return None
+    check_locked(session.info, battle.id, battle.campaign_id)
     campaign = (
         (
             await session.execute(

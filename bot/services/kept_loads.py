@@ -9,8 +9,9 @@ without a SELECT (``make_transient_to_detached``: the values count as the databa
 
 The claim is what makes this exact: it checks the battle's version and its campaign's
 (``bot.db.versioning.claim``), and every ORM write to the battle, a row of it, the campaign, a
-member or an army bumps one of them. JSON values are copied (a write may change its copy in
-place) except a battle's state, which is never changed in place (``bot.db.encoded``).
+member or an army bumps one of them. JSON values are copied when noted (the rehearsal may
+change its objects' in place after) except a battle's state, which is never changed in place
+(``bot.db.encoded``); the write is given them once, so it owns them.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ def _copied(value: Any) -> Any:
 
 
 def _made(cls: type[M], row: Row) -> M:
-    return cls(**{key: _copied(value) for key, value in row.items()})
+    # The values were copied when noted, and a write is given them once (``kept_reads``).
+    return cls(**row)
 
 
 def _as_loaded(rows: Iterable[Any]) -> None:

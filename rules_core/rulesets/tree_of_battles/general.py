@@ -5,47 +5,28 @@ and a defeat or a rout as a loss (the results that move the loser). Its army bre
 ``army_break_share`` of its fighting contingents are broken or gone (``Rules.army_broken``; by
 default half): the general reads how near that is."""
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from rules_core.codec import Json
 from rules_core.general_hints import DEFAULT_ROLES, GeneralHints, Weights
 from rules_core.rulesets.tree_of_battles import units
-from rules_core.rulesets.tree_of_battles.status import BROKEN, START_CONTINGENTS
+from rules_core.rulesets.tree_of_battles.army_break import SLACK, lost_share, not_broken
 from rules_core.state import BattleState, Unit
 from rules_core.toolkit import param_number
 
 DISARRAY_WEAR = 0.5  # a contingent in disarray is half-way to its break, to the general
 
 
-def _fighting(state: BattleState, side: str) -> list[Unit]:
-    return [x for x in state.units_of(side) if x.type != "baggage"]
-
-
 def on_table_unbroken(unit: Unit) -> bool:
     """A contingent the general counts as standing: not broken, and still on the table."""
-    return not BROKEN.of(unit) and unit.on_table
-
-
-def not_broken(unit: Unit) -> bool:
-    """A contingent the army break counts as standing: not broken."""
-    return not BROKEN.of(unit)
+    return not_broken(unit) and unit.on_table
 
 
 def breaking(state: BattleState, side: str, params: Mapping[str, Json]) -> float:
     """How near the army is to its break (1: broken): the share of its fighting contingents
     broken, gone or off the table, against ``army_break_share`` of those it began with."""
     share = param_number(params, "army_break_share")
-    return min(1.0, lost_share(state, side, on_table_unbroken) / max(share, 1e-9))
-
-
-def lost_share(state: BattleState, side: str, standing: Callable[[Unit], bool]) -> float:
-    """The share of the side's fighting contingents not ``standing`` (1: none stand),
-    against those it began with (a destroyed contingent leaves the state)."""
-    standing_now = [x for x in _fighting(state, side) if standing(x)]
-    if not standing_now:
-        return 1.0
-    started = max(START_CONTINGENTS.of(state.side(side)), len(_fighting(state, side)))
-    return 1.0 - len(standing_now) / started
+    return min(1.0, lost_share(state, side, on_table_unbroken) / max(share, SLACK))
 
 
 def worn(state: BattleState, unit: Unit) -> float:

@@ -19,6 +19,7 @@ from rules_core.orders import Order, Verdict
 from rules_core.plugin import Parameter, Rules
 from rules_core.rulesets.tree_of_battles import (
     after,
+    army_break,
     chances,
     charges,
     combat,
@@ -451,8 +452,7 @@ class TreeOfBattlesRules(Rules):
         """An army with ``army_break_share`` of the fighting contingents it began with broken
         or gone (the sheet gives no army break; by default half of them, rounded up)."""
         share = param_number(self.parameter_values(state.parameters), "army_break_share")
-        lost = general_hints.lost_share(state, side, general_hints.not_broken)
-        return lost >= share - 1e-9
+        return army_break.broken(state, side, share)
 
     def outcome(self, state: BattleState) -> Outcome | None:
         """A broken army loses; after ``max_turns`` the battle is a draw."""
