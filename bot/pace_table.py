@@ -179,8 +179,8 @@ class WarTable:
         assert self.services is not None
         now = planning.current_key(self.rules, state)
         async with self.services.play.db.write() as session:
-            given = (await session.scalars(select(BattleOrder))).all()
-            planned = (await session.scalars(select(PlannedOrder))).all()
+            given = (await session.scalars(select(BattleOrder).order_by(BattleOrder.id))).all()
+            planned = (await session.scalars(select(PlannedOrder).order_by(PlannedOrder.id))).all()
             kept = [
                 planning.Planned(now, row.side_id, Order(row.actor, row.kind, row.params))
                 for row in given

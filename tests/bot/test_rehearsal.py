@@ -163,7 +163,9 @@ async def test_two_processes_resolving_one_battle_and_two_battles(
         assert sorted(r is None for r in both) == [False, True]
         async with db.read() as session:
             logs = await session.scalars(
-                select(StageLog.number).where(StageLog.battle_id == same.battle.id)
+                select(StageLog.number)
+                .where(StageLog.battle_id == same.battle.id)
+                .order_by(StageLog.number)
             )
             assert list(logs) == [same.stage, same.stage + 1]  # resolved once, not twice
         now_at = next(r for r in both if r is not None)  # where the first battle waits now
