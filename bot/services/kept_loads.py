@@ -17,9 +17,9 @@ change its objects' in place after) except a battle's state, which is never chan
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session, make_transient_to_detached
@@ -29,7 +29,6 @@ from bot.db.encoded import Encoded
 from bot.db.models import Army, Battle, BattleSide, Campaign, Membership
 
 Row = Mapping[str, Any]
-M = TypeVar("M", Battle, BattleSide, Campaign, Membership, Army)
 
 
 @dataclass(frozen=True)
@@ -45,8 +44,7 @@ class Rows:
 
 def rows_of(battle: Battle, campaign: Campaign) -> Rows | None:
     """What a rehearsal loaded, as plain values; None if any of it was changed already."""
-    objects = [battle, *battle.sides, campaign, *campaign.members, *campaign.armies]
-    if any(inspect(row).modified for row in objects):
+    if any(inspect(row).modified for row in _every(battle, campaign)):
         return None
     return Rows(
         _values(battle),
@@ -70,12 +68,16 @@ def made(session: Session, rows: Rows) -> tuple[Battle, Campaign] | None:
     ]
     if any(identity_key(cls, row["id"]) in session.identity_map for cls, row in wanted):
         return None
-    battle = _made(Battle, {**rows.battle, "version": rows.battle["version"] + 1})
-    battle.sides = [_made(BattleSide, row) for row in rows.sides]
-    campaign = _made(Campaign, rows.campaign)
-    campaign.members = [_made(Membership, row) for row in rows.members]
-    campaign.armies = [_made(Army, row) for row in rows.armies]
-    _as_loaded([battle, *battle.sides, campaign, *campaign.members, *campaign.armies])
+    # The values were copied when noted, and a write is given them once (``kept_reads``).
+    battle = Battle(**{**rows.battle, "version": rows.battle["version"] + 1})
+    battle.sides = [BattleSide(**row) for row in rows.sides]
+    campaign = Campaign(**rows.campaign)
+    campaign.members = [Membership(**row) for row in rows.members]
+    campaign.armies = [Army(**row) for row in rows.armies]
+    # Every row detached with its values as the database's (no history, nothing to write);
+    # what was left out (a deferred column) is loaded when first read, as it was.
+    for row in _every(battle, campaign):
+        make_transient_to_detached(row)
     session.add(battle)
     session.add(campaign)
     return battle, campaign
@@ -98,13 +100,6 @@ def _copied(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-def _made(cls: type[M], row: Row) -> M:
-    # The values were copied when noted, and a write is given them once (``kept_reads``).
-    return cls(**row)
-
-
-def _as_loaded(rows: Iterable[Any]) -> None:
-    """Every row detached with its values as the database's (no history, nothing to write);
-    what was left out (a deferred column) is loaded when first read, as it was."""
-    for row in rows:
-        make_transient_to_detached(row)
+def _every(battle: Battle, campaign: Campaign) -> list[Any]:
+    """The battle, its sides, the campaign, its members and its armies."""
+    return [battle, *battle.sides, campaign, *campaign.members, *campaign.armies]

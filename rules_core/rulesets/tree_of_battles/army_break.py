@@ -28,10 +28,11 @@ def lost_share(
 ) -> float:
     """The share of the side's fighting contingents not ``standing`` (1: none stand),
     against those it began with (a destroyed contingent leaves the state)."""
-    standing_now = [x for x in fighting(state, side) if standing(x)]
+    now = fighting(state, side)
+    standing_now = [x for x in now if standing(x)]
     if not standing_now:
         return 1.0
-    started = max(START_CONTINGENTS.of(state.side(side)), len(fighting(state, side)))
+    started = max(START_CONTINGENTS.of(state.side(side)), len(now))
     return 1.0 - len(standing_now) / started
 
 
